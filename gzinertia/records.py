@@ -1,0 +1,218 @@
+"""Immutable records of what an SDFormat file says about its links, resolved to numbers.
+
+The reader (:mod:`gzinertia.sdf`) produces an :class:`SdfDocument`; every computation downstream
+reads these records and nothing else. Each record keeps where it came from (:class:`SourceRef`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gzinertia.inertia import (
+    parallel_axis,
+    reexpress_inertia,
+    rotational_inertia,
+    spatial_inertia_about_com,
+    spatial_inertia_about_origin,
+)
+from gzinertia.rotation import Mat3, Pose, Vec3
+from gzinertia.spatial import Mat6, Ordering, reorder
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """A place in a file: path as given (or resolved for includes) and 1-based line."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+NoteLevel = Literal["info", "warning", "error"]
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the reader noticed and did the way libsdformat does (e.g. ignored, defaulted)."""
+
+    level: NoteLevel
+    code: str
+    message: str
+    source: SourceRef
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.level}: {self.message}"
+
+
+GeometryKind = Literal[
+    "box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh", "plane", "heightmap", "other"
+]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A collision shape in its own frame (SI units, mesh sizes after ``<scale>``).
+
+    ``size`` holds box full sizes ``(x, y, z)`` or ellipsoid semi-axes ``(a, b, c)``; ``radius``
+    and ``length`` the sphere/cylinder/capsule dimensions (capsule length excludes the caps);
+    meshes keep their URI, the file it resolved to (or ``None``) and ``scale``.
+    """
+
+    kind: GeometryKind
+    size: tuple[float, float, float] | None = None
+    radius: float | None = None
+    length: float | None = None
+    mesh_uri: str | None = None
+    mesh_path: str | None = None
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    normal: tuple[float, float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Collision:
+    """A ``<collision>`` of a link: its pose in the link frame (``X_BC``) and its geometry."""
+
+    name: str
+    X_BC: Pose
+    geometry: Geometry
+    source: SourceRef
+    density: float | None = None
+
+
+@dataclass(frozen=True)
+class HydroPlugin:
+    """Gazebo's Hydrodynamics system configured for one link.
+
+    ``terms`` maps parameter names (``xDotU``, ``xUabsU``, ``xU``, ...) to values as written;
+    ``disable_added_mass`` is ``<disable_added_mass>``.
+    """
+
+    filename: str
+    name: str
+    link_name: str
+    terms: dict[str, float]
+    disable_added_mass: bool
+    source: SourceRef
+    term_sources: dict[str, SourceRef] = field(default_factory=dict)
+
+
+def _default_inertia() -> Mat3:
+    I = np.eye(3)
+    I.setflags(write=False)
+    return I
+
+
+@dataclass(frozen=True)
+class Inertial:
+    """A link's ``<inertial>`` as libsdformat loads it.
+
+    ``X_BI`` is ``<inertial><pose>`` (always relative to the link frame B; its origin is Bcm),
+    ``I_BBcm_I`` the ``<inertia>`` matrix about Bcm in I axes, ``A_BBo_B`` the
+    ``<fluid_added_mass>`` matrix about the link origin in link axes, **linear-first**
+    ``[x y z p q r]`` (``None`` when absent).
+
+    Flags keep what the file did not say: ``defaulted`` (no ``<inertial>``: 1 kg, unit inertia),
+    ``inertia_defaulted`` (``<inertia>`` with none of the spec's child elements), ``auto``
+    (``<inertial auto="true">``).
+    """
+
+    mass: float = 1.0
+    X_BI: Pose = field(default_factory=Pose)
+    I_BBcm_I: Mat3 = field(default_factory=_default_inertia)
+    A_BBo_B: NDArray[np.float64] | None = None
+    defaulted: bool = False
+    inertia_defaulted: bool = False
+    auto: bool = False
+    density: float | None = None
+    source: SourceRef | None = None
+    mass_source: SourceRef | None = None
+    inertia_source: SourceRef | None = None
+    added_mass_source: SourceRef | None = None
+
+    @staticmethod
+    def from_values(
+        mass: float, X_BI: Pose, ixx: float, iyy: float, izz: float,
+        ixy: float = 0.0, ixz: float = 0.0, iyz: float = 0.0,
+    ) -> Inertial:
+        """Convenience constructor from SDFormat's numbers."""
+        return Inertial(mass=mass, X_BI=X_BI, I_BBcm_I=rotational_inertia(ixx, iyy, izz, ixy, ixz, iyz))
+
+    @property
+    def p_BoBcm_B(self) -> Vec3:
+        return self.X_BI.p
+
+    @property
+    def R_BI(self) -> Mat3:
+        return self.X_BI.R
+
+    @property
+    def I_BBcm_B(self) -> Mat3:
+        return reexpress_inertia(self.I_BBcm_I, self.R_BI)
+
+    @property
+    def I_BBo_B(self) -> Mat3:
+        return parallel_axis(self.I_BBcm_B, self.mass, self.p_BoBcm_B)
+
+    def M_BBcm_B(self, ordering: Ordering = "angular-first") -> Mat6:
+        """Spatial inertia about Bcm in link axes."""
+        return spatial_inertia_about_com(self.mass, self.I_BBcm_B, ordering)
+
+    def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
+        """Spatial inertia about the link origin Bo in link axes."""
+        return spatial_inertia_about_origin(self.mass, self.I_BBcm_B, self.p_BoBcm_B, ordering)
+
+    def added_mass(self, ordering: Ordering = "linear-first") -> Mat6 | None:
+        """``A_BBo_B`` in the requested ordering (``None`` when the link has none)."""
+        if self.A_BBo_B is None:
+            return None
+        return reorder(self.A_BBo_B, "linear-first", ordering)
+
+
+@dataclass(frozen=True)
+class LinkRecord:
+    """One link, resolved: scoped name, pose in the root frame ``X_WB``, inertial, collisions.
+
+    ``name`` is scoped from the top-level model (``model::nested::link``); ``X_WB`` is the link
+    frame's pose in the world (for a model file: the world its top-level model is posed in).
+    """
+
+    name: str
+    model: str
+    X_WB: Pose
+    inertial: Inertial
+    collisions: tuple[Collision, ...]
+    source: SourceRef
+    static: bool = False
+    hydrodynamics: tuple[HydroPlugin, ...] = ()
+    suppressed_codes: frozenset[str] = frozenset()
+
+    def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
+        return self.inertial.M_BBo_B(ordering)
+
+    def M_BBcm_B(self, ordering: Ordering = "angular-first") -> Mat6:
+        return self.inertial.M_BBcm_B(ordering)
+
+
+@dataclass(frozen=True)
+class SdfDocument:
+    """Everything read from one SDFormat file (with its includes)."""
+
+    path: str
+    sdf_version: str
+    links: tuple[LinkRecord, ...]
+    notes: tuple[Note, ...] = ()
+    root_kind: Literal["world", "model"] = "model"
+
+    def link(self, name: str) -> LinkRecord:
+        """The link with this scoped name (``KeyError`` naming the known links otherwise)."""
+        for rec in self.links:
+            if rec.name == name:
+                return rec
+        known = ", ".join(r.name for r in self.links) or "none"
+        raise KeyError(f"no link named {name!r} in {self.path} (links: {known})")

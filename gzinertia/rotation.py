@@ -1,0 +1,120 @@
+"""Rotations and rigid poses.
+
+Conventions (``docs/conventions.md``):
+
+* ``R_AB`` is the rotation matrix whose columns are B's unit vectors expressed in A, so a vector
+  expressed in B is re-expressed in A as ``v_A = R_AB @ v_B``.
+* ``X_AB`` is the pose of frame B in frame A: ``p_AoBo_A`` (``X_AB.p``) and ``R_AB`` (``X_AB.R``).
+  Poses compose as ``X_AC = X_AB @ X_BC``.
+* SDFormat's roll-pitch-yaw are fixed-axis (extrinsic) x-y-z rotations:
+  ``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``.
+* SDFormat's ``rotation_format="quat_xyzw"`` lists the quaternion as ``x y z w``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+Vec3 = NDArray[np.float64]
+Mat3 = NDArray[np.float64]
+
+
+def skew(v: ArrayLike) -> Mat3:
+    """The cross-product matrix ``[v]×`` such that ``[v]× @ u == v × u``."""
+    x, y, z = np.asarray(v, dtype=float)
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+
+
+def rotation_from_rpy(roll: float, pitch: float, yaw: float) -> Mat3:
+    """``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)`` (SDFormat's fixed-axis roll-pitch-yaw, radians)."""
+    cr, sr = np.cos(roll), np.sin(roll)
+    cp, sp = np.cos(pitch), np.sin(pitch)
+    cy, sy = np.cos(yaw), np.sin(yaw)
+    return np.array(
+        [
+            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+            [-sp, cp * sr, cp * cr],
+        ]
+    )
+
+
+def rpy_from_rotation(R: ArrayLike) -> Vec3:
+    """Inverse of :func:`rotation_from_rpy` (pitch in [-π/2, π/2])."""
+    m = np.asarray(R, dtype=float)
+    pitch = np.arcsin(np.clip(-m[2, 0], -1.0, 1.0))
+    if abs(np.cos(pitch)) > 1e-12:
+        roll = np.arctan2(m[2, 1], m[2, 2])
+        yaw = np.arctan2(m[1, 0], m[0, 0])
+    else:  # gimbal lock: put everything in yaw
+        roll = 0.0
+        yaw = np.arctan2(-m[0, 1], m[1, 1])
+    return np.array([roll, pitch, yaw])
+
+
+def rotation_from_quaternion_xyzw(x: float, y: float, z: float, w: float) -> Mat3:
+    """Rotation of the unit quaternion ``w + xi + yj + zk`` (normalised here; zero is an error)."""
+    n = np.sqrt(x * x + y * y + z * z + w * w)
+    if not np.isfinite(n) or n == 0.0:
+        raise ValueError("quaternion has zero or non-finite norm")
+    x, y, z, w = x / n, y / n, z / n, w / n
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def _frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
+    arr = np.array(a, dtype=float).reshape(shape)
+    arr.setflags(write=False)
+    return arr
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A`` and ``R`` is ``R_AB`` (read-only arrays)."""
+
+    p: Vec3 = field(default_factory=lambda: _frozen(np.zeros(3), (3,)))
+    R: Mat3 = field(default_factory=lambda: _frozen(np.eye(3), (3, 3)))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "p", _frozen(self.p, (3,)))
+        object.__setattr__(self, "R", _frozen(self.R, (3, 3)))
+
+    @staticmethod
+    def identity() -> Pose:
+        return Pose()
+
+    @staticmethod
+    def from_xyz_rpy(xyz: ArrayLike, rpy: ArrayLike) -> Pose:
+        r, p, y = np.asarray(rpy, dtype=float)
+        return Pose(np.asarray(xyz, dtype=float), rotation_from_rpy(r, p, y))
+
+    def __matmul__(self, other: Pose) -> Pose:
+        """``X_AB @ X_BC = X_AC``."""
+        return Pose(self.p + self.R @ other.p, self.R @ other.R)
+
+    def inverse(self) -> Pose:
+        """``X_AB.inverse() = X_BA``."""
+        Rt = self.R.T
+        return Pose(-Rt @ self.p, Rt)
+
+    def transform_point(self, p_BoQ_B: ArrayLike) -> Vec3:
+        """``p_AoQ_A = X_AB · p_BoQ_B``."""
+        return self.p + self.R @ np.asarray(p_BoQ_B, dtype=float)
+
+    def matrix(self) -> NDArray[np.float64]:
+        """The 4x4 homogeneous matrix."""
+        T = np.eye(4)
+        T[:3, :3] = self.R
+        T[:3, 3] = self.p
+        return T
+
+    def rpy(self) -> Vec3:
+        return rpy_from_rotation(self.R)

@@ -1,0 +1,103 @@
+"""6x6 algebra: orderings, change of point and change of axes of symmetric spatial matrices.
+
+Two orderings are in use (``docs/conventions.md`` §2):
+
+* ``"angular-first"``: ``[ω; v]`` (Featherstone, Drake's ``CopyToFullMatrix6()``, DART's
+  ``getSpatialTensor()``).
+* ``"linear-first"``: ``[v; ω]`` = SDFormat's ``[x y z p q r]`` (``<fluid_added_mass>``, Fossen,
+  gz-math, Capytaine, WAMIT).
+
+They differ by the block swap ``P·M·P`` with ``P = [[0, 1], [1, 0]]``.
+
+A spatial matrix about point Q is moved to point P (same axes) by the congruence that keeps the
+kinetic energy ``½ νᵀ M ν`` invariant under ``v_Q = v_P + ω × p_PQ``. For a rigid body about its
+centre of mass this is exactly the parallel-axis theorem.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from gzinertia.rotation import skew
+
+Ordering = Literal["angular-first", "linear-first"]
+ORDERINGS: tuple[Ordering, ...] = ("angular-first", "linear-first")
+
+Mat6 = NDArray[np.float64]
+
+
+def as_6x6(M: ArrayLike) -> Mat6:
+    """``M`` as a float 6x6 array (a ValueError otherwise)."""
+    arr = np.asarray(M, dtype=float)
+    if arr.shape != (6, 6):
+        raise ValueError(f"expected a 6x6 matrix, got shape {arr.shape}")
+    return arr
+
+
+def block_swap(M: ArrayLike) -> Mat6:
+    """``P·M·P``: converts angular-first to linear-first and back (an involution)."""
+    m = as_6x6(M)
+    return np.block([[m[3:, 3:], m[3:, :3]], [m[:3, 3:], m[:3, :3]]])
+
+
+def reorder(M: ArrayLike, source: Ordering, target: Ordering) -> Mat6:
+    """``M`` given in ``source`` ordering, returned in ``target`` ordering."""
+    m = as_6x6(M)
+    return m.copy() if source == target else block_swap(m)
+
+
+def shift_operator(p_PQ: ArrayLike, ordering: Ordering) -> Mat6:
+    """The matrix ``T`` with ``ν_Q = T·ν_P`` for a rigid body (same axes), ``p_PQ`` from P to Q.
+
+    Linear-first ``T = [[1, -[r]×], [0, 1]]``; angular-first ``Φ = [[1, 0], [-[r]×, 1]]``.
+    """
+    T = np.eye(6)
+    block = -skew(p_PQ)
+    if ordering == "linear-first":
+        T[:3, 3:] = block
+    else:
+        T[3:, :3] = block
+    return T
+
+
+def change_point(M_Q: ArrayLike, p_PQ: ArrayLike, ordering: Ordering) -> Mat6:
+    """Moves a symmetric spatial matrix from point Q to point P (same axes).
+
+    ``M_P = Tᵀ·M_Q·T`` with ``T = shift_operator(p_PQ)``, where ``p_PQ`` is the position of the old
+    point Q relative to the new point P, expressed in the matrix's axes.
+    """
+    T = shift_operator(p_PQ, ordering)
+    return T.T @ as_6x6(M_Q) @ T
+
+
+def change_axes(M_F: ArrayLike, R_GF: ArrayLike) -> Mat6:
+    """Re-expresses a spatial matrix from axes F in axes G (same point, either ordering).
+
+    ``M_G = Rb·M_F·Rbᵀ`` with ``Rb = blkdiag(R_GF, R_GF)``.
+    """
+    R = np.asarray(R_GF, dtype=float)
+    Rb = np.zeros((6, 6))
+    Rb[:3, :3] = R
+    Rb[3:, 3:] = R
+    return Rb @ as_6x6(M_F) @ Rb.T
+
+
+def symmetric_part(M: ArrayLike) -> Mat6:
+    """``(M + Mᵀ)/2``."""
+    m = as_6x6(M)
+    return 0.5 * (m + m.T)
+
+
+def asymmetry(M: ArrayLike) -> float:
+    """``max|M - Mᵀ|``: how far from symmetric the matrix is (0 for a symmetric one)."""
+    m = as_6x6(M)
+    return float(np.max(np.abs(m - m.T)))
+
+
+def kinetic_energy(M: ArrayLike, nu: ArrayLike) -> float:
+    """``½ νᵀ M ν`` (``ν`` in the same ordering, point and axes as ``M``)."""
+    n = np.asarray(nu, dtype=float)
+    return 0.5 * float(n @ as_6x6(M) @ n)
