@@ -119,7 +119,8 @@ class Inertial:
 
     Flags keep what the file did not say: ``defaulted`` (no ``<inertial>``: 1 kg, unit inertia),
     ``inertia_defaulted`` (``<inertia>`` with none of the spec's child elements), ``auto``
-    (``<inertial auto="true">``).
+    (``<inertial auto="true">``), ``commented_out`` (no ``<inertial>`` but a comment in the link
+    that holds one).
     """
 
     mass: float = 1.0
@@ -127,6 +128,7 @@ class Inertial:
     I_BBcm_I: Mat3 = field(default_factory=_default_inertia)
     A_BBo_B: NDArray[np.float64] | None = None
     defaulted: bool = False
+    commented_out: bool = False
     inertia_defaulted: bool = False
     auto: bool = False
     density: float | None = None

@@ -1,0 +1,132 @@
+"""The pose graph of an SDFormat file: every named frame, the frame its pose is relative to,
+and the resolution of any frame's pose in the world.
+
+Frames are keyed by absolute scoped names: a world's own frames by their name (the world itself
+is ``world``), a model ``m`` by ``m``, its link ``l`` by ``m::l``, a nested model's link by
+``m::n::l``. Within a model scope, ``__model__`` names the model frame (or, for the content of a
+merged include, the ``_merged__<name>__model__`` frame that stands for it).
+
+Defaults follow SDFormat 1.7+ (and match 1.4–1.6 for everything those versions could say):
+links, frames without ``attached_to``, and nested models are relative to the model frame;
+frames to their ``attached_to``; joints to their child; models in a world to the world.
+A model with a placement frame F has a pose that places F, so
+``X_PM = X_PF · X_MF⁻¹`` with ``X_MF`` resolved inside the model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gzinertia.errors import SdfError
+from gzinertia.rotation import Pose
+
+WORLD = "world"
+MODEL_FRAME = "__model__"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where names are looked up: ``prefix`` (''=world) and the frame ``__model__`` stands for."""
+
+    prefix: str
+    model_frame: str
+
+    def absolute(self, name: str) -> str:
+        return name if not self.prefix else f"{self.prefix}::{name}"
+
+
+WORLD_SCOPE = Scope("", WORLD)
+
+
+@dataclass(frozen=True)
+class FrameNode:
+    """One frame: its pose as written, relative to ``ref`` (a name in ``scope``; '' = ``default``)."""
+
+    name: str
+    kind: str
+    X: Pose
+    scope: Scope
+    ref: str
+    default_ref: str
+    file: str
+    line: int
+    placement: str = ""
+
+
+class FrameGraph:
+    """Collects frames while a file is read, then resolves poses with cycle detection."""
+
+    def __init__(self) -> None:
+        self._nodes: dict[str, FrameNode] = {}
+        self._world_poses: dict[str, Pose] = {WORLD: Pose()}
+
+    def __contains__(self, name: str) -> bool:
+        return name == WORLD or name in self._nodes
+
+    def add(self, node: FrameNode) -> None:
+        if node.name in self._nodes or node.name == WORLD:
+            other = self._nodes.get(node.name)
+            where = f" (first defined at {other.file}:{other.line})" if other else ""
+            raise SdfError(
+                node.file, node.line, f"{node.kind} name {node.name!r} is already used{where}"
+            )
+        self._nodes[node.name] = node
+
+    def resolve_name(self, scope: Scope, ref: str, file: str, line: int, what: str) -> str:
+        """The absolute frame name ``ref`` means in ``scope`` (an SdfError when there is none)."""
+        ref = ref.strip()
+        if ref == MODEL_FRAME or (ref == WORLD and not scope.prefix):
+            return scope.model_frame
+        if ref.endswith("::" + MODEL_FRAME):
+            ref = ref[: -len("::" + MODEL_FRAME)]
+        name = scope.absolute(ref)
+        if name not in self._nodes:
+            raise SdfError(file, line, f"{what} names {ref!r}, which is no frame in this scope")
+        return name
+
+    def _parent(self, node: FrameNode) -> str:
+        ref = node.ref or node.default_ref
+        what = f"{node.kind} {node.name!r}: relative_to" if node.ref else f"{node.kind} {node.name!r}"
+        return self.resolve_name(node.scope, ref, node.file, node.line, what)
+
+    def _pose_in_parent(self, node: FrameNode, visiting: tuple[str, ...]) -> Pose:
+        """``X_PF`` of ``node`` with placement frames applied."""
+        if not node.placement:
+            return node.X
+        X_MF = self.pose_in(node.placement, node.name, visiting)
+        return node.X @ X_MF.inverse()
+
+    def pose_in(self, frame: str, ancestor: str, visiting: tuple[str, ...] = ()) -> Pose:
+        """``X_AF``: the pose of ``frame`` in ``ancestor``, found by walking ``frame``'s chain."""
+        X = Pose()
+        current = frame
+        seen: list[str] = []
+        while current != ancestor:
+            if current == WORLD or current in seen or current in visiting:
+                node = self._nodes[frame]
+                raise SdfError(
+                    node.file, node.line,
+                    f"frame {frame!r} is not posed inside {ancestor!r} (chain: {' -> '.join(seen)})",
+                )
+            seen.append(current)
+            node = self._nodes[current]
+            X = self._pose_in_parent(node, (*visiting, *seen)) @ X
+            current = self._parent(node)
+        return X
+
+    def world_pose(self, name: str) -> Pose:
+        """``X_WF`` of the frame ``name`` (memoised; cycles are an SdfError naming the chain)."""
+        chain: list[str] = []
+        current = name
+        while current not in self._world_poses:
+            if current in chain:
+                node = self._nodes[current]
+                loop = " -> ".join([*chain[chain.index(current) :], current])
+                raise SdfError(node.file, node.line, f"relative_to cycle: {loop}")
+            chain.append(current)
+            current = self._parent(self._nodes[current])
+        X = self._world_poses[current]
+        for frame in reversed(chain):
+            X = X @ self._pose_in_parent(self._nodes[frame], ())
+            self._world_poses[frame] = X
+        return X

@@ -1,0 +1,67 @@
+"""Reading ``<collision>`` geometry into :class:`~gzinertia.records.Geometry` (SI units)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from lxml import etree
+
+from gzinertia.errors import SdfError
+from gzinertia.records import Geometry
+from gzinertia.sdf.includes import resolve_resource
+from gzinertia.sdf.values import child_float, parse_floats, text_of
+from gzinertia.sdf.xml import child, line_of
+
+
+def _vec3(parent: etree._Element, tag: str, file: str, default: tuple[float, float, float]) -> tuple[float, float, float]:
+    c = child(parent, tag)
+    if c is None:
+        return default
+    x, y, z = parse_floats(c, file, 3)
+    return (x, y, z)
+
+
+def _positive(value: float, what: str, file: str, elem: etree._Element) -> float:
+    if value < 0.0:
+        raise SdfError(file, line_of(elem), f"{what} is negative ({value})")
+    return value
+
+
+def read_geometry(
+    geom: etree._Element, file: str, model_paths: Sequence[str | Path] = ()
+) -> Geometry:
+    """The shape inside a ``<geometry>`` element (the first one libsdformat would read)."""
+    shape = next((c for c in geom if isinstance(c.tag, str)), None)
+    if shape is None:
+        return Geometry("other")
+    kind = shape.tag
+    if kind == "box":
+        size = _vec3(shape, "size", file, (1.0, 1.0, 1.0))
+        for s in size:
+            _positive(s, "<box><size>", file, shape)
+        return Geometry("box", size=size)
+    if kind == "sphere":
+        return Geometry("sphere", radius=_positive(child_float(shape, "radius", file, 1.0), "radius", file, shape))
+    if kind in ("cylinder", "capsule"):
+        r = _positive(child_float(shape, "radius", file, 1.0 if kind == "cylinder" else 0.5), "radius", file, shape)
+        length = _positive(child_float(shape, "length", file, 1.0), "length", file, shape)
+        return Geometry(kind, radius=r, length=length)
+    if kind == "ellipsoid":
+        radii = _vec3(shape, "radii", file, (1.0, 1.0, 1.0))
+        for s in radii:
+            _positive(s, "<ellipsoid><radii>", file, shape)
+        return Geometry("ellipsoid", size=radii)
+    if kind == "mesh":
+        uri_elem = child(shape, "uri")
+        uri = "" if uri_elem is None else text_of(uri_elem)
+        resolved = resolve_resource(uri, Path(file), model_paths) if uri else None
+        scale = _vec3(shape, "scale", file, (1.0, 1.0, 1.0))
+        return Geometry(
+            "mesh", mesh_uri=uri, mesh_path=None if resolved is None else str(resolved), scale=scale
+        )
+    if kind == "plane":
+        return Geometry("plane", normal=_vec3(shape, "normal", file, (0.0, 0.0, 1.0)))
+    if kind == "heightmap":
+        return Geometry("heightmap")
+    return Geometry("other")

@@ -1,0 +1,48 @@
+"""Recognising Gazebo's Hydrodynamics system and reading its per-link parameters.
+
+The system is recognised by its plugin file name (``gz-sim[N]-hydrodynamics-system``,
+``ignition-gazebo[N]-hydrodynamics-system``, with or without ``lib``/``.so``), not by its
+``name``: other packages ship systems whose names also say Hydrodynamics (asv_wave_sim's
+``gz-waves1-hydrodynamics-system``) with other parameters and semantics.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from gzinertia.records import HydroPlugin, SourceRef
+from gzinertia.sdf.values import parse_bool, parse_float, text_of
+from gzinertia.sdf.xml import child, line_of
+
+GZ_HYDRODYNAMICS_FILENAME = re.compile(
+    r"^(lib)?(gz-sim|ignition-gazebo)\d*-hydrodynamics-system(\.so)?$"
+)
+#: Fossen-style parameter names: added mass ``xDotU``, linear ``xU``, quadratic ``xUabsU``.
+HYDRO_TERM = re.compile(r"^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$")
+
+
+def is_gz_hydrodynamics(plugin: etree._Element) -> bool:
+    return bool(GZ_HYDRODYNAMICS_FILENAME.match((plugin.get("filename") or "").strip()))
+
+
+def read_hydrodynamics(plugin: etree._Element, file: str) -> HydroPlugin:
+    """The link name (as written, scoped relative to the plugin's model) and its terms."""
+    link_elem = child(plugin, "link_name")
+    terms: dict[str, float] = {}
+    sources: dict[str, SourceRef] = {}
+    for c in plugin:
+        if isinstance(c.tag, str) and HYDRO_TERM.match(c.tag):
+            terms[c.tag] = parse_float(c, file)
+            sources[c.tag] = SourceRef(file, line_of(c))
+    disable = child(plugin, "disable_added_mass")
+    return HydroPlugin(
+        filename=(plugin.get("filename") or "").strip(),
+        name=(plugin.get("name") or "").strip(),
+        link_name="" if link_elem is None else text_of(link_elem),
+        terms=terms,
+        disable_added_mass=False if disable is None else parse_bool(disable, file),
+        source=SourceRef(file, line_of(plugin)),
+        term_sources=sources,
+    )

@@ -1,0 +1,113 @@
+"""Reading ``<inertial>`` as libsdformat does: spec defaults, ignored ``relative_to``, added mass."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from lxml import etree
+
+from gzinertia.records import Inertial, Note, SourceRef
+from gzinertia.rotation import Pose
+from gzinertia.sdf.values import attr_bool, child_float, parse_float, parse_pose
+from gzinertia.sdf.xml import child, children, line_of
+
+INERTIA_TAGS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+INERTIA_DEFAULTS = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
+#: ``<fluid_added_mass>`` children in spec order: the upper triangle of the linear-first 6x6.
+ADDED_MASS_AXES = "xyzpqr"
+ADDED_MASS_TAGS = tuple(
+    ADDED_MASS_AXES[i] + ADDED_MASS_AXES[j] for i in range(6) for j in range(i, 6)
+)
+_COMMENTED_INERTIAL = re.compile(r"<\s*inertial[\s>/]")
+
+
+def added_mass_from_sdf_values(values: dict[str, float]) -> np.ndarray:
+    """The symmetric linear-first 6x6 from the 21 spec entries (missing ones are 0)."""
+    A = np.zeros((6, 6))
+    for tag in ADDED_MASS_TAGS:
+        i, j = ADDED_MASS_AXES.index(tag[0]), ADDED_MASS_AXES.index(tag[1])
+        A[i, j] = A[j, i] = values.get(tag, 0.0)
+    return A
+
+
+def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]]:
+    """The link's ``<inertial>`` (or the spec default when absent) and what was noticed."""
+    notes: list[Note] = []
+    elem = child(link, "inertial")
+    if elem is None:
+        commented = any(
+            isinstance(c, etree._Comment) and _COMMENTED_INERTIAL.search(c.text or "")
+            for c in link.iter(etree.Comment)
+        )
+        where = SourceRef(file, line_of(link))
+        msg = "no <inertial>: libsdformat uses 1 kg and unit inertia"
+        if commented:
+            msg = "<inertial> is commented out: libsdformat uses 1 kg and unit inertia"
+        notes.append(Note("info", "inertial-defaulted", msg, where))
+        return Inertial(defaulted=True, commented_out=commented, source=where), notes
+
+    src = SourceRef(file, line_of(elem))
+    auto = attr_bool(elem, "auto", file)
+    mass_elem = child(elem, "mass")
+    mass = 1.0 if mass_elem is None else parse_float(mass_elem, file)
+
+    X_BI = Pose()
+    poses = children(elem, "pose")
+    if poses:
+        spec = parse_pose(poses[0], file)
+        X_BI = spec.X
+        if spec.relative_to:
+            notes.append(Note(
+                "warning", "inertial-relative-to",
+                f"<inertial><pose relative_to={spec.relative_to!r}> is ignored "
+                "(libsdformat since SDF 1.8): the pose is taken relative to the link",
+                SourceRef(file, spec.line),
+            ))
+        if len(poses) > 1:
+            notes.append(Note(
+                "warning", "duplicate-pose",
+                f"{len(poses)} <pose> elements in <inertial>: only the first is read",
+                SourceRef(file, line_of(poses[1])),
+            ))
+
+    inertia_elem = child(elem, "inertia")
+    values = dict(INERTIA_DEFAULTS)
+    inertia_defaulted = False
+    if inertia_elem is not None:
+        present = [t for t in INERTIA_TAGS if child(inertia_elem, t) is not None]
+        for t in present:
+            values[t] = child_float(inertia_elem, t, file, INERTIA_DEFAULTS[t])
+        if not present:
+            inertia_defaulted = True
+            attrs = " ".join(f'{k}="{v}"' for k, v in inertia_elem.attrib.items())
+            notes.append(Note(
+                "error" if attrs else "warning", "inertia-defaulted",
+                "<inertia> has none of <ixx>..<izz>"
+                + (f" (attributes {attrs} are URDF style and not read)" if attrs else "")
+                + ": the spec's defaults (unit inertia) apply",
+                SourceRef(file, line_of(inertia_elem)),
+            ))
+    I = np.array([
+        [values["ixx"], values["ixy"], values["ixz"]],
+        [values["ixy"], values["iyy"], values["iyz"]],
+        [values["ixz"], values["iyz"], values["izz"]],
+    ])
+
+    A = None
+    fam = child(elem, "fluid_added_mass")
+    if fam is not None:
+        entries = {t: child_float(fam, t, file, 0.0) for t in ADDED_MASS_TAGS}
+        A = added_mass_from_sdf_values(entries)
+
+    density_elem = child(elem, "density")
+    density = None if density_elem is None else parse_float(density_elem, file)
+
+    inertial = Inertial(
+        mass=mass, X_BI=X_BI, I_BBcm_I=I, A_BBo_B=A, inertia_defaulted=inertia_defaulted,
+        auto=auto, density=density, source=src,
+        mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
+        inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
+        added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),
+    )
+    return inertial, notes

@@ -1,0 +1,340 @@
+"""SDFormat 1.4–1.12 → :class:`~gzinertia.records.SdfDocument`.
+
+Walks a ``<world>`` or ``<model>`` (nested models and includes to any depth), builds the pose
+graph (:mod:`gzinertia.sdf.frames`), and resolves every link into a
+:class:`~gzinertia.records.LinkRecord` with its pose in the world, inertial, collisions and
+Hydrodynamics parameters. Unknown elements are skipped (plugins, sensors, vendor extensions).
+Unresolvable or unreadable includes become notes; the rest of the file is still read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from lxml import etree
+
+from gzinertia.errors import SdfError
+from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.rotation import Pose
+from gzinertia.sdf.frames import MODEL_FRAME, WORLD_SCOPE, FrameGraph, FrameNode, Scope
+from gzinertia.sdf.geometry import read_geometry
+from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
+from gzinertia.sdf.includes import UnresolvedInclude, resolve_uri
+from gzinertia.sdf.inertial import read_inertial
+from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
+from gzinertia.sdf.xml import child, line_of, parse_xml_bytes, parse_xml_file
+
+MAX_INCLUDE_DEPTH = 32
+KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
+_SUPPRESSION = re.compile(r"gzinertia:\s*ignore\[([A-Z0-9,\s]+)\]")
+
+
+@dataclass
+class _PendingCollision:
+    name: str
+    pose: PoseSpec
+    scope: Scope
+    collision: Collision
+
+
+@dataclass
+class _PendingLink:
+    name: str
+    model: str
+    scope: Scope
+    inertial: Inertial
+    collisions: list[_PendingCollision]
+    source: SourceRef
+    static: bool
+    suppressed: frozenset[str]
+    hydrodynamics: list[HydroPlugin] = field(default_factory=list)
+
+
+def _name_of(elem: etree._Element, file: str) -> str:
+    name = (elem.get("name") or "").strip()
+    if not name:
+        raise SdfError(file, line_of(elem), f"<{elem.tag}> has no name attribute")
+    if "::" in name:
+        raise SdfError(file, line_of(elem), f"<{elem.tag}> name {name!r} may not contain '::'")
+    return name
+
+
+def _suppressed_codes(elem: etree._Element) -> frozenset[str]:
+    codes: set[str] = set()
+    for comment in elem.iter(etree.Comment):
+        for match in _SUPPRESSION.finditer(comment.text or ""):
+            codes.update(c.strip() for c in match.group(1).split(",") if c.strip())
+    return frozenset(codes)
+
+
+def _sdf_version(root: etree._Element, file: str) -> str:
+    if root.tag != "sdf":
+        hint = " (this is URDF; convert it with `gz sdf -p`)" if root.tag == "robot" else ""
+        raise SdfError(file, line_of(root), f"root element is <{root.tag}>, not <sdf>{hint}")
+    version = (root.get("version") or "").strip()
+    if not version:
+        raise SdfError(file, line_of(root), "<sdf> has no version attribute")
+    return version
+
+
+class _Reader:
+    def __init__(self, model_paths: Sequence[str | Path]) -> None:
+        self.model_paths = list(model_paths)
+        self.graph = FrameGraph()
+        self.links: list[_PendingLink] = []
+        self.notes: list[Note] = []
+        self.plugins: list[tuple[Scope, HydroPlugin]] = []
+        self.versions: dict[str, tuple[int, ...]] = {}
+        self.incomplete_scopes: set[str] = set()
+
+    def register_version(self, file: str, version: str) -> None:
+        try:
+            self.versions[file] = tuple(int(x) for x in version.split("."))
+        except ValueError:
+            self.versions[file] = (1, 12)
+
+    # ---- elements ---------------------------------------------------------------------------
+    def world(self, elem: etree._Element, file: str, stack: tuple[str, ...]) -> None:
+        for c in elem:
+            if c.tag == "model":
+                self.model(c, file, WORLD_SCOPE, stack)
+            elif c.tag == "include":
+                self.include(c, file, WORLD_SCOPE, False, stack)
+            elif c.tag == "frame":
+                self.frame(c, file, WORLD_SCOPE)
+
+    def model(
+        self,
+        elem: etree._Element,
+        file: str,
+        parent: Scope,
+        stack: tuple[str, ...],
+        *,
+        name: str | None = None,
+        pose: PoseSpec | None = None,
+        placement: str | None = None,
+        static: bool = False,
+        merge: bool = False,
+    ) -> None:
+        name = name or _name_of(elem, file)
+        if pose is None:
+            pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+        if placement is None:
+            placement = (elem.get("placement_frame") or "").strip()
+        static_elem = child(elem, "static")
+        static = static or (static_elem is not None and parse_bool(static_elem, file))
+        if merge:
+            frame_name = parent.absolute(f"_merged__{name}__model__")
+            scope = Scope(parent.prefix, frame_name)
+            model_name = parent.prefix
+        else:
+            frame_name = parent.absolute(name)
+            scope = Scope(frame_name, frame_name)
+            model_name = frame_name
+        self.graph.add(FrameNode(
+            name=frame_name, kind="model", X=pose.X, scope=parent, ref=pose.relative_to,
+            default_ref=MODEL_FRAME, file=file, line=line_of(elem),
+            placement=scope.absolute(placement) if placement else "",
+        ))
+        for c in elem:
+            tag = c.tag
+            if tag == "link":
+                self.link(c, file, scope, model_name, static)
+            elif tag == "frame":
+                self.frame(c, file, scope)
+            elif tag == "joint":
+                self.joint(c, file, scope)
+            elif tag == "model":
+                self.model(c, file, scope, stack, static=static)
+            elif tag == "include":
+                self.include(c, file, scope, static, stack)
+            elif tag == "plugin" and is_gz_hydrodynamics(c):
+                self.plugins.append((scope, read_hydrodynamics(c, file)))
+
+    def link(self, elem: etree._Element, file: str, scope: Scope, model: str, static: bool) -> None:
+        name = scope.absolute(_name_of(elem, file))
+        pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+        self.graph.add(FrameNode(
+            name=name, kind="link", X=pose.X, scope=scope, ref=pose.relative_to,
+            default_ref=MODEL_FRAME, file=file, line=line_of(elem),
+        ))
+        inertial, notes = read_inertial(elem, file)
+        self.notes.extend(notes)
+        collisions = []
+        for c in elem:
+            if c.tag != "collision":
+                continue
+            cname = (c.get("name") or "").strip()
+            cpose = child_pose(c, file) or PoseSpec(Pose(), "", line_of(c))
+            geom = child(c, "geometry")
+            density_elem = child(c, "density")
+            collision = Collision(
+                name=cname, X_BC=cpose.X,
+                geometry=read_geometry(geom, file, self.model_paths) if geom is not None
+                else read_geometry(c, file, self.model_paths),
+                source=SourceRef(file, line_of(c)),
+                density=None if density_elem is None else parse_float(density_elem, file),
+            )
+            collisions.append(_PendingCollision(cname, cpose, scope, collision))
+        pending = _PendingLink(
+            name=name, model=model, scope=scope, inertial=inertial, collisions=collisions,
+            source=SourceRef(file, line_of(elem)), static=static,
+            suppressed=_suppressed_codes(elem),
+        )
+        for c in elem:
+            if c.tag == "plugin" and is_gz_hydrodynamics(c):
+                pending.hydrodynamics.append(read_hydrodynamics(c, file))
+        self.links.append(pending)
+
+    def frame(self, elem: etree._Element, file: str, scope: Scope) -> None:
+        name = scope.absolute(_name_of(elem, file))
+        pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+        attached_to = (elem.get("attached_to") or "").strip()
+        self.graph.add(FrameNode(
+            name=name, kind="frame", X=pose.X, scope=scope, ref=pose.relative_to,
+            default_ref=attached_to or MODEL_FRAME, file=file, line=line_of(elem),
+        ))
+
+    def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
+        name = scope.absolute(_name_of(elem, file))
+        child_elem = child(elem, "child")
+        if child_elem is None or not text_of(child_elem):
+            raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
+        if self.versions.get(file, (1, 12)) < (1, 7):
+            # Before 1.7 nothing could name a joint frame, and joints may share links' names.
+            return
+        pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+        self.graph.add(FrameNode(
+            name=name, kind="joint", X=pose.X, scope=scope, ref=pose.relative_to,
+            default_ref=text_of(child_elem), file=file, line=line_of(elem),
+        ))
+
+    def include(
+        self, elem: etree._Element, file: str, scope: Scope, static: bool, stack: tuple[str, ...]
+    ) -> None:
+        uri_elem = child(elem, "uri")
+        where = SourceRef(file, line_of(elem))
+        if uri_elem is None or not text_of(uri_elem):
+            self.notes.append(Note("error", "unresolved-include", "<include> has no <uri>", where))
+            return
+        uri = text_of(uri_elem)
+        try:
+            target = resolve_uri(uri, Path(file), self.model_paths)
+        except UnresolvedInclude as exc:
+            self.notes.append(Note("error", "unresolved-include", str(exc), where))
+            self.incomplete_scopes.add(scope.prefix)
+            return
+        key = str(target.path.resolve())
+        if key in stack:
+            raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
+        if len(stack) >= MAX_INCLUDE_DEPTH:
+            raise SdfError(file, line_of(elem), f"includes nested deeper than {MAX_INCLUDE_DEPTH}")
+        self.notes.append(Note("info", "include", f"{uri!r} -> {target.path} ({target.rule})", where))
+        try:
+            root = parse_xml_file(target.path)
+            self.register_version(str(target.path), _sdf_version(root, str(target.path)))
+        except SdfError as exc:
+            self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where))
+            self.incomplete_scopes.add(scope.prefix)
+            return
+        model_elem = child(root, "model")
+        if model_elem is None:
+            self.notes.append(Note("info", "include-no-model", f"{uri!r} holds no <model>", where))
+            return
+        name_elem = child(elem, "name")
+        placement_elem = child(elem, "placement_frame")
+        static_elem = child(elem, "static")
+        pose = child_pose(elem, file)
+        if pose is None:
+            own = child_pose(model_elem, str(target.path))
+            pose = PoseSpec(own.X if own else Pose(), "", line_of(elem))
+        self.model(
+            model_elem, str(target.path), scope, (*stack, key),
+            name=text_of(name_elem) if name_elem is not None else None,
+            pose=pose,
+            placement=text_of(placement_elem) if placement_elem is not None else None,
+            static=static or (static_elem is not None and parse_bool(static_elem, file)),
+            merge=attr_bool(elem, "merge", file),
+        )
+
+    # ---- resolution -------------------------------------------------------------------------
+    def finish(self) -> tuple[LinkRecord, ...]:
+        by_name = {p.name: p for p in self.links}
+        for scope, plugin in self.plugins:
+            target = scope.absolute(plugin.link_name) if plugin.link_name else ""
+            if target in by_name:
+                by_name[target].hydrodynamics.append(plugin)
+            elif scope.prefix not in self.incomplete_scopes:
+                self.notes.append(Note(
+                    "warning", "hydrodynamics-link",
+                    f"Hydrodynamics plugin names link {plugin.link_name!r}, which is no link "
+                    f"of model {scope.prefix or 'world'!r}: the plugin does nothing",
+                    plugin.source,
+                ))
+        records = []
+        for p in self.links:
+            X_WB = self.graph.world_pose(p.name)
+            collisions = []
+            for pc in p.collisions:
+                if not pc.pose.relative_to:
+                    collisions.append(pc.collision)
+                    continue
+                src = pc.collision.source
+                ref = self.graph.resolve_name(
+                    pc.scope, pc.pose.relative_to, src.file, src.line, "collision <pose> relative_to"
+                )
+                X_BC = X_WB.inverse() @ self.graph.world_pose(ref) @ pc.pose.X
+                collisions.append(replace(pc.collision, X_BC=X_BC))
+            records.append(LinkRecord(
+                name=p.name, model=p.model, X_WB=X_WB, inertial=p.inertial,
+                collisions=tuple(collisions), source=p.source, static=p.static,
+                hydrodynamics=tuple(p.hydrodynamics), suppressed_codes=p.suppressed,
+            ))
+        return tuple(records)
+
+
+def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) -> SdfDocument:
+    version = _sdf_version(root, file)
+    notes: list[Note] = []
+    if version not in KNOWN_VERSIONS:
+        notes.append(Note(
+            "warning", "sdf-version",
+            f"SDFormat version {version!r} is not one this reader knows (1.0–1.12); read as 1.12",
+            SourceRef(file, line_of(root)),
+        ))
+    reader = _Reader(model_paths)
+    reader.register_version(file, version)
+    stack = (str(Path(file).resolve()),)
+    world = child(root, "world")
+    kind = "world" if world is not None else "model"
+    if world is not None:
+        reader.world(world, file, stack)
+    else:
+        for elem in root:
+            if elem.tag == "model":
+                reader.model(elem, file, WORLD_SCOPE, stack)
+    links = reader.finish()
+    return SdfDocument(
+        path=file, sdf_version=version, links=links, notes=(*notes, *reader.notes),
+        root_kind=kind,
+    )
+
+
+def read_sdf_file(path: str | Path, model_paths: Sequence[str | Path] = ()) -> SdfDocument:
+    """Reads an SDFormat file (world or model) and everything it includes.
+
+    ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
+    ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Raises :class:`~gzinertia.errors.SdfError`
+    (file and line) for a file that cannot be read as SDFormat.
+    """
+    return _read(parse_xml_file(path), str(path), model_paths)
+
+
+def read_sdf_string(
+    text: str, name: str = "<string>", model_paths: Sequence[str | Path] = ()
+) -> SdfDocument:
+    """Reads SDFormat text; ``name`` stands for the file in messages and relative includes."""
+    return _read(parse_xml_bytes(text.encode("utf-8"), name), name, model_paths)
