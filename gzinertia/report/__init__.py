@@ -1,0 +1,1 @@
+"""Output formats: plain data for JSON, rich tables for terminals."""

@@ -1,0 +1,65 @@
+"""``gzinertia show``: every link's inertia, in one documented JSON shape or as rich tables.
+
+The JSON keys are a public contract (``docs/json.md``). All 6x6 matrices of one output are in the
+requested ``ordering``; 3-vectors and 3x3 matrices are in link axes unless the name says other.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from gzinertia.gazebo import dart_spatial_tensor
+from gzinertia.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.spatial import Ordering
+
+
+def _plain(values: ArrayLike) -> Any:
+    """Nested lists of floats, with non-finite numbers as ``None`` (JSON has no NaN)."""
+    arr = np.asarray(values, dtype=float)
+    if arr.ndim == 0:
+        v = float(arr)
+        return v if math.isfinite(v) else None
+    return [_plain(row) for row in arr]
+
+
+def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
+    """The ``show --json`` entry of one link."""
+    inertial = link.inertial
+    moments, R_BP = principal_axes(inertial.I_BBcm_B)
+    A = inertial.added_mass(ordering)
+    return {
+        "name": link.name,
+        "file": link.source.file,
+        "line": link.source.line,
+        "X_WB": {"p": _plain(link.X_WB.p), "R": _plain(link.X_WB.R)},
+        "mass": inertial.mass,
+        "inertial_defaulted": inertial.defaulted,
+        "p_BoBcm_B": _plain(inertial.p_BoBcm_B),
+        "R_BI": _plain(inertial.R_BI),
+        "I_BBcm_B": _plain(inertial.I_BBcm_B),
+        "I_BBo_B": _plain(inertial.I_BBo_B),
+        "M_BBcm_B": _plain(inertial.M_BBcm_B(ordering)),
+        "M_BBo_B": _plain(inertial.M_BBo_B(ordering)),
+        "principal_moments": _plain(moments),
+        "R_BP": _plain(R_BP),
+        "equivalent_ellipsoid_semi_axes": _plain(
+            equivalent_ellipsoid_semi_axes(inertial.mass, moments)
+        ),
+        "A_BBo_B": None if A is None else _plain(A),
+        "gazebo_dart_tensor": _plain(dart_spatial_tensor(inertial, ordering)),
+    }
+
+
+def document_summary(doc: SdfDocument, links: list[LinkRecord], ordering: Ordering) -> dict[str, Any]:
+    """The whole ``show --json`` object."""
+    return {
+        "file": doc.path,
+        "sdf_version": doc.sdf_version,
+        "ordering": ordering,
+        "links": [link_summary(link, ordering) for link in links],
+    }
