@@ -101,3 +101,13 @@ def kinetic_energy(M: ArrayLike, nu: ArrayLike) -> float:
     """``½ νᵀ M ν`` (``ν`` in the same ordering, point and axes as ``M``)."""
     n = np.asarray(nu, dtype=float)
     return 0.5 * float(n @ as_6x6(M) @ n)
+
+
+def transform_spatial(M_BBo_B: ArrayLike, R_AB: ArrayLike, p_AoBo_A: ArrayLike, ordering: Ordering) -> Mat6:
+    """A spatial matrix about Bo in B axes, given about Ao in A axes, where frame B is posed in
+    A by ``R_AB`` and ``p_AoBo_A`` (``X_AB``): re-expressed in A, then moved from Bo to Ao.
+
+    This is what DART's ``Inertia(S).transformed(X_AB)`` computes. For an ellipsoid E posed in a
+    link B by ``X_BE``, ``A_BBo_B = transform_spatial(A_EEo_E, X_BE.R, X_BE.p, ...)``.
+    """
+    return change_point(change_axes(M_BBo_B, R_AB), p_AoBo_A, ordering)

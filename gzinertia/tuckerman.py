@@ -198,6 +198,8 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     ``κ_i + 2κ_j - 2x_k·D`` with ``x_k = min(x_j, x_k)``: the subtracted part is then at most a
     bounded fraction of ``κ_i + 2κ_j`` (its integrand carries the factor ``x_k/(x_k + t)``), so
     only a few bits are lost, where ``2 - (x_j + x_k)·D`` would cancel completely for thin disks.
+    ``d`` itself is taken as ``(r_j - r_k)(r_j + r_k)``
+    from the given semi-axes, so that near-equal axes keep their full relative accuracy.
     ``m_A,i = ρV·κ_i/(κ_j + κ_k)`` needs no such care. Semi-axes are scaled by their maximum
     ``L`` first (``κ`` and ``Q`` are scale-invariant, ``d²D`` scales as ``L²``).
     """
@@ -220,7 +222,10 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     kappa_hi = np.where(j_is_hi, k_j, k_k)
     D = np.prod(s, axis=-1, keepdims=True) * _carlson_j(x, x_hi, x_lo)
     Q = kappa + 2.0 * kappa_hi - 2.0 * x_lo * D
-    d = x_hi - x_lo
+    # d = x_hi - x_lo from the unscaled semi-axes: r_j - r_k is exact when they are close
+    # (Sterbenz), whereas rounding in r/L and its square would dominate d at r_j ≈ r_k.
+    r_j, r_k = r[..., _J], r[..., _K]
+    d = np.abs((r_j - r_k) * (r_j + r_k)) / (scale * scale)
     I_A: FloatArray = (rho * volume / 5.0) * scale**2 * d * d * D / Q
     return m_A, I_A
 

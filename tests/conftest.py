@@ -1,0 +1,43 @@
+"""Shared test helpers: repository paths and random physical quantities."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "sdf_examples"
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def random_rotation(rng: np.random.Generator) -> np.ndarray:
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q @ np.diag(np.sign(np.diag(r)))
+    if np.linalg.det(q) < 0:
+        q[:, 0] = -q[:, 0]
+    return q
+
+
+def random_valid_inertia(rng: np.random.Generator, mass: float) -> np.ndarray:
+    """A rotational inertia about the CoM of a random solid box of this mass (in random axes)."""
+    a, b, c = rng.uniform(0.05, 2.0, size=3)
+    moments = mass / 12.0 * np.array([b * b + c * c, a * a + c * c, a * a + b * b])
+    R = random_rotation(rng)
+    return R @ np.diag(moments) @ R.T
+
+
+def random_spd6(rng: np.random.Generator) -> np.ndarray:
+    A = rng.normal(size=(6, 6))
+    return A @ A.T + 0.5 * np.eye(6)
+
+
+def rel_err(a: np.ndarray, b: np.ndarray) -> float:
+    """``‖a - b‖ / max(1, ‖b‖)`` (max-norms)."""
+    return float(np.max(np.abs(np.asarray(a) - np.asarray(b))) / max(1.0, np.max(np.abs(b))))
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(20261122)
