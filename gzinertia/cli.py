@@ -115,14 +115,14 @@ def main() -> None:
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("gzinertia: aborted", err=True)
         sys.exit(130)
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except Exception as exc:
+        # Usage errors: click's ClickException (vendored by newer typer) knows how to show itself.
+        show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(exit_code, int):
+            show()
             sys.exit(2)
-        if isinstance(exc, click.exceptions.Exit):
-            sys.exit(exc.exit_code)
         raise
 
 

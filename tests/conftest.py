@@ -41,3 +41,22 @@ def rel_err(a: np.ndarray, b: np.ndarray) -> float:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261122)
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Runs ``gzinertia ARGS`` in-process as the console script does; returns (status, out, err)."""
+    import sys
+
+    from gzinertia.cli import main
+
+    old = sys.argv
+    sys.argv = ["gzinertia", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    return code, out, err
