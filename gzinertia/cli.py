@@ -26,7 +26,8 @@ app = typer.Typer(
 ModelPathOption = Annotated[
     Optional[list[Path]],  # noqa: UP045 (typer needs Optional on Python 3.10)
     typer.Option(
-        "--model-path", "-m",
+        "--model-path",
+        "-m",
         help="Folder searched for model:// URIs before GZ_SIM_RESOURCE_PATH, SDF_PATH and "
         "IGN_GAZEBO_RESOURCE_PATH (repeatable).",
     ),
@@ -46,7 +47,10 @@ def _version_callback(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version_callback, is_eager=True, help="Print the version.")
+        bool,
+        typer.Option(
+            "--version", callback=_version_callback, is_eager=True, help="Print the version."
+        ),
     ] = False,
 ) -> None:
     """Rigid-body inertia and fluid added mass for Gazebo/SDFormat models."""
@@ -62,7 +66,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
     model_path: ModelPathOption = None,
     parser: Annotated[
-        str, typer.Option(help="'gzinertia' (built in) or 'sdformat' (libsdformat's Python module).")
+        str,
+        typer.Option(help="'gzinertia' (built in) or 'sdformat' (libsdformat's Python module)."),
     ] = "gzinertia",
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""

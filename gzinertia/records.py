@@ -139,11 +139,19 @@ class Inertial:
 
     @staticmethod
     def from_values(
-        mass: float, X_BI: Pose, ixx: float, iyy: float, izz: float,
-        ixy: float = 0.0, ixz: float = 0.0, iyz: float = 0.0,
+        mass: float,
+        X_BI: Pose,
+        ixx: float,
+        iyy: float,
+        izz: float,
+        ixy: float = 0.0,
+        ixz: float = 0.0,
+        iyz: float = 0.0,
     ) -> Inertial:
         """Convenience constructor from SDFormat's numbers."""
-        return Inertial(mass=mass, X_BI=X_BI, I_BBcm_I=rotational_inertia(ixx, iyy, izz, ixy, ixz, iyz))
+        return Inertial(
+            mass=mass, X_BI=X_BI, I_BBcm_I=rotational_inertia(ixx, iyy, izz, ixy, ixz, iyz)
+        )
 
     @property
     def p_BoBcm_B(self) -> Vec3:

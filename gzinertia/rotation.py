@@ -78,7 +78,7 @@ def _frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
 
 @dataclass(frozen=True)
 class Pose:
-    """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A`` and ``R`` is ``R_AB`` (read-only arrays)."""
+    """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A``, ``R`` is ``R_AB`` (read-only arrays)."""
 
     p: Vec3 = field(default_factory=lambda: _frozen(np.zeros(3), (3,)))
     R: Mat3 = field(default_factory=lambda: _frozen(np.eye(3), (3, 3)))

@@ -103,7 +103,9 @@ def kinetic_energy(M: ArrayLike, nu: ArrayLike) -> float:
     return 0.5 * float(n @ as_6x6(M) @ n)
 
 
-def transform_spatial(M_BBo_B: ArrayLike, R_AB: ArrayLike, p_AoBo_A: ArrayLike, ordering: Ordering) -> Mat6:
+def transform_spatial(
+    M_BBo_B: ArrayLike, R_AB: ArrayLike, p_AoBo_A: ArrayLike, ordering: Ordering
+) -> Mat6:
     """A spatial matrix about Bo in B axes, given about Ao in A axes, where frame B is posed in
     A by ``R_AB`` and ``p_AoBo_A`` (``X_AB``): re-expressed in A, then moved from Bo to Ao.
 

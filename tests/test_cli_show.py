@@ -14,9 +14,23 @@ from gzinertia.sdf import read_sdf_file
 from gzinertia.spatial import block_swap
 
 SHOW_KEYS = {
-    "name", "file", "line", "X_WB", "mass", "inertial_defaulted", "p_BoBcm_B", "R_BI",
-    "I_BBcm_B", "I_BBo_B", "M_BBcm_B", "M_BBo_B", "principal_moments", "R_BP",
-    "equivalent_ellipsoid_semi_axes", "A_BBo_B", "gazebo_dart_tensor",
+    "name",
+    "file",
+    "line",
+    "X_WB",
+    "mass",
+    "inertial_defaulted",
+    "p_BoBcm_B",
+    "R_BI",
+    "I_BBcm_B",
+    "I_BBo_B",
+    "M_BBcm_B",
+    "M_BBo_B",
+    "principal_moments",
+    "R_BP",
+    "equivalent_ellipsoid_semi_axes",
+    "A_BBo_B",
+    "gazebo_dart_tensor",
 }
 ADDED_MASS_WORLD = CORPUS / "gazebosim__gz-sim/test/worlds/fluid_added_mass.sdf"
 
@@ -26,10 +40,14 @@ def _shape(value: object) -> tuple[int, ...]:
 
 
 @pytest.mark.skipif(not ADDED_MASS_WORLD.is_file(), reason="corpus absent")
-def test_json_has_the_documented_shape_in_both_orderings(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_has_the_documented_shape_in_both_orderings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     outputs = {}
     for ordering in ("angular-first", "linear-first"):
-        code, out, _ = run_cli(["show", str(ADDED_MASS_WORLD), "--json", "--ordering", ordering], capsys)
+        code, out, _ = run_cli(
+            ["show", str(ADDED_MASS_WORLD), "--json", "--ordering", ordering], capsys
+        )
         assert code == 0
         data = json.loads(out)
         assert set(data) == {"file", "sdf_version", "ordering", "links"}
@@ -41,7 +59,9 @@ def test_json_has_the_documented_shape_in_both_orderings(capsys: pytest.CaptureF
                 assert _shape(link[key]) == (6, 6)
             assert link["A_BBo_B"] is None or _shape(link["A_BBo_B"]) == (6, 6)
         outputs[ordering] = data
-    for a, b in zip(outputs["angular-first"]["links"], outputs["linear-first"]["links"], strict=True):
+    for a, b in zip(
+        outputs["angular-first"]["links"], outputs["linear-first"]["links"], strict=True
+    ):
         assert rel_err(block_swap(np.array(a["M_BBo_B"])), np.array(b["M_BBo_B"])) == 0.0
 
 
@@ -71,16 +91,27 @@ def test_table_names_every_link(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("<sdf version='1.10'><model name='m'><link name='l'><pose>1 2 x 0 0 0</pose></link></model></sdf>",
-         r":1: <pose> value 'x' is not a number"),
-        ("<sdf version='1.10'><model name='m'>\n<link name='l'><pose>1 2</pose></link></model></sdf>",
-         r":2: <pose> needs 6 numbers, got 2"),
-        ("<sdf version='1.10'><model name='m'>\n<link name='a'><pose relative_to='b'/></link>\n"
-         "<link name='b'><pose relative_to='a'/></link></model></sdf>", r":\d: relative_to cycle"),
-        ("<sdf version='1.10'><model name='m'>\n<link name='a'><pose relative_to='nope'/></link></model></sdf>",
-         r":2: link 'm::a': relative_to names 'nope', which is no frame"),
-        ("<sdf version='1.10'><model name='m'>\n<link name='a'><inertial><mass>nan</mass></inertial></link></model></sdf>",
-         r":2: <mass> value 'nan' is not finite"),
+        (
+            "<sdf version='1.10'><model name='m'><link name='l'><pose>1 2 x 0 0 0</pose></link></model></sdf>",
+            r":1: <pose> value 'x' is not a number",
+        ),
+        (
+            "<sdf version='1.10'><model name='m'>\n<link name='l'><pose>1 2</pose></link></model></sdf>",
+            r":2: <pose> needs 6 numbers, got 2",
+        ),
+        (
+            "<sdf version='1.10'><model name='m'>\n<link name='a'><pose relative_to='b'/></link>\n"
+            "<link name='b'><pose relative_to='a'/></link></model></sdf>",
+            r":\d: relative_to cycle",
+        ),
+        (
+            "<sdf version='1.10'><model name='m'>\n<link name='a'><pose relative_to='nope'/></link></model></sdf>",
+            r":2: link 'm::a': relative_to names 'nope', which is no frame",
+        ),
+        (
+            "<sdf version='1.10'><model name='m'>\n<link name='a'><inertial><mass>nan</mass></inertial></link></model></sdf>",
+            r":2: <mass> value 'nan' is not finite",
+        ),
         ("<robot name='r'/>", r":1: root element is <robot>, not <sdf> \(this is URDF"),
         ("<sdf version='1.10'><model name='m'>\n<link name='a'>", r":2: not well-formed XML"),
         ("", r": file is empty"),
@@ -107,13 +138,19 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(["no-such-command"], capsys)[0] == 2
 
 
-CORPUS_FILES = sorted(
-    p for p in CORPUS.rglob("*") if p.suffix in (".sdf", ".world") and p.is_file()
-) if CORPUS.is_dir() else []
+CORPUS_FILES = (
+    sorted(p for p in CORPUS.rglob("*") if p.suffix in (".sdf", ".world") and p.is_file())
+    if CORPUS.is_dir()
+    else []
+)
 
 
-@pytest.mark.parametrize("path", CORPUS_FILES, ids=[str(p.relative_to(CORPUS)) for p in CORPUS_FILES])
-def test_every_corpus_file_loads_or_fails_in_one_line(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "path", CORPUS_FILES, ids=[str(p.relative_to(CORPUS)) for p in CORPUS_FILES]
+)
+def test_every_corpus_file_loads_or_fails_in_one_line(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run_cli(["show", str(path), "--json"], capsys)
     assert "Traceback" not in err
     if code == 0:

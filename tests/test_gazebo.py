@@ -37,7 +37,8 @@ def _as_gz_physics_builds(link: LinkRecord) -> np.ndarray:
 
 def _links_with_inertia() -> list[tuple[str, LinkRecord]]:
     files = sorted(EXAMPLES.rglob("*.sdf")) + [
-        CORPUS / p for p in (
+        CORPUS / p
+        for p in (
             "gazebosim__gz-sim/test/worlds/fluid_added_mass.sdf",
             "gazebosim__gz-sim/test/worlds/added_mass_full_matrix.sdf",
             "gazebosim__gz-physics/dartsim/worlds/added_mass.sdf",

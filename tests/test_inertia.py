@@ -35,9 +35,7 @@ def test_spatial_inertia_about_link_origin_equals_drake(rng: np.random.Generator
         drake = _drake_M_BBo_B(m, X_BI.p, R_BI @ I_BBcm_I @ R_BI.T)
         assert rel_err(inertial.M_BBo_B(), drake) < 1e-12
         assert rel_err(inertial.M_BBo_B("linear-first"), block_swap(drake)) < 1e-12
-        assert rel_err(
-            spatial_inertia_about_origin(m, inertial.I_BBcm_B, X_BI.p), drake
-        ) < 1e-12
+        assert rel_err(spatial_inertia_about_origin(m, inertial.I_BBcm_B, X_BI.p), drake) < 1e-12
 
 
 def test_equivalent_solid_ellipsoid_equals_drake(rng: np.random.Generator) -> None:
@@ -60,7 +58,11 @@ def test_equivalent_box_of_a_box_is_the_box(rng: np.random.Generator) -> None:
     for _ in range(20):
         m = rng.uniform(0.1, 10)
         h = rng.uniform(0.1, 2.0, size=3)
-        moments = m / 3.0 * np.array([h[1] ** 2 + h[2] ** 2, h[0] ** 2 + h[2] ** 2, h[0] ** 2 + h[1] ** 2])
+        moments = (
+            m
+            / 3.0
+            * np.array([h[1] ** 2 + h[2] ** 2, h[0] ** 2 + h[2] ** 2, h[0] ** 2 + h[1] ** 2])
+        )
         assert np.allclose(equivalent_box_half_sizes(m, moments), h, rtol=1e-12)
 
 

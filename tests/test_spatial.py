@@ -55,7 +55,9 @@ def test_change_of_point_keeps_kinetic_energy(rng: np.random.Generator) -> None:
             assert kinetic_energy(M_P, nu_P) == pytest.approx(kinetic_energy(M_Q, nu_Q), rel=1e-13)
 
 
-def test_rigid_body_moved_from_com_to_origin_is_the_parallel_axis_theorem(rng: np.random.Generator) -> None:
+def test_rigid_body_moved_from_com_to_origin_is_the_parallel_axis_theorem(
+    rng: np.random.Generator,
+) -> None:
     for _ in range(50):
         m = rng.uniform(0.1, 50)
         R = random_rotation(rng)

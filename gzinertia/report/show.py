@@ -55,7 +55,9 @@ def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
     }
 
 
-def document_summary(doc: SdfDocument, links: list[LinkRecord], ordering: Ordering) -> dict[str, Any]:
+def document_summary(
+    doc: SdfDocument, links: list[LinkRecord], ordering: Ordering
+) -> dict[str, Any]:
     """The whole ``show --json`` object."""
     return {
         "file": doc.path,

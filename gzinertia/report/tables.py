@@ -49,10 +49,16 @@ def render_show(summary: dict[str, Any], console: Console) -> None:
         _row(facts, "mass [kg]", mass)
         _row(facts, "p_BoBcm_B [m]", _vec(link["p_BoBcm_B"]))
         _row(facts, "principal moments [kg·m²]", _vec(link["principal_moments"]))
-        _row(facts, "equivalent ellipsoid semi-axes [m]", _vec(link["equivalent_ellipsoid_semi_axes"]))
+        _row(
+            facts,
+            "equivalent ellipsoid semi-axes [m]",
+            _vec(link["equivalent_ellipsoid_semi_axes"]),
+        )
         _row(facts, "fluid added mass", "none" if link["A_BBo_B"] is None else "A_BBo_B below")
         parts: list[Any] = [facts, _matrix(link["M_BBo_B"], "M_BBo_B")]
         if link["A_BBo_B"] is not None:
             parts.append(_matrix(link["A_BBo_B"], "A_BBo_B (fluid added mass about Bo)"))
-            parts.append(_matrix(link["gazebo_dart_tensor"], "what Gazebo gives DART (M_BBo_B + A_BBo_B)"))
+            parts.append(
+                _matrix(link["gazebo_dart_tensor"], "what Gazebo gives DART (M_BBo_B + A_BBo_B)")
+            )
         console.print(Panel(Group(*parts), title=Text(link["name"], style="bold"), expand=False))

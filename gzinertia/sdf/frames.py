@@ -40,7 +40,7 @@ WORLD_SCOPE = Scope("", WORLD)
 
 @dataclass(frozen=True)
 class FrameNode:
-    """One frame: its pose as written, relative to ``ref`` (a name in ``scope``; '' = ``default``)."""
+    """One frame: its pose as written, relative to ``ref`` in ``scope`` ('': ``default_ref``)."""
 
     name: str
     kind: str
@@ -86,7 +86,9 @@ class FrameGraph:
 
     def _parent(self, node: FrameNode) -> str:
         ref = node.ref or node.default_ref
-        what = f"{node.kind} {node.name!r}: relative_to" if node.ref else f"{node.kind} {node.name!r}"
+        what = (
+            f"{node.kind} {node.name!r}: relative_to" if node.ref else f"{node.kind} {node.name!r}"
+        )
         return self.resolve_name(node.scope, ref, node.file, node.line, what)
 
     def _pose_in_parent(self, node: FrameNode, visiting: tuple[str, ...]) -> Pose:
@@ -105,8 +107,9 @@ class FrameGraph:
             if current == WORLD or current in seen or current in visiting:
                 node = self._nodes[frame]
                 raise SdfError(
-                    node.file, node.line,
-                    f"frame {frame!r} is not posed inside {ancestor!r} (chain: {' -> '.join(seen)})",
+                    node.file,
+                    node.line,
+                    f"frame {frame!r} is not inside {ancestor!r} (chain: {' -> '.join(seen)})",
                 )
             seen.append(current)
             node = self._nodes[current]

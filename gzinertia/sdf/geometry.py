@@ -14,7 +14,9 @@ from gzinertia.sdf.values import child_float, parse_floats, text_of
 from gzinertia.sdf.xml import child, line_of
 
 
-def _vec3(parent: etree._Element, tag: str, file: str, default: tuple[float, float, float]) -> tuple[float, float, float]:
+def _vec3(
+    parent: etree._Element, tag: str, file: str, default: tuple[float, float, float]
+) -> tuple[float, float, float]:
     c = child(parent, tag)
     if c is None:
         return default
@@ -42,11 +44,19 @@ def read_geometry(
             _positive(s, "<box><size>", file, shape)
         return Geometry("box", size=size)
     if kind == "sphere":
-        return Geometry("sphere", radius=_positive(child_float(shape, "radius", file, 1.0), "radius", file, shape))
+        return Geometry(
+            "sphere",
+            radius=_positive(child_float(shape, "radius", file, 1.0), "radius", file, shape),
+        )
     if kind in ("cylinder", "capsule"):
-        r = _positive(child_float(shape, "radius", file, 1.0 if kind == "cylinder" else 0.5), "radius", file, shape)
+        r = _positive(
+            child_float(shape, "radius", file, 1.0 if kind == "cylinder" else 0.5),
+            "radius",
+            file,
+            shape,
+        )
         length = _positive(child_float(shape, "length", file, 1.0), "length", file, shape)
-        return Geometry(kind, radius=r, length=length)
+        return Geometry("cylinder" if kind == "cylinder" else "capsule", radius=r, length=length)
     if kind == "ellipsoid":
         radii = _vec3(shape, "radii", file, (1.0, 1.0, 1.0))
         for s in radii:

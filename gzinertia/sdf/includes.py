@@ -31,7 +31,7 @@ class Resolved:
     rule: str
 
 
-class UnresolvedInclude(Exception):
+class UnresolvedIncludeError(Exception):
     """The URI could not be resolved; the message says what was tried."""
 
 
@@ -83,7 +83,7 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
     if uri.startswith("model://"):
         rest = uri[len("model://") :].strip("/")
         if not rest:
-            raise UnresolvedInclude(f"empty model URI {uri!r}")
+            raise UnresolvedIncludeError(f"empty model URI {uri!r}")
         tried: list[str] = []
         for base, rule in model_search_path(model_paths):
             found = _open_target(base / rest)
@@ -91,12 +91,13 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
                 return Resolved(found, f"{rule} ({base})")
             tried.append(str(base))
         where = ", ".join(tried) if tried else "no model path set"
-        raise UnresolvedInclude(
-            f"cannot find {uri!r} (searched: {where}; set GZ_SIM_RESOURCE_PATH or pass --model-path)"
+        raise UnresolvedIncludeError(
+            f"cannot find {uri!r} (searched: {where}; "
+            "set GZ_SIM_RESOURCE_PATH or pass --model-path)"
         )
     if "://" in uri and not uri.startswith("file://"):
         scheme = uri.split("://", 1)[0]
-        raise UnresolvedInclude(
+        raise UnresolvedIncludeError(
             f"cannot resolve {uri!r}: {scheme}:// URIs are not read (no network, no ROS package "
             "lookup); use model:// with --model-path"
         )
@@ -108,11 +109,13 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
         rule = "relative to the including file"
     found = _open_target(candidate)
     if found is None:
-        raise UnresolvedInclude(f"cannot find {uri!r} (looked at {candidate})")
+        raise UnresolvedIncludeError(f"cannot find {uri!r} (looked at {candidate})")
     return Resolved(found, rule)
 
 
-def resolve_resource(uri: str, including_file: Path, model_paths: Sequence[str | Path] = ()) -> Path | None:
+def resolve_resource(
+    uri: str, including_file: Path, model_paths: Sequence[str | Path] = ()
+) -> Path | None:
     """A resource file (e.g. a mesh) named by ``uri``, or ``None`` when it cannot be found."""
     uri = uri.strip()
     if uri.startswith("model://"):

@@ -1,4 +1,4 @@
-"""Reading ``<inertial>`` as libsdformat does: spec defaults, ignored ``relative_to``, added mass."""
+"""Reading ``<inertial>`` as libsdformat does: spec defaults, ignored relative_to, added mass."""
 
 from __future__ import annotations
 
@@ -58,18 +58,24 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         spec = parse_pose(poses[0], file)
         X_BI = spec.X
         if spec.relative_to:
-            notes.append(Note(
-                "warning", "inertial-relative-to",
-                f"<inertial><pose relative_to={spec.relative_to!r}> is ignored "
-                "(libsdformat since SDF 1.8): the pose is taken relative to the link",
-                SourceRef(file, spec.line),
-            ))
+            notes.append(
+                Note(
+                    "warning",
+                    "inertial-relative-to",
+                    f"<inertial><pose relative_to={spec.relative_to!r}> is ignored "
+                    "(libsdformat since SDF 1.8): the pose is taken relative to the link",
+                    SourceRef(file, spec.line),
+                )
+            )
         if len(poses) > 1:
-            notes.append(Note(
-                "warning", "duplicate-pose",
-                f"{len(poses)} <pose> elements in <inertial>: only the first is read",
-                SourceRef(file, line_of(poses[1])),
-            ))
+            notes.append(
+                Note(
+                    "warning",
+                    "duplicate-pose",
+                    f"{len(poses)} <pose> elements in <inertial>: only the first is read",
+                    SourceRef(file, line_of(poses[1])),
+                )
+            )
 
     inertia_elem = child(elem, "inertia")
     values = dict(INERTIA_DEFAULTS)
@@ -80,19 +86,24 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
             values[t] = child_float(inertia_elem, t, file, INERTIA_DEFAULTS[t])
         if not present:
             inertia_defaulted = True
-            attrs = " ".join(f'{k}="{v}"' for k, v in inertia_elem.attrib.items())
-            notes.append(Note(
-                "error" if attrs else "warning", "inertia-defaulted",
-                "<inertia> has none of <ixx>..<izz>"
-                + (f" (attributes {attrs} are URDF style and not read)" if attrs else "")
-                + ": the spec's defaults (unit inertia) apply",
-                SourceRef(file, line_of(inertia_elem)),
-            ))
-    I = np.array([
-        [values["ixx"], values["ixy"], values["ixz"]],
-        [values["ixy"], values["iyy"], values["iyz"]],
-        [values["ixz"], values["iyz"], values["izz"]],
-    ])
+            attrs = " ".join(f'{str(k)}="{str(v)}"' for k, v in inertia_elem.attrib.items())
+            notes.append(
+                Note(
+                    "error" if attrs else "warning",
+                    "inertia-defaulted",
+                    "<inertia> has none of <ixx>..<izz>"
+                    + (f" (attributes {attrs} are URDF style and not read)" if attrs else "")
+                    + ": the spec's defaults (unit inertia) apply",
+                    SourceRef(file, line_of(inertia_elem)),
+                )
+            )
+    I = np.array(
+        [
+            [values["ixx"], values["ixy"], values["ixz"]],
+            [values["ixy"], values["iyy"], values["iyz"]],
+            [values["ixz"], values["iyz"], values["izz"]],
+        ]
+    )
 
     A = None
     fam = child(elem, "fluid_added_mass")
@@ -104,8 +115,14 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     density = None if density_elem is None else parse_float(density_elem, file)
 
     inertial = Inertial(
-        mass=mass, X_BI=X_BI, I_BBcm_I=I, A_BBo_B=A, inertia_defaulted=inertia_defaulted,
-        auto=auto, density=density, source=src,
+        mass=mass,
+        X_BI=X_BI,
+        I_BBcm_I=I,
+        A_BBo_B=A,
+        inertia_defaulted=inertia_defaulted,
+        auto=auto,
+        density=density,
+        source=src,
         mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
         inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
         added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),

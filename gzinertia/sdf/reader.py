@@ -13,16 +13,25 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.records import (
+    Collision,
+    HydroPlugin,
+    Inertial,
+    LinkRecord,
+    Note,
+    SdfDocument,
+    SourceRef,
+)
 from gzinertia.rotation import Pose
 from gzinertia.sdf.frames import MODEL_FRAME, WORLD_SCOPE, FrameGraph, FrameNode, Scope
 from gzinertia.sdf.geometry import read_geometry
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
-from gzinertia.sdf.includes import UnresolvedInclude, resolve_uri
+from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
 from gzinertia.sdf.inertial import read_inertial
 from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import child, line_of, parse_xml_bytes, parse_xml_file
@@ -134,11 +143,19 @@ class _Reader:
             frame_name = parent.absolute(name)
             scope = Scope(frame_name, frame_name)
             model_name = frame_name
-        self.graph.add(FrameNode(
-            name=frame_name, kind="model", X=pose.X, scope=parent, ref=pose.relative_to,
-            default_ref=MODEL_FRAME, file=file, line=line_of(elem),
-            placement=scope.absolute(placement) if placement else "",
-        ))
+        self.graph.add(
+            FrameNode(
+                name=frame_name,
+                kind="model",
+                X=pose.X,
+                scope=parent,
+                ref=pose.relative_to,
+                default_ref=MODEL_FRAME,
+                file=file,
+                line=line_of(elem),
+                placement=scope.absolute(placement) if placement else "",
+            )
+        )
         for c in elem:
             tag = c.tag
             if tag == "link":
@@ -157,10 +174,18 @@ class _Reader:
     def link(self, elem: etree._Element, file: str, scope: Scope, model: str, static: bool) -> None:
         name = scope.absolute(_name_of(elem, file))
         pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
-        self.graph.add(FrameNode(
-            name=name, kind="link", X=pose.X, scope=scope, ref=pose.relative_to,
-            default_ref=MODEL_FRAME, file=file, line=line_of(elem),
-        ))
+        self.graph.add(
+            FrameNode(
+                name=name,
+                kind="link",
+                X=pose.X,
+                scope=scope,
+                ref=pose.relative_to,
+                default_ref=MODEL_FRAME,
+                file=file,
+                line=line_of(elem),
+            )
+        )
         inertial, notes = read_inertial(elem, file)
         self.notes.extend(notes)
         collisions = []
@@ -172,16 +197,23 @@ class _Reader:
             geom = child(c, "geometry")
             density_elem = child(c, "density")
             collision = Collision(
-                name=cname, X_BC=cpose.X,
-                geometry=read_geometry(geom, file, self.model_paths) if geom is not None
+                name=cname,
+                X_BC=cpose.X,
+                geometry=read_geometry(geom, file, self.model_paths)
+                if geom is not None
                 else read_geometry(c, file, self.model_paths),
                 source=SourceRef(file, line_of(c)),
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
         pending = _PendingLink(
-            name=name, model=model, scope=scope, inertial=inertial, collisions=collisions,
-            source=SourceRef(file, line_of(elem)), static=static,
+            name=name,
+            model=model,
+            scope=scope,
+            inertial=inertial,
+            collisions=collisions,
+            source=SourceRef(file, line_of(elem)),
+            static=static,
             suppressed=_suppressed_codes(elem),
         )
         for c in elem:
@@ -193,10 +225,18 @@ class _Reader:
         name = scope.absolute(_name_of(elem, file))
         pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
         attached_to = (elem.get("attached_to") or "").strip()
-        self.graph.add(FrameNode(
-            name=name, kind="frame", X=pose.X, scope=scope, ref=pose.relative_to,
-            default_ref=attached_to or MODEL_FRAME, file=file, line=line_of(elem),
-        ))
+        self.graph.add(
+            FrameNode(
+                name=name,
+                kind="frame",
+                X=pose.X,
+                scope=scope,
+                ref=pose.relative_to,
+                default_ref=attached_to or MODEL_FRAME,
+                file=file,
+                line=line_of(elem),
+            )
+        )
 
     def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
@@ -207,10 +247,18 @@ class _Reader:
             # Before 1.7 nothing could name a joint frame, and joints may share links' names.
             return
         pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
-        self.graph.add(FrameNode(
-            name=name, kind="joint", X=pose.X, scope=scope, ref=pose.relative_to,
-            default_ref=text_of(child_elem), file=file, line=line_of(elem),
-        ))
+        self.graph.add(
+            FrameNode(
+                name=name,
+                kind="joint",
+                X=pose.X,
+                scope=scope,
+                ref=pose.relative_to,
+                default_ref=text_of(child_elem),
+                file=file,
+                line=line_of(elem),
+            )
+        )
 
     def include(
         self, elem: etree._Element, file: str, scope: Scope, static: bool, stack: tuple[str, ...]
@@ -223,7 +271,7 @@ class _Reader:
         uri = text_of(uri_elem)
         try:
             target = resolve_uri(uri, Path(file), self.model_paths)
-        except UnresolvedInclude as exc:
+        except UnresolvedIncludeError as exc:
             self.notes.append(Note("error", "unresolved-include", str(exc), where))
             self.incomplete_scopes.add(scope.prefix)
             return
@@ -232,7 +280,9 @@ class _Reader:
             raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
         if len(stack) >= MAX_INCLUDE_DEPTH:
             raise SdfError(file, line_of(elem), f"includes nested deeper than {MAX_INCLUDE_DEPTH}")
-        self.notes.append(Note("info", "include", f"{uri!r} -> {target.path} ({target.rule})", where))
+        self.notes.append(
+            Note("info", "include", f"{uri!r} -> {target.path} ({target.rule})", where)
+        )
         try:
             root = parse_xml_file(target.path)
             self.register_version(str(target.path), _sdf_version(root, str(target.path)))
@@ -252,7 +302,10 @@ class _Reader:
             own = child_pose(model_elem, str(target.path))
             pose = PoseSpec(own.X if own else Pose(), "", line_of(elem))
         self.model(
-            model_elem, str(target.path), scope, (*stack, key),
+            model_elem,
+            str(target.path),
+            scope,
+            (*stack, key),
             name=text_of(name_elem) if name_elem is not None else None,
             pose=pose,
             placement=text_of(placement_elem) if placement_elem is not None else None,
@@ -268,12 +321,15 @@ class _Reader:
             if target in by_name:
                 by_name[target].hydrodynamics.append(plugin)
             elif scope.prefix not in self.incomplete_scopes:
-                self.notes.append(Note(
-                    "warning", "hydrodynamics-link",
-                    f"Hydrodynamics plugin names link {plugin.link_name!r}, which is no link "
-                    f"of model {scope.prefix or 'world'!r}: the plugin does nothing",
-                    plugin.source,
-                ))
+                self.notes.append(
+                    Note(
+                        "warning",
+                        "hydrodynamics-link",
+                        f"Hydrodynamics plugin names link {plugin.link_name!r}, which is no link "
+                        f"of model {scope.prefix or 'world'!r}: the plugin does nothing",
+                        plugin.source,
+                    )
+                )
         records = []
         for p in self.links:
             X_WB = self.graph.world_pose(p.name)
@@ -284,15 +340,27 @@ class _Reader:
                     continue
                 src = pc.collision.source
                 ref = self.graph.resolve_name(
-                    pc.scope, pc.pose.relative_to, src.file, src.line, "collision <pose> relative_to"
+                    pc.scope,
+                    pc.pose.relative_to,
+                    src.file,
+                    src.line,
+                    "collision <pose> relative_to",
                 )
                 X_BC = X_WB.inverse() @ self.graph.world_pose(ref) @ pc.pose.X
                 collisions.append(replace(pc.collision, X_BC=X_BC))
-            records.append(LinkRecord(
-                name=p.name, model=p.model, X_WB=X_WB, inertial=p.inertial,
-                collisions=tuple(collisions), source=p.source, static=p.static,
-                hydrodynamics=tuple(p.hydrodynamics), suppressed_codes=p.suppressed,
-            ))
+            records.append(
+                LinkRecord(
+                    name=p.name,
+                    model=p.model,
+                    X_WB=X_WB,
+                    inertial=p.inertial,
+                    collisions=tuple(collisions),
+                    source=p.source,
+                    static=p.static,
+                    hydrodynamics=tuple(p.hydrodynamics),
+                    suppressed_codes=p.suppressed,
+                )
+            )
         return tuple(records)
 
 
@@ -300,16 +368,19 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
     version = _sdf_version(root, file)
     notes: list[Note] = []
     if version not in KNOWN_VERSIONS:
-        notes.append(Note(
-            "warning", "sdf-version",
-            f"SDFormat version {version!r} is not one this reader knows (1.0–1.12); read as 1.12",
-            SourceRef(file, line_of(root)),
-        ))
+        notes.append(
+            Note(
+                "warning",
+                "sdf-version",
+                f"SDFormat {version!r} is not a version this reader knows (1.0–1.12): read as 1.12",
+                SourceRef(file, line_of(root)),
+            )
+        )
     reader = _Reader(model_paths)
     reader.register_version(file, version)
     stack = (str(Path(file).resolve()),)
     world = child(root, "world")
-    kind = "world" if world is not None else "model"
+    kind: Literal["world", "model"] = "world" if world is not None else "model"
     if world is not None:
         reader.world(world, file, stack)
     else:
@@ -318,7 +389,10 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
                 reader.model(elem, file, WORLD_SCOPE, stack)
     links = reader.finish()
     return SdfDocument(
-        path=file, sdf_version=version, links=links, notes=(*notes, *reader.notes),
+        path=file,
+        sdf_version=version,
+        links=links,
+        notes=(*notes, *reader.notes),
         root_kind=kind,
     )
 

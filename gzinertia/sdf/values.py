@@ -23,7 +23,9 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
     tag = elem.tag
     if count is not None and len(words) != count:
         raise SdfError(
-            file, line_of(elem), f"<{tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}"
+            file,
+            line_of(elem),
+            f"<{tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}",
         )
     values: list[float] = []
     for w in words:
@@ -94,7 +96,9 @@ def parse_pose(elem: etree._Element, file: str) -> PoseSpec:
     elif fmt == "quat_xyzw":
         v = parse_floats(elem, file, 7)
         if degrees:
-            raise SdfError(file, line, 'degrees="true" does not apply to rotation_format="quat_xyzw"')
+            raise SdfError(
+                file, line, 'degrees="true" does not apply to rotation_format="quat_xyzw"'
+            )
         try:
             R = rotation_from_quaternion_xyzw(*v[3:])
         except ValueError as exc:

@@ -45,7 +45,7 @@ def _declare_missing_prefixes(data: bytes) -> bytes:
     root = _ROOT_RE.search(data)
     if root is None:
         return data
-    decl = b"".join(b" xmlns:%s=\"urn:gzinertia:undeclared:%s\"" % (p, p) for p in missing)
+    decl = b"".join(b' xmlns:%s="urn:gzinertia:undeclared:%s"' % (p, p) for p in missing)
     return data[: root.end()] + decl + data[root.end() :]
 
 
@@ -103,4 +103,5 @@ def child(elem: etree._Element, tag: str) -> etree._Element | None:
 
 
 def line_of(elem: etree._Element) -> int:
-    return int(elem.sourceline or 0)
+    line = elem.sourceline
+    return line if isinstance(line, int) else 0

@@ -1,0 +1,361 @@
+"""Random SDFormat (1.9–1.11) documents for differential tests of the reader against Drake.
+
+:func:`random_sdf` returns the text of a ``<world>`` with 1–3 models or of a single ``<model>``,
+deterministic given the ``numpy.random.Generator``. What it exercises:
+
+* nested models to depth 3, some with ``placement_frame`` (a link or frame of theirs, possibly
+  scoped ``inner::link``); ``placement_frame`` on top-level and world models too;
+* ``<frame>`` elements with ``attached_to`` (links, frames, joints, nested models, scoped names
+  such as ``nested::link``) and poses ``relative_to`` any earlier frame-like entity of the scope;
+* links posed ``relative_to`` other links, frames, joints (a joint's own child included, when
+  the joint's pose is explicit), nested models and scoped names; acyclic by construction
+  (every reference names an entity created earlier; XML order is sometimes shuffled, so
+  references also point forward in the text);
+* joints (``revolute``, ``prismatic``, ``fixed``, ``ball``, ``continuous``) whose
+  ``<parent>``/``<child>`` may be scoped links of nested models (or ``world`` for top-level
+  models), forming a forest (no kinematic loops, no link with two parent joints), with poses
+  omitted (relative to the child) or explicit ``relative_to``;
+* poses in every form: omitted, rpy radians, ``degrees="true"``, explicit
+  ``rotation_format="euler_rpy"``, ``rotation_format="quat_xyzw"`` (unit, and sometimes
+  scaled by 0.5–2, which libsdformat/Drake normalise), with and without ``relative_to``;
+* world ``<frame>`` chains (``relative_to``/``attached_to`` world frames, models and scoped
+  model entities ``m0::link0``), models posed ``relative_to`` world frames or other models,
+  static models;
+* ``<inertial>`` with mass in [0.1, 100], a rotated ``<pose>`` in any form and a random valid
+  inertia (principal moments satisfying the triangle inequality with a 5 % margin, rotated by a
+  random rotation, written as the six entries in the inertial frame); sometimes no
+  ``<inertial>`` (1 kg, unit inertia), no ``<inertia>`` (unit inertia) or no ``<mass>`` (1 kg).
+
+Every entity name is unique within its model (links ``link0``..., frames ``frame0``...), so the
+same names recur in different models and only scoping tells them apart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MAX_DEPTH = 3
+JOINT_TYPES = ("revolute", "prismatic", "fixed", "ball", "continuous")
+VERSIONS = ("1.9", "1.10", "1.11")
+
+
+def fmt(x: float) -> str:
+    """Shortest text that reads back as the same double."""
+    return repr(float(x))
+
+
+def random_rotation(rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random rotation matrix (from a random unit quaternion)."""
+    q = rng.normal(size=4)
+    x, y, z, w = q / np.linalg.norm(q)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def random_principal_moments(rng: np.random.Generator, margin: float = 0.05) -> np.ndarray:
+    """Three positive moments with ``I_i + I_j ≥ (1 + margin)·I_k`` for every permutation."""
+    scale = 10.0 ** rng.uniform(-2, 1)
+    while True:
+        a, b = rng.uniform(0.05, 1.0, size=2) * scale
+        lo, hi = abs(a - b), a + b
+        lo_m, hi_m = lo + margin * hi, hi / (1 + margin)  # margin in both directions
+        if lo_m < hi_m:
+            c = rng.uniform(lo_m, hi_m)
+            moments = np.array([a, b, c])
+            s = moments.sum()
+            if all(s - m >= (1 + margin) * m - 1e-15 * s for m in moments):
+                return moments
+
+
+def random_inertia(rng: np.random.Generator) -> np.ndarray:
+    """A valid rotational inertia ``R·diag(λ)·Rᵀ`` (3x3, about the centre of mass)."""
+    R = random_rotation(rng)
+    I = R @ np.diag(random_principal_moments(rng)) @ R.T
+    return 0.5 * (I + I.T)
+
+
+def pose_xml(
+    rng: np.random.Generator,
+    relative_to: str | None = None,
+    indent: str = "",
+    *,
+    allow_omit: bool = True,
+    scale: float = 2.0,
+) -> str:
+    """A ``<pose>`` element in a random form (``""`` when omitted and ``relative_to`` is None)."""
+    attrs = f' relative_to="{relative_to}"' if relative_to is not None else ""
+    form = rng.choice(["omit", "zero", "rpy", "rpy", "deg", "euler", "quat", "quat_unnorm"],
+                      p=[0.15, 0.05, 0.25, 0.1, 0.15, 0.05, 0.15, 0.1])
+    if form == "omit" and allow_omit:
+        if relative_to is None:
+            return ""
+        form = "rpy"  # relative_to needs an element to live on
+    xyz = rng.uniform(-scale, scale, size=3)
+    if rng.random() < 0.1:
+        xyz[:] = 0.0
+    xyz_s = " ".join(fmt(v) for v in xyz)
+    if form == "zero" or form == "omit":
+        return f"{indent}<pose{attrs}>0 0 0 0 0 0</pose>\n"
+    if form in ("rpy", "euler"):
+        rpy = rng.uniform(-math.pi, math.pi, size=3)
+        extra = ' rotation_format="euler_rpy"' if form == "euler" else ""
+        return f"{indent}<pose{attrs}{extra}>{xyz_s} {' '.join(fmt(v) for v in rpy)}</pose>\n"
+    if form == "deg":
+        rpy = rng.uniform(-180.0, 180.0, size=3)
+        if rng.random() < 0.5:
+            rpy = np.round(rpy)  # whole degrees, as people write them
+        return (f'{indent}<pose{attrs} degrees="true">{xyz_s} '
+                f"{' '.join(fmt(v) for v in rpy)}</pose>\n")
+    q = rng.normal(size=4)
+    q /= np.linalg.norm(q)
+    if form == "quat_unnorm":
+        q *= rng.uniform(0.5, 2.0)
+    return (f'{indent}<pose{attrs} rotation_format="quat_xyzw">{xyz_s} '
+            f"{' '.join(fmt(v) for v in q)}</pose>\n")
+
+
+def inertial_xml(rng: np.random.Generator, indent: str) -> str:
+    """An ``<inertial>`` (or ``""``: then the spec's 1 kg and unit inertia apply)."""
+    u = rng.random()
+    if u < 0.1:
+        return ""
+    inner = indent + "  "
+    parts = []
+    if rng.random() < 0.95:
+        parts.append(f"{inner}<mass>{fmt(rng.uniform(0.1, 100.0))}</mass>\n")
+    parts.append(pose_xml(rng, None, inner, scale=1.0))
+    if u >= 0.2:
+        I = random_inertia(rng)
+        ii = inner + "  "
+        entries = "".join(
+            f"{ii}<{tag}>{fmt(I[i, j])}</{tag}>\n"
+            for tag, i, j in [("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2),
+                              ("iyy", 1, 1), ("iyz", 1, 2), ("izz", 2, 2)]
+        )
+        parts.append(f"{inner}<inertia>\n{entries}{inner}</inertia>\n")
+    rng.shuffle(parts)
+    return f"{indent}<inertial>\n{''.join(parts)}{indent}</inertial>\n"
+
+
+class _Forest:
+    """Union-find over fully scoped link names: joints must keep the kinematic graph a forest."""
+
+    def __init__(self) -> None:
+        self.up: dict[str, str] = {}
+        self.has_parent: set[str] = set()
+
+    def find(self, a: str) -> str:
+        self.up.setdefault(a, a)
+        while self.up[a] != a:
+            self.up[a] = self.up[self.up[a]]
+            a = self.up[a]
+        return a
+
+    def can_join(self, parent: str, child: str) -> bool:
+        return child not in self.has_parent and self.find(parent) != self.find(child)
+
+    def join(self, parent: str, child: str) -> None:
+        self.up[self.find(child)] = self.find(parent)
+        self.has_parent.add(child)
+
+
+@dataclass
+class _Model:
+    """A generated model: its XML body and what its parent scope may name inside it."""
+
+    name: str
+    body: list[str]
+    refs: list[str] = field(default_factory=list)  # frame-like, relative to this model
+    links: list[str] = field(default_factory=list)  # links, relative to this model
+    placeable: list[str] = field(default_factory=list)  # placement_frame candidates
+
+
+class _Generator:
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.forest = _Forest()
+
+    def chance(self, p: float) -> bool:
+        return bool(self.rng.random() < p)
+
+    def pick(self, items: list[str]) -> str:
+        return items[int(self.rng.integers(len(items)))]
+
+    def ref(self, refs: list[str], p_default: float = 0.35) -> str | None:
+        """A ``relative_to`` target among earlier entities, or ``None`` (the default)."""
+        if not refs or self.chance(p_default):
+            return None
+        return self.pick(refs)
+
+    def model(self, name: str, depth: int, prefix: str, static: bool, indent: str) -> _Model:
+        """Generate a model's contents; ``prefix`` is its full scope (``top::n0::``)."""
+        rng = self.rng
+        ind = indent + "  "
+        m = _Model(name, [])
+        chunks: list[str] = []
+        refs: list[str] = ["__model__"]  # frame-like entities of this scope, creation order
+        links: list[str] = []  # links of this scope (scoped for nested ones)
+        n_links = int(rng.integers(1, 4))
+        n_frames = int(rng.integers(0, 4))
+        n_nested = int(rng.integers(0, 3)) if depth < MAX_DEPTH else 0
+        n_joints = 0 if static else int(rng.integers(0, 4))
+        ops = ["link"] * n_links + ["frame"] * n_frames + ["model"] * n_nested
+        ops += ["joint"] * n_joints
+        rng.shuffle(ops)
+        counters = {"link": 0, "frame": 0, "model": 0, "joint": 0}
+
+        def new_name(kind: str) -> str:
+            n = f"{kind if kind != 'model' else 'nested'}{counters[kind]}"
+            counters[kind] += 1
+            return n
+
+        def add_link(relative_to: str | None) -> str:
+            ln = new_name("link")
+            text = f'{ind}<link name="{ln}">\n'
+            text += pose_xml(rng, relative_to, ind + "  ")
+            text += inertial_xml(rng, ind + "  ")
+            text += f"{ind}</link>\n"
+            chunks.append(text)
+            refs.append(ln)
+            links.append(ln)
+            m.placeable.append(ln)
+            return ln
+
+        for op in ops:
+            if op == "link":
+                add_link(self.ref(refs))
+            elif op == "frame":
+                fn = new_name("frame")
+                attached = self.ref(refs, p_default=0.3)
+                attr = f' attached_to="{attached}"' if attached is not None else ""
+                text = f'{ind}<frame name="{fn}"{attr}>\n'
+                text += pose_xml(rng, self.ref(refs), ind + "  ")
+                text += f"{ind}</frame>\n"
+                chunks.append(text)
+                refs.append(fn)
+                m.placeable.append(fn)
+            elif op == "model":
+                nn = new_name("model")
+                sub = self.model(nn, depth + 1, f"{prefix}{nn}::", static, ind)
+                chunks.append(self.model_xml(sub, self.ref(refs), ind))
+                refs.append(nn)
+                refs.extend(f"{nn}::{r}" for r in sub.refs)
+                links.extend(f"{nn}::{ln}" for ln in sub.links)
+                m.placeable.extend(f"{nn}::{p}" for p in sub.placeable if p.count("::") < 1)
+            elif op == "joint":
+                self.joint(new_name, chunks, refs, links, add_link, prefix, depth, ind)
+        if not links or not any(c.lstrip().startswith("<link") for c in chunks):
+            add_link(self.ref(refs))  # a model needs a link of its own (canonical link)
+        if self.chance(0.3):
+            rng.shuffle(chunks)  # forward references in the text
+        m.body = chunks
+        m.refs = [r for r in refs if r != "__model__"]
+        m.links = links
+        return m
+
+    def joint(self, new_name, chunks, refs, links, add_link, prefix, depth, ind) -> None:
+        rng = self.rng
+        jt = str(rng.choice(JOINT_TYPES))
+        jn = new_name("joint")
+        candidates = [*links, "world"] if depth == 0 else list(links)
+        pattern_child = self.chance(0.3) and bool(links)
+        if pattern_child:
+            # A new link posed relative to the joint that has it as child (joint pose explicit).
+            parent = self.pick(links)
+            body = pose_xml(rng, self.pick(refs), ind + "  ", allow_omit=False)
+            refs.append(jn)  # the child link may name the joint
+            child = add_link(jn)
+            self.forest.join(self.full(prefix, parent), self.full(prefix, child))
+        else:
+            pairs = [(p, c) for p in candidates for c in links
+                     if p != c and self.forest.can_join(self.full(prefix, p), self.full(prefix, c))]
+            if not pairs:
+                return
+            parent, child = pairs[int(rng.integers(len(pairs)))]
+            self.forest.join(self.full(prefix, parent), self.full(prefix, child))
+            body = pose_xml(rng, self.ref(refs), ind + "  ")
+            refs.append(jn)
+        text = f'{ind}<joint name="{jn}" type="{jt}">\n'
+        text += f"{ind}  <parent>{parent}</parent>\n{ind}  <child>{child}</child>\n"
+        text += body
+        if jt in ("revolute", "prismatic", "continuous") and self.chance(0.8):
+            axis = rng.normal(size=3)
+            axis /= np.linalg.norm(axis)
+            text += f"{ind}  <axis><xyz>{' '.join(fmt(v) for v in axis)}</xyz></axis>\n"
+        text += f"{ind}</joint>\n"
+        chunks.append(text)
+
+    @staticmethod
+    def full(prefix: str, name: str) -> str:
+        return "world" if name == "world" else prefix + name
+
+    def model_xml(self, m: _Model, relative_to: str | None, indent: str,
+                  static: bool = False) -> str:
+        attrs = f' name="{m.name}"'
+        if m.placeable and self.chance(0.25):
+            attrs += f' placement_frame="{self.pick(m.placeable)}"'
+        text = f"{indent}<model{attrs}>\n"
+        if static:
+            text += f"{indent}  <static>true</static>\n"
+        text += pose_xml(self.rng, relative_to, indent + "  ")
+        text += "".join(m.body)
+        text += f"{indent}</model>\n"
+        return text
+
+    def world(self) -> str:
+        rng = self.rng
+        n_models = int(rng.integers(1, 4))
+        n_frames = int(rng.integers(0, 4))
+        ops = ["model"] * n_models + ["frame"] * n_frames
+        rng.shuffle(ops)
+        refs: list[str] = ["world"]
+        chunks: list[str] = []
+        nm = nf = 0
+        ind = "    "
+        for op in ops:
+            if op == "model":
+                name = f"model{nm}"
+                nm += 1
+                static = self.chance(0.1)
+                m = self.model(name, 0, f"{name}::", static, ind)
+                chunks.append(self.model_xml(m, self.ref(refs), ind, static))
+                refs.append(name)
+                refs.extend(f"{name}::{r}" for r in m.refs)
+            else:
+                fn = f"wframe{nf}"
+                nf += 1
+                attached = self.ref(refs, p_default=0.4)
+                attr = f' attached_to="{attached}"' if attached is not None else ""
+                text = f'{ind}<frame name="{fn}"{attr}>\n'
+                text += pose_xml(rng, self.ref(refs), ind + "  ")
+                text += f"{ind}</frame>\n"
+                chunks.append(text)
+                refs.append(fn)
+        if self.chance(0.3):
+            rng.shuffle(chunks)
+        return '  <world name="w">\n' + "".join(chunks) + "  </world>\n"
+
+    def single_model(self) -> str:
+        m = self.model("robot", 0, "robot::", False, "  ")
+        return self.model_xml(m, None, "  ")
+
+
+def random_sdf(rng: np.random.Generator) -> str:
+    """A random, valid SDFormat document (a ``<world>`` or a ``<model>`` root)."""
+    gen = _Generator(rng)
+    version = str(rng.choice(VERSIONS))
+    root = gen.world() if gen.chance(0.5) else gen.single_model()
+    return f'<?xml version="1.0"?>\n<sdf version="{version}">\n{root}</sdf>\n'
+
+
+def sdf_for_seed(seed: int) -> str:
+    """:func:`random_sdf` of ``numpy.random.default_rng(seed)``."""
+    return random_sdf(np.random.default_rng(seed))
