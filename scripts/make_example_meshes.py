@@ -16,6 +16,7 @@ The model scales it by 0.001 to metres. Run from anywhere:
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from pathlib import Path
@@ -29,7 +30,8 @@ CONE_TOP_MM = 300.0
 TOP_MM = 1200.0
 WALL_BANDS = 3
 
-OUT = Path(__file__).resolve().parent.parent / "sdf_examples" / "spar_buoy" / "meshes" / "buoy_hull.stl"
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "sdf_examples" / "spar_buoy" / "meshes" / "buoy_hull.stl"
 
 
 def ring(z: float) -> list[Vertex]:
@@ -54,7 +56,7 @@ def buoy_triangles() -> list[Triangle]:
     for k in range(n):
         tris.append((apex, lowest[(k + 1) % n], lowest[k]))
     # Cylinder wall: quad (lower k, lower k+1, upper k+1, upper k), outward normal.
-    for lo, up in zip(rings[:-1], rings[1:]):
+    for lo, up in itertools.pairwise(rings):
         for k in range(n):
             k1 = (k + 1) % n
             tris.append((lo[k], lo[k1], up[k1]))
@@ -89,7 +91,9 @@ def write_binary_stl(path: Path, tris: list[Triangle], header: bytes) -> None:
 
 def main() -> None:
     tris = buoy_triangles()
-    write_binary_stl(OUT, tris, b"gzinertia example spar buoy hull, units mm, +z up, apex at origin")
+    write_binary_stl(
+        OUT, tris, b"gzinertia example spar buoy hull, units mm, +z up, apex at origin"
+    )
     print(f"wrote {OUT} ({len(tris)} triangles, {OUT.stat().st_size} bytes)")
 
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `make demo`: the main job on the bundled examples.
+set -euo pipefail
+GZI=${1:-gzinertia}
+cd "$(dirname "$0")/.."
+export COLUMNS=${COLUMNS:-110}
+
+echo "== gzinertia show: the torpedo AUV (CoM offset, rotated inertial frame) =="
+"$GZI" show sdf_examples/torpedo_auv/model.sdf --link hull
+echo
+echo "== gzinertia show: the harbour world (frames, nested models, includes): the nested beacon =="
+"$GZI" show sdf_examples/harbour_world.sdf --model-path sdf_examples --link 'mooring::beacon::*'
