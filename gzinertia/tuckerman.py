@@ -1,6 +1,6 @@
 """Added mass of a solid ellipsoid in an unbounded ideal fluid (Tuckerman 1925; Lamb §§114, 373).
 
-This is the model MuJoCo's ellipsoid fluid model uses (``docs`` / DESIGN §5), evaluated in closed
+This is the model MuJoCo's ellipsoid fluid model uses (shared DESIGN.md §5), evaluated in closed
 form with Carlson's symmetric elliptic integrals instead of MuJoCo's 15-point quadrature.
 
 Notation: semi-axes ``(r_x, r_y, r_z)``, ``x_m = r_m²``, ``(i, j, k)`` a cyclic permutation of
@@ -53,18 +53,20 @@ FLUID_DENSITIES: Final[dict[str, float]] = {
     "air": 1.225,
 }
 
-#: Largest supported ratio of the longest to the shortest semi-axis. Beyond it the squared,
-#: normalised semi-axes approach the floating-point underflow range; no physical body gets near.
-MAX_AXIS_RATIO: Final[float] = 1e100
+#: Largest supported ratio of the longest to the shortest semi-axis. Results stay accurate to a
+#: few ulps up to it (checked against 100-digit mpmath); intermediate terms of the Carlson
+#: recurrence under/overflow beyond about 1e60. No physical body gets near either.
+MAX_AXIS_RATIO: Final[float] = 1e30
 
 # Cyclic index permutations: for axis i = (x, y, z), J = (y, z, x) and K = (z, x, y).
 _J: Final = np.array([1, 2, 0])
 _K: Final = np.array([2, 0, 1])
 
-# Duplication steps of `_carlson_j` stop once every argument is within this relative distance of
-# the weighted mean; the neglected third-order term is then below ~1e-18 relative.
-_J_SERIES_TOL: Final[float] = 1e-6
-_J_MAX_STEPS: Final[int] = 200
+# Duplication steps of `_carlson_j` stop once every argument is within this relative distance ε of
+# the weighted mean; the series after it is taken to fifth order, so the neglected terms are
+# O(ε⁶) ≈ 1e-18 relative (and shrink by a further 16 per duplication step already taken).
+_J_SERIES_TOL: Final[float] = 1e-3
+_J_MAX_STEPS: Final[int] = 100
 
 
 def _validated_semi_axes(semi_axes: ArrayLike) -> FloatArray:
@@ -124,42 +126,59 @@ def tuckerman_kappa(semi_axes: ArrayLike) -> FloatArray:
 def _carlson_j(x: FloatArray, y: FloatArray, z: FloatArray) -> FloatArray:
     """``J(x, y, z) = ∫₀^∞ dt / ((t + x)^½ (t + y)^{3/2} (t + z)^{3/2})`` for ``x, y, z > 0``.
 
-    ``J`` is Carlson's hypergeometric ``R_{-5/2}(½, 3/2, 3/2; x, y, z)`` up to a constant and equals
-    ``(2/3)·(R_D(x, y, z) - R_D(x, z, y)) / (y - z)``, but it is computed without that difference.
-    Carlson's duplication step ``u ← (u + λ)/4`` with ``λ = √x√y + √y√z + √z√x`` is the same for
-    both ``R_D`` (λ is symmetric), so subtracting the two duplication identities
+    ``J = (2/5)·R_{-5/2}(½, 3/2, 3/2; x, y, z)`` (Carlson's hypergeometric R; DLMF §19.16(ii)) and
+    equals ``(2/3)·(R_D(x, y, z) - R_D(x, z, y)) / (y - z)``, but it is computed without that
+    difference. Carlson's duplication step ``u ← (u + λ)/4`` with ``λ = √x√y + √y√z + √z√x`` is the
+    same for both ``R_D`` (λ is symmetric), so subtracting the two duplication identities
     ``R_D(x, y, z) = R_D(x₁, y₁, z₁)/4 + 3/(√z (z + λ))`` and dividing by ``y - z = 4(y₁ - z₁)``
     gives the exact recurrence
 
         ``J(x, y, z) = J(x₁, y₁, z₁)/16 + 2·(y + √(yz) + z + λ) / ((√y + √z)·√y√z·(y + λ)(z + λ))``,
 
-    whose every term is positive (no cancellation, also at ``y = z``). Once the arguments agree to
-    a relative ``ε``, the Taylor expansion about the weighted mean ``μ = (x + 3y + 3z)/7``, which
-    cancels the first-order term, finishes it: ``J ≈ μ^{-5/2}·(2/5 + Σ b_m δ_m² / (9 μ²))`` with
-    ``b = (½, 3/2, 3/2)``, ``δ_m`` the deviations from ``μ``, error ``O(ε³)``.
+    whose every term is positive (no cancellation, also at ``y = z``). Each step divides the
+    differences between the arguments by exactly 4. Once they agree with the weighted mean
+    ``μ = (x + 3y + 3z)/7`` to a relative ``ε``, Carlson's expansion (DLMF 19.19.7) finishes it:
+    with ``Z_m = 1 - u_m/μ`` and ``P_n = ½Z_x^n + 3/2·Z_y^n + 3/2·Z_z^n`` (``P_1 = 0`` by the choice
+    of ``μ``), ``Π(1 - Z_m s)^{-b_m} = exp(Σ P_n sⁿ/n) = Σ T_n sⁿ`` and, because ``c = a + 1``,
 
-    The loop is over duplication steps (about 10 to 15 at aspect ratios up to 1e4), never over
+        ``J = μ^{-5/2}·Σₙ 2/(5 + 2n)·T_n``,  ``T_2 = P_2/2``, ``T_3 = P_3/3``,
+        ``T_4 = P_4/4 + P_2²/8``, ``T_5 = P_5/5 + P_2 P_3/6``, error ``O(ε⁶)``.
+
+    The loop is over duplication steps (about 5 to 10 at aspect ratios up to 1e4), never over
     array elements.
     """
+    mu = (x + 3.0 * (y + z)) / 7.0
+    # |u - μ| shrinks by exactly 4 per step, so the initial spread decides when to stop.
+    spread = np.maximum(np.maximum(np.abs(x - mu), np.abs(y - mu)), np.abs(z - mu))
     total = np.zeros(np.broadcast(x, y, z).shape)
     factor = 1.0
-    for _ in range(_J_MAX_STEPS):
-        mu = (x + 3.0 * y + 3.0 * z) / 7.0
-        spread = np.maximum(np.maximum(np.abs(x - mu), np.abs(y - mu)), np.abs(z - mu))
-        if not np.any(spread > _J_SERIES_TOL * mu):
+    for step in range(_J_MAX_STEPS):
+        if not np.any(spread > (_J_SERIES_TOL * 4.0**step) * mu):
             break
         sx, sy, sz = np.sqrt(x), np.sqrt(y), np.sqrt(z)
-        lam = sx * sy + sy * sz + sz * sx
-        total = total + factor * 2.0 * (y + sy * sz + z + lam) / (
-            (sy + sz) * sy * sz * (y + lam) * (z + lam)
-        )
+        syz = sy * sz
+        lam = sx * (sy + sz) + syz
+        y_lam, z_lam = y + lam, z + lam
+        total += (2.0 * factor) * (y_lam + z + syz) / ((sy + sz) * syz * y_lam * z_lam)
         factor /= 16.0
-        x, y, z = (x + lam) / 4.0, (y + lam) / 4.0, (z + lam) / 4.0
+        x, y, z = (x + lam) / 4.0, y_lam / 4.0, z_lam / 4.0
+        mu = (x + 3.0 * (y + z)) / 7.0
     else:  # pragma: no cover - unreachable for validated inputs (ratios <= MAX_AXIS_RATIO)
         raise RuntimeError("Carlson duplication did not converge")
-    dx, dy, dz = (x - mu) / mu, (y - mu) / mu, (z - mu) / mu
-    tail = mu**-2.5 * (0.4 + (0.5 * dx * dx + 1.5 * dy * dy + 1.5 * dz * dz) / 9.0)
-    result: FloatArray = total + factor * tail
+    zx, zy, zz = (mu - x) / mu, (mu - y) / mu, (mu - z) / mu
+    zx2, zy2, zz2 = zx * zx, zy * zy, zz * zz
+    p2 = 0.5 * zx2 + 1.5 * (zy2 + zz2)
+    p3 = 0.5 * zx2 * zx + 1.5 * (zy2 * zy + zz2 * zz)
+    p4 = 0.5 * zx2 * zx2 + 1.5 * (zy2 * zy2 + zz2 * zz2)
+    p5 = 0.5 * zx2 * zx2 * zx + 1.5 * (zy2 * zy2 * zy + zz2 * zz2 * zz)
+    series = (
+        0.4
+        + p2 / 9.0
+        + p3 * (2.0 / 33.0)
+        + (p4 / 4.0 + p2 * p2 / 8.0) * (2.0 / 13.0)
+        + (p5 / 5.0 + p2 * p3 / 6.0) * (2.0 / 15.0)
+    )
+    result: FloatArray = total + factor * mu**-2.5 * series
     return result
 
 
@@ -198,10 +217,10 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     ``κ_i + 2κ_j - 2x_k·D`` with ``x_k = min(x_j, x_k)``: the subtracted part is then at most a
     bounded fraction of ``κ_i + 2κ_j`` (its integrand carries the factor ``x_k/(x_k + t)``), so
     only a few bits are lost, where ``2 - (x_j + x_k)·D`` would cancel completely for thin disks.
-    ``d`` itself is taken as ``(r_j - r_k)(r_j + r_k)``
-    from the given semi-axes, so that near-equal axes keep their full relative accuracy.
-    ``m_A,i = ρV·κ_i/(κ_j + κ_k)`` needs no such care. Semi-axes are scaled by their maximum
-    ``L`` first (``κ`` and ``Q`` are scale-invariant, ``d²D`` scales as ``L²``).
+    ``d`` itself is taken as ``(r_j - r_k)(r_j + r_k)`` from the given semi-axes, so that
+    near-equal axes keep their full relative accuracy. ``m_A,i = ρV·κ_i/(κ_j + κ_k)`` needs no
+    such care. Semi-axes are scaled by their maximum ``L`` first (``κ`` and ``Q`` are
+    scale-invariant, ``d²D`` scales as ``L²``).
     """
     r = _validated_semi_axes(semi_axes)
     rho = _validated_density(density)
@@ -209,9 +228,9 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     s = r / scale
     x = s * s
     kappa = _kappa_scaled(s)
-    volume = (4.0 / 3.0) * np.pi * np.prod(r, axis=-1, keepdims=True)
-
-    m_A: FloatArray = rho * volume * kappa / (kappa[..., _J] + kappa[..., _K])
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+        volume = (4.0 / 3.0) * np.pi * np.prod(r, axis=-1, keepdims=True)
+        m_A: FloatArray = rho * volume * kappa / (kappa[..., _J] + kappa[..., _K])
 
     # Order the pair (j, k) so that x_hi >= x_lo; I_A is symmetric in j and k.
     x_j, x_k = x[..., _J], x[..., _K]
@@ -225,8 +244,11 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     # d = x_hi - x_lo from the unscaled semi-axes: r_j - r_k is exact when they are close
     # (Sterbenz), whereas rounding in r/L and its square would dominate d at r_j ≈ r_k.
     r_j, r_k = r[..., _J], r[..., _K]
-    d = np.abs((r_j - r_k) * (r_j + r_k)) / (scale * scale)
-    I_A: FloatArray = (rho * volume / 5.0) * scale**2 * d * d * D / Q
+    d = np.abs((r_j - r_k) / scale) * ((r_j + r_k) / scale)
+    with np.errstate(over="ignore", invalid="ignore"):
+        I_A: FloatArray = (rho * volume / 5.0) * scale**2 * d * d * D / Q
+    if not (np.all(np.isfinite(m_A)) and np.all(np.isfinite(I_A))):
+        raise ValueError("semi_axes too large: the added mass overflows float64")
     return m_A, I_A
 
 

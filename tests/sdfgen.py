@@ -16,8 +16,10 @@ deterministic given the ``numpy.random.Generator``. What it exercises:
   models), forming a forest (no kinematic loops, no link with two parent joints), with poses
   omitted (relative to the child) or explicit ``relative_to``;
 * poses in every form: omitted, rpy radians, ``degrees="true"``, explicit
-  ``rotation_format="euler_rpy"``, ``rotation_format="quat_xyzw"`` (unit, and sometimes
-  scaled by 0.5–2, which libsdformat/Drake normalise), with and without ``relative_to``;
+  ``rotation_format="euler_rpy"``, ``rotation_format="quat_xyzw"`` (unit quaternions only:
+  libsdformat keeps a non-unit quaternion unnormalised and gz-math's vector rotation assumes
+  unit length, so Drake's poses then depend on the path through the pose graph), with and
+  without ``relative_to``;
 * world ``<frame>`` chains (``relative_to``/``attached_to`` world frames, models and scoped
   model entities ``m0::link0``), models posed ``relative_to`` world frames or other models,
   static models;
@@ -26,13 +28,16 @@ deterministic given the ``numpy.random.Generator``. What it exercises:
   random rotation, written as the six entries in the inertial frame); sometimes no
   ``<inertial>`` (1 kg, unit inertia), no ``<inertia>`` (unit inertia) or no ``<mass>`` (1 kg).
 
-Every entity name is unique within its model (links ``link0``..., frames ``frame0``...), so the
-same names recur in different models and only scoping tells them apart.
+Links and nested models are numbered per model (``link0``, ``nested0``, ...), so the same names
+recur in different models and only scoping tells them apart; frames and joints are numbered
+document-wide, because Drake puts a frame (and a joint's ``<joint>_parent``/``_child`` frames)
+into the model instance of the link it is attached to, where names must be unique.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,8 +97,8 @@ def pose_xml(
 ) -> str:
     """A ``<pose>`` element in a random form (``""`` when omitted and ``relative_to`` is None)."""
     attrs = f' relative_to="{relative_to}"' if relative_to is not None else ""
-    form = rng.choice(["omit", "zero", "rpy", "rpy", "deg", "euler", "quat", "quat_unnorm"],
-                      p=[0.15, 0.05, 0.25, 0.1, 0.15, 0.05, 0.15, 0.1])
+    form = rng.choice(["omit", "zero", "rpy", "deg", "euler", "quat"],
+                      p=[0.15, 0.05, 0.35, 0.15, 0.05, 0.25])
     if form == "omit" and allow_omit:
         if relative_to is None:
             return ""
@@ -114,10 +119,11 @@ def pose_xml(
             rpy = np.round(rpy)  # whole degrees, as people write them
         return (f'{indent}<pose{attrs} degrees="true">{xyz_s} '
                 f"{' '.join(fmt(v) for v in rpy)}</pose>\n")
+    # Unit quaternions only: libsdformat keeps a non-unit one as written and gz-math's
+    # ``Quaternion * Vector3`` assumes unit length, so poses resolved through an inverse
+    # (e.g. a joint's frame in its child link) come out wrong in Drake (and in Gazebo).
     q = rng.normal(size=4)
     q /= np.linalg.norm(q)
-    if form == "quat_unnorm":
-        q *= rng.uniform(0.5, 2.0)
     return (f'{indent}<pose{attrs} rotation_format="quat_xyzw">{xyz_s} '
             f"{' '.join(fmt(v) for v in q)}</pose>\n")
 
@@ -182,6 +188,7 @@ class _Generator:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
         self.forest = _Forest()
+        self.global_counts = {"frame": 0, "joint": 0}
 
     def chance(self, p: float) -> bool:
         return bool(self.rng.random() < p)
@@ -213,6 +220,12 @@ class _Generator:
         counters = {"link": 0, "frame": 0, "model": 0, "joint": 0}
 
         def new_name(kind: str) -> str:
+            if kind in ("frame", "joint"):
+                # Drake adds a <frame> (and a joint's ``<name>_parent``/``_child`` frames) to
+                # the model instance of the link it is attached to, and frame names must be
+                # unique per instance: number frames and joints document-wide.
+                self.global_counts[kind] += 1
+                return f"{kind}{self.global_counts[kind] - 1}"
             n = f"{kind if kind != 'model' else 'nested'}{counters[kind]}"
             counters[kind] += 1
             return n
@@ -252,7 +265,7 @@ class _Generator:
                 m.placeable.extend(f"{nn}::{p}" for p in sub.placeable if p.count("::") < 1)
             elif op == "joint":
                 self.joint(new_name, chunks, refs, links, add_link, prefix, depth, ind)
-        if not links or not any(c.lstrip().startswith("<link") for c in chunks):
+        if not any(c.lstrip().startswith("<link") for c in chunks):
             add_link(self.ref(refs))  # a model needs a link of its own (canonical link)
         if self.chance(0.3):
             rng.shuffle(chunks)  # forward references in the text
@@ -261,7 +274,18 @@ class _Generator:
         m.links = links
         return m
 
-    def joint(self, new_name, chunks, refs, links, add_link, prefix, depth, ind) -> None:
+    def joint(
+        self,
+        new_name: Callable[[str], str],
+        chunks: list[str],
+        refs: list[str],
+        links: list[str],
+        add_link: Callable[[str | None], str],
+        prefix: str,
+        depth: int,
+        ind: str,
+    ) -> None:
+        """Add a joint to the model being generated (nothing when no pair keeps a forest)."""
         rng = self.rng
         jt = str(rng.choice(JOINT_TYPES))
         jn = new_name("joint")
@@ -286,7 +310,7 @@ class _Generator:
         text = f'{ind}<joint name="{jn}" type="{jt}">\n'
         text += f"{ind}  <parent>{parent}</parent>\n{ind}  <child>{child}</child>\n"
         text += body
-        if jt in ("revolute", "prismatic", "continuous") and self.chance(0.8):
+        if jt in ("revolute", "prismatic", "continuous"):  # Drake requires an axis
             axis = rng.normal(size=3)
             axis /= np.linalg.norm(axis)
             text += f"{ind}  <axis><xyz>{' '.join(fmt(v) for v in axis)}</xyz></axis>\n"

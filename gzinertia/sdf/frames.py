@@ -104,7 +104,9 @@ class FrameGraph:
         current = frame
         seen: list[str] = []
         while current != ancestor:
-            if current == WORLD or current in seen or current in visiting:
+            # A walk longer than the graph is a cycle; frames of an enclosing walk may recur.
+            too_deep = len(visiting) + len(seen) > len(self._nodes)
+            if current == WORLD or current in seen or too_deep:
                 node = self._nodes[frame]
                 raise SdfError(
                     node.file,

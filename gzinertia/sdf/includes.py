@@ -108,9 +108,14 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
         candidate = including_file.parent / candidate
         rule = "relative to the including file"
     found = _open_target(candidate)
-    if found is None:
-        raise UnresolvedIncludeError(f"cannot find {uri!r} (looked at {candidate})")
-    return Resolved(found, rule)
+    if found is not None:
+        return Resolved(found, rule)
+    if not Path(raw).is_absolute():  # libsdformat's findFile also searches the model path
+        for base, path_rule in model_search_path(model_paths):
+            found = _open_target(base / raw)
+            if found is not None:
+                return Resolved(found, f"{path_rule} ({base})")
+    raise UnresolvedIncludeError(f"cannot find {uri!r} (looked at {candidate} and the model path)")
 
 
 def resolve_resource(

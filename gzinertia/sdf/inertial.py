@@ -86,7 +86,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
             values[t] = child_float(inertia_elem, t, file, INERTIA_DEFAULTS[t])
         if not present:
             inertia_defaulted = True
-            attrs = " ".join(f'{str(k)}="{str(v)}"' for k, v in inertia_elem.attrib.items())
+            attrs = " ".join(f'{k!s}="{v!s}"' for k, v in inertia_elem.attrib.items())
             notes.append(
                 Note(
                     "error" if attrs else "warning",
@@ -111,6 +111,17 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         entries = {t: child_float(fam, t, file, 0.0) for t in ADDED_MASS_TAGS}
         A = added_mass_from_sdf_values(entries)
 
+    if auto:
+        notes.append(
+            Note(
+                "warning",
+                "auto-inertial",
+                '<inertial auto="true">: libsdformat computes mass and inertia from the '
+                "collisions (and drops <fluid_added_mass>); gzinertia does not compute them yet, "
+                "so the values shown are those written in the file",
+                src,
+            )
+        )
     density_elem = child(elem, "density")
     density = None if density_elem is None else parse_float(density_elem, file)
 

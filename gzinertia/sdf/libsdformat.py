@@ -48,7 +48,8 @@ def _links(model: Any, X_WM: Pose, prefix: str) -> Iterator[tuple[str, Pose, Any
     scope = f"{prefix}::{model.name()}" if prefix else model.name()
     for i in range(model.link_count()):
         link = model.link_by_index(i)
-        yield f"{scope}::{link.name()}", X_WM @ _pose(link.semantic_pose().resolve("__model__")), link
+        X_MB = _pose(link.semantic_pose().resolve("__model__"))
+        yield f"{scope}::{link.name()}", X_WM @ X_MB, link
     for j in range(model.model_count()):
         nested = model.model_by_index(j)
         yield from _links(nested, X_WM @ _pose(nested.semantic_pose().resolve()), scope)

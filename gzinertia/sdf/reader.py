@@ -243,8 +243,8 @@ class _Reader:
         child_elem = child(elem, "child")
         if child_elem is None or not text_of(child_elem):
             raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
-        if self.versions.get(file, (1, 12)) < (1, 7):
-            # Before 1.7 nothing could name a joint frame, and joints may share links' names.
+        if self.versions.get(file, (1, 12)) < (1, 7) and name in self.graph:
+            # Before 1.7 a joint may share a link's name; the name then means the link.
             return
         pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
         self.graph.add(

@@ -21,8 +21,18 @@ Facts established experimentally with drake 1.51 (pydrake), which these oracles 
 * **Defaults.** A link without ``<inertial>`` gets 1 kg and unit rotational inertia about its
   origin (the spec's defaults); an ``<inertial>`` without ``<inertia>`` keeps its mass and gets
   the unit inertia (``ixx = iyy = izz = 1``).
-* **Poses.** ``degrees="true"`` and ``rotation_format="quat_xyzw"`` are supported; a
-  quaternion that is not unit length (e.g. ``0 0 1 1``) is accepted and normalised.
+* **Auto inertia.** ``<inertial auto="true">`` is computed by libsdformat from the collisions
+  and ``<density>`` (``inertial_stats_auto.sdf``: 1 m³ boxes at density 6 give 6 kg, 1 kg·m²).
+* **Poses.** ``degrees="true"`` and ``rotation_format="quat_xyzw"`` are supported. A
+  quaternion that is not unit length is accepted but *not* normalised by libsdformat: a link
+  posed directly with it comes out right (Drake normalises when converting), but poses
+  resolved through an inverse in libsdformat's pose graph (e.g. a joint's frame in its child
+  link, which is how a jointed child is placed) use gz-math's ``Quaternion * Vector3``, which
+  assumes unit length, and come out wrong. Only compare unit quaternions.
+* **Frame names.** Drake adds an SDF ``<frame>`` (and a joint's ``<joint>_parent`` and
+  ``<joint>_child`` frames) to the model instance of the *link it is attached to*, so a
+  ``<frame name="f" attached_to="n::link">`` declared in ``top`` clashes with a frame ``f``
+  of ``top::n`` ("already contains a frame named"), although the SDF is valid.
 * **Invalid inertia.** An inertia failing Drake's ``CouldBePhysicallyValid()`` (e.g. violating
   the triangle inequality) is replaced by a solid sphere of water of the same mass, with the
   warning ``A link named <name> has invalid inertia.`` (unscoped name) on the ``drake`` logger.
@@ -35,7 +45,9 @@ Facts established experimentally with drake 1.51 (pydrake), which these oracles 
   ``<script>`` without ``<uri>`` in a ``<visual>``, names shared by two children of a model
   (``Non-unique name``), unreachable include URIs (``https://fuel...``, ``package://`` without
   a mapping), files with any extension other than ``.sdf``/``.urdf``/``.xml`` (``.world`` is
-  "not a recognized type"), malformed XML, kinematic loops. ``<plugin>`` directly in a
+  "not a recognized type"), malformed XML, kinematic loops, several ``<model>`` directly
+  under ``<sdf>`` ("Root object can only contain one model"), a 1-dof joint without
+  ``<axis>`` ("An axis must be specified"). ``<plugin>`` directly in a
   ``<model>`` or ``<world>`` is ignored with a warning, ``<fluid_added_mass>`` silently.
 * **Includes.** ``model://name/model.sdf`` resolves through ``parser.package_map()``; a bare
   ``model://name`` (a directory) does *not* resolve ("Unable to find uri"), but an absolute
@@ -156,9 +168,7 @@ def drake_links(path: Path | str, packages: dict[str, Path] | None = None) -> Li
     return result.links
 
 
-def drake_links_or_error(
-    path: Path | str, packages: dict[str, Path] | None = None
-) -> Links | str:
+def drake_links_or_error(path: Path | str, packages: dict[str, Path] | None = None) -> Links | str:
     """The links of :func:`drake_links`, or Drake's error message as a string."""
     result = load_in_drake(path, packages)
     return result.links if result.links is not None else str(result.error)
@@ -184,8 +194,9 @@ def packages_for(model_paths: Sequence[Path | str]) -> dict[str, Path]:
 # Elements removed wherever they appear: they carry nothing Drake (or our comparison) needs and
 # Drake rejects some of their contents (``<plugin>`` in a link, ``<sensor>`` children that are
 # not in the spec, material ``<script>`` without ``<uri>`` in ``<visual>``).
-STRIP_ELEMENTS = frozenset({"plugin", "sensor", "visual", "audio_source", "audio_sink",
-                            "projector", "battery"})
+STRIP_ELEMENTS = frozenset(
+    {"plugin", "sensor", "visual", "audio_source", "audio_sink", "projector", "battery"}
+)
 # (parent tag, child tag) pairs seen in real files that are not in the spec.
 STRIP_CHILDREN = frozenset({("sdf", "static"), ("joint", "provide_feedback")})
 
@@ -197,7 +208,9 @@ _NOT_DEFINED_ATTR = re.compile(
     r"(?P<file>/\S+?):(?P<line>\d+): error: .*?XML Attribute\[(?P<attr>[^\]]+)\] "
     r"in element\[(?P<tag>[^\]]+)\] not defined in SDF"
 )
-_PREFIX_USE = re.compile(r"</?([A-Za-z_][\w.-]*):[A-Za-z_]|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=")
+_PREFIX_USE = re.compile(
+    r"</?([A-Za-z_][\w.-]*):[A-Za-z_]|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*="
+)
 
 
 def _root_start(text: str) -> int:
@@ -230,7 +243,7 @@ def _parse(text: str) -> tuple[str, etree._Element]:
         m = re.match(r"<[\w.:-]+", body)
         assert m is not None
         decl = "".join(f' xmlns:{p}="urn:undeclared:{p}"' for p in missing)
-        body = body[: m.end()] + decl + body[m.end():]
+        body = body[: m.end()] + decl + body[m.end() :]
     prolog = re.sub(r"encoding=(['\"])[^'\"]*\1", 'encoding="UTF-8"', prolog)
     parser = etree.XMLParser(remove_blank_text=False, resolve_entities=False, huge_tree=True)
     # Parse with the prolog so that ``sourceline`` counts lines of the whole file.
@@ -287,11 +300,11 @@ class _Copier:
     def resolve(self, uri: str, including: Path) -> Path | None:
         """Where libsdformat (with these model paths) finds an include URI, or ``None``."""
         if uri.startswith("file://"):
-            cand = Path(uri[len("file://"):])
+            cand = Path(uri[len("file://") :])
             return cand if cand.exists() else None
         if "://" in uri and not uri.startswith("model://"):
             return None  # package://, https://fuel...: left for Drake to report
-        rel = uri[len("model://"):] if uri.startswith("model://") else uri
+        rel = uri[len("model://") :] if uri.startswith("model://") else uri
         if Path(rel).is_absolute():
             return Path(rel) if Path(rel).exists() else None
         for base in [*self.model_paths, including.parent]:
@@ -366,10 +379,10 @@ def _fix_from_error(error: str, files: Sequence[Path]) -> bool:
                 if parent is not None and _local(parent) == m.group("parent"):
                     _remove(el)
                     changed = True
-            elif pattern is _NOT_DEFINED_ATTR and _local(el) == m.group("tag"):
-                if m.group("attr") in el.attrib:
-                    del el.attrib[m.group("attr")]
-                    changed = True
+            elif (pattern is _NOT_DEFINED_ATTR and _local(el) == m.group("tag")
+                  and m.group("attr") in el.attrib):
+                del el.attrib[m.group("attr")]
+                changed = True
         if changed:
             _write(f, prolog, root)
         return changed
