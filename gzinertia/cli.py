@@ -8,12 +8,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from gzinertia import __version__
 from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gzinertia.records import SdfDocument
 
 app = typer.Typer(
     name="gzinertia",
@@ -91,7 +96,7 @@ def show(
     _print_notes(doc, console)
 
 
-def _load(file: Path, model_paths: list[Path], parser: str) -> "SdfDocument":  # noqa: UP037
+def _load(file: Path, model_paths: list[Path], parser: str) -> SdfDocument:
     if parser == "gzinertia":
         from gzinertia.sdf import read_sdf_file
 
@@ -103,7 +108,7 @@ def _load(file: Path, model_paths: list[Path], parser: str) -> "SdfDocument":  #
     raise GzInertiaError(f"--parser must be 'gzinertia' or 'sdformat', not {parser!r}")
 
 
-def _print_notes(doc: "SdfDocument", console: "Console") -> None:  # noqa: UP037
+def _print_notes(doc: SdfDocument, console: Console) -> None:
     for note in doc.notes:
         if note.level != "info":
             style = "red" if note.level == "error" else "yellow"
@@ -133,10 +138,3 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
-
-from typing import TYPE_CHECKING  # noqa: E402
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from gzinertia.records import SdfDocument

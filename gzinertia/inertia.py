@@ -10,7 +10,7 @@ position in the link frame.
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from gzinertia.rotation import Mat3, Vec3, skew
 from gzinertia.spatial import Mat6, Ordering, reorder
@@ -115,7 +115,3 @@ def gz_tolerance(principal_moments: ArrayLike) -> float:
     """gz-math/libsdformat's ε: ``10·DBL_EPSILON·½·trace`` (no floor)."""
     trace = float(np.sum(principal_moments))
     return 10.0 * DBL_EPSILON * 0.5 * trace
-
-
-def as_array(values: ArrayLike) -> NDArray[np.float64]:
-    return np.asarray(values, dtype=float)

@@ -15,7 +15,6 @@ from numpy.typing import NDArray
 from gzinertia.inertia import (
     parallel_axis,
     reexpress_inertia,
-    rotational_inertia,
     spatial_inertia_about_com,
     spatial_inertia_about_origin,
 )
@@ -136,22 +135,6 @@ class Inertial:
     mass_source: SourceRef | None = None
     inertia_source: SourceRef | None = None
     added_mass_source: SourceRef | None = None
-
-    @staticmethod
-    def from_values(
-        mass: float,
-        X_BI: Pose,
-        ixx: float,
-        iyy: float,
-        izz: float,
-        ixy: float = 0.0,
-        ixz: float = 0.0,
-        iyz: float = 0.0,
-    ) -> Inertial:
-        """Convenience constructor from SDFormat's numbers."""
-        return Inertial(
-            mass=mass, X_BI=X_BI, I_BBcm_I=rotational_inertia(ixx, iyy, izz, ixy, ixz, iyz)
-        )
 
     @property
     def p_BoBcm_B(self) -> Vec3:

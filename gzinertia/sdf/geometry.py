@@ -24,9 +24,21 @@ def _vec3(
     return (x, y, z)
 
 
-def _positive(value: float, what: str, file: str, elem: etree._Element) -> float:
+def _sizes(
+    shape: etree._Element, tag: str, file: str, default: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """A 3-vector of lengths (``<size>``, ``<radii>``): an error naming the line if any is < 0."""
+    values = _vec3(shape, tag, file, default)
+    if min(values) < 0.0:
+        raise SdfError(file, line_of(shape), f"<{shape.tag}><{tag}> is negative ({values})")
+    return values
+
+
+def _length(shape: etree._Element, tag: str, file: str, default: float) -> float:
+    """A length (``<radius>``, ``<length>``): an error naming the line if it is < 0."""
+    value = child_float(shape, tag, file, default)
     if value < 0.0:
-        raise SdfError(file, line_of(elem), f"{what} is negative ({value})")
+        raise SdfError(file, line_of(shape), f"<{shape.tag}><{tag}> is negative ({value})")
     return value
 
 
@@ -39,29 +51,23 @@ def read_geometry(
         return Geometry("other")
     kind = shape.tag
     if kind == "box":
-        size = _vec3(shape, "size", file, (1.0, 1.0, 1.0))
-        for s in size:
-            _positive(s, "<box><size>", file, shape)
-        return Geometry("box", size=size)
+        return Geometry("box", size=_sizes(shape, "size", file, (1.0, 1.0, 1.0)))
     if kind == "sphere":
+        return Geometry("sphere", radius=_length(shape, "radius", file, 1.0))
+    if kind == "cylinder":
         return Geometry(
-            "sphere",
-            radius=_positive(child_float(shape, "radius", file, 1.0), "radius", file, shape),
+            "cylinder",
+            radius=_length(shape, "radius", file, 1.0),
+            length=_length(shape, "length", file, 1.0),
         )
-    if kind in ("cylinder", "capsule"):
-        r = _positive(
-            child_float(shape, "radius", file, 1.0 if kind == "cylinder" else 0.5),
-            "radius",
-            file,
-            shape,
+    if kind == "capsule":
+        return Geometry(
+            "capsule",
+            radius=_length(shape, "radius", file, 0.5),
+            length=_length(shape, "length", file, 1.0),
         )
-        length = _positive(child_float(shape, "length", file, 1.0), "length", file, shape)
-        return Geometry("cylinder" if kind == "cylinder" else "capsule", radius=r, length=length)
     if kind == "ellipsoid":
-        radii = _vec3(shape, "radii", file, (1.0, 1.0, 1.0))
-        for s in radii:
-            _positive(s, "<ellipsoid><radii>", file, shape)
-        return Geometry("ellipsoid", size=radii)
+        return Geometry("ellipsoid", size=_sizes(shape, "radii", file, (1.0, 1.0, 1.0)))
     if kind == "mesh":
         uri_elem = child(shape, "uri")
         uri = "" if uri_elem is None else text_of(uri_elem)

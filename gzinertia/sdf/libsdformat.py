@@ -64,14 +64,20 @@ def read_with_libsdformat(path: str | Path, model_paths: Sequence[str | Path] = 
             f"({', '.join(MODULE_NAMES)}); none is importable"
         )
     doc = read_sdf_file(path, model_paths)
-    extra = os.pathsep.join(str(p) for p in model_paths)
-    if extra:
-        os.environ["SDF_PATH"] = os.pathsep.join(filter(None, [extra, os.environ.get("SDF_PATH")]))
     root = sdformat.Root()
+    saved = os.environ.get("SDF_PATH")
+    os.environ["SDF_PATH"] = os.pathsep.join(
+        filter(None, [*(str(p) for p in model_paths), saved])
+    )  # libsdformat finds model:// through SDF_PATH; restored below
     try:
         errors = root.load(str(path))
     except Exception as exc:  # the bindings raise SDFErrorsException
         raise SdfError(str(path), None, f"libsdformat: {exc}") from None
+    finally:
+        if saved is None:
+            os.environ.pop("SDF_PATH", None)
+        else:
+            os.environ["SDF_PATH"] = saved
     if errors:
         raise SdfError(str(path), None, f"libsdformat: {errors[0]}")
     theirs: dict[str, tuple[Pose, Any]] = {}

@@ -20,6 +20,7 @@ from lxml import etree
 from gzinertia.errors import SdfError
 from gzinertia.records import (
     Collision,
+    Geometry,
     HydroPlugin,
     Inertial,
     LinkRecord,
@@ -71,6 +72,11 @@ def _name_of(elem: etree._Element, file: str) -> str:
     return name
 
 
+def _own_pose(elem: etree._Element, file: str) -> PoseSpec:
+    """The element's ``<pose>``, or the identity relative to the default frame."""
+    return child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+
+
 def _suppressed_codes(elem: etree._Element) -> frozenset[str]:
     codes: set[str] = set()
     for comment in elem.iter(etree.Comment):
@@ -105,6 +111,32 @@ class _Reader:
         except ValueError:
             self.versions[file] = (1, 12)
 
+    def add_frame(
+        self,
+        kind: str,
+        name: str,
+        elem: etree._Element,
+        file: str,
+        scope: Scope,
+        pose: PoseSpec,
+        default_ref: str,
+        placement: str = "",
+    ) -> None:
+        """Adds frame ``name`` posed by ``pose`` (relative to ``default_ref`` when it says none)."""
+        self.graph.add(
+            FrameNode(
+                name=name,
+                kind=kind,
+                X=pose.X,
+                scope=scope,
+                ref=pose.relative_to,
+                default_ref=default_ref,
+                file=file,
+                line=line_of(elem),
+                placement=placement,
+            )
+        )
+
     # ---- elements ---------------------------------------------------------------------------
     def world(self, elem: etree._Element, file: str, stack: tuple[str, ...]) -> None:
         for c in elem:
@@ -130,7 +162,7 @@ class _Reader:
     ) -> None:
         name = name or _name_of(elem, file)
         if pose is None:
-            pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+            pose = _own_pose(elem, file)
         if placement is None:
             placement = (elem.get("placement_frame") or "").strip()
         static_elem = child(elem, "static")
@@ -143,18 +175,15 @@ class _Reader:
             frame_name = parent.absolute(name)
             scope = Scope(frame_name, frame_name)
             model_name = frame_name
-        self.graph.add(
-            FrameNode(
-                name=frame_name,
-                kind="model",
-                X=pose.X,
-                scope=parent,
-                ref=pose.relative_to,
-                default_ref=MODEL_FRAME,
-                file=file,
-                line=line_of(elem),
-                placement=scope.absolute(placement) if placement else "",
-            )
+        self.add_frame(
+            "model",
+            frame_name,
+            elem,
+            file,
+            parent,
+            pose,
+            MODEL_FRAME,
+            placement=scope.absolute(placement) if placement else "",
         )
         for c in elem:
             tag = c.tag
@@ -173,35 +202,27 @@ class _Reader:
 
     def link(self, elem: etree._Element, file: str, scope: Scope, model: str, static: bool) -> None:
         name = scope.absolute(_name_of(elem, file))
-        pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
-        self.graph.add(
-            FrameNode(
-                name=name,
-                kind="link",
-                X=pose.X,
-                scope=scope,
-                ref=pose.relative_to,
-                default_ref=MODEL_FRAME,
-                file=file,
-                line=line_of(elem),
-            )
-        )
+        pose = _own_pose(elem, file)
+        self.add_frame("link", name, elem, file, scope, pose, MODEL_FRAME)
         inertial, notes = read_inertial(elem, file)
         self.notes.extend(notes)
         collisions = []
+        hydrodynamics = []
         for c in elem:
+            if c.tag == "plugin" and is_gz_hydrodynamics(c):
+                hydrodynamics.append(read_hydrodynamics(c, file))
             if c.tag != "collision":
                 continue
             cname = (c.get("name") or "").strip()
-            cpose = child_pose(c, file) or PoseSpec(Pose(), "", line_of(c))
+            cpose = _own_pose(c, file)
             geom = child(c, "geometry")
             density_elem = child(c, "density")
             collision = Collision(
                 name=cname,
                 X_BC=cpose.X,
-                geometry=read_geometry(geom, file, self.model_paths)
-                if geom is not None
-                else read_geometry(c, file, self.model_paths),
+                geometry=Geometry("other")
+                if geom is None
+                else read_geometry(geom, file, self.model_paths),
                 source=SourceRef(file, line_of(c)),
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
@@ -215,28 +236,15 @@ class _Reader:
             source=SourceRef(file, line_of(elem)),
             static=static,
             suppressed=_suppressed_codes(elem),
+            hydrodynamics=hydrodynamics,
         )
-        for c in elem:
-            if c.tag == "plugin" and is_gz_hydrodynamics(c):
-                pending.hydrodynamics.append(read_hydrodynamics(c, file))
         self.links.append(pending)
 
     def frame(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
-        pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+        pose = _own_pose(elem, file)
         attached_to = (elem.get("attached_to") or "").strip()
-        self.graph.add(
-            FrameNode(
-                name=name,
-                kind="frame",
-                X=pose.X,
-                scope=scope,
-                ref=pose.relative_to,
-                default_ref=attached_to or MODEL_FRAME,
-                file=file,
-                line=line_of(elem),
-            )
-        )
+        self.add_frame("frame", name, elem, file, scope, pose, attached_to or MODEL_FRAME)
 
     def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
@@ -246,19 +254,8 @@ class _Reader:
         if self.versions.get(file, (1, 12)) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
-        pose = child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
-        self.graph.add(
-            FrameNode(
-                name=name,
-                kind="joint",
-                X=pose.X,
-                scope=scope,
-                ref=pose.relative_to,
-                default_ref=text_of(child_elem),
-                file=file,
-                line=line_of(elem),
-            )
-        )
+        pose = _own_pose(elem, file)
+        self.add_frame("joint", name, elem, file, scope, pose, text_of(child_elem))
 
     def include(
         self, elem: etree._Element, file: str, scope: Scope, static: bool, stack: tuple[str, ...]
