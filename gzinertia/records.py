@@ -118,8 +118,11 @@ class Inertial:
 
     Flags keep what the file did not say: ``defaulted`` (no ``<inertial>``: 1 kg, unit inertia),
     ``inertia_defaulted`` (``<inertia>`` with none of the spec's child elements), ``auto``
-    (``<inertial auto="true">``), ``commented_out`` (no ``<inertial>`` but a comment in the link
-    that holds one).
+    (``<inertial auto="true">``: mass, ``X_BI`` and ``I_BBcm_I`` are then the values libsdformat
+    computes from the collisions, see :mod:`gzinertia.sdf.auto_inertial`), ``commented_out`` (no
+    ``<inertial>`` but a comment in the link that holds one), ``added_mass_dropped`` (a
+    ``<fluid_added_mass>`` was written, at ``added_mass_source``, but libsdformat dropped it
+    because of ``auto``: ``A_BBo_B`` is then ``None``).
     """
 
     mass: float = 1.0
@@ -130,6 +133,7 @@ class Inertial:
     commented_out: bool = False
     inertia_defaulted: bool = False
     auto: bool = False
+    added_mass_dropped: bool = False
     density: float | None = None
     source: SourceRef | None = None
     mass_source: SourceRef | None = None

@@ -10,3 +10,12 @@ echo "== gzinertia show: the torpedo AUV (CoM offset, rotated inertial frame) ==
 echo
 echo "== gzinertia show: the harbour world (frames, nested models, includes): the nested beacon =="
 "$GZI" show sdf_examples/harbour_world.sdf --model-path sdf_examples --link 'mooring::beacon::*'
+echo
+echo "== gzinertia addmass: Tuckerman ellipsoid added mass for a copy of the torpedo AUV's hull =="
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r sdf_examples/torpedo_auv "$work/"
+"$GZI" addmass "$work/torpedo_auv/model.sdf" --ellipsoid --link hull --fluid seawater --diff
+"$GZI" addmass "$work/torpedo_auv/model.sdf" --ellipsoid --link hull --fluid seawater --in-place
+echo "-- a second run changes nothing (--check exits 0):"
+"$GZI" addmass "$work/torpedo_auv/model.sdf" --ellipsoid --link hull --fluid seawater --check

@@ -383,3 +383,89 @@ def random_sdf(rng: np.random.Generator) -> str:
 def sdf_for_seed(seed: int) -> str:
     """:func:`random_sdf` of ``numpy.random.default_rng(seed)``."""
     return random_sdf(np.random.default_rng(seed))
+
+
+# ------------------------------------------------------------------------------------------
+# <inertial auto="true"> (a separate stream: sdf_for_seed's documents stay as they were)
+
+AUTO_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
+
+
+def geometry_xml(rng: np.random.Generator, kind: str, indent: str) -> str:
+    """A ``<geometry>`` holding one primitive of random size (0.05–2 m)."""
+    a, b, c = (fmt(v) for v in rng.uniform(0.05, 2.0, size=3))
+    inner = {
+        "box": f"<box><size>{a} {b} {c}</size></box>",
+        "sphere": f"<sphere><radius>{a}</radius></sphere>",
+        "cylinder": f"<cylinder><radius>{a}</radius><length>{b}</length></cylinder>",
+        "capsule": f"<capsule><radius>{a}</radius><length>{b}</length></capsule>",
+        "ellipsoid": f"<ellipsoid><radii>{a} {b} {c}</radii></ellipsoid>",
+    }[kind]
+    return f"{indent}<geometry>{inner}</geometry>\n"
+
+
+def auto_inertial_xml(rng: np.random.Generator, indent: str) -> str:
+    """``<inertial auto="true">``, sometimes with ``<density>``, ``<mass>``, added mass."""
+    inner = indent + "  "
+    parts = []
+    if rng.random() < 0.4:
+        parts.append(f"{inner}<density>{fmt(rng.uniform(10.0, 5000.0))}</density>\n")
+    if rng.random() < 0.4:
+        parts.append(f"{inner}<mass>{fmt(rng.uniform(0.1, 100.0))}</mass>\n")
+    if rng.random() < 0.2:  # dropped by libsdformat (and ignored by Drake anyway)
+        parts.append(f"{inner}<fluid_added_mass><xx>{fmt(rng.uniform(1, 50))}</xx>"
+                     f"<qq>{fmt(rng.uniform(1, 5))}</qq></fluid_added_mass>\n")
+    rng.shuffle(parts)
+    if not parts and rng.random() < 0.5:
+        return f"{indent}<inertial auto='true'/>\n"
+    return f'{indent}<inertial auto="true">\n{"".join(parts)}{indent}</inertial>\n'
+
+
+def random_auto_inertial_sdf(rng: np.random.Generator) -> str:
+    """A model whose links mostly have ``<inertial auto="true">``.
+
+    Each auto link has 1–4 collisions of every primitive kind, posed in any form (also
+    ``relative_to`` earlier links and frames of the model), with or without ``<density>``;
+    the ``<inertial>`` may hold ``<density>``, ``<mass>`` and ``<fluid_added_mass>`` (never
+    ``<pose>`` or ``<inertia>``: libsdformat warns and Drake turns its warnings into errors).
+    Some links have an ordinary ``<inertial>`` for contrast.
+    """
+    version = str(rng.choice(VERSIONS))
+    ind, refs, chunks = "    ", ["__model__"], []
+    n_links = int(rng.integers(1, 5))
+    n_frames = int(rng.integers(0, 3))
+    ops = ["link"] * n_links + ["frame"] * n_frames
+    rng.shuffle(ops)
+    n_link = n_frame = 0
+    for op in ops:
+        if op == "frame":
+            name = f"frame{n_frame}"
+            n_frame += 1
+            attached = refs[int(rng.integers(len(refs)))]
+            chunks.append(f'{ind}<frame name="{name}" attached_to="{attached}">\n'
+                          + pose_xml(rng, None, ind + "  ") + f"{ind}</frame>\n")
+            refs.append(name)
+            continue
+        name = f"link{n_link}"
+        n_link += 1
+        text = f'{ind}<link name="{name}">\n' + pose_xml(rng, None, ind + "  ")
+        auto = rng.random() < 0.85
+        text += auto_inertial_xml(rng, ind + "  ") if auto else inertial_xml(rng, ind + "  ")
+        for k in range(int(rng.integers(1, 5)) if auto else int(rng.integers(0, 2))):
+            cind = ind + "    "
+            relative_to = refs[int(rng.integers(len(refs)))] if rng.random() < 0.3 else None
+            text += f'{ind}  <collision name="c{k}">\n' + pose_xml(rng, relative_to, cind)
+            if rng.random() < 0.5:
+                text += f"{cind}<density>{fmt(rng.uniform(10.0, 5000.0))}</density>\n"
+            text += geometry_xml(rng, str(rng.choice(AUTO_SHAPES)), cind)
+            text += f"{ind}  </collision>\n"
+        text += f"{ind}</link>\n"
+        chunks.append(text)
+        refs.append(name)
+    model = '  <model name="auto">\n' + pose_xml(rng, None, "    ") + "".join(chunks) + "  </model>\n"
+    return f'<?xml version="1.0"?>\n<sdf version="{version}">\n{model}</sdf>\n'
+
+
+def auto_inertial_sdf_for_seed(seed: int) -> str:
+    """:func:`random_auto_inertial_sdf` of ``numpy.random.default_rng(seed)``."""
+    return random_auto_inertial_sdf(np.random.default_rng(seed))

@@ -161,27 +161,10 @@ def corpus_model_paths(path: Path) -> list[Path]:
 
 
 _CORPUS = _corpus_files()
-# Known gap, not a tolerance: libsdformat (and so Drake) computes <inertial auto="true"> from the
-# collisions; gzinertia reads the written values and says so with a warning.
-_AUTO_INERTIAL = {"gazebosim__sdformat/test/sdf/inertial_stats_auto.sdf"}
-
-
-def _corpus_params(files: list[Path]) -> list[object]:
-    return [
-        pytest.param(
-            f,
-            marks=pytest.mark.xfail(strict=True, reason="<inertial auto> not computed yet"),
-        )
-        if str(f.relative_to(CORPUS)) in _AUTO_INERTIAL
-        else f
-        for f in files
-    ]
 
 
 @pytest.mark.skipif(not _CORPUS, reason="corpus absent (../shared/corpus)")
-@pytest.mark.parametrize(
-    "path", _corpus_params(_CORPUS), ids=_ids(_CORPUS, CORPUS) if _CORPUS else None
-)
+@pytest.mark.parametrize("path", _CORPUS, ids=_ids(_CORPUS, CORPUS) if _CORPUS else None)
 def test_corpus_matches_drake(path: Path, tmp_path: Path) -> None:
     model_paths = corpus_model_paths(path)
     drake = drake_links_stripped(path, tmp_path / "drake", model_paths)

@@ -1,4 +1,9 @@
-"""Reading ``<inertial>`` as libsdformat does: spec defaults, ignored relative_to, added mass."""
+"""Reading ``<inertial>`` as libsdformat does: spec defaults, ignored relative_to, added mass.
+
+With ``auto="true"`` the values are read as written (``Inertial.auto`` set); the reader then
+replaces them by what libsdformat computes from the collisions
+(:func:`gzinertia.sdf.auto_inertial.resolve_auto_inertial`).
+"""
 
 from __future__ import annotations
 
@@ -29,6 +34,41 @@ def added_mass_from_sdf_values(values: dict[str, float]) -> np.ndarray:
         i, j = ADDED_MASS_AXES.index(tag[0]), ADDED_MASS_AXES.index(tag[1])
         A[i, j] = A[j, i] = values.get(tag, 0.0)
     return A
+
+
+def _auto_notes(
+    elem: etree._Element,
+    file: str,
+    has_pose: bool,
+    inertia_elem: etree._Element | None,
+    fam: etree._Element | None,
+) -> list[Note]:
+    """What ``auto="true"`` does to the values written in ``<inertial>`` (see auto_inertial)."""
+    notes: list[Note] = []
+    written = [t for t, present in (("<pose>", has_pose), ("<inertia>", inertia_elem is not None))
+               if present]
+    if written:
+        notes.append(
+            Note(
+                "warning",
+                "auto-inertial-overwritten",
+                f'<inertial auto="true"> with {" and ".join(written)}: libsdformat warns and '
+                "overwrites them with the values computed from the collisions",
+                SourceRef(file, line_of(elem)),
+            )
+        )
+    if fam is not None:
+        notes.append(
+            Note(
+                "warning",
+                "auto-inertial-added-mass",
+                '<fluid_added_mass> in an <inertial auto="true">: libsdformat replaces the whole '
+                "inertial by the one computed from the collisions and drops the added mass "
+                "without a word",
+                SourceRef(file, line_of(fam)),
+            )
+        )
+    return notes
 
 
 def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]]:
@@ -84,7 +124,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         present = [t for t in INERTIA_TAGS if child(inertia_elem, t) is not None]
         for t in present:
             values[t] = child_float(inertia_elem, t, file, INERTIA_DEFAULTS[t])
-        if not present:
+        if not present and not auto:
             inertia_defaulted = True
             attrs = " ".join(f'{k!s}="{v!s}"' for k, v in inertia_elem.attrib.items())
             notes.append(
@@ -112,16 +152,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         A = added_mass_from_sdf_values(entries)
 
     if auto:
-        notes.append(
-            Note(
-                "warning",
-                "auto-inertial",
-                '<inertial auto="true">: libsdformat computes mass and inertia from the '
-                "collisions (and drops <fluid_added_mass>); gzinertia does not compute them yet, "
-                "so the values shown are those written in the file",
-                src,
-            )
-        )
+        notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))
     density_elem = child(elem, "density")
     density = None if density_elem is None else parse_float(density_elem, file)
 

@@ -29,6 +29,7 @@ from gzinertia.records import (
     SourceRef,
 )
 from gzinertia.rotation import Pose
+from gzinertia.sdf.auto_inertial import resolve_auto_inertial
 from gzinertia.sdf.frames import MODEL_FRAME, WORLD_SCOPE, FrameGraph, FrameNode, Scope
 from gzinertia.sdf.geometry import read_geometry
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
@@ -345,12 +346,14 @@ class _Reader:
                 )
                 X_BC = X_WB.inverse() @ self.graph.world_pose(ref) @ pc.pose.X
                 collisions.append(replace(pc.collision, X_BC=X_BC))
+            inertial, notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
+            self.notes.extend(notes)
             records.append(
                 LinkRecord(
                     name=p.name,
                     model=p.model,
                     X_WB=X_WB,
-                    inertial=p.inertial,
+                    inertial=inertial,
                     collisions=tuple(collisions),
                     source=p.source,
                     static=p.static,
@@ -409,3 +412,11 @@ def read_sdf_string(
 ) -> SdfDocument:
     """Reads SDFormat text; ``name`` stands for the file in messages and relative includes."""
     return _read(parse_xml_bytes(text.encode("utf-8"), name), name, model_paths)
+
+
+def read_sdf_bytes(
+    data: bytes, name: str = "<bytes>", model_paths: Sequence[str | Path] = ()
+) -> SdfDocument:
+    """Reads SDFormat bytes (any declared encoding); ``name`` stands for the file in messages
+    and relative includes (e.g. edited bytes checked before they replace the file)."""
+    return _read(parse_xml_bytes(data, name), name, model_paths)

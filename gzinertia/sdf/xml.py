@@ -6,6 +6,9 @@
   accepts and strict XML rejects, are declared on the root element before parsing. The
   declaration goes on the root's own line, so every line number stays that of the user's file.
 * Comments are kept: the audit reads suppression comments and commented-out elements.
+* Limits with clear messages: files over 64 MiB, nesting deeper than libxml2's 256 levels, and
+  any DTD that declares entities (SDFormat never needs one; libsdformat's tinyxml2 does not
+  expand them; they are how entity-expansion bombs and external-entity reads are built).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 _PREFIX_RE = re.compile(rb"[<\s/]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*")
 _DECLARED_RE = re.compile(rb"xmlns:([A-Za-z_][\w.-]*)\s*=")
 _ROOT_RE = re.compile(rb"<(?![?!])[A-Za-z_][\w.:-]*")
+_ENTITY_DECL_RE = re.compile(rb"<!ENTITY\b")
+_DEPTH_MSG = re.compile(r"Excessive depth in document: (\d+)")
 
 
 def _parser() -> etree.XMLParser:
@@ -55,12 +60,25 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
         raise SdfError(name, None, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     if not data.strip():
         raise SdfError(name, None, "file is empty")
+    root_start = _ROOT_RE.search(data)
+    prolog = data[: root_start.start()] if root_start else data
+    entity = _ENTITY_DECL_RE.search(prolog)
+    if entity:
+        entity_line = prolog.count(b"\n", 0, entity.start()) + 1
+        raise SdfError(
+            name, entity_line, "refusing a DTD that declares entities (SDFormat does not use them)"
+        )
     try:
         root = etree.fromstring(_declare_missing_prefixes(data), _parser())
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
         msg = exc.msg or "malformed XML"
         msg = re.sub(r",? line \d+, column \d+$", "", msg)
+        depth = _DEPTH_MSG.search(msg)
+        if depth:
+            raise SdfError(
+                name, line, f"elements nested deeper than {depth.group(1)} levels (limit)"
+            ) from None
         raise SdfError(name, line, f"not well-formed XML: {msg}") from None
     except ValueError as exc:  # e.g. an encoding declaration lxml refuses
         raise SdfError(name, None, f"cannot parse as XML: {exc}") from None

@@ -1,11 +1,11 @@
-"""The ``gzinertia`` command line. Each command: read → compute → report, nothing else here.
+"""The ``gzinertia`` application: the typer app, options shared by commands, and the entry
+point. Commands live in sibling modules (one each) and register on :data:`app`.
 
 Errors a user can cause (a bad file, a bad option) print one line and exit with status 2.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -14,6 +14,8 @@ import typer
 
 from gzinertia import __version__
 from gzinertia.errors import GzInertiaError
+
+Vec3Tuple = tuple[float, float, float]
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,6 +44,61 @@ LinkOption = Annotated[
     typer.Option("--link", "-l", help="Glob on scoped link names (e.g. 'auv::fin_*' or 'hull')."),
 ]
 
+OutputOption = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option("--output", "-o", help="Write the edited file here (atomically)."),
+]
+InPlaceOption = Annotated[
+    bool, typer.Option("--in-place", help="Rewrite FILE atomically (only when it changes).")
+]
+CheckOption = Annotated[
+    bool, typer.Option("--check", help="Write nothing; exit 1 if FILE would change (for CI).")
+]
+DiffOption = Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")]
+DensityOption = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option("--density", help="Fluid density in kg/m^3 (default 1000, as Gazebo's Buoyancy)."),
+]
+FluidOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option("--fluid", help="Named fluid instead of --density: freshwater, seawater, air."),
+]
+
+
+def fluid_density(density: float | None, fluid: str | None) -> float:
+    """The density from ``--density`` or ``--fluid`` (1000 kg/m³ when neither is given)."""
+    from gzinertia.tuckerman import FLUID_DENSITIES
+
+    if density is not None and fluid is not None:
+        raise GzInertiaError("give either --density or --fluid, not both")
+    if fluid is not None:
+        if fluid not in FLUID_DENSITIES:
+            raise GzInertiaError(
+                f"--fluid must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}"
+            )
+        return FLUID_DENSITIES[fluid]
+    if density is None:
+        return 1000.0
+    if not (density > 0.0 and density < float("inf")):
+        raise GzInertiaError(f"--density must be a positive number of kg/m^3, not {density}")
+    return density
+
+
+def parse_vector(text: str | None, option: str, default: tuple[float, float, float]) -> Vec3Tuple:
+    """``"x,y,z"`` (commas or spaces) as three finite floats; an error naming the option."""
+    import math
+
+    if text is None:
+        return default
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) != 3 or not all(math.isfinite(v) for v in values):
+        raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}")
+    return (values[0], values[1], values[2])
+
 
 def _version_callback(value: bool) -> None:
     if value:
@@ -61,42 +118,8 @@ def _root(
     """Rigid-body inertia and fluid added mass for Gazebo/SDFormat models."""
 
 
-@app.command()
-def show(
-    file: Annotated[Path, typer.Argument(help="SDFormat world or model file.")],
-    link: LinkOption = None,
-    ordering: Annotated[
-        str, typer.Option(help="6x6 ordering: angular-first [ω; v] or linear-first [v; ω] (SDF's).")
-    ] = "angular-first",
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
-    model_path: ModelPathOption = None,
-    parser: Annotated[
-        str,
-        typer.Option(help="'gzinertia' (built in) or 'sdformat' (libsdformat's Python module)."),
-    ] = "gzinertia",
-) -> None:
-    """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
-    from gzinertia.report.show import document_summary
-    from gzinertia.selection import select_links
-    from gzinertia.spatial import ORDERINGS
-
-    if ordering not in ORDERINGS:
-        raise GzInertiaError(f"--ordering must be one of {', '.join(ORDERINGS)}, not {ordering!r}")
-    doc = _load(file, model_path or [], parser)
-    summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)  # type: ignore[arg-type]
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2))
-        return
-    from rich.console import Console
-
-    from gzinertia.report.tables import render_show
-
-    console = Console()
-    render_show(summary, console)
-    _print_notes(doc, console)
-
-
-def _load(file: Path, model_paths: list[Path], parser: str) -> SdfDocument:
+def load_document(file: Path, model_paths: list[Path], parser: str = "gzinertia") -> SdfDocument:
+    """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``)."""
     if parser == "gzinertia":
         from gzinertia.sdf import read_sdf_file
 
@@ -108,7 +131,8 @@ def _load(file: Path, model_paths: list[Path], parser: str) -> SdfDocument:
     raise GzInertiaError(f"--parser must be 'gzinertia' or 'sdformat', not {parser!r}")
 
 
-def _print_notes(doc: SdfDocument, console: Console) -> None:
+def print_notes(doc: SdfDocument, console: Console) -> None:
+    """The reader's warnings and errors about ``doc`` (info notes are left out)."""
     for note in doc.notes:
         if note.level != "info":
             style = "red" if note.level == "error" else "yellow"
@@ -118,7 +142,9 @@ def _print_notes(doc: SdfDocument, console: Console) -> None:
 def main() -> None:
     """Console-script entry: runs the app, turning user errors into one line and exit status 2."""
     try:
-        app(standalone_mode=False)
+        status = app(standalone_mode=False)
+        if isinstance(status, int) and status:
+            sys.exit(status)
     except GzInertiaError as exc:
         typer.echo(f"gzinertia: error: {exc}", err=True)
         sys.exit(2)

@@ -1,0 +1,170 @@
+"""Fluid added mass: a symmetric 6x6, **linear-first** ``[x y z p q r]``, about a named point in
+named axes.
+
+The SDFormat spec (1.10+) puts ``<fluid_added_mass>`` about the link origin Bo in link axes B:
+``A_BBo_B``. Matrices computed elsewhere (``A_EEo_E`` about an ellipsoid's centre in its axes,
+``A_BBcm_B`` about the centre of mass) are brought there with the exact congruences of
+:mod:`gzinertia.spatial` (``docs/conventions.md`` §4), never with ad-hoc terms.
+
+Checks follow ``DESIGN.md`` §7: symmetric, positive semi-definite, and rigid + added positive
+definite (DART needs it to invert the articulated inertia).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from gzinertia.rotation import Pose
+from gzinertia.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
+
+#: Axis letters of ``<fluid_added_mass>``: linear x, y, z then angular p, q, r.
+SDF_AXES = "xyzpqr"
+#: The 21 child elements in spec order: the upper triangle, row by row.
+SDF_TAGS: tuple[str, ...] = tuple(SDF_AXES[i] + SDF_AXES[j] for i in range(6) for j in range(i, 6))
+
+
+def _frozen6(M: ArrayLike) -> Mat6:
+    A = as_6x6(M).copy()
+    A.setflags(write=False)
+    return A
+
+
+@dataclass(frozen=True)
+class AddedMass:
+    """An added-mass matrix with the point it is about and the axes it is expressed in.
+
+    ``A`` is linear-first; ``point`` and ``axes`` are monogram names used in messages (``"Bo"``
+    and ``"B"`` for the spec's ``A_BBo_B``, ``"Eo"`` and ``"E"`` for an ellipsoid's own matrix).
+    The matrix is stored as given; :attr:`asymmetry` says how far it is from symmetric.
+    """
+
+    A: Mat6
+    point: str = "Bo"
+    axes: str = "B"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "A", _frozen6(self.A))
+
+    # --- SDF values -----------------------------------------------------------------------
+    @classmethod
+    def from_sdf_values(
+        cls, values: Mapping[str, float], point: str = "Bo", axes: str = "B"
+    ) -> AddedMass:
+        """The symmetric matrix from ``<fluid_added_mass>`` entries (missing ones are 0)."""
+        unknown = sorted(set(values) - set(SDF_TAGS))
+        if unknown:
+            raise ValueError(f"not <fluid_added_mass> entries: {', '.join(unknown)}")
+        A = np.zeros((6, 6))
+        for tag in SDF_TAGS:
+            i, j = SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])
+            A[i, j] = A[j, i] = float(values.get(tag, 0.0))
+        return cls(A, point, axes)
+
+    def sdf_values(self) -> dict[str, float]:
+        """The 21 spec entries (upper triangle of the symmetric part), in spec order."""
+        S = self.symmetric().A
+        return {tag: float(S[SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])]) for tag in SDF_TAGS}
+
+    # --- algebra --------------------------------------------------------------------------
+    def symmetric(self) -> AddedMass:
+        """``(A + Aᵀ)/2`` about the same point in the same axes."""
+        return AddedMass(0.5 * (self.A + self.A.T), self.point, self.axes)
+
+    @property
+    def asymmetry(self) -> float:
+        """``max|A - Aᵀ|`` (0 for a symmetric matrix)."""
+        return float(np.max(np.abs(self.A - self.A.T)))
+
+    def moved_to(self, point: str, p_PQ: ArrayLike) -> AddedMass:
+        """The same matrix about a new point P (same axes); ``p_PQ`` runs from P to the current
+        point Q, expressed in the matrix's axes. Exact congruence ``Tᵀ·A·T``."""
+        return AddedMass(change_point(self.A, p_PQ, "linear-first"), point, self.axes)
+
+    def reexpressed(self, axes: str, R_GF: ArrayLike) -> AddedMass:
+        """The same matrix in axes G, given ``R_GF`` from the current axes F (same point)."""
+        return AddedMass(change_axes(self.A, R_GF), self.point, axes)
+
+    def in_link(self, X_BF: Pose, point: str = "Bo", axes: str = "B") -> AddedMass:
+        """A matrix about a frame F's origin in F axes, brought to the link origin in link axes,
+        where F is posed in the link by ``X_BF``: rotate by ``R_BF``, then move by ``p_BoFo_B``."""
+        return self.reexpressed(axes, X_BF.R).moved_to(point, X_BF.p)
+
+    def __add__(self, other: AddedMass) -> AddedMass:
+        if (self.point, self.axes) != (other.point, other.axes):
+            raise ValueError(
+                f"cannot add A about {other.point} in {other.axes} to A about {self.point} in "
+                f"{self.axes}: move them to one point and axes first"
+            )
+        return AddedMass(self.A + other.A, self.point, self.axes)
+
+    # --- checks ---------------------------------------------------------------------------
+    def eigenvalues(self) -> NDArray[np.float64]:
+        """Eigenvalues of the symmetric part, ascending."""
+        return np.linalg.eigvalsh(0.5 * (self.A + self.A.T))
+
+    def psd_tolerance(self) -> float:
+        """Round-off allowance for the semi-definiteness check: ``64·ε·max|A|``."""
+        return 64.0 * float(np.finfo(float).eps) * max(float(np.max(np.abs(self.A))), 1e-300)
+
+    def is_positive_semidefinite(self) -> bool:
+        return bool(self.eigenvalues()[0] >= -self.psd_tolerance())
+
+    def is_zero(self) -> bool:
+        return not bool(np.any(self.A))
+
+    def kinetic_energy(self, nu: ArrayLike) -> float:
+        """``½ νᵀ A ν`` for a spatial velocity ``ν = [v; ω]`` at this point, in these axes."""
+        return kinetic_energy(self.A, nu)
+
+
+def total_is_positive_definite(M_BBo_B: ArrayLike, A_BBo_B: AddedMass) -> tuple[bool, float]:
+    """Whether rigid + added mass about Bo is positive definite, and its smallest eigenvalue.
+
+    ``M_BBo_B`` is the rigid spatial inertia, **linear-first**, about Bo in B axes (use
+    ``Inertial.M_BBo_B("linear-first")``).
+    """
+    if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
+        raise ValueError("added mass must be about Bo in B axes")
+    total = as_6x6(M_BBo_B) + A_BBo_B.symmetric().A
+    smallest = float(np.linalg.eigvalsh(total)[0])
+    scale = float(np.max(np.abs(total)))
+    return smallest > 64.0 * float(np.finfo(float).eps) * scale, smallest
+
+
+def ellipsoid_added_mass(
+    semi_axes: ArrayLike, density: float, X_BE: Pose | None = None
+) -> tuple[AddedMass, AddedMass]:
+    """Tuckerman added mass of an ellipsoid E posed in link B by ``X_BE`` (identity if None):
+    ``(A_EEo_E, A_BBo_B)``.
+
+    ``A_EEo_E`` is diagonal ``diag(m_A, I_A)`` about the centre in the ellipsoid's axes;
+    ``A_BBo_B`` is the same matrix about the link origin in link axes.
+    """
+    from gzinertia.tuckerman import ellipsoid_added_mass_matrix
+
+    A_EEo_E = AddedMass(ellipsoid_added_mass_matrix(semi_axes, density), "Eo", "E")
+    return A_EEo_E, A_EEo_E.in_link(Pose() if X_BE is None else X_BE)
+
+
+def kinetic_energy_error(A_true: AddedMass, A_used: AddedMass) -> float:
+    """Worst relative kinetic-energy error of using ``A_used`` for ``A_true`` (same point, axes):
+    ``max_ν |νᵀ(A_used - A_true)ν| / νᵀ(A_true)ν`` over velocities where ``A_true`` is definite
+    (the largest generalized eigenvalue in magnitude; ``inf`` if ``A_true`` is singular along a
+    direction where they differ)."""
+    if (A_true.point, A_true.axes) != (A_used.point, A_used.axes):
+        raise ValueError("compare matrices about the same point in the same axes")
+    T = A_true.symmetric().A
+    D = A_used.symmetric().A - T
+    w, V = np.linalg.eigh(T)
+    tol = 1e-12 * max(float(np.max(np.abs(T))), 1e-300)
+    if w[0] <= tol:
+        null = V[:, w <= tol]
+        if np.max(np.abs(null.T @ D @ null), initial=0.0) > tol:
+            return float("inf")
+        V, w = V[:, w > tol], w[w > tol]
+    W = V / np.sqrt(w)
+    return float(np.max(np.abs(np.linalg.eigvalsh(W.T @ D @ W)), initial=0.0))

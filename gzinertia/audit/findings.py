@@ -1,0 +1,196 @@
+"""What an audit found: rules, findings, per-file status and the whole result (immutable data).
+
+A :class:`Finding` says which rule (``code``) fired, how bad it is (``severity``), where
+(``file`` as given or resolved for includes, 1-based ``line``, scoped ``link`` name such as
+``"model::nested::link"``), a human ``message`` that carries the numbers and the fix, and the
+same numbers machine-readable in ``values`` (SI units; matrix names follow the monogram
+notation of ``docs/conventions.md``, e.g. ``"A_BBo_B"``). Formats live in
+:mod:`gzinertia.audit.formats`; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal, TypeAlias, get_args
+
+Severity = Literal["error", "warning", "info"]
+FileState = Literal["ok", "skipped", "error"]
+
+#: ``info < warning < error``; compare severities through this, never as strings.
+SEVERITY_RANK: dict[Severity, int] = {"info": 0, "warning": 1, "error": 2}
+
+JsonValue: TypeAlias = (
+    "bool | int | float | str | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+)
+"""What ``Finding.values`` may hold: JSON-able data. Floats may be non-finite here; each output
+format says how it writes them (JSON: the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``)."""
+
+_CODE = re.compile(r"^[A-Z]+[0-9]+$")
+_KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def _check_severity(severity: str, what: str) -> None:
+    if severity not in SEVERITY_RANK:
+        raise ValueError(f"{what}: severity {severity!r} is not one of {tuple(SEVERITY_RANK)}")
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What a rule is: ``code`` (``"GZI101"``), kebab-case ``name`` (``"mass-not-positive"``),
+    default ``severity``, one-sentence ``summary`` and ``doc``, the path of its page relative to
+    the repository root (``"docs/rules/GZI101.md"``)."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    doc: str
+
+    def __post_init__(self) -> None:
+        if not _CODE.match(self.code):
+            raise ValueError(f"rule code {self.code!r} is not like 'GZI101'")
+        if not _KEBAB.match(self.name):
+            raise ValueError(f"{self.code}: rule name {self.name!r} is not kebab-case")
+        _check_severity(self.severity, self.code)
+
+
+def plain_json_value(value: object, where: str = "value") -> JsonValue:
+    """``value`` as plain Python JSON data: tuples and NumPy arrays become lists, NumPy scalars
+    Python numbers; non-finite floats are kept. Raises ``TypeError`` for anything else."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, Mapping):
+        out: dict[str, JsonValue] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{where}: mapping key {key!r} is not a string")
+            out[key] = plain_json_value(item, f"{where}.{key}")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [plain_json_value(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    tolist = getattr(value, "tolist", None)  # NumPy arrays and scalars, without importing NumPy
+    if callable(tolist):
+        return plain_json_value(tolist(), where)
+    raise TypeError(f"{where}: {type(value).__name__} is not JSON-able")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule firing on one place.
+
+    ``line`` is 1-based; ``0`` means the finding is about the whole file (no line). ``link`` is
+    the scoped link name, or ``None`` for file-level findings. ``values`` is normalised to plain
+    JSON data on construction (see :func:`plain_json_value`) and is read-only.
+    """
+
+    code: str
+    severity: Severity
+    file: str
+    line: int
+    link: str | None
+    message: str
+    values: Mapping[str, JsonValue] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        _check_severity(self.severity, f"{self.code} at {self.file}:{self.line}")
+        if self.line < 0:
+            raise ValueError(f"{self.code}: line {self.line} < 0 (use 0 for the whole file)")
+        plain = plain_json_value(dict(self.values), f"{self.code}.values")
+        assert isinstance(plain, dict)
+        object.__setattr__(self, "values", MappingProxyType(plain))
+
+    def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
+        """Pickles (e.g. from worker processes) through the constructor: the read-only view of
+        ``values`` cannot be pickled itself."""
+        fields = (self.code, self.severity, self.file, self.line, self.link, self.message)
+        return (Finding, (*fields, dict(self.values)))
+
+    @property
+    def rank(self) -> int:
+        """``SEVERITY_RANK[severity]``."""
+        return SEVERITY_RANK[self.severity]
+
+    @property
+    def sort_key(self) -> tuple[str, int, str, str, str]:
+        """``(file, line, code, link, message)``: the order of findings in every output."""
+        return (self.file, self.line, self.code, self.link or "", self.message)
+
+
+@dataclass(frozen=True)
+class FileStatus:
+    """How reading one audited file went: ``ok``, ``skipped`` (not an SDF file, excluded...) or
+    ``error`` (unreadable, not XML...), with a human ``message`` for the last two."""
+
+    path: str
+    status: FileState
+    message: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.status not in get_args(FileState):
+            raise ValueError(f"{self.path}: status {self.status!r} is not ok, skipped or error")
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Everything one audit run found. ``files`` keep the order given (the audited paths);
+    ``findings`` are sorted by :attr:`Finding.sort_key` on construction."""
+
+    files: tuple[FileStatus, ...] = ()
+    findings: tuple[Finding, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "files", tuple(self.files))
+        object.__setattr__(self, "findings", tuple(sorted(self.findings, key=_sort_key)))
+
+    def counts(self) -> dict[Severity, int]:
+        """Number of findings per severity, every severity present, worst first."""
+        out: dict[Severity, int] = {"error": 0, "warning": 0, "info": 0}
+        for finding in self.findings:
+            out[finding.severity] += 1
+        return out
+
+    def worst(self) -> Severity | None:
+        """The highest severity among the findings, ``None`` when there are none."""
+        if not self.findings:
+            return None
+        return max((f.severity for f in self.findings), key=SEVERITY_RANK.__getitem__)
+
+    def files_with(self, status: FileState) -> tuple[FileStatus, ...]:
+        """The files whose status is ``status``, in the given order."""
+        return tuple(f for f in self.files if f.status == status)
+
+    def paths(self) -> tuple[str, ...]:
+        """Every file the result mentions: the audited files in order, then files that only
+        findings name (e.g. included models), sorted."""
+        given = [f.path for f in self.files]
+        known = set(given)
+        extra = sorted({f.file for f in self.findings} - known)
+        return (*dict.fromkeys(given), *extra)
+
+    def by_file(self) -> dict[str, tuple[Finding, ...]]:
+        """Findings grouped by file, in :meth:`paths` order (files without findings included)."""
+        groups: dict[str, list[Finding]] = {path: [] for path in self.paths()}
+        for finding in self.findings:
+            groups[finding.file].append(finding)
+        return {path: tuple(items) for path, items in groups.items()}
+
+    def at_least(self, severity: Severity) -> AuditResult:
+        """The same result keeping only findings of ``severity`` or worse."""
+        floor = SEVERITY_RANK[severity]
+        return AuditResult(self.files, tuple(f for f in self.findings if f.rank >= floor))
+
+    def fails(self, threshold: Severity = "error") -> bool:
+        """Whether CI should fail: a finding at ``threshold`` or worse, or an unreadable file."""
+        floor = SEVERITY_RANK[threshold]
+        return bool(self.files_with("error")) or any(f.rank >= floor for f in self.findings)
+
+
+def _sort_key(finding: Finding) -> tuple[str, int, str, str, str]:
+    return finding.sort_key

@@ -1,0 +1,513 @@
+"""Every output of ``gzinertia audit``: text, rich table, JSON, SARIF 2.1.0, JUnit XML, GitHub.
+
+All formats show the same findings in the same order (:attr:`Finding.sort_key`) and the files that
+could not be audited. Conventions shared by the formats:
+
+* Paths: text, table and JSON keep them exactly as the audit was given them. JUnit and GitHub
+  write them with forward slashes, absolute paths under the working directory made relative to
+  it; SARIF writes those as percent-encoded URI references relative to ``%SRCROOT%`` (the
+  directory the audit ran in, normally the repository root) and other absolute paths as
+  ``file://`` URIs.
+* Severities: ``error``/``warning``/``info``; SARIF levels ``error``/``warning``/``note``; GitHub
+  commands ``error``/``warning``/``notice``.
+* Non-finite numbers in ``values`` (JSON and SARIF): JSON has no NaN or infinity, so they are
+  written as the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (``float()`` reads them
+  back); every other number stays a JSON number.
+* ``line`` 0 means the whole file: no line is printed (text, GitHub) and SARIF has no region.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from pathlib import Path, PurePath, PurePosixPath
+from typing import Any, Literal
+from urllib.parse import quote, urljoin, urlsplit
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from gzinertia.audit.findings import (
+    AuditResult,
+    FileStatus,
+    Finding,
+    JsonValue,
+    RuleInfo,
+    Severity,
+)
+
+Format = Literal["table", "json", "sarif", "junit", "github", "text"]
+FORMATS: tuple[Format, ...] = ("table", "json", "sarif", "junit", "github", "text")
+
+TOOL_NAME = "gzinertia"
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+SRCROOT = "%SRCROOT%"
+
+_SARIF_LEVEL: dict[Severity, str] = {"error": "error", "warning": "warning", "info": "note"}
+_GITHUB_COMMAND: dict[Severity, str] = {"error": "error", "warning": "warning", "info": "notice"}
+_STYLE: dict[Severity, str] = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+_FILE_LEVEL_CASE = "(file)"
+_TABLE_WIDTH = 120
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared helpers
+
+
+def json_safe(value: JsonValue) -> JsonValue:
+    """``value`` with non-finite floats replaced by ``"NaN"``, ``"Infinity"``, ``"-Infinity"``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        if math.isnan(value):
+            return "NaN"
+        return "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, Mapping):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    return value
+
+
+def portable_path(path: str, cwd: PurePath | None = None) -> tuple[str, bool]:
+    """``path`` with forward slashes, relative to ``cwd`` (default: the working directory) when
+    it is absolute and under it. Returns ``(path, is_relative)``; ``cwd``'s type decides how
+    ``path`` is parsed (pass a ``PureWindowsPath`` to read Windows paths anywhere)."""
+    root = Path.cwd() if cwd is None else cwd
+    pure = type(root)(path)
+    if pure.is_absolute():
+        try:
+            pure = pure.relative_to(root)
+        except ValueError:
+            return pure.as_posix(), False
+    return pure.as_posix(), True
+
+
+def artifact_uri(path: str, cwd: PurePath | None = None) -> tuple[str, str | None]:
+    """SARIF ``(uri, uriBaseId)`` of a file: a percent-encoded relative reference with base
+    ``%SRCROOT%``, or an absolute ``file://`` URI (base ``None``) for files outside ``cwd``."""
+    posix, relative = portable_path(path, cwd)
+    if relative:
+        return quote(posix, safe="/"), SRCROOT
+    root = Path.cwd() if cwd is None else cwd
+    return type(root)(path).as_uri(), None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 or word == "info" else f"{n} {word}s"
+
+
+def summary_line(result: AuditResult) -> str:
+    """One sentence: findings per severity, files audited, unreadable and skipped files."""
+    counts = result.counts()
+    files = _plural(len(result.files), "file")
+    extra = [
+        f"{len(result.files_with('error'))} unreadable" if result.files_with("error") else "",
+        f"{len(result.files_with('skipped'))} skipped" if result.files_with("skipped") else "",
+    ]
+    tail = ", ".join(e for e in extra if e)
+    tail = f" ({tail})" if tail else ""
+    if not result.findings:
+        return f"No findings in {files}{tail}."
+    found = f"{_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')}"
+    return f"Found {found} and {_plural(counts['info'], 'info')} in {files}{tail}."
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.splitlines())  # every line break Python knows, not only LF and CR
+
+
+def finding_line(finding: Finding) -> str:
+    """``file:line: CODE severity [link] message`` on one line (newlines become spaces)."""
+    where = finding.file if finding.line == 0 else f"{finding.file}:{finding.line}"
+    link = f" [{finding.link}]" if finding.link else ""
+    return f"{where}: {finding.code} {finding.severity}{link} {_one_line(finding.message)}"
+
+
+def file_status_line(status: FileStatus) -> str:
+    """``file: error: message`` (or ``skipped``) for a file that was not audited."""
+    return f"{status.path}: {status.status}: {_one_line(status.message or status.status)}"
+
+
+# ---------------------------------------------------------------------------------------------
+# text and table
+
+
+def render_text(result: AuditResult) -> str:
+    """ruff/mypy-style lines: one per finding, then unreadable and skipped files, then a
+    summary line."""
+    lines = [finding_line(f) for f in result.findings]
+    lines += [file_status_line(s) for s in result.files if s.status != "ok"]
+    lines.append(summary_line(result))
+    return "\n".join(lines) + "\n"
+
+
+def render_table(
+    result: AuditResult, console: Console, rules: Mapping[str, RuleInfo] | None = None
+) -> None:
+    """Findings grouped by file in rich tables, severity coloured, then the summary line.
+
+    Files that were not audited are listed with their reason; clean files are not shown.
+    """
+    status_of = {s.path: s for s in result.files}
+    for path, findings in result.by_file().items():
+        status = status_of.get(path)
+        if status is not None and status.status != "ok":
+            style = "bold red" if status.status == "error" else "dim"
+            console.print(Text(file_status_line(status), style=style))
+        if not findings:
+            continue
+        table = Table(title=Text(path, style="bold"), title_justify="left", expand=False)
+        table.add_column("line", justify="right")
+        table.add_column("code")
+        table.add_column("severity")
+        table.add_column("link")
+        table.add_column("message", overflow="fold")
+        for f in findings:
+            rule = rules.get(f.code) if rules else None
+            code = Text(f.code)
+            if rule is not None:
+                code.append(f" {rule.name}", style="dim")
+            table.add_row(
+                "" if f.line == 0 else str(f.line),
+                code,
+                Text(f.severity, style=_STYLE[f.severity]),
+                Text(f.link or "—"),
+                Text(f.message),  # Text: no markup, "[kg]" stays as written
+            )
+        console.print(table)
+    worst = result.worst()
+    style = "bold red" if result.fails("error") else _STYLE[worst] if worst else "green"
+    console.print(Text(summary_line(result), style=style))
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+
+def to_json_data(result: AuditResult, version: str) -> dict[str, Any]:
+    """The public JSON contract: ``{"version", "files": [...], "findings": [...]}``."""
+    return {
+        "version": version,
+        "files": [{"path": s.path, "status": s.status, "message": s.message} for s in result.files],
+        "findings": [
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "file": f.file,
+                "line": f.line,
+                "link": f.link,
+                "message": f.message,
+                "values": json_safe(dict(f.values)),
+            }
+            for f in result.findings
+        ],
+    }
+
+
+def render_json(result: AuditResult, version: str) -> str:
+    """:func:`to_json_data` as indented, ASCII-only, strictly valid JSON."""
+    return json.dumps(to_json_data(result, version), indent=2, allow_nan=False) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# SARIF 2.1.0
+
+
+def _rule_descriptor(code: str, rule: RuleInfo | None, project_uri: str | None) -> dict[str, Any]:
+    if rule is None:  # a finding whose rule was not passed in: still a valid, minimal descriptor
+        return {"id": code}
+    descriptor: dict[str, Any] = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "help": {
+            "text": f"{rule.summary} Documentation: {rule.doc}",
+            "markdown": f"{rule.summary}\n\nDocumentation: `{rule.doc}`",
+        },
+        "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+    }
+    if project_uri is not None:
+        help_uri = urljoin(project_uri, rule.doc)
+        descriptor["helpUri"] = help_uri
+        descriptor["help"]["markdown"] = (
+            f"{rule.summary}\n\nDocumentation: [{rule.doc}]({help_uri})"
+        )
+    return descriptor
+
+
+def _physical_location(path: str, line: int) -> dict[str, Any]:
+    uri, base = artifact_uri(path)
+    artifact: dict[str, Any] = {"uri": uri}
+    if base is not None:
+        artifact["uriBaseId"] = base
+    location: dict[str, Any] = {"artifactLocation": artifact}
+    if line > 0:
+        location["region"] = {"startLine": line}
+    return location
+
+
+def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
+    location: dict[str, Any] = {"physicalLocation": _physical_location(finding.file, finding.line)}
+    if finding.link:
+        location["logicalLocations"] = [
+            {
+                "name": finding.link.rsplit("::", 1)[-1],
+                "fullyQualifiedName": finding.link,
+                "kind": "element",  # SARIF's well-known kind for an XML element: <link>
+            }
+        ]
+    return {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": _SARIF_LEVEL[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [location],
+        "properties": {"values": json_safe(dict(finding.values))},
+    }
+
+
+def _notification(status: FileStatus) -> dict[str, Any]:
+    kind = "file-error" if status.status == "error" else "file-skipped"
+    return {
+        "level": "error" if status.status == "error" else "note",
+        "message": {"text": f"{status.path}: {status.message or status.status}"},
+        "locations": [{"physicalLocation": _physical_location(status.path, 0)}],
+        "descriptor": {"id": kind},
+    }
+
+
+def to_sarif_log(
+    result: AuditResult,
+    rules: Mapping[str, RuleInfo],
+    version: str,
+    project_uri: str | None = None,
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log with one run.
+
+    ``tool.driver.rules`` holds every rule in ``rules`` sorted by code (plus a bare descriptor for
+    any finding code missing from it); each result points at its rule with ``ruleId`` and
+    ``ruleIndex``. The link is a logical location (``fullyQualifiedName`` = scoped name). Files
+    that could not be audited are ``invocations[0].toolExecutionNotifications`` (error for
+    ``error``, note for ``skipped``); the run itself is reported as successful.
+
+    ``project_uri``: absolute URI of the project's root (ending in ``/``) under which the rule
+    pages ``docs/rules/CODE.md`` are served. SARIF requires ``informationUri`` and ``helpUri`` to
+    be absolute, so they are written only when it is given; the ``help`` text always names the
+    page's path.
+    """
+    if project_uri is not None and not urlsplit(project_uri).scheme:
+        raise ValueError(f"project_uri {project_uri!r} is not an absolute URI")
+    codes = sorted(set(rules) | {f.code for f in result.findings})
+    index = {code: i for i, code in enumerate(codes)}
+    driver: dict[str, Any] = {
+        "name": TOOL_NAME,
+        "version": version,
+        "rules": [_rule_descriptor(code, rules.get(code), project_uri) for code in codes],
+    }
+    if project_uri is not None:
+        driver["informationUri"] = project_uri
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    notifications = [_notification(s) for s in result.files if s.status != "ok"]
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run = {
+        "tool": {"driver": driver},
+        "invocations": [invocation],
+        "results": [_sarif_result(f, index[f.code]) for f in result.findings],
+    }
+    return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def render_sarif(
+    result: AuditResult,
+    rules: Mapping[str, RuleInfo],
+    version: str,
+    project_uri: str | None = None,
+) -> str:
+    """:func:`to_sarif_log` as indented, ASCII-only, strictly valid JSON."""
+    log = to_sarif_log(result, rules, version, project_uri)
+    return json.dumps(log, indent=2, allow_nan=False) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# JUnit XML
+
+# Characters XML 1.0 cannot hold, even escaped.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _finding_details(finding: Finding) -> str:
+    lines = [finding_line(finding)]
+    for key, value in finding.values.items():
+        lines.append(f"  {key} = {json.dumps(json_safe(value), allow_nan=False)}")
+    return "\n".join(lines)
+
+
+def _classname(path: str) -> str:
+    posix = PurePosixPath(portable_path(path)[0])
+    return str(posix.with_suffix("")) if posix.suffix else str(posix)
+
+
+def _testcase(
+    suite: ET.Element, path: str, name: str, findings: list[Finding], status: FileStatus | None
+) -> str:
+    """Adds one ``<testcase>``; returns its outcome: error, failure, skipped or passed."""
+    attrs = {"classname": _xml_text(_classname(path)), "name": _xml_text(name), "time": "0"}
+    attrs["file"] = _xml_text(portable_path(path)[0])
+    if findings and findings[0].line > 0:
+        attrs["line"] = str(findings[0].line)
+    case = ET.SubElement(suite, "testcase", attrs)
+    outcome = "passed"
+    if status is not None and status.status == "error":
+        message = _xml_text(status.message or "could not be audited")
+        ET.SubElement(case, "error", {"type": "file-error", "message": message}).text = message
+        outcome = "error"
+    failures = [f for f in findings if f.severity != "info"]
+    for f in failures:
+        attrs = {"type": f.code, "message": _xml_text(_one_line(f.message))}
+        ET.SubElement(case, "failure", attrs).text = _xml_text(_finding_details(f))
+    if failures and outcome == "passed":
+        outcome = "failure"
+    if status is not None and status.status == "skipped" and outcome == "passed":
+        ET.SubElement(case, "skipped", {"message": _xml_text(status.message or "skipped")})
+        outcome = "skipped"
+    if findings:
+        # Every finding of the case, info included: Jenkins shows only the first <failure>.
+        details = "\n".join(_finding_details(f) for f in findings) + "\n"
+        ET.SubElement(case, "system-out").text = _xml_text(details)
+    return outcome
+
+
+def _set_counts(element: ET.Element, outcomes: list[str]) -> None:
+    element.set("tests", str(len(outcomes)))
+    element.set("failures", str(outcomes.count("failure")))
+    element.set("errors", str(outcomes.count("error")))
+    element.set("skipped", str(outcomes.count("skipped")))
+    element.set("time", "0")
+
+
+def render_junit(result: AuditResult) -> str:
+    """JUnit XML as GitLab and Jenkins read it.
+
+    ``<testsuites>`` holds one ``<testsuite name=FILE>`` per file; in it, one ``<testcase
+    classname=FILE-without-suffix name=...>`` for the file itself (``name="(file)"``, file-level
+    findings and the file's own status) and one per link with findings (``name`` = scoped link).
+    Each finding at warning or above is a ``<failure type=CODE message=...>`` whose text is the
+    text-format line plus ``values``; ``<system-out>`` lists every finding of the case, info
+    included. An unreadable file is an ``<error type="file-error">``, a skipped one ``<skipped>``.
+    Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
+    outcome: error, else failure, else skipped, else passed.
+    """
+    root = ET.Element("testsuites", {"name": f"{TOOL_NAME} audit"})
+    status_of = {s.path: s for s in result.files}
+    all_outcomes: list[str] = []
+    for path, findings in result.by_file().items():
+        suite = ET.SubElement(root, "testsuite", {"name": _xml_text(portable_path(path)[0])})
+        by_link: dict[str | None, list[Finding]] = {None: []}
+        for f in findings:
+            by_link.setdefault(f.link, []).append(f)
+        outcomes = []
+        for link, items in by_link.items():
+            status = status_of.get(path) if link is None else None
+            name = _FILE_LEVEL_CASE if link is None else link
+            outcomes.append(_testcase(suite, path, name, items, status))
+        _set_counts(suite, outcomes)
+        all_outcomes += outcomes
+    _set_counts(root, all_outcomes)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# GitHub workflow commands
+
+
+def escape_github_data(text: str) -> str:
+    """Escapes a workflow command's message: ``%``, CR and LF (``%`` first)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_github_property(text: str) -> str:
+    """Escapes a workflow command property value: as data, plus ``:`` and ``,``."""
+    return escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github_command(command: str, properties: Mapping[str, str], message: str) -> str:
+    props = ",".join(f"{key}={escape_github_property(value)}" for key, value in properties.items())
+    return f"::{command} {props}::{escape_github_data(message)}"
+
+
+def render_github(result: AuditResult) -> str:
+    """One GitHub Actions annotation per finding (``::error file=F,line=L,title=CODE::[link]
+    message``; info becomes ``notice``), one per unreadable (``error``) or skipped (``notice``)
+    file, then the summary line as plain log text."""
+    lines = []
+    for f in result.findings:
+        props = {"file": portable_path(f.file)[0]}
+        if f.line > 0:
+            props["line"] = str(f.line)
+        props["title"] = f.code
+        message = f"[{f.link}] {f.message}" if f.link else f.message
+        lines.append(_github_command(_GITHUB_COMMAND[f.severity], props, message))
+    for s in result.files:
+        if s.status == "ok":
+            continue
+        props = {"file": portable_path(s.path)[0], "title": f"{TOOL_NAME}: file {s.status}"}
+        command = "error" if s.status == "error" else "notice"
+        lines.append(_github_command(command, props, s.message or s.status))
+    lines.append(summary_line(result))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# dispatch
+
+
+def render(
+    result: AuditResult,
+    fmt: str,
+    rules: Mapping[str, RuleInfo],
+    version: str,
+    *,
+    project_uri: str | None = None,
+) -> str:
+    """``result`` in format ``fmt`` (one of :data:`FORMATS`) as a string ending in a newline.
+
+    ``rules`` maps codes to their :class:`RuleInfo` (SARIF descriptors, table rule names);
+    ``version`` is gzinertia's version (JSON ``version``, SARIF ``tool.driver.version``);
+    ``project_uri`` see :func:`to_sarif_log`. ``table`` is rendered without colour at a fixed
+    width; call :func:`render_table` with a terminal console for colour.
+    """
+    if fmt == "text":
+        return render_text(result)
+    if fmt == "json":
+        return render_json(result, version)
+    if fmt == "sarif":
+        return render_sarif(result, rules, version, project_uri)
+    if fmt == "junit":
+        return render_junit(result)
+    if fmt == "github":
+        return render_github(result)
+    if fmt == "table":
+        buffer = io.StringIO()
+        console = Console(
+            file=buffer,
+            width=_TABLE_WIDTH,
+            color_system=None,
+            force_terminal=False,
+            highlight=False,
+        )
+        render_table(result, console, rules)
+        return buffer.getvalue()
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -1,0 +1,143 @@
+"""``gzinertia addmass``: write Tuckerman ellipsoid added mass into ``<fluid_added_mass>``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from gzinertia.cli.app import (
+    CheckOption,
+    DensityOption,
+    DiffOption,
+    FluidOption,
+    InPlaceOption,
+    LinkOption,
+    ModelPathOption,
+    OutputOption,
+    app,
+    fluid_density,
+    parse_vector,
+)
+from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.commands.addmass import AddMassResult
+
+
+@app.command()
+def addmass(
+    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    ellipsoid: Annotated[
+        bool,
+        typer.Option(
+            "--ellipsoid", help="Ellipsoid added mass (Tuckerman's closed form); required."
+        ),
+    ] = False,
+    link: LinkOption = None,
+    fit: Annotated[
+        str,
+        typer.Option(
+            help="Ellipsoid fitted to the link: volume (same volume, centroid and principal "
+            "axes as its collisions), mujoco (MuJoCo's rule per collision), inertia "
+            "(equivalent ellipsoid of the rigid inertia)."
+        ),
+    ] = "volume",
+    semi_axes: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--semi-axes", help="Explicit ellipsoid semi-axes a,b,c in metres."),
+    ] = None,
+    center: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--center", help="Explicit ellipsoid centre x,y,z in the link frame."),
+    ] = None,
+    rpy: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--rpy", help="Explicit ellipsoid orientation roll,pitch,yaw (radians)."),
+    ] = None,
+    density: DensityOption = None,
+    fluid: FluidOption = None,
+    output: OutputOption = None,
+    in_place: InPlaceOption = False,
+    check: CheckOption = False,
+    diff: DiffOption = False,
+    upgrade_version: Annotated[
+        bool,
+        typer.Option("--upgrade-version", help="Declare SDF 1.10 in files older than 1.10."),
+    ] = False,
+    model_path: ModelPathOption = None,
+) -> None:
+    """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
+
+    The matrix is computed about the ellipsoid's centre in its axes, rotated to the link axes
+    and moved to the link origin (the spec's point) with the exact change of point. Only
+    <fluid_added_mass> changes (plus a comment saying how it was computed); a second run changes
+    nothing.
+    """
+    from gzinertia.commands.addmass import FitChooser, add_mass
+    from gzinertia.edit.output import WriteMode, deliver
+    from gzinertia.fits import FIT_METHODS, explicit_fit
+
+    if not ellipsoid:
+        raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")
+    mode = WriteMode(output, in_place, check, diff)
+    if semi_axes is not None:
+        chooser = FitChooser(
+            fixed=explicit_fit(
+                parse_vector(semi_axes, "--semi-axes", (0.0, 0.0, 0.0)),
+                parse_vector(center, "--center", (0.0, 0.0, 0.0)),
+                parse_vector(rpy, "--rpy", (0.0, 0.0, 0.0)),
+            )
+        )
+    elif center is not None or rpy is not None:
+        raise GzInertiaError("--center and --rpy go with --semi-axes (an explicit ellipsoid)")
+    elif fit not in FIT_METHODS or fit == "explicit":
+        methods = ", ".join(m for m in FIT_METHODS if m != "explicit")
+        raise GzInertiaError(f"--fit must be one of {methods}, not {fit!r}")
+    else:
+        chooser = FitChooser(method=fit)  # type: ignore[arg-type]
+    result = add_mass(
+        file,
+        fit_for=chooser,
+        density=fluid_density(density, fluid),
+        pattern=link,
+        upgrade_version=upgrade_version,
+        model_paths=model_path or [],
+    )
+    _report(result)
+    status = deliver(file, result.old, result.new, mode)
+    if status:
+        raise typer.Exit(status)
+
+
+def _report(result: AddMassResult) -> None:
+    """What was computed, on stderr (stdout is kept for --diff)."""
+    import numpy as np
+
+    err = sys.stderr
+    for item in result.links:
+        A = item.A_BBo_B.A
+        print(f"{item.link.name}: {item.fit.description}, {item.density:g} kg/m^3", file=err)
+        for e in item.fit.ellipsoids:
+            print(
+                "  ellipsoid semi-axes "
+                + " ".join(f"{v:.4g}" for v in e.semi_axes)
+                + " m, centre "
+                + " ".join(f"{v:.4g}" for v in e.X_BE.p)
+                + " m in the link frame",
+                file=err,
+            )
+        print(
+            "  A_BBo_B diag [x y z p q r] "
+            + " ".join(f"{v:.4g}" for v in np.diag(A))
+            + f"; max |off-diagonal| {float(np.max(np.abs(A - np.diag(np.diag(A))))):.4g}",
+            file=err,
+        )
+    for skipped in result.skipped:
+        print(f"skipped {skipped}", file=err)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=err)
+    if not result.links:
+        print(f"{result.path}: no link to write added mass for", file=err)

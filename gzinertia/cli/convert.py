@@ -1,0 +1,97 @@
+"""``gzinertia convert``: Hydrodynamics plugin ``<iDotJ>`` terms ⇄ ``<fluid_added_mass>``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gzinertia.cli.app import (
+    CheckOption,
+    DiffOption,
+    InPlaceOption,
+    LinkOption,
+    ModelPathOption,
+    OutputOption,
+    app,
+)
+from gzinertia.errors import GzInertiaError
+
+
+@app.command()
+def convert(
+    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    hydro_to_sdf: Annotated[
+        bool, typer.Option("--hydro-to-sdf", help="Plugin <iDotJ> terms -> <fluid_added_mass>.")
+    ] = False,
+    sdf_to_hydro: Annotated[
+        bool, typer.Option("--sdf-to-hydro", help="<fluid_added_mass> -> plugin <iDotJ> terms.")
+    ] = False,
+    sign: Annotated[
+        str,
+        typer.Option(
+            help="Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical "
+            "(A = D), or auto (from the diagonal; --hydro-to-sdf only)."
+        ),
+    ] = "auto",
+    remove_plugin_terms: Annotated[
+        bool,
+        typer.Option(
+            "--remove-plugin-terms",
+            help="Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.",
+        ),
+    ] = False,
+    force: Annotated[
+        bool, typer.Option(help="Replace an existing <fluid_added_mass>.")
+    ] = False,
+    link: LinkOption = None,
+    output: OutputOption = None,
+    in_place: InPlaceOption = False,
+    check: CheckOption = False,
+    diff: DiffOption = False,
+    model_path: ModelPathOption = None,
+) -> None:
+    """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
+
+    Either way it is counted once: the plugin's own added mass is disabled (or its terms
+    removed) when the element is written, and the element is removed when the terms are.
+    """
+    from gzinertia.commands.convert import SIGNS
+    from gzinertia.commands.convert import hydro_to_sdf as to_sdf
+    from gzinertia.commands.convert import sdf_to_hydro as to_hydro
+    from gzinertia.edit.output import WriteMode, deliver
+
+    if hydro_to_sdf == sdf_to_hydro:
+        raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
+    if sign not in SIGNS:
+        raise GzInertiaError(f"--sign must be one of {', '.join(SIGNS)}, not {sign!r}")
+    mode = WriteMode(output, in_place, check, diff)
+    paths = model_path or []
+    if hydro_to_sdf:
+        result = to_sdf(
+            file,
+            pattern=link,
+            sign=sign,  # type: ignore[arg-type]
+            remove_plugin_terms=remove_plugin_terms,
+            force=force,
+            model_paths=paths,
+        )
+    else:
+        if remove_plugin_terms:
+            raise GzInertiaError("--remove-plugin-terms goes with --hydro-to-sdf")
+        result = to_hydro(file, pattern=link, sign=sign, model_paths=paths)  # type: ignore[arg-type]
+    for item in result.links:
+        print(
+            f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "
+            + " ".join(f"{v:.4g}" for v in item.A_BBo_B.A.diagonal()),
+            file=sys.stderr,
+        )
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not result.links:
+        print(f"{file}: no link had added mass to convert", file=sys.stderr)
+    status = deliver(file, result.old, result.new, mode)
+    if status:
+        raise typer.Exit(status)

@@ -1,0 +1,74 @@
+"""``gzinertia plot``: three orthographic views of links, their inertia and fluid ellipsoids."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gzinertia.cli.app import LinkOption, ModelPathOption, app, load_document
+from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.records import LinkRecord
+
+MAX_ROWS = 8
+
+
+def _title(link: LinkRecord) -> str:
+    """Name, mass, and the density the mass implies for the collision volume."""
+    from gzinertia.shapes import ShapeError, collision_solid, combine_solids
+
+    text = f"{link.name}: {link.inertial.mass:.4g} kg"
+    try:
+        volume = combine_solids([collision_solid(c) for c in link.collisions]).volume
+    except ShapeError:
+        return text
+    density = link.inertial.mass / volume
+    return f"{text}, collision volume {volume:.4g} m³, mean density {density:.4g} kg/m³"
+
+
+@app.command()
+def plot(
+    file: Annotated[Path, typer.Argument(help="SDFormat world or model file.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Picture to write: .png or .svg.")],
+    link: LinkOption = None,
+    fit: Annotated[
+        str, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
+    ] = "volume",
+    model_path: ModelPathOption = None,
+) -> None:
+    """Draw links: collision outlines, origin axes, CoM, inertia and fluid ellipsoids.
+
+    With --link, one row of views per link in its own frame; without, the whole model in the
+    world frame.
+    """
+    from gzinertia.fits import FIT_METHODS
+    from gzinertia.report.plot import link_drawing, render
+    from gzinertia.rotation import Pose
+    from gzinertia.selection import select_links
+
+    if fit not in FIT_METHODS or fit == "explicit":
+        raise GzInertiaError(f"--fit must be volume, mujoco or inertia, not {fit!r}")
+    doc = load_document(file, model_path or [])
+    links = select_links(doc.links, link, str(file))
+    if not links:
+        raise GzInertiaError(f"{file}: no links to draw")
+    if link is None:
+        drawings = [link_drawing(lk, lk.X_WB, fit) for lk in links]  # type: ignore[arg-type]
+        total = sum(lk.inertial.mass for lk in links)
+        rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
+    else:
+        if len(links) > MAX_ROWS:
+            raise GzInertiaError(
+                f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
+            )
+        rows = [(_title(lk), [link_drawing(lk, Pose(), fit)]) for lk in links]  # type: ignore[arg-type]
+    render(rows, output)
+    for _, drawings in rows:
+        for d in drawings:
+            if d.note:
+                print(f"{d.name}: {d.note}", file=sys.stderr)
+    print(f"wrote {output}", file=sys.stderr)

@@ -1,0 +1,86 @@
+"""``gzinertia shift``: move a ``<fluid_added_mass>`` authored about another point to the link
+origin."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gzinertia.cli.app import (
+    CheckOption,
+    DiffOption,
+    InPlaceOption,
+    ModelPathOption,
+    OutputOption,
+    app,
+    parse_vector,
+)
+from gzinertia.errors import GzInertiaError
+
+
+@app.command()
+def shift(
+    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    link: Annotated[str, typer.Option("--link", "-l", help="The link (glob matching one).")],
+    source: Annotated[
+        str,
+        typer.Option(
+            "--from",
+            help="Point the written matrix is about: com, origin, or x,y,z in the link frame.",
+        ),
+    ],
+    to: Annotated[str, typer.Option("--to", help="Target point (only 'origin').")] = "origin",
+    axes: Annotated[
+        str,
+        typer.Option(
+            help="Axes the written matrix is expressed in: link, or inertial (the "
+            "<inertial><pose> rotation)."
+        ),
+    ] = "link",
+    force: Annotated[
+        bool, typer.Option(help="Shift even a matrix gzinertia wrote (already about the origin).")
+    ] = False,
+    output: OutputOption = None,
+    in_place: InPlaceOption = False,
+    check: CheckOption = False,
+    diff: DiffOption = False,
+    model_path: ModelPathOption = None,
+) -> None:
+    """Rewrite a link's <fluid_added_mass> about the link origin (the spec's point).
+
+    For matrices computed about the CoM or a hull centre and written unshifted: applies the
+    exact change of point A_Bo = T^T A_Q T.
+    """
+    from gzinertia.commands.shift import shift as run_shift
+    from gzinertia.edit.output import WriteMode, deliver
+
+    if to != "origin":
+        raise GzInertiaError("--to: <fluid_added_mass> is about the link origin; use --to origin")
+    if axes not in ("link", "inertial"):
+        raise GzInertiaError(f"--axes must be link or inertial, not {axes!r}")
+    mode = WriteMode(output, in_place, check, diff)
+    point: str | tuple[float, float, float] = source
+    if source not in ("com", "origin"):
+        point = parse_vector(source, "--from", (0.0, 0.0, 0.0))
+    result = run_shift(
+        file,
+        pattern=link,
+        point=point,
+        axes=axes,  # type: ignore[arg-type]
+        force=force,
+        model_paths=model_path or [],
+    )
+    where = " ".join(f"{v:.6g}" for v in result.p_BoQ_B)
+    print(
+        f"{result.link.name}: moved from ({where}) m to the link origin; diagonal before "
+        + " ".join(f"{v:.4g}" for v in result.A_before.A.diagonal())
+        + ", after "
+        + " ".join(f"{v:.4g}" for v in result.A_BBo_B.A.diagonal()),
+        file=sys.stderr,
+    )
+    status = deliver(file, result.old, result.new, mode)
+    if status:
+        raise typer.Exit(status)

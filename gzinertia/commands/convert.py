@@ -1,0 +1,244 @@
+"""``gzinertia convert``: move added mass between Gazebo's Hydrodynamics plugin (``<iDotJ>``
+Fossen derivatives) and the SDF ``<fluid_added_mass>`` element, without counting it twice.
+
+* ``--hydro-to-sdf``: ``A = -sym(D)`` (Fossen's negative derivatives) or ``A = sym(D)`` (values
+  written positive); the plugin gets ``<disable_added_mass>true</disable_added_mass>`` or loses
+  its ``<iDotJ>`` terms.
+* ``--sdf-to-hydro``: the reverse for engines without native added mass (only DART reads
+  ``<fluid_added_mass>``): the plugin gets the 36 terms and the link loses the element.
+
+Both matrices are about the link origin in link axes, linear-first (the plugin's state vector is
+``[u v w p q r]`` of the link frame), so no change of point is involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from lxml import etree
+
+from gzinertia.added_mass import AddedMass
+from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.links import (
+    ascii_comment,
+    format_value,
+    link_element,
+    remove_fluid_added_mass,
+    same_file,
+    write_fluid_added_mass,
+)
+from gzinertia.edit.verify import verify_edit
+from gzinertia.errors import GzInertiaError
+from gzinertia.records import HydroPlugin, LinkRecord
+from gzinertia.sdf import read_sdf_file
+from gzinertia.sdf.xml import child, line_of
+from gzinertia.selection import link_matches
+
+Sign = Literal["fossen", "physical", "auto"]
+SIGNS: tuple[Sign, ...] = ("fossen", "physical", "auto")
+#: Rows (force/moment) and columns (velocity) of the plugin's ``<iDotJ>`` terms.
+FORCE_AXES = "xyzkmn"
+VELOCITY_AXES = "UVWPQR"
+#: Relative asymmetry below which symmetrising is not worth a warning.
+ASYMMETRY_TOLERANCE = 1e-9
+
+
+def added_mass_terms() -> list[str]:
+    """The 36 ``<iDotJ>`` names, row by row (``xDotU, xDotV, ..., nDotR``)."""
+    return [f"{i}Dot{j}" for i in FORCE_AXES for j in VELOCITY_AXES]
+
+
+def derivative_matrix(terms: dict[str, float]) -> np.ndarray:
+    """``D[i, j]`` = ``<{i}Dot{J}>`` (0 when absent), linear-first about the link origin."""
+    D = np.zeros((6, 6))
+    for i, row in enumerate(FORCE_AXES):
+        for j, col in enumerate(VELOCITY_AXES):
+            D[i, j] = terms.get(f"{row}Dot{col}", 0.0)
+    return D
+
+
+def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "physical"]:
+    """``auto``: Fossen when the non-zero diagonal is all negative, physical when all positive;
+    a mix (or no diagonal) is refused."""
+    if sign != "auto":
+        return sign
+    diag = np.diag(D)
+    nonzero = diag[diag != 0.0]
+    if nonzero.size and np.all(nonzero < 0.0):
+        return "fossen"
+    if nonzero.size and np.all(nonzero > 0.0):
+        return "physical"
+    shown = ", ".join(f"{n}={v:g}" for n, v in zip(("xDotU", "yDotV", "zDotW", "kDotP",
+                                                     "mDotQ", "nDotR"), diag, strict=True))
+    raise GzInertiaError(
+        f"{where}: cannot tell the sign convention of the <iDotJ> terms from their diagonal "
+        f"({shown}): pass --sign fossen (negative derivatives) or --sign physical"
+    )
+
+
+@dataclass(frozen=True)
+class ConvertedLink:
+    link: LinkRecord
+    plugin: HydroPlugin
+    sign: Literal["fossen", "physical"]
+    A_BBo_B: AddedMass
+    asymmetry: float
+
+
+@dataclass(frozen=True)
+class ConvertResult:
+    path: Path
+    old: bytes
+    new: bytes
+    links: tuple[ConvertedLink, ...]
+    warnings: tuple[str, ...]
+
+
+def _plugin_element(editor: XmlEditor, plugin: HydroPlugin) -> etree._Element:
+    for elem in editor.root.iter("plugin"):
+        if line_of(elem) == plugin.source.line and (
+            (elem.get("filename") or "").strip() == plugin.filename
+        ):
+            return elem
+    raise GzInertiaError(f"{plugin.source}: cannot find the Hydrodynamics <plugin> to edit")
+
+
+def _set_child_text(editor: XmlEditor, parent: etree._Element, tag: str, text: str) -> None:
+    """Sets a leaf child's text, appending the child when absent (once per parent)."""
+    existing = child(parent, tag)
+    if existing is None:
+        editor.append_child_lines(parent, [f"<{tag}>{text}</{tag}>"])
+    else:
+        editor.set_text(existing, text)
+
+
+def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkRecord]:
+    return [lk for lk in links if pattern is None or link_matches(lk.name, pattern)]
+
+
+def hydro_to_sdf(
+    path: Path,
+    *,
+    pattern: str | None,
+    sign: Sign,
+    remove_plugin_terms: bool,
+    force: bool,
+    model_paths: Sequence[str | Path],
+) -> ConvertResult:
+    """Writes each selected link's plugin added mass as ``<fluid_added_mass>``."""
+    doc = read_sdf_file(path, model_paths)
+    old = path.read_bytes()
+    editor = XmlEditor(old, str(path))
+    converted: list[ConvertedLink] = []
+    warnings: list[str] = []
+    written: dict[str, AddedMass | None] = {}
+    for link in _selected(doc.links, pattern):
+        for plugin in link.hydrodynamics:
+            D = derivative_matrix(plugin.terms)
+            if not np.any(D):
+                continue
+            where = str(plugin.source)
+            if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
+                warnings.append(f"{where}: link {link.name!r} or its plugin is in another file")
+                continue
+            if link.inertial.A_BBo_B is not None and not force:
+                raise GzInertiaError(
+                    f"{link.source}: link {link.name!r} already has <fluid_added_mass>; "
+                    "pass --force to replace it with the plugin's terms"
+                )
+            chosen = decide_sign(D, sign, where)
+            A = -D if chosen == "fossen" else D
+            asym = float(np.max(np.abs(A - A.T)))
+            scale = max(float(np.max(np.abs(A))), 1e-300)
+            if asym > ASYMMETRY_TOLERANCE * scale:
+                i, j = np.unravel_index(int(np.argmax(np.abs(A - A.T))), A.shape)
+                warnings.append(
+                    f"{where}: the <iDotJ> terms are not symmetric (largest difference {asym:g} "
+                    f"between {FORCE_AXES[i]}Dot{VELOCITY_AXES[j]} and "
+                    f"{FORCE_AXES[j]}Dot{VELOCITY_AXES[i]}); written the symmetric part"
+                )
+            A_BBo_B = AddedMass(A).symmetric()
+            comment = ascii_comment(
+                f"gzinertia convert: from the Hydrodynamics plugin's iDotJ terms "
+                f"({chosen} sign: A = {'-' if chosen == 'fossen' else '+'}sym(D)); "
+                "about the link origin in link axes"
+            )
+            write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
+            plugin_elem = _plugin_element(editor, plugin)
+            if remove_plugin_terms:
+                for name in added_mass_terms():
+                    elem = child(plugin_elem, name)
+                    if elem is not None:
+                        editor.remove_element(elem)
+            else:
+                _set_child_text(editor, plugin_elem, "disable_added_mass", "true")
+            converted.append(ConvertedLink(link, plugin, chosen, A_BBo_B, asym))
+            written[link.name] = A_BBo_B
+    new = editor.result()
+    if new != old:
+        verify_edit(path, doc, new, model_paths, written)
+    return ConvertResult(path, old, new, tuple(converted), tuple(warnings))
+
+
+def sdf_to_hydro(
+    path: Path,
+    *,
+    pattern: str | None,
+    sign: Sign,
+    model_paths: Sequence[str | Path],
+) -> ConvertResult:
+    """Writes each selected link's ``<fluid_added_mass>`` into its Hydrodynamics plugin as
+    ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
+    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin."""
+    if sign == "auto":
+        raise GzInertiaError("--sdf-to-hydro needs --sign fossen or --sign physical")
+    doc = read_sdf_file(path, model_paths)
+    old = path.read_bytes()
+    editor = XmlEditor(old, str(path))
+    converted: list[ConvertedLink] = []
+    warnings: list[str] = []
+    written: dict[str, AddedMass | None] = {}
+    for link in _selected(doc.links, pattern):
+        A = link.inertial.A_BBo_B
+        if A is None:
+            continue
+        if not link.hydrodynamics:
+            warnings.append(
+                f"{link.source}: link {link.name!r} has no Hydrodynamics plugin to take its "
+                "added mass; add one (with its damping terms) first"
+            )
+            continue
+        plugin = link.hydrodynamics[0]
+        if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
+            warnings.append(f"{plugin.source}: link {link.name!r} or its plugin is in another file")
+            continue
+        S = AddedMass(A).symmetric().A
+        D = -S if sign == "fossen" else S
+        scale = max(float(np.max(np.abs(D))), 1e-300)
+        plugin_elem = _plugin_element(editor, plugin)
+        new_lines = []
+        for i, row in enumerate(FORCE_AXES):
+            for j, col in enumerate(VELOCITY_AXES):
+                name = f"{row}Dot{col}"
+                value = format_value(float(D[i, j]), scale)
+                existing = child(plugin_elem, name)
+                if existing is not None:
+                    editor.set_text(existing, value)
+                elif value != "0":
+                    new_lines.append(f"<{name}>{value}</{name}>")
+        disable = child(plugin_elem, "disable_added_mass")
+        if disable is not None:
+            editor.set_text(disable, "false")
+        if new_lines:
+            editor.append_child_lines(plugin_elem, new_lines)
+        remove_fluid_added_mass(editor, link_element(editor, link))
+        converted.append(ConvertedLink(link, plugin, sign, AddedMass(S), 0.0))
+        written[link.name] = None
+    new = editor.result()
+    if new != old:
+        verify_edit(path, doc, new, model_paths, written)
+    return ConvertResult(path, old, new, tuple(converted), tuple(warnings))

@@ -1,0 +1,107 @@
+"""``gzinertia shift``: rewrite a ``<fluid_added_mass>`` authored about another point (the CoM,
+a hull or ellipsoid centre) about the link origin, which is where the spec and Gazebo put it.
+
+``A_BQ_F`` (about Q, in axes F = link or inertial axes) becomes ``A_BBo_B``: re-expressed in link
+axes with ``R_BI`` when needed, then moved from Q to Bo by the exact congruence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from gzinertia.added_mass import AddedMass
+from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
+from gzinertia.edit.verify import verify_edit
+from gzinertia.errors import GzInertiaError
+from gzinertia.records import LinkRecord
+from gzinertia.sdf import read_sdf_file
+from gzinertia.sdf.xml import child
+from gzinertia.selection import select_links
+
+SourceAxes = Literal["link", "inertial"]
+
+
+@dataclass(frozen=True)
+class ShiftResult:
+    path: Path
+    old: bytes
+    new: bytes
+    link: LinkRecord
+    p_BoQ_B: tuple[float, float, float]
+    A_before: AddedMass
+    A_BBo_B: AddedMass
+
+
+def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> np.ndarray:
+    """``p_BoQ_B`` for ``--from com|origin|x,y,z`` (a vector is in the link frame)."""
+    if point == "com":
+        return np.array(link.inertial.p_BoBcm_B, dtype=float)
+    if point == "origin":
+        return np.zeros(3)
+    if isinstance(point, tuple):
+        return np.array(point, dtype=float)
+    raise GzInertiaError(f"--from must be com, origin or x,y,z, not {point!r}")
+
+
+def shifted_added_mass(
+    link: LinkRecord, p_BoQ_B: np.ndarray, axes: SourceAxes
+) -> tuple[AddedMass, AddedMass]:
+    """The link's written matrix taken as about Q (in ``axes``), and the same about Bo in B."""
+    if link.inertial.A_BBo_B is None:
+        raise GzInertiaError(f"{link.source}: link {link.name!r} has no <fluid_added_mass>")
+    A_Q = AddedMass(link.inertial.A_BBo_B, "Q", "I" if axes == "inertial" else "B")
+    if axes == "inertial":
+        A_Q = A_Q.reexpressed("B", link.inertial.R_BI)
+    return A_Q, A_Q.moved_to("Bo", p_BoQ_B)
+
+
+def shift(
+    path: Path,
+    *,
+    pattern: str,
+    point: str | tuple[float, float, float],
+    axes: SourceAxes,
+    force: bool,
+    model_paths: Sequence[str | Path],
+) -> ShiftResult:
+    """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin."""
+    doc = read_sdf_file(path, model_paths)
+    links = select_links(doc.links, pattern, str(path))
+    if len(links) != 1:
+        names = ", ".join(lk.name for lk in links)
+        raise GzInertiaError(f"{path}: --link must select one link, not {len(links)} ({names})")
+    link = links[0]
+    if not same_file(link.source.file, path):
+        raise GzInertiaError(f"{path}: link {link.name!r} is defined in {link.source.file}")
+    p_BoQ_B = source_point(link, point)
+    A_before, A_BBo_B = shifted_added_mass(link, p_BoQ_B, axes)
+    old = path.read_bytes()
+    editor = XmlEditor(old, str(path))
+    link_elem = link_element(editor, link)
+    inertial = child(link_elem, "inertial")
+    existing = None if inertial is None else child(inertial, "fluid_added_mass")
+    if existing is not None and editor.has_gzinertia_comment(existing) and not force:
+        raise GzInertiaError(
+            f"{link.source}: the <fluid_added_mass> of {link.name!r} was written by gzinertia "
+            "and is already about the link origin; shifting it again would be wrong "
+            "(pass --force if you edited it by hand since)"
+        )
+    where = " ".join(f"{v:g}" for v in p_BoQ_B)
+    comment = ascii_comment(
+        f"gzinertia shift: moved from the point ({where}) m of the link frame "
+        f"{'in inertial-frame axes ' if axes == 'inertial' else ''}to the link origin, "
+        "link axes, by the exact change of point"
+    )
+    if np.any(p_BoQ_B) or axes == "inertial":
+        write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)
+    new = editor.result()
+    if new != old:
+        verify_edit(path, doc, new, model_paths, {link.name: A_BBo_B})
+    p = (float(p_BoQ_B[0]), float(p_BoQ_B[1]), float(p_BoQ_B[2]))
+    return ShiftResult(path, old, new, link, p, A_before, A_BBo_B)

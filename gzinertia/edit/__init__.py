@@ -1,0 +1,1 @@
+"""Minimal-diff edits of users' SDF files and safe delivery of the result."""

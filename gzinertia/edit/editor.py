@@ -1,0 +1,216 @@
+"""Minimal-diff edits of an XML file: replace, insert or remove elements and text at their exact
+byte spans, matching the surrounding indentation and line endings, and leave every other byte as
+it was (comments, attribute order and quoting, blank lines, the XML declaration).
+
+Edits are collected and applied at once (:meth:`XmlEditor.result`); they must not overlap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+
+from gzinertia.edit.spans import (
+    ElementSpan,
+    element_spans,
+    indentation_at,
+    line_start,
+    newline_of,
+)
+from gzinertia.errors import GzInertiaError
+from gzinertia.sdf.xml import parse_xml_bytes
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    text: bytes
+
+
+_ENCODING = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def _declared_encoding(data: bytes, name: str) -> str:
+    """The XML declaration's encoding (UTF-8 by default); refuses non-ASCII-compatible ones,
+    whose bytes the span scanner cannot read."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00", b"<\x00")):
+        raise GzInertiaError(f"{name}: cannot edit a UTF-16/32 file; convert it to UTF-8")
+    m = _ENCODING.match(data.lstrip(b"\xef\xbb\xbf"))
+    encoding = m.group(1).decode("ascii") if m else "utf-8"
+    try:
+        probe = "<a/>".encode(encoding)
+    except LookupError:
+        raise GzInertiaError(f"{name}: unknown encoding {encoding!r}") from None
+    if probe != b"<a/>":
+        raise GzInertiaError(f"{name}: cannot edit a file encoded as {encoding}; use UTF-8")
+    return encoding
+
+
+def _detect_indent_unit(data: bytes) -> bytes:
+    """The file's indentation step (the most common increase between consecutive lines)."""
+    steps: Counter[bytes] = Counter()
+    prev = b""
+    for line in data.splitlines():
+        if not line.strip():
+            continue
+        indent = line[: len(line) - len(line.lstrip(b" \t"))]
+        if len(indent) > len(prev) and indent.startswith(prev):
+            steps[indent[len(prev) :]] += 1
+        prev = indent
+    return steps.most_common(1)[0][0] if steps else b"  "
+
+
+class XmlEditor:
+    """The bytes of one file, its parsed tree, and the edits made so far.
+
+    Elements are lxml elements of :attr:`root` (parsed from the same bytes with the reader's safe
+    parser); each maps to its byte span by document order.
+    """
+
+    def __init__(self, data: bytes, name: str) -> None:
+        self.data = data
+        self.name = name
+        self.root = parse_xml_bytes(data, name)
+        spans = element_spans(data, name)
+        elements = list(self.root.iter(etree.Element))
+        if len(spans) != len(elements):
+            raise GzInertiaError(f"{name}: cannot map elements to bytes for a minimal edit")
+        self._span = {id(e): s for e, s in zip(elements, spans, strict=True)}
+        self._elements = elements  # keeps ids alive
+        self.encoding = _declared_encoding(data, name)
+        self.newline = newline_of(data)
+        self.indent_unit = _detect_indent_unit(data)
+        self._edits: list[_Edit] = []
+
+    # --- lookup ---------------------------------------------------------------------------
+    def span(self, elem: etree._Element) -> ElementSpan:
+        span = self._span[id(elem)]
+        if span.tag.rsplit(b":", 1)[-1] != str(elem.tag).rsplit("}", 1)[-1].encode():
+            raise GzInertiaError(f"{self.name}: element/byte mismatch at <{elem.tag}>")
+        return span
+
+    def indentation(self, elem: etree._Element) -> bytes:
+        return indentation_at(self.data, self.span(elem).start)
+
+    def child_indentation(self, elem: etree._Element) -> bytes:
+        """Indentation of ``elem``'s children (its first child's, or its own plus one step)."""
+        for c in elem:
+            if isinstance(c.tag, str):
+                found = indentation_at(self.data, self.span(c).start)
+                if found:
+                    return found
+        return self.indentation(elem) + self.indent_unit
+
+    # --- edits ----------------------------------------------------------------------------
+    def _add(self, start: int, end: int, text: bytes) -> None:
+        for e in self._edits:
+            if (start < e.end and e.start < end) or (start == end == e.start == e.end):
+                raise GzInertiaError(f"{self.name}: overlapping edits at byte {start}")
+        self._edits.append(_Edit(start, end, text))
+
+    def _block(self, lines: Sequence[str], indent: bytes) -> bytes:
+        return b"".join(indent + self._encode(line) + self.newline for line in lines)
+
+    def _encode(self, text: str) -> bytes:
+        return text.encode(self.encoding, errors="xmlcharrefreplace")
+
+    def set_text(self, elem: etree._Element, text: str) -> None:
+        """Replaces the text content of a leaf element."""
+        span = self.span(elem)
+        if span.self_closing:
+            tag = self.data[span.start : span.end - 2].rstrip()
+            closing = b"</" + span.tag + b">"
+            self._add(span.start, span.end, tag + b">" + self._encode(text) + closing)
+        else:
+            self._add(span.start_tag_end, span.content_end, self._encode(text))
+
+    def set_attribute(self, elem: etree._Element, attr: str, value: str) -> None:
+        """Replaces an existing attribute's value in the start tag (quoting kept)."""
+        span = self.span(elem)
+        tag = self.data[span.start : span.start_tag_end]
+        m = re.search(rb"(\s" + re.escape(attr.encode()) + rb"\s*=\s*)([\"'])(.*?)\2", tag)
+        if m is None:
+            raise GzInertiaError(f"{self.name}: <{elem.tag}> has no attribute {attr!r}")
+        self._add(span.start + m.start(3), span.start + m.end(3), self._encode(value))
+
+    def append_child_lines(self, parent: etree._Element, lines: Sequence[str]) -> None:
+        """Inserts lines as the last content of ``parent`` at its children's indentation."""
+        span = self.span(parent)
+        indent = self.child_indentation(parent)
+        own = self.indentation(parent)
+        if span.self_closing:
+            tag = self.data[span.start : span.end - 2].rstrip()
+            text = tag + b">" + self.newline + self._block(lines, indent) + own
+            self._add(span.start, span.end, text + b"</" + span.tag + b">")
+            return
+        close = span.content_end
+        if indentation_at(self.data, close) or line_start(self.data, close) == close:
+            at = line_start(self.data, close)
+            self._add(at, at, self._block(lines, indent))
+        else:
+            self._add(close, close, self.newline + self._block(lines, indent) + own)
+
+    def replace_element(
+        self, elem: etree._Element, lines: Sequence[str], with_comment: bool = False
+    ) -> None:
+        """Replaces ``elem`` (and, with ``with_comment``, a ``<!-- gzinertia ... -->`` comment
+        right before it) by ``lines`` at its indentation."""
+        span = self.span(elem)
+        start = span.start
+        if with_comment:
+            start = self._preceding_gzinertia_comment(start)
+        indent = indentation_at(self.data, start)
+        if indent or line_start(self.data, start) == start:
+            first = line_start(self.data, start)
+            end = self._through_newline(span.end)
+            self._add(first, end, self._block(lines, indent))
+        else:
+            body = self._block(lines, self.indentation(elem)).strip()
+            self._add(start, span.end, body)
+
+    def remove_element(self, elem: etree._Element, with_comment: bool = False) -> None:
+        """Removes ``elem`` (and its whole line when nothing else is on it)."""
+        span = self.span(elem)
+        start = self._preceding_gzinertia_comment(span.start) if with_comment else span.start
+        end = self._through_newline(span.end)
+        if indentation_at(self.data, start) and end > span.end:
+            self._add(line_start(self.data, start), end, b"")
+        else:
+            self._add(start, span.end, b"")
+
+    def _through_newline(self, pos: int) -> int:
+        """Past the end of the line if only whitespace follows ``pos`` on it, else ``pos``."""
+        nl = self.data.find(b"\n", pos)
+        if nl < 0:
+            return pos if self.data[pos:].strip() else len(self.data)
+        return nl + 1 if not self.data[pos:nl].strip() else pos
+
+    def _preceding_gzinertia_comment(self, pos: int) -> int:
+        head = self.data[:pos].rstrip()
+        if head.endswith(b"-->"):
+            begin = head.rfind(b"<!--")
+            if begin >= 0 and head[begin + 4 :].lstrip().startswith(b"gzinertia"):
+                return begin
+        return pos
+
+    def has_gzinertia_comment(self, elem: etree._Element) -> bool:
+        start = self.span(elem).start
+        return self._preceding_gzinertia_comment(start) != start
+
+    # --- result ---------------------------------------------------------------------------
+    @property
+    def changed(self) -> bool:
+        return self.result() != self.data
+
+    def result(self) -> bytes:
+        pieces, pos = [], 0
+        for e in sorted(self._edits, key=lambda e: (e.start, e.end)):
+            pieces += [self.data[pos : e.start], e.text]
+            pos = e.end
+        pieces.append(self.data[pos:])
+        return b"".join(pieces)

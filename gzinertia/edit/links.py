@@ -1,0 +1,113 @@
+"""Finding a link's elements in an :class:`~gzinertia.edit.editor.XmlEditor` and writing its
+``<fluid_added_mass>``: the only element an added-mass edit touches (plus, directly before it, a
+one-line ``<!-- gzinertia ... -->`` comment saying how the values were obtained).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from gzinertia.added_mass import SDF_TAGS, AddedMass
+from gzinertia.edit.editor import XmlEditor
+from gzinertia.errors import SdfError
+from gzinertia.records import LinkRecord
+from gzinertia.sdf.xml import child, line_of
+
+#: Entries smaller than this fraction of the largest one are written as 0 (round-off of rotations).
+RELATIVE_ZERO = 1e-12
+
+
+class NotEditableError(SdfError):
+    """A link whose added mass cannot be written as things stand (no ``<inertial>``, or one
+    libsdformat recomputes)."""
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def link_element(editor: XmlEditor, link: LinkRecord) -> etree._Element:
+    """The ``<link>`` element of ``link`` in the editor's file (by line and name)."""
+    short = link.name.rsplit("::", 1)[-1]
+    for elem in editor.root.iter("link"):
+        if line_of(elem) == link.source.line and (elem.get("name") or "").strip() == short:
+            return elem
+    raise SdfError(editor.name, link.source.line, f"cannot find <link name={short!r}> to edit")
+
+
+def format_value(x: float, scale: float) -> str:
+    """Ten significant digits; round-off below ``RELATIVE_ZERO·scale`` written as 0."""
+    if abs(x) <= RELATIVE_ZERO * scale or x == 0.0:
+        return "0"
+    return f"{x:.10g}"
+
+
+def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -> list[str]:
+    """The element's lines (all 21 entries, spec order) preceded by the provenance comment."""
+    if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
+        raise ValueError("<fluid_added_mass> is about the link origin in link axes (A_BBo_B)")
+    values = A_BBo_B.sdf_values()
+    scale = max(abs(v) for v in values.values())
+    if "--" in comment:
+        raise ValueError("an XML comment cannot contain '--'")
+    lines = [f"<!-- {comment} -->", "<fluid_added_mass>"]
+    lines += [f"{indent_unit}<{t}>{format_value(values[t], scale)}</{t}>" for t in SDF_TAGS]
+    return [*lines, "</fluid_added_mass>"]
+
+
+def ascii_comment(text: str) -> str:
+    """``text`` made safe for an XML comment in any ASCII-compatible encoding: superscripts
+    spelled out, other non-ASCII characters replaced, no ``--``."""
+    text = text.replace("\u00b2", "^2").replace("\u00b3", "^3")
+    text = text.encode("ascii", errors="replace").decode("ascii")
+    while "--" in text:
+        text = text.replace("--", "-")
+    return text
+
+
+def inertial_element(editor: XmlEditor, link_elem: etree._Element) -> etree._Element:
+    """The link's ``<inertial>``, refusing the cases where added mass would be lost or odd."""
+    inertial = child(link_elem, "inertial")
+    name = link_elem.get("name")
+    if inertial is None:
+        raise NotEditableError(
+            editor.name,
+            line_of(link_elem),
+            f"link {name!r} has no <inertial> (libsdformat gives it 1 kg and unit inertia): "
+            "write its mass and inertia before its added mass",
+        )
+    if (inertial.get("auto") or "").strip().lower() in ("true", "1"):
+        raise NotEditableError(
+            editor.name,
+            line_of(inertial),
+            f'link {name!r} has <inertial auto="true">: libsdformat drops <fluid_added_mass> '
+            "when it computes the inertia; write mass and inertia explicitly first",
+        )
+    return inertial
+
+
+def write_fluid_added_mass(
+    editor: XmlEditor, link_elem: etree._Element, A_BBo_B: AddedMass, comment: str
+) -> None:
+    """Sets the link's ``<fluid_added_mass>`` (replacing an existing one and the gzinertia comment
+    before it, or appending it as the last child of ``<inertial>``)."""
+    inertial = inertial_element(editor, link_elem)
+    lines = fluid_added_mass_lines(A_BBo_B, comment, editor.indent_unit.decode())
+    existing = child(inertial, "fluid_added_mass")
+    if existing is not None:
+        editor.replace_element(existing, lines, with_comment=True)
+    else:
+        editor.append_child_lines(inertial, lines)
+
+
+def remove_fluid_added_mass(editor: XmlEditor, link_elem: etree._Element) -> bool:
+    """Removes the link's ``<fluid_added_mass>`` (and its gzinertia comment); False if none."""
+    inertial = child(link_elem, "inertial")
+    existing = None if inertial is None else child(inertial, "fluid_added_mass")
+    if existing is None:
+        return False
+    editor.remove_element(existing, with_comment=True)
+    return True
+

@@ -1,0 +1,69 @@
+"""Delivering an edit: ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
+diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes), or nothing written."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzinertia.errors import GzInertiaError
+from gzinertia.safe_write import write_atomically
+
+
+@dataclass(frozen=True)
+class WriteMode:
+    """What the user asked for; ``output`` and ``in_place`` exclude each other."""
+
+    output: Path | None = None
+    in_place: bool = False
+    check: bool = False
+    diff: bool = False
+
+    def __post_init__(self) -> None:
+        if self.output is not None and self.in_place:
+            raise GzInertiaError("give either -o/--output or --in-place, not both")
+        if self.check and (self.output is not None or self.in_place):
+            raise GzInertiaError("--check writes nothing: drop -o/--output and --in-place")
+
+    @property
+    def writes(self) -> bool:
+        return self.output is not None or self.in_place
+
+
+def unified_diff(path: Path, old: bytes, new: bytes) -> str:
+    a = old.decode("utf-8", errors="replace").splitlines(keepends=True)
+    b = new.decode("utf-8", errors="replace").splitlines(keepends=True)
+    absolute = path.is_absolute()
+    old_name, new_name = (str(path), str(path)) if absolute else (f"a/{path}", f"b/{path}")
+    lines = difflib.unified_diff(a, b, fromfile=old_name, tofile=new_name)
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
+    """Does what ``mode`` says with the edited bytes; returns the exit status (1 only for
+    ``--check`` on a file that would change). Status lines go to stderr."""
+    changed = new != old
+    if mode.diff and changed:
+        sys.stdout.write(unified_diff(path, old, new))
+        sys.stdout.flush()
+    if mode.check:
+        print(f"{path}: {'would change' if changed else 'up to date'}", file=sys.stderr)
+        return 1 if changed else 0
+    if mode.output is not None:
+        write_atomically(mode.output, new)
+        print(f"wrote {mode.output}" + ("" if changed else " (same as the input)"), file=sys.stderr)
+    elif mode.in_place:
+        if changed:
+            write_atomically(path, new)
+            print(f"updated {path}", file=sys.stderr)
+        else:
+            print(f"{path}: unchanged", file=sys.stderr)
+    elif not mode.diff:
+        what = "would change" if changed else "would not change"
+        print(
+            f"{path}: {what}; nothing written (use --in-place, -o OUT, --diff or --check)",
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,68 @@
+"""A safety net for every edit: re-read the edited bytes and check that each link reads back as
+before except for what the edit meant to change. An edit that fails the check is not written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from gzinertia.added_mass import AddedMass
+from gzinertia.errors import GzInertiaError
+from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.sdf import read_sdf_bytes
+
+#: Written values carry ten significant digits.
+WRITE_RTOL = 1e-9
+
+
+def _same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
+    ia, ib = a.inertial, b.inertial
+    return (
+        np.array_equal(a.X_WB.matrix(), b.X_WB.matrix())
+        and ia.mass == ib.mass
+        and np.array_equal(ia.X_BI.matrix(), ib.X_BI.matrix())
+        and np.array_equal(ia.I_BBcm_I, ib.I_BBcm_I)
+        and len(a.collisions) == len(b.collisions)
+    )
+
+
+def _same_added_mass(a: np.ndarray | None, b: np.ndarray | None, rtol: float) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    scale = max(float(np.max(np.abs(b))), 1e-300)
+    return float(np.max(np.abs(a - b))) <= rtol * scale
+
+
+def verify_edit(
+    path: Path,
+    before: SdfDocument,
+    new: bytes,
+    model_paths: Sequence[str | Path],
+    added_mass: Mapping[str, AddedMass | None],
+) -> SdfDocument:
+    """Re-reads ``new`` and checks it against ``before``: same links, poses and rigid inertia;
+    ``<fluid_added_mass>`` as given in ``added_mass`` (scoped link name → A_BBo_B or None for
+    removed) and unchanged elsewhere. Returns the re-read document."""
+    after = read_sdf_bytes(new, str(path), model_paths)
+    if [lk.name for lk in after.links] != [lk.name for lk in before.links]:
+        raise GzInertiaError(f"{path}: internal error: the edit changed the set of links")
+    for old, new_link in zip(before.links, after.links, strict=True):
+        if not _same_rigid(old, new_link):
+            raise GzInertiaError(
+                f"{path}: internal error: the edit changed link {old.name!r}; nothing written"
+            )
+        if old.name in added_mass:
+            want = added_mass[old.name]
+            ok = _same_added_mass(
+                new_link.inertial.A_BBo_B, None if want is None else want.symmetric().A, WRITE_RTOL
+            )
+        else:
+            ok = _same_added_mass(new_link.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0)
+        if not ok:
+            raise GzInertiaError(
+                f"{path}: internal error: link {old.name!r} does not read back the added mass "
+                "the edit meant to write; nothing written"
+            )
+    return after

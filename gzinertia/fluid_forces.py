@@ -1,0 +1,564 @@
+"""MuJoCo's two stateless fluid-force models, as the engine computes them (``engine_passive.c``).
+
+* **Inertia-box model** (``mj_inertiaBoxFluidModel``): the body is its equivalent inertia box;
+  quadratic drag per box axis and Stokes viscous resistance of the equivalent sphere. Computed at
+  the centre of mass ``Bcm`` in the principal axes ``P`` of the rotational inertia.
+* **Ellipsoid model** (``mj_ellipsoidFluidModel``, ``mj_addedMassForces``, ``mj_viscousForces``):
+  each geom is an ellipsoid ``E`` (semi-axes from :func:`fluid_semi_axes`); added-mass gyroscopic
+  terms, projected-area quadratic drag, angular drag, Magnus and Kutta lift, Stokes resistance.
+  Computed at the geom centre ``Eo`` in the geom axes ``E``.
+
+Where MuJoCo's documentation (shared seed 000) and its C source differ, this module follows the
+source; ``docs/fluid_forces.md`` lists every difference.
+
+Conventions (``docs/conventions.md``, Drake's monogram notation and orderings):
+
+* Spatial velocities are **angular-first** 6-vectors, like MuJoCo's ``mj_objectVelocity`` and
+  Drake's ``SpatialVelocity``: ``V_WE_E = [w_WE_E; v_WEo_E]`` is the velocity of frame E in the
+  world W (angular velocity, then the translational velocity of E's origin Eo), expressed in E.
+* Wrenches are **angular-first** 6-vectors, like MuJoCo's local force and Drake's
+  ``SpatialForce``: ``F_EEo_E = [τ; f]`` is the fluid's force on the body, applied at Eo, moment
+  about Eo, both expressed in E. ``F_BBo_B`` is the same about the link origin Bo in link axes.
+* The wind is the fluid's (uniform) velocity in the world. MuJoCo takes it in world axes
+  (``mjOption.wind``) and rotates it into the local frame; here it is passed **already expressed
+  in the local frame** (``v_wind_E = R_WEᵀ·wind_W``). It changes only the translational velocity
+  (a uniform flow has no vorticity).
+* Density ``ρ`` in kg/m³; ``viscosity`` ``β`` is used as MuJoCo uses it, as a dynamic viscosity
+  (Pa·s) in Stokes' law ``f = -6π·β·r·v``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from gzinertia.inertia import (
+    drake_tolerance,
+    equivalent_box_half_sizes,
+    principal_axes,
+    triangle_margin,
+)
+from gzinertia.records import Geometry
+from gzinertia.rotation import Mat3, Pose, Vec3
+from gzinertia.spatial import shift_operator
+from gzinertia.tuckerman import ellipsoid_added_mass
+
+__all__ = [
+    "MJ_MINVAL",
+    "EllipsoidFluidCoefficients",
+    "EllipsoidFluidWrench",
+    "FluidEllipsoid",
+    "angular_drag_moments",
+    "ellipsoid_fluid_wrench",
+    "ellipsoid_fluid_wrench_on_link",
+    "ellipsoid_fluid_wrench_terms",
+    "fluid_semi_axes",
+    "inertia_box_fluid_wrench",
+    "inertia_box_fluid_wrench_on_link",
+    "inertia_box_half_sizes",
+    "max_projected_area",
+    "projected_area",
+    "shadow_area",
+    "shift_velocity",
+    "shift_wrench",
+    "stokes_coefficients",
+    "translational_drag_area",
+]
+
+Vec6 = NDArray[np.float64]
+
+#: MuJoCo's ``mjMINVAL``: the engine's guard against division by zero, kept where it guards.
+MJ_MINVAL: Final[float] = 1e-15
+
+
+@dataclass(frozen=True)
+class EllipsoidFluidCoefficients:
+    """The five per-geom coefficients of MuJoCo's ellipsoid model (MJCF ``fluidcoef`` order).
+
+    Defaults are MuJoCo's: blunt drag 0.5, slender drag 0.25, angular drag 1.5, Kutta lift 1.0,
+    Magnus lift 1.0 (``model.geom_fluid[g, 1:6]``).
+    """
+
+    blunt_drag: float = 0.5
+    slender_drag: float = 0.25
+    angular_drag: float = 1.5
+    kutta_lift: float = 1.0
+    magnus_lift: float = 1.0
+
+    @classmethod
+    def from_mujoco(cls, fluidcoef: ArrayLike) -> EllipsoidFluidCoefficients:
+        """From MJCF ``fluidcoef`` / ``model.geom_fluid[g, 1:6]`` (5 numbers, that order)."""
+        c = np.asarray(fluidcoef, dtype=float).reshape(5)
+        return cls(float(c[0]), float(c[1]), float(c[2]), float(c[3]), float(c[4]))
+
+    def as_mujoco(self) -> tuple[float, float, float, float, float]:
+        """The 5 numbers in MJCF ``fluidcoef`` order."""
+        return (
+            self.blunt_drag,
+            self.slender_drag,
+            self.angular_drag,
+            self.kutta_lift,
+            self.magnus_lift,
+        )
+
+
+class EllipsoidFluidWrench(NamedTuple):
+    """``F_EEo_E`` of the ellipsoid model, term by term.
+
+    Each field is an angular-first wrench ``[τ; f]`` on the body, at the ellipsoid centre Eo, in
+    ellipsoid axes E. ``drag`` is the quadratic (density) part of the linear and angular drag,
+    ``viscous`` the Stokes (viscosity) part; MuJoCo adds the two into one coefficient.
+    """
+
+    added_mass: Vec6
+    magnus: Vec6
+    kutta: Vec6
+    drag: Vec6
+    viscous: Vec6
+
+    @property
+    def total(self) -> Vec6:
+        """The sum of all terms: what MuJoCo applies (``F_EEo_E``)."""
+        return self.added_mass + self.magnus + self.kutta + self.drag + self.viscous
+
+    @property
+    def dissipative(self) -> Vec6:
+        """Quadratic drag plus viscous resistance (the terms that oppose the relative motion)."""
+        return self.drag + self.viscous
+
+
+def _vec(a: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
+    v = np.asarray(a, dtype=float)
+    if v.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), got {v.shape}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{name} must be finite")
+    return v
+
+
+def _semi_axes(semi_axes: ArrayLike) -> Vec3:
+    r = _vec(semi_axes, 3, "semi_axes")
+    if not np.all(r > 0.0):
+        raise ValueError(f"semi_axes must be positive, got {r}")
+    return r
+
+
+def _medium(density: float, viscosity: float) -> tuple[float, float]:
+    rho, beta = float(density), float(viscosity)
+    if not (np.isfinite(rho) and rho >= 0.0 and np.isfinite(beta) and beta >= 0.0):
+        raise ValueError(f"density and viscosity must be finite and >= 0, got {rho}, {beta}")
+    return rho, beta
+
+
+# ------------------------------------------------------------------------- geometry helpers
+
+
+def fluid_semi_axes(geometry: Geometry) -> Vec3:
+    """Semi-axes MuJoCo gives the ellipsoid of a primitive geom (``mju_geomSemiAxes``).
+
+    In the geom's own frame, from SDFormat dimensions: sphere ``(r, r, r)``; capsule
+    ``(r, r, L/2 + r)`` (SDF ``length`` L excludes the caps); cylinder ``(r, r, L/2)``; box its
+    half-sizes (the inscribed ellipsoid, not one of equal volume); ellipsoid its radii.
+
+    Raises:
+        ValueError: for meshes and other shapes. MuJoCo uses a mesh's bounding-box half-extents,
+            but measured in the frame MuJoCo moves every mesh to (its own centre of mass and
+            principal axes), not in the mesh file's frame; that is not reproduced here.
+    """
+    g = geometry
+    if g.kind == "sphere" and g.radius is not None:
+        r = [g.radius] * 3
+    elif g.kind == "capsule" and g.radius is not None and g.length is not None:
+        r = [g.radius, g.radius, 0.5 * g.length + g.radius]
+    elif g.kind == "cylinder" and g.radius is not None and g.length is not None:
+        r = [g.radius, g.radius, 0.5 * g.length]
+    elif g.kind == "box" and g.size is not None:
+        r = [0.5 * s for s in g.size]
+    elif g.kind == "ellipsoid" and g.size is not None:
+        r = list(g.size)
+    else:
+        raise ValueError(f"no fluid ellipsoid for geometry kind {g.kind!r}")
+    return _semi_axes(r)
+
+
+def _unit_direction(direction: ArrayLike) -> Vec3:
+    u = _vec(direction, 3, "direction")
+    norm = float(np.linalg.norm(u))
+    if norm == 0.0:
+        raise ValueError("direction must be non-zero")
+    return u / norm
+
+
+def projected_area(semi_axes: ArrayLike, direction: ArrayLike) -> float:
+    """What MuJoCo calls the projected area ``A_proj`` for motion along ``direction``.
+
+    ``A_proj = π·sqrt(Σ (r_j r_k)⁴ u_i² / Σ (r_j r_k)² u_i²)`` (seed 000's lemma, and the engine),
+    in ellipsoid axes; ``direction`` need not be unit but must be non-zero. Without the engine's
+    ``mjMINVAL`` guard (see :func:`ellipsoid_fluid_wrench_terms`).
+
+    This is the area of the ellipsoid's central section normal to ``n ∝ (u_i / r_i²)``: the rim
+    whose shadow is the ellipsoid's projection along ``u``. It is **not** the shadow's area
+    (:func:`shadow_area`), which is smaller by the factor ``n̂·û``: the lemma's derivation
+    identifies the shadow with the rim and leaves out that cosine. The two agree only along a
+    principal axis (or for a sphere); otherwise ``A_proj`` exceeds the shadow by ``1/(n̂·û)``,
+    a factor that grows with the aspect ratio, and stays at most ``π·r_max·r_mid`` (the largest
+    central section).
+    """
+    r = _semi_axes(semi_axes)
+    u = _unit_direction(direction)
+    rjrk2 = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]]) ** 2
+    return float(np.pi * np.sqrt(np.sum(rjrk2**2 * u**2) / np.sum(rjrk2 * u**2)))
+
+
+def shadow_area(semi_axes: ArrayLike, direction: ArrayLike) -> float:
+    """Area of the ellipsoid's orthogonal projection on the plane normal to ``direction``.
+
+    ``π·sqrt(Σ (r_j r_k)² û_i²) = π·r_x r_y r_z·sqrt(Σ û_i² / r_i²)``. For comparison with
+    :func:`projected_area` (MuJoCo uses that one, not this).
+    """
+    r = _semi_axes(semi_axes)
+    u = _unit_direction(direction)
+    rjrk = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]])
+    return float(np.pi * np.sqrt(np.sum(rjrk**2 * u**2)))
+
+
+def max_projected_area(semi_axes: ArrayLike) -> float:
+    """``A_max = π·r_max·r_mid`` as the engine defines it (the seed says ``4π·r_max·r_min``)."""
+    r = np.sort(_semi_axes(semi_axes))
+    return float(np.pi * r[2] * r[1])
+
+
+def translational_drag_area(
+    semi_axes: ArrayLike, direction: ArrayLike, coefs: EllipsoidFluidCoefficients
+) -> float:
+    """``C_blunt·A_proj + C_slender·(A_max - A_proj)`` for motion along ``direction`` (m²).
+
+    MuJoCo's quadratic drag force is ``-ρ·(this)·|v|·v``, exactly along ``v``.
+    """
+    a_proj = projected_area(semi_axes, direction)
+    return coefs.blunt_drag * a_proj + coefs.slender_drag * (max_projected_area(semi_axes) - a_proj)
+
+
+def angular_drag_moments(semi_axes: ArrayLike, coefs: EllipsoidFluidCoefficients) -> Vec3:
+    """Per-axis ``c_i = C_angular·I_D,i + C_slender·(I_max - I_D,i)`` in ellipsoid axes (m⁵).
+
+    ``I_D,i = 8π/15·r_i·max(r_j, r_k)⁴`` and ``I_max = 8π/15·r_mid·r_max⁴`` (= ``max_i I_D,i``).
+    MuJoCo's quadratic angular drag torque is ``-ρ·‖c∘ω‖·ω``, exactly along ``ω``.
+    """
+    r = _semi_axes(semi_axes)
+    return _angular_drag_moments(r, coefs)
+
+
+def _angular_drag_moments(r: Vec3, coefs: EllipsoidFluidCoefficients) -> Vec3:
+    d_max, d_min = max(r), min(r)
+    d_mid = r[0] + r[1] + r[2] - d_max - d_min
+    I_max = 8.0 / 15.0 * np.pi * d_mid * d_max**4
+    II = np.array(
+        [8.0 / 15.0 * np.pi * r[i] * max(r[(i + 1) % 3], r[(i + 2) % 3]) ** 4 for i in range(3)]
+    )
+    return coefs.angular_drag * II + coefs.slender_drag * (I_max - II)
+
+
+def stokes_coefficients(semi_axes: ArrayLike) -> tuple[float, float]:
+    """``(6π·r_D, 8π·r_D³)`` with ``r_D = (r_x + r_y + r_z)/3``: Stokes' force and torque per
+    unit viscosity of the equivalent sphere (``f = -β·6π r_D·v``, ``τ = -β·8π r_D³·ω``)."""
+    r = _semi_axes(semi_axes)
+    D = 2.0 / 3.0 * (r[0] + r[1] + r[2])
+    return float(3.0 * np.pi * D), float(np.pi * D * D * D)
+
+
+# ----------------------------------------------------------------------- change of point
+
+
+def shift_velocity(V_WB_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
+    """``V_WBq_B``: the spatial velocity (angular-first) of the frame B shifted to point Q.
+
+    ``v_WQ = v_WBo + w_WB × p_BoQ`` (same axes B), via :func:`gzinertia.spatial.shift_operator`.
+    """
+    return shift_operator(p_BoQ_B, "angular-first") @ _vec(V_WB_B, 6, "V_WB_B")
+
+
+def shift_wrench(F_BQ_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
+    """``F_BBo_B``: a wrench (angular-first) applied at Q moved to the point Bo (same axes).
+
+    ``τ_Bo = τ_Q + p_BoQ × f``; the transpose of :func:`shift_velocity`'s operator (power is
+    invariant).
+    """
+    return shift_operator(p_BoQ_B, "angular-first").T @ _vec(F_BQ_B, 6, "F_BQ_B")
+
+
+def _rotate6(R: Mat3, X: Vec6) -> Vec6:
+    return np.concatenate([R @ X[:3], R @ X[3:]])
+
+
+# ------------------------------------------------------------------------ inertia-box model
+
+
+def inertia_box_half_sizes(mass: float, principal_moments: ArrayLike) -> Vec3:
+    """Half-sizes of MuJoCo's equivalent inertia box, ``r_i² = 3/(2m)·(I_j + I_k - I_i)``.
+
+    As the engine does, ``I_j + I_k - I_i`` is floored at ``mjMINVAL`` (so a flat body keeps a
+    tiny, non-zero thickness) — :func:`gzinertia.inertia.equivalent_box_half_sizes` otherwise.
+
+    Raises:
+        ValueError: mass not positive, or moments that are negative or violate the triangle
+            inequality beyond Drake's tolerance (MuJoCo's compiler rejects those bodies).
+    """
+    m = float(mass)
+    moments = _vec(principal_moments, 3, "principal_moments")
+    if not m > 0.0:
+        raise ValueError(f"mass must be positive, got {mass}")
+    tol = drake_tolerance(moments)
+    if np.any(moments < -tol) or triangle_margin(moments) < -tol:
+        raise ValueError(f"principal moments {moments} are not those of a physical body")
+    half = equivalent_box_half_sizes(m, moments)
+    floor = np.sqrt(1.5 / m * MJ_MINVAL)
+    return np.where(np.isnan(half) | (half < floor), floor, half)
+
+
+def inertia_box_fluid_wrench(
+    mass: float,
+    principal_moments: ArrayLike,
+    V_WP_P: ArrayLike,
+    density: float,
+    viscosity: float,
+    v_wind_P: ArrayLike | None = None,
+) -> Vec6:
+    """``F_BBcm_P``: MuJoCo's inertia-box fluid wrench on a body (``mj_inertiaBoxFluidModel``).
+
+    Args:
+        mass: body mass ``m`` (kg), positive.
+        principal_moments: the principal moments ``(I_x, I_y, I_z)`` about the centre of mass Bcm,
+            along the axes of frame P (MuJoCo's ``body_inertia``, P being ``body_iquat``).
+        V_WP_P: angular-first spatial velocity of P (origin Bcm) in the world, in P axes.
+        density: fluid density ``ρ``.
+        viscosity: fluid viscosity ``β`` (see module docstring).
+        v_wind_P: the fluid's velocity in the world, expressed in P (default 0).
+
+    Returns:
+        Angular-first ``[τ; f]`` at Bcm in P axes, the sum of (r = box half-sizes, v and ω the
+        velocity relative to the fluid)
+
+        * quadratic drag ``f_i = -2ρ·r_j r_k·|v_i|v_i``, ``τ_i = -½ρ·r_i(r_j⁴ + r_k⁴)·|ω_i|ω_i``;
+        * Stokes resistance of the sphere of radius ``r_eq = (r_x + r_y + r_z)/3``:
+          ``f = -6πβ·r_eq·v``, ``τ = -8πβ·r_eq³·ω``.
+    """
+    rho, beta = _medium(density, viscosity)
+    V = _vec(V_WP_P, 6, "V_WP_P")
+    wind = np.zeros(3) if v_wind_P is None else _vec(v_wind_P, 3, "v_wind_P")
+    box = 2.0 * inertia_box_half_sizes(mass, principal_moments)  # MuJoCo works with full sizes
+    w = V[:3]
+    v = V[3:] - wind
+    F = np.zeros(6)
+    if beta > 0.0:
+        diam = (box[0] + box[1] + box[2]) / 3.0
+        F[:3] = w * (-np.pi * diam * diam * diam * beta)
+        F[3:] = v * (-3.0 * np.pi * diam * beta)
+    if rho > 0.0:
+        for i in range(3):
+            j, k = (i + 1) % 3, (i + 2) % 3
+            F[3 + i] -= 0.5 * rho * box[j] * box[k] * abs(v[i]) * v[i]
+            F[i] -= rho * box[i] * (box[j] ** 4 + box[k] ** 4) * abs(w[i]) * w[i] / 64.0
+    return F
+
+
+def inertia_box_fluid_wrench_on_link(
+    mass: float,
+    I_BBcm_B: ArrayLike,
+    p_BoBcm_B: ArrayLike,
+    V_WB_B: ArrayLike,
+    density: float,
+    viscosity: float,
+    v_wind_B: ArrayLike | None = None,
+) -> Vec6:
+    """``F_BBo_B``: the inertia-box wrench of a link, about its origin Bo, in link axes.
+
+    The principal axes P of ``I_BBcm_B`` come from :func:`gzinertia.inertia.principal_axes`; the
+    model is invariant to their order and signs, but **not** to the choice of axes inside a
+    degenerate plane (two equal moments): the box then has two equal sides, yet ``|v_i|·v_i`` is
+    not isotropic in that plane, so MuJoCo's result depends on the axes its own eigensolver
+    picked (``body_iquat``) and may differ from this one for such bodies.
+
+    Args:
+        V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
+        v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
+    """
+    I = np.asarray(I_BBcm_B, dtype=float)
+    p = _vec(p_BoBcm_B, 3, "p_BoBcm_B")
+    moments, R_BP = principal_axes(I)
+    V_WP_P = _rotate6(R_BP.T, shift_velocity(V_WB_B, p))
+    wind_P = None if v_wind_B is None else R_BP.T @ _vec(v_wind_B, 3, "v_wind_B")
+    F_BBcm_P = inertia_box_fluid_wrench(mass, moments, V_WP_P, density, viscosity, wind_P)
+    return shift_wrench(_rotate6(R_BP, F_BBcm_P), p)
+
+
+# -------------------------------------------------------------------------- ellipsoid model
+
+
+def ellipsoid_fluid_wrench_terms(
+    semi_axes: ArrayLike,
+    V_WE_E: ArrayLike,
+    density: float,
+    viscosity: float,
+    v_wind_E: ArrayLike | None = None,
+    coefs: EllipsoidFluidCoefficients | None = None,
+    virtual_mass: ArrayLike | None = None,
+    virtual_inertia: ArrayLike | None = None,
+) -> EllipsoidFluidWrench:
+    """MuJoCo's ellipsoid-model wrench on one geom, ``F_EEo_E``, split by term.
+
+    Args:
+        semi_axes: ``(r_x, r_y, r_z)`` of the ellipsoid along E's axes (see
+            :func:`fluid_semi_axes`).
+        V_WE_E: angular-first ``[w_WE_E; v_WEo_E]``, velocity of the geom frame E (origin at the
+            ellipsoid centre Eo) in the world, expressed in E.
+        density: ``ρ``; viscosity: ``β``.
+        v_wind_E: the fluid's velocity in the world, expressed in E (default 0).
+        coefs: the five coefficients (MuJoCo's defaults when ``None``).
+        virtual_mass, virtual_inertia: added-mass coefficients per unit density, in MuJoCo's
+            units (m³ and m⁵, volume folded in, ρ not: ``model.geom_fluid[g, 6:9]`` and
+            ``[9:12]``). When ``None`` they come from :func:`gzinertia.tuckerman.
+            ellipsoid_added_mass` (closed form), which differs from MuJoCo's 15-point quadrature
+            of κ by its quadrature error.
+
+    Returns:
+        The terms, each angular-first ``[τ; f]`` at Eo in E. With ``v`` the velocity relative to
+        the fluid and ``ω`` the angular velocity, ``m_A = ρ·virtual_mass``,
+        ``I_A = ρ·virtual_inertia``, ``V`` the ellipsoid volume:
+
+        * ``added_mass``: ``f = (m_A∘v)×ω``, ``τ = (m_A∘v)×v + (I_A∘ω)×ω`` (no ``-m_A∘v̇``);
+        * ``magnus``: ``f = C_M·ρV·ω×v``;
+        * ``kutta``: ``f = C_K·ρ·A_proj·(v̂·n̂)·(n̂×v)×v``, ``n ∝ (r_y²r_z²v_x, r_z²r_x²v_y,
+          r_x²r_y²v_z)`` (``A_proj·(v̂·n̂)`` is the true shadow area, :func:`shadow_area`);
+        * ``drag``: ``f = -ρ·(C_blunt·A_proj + C_slender·(A_max - A_proj))·|v|·v``,
+          ``τ = -ρ·‖c∘ω‖·ω`` (see :func:`angular_drag_moments`);
+        * ``viscous``: ``f = -β·6π r_D·v``, ``τ = -β·8π r_D³·ω``.
+
+        As in the engine, ``A_proj`` and ``v̂·n̂`` divide by ``max(mjMINVAL, ·)``: at zero
+        velocity they are 0, and for ``|v|·r² ≲ 3e-8 m³/s`` (tiny and slow) ``A_proj`` falls
+        below the true projected area.
+    """
+    r = _semi_axes(semi_axes)
+    rho, beta = _medium(density, viscosity)
+    c = EllipsoidFluidCoefficients() if coefs is None else coefs
+    V = _vec(V_WE_E, 6, "V_WE_E")
+    wind = np.zeros(3) if v_wind_E is None else _vec(v_wind_E, 3, "v_wind_E")
+    if (virtual_mass is None) != (virtual_inertia is None):
+        raise ValueError("give both virtual_mass and virtual_inertia, or neither")
+    if virtual_mass is None or virtual_inertia is None:
+        vm, vi = ellipsoid_added_mass(r, 1.0)
+    else:
+        vm = _vec(virtual_mass, 3, "virtual_mass")
+        vi = _vec(virtual_inertia, 3, "virtual_inertia")
+
+    w = V[:3]
+    v = V[3:] - wind
+    zero = np.zeros(3)
+
+    # Added mass (mj_addedMassForces, accelerations disabled).
+    lin_mom = rho * vm * v
+    ang_mom = rho * vi * w
+    added_mass = np.concatenate([np.cross(lin_mom, v) + np.cross(ang_mom, w), np.cross(lin_mom, w)])
+
+    # mj_viscousForces
+    volume = 4.0 / 3.0 * np.pi * r[0] * r[1] * r[2]
+    d_max, d_min = max(r), min(r)
+    d_mid = r[0] + r[1] + r[2] - d_max - d_min
+    A_max = np.pi * d_max * d_mid
+
+    magnus = np.concatenate([zero, np.cross(w, v) * (c.magnus_lift * rho * volume)])
+
+    rjrk = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]])
+    proj_denom = float(np.sum(rjrk**4 * v**2))
+    proj_num = float(np.sum((rjrk * v) ** 2))
+    A_proj = np.pi * np.sqrt(proj_denom / max(MJ_MINVAL, proj_num))
+    normal = rjrk**2 * v  # not unit: |normal| = sqrt(proj_denom), normal·v = proj_num
+    speed = float(np.linalg.norm(v))
+    cos_alpha = proj_num / max(MJ_MINVAL, speed * proj_denom)  # (v̂·n̂)/|normal|
+    kutta_circ = np.cross(normal, v) * (c.kutta_lift * rho * cos_alpha * A_proj)
+    kutta = np.concatenate([zero, np.cross(kutta_circ, v)])
+
+    lin_visc, ang_visc = stokes_coefficients(r)
+    mom_visc = w * _angular_drag_moments(r, c)
+    quad_lin = rho * speed * (A_proj * c.blunt_drag + c.slender_drag * (A_max - A_proj))
+    quad_ang = rho * float(np.linalg.norm(mom_visc))
+    drag = np.concatenate([-quad_ang * w, -quad_lin * v])
+    viscous = np.concatenate([-(beta * ang_visc) * w, -(beta * lin_visc) * v])
+    return EllipsoidFluidWrench(added_mass, magnus, kutta, drag, viscous)
+
+
+def ellipsoid_fluid_wrench(
+    semi_axes: ArrayLike,
+    V_WE_E: ArrayLike,
+    density: float,
+    viscosity: float,
+    v_wind_E: ArrayLike | None = None,
+    coefs: EllipsoidFluidCoefficients | None = None,
+    virtual_mass: ArrayLike | None = None,
+    virtual_inertia: ArrayLike | None = None,
+) -> Vec6:
+    """``F_EEo_E``: the total of :func:`ellipsoid_fluid_wrench_terms` (same arguments).
+
+    Angular-first ``[τ; f]`` on the body, at the ellipsoid centre Eo, in ellipsoid axes E.
+    """
+    return ellipsoid_fluid_wrench_terms(
+        semi_axes, V_WE_E, density, viscosity, v_wind_E, coefs, virtual_mass, virtual_inertia
+    ).total
+
+
+@dataclass(frozen=True)
+class FluidEllipsoid:
+    """One geom of a link under the ellipsoid model.
+
+    ``X_BE`` poses the ellipsoid in the link frame B (``p_BoEo_B``, ``R_BE``: its centre and
+    axes); ``virtual_mass``/``virtual_inertia`` optionally override the closed-form added mass
+    (MuJoCo's units, see :func:`ellipsoid_fluid_wrench_terms`).
+    """
+
+    semi_axes: tuple[float, float, float]
+    X_BE: Pose = field(default_factory=Pose)
+    coefs: EllipsoidFluidCoefficients = field(default_factory=EllipsoidFluidCoefficients)
+    virtual_mass: tuple[float, float, float] | None = None
+    virtual_inertia: tuple[float, float, float] | None = None
+
+
+def ellipsoid_fluid_wrench_on_link(
+    ellipsoids: Sequence[FluidEllipsoid],
+    V_WB_B: ArrayLike,
+    density: float,
+    viscosity: float,
+    v_wind_B: ArrayLike | None = None,
+) -> Vec6:
+    """``F_BBo_B``: the summed ellipsoid-model wrench of a link's geoms, about Bo, in link axes.
+
+    Each geom sees the link's velocity shifted to its centre and re-expressed in its axes; its
+    wrench ``F_EEo_E`` is rotated to B and moved to Bo. (MuJoCo uses this model for a body as soon
+    as one of its geoms has ``fluidshape="ellipsoid"``, and then only those geoms feel the fluid;
+    pass only those.)
+
+    Args:
+        V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
+        v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
+    """
+    V = _vec(V_WB_B, 6, "V_WB_B")
+    wind_B = np.zeros(3) if v_wind_B is None else _vec(v_wind_B, 3, "v_wind_B")
+    F_BBo_B = np.zeros(6)
+    for e in ellipsoids:
+        R_BE, p_BoEo_B = e.X_BE.R, e.X_BE.p
+        V_WE_E = _rotate6(R_BE.T, shift_velocity(V, p_BoEo_B))
+        F_EEo_E = ellipsoid_fluid_wrench(
+            e.semi_axes,
+            V_WE_E,
+            density,
+            viscosity,
+            R_BE.T @ wind_B,
+            e.coefs,
+            e.virtual_mass,
+            e.virtual_inertia,
+        )
+        F_BBo_B += shift_wrench(_rotate6(R_BE, F_EEo_E), p_BoEo_B)
+    return F_BBo_B

@@ -1,0 +1,213 @@
+"""Pictures of links: three orthographic views (top x–y, side x–z, front y–z) with the collision
+shapes' outlines, the link origin's axes, the centre of mass, the equivalent inertia ellipsoid and
+the fluid ellipsoid used for added mass.
+
+Outlines are the convex hulls of each shape's projected surface points (exact for the convex SDF
+primitives; the silhouette's hull for meshes). An ellipsoid with shape matrix ``Q`` (axes in the
+drawing frame) projects onto the plane of coordinates ``(i, j)`` as the ellipse with shape matrix
+``Q[[i, j]][:, [i, j]]``, which is drawn exactly. One link is drawn in its own frame B; several
+links (``--link`` matching many, or none given) are drawn together in the world frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gzinertia.errors import GzInertiaError
+from gzinertia.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.records import Geometry, LinkRecord
+from gzinertia.rotation import Pose
+
+if TYPE_CHECKING:
+    from gzinertia.fits import FitMethod
+
+#: (horizontal axis, vertical axis, title) of each view.
+VIEWS = ((0, 1, "top (x–y)"), (0, 2, "side (x–z)"), (1, 2, "front (y–z)"))
+AXIS_NAMES = "xyz"
+_RING = 48
+
+
+@dataclass(frozen=True)
+class LinkDrawing:
+    """What is drawn for one link, already in the drawing frame F (B for one link, W for many)."""
+
+    name: str
+    X_FB: Pose
+    outlines: tuple[NDArray[np.float64], ...]  # (N, 3) surface points per collision, in F
+    p_FoBcm_F: NDArray[np.float64]
+    inertia_ellipsoid: tuple[NDArray[np.float64], NDArray[np.float64]] | None  # (centre, Q) in F
+    fluid_ellipsoids: tuple[tuple[NDArray[np.float64], NDArray[np.float64]], ...]
+    mass: float
+    note: str
+
+
+def _ring(n: int = _RING) -> NDArray[np.float64]:
+    t = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
+    return np.stack([np.cos(t), np.sin(t)], axis=1)
+
+
+def _unit_sphere_points() -> NDArray[np.float64]:
+    u = np.linspace(0.0, np.pi, 13)
+    v = np.linspace(0.0, 2.0 * np.pi, 25)
+    uu, vv = np.meshgrid(u, v)
+    return np.stack([np.sin(uu) * np.cos(vv), np.sin(uu) * np.sin(vv), np.cos(uu)], -1).reshape(
+        -1, 3
+    )
+
+
+def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
+    """Points on the shape's surface in its own frame C (``None`` for shapes with no outline)."""
+    kind = geometry.kind
+    if kind == "box" and geometry.size is not None:
+        half = np.asarray(geometry.size) / 2.0
+        corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        return corners * half
+    if kind == "sphere" and geometry.radius is not None:
+        return _unit_sphere_points() * geometry.radius
+    if kind == "ellipsoid" and geometry.size is not None:
+        return _unit_sphere_points() * np.asarray(geometry.size)
+    if kind in ("cylinder", "capsule") and None not in (geometry.radius, geometry.length):
+        r, h = float(geometry.radius or 0.0), float(geometry.length or 0.0) / 2.0
+        up = np.array([0.0, 0.0, h])
+        if kind == "cylinder":
+            ring = np.c_[_ring() * r, np.zeros(_RING)]
+            return np.vstack([ring + up, ring - up])
+        cap = _unit_sphere_points() * r
+        return np.vstack([cap + up, cap - up])
+    if kind == "mesh" and geometry.mesh_path is not None:
+        from gzinertia.shapes import _load_mesh
+
+        try:
+            mesh = _load_mesh(geometry.mesh_path, geometry.scale)
+        except GzInertiaError:
+            return None
+        return np.asarray(mesh.convex_hull.vertices, dtype=float)
+    return None
+
+
+def _ellipse(centre: NDArray[np.float64], Q: NDArray[np.float64], i: int, j: int) -> Any:
+    Q2 = Q[np.ix_([i, j], [i, j])]
+    L = np.linalg.cholesky(Q2 + 1e-300 * np.eye(2))
+    pts = _ring(96) @ L.T + centre[[i, j]]
+    return np.vstack([pts, pts[:1]])
+
+
+def link_drawing(
+    link: LinkRecord, X_FB: Pose, fit: FitMethod | None, note: str = ""
+) -> LinkDrawing:
+    """The drawing of ``link`` in frame F, where ``X_FB`` poses the link in F."""
+    from gzinertia.fits import FitError, fit_link
+
+    outlines = []
+    for c in link.collisions:
+        pts = surface_points(c.geometry)
+        if pts is not None:
+            X_FC = X_FB @ c.X_BC
+            outlines.append(pts @ X_FC.R.T + X_FC.p)
+    inertial = link.inertial
+    p_FoBcm_F = X_FB.R @ inertial.p_BoBcm_B + X_FB.p
+    inertia_ellipsoid = None
+    if inertial.mass > 0 and not inertial.defaulted:
+        moments, R_BP = principal_axes(inertial.I_BBcm_B)
+        semi = equivalent_ellipsoid_semi_axes(inertial.mass, moments)
+        if np.all(np.isfinite(semi)):
+            R = X_FB.R @ R_BP
+            inertia_ellipsoid = (p_FoBcm_F, R @ np.diag(semi**2) @ R.T)
+    fluid = []
+    if fit is not None:
+        try:
+            for e in fit_link(link, fit).ellipsoids:
+                X_FE = X_FB @ e.X_BE
+                fluid.append((X_FE.p, X_FE.R @ np.diag(e.semi_axes**2) @ X_FE.R.T))
+        except FitError as exc:
+            note = (note + "; " if note else "") + f"no fluid ellipsoid: {exc}"
+    return LinkDrawing(
+        link.name, X_FB, tuple(outlines), p_FoBcm_F, inertia_ellipsoid, tuple(fluid),
+        inertial.mass, note,
+    )
+
+
+def _draw_view(ax: Any, drawings: Sequence[LinkDrawing], i: int, j: int, title: str,
+               axis_length: float) -> None:
+    from scipy.spatial import ConvexHull, QhullError
+
+    for d in drawings:
+        for pts in d.outlines:
+            p2 = pts[:, [i, j]]
+            try:
+                hull = p2[ConvexHull(p2).vertices]
+            except (QhullError, ValueError):
+                hull = p2
+            closed = np.vstack([hull, hull[:1]])
+            ax.fill(closed[:, 0], closed[:, 1], color="0.85", zorder=1)
+            ax.plot(closed[:, 0], closed[:, 1], color="0.35", lw=1.0, zorder=2)
+        if d.inertia_ellipsoid is not None:
+            e = _ellipse(*d.inertia_ellipsoid, i, j)
+            ax.plot(e[:, 0], e[:, 1], color="tab:blue", lw=1.2, ls="--", zorder=3)
+        for centre, Q in d.fluid_ellipsoids:
+            e = _ellipse(centre, Q, i, j)
+            ax.plot(e[:, 0], e[:, 1], color="tab:purple", lw=1.4, zorder=4)
+        o = d.X_FB.p
+        for k, colour in enumerate(("tab:red", "tab:green", "tab:blue")):
+            tip = o + axis_length * d.X_FB.R[:, k]
+            ax.annotate("", xy=(tip[i], tip[j]), xytext=(o[i], o[j]),
+                        arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.5}, zorder=5,
+                        annotation_clip=False)
+        ax.plot(*d.p_FoBcm_F[[i, j]], marker="o", ms=7, mfc="white", mec="black", zorder=6)
+        ax.plot(*d.p_FoBcm_F[[i, j]], marker="+", ms=7, color="black", zorder=7)
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(f"{AXIS_NAMES[i]} [m]")
+    ax.set_ylabel(f"{AXIS_NAMES[j]} [m]")
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.grid(True, lw=0.3)
+
+
+def _ranges(drawings: Sequence[LinkDrawing]) -> NDArray[np.float64]:
+    """The drawing's size along x, y, z (points, outlines and ellipsoid extents)."""
+    pts = [d.X_FB.p[None, :] for d in drawings] + [o for d in drawings for o in d.outlines]
+    pts += [d.p_FoBcm_F[None, :] for d in drawings]
+    ellipsoids = [e for d in drawings for e in d.fluid_ellipsoids]
+    ellipsoids += [d.inertia_ellipsoid for d in drawings if d.inertia_ellipsoid is not None]
+    for centre, Q in ellipsoids:
+        half = np.sqrt(np.clip(np.diag(Q), 0.0, None))
+        pts += [(centre - half)[None, :], (centre + half)[None, :]]
+    return np.maximum(np.ptp(np.vstack(pts), axis=0), 1e-3)
+
+
+def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path) -> None:
+    """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise GzInertiaError(f"{out}: the picture must be .png or .svg")
+    fig = plt.figure(figsize=(13, 4.2 * len(rows) + 0.4))
+    subfigures = fig.subfigures(len(rows), 1, squeeze=False)[:, 0]
+    for sub, (title, drawings) in zip(subfigures, rows, strict=True):
+        size = _ranges(drawings)
+        # Each view about as wide as its content is, so elongated bodies stay readable.
+        widths = [float(np.clip(size[i] / size[j], 0.6, 3.0)) for i, j, _ in VIEWS]
+        axes = sub.subplots(1, 3, gridspec_kw={"width_ratios": widths})
+        for ax, (i, j, view) in zip(axes, VIEWS, strict=True):
+            _draw_view(ax, drawings, i, j, view, 0.2 * float(size.max()))
+        sub.suptitle(title, fontsize=10, fontweight="bold")
+    legend = [
+        Line2D([], [], color="0.35", lw=1.0, label="collision outline"),
+        Line2D([], [], color="tab:blue", ls="--", label="equivalent inertia ellipsoid"),
+        Line2D([], [], color="tab:purple", label="fluid ellipsoid (added mass)"),
+        Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="centre of mass"),
+        Line2D([], [], color="tab:red", label="link axes x, y, z (red, green, blue)"),
+    ]
+    fig.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, fontsize=8,
+               frameon=False)
+    fig.savefig(out, dpi=110, bbox_inches="tight")
+    plt.close(fig)

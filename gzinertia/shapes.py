@@ -1,0 +1,231 @@
+"""Collision solids: volume, centroid and unit-density rotational inertia of SDF geometries.
+
+A :class:`SolidProperties` describes a uniform solid in some frame F: its volume ``V``, its
+centroid ``Fc`` (``p_FoFc_F``) and ``G_FFc_F``, its rotational inertia about the centroid at
+density 1 kg/m³ expressed in F's axes (m⁵). At density ρ the solid's mass is ``ρ·V`` and its
+rotational inertia about its centre of mass is ``ρ·G_FFc_F``.
+
+:func:`solid_properties` works in the geometry's own frame C (the ``<collision>`` frame), with
+SDF's axes: cylinders and capsules along z, boxes by full sizes, ellipsoids by semi-axes. Meshes
+are read with trimesh after ``<scale>``; a mesh that does not bound a volume (not watertight,
+or not consistently wound) is replaced by its convex hull, and the result says so in
+``approximation``. :func:`collision_solid` re-expresses a solid in the link frame B through
+``X_BC``; :func:`combine_solids` is the union of disjoint solids.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gzinertia.errors import GzInertiaError
+from gzinertia.inertia import parallel_axis, reexpress_inertia
+from gzinertia.records import Collision, Geometry
+from gzinertia.rotation import Mat3, Vec3
+
+
+class ShapeError(GzInertiaError):
+    """A geometry that has no solid to compute (plane, heightmap, unreadable mesh, no volume)."""
+
+
+@dataclass(frozen=True)
+class SolidProperties:
+    """Volume, centroid and unit-density rotational inertia of a solid, expressed in a frame F.
+
+    ``volume`` in m³ (> 0); ``p_FoFc_F`` the centroid Fc (centre of volume) measured from F's
+    origin, in F axes (m); ``G_FFc_F`` the rotational inertia at density 1 kg/m³ about the
+    centroid, in F axes (m⁵), so that the solid at density ρ has inertia ``ρ·G_FFc_F`` about its
+    centre of mass; ``approximation`` says what was approximated (``None`` when exact).
+    """
+
+    volume: float
+    p_FoFc_F: Vec3
+    G_FFc_F: Mat3
+    approximation: str | None = None
+
+
+def _solid(volume: float, p: Any, G: Any, approximation: str | None = None) -> SolidProperties:
+    centroid = np.array(p, dtype=float).reshape(3)
+    inertia = np.array(G, dtype=float).reshape(3, 3)
+    inertia = 0.5 * (inertia + inertia.T)
+    centroid.setflags(write=False)
+    inertia.setflags(write=False)
+    return SolidProperties(float(volume), centroid, inertia, approximation)
+
+
+def _require(value: float | None, what: str) -> float:
+    if value is None:
+        raise ShapeError(f"{what} is missing")
+    return float(value)
+
+
+def _require3(value: tuple[float, float, float] | None, what: str) -> tuple[float, float, float]:
+    if value is None:
+        raise ShapeError(f"{what} is missing")
+    return (float(value[0]), float(value[1]), float(value[2]))
+
+
+def box_solid(size: tuple[float, float, float]) -> SolidProperties:
+    """Box of full sizes ``(x, y, z)`` centred on C: ``G = V/12·diag(y²+z², x²+z², x²+y²)``."""
+    x, y, z = size
+    V = x * y * z
+    return _solid(V, np.zeros(3), V / 12.0 * np.diag([y * y + z * z, x * x + z * z, x * x + y * y]))
+
+
+def sphere_solid(radius: float) -> SolidProperties:
+    """Sphere centred on C: ``V = 4/3·π·r³``, ``G = 2/5·V·r²·1``."""
+    V = 4.0 / 3.0 * math.pi * radius**3
+    return _solid(V, np.zeros(3), 0.4 * V * radius * radius * np.eye(3))
+
+
+def cylinder_solid(radius: float, length: float) -> SolidProperties:
+    """Cylinder along C's z, centred on C: ``G = V·diag((3r²+L²)/12, (3r²+L²)/12, r²/2)``."""
+    r2 = radius * radius
+    V = math.pi * r2 * length
+    transverse = V * (3.0 * r2 + length * length) / 12.0
+    return _solid(V, np.zeros(3), np.diag([transverse, transverse, 0.5 * V * r2]))
+
+
+def capsule_solid(radius: float, length: float) -> SolidProperties:
+    """Capsule along C's z (cylinder of ``length`` plus two hemispherical caps), centred on C.
+
+    Cylinder ``V_c = π·r²·L``, caps together ``V_s = 4/3·π·r³``; about z
+    ``G_zz = V_c·r²/2 + V_s·2r²/5``; transverse
+    ``G_xx = V_c·(3r² + L²)/12 + V_s·(2r²/5 + L²/4 + 3·L·r/8)`` (each cap's inertia about its flat
+    face, ``2/5·m·r²``, moved to C through its centroid at ``3r/8`` from the face).
+    """
+    r, L = radius, length
+    r2 = r * r
+    V_c = math.pi * r2 * L
+    V_s = 4.0 / 3.0 * math.pi * r2 * r
+    axial = 0.5 * V_c * r2 + 0.4 * V_s * r2
+    transverse = V_c * (3.0 * r2 + L * L) / 12.0 + V_s * (0.4 * r2 + 0.25 * L * L + 0.375 * L * r)
+    return _solid(V_c + V_s, np.zeros(3), np.diag([transverse, transverse, axial]))
+
+
+def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
+    """Ellipsoid of semi-axes ``(a, b, c)`` along C's axes.
+
+    ``V = 4/3·π·a·b·c``, ``G = V/5·diag(b²+c², a²+c², a²+b²)``.
+    """
+    a, b, c = radii
+    V = 4.0 / 3.0 * math.pi * a * b * c
+    return _solid(V, np.zeros(3), V / 5.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b]))
+
+
+def _load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
+    import trimesh  # lazy: only meshes need it
+
+    try:
+        loaded = trimesh.load(path, force="mesh")
+    except Exception as exc:  # trimesh raises many types for unreadable files
+        raise ShapeError(f"mesh {path!r} cannot be loaded: {exc}") from exc
+    if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:
+        raise ShapeError(f"mesh {path!r} holds no triangles")
+    mesh = loaded.copy()
+    S = np.eye(4)
+    S[:3, :3] = np.diag(scale)
+    mesh.apply_transform(S)  # trimesh reverses the winding when det(S) < 0
+    return mesh
+
+
+def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> SolidProperties:
+    """A triangle mesh file read with trimesh, scaled per axis, as a solid in the mesh frame.
+
+    A watertight mesh is used as is (its winding repaired when inconsistent or inside out); any
+    other mesh is replaced by its convex hull (``approximation`` says so).
+    """
+    if abs(float(np.prod(scale))) == 0.0:
+        raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
+    mesh = _load_mesh(path, scale)
+    approximation = None
+    if mesh.is_watertight:
+        if not mesh.is_winding_consistent or mesh.volume < 0.0:
+            mesh.fix_normals()
+        if not mesh.is_volume:
+            mesh, approximation = mesh.convex_hull, "convex hull of a mesh that bounds no volume"
+    else:
+        mesh, approximation = mesh.convex_hull, "convex hull of a non-watertight mesh"
+    props = mesh.mass_properties  # density 1: inertia about the centre of mass, mesh axes
+    volume = float(props.volume)
+    if not volume > 0.0:
+        raise ShapeError(f"mesh {path!r} encloses no volume")
+    return _solid(volume, props.center_mass, props.inertia, approximation)
+
+
+def solid_properties(geometry: Geometry) -> SolidProperties:
+    """The solid of a collision geometry in its own frame C (SDF axes, SI units).
+
+    Raises :class:`ShapeError` for planes, heightmaps and unknown shapes, for a mesh whose URI
+    did not resolve or whose file cannot be loaded, and for a shape of zero volume.
+    """
+    kind = geometry.kind
+    if kind == "box":
+        solid = box_solid(_require3(geometry.size, "box <size>"))
+    elif kind == "sphere":
+        solid = sphere_solid(_require(geometry.radius, "sphere <radius>"))
+    elif kind == "cylinder":
+        solid = cylinder_solid(
+            _require(geometry.radius, "cylinder <radius>"),
+            _require(geometry.length, "cylinder <length>"),
+        )
+    elif kind == "capsule":
+        solid = capsule_solid(
+            _require(geometry.radius, "capsule <radius>"),
+            _require(geometry.length, "capsule <length>"),
+        )
+    elif kind == "ellipsoid":
+        solid = ellipsoid_solid(_require3(geometry.size, "ellipsoid <radii>"))
+    elif kind == "mesh":
+        if geometry.mesh_path is None:
+            raise ShapeError(f"mesh {geometry.mesh_uri!r} did not resolve to a file")
+        solid = mesh_solid(geometry.mesh_path, geometry.scale)
+    else:
+        raise ShapeError(f"a {kind} geometry has no volume to compute")
+    if not solid.volume > 0.0:
+        raise ShapeError(f"the {kind} geometry has zero volume")
+    return solid
+
+
+def reexpress_solid(solid_C: SolidProperties, R_BC: Any, p_BoCo_B: Any) -> SolidProperties:
+    """A solid given in frame C re-expressed in frame B, where ``X_BC = (p_BoCo_B, R_BC)``.
+
+    ``p_BoBc_B = p_BoCo_B + R_BC·p_CoCc_C``; ``G_BBc_B = R_BC·G_CCc_C·R_BCᵀ`` (same point).
+    """
+    R = np.asarray(R_BC, dtype=float)
+    p_BoBc_B = np.asarray(p_BoCo_B, dtype=float) + R @ solid_C.p_FoFc_F
+    return _solid(
+        solid_C.volume, p_BoBc_B, reexpress_inertia(solid_C.G_FFc_F, R), solid_C.approximation
+    )
+
+
+def collision_solid(collision: Collision) -> SolidProperties:
+    """The collision's solid in the link frame B (through ``collision.X_BC``)."""
+    solid_C = solid_properties(collision.geometry)
+    return reexpress_solid(solid_C, collision.X_BC.R, collision.X_BC.p)
+
+
+def combine_solids(solids: Sequence[SolidProperties]) -> SolidProperties:
+    """The union of disjoint solids given in one frame F.
+
+    Volumes add, the centroid is the volume-weighted mean ``p_FoFc_F = Σ V_i·p_i / V``, and each
+    ``G_i`` moves to the common centroid by the parallel-axis theorem with "mass" ``V_i``
+    (``G = Σ G_i + V_i·[d_i]×[d_i]×ᵀ``, ``d_i = p_i - p_FoFc_F``). Overlaps are counted twice.
+    ``approximation`` lists the parts' approximations (``None`` when all are exact).
+    """
+    if not solids:
+        raise ShapeError("no solids to combine")
+    volume = sum(s.volume for s in solids)
+    if not volume > 0.0:
+        raise ShapeError("the solids have no volume")
+    centroid = sum((s.volume * s.p_FoFc_F for s in solids), np.zeros(3)) / volume
+    G = np.zeros((3, 3))
+    for s in solids:
+        G += parallel_axis(s.G_FFc_F, s.volume, s.p_FoFc_F - centroid)
+    notes = [s.approximation for s in solids if s.approximation]
+    approximation = "; ".join(dict.fromkeys(notes)) if notes else None
+    return _solid(volume, centroid, G, approximation)

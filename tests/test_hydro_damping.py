@@ -1,0 +1,275 @@
+"""Hydrodynamics damping from MuJoCo's ellipsoid drag (gzinertia.hydro_damping).
+
+The oracle for Gazebo is :func:`gz_hydrodynamics_wrench`, a transcription of what the plugin
+applies; the oracle for MuJoCo is ``data.qfrc_fluid`` of a free body. Why the diagonal terms are
+exact even for a rotated, offset ellipsoid: for a motion along one link axis ``ŝ`` (translation
+along, or rotation about, that axis through Bo), the wrench component along ``ŝ`` is the power
+divided by the speed, and MuJoCo's added-mass, Magnus and Kutta terms do no work, so that
+component is the drag's alone.
+"""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+from conftest import random_rotation
+
+from gzinertia.fluid_forces import (
+    EllipsoidFluidCoefficients,
+    ellipsoid_fluid_wrench,
+    ellipsoid_fluid_wrench_terms,
+    fluid_semi_axes,
+    shift_velocity,
+    shift_wrench,
+)
+from gzinertia.hydro_damping import (
+    DIAGONAL_DAMPING_NAMES,
+    VELOCITY_AXES,
+    WRENCH_AXES,
+    hydrodynamics_damping,
+    sum_damping,
+)
+from gzinertia.records import Geometry
+from gzinertia.rotation import Pose
+
+
+def gz_hydrodynamics_wrench(
+    params: dict[str, float],
+    R_WB: np.ndarray,
+    v_WBo_W: np.ndarray,
+    w_WB_W: np.ndarray,
+    current_W: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Force and torque (world axes, at the link origin) that gz-sim's Hydrodynamics applies.
+
+    Transcribed from gz-sim ``src/systems/hydrodynamics/Hydrodynamics.cc`` (gz-sim 8 and later,
+    after gazebosim/gz-sim#1888), ``Configure`` and ``PreUpdate``:
+
+    * ``stabilityLinearTerms[i*6+j]`` = parameter ``<{xyzkmn[i]}{UVWPQR[j]}>``,
+      ``stabilityQuadraticAbsDerivative[i*36+j*6+k]`` = ``<..abs{UVWPQR[k]}>``,
+      ``stabilityQuadraticDerivative[i*36+j*6+k]`` = ``<{..}{UVWPQR[k]}>``; all default 0.
+    * ``state = [R⁻¹·(WorldLinearVelocity - current); R⁻¹·WorldAngularVelocity]`` with R the
+      link's world rotation; ``WorldLinearVelocity`` is the link frame's (origin) velocity.
+    * ``Dmat(i,j) = -L_ij - Σ_k (Qabs_ijk·|state_k| + Q_ijk·state_k)``, ``kDvec = Dmat·state``.
+    * Added mass ``-Ma·stateDot`` and Coriolis ``-Cmat·state`` use ``Ma`` from ``<iDotJ>``: no such
+      parameter here, so ``Ma = 0`` and both vanish (asserted).
+    * ``AddWorldWrench(R·(-kTotal[0:3]), R·(-kTotal[3:6]))`` without offset: the wrench acts at
+      the link origin (``ExternalWorldWrenchCmd`` is "applied at the link origin").
+    """
+    assert not any("Dot" in name for name in params)
+    L = np.zeros((6, 6))
+    Qabs = np.zeros((6, 6, 6))
+    Q = np.zeros((6, 6, 6))
+    for i in range(6):
+        for j in range(6):
+            prefix = WRENCH_AXES[i] + VELOCITY_AXES[j]
+            L[i, j] = params.get(prefix, 0.0)
+            for k in range(6):
+                Q[i, j, k] = params.get(prefix + VELOCITY_AXES[k], 0.0)
+                Qabs[i, j, k] = params.get(prefix + "abs" + VELOCITY_AXES[k], 0.0)
+    current = np.zeros(3) if current_W is None else current_W
+    state = np.concatenate([R_WB.T @ (v_WBo_W - current), R_WB.T @ w_WB_W])
+    D = np.zeros((6, 6))
+    for i in range(6):
+        for j in range(6):
+            coeff = -L[i, j]
+            for k in range(6):
+                coeff -= Qabs[i, j, k] * abs(state[k])
+                coeff -= Q[i, j, k] * state[k]
+            D[i, j] = coeff
+    total = D @ state
+    return R_WB @ -total[:3], R_WB @ -total[3:]
+
+
+def plugin_F_BBo_B(
+    params: dict[str, float], V_WB_B: np.ndarray, current_B: np.ndarray
+) -> np.ndarray:
+    """The plugin's wrench as an angular-first ``F_BBo_B`` (link posed arbitrarily in the world:
+    the result does not depend on it)."""
+    R_WB = random_rotation(np.random.default_rng(3))
+    f_W, tau_W = gz_hydrodynamics_wrench(
+        params, R_WB, R_WB @ V_WB_B[3:], R_WB @ V_WB_B[:3], R_WB @ current_B
+    )
+    return np.concatenate([R_WB.T @ tau_W, R_WB.T @ f_W])
+
+
+def quat_wxyz(R: np.ndarray) -> np.ndarray:
+    q = np.zeros(4)
+    mujoco.mju_mat2Quat(q, R.reshape(9))
+    return q
+
+
+def fmt(values: np.ndarray | tuple[float, ...]) -> str:
+    return " ".join(f"{x:.17g}" for x in np.ravel(values))
+
+
+def mujoco_F_BBo_B(
+    geoms: list[tuple[str, np.ndarray, Pose, EllipsoidFluidCoefficients]],
+    V_WB_B: np.ndarray,
+    density: float,
+    viscosity: float,
+    wind_B: np.ndarray,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """MuJoCo's ``qfrc_fluid`` on a free body with these geoms (type, MJCF size, ``X_BG``,
+    coefficients) moving with ``V_WB_B``, as ``F_BBo_B``; the body gets a random world pose.
+
+    Free joint: ``qvel = [v_WBo_W; w_WB_B]`` and ``qfrc = [f_W; τ_BBo_B]`` (see
+    tests/test_fluid_forces.py)."""
+    X_WB = Pose(rng.normal(size=3), random_rotation(rng))
+    geom_xml = "".join(
+        f'<geom type="{kind}" size="{fmt(size)}" pos="{fmt(X.p)}" quat="{fmt(quat_wxyz(X.R))}" '
+        f'fluidshape="ellipsoid" fluidcoef="{fmt(c.as_mujoco())}"/>'
+        for kind, size, X, c in geoms
+    )
+    xml = (
+        f'<mujoco><option density="{density:.17g}" viscosity="{viscosity:.17g}" '
+        f'wind="{fmt(X_WB.R @ wind_B)}"/><worldbody><body><freejoint/>{geom_xml}</body>'
+        "</worldbody></mujoco>"
+    )
+    model = mujoco.MjModel.from_xml_string(xml)
+    data = mujoco.MjData(model)
+    data.qpos[:3], data.qpos[3:7] = X_WB.p, quat_wxyz(X_WB.R)
+    data.qvel[:3], data.qvel[3:] = X_WB.R @ V_WB_B[3:], V_WB_B[:3]
+    mujoco.mj_forward(model, data)
+    return np.concatenate([data.qfrc_fluid[3:], X_WB.R.T @ data.qfrc_fluid[:3]])
+
+
+SHAPES: list[tuple[str, np.ndarray, Geometry]] = [
+    ("ellipsoid", np.array([0.3, 0.12, 0.05]), Geometry("ellipsoid", size=(0.3, 0.12, 0.05))),
+    ("capsule", np.array([0.06, 0.25]), Geometry("capsule", radius=0.06, length=0.5)),
+    ("cylinder", np.array([0.2, 0.04]), Geometry("cylinder", radius=0.2, length=0.08)),
+    ("box", np.array([0.1, 0.2, 0.4]), Geometry("box", size=(0.2, 0.4, 0.8))),
+    ("sphere", np.array([0.15]), Geometry("sphere", radius=0.15)),
+]
+
+
+def single_axis_motions(speeds: tuple[float, ...] = (-2.1, -0.3, 0.4, 1.7)) -> list[np.ndarray]:
+    """``V_WB_B`` (angular-first) for translation along and rotation about each link axis."""
+    motions = []
+    for axis in range(6):
+        for s in speeds:
+            V = np.zeros(6)
+            V[(axis + 3) % 6] = s  # axis 0..2: translation (v slots 3..5); 3..5: rotation
+            motions.append(V)
+    return motions
+
+
+def rel(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
+
+
+@pytest.mark.parametrize("viscosity", [0.0, 0.02])
+def test_plugin_reproduces_mujoco_along_principal_axes(
+    rng: np.random.Generator, viscosity: float
+) -> None:
+    """Ellipsoid axes = link axes, centre at the link origin: for translation along and rotation
+    about each axis, the plugin fed our coefficients applies MuJoCo's whole fluid wrench."""
+    density = 1000.0
+    for kind, size, geometry in SHAPES:
+        coefs = EllipsoidFluidCoefficients(*rng.uniform(0.1, 2.0, size=5))
+        r = fluid_semi_axes(geometry)
+        params = hydrodynamics_damping(r, Pose(), density, viscosity, coefs)
+        for V in single_axis_motions():
+            ours = ellipsoid_fluid_wrench(r, V, density, viscosity, coefs=coefs)
+            mj = mujoco_F_BBo_B(
+                [(kind, size, Pose(), coefs)], V, density, viscosity, np.zeros(3), rng
+            )
+            plugin = plugin_F_BBo_B(params, V, np.zeros(3))
+            assert rel(plugin, ours) < 1e-12, (kind, V)
+            assert rel(plugin, mj) < 1e-12, (kind, V)
+            # MuJoCo's wrench has only the component along the motion (up to rounding)
+            axis = int(np.flatnonzero(V)[0])
+            assert np.max(np.abs(np.delete(mj, axis))) < 1e-13 * abs(mj[axis])
+
+
+def test_current_is_wind(rng: np.random.Generator) -> None:
+    """A link at rest in a current along a principal axis: the plugin's current and MuJoCo's
+    wind are the same relative velocity."""
+    kind, size, geometry = SHAPES[0]
+    r, coefs = fluid_semi_axes(geometry), EllipsoidFluidCoefficients()
+    params = hydrodynamics_damping(r, Pose(), 1025.0, 0.001, coefs)
+    for axis in range(3):
+        current_B = np.zeros(3)
+        current_B[axis] = -0.8
+        mj = mujoco_F_BBo_B(
+            [(kind, size, Pose(), coefs)], np.zeros(6), 1025.0, 0.001, current_B, rng
+        )
+        assert rel(plugin_F_BBo_B(params, np.zeros(6), current_B), mj) < 1e-12
+
+
+def random_posed_ellipsoid(
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, Pose, EllipsoidFluidCoefficients]:
+    r = rng.uniform(0.03, 0.5, size=3)
+    X_BE = Pose(rng.uniform(-0.5, 0.5, size=3), random_rotation(rng))
+    return r, X_BE, EllipsoidFluidCoefficients(*rng.uniform(0.1, 2.0, size=5))
+
+
+def test_rotated_offset_ellipsoid_diagonal_is_exact_along_the_motion(
+    rng: np.random.Generator,
+) -> None:
+    """Rotated and offset ellipsoid, diagonal terms only: for each single-axis motion the
+    plugin's wrench component along the motion equals MuJoCo's (power argument, module
+    docstring); the rest of MuJoCo's wrench (lift, Munk moment, lever-arm couplings) is what the
+    diagonal approximation leaves out, and it is not small."""
+    density, viscosity = 1000.0, 0.01
+    left_out = 0.0
+    for _ in range(6):
+        r, X_BE, coefs = random_posed_ellipsoid(rng)
+        params = hydrodynamics_damping(r, X_BE, density, viscosity, coefs)
+        assert set(params) == set(DIAGONAL_DAMPING_NAMES)
+        for V in single_axis_motions():
+            axis = int(np.flatnonzero(V)[0])
+            mj = mujoco_F_BBo_B(
+                [("ellipsoid", r, X_BE, coefs)], V, density, viscosity, np.zeros(3), rng
+            )
+            plugin = plugin_F_BBo_B(params, V, np.zeros(3))
+            assert plugin[axis] == pytest.approx(mj[axis], rel=1e-11)
+            left_out = max(left_out, float(np.max(np.abs(np.delete(mj, axis)))) / abs(mj[axis]))
+    assert left_out > 0.1
+
+
+def test_couplings_give_the_whole_drag_wrench_about_the_link_origin(
+    rng: np.random.Generator,
+) -> None:
+    """With ``couplings=True`` the plugin applies, for any single-axis motion, MuJoCo's whole
+    dissipative wrench (drag + viscous at the ellipsoid centre, moved to the link origin)."""
+    density, viscosity = 1000.0, 0.01
+    for _ in range(10):
+        r, X_BE, coefs = random_posed_ellipsoid(rng)
+        params = hydrodynamics_damping(r, X_BE, density, viscosity, coefs, couplings=True)
+        for V in single_axis_motions():
+            V_WEo_B = shift_velocity(V, X_BE.p)
+            V_WE_E = np.concatenate([X_BE.R.T @ V_WEo_B[:3], X_BE.R.T @ V_WEo_B[3:]])
+            terms = ellipsoid_fluid_wrench_terms(r, V_WE_E, density, viscosity, coefs=coefs)
+            F_BEo_B = np.concatenate(
+                [X_BE.R @ terms.dissipative[:3], X_BE.R @ terms.dissipative[3:]]
+            )
+            expected = shift_wrench(F_BEo_B, X_BE.p)
+            assert rel(plugin_F_BBo_B(params, V, np.zeros(3)), expected) < 1e-12
+
+
+def test_centred_ellipsoid_has_no_couplings_and_damps(rng: np.random.Generator) -> None:
+    r, X_BE, coefs = random_posed_ellipsoid(rng)
+    centred = Pose(np.zeros(3), X_BE.R)
+    params = hydrodynamics_damping(r, centred, 998.0, 0.001, coefs, couplings=True)
+    assert list(params) == list(DIAGONAL_DAMPING_NAMES)
+    assert all(v < 0.0 for v in params.values())  # Gazebo's convention: damping is negative
+    assert all(type(v) is float for v in params.values())
+    params = hydrodynamics_damping(r, X_BE, 998.0, 0.0, coefs)
+    assert all(params[n] == 0.0 for n in DIAGONAL_DAMPING_NAMES[:6])  # no viscosity, no linear
+
+
+def test_several_ellipsoids_on_one_link_add_up(rng: np.random.Generator) -> None:
+    """Two posed geoms on one link: the summed parameters keep the diagonal exact vs MuJoCo."""
+    density, viscosity = 800.0, 0.005
+    parts = [random_posed_ellipsoid(rng) for _ in range(2)]
+    params = sum_damping(hydrodynamics_damping(r, X, density, viscosity, c) for r, X, c in parts)
+    for V in single_axis_motions((-1.3, 0.9)):
+        axis = int(np.flatnonzero(V)[0])
+        mj = mujoco_F_BBo_B(
+            [("ellipsoid", r, X, c) for r, X, c in parts], V, density, viscosity, np.zeros(3), rng
+        )
+        assert plugin_F_BBo_B(params, V, np.zeros(3))[axis] == pytest.approx(mj[axis], rel=1e-11)
