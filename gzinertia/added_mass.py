@@ -18,19 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.rotation import Pose
+from gzinertia.rotation import Pose, frozen
 from gzinertia.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
 
 #: Axis letters of ``<fluid_added_mass>``: linear x, y, z then angular p, q, r.
 SDF_AXES = "xyzpqr"
 #: The 21 child elements in spec order: the upper triangle, row by row.
 SDF_TAGS: tuple[str, ...] = tuple(SDF_AXES[i] + SDF_AXES[j] for i in range(6) for j in range(i, 6))
-
-
-def _frozen6(M: ArrayLike) -> Mat6:
-    A = as_6x6(M).copy()
-    A.setflags(write=False)
-    return A
 
 
 @dataclass(frozen=True)
@@ -47,7 +41,7 @@ class AddedMass:
     axes: str = "B"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "A", _frozen6(self.A))
+        object.__setattr__(self, "A", frozen(as_6x6(self.A), (6, 6)))
 
     # --- SDF values -----------------------------------------------------------------------
     @classmethod

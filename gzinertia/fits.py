@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -53,7 +53,13 @@ from gzinertia.inertia import (
 )
 from gzinertia.records import Collision, Geometry, LinkRecord
 from gzinertia.rotation import Mat3, Pose, Vec3
-from gzinertia.shapes import ShapeError, SolidProperties, collision_solid, combine_solids
+from gzinertia.shapes import (
+    ShapeError,
+    SolidProperties,
+    collision_solid,
+    combine_solids,
+    load_mesh,
+)
 from gzinertia.shapes import solid_properties as geometry_solid
 from gzinertia.tuckerman import MAX_AXIS_RATIO
 
@@ -273,11 +279,8 @@ def _approximations(notes: Sequence[tuple[Collision, str | None]]) -> str | None
 
 def _mesh_vertices_C(geometry: Geometry) -> Vec3:
     """The mesh's vertices in the collision frame C, after ``<scale>`` (shape (n, 3), m)."""
-    import trimesh  # lazy: only meshes need it
-
     assert geometry.mesh_path is not None
-    loaded: Any = trimesh.load(geometry.mesh_path, force="mesh")
-    return np.asarray(loaded.vertices, dtype=float) * np.asarray(geometry.scale, dtype=float)
+    return np.asarray(load_mesh(geometry.mesh_path, geometry.scale).vertices, dtype=float)
 
 
 def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | None]:
@@ -392,8 +395,8 @@ def _inertia_fit(link: LinkRecord) -> EllipsoidFit:
         problem = "has no <inertial> (libsdformat's default 1 kg and unit inertia)"
     elif inertial.auto:
         problem = (
-            'has <inertial auto="true">: libsdformat computes its inertia from the collisions, '
-            "so the file holds none to fit"
+            'has <inertial auto="true">: its inertia is computed from the collisions, so fit '
+            "the collisions themselves (the volume or mujoco fit)"
         )
     elif inertial.inertia_defaulted or (
         inertial.source is not None and inertial.inertia_source is None

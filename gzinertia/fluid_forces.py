@@ -51,7 +51,7 @@ __all__ = [
     "MJ_MINVAL",
     "EllipsoidFluidCoefficients",
     "EllipsoidFluidWrench",
-    "FluidEllipsoid",
+    "FluidGeom",
     "angular_drag_moments",
     "ellipsoid_fluid_wrench",
     "ellipsoid_fluid_wrench_on_link",
@@ -511,7 +511,7 @@ def ellipsoid_fluid_wrench(
 
 
 @dataclass(frozen=True)
-class FluidEllipsoid:
+class FluidGeom:
     """One geom of a link under the ellipsoid model.
 
     ``X_BE`` poses the ellipsoid in the link frame B (``p_BoEo_B``, ``R_BE``: its centre and
@@ -527,7 +527,7 @@ class FluidEllipsoid:
 
 
 def ellipsoid_fluid_wrench_on_link(
-    ellipsoids: Sequence[FluidEllipsoid],
+    ellipsoids: Sequence[FluidGeom],
     V_WB_B: ArrayLike,
     density: float,
     viscosity: float,

@@ -56,7 +56,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.rotation import Mat3, Pose, Vec3, _frozen
+from gzinertia.rotation import Mat3, Pose, Vec3, frozen
 
 __all__ = [
     "Contact",
@@ -92,9 +92,9 @@ class Ellipsoid:
     p_WEo: Vec3
 
     def __post_init__(self) -> None:
-        semi_axes = _frozen(self.semi_axes, (3,))
-        R_WE = _frozen(self.R_WE, (3, 3))
-        p_WEo = _frozen(self.p_WEo, (3,))
+        semi_axes = frozen(self.semi_axes, (3,))
+        R_WE = frozen(self.R_WE, (3, 3))
+        p_WEo = frozen(self.p_WEo, (3,))
         if not (np.all(np.isfinite(semi_axes)) and np.all(semi_axes > 0.0)):
             raise ValueError(f"semi_axes must be finite and positive, got {semi_axes}")
         if not np.all(np.isfinite(p_WEo)):
@@ -173,8 +173,8 @@ class Contacts:
             F=float(self.F[index]),
             lam=float(self.lam[index]),
             overlap=bool(self.overlap[index]),
-            normal_W=_frozen(self.normal_W[index], (3,)),
-            point_W=_frozen(self.point_W[index], (3,)),
+            normal_W=frozen(self.normal_W[index], (3,)),
+            point_W=frozen(self.point_W[index], (3,)),
             depth=float(self.depth[index]),
         )
 

@@ -70,7 +70,8 @@ def rotation_from_quaternion_xyzw(x: float, y: float, z: float, w: float) -> Mat
     )
 
 
-def _frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
+def frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
+    """A read-only float copy of ``a`` with this shape (for immutable records)."""
     arr = np.array(a, dtype=float).reshape(shape)
     arr.setflags(write=False)
     return arr
@@ -80,12 +81,12 @@ def _frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
 class Pose:
     """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A``, ``R`` is ``R_AB`` (read-only arrays)."""
 
-    p: Vec3 = field(default_factory=lambda: _frozen(np.zeros(3), (3,)))
-    R: Mat3 = field(default_factory=lambda: _frozen(np.eye(3), (3, 3)))
+    p: Vec3 = field(default_factory=lambda: frozen(np.zeros(3), (3,)))
+    R: Mat3 = field(default_factory=lambda: frozen(np.eye(3), (3, 3)))
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "p", _frozen(self.p, (3,)))
-        object.__setattr__(self, "R", _frozen(self.R, (3, 3)))
+        object.__setattr__(self, "p", frozen(self.p, (3,)))
+        object.__setattr__(self, "R", frozen(self.R, (3, 3)))
 
     @staticmethod
     def identity() -> Pose:

@@ -117,7 +117,9 @@ def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
     return _solid(V, np.zeros(3), V / 5.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b]))
 
 
-def _load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
+def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
+    """The mesh file as a ``trimesh.Trimesh`` in metres after the per-axis ``<scale>`` (a
+    :class:`ShapeError` when it cannot be read or holds no triangles)."""
     import trimesh  # lazy: only meshes need it
 
     try:
@@ -141,7 +143,7 @@ def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -
     """
     if abs(float(np.prod(scale))) == 0.0:
         raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
-    mesh = _load_mesh(path, scale)
+    mesh = load_mesh(path, scale)
     approximation = None
     if mesh.is_watertight:
         if not mesh.is_winding_consistent or mesh.volume < 0.0:

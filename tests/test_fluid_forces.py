@@ -22,7 +22,7 @@ from conftest import random_rotation, random_valid_inertia
 
 from gzinertia.fluid_forces import (
     EllipsoidFluidCoefficients,
-    FluidEllipsoid,
+    FluidGeom,
     angular_drag_moments,
     ellipsoid_fluid_wrench,
     ellipsoid_fluid_wrench_on_link,
@@ -231,8 +231,8 @@ def ellipsoid_case(
             for j, g in enumerate(body.geoms):
                 r = tuple(fluid_semi_axes(g.geometry))
                 vm, vi = tuple(geom_fluid[j, 6:9]), tuple(geom_fluid[j, 9:12])
-                as_mujoco.append(FluidEllipsoid(r, g.X_BG, g.coefs, vm, vi))
-                closed_form.append(FluidEllipsoid(r, g.X_BG, g.coefs))
+                as_mujoco.append(FluidGeom(r, g.X_BG, g.coefs, vm, vi))
+                closed_form.append(FluidGeom(r, g.X_BG, g.coefs))
             wind_B = body.X_WB.R.T @ wind_W
             expected = body_qfrc(run, i)
             errs = []

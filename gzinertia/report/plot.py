@@ -81,10 +81,10 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
         cap = _unit_sphere_points() * r
         return np.vstack([cap + up, cap - up])
     if kind == "mesh" and geometry.mesh_path is not None:
-        from gzinertia.shapes import _load_mesh
+        from gzinertia.shapes import load_mesh
 
         try:
-            mesh = _load_mesh(geometry.mesh_path, geometry.scale)
+            mesh = load_mesh(geometry.mesh_path, geometry.scale)
         except GzInertiaError:
             return None
         return np.asarray(mesh.convex_hull.vertices, dtype=float)

@@ -27,8 +27,8 @@ and shared DESIGN.md §5):
   ``rotation_center`` given to ``rigid_body_dofs``: the matrix is linear-first ``[x y z p q r]``
   (SDFormat ``<fluid_added_mass>`` order) about that centre, in the mesh's axes.
 * **Convergence.** The error of the flat-panel mesh (vertices on the ellipsoid, so the
-  polyhedron is inscribed and the added mass is underestimated) falls about as ``1/N`` with the
-  panel count N: ≈ 1e-3 of the largest entry at 3200 panels, ≈ 4.5e-4 at 8192 (≈ 20 s on 2
+  polyhedron is inscribed and the added mass is underestimated) falls about as ``N^-0.9`` with the
+  panel count N: ≈ 1e-3 of the largest entry at 3200 panels, ≈ 4.5e-4 at 8192 (20-30 s on 2
   cores; memory grows as N², two dense real N×N matrices).
 """
 
@@ -186,7 +186,7 @@ def bem_added_mass(
     The ellipsoid is meshed in B (:func:`ellipsoid_mesh`) and Capytaine's rotations are about Bo
     (B's origin), so no change of point or axes is done here. Unbounded fluid, direct BEM
     (:func:`bem_added_mass_of_mesh`). Results are cached per argument values (the BEM is slow:
-    ≈ 4 s at 3200 panels, ≈ 20 s at 8192 on 2 cores).
+    ≈ 5 s at 3200 panels, 20-30 s at 8192 on 2 cores).
 
     Args:
         semi_axes: ``(r_x, r_y, r_z)`` of E in metres, along E's axes.
@@ -194,7 +194,7 @@ def bem_added_mass(
         p_BoEo_B: position of E's centre from Bo, in B (metres).
         density: fluid density ρ in kg/m³.
         n_panels: target panel count (:func:`ellipsoid_mesh_resolution`); the relative error
-            falls about as ``1/n_panels``.
+            falls about as ``n_panels^-0.9``.
 
     Returns:
         6x6 linear-first ``[x y z p q r]`` (SDFormat ``<fluid_added_mass>`` order), a new array.

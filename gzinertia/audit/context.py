@@ -1,0 +1,337 @@
+"""What the audit rules read: one document and, per link, quantities derived once and cached.
+
+:class:`DocumentContext` wraps an :class:`~gzinertia.records.SdfDocument` with the audit settings
+(fluid densities, inertia tolerance) and the SDF version of every file it came from.
+:class:`LinkContext` caches, per link, what several rules need: the principal moments of the
+rigid inertia, the union of the collision solids in the link frame B (volume ``V``, centroid
+``p_BoBc_B``, unit-density inertia ``G_BBc_B``), the axis-aligned bounding box of the
+collisions in B, the volume-fit fluid ellipsoid (:func:`gzinertia.fits.fit_link` ``"volume"``)
+and the reader's notes that fall inside the link. Nothing is computed until a rule asks for it,
+so a run with few rules selected does little work.
+
+Collision-based quantities are ``None`` (with a reason) when any collision of the link has no
+solid to compute: a plane or heightmap, a mesh whose URI did not resolve or cannot be loaded.
+Rules that need them then stay silent rather than guess.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.rotation import Mat3, Vec3
+
+if TYPE_CHECKING:
+    from gzinertia.fits import EllipsoidFit
+    from gzinertia.shapes import SolidProperties
+
+Tolerance = Literal["drake", "gz"]
+
+#: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.
+DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (("water", 1000.0), ("air", 1.225))
+#: A union of collisions below this volume (a 1 mm cube) is a placeholder, not the body's shape:
+#: geometry-based rules skip it (e.g. 1 µm cylinders used to switch collisions off).
+PLACEHOLDER_VOLUME = 1e-9
+
+
+def fmt(value: float) -> str:
+    """A number in messages: 4 significant digits."""
+    return f"{value:.4g}"
+
+
+def fmt_vec(values: Sequence[float] | np.ndarray) -> str:
+    """``(a, b, c)`` with 4 significant digits each."""
+    return "(" + ", ".join(fmt(float(v)) for v in np.asarray(values, dtype=float).ravel()) + ")"
+
+
+@functools.lru_cache(maxsize=256)
+def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, Vec3] | None:
+    """Axis-aligned bounds of a mesh's vertices in its collision frame C, after ``<scale>``."""
+    import trimesh  # lazy: only links with meshes need it
+
+    try:
+        mesh = trimesh.load(path, force="mesh")
+        vertices = np.asarray(mesh.vertices, dtype=float) * np.asarray(scale, dtype=float)
+    except Exception:  # trimesh raises many types for unreadable files
+        return None
+    if vertices.size == 0:
+        return None
+    return vertices.min(axis=0), vertices.max(axis=0)
+
+
+def collision_corners_C(collision: Collision) -> np.ndarray | None:
+    """The 8 corners of the collision geometry's bounding box in its own frame C (n x 3), or
+    ``None`` when the shape has none (plane, heightmap, unresolved mesh)."""
+    g = collision.geometry
+    half: Vec3 | None = None
+    if g.kind == "box" and g.size is not None:
+        half = 0.5 * np.asarray(g.size, dtype=float)
+    elif g.kind == "ellipsoid" and g.size is not None:
+        half = np.asarray(g.size, dtype=float)
+    elif g.kind == "sphere" and g.radius is not None:
+        half = np.full(3, g.radius)
+    elif g.kind == "cylinder" and g.radius is not None and g.length is not None:
+        half = np.array([g.radius, g.radius, 0.5 * g.length])
+    elif g.kind == "capsule" and g.radius is not None and g.length is not None:
+        half = np.array([g.radius, g.radius, 0.5 * g.length + g.radius])
+    if half is not None:
+        lo, hi = -half, half
+    elif g.kind == "mesh" and g.mesh_path is not None:
+        bounds = _mesh_bounds_C(g.mesh_path, tuple(float(s) for s in g.scale))  # type: ignore[arg-type]
+        if bounds is None:
+            return None
+        lo, hi = bounds
+    else:
+        return None
+    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+
+
+@dataclass
+class DocumentContext:
+    """One audited document and the settings the rules use.
+
+    ``densities``: the candidate fluid densities (name, kg/m³) for added-mass plausibility;
+    ``tolerance``: how inertia validity is judged (``"drake"`` or ``"gz"``).
+    """
+
+    doc: SdfDocument
+    densities: tuple[tuple[str, float], ...] = DEFAULT_FLUIDS
+    tolerance: Tolerance = "gz"
+    _versions: dict[str, str] = field(default_factory=dict)
+    _links: list[LinkContext] | None = None
+
+    @property
+    def links(self) -> list[LinkContext]:
+        """A :class:`LinkContext` per link, in document order."""
+        if self._links is None:
+            notes = _notes_by_link(self.doc)
+            self._links = [
+                LinkContext(link, self, tuple(notes.get(i, ()))) for i, link in enumerate(self.doc.links)
+            ]
+        return self._links
+
+    def sdf_version(self, file: str) -> str:
+        """The ``<sdf version>`` declared by ``file`` (the audited file or one it includes)."""
+        if file == self.doc.path:
+            return self.doc.sdf_version
+        if file not in self._versions:
+            from gzinertia.errors import SdfError
+            from gzinertia.sdf.xml import parse_xml_file
+
+            try:
+                self._versions[file] = (parse_xml_file(file).get("version") or "").strip()
+            except SdfError:
+                self._versions[file] = ""
+        return self._versions[file]
+
+    def notes(self, code: str) -> list[Note]:
+        """The reader's notes with this code."""
+        return [n for n in self.doc.notes if n.code == code]
+
+
+def _notes_by_link(doc: SdfDocument) -> dict[int, list[Note]]:
+    """Reader notes that lie inside a link element, by the link's index: the last link of the
+    same file that starts at or before the note's line (elements inside a link come before the
+    next link in document order)."""
+    starts: dict[str, list[tuple[int, int]]] = {}
+    for i, link in enumerate(doc.links):
+        starts.setdefault(link.source.file, []).append((link.source.line, i))
+    for items in starts.values():
+        items.sort()
+    out: dict[int, list[Note]] = {}
+    for note in doc.notes:
+        candidates = [i for line, i in starts.get(note.source.file, []) if line <= note.source.line]
+        if candidates:
+            out.setdefault(candidates[-1], []).append(note)
+    return out
+
+
+@dataclass
+class LinkContext:
+    """One link of a :class:`DocumentContext`, with cached derived quantities (SI units)."""
+
+    link: LinkRecord
+    document: DocumentContext
+    notes: tuple[Note, ...] = ()
+
+    # --- identity -------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.link.name
+
+    @property
+    def where(self) -> SourceRef:
+        return self.link.source
+
+    @property
+    def top_model(self) -> str:
+        """The top-level model the link belongs to (first component of its scoped name)."""
+        return self.link.name.split("::", 1)[0]
+
+    def notes_with(self, code: str) -> list[Note]:
+        return [n for n in self.notes if n.code == code]
+
+    # --- rigid inertia --------------------------------------------------------------------
+    @property
+    def written_inertia(self) -> bool:
+        """Whether mass and inertia are the author's numbers (not defaults, not computed)."""
+        inertial = self.link.inertial
+        return not (inertial.defaulted or inertial.auto)
+
+    @functools.cached_property
+    def principal_moments(self) -> Vec3:
+        """Ascending principal moments of ``I_BBcm`` (kg·m²; NaN if the inertia is not finite)."""
+        from gzinertia.inertia import principal_axes
+
+        I = self.link.inertial.I_BBcm_I
+        if not np.all(np.isfinite(I)):
+            return np.full(3, np.nan)
+        return principal_axes(I)[0]
+
+    @functools.cached_property
+    def inertia_tolerance(self) -> float:
+        """The validity ε of the chosen tolerance (Drake's or gz-math's) for these moments."""
+        from gzinertia.inertia import drake_tolerance, gz_tolerance
+
+        moments = np.abs(self.principal_moments)
+        if self.document.tolerance == "drake":
+            return drake_tolerance(moments)
+        return gz_tolerance(moments)
+
+    @functools.cached_property
+    def inertia_is_psd(self) -> bool:
+        moments = self.principal_moments
+        return bool(np.all(np.isfinite(moments)) and moments[0] >= -self.inertia_tolerance)
+
+    @functools.cached_property
+    def inertia_is_valid(self) -> bool:
+        """Positive semi-definite and satisfying the triangle inequality (to the tolerance)."""
+        from gzinertia.inertia import triangle_margin
+
+        if not self.inertia_is_psd:
+            return False
+        return triangle_margin(self.principal_moments) >= -self.inertia_tolerance
+
+    @property
+    def mass_is_positive(self) -> bool:
+        m = self.link.inertial.mass
+        return bool(np.isfinite(m) and m > 0.0)
+
+    # --- collisions -----------------------------------------------------------------------
+    @functools.cached_property
+    def _solid(self) -> tuple[SolidProperties | None, str | None]:
+        from gzinertia.shapes import ShapeError, collision_solid, combine_solids
+
+        if not self.link.collisions:
+            return None, "the link has no <collision>"
+        try:
+            return combine_solids([collision_solid(c) for c in self.link.collisions]), None
+        except ShapeError as exc:
+            return None, str(exc)
+
+    @property
+    def solid(self) -> SolidProperties | None:
+        """The union of the collision solids in B (overlaps counted twice), or ``None``."""
+        return self._solid[0]
+
+    @property
+    def solid_problem(self) -> str | None:
+        """Why :attr:`solid` is ``None``."""
+        return self._solid[1]
+
+    @property
+    def is_placeholder(self) -> bool:
+        """Collisions that enclose (almost) nothing: not the body's shape."""
+        solid = self.solid
+        return solid is not None and solid.volume < PLACEHOLDER_VOLUME
+
+    @property
+    def geometry(self) -> SolidProperties | None:
+        """:attr:`solid` when it stands for the body (not a placeholder), else ``None``."""
+        return None if self.is_placeholder else self.solid
+
+    @functools.cached_property
+    def bounding_box(self) -> tuple[Vec3, Vec3] | None:
+        """``(lo, hi)``: the axis-aligned box in B around every collision (each shape's own
+        bounding box turned into B, so slightly larger for rotated shapes), or ``None``."""
+        corners = []
+        for c in self.link.collisions:
+            corners_C = collision_corners_C(c)
+            if corners_C is None:
+                return None
+            corners.append(c.X_BC.p + corners_C @ c.X_BC.R.T)
+        if not corners:
+            return None
+        points = np.vstack(corners)
+        return points.min(axis=0), points.max(axis=0)
+
+    # --- fluid ----------------------------------------------------------------------------
+    @functools.cached_property
+    def fluid_fit(self) -> EllipsoidFit | None:
+        """The volume-fit fluid ellipsoid of the collisions (``None`` if it cannot be fitted or
+        the collisions are a placeholder)."""
+        from gzinertia.fits import FitError, fit_link
+
+        if self.geometry is None:
+            return None
+        try:
+            return fit_link(self.link, "volume")
+        except FitError:
+            return None
+
+    def expected_added_mass(self, density: float) -> np.ndarray | None:
+        """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` at ``density``."""
+        fit = self.fluid_fit
+        if fit is None:
+            return None
+        return _expected_added_mass(self, density)
+
+    @property
+    def added_mass(self) -> np.ndarray | None:
+        """``<fluid_added_mass>`` as libsdformat loads it (``A_BBo_B``, linear-first, symmetric),
+        ``None`` when absent or all zero."""
+        A = self.link.inertial.A_BBo_B
+        if A is None or not np.any(A):
+            return None
+        return 0.5 * (A + A.T)
+
+    def fluid_centre(self) -> tuple[Vec3, str] | None:
+        """Where the displaced fluid is centred, in B: the collision centroid (centre of
+        buoyancy), else the centre of mass when it is written and away from the origin."""
+        geometry = self.geometry
+        if geometry is not None:
+            return np.array(geometry.p_FoFc_F), "collision centroid"
+        if self.written_inertia and np.any(self.link.inertial.p_BoBcm_B):
+            return np.array(self.link.inertial.p_BoBcm_B), "centre of mass"
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _expected_cache(key: int, density: float) -> None:  # pragma: no cover - placeholder key
+    return None
+
+
+def _expected_added_mass(ctx: LinkContext, density: float) -> np.ndarray:
+    cache: dict[float, np.ndarray] = ctx.__dict__.setdefault("_expected", {})
+    if density not in cache:
+        from gzinertia.commands.addmass import link_added_mass
+
+        fit = ctx.fluid_fit
+        assert fit is not None
+        cache[density] = np.array(link_added_mass(fit, density).A)
+    return cache[density]
+
+
+def gyration_factors(I_over_m: Mat3, G_over_V: Mat3) -> tuple[float, float]:
+    """``(f_min, f_max)``: square roots of the extreme generalized eigenvalues of ``I/m`` with
+    respect to ``G/V``, i.e. the smallest and largest ratio of the rigid body's radius of
+    gyration to that of the uniform solid, over all axes through the respective centres."""
+    L = np.linalg.cholesky(0.5 * (G_over_V + G_over_V.T))
+    Linv = np.linalg.inv(L)
+    w = np.linalg.eigvalsh(Linv @ (0.5 * (I_over_m + I_over_m.T)) @ Linv.T)
+    return float(np.sqrt(max(w[0], 0.0))), float(np.sqrt(max(w[-1], 0.0)))
