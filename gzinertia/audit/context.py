@@ -158,6 +158,7 @@ class LinkContext:
     link: LinkRecord
     document: DocumentContext
     notes: tuple[Note, ...] = ()
+    _expected: dict[float, np.ndarray] = field(default_factory=dict, repr=False)
 
     # --- identity -------------------------------------------------------------------------
     @property
@@ -289,7 +290,11 @@ class LinkContext:
         fit = self.fluid_fit
         if fit is None:
             return None
-        return _expected_added_mass(self, density)
+        if density not in self._expected:
+            from gzinertia.commands.addmass import link_added_mass
+
+            self._expected[density] = np.array(link_added_mass(fit, density).A)
+        return self._expected[density]
 
     @property
     def added_mass(self) -> np.ndarray | None:
@@ -309,22 +314,6 @@ class LinkContext:
         if self.written_inertia and np.any(self.link.inertial.p_BoBcm_B):
             return np.array(self.link.inertial.p_BoBcm_B), "centre of mass"
         return None
-
-
-@functools.lru_cache(maxsize=4096)
-def _expected_cache(key: int, density: float) -> None:  # pragma: no cover - placeholder key
-    return None
-
-
-def _expected_added_mass(ctx: LinkContext, density: float) -> np.ndarray:
-    cache: dict[float, np.ndarray] = ctx.__dict__.setdefault("_expected", {})
-    if density not in cache:
-        from gzinertia.commands.addmass import link_added_mass
-
-        fit = ctx.fluid_fit
-        assert fit is not None
-        cache[density] = np.array(link_added_mass(fit, density).A)
-    return cache[density]
 
 
 def gyration_factors(I_over_m: Mat3, G_over_V: Mat3) -> tuple[float, float]:

@@ -18,6 +18,7 @@ from gzinertia.cli.app import (
     ModelPathOption,
     OutputOption,
     app,
+    deliver_edit,
     fluid_density,
     parse_vector,
 )
@@ -77,7 +78,7 @@ def addmass(
     nothing.
     """
     from gzinertia.commands.addmass import FitChooser, add_mass
-    from gzinertia.edit.output import WriteMode, deliver
+    from gzinertia.edit.output import WriteMode
     from gzinertia.fits import FIT_METHODS, explicit_fit
 
     if not ellipsoid:
@@ -107,9 +108,7 @@ def addmass(
         model_paths=model_path or [],
     )
     _report(result)
-    status = deliver(file, result.old, result.new, mode)
-    if status:
-        raise typer.Exit(status)
+    deliver_edit(file, result.old, result.new, mode)
 
 
 def _report(result: AddMassResult) -> None:

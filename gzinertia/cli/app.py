@@ -20,6 +20,7 @@ Vec3Tuple = tuple[float, float, float]
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from gzinertia.edit.output import WriteMode
     from gzinertia.records import SdfDocument
 
 app = typer.Typer(
@@ -116,6 +117,16 @@ def _root(
     ] = False,
 ) -> None:
     """Rigid-body inertia and fluid added mass for Gazebo/SDFormat models."""
+
+
+def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
+    """Writes, diffs or checks an edited file as ``mode`` says; exit status 1 for ``--check``
+    on a file that would change."""
+    from gzinertia.edit.output import deliver
+
+    status = deliver(file, old, new, mode)
+    if status:
+        raise typer.Exit(status)
 
 
 def load_document(file: Path, model_paths: list[Path], parser: str = "gzinertia") -> SdfDocument:

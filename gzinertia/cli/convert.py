@@ -16,6 +16,7 @@ from gzinertia.cli.app import (
     ModelPathOption,
     OutputOption,
     app,
+    deliver_edit,
 )
 from gzinertia.errors import GzInertiaError
 
@@ -61,7 +62,7 @@ def convert(
     from gzinertia.commands.convert import SIGNS
     from gzinertia.commands.convert import hydro_to_sdf as to_sdf
     from gzinertia.commands.convert import sdf_to_hydro as to_hydro
-    from gzinertia.edit.output import WriteMode, deliver
+    from gzinertia.edit.output import WriteMode
 
     if hydro_to_sdf == sdf_to_hydro:
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
@@ -92,6 +93,4 @@ def convert(
         print(f"warning: {warning}", file=sys.stderr)
     if not result.links:
         print(f"{file}: no link had added mass to convert", file=sys.stderr)
-    status = deliver(file, result.old, result.new, mode)
-    if status:
-        raise typer.Exit(status)
+    deliver_edit(file, result.old, result.new, mode)

@@ -17,6 +17,7 @@ from gzinertia.cli.app import (
     ModelPathOption,
     OutputOption,
     app,
+    deliver_edit,
     fluid_density,
 )
 from gzinertia.errors import GzInertiaError
@@ -73,7 +74,7 @@ def hydro(
     updating the link's plugin; see docs/fluid_forces.md.
     """
     from gzinertia.commands.hydro import hydro as run_hydro
-    from gzinertia.edit.output import WriteMode, deliver
+    from gzinertia.edit.output import WriteMode
     from gzinertia.fits import FIT_METHODS
 
     if fit not in FIT_METHODS or fit == "explicit":
@@ -97,6 +98,4 @@ def hydro(
               file=sys.stderr)
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
-    status = deliver(file, result.old, result.new, mode)
-    if status:
-        raise typer.Exit(status)
+    deliver_edit(file, result.old, result.new, mode)

@@ -16,6 +16,7 @@ from gzinertia.cli.app import (
     ModelPathOption,
     OutputOption,
     app,
+    deliver_edit,
     parse_vector,
 )
 from gzinertia.errors import GzInertiaError
@@ -55,7 +56,7 @@ def shift(
     exact change of point A_Bo = T^T A_Q T.
     """
     from gzinertia.commands.shift import shift as run_shift
-    from gzinertia.edit.output import WriteMode, deliver
+    from gzinertia.edit.output import WriteMode
 
     if to != "origin":
         raise GzInertiaError("--to: <fluid_added_mass> is about the link origin; use --to origin")
@@ -81,6 +82,4 @@ def shift(
         + " ".join(f"{v:.4g}" for v in result.A_BBo_B.A.diagonal()),
         file=sys.stderr,
     )
-    status = deliver(file, result.old, result.new, mode)
-    if status:
-        raise typer.Exit(status)
+    deliver_edit(file, result.old, result.new, mode)

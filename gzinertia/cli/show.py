@@ -45,3 +45,8 @@ def show(
     console = Console()
     render_show(summary, console)
     print_notes(doc, console)
+    target = f" --link '{link}'" if link else ""
+    console.print(
+        f"[dim]to see these links: gzinertia plot {file}{target} -o links.png[/dim]",
+        highlight=False,
+    )

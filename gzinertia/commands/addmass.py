@@ -13,7 +13,6 @@ from pathlib import Path
 
 from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.commands.sdf_version import check_version_for_added_mass
-from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     NotEditableError,
     ascii_comment,
@@ -21,11 +20,10 @@ from gzinertia.edit.links import (
     same_file,
     write_fluid_added_mass,
 )
-from gzinertia.edit.verify import verify_edit
+from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.records import LinkRecord, SdfDocument
-from gzinertia.sdf import read_sdf_file
 from gzinertia.selection import select_links
 
 
@@ -119,9 +117,8 @@ def add_mass(
     model_paths: Sequence[str | Path],
 ) -> AddMassResult:
     """Computes and writes (in memory) the added mass of the selected links of ``path``."""
-    doc = read_sdf_file(path, model_paths)
-    old = path.read_bytes()
-    editor = XmlEditor(old, str(path))
+    edit = FileEdit.open(path, model_paths)
+    doc, editor = edit.doc, edit.editor
     links, skipped = _editable_links(doc, path, pattern, fit_for.explicit)
     warnings = []
     results = []
@@ -149,7 +146,5 @@ def add_mass(
         warning = check_version_for_added_mass(editor, doc.sdf_version, upgrade_version)
         if warning:
             warnings.append(warning)
-    new = editor.result()
-    if new != old:
-        verify_edit(path, doc, new, model_paths, {r.link.name: r.A_BBo_B for r in results})
-    return AddMassResult(path, old, new, tuple(results), tuple(skipped), tuple(warnings))
+    new = edit.finish({r.link.name: r.A_BBo_B for r in results})
+    return AddMassResult(path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings))

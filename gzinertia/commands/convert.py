@@ -31,10 +31,9 @@ from gzinertia.edit.links import (
     same_file,
     write_fluid_added_mass,
 )
-from gzinertia.edit.verify import verify_edit
+from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import HydroPlugin, LinkRecord
-from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.xml import child, line_of
 from gzinertia.selection import link_matches
 
@@ -130,9 +129,8 @@ def hydro_to_sdf(
     model_paths: Sequence[str | Path],
 ) -> ConvertResult:
     """Writes each selected link's plugin added mass as ``<fluid_added_mass>``."""
-    doc = read_sdf_file(path, model_paths)
-    old = path.read_bytes()
-    editor = XmlEditor(old, str(path))
+    edit = FileEdit.open(path, model_paths)
+    doc, editor = edit.doc, edit.editor
     converted: list[ConvertedLink] = []
     warnings: list[str] = []
     written: dict[str, AddedMass | None] = {}
@@ -178,10 +176,8 @@ def hydro_to_sdf(
                 _set_child_text(editor, plugin_elem, "disable_added_mass", "true")
             converted.append(ConvertedLink(link, plugin, chosen, A_BBo_B, asym))
             written[link.name] = A_BBo_B
-    new = editor.result()
-    if new != old:
-        verify_edit(path, doc, new, model_paths, written)
-    return ConvertResult(path, old, new, tuple(converted), tuple(warnings))
+    new = edit.finish(written)
+    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings))
 
 
 def sdf_to_hydro(
@@ -196,9 +192,8 @@ def sdf_to_hydro(
     element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin."""
     if sign == "auto":
         raise GzInertiaError("--sdf-to-hydro needs --sign fossen or --sign physical")
-    doc = read_sdf_file(path, model_paths)
-    old = path.read_bytes()
-    editor = XmlEditor(old, str(path))
+    edit = FileEdit.open(path, model_paths)
+    doc, editor = edit.doc, edit.editor
     converted: list[ConvertedLink] = []
     warnings: list[str] = []
     written: dict[str, AddedMass | None] = {}
@@ -238,7 +233,5 @@ def sdf_to_hydro(
         remove_fluid_added_mass(editor, link_element(editor, link))
         converted.append(ConvertedLink(link, plugin, sign, AddedMass(S), 0.0))
         written[link.name] = None
-    new = editor.result()
-    if new != old:
-        verify_edit(path, doc, new, model_paths, written)
-    return ConvertResult(path, old, new, tuple(converted), tuple(warnings))
+    new = edit.finish(written)
+    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings))

@@ -16,13 +16,12 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import ascii_comment, format_value, link_element, same_file
-from gzinertia.edit.verify import verify_edit
+from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.hydro_damping import hydrodynamics_damping, sum_damping
 from gzinertia.records import LinkRecord
-from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.hydro import is_gz_hydrodynamics
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
@@ -136,9 +135,8 @@ def hydro(
     """Computes and writes (in memory) the damping terms of the selected links."""
     if not viscosity >= 0.0:
         raise GzInertiaError(f"--viscosity must be >= 0, not {viscosity}")
-    doc = read_sdf_file(path, model_paths)
-    old = path.read_bytes()
-    editor = XmlEditor(old, str(path))
+    edit = FileEdit.open(path, model_paths)
+    doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
     skipped: list[str] = []
     new_plugins: dict[int, tuple[etree._Element, list[str]]] = {}
@@ -164,7 +162,5 @@ def hydro(
         results.append(LinkDamping(link, fit, terms, bool(lines)))
     for model, lines in new_plugins.values():
         editor.append_child_lines(model, lines)
-    new = editor.result()
-    if new != old:
-        verify_edit(path, doc, new, model_paths, {})
-    return HydroResult(path, old, new, tuple(results), tuple(skipped))
+    new = edit.finish({})
+    return HydroResult(path, edit.old, new, tuple(results), tuple(skipped))

@@ -15,12 +15,10 @@ from typing import Literal
 import numpy as np
 
 from gzinertia.added_mass import AddedMass
-from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
-from gzinertia.edit.verify import verify_edit
+from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import LinkRecord
-from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
 
@@ -71,8 +69,8 @@ def shift(
     model_paths: Sequence[str | Path],
 ) -> ShiftResult:
     """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin."""
-    doc = read_sdf_file(path, model_paths)
-    links = select_links(doc.links, pattern, str(path))
+    edit = FileEdit.open(path, model_paths)
+    links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
         names = ", ".join(lk.name for lk in links)
         raise GzInertiaError(f"{path}: --link must select one link, not {len(links)} ({names})")
@@ -81,8 +79,7 @@ def shift(
         raise GzInertiaError(f"{path}: link {link.name!r} is defined in {link.source.file}")
     p_BoQ_B = source_point(link, point)
     A_before, A_BBo_B = shifted_added_mass(link, p_BoQ_B, axes)
-    old = path.read_bytes()
-    editor = XmlEditor(old, str(path))
+    editor = edit.editor
     link_elem = link_element(editor, link)
     inertial = child(link_elem, "inertial")
     existing = None if inertial is None else child(inertial, "fluid_added_mass")
@@ -100,8 +97,6 @@ def shift(
     )
     if np.any(p_BoQ_B) or axes == "inertial":
         write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)
-    new = editor.result()
-    if new != old:
-        verify_edit(path, doc, new, model_paths, {link.name: A_BBo_B})
+    new = edit.finish({link.name: A_BBo_B})
     p = (float(p_BoQ_B[0]), float(p_BoQ_B[1]), float(p_BoQ_B[2]))
-    return ShiftResult(path, old, new, link, p, A_before, A_BBo_B)
+    return ShiftResult(path, edit.old, new, link, p, A_before, A_BBo_B)

@@ -1,0 +1,334 @@
+"""Rules about a link's rigid inertia: GZI101–GZI111.
+
+Validity follows shared DESIGN.md §7 (Drake's or gz-math's tolerance, ``--tolerance``);
+plausibility compares the inertia with a uniform solid filling the link's collision geometry
+(:mod:`gzinertia.shapes`): mass against volume (density), radius of gyration against the
+solid's, centre of mass against the collisions' bounding box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from gzinertia.audit.context import LinkContext, fmt, fmt_vec, gyration_factors
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import finding, link_rule
+from gzinertia.inertia import equivalent_box_half_sizes, triangle_margin
+
+#: Mean densities outside this range (kg/m³) are physically implausible for a rigid body: below
+#: a helium-filled envelope, above osmium (22 590 kg/m³) with a margin.
+DENSITY_RANGE = (0.2, 25000.0)
+#: Radius-of-gyration ratio (rigid inertia against the uniform solid of the collisions) beyond
+#: which the inertia does not belong to this geometry: a factor 3 in length is 9 in inertia.
+GYRATION_FACTOR = 3.0
+#: The centre of mass may lie outside the collisions' bounding box by this fraction of the box
+#: diagonal (values written to a few digits, rotated shapes' boxes) before GZI107 fires.
+BOX_MARGIN = 0.01
+
+
+def _tolerance_name(ctx: LinkContext) -> str:
+    if ctx.document.tolerance == "drake":
+        return "Drake's ε = 16·DBL_EPSILON·max(1, ½·trace)"
+    return "gz-math's ε = 10·DBL_EPSILON·½·trace"
+
+
+def _mass_where(ctx: LinkContext) -> object:
+    inertial = ctx.link.inertial
+    return inertial.mass_source or inertial.source or ctx.where
+
+
+@link_rule(
+    "GZI101",
+    "mass-not-positive",
+    "error",
+    "The link's mass is negative, not a number, or zero on a link that moves.",
+)
+def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
+    inertial = ctx.link.inertial
+    if not ctx.written_inertia:
+        return
+    m = inertial.mass
+    where = inertial.mass_source or inertial.source or ctx.where
+    values = {"mass": m, "static": ctx.link.static}
+    if not np.isfinite(m):
+        message = f"<mass> is {m}: not a finite number; give the link its mass in kg"
+    elif m < 0.0:
+        message = f"<mass> is {fmt(m)} kg: a mass cannot be negative; give the link its mass in kg"
+    elif m == 0.0 and not ctx.link.static:
+        message = (
+            "<mass> is 0 kg on a link that is not static: libsdformat accepts it, but the physics "
+            "engines need a positive mass to integrate a moving link (a massless free body has "
+            "no defined acceleration); give it its mass, or make the model <static>"
+        )
+    else:
+        return
+    yield finding("GZI101", where, ctx.name, message, values)
+
+
+@link_rule(
+    "GZI102",
+    "inertial-missing",
+    "warning",
+    "The link has no <inertial> (or it is commented out), so it silently gets 1 kg and unit "
+    "inertia.",
+)
+def inertial_missing(ctx: LinkContext) -> Iterator[Finding]:
+    inertial = ctx.link.inertial
+    if not inertial.defaulted or ctx.link.static:
+        return
+    if not ctx.link.collisions and not inertial.commented_out:
+        return  # a frame-like helper link: nothing to weigh
+    what = "its <inertial> is commented out" if inertial.commented_out else "it has no <inertial>"
+    size = ""
+    solid = ctx.geometry
+    values: dict[str, object] = {
+        "mass": 1.0,
+        "inertia": [1.0, 1.0, 1.0],
+        "commented_out": inertial.commented_out,
+        "collisions": len(ctx.link.collisions),
+    }
+    if solid is not None:
+        size = (
+            f" for {len(ctx.link.collisions)} collision(s) of {fmt(solid.volume)} m³ "
+            f"(1 kg is a mean density of {fmt(1.0 / solid.volume)} kg/m³)"
+        )
+        values["collision_volume"] = solid.volume
+    message = (
+        f"{what}: libsdformat silently uses 1 kg and unit inertia (1 kg·m² about each axis, "
+        f"centre of mass at the link origin){size}; write <mass> and <inertia>, or "
+        '<inertial auto="true"> with a <density> (SDF 1.11+)'
+    )
+    yield finding("GZI102", inertial.source or ctx.where, ctx.name, message, values)
+
+
+@link_rule(
+    "GZI103",
+    "inertia-not-psd",
+    "error",
+    "The rotational inertia is not positive semi-definite (a principal moment is negative).",
+)
+def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
+    inertial = ctx.link.inertial
+    if not ctx.written_inertia or inertial.inertia_defaulted or ctx.inertia_is_psd:
+        return
+    moments = ctx.principal_moments
+    where = inertial.inertia_source or inertial.source or ctx.where
+    if not np.all(np.isfinite(moments)):
+        message = "<inertia> holds a value that is not a finite number"
+        values: dict[str, object] = {"I_BBcm_I": inertial.I_BBcm_I}
+    else:
+        message = (
+            f"<inertia> is not positive semi-definite: principal moments {fmt_vec(moments)} kg·m², "
+            f"the smallest below -ε = {fmt(-ctx.inertia_tolerance)} ({_tolerance_name(ctx)}); "
+            "libsdformat reports the link's inertia as invalid and Drake refuses it. Products of "
+            "inertia are tensor entries (ixy = -∫xy dm): check their signs and units"
+        )
+        values = {
+            "principal_moments": moments,
+            "tolerance": ctx.inertia_tolerance,
+            "I_BBcm_I": inertial.I_BBcm_I,
+        }
+    yield finding("GZI103", where, ctx.name, message, values)
+
+
+@link_rule(
+    "GZI104",
+    "inertia-triangle-inequality",
+    "error",
+    "The principal moments violate the triangle inequality: no rigid body has them.",
+)
+def inertia_triangle(ctx: LinkContext) -> Iterator[Finding]:
+    inertial = ctx.link.inertial
+    if not ctx.written_inertia or inertial.inertia_defaulted or not ctx.inertia_is_psd:
+        return
+    moments = ctx.principal_moments
+    margin = triangle_margin(moments)
+    if margin >= -ctx.inertia_tolerance:
+        return
+    message = (
+        f"principal moments {fmt_vec(moments)} kg·m² violate the triangle inequality: "
+        f"λ₁ + λ₂ - λ₃ = {fmt(margin)} kg·m² < -ε = {fmt(-ctx.inertia_tolerance)} "
+        f"({_tolerance_name(ctx)}); no rigid body has these moments (each is a sum of two "
+        "second moments of mass), libsdformat reports the inertia as invalid and Drake refuses it; "
+        "recompute <inertia> from the link's geometry and mass"
+    )
+    values = {"principal_moments": moments, "margin": margin, "tolerance": ctx.inertia_tolerance}
+    yield finding("GZI104", inertial.inertia_source or inertial.source or ctx.where, ctx.name,
+                  message, values)
+
+
+def _plausibility_applies(ctx: LinkContext) -> bool:
+    """Written, valid inertia of a moving link with real collision geometry."""
+    inertial = ctx.link.inertial
+    return (
+        ctx.written_inertia
+        and not ctx.link.static
+        and not inertial.inertia_defaulted
+        and ctx.mass_is_positive
+        and ctx.geometry is not None
+    )
+
+
+@link_rule(
+    "GZI105",
+    "inertia-implausible-for-geometry",
+    "warning",
+    "The inertia's radius of gyration is far from that of the link's collision geometry.",
+)
+def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
+    if not _plausibility_applies(ctx) or not ctx.inertia_is_valid:
+        return
+    solid = ctx.geometry
+    assert solid is not None
+    inertial = ctx.link.inertial
+    m, V = inertial.mass, solid.volume
+    f_min, f_max = gyration_factors(inertial.I_BBcm_B / m, np.asarray(solid.G_FFc_F) / V)
+    if 1.0 / GYRATION_FACTOR <= f_min and f_max <= GYRATION_FACTOR:
+        return
+    factor = f_max if f_max * f_min > 1.0 else f_min
+    box_rigid = np.sort(equivalent_box_half_sizes(m, ctx.principal_moments))[::-1]
+    G_moments = np.linalg.eigvalsh(np.asarray(solid.G_FFc_F))
+    box_solid = np.sort(equivalent_box_half_sizes(V, G_moments))[::-1]
+    how = "larger" if factor > 1.0 else "smaller"
+    message = (
+        f"the inertia's radius of gyration is {fmt(factor)}× {how} about some axis than that of "
+        f"a uniform solid filling the collision geometry (range {fmt(f_min)}–{fmt(f_max)}×): "
+        f"its equivalent inertia box has half-sizes {fmt_vec(box_rigid)} m for {fmt(m)} kg, the "
+        f"collisions' {fmt_vec(box_solid)} m; check <inertia> units (kg·m²) and values, or "
+        "whether the collisions stand for the body"
+    )
+    values = {
+        "factor": factor,
+        "factor_min": f_min,
+        "factor_max": f_max,
+        "box_half_sizes_inertia": box_rigid,
+        "box_half_sizes_collisions": box_solid,
+        "mass": m,
+        "collision_volume": V,
+    }
+    where = inertial.inertia_source or inertial.source or ctx.where
+    yield finding("GZI105", where, ctx.name, message, values)
+
+
+@link_rule(
+    "GZI106",
+    "mass-implausible-for-volume",
+    "warning",
+    "Mass over collision volume gives a mean density outside any real material's range.",
+)
+def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
+    if not _plausibility_applies(ctx):
+        return
+    solid = ctx.geometry
+    assert solid is not None
+    m, V = ctx.link.inertial.mass, solid.volume
+    rho = m / V
+    lo, hi = DENSITY_RANGE
+    if lo <= rho <= hi:
+        return
+    why = "lighter than a helium-filled envelope" if rho < lo else "denser than osmium"
+    message = (
+        f"<mass> {fmt(m)} kg in a collision volume of {fmt(V)} m³ is a mean density of "
+        f"{fmt(rho)} kg/m³ ({why}; plausible {fmt(lo)}–{fmt(hi)} kg/m³); check the mass units "
+        "(kg), mesh <scale> and whether the collisions stand for the body"
+    )
+    values = {"mass": m, "collision_volume": V, "density": rho, "range": list(DENSITY_RANGE)}
+    inertial = ctx.link.inertial
+    yield finding("GZI106", inertial.mass_source or inertial.source or ctx.where, ctx.name,
+                  message, values)
+
+
+@link_rule(
+    "GZI107",
+    "com-outside-collisions",
+    "warning",
+    "The centre of mass lies outside the bounding box of the link's collisions.",
+)
+def com_outside(ctx: LinkContext) -> Iterator[Finding]:
+    if not _plausibility_applies(ctx):
+        return
+    box = ctx.bounding_box
+    if box is None:
+        return
+    lo, hi = box
+    c = np.asarray(ctx.link.inertial.p_BoBcm_B, dtype=float)
+    outside = np.maximum(np.maximum(lo - c, c - hi), 0.0)
+    distance = float(np.linalg.norm(outside))
+    diagonal = float(np.linalg.norm(hi - lo))
+    if distance <= BOX_MARGIN * diagonal:
+        return
+    message = (
+        f"the centre of mass {fmt_vec(c)} m (link frame) is {fmt(distance)} m outside the "
+        f"collisions' bounding box {fmt_vec(lo)}–{fmt_vec(hi)} m; <inertial><pose> is relative to "
+        "the link frame (not to a collision or visual): check its position and sign"
+    )
+    values = {"p_BoBcm_B": c, "box_min": lo, "box_max": hi, "distance": distance}
+    inertial = ctx.link.inertial
+    yield finding("GZI107", inertial.source or ctx.where, ctx.name, message, values)
+
+
+@link_rule(
+    "GZI108",
+    "inertial-pose-relative-to",
+    "warning",
+    "<inertial><pose relative_to=...> is ignored by libsdformat since SDF 1.8.",
+)
+def inertial_relative_to(ctx: LinkContext) -> Iterator[Finding]:
+    for note in ctx.notes_with("inertial-relative-to"):
+        message = (
+            f"{note.message}; Drake refuses the attribute. Express the pose in the link frame "
+            "and remove relative_to"
+        )
+        yield finding("GZI108", note.source, ctx.name, message, {})
+
+
+@link_rule(
+    "GZI109",
+    "inertia-not-parsed",
+    "error",
+    "<inertia> has none of the spec's child elements (e.g. URDF-style attributes), so the "
+    "defaults are used.",
+)
+def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
+    inertial = ctx.link.inertial
+    if not inertial.inertia_defaulted:
+        return
+    where = inertial.inertia_source or inertial.source or ctx.where
+    detail = next(
+        (n.message for n in ctx.notes_with("inertia-defaulted") if n.source.line == where.line),
+        "<inertia> has none of <ixx>..<izz>",
+    )
+    message = (
+        f"{detail}: the link simulates with ixx = iyy = izz = 1 kg·m² for {fmt(inertial.mass)} kg; "
+        "write the six values as child elements <ixx>…</ixx> … <izz>…</izz>"
+    )
+    yield finding("GZI109", where, ctx.name, message, {"mass": inertial.mass})
+
+
+@link_rule(
+    "GZI110",
+    "inertial-duplicate-pose",
+    "warning",
+    "<inertial> has more than one <pose>: only the first is read.",
+)
+def inertial_duplicate_pose(ctx: LinkContext) -> Iterator[Finding]:
+    for note in ctx.notes_with("duplicate-pose"):
+        p = ctx.link.inertial.p_BoBcm_B
+        message = (
+            f"{note.message} (centre of mass {fmt_vec(p)} m); delete the pose you did not mean"
+        )
+        yield finding("GZI110", note.source, ctx.name, message, {"p_BoBcm_B": p})
+
+
+@link_rule(
+    "GZI111",
+    "auto-inertial-failed",
+    "error",
+    '<inertial auto="true"> cannot be computed for a collision (no volume, bad density, none).',
+)
+def auto_inertial_failed(ctx: LinkContext) -> Iterator[Finding]:
+    for code in ("auto-inertial-collision", "auto-inertial-no-collisions"):
+        for note in ctx.notes_with(code):
+            yield finding("GZI111", note.source, ctx.name, note.message, {})

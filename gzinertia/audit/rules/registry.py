@@ -1,0 +1,90 @@
+"""The rule registry: every rule's :class:`RuleInfo` and its check function.
+
+A rule is a small function registered with :func:`link_rule` (called once per link with a
+:class:`~gzinertia.audit.context.LinkContext`) or :func:`document_rule` (called once per document
+with a :class:`~gzinertia.audit.context.DocumentContext`, for rules about several links or the
+file). It yields :class:`~gzinertia.audit.findings.Finding` objects built with :func:`finding`,
+which takes the severity from the rule's :class:`RuleInfo`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gzinertia.audit.findings import Finding, RuleInfo, Severity
+from gzinertia.records import SourceRef
+
+if TYPE_CHECKING:
+    from gzinertia.audit.context import DocumentContext, LinkContext
+
+LinkCheck = Callable[["LinkContext"], Iterator[Finding]]
+DocumentCheck = Callable[["DocumentContext"], Iterator[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule: what it is, and the function that checks a link or a document."""
+
+    info: RuleInfo
+    check_link: LinkCheck | None = None
+    check_document: DocumentCheck | None = None
+
+
+_RULES: dict[str, Rule] = {}
+
+
+def _info(code: str, name: str, severity: Severity, summary: str) -> RuleInfo:
+    if code in _RULES:
+        raise ValueError(f"rule {code} is registered twice")
+    return RuleInfo(code, name, severity, summary, f"docs/rules/{code}.md")
+
+
+def link_rule(
+    code: str, name: str, severity: Severity, summary: str
+) -> Callable[[LinkCheck], LinkCheck]:
+    """Registers ``check(ctx: LinkContext) -> Iterator[Finding]`` as rule ``code``."""
+
+    def register(check: LinkCheck) -> LinkCheck:
+        _RULES[code] = Rule(_info(code, name, severity, summary), check_link=check)
+        return check
+
+    return register
+
+
+def document_rule(
+    code: str, name: str, severity: Severity, summary: str
+) -> Callable[[DocumentCheck], DocumentCheck]:
+    """Registers ``check(ctx: DocumentContext) -> Iterator[Finding]`` as rule ``code``."""
+
+    def register(check: DocumentCheck) -> DocumentCheck:
+        _RULES[code] = Rule(_info(code, name, severity, summary), check_document=check)
+        return check
+
+    return register
+
+
+def registered_rules() -> Mapping[str, Rule]:
+    """Every registered rule by code, sorted by code."""
+    return {code: _RULES[code] for code in sorted(_RULES)}
+
+
+def finding(
+    code: str,
+    where: SourceRef,
+    link: str | None,
+    message: str,
+    values: Mapping[str, object] | None = None,
+) -> Finding:
+    """A finding of rule ``code`` at ``where`` (file and line), with the rule's severity."""
+    rule = _RULES[code]
+    return Finding(
+        code=code,
+        severity=rule.info.severity,
+        file=where.file,
+        line=max(where.line, 0),
+        link=link,
+        message=message,
+        values=dict(values or {}),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,40 @@
+"""One edit of one file: the document as read, its bytes, the editor, and the verified result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzinertia.added_mass import AddedMass
+from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.verify import verify_edit
+from gzinertia.records import SdfDocument
+from gzinertia.sdf import read_sdf_file
+
+
+@dataclass
+class FileEdit:
+    """Open with :meth:`open`, make edits through :attr:`editor`, then :meth:`finish`."""
+
+    path: Path
+    model_paths: Sequence[str | Path]
+    doc: SdfDocument
+    old: bytes
+    editor: XmlEditor
+
+    @classmethod
+    def open(cls, path: Path, model_paths: Sequence[str | Path]) -> FileEdit:
+        """Reads ``path`` as SDF (errors name file and line) and prepares its bytes for edits."""
+        doc = read_sdf_file(path, model_paths)
+        old = path.read_bytes()
+        return cls(path, model_paths, doc, old, XmlEditor(old, str(path)))
+
+    def finish(self, added_mass: Mapping[str, AddedMass | None]) -> bytes:
+        """The edited bytes, checked by re-reading them (:func:`verify_edit`): links keep their
+        poses and rigid inertia; ``added_mass`` (scoped link → new ``A_BBo_B``, ``None`` for
+        removed) is what changed."""
+        new = self.editor.result()
+        if new != self.old:
+            verify_edit(self.path, self.doc, new, self.model_paths, added_mass)
+        return new
