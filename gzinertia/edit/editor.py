@@ -75,6 +75,7 @@ class XmlEditor:
     def __init__(self, data: bytes, name: str) -> None:
         self.data = data
         self.name = name
+        self.encoding = _declared_encoding(data, name)
         self.root = parse_xml_bytes(data, name)
         spans = element_spans(data, name)
         elements = list(self.root.iter(etree.Element))
@@ -82,7 +83,6 @@ class XmlEditor:
             raise GzInertiaError(f"{name}: cannot map elements to bytes for a minimal edit")
         self._span = {id(e): s for e, s in zip(elements, spans, strict=True)}
         self._elements = elements  # keeps ids alive
-        self.encoding = _declared_encoding(data, name)
         self.newline = newline_of(data)
         self.indent_unit = _detect_indent_unit(data)
         self._edits: list[_Edit] = []
