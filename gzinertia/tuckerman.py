@@ -8,7 +8,9 @@ Notation: semi-axes ``(r_x, r_y, r_z)``, ``x_m = r_m²``, ``(i, j, k)`` a cyclic
 density ``ρ``.
 
 * Shape factors ``κ_i = r_x r_y r_z ∫₀^∞ dt / ((x_i + t)·Δ(t)) = (2/3)·r_x r_y r_z·R_D(x_j, x_k,
-  x_i)``, ``Σκ = 2``.
+  x_i)``, ``Σκ = 2``, with Carlson's ``R_D`` (DLMF §19.16; the same function as
+  ``scipy.special.elliprd``, evaluated here together with the moment integrals, see
+  :func:`_carlson_integrals`).
 * Translational added mass along axis i: ``m_A,i = ρV·κ_i / (2 - κ_i) = ρV·κ_i / (κ_j + κ_k)``
   (the second form keeps every digit for thin disks, where ``κ_i → 2``).
 * Rotational added moment about axis i, about the centre::
@@ -23,11 +25,12 @@ All results are in the ellipsoid's own axes, about its centre ``Eo``; the 6x6 is
 
 from __future__ import annotations
 
-from typing import Final
+import math
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import elliprd
 
 __all__ = [
     "FLUID_DENSITIES",
@@ -58,15 +61,40 @@ FLUID_DENSITIES: Final[dict[str, float]] = {
 #: recurrence under/overflow beyond about 1e60. No physical body gets near either.
 MAX_AXIS_RATIO: Final[float] = 1e30
 
-# Cyclic index permutations: for axis i = (x, y, z), J = (y, z, x) and K = (z, x, y).
-_J: Final = np.array([1, 2, 0])
-_K: Final = np.array([2, 0, 1])
+# Duplication steps of `_carlson_integrals` stop once every argument is within this relative
+# distance ε of the smallest; the series after it is taken to fifth order, so the neglected terms
+# are O(ε⁶) ≈ 1e-18 relative (and shrink by a further 4⁶ per duplication step already taken).
+_SERIES_TOL: Final[float] = 1e-3
+_MAX_STEPS: Final[int] = 100
 
-# Duplication steps of `_carlson_j` stop once every argument is within this relative distance ε of
-# the weighted mean; the series after it is taken to fifth order, so the neglected terms are
-# O(ε⁶) ≈ 1e-18 relative (and shrink by a further 16 per duplication step already taken).
-_J_SERIES_TOL: Final[float] = 1e-3
-_J_MAX_STEPS: Final[int] = 100
+# Many ellipsoids are processed as NumPy rows in blocks of `_BLOCK`, so that the two dozen
+# temporaries of the duplication loop stay in the CPU caches (about twice the throughput of
+# whole-array operations on a million ellipsoids; benchmarks/bench_tuckerman.py). Up to
+# `_SCALAR_MAX` ellipsoids are done one by one on Python floats, the same operations in the same
+# order: one ellipsoid then costs tens of microseconds instead of hundreds in NumPy call overhead.
+_BLOCK: Final[int] = 8192
+_SCALAR_MAX: Final[int] = 8
+
+# Cyclic index triples (i, j, k).
+_CYCLIC: Final = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+
+#: One row of values: a Python float (one ellipsoid) or a float64 array (one per ellipsoid).
+Row = Any
+Rows = list[Row]
+
+
+class _Ops(NamedTuple):
+    """The few operations whose spelling differs between Python floats and NumPy arrays."""
+
+    sqrt: Callable[[Row], Row]
+    minimum: Callable[[Row, Row], Row]
+    maximum: Callable[[Row, Row], Row]
+    where: Callable[[Row, Row, Row], Row]
+    any: Callable[[Row], bool]
+
+
+_FLOAT_OPS: Final = _Ops(math.sqrt, min, max, lambda c, a, b: a if c else b, bool)
+_ARRAY_OPS: Final = _Ops(np.sqrt, np.minimum, np.maximum, np.where, lambda c: bool(np.any(c)))
 
 
 def _validated_semi_axes(semi_axes: ArrayLike) -> FloatArray:
@@ -74,9 +102,10 @@ def _validated_semi_axes(semi_axes: ArrayLike) -> FloatArray:
     r = np.asarray(semi_axes, dtype=np.float64)
     if r.ndim == 0 or r.shape[-1] != 3:
         raise ValueError(f"semi_axes must have shape (..., 3), got shape {r.shape}")
-    if not np.all(np.isfinite(r)):
-        raise ValueError("semi_axes must be finite (found NaN or infinity)")
-    if not np.all(r > 0.0):
+    # One pass for the common case (NaN fails both comparisons); the messages need two.
+    if not np.all((r > 0.0) & (r < np.inf)):
+        if not np.all(np.isfinite(r)):
+            raise ValueError("semi_axes must be finite (found NaN or infinity)")
         raise ValueError("semi_axes must be strictly positive (found a value <= 0)")
     if r.size and np.any(r.max(axis=-1) > MAX_AXIS_RATIO * r.min(axis=-1)):
         raise ValueError(
@@ -92,19 +121,167 @@ def _validated_density(density: float) -> float:
     return rho
 
 
-def _kappa_scaled(s: FloatArray) -> FloatArray:
-    """κ for semi-axes ``s`` already validated and scaled to max 1 (shape (..., 3))."""
-    x = s * s
-    abc = np.prod(s, axis=-1, keepdims=True)
-    kappa: FloatArray = (2.0 / 3.0) * abc * elliprd(x[..., _J], x[..., _K], x)
-    return kappa
+def _map_rows(
+    function: Callable[[Rows, _Ops], tuple[Rows, ...]], r: FloatArray, outputs: int
+) -> list[FloatArray]:
+    """Applies ``function`` (three rows of semi-axes → rows of results) to ``r`` (..., 3).
+
+    A few ellipsoids go one by one as Python floats, many in blocks of NumPy rows (see
+    :data:`_BLOCK`). Returns ``outputs`` arrays shaped like ``r``.
+    """
+    flat = r.reshape(-1, 3)
+    results = [np.empty_like(flat) for _ in range(outputs)]
+    if len(flat) <= _SCALAR_MAX:
+        for n, axes in enumerate(flat.tolist()):
+            for result, rows in zip(results, function(axes, _FLOAT_OPS), strict=True):
+                result[n] = rows
+    else:
+        for start in range(0, len(flat), _BLOCK):
+            block = np.ascontiguousarray(flat[start : start + _BLOCK].T)
+            for result, rows in zip(results, function(list(block), _ARRAY_OPS), strict=True):
+                result[start : start + _BLOCK] = np.stack(rows, axis=-1)
+    return [result.reshape(r.shape) for result in results]
+
+
+def _carlson_integrals(x: Rows, ops: _Ops, with_j: bool = True) -> tuple[Rows, Rows]:
+    """Carlson's ``R_D`` and the moment integral ``J`` for all three axes at once.
+
+    Args:
+        x: three rows (floats, or float arrays of one shape), positive: the squared semi-axes
+            ``(x_x, x_y, x_z)``.
+        ops: :data:`_FLOAT_OPS` or :data:`_ARRAY_OPS`, to match the rows.
+        with_j: also compute ``J`` (else the second result is empty).
+
+    Returns:
+        ``(RD, J)``, three rows each, with ``(i, j, k)`` cyclic:
+
+        * ``RD[i] = R_D(x_j, x_k, x_i) = (3/2)∫₀^∞ dt / ((x_i + t)·Δ(t))`` (DLMF 19.16.5;
+          ``scipy.special.elliprd(x_j, x_k, x_i)``), so that ``κ_i = (2/3)·r_x r_y r_z·RD[i]``;
+        * ``J[i] = J(x_i, x_j, x_k) = ∫₀^∞ dt / ((t + x_i)^½ (t + x_j)^{3/2} (t + x_k)^{3/2})``
+          ``= (2/5)·R_{-5/2}(½, 3/2, 3/2; x_i, x_j, x_k)`` (DLMF §19.16(ii)), symmetric in ``j,
+          k``.
+
+    Both are Carlson's hypergeometric ``R_{-a}(b; x)`` with weights ``b`` on the same three
+    arguments, so one duplication sequence serves all six: each step replaces every argument by
+    ``u ← (u + λ)/4`` with the symmetric ``λ = √x_x√x_y + √x_y√x_z + √x_z√x_x``, which divides
+    every difference between arguments by exactly 4 and leaves each integral a known positive
+    term plus a scaled copy of itself:
+
+    * ``R_D(x_j, x_k, x_i) = 3/(√x_i (x_i + λ)) + R_D(x_j', x_k', x_i')/4``;
+    * ``J(x_i, x_j, x_k) = 2·(x_j + √(x_j x_k) + x_k + λ) / ((√x_j + √x_k)·√x_j√x_k·(x_j + λ)
+      (x_k + λ)) + J(x_i', x_j', x_k')/16`` (subtract the ``R_D`` identities for ``κ_k`` and
+      ``κ_j`` and divide by ``x_j - x_k = 4(x_j' - x_k')``: exact, and no cancellation, also at
+      ``x_j = x_k``).
+
+    Once the arguments agree to a relative :data:`_SERIES_TOL`, Carlson's expansion (DLMF
+    19.19.7) about the weighted mean ``μ = Σ b_m x_m / c`` (``c = Σ b``) finishes each: with
+    ``Z_m = 1 - x_m/μ``, ``P_n = Σ b_m Z_mⁿ`` (``P_1 = 0``), ``T_2 = P_2/2``, ``T_3 = P_3/3``,
+    ``T_4 = P_4/4 + P_2²/8``, ``T_5 = P_5/5 + P_2 P_3/6``,
+    ``R_{-a}(b; x) = μ^{-a}·Σₙ (a)ₙ/(c)ₙ·T_n`` with error ``O(Z⁶)``; ``(a)ₙ/(c)ₙ = 3/(3 + 2n)``
+    for ``R_D`` (``a = 3/2``, ``c = 5/2``) and ``5/(5 + 2n)`` for ``R_{-5/2}`` (``c = 7/2``).
+
+    The loop runs over duplication steps (about 5 to 10 at aspect ratios up to 1e4), never over
+    array elements.
+    """
+    lo = ops.minimum(ops.minimum(x[0], x[1]), x[2])
+    # Differences shrink by exactly 4 per step, so the initial spread decides when to stop.
+    spread = ops.maximum(ops.maximum(x[0], x[1]), x[2]) - lo
+    sum_d: Rows = [0.0, 0.0, 0.0]
+    sum_j: Rows = [0.0, 0.0, 0.0]
+    factor = 1.0
+    for step in range(_MAX_STEPS):
+        if not ops.any(spread > (_SERIES_TOL * 4.0**step) * lo):
+            break
+        s = [ops.sqrt(x_m) for x_m in x]
+        q = [s[1] * s[2], s[2] * s[0], s[0] * s[1]]  # q[i] = √x_j √x_k
+        lam = q[0] + q[1] + q[2]
+        t = [x_m + lam for x_m in x]
+        inv_p = [1.0 / (s_m * t_m) for s_m, t_m in zip(s, t, strict=True)]  # 1/(√x (x + λ))
+        sum_d = [sum_m + factor * p_m for sum_m, p_m in zip(sum_d, inv_p, strict=True)]
+        if with_j:
+            factor2 = factor * factor
+            sum_j = [
+                sum_j[i] + (t[j] + x[k] + q[i]) * inv_p[j] * inv_p[k] / (s[j] + s[k]) * factor2
+                for i, j, k in _CYCLIC
+            ]
+        x = [t_m * 0.25 for t_m in t]
+        factor *= 0.25
+        lo = ops.minimum(ops.minimum(x[0], x[1]), x[2])
+    else:  # pragma: no cover - unreachable for validated inputs (ratios <= MAX_AXIS_RATIO)
+        raise RuntimeError("Carlson duplication did not converge")
+
+    rd: Rows = []
+    moment: Rows = []
+    for i, j, k in _CYCLIC:
+        # R_D(x_j, x_k, x_i): weights (½, ½, 3/2).
+        mu = (x[j] + x[k] + 3.0 * x[i]) / 5.0
+        z_i, z_j, z_k = (mu - x[i]) / mu, (mu - x[j]) / mu, (mu - x[k]) / mu
+        z_i2, z_j2, z_k2 = z_i * z_i, z_j * z_j, z_k * z_k
+        p2 = 0.5 * (z_j2 + z_k2) + 1.5 * z_i2
+        p3 = 0.5 * (z_j2 * z_j + z_k2 * z_k) + 1.5 * z_i2 * z_i
+        p4 = 0.5 * (z_j2 * z_j2 + z_k2 * z_k2) + 1.5 * z_i2 * z_i2
+        p5 = 0.5 * (z_j2 * z_j2 * z_j + z_k2 * z_k2 * z_k) + 1.5 * z_i2 * z_i2 * z_i
+        series = (
+            1.0
+            + p2 * (3.0 / 14.0)
+            + p3 / 9.0
+            + (p4 / 4.0 + p2 * p2 / 8.0) * (3.0 / 11.0)
+            + (p5 / 5.0 + p2 * p3 / 6.0) * (3.0 / 13.0)
+        )
+        rd.append(3.0 * sum_d[i] + factor * series / (mu * ops.sqrt(mu)))
+        if not with_j:
+            continue
+        # J(x_i, x_j, x_k): weights (½, 3/2, 3/2).
+        mu = (x[i] + 3.0 * (x[j] + x[k])) / 7.0
+        z_i, z_j, z_k = (mu - x[i]) / mu, (mu - x[j]) / mu, (mu - x[k]) / mu
+        z_i2, z_j2, z_k2 = z_i * z_i, z_j * z_j, z_k * z_k
+        p2 = 0.5 * z_i2 + 1.5 * (z_j2 + z_k2)
+        p3 = 0.5 * z_i2 * z_i + 1.5 * (z_j2 * z_j + z_k2 * z_k)
+        p4 = 0.5 * z_i2 * z_i2 + 1.5 * (z_j2 * z_j2 + z_k2 * z_k2)
+        p5 = 0.5 * z_i2 * z_i2 * z_i + 1.5 * (z_j2 * z_j2 * z_j + z_k2 * z_k2 * z_k)
+        series = (
+            0.4
+            + p2 / 9.0
+            + p3 * (2.0 / 33.0)
+            + (p4 / 4.0 + p2 * p2 / 8.0) * (2.0 / 13.0)
+            + (p5 / 5.0 + p2 * p3 / 6.0) * (2.0 / 15.0)
+        )
+        moment.append(2.0 * sum_j[i] + (factor * factor) * series / (mu * mu * ops.sqrt(mu)))
+    return rd, moment
+
+
+def _carlson_j(x: ArrayLike, y: ArrayLike, z: ArrayLike) -> FloatArray:
+    """``J(x, y, z) = ∫₀^∞ dt / ((t + x)^½ (t + y)^{3/2} (t + z)^{3/2})`` for ``x, y, z > 0``.
+
+    ``J = (2/3)·(R_D(x, y, z) - R_D(x, z, y)) / (y - z)``, computed without that difference by
+    :func:`_carlson_integrals` (which see).
+    """
+    rows = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (x, y, z)))
+    _, moment = _carlson_integrals([row.ravel() for row in rows], _ARRAY_OPS)
+    result: FloatArray = moment[0].reshape(rows[0].shape)
+    return result
+
+
+def _scaled(r: Rows, ops: _Ops) -> tuple[Row, Rows]:
+    """``(L, r / L)``: the longest semi-axis and the semi-axes scaled to a longest of 1 (so that
+    their squares neither overflow nor underflow)."""
+    scale = ops.maximum(ops.maximum(r[0], r[1]), r[2])
+    return scale, [r_m / scale for r_m in r]
+
+
+def _kappa_rows(r: Rows, ops: _Ops) -> tuple[Rows]:
+    """``(κ,)`` as rows, for three rows of valid semi-axes; see :func:`tuckerman_kappa`."""
+    _, s = _scaled(r, ops)
+    rd, _ = _carlson_integrals([s_m * s_m for s_m in s], ops, with_j=False)
+    abc = s[0] * s[1] * s[2]
+    return ([(2.0 / 3.0) * abc * rd_i for rd_i in rd],)
 
 
 def tuckerman_kappa(semi_axes: ArrayLike) -> FloatArray:
     """Tuckerman's shape factors ``κ`` of ellipsoids with the given semi-axes.
 
-    ``κ_i = (2/3)·r_x r_y r_z·R_D(r_j², r_k², r_i²)`` with Carlson's ``R_D``
-    (``scipy.special.elliprd``); ``κ_x + κ_y + κ_z = 2`` (a sphere has 2/3 each, the normal axis of
+    ``κ_i = (2/3)·r_x r_y r_z·R_D(r_j², r_k², r_i²)`` with Carlson's ``R_D`` (the function of
+    ``scipy.special.elliprd``); ``κ_x + κ_y + κ_z = 2`` (a sphere has 2/3 each, the normal axis of
     a thin disk tends to 2, the long axis of a needle to 0).
 
     Args:
@@ -119,67 +296,8 @@ def tuckerman_kappa(semi_axes: ArrayLike) -> FloatArray:
         ValueError: wrong shape, a non-finite or non-positive semi-axis, or a ratio of longest to
             shortest semi-axis above :data:`MAX_AXIS_RATIO`.
     """
-    r = _validated_semi_axes(semi_axes)
-    return _kappa_scaled(r / r.max(axis=-1, keepdims=True))
-
-
-def _carlson_j(x: FloatArray, y: FloatArray, z: FloatArray) -> FloatArray:
-    """``J(x, y, z) = ∫₀^∞ dt / ((t + x)^½ (t + y)^{3/2} (t + z)^{3/2})`` for ``x, y, z > 0``.
-
-    ``J = (2/5)·R_{-5/2}(½, 3/2, 3/2; x, y, z)`` (Carlson's hypergeometric R; DLMF §19.16(ii)) and
-    equals ``(2/3)·(R_D(x, y, z) - R_D(x, z, y)) / (y - z)``, but it is computed without that
-    difference. Carlson's duplication step ``u ← (u + λ)/4`` with ``λ = √x√y + √y√z + √z√x`` is the
-    same for both ``R_D`` (λ is symmetric), so subtracting the two duplication identities
-    ``R_D(x, y, z) = R_D(x₁, y₁, z₁)/4 + 3/(√z (z + λ))`` and dividing by ``y - z = 4(y₁ - z₁)``
-    gives the exact recurrence
-
-        ``J(x, y, z) = J(x₁, y₁, z₁)/16 + 2·(y + √(yz) + z + λ) / ((√y + √z)·√y√z·(y + λ)(z + λ))``,
-
-    whose every term is positive (no cancellation, also at ``y = z``). Each step divides the
-    differences between the arguments by exactly 4. Once they agree with the weighted mean
-    ``μ = (x + 3y + 3z)/7`` to a relative ``ε``, Carlson's expansion (DLMF 19.19.7) finishes it:
-    with ``Z_m = 1 - u_m/μ`` and ``P_n = ½Z_x^n + 3/2·Z_y^n + 3/2·Z_z^n`` (``P_1 = 0`` by the choice
-    of ``μ``), ``Π(1 - Z_m s)^{-b_m} = exp(Σ P_n sⁿ/n) = Σ T_n sⁿ`` and, because ``c = a + 1``,
-
-        ``J = μ^{-5/2}·Σₙ 2/(5 + 2n)·T_n``,  ``T_2 = P_2/2``, ``T_3 = P_3/3``,
-        ``T_4 = P_4/4 + P_2²/8``, ``T_5 = P_5/5 + P_2 P_3/6``, error ``O(ε⁶)``.
-
-    The loop is over duplication steps (about 5 to 10 at aspect ratios up to 1e4), never over
-    array elements.
-    """
-    mu = (x + 3.0 * (y + z)) / 7.0
-    # |u - μ| shrinks by exactly 4 per step, so the initial spread decides when to stop.
-    spread = np.maximum(np.maximum(np.abs(x - mu), np.abs(y - mu)), np.abs(z - mu))
-    total = np.zeros(np.broadcast(x, y, z).shape)
-    factor = 1.0
-    for step in range(_J_MAX_STEPS):
-        if not np.any(spread > (_J_SERIES_TOL * 4.0**step) * mu):
-            break
-        sx, sy, sz = np.sqrt(x), np.sqrt(y), np.sqrt(z)
-        syz = sy * sz
-        lam = sx * (sy + sz) + syz
-        y_lam, z_lam = y + lam, z + lam
-        total += (2.0 * factor) * (y_lam + z + syz) / ((sy + sz) * syz * y_lam * z_lam)
-        factor /= 16.0
-        x, y, z = (x + lam) / 4.0, y_lam / 4.0, z_lam / 4.0
-        mu = (x + 3.0 * (y + z)) / 7.0
-    else:  # pragma: no cover - unreachable for validated inputs (ratios <= MAX_AXIS_RATIO)
-        raise RuntimeError("Carlson duplication did not converge")
-    zx, zy, zz = (mu - x) / mu, (mu - y) / mu, (mu - z) / mu
-    zx2, zy2, zz2 = zx * zx, zy * zy, zz * zz
-    p2 = 0.5 * zx2 + 1.5 * (zy2 + zz2)
-    p3 = 0.5 * zx2 * zx + 1.5 * (zy2 * zy + zz2 * zz)
-    p4 = 0.5 * zx2 * zx2 + 1.5 * (zy2 * zy2 + zz2 * zz2)
-    p5 = 0.5 * zx2 * zx2 * zx + 1.5 * (zy2 * zy2 * zy + zz2 * zz2 * zz)
-    series = (
-        0.4
-        + p2 / 9.0
-        + p3 * (2.0 / 33.0)
-        + (p4 / 4.0 + p2 * p2 / 8.0) * (2.0 / 13.0)
-        + (p5 / 5.0 + p2 * p3 / 6.0) * (2.0 / 15.0)
-    )
-    result: FloatArray = total + factor * mu**-2.5 * series
-    return result
+    (kappa,) = _map_rows(_kappa_rows, _validated_semi_axes(semi_axes), 1)
+    return kappa
 
 
 def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArray, FloatArray]:
@@ -202,8 +320,9 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
 
         ``κ_k - κ_j = d·D``,  ``D = r_x r_y r_z ∫₀^∞ dt / ((x_j + t)(x_k + t)·Δ(t)) > 0``,
 
-    and ``D = r_x r_y r_z·J(x_i, x_j, x_k)`` is computed by :func:`_carlson_j` without any
-    difference. Using ``Σκ = 2``, the literal denominator is ``d·Q`` where
+    and ``D = r_x r_y r_z·J(x_i, x_j, x_k)`` is computed by :func:`_carlson_integrals` without
+    any difference, in the same duplication loop as the three ``κ``. Using ``Σκ = 2``, the
+    literal denominator is ``d·Q`` where
 
         ``Q = 2 - (x_j + x_k)·D = κ_i + 2κ_j - 2x_k·D
             = r_x r_y r_z ∫₀^∞ (1/(x_i + t) + 2t/((x_j + t)(x_k + t))) dt / Δ(t) > 0``
@@ -224,31 +343,36 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     """
     r = _validated_semi_axes(semi_axes)
     rho = _validated_density(density)
-    scale = r.max(axis=-1, keepdims=True)
-    s = r / scale
-    x = s * s
-    kappa = _kappa_scaled(s)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
-        volume = (4.0 / 3.0) * np.pi * np.prod(r, axis=-1, keepdims=True)
-        m_A: FloatArray = rho * volume * kappa / (kappa[..., _J] + kappa[..., _K])
-
-    # Order the pair (j, k) so that x_hi >= x_lo; I_A is symmetric in j and k.
-    x_j, x_k = x[..., _J], x[..., _K]
-    k_j, k_k = kappa[..., _J], kappa[..., _K]
-    j_is_hi = x_j >= x_k
-    x_hi = np.where(j_is_hi, x_j, x_k)
-    x_lo = np.where(j_is_hi, x_k, x_j)
-    kappa_hi = np.where(j_is_hi, k_j, k_k)
-    D = np.prod(s, axis=-1, keepdims=True) * _carlson_j(x, x_hi, x_lo)
-    Q = kappa + 2.0 * kappa_hi - 2.0 * x_lo * D
-    # d = x_hi - x_lo from the unscaled semi-axes: r_j - r_k is exact when they are close
-    # (Sterbenz), whereas rounding in r/L and its square would dominate d at r_j ≈ r_k.
-    r_j, r_k = r[..., _J], r[..., _K]
-    d = np.abs((r_j - r_k) / scale) * ((r_j + r_k) / scale)
-    with np.errstate(over="ignore", invalid="ignore"):
-        I_A: FloatArray = (rho * volume / 5.0) * scale**2 * d * d * D / Q
+        m_A, I_A = _map_rows(lambda rows, ops: _added_mass_rows(rows, rho, ops), r, 2)
     if not (np.all(np.isfinite(m_A)) and np.all(np.isfinite(I_A))):
         raise ValueError("semi_axes too large: the added mass overflows float64")
+    return m_A, I_A
+
+
+def _added_mass_rows(r: Rows, rho: float, ops: _Ops) -> tuple[Rows, Rows]:
+    """``(m_A, I_A)`` as rows, for three rows of valid semi-axes; see
+    :func:`ellipsoid_added_mass` (Python floats overflow to inf here, as arrays do)."""
+    scale, s = _scaled(r, ops)
+    x = [s_m * s_m for s_m in s]
+    rd, J = _carlson_integrals(x, ops)
+    abc = s[0] * s[1] * s[2]
+    kappa = [(2.0 / 3.0) * abc * rd_i for rd_i in rd]
+    rho_volume = rho * ((4.0 / 3.0) * math.pi * (r[0] * r[1] * r[2]))
+    m_A: Rows = []
+    I_A: Rows = []
+    for i, j, k in _CYCLIC:
+        m_A.append(rho_volume * kappa[i] / (kappa[j] + kappa[k]))
+        # Order the pair (j, k) so that x_hi >= x_lo; I_A is symmetric in j and k (J is too).
+        j_is_hi = x[j] >= x[k]
+        x_lo = ops.where(j_is_hi, x[k], x[j])
+        kappa_hi = ops.where(j_is_hi, kappa[j], kappa[k])
+        D = abc * J[i]
+        Q = kappa[i] + 2.0 * kappa_hi - 2.0 * x_lo * D
+        # d = x_hi - x_lo from the unscaled semi-axes: r_j - r_k is exact when they are close
+        # (Sterbenz), whereas rounding in r/L and its square would dominate d at r_j ≈ r_k.
+        d = abs((r[j] - r[k]) / scale) * ((r[j] + r[k]) / scale)
+        I_A.append((rho_volume / 5.0) * (scale * scale) * d * d * D / Q)
     return m_A, I_A
 
 

@@ -19,3 +19,6 @@ cp -r sdf_examples/torpedo_auv "$work/"
 "$GZI" addmass "$work/torpedo_auv/model.sdf" --ellipsoid --link hull --fluid seawater --in-place
 echo "-- a second run changes nothing (--check exits 0):"
 "$GZI" addmass "$work/torpedo_auv/model.sdf" --ellipsoid --link hull --fluid seawater --check
+echo
+echo "== gzinertia audit: the examples (sdf_examples/defects/ holds deliberate defects) =="
+"$GZI" audit sdf_examples --model-path sdf_examples || true

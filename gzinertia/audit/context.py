@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -55,7 +55,7 @@ def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, 
     import trimesh  # lazy: only links with meshes need it
 
     try:
-        mesh = trimesh.load(path, force="mesh")
+        mesh: Any = trimesh.load(path, force="mesh")
         vertices = np.asarray(mesh.vertices, dtype=float) * np.asarray(scale, dtype=float)
     except Exception:  # trimesh raises many types for unreadable files
         return None
@@ -82,13 +82,16 @@ def collision_corners_C(collision: Collision) -> np.ndarray | None:
     if half is not None:
         lo, hi = -half, half
     elif g.kind == "mesh" and g.mesh_path is not None:
-        bounds = _mesh_bounds_C(g.mesh_path, tuple(float(s) for s in g.scale))  # type: ignore[arg-type]
+        sx, sy, sz = (float(s) for s in g.scale)
+        bounds = _mesh_bounds_C(g.mesh_path, (sx, sy, sz))
         if bounds is None:
             return None
         lo, hi = bounds
     else:
         return None
-    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    return np.array(
+        [[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
+    )
 
 
 @dataclass
@@ -103,6 +106,7 @@ class DocumentContext:
     densities: tuple[tuple[str, float], ...] = DEFAULT_FLUIDS
     tolerance: Tolerance = "gz"
     _versions: dict[str, str] = field(default_factory=dict)
+    _welded: dict[str, frozenset[str]] = field(default_factory=dict)
     _links: list[LinkContext] | None = None
 
     @property
@@ -111,7 +115,8 @@ class DocumentContext:
         if self._links is None:
             notes = _notes_by_link(self.doc)
             self._links = [
-                LinkContext(link, self, tuple(notes.get(i, ()))) for i, link in enumerate(self.doc.links)
+                LinkContext(link, self, tuple(notes.get(i, ())))
+                for i, link in enumerate(self.doc.links)
             ]
         return self._links
 
@@ -132,6 +137,31 @@ class DocumentContext:
     def notes(self, code: str) -> list[Note]:
         """The reader's notes with this code."""
         return [n for n in self.doc.notes if n.code == code]
+
+    def welded_to_world(self, file: str) -> frozenset[str]:
+        """Child link names (as written) of ``<joint type="fixed">`` with ``<parent>world``
+        in ``file``: links that never move, like static ones."""
+        if file not in self._welded:
+            self._welded[file] = _welded_children(file)
+        return self._welded[file]
+
+
+def _welded_children(file: str) -> frozenset[str]:
+    from gzinertia.errors import SdfError
+    from gzinertia.sdf.xml import child, parse_xml_file
+
+    try:
+        root = parse_xml_file(file)
+    except SdfError:
+        return frozenset()
+    out = set()
+    for joint in root.iter("joint"):
+        parent, kid = child(joint, "parent"), child(joint, "child")
+        if (joint.get("type") or "").strip() != "fixed" or parent is None or kid is None:
+            continue
+        if (parent.text or "").strip() == "world" and (kid.text or "").strip():
+            out.add((kid.text or "").strip())
+    return frozenset(out)
 
 
 def _notes_by_link(doc: SdfDocument) -> dict[int, list[Note]]:
@@ -176,6 +206,14 @@ class LinkContext:
 
     def notes_with(self, code: str) -> list[Note]:
         return [n for n in self.notes if n.code == code]
+
+    @functools.cached_property
+    def moves(self) -> bool:
+        """Not static and not welded to the world by a fixed joint: its inertia matters."""
+        if self.link.static:
+            return False
+        welded = self.document.welded_to_world(self.link.source.file)
+        return not any(self.name == w or self.name.endswith("::" + w) for w in welded)
 
     # --- rigid inertia --------------------------------------------------------------------
     @property

@@ -1,0 +1,284 @@
+"""Audit settings: ``[tool.gzinertia]`` in ``pyproject.toml`` or a ``.gzinertia.toml`` file.
+
+Found by searching upward from the working directory (in each directory ``.gzinertia.toml``
+first, then a ``pyproject.toml`` that has a ``[tool.gzinertia]`` table), or given with
+``--config FILE``. Keys (kebab-case; snake_case is accepted too)::
+
+    select = ["GZI1", "GZI204"]          # codes or prefixes; default: every rule
+    ignore = ["GZI210"]
+    fail-on = "warning"                  # error (default), warning or info
+    density = 1025.0                     # fluid density, kg/m³ (default: water or air)
+    tolerance = "gz"                     # inertia validity: gz (default) or drake
+    model-path = ["models"]              # folders for model:// URIs, relative to the file
+    [tool.gzinertia.per-path-ignores]    # (in .gzinertia.toml: [per-path-ignores])
+    "test/worlds/*.sdf" = ["GZI106"]     # fnmatch globs relative to the config file's folder
+
+Command-line options replace the file's values. Unknown keys, unknown codes and values of the
+wrong type are errors (:class:`ConfigError`, exit status 2).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePath
+from typing import Any, Literal
+
+from gzinertia.audit.findings import SEVERITY_RANK, Severity
+from gzinertia.errors import GzInertiaError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+Tolerance = Literal["drake", "gz"]
+TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
+CONFIG_FILE = ".gzinertia.toml"
+KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path")
+
+
+class ConfigError(GzInertiaError):
+    """A configuration file or option the audit cannot use."""
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    """Everything that shapes one audit run.
+
+    ``select``/``ignore``: rule codes or prefixes (empty ``select``: every rule);
+    ``per_path_ignores``: ``(glob, codes)`` pairs matched against file paths relative to
+    ``root`` (and as given); ``fail_on``: the lowest severity that fails the run; ``density``:
+    fluid density in kg/m³ (``None``: water or air, whichever fits); ``tolerance``: inertia
+    validity rule; ``model_paths``: folders for ``model://`` URIs; ``source``: the file the
+    settings came from (``None`` for defaults).
+    """
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fail_on: Severity = "error"
+    density: float | None = None
+    tolerance: Tolerance = "gz"
+    model_paths: tuple[str, ...] = ()
+    root: str = "."
+    source: str | None = None
+    known_codes: frozenset[str] = field(default=frozenset(), compare=False)
+
+    def selected(self, codes: Iterable[str]) -> frozenset[str]:
+        """The codes among ``codes`` that ``select`` and ``ignore`` leave on."""
+        chosen = {c for c in codes if not self.select or _matches(c, self.select)}
+        return frozenset(c for c in chosen if not _matches(c, self.ignore))
+
+    def ignored_for(self, path: str) -> frozenset[str]:
+        """Code patterns that ``per_path_ignores`` switch off for the file ``path``."""
+        candidates = {PurePath(path).as_posix()}
+        try:
+            rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
+            candidates.add(PurePath(rel).as_posix())
+        except ValueError:  # another drive on Windows
+            pass
+        out: set[str] = set()
+        for pattern, codes in self.per_path_ignores:
+            if any(fnmatchcase(c, pattern) for c in candidates):
+                out.update(codes)
+        return frozenset(out)
+
+    def is_ignored(self, code: str, path: str) -> bool:
+        return _matches(code, tuple(self.ignored_for(path)))
+
+
+def _matches(code: str, patterns: Sequence[str]) -> bool:
+    return any(p == "ALL" or code.startswith(p) for p in patterns)
+
+
+def check_codes(patterns: Iterable[str], known: Iterable[str], where: str) -> tuple[str, ...]:
+    """``patterns`` upper-cased; each must be ``ALL`` or a prefix of at least one known code."""
+    known_codes = sorted(known)
+    out = []
+    for raw in patterns:
+        code = raw.strip().upper()
+        if not code:
+            continue
+        if code != "ALL" and not any(k.startswith(code) for k in known_codes):
+            raise ConfigError(
+                f"{where}: unknown rule code {raw!r} (known: {', '.join(known_codes)}, or a "
+                "prefix such as GZI2)"
+            )
+        out.append(code)
+    return tuple(out)
+
+
+def split_codes(text: str) -> list[str]:
+    """``"GZI101, GZI2"`` → ``["GZI101", "GZI2"]`` (commas or spaces)."""
+    return [p for p in text.replace(",", " ").split() if p]
+
+
+def _string_list(value: object, key: str, where: str) -> list[str]:
+    if isinstance(value, str):
+        return split_codes(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [str(v) for v in value]
+    raise ConfigError(f"{where}: {key} must be a list of strings, not {value!r}")
+
+
+def parse_severity(value: object, where: str) -> Severity:
+    if not isinstance(value, str) or value not in SEVERITY_RANK:
+        raise ConfigError(f"{where}: fail-on must be error, warning or info, not {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def parse_density(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{where}: density must be a number of kg/m^3, not {value!r}")
+    density = float(value)
+    if not (math.isfinite(density) and density > 0.0):
+        raise ConfigError(f"{where}: density must be a positive number of kg/m^3, not {value!r}")
+    return density
+
+
+def parse_tolerance(value: object, where: str) -> Tolerance:
+    if value not in TOLERANCES:
+        raise ConfigError(f"{where}: tolerance must be gz or drake, not {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def config_from_table(
+    table: Mapping[str, Any], source: str, known_codes: Iterable[str]
+) -> AuditConfig:
+    """An :class:`AuditConfig` from a parsed TOML table found in file ``source``."""
+    known = frozenset(known_codes)
+    root = str(Path(source).parent)
+    values: dict[str, Any] = {}
+    for raw_key, value in table.items():
+        key = raw_key.replace("_", "-")
+        where = f"{source}: {raw_key}"
+        if key not in KEYS:
+            raise ConfigError(
+                f"{source}: unknown key {raw_key!r} in the gzinertia settings "
+                f"(known: {', '.join(KEYS)})"
+            )
+        if key in ("select", "ignore"):
+            values[key] = check_codes(_string_list(value, key, source), known, where)
+        elif key == "per-path-ignores":
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"{where} must be a table of glob = [codes]")
+            values[key] = tuple(
+                (str(glob), check_codes(_string_list(codes, key, source), known, f"{where}.{glob}"))
+                for glob, codes in value.items()
+            )
+        elif key == "fail-on":
+            values[key] = parse_severity(value, source)
+        elif key == "density":
+            values[key] = parse_density(value, source)
+        elif key == "tolerance":
+            values[key] = parse_tolerance(value, source)
+        elif key == "model-path":
+            values[key] = tuple(
+                str(Path(root) / p) for p in _string_list(value, key, source)
+            )
+    return AuditConfig(
+        select=values.get("select", ()),
+        ignore=values.get("ignore", ()),
+        per_path_ignores=values.get("per-path-ignores", ()),
+        fail_on=values.get("fail-on", "error"),
+        density=values.get("density"),
+        tolerance=values.get("tolerance", "gz"),
+        model_paths=values.get("model-path", ()),
+        root=root,
+        source=source,
+        known_codes=known,
+    )
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _table_of(path: Path) -> Mapping[str, Any] | None:
+    """The settings table of a config file (``None`` for a pyproject without one)."""
+    data = _read_toml(path)
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("gzinertia") if isinstance(tool, Mapping) else None
+        if table is None:
+            return None
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{path}: [tool.gzinertia] must be a table")
+        return table
+    return data
+
+
+def find_config_file(start: Path | None = None) -> Path | None:
+    """The nearest ``.gzinertia.toml``, or ``pyproject.toml`` with ``[tool.gzinertia]``, in
+    ``start`` (default: the working directory) or a parent of it."""
+    directory = (start or Path.cwd()).resolve()
+    for folder in (directory, *directory.parents):
+        candidate = folder / CONFIG_FILE
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _table_of(pyproject) is not None:
+            return pyproject
+    return None
+
+
+def load_config(
+    path: str | Path | None, known_codes: Iterable[str], start: Path | None = None
+) -> AuditConfig:
+    """The settings from ``path`` (``--config``), or from the nearest config file, or the
+    defaults. A ``--config`` file that is missing or has no settings table is an error."""
+    known = frozenset(known_codes)
+    if path is not None:
+        file = Path(path)
+        if not file.is_file():
+            raise ConfigError(f"--config {path}: no such file")
+        table = _table_of(file)
+        if table is None:
+            raise ConfigError(f"--config {path}: has no [tool.gzinertia] table")
+        return config_from_table(table, str(file), known)
+    found = find_config_file(start)
+    if found is None:
+        return AuditConfig(known_codes=known)
+    table = _table_of(found)
+    assert table is not None
+    return config_from_table(table, str(found), known)
+
+
+def with_overrides(
+    config: AuditConfig,
+    *,
+    select: str | None = None,
+    ignore: str | None = None,
+    fail_on: str | None = None,
+    density: float | None = None,
+    tolerance: str | None = None,
+    model_paths: Sequence[str] = (),
+) -> AuditConfig:
+    """``config`` with the command-line options that were given replacing its values
+    (``model_paths`` are searched before the file's)."""
+    known = config.known_codes
+    changes: dict[str, Any] = {}
+    if select is not None:
+        changes["select"] = check_codes(split_codes(select), known, "--select")
+    if ignore is not None:
+        changes["ignore"] = check_codes(split_codes(ignore), known, "--ignore")
+    if fail_on is not None:
+        changes["fail_on"] = parse_severity(fail_on, "--fail-on")
+    if density is not None:
+        changes["density"] = parse_density(density, "--density")
+    if tolerance is not None:
+        changes["tolerance"] = parse_tolerance(tolerance, "--tolerance")
+    if model_paths:
+        changes["model_paths"] = (*model_paths, *config.model_paths)
+    return replace(config, **changes)

@@ -1,0 +1,25 @@
+"""The audit rules, grouped by subject; importing this package registers them all.
+
+* :mod:`~gzinertia.audit.rules.inertia`: GZI101–GZI111 (rigid inertia)
+* :mod:`~gzinertia.audit.rules.added_mass`: GZI201–GZI204, GZI206, GZI207 (``<fluid_added_mass>``)
+* :mod:`~gzinertia.audit.rules.hydrodynamics`: GZI205, GZI208, GZI209, GZI211 (the plugin)
+* :mod:`~gzinertia.audit.rules.model`: GZI001, GZI210 (files and models)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gzinertia.audit.findings import RuleInfo
+from gzinertia.audit.rules import added_mass, hydrodynamics, inertia, model  # noqa: F401
+from gzinertia.audit.rules.registry import Rule, registered_rules
+
+RULES: Mapping[str, Rule] = registered_rules()
+
+
+def rule_infos() -> dict[str, RuleInfo]:
+    """Every rule's :class:`RuleInfo` by code (what the output formats take)."""
+    return {code: rule.info for code, rule in RULES.items()}
+
+
+__all__ = ["RULES", "Rule", "rule_infos"]

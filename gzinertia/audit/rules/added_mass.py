@@ -1,0 +1,329 @@
+"""Rules about ``<fluid_added_mass>``: GZI201–GZI204, GZI206, GZI207.
+
+The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-first
+``[x y z p q r]`` (shared DESIGN.md §3). Checks use :mod:`gzinertia.added_mass` (eigenvalues,
+change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
+fluid ellipsoid (:mod:`gzinertia.fits`, :func:`gzinertia.commands.addmass.link_added_mass`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from gzinertia.added_mass import AddedMass, kinetic_energy_error, total_is_positive_definite
+from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import document_rule, finding, link_rule
+from gzinertia.records import SourceRef
+from gzinertia.rotation import Vec3
+
+#: SDFormat version that introduced ``<fluid_added_mass>``.
+ADDED_MASS_VERSION = (1, 10)
+#: GZI204 fires when leaving the matrix unshifted changes the kinetic energy by this fraction.
+KE_ERROR_THRESHOLD = 0.10
+#: GZI204: the implied centre counts as on the fluid's side when its projection on the
+#: direction of the fluid's centre is at least this fraction of that centre's distance.
+CENTRE_SIDE_FRACTION = 0.1
+#: GZI207 fires when a written diagonal term is this many times above or below the estimate.
+MAGNITUDE_FACTOR = 10.0
+
+
+def _version(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in text.split("."))
+    except ValueError:
+        return ()
+
+
+def _where(ctx: LinkContext) -> SourceRef:
+    inertial = ctx.link.inertial
+    return inertial.added_mass_source or inertial.source or ctx.where
+
+
+@document_rule(
+    "GZI201",
+    "added-mass-sdf-version",
+    "warning",
+    "<fluid_added_mass> in a file that declares an SDFormat version below 1.10.",
+)
+def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
+    by_file: dict[str, list[LinkContext]] = {}
+    for ctx in doc.links:
+        inertial = ctx.link.inertial
+        if inertial.added_mass_source is not None:
+            by_file.setdefault(ctx.link.source.file, []).append(ctx)
+    for file, links in by_file.items():
+        version = doc.sdf_version(file)
+        parsed = _version(version)
+        if not parsed or parsed >= ADDED_MASS_VERSION:
+            continue
+        names = [c.name for c in links]
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        message = (
+            f"<fluid_added_mass> (in {len(names)} link(s): {shown}) is SDFormat 1.10 "
+            f"(libsdformat 13, Gazebo Garden), but this file declares version {version}: "
+            "libsdformat 13+ still reads it (it converts files to its own version); older "
+            "libsdformat and tools that follow the declared version drop it. Declare "
+            '<sdf version="1.10"> (`gzinertia addmass --upgrade-version` does; files older than '
+            "1.7 need `gz sdf -p` first, pose semantics changed in 1.7)"
+        )
+        yield finding(
+            "GZI201", _where(links[0]), links[0].name, message,
+            {"sdf_version": version, "links": names},
+        )
+
+
+@link_rule(
+    "GZI202",
+    "added-mass-not-psd",
+    "error",
+    "<fluid_added_mass> is not positive semi-definite.",
+)
+def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
+    A = ctx.added_mass
+    if A is None:
+        return
+    added = AddedMass(A)
+    if added.is_positive_semidefinite():
+        return
+    eig = added.eigenvalues()
+    diag = np.diag(A)
+    hint = ""
+    if np.all(diag[diag != 0.0] < 0.0):
+        hint = (
+            " Every diagonal term is negative: these look like Fossen's derivatives (xDotU…); "
+            "the spec wants the positive added mass A = -D."
+        )
+    message = (
+        f"<fluid_added_mass> is not positive semi-definite: eigenvalues {fmt_vec(eig)} "
+        "(kg, kg·m, kg·m²; linear-first [x y z p q r] about the link origin), so some motion "
+        "would give the fluid negative kinetic energy and DART, which adds the matrix to the "
+        f"link's inertia, can accelerate the link on its own.{hint} Check signs, units and any "
+        "coupling term; `gzinertia addmass --ellipsoid` computes a consistent matrix"
+    )
+    values = {"eigenvalues": eig, "A_BBo_B": A}
+    yield finding("GZI202", _where(ctx), ctx.name, message, values)
+
+
+@link_rule(
+    "GZI203",
+    "rigid-plus-added-not-pd",
+    "error",
+    "Rigid inertia plus added mass about the link origin is not positive definite.",
+)
+def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
+    A = ctx.added_mass
+    if A is None or not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
+        return
+    M = ctx.link.inertial.M_BBo_B("linear-first")
+    ok, smallest = total_is_positive_definite(M, AddedMass(A))
+    if ok:
+        return
+    total = M + A
+    w, V = np.linalg.eigh(total)
+    direction = V[:, 0] / np.max(np.abs(V[:, 0]))
+    message = (
+        f"rigid + added mass about the link origin (M_BBo_B + A_BBo_B) is not positive definite: "
+        f"smallest eigenvalue {fmt(smallest)} along [x y z p q r] = {fmt_vec(direction)}; DART "
+        "inverts this matrix for the link's accelerations and misbehaves (gz-sim#3246). Fix the "
+        "added mass (GZI202) or the rigid inertia (GZI101/GZI103/GZI104)"
+    )
+    values = {"eigenvalues": w, "direction": direction, "mass": ctx.link.inertial.mass}
+    yield finding("GZI203", _where(ctx), ctx.name, message, values)
+
+
+def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
+    """``p_BoQ_B``: the point Q about which the matrix's linear/angular coupling block is
+    symmetric (zero for a body symmetric about Q, such as an ellipsoid about its centre).
+
+    With ``A_P = Tᵀ·A_Q·T`` (DESIGN.md §4) the coupling block at Bo is ``C_Bo = C_Q - L·[r]×``,
+    ``r = p_BoQ``, and ``L·[r]× + [r]×·L = [(tr L·1 - L)·r]×``; so ``skew(C_Q) = 0`` gives
+    ``(tr L·1 - L)·r = -2·s`` with ``[s]× = skew(C_Bo)``. Directions the linear block cannot
+    see (moving along them changes nothing) get no component (least squares); ``None`` when
+    the linear block is zero.
+    """
+    L = A_BBo_B[:3, :3]
+    C = A_BBo_B[:3, 3:]
+    if not np.any(L):
+        return None
+    S = 0.5 * (C - C.T)
+    s = np.array([S[2, 1], S[0, 2], S[1, 0]])
+    K = np.trace(L) * np.eye(3) - L
+    r, *_ = np.linalg.lstsq(K, -2.0 * s, rcond=1e-10)
+    return np.asarray(r, dtype=float)
+
+
+def _moved(A: np.ndarray, p_PQ: Vec3) -> np.ndarray:
+    """``A`` about Q moved to P (same axes), ``p_PQ`` from P to Q (exact congruence)."""
+    return AddedMass(A, "Q", "B").moved_to("P", p_PQ).A
+
+
+@link_rule(
+    "GZI204",
+    "added-mass-wrong-point",
+    "warning",
+    "<fluid_added_mass> looks computed about another point than the link origin.",
+)
+def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
+    A = ctx.added_mass
+    if A is None:
+        return
+    reference = ctx.fluid_centre()
+    r = implied_centre(A)
+    if reference is None or r is None:
+        return
+    c, what = reference
+    norm_c = float(np.linalg.norm(c))
+    coupling = float(np.max(np.abs(A[:3, 3:])))
+    if norm_c == 0.0:
+        return
+    if what == "centre of mass":
+        # Without collisions the fluid's centre is unknown: only an uncoupled matrix with the
+        # centre of mass away from the origin is suspicious.
+        if coupling > 1e-9 * float(np.max(np.abs(A))):
+            return
+    elif float(np.dot(r, c)) >= CENTRE_SIDE_FRACTION * norm_c**2:
+        return  # the implied centre is on the fluid's side of the origin
+    # The written matrix re-centred: its implied centre Q (at r) put where the fluid is (at c).
+    A_fixed = _moved(A, c - r)
+    error = kinetic_energy_error(AddedMass(A_fixed), AddedMass(A))
+    if error < KE_ERROR_THRESHOLD:
+        return
+    distance = float(np.linalg.norm(c - r))
+    if coupling == 0.0:
+        how = (
+            "the matrix has no linear/angular coupling terms, as it would about the fluid's own "
+            f"centre, not about a link origin {fmt(distance)} m away"
+        )
+    else:
+        how = (
+            f"its coupling terms put its centre at {fmt_vec(r)} m, on the other side of the "
+            f"origin, {fmt(distance)} m from the {what}"
+        )
+    shift_from = c - r
+    point = "com" if what == "centre of mass" else ",".join(f"{v:.6g}" for v in shift_from)
+    error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
+    file = ctx.link.source.file
+    message = (
+        f"<fluid_added_mass> looks computed about another point than the link origin: the "
+        f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
+        f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
+        f"`gzinertia shift {file} --link {ctx.name} --from {point}`, or recompute it with "
+        f"`gzinertia addmass {file} --ellipsoid --link {ctx.name}`"
+    )
+    values = {
+        "implied_centre": r,
+        "reference": what,
+        "reference_point": c,
+        "distance": distance,
+        "kinetic_energy_error": error,
+        "shift_from": shift_from,
+    }
+    yield finding("GZI204", _where(ctx), ctx.name, message, values)
+
+
+@link_rule(
+    "GZI206",
+    "auto-inertial-drops-added-mass",
+    "error",
+    '<inertial auto="true"> together with <fluid_added_mass>: libsdformat drops the added mass.',
+)
+def auto_drops_added_mass(ctx: LinkContext) -> Iterator[Finding]:
+    inertial = ctx.link.inertial
+    if not inertial.added_mass_dropped:
+        return
+    message = (
+        '<fluid_added_mass> inside <inertial auto="true">: libsdformat replaces the whole '
+        "inertial by the one it computes from the collisions and drops the added mass without a "
+        'word; write mass and inertia explicitly (remove auto="true") to keep the added mass'
+    )
+    yield finding("GZI206", _where(ctx), ctx.name, message, {})
+
+
+def _magnitude_problems(
+    ctx: LinkContext, written: np.ndarray
+) -> tuple[str, float, np.ndarray, list[tuple[int, float]]] | None:
+    """Picks the candidate fluid whose Tuckerman estimate fits the written linear diagonal best;
+    returns (fluid, density, expected diagonal, [(axis, ratio) off by MAGNITUDE_FACTOR])."""
+    best: tuple[float, str, float, np.ndarray, np.ndarray] | None = None
+    nonzero = [i for i in range(3) if written[i] != 0.0]
+    if not nonzero:
+        return None
+    for name, rho in ctx.document.densities:
+        expected = ctx.expected_added_mass(rho)
+        if expected is None:
+            return None
+        e = np.diag(expected)[:3]
+        ratios = np.array([abs(written[i]) / e[i] for i in nonzero])
+        score = float(np.mean(np.abs(np.log(ratios))))
+        if best is None or score < best[0]:
+            best = (score, name, rho, e, ratios)
+    assert best is not None
+    _, name, rho, e, ratios = best
+    bad = [
+        (i, float(q))
+        for i, q in zip(nonzero, ratios, strict=True)
+        if not 1.0 / MAGNITUDE_FACTOR <= q <= MAGNITUDE_FACTOR
+    ]
+    return (name, rho, e, bad) if bad else None
+
+
+def added_mass_magnitude_findings(
+    ctx: LinkContext, written: np.ndarray, labels: tuple[str, str, str], where: SourceRef
+) -> Iterator[Finding]:
+    """GZI207 for one written linear diagonal (``<fluid_added_mass>`` ``xx yy zz``, or the
+    plugin's ``|xDotU| |yDotV| |zDotW|``), named by ``labels``."""
+    solid = ctx.geometry
+    if solid is None or ctx.link.static:
+        return
+    result = _magnitude_problems(ctx, written)
+    if result is None:
+        return
+    fluid, rho, expected, bad = result
+    parts = [
+        f"{labels[i]} = {fmt(written[i])} kg is {fmt(q)}× the estimate {fmt(expected[i])} kg"
+        for i, q in bad
+    ]
+    message = (
+        f"added mass implausible for the displaced volume: {'; '.join(parts)} (Tuckerman "
+        f"ellipsoid of the collisions' {fmt(solid.volume)} m³ in {fluid}, ρ = {fmt(rho)} kg/m³, "
+        f"ρV = {fmt(rho * solid.volume)} kg); a matrix from another vehicle, or wrong units? "
+        "`gzinertia addmass --ellipsoid` estimates it from the geometry"
+    )
+    values = {
+        "written": written,
+        "expected": expected,
+        "ratios": {labels[i]: q for i, q in bad},
+        "fluid": fluid,
+        "density": rho,
+        "collision_volume": solid.volume,
+    }
+    yield finding("GZI207", where, ctx.name, message, values)
+
+
+@link_rule(
+    "GZI207",
+    "added-mass-implausible-magnitude",
+    "warning",
+    "Added mass an order of magnitude above or below the estimate for the displaced volume.",
+)
+def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
+    from gzinertia.commands.convert import derivative_matrix
+
+    A = ctx.added_mass
+    if A is not None:
+        yield from added_mass_magnitude_findings(ctx, np.diag(A)[:3], ("xx", "yy", "zz"),
+                                                 _where(ctx))
+    names = ("xDotU", "yDotV", "zDotW")
+    for plugin in ctx.link.hydrodynamics:
+        D = derivative_matrix(plugin.terms)
+        if plugin.disable_added_mass or not np.any(D):
+            continue
+        where = next(
+            (plugin.term_sources[n] for n in names if n in plugin.term_sources), plugin.source
+        )
+        labels = ("|xDotU|", "|yDotV|", "|zDotW|")
+        yield from added_mass_magnitude_findings(ctx, np.abs(np.diag(D)[:3]), labels, where)

@@ -1,0 +1,203 @@
+"""Rules about Gazebo's Hydrodynamics system plugin: GZI205, GZI208, GZI209, GZI211.
+
+The plugin's added-mass terms ``<iDotJ>`` form ``D[i, j]`` (rows force/moment ``x y z k m n``,
+columns velocity ``U V W P Q R``, link frame, about the link origin;
+:func:`gzinertia.commands.convert.derivative_matrix`). What gz-sim does with them is documented,
+with the source versions it was read from, in ``docs/rules/GZI208.md``: since gz-sim 6.12 /
+7.0 the applied wrench is ``+D·ν̇`` (``kAmassVec = -Ma·ν̇``, then the whole wrench is negated),
+so the effective added mass is ``-D``: right for Fossen's negative derivatives, negative added
+mass for positive values. Before, it applied ``-D·ν̇`` (diagonal only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from gzinertia.added_mass import AddedMass
+from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import document_rule, finding, link_rule
+from gzinertia.records import HydroPlugin, SourceRef
+
+FORCE_AXES = "xyzkmn"
+VELOCITY_AXES = "UVWPQR"
+DIAGONAL_NAMES = ("xDotU", "yDotV", "zDotW", "kDotP", "mDotQ", "nDotR")
+_TERM = re.compile(r"^([xyzkmn])(Dot)?([UVWPQR])(?:abs([UVWPQR]))?$")
+
+
+def _derivatives(plugin: HydroPlugin) -> np.ndarray:
+    from gzinertia.commands.convert import derivative_matrix
+
+    return derivative_matrix(plugin.terms)
+
+
+def _added_mass_active(plugin: HydroPlugin) -> bool:
+    return not plugin.disable_added_mass and bool(np.any(_derivatives(plugin)))
+
+
+def _first_term_source(plugin: HydroPlugin) -> SourceRef:
+    dot = sorted(
+        (src for name, src in plugin.term_sources.items() if "Dot" in name and plugin.terms[name]),
+        key=lambda s: s.line,
+    )
+    return dot[0] if dot else plugin.source
+
+
+@link_rule(
+    "GZI205",
+    "added-mass-counted-twice",
+    "error",
+    "Hydrodynamics plugin <iDotJ> terms and <fluid_added_mass> both active on one link.",
+)
+def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
+    A = ctx.added_mass
+    if A is None:
+        return
+    for plugin in ctx.link.hydrodynamics:
+        if not _added_mass_active(plugin):
+            continue
+        D = _derivatives(plugin)
+        message = (
+            "added mass counted twice: the link's <fluid_added_mass> (diagonal "
+            f"{fmt_vec(np.diag(A))}) goes into DART's inertia, and the Hydrodynamics plugin "
+            f"(line {plugin.source.line}) also applies its <iDotJ> terms (diagonal "
+            f"{fmt_vec(np.diag(D))}) "
+            "as a force, without <disable_added_mass>true</disable_added_mass> (newer gz-sim "
+            "reports this as an error); keep one: add <disable_added_mass>true"
+            "</disable_added_mass> to the plugin, or replace the element by the plugin's terms "
+            f"with `gzinertia convert {ctx.link.source.file} --hydro-to-sdf --force`"
+        )
+        values = {"A_diagonal": np.diag(A), "D_diagonal": np.diag(D)}
+        yield finding("GZI205", _first_term_source(plugin), ctx.name, message, values)
+
+
+@link_rule(
+    "GZI208",
+    "hydrodynamics-added-mass-sign",
+    "warning",
+    "Hydrodynamics plugin <iDotJ> terms whose sign makes gz-sim apply negative added mass.",
+)
+def added_mass_sign(ctx: LinkContext) -> Iterator[Finding]:
+    for plugin in ctx.link.hydrodynamics:
+        if not _added_mass_active(plugin):
+            continue
+        D = _derivatives(plugin)
+        effective = AddedMass(-D).symmetric()  # what gz-sim >= 6.12 / 7 applies
+        if effective.is_positive_semidefinite():
+            continue
+        eig = effective.eigenvalues() + 0.0  # no "-0" in messages
+        diag = np.diag(D) + 0.0
+        positive = [(n, v) for n, v in zip(DIAGONAL_NAMES, diag, strict=True) if v > 0.0]
+        m = ctx.link.inertial.mass
+        shown = ", ".join(f"{n} = {fmt(v)}" for n, v in positive) or "the cross terms"
+        worst = ""
+        linear = [(n, v) for n, v in positive if n in DIAGONAL_NAMES[:3]]
+        if linear and ctx.written_inertia and ctx.mass_is_positive:
+            name, value = max(linear, key=lambda item: item[1])
+            left = m - value
+            worst = (
+                f"; along {name[0]} the link's effective mass is {fmt(m)} - {fmt(value)} = "
+                f"{fmt(left)} kg" + (" (negative: the motion runs away)" if left < 0 else "")
+            )
+        message = (
+            f"Hydrodynamics plugin added-mass sign: gz-sim 6.12+ and 7+ apply the force +D·ν̇ "
+            f"with D the <iDotJ> values as written, i.e. an added mass of -D; with {shown} that "
+            f"is negative added mass (eigenvalues of -D: {fmt_vec(eig)}): the plugin pushes the "
+            f"link along its acceleration{worst}. Fossen's convention, which the plugin follows, "
+            "writes the derivatives negative (xDotU < 0); gz-sim before 6.12 applied -D·ν̇ "
+            "(diagonal only), so these values were right there. Negate them, or move them to "
+            f"<fluid_added_mass> (DART only) with `gzinertia convert {plugin.source.file} "
+            "--hydro-to-sdf --sign physical` (docs/rules/GZI208.md)"
+        )
+        values = {
+            "D_diagonal": diag,
+            "effective_added_mass_eigenvalues": eig,
+            "mass": m,
+            "positive_terms": dict(positive),
+        }
+        yield finding("GZI208", _first_term_source(plugin), ctx.name, message, values)
+
+
+def _parse(name: str) -> tuple[str, bool, str, str | None] | None:
+    match = _TERM.match(name)
+    if match is None:
+        return None
+    return match.group(1), match.group(2) is not None, match.group(3), match.group(4)
+
+
+def _describe(name: str) -> str:
+    """``yUabsU`` → ``"force y from |U|·U"``."""
+    parsed = _parse(name)
+    assert parsed is not None
+    row, dot, velocity, absolute = parsed
+    what = "moment" if row in "kmn" else "force"
+    if dot:
+        return f"{what} {row} from the rate of {velocity}"
+    if absolute is None:
+        return f"{what} {row} from {velocity}"
+    return f"{what} {row} from |{absolute}|·{velocity}"
+
+
+def _is_diagonal(row: str, velocity: str, absolute: str | None) -> bool:
+    same = FORCE_AXES.index(row) == VELOCITY_AXES.index(velocity)
+    return same and (absolute is None or absolute == velocity)
+
+
+def diagonal_twins(name: str) -> list[str]:
+    """Diagonal terms of the same kind one letter away from ``name`` (empty for a diagonal
+    term): ``yUabsU`` → ``[xUabsU]``, ``yDotU`` → ``[xDotU, yDotV]``."""
+    parsed = _parse(name)
+    if parsed is None:
+        return []
+    row, dot, velocity, absolute = parsed
+    if _is_diagonal(row, velocity, absolute):
+        return []
+    candidates = []
+    for r in FORCE_AXES:
+        for v in VELOCITY_AXES:
+            for a in ([None] if absolute is None else list(VELOCITY_AXES)):
+                if not _is_diagonal(r, v, a):
+                    continue
+                changed = (r != row) + (v != velocity) + (a != absolute)
+                if changed == 1:
+                    suffix = "" if a is None else "abs" + a
+                    candidates.append(f"{r}{'Dot' if dot else ''}{v}{suffix}")
+    return candidates
+
+
+@link_rule(
+    "GZI209",
+    "hydrodynamics-cross-term-typo",
+    "info",
+    "A Hydrodynamics cross term whose diagonal twin is missing: likely a typo.",
+)
+def cross_term_typo(ctx: LinkContext) -> Iterator[Finding]:
+    for plugin in ctx.link.hydrodynamics:
+        for name in sorted(plugin.terms, key=lambda n: plugin.term_sources[n].line):
+            if plugin.terms[name] == 0.0:
+                continue
+            twins = diagonal_twins(name)
+            missing = [t for t in twins if t not in plugin.terms]
+            if not twins or not missing:
+                continue
+            message = (
+                f"<{name}> = {fmt(plugin.terms[name])} is a legal but unusual cross term "
+                f"({_describe(name)}) while <{'> or <'.join(missing)}> is absent: a typo for "
+                f"<{missing[0]}>? The plugin applies cross terms as written"
+            )
+            values = {"term": name, "value": plugin.terms[name], "missing": missing}
+            yield finding("GZI209", plugin.term_sources[name], ctx.name, message, values)
+
+
+@document_rule(
+    "GZI211",
+    "hydrodynamics-link-missing",
+    "warning",
+    "A Hydrodynamics plugin names a link its model does not have: the plugin does nothing.",
+)
+def plugin_link_missing(doc: DocumentContext) -> Iterator[Finding]:
+    for note in doc.notes("hydrodynamics-link"):
+        yield finding("GZI211", note.source, None, note.message + "; fix <link_name>", {})

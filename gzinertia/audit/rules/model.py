@@ -1,0 +1,97 @@
+"""Rules about a model or file as a whole: GZI001 (unresolved includes), GZI210 (overlapping
+fluid ellipsoids of links with added mass)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import document_rule, finding
+from gzinertia.records import SourceRef
+
+#: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
+#: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
+OVERLAP_THRESHOLD = 0.02
+
+
+@document_rule(
+    "GZI001",
+    "include-not-resolved",
+    "info",
+    "An <include> did not resolve, so the models it names were not audited.",
+)
+def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
+    for note in doc.notes("unresolved-include"):
+        fuel = "://fuel." in note.message or "https://" in note.message
+        message = f"{note.message}: the models it holds were not audited" + (
+            " (gzinertia does not download from Fuel)" if fuel else ""
+        )
+        yield finding("GZI001", note.source, None, message, {})
+
+
+def _has_added_mass(ctx: LinkContext) -> bool:
+    if ctx.added_mass is not None:
+        return True
+    return any(
+        not p.disable_added_mass and any(v for n, v in p.terms.items() if "Dot" in n)
+        for p in ctx.link.hydrodynamics
+    )
+
+
+def _added_mass_where(ctx: LinkContext) -> SourceRef:
+    inertial = ctx.link.inertial
+    if ctx.added_mass is not None and inertial.added_mass_source is not None:
+        return inertial.added_mass_source
+    for plugin in ctx.link.hydrodynamics:
+        return plugin.source
+    return ctx.where
+
+
+@document_rule(
+    "GZI210",
+    "fluid-ellipsoids-overlap",
+    "info",
+    "The fluid ellipsoids of two links of one model overlap: their shared fluid is counted twice "
+    "in their added mass.",
+)
+def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
+    from gzinertia.overlap import Ellipsoid, contact
+
+    groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
+    for ctx in doc.links:
+        if ctx.link.static or not _has_added_mass(ctx):
+            continue
+        fit = ctx.fluid_fit
+        if fit is None:
+            continue
+        e = fit.ellipsoids[0]
+        X_WE = ctx.link.X_WB @ e.X_BE
+        groups.setdefault(ctx.top_model, []).append((ctx, Ellipsoid.from_pose(e.semi_axes, X_WE)))
+    for members in groups.values():
+        for i, (a_ctx, a) in enumerate(members):
+            for b_ctx, b in members[i + 1 :]:
+                c = contact(a, b)
+                measure = 1.0 - float(np.sqrt(c.F))
+                if measure <= OVERLAP_THRESHOLD:
+                    continue
+                message = (
+                    f"the fluid ellipsoid of this link (semi-axes {fmt_vec(a.semi_axes)} m) and "
+                    f"that of {b_ctx.name} ({fmt_vec(b.semi_axes)} m) overlap: both must shrink "
+                    f"by {fmt(100.0 * measure)} % to touch (Perram–Wertheim F = {fmt(c.F)}), so "
+                    "the fluid they share is counted in both links' added mass; consider one "
+                    "ellipsoid for the pair (added mass on the parent link only)"
+                )
+                values = {
+                    "other_link": b_ctx.name,
+                    "overlap": measure,
+                    "F": c.F,
+                    "depth": c.depth,
+                    "semi_axes": a.semi_axes,
+                    "other_semi_axes": b.semi_axes,
+                    "p_WEo": a.p_WEo,
+                    "other_p_WEo": b.p_WEo,
+                }
+                yield finding("GZI210", _added_mass_where(a_ctx), a_ctx.name, message, values)

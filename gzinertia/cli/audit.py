@@ -1,0 +1,166 @@
+"""``gzinertia audit``: a physics lint for SDFormat model repositories (rules GZI001–GZI211).
+
+Exit status: 0 when nothing is at or above ``--fail-on``; 1 when something is; 2 for a usage
+error or a file that could not be read (the other files are still audited and reported).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from gzinertia.cli.app import ModelPathOption, app
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from gzinertia.audit.findings import AuditResult
+
+#: Show a progress bar (stderr, terminals only, not in CI) from this many files on.
+PROGRESS_MIN_FILES = 20
+
+
+@app.command()
+def audit(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="SDFormat files or folders (searched for *.sdf, *.world)."),
+    ],
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format", help="Report format: table, text, json, sarif, junit or github."
+        ),
+    ] = "table",
+    fail_on: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--fail-on",
+            help="Exit 1 when a finding is this severe or worse: error (default), warning, info.",
+        ),
+    ] = None,
+    select: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--select", help="Only these rules (codes or prefixes, e.g. GZI1,GZI204)."),
+    ] = None,
+    ignore: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--ignore", help="Leave these rules out (codes or prefixes)."),
+    ] = None,
+    tolerance: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--tolerance",
+            help="Inertia validity tolerance: gz (gz-math/libsdformat, default) or drake.",
+        ),
+    ] = None,
+    density: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            "--density",
+            help="Fluid density in kg/m^3 for added-mass checks (default: water or air).",
+        ),
+    ] = None,
+    config: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--config",
+            help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]); "
+            "default: the nearest one above the working directory.",
+        ),
+    ] = None,
+    output: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
+    ] = None,
+    model_path: ModelPathOption = None,
+) -> None:
+    """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
+
+    Every finding names the rule, the file and line, the link, the numbers that prove it and
+    the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
+    <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
+    """
+    from gzinertia import __version__
+    from gzinertia.audit.config import load_config, with_overrides
+    from gzinertia.audit.formats import FORMATS, render, render_table
+    from gzinertia.audit.rules import RULES, rule_infos
+    from gzinertia.audit.runner import audit as run_audit
+    from gzinertia.errors import GzInertiaError
+
+    if output_format not in FORMATS:
+        raise GzInertiaError(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
+    settings = with_overrides(
+        load_config(config, RULES),
+        select=select,
+        ignore=ignore,
+        fail_on=fail_on,
+        density=density,
+        tolerance=tolerance,
+        model_paths=[str(p) for p in model_path or []],
+    )
+    with _ProgressBar() as bar:
+        result = run_audit(paths, settings, progress=bar.update)
+    rules = rule_infos()
+    if output is None and output_format == "table" and sys.stdout.isatty():
+        from rich.console import Console
+
+        render_table(result, Console(), rules)
+    else:
+        text = render(result, output_format, rules, __version__)
+        if output is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            _write(output, text)
+    status = exit_status(result, settings.fail_on)
+    if status:
+        raise typer.Exit(status)
+
+
+def exit_status(result: AuditResult, fail_on: str) -> int:
+    """2 if a file could not be read, else 1 if a finding is at or above ``fail_on``, else 0."""
+    if result.files_with("error"):
+        return 2
+    return 1 if result.fails(fail_on) else 0  # type: ignore[arg-type]
+
+
+def _write(path: Path, text: str) -> None:
+    from gzinertia.errors import GzInertiaError
+
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise GzInertiaError(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr for long runs on a terminal; silent otherwise (CI, pipes)."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty() and not os.environ.get("CI")
+        self.progress: Progress | None = None
+        self.task: object = None
+
+    def __enter__(self) -> _ProgressBar:
+        return self
+
+    def update(self, done: int, total: int, path: str) -> None:
+        if not self.enabled or total < PROGRESS_MIN_FILES:
+            return
+        if self.progress is None:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.progress = Progress(console=Console(stderr=True), transient=True)
+            self.progress.start()
+            self.task = self.progress.add_task("auditing", total=total)
+        self.progress.update(self.task, completed=done, description=os.path.basename(path))  # type: ignore[arg-type]
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()

@@ -1,0 +1,40 @@
+"""Every rule's documentation page (``docs/rules/CODE.md``) has its sections, and its two
+examples do what the page says: the one under "Triggers" raises the rule, the one under
+"Does not trigger" does not."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from test_audit_rules import run, write
+
+from gzinertia.audit.rules import RULES
+
+SECTIONS = ("## What", "## Why it matters in simulation", "## Triggers", "## Does not trigger",
+            "## Fix", "## Suppress")
+
+
+def _example(text: str, heading: str) -> tuple[str, str]:
+    """The first ```xml block after ``heading`` and the prose between them."""
+    section = text.split(heading, 1)[1]
+    prose, rest = section.split("```xml\n", 1)
+    return rest.split("\n```", 1)[0], prose
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_rule_page_examples(code: str, tmp_path: Path) -> None:
+    text = (REPO / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
+    assert text.startswith(f"# {code} `{RULES[code].info.name}` ({RULES[code].info.severity})")
+    for heading in SECTIONS:
+        assert heading in text, f"{code}: no {heading!r}"
+    trigger, _ = _example(text, "## Triggers")
+    found = run([write(tmp_path / "t", trigger)]).findings
+    assert code in {f.code for f in found}, f"{code}: the triggering example does not trigger"
+    twin, prose = _example(text, "## Does not trigger")
+    if re.search(r"-m models/", prose):
+        return  # needs files next to it (GZI001): covered by test_audit_rules
+    found = run([write(tmp_path / "n", twin)]).findings
+    assert code not in {f.code for f in found}, f"{code}: the clean example triggers"
