@@ -6,7 +6,8 @@ For each size, one file holding one model (:func:`synthetic_corpus.write_single_
 4-ary ``tree`` of links posed ``relative_to`` and jointed to their parent (depth log₄ n, like a
 robot with many short limbs) and, with ``--topology chain`` or ``both``, a single ``chain``
 (depth n, the worst case for pose resolution). Times, in-process and after a warm-up, the median
-of ``--repeats`` runs of ``gzinertia.audit.runner.audit([file])``, of the SDF reader alone and of
+of ``--repeats`` runs of ``gzinertia.audit.runner.audit([file])``, of the same without the one
+pairwise rule (GZI210, fluid ellipsoids of every pair of links), of the SDF reader alone and of
 a bare lxml parse (a size is left out once a quadratic extrapolation from the last one says it
 would take more than ``--budget`` seconds), then fits ``t = a + b·n`` (least squares; R² says
 how straight the line is) and ``log t = c + k·log n`` (the exponent ``k``: 1 is linear, 2
@@ -48,13 +49,22 @@ def loglog_exponent(n: list[float], t: list[float]) -> float:
     return linear_fit([math.log(x) for x in n], [math.log(y) for y in t])[1]
 
 
+#: The one rule that compares every pair of links (fluid ellipsoids of one model, all pairs):
+#: timed with and without it.
+PAIRWISE_RULE = "GZI210"
+
+
 def timers(path: Path) -> dict[str, Callable[[], object]]:
+    from gzinertia.audit.config import AuditConfig
+    from gzinertia.audit.rules import RULES
     from gzinertia.audit.runner import audit
     from gzinertia.sdf import read_sdf_file
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    without_pairs = AuditConfig(ignore=(PAIRWISE_RULE,), known_codes=frozenset(RULES))
     return {
         "audit": lambda: audit([str(path)]),
+        f"audit-{PAIRWISE_RULE}": lambda: audit([str(path)], without_pairs),
         "reader": lambda: read_sdf_file(path),
         "lxml": lambda: etree.fromstring(path.read_bytes(), parser),
     }
@@ -88,7 +98,7 @@ def main() -> None:
 def run_topology(
     folder: Path, topology: str, sizes: list[int], repeats: int, budget: float
 ) -> None:
-    results: dict[str, list[tuple[int, float]]] = {"audit": [], "reader": [], "lxml": []}
+    results: dict[str, list[tuple[int, float]]] = {}
     skipped: dict[str, int] = {}
     rows = []
     for index, n in enumerate(sizes):
@@ -98,7 +108,7 @@ def run_topology(
         for name, function in timers(path).items():
             if index == 0:
                 function()  # warm-up: imports, caches
-            done = results[name]
+            done = results.setdefault(name, [])
             # Leave out sizes that would take longer than the budget if time grew as n².
             if done and done[-1][1] * (n / done[-1][0]) ** 2 * repeats > budget:
                 skipped.setdefault(name, n)

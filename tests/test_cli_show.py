@@ -160,3 +160,15 @@ def test_every_corpus_file_loads_or_fails_in_one_line(
         line = err.strip()
         assert "\n" not in line
         assert re.match(rf"gzinertia: error: {re.escape(str(path))}(:\d+)?: ", line), line
+
+
+def test_verbose_names_the_rule_that_found_each_include(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "400")
+    world = EXAMPLES / "harbour_world.sdf"
+    status, out, _ = run_cli(["show", str(world), "-m", str(EXAMPLES), "-l", "quay::*", "-v"], capsys)
+    assert status == 0
+    assert "'model://torpedo_auv' ->" in out and "(--model-path" in out
+    status, out, _ = run_cli(["show", str(world), "-m", str(EXAMPLES), "-l", "quay::*"], capsys)
+    assert "'model://torpedo_auv' ->" not in out

@@ -21,6 +21,12 @@ def show(
     ] = "angular-first",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
     model_path: ModelPathOption = None,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Also list info notes: each include and the rule that found it."
+        ),
+    ] = False,
     parser: Annotated[
         str,
         typer.Option(help="'gzinertia' (built in) or 'sdformat' (libsdformat's Python module)."),
@@ -44,7 +50,7 @@ def show(
 
     console = Console()
     render_show(summary, console)
-    print_notes(doc, console)
+    print_notes(doc, console, verbose)
     target = f" --link '{link}'" if link else ""
     console.print(
         f"[dim]to see these links: gzinertia plot {file}{target} -o links.png[/dim]",
