@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -52,12 +52,11 @@ def fmt_vec(values: Sequence[float] | np.ndarray) -> str:
 @functools.lru_cache(maxsize=256)
 def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, Vec3] | None:
     """Axis-aligned bounds of a mesh's vertices in its collision frame C, after ``<scale>``."""
-    import trimesh  # lazy: only links with meshes need it
+    from gzinertia.shapes import ShapeError, load_mesh  # lazy: only links with meshes need it
 
     try:
-        mesh: Any = trimesh.load(path, force="mesh")
-        vertices = np.asarray(mesh.vertices, dtype=float) * np.asarray(scale, dtype=float)
-    except Exception:  # trimesh raises many types for unreadable files
+        vertices = np.asarray(load_mesh(path, scale).vertices, dtype=float)
+    except ShapeError:
         return None
     if vertices.size == 0:
         return None

@@ -16,7 +16,7 @@ import numpy as np
 from gzinertia.added_mass import AddedMass, kinetic_energy_error, total_is_positive_definite
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding, link_rule
+from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
 from gzinertia.records import SourceRef
 from gzinertia.rotation import Vec3
 
@@ -212,7 +212,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
         f"`gzinertia shift {file} --link {ctx.name} --from {point}`, or recompute it with "
-        f"`gzinertia addmass {file} --ellipsoid --link {ctx.name}`"
+        f"`gzinertia addmass {file} --ellipsoid --link {ctx.name}`" + plot_hint(file, ctx.name)
     )
     values = {
         "implied_centre": r,

@@ -14,7 +14,7 @@ import numpy as np
 
 from gzinertia.audit.context import LinkContext, fmt, fmt_vec, gyration_factors
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import finding, link_rule
+from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
 from gzinertia.inertia import equivalent_box_half_sizes, triangle_margin
 
 #: Mean densities outside this range (kg/m³) are physically implausible for a rigid body: below
@@ -193,7 +193,7 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
         f"a uniform solid filling the collision geometry (range {fmt(f_min)}–{fmt(f_max)}×): "
         f"its equivalent inertia box has half-sizes {fmt_vec(box_rigid)} m for {fmt(m)} kg, the "
         f"collisions' {fmt_vec(box_solid)} m; check <inertia> units (kg·m²) and values, or "
-        "whether the collisions stand for the body"
+        "whether the collisions stand for the body" + plot_hint(ctx.link.source.file, ctx.name)
     )
     values = {
         "factor": factor,
@@ -259,6 +259,7 @@ def com_outside(ctx: LinkContext) -> Iterator[Finding]:
         f"the centre of mass {fmt_vec(c)} m (link frame) is {fmt(distance)} m outside the "
         f"collisions' bounding box {fmt_vec(lo)}–{fmt_vec(hi)} m; <inertial><pose> is relative to "
         "the link frame (not to a collision or visual): check its position and sign"
+        + plot_hint(ctx.link.source.file, ctx.name)
     )
     values = {"p_BoBcm_B": c, "box_min": lo, "box_max": hi, "distance": distance}
     inertial = ctx.link.inertial

@@ -9,7 +9,7 @@ import numpy as np
 
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding
+from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
 from gzinertia.records import SourceRef
 
 #: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
@@ -83,6 +83,7 @@ def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
                     f"by {fmt(100.0 * measure)} % to touch (Perram–Wertheim F = {fmt(c.F)}), so "
                     "the fluid they share is counted in both links' added mass; consider one "
                     "ellipsoid for the pair (added mass on the parent link only)"
+                    + plot_hint(a_ctx.link.source.file, f"{a_ctx.top_model}::*")
                 )
                 values = {
                     "other_link": b_ctx.name,

@@ -70,6 +70,12 @@ def registered_rules() -> Mapping[str, Rule]:
     return {code: _RULES[code] for code in sorted(_RULES)}
 
 
+def plot_hint(file: str, link: str) -> str:
+    """The sentence that points to a picture of the link (for findings about geometry)."""
+    short = link.rsplit("::", 1)[-1]
+    return f"; to see it: `gzinertia plot {file} --link {link} -o {short}.png`"
+
+
 def finding(
     code: str,
     where: SourceRef,
