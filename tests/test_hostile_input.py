@@ -1,8 +1,9 @@
 """Hostile and broken input: one clear error naming file and line, never a traceback.
 
 Hand-written cases cover the classic attacks and breakages; property-based tests mutate real
-SDF (the bundled examples and corpus files) and check that reading and summarising either work or
-fail with a `GzInertiaError` whose message names the file. The default run draws 1,000 mutated
+SDF (the bundled examples and corpus files) and check that reading either fails with a
+`GzInertiaError` whose message names the file, or the document goes through `show`'s summary and
+every audit rule without an exception. The default run draws 1,000 mutated
 files; `make test-slow` draws 10,000.
 """
 
@@ -16,6 +17,8 @@ from conftest import CORPUS, EXAMPLES, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gzinertia.audit.config import AuditConfig
+from gzinertia.audit.runner import check_document
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.report.show import document_summary
 from gzinertia.sdf import read_sdf_bytes
@@ -139,12 +142,14 @@ def mutated_sdf(draw: st.DrawFn) -> bytes:
 
 
 def _read_and_summarise(data: bytes) -> None:
+    """Reading either fails with a clear error, or `show`'s summary and every audit rule run."""
     try:
         doc = read_sdf_bytes(data, "mutated.sdf", [EXAMPLES])
     except GzInertiaError as exc:
         assert str(exc).startswith("mutated.sdf"), str(exc)
         return
     document_summary(doc, list(doc.links), "angular-first")
+    check_document(doc, AuditConfig())
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck),
