@@ -46,6 +46,9 @@ CASES = {
         "<ixx> value 'inf' is not finite",
     ),
     "overflow": (MODEL % b"<inertial><mass>1e999</mass></inertial>", "not finite"),
+    "out of range": (
+        MODEL % b"<inertial><inertia><ixx>-3e200</ixx></inertia></inertial>", "out of range"
+    ),
     "empty value": (MODEL % b"<inertial><mass> </mass></inertial>", "<mass> needs 1 numbers"),
     "words in a pose": (MODEL % b"<pose>1 2 three 0 0 0</pose>", "'three' is not a number"),
     "short pose": (MODEL % b"<pose>1 2</pose>", "<pose>"),

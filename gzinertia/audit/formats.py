@@ -25,12 +25,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path, PurePath, PurePosixPath
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, urljoin, urlsplit
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from gzinertia.audit.findings import (
     AuditResult,
@@ -40,6 +36,9 @@ from gzinertia.audit.findings import (
     RuleInfo,
     Severity,
 )
+
+if TYPE_CHECKING:  # rich is imported only for the table (cold start of the other formats)
+    from rich.console import Console
 
 Format = Literal["table", "json", "sarif", "junit", "github", "text"]
 FORMATS: tuple[Format, ...] = ("table", "json", "sarif", "junit", "github", "text")
@@ -155,6 +154,9 @@ def render_table(
 
     Files that were not audited are listed with their reason; clean files are not shown.
     """
+    from rich.table import Table
+    from rich.text import Text
+
     status_of = {s.path: s for s in result.files}
     for path, findings in result.by_file().items():
         status = status_of.get(path)
@@ -500,6 +502,8 @@ def render(
     if fmt == "github":
         return render_github(result)
     if fmt == "table":
+        from rich.console import Console
+
         buffer = io.StringIO()
         console = Console(
             file=buffer,

@@ -12,6 +12,11 @@ from gzinertia.errors import SdfError
 from gzinertia.rotation import Pose, rotation_from_quaternion_xyzw, rotation_from_rpy
 from gzinertia.sdf.xml import child, line_of
 
+#: Largest magnitude accepted for any number. Far beyond any physical mass (kg), length (m) or
+#: inertia (kg·m²), and small enough that products and sums of a few of them stay finite in
+#: float64, so no computation downstream overflows to inf or NaN.
+MAX_MAGNITUDE = 1e100
+
 
 def text_of(elem: etree._Element) -> str:
     return (elem.text or "").strip()
@@ -35,6 +40,9 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
             raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is not a number") from None
         if not math.isfinite(v):
             raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is not finite")
+        if abs(v) > MAX_MAGNITUDE:
+            limit = f"|x| > {MAX_MAGNITUDE:g}"
+            raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is out of range ({limit})")
         values.append(v)
     return values
 

@@ -4,6 +4,7 @@ fluid ellipsoids of links with added mass)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,6 +12,9 @@ from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
 from gzinertia.records import SourceRef
+
+if TYPE_CHECKING:
+    from gzinertia.overlap import Ellipsoid
 
 #: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
 #: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
@@ -50,6 +54,30 @@ def _added_mass_where(ctx: LinkContext) -> SourceRef:
     return ctx.where
 
 
+def _candidate_pairs(
+    members: list[tuple[LinkContext, Ellipsoid]],
+) -> Iterator[tuple[LinkContext, Ellipsoid, LinkContext, Ellipsoid]]:
+    """Pairs whose bounding spheres (radius: largest semi-axis) meet, earlier link first, found
+    by sweeping along x: only those can overlap, so the exact contact test runs on few pairs and
+    the rule stays about linear in the number of links."""
+    rank = {id(ctx): k for k, (ctx, _) in enumerate(members)}
+    radius = {id(ctx): float(max(e.semi_axes)) for ctx, e in members}
+    order = sorted(members, key=lambda m: float(m[1].p_WEo[0]) - radius[id(m[0])])
+    active: list[tuple[LinkContext, Ellipsoid]] = []
+    for b_ctx, b in order:
+        rb = radius[id(b_ctx)]
+        left = float(b.p_WEo[0]) - rb
+        active = [m for m in active if float(m[1].p_WEo[0]) + radius[id(m[0])] >= left]
+        for a_ctx, a in active:
+            reach = radius[id(a_ctx)] + rb
+            if float(np.sum((a.p_WEo - b.p_WEo) ** 2)) <= reach * reach:
+                if rank[id(a_ctx)] < rank[id(b_ctx)]:
+                    yield a_ctx, a, b_ctx, b
+                else:
+                    yield b_ctx, b, a_ctx, a
+        active.append((b_ctx, b))
+
+
 @document_rule(
     "GZI210",
     "fluid-ellipsoids-overlap",
@@ -71,28 +99,27 @@ def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
         X_WE = ctx.link.X_WB @ e.X_BE
         groups.setdefault(ctx.top_model, []).append((ctx, Ellipsoid.from_pose(e.semi_axes, X_WE)))
     for members in groups.values():
-        for i, (a_ctx, a) in enumerate(members):
-            for b_ctx, b in members[i + 1 :]:
-                c = contact(a, b)
-                measure = 1.0 - float(np.sqrt(c.F))
-                if measure <= OVERLAP_THRESHOLD:
-                    continue
-                message = (
-                    f"the fluid ellipsoid of this link (semi-axes {fmt_vec(a.semi_axes)} m) and "
-                    f"that of {b_ctx.name} ({fmt_vec(b.semi_axes)} m) overlap: both must shrink "
-                    f"by {fmt(100.0 * measure)} % to touch (Perram–Wertheim F = {fmt(c.F)}), so "
-                    "the fluid they share is counted in both links' added mass; consider one "
-                    "ellipsoid for the pair (added mass on the parent link only)"
-                    + plot_hint(a_ctx.link.source.file, f"{a_ctx.top_model}::*")
-                )
-                values = {
-                    "other_link": b_ctx.name,
-                    "overlap": measure,
-                    "F": c.F,
-                    "depth": c.depth,
-                    "semi_axes": a.semi_axes,
-                    "other_semi_axes": b.semi_axes,
-                    "p_WEo": a.p_WEo,
-                    "other_p_WEo": b.p_WEo,
-                }
-                yield finding("GZI210", _added_mass_where(a_ctx), a_ctx.name, message, values)
+        for a_ctx, a, b_ctx, b in _candidate_pairs(members):
+            c = contact(a, b)
+            measure = 1.0 - float(np.sqrt(c.F))
+            if measure <= OVERLAP_THRESHOLD:
+                continue
+            message = (
+                f"the fluid ellipsoid of this link (semi-axes {fmt_vec(a.semi_axes)} m) and "
+                f"that of {b_ctx.name} ({fmt_vec(b.semi_axes)} m) overlap: both must shrink "
+                f"by {fmt(100.0 * measure)} % to touch (Perram–Wertheim F = {fmt(c.F)}), so "
+                "the fluid they share is counted in both links' added mass; consider one "
+                "ellipsoid for the pair (added mass on the parent link only)"
+                + plot_hint(a_ctx.link.source.file, f"{a_ctx.top_model}::*")
+            )
+            values = {
+                "other_link": b_ctx.name,
+                "overlap": measure,
+                "F": c.F,
+                "depth": c.depth,
+                "semi_axes": a.semi_axes,
+                "other_semi_axes": b.semi_axes,
+                "p_WEo": a.p_WEo,
+                "other_p_WEo": b.p_WEo,
+            }
+            yield finding("GZI210", _added_mass_where(a_ctx), a_ctx.name, message, values)
