@@ -77,6 +77,15 @@ def audit(
         Optional[Path],  # noqa: UP045
         typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
     ] = None,
+    jobs: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--jobs",
+            "-j",
+            help="Worker processes for large runs (default: the CPUs available, at most 8; "
+            "1 to stay in one process).",
+        ),
+    ] = None,
     model_path: ModelPathOption = None,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
@@ -90,6 +99,7 @@ def audit(
     from gzinertia.audit.formats import FORMATS, render, render_table
     from gzinertia.audit.rules import RULES, rule_infos
     from gzinertia.audit.runner import audit as run_audit
+    from gzinertia.audit.runner import default_jobs
     from gzinertia.errors import GzInertiaError
 
     if output_format not in FORMATS:
@@ -103,8 +113,12 @@ def audit(
         tolerance=tolerance,
         model_paths=[str(p) for p in model_path or []],
     )
+    if jobs is not None and jobs < 1:
+        raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
     with _ProgressBar() as bar:
-        result = run_audit(paths, settings, progress=bar.update)
+        result = run_audit(
+            paths, settings, progress=bar.update, jobs=default_jobs() if jobs is None else jobs
+        )
     rules = rule_infos()
     if output is None and output_format == "table" and sys.stdout.isatty():
         from rich.console import Console
