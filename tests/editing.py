@@ -1,27 +1,32 @@
-"""Test helpers for edits: where the `<fluid_added_mass>` blocks are, and that nothing else moved."""
+"""Test helpers for edits: where the edited elements are, and that nothing else moved."""
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
-_OPEN = re.compile(rb"<fluid_added_mass\b")
-_CLOSE = re.compile(rb"</fluid_added_mass>|<fluid_added_mass\b[^>]*/>")
 _OUR_COMMENT = re.compile(rb"^\s*<!-- gzinertia .*-->\s*$")
 
 
-def added_mass_lines(data: bytes) -> set[int]:
-    """Indices of the lines inside `<fluid_added_mass>` elements and of gzinertia comments."""
-    inside, out = False, set()
+def element_lines(data: bytes, tags: Sequence[str] = ("fluid_added_mass",)) -> set[int]:
+    """Indices of the lines inside the given elements (outermost) and of gzinertia comments."""
+    names = b"|".join(re.escape(t.encode()) for t in tags)
+    opening = re.compile(rb"<(" + names + rb")(?=[\s/>]|$)")
+    self_closing = re.compile(rb"<(" + names + rb")\b[^<>]*/>")
+    depth, current, out = 0, b"", set()
     for i, line in enumerate(data.splitlines(keepends=True)):
         if _OUR_COMMENT.match(line):
             out.add(i)
-        if _OPEN.search(line):
-            inside = True
-        if inside:
+        m = opening.search(line) if depth == 0 else None
+        if m:
+            current = m.group(1)
+            depth = 0 if self_closing.search(line) else 1
             out.add(i)
-        if _CLOSE.search(line):
-            inside = False
+        if depth:
+            out.add(i)
+            if b"</" + current + b">" in line:
+                depth = 0
     return out
 
 
@@ -36,8 +41,12 @@ def changed_lines(old: bytes, new: bytes) -> tuple[set[int], set[int]]:
     return removed, added
 
 
-def assert_only_added_mass_changed(old: bytes, new: bytes) -> None:
-    """Every removed or added line lies in a `<fluid_added_mass>` block (or our comment)."""
+def assert_only_changed_within(old: bytes, new: bytes, tags: Sequence[str]) -> None:
+    """Every removed or added line lies in one of these elements (or is our comment)."""
     removed, added = changed_lines(old, new)
-    assert removed <= added_mass_lines(old), sorted(removed - added_mass_lines(old))[:5]
-    assert added <= added_mass_lines(new), sorted(added - added_mass_lines(new))[:5]
+    assert removed <= element_lines(old, tags), sorted(removed - element_lines(old, tags))[:5]
+    assert added <= element_lines(new, tags), sorted(added - element_lines(new, tags))[:5]
+
+
+def assert_only_added_mass_changed(old: bytes, new: bytes) -> None:
+    assert_only_changed_within(old, new, ("fluid_added_mass",))
