@@ -113,9 +113,12 @@ def audit_in_process(corpus: Corpus) -> Callable[[], None]:
     return run
 
 
-def audit_cli(corpus: Corpus) -> Callable[[], None]:
+def audit_cli(corpus: Corpus, jobs: int | None = None) -> Callable[[], None]:
+    """The CLI as users run it (``jobs=None``: its default worker count) or with ``--jobs``."""
     args = [GZINERTIA, "audit", str(corpus.root), "--model-path", str(corpus.model_path)]
     args += ["--format", "json", "--output", os.devnull]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
 
     def run() -> None:
         status = run_quiet(args)
@@ -204,7 +207,8 @@ def run_benchmarks(corpus: Corpus, args: argparse.Namespace) -> dict[str, object
     tools: dict[str, tuple[Callable[[], None], int]] = {}
     have_audit = audit_cli_available()
     if have_audit:
-        tools["gzinertia audit (CLI, 1 process)"] = (audit_cli(corpus), files)
+        tools["gzinertia audit (CLI, default --jobs)"] = (audit_cli(corpus), files)
+        tools["gzinertia audit (CLI, --jobs 1)"] = (audit_cli(corpus, 1), files)
         tools["gzinertia audit (in-process)"] = (audit_in_process(corpus), files)
     else:
         notes.append("gzinertia audit not available yet: timed `gzinertia show --json` per file")
