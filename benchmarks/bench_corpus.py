@@ -291,6 +291,9 @@ def run_benchmarks(corpus: Corpus, args: argparse.Namespace) -> dict[str, object
 
 
 def _mode(name: str) -> str:
+    """The reference's short label: ``CLI``, ``CLI -j1`` or ``in-proc``."""
+    if "--jobs 1" in name:
+        return "CLI -j1"
     return "CLI" if "CLI" in name or "show" in name else "in-proc"
 
 
