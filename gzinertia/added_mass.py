@@ -107,9 +107,6 @@ class AddedMass:
     def is_positive_semidefinite(self) -> bool:
         return bool(self.eigenvalues()[0] >= -self.psd_tolerance())
 
-    def is_zero(self) -> bool:
-        return not bool(np.any(self.A))
-
     def kinetic_energy(self, nu: ArrayLike) -> float:
         """``½ νᵀ A ν`` for a spatial velocity ``ν = [v; ω]`` at this point, in these axes."""
         return kinetic_energy(self.A, nu)
