@@ -502,6 +502,8 @@ def render(
     if fmt == "github":
         return render_github(result)
     if fmt == "table":
+        if not result.findings and all(s.status == "ok" for s in result.files):
+            return summary_line(result) + "\n"  # nothing to tabulate: no need to load rich
         from rich.console import Console
 
         buffer = io.StringIO()

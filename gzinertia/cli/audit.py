@@ -120,7 +120,8 @@ def audit(
             paths, settings, progress=bar.update, jobs=default_jobs() if jobs is None else jobs
         )
     rules = rule_infos()
-    if output is None and output_format == "table" and sys.stdout.isatty():
+    clean = not result.findings and all(s.status == "ok" for s in result.files)
+    if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
         from rich.console import Console
 
         render_table(result, Console(), rules)
