@@ -47,6 +47,8 @@ from common import (
 from lxml import etree
 from synthetic_corpus import Corpus, build_corpus
 
+from gzinertia.sdf.xml import safe_parser
+
 PACKAGES = ("gzinertia", "numpy", "scipy", "lxml", "typer", "rich", "drake", "mujoco")
 
 
@@ -64,21 +66,8 @@ def sdformat_command() -> list[str] | None:
     return None
 
 
-def _safe_parser() -> etree.XMLParser:
-    # The same settings as gzinertia's reader: no entities, DTDs or network; comments kept.
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        remove_comments=False,
-        remove_pis=True,
-        collect_ids=False,
-    )
-
-
 def lxml_floor(paths: list[Path]) -> Callable[[], None]:
-    parser = _safe_parser()
+    parser = safe_parser()
 
     def run() -> None:
         for path in paths:

@@ -72,33 +72,29 @@ from gzinertia.fluid_forces import (
     stokes_coefficients,
     translational_drag_area,
 )
+from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 from gzinertia.rotation import Pose
 
 __all__ = [
     "DIAGONAL_DAMPING_NAMES",
-    "VELOCITY_AXES",
-    "WRENCH_AXES",
     "hydrodynamics_damping",
     "sum_damping",
 ]
 
-#: SNAME letters of the plugin: force x y z then moment k m n (rows of the damping matrix).
-WRENCH_AXES: Final[str] = "xyzkmn"
-#: SNAME letters of the state: surge u, sway v, heave w, roll p, pitch q, yaw r (link axes).
-VELOCITY_AXES: Final[str] = "UVWPQR"
 
 #: The 12 diagonal parameters, linear then quadratic: ``xU ... nR``, ``xUabsU ... nRabsR``.
-DIAGONAL_DAMPING_NAMES: Final[tuple[str, ...]] = tuple(
-    f"{WRENCH_AXES[i]}{VELOCITY_AXES[i]}" for i in range(6)
-) + tuple(f"{WRENCH_AXES[i]}{VELOCITY_AXES[i]}abs{VELOCITY_AXES[i]}" for i in range(6))
+_DIAGONAL = [(HYDRO_FORCE_AXES[i], HYDRO_VELOCITY_AXES[i]) for i in range(6)]
+DIAGONAL_DAMPING_NAMES: Final[tuple[str, ...]] = tuple(f"{f}{v}" for f, v in _DIAGONAL) + tuple(
+    f"{f}{v}abs{v}" for f, v in _DIAGONAL
+)
 
 
 def _linear(i: int, j: int) -> str:
-    return f"{WRENCH_AXES[i]}{VELOCITY_AXES[j]}"
+    return f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}"
 
 
 def _quadratic(i: int, j: int) -> str:
-    return f"{WRENCH_AXES[i]}{VELOCITY_AXES[j]}abs{VELOCITY_AXES[j]}"
+    return f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}abs{HYDRO_VELOCITY_AXES[j]}"
 
 
 def hydrodynamics_damping(

@@ -84,6 +84,12 @@ class Collision:
     density: float | None = None
 
 
+#: Fossen/SNAME letters of the Hydrodynamics plugin's parameters: force or moment rows
+#: (X Y Z K M N) and velocity columns (u v w p q r), both linear-first in link axes.
+HYDRO_FORCE_AXES = "xyzkmn"
+HYDRO_VELOCITY_AXES = "UVWPQR"
+
+
 @dataclass(frozen=True)
 class HydroPlugin:
     """Gazebo's Hydrodynamics system configured for one link.
@@ -99,6 +105,17 @@ class HydroPlugin:
     disable_added_mass: bool
     source: SourceRef
     term_sources: dict[str, SourceRef] = field(default_factory=dict)
+
+    @property
+    def D_BBo_B(self) -> NDArray[np.float64]:
+        """The added-mass derivatives ``<iDotJ>`` as a 6x6, **linear-first**, about the link
+        origin in link axes: ``D[i, j]`` is ``<{xyzkmn[i]}Dot{UVWPQR[j]}>`` (0 when absent).
+        Fossen's convention writes them negative: the added mass is ``-sym(D)``."""
+        D = np.zeros((6, 6))
+        for i, row in enumerate(HYDRO_FORCE_AXES):
+            for j, col in enumerate(HYDRO_VELOCITY_AXES):
+                D[i, j] = self.terms.get(f"{row}Dot{col}", 0.0)
+        return D
 
 
 def _default_inertia() -> Mat3:

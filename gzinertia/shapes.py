@@ -15,6 +15,7 @@ or not consistently wound) is replaced by its convex hull, and the result says s
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,7 +120,14 @@ def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
 
 def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
     """The mesh file as a ``trimesh.Trimesh`` in metres after the per-axis ``<scale>`` (a
-    :class:`ShapeError` when it cannot be read or holds no triangles)."""
+    :class:`ShapeError` when it cannot be read or holds no triangles). Each file is read once
+    per process (solids, fits, the audit's bounds and plots all need it); callers get their own
+    copy to modify."""
+    return _read_mesh(path, tuple(float(v) for v in scale)).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _read_mesh(path: str, scale: tuple[float, ...]) -> Any:
     import trimesh  # lazy: only meshes need it
 
     try:

@@ -16,7 +16,6 @@ from gzinertia.commands.addmass import FitChooser, add_mass
 from gzinertia.errors import GzInertiaError
 from gzinertia.rotation import Pose
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
-from gzinertia.sdf.inertial import added_mass_from_sdf_values
 
 # --- the type ---------------------------------------------------------------------------------
 
@@ -25,7 +24,13 @@ def test_sdf_values_are_the_upper_triangle_the_reader_reads(rng: np.random.Gener
     A = AddedMass(random_spd6(rng))
     values = A.sdf_values()
     assert list(values) == list(SDF_TAGS)
-    assert np.array_equal(added_mass_from_sdf_values(values), A.A)
+    entries = "".join(f"<{t}>{v!r}</{t}>" for t, v in values.items())
+    link = read_sdf_bytes(
+        b'<sdf version="1.10"><model name="m"><link name="a"><inertial>'
+        + f"<fluid_added_mass>{entries}</fluid_added_mass>".encode()
+        + b"</inertial></link></model></sdf>"
+    ).link("m::a")
+    assert np.array_equal(link.inertial.A_BBo_B, A.A)
     assert np.array_equal(AddedMass.from_sdf_values(values).A, A.A)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES, random_rotation
 
+from gzinertia.added_mass import SDF_TAGS
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.rules import RULES
@@ -25,7 +26,6 @@ from gzinertia.audit.runner import audit
 # ---------------------------------------------------------------------------------------------
 # model builders
 
-ADDED_MASS_TAGS = [a + b for i, a in enumerate("xyzpqr") for b in "xyzpqr"[i:]]
 
 
 def num(x: float) -> str:
@@ -47,7 +47,7 @@ def inertia_xml(I: np.ndarray) -> str:
 
 def added_mass_xml(A: np.ndarray) -> str:
     entries = []
-    for tag in ADDED_MASS_TAGS:
+    for tag in SDF_TAGS:
         i, j = "xyzpqr".index(tag[0]), "xyzpqr".index(tag[1])
         entries.append(f"<{tag}>{num(A[i, j])}</{tag}>")
     return "<fluid_added_mass>" + "".join(entries) + "</fluid_added_mass>"

@@ -12,7 +12,7 @@ from conftest import CORPUS, EXAMPLES, rel_err, run_cli
 from editing import assert_only_added_mass_changed
 
 from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
-from gzinertia.commands.convert import derivative_matrix, hydro_to_sdf, sdf_to_hydro
+from gzinertia.commands.convert import hydro_to_sdf, sdf_to_hydro
 from gzinertia.errors import GzInertiaError
 from gzinertia.rotation import Pose, rotation_from_rpy
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
@@ -53,7 +53,7 @@ def test_fossen_derivatives_become_positive_added_mass_and_the_plugin_stops_addi
     assert item.sign == "fossen"
     doc = read_sdf_bytes(result.new, str(path))
     link = doc.link("sub::hull")
-    D = derivative_matrix(link.hydrodynamics[0].terms)
+    D = link.hydrodynamics[0].D_BBo_B
     assert link.inertial.A_BBo_B is not None
     assert np.array_equal(link.inertial.A_BBo_B, -D)
     assert link.hydrodynamics[0].disable_added_mass
@@ -69,7 +69,7 @@ def test_round_trip_through_the_plugin_and_back(tmp_path: Path) -> None:
     moved = read_sdf_file(path).link("box_rov::base_link")
     assert moved.inertial.A_BBo_B is None
     assert not moved.hydrodynamics[0].disable_added_mass
-    assert rel_err(-derivative_matrix(moved.hydrodynamics[0].terms), original) < 1e-9
+    assert rel_err(-moved.hydrodynamics[0].D_BBo_B, original) < 1e-9
     back = hydro_to_sdf(path, pattern=None, sign="auto", remove_plugin_terms=True,
                         force=False, model_paths=[])
     path.write_bytes(back.new)
@@ -116,7 +116,7 @@ def test_corpus_plugins_convert_with_only_the_expected_changes(tmp_path: Path) -
         assert plugin.disable_added_mass
         A = after.link(item.link.name).inertial.A_BBo_B
         assert A is not None
-        assert np.array_equal(A, -derivative_matrix(before.link(item.link.name).hydrodynamics[0].terms))
+        assert np.array_equal(A, -before.link(item.link.name).hydrodynamics[0].D_BBo_B)
 
 
 def test_existing_fluid_added_mass_is_not_overwritten_without_force(tmp_path: Path) -> None:

@@ -25,11 +25,11 @@ from gzinertia.fluid_forces import (
 )
 from gzinertia.hydro_damping import (
     DIAGONAL_DAMPING_NAMES,
-    VELOCITY_AXES,
-    WRENCH_AXES,
     hydrodynamics_damping,
     sum_damping,
 )
+from gzinertia.records import HYDRO_FORCE_AXES as WRENCH_AXES
+from gzinertia.records import HYDRO_VELOCITY_AXES as VELOCITY_AXES
 from gzinertia.records import Geometry
 from gzinertia.rotation import Pose
 

@@ -19,45 +19,32 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from lxml import etree
 
 from gzinertia.added_mass import AddedMass
-from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     ascii_comment,
     format_value,
     link_element,
+    plugin_element,
     remove_fluid_added_mass,
     same_file,
     write_fluid_added_mass,
 )
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
-from gzinertia.records import HydroPlugin, LinkRecord
-from gzinertia.sdf.xml import child, line_of
+from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
+from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
 
 Sign = Literal["fossen", "physical", "auto"]
 SIGNS: tuple[Sign, ...] = ("fossen", "physical", "auto")
-#: Rows (force/moment) and columns (velocity) of the plugin's ``<iDotJ>`` terms.
-FORCE_AXES = "xyzkmn"
-VELOCITY_AXES = "UVWPQR"
 #: Relative asymmetry below which symmetrising is not worth a warning.
 ASYMMETRY_TOLERANCE = 1e-9
 
 
 def added_mass_terms() -> list[str]:
     """The 36 ``<iDotJ>`` names, row by row (``xDotU, xDotV, ..., nDotR``)."""
-    return [f"{i}Dot{j}" for i in FORCE_AXES for j in VELOCITY_AXES]
-
-
-def derivative_matrix(terms: dict[str, float]) -> np.ndarray:
-    """``D[i, j]`` = ``<{i}Dot{J}>`` (0 when absent), linear-first about the link origin."""
-    D = np.zeros((6, 6))
-    for i, row in enumerate(FORCE_AXES):
-        for j, col in enumerate(VELOCITY_AXES):
-            D[i, j] = terms.get(f"{row}Dot{col}", 0.0)
-    return D
+    return [f"{i}Dot{j}" for i in HYDRO_FORCE_AXES for j in HYDRO_VELOCITY_AXES]
 
 
 def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "physical"]:
@@ -97,24 +84,6 @@ class ConvertResult:
     warnings: tuple[str, ...]
 
 
-def _plugin_element(editor: XmlEditor, plugin: HydroPlugin) -> etree._Element:
-    for elem in editor.root.iter("plugin"):
-        if line_of(elem) == plugin.source.line and (
-            (elem.get("filename") or "").strip() == plugin.filename
-        ):
-            return elem
-    raise GzInertiaError(f"{plugin.source}: cannot find the Hydrodynamics <plugin> to edit")
-
-
-def _set_child_text(editor: XmlEditor, parent: etree._Element, tag: str, text: str) -> None:
-    """Sets a leaf child's text, appending the child when absent (once per parent)."""
-    existing = child(parent, tag)
-    if existing is None:
-        editor.append_child_lines(parent, [f"<{tag}>{text}</{tag}>"])
-    else:
-        editor.set_text(existing, text)
-
-
 def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkRecord]:
     return [lk for lk in links if pattern is None or link_matches(lk.name, pattern)]
 
@@ -136,8 +105,8 @@ def hydro_to_sdf(
     written: dict[str, AddedMass | None] = {}
     for link in _selected(doc.links, pattern):
         for plugin in link.hydrodynamics:
-            D = derivative_matrix(plugin.terms)
-            if not np.any(D):
+            D_BBo_B = plugin.D_BBo_B
+            if not np.any(D_BBo_B):
                 continue
             where = str(plugin.source)
             if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
@@ -148,32 +117,32 @@ def hydro_to_sdf(
                     f"{link.source}: link {link.name!r} already has <fluid_added_mass>; "
                     "pass --force to replace it with the plugin's terms"
                 )
-            chosen = decide_sign(D, sign, where)
-            A = -D if chosen == "fossen" else D
-            asym = float(np.max(np.abs(A - A.T)))
-            scale = max(float(np.max(np.abs(A))), 1e-300)
+            chosen = decide_sign(D_BBo_B, sign, where)
+            as_written = AddedMass(-D_BBo_B if chosen == "fossen" else D_BBo_B)
+            asym = as_written.asymmetry
+            scale = max(float(np.max(np.abs(as_written.A))), 1e-300)
             if asym > ASYMMETRY_TOLERANCE * scale:
-                i, j = np.unravel_index(int(np.argmax(np.abs(A - A.T))), A.shape)
+                i, j = np.unravel_index(int(np.argmax(np.abs(D_BBo_B - D_BBo_B.T))), (6, 6))
                 warnings.append(
                     f"{where}: the <iDotJ> terms are not symmetric (largest difference {asym:g} "
-                    f"between {FORCE_AXES[i]}Dot{VELOCITY_AXES[j]} and "
-                    f"{FORCE_AXES[j]}Dot{VELOCITY_AXES[i]}); written the symmetric part"
+                    f"between {HYDRO_FORCE_AXES[i]}Dot{HYDRO_VELOCITY_AXES[j]} and "
+                    f"{HYDRO_FORCE_AXES[j]}Dot{HYDRO_VELOCITY_AXES[i]}); written the symmetric part"
                 )
-            A_BBo_B = AddedMass(A).symmetric()
+            A_BBo_B = as_written.symmetric()
             comment = ascii_comment(
                 f"gzinertia convert: from the Hydrodynamics plugin's iDotJ terms "
                 f"({chosen} sign: A = {'-' if chosen == 'fossen' else '+'}sym(D)); "
                 "about the link origin in link axes"
             )
             write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
-            plugin_elem = _plugin_element(editor, plugin)
+            plugin_elem = plugin_element(editor, plugin)
             if remove_plugin_terms:
                 for name in added_mass_terms():
                     elem = child(plugin_elem, name)
                     if elem is not None:
                         editor.remove_element(elem)
             else:
-                _set_child_text(editor, plugin_elem, "disable_added_mass", "true")
+                editor.set_children_text(plugin_elem, {"disable_added_mass": "true"})
             converted.append(ConvertedLink(link, plugin, chosen, A_BBo_B, asym))
             written[link.name] = A_BBo_B
     new = edit.finish(written)
@@ -198,8 +167,7 @@ def sdf_to_hydro(
     warnings: list[str] = []
     written: dict[str, AddedMass | None] = {}
     for link in _selected(doc.links, pattern):
-        A = link.inertial.A_BBo_B
-        if A is None:
+        if link.inertial.A_BBo_B is None:
             continue
         if not link.hydrodynamics:
             warnings.append(
@@ -211,27 +179,22 @@ def sdf_to_hydro(
         if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
             warnings.append(f"{plugin.source}: link {link.name!r} or its plugin is in another file")
             continue
-        S = AddedMass(A).symmetric().A
-        D = -S if sign == "fossen" else S
-        scale = max(float(np.max(np.abs(D))), 1e-300)
-        plugin_elem = _plugin_element(editor, plugin)
-        new_lines = []
-        for i, row in enumerate(FORCE_AXES):
-            for j, col in enumerate(VELOCITY_AXES):
-                name = f"{row}Dot{col}"
-                value = format_value(float(D[i, j]), scale)
-                existing = child(plugin_elem, name)
-                if existing is not None:
-                    editor.set_text(existing, value)
-                elif value != "0":
-                    new_lines.append(f"<{name}>{value}</{name}>")
-        disable = child(plugin_elem, "disable_added_mass")
-        if disable is not None:
-            editor.set_text(disable, "false")
-        if new_lines:
-            editor.append_child_lines(plugin_elem, new_lines)
+        A_BBo_B = AddedMass(link.inertial.A_BBo_B).symmetric()
+        D_BBo_B = -A_BBo_B.A if sign == "fossen" else A_BBo_B.A
+        scale = max(float(np.max(np.abs(D_BBo_B))), 1e-300)
+        plugin_elem = plugin_element(editor, plugin)
+        # Every term the plugin already has, and the non-zero ones it lacks.
+        values = {}
+        for i, row in enumerate(HYDRO_FORCE_AXES):
+            for j, col in enumerate(HYDRO_VELOCITY_AXES):
+                name, value = f"{row}Dot{col}", format_value(float(D_BBo_B[i, j]), scale)
+                if value != "0" or child(plugin_elem, name) is not None:
+                    values[name] = value
+        if child(plugin_elem, "disable_added_mass") is not None:
+            values["disable_added_mass"] = "false"
+        editor.set_children_text(plugin_elem, values)
         remove_fluid_added_mass(editor, link_element(editor, link))
-        converted.append(ConvertedLink(link, plugin, sign, AddedMass(S), 0.0))
+        converted.append(ConvertedLink(link, plugin, sign, A_BBo_B, 0.0))
         written[link.name] = None
     new = edit.finish(written)
     return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings))

@@ -15,15 +15,19 @@ from pathlib import Path
 from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
-from gzinertia.edit.links import ascii_comment, format_value, link_element, same_file
+from gzinertia.edit.links import (
+    ascii_comment,
+    format_value,
+    link_element,
+    plugin_element,
+    same_file,
+)
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.hydro_damping import hydrodynamics_damping, sum_damping
 from gzinertia.records import LinkRecord
-from gzinertia.sdf.hydro import is_gz_hydrodynamics
-from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
 
 PLUGIN_FILENAME = "gz-sim-hydrodynamics-system"
@@ -61,24 +65,8 @@ def link_damping(
     )
 
 
-def _plugin_for(editor: XmlEditor, link_elem: etree._Element, short: str) -> etree._Element | None:
-    model = link_elem.getparent()
-    if model is None:
-        return None
-    for plugin in model.iter("plugin"):
-        name_elem = child(plugin, "link_name")
-        if (
-            is_gz_hydrodynamics(plugin)
-            and name_elem is not None
-            and (name_elem.text or "").strip() == short
-        ):
-            return plugin
-    return None
-
-
 def _write_terms(
     editor: XmlEditor,
-    link_elem: etree._Element,
     link: LinkRecord,
     terms: dict[str, float],
     density: float,
@@ -86,39 +74,23 @@ def _write_terms(
 ) -> list[str]:
     """Updates the link's plugin in place, or returns the lines of a new one (to be appended to
     the model with the other new plugins of that model)."""
-    short = link.name.rsplit("::", 1)[-1]
     scale = max((abs(v) for v in terms.values()), default=1.0)
     values = {name: format_value(v, scale) for name, v in terms.items()}
-    has_added_mass = link.inertial.A_BBo_B is not None
-    plugin = _plugin_for(editor, link_elem, short)
-    if plugin is None:
-        unit = editor.indent_unit.decode()
-        lines = [
-            f"<!-- {comment} -->",
-            f'<plugin filename="{PLUGIN_FILENAME}" name="{PLUGIN_NAME}">',
-            f"{unit}<link_name>{short}</link_name>",
-            f"{unit}<water_density>{density:g}</water_density>",
-        ]
-        lines += [f"{unit}<{n}>{v}</{n}>" for n, v in values.items()]
-        if has_added_mass:
-            lines.append(f"{unit}<disable_added_mass>true</disable_added_mass>")
-        lines.append("</plugin>")
-        return lines
-    missing = []
-    for name, value in values.items():
-        existing = child(plugin, name)
-        if existing is None:
-            missing.append(f"<{name}>{value}</{name}>")
-        else:
-            editor.set_text(existing, value)
-    disable = child(plugin, "disable_added_mass")
-    if has_added_mass and disable is None:
-        missing.append("<disable_added_mass>true</disable_added_mass>")
-    elif has_added_mass and disable is not None:
-        editor.set_text(disable, "true")
-    if missing:
-        editor.append_child_lines(plugin, missing)
-    return []
+    if link.inertial.A_BBo_B is not None:
+        values["disable_added_mass"] = "true"
+    if link.hydrodynamics:
+        editor.set_children_text(plugin_element(editor, link.hydrodynamics[0]), values)
+        return []
+    unit = editor.indent_unit.decode()
+    short = link.name.rsplit("::", 1)[-1]
+    return [
+        f"<!-- {comment} -->",
+        f'<plugin filename="{PLUGIN_FILENAME}" name="{PLUGIN_NAME}">',
+        f"{unit}<link_name>{short}</link_name>",
+        f"{unit}<water_density>{density:g}</water_density>",
+        *(f"{unit}<{n}>{v}</{n}>" for n, v in values.items()),
+        "</plugin>",
+    ]
 
 
 def hydro(
@@ -147,6 +119,10 @@ def hydro(
         if link.static:
             skipped.append(f"{link.name}: static")
             continue
+        plugin_file = link.hydrodynamics[0].source.file if link.hydrodynamics else str(path)
+        if not same_file(plugin_file, path):
+            skipped.append(f"{link.name}: its Hydrodynamics plugin is in {plugin_file}")
+            continue
         fit = fit_link(link, method)
         terms = link_damping(fit, density, viscosity, coefs, couplings)
         # Kept generic so that it stays true when a later run updates the terms in place.
@@ -155,7 +131,7 @@ def hydro(
             "axes (exact for motion along one axis, approximate for combined motion)"
         )
         link_elem = link_element(editor, link)
-        lines = _write_terms(editor, link_elem, link, terms, density, comment)
+        lines = _write_terms(editor, link, terms, density, comment)
         model = link_elem.getparent()
         if lines and model is not None:
             new_plugins.setdefault(id(model), (model, []))[1].extend(lines)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -22,7 +22,7 @@ from gzinertia.edit.spans import (
     newline_of,
 )
 from gzinertia.errors import GzInertiaError
-from gzinertia.sdf.xml import parse_xml_bytes
+from gzinertia.sdf.xml import child, parse_xml_bytes
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,19 @@ class XmlEditor:
             self._add(span.start, span.end, tag + b">" + self._encode(text) + closing)
         else:
             self._add(span.start_tag_end, span.content_end, self._encode(text))
+
+    def set_children_text(self, parent: etree._Element, values: Mapping[str, str]) -> None:
+        """Sets the text of ``parent``'s leaf children named in ``values``; the ones it lacks
+        are appended together, in the order given, at its children's indentation."""
+        missing = []
+        for tag, text in values.items():
+            existing = child(parent, tag)
+            if existing is None:
+                missing.append(f"<{tag}>{text}</{tag}>")
+            else:
+                self.set_text(existing, text)
+        if missing:
+            self.append_child_lines(parent, missing)
 
     def set_attribute(self, elem: etree._Element, attr: str, value: str) -> None:
         """Replaces an existing attribute's value in the start tag (quoting kept)."""

@@ -12,7 +12,7 @@ from lxml import etree
 from gzinertia.added_mass import SDF_TAGS, AddedMass
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import SdfError
-from gzinertia.records import LinkRecord
+from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child, line_of
 
 #: Entries smaller than this fraction of the largest one are written as 0 (round-off of rotations).
@@ -35,6 +35,15 @@ def link_element(editor: XmlEditor, link: LinkRecord) -> etree._Element:
         if line_of(elem) == link.source.line and (elem.get("name") or "").strip() == short:
             return elem
     raise SdfError(editor.name, link.source.line, f"cannot find <link name={short!r}> to edit")
+
+
+def plugin_element(editor: XmlEditor, plugin: HydroPlugin) -> etree._Element:
+    """The ``<plugin>`` element of a Hydrodynamics plugin record (by line and file name)."""
+    for elem in editor.root.iter("plugin"):
+        same_line = line_of(elem) == plugin.source.line
+        if same_line and (elem.get("filename") or "").strip() == plugin.filename:
+            return elem
+    raise SdfError(editor.name, plugin.source.line, "cannot find the Hydrodynamics <plugin>")
 
 
 def format_value(x: float, scale: float) -> str:

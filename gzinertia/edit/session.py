@@ -10,7 +10,8 @@ from gzinertia.added_mass import AddedMass
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.verify import verify_edit
 from gzinertia.records import SdfDocument
-from gzinertia.sdf import read_sdf_file
+from gzinertia.sdf import read_sdf_bytes
+from gzinertia.sdf.xml import read_file_bytes
 
 
 @dataclass
@@ -26,8 +27,8 @@ class FileEdit:
     @classmethod
     def open(cls, path: Path, model_paths: Sequence[str | Path]) -> FileEdit:
         """Reads ``path`` as SDF (errors name file and line) and prepares its bytes for edits."""
-        doc = read_sdf_file(path, model_paths)
-        old = path.read_bytes()
+        old = read_file_bytes(path)
+        doc = read_sdf_bytes(old, str(path), model_paths)
         return cls(path, model_paths, doc, old, XmlEditor(old, str(path)))
 
     def finish(self, added_mass: Mapping[str, AddedMass | None]) -> bytes:

@@ -12,6 +12,7 @@ import re
 import numpy as np
 from lxml import etree
 
+from gzinertia.added_mass import SDF_TAGS, AddedMass
 from gzinertia.records import Inertial, Note, SourceRef
 from gzinertia.rotation import Pose
 from gzinertia.sdf.values import attr_bool, child_float, parse_float, parse_pose
@@ -19,21 +20,7 @@ from gzinertia.sdf.xml import child, children, line_of
 
 INERTIA_TAGS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIA_DEFAULTS = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
-#: ``<fluid_added_mass>`` children in spec order: the upper triangle of the linear-first 6x6.
-ADDED_MASS_AXES = "xyzpqr"
-ADDED_MASS_TAGS = tuple(
-    ADDED_MASS_AXES[i] + ADDED_MASS_AXES[j] for i in range(6) for j in range(i, 6)
-)
 _COMMENTED_INERTIAL = re.compile(r"<\s*inertial[\s>/]")
-
-
-def added_mass_from_sdf_values(values: dict[str, float]) -> np.ndarray:
-    """The symmetric linear-first 6x6 from the 21 spec entries (missing ones are 0)."""
-    A = np.zeros((6, 6))
-    for tag in ADDED_MASS_TAGS:
-        i, j = ADDED_MASS_AXES.index(tag[0]), ADDED_MASS_AXES.index(tag[1])
-        A[i, j] = A[j, i] = values.get(tag, 0.0)
-    return A
 
 
 def _auto_notes(
@@ -148,8 +135,8 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     A = None
     fam = child(elem, "fluid_added_mass")
     if fam is not None:
-        entries = {t: child_float(fam, t, file, 0.0) for t in ADDED_MASS_TAGS}
-        A = added_mass_from_sdf_values(entries)
+        entries = {t: child_float(fam, t, file, 0.0) for t in SDF_TAGS}
+        A = AddedMass.from_sdf_values(entries).A
 
     if auto:
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))

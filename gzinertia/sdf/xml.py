@@ -29,7 +29,8 @@ _ENTITY_DECL_RE = re.compile(rb"<!ENTITY\b")
 _DEPTH_MSG = re.compile(r"Excessive depth in document: (\d+)")
 
 
-def _parser() -> etree.XMLParser:
+def safe_parser() -> etree.XMLParser:
+    """lxml settings for untrusted files: no entities, DTDs or network; comments kept."""
     return etree.XMLParser(
         resolve_entities=False,
         no_network=True,
@@ -69,7 +70,7 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
             name, entity_line, "refusing a DTD that declares entities (SDFormat does not use them)"
         )
     try:
-        root = etree.fromstring(_declare_missing_prefixes(data), _parser())
+        root = etree.fromstring(_declare_missing_prefixes(data), safe_parser())
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
         msg = exc.msg or "malformed XML"
@@ -85,18 +86,22 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
     return root
 
 
-def parse_xml_file(path: str | Path) -> etree._Element:
-    """Reads and parses a file (errors name the path as given)."""
+def read_file_bytes(path: str | Path) -> bytes:
+    """A file's bytes; an :class:`SdfError` naming the path as given when it cannot be read."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise SdfError(name, None, "no such file") from None
     except IsADirectoryError:
         raise SdfError(name, None, "is a directory, not a file") from None
     except OSError as exc:
         raise SdfError(name, None, f"cannot read: {exc.strerror or exc}") from None
-    return parse_xml_bytes(data, name)
+
+
+def parse_xml_file(path: str | Path) -> etree._Element:
+    """Reads and parses a file (errors name the path as given)."""
+    return parse_xml_bytes(read_file_bytes(path), str(path))
 
 
 def local_name(elem: etree._Element) -> str:

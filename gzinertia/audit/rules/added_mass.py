@@ -83,14 +83,14 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
     "<fluid_added_mass> is not positive semi-definite.",
 )
 def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
-    A = ctx.added_mass
-    if A is None:
+    A_BBo_B = ctx.added_mass
+    if A_BBo_B is None:
         return
-    added = AddedMass(A)
+    added = AddedMass(A_BBo_B)
     if added.is_positive_semidefinite():
         return
     eig = added.eigenvalues()
-    diag = np.diag(A)
+    diag = np.diag(A_BBo_B)
     hint = ""
     if np.all(diag[diag != 0.0] < 0.0):
         hint = (
@@ -104,7 +104,7 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
         f"link's inertia, can accelerate the link on its own.{hint} Check signs, units and any "
         "coupling term; `gzinertia addmass --ellipsoid` computes a consistent matrix"
     )
-    values = {"eigenvalues": eig, "A_BBo_B": A}
+    values = {"eigenvalues": eig, "A_BBo_B": A_BBo_B}
     yield finding("GZI202", _where(ctx), ctx.name, message, values)
 
 
@@ -115,14 +115,14 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     "Rigid inertia plus added mass about the link origin is not positive definite.",
 )
 def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
-    A = ctx.added_mass
-    if A is None or not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
+    A_BBo_B = ctx.added_mass
+    if A_BBo_B is None or not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
-    M = ctx.link.inertial.M_BBo_B("linear-first")
-    ok, smallest = total_is_positive_definite(M, AddedMass(A))
+    M_BBo_B = ctx.link.inertial.M_BBo_B("linear-first")
+    ok, smallest = total_is_positive_definite(M_BBo_B, AddedMass(A_BBo_B))
     if ok:
         return
-    total = M + A
+    total = M_BBo_B + A_BBo_B
     w, V = np.linalg.eigh(total)
     direction = V[:, 0] / np.max(np.abs(V[:, 0]))
     message = (
@@ -156,11 +156,6 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     return np.asarray(r, dtype=float)
 
 
-def _moved(A: np.ndarray, p_PQ: Vec3) -> np.ndarray:
-    """``A`` about Q moved to P (same axes), ``p_PQ`` from P to Q (exact congruence)."""
-    return AddedMass(A, "Q", "B").moved_to("P", p_PQ).A
-
-
 @link_rule(
     "GZI204",
     "added-mass-wrong-point",
@@ -168,28 +163,29 @@ def _moved(A: np.ndarray, p_PQ: Vec3) -> np.ndarray:
     "<fluid_added_mass> looks computed about another point than the link origin.",
 )
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
-    A = ctx.added_mass
-    if A is None:
+    A_BBo_B = ctx.added_mass
+    if A_BBo_B is None:
         return
     reference = ctx.fluid_centre()
-    r = implied_centre(A)
+    r = implied_centre(A_BBo_B)
     if reference is None or r is None:
         return
     c, what = reference
     norm_c = float(np.linalg.norm(c))
-    coupling = float(np.max(np.abs(A[:3, 3:])))
+    coupling = float(np.max(np.abs(A_BBo_B[:3, 3:])))
     if norm_c == 0.0:
         return
     if what == "centre of mass":
         # Without collisions the fluid's centre is unknown: only an uncoupled matrix with the
         # centre of mass away from the origin is suspicious.
-        if coupling > 1e-9 * float(np.max(np.abs(A))):
+        if coupling > 1e-9 * float(np.max(np.abs(A_BBo_B))):
             return
     elif float(np.dot(r, c)) >= CENTRE_SIDE_FRACTION * norm_c**2:
         return  # the implied centre is on the fluid's side of the origin
     # The written matrix re-centred: its implied centre Q (at r) put where the fluid is (at c).
-    A_fixed = _moved(A, c - r)
-    error = kinetic_energy_error(AddedMass(A_fixed), AddedMass(A))
+    written = AddedMass(A_BBo_B)
+    A_fixed = written.moved_to("Bo", c - r)
+    error = kinetic_energy_error(A_fixed, written)
     if error < KE_ERROR_THRESHOLD:
         return
     distance = float(np.linalg.norm(c - r))
@@ -311,15 +307,13 @@ def added_mass_magnitude_findings(
     "Added mass an order of magnitude above or below the estimate for the displaced volume.",
 )
 def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
-    from gzinertia.commands.convert import derivative_matrix
-
-    A = ctx.added_mass
-    if A is not None:
-        yield from added_mass_magnitude_findings(ctx, np.diag(A)[:3], ("xx", "yy", "zz"),
+    A_BBo_B = ctx.added_mass
+    if A_BBo_B is not None:
+        yield from added_mass_magnitude_findings(ctx, np.diag(A_BBo_B)[:3], ("xx", "yy", "zz"),
                                                  _where(ctx))
     names = ("xDotU", "yDotV", "zDotW")
     for plugin in ctx.link.hydrodynamics:
-        D = derivative_matrix(plugin.terms)
+        D = plugin.D_BBo_B
         if plugin.disable_added_mass or not np.any(D):
             continue
         where = next(

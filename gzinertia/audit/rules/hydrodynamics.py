@@ -2,7 +2,7 @@
 
 The plugin's added-mass terms ``<iDotJ>`` form ``D[i, j]`` (rows force/moment ``x y z k m n``,
 columns velocity ``U V W P Q R``, link frame, about the link origin;
-:func:`gzinertia.commands.convert.derivative_matrix`). What gz-sim does with them is documented,
+:attr:`gzinertia.records.HydroPlugin.D_BBo_B`). What gz-sim does with them is documented,
 with the source versions it was read from, in ``docs/rules/GZI208.md``: since gz-sim 6.12 /
 7.0 the applied wrench is ``+D·ν̇`` (``kAmassVec = -Ma·ν̇``, then the whole wrench is negated),
 so the effective added mass is ``-D``: right for Fossen's negative derivatives, negative added
@@ -20,22 +20,14 @@ from gzinertia.added_mass import AddedMass
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule
-from gzinertia.records import HydroPlugin, SourceRef
+from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, SourceRef
 
-FORCE_AXES = "xyzkmn"
-VELOCITY_AXES = "UVWPQR"
 DIAGONAL_NAMES = ("xDotU", "yDotV", "zDotW", "kDotP", "mDotQ", "nDotR")
 _TERM = re.compile(r"^([xyzkmn])(Dot)?([UVWPQR])(?:abs([UVWPQR]))?$")
 
 
-def _derivatives(plugin: HydroPlugin) -> np.ndarray:
-    from gzinertia.commands.convert import derivative_matrix
-
-    return derivative_matrix(plugin.terms)
-
-
 def _added_mass_active(plugin: HydroPlugin) -> bool:
-    return not plugin.disable_added_mass and bool(np.any(_derivatives(plugin)))
+    return not plugin.disable_added_mass and bool(np.any(plugin.D_BBo_B))
 
 
 def _first_term_source(plugin: HydroPlugin) -> SourceRef:
@@ -59,7 +51,7 @@ def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
     for plugin in ctx.link.hydrodynamics:
         if not _added_mass_active(plugin):
             continue
-        D = _derivatives(plugin)
+        D = plugin.D_BBo_B
         message = (
             "added mass counted twice: the link's <fluid_added_mass> (diagonal "
             f"{fmt_vec(np.diag(A))}) goes into DART's inertia, and the Hydrodynamics plugin "
@@ -84,7 +76,7 @@ def added_mass_sign(ctx: LinkContext) -> Iterator[Finding]:
     for plugin in ctx.link.hydrodynamics:
         if not _added_mass_active(plugin):
             continue
-        D = _derivatives(plugin)
+        D = plugin.D_BBo_B
         effective = AddedMass(-D).symmetric()  # what gz-sim >= 6.12 / 7 applies
         if effective.is_positive_semidefinite():
             continue
@@ -142,7 +134,7 @@ def _describe(name: str) -> str:
 
 
 def _is_diagonal(row: str, velocity: str, absolute: str | None) -> bool:
-    same = FORCE_AXES.index(row) == VELOCITY_AXES.index(velocity)
+    same = HYDRO_FORCE_AXES.index(row) == HYDRO_VELOCITY_AXES.index(velocity)
     return same and (absolute is None or absolute == velocity)
 
 
@@ -156,9 +148,9 @@ def diagonal_twins(name: str) -> list[str]:
     if _is_diagonal(row, velocity, absolute):
         return []
     candidates = []
-    for r in FORCE_AXES:
-        for v in VELOCITY_AXES:
-            for a in ([None] if absolute is None else list(VELOCITY_AXES)):
+    for r in HYDRO_FORCE_AXES:
+        for v in HYDRO_VELOCITY_AXES:
+            for a in ([None] if absolute is None else list(HYDRO_VELOCITY_AXES)):
                 if not _is_diagonal(r, v, a):
                     continue
                 changed = (r != row) + (v != velocity) + (a != absolute)
