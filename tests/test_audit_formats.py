@@ -469,9 +469,15 @@ def test_sarif_absolute_path_outside_the_tree_is_a_file_uri(
         ),
     )
     results = _sarif(result, sarif_validator)["runs"][0]["results"]
-    locations = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in results]
-    assert locations[0] == {"uri": "file:///nonexistent-root/x.sdf"}
-    assert locations[1] == {"uri": "sub%20dir/y.sdf", "uriBaseId": "%SRCROOT%"}
+    # Findings sort by path, so their order depends on where the checkout lives: key by line.
+    by_line = {
+        r["locations"][0]["physicalLocation"]["region"]["startLine"]: r["locations"][0][
+            "physicalLocation"
+        ]["artifactLocation"]
+        for r in results
+    }
+    assert by_line[3] == {"uri": "file:///nonexistent-root/x.sdf"}
+    assert by_line[4] == {"uri": "sub%20dir/y.sdf", "uriBaseId": "%SRCROOT%"}
 
 
 # ---------------------------------------------------------------------------------------------
