@@ -44,6 +44,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.errors import GzInertiaError
 from gzinertia.inertia import (
     DBL_EPSILON,
@@ -122,6 +123,18 @@ class EllipsoidFit:
     ellipsoids: tuple[FluidEllipsoid, ...]
     description: str
     approximation: str | None = None
+
+    def added_mass(self, density: float) -> AddedMass:
+        """``A_BBo_B`` in a fluid of ``density`` (kg/m³): the sum over the ellipsoids of each
+        Tuckerman ``A_EEo_E`` rotated to link axes and moved from its centre Eo to the link
+        origin Bo (exact congruences). Linear-first ``[x y z p q r]``."""
+        total: AddedMass | None = None
+        for ellipsoid in self.ellipsoids:
+            _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_BE)
+            total = A_BBo_B if total is None else total + A_BBo_B
+        if total is None:
+            raise FitError(f"{self.description}: no ellipsoid to compute added mass from")
+        return total
 
 
 # --- principal frames -------------------------------------------------------------------------

@@ -214,14 +214,30 @@ class LinkRecord:
 
 
 @dataclass(frozen=True)
+class Dependency:
+    """A URI the reading looked up: an ``<include><uri>`` (``kind="include"``) or a mesh
+    (``kind="resource"``), as written in the file ``base``, and the file it resolved to
+    (``path``; ``None`` when it was not found). What else was read follows from these: the
+    audited file and every ``path``."""
+
+    kind: Literal["include", "resource"]
+    uri: str
+    base: str
+    path: str | None
+
+
+@dataclass(frozen=True)
 class SdfDocument:
-    """Everything read from one SDFormat file (with its includes)."""
+    """Everything read from one SDFormat file (with its includes).
+
+    ``dependencies``: every include and mesh URI looked up while reading, in reading order."""
 
     path: str
     sdf_version: str
     links: tuple[LinkRecord, ...]
     notes: tuple[Note, ...] = ()
     root_kind: Literal["world", "model"] = "model"
+    dependencies: tuple[Dependency, ...] = ()
 
     def link(self, name: str) -> LinkRecord:
         """The link with this scoped name (``KeyError`` naming the known links otherwise)."""

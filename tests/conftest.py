@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "sdf_examples"
 CORPUS = REPO.parent / "shared" / "corpus"
+
+# `gzinertia audit` keeps a result cache in the working directory by default: the tests share
+# one in a temporary folder instead (every CLI run in the suite goes through it, so results
+# served from the cache are checked by the same assertions as fresh ones).
+os.environ.setdefault("GZINERTIA_CACHE_DIR", tempfile.mkdtemp(prefix="gzinertia-test-cache-"))
 
 
 def random_rotation(rng: np.random.Generator) -> np.ndarray:

@@ -76,6 +76,8 @@ class AuditConfig:
 
     def ignored_for(self, path: str) -> frozenset[str]:
         """Code patterns that ``per_path_ignores`` switch off for the file ``path``."""
+        if not self.per_path_ignores:
+            return frozenset()
         candidates = {PurePath(path).as_posix()}
         try:
             rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))

@@ -125,10 +125,10 @@ class DocumentContext:
             return self.doc.sdf_version
         if file not in self._versions:
             from gzinertia.errors import SdfError
-            from gzinertia.sdf.xml import parse_xml_file
+            from gzinertia.sdf.xml import parse_xml_file_shared
 
             try:
-                self._versions[file] = (parse_xml_file(file).get("version") or "").strip()
+                self._versions[file] = (parse_xml_file_shared(file).get("version") or "").strip()
             except SdfError:
                 self._versions[file] = ""
         return self._versions[file]
@@ -147,10 +147,10 @@ class DocumentContext:
 
 def _welded_children(file: str) -> frozenset[str]:
     from gzinertia.errors import SdfError
-    from gzinertia.sdf.xml import child, parse_xml_file
+    from gzinertia.sdf.xml import child, parse_xml_file_shared
 
     try:
-        root = parse_xml_file(file)
+        root = parse_xml_file_shared(file)
     except SdfError:
         return frozenset()
     out = set()
@@ -187,7 +187,6 @@ class LinkContext:
     link: LinkRecord
     document: DocumentContext
     notes: tuple[Note, ...] = ()
-    _expected: dict[float, np.ndarray] = field(default_factory=dict, repr=False)
 
     # --- identity -------------------------------------------------------------------------
     @property
@@ -322,16 +321,16 @@ class LinkContext:
         except FitError:
             return None
 
-    def expected_added_mass(self, density: float) -> np.ndarray | None:
-        """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` at ``density``."""
+    @functools.cached_property
+    def _unit_density_added_mass(self) -> np.ndarray | None:
         fit = self.fluid_fit
-        if fit is None:
-            return None
-        if density not in self._expected:
-            from gzinertia.commands.addmass import link_added_mass
+        return None if fit is None else np.array(fit.added_mass(1.0).A)
 
-            self._expected[density] = np.array(link_added_mass(fit, density).A)
-        return self._expected[density]
+    def expected_added_mass(self, density: float) -> np.ndarray | None:
+        """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` at ``density`` (kg/m³;
+        added mass is proportional to the fluid's density)."""
+        A = self._unit_density_added_mass
+        return None if A is None else density * A
 
     @property
     def added_mass(self) -> np.ndarray | None:

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.context import DEFAULT_FLUIDS, DocumentContext
@@ -20,7 +23,10 @@ from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding
 from gzinertia.audit.rules import RULES
 from gzinertia.errors import GzInertiaError
-from gzinertia.records import SdfDocument
+from gzinertia.records import Dependency, SdfDocument
+
+if TYPE_CHECKING:
+    from gzinertia.audit.cache import AuditCache
 
 #: ``progress(done, total, path)`` is called after each file.
 Progress = Callable[[int, int, str], None]
@@ -72,32 +78,54 @@ class _RuleError(Exception):
 PARALLEL_MIN_FILES = 32
 
 
-def _audit_file(
-    path: str, search: Sequence[str], config: AuditConfig
-) -> tuple[FileStatus, list[Finding]]:
-    """Reads and checks one file: its status and findings (never raises)."""
+@dataclass(frozen=True)
+class FileResult:
+    """One audited file: its status, findings, the URIs its reading looked up, and the digest
+    of its bytes taken before they were read (for :class:`~gzinertia.audit.cache.AuditCache`)."""
+
+    status: FileStatus
+    findings: list[Finding]
+    dependencies: tuple[Dependency, ...] = ()
+    digest: str | None = None
+
+
+def _audit_file(path: str, search: Sequence[str], config: AuditConfig) -> FileResult:
+    """Reads and checks one file (never raises)."""
+    from gzinertia.audit.cache import file_digest
     from gzinertia.sdf import read_sdf_file
 
+    digest = file_digest(path)
     try:
         doc = read_sdf_file(path, search)
         found = check_document(doc, config)
     except GzInertiaError as exc:
-        return FileStatus(path, "error", _one_line(str(exc))), []
+        return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
     except _RuleError as exc:
         message = f"{path}: internal error in rule {exc} (please report)"
-        return FileStatus(path, "error", _one_line(message)), []
+        return FileResult(FileStatus(path, "error", _one_line(message)), [])
     except Exception as exc:  # never a traceback: the file is reported, the run goes on
         message = f"{path}: cannot be read: {type(exc).__name__}: {exc}"
-        return FileStatus(path, "error", _one_line(message)), []
-    return FileStatus(path, "ok"), found
+        return FileResult(FileStatus(path, "error", _one_line(message)), [])
+    return FileResult(FileStatus(path, "ok"), found, doc.dependencies, digest)
 
 
 def _audited(
-    targets: Sequence[Target], search: Sequence[str], config: AuditConfig, jobs: int
-) -> Iterator[tuple[FileStatus, list[Finding]]]:
-    """Each target's status and findings, in order; files spread over ``jobs`` processes when
-    there are enough of them."""
-    to_check = [t.path for t in targets if t.state == "audit"]
+    targets: Sequence[Target],
+    search: Sequence[str],
+    config: AuditConfig,
+    jobs: int,
+    cache: AuditCache | None,
+) -> Iterator[FileResult]:
+    """Each target's result, in order: from the cache where it is up to date, else checked,
+    spread over ``jobs`` processes when enough files need checking."""
+    cached: dict[int, list[Finding]] = {}
+    if cache is not None:
+        for i, target in enumerate(targets):
+            if target.state == "audit":
+                hit = cache.lookup(target.path)
+                if hit is not None:
+                    cached[i] = hit
+    to_check = [t.path for i, t in enumerate(targets) if t.state == "audit" and i not in cached]
     if jobs > 1 and len(to_check) >= PARALLEL_MIN_FILES:
         from concurrent.futures import ProcessPoolExecutor
         from functools import partial
@@ -105,18 +133,22 @@ def _audited(
         check = partial(_audit_file, search=search, config=config)
         chunk = max(1, len(to_check) // (8 * jobs))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(check, to_check, chunksize=chunk)
-            for target in targets:
-                if target.state != "audit":
-                    yield FileStatus(target.path, target.state, target.message), []
-                else:
-                    yield next(results)
+            yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
-    for target in targets:
+    checked = (_audit_file(path, search, config) for path in to_check)
+    yield from _in_order(targets, cached, checked)
+
+
+def _in_order(
+    targets: Sequence[Target], cached: dict[int, list[Finding]], checked: Iterator[FileResult]
+) -> Iterator[FileResult]:
+    for i, target in enumerate(targets):
         if target.state != "audit":
-            yield FileStatus(target.path, target.state, target.message), []
+            yield FileResult(FileStatus(target.path, target.state, target.message), [])
+        elif i in cached:
+            yield FileResult(FileStatus(target.path, "ok"), cached[i])
         else:
-            yield _audit_file(target.path, search, config)
+            yield next(checked)
 
 
 def default_jobs() -> int:
@@ -128,6 +160,14 @@ def default_jobs() -> int:
     return max(1, min(cpus, 8))
 
 
+def open_cache(folder: Path, config: AuditConfig, search: Sequence[str]) -> AuditCache:
+    """The result cache in ``folder`` for this configuration and model path."""
+    from gzinertia.audit.cache import AuditCache, run_key
+
+    key = run_key(config.selected(RULES), config.density, config.tolerance, search)
+    return AuditCache(folder, key, search)
+
+
 def audit(
     paths: Sequence[str],
     config: AuditConfig | None = None,
@@ -135,24 +175,31 @@ def audit(
     model_paths: Sequence[str] = (),
     progress: Progress | None = None,
     jobs: int = 1,
+    cache_dir: Path | None = None,
 ) -> AuditResult:
     """Audits files and directories (see :mod:`gzinertia.audit.discover`) with ``config``.
 
     ``model_paths`` are searched for ``model://`` URIs before ``config.model_paths`` and the
     environment (``GZ_SIM_RESOURCE_PATH``...). ``jobs`` > 1 checks files in that many worker
     processes when there are at least :data:`PARALLEL_MIN_FILES` of them; results are the same
-    and in the same order.
+    and in the same order. With ``cache_dir``, files whose inputs are unchanged since a previous
+    run with the same settings are not checked again (:mod:`gzinertia.audit.cache`); the
+    result is the same as without.
     """
     config = config or AuditConfig(known_codes=frozenset(RULES))
     search = [*model_paths, *config.model_paths]
     targets = discover(paths)
+    cache = None if cache_dir is None else open_cache(cache_dir, config, search)
     given = {os.path.realpath(t.path): t.path for t in targets if t.state == "audit"}
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str], Finding] = {}
-    for done, (target, (status, found)) in enumerate(
-        zip(targets, _audited(targets, search, config, jobs), strict=True), start=1
+    for done, (target, result) in enumerate(
+        zip(targets, _audited(targets, search, config, jobs, cache), strict=True), start=1
     ):
+        status, found = result.status, result.findings
         statuses.append(status)
+        if cache is not None and result.digest is not None:
+            cache.store(target.path, result.digest, found, result.dependencies)
         if status.status == "ok":
             for f in found:
                 file = given.get(os.path.realpath(f.file), f.file)
@@ -164,4 +211,6 @@ def audit(
                 findings.setdefault(_dedupe_key(f), f)
         if progress is not None:
             progress(done, len(targets), target.path)
+    if cache is not None:
+        cache.save()
     return AuditResult(tuple(statuses), tuple(findings.values()))

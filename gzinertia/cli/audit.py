@@ -86,6 +86,18 @@ def audit(
             "1 to stay in one process).",
         ),
     ] = None,
+    cache_dir: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--cache-dir",
+            help="Where unchanged files' results are kept between runs (default: "
+            "$GZINERTIA_CACHE_DIR, else .gzinertia_cache in the working directory).",
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
+    ] = False,
     model_path: ModelPathOption = None,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
@@ -115,9 +127,17 @@ def audit(
     )
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
+    if not no_cache and cache_dir is None:
+        from gzinertia.audit.cache import default_cache_dir
+
+        cache_dir = default_cache_dir()
     with _ProgressBar() as bar:
         result = run_audit(
-            paths, settings, progress=bar.update, jobs=default_jobs() if jobs is None else jobs
+            paths,
+            settings,
+            progress=bar.update,
+            jobs=default_jobs() if jobs is None else jobs,
+            cache_dir=None if no_cache else cache_dir,
         )
     rules = rule_infos()
     clean = not result.findings and all(s.status == "ok" for s in result.files)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.added_mass import AddedMass
 from gzinertia.commands.sdf_version import check_version_for_added_mass
 from gzinertia.edit.links import (
     NotEditableError,
@@ -62,18 +62,6 @@ class FitChooser:
 
     def __call__(self, link: LinkRecord) -> EllipsoidFit:
         return self.fixed if self.fixed is not None else fit_link(link, self.method)
-
-
-def link_added_mass(fit: EllipsoidFit, density: float) -> AddedMass:
-    """``A_BBo_B``: the sum over the fit's ellipsoids of each ``A_EEo_E`` rotated to link axes
-    and moved from its centre Eo to the link origin Bo (exact congruences)."""
-    total: AddedMass | None = None
-    for ellipsoid in fit.ellipsoids:
-        _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_BE)
-        total = A_BBo_B if total is None else total + A_BBo_B
-    if total is None:
-        raise GzInertiaError(f"{fit.description}: no ellipsoid to compute added mass from")
-    return total
 
 
 def provenance(fit: EllipsoidFit, density: float) -> str:
@@ -130,7 +118,7 @@ def add_mass(
                 raise
             skipped.append(f"{link.name}: {exc}")
             continue
-        A_BBo_B = link_added_mass(fit, density)
+        A_BBo_B = fit.added_mass(density)
         comment = provenance(fit, density)
         try:
             write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from gzinertia.sdf.xml import children, parse_xml_file
+from gzinertia.sdf.xml import children, parse_xml_file_shared
 
 MODEL_PATH_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "SDF_PATH", "IGN_GAZEBO_RESOURCE_PATH")
 
@@ -57,7 +57,7 @@ def sdf_file_in_folder(folder: Path) -> Path | None:
     config = folder / "model.config"
     if config.is_file():
         try:
-            root = parse_xml_file(config)
+            root = parse_xml_file_shared(config)
         except Exception:
             root = None
         if root is not None:

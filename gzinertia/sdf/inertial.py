@@ -15,8 +15,8 @@ from lxml import etree
 from gzinertia.added_mass import SDF_TAGS, AddedMass
 from gzinertia.records import Inertial, Note, SourceRef
 from gzinertia.rotation import Pose
-from gzinertia.sdf.values import attr_bool, child_float, parse_float, parse_pose
-from gzinertia.sdf.xml import child, children, line_of
+from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
+from gzinertia.sdf.xml import child, children, first_children, line_of
 
 INERTIA_TAGS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIA_DEFAULTS = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
@@ -76,7 +76,8 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
 
     src = SourceRef(file, line_of(elem))
     auto = attr_bool(elem, "auto", file)
-    mass_elem = child(elem, "mass")
+    parts = first_children(elem)
+    mass_elem = parts.get("mass")
     mass = 1.0 if mass_elem is None else parse_float(mass_elem, file)
 
     X_BI = Pose()
@@ -104,13 +105,14 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
                 )
             )
 
-    inertia_elem = child(elem, "inertia")
+    inertia_elem = parts.get("inertia")
     values = dict(INERTIA_DEFAULTS)
     inertia_defaulted = False
     if inertia_elem is not None:
-        present = [t for t in INERTIA_TAGS if child(inertia_elem, t) is not None]
+        entries = first_children(inertia_elem)
+        present = [t for t in INERTIA_TAGS if t in entries]
         for t in present:
-            values[t] = child_float(inertia_elem, t, file, INERTIA_DEFAULTS[t])
+            values[t] = parse_float(entries[t], file)
         if not present and not auto:
             inertia_defaulted = True
             attrs = " ".join(f'{k!s}="{v!s}"' for k, v in inertia_elem.attrib.items())
@@ -133,14 +135,15 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     )
 
     A = None
-    fam = child(elem, "fluid_added_mass")
+    fam = parts.get("fluid_added_mass")
     if fam is not None:
-        entries = {t: child_float(fam, t, file, 0.0) for t in SDF_TAGS}
-        A = AddedMass.from_sdf_values(entries).A
+        terms = first_children(fam)
+        written = {t: parse_float(terms[t], file) for t in SDF_TAGS if t in terms}
+        A = AddedMass.from_sdf_values({t: written.get(t, 0.0) for t in SDF_TAGS}).A
 
     if auto:
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))
-    density_elem = child(elem, "density")
+    density_elem = parts.get("density")
     density = None if density_elem is None else parse_float(density_elem, file)
 
     inertial = Inertial(

@@ -20,6 +20,7 @@ from lxml import etree
 from gzinertia.errors import SdfError
 from gzinertia.records import (
     Collision,
+    Dependency,
     Geometry,
     HydroPlugin,
     Inertial,
@@ -36,7 +37,7 @@ from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
 from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
 from gzinertia.sdf.inertial import read_inertial
 from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
-from gzinertia.sdf.xml import child, line_of, parse_xml_bytes, parse_xml_file
+from gzinertia.sdf.xml import child, line_of, parse_xml_bytes, parse_xml_file_shared
 
 MAX_INCLUDE_DEPTH = 32
 KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
@@ -105,6 +106,7 @@ class _Reader:
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, tuple[int, ...]] = {}
         self.incomplete_scopes: set[str] = set()
+        self.dependencies: list[Dependency] = []
 
     def register_version(self, file: str, version: str) -> None:
         try:
@@ -218,12 +220,17 @@ class _Reader:
             cpose = _own_pose(c, file)
             geom = child(c, "geometry")
             density_elem = child(c, "density")
+            geometry = (
+                Geometry("other") if geom is None else read_geometry(geom, file, self.model_paths)
+            )
+            if geometry.mesh_uri:
+                self.dependencies.append(
+                    Dependency("resource", geometry.mesh_uri, file, geometry.mesh_path)
+                )
             collision = Collision(
                 name=cname,
                 X_BC=cpose.X,
-                geometry=Geometry("other")
-                if geom is None
-                else read_geometry(geom, file, self.model_paths),
+                geometry=geometry,
                 source=SourceRef(file, line_of(c)),
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
@@ -270,9 +277,11 @@ class _Reader:
         try:
             target = resolve_uri(uri, Path(file), self.model_paths)
         except UnresolvedIncludeError as exc:
+            self.dependencies.append(Dependency("include", uri, file, None))
             self.notes.append(Note("error", "unresolved-include", str(exc), where))
             self.incomplete_scopes.add(scope.prefix)
             return
+        self.dependencies.append(Dependency("include", uri, file, str(target.path)))
         key = str(target.path.resolve())
         if key in stack:
             raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
@@ -282,7 +291,7 @@ class _Reader:
             Note("info", "include", f"{uri!r} -> {target.path} ({target.rule})", where)
         )
         try:
-            root = parse_xml_file(target.path)
+            root = parse_xml_file_shared(target.path)
             self.register_version(str(target.path), _sdf_version(root, str(target.path)))
         except SdfError as exc:
             self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where))
@@ -394,6 +403,7 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         links=links,
         notes=(*notes, *reader.notes),
         root_kind=kind,
+        dependencies=tuple(reader.dependencies),
     )
 
 
@@ -404,7 +414,7 @@ def read_sdf_file(path: str | Path, model_paths: Sequence[str | Path] = ()) -> S
     ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Raises :class:`~gzinertia.errors.SdfError`
     (file and line) for a file that cannot be read as SDFormat.
     """
-    return _read(parse_xml_file(path), str(path), model_paths)
+    return _read(parse_xml_file_shared(path), str(path), model_paths)
 
 
 def read_sdf_string(

@@ -32,8 +32,13 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
             line_of(elem),
             f"<{tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}",
         )
-    values: list[float] = []
-    for w in words:
+    try:
+        values = [float(w) for w in words]
+        if all(-MAX_MAGNITUDE <= v <= MAX_MAGNITUDE for v in values):  # False for NaN too
+            return values
+    except ValueError:
+        pass
+    for w in words:  # name the first bad word
         try:
             v = float(w)
         except ValueError:
@@ -43,8 +48,7 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
         if abs(v) > MAX_MAGNITUDE:
             limit = f"|x| > {MAX_MAGNITUDE:g}"
             raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is out of range ({limit})")
-        values.append(v)
-    return values
+    raise AssertionError("unreachable: every word parsed and is in range")
 
 
 def parse_float(elem: etree._Element, file: str) -> float:

@@ -13,7 +13,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from lxml import etree
@@ -43,6 +46,17 @@ def safe_parser() -> etree.XMLParser:
     )
 
 
+_LOCAL = threading.local()
+
+
+def _shared_parser() -> etree.XMLParser:
+    """This thread's :func:`safe_parser` (lxml parsers may be reused, not shared by threads)."""
+    parser: etree.XMLParser | None = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = safe_parser()
+    return parser
+
+
 def _declare_missing_prefixes(data: bytes) -> bytes:
     used = set(_PREFIX_RE.findall(data)) - {b"xml", b"xmlns"}
     missing = sorted(used - set(_DECLARED_RE.findall(data)))
@@ -70,7 +84,13 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
             name, entity_line, "refusing a DTD that declares entities (SDFormat does not use them)"
         )
     try:
-        root = etree.fromstring(_declare_missing_prefixes(data), safe_parser())
+        try:
+            root = etree.fromstring(data, _shared_parser())
+        except etree.XMLSyntaxError as exc:
+            if not (exc.msg or "").startswith("Namespace prefix"):
+                raise
+            # gz:/ignition: prefixes libsdformat accepts undeclared: declare them, parse again.
+            root = etree.fromstring(_declare_missing_prefixes(data), _shared_parser())
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
         msg = exc.msg or "malformed XML"
@@ -104,6 +124,44 @@ def parse_xml_file(path: str | Path) -> etree._Element:
     return parse_xml_bytes(read_file_bytes(path), str(path))
 
 
+_SHARED_TREES: OrderedDict[str, tuple[tuple[int, int, int], etree._Element]] = OrderedDict()
+_SHARED_TREES_LOCK = threading.Lock()
+_SHARED_BYTES = [0]  # bytes of the files whose trees the cache holds
+#: The cache keeps at most this many trees, from at most this many bytes of files.
+SHARED_TREES_MAX = 128
+SHARED_TREES_MAX_BYTES = 64 * 1024 * 1024
+
+
+def parse_xml_file_shared(path: str | Path) -> etree._Element:
+    """:func:`parse_xml_file` through a per-process cache, for files read many times in one run
+    (a model included by many files, its ``model.config``, the audited file read again by the
+    rules). The tree is shared: callers must not modify it. An entry is used only while the
+    file's inode, size and modification time are unchanged; parse errors are not cached."""
+    name = str(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return parse_xml_file(path)  # raises the usual SdfError
+    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+    with _SHARED_TREES_LOCK:
+        hit = _SHARED_TREES.get(name)
+        if hit is not None and hit[0] == stamp:
+            _SHARED_TREES.move_to_end(name)
+            return hit[1]
+    root = parse_xml_file(path)
+    with _SHARED_TREES_LOCK:
+        replaced = _SHARED_TREES.pop(name, None)
+        _SHARED_TREES[name] = (stamp, root)
+        held = _SHARED_BYTES[0] + st.st_size - (replaced[0][1] if replaced else 0)
+        while len(_SHARED_TREES) > 1 and (
+            len(_SHARED_TREES) > SHARED_TREES_MAX or held > SHARED_TREES_MAX_BYTES
+        ):
+            _, (old_stamp, _) = _SHARED_TREES.popitem(last=False)
+            held -= old_stamp[1]
+        _SHARED_BYTES[0] = held
+    return root
+
+
 def local_name(elem: etree._Element) -> str:
     """The tag without any namespace (comments and processing instructions give '')."""
     tag = elem.tag
@@ -114,15 +172,20 @@ def local_name(elem: etree._Element) -> str:
 
 def children(elem: etree._Element, tag: str) -> list[etree._Element]:
     """Direct element children with this (namespace-free) tag."""
-    return [c for c in elem if isinstance(c.tag, str) and c.tag == tag]
+    return list(elem.iterchildren(tag))
+
+
+def first_children(elem: etree._Element) -> dict[str, etree._Element]:
+    """The first direct child of each tag, by tag (one pass, for elements read tag by tag)."""
+    out: dict[str, etree._Element] = {}
+    for c in elem.iterchildren(etree.Element):
+        out.setdefault(c.tag, c)
+    return out
 
 
 def child(elem: etree._Element, tag: str) -> etree._Element | None:
     """The first direct child with this tag (libsdformat reads the first of duplicates)."""
-    for c in elem:
-        if isinstance(c.tag, str) and c.tag == tag:
-            return c
-    return None
+    return next(elem.iterchildren(tag), None)
 
 
 def line_of(elem: etree._Element) -> int:

@@ -3,7 +3,7 @@
 The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-first
 ``[x y z p q r]`` (shared DESIGN.md §3). Checks use :mod:`gzinertia.added_mass` (eigenvalues,
 change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
-fluid ellipsoid (:mod:`gzinertia.fits`, :func:`gzinertia.commands.addmass.link_added_mass`).
+fluid ellipsoid (:mod:`gzinertia.fits`, :meth:`gzinertia.fits.EllipsoidFit.added_mass`).
 """
 
 from __future__ import annotations

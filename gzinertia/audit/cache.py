@@ -1,0 +1,252 @@
+"""The audit's result cache: a file whose inputs have not changed is not checked again.
+
+A file's findings depend on its bytes, on the bytes of every file its reading pulled in
+(included models, meshes), on where each include and mesh URI resolves, on the settings that
+shape the checks (selected rules, fluid density, inertia tolerance, model path) and on the code
+that checks. An entry stores the findings together with:
+
+* the BLAKE2b digest of the audited file and of every file its includes and meshes resolved to
+  (:attr:`gzinertia.records.SdfDocument.dependencies`), compared by content, not by modification
+  time, so a fresh checkout (CI, ``actions/cache``) still hits;
+* each URI looked up, with the file it resolved to (or that it did not): on a hit the URI is
+  resolved again, so a model folder that appears earlier in the model path, a changed
+  ``model.config`` or a mesh that has appeared all invalidate the entry.
+
+Everything else goes into the key of the cache file: a fingerprint of the installed gzinertia
+sources (path, size and modification time of each module), the Python, NumPy and lxml versions,
+the selected rule codes, density and tolerance, the model path (explicit and from the
+environment) and the working directory. Files that could not be read are never cached; nor are
+suppressions outside the file (``ignore`` per path is applied after the cache, every run).
+
+The cache lives in ``.gzinertia_cache/`` in the working directory (``--cache-dir``,
+``GZINERTIA_CACHE_DIR``; ``--no-cache`` switches it off). It is written atomically at the end of
+a run; a cache that cannot be read or written is ignored (the audit then simply checks every
+file). The folder holds a ``.gitignore`` and a ``CACHEDIR.TAG`` so that it is neither committed
+nor backed up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gzinertia.audit.findings import Finding, JsonValue
+from gzinertia.records import Dependency
+
+#: Bump when the entry layout or the meaning of a stored field changes.
+SCHEMA = 1
+DEFAULT_DIR = ".gzinertia_cache"
+ENV_DIR = "GZINERTIA_CACHE_DIR"
+#: Cache files (one per key) kept in the folder; the least recently written go first.
+MAX_KEYS = 8
+_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by gzinertia.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+
+
+def default_cache_dir() -> Path:
+    """``$GZINERTIA_CACHE_DIR``, else ``.gzinertia_cache`` in the working directory."""
+    return Path(os.environ.get(ENV_DIR) or DEFAULT_DIR)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digest(path: str) -> str | None:
+    """The BLAKE2b digest of a file's bytes (``None`` when it cannot be read)."""
+    try:
+        return _digest(Path(path).read_bytes())
+    except OSError:
+        return None
+
+
+def _code_fingerprint() -> str:
+    """Size and modification time of every gzinertia module: an edited checkout (editable
+    install) gets a new key, as does a new release."""
+    import numpy
+    from lxml import etree
+
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.blake2b(digest_size=16)
+    for path in sorted(package.rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    versions = (sys.version, numpy.__version__, etree.LXML_VERSION)
+    h.update(repr(versions).encode())
+    return h.hexdigest()
+
+
+def run_key(selected: Iterable[str], density: float | None, tolerance: str,
+            search: Sequence[str]) -> str:
+    """The key of one cache file: code, settings, model path and working directory."""
+    from gzinertia.sdf.includes import model_search_path
+
+    settings: list[JsonValue] = [
+        SCHEMA,
+        _code_fingerprint(),
+        sorted(selected),
+        density,
+        tolerance,
+        [[str(base), rule] for base, rule in model_search_path(search)],
+        os.getcwd(),
+    ]
+    return _digest(json.dumps(settings).encode())
+
+
+@dataclass
+class _Digests:
+    """File digests computed at most once per run (``None``: the file cannot be read)."""
+
+    known: dict[str, str | None] = field(default_factory=dict)
+
+    def of(self, path: str) -> str | None:
+        if path not in self.known:
+            self.known[path] = file_digest(path)
+        return self.known[path]
+
+
+def _resolves_to(dep: Dependency, search: Sequence[str]) -> str | None:
+    """Where ``dep.uri`` resolves now, by the reader's own rules."""
+    from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_resource, resolve_uri
+
+    if dep.kind == "include":
+        try:
+            return str(resolve_uri(dep.uri, Path(dep.base), search).path)
+        except UnresolvedIncludeError:
+            return None
+    found = resolve_resource(dep.uri, Path(dep.base), search)
+    return None if found is None else str(found)
+
+
+def _finding_to_json(f: Finding) -> dict[str, JsonValue]:
+    return {
+        "code": f.code,
+        "severity": f.severity,
+        "file": f.file,
+        "line": f.line,
+        "link": f.link,
+        "message": f.message,
+        "values": dict(f.values),
+    }
+
+
+def _finding_from_json(d: dict[str, object]) -> Finding:
+    return Finding(
+        str(d["code"]),
+        d["severity"],  # type: ignore[arg-type]
+        str(d["file"]),
+        int(d["line"]),  # type: ignore[call-overload]
+        None if d["link"] is None else str(d["link"]),
+        str(d["message"]),
+        dict(d["values"]),  # type: ignore[call-overload]
+    )
+
+
+class AuditCache:
+    """The cached results of one run key, loaded from and saved to ``folder``.
+
+    :meth:`lookup` gives a file's findings when nothing it depends on has changed;
+    :meth:`store` records a freshly checked file; :meth:`save` writes the cache back (atomically;
+    failures are ignored and counted in :attr:`problems`)."""
+
+    def __init__(self, folder: Path, key: str, search: Sequence[str]) -> None:
+        self.folder = folder
+        self.path = folder / "audit" / f"{key}.json"
+        self.search = list(search)
+        self.hits = 0
+        self.problems: list[str] = []
+        self._digests = _Digests()
+        self._entries: dict[str, dict[str, JsonValue]] = {}
+        self._changed = False
+        self._realpaths: dict[str, str] = {}
+        try:
+            data = json.loads(self.path.read_bytes())
+            if isinstance(data, dict) and data.get("schema") == SCHEMA:
+                self._entries = dict(data.get("entries", {}))
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as exc:
+            self.problems.append(f"{self.path}: unreadable cache ignored ({exc})")
+
+    def _key(self, path: str) -> str:
+        real = self._realpaths.get(path)
+        if real is None:
+            real = self._realpaths[path] = os.path.realpath(path)
+        return f"{real}\n{path}"
+
+    def lookup(self, path: str) -> list[Finding] | None:
+        """The findings stored for ``path``, or ``None`` when absent or out of date."""
+        entry = self._entries.get(self._key(path))
+        if not isinstance(entry, dict):
+            return None
+        try:
+            digests = entry["digests"]
+            deps = entry["dependencies"]
+            assert isinstance(digests, dict) and isinstance(deps, list)
+            for file, digest in digests.items():
+                if self._digests.of(file) != digest:
+                    return None
+            for kind, uri, base, resolved in deps:  # type: ignore[misc]
+                dep = Dependency(kind, uri, base, resolved)
+                if _resolves_to(dep, self.search) != resolved:
+                    return None
+            findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
+        except (AssertionError, KeyError, TypeError, ValueError):
+            return None
+        self.hits += 1
+        return findings
+
+    def store(
+        self, path: str, digest: str, findings: Sequence[Finding], deps: Sequence[Dependency]
+    ) -> None:
+        """Records ``path``'s findings and what they depend on. ``digest`` is that of the bytes
+        as they were before the check read them: if the file changed during the check, the
+        entry no longer matches it. (Included files and meshes are digested here, after the
+        check; one edited during that file's check may keep its stale entry until it changes
+        again.) Skipped when a file it read can no longer be read."""
+        files = [d.path for d in deps if d.path is not None and d.path != path]
+        digests: dict[str, str | None] = {path: digest}
+        digests.update({f: self._digests.of(f) for f in dict.fromkeys(files)})
+        if any(d is None for d in digests.values()):
+            return
+        self._entries[self._key(path)] = {
+            "digests": digests,  # type: ignore[dict-item]
+            "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
+            "findings": [_finding_to_json(f) for f in findings],
+        }
+        self._changed = True
+
+    def save(self) -> None:
+        """Writes the cache (atomically) when :meth:`store` changed it; keeps the newest
+        :data:`MAX_KEYS` cache files."""
+        if not self._changed:
+            return
+        from gzinertia.safe_write import write_atomically
+
+        try:
+            self._prepare_folder()
+            data = json.dumps({"schema": SCHEMA, "entries": self._entries}, separators=(",", ":"))
+            write_atomically(self.path, data.encode("utf-8"))
+            self._prune()
+        except Exception as exc:  # a cache is an optimisation: never fail the audit for it
+            self.problems.append(f"{self.path}: cache not written ({exc})")
+
+    def _prepare_folder(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for name, text in ((".gitignore", "# created by gzinertia\n*\n"), ("CACHEDIR.TAG", _TAG)):
+            marker = self.folder / name
+            if not marker.exists():
+                marker.write_text(text, encoding="utf-8")
+
+    def _prune(self) -> None:
+        files = sorted(self.path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for old in files[:-MAX_KEYS]:
+            old.unlink(missing_ok=True)
