@@ -256,3 +256,29 @@ def test_the_cli_caches_where_told_and_not_with_no_cache(
     assert uncached[0] == first[0] == second[0] == default[0] == 1
     reports = [json.loads(run[1]) for run in (uncached, first, second, default)]
     assert all(report == reports[0] for report in reports)
+
+
+def test_a_run_served_from_the_cache_loads_neither_the_checks_nor_numpy(
+    tree: Path, tmp_path: Path
+) -> None:
+    """What makes a re-run cheap: the checks (and NumPy) are imported only for a file that must
+    be checked."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from gzinertia.audit.runner import audit\n"
+        f"result = audit([{str(tree / 'robots')!r}], model_paths=[{str(tree / 'models')!r}],\n"
+        f"               cache_dir=Path({str(tmp_path / 'cache')!r}))\n"
+        "assert result.findings\n"
+        "print(sorted(m for m in ('numpy', 'gzinertia.audit.rules', 'gzinertia.sdf.reader')\n"
+        "             if m in sys.modules))\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    assert runs[0].stdout.strip() == "['gzinertia.audit.rules', 'gzinertia.sdf.reader', 'numpy']"
+    assert runs[1].stdout.strip() == "[]"

@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 from conftest import CORPUS, EXAMPLES, REPO
 
+from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.formats import render
-from gzinertia.audit.rules import rule_infos
 from gzinertia.audit.runner import audit
 
 PIN = REPO / "tests" / "data" / "audit" / "corpus_findings.tsv"
@@ -52,7 +52,7 @@ def test_corpus_findings_are_the_reviewed_ones_and_come_fast() -> None:
     assert len(result.files_with("error")) == 3
     assert elapsed < 10.0, f"corpus audit took {elapsed:.2f} s"  # ~1 s on one core
     # the SARIF of this real run is valid (the schema ships as test data)
-    log = json.loads(render(result, "sarif", rule_infos(), "0.1.0"))
+    log = json.loads(render(result, "sarif", RULE_INFOS, "0.1.0"))
     jsonschema.validate(log, json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json")
                                         .read_text()))
     assert len(log["runs"][0]["results"]) == len(result.findings)

@@ -34,9 +34,12 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.audit.findings import Finding, JsonValue
-from gzinertia.records import Dependency
+
+if TYPE_CHECKING:
+    from gzinertia.records import Dependency
 
 #: Bump when the entry layout or the meaning of a stored field changes.
 SCHEMA = 1
@@ -69,18 +72,23 @@ def file_digest(path: str) -> str | None:
 
 
 def _code_fingerprint() -> str:
-    """Size and modification time of every gzinertia module: an edited checkout (editable
-    install) gets a new key, as does a new release."""
-    import numpy
-    from lxml import etree
+    """Size and modification time of every gzinertia module (an edited checkout, e.g. an
+    editable install, gets a new key, as does a new release), and the versions of Python and
+    of the packages whose numbers the checks depend on (read from their metadata: importing
+    NumPy costs more than a cached run)."""
+    from importlib.metadata import PackageNotFoundError, version
 
     package = Path(__file__).resolve().parent.parent
     h = hashlib.blake2b(digest_size=16)
     for path in sorted(package.rglob("*.py")):
         st = path.stat()
         h.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    versions = (sys.version, numpy.__version__, etree.LXML_VERSION)
-    h.update(repr(versions).encode())
+    h.update(sys.version.encode())
+    for name in ("numpy", "scipy", "lxml", "trimesh"):
+        try:
+            h.update(f"{name} {version(name)}\n".encode())
+        except PackageNotFoundError:
+            h.update(f"{name} absent\n".encode())
     return h.hexdigest()
 
 
@@ -113,16 +121,17 @@ class _Digests:
         return self.known[path]
 
 
-def _resolves_to(dep: Dependency, search: Sequence[str]) -> str | None:
-    """Where ``dep.uri`` resolves now, by the reader's own rules."""
+def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str | None:
+    """Where ``uri`` (an include or a resource, written in ``base``) resolves now, by the
+    reader's own rules."""
     from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_resource, resolve_uri
 
-    if dep.kind == "include":
+    if kind == "include":
         try:
-            return str(resolve_uri(dep.uri, Path(dep.base), search).path)
+            return str(resolve_uri(uri, Path(base), search).path)
         except UnresolvedIncludeError:
             return None
-    found = resolve_resource(dep.uri, Path(dep.base), search)
+    found = resolve_resource(uri, Path(base), search)
     return None if found is None else str(found)
 
 
@@ -195,8 +204,7 @@ class AuditCache:
                 if self._digests.of(file) != digest:
                     return None
             for kind, uri, base, resolved in deps:  # type: ignore[misc]
-                dep = Dependency(kind, uri, base, resolved)
-                if _resolves_to(dep, self.search) != resolved:
+                if _resolves_to(kind, uri, base, self.search) != resolved:
                     return None
             findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
         except (AssertionError, KeyError, TypeError, ValueError):

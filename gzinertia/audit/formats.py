@@ -18,6 +18,7 @@ could not be audited. Conventions shared by the formats:
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -341,12 +342,15 @@ def render_sarif(
 # ---------------------------------------------------------------------------------------------
 # JUnit XML
 
-# Characters XML 1.0 cannot hold, even escaped.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+@functools.cache
+def _not_xml() -> re.Pattern[str]:
+    """Characters XML 1.0 cannot hold, even escaped (compiled on first use: the class of
+    Unicode ranges takes milliseconds to compile, and only JUnit output needs it)."""
+    return re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _xml_text(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
+    return _not_xml().sub("\ufffd", text)
 
 
 def _finding_details(finding: Finding) -> str:

@@ -17,16 +17,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig
-from gzinertia.audit.context import DEFAULT_FLUIDS, DocumentContext
 from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding
-from gzinertia.audit.rules import RULES
 from gzinertia.errors import GzInertiaError
-from gzinertia.records import Dependency, SdfDocument
 
 if TYPE_CHECKING:
     from gzinertia.audit.cache import AuditCache
+    from gzinertia.audit.context import DocumentContext
+    from gzinertia.records import Dependency, SdfDocument
+
+# The checks, the reader and NumPy are imported when a file must be checked: a run whose files
+# all come from the result cache does without them.
 
 #: ``progress(done, total, path)`` is called after each file.
 Progress = Callable[[int, int, str], None]
@@ -37,6 +40,8 @@ def _one_line(text: str) -> str:
 
 
 def _document_context(doc: SdfDocument, config: AuditConfig) -> DocumentContext:
+    from gzinertia.audit.context import DEFAULT_FLUIDS, DocumentContext
+
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
     return DocumentContext(doc, densities=densities, tolerance=config.tolerance)
 
@@ -44,6 +49,8 @@ def _document_context(doc: SdfDocument, config: AuditConfig) -> DocumentContext:
 def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
     """The findings of the selected rules on one read document, suppressions applied except
     per-path ignores (see :func:`audit`). Raises whatever a rule raises."""
+    from gzinertia.audit.rules import RULES
+
     selected = config.selected(RULES)
     ctx = _document_context(doc, config)
     findings: list[Finding] = []
@@ -164,7 +171,7 @@ def open_cache(folder: Path, config: AuditConfig, search: Sequence[str]) -> Audi
     """The result cache in ``folder`` for this configuration and model path."""
     from gzinertia.audit.cache import AuditCache, run_key
 
-    key = run_key(config.selected(RULES), config.density, config.tolerance, search)
+    key = run_key(config.selected(RULE_INFOS), config.density, config.tolerance, search)
     return AuditCache(folder, key, search)
 
 
@@ -186,7 +193,7 @@ def audit(
     run with the same settings are not checked again (:mod:`gzinertia.audit.cache`); the
     result is the same as without.
     """
-    config = config or AuditConfig(known_codes=frozenset(RULES))
+    config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
     targets = discover(paths)
     cache = None if cache_dir is None else open_cache(cache_dir, config, search)

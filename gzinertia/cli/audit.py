@@ -107,9 +107,9 @@ def audit(
     <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
     """
     from gzinertia import __version__
+    from gzinertia.audit.catalogue import RULE_INFOS
     from gzinertia.audit.config import load_config, with_overrides
     from gzinertia.audit.formats import FORMATS, render, render_table
-    from gzinertia.audit.rules import RULES, rule_infos
     from gzinertia.audit.runner import audit as run_audit
     from gzinertia.audit.runner import default_jobs
     from gzinertia.errors import GzInertiaError
@@ -117,7 +117,7 @@ def audit(
     if output_format not in FORMATS:
         raise GzInertiaError(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
     settings = with_overrides(
-        load_config(config, RULES),
+        load_config(config, RULE_INFOS),
         select=select,
         ignore=ignore,
         fail_on=fail_on,
@@ -139,7 +139,7 @@ def audit(
             jobs=default_jobs() if jobs is None else jobs,
             cache_dir=None if no_cache else cache_dir,
         )
-    rules = rule_infos()
+    rules = RULE_INFOS
     clean = not result.findings and all(s.status == "ok" for s in result.files)
     if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
         from rich.console import Console

@@ -10,16 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gzinertia.audit.findings import RuleInfo
 from gzinertia.audit.rules import added_mass, hydrodynamics, inertia, model  # noqa: F401
 from gzinertia.audit.rules.registry import Rule, registered_rules
 
 RULES: Mapping[str, Rule] = registered_rules()
 
 
-def rule_infos() -> dict[str, RuleInfo]:
-    """Every rule's :class:`RuleInfo` by code (what the output formats take)."""
-    return {code: rule.info for code, rule in RULES.items()}
-
-
-__all__ = ["RULES", "Rule", "rule_infos"]
+__all__ = ["RULES", "Rule"]

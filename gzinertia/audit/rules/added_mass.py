@@ -43,12 +43,7 @@ def _where(ctx: LinkContext) -> SourceRef:
     return inertial.added_mass_source or inertial.source or ctx.where
 
 
-@document_rule(
-    "GZI201",
-    "added-mass-sdf-version",
-    "warning",
-    "<fluid_added_mass> in a file that declares an SDFormat version below 1.10.",
-)
+@document_rule("GZI201")
 def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
     by_file: dict[str, list[LinkContext]] = {}
     for ctx in doc.links:
@@ -76,12 +71,7 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
         )
 
 
-@link_rule(
-    "GZI202",
-    "added-mass-not-psd",
-    "error",
-    "<fluid_added_mass> is not positive semi-definite.",
-)
+@link_rule("GZI202")
 def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B = ctx.added_mass
     if A_BBo_B is None:
@@ -108,12 +98,7 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI202", _where(ctx), ctx.name, message, values)
 
 
-@link_rule(
-    "GZI203",
-    "rigid-plus-added-not-pd",
-    "error",
-    "Rigid inertia plus added mass about the link origin is not positive definite.",
-)
+@link_rule("GZI203")
 def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B = ctx.added_mass
     if A_BBo_B is None or not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
@@ -156,12 +141,7 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     return np.asarray(r, dtype=float)
 
 
-@link_rule(
-    "GZI204",
-    "added-mass-wrong-point",
-    "warning",
-    "<fluid_added_mass> looks computed about another point than the link origin.",
-)
+@link_rule("GZI204")
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B = ctx.added_mass
     if A_BBo_B is None:
@@ -221,12 +201,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI204", _where(ctx), ctx.name, message, values)
 
 
-@link_rule(
-    "GZI206",
-    "auto-inertial-drops-added-mass",
-    "error",
-    '<inertial auto="true"> together with <fluid_added_mass>: libsdformat drops the added mass.',
-)
+@link_rule("GZI206")
 def auto_drops_added_mass(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not inertial.added_mass_dropped:
@@ -300,12 +275,7 @@ def added_mass_magnitude_findings(
     yield finding("GZI207", where, ctx.name, message, values)
 
 
-@link_rule(
-    "GZI207",
-    "added-mass-implausible-magnitude",
-    "warning",
-    "Added mass an order of magnitude above or below the estimate for the displaced volume.",
-)
+@link_rule("GZI207")
 def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B = ctx.added_mass
     if A_BBo_B is not None:

@@ -38,12 +38,7 @@ def _first_term_source(plugin: HydroPlugin) -> SourceRef:
     return dot[0] if dot else plugin.source
 
 
-@link_rule(
-    "GZI205",
-    "added-mass-counted-twice",
-    "error",
-    "Hydrodynamics plugin <iDotJ> terms and <fluid_added_mass> both active on one link.",
-)
+@link_rule("GZI205")
 def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
     A = ctx.added_mass
     if A is None:
@@ -66,12 +61,7 @@ def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
         yield finding("GZI205", _first_term_source(plugin), ctx.name, message, values)
 
 
-@link_rule(
-    "GZI208",
-    "hydrodynamics-added-mass-sign",
-    "warning",
-    "Hydrodynamics plugin <iDotJ> terms whose sign makes gz-sim apply negative added mass.",
-)
+@link_rule("GZI208")
 def added_mass_sign(ctx: LinkContext) -> Iterator[Finding]:
     for plugin in ctx.link.hydrodynamics:
         if not _added_mass_active(plugin):
@@ -160,12 +150,7 @@ def diagonal_twins(name: str) -> list[str]:
     return candidates
 
 
-@link_rule(
-    "GZI209",
-    "hydrodynamics-cross-term-typo",
-    "info",
-    "A Hydrodynamics cross term whose diagonal twin is missing: likely a typo.",
-)
+@link_rule("GZI209")
 def cross_term_typo(ctx: LinkContext) -> Iterator[Finding]:
     for plugin in ctx.link.hydrodynamics:
         for name in sorted(plugin.terms, key=lambda n: plugin.term_sources[n].line):
@@ -184,12 +169,7 @@ def cross_term_typo(ctx: LinkContext) -> Iterator[Finding]:
             yield finding("GZI209", plugin.term_sources[name], ctx.name, message, values)
 
 
-@document_rule(
-    "GZI211",
-    "hydrodynamics-link-missing",
-    "warning",
-    "A Hydrodynamics plugin names a link its model does not have: the plugin does nothing.",
-)
+@document_rule("GZI211")
 def plugin_link_missing(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("hydrodynamics-link"):
         yield finding("GZI211", note.source, None, note.message + "; fix <link_name>", {})

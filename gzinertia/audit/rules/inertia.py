@@ -35,12 +35,7 @@ def _tolerance_name(ctx: LinkContext) -> str:
     return "gz-math's ε = 10·DBL_EPSILON·½·trace"
 
 
-@link_rule(
-    "GZI101",
-    "mass-not-positive",
-    "error",
-    "The link's mass is negative, not a number, or zero on a link that moves.",
-)
+@link_rule("GZI101")
 def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not ctx.written_inertia:
@@ -63,13 +58,7 @@ def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI101", where, ctx.name, message, values)
 
 
-@link_rule(
-    "GZI102",
-    "inertial-missing",
-    "warning",
-    "The link has no <inertial> (or it is commented out), so it silently gets 1 kg and unit "
-    "inertia.",
-)
+@link_rule("GZI102")
 def inertial_missing(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not inertial.defaulted or not ctx.moves:
@@ -99,12 +88,7 @@ def inertial_missing(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI102", inertial.source or ctx.where, ctx.name, message, values)
 
 
-@link_rule(
-    "GZI103",
-    "inertia-not-psd",
-    "error",
-    "The rotational inertia is not positive semi-definite (a principal moment is negative).",
-)
+@link_rule("GZI103")
 def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not ctx.written_inertia or inertial.inertia_defaulted or ctx.inertia_is_psd:
@@ -129,12 +113,7 @@ def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI103", where, ctx.name, message, values)
 
 
-@link_rule(
-    "GZI104",
-    "inertia-triangle-inequality",
-    "error",
-    "The principal moments violate the triangle inequality: no rigid body has them.",
-)
+@link_rule("GZI104")
 def inertia_triangle(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not ctx.written_inertia or inertial.inertia_defaulted or not ctx.inertia_is_psd:
@@ -167,12 +146,7 @@ def _plausibility_applies(ctx: LinkContext) -> bool:
     )
 
 
-@link_rule(
-    "GZI105",
-    "inertia-implausible-for-geometry",
-    "warning",
-    "The inertia's radius of gyration is far from that of the link's collision geometry.",
-)
+@link_rule("GZI105")
 def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     if not _plausibility_applies(ctx) or not ctx.inertia_is_valid:
         return
@@ -208,12 +182,7 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI105", where, ctx.name, message, values)
 
 
-@link_rule(
-    "GZI106",
-    "mass-implausible-for-volume",
-    "warning",
-    "Mass over collision volume gives a mean density outside any real material's range.",
-)
+@link_rule("GZI106")
 def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
     if not _plausibility_applies(ctx):
         return
@@ -236,12 +205,7 @@ def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
                   message, values)
 
 
-@link_rule(
-    "GZI107",
-    "com-outside-collisions",
-    "warning",
-    "The centre of mass lies outside the bounding box of the link's collisions.",
-)
+@link_rule("GZI107")
 def com_outside(ctx: LinkContext) -> Iterator[Finding]:
     if not _plausibility_applies(ctx):
         return
@@ -266,12 +230,7 @@ def com_outside(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI107", inertial.source or ctx.where, ctx.name, message, values)
 
 
-@link_rule(
-    "GZI108",
-    "inertial-pose-relative-to",
-    "warning",
-    "<inertial><pose relative_to=...> is ignored by libsdformat since SDF 1.8.",
-)
+@link_rule("GZI108")
 def inertial_relative_to(ctx: LinkContext) -> Iterator[Finding]:
     for note in ctx.notes_with("inertial-relative-to"):
         message = (
@@ -281,13 +240,7 @@ def inertial_relative_to(ctx: LinkContext) -> Iterator[Finding]:
         yield finding("GZI108", note.source, ctx.name, message, {})
 
 
-@link_rule(
-    "GZI109",
-    "inertia-not-parsed",
-    "error",
-    "<inertia> has none of the spec's child elements (e.g. URDF-style attributes), so the "
-    "defaults are used.",
-)
+@link_rule("GZI109")
 def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not inertial.inertia_defaulted:
@@ -306,12 +259,7 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI109", where, ctx.name, message, {"mass": inertial.mass})
 
 
-@link_rule(
-    "GZI110",
-    "inertial-duplicate-pose",
-    "warning",
-    "<inertial> has more than one <pose>: only the first is read.",
-)
+@link_rule("GZI110")
 def inertial_duplicate_pose(ctx: LinkContext) -> Iterator[Finding]:
     for note in ctx.notes_with("duplicate-pose"):
         p = ctx.link.inertial.p_BoBcm_B
@@ -321,12 +269,7 @@ def inertial_duplicate_pose(ctx: LinkContext) -> Iterator[Finding]:
         yield finding("GZI110", note.source, ctx.name, message, {"p_BoBcm_B": p})
 
 
-@link_rule(
-    "GZI111",
-    "auto-inertial-failed",
-    "error",
-    '<inertial auto="true"> cannot be computed for a collision (no volume, bad density, none).',
-)
+@link_rule("GZI111")
 def auto_inertial_failed(ctx: LinkContext) -> Iterator[Finding]:
     for code in ("auto-inertial-collision", "auto-inertial-no-collisions"):
         for note in ctx.notes_with(code):

@@ -21,12 +21,7 @@ if TYPE_CHECKING:
 OVERLAP_THRESHOLD = 0.02
 
 
-@document_rule(
-    "GZI001",
-    "include-not-resolved",
-    "info",
-    "An <include> did not resolve, so the models it names were not audited.",
-)
+@document_rule("GZI001")
 def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("unresolved-include"):
         fuel = "://fuel." in note.message or "https://" in note.message
@@ -78,13 +73,7 @@ def _candidate_pairs(
         active.append((b_ctx, b))
 
 
-@document_rule(
-    "GZI210",
-    "fluid-ellipsoids-overlap",
-    "info",
-    "The fluid ellipsoids of two links of one model overlap: their shared fluid is counted twice "
-    "in their added mass.",
-)
+@document_rule("GZI210")
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
     from gzinertia.overlap import Ellipsoid, contact
 

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gzinertia.audit.findings import Finding, RuleInfo, Severity
+from gzinertia.audit.catalogue import RULE_INFOS
+from gzinertia.audit.findings import Finding, RuleInfo
 from gzinertia.records import SourceRef
 
 if TYPE_CHECKING:
@@ -35,38 +36,42 @@ class Rule:
 _RULES: dict[str, Rule] = {}
 
 
-def _info(code: str, name: str, severity: Severity, summary: str) -> RuleInfo:
+def _info(code: str) -> RuleInfo:
+    info = RULE_INFOS.get(code)
+    if info is None:
+        raise ValueError(f"rule {code} has no entry in gzinertia.audit.catalogue")
     if code in _RULES:
         raise ValueError(f"rule {code} is registered twice")
-    return RuleInfo(code, name, severity, summary, f"docs/rules/{code}.md")
+    return info
 
 
-def link_rule(
-    code: str, name: str, severity: Severity, summary: str
-) -> Callable[[LinkCheck], LinkCheck]:
-    """Registers ``check(ctx: LinkContext) -> Iterator[Finding]`` as rule ``code``."""
+def link_rule(code: str) -> Callable[[LinkCheck], LinkCheck]:
+    """Registers ``check(ctx: LinkContext) -> Iterator[Finding]`` as rule ``code`` (described
+    in :data:`~gzinertia.audit.catalogue.RULE_INFOS`)."""
 
     def register(check: LinkCheck) -> LinkCheck:
-        _RULES[code] = Rule(_info(code, name, severity, summary), check_link=check)
+        _RULES[code] = Rule(_info(code), check_link=check)
         return check
 
     return register
 
 
-def document_rule(
-    code: str, name: str, severity: Severity, summary: str
-) -> Callable[[DocumentCheck], DocumentCheck]:
-    """Registers ``check(ctx: DocumentContext) -> Iterator[Finding]`` as rule ``code``."""
+def document_rule(code: str) -> Callable[[DocumentCheck], DocumentCheck]:
+    """Registers ``check(ctx: DocumentContext) -> Iterator[Finding]`` as rule ``code``
+    (described in :data:`~gzinertia.audit.catalogue.RULE_INFOS`)."""
 
     def register(check: DocumentCheck) -> DocumentCheck:
-        _RULES[code] = Rule(_info(code, name, severity, summary), check_document=check)
+        _RULES[code] = Rule(_info(code), check_document=check)
         return check
 
     return register
 
 
 def registered_rules() -> Mapping[str, Rule]:
-    """Every registered rule by code, sorted by code."""
+    """Every registered rule by code, sorted by code; every catalogue entry must have one."""
+    missing = sorted(set(RULE_INFOS) - set(_RULES))
+    if missing:
+        raise ValueError(f"catalogued rules without a check: {', '.join(missing)}")
     return {code: _RULES[code] for code in sorted(_RULES)}
 
 

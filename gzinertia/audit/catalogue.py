@@ -1,0 +1,174 @@
+"""Every audit rule's identity: code, kebab-case name, default severity and one-line summary.
+
+This is the contract users configure against (``select``, ``ignore``, suppression comments) and
+what the output formats describe (SARIF rule descriptors, the pages ``docs/rules/CODE.md``). It
+imports nothing heavy: a run that serves every file from the result cache never loads the
+checks (:mod:`gzinertia.audit.rules`, which need NumPy). Each check is registered against its
+entry here by :func:`gzinertia.audit.rules.registry.link_rule` or
+:func:`~gzinertia.audit.rules.registry.document_rule`.
+"""
+
+from __future__ import annotations
+
+from gzinertia.audit.findings import RuleInfo, Severity
+
+
+def _rule(code: str, name: str, severity: Severity, summary: str) -> tuple[str, RuleInfo]:
+    return code, RuleInfo(code, name, severity, summary, f"docs/rules/{code}.md")
+
+
+#: Every rule by code, sorted by code.
+RULE_INFOS: dict[str, RuleInfo] = dict(
+    [
+        _rule(
+            "GZI001",
+            "include-not-resolved",
+            "info",
+            "An <include> did not resolve, so the models it names were not audited.",
+        ),
+        _rule(
+            "GZI101",
+            "mass-not-positive",
+            "error",
+            "The link's mass is negative, not a number, or zero on a link that moves.",
+        ),
+        _rule(
+            "GZI102",
+            "inertial-missing",
+            "warning",
+            "The link has no <inertial> (or it is commented out), so it silently gets 1 kg "
+            "and unit inertia.",
+        ),
+        _rule(
+            "GZI103",
+            "inertia-not-psd",
+            "error",
+            "The rotational inertia is not positive semi-definite (a principal moment is "
+            "negative).",
+        ),
+        _rule(
+            "GZI104",
+            "inertia-triangle-inequality",
+            "error",
+            "The principal moments violate the triangle inequality: no rigid body has them.",
+        ),
+        _rule(
+            "GZI105",
+            "inertia-implausible-for-geometry",
+            "warning",
+            "The inertia's radius of gyration is far from that of the link's collision "
+            "geometry.",
+        ),
+        _rule(
+            "GZI106",
+            "mass-implausible-for-volume",
+            "warning",
+            "Mass over collision volume gives a mean density outside any real material's "
+            "range.",
+        ),
+        _rule(
+            "GZI107",
+            "com-outside-collisions",
+            "warning",
+            "The centre of mass lies outside the bounding box of the link's collisions.",
+        ),
+        _rule(
+            "GZI108",
+            "inertial-pose-relative-to",
+            "warning",
+            "<inertial><pose relative_to=...> is ignored by libsdformat since SDF 1.8.",
+        ),
+        _rule(
+            "GZI109",
+            "inertia-not-parsed",
+            "error",
+            "<inertia> has none of the spec's child elements (e.g. URDF-style attributes), so"
+            " the defaults are used.",
+        ),
+        _rule(
+            "GZI110",
+            "inertial-duplicate-pose",
+            "warning",
+            "<inertial> has more than one <pose>: only the first is read.",
+        ),
+        _rule(
+            "GZI111",
+            "auto-inertial-failed",
+            "error",
+            '<inertial auto="true"> cannot be computed for a collision (no volume, bad '
+            "density, none).",
+        ),
+        _rule(
+            "GZI201",
+            "added-mass-sdf-version",
+            "warning",
+            "<fluid_added_mass> in a file that declares an SDFormat version below 1.10.",
+        ),
+        _rule(
+            "GZI202",
+            "added-mass-not-psd",
+            "error",
+            "<fluid_added_mass> is not positive semi-definite.",
+        ),
+        _rule(
+            "GZI203",
+            "rigid-plus-added-not-pd",
+            "error",
+            "Rigid inertia plus added mass about the link origin is not positive definite.",
+        ),
+        _rule(
+            "GZI204",
+            "added-mass-wrong-point",
+            "warning",
+            "<fluid_added_mass> looks computed about another point than the link origin.",
+        ),
+        _rule(
+            "GZI205",
+            "added-mass-counted-twice",
+            "error",
+            "Hydrodynamics plugin <iDotJ> terms and <fluid_added_mass> both active on one "
+            "link.",
+        ),
+        _rule(
+            "GZI206",
+            "auto-inertial-drops-added-mass",
+            "error",
+            '<inertial auto="true"> together with <fluid_added_mass>: libsdformat drops the '
+            "added mass.",
+        ),
+        _rule(
+            "GZI207",
+            "added-mass-implausible-magnitude",
+            "warning",
+            "Added mass an order of magnitude above or below the estimate for the displaced "
+            "volume.",
+        ),
+        _rule(
+            "GZI208",
+            "hydrodynamics-added-mass-sign",
+            "warning",
+            "Hydrodynamics plugin <iDotJ> terms whose sign makes gz-sim apply negative added "
+            "mass.",
+        ),
+        _rule(
+            "GZI209",
+            "hydrodynamics-cross-term-typo",
+            "info",
+            "A Hydrodynamics cross term whose diagonal twin is missing: likely a typo.",
+        ),
+        _rule(
+            "GZI210",
+            "fluid-ellipsoids-overlap",
+            "info",
+            "The fluid ellipsoids of two links of one model overlap: their shared fluid is "
+            "counted twice in their added mass.",
+        ),
+        _rule(
+            "GZI211",
+            "hydrodynamics-link-missing",
+            "warning",
+            "A Hydrodynamics plugin names a link its model does not have: the plugin does "
+            "nothing.",
+        ),
+    ]
+)
