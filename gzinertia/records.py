@@ -6,6 +6,7 @@ reads these records and nothing else. Each record keeps where it came from (:cla
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -205,6 +206,8 @@ class LinkRecord:
     static: bool = False
     hydrodynamics: tuple[HydroPlugin, ...] = ()
     suppressed_codes: frozenset[str] = frozenset()
+    #: Joined to ``world`` by a chain of fixed joints (Drake: welded to the world): never moves.
+    welded_to_world: bool = False
 
     def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
         return self.inertial.M_BBo_B(ordering)
@@ -230,7 +233,8 @@ class Dependency:
 class SdfDocument:
     """Everything read from one SDFormat file (with its includes).
 
-    ``dependencies``: every include and mesh URI looked up while reading, in reading order."""
+    ``dependencies``: every include and mesh URI looked up while reading, in reading order;
+    ``file_versions``: the ``<sdf version>`` declared by this file and each file it included."""
 
     path: str
     sdf_version: str
@@ -238,6 +242,7 @@ class SdfDocument:
     notes: tuple[Note, ...] = ()
     root_kind: Literal["world", "model"] = "model"
     dependencies: tuple[Dependency, ...] = ()
+    file_versions: Mapping[str, str] = field(default_factory=dict)
 
     def link(self, name: str) -> LinkRecord:
         """The link with this scoped name (``KeyError`` naming the known links otherwise)."""

@@ -259,3 +259,53 @@ def test_oracle_copy_strips_what_drake_rejects(tmp_path: Path) -> None:
     np.testing.assert_allclose(links["m::a"][1][:3, 3:], 2.0 * np.array(
         [[0, 0, 0], [0, 0, -c], [0, c, 0]]), atol=1e-15)
     np.testing.assert_allclose(links["m::b"][0][:3, 3], [0, 0, 1])
+
+
+WELDS = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <model name="m">
+      <link name="a"/>
+      <link name="b"/>
+      <joint name="ab" type="revolute"><parent>a</parent><child>b</child>
+        <axis><xyz>0 0 1</xyz></axis></joint>
+      <model name="inner">
+        <link name="a"/>
+        <joint name="weld" type="fixed"><parent>world</parent><child>a</child></joint>
+      </model>
+    </model>
+    <model name="n"><link name="a"/></model>
+    <model name="k">
+      <link name="tool"/>
+      <link name="body"/>
+      <link name="wheel"/>
+      <joint name="mount" type="fixed"><parent>body</parent><child>tool</child></joint>
+      <joint name="to_world" type="fixed"><parent>world</parent><child>body</child></joint>
+      <joint name="axle" type="continuous"><parent>body</parent><child>wheel</child>
+        <axis><xyz>0 1 0</xyz></axis></joint>
+    </model>
+  </world>
+</sdf>
+"""
+
+
+def test_links_welded_to_the_world_match_drake(tmp_path: Path) -> None:
+    """``LinkRecord.welded_to_world`` is Drake's ``GetBodiesWeldedTo(world)``: fixed joints to
+    ``world`` in nested models, chains of fixed joints; a same-named link elsewhere is free."""
+    from pydrake.multibody.parsing import Parser
+    from pydrake.multibody.plant import MultibodyPlant
+
+    path = tmp_path / "welds.sdf"
+    path.write_text(WELDS, encoding="utf-8")
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModels(str(path))
+    plant.Finalize()
+    world = plant.world_body()
+    drake_welded = {
+        f"{plant.GetModelInstanceName(b.model_instance())}::{b.name()}"
+        for b in plant.GetBodiesWeldedTo(world)
+        if b.index() != world.index()
+    }
+    doc = _read(path)
+    assert {link.name for link in doc.links if link.welded_to_world} == drake_welded
+    assert len(drake_welded) == 3 and len(doc.links) == 7

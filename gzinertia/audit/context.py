@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -104,8 +104,6 @@ class DocumentContext:
     doc: SdfDocument
     densities: tuple[tuple[str, float], ...] = DEFAULT_FLUIDS
     tolerance: Tolerance = "gz"
-    _versions: dict[str, str] = field(default_factory=dict)
-    _welded: dict[str, frozenset[str]] = field(default_factory=dict)
     _links: list[LinkContext] | None = None
 
     @property
@@ -121,46 +119,11 @@ class DocumentContext:
 
     def sdf_version(self, file: str) -> str:
         """The ``<sdf version>`` declared by ``file`` (the audited file or one it includes)."""
-        if file == self.doc.path:
-            return self.doc.sdf_version
-        if file not in self._versions:
-            from gzinertia.errors import SdfError
-            from gzinertia.sdf.xml import parse_xml_file_shared
-
-            try:
-                self._versions[file] = (parse_xml_file_shared(file).get("version") or "").strip()
-            except SdfError:
-                self._versions[file] = ""
-        return self._versions[file]
+        return self.doc.file_versions.get(file, "")
 
     def notes(self, code: str) -> list[Note]:
         """The reader's notes with this code."""
         return [n for n in self.doc.notes if n.code == code]
-
-    def welded_to_world(self, file: str) -> frozenset[str]:
-        """Child link names (as written) of ``<joint type="fixed">`` with ``<parent>world``
-        in ``file``: links that never move, like static ones."""
-        if file not in self._welded:
-            self._welded[file] = _welded_children(file)
-        return self._welded[file]
-
-
-def _welded_children(file: str) -> frozenset[str]:
-    from gzinertia.errors import SdfError
-    from gzinertia.sdf.xml import child, parse_xml_file_shared
-
-    try:
-        root = parse_xml_file_shared(file)
-    except SdfError:
-        return frozenset()
-    out = set()
-    for joint in root.iter("joint"):
-        parent, kid = child(joint, "parent"), child(joint, "child")
-        if (joint.get("type") or "").strip() != "fixed" or parent is None or kid is None:
-            continue
-        if (parent.text or "").strip() == "world" and (kid.text or "").strip():
-            out.add((kid.text or "").strip())
-    return frozenset(out)
 
 
 def _notes_by_link(doc: SdfDocument) -> dict[int, list[Note]]:
@@ -208,10 +171,7 @@ class LinkContext:
     @functools.cached_property
     def moves(self) -> bool:
         """Not static and not welded to the world by a fixed joint: its inertia matters."""
-        if self.link.static:
-            return False
-        welded = self.document.welded_to_world(self.link.source.file)
-        return not any(self.name == w or self.name.endswith("::" + w) for w in welded)
+        return not (self.link.static or self.link.welded_to_world)
 
     # --- rigid inertia --------------------------------------------------------------------
     @property

@@ -105,10 +105,13 @@ class _Reader:
         self.notes: list[Note] = []
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, tuple[int, ...]] = {}
+        self.declared_versions: dict[str, str] = {}
+        self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
         self.incomplete_scopes: set[str] = set()
         self.dependencies: list[Dependency] = []
 
     def register_version(self, file: str, version: str) -> None:
+        self.declared_versions[file] = version
         try:
             self.versions[file] = tuple(int(x) for x in version.split("."))
         except ValueError:
@@ -149,6 +152,8 @@ class _Reader:
                 self.include(c, file, WORLD_SCOPE, False, stack)
             elif c.tag == "frame":
                 self.frame(c, file, WORLD_SCOPE)
+            elif c.tag == "joint":
+                self.note_weld(c, WORLD_SCOPE)
 
     def model(
         self,
@@ -254,11 +259,41 @@ class _Reader:
         attached_to = (elem.get("attached_to") or "").strip()
         self.add_frame("frame", name, elem, file, scope, pose, attached_to or MODEL_FRAME)
 
+    def note_weld(self, elem: etree._Element, scope: Scope) -> None:
+        """Remembers a ``<joint type="fixed">`` (parent and child as scoped names)."""
+        parent_elem, child_elem = child(elem, "parent"), child(elem, "child")
+        if (elem.get("type") or "").strip() != "fixed" or parent_elem is None:
+            return
+        if child_elem is None or not text_of(child_elem) or not text_of(parent_elem):
+            return
+        parent = text_of(parent_elem)
+        self.fixed_joints.append(
+            (parent if parent == "world" else scope.absolute(parent),
+             scope.absolute(text_of(child_elem)))
+        )
+
+    def welded_to_world(self) -> set[str]:
+        """Links joined to the world by a chain of fixed joints (as Drake's
+        ``GetBodiesWeldedTo(world)``)."""
+        welded = {"world"}
+        grew = True
+        while grew:
+            grew = False
+            for parent, kid in self.fixed_joints:
+                if parent in welded and kid not in welded:
+                    welded.add(kid)
+                    grew = True
+                elif kid in welded and parent not in welded:
+                    welded.add(parent)
+                    grew = True
+        return welded
+
     def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
         child_elem = child(elem, "child")
         if child_elem is None or not text_of(child_elem):
             raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
+        self.note_weld(elem, scope)
         if self.versions.get(file, (1, 12)) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
@@ -338,6 +373,7 @@ class _Reader:
                     )
                 )
         records = []
+        welded = self.welded_to_world()
         for p in self.links:
             X_WB = self.graph.world_pose(p.name)
             collisions = []
@@ -368,6 +404,7 @@ class _Reader:
                     static=p.static,
                     hydrodynamics=tuple(p.hydrodynamics),
                     suppressed_codes=p.suppressed,
+                    welded_to_world=p.name in welded,
                 )
             )
         return tuple(records)
@@ -404,6 +441,7 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         notes=(*notes, *reader.notes),
         root_kind=kind,
         dependencies=tuple(reader.dependencies),
+        file_versions=dict(reader.declared_versions),
     )
 
 
