@@ -20,7 +20,7 @@ BIN = Path(sys.executable).parent
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GZI")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GZI_")}
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env.pop("CI", None)
     env.update(extra)
@@ -35,6 +35,7 @@ def test_action_is_a_composite_action_that_installs_audits_and_uploads() -> None
     uses = [s.get("uses", "") for s in steps]
     assert any(u.startswith("actions/setup-python@") for u in uses)
     assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
+    assert any(u.startswith("actions/cache@") for u in uses)
     install = next(s for s in steps if s.get("name") == "Install gzinertia")
     assert "pip install" in install["run"] and "GZI_ACTION_PATH" in install["run"]
     # inputs reach scripts through env only: no ${{ }} expression inside a run script
@@ -52,6 +53,7 @@ def test_action_audit_step_runs_on_the_examples(tmp_path: Path) -> None:
         GZI_ARGS="--model-path sdf_examples",
         GZI_SARIF=str(sarif),
         GITHUB_OUTPUT=str(output),
+        GZINERTIA_CACHE_DIR=str(tmp_path / "cache"),
     )
     done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=300)
