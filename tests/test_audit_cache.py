@@ -282,3 +282,17 @@ def test_a_run_served_from_the_cache_loads_neither_the_checks_nor_numpy(
     ]
     assert runs[0].stdout.strip() == "['gzinertia.audit.rules', 'gzinertia.sdf.reader', 'numpy']"
     assert runs[1].stdout.strip() == "[]"
+
+
+def test_entries_of_deleted_files_are_dropped(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    extra = tree / "robots" / "extra.sdf"
+    extra.write_text(ROBOT.format(mass=2), encoding="utf-8")
+    _audit(tree, cache)
+    (cache_file,) = (cache / "audit").glob("*.json")
+    assert len(json.loads(cache_file.read_bytes())["entries"]) == 2
+    extra.unlink()
+    (tree / "robots" / "robot.sdf").write_text(ROBOT.format(mass=3), encoding="utf-8")
+    _audit(tree, cache)  # a changed file makes the run write the cache again
+    entries = json.loads(cache_file.read_bytes())["entries"]
+    assert [key.split("\n")[1] for key in entries] == [str(tree / "robots" / "robot.sdf")]

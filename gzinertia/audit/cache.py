@@ -233,15 +233,17 @@ class AuditCache:
         self._changed = True
 
     def save(self) -> None:
-        """Writes the cache (atomically) when :meth:`store` changed it; keeps the newest
-        :data:`MAX_KEYS` cache files."""
+        """Writes the cache (atomically) when :meth:`store` changed it, without the entries of
+        files that no longer exist; keeps the newest :data:`MAX_KEYS` cache files."""
         if not self._changed:
             return
         from gzinertia.safe_write import write_atomically
 
         try:
             self._prepare_folder()
-            data = json.dumps({"schema": SCHEMA, "entries": self._entries}, separators=(",", ":"))
+            # Entries of files that are gone would only grow the file.
+            live = {k: v for k, v in self._entries.items() if os.path.exists(k.split("\n", 1)[0])}
+            data = json.dumps({"schema": SCHEMA, "entries": live}, separators=(",", ":"))
             write_atomically(self.path, data.encode("utf-8"))
             self._prune()
         except Exception as exc:  # a cache is an optimisation: never fail the audit for it
