@@ -100,9 +100,11 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     seen: list[str] = []
     original = runner._audit_file
 
-    def spy(path: str, search: list[str], config: AuditConfig) -> runner.FileResult:
+    def spy(
+        path: str, search: list[str], config: AuditConfig, digest: bool = False
+    ) -> runner.FileResult:
         seen.append(path)
-        return original(path, search, config)
+        return original(path, search, config, digest)
 
     monkeypatch.setattr(runner, "_audit_file", spy)
     yield seen

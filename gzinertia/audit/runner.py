@@ -96,12 +96,17 @@ class FileResult:
     digest: str | None = None
 
 
-def _audit_file(path: str, search: Sequence[str], config: AuditConfig) -> FileResult:
-    """Reads and checks one file (never raises)."""
-    from gzinertia.audit.cache import file_digest
+def _audit_file(
+    path: str, search: Sequence[str], config: AuditConfig, digest: bool = False
+) -> FileResult:
+    """Reads and checks one file (never raises); with ``digest``, digests its bytes first."""
     from gzinertia.sdf import read_sdf_file
 
-    digest = file_digest(path)
+    taken = None
+    if digest:
+        from gzinertia.audit.cache import file_digest
+
+        taken = file_digest(path)
     try:
         doc = read_sdf_file(path, search)
         found = check_document(doc, config)
@@ -113,7 +118,7 @@ def _audit_file(path: str, search: Sequence[str], config: AuditConfig) -> FileRe
     except Exception as exc:  # never a traceback: the file is reported, the run goes on
         message = f"{path}: cannot be read: {type(exc).__name__}: {exc}"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
-    return FileResult(FileStatus(path, "ok"), found, doc.dependencies, digest)
+    return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken)
 
 
 def _audited(
@@ -137,12 +142,12 @@ def _audited(
         from concurrent.futures import ProcessPoolExecutor
         from functools import partial
 
-        check = partial(_audit_file, search=search, config=config)
+        check = partial(_audit_file, search=search, config=config, digest=cache is not None)
         chunk = max(1, len(to_check) // (8 * jobs))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
-    checked = (_audit_file(path, search, config) for path in to_check)
+    checked = (_audit_file(path, search, config, cache is not None) for path in to_check)
     yield from _in_order(targets, cached, checked)
 
 
