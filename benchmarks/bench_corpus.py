@@ -32,12 +32,14 @@ import logging
 import os
 import shutil
 import statistics
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from common import (
     GZINERTIA,
+    REPO,
     load_average,
     machine_description,
     print_table,
@@ -155,6 +157,41 @@ def drake(corpus: Corpus) -> Callable[[], None]:
     return run
 
 
+def audit_in_process_cached(corpus: Corpus) -> Callable[[], None]:
+    """The in-process audit with a result cache filled by one run beforehand."""
+    from gzinertia.audit.runner import audit
+
+    cache = corpus.root / ".gzinertia_cache-in-process"
+
+    def run() -> None:
+        result = audit([str(corpus.root)], model_paths=[str(corpus.model_path)], cache_dir=cache)
+        if sum(f.status == "ok" for f in result.files) != len(corpus.files):
+            raise RuntimeError("the cached audit did not audit every file")
+
+    run()
+    return run
+
+
+def libsdformat_in_process(corpus: Corpus) -> Callable[[], None] | None:
+    """libsdformat 12 loading every file in one process (``tests/oracles/sdformat_dump``:
+    ``sdf::Root`` load, includes, every link's pose resolved), or None when it cannot be built
+    (needs g++ and Debian's libsdformat-dev)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from oracles.sdformat_oracle import build_sdformat_dump
+
+    binary = build_sdformat_dump()
+    if binary is None:
+        return None
+    args = [str(binary), f"--model-path={corpus.model_path}", *map(str, corpus.files)]
+
+    def run() -> None:
+        status = run_quiet(args)
+        if status != 0:
+            raise RuntimeError(f"sdformat_dump exited with status {status}")
+
+    return run
+
+
 def sdformat_check(corpus: Corpus, command: list[str]) -> Callable[[], None]:
     env = dict(os.environ)
     for var in ("GZ_SIM_RESOURCE_PATH", "SDF_PATH", "IGN_GAZEBO_RESOURCE_PATH"):
@@ -211,6 +248,10 @@ def run_benchmarks(corpus: Corpus, args: argparse.Namespace) -> dict[str, object
             files,
         )
         tools["gzinertia audit (in-process)"] = (audit_in_process(corpus), files)
+        tools["gzinertia audit (in-process, unchanged files, cache)"] = (
+            audit_in_process_cached(corpus),
+            files,
+        )
     else:
         notes.append("gzinertia audit not available yet: timed `gzinertia show --json` per file")
         tools["gzinertia show --json (per file)"] = (show_per_file(corpus, files), files)
@@ -229,6 +270,11 @@ def run_benchmarks(corpus: Corpus, args: argparse.Namespace) -> dict[str, object
             tools["pydrake Parser.AddModels"] = (drake(corpus), files)
         except ImportError as exc:
             notes.append(f"pydrake skipped: {exc}")
+    in_process = libsdformat_in_process(corpus)
+    if in_process is not None:
+        tools["libsdformat 12 load (C++, in-process, all files)"] = (in_process, files)
+    else:
+        notes.append("libsdformat in-process skipped: tests/oracles/sdformat_dump cannot be built")
     command = sdformat_command()
     if command:
         tools[f"{Path(command[0]).name} sdf -k (per file)"] = (
