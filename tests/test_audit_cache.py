@@ -235,8 +235,12 @@ def test_a_cache_folder_that_cannot_be_written_does_not_fail_the_audit(
 ) -> None:
     cache = tmp_path / "cache"
     cache.write_text("a file where the cache folder should be", encoding="utf-8")
-    assert _audit(tree, cache) == _audit(tree, None)
+    notes: list[str] = []
+    result = runner.audit([str(tree / "robots")], model_paths=[str(tree / "models")],
+                          cache_dir=cache, cache_notes=notes)
+    assert result == _audit(tree, None)
     assert cache.read_text(encoding="utf-8") == "a file where the cache folder should be"
+    assert len(notes) == 1 and "cache not written" in notes[0]
 
 
 def test_the_cli_caches_where_told_and_not_with_no_cache(
@@ -297,4 +301,4 @@ def test_entries_of_deleted_files_are_dropped(tree: Path, tmp_path: Path) -> Non
     (tree / "robots" / "robot.sdf").write_text(ROBOT.format(mass=3), encoding="utf-8")
     _audit(tree, cache)  # a changed file makes the run write the cache again
     entries = json.loads(cache_file.read_bytes())["entries"]
-    assert [key.split("\n")[1] for key in entries] == [str(tree / "robots" / "robot.sdf")]
+    assert [key.split("\0")[1] for key in entries] == [str(tree / "robots" / "robot.sdf")]

@@ -163,14 +163,15 @@ class AuditCache:
     """The cached results of one run key, loaded from and saved to ``folder``.
 
     :meth:`lookup` gives a file's findings when nothing it depends on has changed;
-    :meth:`store` records a freshly checked file; :meth:`save` writes the cache back (atomically;
-    failures are ignored and counted in :attr:`problems`)."""
+    :meth:`store` records a freshly checked file; :meth:`save` writes the cache back (atomically).
+    A cache that cannot be read or written is ignored; :attr:`problems` says why, one line
+    each. Entries are keyed by the file's real path and its spelling, joined by a NUL (which no
+    path holds)."""
 
     def __init__(self, folder: Path, key: str, search: Sequence[str]) -> None:
         self.folder = folder
         self.path = folder / "audit" / f"{key}.json"
         self.search = list(search)
-        self.hits = 0
         self.problems: list[str] = []
         self._digests = _Digests()
         self._entries: dict[str, dict[str, JsonValue]] = {}
@@ -180,7 +181,7 @@ class AuditCache:
             data = json.loads(self.path.read_bytes())
             if isinstance(data, dict) and data.get("schema") == SCHEMA:
                 self._entries = dict(data.get("entries", {}))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no cache yet (or no folder for one)
             pass
         except (OSError, ValueError) as exc:
             self.problems.append(f"{self.path}: unreadable cache ignored ({exc})")
@@ -189,7 +190,7 @@ class AuditCache:
         real = self._realpaths.get(path)
         if real is None:
             real = self._realpaths[path] = os.path.realpath(path)
-        return f"{real}\n{path}"
+        return f"{real}\0{path}"
 
     def lookup(self, path: str) -> list[Finding] | None:
         """The findings stored for ``path``, or ``None`` when absent or out of date."""
@@ -209,7 +210,6 @@ class AuditCache:
             findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
         except (AssertionError, KeyError, TypeError, ValueError):
             return None
-        self.hits += 1
         return findings
 
     def store(
@@ -242,7 +242,7 @@ class AuditCache:
         try:
             self._prepare_folder()
             # Entries of files that are gone would only grow the file.
-            live = {k: v for k, v in self._entries.items() if os.path.exists(k.split("\n", 1)[0])}
+            live = {k: v for k, v in self._entries.items() if os.path.exists(k.split("\0", 1)[0])}
             data = json.dumps({"schema": SCHEMA, "entries": live}, separators=(",", ":"))
             write_atomically(self.path, data.encode("utf-8"))
             self._prune()

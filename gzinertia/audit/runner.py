@@ -188,6 +188,7 @@ def audit(
     progress: Progress | None = None,
     jobs: int = 1,
     cache_dir: Path | None = None,
+    cache_notes: list[str] | None = None,
 ) -> AuditResult:
     """Audits files and directories (see :mod:`gzinertia.audit.discover`) with ``config``.
 
@@ -196,7 +197,8 @@ def audit(
     processes when there are at least :data:`PARALLEL_MIN_FILES` of them; results are the same
     and in the same order. With ``cache_dir``, files whose inputs are unchanged since a previous
     run with the same settings are not checked again (:mod:`gzinertia.audit.cache`); the
-    result is the same as without.
+    result is the same as without. A cache that cannot be read or written is ignored, with a
+    line appended to ``cache_notes`` when given.
     """
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
@@ -225,4 +227,6 @@ def audit(
             progress(done, len(targets), target.path)
     if cache is not None:
         cache.save()
+        if cache_notes is not None:
+            cache_notes.extend(cache.problems)
     return AuditResult(tuple(statuses), tuple(findings.values()))

@@ -131,6 +131,7 @@ def audit(
         from gzinertia.audit.cache import default_cache_dir
 
         cache_dir = default_cache_dir()
+    cache_notes: list[str] = []
     with _ProgressBar() as bar:
         result = run_audit(
             paths,
@@ -138,7 +139,10 @@ def audit(
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
             cache_dir=None if no_cache else cache_dir,
+            cache_notes=cache_notes,
         )
+    for note in cache_notes:  # the report is complete either way; say why nothing was kept
+        typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
     rules = RULE_INFOS
     clean = not result.findings and all(s.status == "ok" for s in result.files)
     if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
