@@ -123,7 +123,7 @@ class _Digests:
 
 def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str | None:
     """Where ``uri`` (an include or a resource, written in ``base``) resolves now, by the
-    reader's own rules."""
+    reader's own rules (which look at ``base``'s folder, never at ``base`` itself)."""
     from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_resource, resolve_uri
 
     if kind == "include":
@@ -148,14 +148,17 @@ def _finding_to_json(f: Finding) -> dict[str, JsonValue]:
 
 
 def _finding_from_json(d: dict[str, object]) -> Finding:
-    return Finding(
+    values = d["values"]
+    if not isinstance(values, dict):
+        raise TypeError("values is not an object")
+    return Finding.from_json_data(
         str(d["code"]),
         d["severity"],  # type: ignore[arg-type]
         str(d["file"]),
         int(d["line"]),  # type: ignore[call-overload]
         None if d["link"] is None else str(d["link"]),
         str(d["message"]),
-        dict(d["values"]),  # type: ignore[call-overload]
+        values,
     )
 
 
@@ -165,8 +168,8 @@ class AuditCache:
     :meth:`lookup` gives a file's findings when nothing it depends on has changed;
     :meth:`store` records a freshly checked file; :meth:`save` writes the cache back (atomically).
     A cache that cannot be read or written is ignored; :attr:`problems` says why, one line
-    each. Entries are keyed by the file's real path and its spelling, joined by a NUL (which no
-    path holds)."""
+    each. Entries are keyed by the file's absolute path and its spelling, joined by a NUL
+    (which no path holds)."""
 
     def __init__(self, folder: Path, key: str, search: Sequence[str]) -> None:
         self.folder = folder
@@ -176,7 +179,7 @@ class AuditCache:
         self._digests = _Digests()
         self._entries: dict[str, dict[str, JsonValue]] = {}
         self._changed = False
-        self._realpaths: dict[str, str] = {}
+        self._resolutions: dict[tuple[str, str, str], str | None] = {}
         try:
             data = json.loads(self.path.read_bytes())
             if isinstance(data, dict) and data.get("schema") == SCHEMA:
@@ -187,10 +190,15 @@ class AuditCache:
             self.problems.append(f"{self.path}: unreadable cache ignored ({exc})")
 
     def _key(self, path: str) -> str:
-        real = self._realpaths.get(path)
-        if real is None:
-            real = self._realpaths[path] = os.path.realpath(path)
-        return f"{real}\0{path}"
+        return f"{os.path.abspath(path)}\0{path}"
+
+    def _resolution(self, kind: str, uri: str, base: str) -> str | None:
+        """:func:`_resolves_to`, once per URI and folder in a run (many files of one folder
+        include the same models)."""
+        key = (kind, uri, os.path.dirname(base))
+        if key not in self._resolutions:
+            self._resolutions[key] = _resolves_to(kind, uri, base, self.search)
+        return self._resolutions[key]
 
     def lookup(self, path: str) -> list[Finding] | None:
         """The findings stored for ``path``, or ``None`` when absent or out of date."""
@@ -205,7 +213,7 @@ class AuditCache:
                 if self._digests.of(file) != digest:
                     return None
             for kind, uri, base, resolved in deps:  # type: ignore[misc]
-                if _resolves_to(kind, uri, base, self.search) != resolved:
+                if self._resolution(kind, uri, base) != resolved:
                     return None
             findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
         except (AssertionError, KeyError, TypeError, ValueError):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -30,11 +30,13 @@ TargetState = Literal["audit", "skipped", "error"]
 @dataclass(frozen=True)
 class Target:
     """A file to audit (``audit``), or one reported without reading it (``skipped``, ``error``)
-    with the reason in ``message``."""
+    with the reason in ``message``; ``real`` is its path with symlinks resolved (``""`` for
+    ``error``)."""
 
     path: str
     state: TargetState
     message: str | None = None
+    real: str = ""
 
 
 def template_kind(name: str) -> str | None:
@@ -77,7 +79,11 @@ def discover(paths: Sequence[str]) -> list[Target]:
     seen: set[str] = set()
 
     def add(target: Target) -> None:
-        key = os.path.realpath(target.path) if target.state != "error" else target.path
+        if target.state == "error":
+            key = target.path
+        else:
+            key = os.path.realpath(target.path)
+            target = replace(target, real=key)
         if key in seen:
             return
         seen.add(key)

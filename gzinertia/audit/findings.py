@@ -106,6 +106,24 @@ class Finding:
         assert isinstance(plain, dict)
         object.__setattr__(self, "values", MappingProxyType(plain))
 
+    @classmethod
+    def from_json_data(
+        cls,
+        code: str,
+        severity: Severity,
+        file: str,
+        line: int,
+        link: str | None,
+        message: str,
+        values: dict[str, JsonValue],
+    ) -> Finding:
+        """A finding whose ``values`` are already plain JSON data, as :func:`json.loads` gives
+        them (dicts, lists, strings, numbers, booleans, ``None``): taken as they are, without
+        the normalising copy of the constructor (the result cache reads thousands)."""
+        finding = cls(code, severity, file, line, link, message)
+        object.__setattr__(finding, "values", MappingProxyType(values))
+        return finding
+
     def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
         """Pickles (e.g. from worker processes) through the constructor: the read-only view of
         ``values`` cannot be pickled itself."""

@@ -163,6 +163,25 @@ def _in_order(
             yield next(checked)
 
 
+class _Spellings:
+    """The spelling an audited file was given, for any name of it: findings about an included
+    file name it as the reader resolved it, and it is reported under the spelling it was
+    audited by when it is audited too (symlinks resolved; files not audited keep their name)."""
+
+    def __init__(self, targets: Sequence[Target]) -> None:
+        audited = [t for t in targets if t.state == "audit"]
+        self._spelled = {t.path for t in audited}
+        self._by_real = {t.real: t.path for t in audited}
+        self._known: dict[str, str] = {}
+
+    def of(self, file: str) -> str:
+        if file in self._spelled:
+            return file
+        if file not in self._known:
+            self._known[file] = self._by_real.get(os.path.realpath(file), file)
+        return self._known[file]
+
+
 def default_jobs() -> int:
     """Worker processes for a large audit: the CPUs this process may use, at most 8."""
     try:
@@ -204,7 +223,7 @@ def audit(
     search = [*model_paths, *config.model_paths]
     targets = discover(paths)
     cache = None if cache_dir is None else open_cache(cache_dir, config, search)
-    given = {os.path.realpath(t.path): t.path for t in targets if t.state == "audit"}
+    spelling = _Spellings(targets)
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str], Finding] = {}
     for done, (target, result) in enumerate(
@@ -216,7 +235,7 @@ def audit(
             cache.store(target.path, result.digest, found, result.dependencies)
         if status.status == "ok":
             for f in found:
-                file = given.get(os.path.realpath(f.file), f.file)
+                file = spelling.of(f.file)
                 if file != f.file:
                     f = Finding(f.code, f.severity, file, f.line, f.link, f.message,
                                 dict(f.values))

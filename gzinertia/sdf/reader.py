@@ -37,7 +37,13 @@ from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
 from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
 from gzinertia.sdf.inertial import read_inertial
 from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
-from gzinertia.sdf.xml import child, line_of, parse_xml_bytes, parse_xml_file_shared
+from gzinertia.sdf.xml import (
+    child,
+    line_of,
+    parse_xml_bytes,
+    parse_xml_file,
+    parse_xml_file_shared,
+)
 
 MAX_INCLUDE_DEPTH = 32
 KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
@@ -452,7 +458,7 @@ def read_sdf_file(path: str | Path, model_paths: Sequence[str | Path] = ()) -> S
     ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Raises :class:`~gzinertia.errors.SdfError`
     (file and line) for a file that cannot be read as SDFormat.
     """
-    return _read(parse_xml_file_shared(path), str(path), model_paths)
+    return _read(parse_xml_file(path), str(path), model_paths)
 
 
 def read_sdf_string(

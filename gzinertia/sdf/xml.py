@@ -134,9 +134,9 @@ SHARED_TREES_MAX_BYTES = 64 * 1024 * 1024
 
 def parse_xml_file_shared(path: str | Path) -> etree._Element:
     """:func:`parse_xml_file` through a per-process cache, for files read many times in one run
-    (a model included by many files, its ``model.config``, the audited file read again by the
-    rules). The tree is shared: callers must not modify it. An entry is used only while the
-    file's inode, size and modification time are unchanged; parse errors are not cached."""
+    (a model included by many files, its ``model.config``). The tree is shared: callers must
+    not modify it. An entry is used only while the file's inode, size and modification time
+    (to the nanosecond) are unchanged; parse errors are not cached."""
     name = str(path)
     try:
         st = os.stat(path)
