@@ -572,7 +572,9 @@ def test_oracle_reports_errors_and_still_gives_a_line(tmp_path: Path) -> None:
     assert [link["name"] for link in results[1]["links"]] == ["m::a"]
 
 
-def test_oracle_resolves_model_uris_through_the_model_path(tmp_path: Path) -> None:
+def _thing_model(tmp_path: Path) -> Path:
+    """A model folder ``models/thing`` (``model.config`` and one link ``body``): the folder
+    to put on the model path."""
     models = tmp_path / "models"
     (models / "thing").mkdir(parents=True)
     (models / "thing" / "model.config").write_text(
@@ -580,6 +582,11 @@ def test_oracle_resolves_model_uris_through_the_model_path(tmp_path: Path) -> No
     (models / "thing" / "model.sdf").write_text(
         "<sdf version='1.9'><model name='thing'><link name='body'/></model></sdf>",
         encoding="utf-8")
+    return models
+
+
+def test_oracle_resolves_model_uris_through_the_model_path(tmp_path: Path) -> None:
+    models = _thing_model(tmp_path)
     world = tmp_path / "w.sdf"
     world.write_text(
         "<sdf version='1.9'><world name='w'><include><uri>model://thing</uri><name>t1</name>"
@@ -604,13 +611,7 @@ def test_version_rewrite_changes_only_the_version() -> None:
 def test_oracle_rounds_merge_include_poses_to_six_digits(tmp_path: Path) -> None:
     """The libsdformat 12 bug behind :data:`PARAM_SET_TRUNCATION` (so the skip stays honest:
     this fails once the oracle keeps every digit)."""
-    models = tmp_path / "models"
-    (models / "thing").mkdir(parents=True)
-    (models / "thing" / "model.config").write_text(
-        "<model><name>thing</name><sdf version='1.9'>model.sdf</sdf></model>", encoding="utf-8")
-    (models / "thing" / "model.sdf").write_text(
-        "<sdf version='1.9'><model name='thing'><link name='body'/></model></sdf>",
-        encoding="utf-8")
+    models = _thing_model(tmp_path)
     yaw = 1.23456789
     paths = []
     for merge in ("true", "false"):

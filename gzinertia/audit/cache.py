@@ -135,18 +135,6 @@ def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str |
     return None if found is None else str(found)
 
 
-def _finding_to_json(f: Finding) -> dict[str, JsonValue]:
-    return {
-        "code": f.code,
-        "severity": f.severity,
-        "file": f.file,
-        "line": f.line,
-        "link": f.link,
-        "message": f.message,
-        "values": dict(f.values),
-    }
-
-
 def _finding_from_json(d: dict[str, object]) -> Finding:
     values = d["values"]
     if not isinstance(values, dict):
@@ -236,7 +224,7 @@ class AuditCache:
         self._entries[self._key(path)] = {
             "digests": digests,  # type: ignore[dict-item]
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
-            "findings": [_finding_to_json(f) for f in findings],
+            "findings": [f.to_plain() for f in findings],
         }
         self._changed = True
 

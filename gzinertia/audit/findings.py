@@ -130,6 +130,19 @@ class Finding:
         fields = (self.code, self.severity, self.file, self.line, self.link, self.message)
         return (Finding, (*fields, dict(self.values)))
 
+    def to_plain(self) -> dict[str, JsonValue]:
+        """The finding as plain data: ``code``, ``severity``, ``file``, ``line``, ``link``,
+        ``message`` and ``values`` (non-finite floats kept as they are)."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "file": self.file,
+            "line": self.line,
+            "link": self.link,
+            "message": self.message,
+            "values": dict(self.values),
+        }
+
     @property
     def rank(self) -> int:
         """``SEVERITY_RANK[severity]``."""

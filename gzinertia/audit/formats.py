@@ -200,16 +200,7 @@ def to_json_data(result: AuditResult, version: str) -> dict[str, Any]:
         "version": version,
         "files": [{"path": s.path, "status": s.status, "message": s.message} for s in result.files],
         "findings": [
-            {
-                "code": f.code,
-                "severity": f.severity,
-                "file": f.file,
-                "line": f.line,
-                "link": f.link,
-                "message": f.message,
-                "values": json_safe(dict(f.values)),
-            }
-            for f in result.findings
+            {**f.to_plain(), "values": json_safe(dict(f.values))} for f in result.findings
         ],
     }
 
