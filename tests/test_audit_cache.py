@@ -302,3 +302,24 @@ def test_entries_of_deleted_files_are_dropped(tree: Path, tmp_path: Path) -> Non
     _audit(tree, cache)  # a changed file makes the run write the cache again
     entries = json.loads(cache_file.read_bytes())["entries"]
     assert [key.split("\0")[1] for key in entries] == [str(tree / "robots" / "robot.sdf")]
+
+
+def test_runs_side_by_side_keep_each_others_entries(tree: Path, tmp_path: Path) -> None:
+    """pre-commit runs a hook on batches of files in parallel processes with one cache: each
+    process's save keeps what the others wrote."""
+    cache = tmp_path / "cache"
+    other = tree / "robots" / "other.sdf"
+    other.write_text(ROBOT.format(mass=2), encoding="utf-8")
+    config = AuditConfig(known_codes=frozenset(RULES))
+    search = [str(tree / "models")]
+    first = runner.open_cache(cache, config, search)
+    second = runner.open_cache(cache, config, search)  # both loaded before either saved
+    for opened, path in ((first, tree / "robots" / "robot.sdf"), (second, other)):
+        result = runner._audit_file(str(path), search, config, digest=True)
+        assert result.digest is not None
+        opened.store(str(path), result.digest, result.findings, result.dependencies)
+    first.save()
+    second.save()
+    reopened = runner.open_cache(cache, config, search)
+    assert reopened.lookup(str(tree / "robots" / "robot.sdf")) is not None
+    assert reopened.lookup(str(other)) is not None

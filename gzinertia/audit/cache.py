@@ -165,17 +165,23 @@ class AuditCache:
         self.search = list(search)
         self.problems: list[str] = []
         self._digests = _Digests()
-        self._entries: dict[str, dict[str, JsonValue]] = {}
-        self._changed = False
+        self._stored: dict[str, dict[str, JsonValue]] = {}  # this run's new entries
         self._resolutions: dict[tuple[str, str, str], str | None] = {}
+        self._entries = self._load(report=True)
+
+    def _load(self, report: bool) -> dict[str, dict[str, JsonValue]]:
+        """The entries on disk (none when there is no cache file or it cannot be read)."""
         try:
             data = json.loads(self.path.read_bytes())
             if isinstance(data, dict) and data.get("schema") == SCHEMA:
-                self._entries = dict(data.get("entries", {}))
+                entries = data.get("entries", {})
+                return dict(entries) if isinstance(entries, dict) else {}
         except (FileNotFoundError, NotADirectoryError):  # no cache yet (or no folder for one)
             pass
         except (OSError, ValueError) as exc:
-            self.problems.append(f"{self.path}: unreadable cache ignored ({exc})")
+            if report:
+                self.problems.append(f"{self.path}: unreadable cache ignored ({exc})")
+        return {}
 
     def _key(self, path: str) -> str:
         return f"{os.path.abspath(path)}\0{path}"
@@ -221,24 +227,27 @@ class AuditCache:
         digests.update({f: self._digests.of(f) for f in dict.fromkeys(files)})
         if any(d is None for d in digests.values()):
             return
-        self._entries[self._key(path)] = {
+        self._stored[self._key(path)] = {
             "digests": digests,  # type: ignore[dict-item]
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
             "findings": [f.to_plain() for f in findings],
         }
-        self._changed = True
 
     def save(self) -> None:
-        """Writes the cache (atomically) when :meth:`store` changed it, without the entries of
-        files that no longer exist; keeps the newest :data:`MAX_KEYS` cache files."""
-        if not self._changed:
+        """Writes the cache (atomically) when :meth:`store` recorded something: the entries on
+        disk as they are now (another process with the same settings, e.g. pre-commit's parallel
+        batches, may have added some since this one loaded them) updated with this run's,
+        without the entries of files that no longer exist; keeps the newest :data:`MAX_KEYS`
+        cache files."""
+        if not self._stored:
             return
         from gzinertia.safe_write import write_atomically
 
         try:
             self._prepare_folder()
+            entries = {**self._load(report=False), **self._stored}
             # Entries of files that are gone would only grow the file.
-            live = {k: v for k, v in self._entries.items() if os.path.exists(k.split("\0", 1)[0])}
+            live = {k: v for k, v in entries.items() if os.path.exists(k.split("\0", 1)[0])}
             data = json.dumps({"schema": SCHEMA, "entries": live}, separators=(",", ":"))
             write_atomically(self.path, data.encode("utf-8"))
             self._prune()
