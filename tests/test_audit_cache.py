@@ -225,9 +225,18 @@ def test_a_corrupt_cache_is_ignored_and_rewritten(
     assert _audit(tree, cache) == _audit(tree, None)
     json.loads(cache_file.read_bytes())  # written again, whole
     entries = json.loads(cache_file.read_bytes())["entries"]
-    broken = {key: {"digests": 7} for key in entries}  # well-formed JSON, wrong shape
-    cache_file.write_text(json.dumps({"schema": 1, "entries": broken}), encoding="utf-8")
-    assert _audit(tree, cache) == _audit(tree, None)
+    (key, entry), = entries.items()
+    damaged = [  # well-formed JSON, wrong shapes: each entry must be ignored, never trusted
+        {"digests": 7},
+        {**entry, "dependencies": [[1, 2]]},
+        {**entry, "dependencies": [["include", 5, None, None]]},
+        {**entry, "findings": [{**entry["findings"][0], "severity": "fatal"}]},
+        {**entry, "findings": [{**entry["findings"][0], "values": [1, 2]}]},
+        {**entry, "findings": 3},
+    ]
+    for bad in damaged:
+        cache_file.write_text(json.dumps({"schema": 1, "entries": {key: bad}}), encoding="utf-8")
+        assert _audit(tree, cache) == _audit(tree, None), bad
 
 
 def test_a_cache_folder_that_cannot_be_written_does_not_fail_the_audit(

@@ -202,7 +202,8 @@ class AuditCache:
         try:
             digests = entry["digests"]
             deps = entry["dependencies"]
-            assert isinstance(digests, dict) and isinstance(deps, list)
+            if not (isinstance(digests, dict) and isinstance(deps, list)):
+                return None  # not an entry this code wrote
             for file, digest in digests.items():
                 if self._digests.of(file) != digest:
                     return None
@@ -210,7 +211,7 @@ class AuditCache:
                 if self._resolution(kind, uri, base) != resolved:
                     return None
             findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
-        except (AssertionError, KeyError, TypeError, ValueError):
+        except (AttributeError, KeyError, TypeError, ValueError):  # a damaged entry
             return None
         return findings
 
