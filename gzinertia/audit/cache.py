@@ -13,10 +13,11 @@ that checks. An entry stores the findings together with:
   ``model.config`` or a mesh that has appeared all invalidate the entry.
 
 Everything else goes into the key of the cache file: a fingerprint of the installed gzinertia
-sources (path, size and modification time of each module), the Python, NumPy and lxml versions,
-the selected rule codes, density and tolerance, the model path (explicit and from the
-environment) and the working directory. Files that could not be read are never cached; nor are
-suppressions outside the file (``ignore`` per path is applied after the cache, every run).
+sources (path, size and modification time of each module) and of NumPy, SciPy, lxml and trimesh
+(their ``__init__.py``), the Python version, the selected rule codes, density and tolerance,
+the model path (explicit and from the environment) and the working directory. Files that could
+not be read are never cached; nor are suppressions outside the file (``ignore`` per path is
+applied after the cache, every run).
 
 The cache lives in ``.gzinertia_cache/`` in the working directory (``--cache-dir``,
 ``GZINERTIA_CACHE_DIR``; ``--no-cache`` switches it off). It is written atomically at the end of
@@ -71,24 +72,34 @@ def file_digest(path: str) -> str | None:
         return None
 
 
+#: Packages whose numbers the checks depend on, besides gzinertia itself.
+_DEPENDENCIES = ("numpy", "scipy", "lxml", "trimesh")
+
+
 def _code_fingerprint() -> str:
-    """Size and modification time of every gzinertia module (an edited checkout, e.g. an
-    editable install, gets a new key, as does a new release), and the versions of Python and
-    of the packages whose numbers the checks depend on (read from their metadata: importing
-    NumPy costs more than a cached run)."""
-    from importlib.metadata import PackageNotFoundError, version
+    """Size and modification time of every gzinertia module and of each dependency's
+    ``__init__.py`` (an edited checkout, a new release or an upgraded package gets a new key),
+    and the Python version. Located without importing anything: importing NumPy, or reading
+    package metadata (about 28 ms), costs more than a cached run's checks."""
+    import importlib.util
 
     package = Path(__file__).resolve().parent.parent
+    stamped: list[tuple[str, Path | None]] = [
+        (str(p.relative_to(package)), p) for p in sorted(package.rglob("*.py"))
+    ]
+    for name in _DEPENDENCIES:
+        spec = importlib.util.find_spec(name)
+        origin = None if spec is None else spec.origin
+        stamped.append((name, Path(origin) if origin else None))
     h = hashlib.blake2b(digest_size=16)
-    for path in sorted(package.rglob("*.py")):
-        st = path.stat()
-        h.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     h.update(sys.version.encode())
-    for name in ("numpy", "scipy", "lxml", "trimesh"):
+    for label, path in stamped:
         try:
-            h.update(f"{name} {version(name)}\n".encode())
-        except PackageNotFoundError:
-            h.update(f"{name} absent\n".encode())
+            st = path.stat() if path is not None else None
+        except OSError:
+            st = None
+        stamp = "absent" if st is None else f"{st.st_size}:{st.st_mtime_ns}"
+        h.update(f"{label}:{stamp}\n".encode())
     return h.hexdigest()
 
 

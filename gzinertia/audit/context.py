@@ -282,15 +282,16 @@ class LinkContext:
             return None
 
     @functools.cached_property
-    def _unit_density_added_mass(self) -> np.ndarray | None:
+    def _A_BBo_B_per_density(self) -> np.ndarray | None:
+        """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` in a fluid of 1 kg/m³."""
         fit = self.fluid_fit
         return None if fit is None else np.array(fit.added_mass(1.0).A)
 
     def expected_added_mass(self, density: float) -> np.ndarray | None:
         """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` at ``density`` (kg/m³;
         added mass is proportional to the fluid's density)."""
-        A = self._unit_density_added_mass
-        return None if A is None else density * A
+        A_BBo_B = self._A_BBo_B_per_density
+        return None if A_BBo_B is None else density * A_BBo_B
 
     @property
     def added_mass(self) -> np.ndarray | None:

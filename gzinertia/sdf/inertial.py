@@ -138,8 +138,8 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     fam = parts.get("fluid_added_mass")
     if fam is not None:
         terms = first_children(fam)
-        written = {t: parse_float(terms[t], file) for t in SDF_TAGS if t in terms}
-        A = AddedMass.from_sdf_values({t: written.get(t, 0.0) for t in SDF_TAGS}).A
+        fam_values = {t: parse_float(terms[t], file) if t in terms else 0.0 for t in SDF_TAGS}
+        A = AddedMass.from_sdf_values(fam_values).A
 
     if auto:
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))

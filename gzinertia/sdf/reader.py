@@ -110,18 +110,20 @@ class _Reader:
         self.links: list[_PendingLink] = []
         self.notes: list[Note] = []
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
-        self.versions: dict[str, tuple[int, ...]] = {}
-        self.declared_versions: dict[str, str] = {}
+        self.versions: dict[str, str] = {}  # each file's declared <sdf version>
         self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
         self.incomplete_scopes: set[str] = set()
         self.dependencies: list[Dependency] = []
 
     def register_version(self, file: str, version: str) -> None:
-        self.declared_versions[file] = version
+        self.versions[file] = version
+
+    def version_of(self, file: str) -> tuple[int, ...]:
+        """``file``'s version as numbers (an unreadable one is read as 1.12, as the reader does)."""
         try:
-            self.versions[file] = tuple(int(x) for x in version.split("."))
+            return tuple(int(x) for x in self.versions.get(file, "1.12").split("."))
         except ValueError:
-            self.versions[file] = (1, 12)
+            return (1, 12)
 
     def add_frame(
         self,
@@ -300,7 +302,7 @@ class _Reader:
         if child_elem is None or not text_of(child_elem):
             raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
         self.note_weld(elem, scope)
-        if self.versions.get(file, (1, 12)) < (1, 7) and name in self.graph:
+        if self.version_of(file) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
         pose = _own_pose(elem, file)
@@ -447,7 +449,7 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         notes=(*notes, *reader.notes),
         root_kind=kind,
         dependencies=tuple(reader.dependencies),
-        file_versions=dict(reader.declared_versions),
+        file_versions=dict(reader.versions),
     )
 
 

@@ -124,12 +124,44 @@ def parse_xml_file(path: str | Path) -> etree._Element:
     return parse_xml_bytes(read_file_bytes(path), str(path))
 
 
-_SHARED_TREES: OrderedDict[str, tuple[tuple[int, int, int], etree._Element]] = OrderedDict()
-_SHARED_TREES_LOCK = threading.Lock()
-_SHARED_BYTES = [0]  # bytes of the files whose trees the cache holds
-#: The cache keeps at most this many trees, from at most this many bytes of files.
+#: The shared-tree cache keeps at most this many trees, from at most this many bytes of files.
 SHARED_TREES_MAX = 128
 SHARED_TREES_MAX_BYTES = 64 * 1024 * 1024
+
+_Stamp = tuple[int, int, int]  # (inode, size, modification time in ns)
+
+
+class _TreeCache:
+    """Parsed trees by file name, least recently used first, bounded in count and bytes."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.trees: OrderedDict[str, tuple[_Stamp, etree._Element]] = OrderedDict()
+        self.held = 0  # bytes of the files whose trees are held
+
+    def get(self, name: str, stamp: _Stamp) -> etree._Element | None:
+        with self.lock:
+            hit = self.trees.get(name)
+            if hit is None or hit[0] != stamp:
+                return None
+            self.trees.move_to_end(name)
+            return hit[1]
+
+    def put(self, name: str, stamp: _Stamp, root: etree._Element) -> None:
+        with self.lock:
+            replaced = self.trees.pop(name, None)
+            if replaced is not None:
+                self.held -= replaced[0][1]
+            self.trees[name] = (stamp, root)
+            self.held += stamp[1]
+            while len(self.trees) > 1 and (
+                len(self.trees) > SHARED_TREES_MAX or self.held > SHARED_TREES_MAX_BYTES
+            ):
+                _, (old, _) = self.trees.popitem(last=False)
+                self.held -= old[1]
+
+
+_SHARED_TREES = _TreeCache()
 
 
 def parse_xml_file_shared(path: str | Path) -> etree._Element:
@@ -143,22 +175,10 @@ def parse_xml_file_shared(path: str | Path) -> etree._Element:
     except OSError:
         return parse_xml_file(path)  # raises the usual SdfError
     stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
-    with _SHARED_TREES_LOCK:
-        hit = _SHARED_TREES.get(name)
-        if hit is not None and hit[0] == stamp:
-            _SHARED_TREES.move_to_end(name)
-            return hit[1]
-    root = parse_xml_file(path)
-    with _SHARED_TREES_LOCK:
-        replaced = _SHARED_TREES.pop(name, None)
-        _SHARED_TREES[name] = (stamp, root)
-        held = _SHARED_BYTES[0] + st.st_size - (replaced[0][1] if replaced else 0)
-        while len(_SHARED_TREES) > 1 and (
-            len(_SHARED_TREES) > SHARED_TREES_MAX or held > SHARED_TREES_MAX_BYTES
-        ):
-            _, (old_stamp, _) = _SHARED_TREES.popitem(last=False)
-            held -= old_stamp[1]
-        _SHARED_BYTES[0] = held
+    root = _SHARED_TREES.get(name, stamp)
+    if root is None:
+        root = parse_xml_file(path)
+        _SHARED_TREES.put(name, stamp, root)
     return root
 
 
