@@ -247,3 +247,23 @@ def test_convert_is_quiet_about_couplings_for_a_diagonal_matrix(
     )
     assert status == 0, err
     assert "couplings" not in err and "Kirchhoff" not in err
+
+
+def test_docs_numbers_for_box_rov_are_what_convert_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/added_mass.md quotes the median and maximum ``convert`` prints for the example."""
+    from conftest import EXAMPLES, REPO
+
+    docs = (REPO / "docs" / "added_mass.md").read_text()
+    quoted = re.search(r"reports a median of ([0-9.]+) % and a maximum of ([0-9.]+) %", docs)
+    assert quoted is not None
+    status, _, err = run_cli(
+        ["convert", str(EXAMPLES / "box_rov" / "model.sdf"), "--sdf-to-hydro", "--sign",
+         "fossen", "-o", str(tmp_path / "out.sdf")],
+        capsys,
+    )
+    assert status == 0, err
+    printed = re.search(r"by a median ([0-9.e+-]+) % and up to ([0-9.e+-]+) %", err)
+    assert printed is not None, err
+    assert printed.groups() == quoted.groups()
