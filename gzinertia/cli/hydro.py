@@ -68,6 +68,13 @@ def hydro(
     couplings: Annotated[
         bool, typer.Option(help="Also write cross terms from an offset ellipsoid centre.")
     ] = False,
+    cross_terms: Annotated[
+        bool,
+        typer.Option(
+            help="Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag "
+            "over all directions: smaller error for combined motion (implies --couplings)."
+        ),
+    ] = False,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
     check: CheckOption = False,
@@ -97,6 +104,7 @@ def hydro(
         coefs=_coefficients(coefs),  # type: ignore[arg-type]
         couplings=couplings,
         model_paths=model_path or [],
+        cross_terms=cross_terms,
     )
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
@@ -104,6 +112,15 @@ def hydro(
         action = "new plugin" if item.created_plugin else "plugin updated"
         print(f"{item.link.name}: {item.fit.description}; {action}; quadratic {quad}",
               file=sys.stderr)
+    for item in result.links:
+        if item.combined is not None:
+            c = item.combined
+            print(f"{item.link.name}: combined motion vs MuJoCo's drag: translation median "
+                  f"{100 * c.translation_median:.3g} %, max {100 * c.translation_max:.3g} %; "
+                  f"rotation median {100 * c.rotation_median:.3g} %, max "
+                  f"{100 * c.rotation_max:.3g} %"
+                  + ("" if cross_terms or max(c) < 1e-6 else " (--cross-terms can reduce it)"),
+                  file=sys.stderr)
     if result.links and fit != HYDRO_DEFAULT_FIT:
         print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, not on MuJoCo's "
               "own per-collision ellipsoids: the terms do not reproduce a MuJoCo run of this "
