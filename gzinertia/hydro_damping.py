@@ -67,6 +67,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.fluid_forces import (
+    MJ_MINVAL,
     EllipsoidFluidCoefficients,
     angular_drag_moments,
     max_projected_area,
@@ -231,7 +232,7 @@ def drag_wrench_on_link(
     (rows, **linear-first**, the plugin's state), about Bo in link axes, linear-first ``[f; τ]``.
 
     ``f = -ρ·A(v̂)·|v|·v`` and ``τ = -ρ·‖c∘ω‖·ω`` at the centre Eo (:mod:`gzinertia.fluid_forces`,
-    MuJoCo 4: ``A_proj = 0`` at ``|v| ≤ mjMINVAL``), moved to Bo.
+    MuJoCo 4's scaled projected area and guards), moved to Bo.
     """
     r = np.asarray(semi_axes, dtype=float)
     S = np.atleast_2d(np.asarray(states, dtype=float))
@@ -239,12 +240,16 @@ def drag_wrench_on_link(
     v_B = S[:, :3] + np.cross(S[:, 3:], p)  # velocity of Eo
     v, w = v_B @ R, S[:, 3:] @ R  # in E axes (rows: Rᵀ·x)
     speed = np.linalg.norm(v, axis=1)
-    rjrk2 = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]]) ** 2
-    num = (v**2) @ rjrk2
-    den = (v**2) @ rjrk2**2
-    moving = speed > 1e-15
+    moving = speed > MJ_MINVAL
+    u = np.zeros_like(v)
+    u[moving] = v[moving] / speed[moving, None]
+    r_max = float(np.max(r))
+    sjsk2 = (np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]]) / r_max**2) ** 2
+    num = (u**2) @ sjsk2
+    den = (u**2) @ sjsk2**2
+    seen = moving & (num > MJ_MINVAL)  # MuJoCo 4's two guards (fluid_forces)
     A_proj = np.zeros(len(S))
-    A_proj[moving] = np.pi * np.sqrt(den[moving] / num[moving])
+    A_proj[seen] = np.pi * r_max**2 * np.sqrt(den[seen] / num[seen])
     A_max = max_projected_area(r)
     area = coefs.blunt_drag * A_proj + coefs.slender_drag * (A_max - A_proj)
     f_E = -density * (area * speed)[:, None] * v
