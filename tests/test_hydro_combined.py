@@ -47,7 +47,8 @@ def test_docs_quote_the_measured_combined_motion_errors() -> None:
     by = {(r.motion, r.reference, r.terms): r for r in rows}
     for motion in ("translation", "rotation"):
         diagonal, cross = by[(motion, "drag", "diagonal")], by[(motion, "drag", "cross terms")]
-        assert cross.median < 0.5 * diagonal.median and cross.maximum < diagonal.maximum
+        # docs: median four- to fivefold smaller, maximum by about 45-60 %
+        assert cross.median < diagonal.median / 4 and cross.maximum < 0.56 * diagonal.maximum
 
 
 def test_plugin_wrench_is_the_plugins_formula(rng: np.random.Generator) -> None:
