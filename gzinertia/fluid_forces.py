@@ -198,7 +198,7 @@ def projected_area(semi_axes: ArrayLike, direction: ArrayLike) -> float:
 
     ``A_proj = π·sqrt(Σ (r_j r_k)⁴ u_i² / Σ (r_j r_k)² u_i²)`` (seed 000's lemma, and the engine),
     in ellipsoid axes; ``direction`` need not be unit but must be non-zero. Without the engine's
-    ``mjMINVAL`` guard (see :func:`ellipsoid_fluid_wrench_terms`).
+    guard for needles moving along their axis (see :func:`ellipsoid_fluid_wrench_terms`).
 
     This is the area of the ellipsoid's central section normal to ``n ∝ (u_i / r_i²)``: the rim
     whose shadow is the ellipsoid's projection along ``u``. It is **not** the shadow's area
@@ -438,9 +438,12 @@ def ellipsoid_fluid_wrench_terms(
           ``τ = -ρ·‖c∘ω‖·ω`` (see :func:`angular_drag_moments`);
         * ``viscous``: ``f = -β·6π r_D·v``, ``τ = -β·8π r_D³·ω``.
 
-        As in the engine, ``A_proj`` and ``v̂·n̂`` divide by ``max(mjMINVAL, ·)``: at zero
-        velocity they are 0, and for ``|v|·r² ≲ 3e-8 m³/s`` (tiny and slow) ``A_proj`` falls
-        below the true projected area.
+        As MuJoCo 4 does, ``A_proj`` and ``v̂·n̂`` are evaluated in the unit direction of ``v``
+        with the semi-axes scaled by the largest, so no guard trips for small or slow bodies;
+        at ``|v| ≤ mjMINVAL`` (and for needles beyond an aspect ratio of about 5600 moving along
+        their axis) ``A_proj`` is 0 and there is no Kutta lift. (MuJoCo up to 3.12 divided by
+        ``max(mjMINVAL, ·)`` of the unscaled products instead, which shrank the lift and area of
+        centimetre geoms at low speed; see ``docs/fluid_forces.md``.)
     """
     r = _semi_axes(semi_axes)
     rho, beta = _medium(density, viscosity)
@@ -472,14 +475,9 @@ def ellipsoid_fluid_wrench_terms(
 
     magnus = np.concatenate([zero, np.cross(w, v) * (c.magnus_lift * rho * volume)])
 
-    rjrk = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]])
-    proj_denom = float(np.sum(rjrk**4 * v**2))
-    proj_num = float(np.sum((rjrk * v) ** 2))
-    A_proj = np.pi * np.sqrt(proj_denom / max(MJ_MINVAL, proj_num))
-    normal = rjrk**2 * v  # not unit: |normal| = sqrt(proj_denom), normal·v = proj_num
     speed = float(np.linalg.norm(v))
-    cos_alpha = proj_num / max(MJ_MINVAL, speed * proj_denom)  # (v̂·n̂)/|normal|
-    kutta_circ = np.cross(normal, v) * (c.kutta_lift * rho * cos_alpha * A_proj)
+    A_proj, kutta_circ = _projected_area_and_kutta_circulation(r, v, speed)
+    kutta_circ = kutta_circ * (c.kutta_lift * rho)
     kutta = np.concatenate([zero, np.cross(kutta_circ, v)])
 
     lin_visc, ang_visc = stokes_coefficients(r)
@@ -489,6 +487,32 @@ def ellipsoid_fluid_wrench_terms(
     drag = np.concatenate([-quad_ang * w, -quad_lin * v])
     viscous = np.concatenate([-(beta * ang_visc) * w, -(beta * lin_visc) * v])
     return EllipsoidFluidWrench(added_mass, magnus, kutta, drag, viscous)
+
+
+def _projected_area_and_kutta_circulation(r: Vec3, v: Vec3, speed: float) -> tuple[float, Vec3]:
+    """``A_proj`` and ``A_proj·(v̂·n̂)·(n̂×v)`` (the Kutta circulation per unit ``C_K·ρ``), as
+    MuJoCo 4 evaluates them: in the unit direction ``û = v/|v|`` and the semi-axes scaled by
+    their largest, ``ŝ = r/r_max``, so that no product of small numbers underflows a guard.
+
+    The two guards are MuJoCo's (measured on the installed engine, ``docs/fluid_forces.md``):
+    for ``|v| ≤ mjMINVAL``, or when ``Σ (ŝ_j ŝ_k û_i)² ≤ mjMINVAL`` (a needle moving along its
+    axis, aspect ratio beyond about 5600), ``A_proj = 0`` and there is no Kutta lift.
+    """
+    zero = np.zeros(3)
+    if not speed > MJ_MINVAL:
+        return 0.0, zero
+    r_max = float(np.max(r))
+    s = r / r_max
+    u = v / speed
+    sjsk2 = np.array([s[1] * s[2], s[2] * s[0], s[0] * s[1]]) ** 2
+    proj_num = float(np.sum(sjsk2 * u**2))  # n·û, with n = sjsk2∘û (not unit)
+    if not proj_num > MJ_MINVAL:
+        return 0.0, zero
+    proj_denom = float(np.sum(sjsk2**2 * u**2))  # |n|²
+    A_proj = np.pi * r_max * r_max * np.sqrt(proj_denom / proj_num)
+    normal = sjsk2 * u
+    cos_alpha = proj_num / proj_denom  # (û·n̂)/|n|
+    return float(A_proj), np.cross(normal, v) * (cos_alpha * A_proj)
 
 
 def ellipsoid_fluid_wrench(

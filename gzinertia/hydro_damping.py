@@ -61,14 +61,16 @@ cover them; see :mod:`gzinertia.tuckerman`), Magnus and Kutta lift (no plugin eq
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.fluid_forces import (
+    MJ_MINVAL,
     EllipsoidFluidCoefficients,
     angular_drag_moments,
+    max_projected_area,
     stokes_coefficients,
     translational_drag_area,
 )
@@ -76,8 +78,16 @@ from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 from gzinertia.rotation import Pose
 
 __all__ = [
+    "CROSS_TERM_DIRECTIONS",
     "DIAGONAL_DAMPING_NAMES",
+    "ERROR_DIRECTIONS",
+    "CombinedMotionError",
+    "combined_motion_error",
+    "drag_wrench_on_link",
+    "fibonacci_directions",
     "hydrodynamics_damping",
+    "plugin_wrench",
+    "quadratic_cross_terms",
     "sum_damping",
 ]
 
@@ -190,3 +200,181 @@ def sum_damping(terms: Iterable[Mapping[str, float]]) -> dict[str, float]:
         for k, v in t.items():
             total[k] = total.get(k, 0.0) + float(v)
     return total
+
+
+# ------------------------------------------------------------------ quadratic cross terms
+
+#: Directions per octant the cross terms are fitted on (times 8 sign flips: 400 per block).
+CROSS_TERM_DIRECTIONS: Final[int] = 50
+
+
+def fibonacci_directions(n: int) -> np.ndarray:
+    """``8·n`` unit vectors spread evenly over the sphere, shape ``(8n, 3)``: a Fibonacci
+    lattice of ``n`` points in the octant ``x, y, z ≥ 0`` and its 8 sign flips, so that the set is
+    symmetric under every reflection of the axes (fits then respect the ellipsoid's symmetry)."""
+    k = np.arange(n) + 0.5
+    z = 1.0 - k / n  # uniform in (0, 1): the upper half
+    phi = 0.5 * np.pi * ((k * (np.sqrt(5.0) - 1.0) / 2.0) % 1.0)  # golden-ratio spread in 0..π/2
+    rho = np.sqrt(1.0 - z * z)
+    octant = np.column_stack([rho * np.cos(phi), rho * np.sin(phi), z])
+    signs = np.array([[sx, sy, sz] for sx in (1, -1) for sy in (1, -1) for sz in (1, -1)])
+    return np.concatenate([octant * sgn for sgn in signs])
+
+
+def drag_wrench_on_link(
+    semi_axes: ArrayLike,
+    X_BE: Pose,
+    density: float,
+    coefs: EllipsoidFluidCoefficients,
+    states: ArrayLike,
+) -> np.ndarray:
+    """MuJoCo's quadratic drag on one ellipsoid for each link state ``s = [v_WBo_B; w_WB_B]``
+    (rows, **linear-first**, the plugin's state), about Bo in link axes, linear-first ``[f; τ]``.
+
+    ``f = -ρ·A(v̂)·|v|·v`` and ``τ = -ρ·‖c∘ω‖·ω`` at the centre Eo (:mod:`gzinertia.fluid_forces`,
+    MuJoCo 4's scaled projected area and guards), moved to Bo.
+    """
+    r = np.asarray(semi_axes, dtype=float)
+    S = np.atleast_2d(np.asarray(states, dtype=float))
+    R, p = X_BE.R, X_BE.p
+    v_B = S[:, :3] + np.cross(S[:, 3:], p)  # velocity of Eo
+    v, w = v_B @ R, S[:, 3:] @ R  # in E axes (rows: Rᵀ·x)
+    speed = np.linalg.norm(v, axis=1)
+    moving = speed > MJ_MINVAL
+    u = np.zeros_like(v)
+    u[moving] = v[moving] / speed[moving, None]
+    r_max = float(np.max(r))
+    sjsk2 = (np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]]) / r_max**2) ** 2
+    num = (u**2) @ sjsk2
+    den = (u**2) @ sjsk2**2
+    seen = moving & (num > MJ_MINVAL)  # MuJoCo 4's two guards (fluid_forces)
+    A_proj = np.zeros(len(S))
+    A_proj[seen] = np.pi * r_max**2 * np.sqrt(den[seen] / num[seen])
+    A_max = max_projected_area(r)
+    area = coefs.blunt_drag * A_proj + coefs.slender_drag * (A_max - A_proj)
+    f_E = -density * (area * speed)[:, None] * v
+    c_ang = angular_drag_moments(r, coefs)
+    tau_E = -density * np.linalg.norm(w * c_ang, axis=1)[:, None] * w
+    f_B, tau_B = f_E @ R.T, tau_E @ R.T
+    return np.hstack([f_B, tau_B + np.cross(p, f_B)])
+
+
+def plugin_wrench(params: Mapping[str, float], states: ArrayLike) -> np.ndarray:
+    """The damping wrench gz-sim's Hydrodynamics applies for these parameters, linear-first
+    ``[f; τ]`` in link axes at Bo: ``W_i = Σ_j (<ij> + Σ_k (<ijabsk>·|s_k| + <ijk>·s_k))·s_j``
+    for the state ``s = [u v w p q r]`` (one state, or one per row)."""
+    S = np.asarray(states, dtype=float)
+    L = np.zeros((6, 6))
+    Qabs = np.zeros((6, 6, 6))
+    Q = np.zeros((6, 6, 6))
+    for i, f in enumerate(HYDRO_FORCE_AXES):
+        for j, v in enumerate(HYDRO_VELOCITY_AXES):
+            L[i, j] = params.get(f"{f}{v}", 0.0)
+            for k, w in enumerate(HYDRO_VELOCITY_AXES):
+                Qabs[i, j, k] = params.get(f"{f}{v}abs{w}", 0.0)
+                Q[i, j, k] = params.get(f"{f}{v}{w}", 0.0)
+    S2 = np.atleast_2d(S)
+    W = (
+        S2 @ L.T
+        + np.einsum("ijk,nk,nj->ni", Qabs, np.abs(S2), S2)
+        + np.einsum("ijk,nk,nj->ni", Q, S2, S2)
+    )
+    return W if S.ndim == 2 else W[0]
+
+
+def quadratic_cross_terms(
+    semi_axes: ArrayLike,
+    X_BE: Pose,
+    density: float,
+    coefs: EllipsoidFluidCoefficients | None = None,
+) -> dict[str, float]:
+    """Cross terms ``<ijabsk>`` (``j ≠ k``: ``xUabsV``, ``kPabsQ``, ...) fitted by least squares
+    to MuJoCo's drag for translation in any direction and rotation about any axis.
+
+    MuJoCo's drag scales with ``|v|`` and the direction-dependent area ``A(v̂)``; the diagonal
+    terms scale each component with its own ``|s_j|``. The plugin's wrench
+    ``W_i = Σ_j Σ_k <ijabsk>·|s_k|·s_j`` can also weigh ``s_j`` by the other components' sizes.
+    With the terms ``k = j`` fixed to :func:`hydrodynamics_damping`'s (so single-axis motion
+    stays exact, couplings included), the terms ``j ≠ k`` with ``j, k`` both translational or
+    both rotational are fitted, per wrench component, to the rest of MuJoCo's drag wrench
+    about Bo over the :func:`fibonacci_directions` of translation and as many of rotation.
+    Mixed terms (``j`` translational, ``k`` rotational) are not fitted. The fit is linear in the
+    drag, so the terms of several ellipsoids add up. Terms whose contribution stays below 1e-9
+    of that wrench component are left out. Measured accuracy: docs/fluid_forces.md ("Combined
+    motion", ``benchmarks/hydro_combined_motion.py``).
+
+    Returns:
+        ``{name: value}`` of the fitted cross terms only (Gazebo's sign: drag terms mostly
+        negative); add them to :func:`hydrodynamics_damping`'s ``couplings=True`` terms.
+    """
+    c = EllipsoidFluidCoefficients() if coefs is None else coefs
+    r = np.asarray(semi_axes, dtype=float)
+    base = hydrodynamics_damping(r, X_BE, density, 0.0, c, couplings=True)
+    dirs = fibonacci_directions(CROSS_TERM_DIRECTIONS)
+    result: dict[str, float] = {}
+    for block in (0, 3):  # translation (U V W), rotation (P Q R)
+        states = np.zeros((len(dirs), 6))
+        states[:, block : block + 3] = dirs
+        drag = drag_wrench_on_link(r, X_BE, density, c, states)
+        residual = drag - plugin_wrench(base, states)
+        pairs = [(j, k) for j in range(block, block + 3) for k in range(block, block + 3) if j != k]
+        features = np.column_stack([states[:, j] * np.abs(states[:, k]) for j, k in pairs])
+        fitted, *_ = np.linalg.lstsq(features, residual, rcond=None)  # (pairs, 6)
+        for i in range(6):
+            size = float(np.max(np.abs(drag[:, i])))
+            for (j, k), value in zip(pairs, fitted[:, i], strict=True):
+                if abs(value) > 1e-9 * size:
+                    name = (
+                        f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}abs{HYDRO_VELOCITY_AXES[k]}"
+                    )
+                    result[name] = float(value)
+    return result
+
+
+class CombinedMotionError(NamedTuple):
+    """Relative error of the plugin's damping against MuJoCo's drag for motion in any
+    direction (see :func:`combined_motion_error`), as fractions."""
+
+    translation_median: float
+    translation_max: float
+    rotation_median: float
+    rotation_max: float
+
+
+#: Directions :func:`combined_motion_error` samples per block (fixed seed, not the fit's).
+ERROR_DIRECTIONS: Final[int] = 200
+
+
+def combined_motion_error(
+    ellipsoids: Iterable[tuple[ArrayLike, Pose]],
+    density: float,
+    coefs: EllipsoidFluidCoefficients,
+    params: Mapping[str, float],
+) -> CombinedMotionError:
+    """How far the plugin's quadratic damping ``params`` is from MuJoCo's drag on these
+    ellipsoids (semi-axes, ``X_BE``) for translation in, and rotation about, any direction.
+
+    For :data:`ERROR_DIRECTIONS` random unit translations (no rotation) the error is
+    ``‖f_plugin - f_MuJoCo‖ / ‖f_MuJoCo‖`` on the force about Bo; for as many unit rotations, the
+    same on the moment. Quadratic terms only (viscous terms are linear and isotropic: exact), and
+    MuJoCo's drag only (not its Kutta lift or added-mass terms, which damping cannot represent).
+    """
+    parts = [(np.asarray(r, dtype=float), X) for r, X in ellipsoids]
+    dirs = np.random.default_rng(20261123).normal(size=(ERROR_DIRECTIONS, 3))
+    dirs /= np.linalg.norm(dirs, axis=1)[:, None]
+    quadratic = {k: v for k, v in params.items() if "abs" in k}
+    stats = []
+    for block in (0, 3):
+        states = np.zeros((len(dirs), 6))
+        states[:, block : block + 3] = dirs
+        mujoco = sum(
+            (drag_wrench_on_link(r, X, density, coefs, states) for r, X in parts),
+            np.zeros((len(dirs), 6)),
+        )
+        plugin = plugin_wrench(quadratic, states)
+        sl = slice(block, block + 3)
+        ref = np.linalg.norm(mujoco[:, sl], axis=1)
+        keep = ref > 0.0
+        err = np.linalg.norm(plugin[:, sl] - mujoco[:, sl], axis=1)[keep] / ref[keep]
+        stats += [float(np.median(err)), float(np.max(err))] if err.size else [0.0, 0.0]
+    return CombinedMotionError(*stats)

@@ -95,3 +95,100 @@ def test_bad_options_are_usage_errors(
 ) -> None:
     status, _, err = run_cli(["hydro", str(_model(tmp_path)), "--link", "wing", *args], capsys)
     assert status == 2 and err.startswith("gzinertia: error:")
+
+
+# ------------------------------------------------- the default fit reproduces MuJoCo (issue 12.3)
+
+BOX = (0.45, 0.34, 0.25)  # a small ROV hull, full sizes
+CYLINDER_POSE = Pose.from_xyz_rpy((0.1, -0.2, 0.15), (0.3, -0.5, 1.1))
+TWO_GEOMS = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="rov">
+    <link name="hull">
+      <inertial><mass>20</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
+      <collision name="box"><geometry><box><size>{box}</size></box></geometry></collision>
+    </link>
+    <link name="frame">
+      <inertial><mass>20</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
+      <collision name="box"><geometry><box><size>{box}</size></box></geometry></collision>
+      <collision name="float">
+        <pose>{pose}</pose>
+        <geometry><cylinder><radius>0.06</radius><length>0.3</length></cylinder></geometry>
+      </collision>
+    </link>
+  </model>
+</sdf>
+"""
+
+
+def _rov(tmp_path: Path) -> Path:
+    xyz, rpy = CYLINDER_POSE.p, CYLINDER_POSE.rpy()
+    path = tmp_path / "rov.sdf"
+    path.write_text(
+        TWO_GEOMS.format(
+            box=" ".join(map(str, BOX)), pose=" ".join(f"{x:.17g}" for x in (*xyz, *rpy))
+        )
+    )
+    return path
+
+
+def _mujoco_geoms(link: str) -> list[tuple[str, np.ndarray, Pose, EllipsoidFluidCoefficients]]:
+    coefs = EllipsoidFluidCoefficients()
+    geoms = [("box", np.array(BOX) / 2, Pose(), coefs)]
+    if link == "frame":
+        geoms.append(("cylinder", np.array([0.06, 0.15]), CYLINDER_POSE, coefs))
+    return geoms
+
+
+def test_default_fit_reproduces_mujoco_along_each_axis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rng: np.random.Generator
+) -> None:
+    """``hydro`` without ``--fit``: for translation along and rotation about each link axis, the
+    plugin's wrench is MuJoCo's ``qfrc_fluid`` on the same geoms with ``fluidshape="ellipsoid"``:
+    all six components for a centred, aligned box; the component along the motion (power over
+    speed) when a rotated, offset cylinder shares the link."""
+    path = _rov(tmp_path)
+    args = ["hydro", str(path), "--link", "*", "--density", str(DENSITY)]
+    status, _, err = run_cli([*args, "--viscosity", str(VISCOSITY), "--in-place"], capsys)
+    assert status == 0, err
+    assert "mujoco fit" in err and "note:" not in err
+    model = read_sdf_file(path)
+    for link in ("hull", "frame"):
+        (plugin,) = model.link(f"rov::{link}").hydrodynamics
+        for V in single_axis_motions():
+            mj = mujoco_F_BBo_B(_mujoco_geoms(link), V, DENSITY, VISCOSITY, np.zeros(3), rng)
+            ours = plugin_F_BBo_B(plugin.terms, V, np.zeros(3))
+            if link == "hull":
+                assert rel(ours, mj) < 1e-9
+            else:
+                u = V / np.linalg.norm(V)
+                assert abs((ours - mj) @ u) < 1e-9 * abs(mj @ u)
+
+
+def test_other_fits_say_they_do_not_reproduce_mujoco(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rng: np.random.Generator
+) -> None:
+    """``--fit volume`` puts MuJoCo's drag law on the equal-volume ellipsoid, the box's inscribed
+    one (MuJoCo's) scaled by ``k = (6/π)^⅓`` (same axis ratios, ``4/3·π·abc·k³ = 8abc``): every
+    projected area grows by ``k²`` and every drag moment ``∝ r⁵`` by ``k⁵``. The output says that
+    such terms do not reproduce MuJoCo."""
+    path = _rov(tmp_path)
+    runs = {}
+    for fit in ("volume", "mujoco"):
+        status, _, err = run_cli(
+            ["hydro", str(path), "--link", "rov::hull", "--fit", fit, "--density",
+             str(DENSITY), "--viscosity", "0", "-o", str(tmp_path / f"{fit}.sdf")],
+            capsys,
+        )
+        assert status == 0, err
+        assert ("note: --fit volume" in err and "--fit mujoco" in err) == (fit == "volume")
+        (plugin,) = read_sdf_file(tmp_path / f"{fit}.sdf").link("rov::hull").hydrodynamics
+        runs[fit] = plugin.terms
+    k = (6.0 / np.pi) ** (1.0 / 3.0)
+    for name in ("xUabsU", "yVabsV", "zWabsW"):
+        assert runs["volume"][name] / runs["mujoco"][name] == pytest.approx(k**2, rel=1e-9)
+    for name in ("kPabsP", "mQabsQ", "nRabsR"):
+        assert runs["volume"][name] / runs["mujoco"][name] == pytest.approx(k**5, rel=1e-9)
+    V = single_axis_motions(speeds=(1.0,))[0]
+    mj = mujoco_F_BBo_B(_mujoco_geoms("hull"), V, DENSITY, 0.0, np.zeros(3), rng)
+    assert rel(plugin_F_BBo_B(runs["mujoco"], V, np.zeros(3)), mj) < 1e-9

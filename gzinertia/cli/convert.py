@@ -58,6 +58,11 @@ def convert(
 
     Either way it is counted once: the plugin's own added mass is disabled (or its terms
     removed) when the element is written, and the element is removed when the terms are.
+
+    --sdf-to-hydro: gz-sim's plugin applies all 36 terms as Ma*nu_dot but builds its
+    Coriolis-centripetal term from their diagonal only, with the sign of the values (Fossen's
+    negative values reverse it); for a matrix with couplings the command prints how much of that
+    wrench is lost. See docs/added_mass.md.
     """
     from gzinertia.commands.convert import SIGNS
     from gzinertia.commands.convert import hydro_to_sdf as to_sdf

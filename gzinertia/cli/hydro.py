@@ -23,6 +23,9 @@ from gzinertia.cli.app import (
 from gzinertia.errors import GzInertiaError
 
 WATER_VISCOSITY = 1.0e-3  # Pa·s, fresh water near 20 °C
+#: hydro's default fit: the damping model is MuJoCo's ellipsoid drag, and MuJoCo puts one
+#: ellipsoid on each geom by its own rule, so only this fit reproduces MuJoCo's wrench.
+HYDRO_DEFAULT_FIT = "mujoco"
 
 
 def _coefficients(text: str | None) -> object:
@@ -47,8 +50,12 @@ def hydro(
     file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
     link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
     fit: Annotated[
-        str, typer.Option(help="Ellipsoid fit: volume, mujoco or inertia.")
-    ] = "volume",
+        str,
+        typer.Option(
+            help="Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's "
+            "drag along each axis), volume or inertia (MuJoCo's drag law on another ellipsoid)."
+        ),
+    ] = HYDRO_DEFAULT_FIT,
     density: DensityOption = None,
     fluid: FluidOption = None,
     viscosity: Annotated[
@@ -61,6 +68,13 @@ def hydro(
     couplings: Annotated[
         bool, typer.Option(help="Also write cross terms from an offset ellipsoid centre.")
     ] = False,
+    cross_terms: Annotated[
+        bool,
+        typer.Option(
+            help="Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag "
+            "over all directions: smaller error for combined motion (implies --couplings)."
+        ),
+    ] = False,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
     check: CheckOption = False,
@@ -69,9 +83,10 @@ def hydro(
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
 
-    Projects the drag along each link axis (exact for motion along one axis, approximate for
-    combined motion) into xUabsU.. and xU.. terms with Gazebo's (negative) sign, creating or
-    updating the link's plugin; see docs/fluid_forces.md.
+    Projects the drag along each link axis into xUabsU.. and xU.. terms with Gazebo's (negative)
+    sign, creating or updating the link's plugin. With the default --fit mujoco the plugin
+    applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
+    combined motion); see docs/fluid_forces.md.
     """
     from gzinertia.commands.hydro import hydro as run_hydro
     from gzinertia.edit.output import WriteMode
@@ -89,6 +104,7 @@ def hydro(
         coefs=_coefficients(coefs),  # type: ignore[arg-type]
         couplings=couplings,
         model_paths=model_path or [],
+        cross_terms=cross_terms,
     )
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
@@ -96,6 +112,19 @@ def hydro(
         action = "new plugin" if item.created_plugin else "plugin updated"
         print(f"{item.link.name}: {item.fit.description}; {action}; quadratic {quad}",
               file=sys.stderr)
+    for item in result.links:
+        if item.combined is not None:
+            c = item.combined
+            print(f"{item.link.name}: combined motion vs MuJoCo's drag: translation median "
+                  f"{100 * c.translation_median:.3g} %, max {100 * c.translation_max:.3g} %; "
+                  f"rotation median {100 * c.rotation_median:.3g} %, max "
+                  f"{100 * c.rotation_max:.3g} %"
+                  + ("" if cross_terms or max(c) < 1e-6 else " (--cross-terms can reduce it)"),
+                  file=sys.stderr)
+    if result.links and fit != HYDRO_DEFAULT_FIT:
+        print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, not on MuJoCo's "
+              "own per-collision ellipsoids: the terms do not reproduce a MuJoCo run of this "
+              "model (--fit mujoco does)", file=sys.stderr)
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     deliver_edit(file, result.old, result.new, mode)

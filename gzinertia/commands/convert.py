@@ -32,6 +32,7 @@ from gzinertia.edit.links import (
 )
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
@@ -181,6 +182,10 @@ def sdf_to_hydro(
             continue
         A_BBo_B = AddedMass(link.inertial.A_BBo_B).symmetric()
         D_BBo_B = -A_BBo_B.A if sign == "fossen" else A_BBo_B.A
+        # What the plugin's Coriolis term does not preserve (issue 12.8).
+        warnings.extend(sdf_to_hydro_warnings(
+            str(link.source), link.name, A_BBo_B.A, link.M_BBo_B("linear-first"), sign
+        ))
         scale = max(float(np.max(np.abs(D_BBo_B))), 1e-300)
         plugin_elem = plugin_element(editor, plugin)
         # Every term the plugin already has, and the non-zero ones it lacks.

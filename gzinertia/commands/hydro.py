@@ -26,7 +26,13 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.hydro_damping import hydrodynamics_damping, sum_damping
+from gzinertia.hydro_damping import (
+    CombinedMotionError,
+    combined_motion_error,
+    hydrodynamics_damping,
+    quadratic_cross_terms,
+    sum_damping,
+)
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
 
@@ -40,6 +46,8 @@ class LinkDamping:
     fit: EllipsoidFit
     terms: dict[str, float]
     created_plugin: bool
+    #: the terms' error against MuJoCo's drag for motion in any direction
+    combined: CombinedMotionError | None = None
 
 
 @dataclass(frozen=True)
@@ -57,12 +65,23 @@ def link_damping(
     viscosity: float,
     coefs: EllipsoidFluidCoefficients,
     couplings: bool,
+    cross_terms: bool = False,
 ) -> dict[str, float]:
-    """The plugin's damping terms for the fit's ellipsoids, summed (link axes, about Bo)."""
-    return sum_damping(
+    """The plugin's damping terms for the fit's ellipsoids, summed (link axes, about Bo).
+
+    ``cross_terms`` adds the least-squares ``<ijabsk>`` terms of
+    :func:`gzinertia.hydro_damping.quadratic_cross_terms` (fitted on top of the couplings, so it
+    implies ``couplings``)."""
+    couplings = couplings or cross_terms
+    terms = [
         hydrodynamics_damping(e.semi_axes, e.X_BE, density, viscosity, coefs, couplings=couplings)
         for e in fit.ellipsoids
-    )
+    ]
+    if cross_terms:
+        terms += [
+            quadratic_cross_terms(e.semi_axes, e.X_BE, density, coefs) for e in fit.ellipsoids
+        ]
+    return sum_damping(terms)
 
 
 def _write_terms(
@@ -103,6 +122,7 @@ def hydro(
     coefs: EllipsoidFluidCoefficients,
     couplings: bool,
     model_paths: Sequence[str | Path],
+    cross_terms: bool = False,
 ) -> HydroResult:
     """Computes and writes (in memory) the damping terms of the selected links."""
     if not viscosity >= 0.0:
@@ -124,7 +144,7 @@ def hydro(
             skipped.append(f"{link.name}: its Hydrodynamics plugin is in {plugin_file}")
             continue
         fit = fit_link(link, method)
-        terms = link_damping(fit, density, viscosity, coefs, couplings)
+        terms = link_damping(fit, density, viscosity, coefs, couplings, cross_terms)
         # Kept generic so that it stays true when a later run updates the terms in place.
         comment = ascii_comment(
             "gzinertia hydro: damping from MuJoCo's ellipsoid drag model projected on the link "
@@ -135,7 +155,10 @@ def hydro(
         model = link_elem.getparent()
         if lines and model is not None:
             new_plugins.setdefault(id(model), (model, []))[1].extend(lines)
-        results.append(LinkDamping(link, fit, terms, bool(lines)))
+        combined = combined_motion_error(
+            ((e.semi_axes, e.X_BE) for e in fit.ellipsoids), density, coefs, terms
+        )
+        results.append(LinkDamping(link, fit, terms, bool(lines), combined))
     for model, lines in new_plugins.values():
         editor.append_child_lines(model, lines)
     new = edit.finish({})
