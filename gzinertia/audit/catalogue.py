@@ -27,6 +27,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "An <include> did not resolve, so the models it names were not audited.",
         ),
         _rule(
+            "GZI002",
+            "uri-scheme-unknown",
+            "error",
+            "An <include> or mesh <uri> has a scheme nothing resolves (models:// for model://):"
+            " Gazebo cannot load it and the audit cannot read it.",
+        ),
+        _rule(
             "GZI101",
             "mass-not-positive",
             "error",

@@ -5,16 +5,29 @@
   ``IGN_GAZEBO_RESOURCE_PATH`` (each a ``:``-separated list).
 * ``file://`` URIs and absolute paths as they are; other URIs relative to the including file's
   folder.
+* Fuel URLs (``https://fuel.gazebosim.org/1.0/<owner>/models/<name>[/<version>]``) from the
+  local Fuel cache only, never the network, as gz-fuel-tools' ``LocalCache`` finds them:
+  ``<cache>/<server host>/<owner>/models/<name>/<version>/`` with owner and name compared
+  case-insensitively (Fuel lowercases them) and percent-decoded, the newest numbered version
+  folder holding a ``model.config`` when the URL names none (or ``tip``). The caches tried, in
+  order: ``GZ_FUEL_CACHE_PATH``, ``IGN_FUEL_CACHE_PATH``, ``~/.gz/fuel``, ``~/.ignition/fuel``
+  (the last for Fortress and older). Model file URLs (``.../<version>/files/meshes/x.dae``)
+  resolve the same way.
+* A scheme neither libsdformat nor Gazebo knows (``models://``) resolves to nothing:
+  :class:`UnknownSchemeError` names it and the near known scheme.
 * A folder is opened through its ``model.config`` (the ``<sdf>`` entry with the highest
   ``version``), else ``model.sdf``.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from lxml import etree
 
@@ -33,6 +46,140 @@ class Resolved:
 
 class UnresolvedIncludeError(Exception):
     """The URI could not be resolved; the message says what was tried."""
+
+
+#: URI schemes libsdformat and Gazebo resolve (``package://`` through ROS tooling).
+KNOWN_SCHEMES = ("model", "file", "http", "https", "package")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+class UnknownSchemeError(UnresolvedIncludeError):
+    """The URI's scheme is none that libsdformat or Gazebo resolves (e.g. ``models://``)."""
+
+
+def unknown_scheme_message(uri: str) -> str | None:
+    """What is wrong with ``uri``'s scheme, naming the near known one; ``None`` when the
+    scheme is known or the URI has none."""
+    match = _SCHEME.match(uri.strip())
+    if match is None or match.group(1).lower() in KNOWN_SCHEMES:
+        return None
+    scheme = match.group(1)
+    near = difflib.get_close_matches(scheme.lower(), KNOWN_SCHEMES, n=1, cutoff=0.5)
+    hint = f"; did you mean {near[0]}://?" if near else ""
+    return (
+        f"{uri.strip()!r}: the scheme {scheme}:// is none that libsdformat or Gazebo resolves "
+        f"({', '.join(s + '://' for s in KNOWN_SCHEMES)}), so Gazebo cannot load it and "
+        f"nothing it names was audited{hint}"
+    )
+
+
+_FUEL_MODEL = re.compile(
+    r"^https?://([^/\s]+)/+(?:[0-9]+\.[0-9]+/+)?([^/\s]+)/+models/+([^/]+)"
+    r"(?:/+([0-9]+|tip))?/*$"
+)
+_FUEL_FILE = re.compile(
+    r"^https?://([^/\s]+)/+(?:[0-9]+\.[0-9]+/+)?([^/\s]+)/+models/+([^/]+)/+([0-9]+|tip)"
+    r"/+files/+(.+)$"
+)
+#: The Fuel server's two names: a cache may hold a model under either.
+_FUEL_HOSTS = ("fuel.gazebosim.org", "fuel.ignitionrobotics.org")
+
+
+def fuel_cache_roots() -> list[tuple[Path, str]]:
+    """The local Fuel caches, in search order, each with the rule that names it."""
+    roots: list[tuple[Path, str]] = []
+    for var in ("GZ_FUEL_CACHE_PATH", "IGN_FUEL_CACHE_PATH"):
+        value = os.environ.get(var, "")
+        if value:
+            roots.append((Path(value), var))
+    home = Path(os.environ.get("HOME") or Path.home())
+    roots += [(home / ".gz" / "fuel", "~/.gz/fuel"), (home / ".ignition" / "fuel",
+                                                       "~/.ignition/fuel")]
+    return roots
+
+
+def _folded(name: str) -> str:
+    return unquote(name).casefold()
+
+
+def _child_folder(folder: Path, name: str) -> Path | None:
+    """``folder/name`` compared as Fuel does (case-insensitive, percent-decoded)."""
+    exact = folder / unquote(name)
+    if exact.is_dir():
+        return exact
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return None
+    wanted = _folded(name)
+    for entry in entries:
+        if _folded(entry.name) == wanted and entry.is_dir():
+            return Path(entry.path)
+    return None
+
+
+def _fuel_version_folder(
+    host: str, owner: str, name: str, version: str | None
+) -> tuple[Path | None, list[str]]:
+    """The cached version folder of a Fuel model (newest numbered one holding a
+    ``model.config`` unless ``version`` names one), and the caches looked in."""
+    looked: list[str] = []
+    hosts = [host, *(h for h in _FUEL_HOSTS if host.casefold() in _FUEL_HOSTS and h != host)]
+    for root, rule in fuel_cache_roots():
+        looked.append(f"{root} ({rule})")
+        for server in hosts:
+            server_dir = _child_folder(root, server.replace(":", "%3A").replace("@", "%40"))
+            owner_dir = None if server_dir is None else _child_folder(server_dir, owner)
+            models = None if owner_dir is None else owner_dir / "models"
+            model_dir = None if models is None else _child_folder(models, name)
+            if model_dir is None:
+                continue
+            if version and version != "tip":
+                pinned = model_dir / str(int(version))
+                if pinned.is_dir():
+                    return pinned, looked
+                continue
+            try:
+                numbered = [
+                    int(e.name) for e in os.scandir(model_dir)
+                    if e.name.isdigit() and (Path(e.path) / "model.config").is_file()
+                ]
+            except OSError:
+                numbered = []
+            if numbered:
+                return model_dir / str(max(numbered)), looked
+    return None, looked
+
+
+def _resolve_fuel(uri: str) -> Resolved | None:
+    """A Fuel model URL from the local cache; ``None`` when ``uri`` is no Fuel model URL.
+    Raises :class:`UnresolvedIncludeError` when the model is not in any cache."""
+    match = _FUEL_MODEL.match(uri)
+    if match is None:
+        return None
+    host, owner, name, version = match.groups()
+    folder, looked = _fuel_version_folder(host, owner, name, version)
+    found = None if folder is None else sdf_file_in_folder(folder)
+    if found is not None:
+        return Resolved(found, f"local Fuel cache ({folder})")
+    raise UnresolvedIncludeError(
+        f"cannot find {uri!r} in the local Fuel cache (looked in: {'; '.join(looked)}); "
+        "gzinertia never downloads: fetch it once with `gz fuel download -u URL` or by "
+        "running the world in Gazebo"
+    )
+
+
+def _fuel_file(uri: str) -> Path | None:
+    """A file of a Fuel model (``.../<version>/files/<path>``) from the local cache."""
+    match = _FUEL_FILE.match(uri)
+    if match is None:
+        return None
+    host, owner, name, version, rest = match.groups()
+    folder, _ = _fuel_version_folder(host, owner, name, version)
+    if folder is None:
+        return None
+    candidate = folder / unquote(rest)
+    return candidate if candidate.is_file() else None
 
 
 def model_search_path(explicit: Sequence[str | Path] = ()) -> list[tuple[Path, str]]:
@@ -95,6 +242,12 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
             f"cannot find {uri!r} (searched: {where}; "
             "set GZ_SIM_RESOURCE_PATH or pass --model-path)"
         )
+    problem = unknown_scheme_message(uri)
+    if problem is not None:
+        raise UnknownSchemeError(problem)
+    fuel = _resolve_fuel(uri)
+    if fuel is not None:
+        return fuel
     if "://" in uri and not uri.startswith("file://"):
         scheme = uri.split("://", 1)[0]
         raise UnresolvedIncludeError(
@@ -135,7 +288,7 @@ def resolve_resource(
                 return folder / parts[1]
         return None
     if "://" in uri and not uri.startswith("file://"):
-        return None
+        return _fuel_file(uri)
     raw = Path(uri[len("file://") :] if uri.startswith("file://") else uri)
     candidate = raw if raw.is_absolute() else including_file.parent / raw
     return candidate if candidate.is_file() else None
