@@ -179,6 +179,7 @@ def test_fuel_url_resolves_from_the_local_cache_newest_version(
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("GZ_FUEL_CACHE_PATH", raising=False)
+    monkeypatch.delenv("IGN_FUEL_CACHE_PATH", raising=False)
     cache = tmp_path / "cache" if where == "GZ_FUEL_CACHE_PATH" else home / where
     if where == "GZ_FUEL_CACHE_PATH":
         monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(cache))
@@ -218,9 +219,30 @@ def test_a_misspelt_scheme_is_reported_with_the_near_one(tmp_path: Path) -> None
     assert "models://blueboat/meshes/hull.stl" in f.message and "model://" in f.message
     assert f.link == "m::hull"
     assert "<uri>models://" in model.read_text().splitlines()[f.line - 1]
+    assert "not on the model path" in f.message
     world = write(tmp_path / "w", _world_with_include("models://blueboat", ""), "w.sdf")
     [g] = [f for f in run([world]).findings if f.code == "GZI002"]
     assert "models://blueboat" in g.message and "model://" in g.message
+
+
+def test_a_misspelt_scheme_resolves_as_gz_sim_resolves_it(tmp_path: Path) -> None:
+    """gz-common tries the path after any scheme on the resource path: so does the reader, and
+    the geometry rules then see the mesh (a 1 m cube of 0.02 kg: GZI106's density is
+    mass/volume = 0.02 kg/m³, below any material)."""
+    import trimesh
+
+    meshes = tmp_path / "models" / "blueboat" / "meshes"
+    meshes.mkdir(parents=True)
+    trimesh.creation.box((1.0, 1.0, 1.0)).export(meshes / "hull.stl")
+    mesh = ('<link name="hull"><inertial><mass>0.02</mass>' + _I + "</inertial>"
+            '<collision name="c"><geometry><mesh><uri>models://blueboat/meshes/hull.stl</uri>'
+            "</mesh></geometry></collision></link>")
+    model = write(tmp_path / "m", _one_per_line(_model(mesh)))
+    link = read_sdf_file(model, [tmp_path / "models"]).link("m::hull")
+    assert link.collisions[0].geometry.mesh_path == str(meshes / "hull.stl")
+    found = {f.code: f for f in run([model], model_paths=[str(tmp_path / "models")]).findings}
+    assert "found at" in found["GZI002"].message
+    assert found["GZI106"].values["density"] == pytest.approx(0.02)
 
 
 # --- show: notes in JSON, the plugin's added mass ----------------------------------------------

@@ -29,9 +29,9 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
         _rule(
             "GZI002",
             "uri-scheme-unknown",
-            "error",
-            "An <include> or mesh <uri> has a scheme nothing resolves (models:// for model://):"
-            " Gazebo cannot load it and the audit cannot read it.",
+            "warning",
+            "An <include> or mesh <uri> has a scheme libsdformat does not know (models:// for "
+            "model://): only gz-sim's search by path finds it.",
         ),
         _rule(
             "GZI101",

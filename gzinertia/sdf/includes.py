@@ -10,11 +10,14 @@
   ``<cache>/<server host>/<owner>/models/<name>/<version>/`` with owner and name compared
   case-insensitively (Fuel lowercases them) and percent-decoded, the newest numbered version
   folder holding a ``model.config`` when the URL names none (or ``tip``). The caches tried, in
-  order: ``GZ_FUEL_CACHE_PATH``, ``IGN_FUEL_CACHE_PATH``, ``~/.gz/fuel``, ``~/.ignition/fuel``
-  (the last for Fortress and older). Model file URLs (``.../<version>/files/meshes/x.dae``)
+  order: ``GZ_FUEL_CACHE_PATH`` (else ``~/.gz/fuel``), then ``IGN_FUEL_CACHE_PATH`` (else
+  ``~/.ignition/fuel``, Fortress and older). Model file URLs (``.../<version>/files/meshes/x.dae``)
   resolve the same way.
-* A scheme neither libsdformat nor Gazebo knows (``models://``) resolves to nothing:
-  :class:`UnknownSchemeError` names it and the near known scheme.
+* A scheme libsdformat does not know (``models://``, a typo for ``model://``) is resolved as
+  gz-sim resolves it (gz-common's ``SystemPaths::FindFileURI`` tries the rest of the URI on
+  every resource path, whatever the scheme); ``gz sdf``, Gazebo classic and Drake do not.
+  :func:`unknown_scheme_message` says so and names the near known scheme; the reader turns
+  it into a note whether the file is found or not (:class:`UnknownSchemeError` when not).
 * A folder is opened through its ``model.config`` (the ``<sdf>`` entry with the highest
   ``version``), else ``model.sdf``.
 """
@@ -65,12 +68,26 @@ def unknown_scheme_message(uri: str) -> str | None:
         return None
     scheme = match.group(1)
     near = difflib.get_close_matches(scheme.lower(), KNOWN_SCHEMES, n=1, cutoff=0.5)
-    hint = f"; did you mean {near[0]}://?" if near else ""
+    hint = f" (did you mean {near[0]}://?)" if near else ""
     return (
-        f"{uri.strip()!r}: the scheme {scheme}:// is none that libsdformat or Gazebo resolves "
-        f"({', '.join(s + '://' for s in KNOWN_SCHEMES)}), so Gazebo cannot load it and "
-        f"nothing it names was audited{hint}"
+        f"{uri.strip()!r}: {scheme}:// is no URI scheme libsdformat resolves (model://, "
+        f"file://, https:// for Fuel, package:// through ROS){hint}; gz-sim still finds the "
+        "file when the path after the scheme lies on its resource path (gz-common tries it "
+        "whatever the scheme), `gz sdf`, Gazebo classic and Drake do not"
     )
+
+
+def _after_scheme(uri: str, model_paths: Sequence[str | Path]) -> Path | None:
+    """What gz-common finds for a URI of any scheme: the path after ``scheme://`` on the
+    model path (a folder is opened through its ``model.config``)."""
+    rest = uri.strip().split("://", 1)[1].strip("/")
+    if not rest:
+        return None
+    for base, _rule in model_search_path(model_paths):
+        found = _open_target(base / rest)
+        if found is not None:
+            return found
+    return None
 
 
 _FUEL_MODEL = re.compile(
@@ -86,15 +103,18 @@ _FUEL_HOSTS = ("fuel.gazebosim.org", "fuel.ignitionrobotics.org")
 
 
 def fuel_cache_roots() -> list[tuple[Path, str]]:
-    """The local Fuel caches, in search order, each with the rule that names it."""
-    roots: list[tuple[Path, str]] = []
-    for var in ("GZ_FUEL_CACHE_PATH", "IGN_FUEL_CACHE_PATH"):
-        value = os.environ.get(var, "")
-        if value:
-            roots.append((Path(value), var))
+    """The local Fuel caches, in search order, each with the rule that names it: gz-fuel-tools'
+    (``GZ_FUEL_CACHE_PATH``, else ``~/.gz/fuel``), then ignition-fuel-tools' of Fortress and
+    older (``IGN_FUEL_CACHE_PATH``, else ``~/.ignition/fuel``). A variable replaces its
+    default, as in gz-fuel-tools' ``ClientConfig``."""
     home = Path(os.environ.get("HOME") or Path.home())
-    roots += [(home / ".gz" / "fuel", "~/.gz/fuel"), (home / ".ignition" / "fuel",
-                                                       "~/.ignition/fuel")]
+    roots: list[tuple[Path, str]] = []
+    for var, default, label in (
+        ("GZ_FUEL_CACHE_PATH", home / ".gz" / "fuel", "~/.gz/fuel"),
+        ("IGN_FUEL_CACHE_PATH", home / ".ignition" / "fuel", "~/.ignition/fuel"),
+    ):
+        value = os.environ.get(var, "")
+        roots.append((Path(value), var) if value else (default, label))
     return roots
 
 
@@ -244,7 +264,12 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
         )
     problem = unknown_scheme_message(uri)
     if problem is not None:
-        raise UnknownSchemeError(problem)
+        found = _after_scheme(uri, model_paths)
+        if found is not None:
+            return Resolved(found, "the path after the scheme on the model path, as gz-sim")
+        raise UnknownSchemeError(
+            f"{problem}; it is not on the model path either, so nothing it names was audited"
+        )
     fuel = _resolve_fuel(uri)
     if fuel is not None:
         return fuel
@@ -287,6 +312,8 @@ def resolve_resource(
             if folder.name == parts[0] and len(parts) == 2 and (folder / parts[1]).is_file():
                 return folder / parts[1]
         return None
+    if unknown_scheme_message(uri) is not None:
+        return _after_scheme(uri, model_paths)
     if "://" in uri and not uri.startswith("file://"):
         return _fuel_file(uri)
     raw = Path(uri[len("file://") :] if uri.startswith("file://") else uri)

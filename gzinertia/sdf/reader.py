@@ -273,8 +273,8 @@ class _Reader:
                 self.dependencies.append(
                     Dependency("resource", geometry.mesh_uri, file, geometry.mesh_path)
                 )
-                if geometry.mesh_path is None and geom is not None:
-                    self.note_unknown_scheme(geometry.mesh_uri, geom, file, name)
+                if geom is not None:
+                    self.note_unknown_scheme(geometry, geom, file, name)
             collision = Collision(
                 name=cname,
                 X_BC=cpose.X,
@@ -360,12 +360,18 @@ class _Reader:
             self.dependencies.append(Dependency("include", uri, file, None))
             if isinstance(exc, UnknownSchemeError):
                 uri_where = SourceRef(file, line_of(uri_elem))
-                self.notes.append(Note("error", "unknown-uri-scheme", str(exc), uri_where))
+                self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where))
             else:
                 self.notes.append(Note("error", "unresolved-include", str(exc), where))
             self.unresolved_include(elem, file, scope, uri, where)
             return
         self.dependencies.append(Dependency("include", uri, file, str(target.path)))
+        problem = unknown_scheme_message(uri)
+        if problem is not None:
+            self.notes.append(
+                Note("warning", "unknown-uri-scheme", f"{problem}; found at {target.path}",
+                     SourceRef(file, line_of(uri_elem)))
+            )
         key = str(target.path.resolve())
         if key in stack:
             raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
@@ -426,15 +432,22 @@ class _Reader:
         )
 
     def note_unknown_scheme(
-        self, uri: str, geom: etree._Element, file: str, link: str
+        self, geometry: Geometry, geom: etree._Element, file: str, link: str
     ) -> None:
-        """A note when a mesh URI that did not resolve has a scheme nothing resolves."""
-        problem = unknown_scheme_message(uri)
+        """A note when a mesh URI has a scheme libsdformat does not know."""
+        problem = unknown_scheme_message(geometry.mesh_uri or "")
         if problem is None:
             return
+        if geometry.mesh_path is None:
+            problem += (
+                "; it is not on the model path either, so the link's geometry rules could not "
+                "check this collision"
+            )
+        else:
+            problem += f"; found at {geometry.mesh_path}"
         uri_elem = next(geom.iter("uri"), None)
         where = SourceRef(file, line_of(uri_elem if uri_elem is not None else geom))
-        self.notes.append(Note("error", "unknown-uri-scheme", problem, where, link))
+        self.notes.append(Note("warning", "unknown-uri-scheme", problem, where, link))
 
     # ---- resolution -------------------------------------------------------------------------
     def finish(self) -> tuple[LinkRecord, ...]:

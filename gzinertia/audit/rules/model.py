@@ -44,7 +44,9 @@ def _unresolved_at(doc: DocumentContext, where: SourceRef) -> UnresolvedInclude 
 @document_rule("GZI001")
 def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("unresolved-include"):
-        fuel = "://fuel." in note.message or "https://" in note.message
+        fuel = ("://fuel." in note.message or "https://" in note.message) and (
+            "never downloads" not in note.message
+        )
         message = f"{note.message}: the models it holds were not audited" + (
             " (gzinertia does not download from Fuel)" if fuel else ""
         )
@@ -60,11 +62,7 @@ def uri_scheme_unknown(doc: DocumentContext) -> Iterator[Finding]:
              if i.source.file == note.source.file and i.uri and i.uri in note.message),
             None,
         ) if note.link is None else None
-        what = (
-            "; the link's geometry rules (GZI105, GZI106, GZI107, GZI207, GZI210) could not "
-            "check it" if note.link is not None else ""
-        )
-        yield finding("GZI002", note.source, note.link, note.message + what + _coverage(inc), {})
+        yield finding("GZI002", note.source, note.link, note.message + _coverage(inc), {})
 
 
 def _has_added_mass(ctx: LinkContext) -> bool:
