@@ -196,6 +196,33 @@ def test_fuel_url_resolves_from_the_local_cache_newest_version(
     assert not [f for f in run([world]).findings if f.code == "GZI001"]
 
 
+def test_fuel_mesh_urls_resolve_from_the_cache_and_nothing_leaves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import trimesh
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(cache))
+    folder = _fuel_model(cache, "fuel.gazebosim.org", "accurrent", "mbari tethys lrauv", "3", 1.0)
+    (folder / "meshes").mkdir()
+    trimesh.creation.box((1.0, 1.0, 1.0)).export(folder / "meshes" / "hull.stl")
+    (tmp_path / "secret.stl").write_bytes((folder / "meshes" / "hull.stl").read_bytes())
+
+    def mesh_path(uri: str) -> str | None:
+        link = ('<link name="l"><collision name="c"><geometry><mesh><uri>' + uri +
+                "</uri></mesh></geometry></collision></link>")
+        doc = read_sdf_file(write(tmp_path / "m", _model(link)))
+        return doc.link("m::l").collisions[0].geometry.mesh_path
+
+    base = "https://fuel.gazebosim.org/1.0/accurrent/models/MBARI%20Tethys%20LRAUV/3/files/"
+    assert mesh_path(base + "meshes/hull.stl") == str(folder / "meshes" / "hull.stl")
+    # Percent-encoded separators and ".." stay inside the cached model (or resolve to nothing).
+    assert mesh_path(base + "..%2F..%2F..%2F..%2F..%2F..%2Fsecret.stl") is None
+    assert mesh_path(base + "../../../../../../secret.stl") is None
+    evil = "https://fuel.gazebosim.org/1.0/accurrent/models/..%2F..%2F..%2F..%2F/3/files/x.stl"
+    assert mesh_path(evil) is None
+
+
 def test_fuel_url_missing_from_the_cache_says_where_it_looked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -122,8 +122,16 @@ def _folded(name: str) -> str:
     return unquote(name).casefold()
 
 
+def _plain_segment(name: str) -> bool:
+    """A path segment that stays where it is (no ``..``, no separator once percent-decoded)."""
+    decoded = unquote(name)
+    return decoded not in ("", ".", "..") and "/" not in decoded and "\\" not in decoded
+
+
 def _child_folder(folder: Path, name: str) -> Path | None:
     """``folder/name`` compared as Fuel does (case-insensitive, percent-decoded)."""
+    if not _plain_segment(name):
+        return None
     exact = folder / unquote(name)
     if exact.is_dir():
         return exact
@@ -155,14 +163,15 @@ def _fuel_version_folder(
             if model_dir is None:
                 continue
             if version and version != "tip":
-                pinned = model_dir / str(int(version))
+                pinned = model_dir / (version.lstrip("0") or "0")
                 if pinned.is_dir():
                     return pinned, looked
                 continue
             try:
                 numbered = [
                     int(e.name) for e in os.scandir(model_dir)
-                    if e.name.isdigit() and (Path(e.path) / "model.config").is_file()
+                    if e.name.isdigit() and len(e.name) < 10
+                    and (Path(e.path) / "model.config").is_file()
                 ]
             except OSError:
                 numbered = []
@@ -198,7 +207,10 @@ def _fuel_file(uri: str) -> Path | None:
     folder, _ = _fuel_version_folder(host, owner, name, version)
     if folder is None:
         return None
-    candidate = folder / unquote(rest)
+    parts = rest.split("/")
+    if not all(_plain_segment(p) for p in parts if p):
+        return None
+    candidate = folder.joinpath(*(unquote(p) for p in parts if p))
     return candidate if candidate.is_file() else None
 
 
