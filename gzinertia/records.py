@@ -264,7 +264,11 @@ class SdfDocument:
 
     ``dependencies``: every include and mesh URI looked up while reading, in reading order;
     ``file_versions``: the ``<sdf version>`` declared by this file and each file it included;
-    ``unresolved_includes``: the includes that did not resolve, with what their text says."""
+    ``unresolved_includes``: the includes that did not resolve, with what their text says;
+    ``unattached_plugins``: ``(link, plugin)`` for each Hydrodynamics plugin whose link was not
+    read because an include did not resolve (written inside it, or naming a link of a model
+    that holds one), with the scoped name the link would have: what the plugin's own text says
+    can still be checked."""
 
     path: str
     sdf_version: str
@@ -274,6 +278,7 @@ class SdfDocument:
     dependencies: tuple[Dependency, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
     unresolved_includes: tuple[UnresolvedInclude, ...] = ()
+    unattached_plugins: tuple[tuple[str, HydroPlugin], ...] = ()
 
     def link(self, name: str) -> LinkRecord:
         """The link with this scoped name (``KeyError`` naming the known links otherwise)."""

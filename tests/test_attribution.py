@@ -131,6 +131,15 @@ def test_plugin_inside_an_unresolved_include_is_checked_from_its_text(tmp_path: 
     assert "GZI205" in unchecked and "GZI211" in unchecked  # what the text cannot tell
 
 
+def test_model_plugin_naming_a_link_of_an_unresolved_include_is_checked(tmp_path: Path) -> None:
+    model = write(tmp_path, '<?xml version="1.0"?><sdf version="1.9"><model name="auv">'
+                  "<include merge='true'><uri>model://hull_not_here</uri></include>\n"
+                  + _HYDRO.format(terms="<zDotW>\n15.4</zDotW>") + "</model></sdf>")
+    found = {f.code: f for f in run([model]).findings}
+    assert found["GZI208"].link == "auv::base_link" and found["GZI208"].line == 2  # <zDotW>
+    assert "GZI211" not in found  # the link may be in the include: not claimed missing
+
+
 @pytest.mark.skipif(not GZ_SIM_WORLDS.is_dir(), reason="corpus absent")
 def test_gz_sim_multi_lrauv_race_typo_is_found() -> None:
     world = GZ_SIM_WORLDS / "multi_lrauv_race.sdf"
@@ -363,3 +372,21 @@ def test_blank_lines_before_the_xml_declaration_are_read_as_libsdformat_does(
     [f] = [f for f in run([model]).findings if f.code == "GZI101"]
     assert '<link name="b">' in text.splitlines()[f.line - 1] or "<mass>-1" in text.splitlines()[
         f.line - 1]
+
+
+def test_an_error_after_a_missing_include_names_the_include_first(tmp_path: Path) -> None:
+    """A frame error that the missing model may explain (here a cycle through a frame next to
+    the include) is reported at the <include>, with the error after it."""
+    from gzinertia.errors import SdfError
+
+    world = write(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n'
+                  "<include><uri>model://boat_not_here</uri></include>\n"
+                  '<frame name="a"><pose relative_to="b"/></frame>\n'
+                  '<frame name="b"><pose relative_to="a"/></frame>\n'
+                  '<model name="m"><pose relative_to="a"/>' + _link("l", 1.0) + "</model>\n"
+                  "</world>\n</sdf>\n", "w.sdf")
+    with pytest.raises(SdfError) as raised:
+        read_sdf_file(world)
+    assert (raised.value.file, raised.value.line) == (str(world), 4)
+    message = str(raised.value)
+    assert message.index("boat_not_here") < message.index("cycle")

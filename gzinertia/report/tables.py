@@ -55,7 +55,12 @@ def render_show(summary: dict[str, Any], console: Console) -> None:
             _vec(link["equivalent_ellipsoid_semi_axes"]),
         )
         hydro = link.get("hydrodynamics_added_mass")
-        if link["A_BBo_B"] is not None:
+        if link["A_BBo_B"] is not None and hydro is not None:
+            added = (
+                "A_BBo_B below, and the Hydrodynamics plugin "
+                f"({hydro['file']}:{hydro['line']}) applies its -D too: counted twice"
+            )
+        elif link["A_BBo_B"] is not None:
             added = "A_BBo_B below"
         elif hydro is not None:
             added = (

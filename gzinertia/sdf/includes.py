@@ -24,7 +24,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Sequence
@@ -66,6 +65,8 @@ def unknown_scheme_message(uri: str) -> str | None:
     match = _SCHEME.match(uri.strip())
     if match is None or match.group(1).lower() in KNOWN_SCHEMES:
         return None
+    import difflib  # only for the rare unknown scheme
+
     scheme = match.group(1)
     near = difflib.get_close_matches(scheme.lower(), KNOWN_SCHEMES, n=1, cutoff=0.5)
     hint = f" (did you mean {near[0]}://?)" if near else ""

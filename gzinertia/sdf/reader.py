@@ -132,6 +132,7 @@ class _Reader:
         self.incomplete_scopes: set[str] = set()
         self.dependencies: list[Dependency] = []
         self.unresolved: list[UnresolvedInclude] = []
+        self.unattached: list[tuple[str, HydroPlugin]] = []
 
     def register_version(self, file: str, version: str) -> None:
         self.versions[file] = version
@@ -427,9 +428,9 @@ class _Reader:
             read_hydrodynamics(c, file) for c in elem.iterchildren("plugin")
             if is_gz_hydrodynamics(c)
         )
-        self.unresolved.append(
-            UnresolvedInclude(uri, where, scope.absolute(name) if name else "", plugins)
-        )
+        inc = UnresolvedInclude(uri, where, scope.absolute(name) if name else "", plugins)
+        self.unresolved.append(inc)
+        self.unattached.extend((inc.plugin_link(p), p) for p in plugins)
 
     def note_unknown_scheme(
         self, geometry: Geometry, geom: etree._Element, file: str, link: str
@@ -464,7 +465,9 @@ class _Reader:
             target = scope.absolute(plugin.link_name) if plugin.link_name else ""
             if target in by_name:
                 by_name[target].hydrodynamics.append(plugin)
-            elif scope.prefix not in self.incomplete_scopes:
+            elif scope.prefix in self.incomplete_scopes:
+                self.unattached.append((target or plugin.link_name, plugin))
+            else:
                 self.notes.append(
                     Note(
                         "warning",
@@ -536,7 +539,19 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         for elem in root:
             if elem.tag == "model":
                 reader.model(elem, file, WORLD_SCOPE, stack)
-    links = reader.finish()
+    try:
+        links = reader.finish()
+    except SdfError as exc:
+        if not reader.unresolved:
+            raise
+        # Likely a consequence of what was not read: name the include first.
+        first = reader.unresolved[0]
+        more = f" (and {len(reader.unresolved) - 1} more)" if len(reader.unresolved) > 1 else ""
+        raise SdfError(
+            first.source.file,
+            first.source.line,
+            f"<include> of {first.uri or 'no URI'!r} did not resolve{more}, and then: {exc}",
+        ) from None
     return SdfDocument(
         path=file,
         sdf_version=version,
@@ -546,6 +561,7 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         dependencies=tuple(reader.dependencies),
         file_versions=dict(reader.versions),
         unresolved_includes=tuple(reader.unresolved),
+        unattached_plugins=tuple(reader.unattached),
     )
 
 

@@ -72,13 +72,12 @@ def added_mass_sign(ctx: LinkContext) -> Iterator[Finding]:
 
 @document_rule("GZI208")
 def added_mass_sign_in_unresolved_includes(doc: DocumentContext) -> Iterator[Finding]:
-    """The plugins written inside an ``<include>`` that did not resolve: the sign is in the
-    text; the link's mass is not."""
-    for inc in doc.doc.unresolved_includes:
-        for plugin in inc.plugins:
-            found = _sign_finding(plugin, inc.plugin_link(plugin), None, False)
-            if found is not None:
-                yield found
+    """The plugins whose link was not read (an ``<include>`` did not resolve): the sign is in
+    the text; the link's mass is not."""
+    for link, plugin in doc.doc.unattached_plugins:
+        found = _sign_finding(plugin, link, None, False)
+        if found is not None:
+            yield found
 
 
 def _sign_finding(
@@ -178,10 +177,10 @@ def cross_term_typo(ctx: LinkContext) -> Iterator[Finding]:
 
 @document_rule("GZI209")
 def cross_term_typo_in_unresolved_includes(doc: DocumentContext) -> Iterator[Finding]:
-    """The plugins written inside an ``<include>`` that did not resolve (all in the text)."""
-    for inc in doc.doc.unresolved_includes:
-        for plugin in inc.plugins:
-            yield from _typo_findings(plugin, inc.plugin_link(plugin))
+    """The plugins whose link was not read (an ``<include>`` did not resolve): all in the
+    text."""
+    for link, plugin in doc.doc.unattached_plugins:
+        yield from _typo_findings(plugin, link)
 
 
 def _typo_findings(plugin: HydroPlugin, link: str) -> Iterator[Finding]:
