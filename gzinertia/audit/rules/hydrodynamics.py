@@ -109,9 +109,14 @@ def _sign_finding(
         f"is negative added mass (eigenvalues of -D: {fmt_vec(eig)}): the plugin pushes the "
         f"link along its acceleration{worst}. Fossen's convention, which the plugin follows, "
         "writes the derivatives negative (xDotU < 0); gz-sim before 6.12 applied -D·ν̇ "
-        "(diagonal only), so these values were right there. Negate them, or move them to "
-        f"<fluid_added_mass> (DART only) with `gzinertia convert {plugin.source.file} "
-        "--hydro-to-sdf --sign physical` (docs/rules/GZI208.md)"
+        "(diagonal only), so these values were right there. "
+        + (
+            "Negate them, or move them to <fluid_added_mass> (DART only) with `gzinertia "
+            f"convert {plugin.source.file} --hydro-to-sdf --sign physical`"
+            if m is not None
+            else "Negate them (the link's model was not read: the mass it acts on is unknown)"
+        )
+        + " (docs/rules/GZI208.md)"
     )
     values = {
         "D_diagonal": diag,
