@@ -390,3 +390,24 @@ def test_an_error_after_a_missing_include_names_the_include_first(tmp_path: Path
     assert (raised.value.file, raised.value.line) == (str(world), 4)
     message = str(raised.value)
     assert message.index("boat_not_here") < message.index("cycle")
+
+
+def test_findings_served_from_the_cache_keep_their_link(tmp_path: Path) -> None:
+    """The result cache and worker processes carry the link as written in its file: a second,
+    cached run of a world including one model twice reports exactly what the first did."""
+    from gzinertia.audit.config import AuditConfig
+    from gzinertia.audit.rules import RULES
+    from gzinertia.audit.runner import audit
+
+    write(tmp_path / "models" / "boat",
+          _model(_link("a", -1.0), _link("b", -1.0, relative_to="a"), name="boat"))
+    write(tmp_path, '<?xml version="1.0"?><sdf version="1.9"><world name="w">'
+          "<include><name>x</name><uri>models/boat</uri></include>"
+          "<include><name>y</name><pose>9 0 0 0 0 0</pose><uri>models/boat</uri></include>"
+          "</world></sdf>", "world.sdf")
+    config = AuditConfig(known_codes=frozenset(RULES))
+    runs = [audit([str(tmp_path)], config, cache_dir=tmp_path / "cache") for _ in range(2)]
+    first, second = ([(f.code, f.file, f.line, f.link) for f in r.findings] for r in runs)
+    assert first == second
+    assert sorted((c, lk) for c, _, _, lk in first if c in ("GZI101", "GZI108")) == [
+        ("GZI101", "boat::a"), ("GZI101", "boat::b"), ("GZI108", "boat::b")]
