@@ -39,12 +39,18 @@ NoteLevel = Literal["info", "warning", "error"]
 
 @dataclass(frozen=True)
 class Note:
-    """Something the reader noticed and did the way libsdformat does (e.g. ignored, defaulted)."""
+    """Something the reader noticed and did the way libsdformat does (e.g. ignored, defaulted).
+
+    ``link`` is the scoped name of the link the note is about (``None`` for notes about the file,
+    an include or a model): the reader sets it when it writes the note, so the audit never has
+    to guess it from line numbers (several links may share a line, an included file's lines are
+    shared by every instance of it)."""
 
     level: NoteLevel
     code: str
     message: str
     source: SourceRef
+    link: str | None = None
 
     def __str__(self) -> str:
         return f"{self.source}: {self.level}: {self.message}"
@@ -208,6 +214,10 @@ class LinkRecord:
     suppressed_codes: frozenset[str] = frozenset()
     #: Joined to ``world`` by a chain of fixed joints (Drake: welded to the world): never moves.
     welded_to_world: bool = False
+    #: The link's scoped name as written in the file that holds it (model names from that
+    #: file's root, not the names ``<include>`` gave them): one element read through two
+    #: includes, or audited on its own too, has one ``name_in_file``.
+    name_in_file: str = ""
 
     def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
         return self.inertial.M_BBo_B(ordering)
@@ -230,11 +240,35 @@ class Dependency:
 
 
 @dataclass(frozen=True)
+class UnresolvedInclude:
+    """An ``<include>`` whose URI did not resolve, and what its own text still says.
+
+    ``name`` is the scoped name the included model would have: the include's ``<name>``, else
+    the URI's last path segment (the model file may name it otherwise); ``plugins`` are the
+    Hydrodynamics plugins written inside the ``<include>`` (libsdformat adds them to the
+    included model), whose link would be ``f"{name}::{plugin.link_name}"``."""
+
+    uri: str
+    source: SourceRef
+    name: str
+    plugins: tuple[HydroPlugin, ...] = ()
+
+    def plugin_link(self, plugin: HydroPlugin) -> str:
+        """The scoped name the plugin's link would have."""
+        return f"{self.name}::{plugin.link_name}" if self.name else plugin.link_name
+
+
+@dataclass(frozen=True)
 class SdfDocument:
     """Everything read from one SDFormat file (with its includes).
 
     ``dependencies``: every include and mesh URI looked up while reading, in reading order;
-    ``file_versions``: the ``<sdf version>`` declared by this file and each file it included."""
+    ``file_versions``: the ``<sdf version>`` declared by this file and each file it included;
+    ``unresolved_includes``: the includes that did not resolve, with what their text says;
+    ``unattached_plugins``: ``(link, plugin)`` for each Hydrodynamics plugin whose link was not
+    read because an include did not resolve (written inside it, or naming a link of a model
+    that holds one), with the scoped name the link would have: what the plugin's own text says
+    can still be checked."""
 
     path: str
     sdf_version: str
@@ -243,6 +277,8 @@ class SdfDocument:
     root_kind: Literal["world", "model"] = "model"
     dependencies: tuple[Dependency, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
+    unresolved_includes: tuple[UnresolvedInclude, ...] = ()
+    unattached_plugins: tuple[tuple[str, HydroPlugin], ...] = ()
 
     def link(self, name: str) -> LinkRecord:
         """The link with this scoped name (``KeyError`` naming the known links otherwise)."""

@@ -17,6 +17,11 @@ CORPUS = REPO.parent / "shared" / "corpus"
 # one in a temporary folder instead (every CLI run in the suite goes through it, so results
 # served from the cache are checked by the same assertions as fresh ones).
 os.environ.setdefault("GZINERTIA_CACHE_DIR", tempfile.mkdtemp(prefix="gzinertia-test-cache-"))
+# Fuel URLs resolve from the local Fuel caches: the suite sees empty ones, never the machine's
+# (a developer's ~/.gz/fuel would otherwise change what the corpus audit finds).
+_NO_FUEL = tempfile.mkdtemp(prefix="gzinertia-test-fuel-")
+os.environ["GZ_FUEL_CACHE_PATH"] = _NO_FUEL
+os.environ["IGN_FUEL_CACHE_PATH"] = _NO_FUEL
 
 
 def random_rotation(rng: np.random.Generator) -> np.ndarray:

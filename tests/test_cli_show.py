@@ -31,6 +31,7 @@ SHOW_KEYS = {
     "equivalent_ellipsoid_semi_axes",
     "A_BBo_B",
     "gazebo_dart_tensor",
+    "hydrodynamics_added_mass",
 }
 ADDED_MASS_WORLD = CORPUS / "gazebosim__gz-sim/test/worlds/fluid_added_mass.sdf"
 
@@ -50,7 +51,7 @@ def test_json_has_the_documented_shape_in_both_orderings(
         )
         assert code == 0
         data = json.loads(out)
-        assert set(data) == {"file", "sdf_version", "ordering", "links"}
+        assert set(data) == {"file", "sdf_version", "ordering", "links", "notes"}
         assert data["ordering"] == ordering
         for link in data["links"]:
             assert set(link) == SHOW_KEYS

@@ -158,6 +158,7 @@ def _finding_from_json(d: dict[str, object]) -> Finding:
         None if d["link"] is None else str(d["link"]),
         str(d["message"]),
         values,
+        None if d.get("link_in_file") is None else str(d["link_in_file"]),
     )
 
 
@@ -242,7 +243,7 @@ class AuditCache:
         self._stored[self._key(path)] = {
             "digests": digests,  # type: ignore[dict-item]
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
-            "findings": [f.to_plain() for f in findings],
+            "findings": [{**f.to_plain(), "link_in_file": f.link_in_file} for f in findings],
         }
 
     def save(self) -> None:

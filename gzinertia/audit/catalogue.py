@@ -27,6 +27,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "An <include> did not resolve, so the models it names were not audited.",
         ),
         _rule(
+            "GZI002",
+            "uri-scheme-unknown",
+            "warning",
+            "An <include> or mesh <uri> has a scheme libsdformat does not know (models:// for "
+            "model://): only gz-sim's search by path finds it.",
+        ),
+        _rule(
             "GZI101",
             "mass-not-positive",
             "error",

@@ -6,8 +6,8 @@
 rigid inertia, the union of the collision solids in the link frame B (volume ``V``, centroid
 ``p_BoBc_B``, unit-density inertia ``G_BBc_B``), the axis-aligned bounding box of the
 collisions in B, the volume-fit fluid ellipsoid (:func:`gzinertia.fits.fit_link` ``"volume"``)
-and the reader's notes that fall inside the link. Nothing is computed until a rule asks for it,
-so a run with few rules selected does little work.
+and the reader's notes about the link (each note names its link: ``Note.link``). Nothing is
+computed until a rule asks for it, so a run with few rules selected does little work.
 
 Collision-based quantities are ``None`` (with a reason) when any collision of the link has no
 solid to compute: a plane or heightmap, a mesh whose URI did not resolve or cannot be loaded.
@@ -110,10 +110,12 @@ class DocumentContext:
     def links(self) -> list[LinkContext]:
         """A :class:`LinkContext` per link, in document order."""
         if self._links is None:
-            notes = _notes_by_link(self.doc)
+            notes: dict[str, list[Note]] = {}
+            for note in self.doc.notes:
+                if note.link is not None:
+                    notes.setdefault(note.link, []).append(note)
             self._links = [
-                LinkContext(link, self, tuple(notes.get(i, ())))
-                for i, link in enumerate(self.doc.links)
+                LinkContext(link, self, tuple(notes.get(link.name, ()))) for link in self.doc.links
             ]
         return self._links
 
@@ -124,23 +126,6 @@ class DocumentContext:
     def notes(self, code: str) -> list[Note]:
         """The reader's notes with this code."""
         return [n for n in self.doc.notes if n.code == code]
-
-
-def _notes_by_link(doc: SdfDocument) -> dict[int, list[Note]]:
-    """Reader notes that lie inside a link element, by the link's index: the last link of the
-    same file that starts at or before the note's line (elements inside a link come before the
-    next link in document order)."""
-    starts: dict[str, list[tuple[int, int]]] = {}
-    for i, link in enumerate(doc.links):
-        starts.setdefault(link.source.file, []).append((link.source.line, i))
-    for items in starts.values():
-        items.sort()
-    out: dict[int, list[Note]] = {}
-    for note in doc.notes:
-        candidates = [i for line, i in starts.get(note.source.file, []) if line <= note.source.line]
-        if candidates:
-            out.setdefault(candidates[-1], []).append(note)
-    return out
 
 
 @dataclass

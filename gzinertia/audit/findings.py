@@ -97,6 +97,10 @@ class Finding:
     link: str | None
     message: str
     values: Mapping[str, JsonValue] = field(default_factory=dict, hash=False)
+    #: The link's scoped name as written in ``file`` (``LinkRecord.name_in_file``): the same
+    #: element seen through two includes, or audited on its own too, has one. Not part of the
+    #: output formats; the audit reports one finding per rule and element with it.
+    link_in_file: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         _check_severity(self.severity, f"{self.code} at {self.file}:{self.line}")
@@ -116,11 +120,12 @@ class Finding:
         link: str | None,
         message: str,
         values: dict[str, JsonValue],
+        link_in_file: str | None = None,
     ) -> Finding:
         """A finding whose ``values`` are already plain JSON data, as :func:`json.loads` gives
         them (dicts, lists, strings, numbers, booleans, ``None``): taken as they are, without
         the normalising copy of the constructor (the result cache reads thousands)."""
-        finding = cls(code, severity, file, line, link, message)
+        finding = cls(code, severity, file, line, link, message, link_in_file=link_in_file)
         object.__setattr__(finding, "values", MappingProxyType(values))
         return finding
 
@@ -128,7 +133,7 @@ class Finding:
         """Pickles (e.g. from worker processes) through the constructor: the read-only view of
         ``values`` cannot be pickled itself."""
         fields = (self.code, self.severity, self.file, self.line, self.link, self.message)
-        return (Finding, (*fields, dict(self.values)))
+        return (Finding, (*fields, dict(self.values), self.link_in_file))
 
     def to_plain(self) -> dict[str, JsonValue]:
         """The finding as plain data: ``code``, ``severity``, ``file``, ``line``, ``link``,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,14 +66,20 @@ def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
                 except Exception as exc:  # a bug in a rule: name it, keep the run going
                     raise _RuleError(code, link_ctx.name, exc) from exc
     suppressed = {lk.name: lk.suppressed_codes for lk in doc.links}
-    return [f for f in findings if f.link is None or f.code not in suppressed.get(f.link, ())]
+    in_file = {lk.name: lk.name_in_file for lk in doc.links}
+    return [
+        replace(f, link_in_file=in_file[f.link]) if f.link in in_file else f
+        for f in findings
+        if f.link is None or f.code not in suppressed.get(f.link, ())
+    ]
 
 
-def _dedupe_key(f: Finding) -> tuple[str, str, int, str]:
-    """One finding per rule and element at fault: the same included model audited on its own,
-    or included twice, gives one finding (pairs of links keep their other link's name)."""
+def _dedupe_key(f: Finding) -> tuple[str, str, int, str, str]:
+    """One finding per rule and element at fault, keyed on the link as written in its file:
+    the same included model audited on its own, or included twice, gives one finding; two
+    links on one line give two (pairs of links keep their other link's name)."""
     other = str(f.values.get("other_link", "")).rsplit("::", 1)[-1]
-    return (f.code, f.file, f.line, other)
+    return (f.code, f.file, f.line, f.link_in_file or f.link or "", other)
 
 
 class _RuleError(Exception):
@@ -225,7 +231,7 @@ def audit(
     cache = None if cache_dir is None else open_cache(cache_dir, config, search)
     spelling = _Spellings(targets)
     statuses: list[FileStatus] = []
-    findings: dict[tuple[str, str, int, str], Finding] = {}
+    findings: dict[tuple[str, str, int, str, str], Finding] = {}
     for done, (target, result) in enumerate(
         zip(targets, _audited(targets, search, config, jobs, cache), strict=True), start=1
     ):
@@ -237,8 +243,7 @@ def audit(
             for f in found:
                 file = spelling.of(f.file)
                 if file != f.file:
-                    f = Finding(f.code, f.severity, file, f.line, f.link, f.message,
-                                dict(f.values))
+                    f = replace(f, file=file)
                 if config.is_ignored(f.code, file):
                     continue
                 findings.setdefault(_dedupe_key(f), f)

@@ -145,11 +145,18 @@ def load_document(file: Path, model_paths: list[Path], parser: str = "gzinertia"
     raise GzInertiaError(f"--parser must be 'gzinertia' or 'sdformat', not {parser!r}")
 
 
-def print_notes(doc: SdfDocument, console: Console, verbose: bool = False) -> None:
+def print_notes(
+    doc: SdfDocument,
+    console: Console,
+    verbose: bool = False,
+    levels: tuple[str, ...] = ("error", "warning", "info"),
+) -> None:
     """The reader's warnings and errors about ``doc``; with ``verbose`` also its info notes
-    (e.g. each included file and the search rule that found it)."""
+    (e.g. each included file and the search rule that found it); only those of ``levels``."""
     styles = {"error": "red", "warning": "yellow", "info": "dim"}
     for note in doc.notes:
+        if note.level not in levels:
+            continue
         if note.level != "info" or verbose:
             style = styles[note.level]
             console.print(f"[{style}]{note}[/{style}]", highlight=False)

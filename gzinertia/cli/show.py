@@ -49,8 +49,9 @@ def show(
     from gzinertia.report.tables import render_show
 
     console = Console()
+    print_notes(doc, console, verbose, levels=("error",))  # what could not be read comes first
     render_show(summary, console)
-    print_notes(doc, console, verbose)
+    print_notes(doc, console, verbose, levels=("warning", "info"))
     target = f" --link '{link}'" if link else ""
     console.print(
         f"[dim]to see these links: gzinertia plot {file}{target} -o links.png[/dim]",

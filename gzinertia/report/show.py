@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from gzinertia.gazebo import dart_spatial_tensor
 from gzinertia.inertia import equivalent_ellipsoid_semi_axes, principal_axes
-from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.records import LinkRecord, Note, SdfDocument
 from gzinertia.spatial import Ordering
 
 
@@ -52,6 +52,41 @@ def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
         ),
         "A_BBo_B": None if A is None else _plain(A),
         "gazebo_dart_tensor": _plain(dart_spatial_tensor(inertial, ordering)),
+        "hydrodynamics_added_mass": hydrodynamics_added_mass(link, ordering),
+    }
+
+
+def hydrodynamics_added_mass(link: LinkRecord, ordering: Ordering) -> dict[str, Any] | None:
+    """What Gazebo's Hydrodynamics plugins on ``link`` apply as added mass (gz-sim 6.12+ / 7+:
+    ``A_BBo_B = -sym(D)``, D the ``<iDotJ>`` terms as written, about the link origin in link
+    axes), summed over the plugins whose added mass is on, with where the first is written;
+    ``None`` when none applies any."""
+    from gzinertia.spatial import reorder
+
+    active = [
+        p for p in link.hydrodynamics if not p.disable_added_mass and np.any(p.D_BBo_B)
+    ]
+    if not active:
+        return None
+    D = sum((p.D_BBo_B for p in active), np.zeros((6, 6)))
+    A_BBo_B = -0.5 * (D + D.T) + 0.0  # linear-first
+    return {
+        "A_BBo_B": _plain(reorder(A_BBo_B, "linear-first", ordering)),
+        "source": "Hydrodynamics plugin",
+        "file": active[0].source.file,
+        "line": active[0].source.line,
+    }
+
+
+def note_summary(note: Note) -> dict[str, Any]:
+    """The ``show --json`` entry of one reader note."""
+    return {
+        "level": note.level,
+        "code": note.code,
+        "message": note.message,
+        "file": note.source.file,
+        "line": note.source.line,
+        "link": note.link,
     }
 
 
@@ -64,4 +99,5 @@ def document_summary(
         "sdf_version": doc.sdf_version,
         "ordering": ordering,
         "links": [link_summary(link, ordering) for link in links],
+        "notes": [note_summary(note) for note in doc.notes],
     }

@@ -54,8 +54,28 @@ def render_show(summary: dict[str, Any], console: Console) -> None:
             "equivalent ellipsoid semi-axes [m]",
             _vec(link["equivalent_ellipsoid_semi_axes"]),
         )
-        _row(facts, "fluid added mass", "none" if link["A_BBo_B"] is None else "A_BBo_B below")
+        hydro = link.get("hydrodynamics_added_mass")
+        if link["A_BBo_B"] is not None and hydro is not None:
+            added = (
+                "A_BBo_B below, and the Hydrodynamics plugin "
+                f"({hydro['file']}:{hydro['line']}) applies its -D too: counted twice"
+            )
+        elif link["A_BBo_B"] is not None:
+            added = "A_BBo_B below"
+        elif hydro is not None:
+            added = (
+                f"applied by the Hydrodynamics plugin ({hydro['file']}:{hydro['line']}): "
+                "its <iDotJ> terms D sign-converted as gz-sim 6.12+ applies them, "
+                "A_BBo_B = -D below"
+            )
+        else:
+            added = "none"
+        _row(facts, "fluid added mass", added)
         parts: list[Any] = [facts, _matrix(link["M_BBo_B"], "M_BBo_B")]
+        if hydro is not None:
+            parts.append(
+                _matrix(hydro["A_BBo_B"], "A_BBo_B = -D (Hydrodynamics plugin)")
+            )
         if link["A_BBo_B"] is not None:
             parts.append(_matrix(link["A_BBo_B"], "A_BBo_B (fluid added mass about Bo)"))
             parts.append(

@@ -59,6 +59,11 @@ class FrameGraph:
     def __init__(self) -> None:
         self._nodes: dict[str, FrameNode] = {}
         self._world_poses: dict[str, Pose] = {WORLD: Pose()}
+        #: Scope prefixes holding an ``<include>`` that did not resolve, with words naming it:
+        #: a name not found there may be one of its frames (see :meth:`resolve_name`).
+        self.incomplete: dict[str, str] = {}
+        #: ``(file, line, message)`` of each reference that could not be checked.
+        self.unchecked: dict[tuple[str, int, str], str] = {}
 
     def __contains__(self, name: str) -> bool:
         return name == WORLD or name in self._nodes
@@ -81,6 +86,15 @@ class FrameGraph:
             ref = ref[: -len("::" + MODEL_FRAME)]
         name = scope.absolute(ref)
         if name not in self._nodes:
+            if scope.prefix in self.incomplete:
+                # Perhaps a frame of the include that did not resolve: say so, not an error,
+                # and read the pose as relative to the model frame.
+                self.unchecked[(file, line, ref)] = (
+                    f"{what} names {ref!r}, not found: perhaps a frame inside "
+                    f"{self.incomplete[scope.prefix]}, which did not resolve; not checked, and "
+                    "the pose is read as relative to the model frame"
+                )
+                return scope.model_frame
             raise SdfError(file, line, f"{what} names {ref!r}, which is no frame in this scope")
         return name
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
+from urllib.parse import unquote
 
 from lxml import etree
 
@@ -28,13 +29,19 @@ from gzinertia.records import (
     Note,
     SdfDocument,
     SourceRef,
+    UnresolvedInclude,
 )
 from gzinertia.rotation import Pose
 from gzinertia.sdf.auto_inertial import resolve_auto_inertial
 from gzinertia.sdf.frames import MODEL_FRAME, WORLD_SCOPE, FrameGraph, FrameNode, Scope
 from gzinertia.sdf.geometry import read_geometry
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
-from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
+from gzinertia.sdf.includes import (
+    UnknownSchemeError,
+    UnresolvedIncludeError,
+    resolve_uri,
+    unknown_scheme_message,
+)
 from gzinertia.sdf.inertial import read_inertial
 from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import (
@@ -69,6 +76,7 @@ class _PendingLink:
     static: bool
     suppressed: frozenset[str]
     hydrodynamics: list[HydroPlugin] = field(default_factory=list)
+    name_in_file: str = ""
 
 
 def _name_of(elem: etree._Element, file: str) -> str:
@@ -93,6 +101,15 @@ def _suppressed_codes(elem: etree._Element) -> frozenset[str]:
     return frozenset(codes)
 
 
+def _uri_label(uri: str) -> str:
+    """A name for what ``uri`` names when its file is unknown: its last path segment that is
+    no version number (``.../models/MBARI%20Tethys%20LRAUV/2`` -> ``MBARI Tethys LRAUV``)."""
+    parts = [unquote(p) for p in uri.split("://", 1)[-1].split("/") if p]
+    while len(parts) > 1 and (parts[-1].isdigit() or parts[-1] == "tip"):
+        parts.pop()
+    return parts[-1].strip() if parts else ""
+
+
 def _sdf_version(root: etree._Element, file: str) -> str:
     if root.tag != "sdf":
         hint = " (this is URDF; convert it with `gz sdf -p`)" if root.tag == "robot" else ""
@@ -114,6 +131,8 @@ class _Reader:
         self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
         self.incomplete_scopes: set[str] = set()
         self.dependencies: list[Dependency] = []
+        self.unresolved: list[UnresolvedInclude] = []
+        self.unattached: list[tuple[str, HydroPlugin]] = []
 
     def register_version(self, file: str, version: str) -> None:
         self.versions[file] = version
@@ -175,8 +194,13 @@ class _Reader:
         placement: str | None = None,
         static: bool = False,
         merge: bool = False,
-    ) -> None:
-        name = name or _name_of(elem, file)
+        in_file: str = "",
+    ) -> Scope:
+        """Reads a ``<model>`` into ``parent``; returns the scope of its content. ``in_file`` is
+        the parent's scoped name as written in ``file`` ('' at the file's root)."""
+        written = _name_of(elem, file) if name is None else (elem.get("name") or name).strip()
+        own_in_file = f"{in_file}::{written}" if in_file else written
+        name = name or written
         if pose is None:
             pose = _own_pose(elem, file)
         if placement is None:
@@ -204,24 +228,34 @@ class _Reader:
         for c in elem:
             tag = c.tag
             if tag == "link":
-                self.link(c, file, scope, model_name, static)
+                self.link(c, file, scope, model_name, static, own_in_file)
             elif tag == "frame":
                 self.frame(c, file, scope)
             elif tag == "joint":
                 self.joint(c, file, scope)
             elif tag == "model":
-                self.model(c, file, scope, stack, static=static)
+                self.model(c, file, scope, stack, static=static, in_file=own_in_file)
             elif tag == "include":
                 self.include(c, file, scope, static, stack)
             elif tag == "plugin" and is_gz_hydrodynamics(c):
                 self.plugins.append((scope, read_hydrodynamics(c, file)))
+        return scope
 
-    def link(self, elem: etree._Element, file: str, scope: Scope, model: str, static: bool) -> None:
-        name = scope.absolute(_name_of(elem, file))
+    def link(
+        self,
+        elem: etree._Element,
+        file: str,
+        scope: Scope,
+        model: str,
+        static: bool,
+        model_in_file: str = "",
+    ) -> None:
+        own = _name_of(elem, file)
+        name = scope.absolute(own)
         pose = _own_pose(elem, file)
         self.add_frame("link", name, elem, file, scope, pose, MODEL_FRAME)
         inertial, notes = read_inertial(elem, file)
-        self.notes.extend(notes)
+        self.notes.extend(replace(n, link=name) for n in notes)
         collisions = []
         hydrodynamics = []
         for c in elem:
@@ -240,6 +274,8 @@ class _Reader:
                 self.dependencies.append(
                     Dependency("resource", geometry.mesh_uri, file, geometry.mesh_path)
                 )
+                if geom is not None:
+                    self.note_unknown_scheme(geometry, geom, file, name)
             collision = Collision(
                 name=cname,
                 X_BC=cpose.X,
@@ -258,6 +294,7 @@ class _Reader:
             static=static,
             suppressed=_suppressed_codes(elem),
             hydrodynamics=hydrodynamics,
+            name_in_file=f"{model_in_file}::{own}" if model_in_file else own,
         )
         self.links.append(pending)
 
@@ -315,16 +352,27 @@ class _Reader:
         where = SourceRef(file, line_of(elem))
         if uri_elem is None or not text_of(uri_elem):
             self.notes.append(Note("error", "unresolved-include", "<include> has no <uri>", where))
+            self.unresolved_include(elem, file, scope, "", where)
             return
         uri = text_of(uri_elem)
         try:
             target = resolve_uri(uri, Path(file), self.model_paths)
         except UnresolvedIncludeError as exc:
             self.dependencies.append(Dependency("include", uri, file, None))
-            self.notes.append(Note("error", "unresolved-include", str(exc), where))
-            self.incomplete_scopes.add(scope.prefix)
+            if isinstance(exc, UnknownSchemeError):
+                uri_where = SourceRef(file, line_of(uri_elem))
+                self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where))
+            else:
+                self.notes.append(Note("error", "unresolved-include", str(exc), where))
+            self.unresolved_include(elem, file, scope, uri, where)
             return
         self.dependencies.append(Dependency("include", uri, file, str(target.path)))
+        problem = unknown_scheme_message(uri)
+        if problem is not None:
+            self.notes.append(
+                Note("warning", "unknown-uri-scheme", f"{problem}; found at {target.path}",
+                     SourceRef(file, line_of(uri_elem)))
+            )
         key = str(target.path.resolve())
         if key in stack:
             raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
@@ -338,7 +386,7 @@ class _Reader:
             self.register_version(str(target.path), _sdf_version(root, str(target.path)))
         except SdfError as exc:
             self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where))
-            self.incomplete_scopes.add(scope.prefix)
+            self.unresolved_include(elem, file, scope, uri, where)
             return
         model_elem = child(root, "model")
         if model_elem is None:
@@ -351,7 +399,7 @@ class _Reader:
         if pose is None:
             own = child_pose(model_elem, str(target.path))
             pose = PoseSpec(own.X if own else Pose(), "", line_of(elem))
-        self.model(
+        inner = self.model(
             model_elem,
             str(target.path),
             scope,
@@ -362,15 +410,64 @@ class _Reader:
             static=static or (static_elem is not None and parse_bool(static_elem, file)),
             merge=attr_bool(elem, "merge", file),
         )
+        for c in elem.iterchildren("plugin"):  # libsdformat adds them to the included model
+            if is_gz_hydrodynamics(c):
+                self.plugins.append((inner, read_hydrodynamics(c, file)))
+
+    def unresolved_include(
+        self, elem: etree._Element, file: str, scope: Scope, uri: str, where: SourceRef
+    ) -> None:
+        """Records an include that did not resolve, with the plugins written inside it."""
+        self.incomplete_scopes.add(scope.prefix)
+        label = f"the <include> of {uri or 'no URI'!r} ({where})"
+        known = self.graph.incomplete.get(scope.prefix)
+        self.graph.incomplete[scope.prefix] = f"{known} or {label}" if known else label
+        name_elem = child(elem, "name")
+        name = text_of(name_elem) if name_elem is not None else _uri_label(uri)
+        plugins = tuple(
+            read_hydrodynamics(c, file) for c in elem.iterchildren("plugin")
+            if is_gz_hydrodynamics(c)
+        )
+        inc = UnresolvedInclude(uri, where, scope.absolute(name) if name else "", plugins)
+        self.unresolved.append(inc)
+        self.unattached.extend((inc.plugin_link(p), p) for p in plugins)
+
+    def note_unknown_scheme(
+        self, geometry: Geometry, geom: etree._Element, file: str, link: str
+    ) -> None:
+        """A note when a mesh URI has a scheme libsdformat does not know."""
+        problem = unknown_scheme_message(geometry.mesh_uri or "")
+        if problem is None:
+            return
+        if geometry.mesh_path is None:
+            problem += (
+                "; it is not on the model path either, so the link's geometry rules could not "
+                "check this collision"
+            )
+        else:
+            problem += f"; found at {geometry.mesh_path}"
+        uri_elem = next(geom.iter("uri"), None)
+        where = SourceRef(file, line_of(uri_elem if uri_elem is not None else geom))
+        self.notes.append(Note("warning", "unknown-uri-scheme", problem, where, link))
 
     # ---- resolution -------------------------------------------------------------------------
     def finish(self) -> tuple[LinkRecord, ...]:
+        records = self.resolve()
+        for (file, line, _), message in self.graph.unchecked.items():
+            self.notes.append(
+                Note("warning", "frame-in-unresolved-include", message, SourceRef(file, line))
+            )
+        return records
+
+    def resolve(self) -> tuple[LinkRecord, ...]:
         by_name = {p.name: p for p in self.links}
         for scope, plugin in self.plugins:
             target = scope.absolute(plugin.link_name) if plugin.link_name else ""
             if target in by_name:
                 by_name[target].hydrodynamics.append(plugin)
-            elif scope.prefix not in self.incomplete_scopes:
+            elif scope.prefix in self.incomplete_scopes:
+                self.unattached.append((target or plugin.link_name, plugin))
+            else:
                 self.notes.append(
                     Note(
                         "warning",
@@ -400,7 +497,7 @@ class _Reader:
                 X_BC = X_WB.inverse() @ self.graph.world_pose(ref) @ pc.pose.X
                 collisions.append(replace(pc.collision, X_BC=X_BC))
             inertial, notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
-            self.notes.extend(notes)
+            self.notes.extend(replace(n, link=p.name) for n in notes)
             records.append(
                 LinkRecord(
                     name=p.name,
@@ -413,6 +510,7 @@ class _Reader:
                     hydrodynamics=tuple(p.hydrodynamics),
                     suppressed_codes=p.suppressed,
                     welded_to_world=p.name in welded,
+                    name_in_file=p.name_in_file,
                 )
             )
         return tuple(records)
@@ -441,7 +539,19 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         for elem in root:
             if elem.tag == "model":
                 reader.model(elem, file, WORLD_SCOPE, stack)
-    links = reader.finish()
+    try:
+        links = reader.finish()
+    except SdfError as exc:
+        if not reader.unresolved:
+            raise
+        # Likely a consequence of what was not read: name the include first.
+        first = reader.unresolved[0]
+        more = f" (and {len(reader.unresolved) - 1} more)" if len(reader.unresolved) > 1 else ""
+        raise SdfError(
+            first.source.file,
+            first.source.line,
+            f"<include> of {first.uri or 'no URI'!r} did not resolve{more}, and then: {exc}",
+        ) from None
     return SdfDocument(
         path=file,
         sdf_version=version,
@@ -450,6 +560,8 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
         root_kind=kind,
         dependencies=tuple(reader.dependencies),
         file_versions=dict(reader.versions),
+        unresolved_includes=tuple(reader.unresolved),
+        unattached_plugins=tuple(reader.unattached),
     )
 
 

@@ -69,6 +69,19 @@ def _declare_missing_prefixes(data: bytes) -> bytes:
     return data[: root.end()] + decl + data[root.end() :]
 
 
+_LEADING_DECLARATION = re.compile(rb"^(\xef\xbb\xbf)?([ \t\r\n]+)(<\?xml[^>]*\?>)")
+
+
+def _declaration_first(data: bytes) -> bytes:
+    """Whitespace before ``<?xml ...?>`` (every ``erb`` render has it) moved after it:
+    libsdformat (tinyxml2) reads such files, XML does not. Every line keeps its number."""
+    match = _LEADING_DECLARATION.match(data)
+    if match is None:
+        return data
+    bom, blank, declaration = match.group(1) or b"", match.group(2), match.group(3)
+    return bom + declaration + blank + data[match.end() :]
+
+
 def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
     """Parses ``data`` (named ``name`` in errors) and returns the root element."""
     if len(data) > MAX_FILE_BYTES:
@@ -83,6 +96,7 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
         raise SdfError(
             name, entity_line, "refusing a DTD that declares entities (SDFormat does not use them)"
         )
+    data = _declaration_first(data)
     try:
         try:
             root = etree.fromstring(data, _shared_parser())

@@ -63,44 +63,68 @@ def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI208")
 def added_mass_sign(ctx: LinkContext) -> Iterator[Finding]:
+    known = ctx.written_inertia and ctx.mass_is_positive
     for plugin in ctx.link.hydrodynamics:
-        if not _added_mass_active(plugin):
-            continue
-        D = plugin.D_BBo_B
-        effective = AddedMass(-D).symmetric()  # what gz-sim >= 6.12 / 7 applies
-        if effective.is_positive_semidefinite():
-            continue
-        eig = effective.eigenvalues() + 0.0  # no "-0" in messages
-        diag = np.diag(D) + 0.0
-        positive = [(n, v) for n, v in zip(DIAGONAL_NAMES, diag, strict=True) if v > 0.0]
-        m = ctx.link.inertial.mass
-        shown = ", ".join(f"{n} = {fmt(v)}" for n, v in positive) or "the cross terms"
-        worst = ""
-        linear = [(n, v) for n, v in positive if n in DIAGONAL_NAMES[:3]]
-        if linear and ctx.written_inertia and ctx.mass_is_positive:
-            name, value = max(linear, key=lambda item: item[1])
-            left = m - value
-            worst = (
-                f"; along {name[0]} the link's effective mass is {fmt(m)} - {fmt(value)} = "
-                f"{fmt(left)} kg" + (" (negative: the motion runs away)" if left < 0 else "")
-            )
-        message = (
-            f"Hydrodynamics plugin added-mass sign: gz-sim 6.12+ and 7+ apply the force +D·ν̇ "
-            f"with D the <iDotJ> values as written, i.e. an added mass of -D; with {shown} that "
-            f"is negative added mass (eigenvalues of -D: {fmt_vec(eig)}): the plugin pushes the "
-            f"link along its acceleration{worst}. Fossen's convention, which the plugin follows, "
-            "writes the derivatives negative (xDotU < 0); gz-sim before 6.12 applied -D·ν̇ "
-            "(diagonal only), so these values were right there. Negate them, or move them to "
-            f"<fluid_added_mass> (DART only) with `gzinertia convert {plugin.source.file} "
-            "--hydro-to-sdf --sign physical` (docs/rules/GZI208.md)"
+        found = _sign_finding(plugin, ctx.name, ctx.link.inertial.mass, known)
+        if found is not None:
+            yield found
+
+
+@document_rule("GZI208")
+def added_mass_sign_in_unresolved_includes(doc: DocumentContext) -> Iterator[Finding]:
+    """The plugins whose link was not read (an ``<include>`` did not resolve): the sign is in
+    the text; the link's mass is not."""
+    for link, plugin in doc.doc.unattached_plugins:
+        found = _sign_finding(plugin, link, None, False)
+        if found is not None:
+            yield found
+
+
+def _sign_finding(
+    plugin: HydroPlugin, link: str, m: float | None, mass_known: bool
+) -> Finding | None:
+    """GZI208 for one plugin on ``link`` (``m``: its mass when ``mass_known``)."""
+    if not _added_mass_active(plugin):
+        return None
+    D = plugin.D_BBo_B
+    effective = AddedMass(-D).symmetric()  # what gz-sim >= 6.12 / 7 applies
+    if effective.is_positive_semidefinite():
+        return None
+    eig = effective.eigenvalues() + 0.0  # no "-0" in messages
+    diag = np.diag(D) + 0.0
+    positive = [(n, v) for n, v in zip(DIAGONAL_NAMES, diag, strict=True) if v > 0.0]
+    shown = ", ".join(f"{n} = {fmt(v)}" for n, v in positive) or "the cross terms"
+    worst = ""
+    linear = [(n, v) for n, v in positive if n in DIAGONAL_NAMES[:3]]
+    if linear and mass_known and m is not None:
+        name, value = max(linear, key=lambda item: item[1])
+        left = m - value
+        worst = (
+            f"; along {name[0]} the link's effective mass is {fmt(m)} - {fmt(value)} = "
+            f"{fmt(left)} kg" + (" (negative: the motion runs away)" if left < 0 else "")
         )
-        values = {
-            "D_diagonal": diag,
-            "effective_added_mass_eigenvalues": eig,
-            "mass": m,
-            "positive_terms": dict(positive),
-        }
-        yield finding("GZI208", _first_term_source(plugin), ctx.name, message, values)
+    message = (
+        f"Hydrodynamics plugin added-mass sign: gz-sim 6.12+ and 7+ apply the force +D·ν̇ "
+        f"with D the <iDotJ> values as written, i.e. an added mass of -D; with {shown} that "
+        f"is negative added mass (eigenvalues of -D: {fmt_vec(eig)}): the plugin pushes the "
+        f"link along its acceleration{worst}. Fossen's convention, which the plugin follows, "
+        "writes the derivatives negative (xDotU < 0); gz-sim before 6.12 applied -D·ν̇ "
+        "(diagonal only), so these values were right there. "
+        + (
+            "Negate them, or move them to <fluid_added_mass> (DART only) with `gzinertia "
+            f"convert {plugin.source.file} --hydro-to-sdf --sign physical`"
+            if m is not None
+            else "Negate them (the link's model was not read: the mass it acts on is unknown)"
+        )
+        + " (docs/rules/GZI208.md)"
+    )
+    values = {
+        "D_diagonal": diag,
+        "effective_added_mass_eigenvalues": eig,
+        "mass": m,
+        "positive_terms": dict(positive),
+    }
+    return finding("GZI208", _first_term_source(plugin), link, message, values)
 
 
 def _parse(name: str) -> tuple[str, bool, str, str | None] | None:
@@ -153,20 +177,32 @@ def diagonal_twins(name: str) -> list[str]:
 @link_rule("GZI209")
 def cross_term_typo(ctx: LinkContext) -> Iterator[Finding]:
     for plugin in ctx.link.hydrodynamics:
-        for name in sorted(plugin.terms, key=lambda n: plugin.term_sources[n].line):
-            if plugin.terms[name] == 0.0:
-                continue
-            twins = diagonal_twins(name)
-            missing = [t for t in twins if t not in plugin.terms]
-            if not twins or not missing:
-                continue
-            message = (
-                f"<{name}> = {fmt(plugin.terms[name])} is a legal but unusual cross term "
-                f"({_describe(name)}) while <{'> or <'.join(missing)}> is absent: a typo for "
-                f"<{missing[0]}>? The plugin applies cross terms as written"
-            )
-            values = {"term": name, "value": plugin.terms[name], "missing": missing}
-            yield finding("GZI209", plugin.term_sources[name], ctx.name, message, values)
+        yield from _typo_findings(plugin, ctx.name)
+
+
+@document_rule("GZI209")
+def cross_term_typo_in_unresolved_includes(doc: DocumentContext) -> Iterator[Finding]:
+    """The plugins whose link was not read (an ``<include>`` did not resolve): all in the
+    text."""
+    for link, plugin in doc.doc.unattached_plugins:
+        yield from _typo_findings(plugin, link)
+
+
+def _typo_findings(plugin: HydroPlugin, link: str) -> Iterator[Finding]:
+    for name in sorted(plugin.terms, key=lambda n: plugin.term_sources[n].line):
+        if plugin.terms[name] == 0.0:
+            continue
+        twins = diagonal_twins(name)
+        missing = [t for t in twins if t not in plugin.terms]
+        if not twins or not missing:
+            continue
+        message = (
+            f"<{name}> = {fmt(plugin.terms[name])} is a legal but unusual cross term "
+            f"({_describe(name)}) while <{'> or <'.join(missing)}> is absent: a typo for "
+            f"<{missing[0]}>? The plugin applies cross terms as written"
+        )
+        values = {"term": name, "value": plugin.terms[name], "missing": missing}
+        yield finding("GZI209", plugin.term_sources[name], link, message, values)
 
 
 @document_rule("GZI211")

@@ -1,5 +1,5 @@
-"""Rules about a model or file as a whole: GZI001 (unresolved includes), GZI210 (overlapping
-fluid ellipsoids of links with added mass)."""
+"""Rules about a model or file as a whole: GZI001 (unresolved includes), GZI002 (URI schemes
+nothing resolves), GZI210 (overlapping fluid ellipsoids of links with added mass)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
-from gzinertia.records import SourceRef
+from gzinertia.records import SourceRef, UnresolvedInclude
 
 if TYPE_CHECKING:
     from gzinertia.overlap import Ellipsoid
@@ -21,14 +21,48 @@ if TYPE_CHECKING:
 OVERLAP_THRESHOLD = 0.02
 
 
+def _coverage(inc: UnresolvedInclude | None) -> str:
+    """What was and was not checked of the Hydrodynamics plugins inside an unresolved include."""
+    if inc is None or not inc.plugins:
+        return ""
+    parts = []
+    for plugin in inc.plugins:
+        parts.append(
+            f"; its Hydrodynamics plugin for link {plugin.link_name!r} (line "
+            f"{plugin.source.line}) was checked from its text (GZI208 added-mass sign, GZI209 "
+            "typos in its terms); not checked, as the included link is unknown: whether the "
+            "link exists (GZI211), whether it also has <fluid_added_mass> (GZI205), the added "
+            "mass against the link's mass and shape (GZI207, and GZI208's effective mass)"
+        )
+    return "".join(parts)
+
+
+def _unresolved_at(doc: DocumentContext, where: SourceRef) -> UnresolvedInclude | None:
+    return next((i for i in doc.doc.unresolved_includes if i.source == where), None)
+
+
 @document_rule("GZI001")
 def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("unresolved-include"):
-        fuel = "://fuel." in note.message or "https://" in note.message
+        fuel = ("://fuel." in note.message or "https://" in note.message) and (
+            "never downloads" not in note.message
+        )
         message = f"{note.message}: the models it holds were not audited" + (
             " (gzinertia does not download from Fuel)" if fuel else ""
         )
+        message += _coverage(_unresolved_at(doc, note.source))
         yield finding("GZI001", note.source, None, message, {})
+
+
+@document_rule("GZI002")
+def uri_scheme_unknown(doc: DocumentContext) -> Iterator[Finding]:
+    for note in doc.notes("unknown-uri-scheme"):
+        inc = next(
+            (i for i in doc.doc.unresolved_includes
+             if i.source.file == note.source.file and i.uri and i.uri in note.message),
+            None,
+        ) if note.link is None else None
+        yield finding("GZI002", note.source, note.link, note.message + _coverage(inc), {})
 
 
 def _has_added_mass(ctx: LinkContext) -> bool:

@@ -3,8 +3,9 @@
 A rule is a small function registered with :func:`link_rule` (called once per link with a
 :class:`~gzinertia.audit.context.LinkContext`) or :func:`document_rule` (called once per document
 with a :class:`~gzinertia.audit.context.DocumentContext`, for rules about several links or the
-file). It yields :class:`~gzinertia.audit.findings.Finding` objects built with :func:`finding`,
-which takes the severity from the rule's :class:`RuleInfo`.
+file), or both (a link check that also runs on what an unresolved include's text says). It
+yields :class:`~gzinertia.audit.findings.Finding` objects built with :func:`finding`, which
+takes the severity from the rule's :class:`RuleInfo`.
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ class Rule:
 _RULES: dict[str, Rule] = {}
 
 
-def _info(code: str) -> RuleInfo:
+def _info(code: str, kind: str) -> RuleInfo:
     info = RULE_INFOS.get(code)
     if info is None:
         raise ValueError(f"rule {code} has no entry in gzinertia.audit.catalogue")
-    if code in _RULES:
+    if getattr(_RULES.get(code), kind, None) is not None:
         raise ValueError(f"rule {code} is registered twice")
     return info
 
@@ -50,7 +51,10 @@ def link_rule(code: str) -> Callable[[LinkCheck], LinkCheck]:
     in :data:`~gzinertia.audit.catalogue.RULE_INFOS`)."""
 
     def register(check: LinkCheck) -> LinkCheck:
-        _RULES[code] = Rule(_info(code), check_link=check)
+        info = _info(code, "check_link")
+        other = _RULES.get(code)
+        _RULES[code] = Rule(info, check_link=check,
+                            check_document=None if other is None else other.check_document)
         return check
 
     return register
@@ -61,7 +65,10 @@ def document_rule(code: str) -> Callable[[DocumentCheck], DocumentCheck]:
     (described in :data:`~gzinertia.audit.catalogue.RULE_INFOS`)."""
 
     def register(check: DocumentCheck) -> DocumentCheck:
-        _RULES[code] = Rule(_info(code), check_document=check)
+        info = _info(code, "check_document")
+        other = _RULES.get(code)
+        _RULES[code] = Rule(info, check_link=None if other is None else other.check_link,
+                            check_document=check)
         return check
 
     return register
