@@ -65,6 +65,34 @@ def link_damping(
     )
 
 
+def term_scales(terms: dict[str, float]) -> dict[str, float]:
+    """Each damping term's reference magnitude in its own unit, for zeroing round-off: the
+    linear terms ``iJ`` and the quadratic ``iJabsJ`` are two 6x6 matrices (rows ``xyzkmn``,
+    columns ``UVWPQR``) judged by :func:`gzinertia.negligible.entry_scales` (power 1 and 2), so
+    a moment term in kg·m² is never compared with a force term in kg/m. Other names (cross terms
+    ``iJabsK`` with ``K ≠ J``) are judged against the largest term of any kind."""
+    import numpy as np
+
+    from gzinertia.negligible import entry_scales
+    from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
+
+    fallback = max((abs(v) for v in terms.values()), default=1.0)
+    scales = dict.fromkeys(terms, fallback)
+    for power, suffix in ((1, False), (2, True)):
+        M = np.zeros((6, 6))
+        index: dict[str, tuple[int, int]] = {}
+        for i, f in enumerate(HYDRO_FORCE_AXES):
+            for j, v in enumerate(HYDRO_VELOCITY_AXES):
+                name = f"{f}{v}abs{v}" if suffix else f"{f}{v}"
+                if name in terms:
+                    M[i, j] = terms[name]
+                    index[name] = (i, j)
+        if index:
+            S = entry_scales(M, power)
+            scales.update({name: float(S[ij]) for name, ij in index.items()})
+    return scales
+
+
 def _write_terms(
     editor: XmlEditor,
     link: LinkRecord,
@@ -74,8 +102,8 @@ def _write_terms(
 ) -> list[str]:
     """Updates the link's plugin in place, or returns the lines of a new one (to be appended to
     the model with the other new plugins of that model)."""
-    scale = max((abs(v) for v in terms.values()), default=1.0)
-    values = {name: format_value(v, scale) for name, v in terms.items()}
+    scales = term_scales(terms)
+    values = {name: format_value(v, scales[name]) for name, v in terms.items()}
     if link.inertial.A_BBo_B is not None:
         values["disable_added_mass"] = "true"
     if link.hydrodynamics:
