@@ -72,7 +72,7 @@ def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -
 def ascii_comment(text: str) -> str:
     """``text`` made safe for an XML comment in any ASCII-compatible encoding: superscripts
     spelled out, other non-ASCII characters replaced, no ``--``."""
-    text = text.replace("\u00b2", "^2").replace("\u00b3", "^3")
+    text = text.replace("\u00b2", "^2").replace("\u00b3", "^3").replace("\u00d7", "x")
     text = text.encode("ascii", errors="replace").decode("ascii")
     while "--" in text:
         text = text.replace("--", "-")
