@@ -41,7 +41,9 @@ def rpy_of(R: np.ndarray) -> tuple[float, float, float]:
 def collision_xml(name: str, geometry: str, p: np.ndarray, R: np.ndarray | None = None) -> str:
     angles = (0.0, 0.0, 0.0) if R is None else rpy_of(R)
     pose = " ".join(repr(float(v)) for v in (*p, *angles))
-    return f'<collision name="{name}"><pose>{pose}</pose><geometry>{geometry}</geometry></collision>'
+    return (
+        f'<collision name="{name}"><pose>{pose}</pose><geometry>{geometry}</geometry></collision>'
+    )
 
 
 def model_xml(*collisions: str, mass: float = 30.0) -> bytes:
@@ -90,8 +92,9 @@ def test_two_floats_are_two_spheres_moved_to_the_origin() -> None:
     """Two spheres of radius 0.1 m at y = ±0.5 m: the fit is the two independent spheres moved
     to the link origin (DART), not one ellipsoid around both (which gets sway 29x too small)."""
     p = np.array([0.0, 0.5, 0.0])
-    link = link_of(model_xml(collision_xml("left", sphere(0.1), p),
-                             collision_xml("right", sphere(0.1), -p)))
+    link = link_of(
+        model_xml(collision_xml("left", sphere(0.1), p), collision_xml("right", sphere(0.1), -p))
+    )
     fit = fit_link(link, "volume")
     assert len(fit.ellipsoids) == 2
     assert SEPARATE_BODIES_REASON in fit.description
@@ -99,8 +102,9 @@ def test_two_floats_are_two_spheres_moved_to_the_origin() -> None:
     oracle = dart_sum([(np.full(3, 0.1), Pose(p)), (np.full(3, 0.1), Pose(-p))])
     assert rel_err(A, oracle) < 1e-14
     # what one ellipsoid around both gave: the issue's 29x in sway, 1.9x in surge and heave
-    merged_axes, X_BE = ellipsoid_of_solid(combine_solids([collision_solid(c)
-                                                           for c in link.collisions]))
+    merged_axes, X_BE = ellipsoid_of_solid(
+        combine_solids([collision_solid(c) for c in link.collisions])
+    )
     merged = AddedMass(ellipsoid_added_mass_matrix(merged_axes, RHO)).in_link(X_BE).A
     assert oracle[1, 1] / merged[1, 1] == pytest.approx(29.0, rel=0.02)
     assert merged[0, 0] / oracle[0, 0] == pytest.approx(1.9, rel=0.02)
@@ -121,7 +125,9 @@ def test_separate_rotated_ellipsoids_sum_as_dart_moves_them(rng: np.random.Gener
         fit = fit_link(link_of(model_xml(*xml)), "volume")
         assert len(fit.ellipsoids) == 3
         oracle = dart_sum(parts)
-        assert rel_err(fit.added_mass(RHO).A, oracle) < 1e-12 * max(1.0, float(np.abs(oracle).max()))
+        assert rel_err(fit.added_mass(RHO).A, oracle) < 1e-12 * max(
+            1.0, float(np.abs(oracle).max())
+        )
 
 
 def test_the_neglected_interaction_is_small_and_merging_is_worse() -> None:
@@ -146,8 +152,9 @@ def test_the_neglected_interaction_is_small_and_merging_is_worse() -> None:
         )
         bem = bem_added_mass_of_mesh(both, np.zeros(3), RHO)
         bem = 0.5 * (bem + bem.T)
-        link = link_of(model_xml(collision_xml("l", sphere(a), p),
-                                 collision_xml("r", sphere(a), -p)))
+        link = link_of(
+            model_xml(collision_xml("l", sphere(a), p), collision_xml("r", sphere(a), -p))
+        )
         fitted = fit_link(link, "volume").added_mass(RHO).A
         merged_axes, X_BE = ellipsoid_of_solid(
             combine_solids([collision_solid(c) for c in link.collisions])
@@ -223,8 +230,9 @@ def test_gaps_of_boxes_cylinders_capsules_and_meshes_to_a_sphere_match_closed_fo
             geometry = (
                 Geometry("box", size=tuple(2.0 * h))
                 if kind == "box"
-                else Geometry("mesh", mesh_uri="unit_box.stl", mesh_path=str(mesh_path),
-                              scale=tuple(2.0 * h))
+                else Geometry(
+                    "mesh", mesh_uri="unit_box.stl", mesh_path=str(mesh_path), scale=tuple(2.0 * h)
+                )
             )
             distance = float(np.linalg.norm(q - np.clip(q, -h, h)))
         else:
@@ -283,15 +291,18 @@ def test_addmass_says_why_and_audit_adds_nothing(tmp_path: Path) -> None:
     """A catamaran-like link (two box hulls, a deck bridging them above the water, a separate
     sensor pod): addmass says which collisions each ellipsoid stands for and why, and an audit
     after the edit finds nothing it did not find before."""
-    hulls = [collision_xml(n, box((3.0, 0.4, 0.4)), np.array([0.0, y, 0.0]))
-             for n, y in (("port", 1.0), ("starboard", -1.0))]
+    hulls = [
+        collision_xml(n, box((3.0, 0.4, 0.4)), np.array([0.0, y, 0.0]))
+        for n, y in (("port", 1.0), ("starboard", -1.0))
+    ]
     pod = collision_xml("pod", sphere(0.1), np.array([1.0, 0.0, -0.4]))
     path = tmp_path / "cat.sdf"
     path.write_bytes(model_xml(*hulls, pod, mass=300.0))
     config = AuditConfig(known_codes=frozenset(RULES))
     before = {(f.code, f.link) for f in audit([str(path)], config).findings}
-    result = add_mass(path, fit_for=FitChooser(), density=RHO, pattern=None,
-                      upgrade_version=False, model_paths=[])
+    result = add_mass(
+        path, fit_for=FitChooser(), density=RHO, pattern=None, upgrade_version=False, model_paths=[]
+    )
     (item,) = result.links
     assert [e.collision for e in item.fit.ellipsoids] == ["port", "starboard", "pod"]
     assert b"3 separate bodies" in result.new
