@@ -154,10 +154,29 @@ def gap_at_most(a: ConvexShape, b: ConvexShape, tolerance: float) -> bool:
     return float(np.linalg.norm(v)) <= tolerance
 
 
+def _candidate_pairs(shapes: Sequence[ConvexShape]) -> list[tuple[int, int]]:
+    """The pairs whose bounding spheres, grown by the touch tolerance, meet. Each pair is found
+    from its larger member's neighbourhood (a k-d tree ball of twice its reach), so the work
+    grows with the number of close pairs, not with the square of the number of shapes."""
+    from scipy.spatial import cKDTree  # lazy: only links with several collisions need it
+
+    centres = np.array([s.centre for s in shapes], dtype=float)
+    reach = np.array([s.radius + TOUCH_RTOL * s.equivalent_radius for s in shapes])
+    tree = cKDTree(centres)
+    pairs = []
+    for i, near in enumerate(tree.query_ball_point(centres, 2.0 * reach)):
+        for j in near:
+            larger_is_i = reach[j] < reach[i] or (reach[j] == reach[i] and j > i)
+            if larger_is_i and np.sum((centres[i] - centres[j]) ** 2) <= (reach[i] + reach[j]) ** 2:
+                pairs.append((min(i, j), max(i, j)))
+    return sorted(pairs)
+
+
 def touching_groups(shapes: Sequence[ConvexShape]) -> list[list[int]]:
     """Indices of the shapes grouped into bodies: connected components of "the gap is at most
     :data:`TOUCH_RTOL` times the smaller equivalent radius", each sorted, in order of their
-    first member. Pairs whose bounding spheres are farther apart are not tested."""
+    first member. Only pairs whose bounding spheres come that close are tested, and a pair
+    already in one body is not tested again."""
     parent = list(range(len(shapes)))
 
     def root(i: int) -> int:
@@ -166,13 +185,12 @@ def touching_groups(shapes: Sequence[ConvexShape]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    for i, j in itertools.combinations(range(len(shapes)), 2):
+    for i, j in _candidate_pairs(shapes) if len(shapes) > 1 else []:
+        if root(i) == root(j):
+            continue
         a, b = shapes[i], shapes[j]
         tolerance = TOUCH_RTOL * min(a.equivalent_radius, b.equivalent_radius)
-        reach = a.radius + b.radius + tolerance
-        if float(np.sum((a.centre - b.centre) ** 2)) > reach * reach:
-            continue
-        if root(i) != root(j) and gap_at_most(a, b, tolerance):
+        if gap_at_most(a, b, tolerance):
             parent[root(i)] = root(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(shapes)):
