@@ -15,17 +15,16 @@ submerged in an unbounded fluid** (Tuckerman). ``addmass`` warns, with the numbe
   a surface vessel, not a submersible (ROVs, AUVs and gliders carry a few per cent of reserve
   buoyancy). The added mass written is the fully submerged one, which a surface vessel does not
   have (it also counts any part of the shape above the water, such as a deck).
-* **Added against rigid**: the largest ratio of the fluid's kinetic energy to the body's own,
-  ``max_ν νᵀAν / νᵀMν`` (the largest generalized eigenvalue of ``A_BBo_B`` and ``M_BBo_B``,
-  independent of the point), above :data:`ADDED_TO_RIGID_MAX` (100). For a submerged body
-  of density ``ρ_b`` the translational ratio is ``k·ρ/ρ_b`` with the shape factor
-  ``k = m_A/(ρV)`` (½ for a sphere; ``2a/(πc)`` broadside to a thin disk of radius ``a`` and
-  half-thickness ``c``); rotations give at most about the same (``0.42·a/c`` for the disk
-  about a diameter). Bodies lighter than half the fluid's density are caught by the previous
-  check, so a ratio above 100 needs ``k > 50``: a disk thinner than 1:80 (thickness to
-  diameter), a shape no fit of a real hull makes but a nearly flat rigid inertia does (the
-  inertia fit of a 1 kg link with ``I = (1, 1, 2)`` kg·m² is a 2.24 m disk with ≈30 t of added
-  mass).
+* **Added against rigid mass**: the largest translational added mass (the largest eigenvalue of
+  the linear block of ``A_BBo_B``, the same about every point) over the link's mass, above
+  :data:`ADDED_TO_RIGID_MAX` (100). For a submerged body of density ``ρ_b`` it is ``k·ρ/ρ_b``
+  with the shape factor ``k = m_A/(ρV)`` (½ for a sphere, ``2a/(πc)`` broadside to a thin disk of
+  radius ``a`` and half-thickness ``c``). Bodies lighter than half the fluid's density are caught
+  by the previous check, so a ratio above 100 needs ``k > 50``: a disk thinner than 1:80
+  (thickness to diameter), a shape no fit of a real hull makes but a nearly flat rigid inertia
+  does (the inertia fit of a 1 kg link with ``I = (1, 1, 2)`` kg·m² is a 2.24 m disk with ≈30 t
+  of heave added mass). Rotations are left out: their ratio also judges the rigid inertia, which
+  is often a placeholder and has its own audit rules (GZI105).
 
 The thresholds are deliberately loose: they flag inputs that cannot be the body meant, not
 unusual designs.
@@ -69,32 +68,27 @@ def density_warning(mass: float, volume: float, what: str) -> str | None:
     )
 
 
-def added_to_rigid_ratio(M_BBo_B: ArrayLike, A_BBo_B: ArrayLike) -> float | None:
-    """``max_ν νᵀAν / νᵀMν``: the largest generalized eigenvalue of the added mass against the
-    rigid spatial inertia, both 6x6 about the same point in the same axes and ordering (the
-    value does not depend on them). ``None`` when ``M`` is not positive definite."""
-    M = np.asarray(M_BBo_B, dtype=float)
-    A = np.asarray(A_BBo_B, dtype=float)
-    try:
-        L = np.linalg.cholesky(0.5 * (M + M.T))
-    except np.linalg.LinAlgError:
+def added_to_rigid_ratio(mass: float, A_BBo_B: ArrayLike) -> float | None:
+    """The largest translational added mass over the link's mass: the largest eigenvalue of the
+    linear (top-left, kg) block of a linear-first 6x6 added mass, which no change of point or
+    of axes alters, divided by ``mass``. ``None`` for a non-positive mass."""
+    if not mass > 0.0:
         return None
-    Linv = np.linalg.inv(L)
-    return float(np.linalg.eigvalsh(Linv @ (0.5 * (A + A.T)) @ Linv.T)[-1])
+    L = np.asarray(A_BBo_B, dtype=float)[:3, :3]
+    return float(np.linalg.eigvalsh(0.5 * (L + L.T))[-1]) / mass
 
 
-def added_to_rigid_warning(mass: float, M_BBo_B: ArrayLike, A_BBo_B: ArrayLike) -> str | None:
-    """A warning when the fluid's kinetic energy can exceed the body's by more than
-    :data:`ADDED_TO_RIGID_MAX` (6x6 matrices about one point, one ordering)."""
-    ratio = added_to_rigid_ratio(M_BBo_B, A_BBo_B)
+def added_to_rigid_warning(mass: float, A_BBo_B: ArrayLike) -> str | None:
+    """A warning when the largest translational added mass exceeds :data:`ADDED_TO_RIGID_MAX`
+    times the link's mass (``A_BBo_B`` linear-first)."""
+    ratio = added_to_rigid_ratio(mass, A_BBo_B)
     if ratio is None or not ratio > ADDED_TO_RIGID_MAX:
         return None
-    largest = float(np.max(np.diag(np.asarray(A_BBo_B, dtype=float))[:3]))
     return (
-        f"the added mass outweighs the link {_g(ratio)}x (the fluid's kinetic energy against "
-        f"the body's, worst motion; largest translational term {_g(largest)} kg for a "
-        f"{_g(mass)} kg link; plausible up to {_g(ADDED_TO_RIGID_MAX)}x): a fitted shape far "
-        "larger or flatter than the body, e.g. from a placeholder or nearly flat inertia"
+        f"its largest translational added mass {_g(ratio * mass)} kg is {_g(ratio)}x the "
+        f"link's {_g(mass)} kg (plausible up to {_g(ADDED_TO_RIGID_MAX)}x, a disk thinner than "
+        "1:80 at half the fluid's density): a fitted shape far larger or flatter than the body, "
+        "e.g. from a placeholder mass or a nearly flat inertia"
     )
 
 

@@ -309,3 +309,30 @@ def test_addmass_says_why_and_audit_adds_nothing(tmp_path: Path) -> None:
     path.write_bytes(result.new)
     after = {(f.code, f.link) for f in audit([str(path)], config).findings}
     assert after <= before, after - before
+
+
+def test_random_separate_bodies_then_audit_adds_no_finding(
+    rng: np.random.Generator, tmp_path: Path
+) -> None:
+    """2-4 random ellipsoids and boxes anywhere within 1.5 m of the origin, of neutral density:
+    whatever bodies they form, addmass's sum is not flagged by the audit (GZI204 judges it
+    against the centre of the fitted bodies' added mass, GZI207 against the same fit)."""
+    config = AuditConfig(known_codes=frozenset(RULES))
+    for trial in range(25):
+        xml, volume = [], 0.0
+        for i in range(int(rng.integers(2, 5))):
+            a = rng.uniform(0.05, 0.4, size=3)
+            R, p = random_rotation(rng), rng.uniform(-1.5, 1.5, size=3)
+            shape = ellipsoid(a) if rng.random() < 0.5 else box(tuple(2.0 * a))
+            xml.append(collision_xml(f"c{i}", shape, p, R))
+            volume += 4.0 / 3.0 * np.pi * float(np.prod(a))
+        path = tmp_path / f"m{trial}.sdf"
+        path.write_bytes(model_xml(*xml, mass=RHO * volume))
+        before = {f.code for f in audit([str(path)], config).findings}
+        result = add_mass(
+            path, fit_for=FitChooser(), density=RHO, pattern=None, upgrade_version=False,
+            model_paths=[],
+        )
+        path.write_bytes(result.new)
+        added = [f for f in audit([str(path)], config).findings if f.code not in before]
+        assert not added, (trial, [f.message for f in added])
