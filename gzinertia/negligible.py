@@ -18,8 +18,8 @@ most :data:`RELATIVE_ZERO` times the largest such value: it then changes no ener
 more than that fraction of the largest one, whatever unit of length the file uses (the rule is
 invariant under a change of length unit, which a test checks).
 
-When one of the two diagonal blocks is entirely zero there is no such ``ℓ`` and each of the four
-3x3 blocks is judged against its own largest entry.
+When one of the two diagonal blocks is entirely zero there is no such ``ℓ`` and the entries of
+each unit are judged against their own largest.
 """
 
 from __future__ import annotations
@@ -34,33 +34,48 @@ RELATIVE_ZERO = 1e-12
 _ROTATIONAL = np.array([0, 0, 0, 1, 1, 1])
 
 
+def exponent_scales(values: ArrayLike, exponents: ArrayLike, top: int) -> NDArray[np.float64]:
+    """Reference magnitudes for values whose units differ by powers of length: value ``k`` is in
+    ``unit₀·m^e_k`` (``exponents``), ``0 ≤ e_k ≤ top``. The length ``ℓ`` is where the largest
+    value of exponent ``top`` and the largest of exponent 0 are equal
+    (``ℓ^top = max_top / max_0``); value ``k``'s scale is ``ℓ^e_k`` times the largest
+    ``|v|/ℓ^e`` of all. Without both extremes there is no ``ℓ``: each exponent's values are
+    judged against their own largest. Same shape as ``values``."""
+    v = np.abs(np.asarray(values, dtype=float))
+    e = np.asarray(exponents, dtype=float)
+    if v.shape != e.shape:
+        raise ValueError(f"values {v.shape} and exponents {e.shape} differ in shape")
+    low = float(np.max(v[e == 0], initial=0.0))
+    high = float(np.max(v[e == top], initial=0.0))
+    if low > 0.0 and high > 0.0:
+        # in logarithms: ℓ can be far from 1 m (1e-9 kg links, 1e4 m ships)
+        log_ell = (np.log(high) - np.log(low)) / top
+        with np.errstate(divide="ignore"):
+            log_normalized = np.log(v) - e * log_ell
+        return np.asarray(np.exp(np.max(log_normalized) + e * log_ell), dtype=float)
+    scales = np.zeros_like(v)
+    for exponent in np.unique(e):
+        group = e == exponent
+        scales[group] = np.max(v[group])
+    return scales
+
+
 def entry_scales(M: ArrayLike, power: int = 1) -> NDArray[np.float64]:
     """Per-entry reference magnitudes ``s_ij`` of a linear-first 6x6 ``M`` (same units as
     ``M_ij``): ``|M_ij| ≤ RELATIVE_ZERO·s_ij`` means entry ``(i, j)`` is negligible.
 
     ``power`` is how the entry multiplies the column's velocity: 1 for added mass and linear
     damping, 2 for quadratic damping (``|s_j|·s_j``). Rows and columns 0-2 are translational,
-    3-5 rotational. Zero matrix: all scales 0.
+    3-5 rotational: entry ``(i, j)`` has length exponent ``r_i + power·r_j``
+    (:func:`exponent_scales`). Zero matrix: all scales 0.
     """
     A = np.abs(np.asarray(M, dtype=float))
     if A.shape != (6, 6):
         raise ValueError(f"expected a 6x6 matrix, got shape {A.shape}")
     if power not in (1, 2):
         raise ValueError(f"power must be 1 or 2, got {power}")
-    translational = float(np.max(A[:3, :3]))
-    rotational = float(np.max(A[3:, 3:]))
-    if translational > 0.0 and rotational > 0.0:
-        # work in logarithms: ℓ can be far from 1 m (1e-9 kg links, 1e4 m ships)
-        log_ell = (np.log(rotational) - np.log(translational)) / (1.0 + power)
-        exponent = _ROTATIONAL[:, None] + power * _ROTATIONAL[None, :]
-        with np.errstate(divide="ignore"):
-            log_normalized = np.log(A) - exponent * log_ell
-        return np.asarray(np.exp(np.max(log_normalized) + exponent * log_ell), dtype=float)
-    scales = np.zeros((6, 6))
-    for rows in (slice(0, 3), slice(3, 6)):
-        for cols in (slice(0, 3), slice(3, 6)):
-            scales[rows, cols] = np.max(A[rows, cols])
-    return scales
+    exponent = _ROTATIONAL[:, None] + power * _ROTATIONAL[None, :]
+    return exponent_scales(A, exponent, 1 + power)
 
 
 def negligible(M: ArrayLike, power: int = 1) -> NDArray[np.bool_]:

@@ -119,10 +119,14 @@ def test_hydro_damping_judges_moments_against_moments() -> None:
         terms[f"{f}{v}"] = -50.0 if i < 3 else -2e-11
         terms[f"{f}{v}abs{v}"] = -400.0 if i < 3 else -3e-13
     terms["kU"] = -4e-28  # round-off of a moment on surge next to 2e-11-sized moment terms
+    # quadratic cross terms (the plugin's iJabsK): a real moment from sway·|yaw rate| and a
+    # round-off force from surge·|roll rate|
+    terms["nVabsR"] = -1e-12
+    terms["xUabsP"] = -1e-25
     scales = term_scales(terms)
     for name, value in terms.items():
         kept = abs(value) > RELATIVE_ZERO * scales[name]
-        assert kept == (name != "kU"), name
+        assert kept == (name not in ("kU", "xUabsP")), name
     # against the largest term of all (the old rule) the moment terms would have been zeroed
     largest = max(abs(v) for v in terms.values())
     assert all(abs(terms[n]) <= RELATIVE_ZERO * largest for n in ("kP", "mQabsQ", "nRabsR"))

@@ -66,30 +66,38 @@ def link_damping(
 
 
 def term_scales(terms: dict[str, float]) -> dict[str, float]:
-    """Each damping term's reference magnitude in its own unit, for zeroing round-off: the
-    linear terms ``iJ`` and the quadratic ``iJabsJ`` are two 6x6 matrices (rows ``xyzkmn``,
-    columns ``UVWPQR``) judged by :func:`gzinertia.negligible.entry_scales` (power 1 and 2), so
-    a moment term in kg·m² is never compared with a force term in kg/m. Other names (cross terms
-    ``iJabsK`` with ``K ≠ J``) are judged against the largest term of any kind."""
+    """Each damping term's reference magnitude in its own unit, for zeroing round-off
+    (:func:`gzinertia.negligible.exponent_scales`), so that a moment term in kg·m² is never
+    compared with a force term in kg/m. Linear terms ``iJ`` (row ``i`` in ``xyzkmn``, velocity
+    ``J`` in ``UVWPQR``) have length exponent ``r_i + r_J`` and quadratic ones ``iJabsK``
+    ``r_i + r_J + r_K`` (``r`` = 1 for moments and angular rates), each kind against its own
+    largest; names of another form are judged against the largest term of all."""
+    import re
+
     import numpy as np
 
-    from gzinertia.negligible import entry_scales
+    from gzinertia.negligible import exponent_scales
     from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 
     fallback = max((abs(v) for v in terms.values()), default=1.0)
     scales = dict.fromkeys(terms, fallback)
-    for power, suffix in ((1, False), (2, True)):
-        M = np.zeros((6, 6))
-        index: dict[str, tuple[int, int]] = {}
-        for i, f in enumerate(HYDRO_FORCE_AXES):
-            for j, v in enumerate(HYDRO_VELOCITY_AXES):
-                name = f"{f}{v}abs{v}" if suffix else f"{f}{v}"
-                if name in terms:
-                    M[i, j] = terms[name]
-                    index[name] = (i, j)
-        if index:
-            S = entry_scales(M, power)
-            scales.update({name: float(S[ij]) for name, ij in index.items()})
+    force, velocity = f"[{HYDRO_FORCE_AXES}]", f"[{HYDRO_VELOCITY_AXES}]"
+    pattern = re.compile(f"({force})({velocity})(?:abs({velocity}))?")
+    kinds: dict[bool, list[tuple[str, int]]] = {False: [], True: []}
+    for name in terms:
+        match = pattern.fullmatch(name)
+        if match:
+            f, j, k = match.groups()
+            exponent = int(HYDRO_FORCE_AXES.index(f) >= 3) + int(HYDRO_VELOCITY_AXES.index(j) >= 3)
+            if k is not None:
+                exponent += int(HYDRO_VELOCITY_AXES.index(k) >= 3)
+            kinds[k is not None].append((name, exponent))
+    for quadratic, members in kinds.items():
+        if members:
+            values = np.array([terms[n] for n, _ in members])
+            exponents = np.array([e for _, e in members])
+            found = exponent_scales(values, exponents, 3 if quadratic else 2)
+            scales.update({n: float(x) for (n, _), x in zip(members, found, strict=True)})
     return scales
 
 
