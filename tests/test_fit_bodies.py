@@ -22,7 +22,7 @@ from gzinertia.audit.runner import audit
 from gzinertia.commands.addmass import FitChooser, add_mass
 from gzinertia.contact_groups import TOUCH_RTOL, convex_shape, gap_at_most, touching_groups
 from gzinertia.fits import SEPARATE_BODIES_REASON, ellipsoid_of_solid, fit_link
-from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.records import Collision, Geometry, LinkRecord, SourceRef
 from gzinertia.rotation import Pose
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.shapes import collision_solid, combine_solids
@@ -81,7 +81,7 @@ def dart_sum(parts: list[tuple[np.ndarray, Pose]]) -> np.ndarray:
     return total
 
 
-def link_of(data: bytes):  # type: ignore[no-untyped-def]
+def link_of(data: bytes) -> LinkRecord:
     return read_sdf_bytes(data).link("m::base")
 
 

@@ -22,6 +22,7 @@ from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
 from gzinertia.commands.addmass import FitChooser, add_mass
+from gzinertia.fits import FitMethod
 from gzinertia.plausibility import (
     ADDED_TO_RIGID_MAX,
     DENSITY_RANGE,
@@ -57,7 +58,7 @@ def sphere(r: float, name: str = "hull") -> str:
 def run_addmass(
     tmp_path: Path,
     data: bytes,
-    fit: str = "volume",
+    fit: FitMethod = "volume",
     link: str | None = None,
     name: str = "model.sdf",
 ) -> tuple[Path, list[str], bytes]:
@@ -66,7 +67,7 @@ def run_addmass(
     result = add_mass(
         path,
         fit_for=FitChooser(method=fit),
-        density=RHO,  # type: ignore[arg-type]
+        density=RHO,
         pattern=link,
         upgrade_version=False,
         model_paths=[],
