@@ -7,12 +7,17 @@ the link origin with ``transform_spatial(A_EEo_E, X_BE.R, X_BE.p, "linear-first"
 
 Methods (``FIT_METHODS``):
 
-* ``volume`` (default): one ellipsoid with the volume ``V``, centroid and principal axes of the
-  union of the link's collision solids (:mod:`gzinertia.shapes`, meshes after ``<scale>``). Its
-  axis ratios come from the solids' second moments about the centroid
-  ``S = ½·tr(G)·1 - G`` (``G = G_BBc_B``, the unit-density inertia; ``S = ∫ r rᵀ dV``): a solid
-  ellipsoid has ``S = V/5·diag(a², b², c²)``, so ``a_i ∝ √s_i``, scaled so ``4/3·π·abc = V``. A
-  single ellipsoid collision fits itself exactly.
+* ``volume`` (default): one ellipsoid per separate body of the link. Collisions that touch or
+  overlap form one body (:mod:`gzinertia.contact_groups`); a body's ellipsoid has the volume
+  ``V``, centroid and principal axes of the union of its collision solids
+  (:mod:`gzinertia.shapes`, meshes after ``<scale>``). Its axis ratios come from the solids'
+  second moments about the centroid ``S = ½·tr(G)·1 - G`` (``G = G_BBc_B``, the unit-density
+  inertia; ``S = ∫ r rᵀ dV``): a solid ellipsoid has ``S = V/5·diag(a², b², c²)``, so
+  ``a_i ∝ √s_i``, scaled so ``4/3·π·abc = V``. A single ellipsoid collision fits itself exactly.
+  Separate bodies (a catamaran's hulls, a pontoon pair, an ROV's floats) each get their own
+  ellipsoid and the matrices are summed at Bo: one ellipsoid around all of them puts fluid where
+  there is none (two spheres of radius r at ±5r: sway added mass 29x too small), while the
+  interaction neglected by the sum falls as (size/distance)³ (Capytaine, in the tests).
 * ``mujoco``: MuJoCo's rule (``fluidshape="ellipsoid"``), one ellipsoid per collision at the
   collision frame: sphere ``(r, r, r)``, capsule ``(r, r, L/2 + r)``, cylinder ``(r, r, L/2)``
   (SDF ``<length>`` is the full length), box half-sizes, ellipsoid radii. A mesh geom is
@@ -83,7 +88,8 @@ class FluidEllipsoid:
     """A solid ellipsoid E in the link frame B.
 
     ``semi_axes`` are along E's x, y, z axes (m, all > 0); ``X_BE`` poses E in B, its origin
-    ``Eo`` is the centre; ``collision`` names the collision it was fitted to (``mujoco`` fit),
+    ``Eo`` is the centre; ``collision`` names the collision it was fitted to (``mujoco`` fit), or
+    the collisions of its body joined by ``+`` (``volume`` fit of a link with separate bodies),
     else ``None``.
     """
 
@@ -114,7 +120,8 @@ class FluidEllipsoid:
 class EllipsoidFit:
     """The ellipsoids of one fit of a link, and what to tell the user about it.
 
-    ``ellipsoids`` holds one ellipsoid, except for ``mujoco`` (one per collision); ``description``
+    ``ellipsoids`` holds one ellipsoid, except for ``mujoco`` (one per collision) and ``volume``
+    (one per separate body); ``description``
     is one line naming the method; ``approximation`` says what the shapes approximated (e.g. a
     non-watertight mesh replaced by its convex hull), ``None`` when nothing was.
     """
@@ -375,6 +382,24 @@ def ellipsoid_of_solid(solid: SolidProperties) -> tuple[Vec3, Pose]:
     return semi_axes, Pose(solid.p_FoFc_F, R_FE)
 
 
+def _bodies(collisions: Sequence[Collision], solids: Sequence[SolidProperties]) -> list[list[int]]:
+    """The collisions grouped into separate bodies: those that touch or overlap are one body
+    (:mod:`gzinertia.contact_groups`)."""
+    from gzinertia.contact_groups import convex_shape, touching_groups
+
+    if len(collisions) == 1:
+        return [[0]]
+    shapes = [convex_shape(c, s.volume) for c, s in zip(collisions, solids, strict=True)]
+    return touching_groups(shapes)
+
+
+#: Why separate bodies get separate ellipsoids (said in every such fit's description).
+SEPARATE_BODIES_REASON = (
+    "one ellipsoid per body, summed at the link origin (one ellipsoid around all of them would "
+    "put fluid between them; the interaction this neglects falls as (size/distance)^3)"
+)
+
+
 def _volume_fit(link: LinkRecord) -> EllipsoidFit:
     collisions = _usable_collisions(link, "volume")
     solids: list[SolidProperties] = []
@@ -383,17 +408,33 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
             solids.append(collision_solid(c))
         except ShapeError as exc:
             raise _shape_error(link, c, exc) from exc
-    union = combine_solids(solids)
-    semi_axes, X_BE = ellipsoid_of_solid(union)
-    problem = _check_semi_axes(semi_axes, "the volume-equivalent ellipsoid of its collisions")
-    if problem:
-        raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
+    bodies = _bodies(collisions, solids)
+    ellipsoids: list[FluidEllipsoid] = []
+    for body in bodies:
+        part = combine_solids([solids[i] for i in body])
+        semi_axes, X_BE = ellipsoid_of_solid(part)
+        what = "the volume-equivalent ellipsoid of its collisions"
+        if len(bodies) > 1:
+            names = ", ".join(f"'{collisions[i].name}'" for i in body)
+            what = f"the volume-equivalent ellipsoid of collision(s) {names}"
+        problem = _check_semi_axes(semi_axes, what)
+        if problem:
+            raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
+        label = None if len(bodies) == 1 else "+".join(collisions[i].name for i in body)
+        ellipsoids.append(FluidEllipsoid(semi_axes, X_BE, label))
     n = len(collisions)
+    volume = sum(s.volume for s in solids)
+    description = (
+        f"volume fit to {_plural(n, 'collision')} ({_kinds(collisions)}): V = {volume:.6g} m³"
+    )
+    if len(bodies) > 1:
+        description += f", {len(bodies)} separate bodies: {SEPARATE_BODIES_REASON}"
+    elif n > 1:
+        description += ", one body (the collisions touch): one ellipsoid"
     return EllipsoidFit(
         "volume",
-        (FluidEllipsoid(semi_axes, X_BE),),
-        f"volume fit to {_plural(n, 'collision')} ({_kinds(collisions)}): "
-        f"V = {union.volume:.6g} m³",
+        tuple(ellipsoids),
+        description,
         _approximations([(c, s.approximation) for c, s in zip(collisions, solids, strict=True)]),
     )
 

@@ -139,9 +139,11 @@ def test_every_output_says_which_fit(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert f"{fit} fit" in (tmp_path / "o.sdf").read_text()
 
 
+#: A 0.2 m sphere of 30 kg: slightly lighter than the 33.5 kg of water it displaces, as an ROV
+#: float is (a 2 kg one would float 94 % out of the water and rightly draw a warning).
 SIMPLE = (
     '<?xml version="1.0"?>\r\n<sdf version="{version}">\r\n<model name="m">\r\n'
-    '\t<link name="a">\r\n\t\t<inertial>\r\n\t\t\t<mass>2</mass>\r\n\t\t</inertial>\r\n'
+    '\t<link name="a">\r\n\t\t<inertial>\r\n\t\t\t<mass>30</mass>\r\n\t\t</inertial>\r\n'
     "\t\t<collision name='c'><geometry><sphere><radius>0.2</radius></sphere></geometry>"
     "</collision>\r\n\t</link>\r\n</model>\r\n</sdf>\r\n"
 )

@@ -346,20 +346,28 @@ def assert_ellipsoid(e: FluidEllipsoid, center: np.ndarray, Q: np.ndarray, tol: 
 def test_volume_fit_has_the_volume_centroid_and_moment_ratios_of_drakes_solids(
     rng: np.random.Generator, tmp_path: Path
 ) -> None:
-    """Every primitive and a scaled mesh, posed at random: the fitted ellipsoid's volume and
-    centre are Drake's; its shape matrix ``R·diag(a²)·Rᵀ`` is proportional to Drake's second
-    moments (a solid ellipsoid has ``S = V/5·diag(a², b², c²)``)."""
+    """Every primitive and a scaled mesh, posed at random: each fitted ellipsoid's volume and
+    centre are Drake's for the shapes of its body (all of them when they touch; shapes apart
+    from the others are separate bodies, ``tests/test_fit_bodies.py``); its shape matrix
+    ``R·diag(a²)·Rᵀ`` is proportional to Drake's second moments (a solid ellipsoid has
+    ``S = V/5·diag(a², b², c²)``)."""
     for trial in range(10):
         mesh = convex_mesh(rng, tmp_path / f"hull{trial}.obj")
         shapes = [random_shape(rng, k) for k in PRIMITIVES] + [random_shape(rng, "mesh", mesh)]
         link = sdf_link(sdf_collisions(shapes), tmp_path=tmp_path)
         fit = fit_link(link, "volume")
-        (e,) = fit.ellipsoids
-        V, c, S = drake_union(shapes)
-        assert rel_err(e.volume, V) < 1e-12
-        Q = e.shape_matrix()
-        assert_ellipsoid(e, c, S * (np.trace(Q) / np.trace(S)), 1e-12)
-        assert fit.method == "volume" and e.collision is None
+        covered: list[int] = []
+        for e in fit.ellipsoids:
+            names = e.collision.split("+") if e.collision else [f"c{i}" for i in range(6)]
+            body = [int(name[1:]) for name in names]
+            covered += body
+            V, c, S = drake_union([shapes[i] for i in body])
+            assert rel_err(e.volume, V) < 1e-12
+            Q = e.shape_matrix()
+            assert_ellipsoid(e, c, S * (np.trace(Q) / np.trace(S)), 1e-12)
+        assert sorted(covered) == list(range(6))
+        assert fit.method == "volume"
+        assert (fit.ellipsoids[0].collision is None) == (len(fit.ellipsoids) == 1)
         assert fit.description.startswith(
             "volume fit to 6 collisions (box, sphere, cylinder, capsule, ellipsoid, mesh)"
         )

@@ -289,9 +289,21 @@ class LinkContext:
 
     def fluid_centre(self) -> tuple[Vec3, str] | None:
         """Where the displaced fluid is centred, in B: the collision centroid (centre of
-        buoyancy), else the centre of mass when it is written and away from the origin."""
+        buoyancy), else the centre of mass when it is written and away from the origin. For a
+        link whose collisions are several separate bodies (the volume fit gives one ellipsoid
+        each), the centre of the fitted added mass instead: the point about which its coupling
+        is symmetric, which a sum of bodies puts where their added masses (not their volumes)
+        balance."""
         geometry = self.geometry
         if geometry is not None:
+            fit = self.fluid_fit
+            if fit is not None and len(fit.ellipsoids) > 1:
+                from gzinertia.audit.rules.added_mass import implied_centre
+
+                A = self._A_BBo_B_per_density
+                centre = None if A is None else implied_centre(A)
+                if centre is not None:
+                    return centre, "centre of the fitted bodies' added mass"
             return np.array(geometry.p_FoFc_F), "collision centroid"
         if self.written_inertia and np.any(self.link.inertial.p_BoBcm_B):
             return np.array(self.link.inertial.p_BoBcm_B), "centre of mass"

@@ -111,6 +111,14 @@ def addmass(
     deliver_edit(file, result.old, result.new, mode)
 
 
+def _of_collisions(names: str | None) -> str:
+    """`` (collision a)`` / `` (collisions a, b)`` for an ellipsoid fitted to named collisions."""
+    if not names:
+        return ""
+    parts = names.split("+")
+    return f" (collision{'s' if len(parts) > 1 else ''} {', '.join(parts)})"
+
+
 def _report(result: AddMassResult) -> None:
     """What was computed, on stderr (stdout is kept for --diff)."""
     import numpy as np
@@ -125,7 +133,8 @@ def _report(result: AddMassResult) -> None:
                 + " ".join(f"{v:.4g}" for v in e.semi_axes)
                 + " m, centre "
                 + " ".join(f"{v:.4g}" for v in e.X_BE.p)
-                + " m in the link frame",
+                + " m in the link frame"
+                + _of_collisions(e.collision),
                 file=err,
             )
         print(

@@ -95,6 +95,45 @@ def _editable_links(
     return links, skipped
 
 
+def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:
+    """Warnings, with the numbers, for fits that cannot be what the user meant
+    (:mod:`gzinertia.plausibility`): per link the implied density and the added/rigid ratio,
+    per top-level model the displaced mass against the model's mass."""
+    from gzinertia.plausibility import (
+        added_to_rigid_warning,
+        density_warning,
+        floating_warning,
+    )
+
+    warnings: list[str] = []
+    displaced: dict[str, tuple[float, float, list[str]]] = {}
+    for r in results:
+        inertial = r.link.inertial
+        volume = sum(e.volume for e in r.fit.ellipsoids)
+        what = f"its {r.fit.method}-fit ellipsoid" + ("s" if len(r.fit.ellipsoids) > 1 else "")
+        for warning in (
+            density_warning(inertial.mass, volume, what),
+            added_to_rigid_warning(inertial.mass, r.A_BBo_B.A),
+        ):
+            if warning:
+                warnings.append(f"{r.link.name}: {warning}")
+        top = r.link.name.split("::", 1)[0]
+        total, density, names = displaced.get(top, (0.0, r.density, []))
+        displaced[top] = (total + r.density * volume, density, [*names, r.link.name])
+    for top, (total, density, names) in displaced.items():
+        model_mass = sum(
+            lk.inertial.mass
+            for lk in doc.links
+            if lk.name.split("::", 1)[0] == top
+            and not (lk.static or lk.welded_to_world)
+            and lk.inertial.mass > 0.0
+        )
+        warning = floating_warning(top, model_mass, total, density, names)
+        if warning:
+            warnings.append(warning)
+    return warnings
+
+
 def add_mass(
     path: Path,
     *,
@@ -130,6 +169,7 @@ def add_mass(
         results.append(LinkAddedMass(link, fit, density, A_BBo_B))
         if fit.approximation:
             warnings.append(f"{link.name}: {fit.approximation}")
+    warnings += plausibility_warnings(doc, results)
     if results:
         warning = check_version_for_added_mass(editor, doc.sdf_version, upgrade_version)
         if warning:

@@ -84,6 +84,42 @@ def link_damping(
     return sum_damping(terms)
 
 
+def term_scales(terms: dict[str, float]) -> dict[str, float]:
+    """Each damping term's reference magnitude in its own unit, for zeroing round-off
+    (:func:`gzinertia.negligible.exponent_scales`), so that a moment term in kg·m² is never
+    compared with a force term in kg/m. Linear terms ``iJ`` (row ``i`` in ``xyzkmn``, velocity
+    ``J`` in ``UVWPQR``) have length exponent ``r_i + r_J`` and quadratic ones ``iJabsK``
+    ``r_i + r_J + r_K`` (``r`` = 1 for moments and angular rates), each kind against its own
+    largest; names of another form are judged against the largest term of all."""
+    import re
+
+    import numpy as np
+
+    from gzinertia.negligible import exponent_scales
+    from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
+
+    fallback = max((abs(v) for v in terms.values()), default=1.0)
+    scales = dict.fromkeys(terms, fallback)
+    force, velocity = f"[{HYDRO_FORCE_AXES}]", f"[{HYDRO_VELOCITY_AXES}]"
+    pattern = re.compile(f"({force})({velocity})(?:abs({velocity}))?")
+    kinds: dict[bool, list[tuple[str, int]]] = {False: [], True: []}
+    for name in terms:
+        match = pattern.fullmatch(name)
+        if match:
+            f, j, k = match.groups()
+            exponent = int(HYDRO_FORCE_AXES.index(f) >= 3) + int(HYDRO_VELOCITY_AXES.index(j) >= 3)
+            if k is not None:
+                exponent += int(HYDRO_VELOCITY_AXES.index(k) >= 3)
+            kinds[k is not None].append((name, exponent))
+    for quadratic, members in kinds.items():
+        if members:
+            values = np.array([terms[n] for n, _ in members])
+            exponents = np.array([e for _, e in members])
+            found = exponent_scales(values, exponents, 3 if quadratic else 2)
+            scales.update({n: float(x) for (n, _), x in zip(members, found, strict=True)})
+    return scales
+
+
 def _write_terms(
     editor: XmlEditor,
     link: LinkRecord,
@@ -93,8 +129,8 @@ def _write_terms(
 ) -> list[str]:
     """Updates the link's plugin in place, or returns the lines of a new one (to be appended to
     the model with the other new plugins of that model)."""
-    scale = max((abs(v) for v in terms.values()), default=1.0)
-    values = {name: format_value(v, scale) for name, v in terms.items()}
+    scales = term_scales(terms)
+    values = {name: format_value(v, scales[name]) for name, v in terms.items()}
     if link.inertial.A_BBo_B is not None:
         values["disable_added_mass"] = "true"
     if link.hydrodynamics:

@@ -9,14 +9,12 @@ from pathlib import Path
 
 from lxml import etree
 
-from gzinertia.added_mass import SDF_TAGS, AddedMass
+from gzinertia.added_mass import SDF_AXES, SDF_TAGS, AddedMass
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import SdfError
+from gzinertia.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child, line_of
-
-#: Entries smaller than this fraction of the largest one are written as 0 (round-off of rotations).
-RELATIVE_ZERO = 1e-12
 
 
 class NotEditableError(SdfError):
@@ -47,29 +45,34 @@ def plugin_element(editor: XmlEditor, plugin: HydroPlugin) -> etree._Element:
 
 
 def format_value(x: float, scale: float) -> str:
-    """Ten significant digits; round-off below ``RELATIVE_ZERO·scale`` written as 0."""
+    """Ten significant digits; round-off below ``RELATIVE_ZERO·scale`` written as 0 (``scale``
+    in the value's own unit: :func:`gzinertia.negligible.entry_scales`)."""
     if abs(x) <= RELATIVE_ZERO * scale or x == 0.0:
         return "0"
     return f"{x:.10g}"
 
 
 def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -> list[str]:
-    """The element's lines (all 21 entries, spec order) preceded by the provenance comment."""
+    """The element's lines (all 21 entries, spec order) preceded by the provenance comment.
+
+    Round-off is written as 0, judged within units (kg, kg·m, kg·m²) by
+    :func:`gzinertia.negligible.entry_scales`, never by comparing kg·m² with kg."""
     if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
         raise ValueError("<fluid_added_mass> is about the link origin in link axes (A_BBo_B)")
     values = A_BBo_B.sdf_values()
-    scale = max(abs(v) for v in values.values())
+    scales = entry_scales(A_BBo_B.symmetric().A)
+    scale = {t: float(scales[SDF_AXES.index(t[0]), SDF_AXES.index(t[1])]) for t in SDF_TAGS}
     if "--" in comment:
         raise ValueError("an XML comment cannot contain '--'")
     lines = [f"<!-- {comment} -->", "<fluid_added_mass>"]
-    lines += [f"{indent_unit}<{t}>{format_value(values[t], scale)}</{t}>" for t in SDF_TAGS]
+    lines += [f"{indent_unit}<{t}>{format_value(values[t], scale[t])}</{t}>" for t in SDF_TAGS]
     return [*lines, "</fluid_added_mass>"]
 
 
 def ascii_comment(text: str) -> str:
     """``text`` made safe for an XML comment in any ASCII-compatible encoding: superscripts
     spelled out, other non-ASCII characters replaced, no ``--``."""
-    text = text.replace("\u00b2", "^2").replace("\u00b3", "^3")
+    text = text.replace("\u00b2", "^2").replace("\u00b3", "^3").replace("\u00d7", "x")
     text = text.encode("ascii", errors="replace").decode("ascii")
     while "--" in text:
         text = text.replace("--", "-")

@@ -17,9 +17,11 @@ from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
 from gzinertia.inertia import equivalent_box_half_sizes, triangle_margin
 
-#: Mean densities outside this range (kg/m³) are physically implausible for a rigid body: below
-#: a helium-filled envelope, above osmium (22 590 kg/m³) with a margin.
-DENSITY_RANGE = (0.2, 25000.0)
+# Mean densities outside DENSITY_RANGE (kg/m³) are physically implausible for a rigid body:
+# below a helium-filled envelope, above osmium (22 590 kg/m³) with a margin. addmass's
+# warnings use the same range (gzinertia.plausibility).
+from gzinertia.plausibility import DENSITY_RANGE
+
 #: Radius-of-gyration ratio (rigid inertia against the uniform solid of the collisions) beyond
 #: which the inertia does not belong to this geometry: a factor 3 in length is 9 in inertia.
 GYRATION_FACTOR = 3.0
