@@ -10,9 +10,10 @@ could not be audited. Conventions shared by the formats:
   ``file://`` URIs.
 * Severities: ``error``/``warning``/``info``; SARIF levels ``error``/``warning``/``note``; GitHub
   commands ``error``/``warning``/``notice``.
-* Non-finite numbers in ``values`` (JSON and SARIF): JSON has no NaN or infinity, so they are
-  written as the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (``float()`` reads them
-  back); every other number stays a JSON number.
+* Non-finite numbers in ``values`` (JSON, SARIF, JUnit details): JSON has no NaN or infinity,
+  so they are written as ``null``, as ``gzinertia show --json`` does (docs/json.md): every
+  number in gzinertia's JSON is finite, a string is always a string (``"NaN"`` stays the text
+  ``NaN``), and ``null`` stands where a number is not finite or absent.
 * ``line`` 0 means the whole file: no line is printed (text, GitHub) and SARIF has no region.
 """
 
@@ -63,11 +64,10 @@ _TABLE_WIDTH = 120
 
 
 def json_safe(value: JsonValue) -> JsonValue:
-    """``value`` with non-finite floats replaced by ``"NaN"``, ``"Infinity"``, ``"-Infinity"``."""
+    """``value`` with non-finite floats (NaN, ±∞) replaced by ``None`` (JSON ``null``), the one
+    convention of every gzinertia JSON output (docs/json.md); strings are left alone."""
     if isinstance(value, float) and not math.isfinite(value):
-        if math.isnan(value):
-            return "NaN"
-        return "Infinity" if value > 0 else "-Infinity"
+        return None
     if isinstance(value, Mapping):
         return {key: json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -91,10 +91,11 @@ def portable_path(path: str, cwd: PurePath | None = None) -> tuple[str, bool]:
 
 def artifact_uri(path: str, cwd: PurePath | None = None) -> tuple[str, str | None]:
     """SARIF ``(uri, uriBaseId)`` of a file: a percent-encoded relative reference with base
-    ``%SRCROOT%``, or an absolute ``file://`` URI (base ``None``) for files outside ``cwd``."""
+    ``%SRCROOT%``, or an absolute ``file://`` URI (base ``None``) for files outside ``cwd``.
+    A name's undecodable bytes (surrogateescape) are percent-encoded as the bytes they were."""
     posix, relative = portable_path(path, cwd)
     if relative:
-        return quote(posix, safe="/"), SRCROOT
+        return quote(posix.encode("utf-8", "surrogateescape"), safe="/"), SRCROOT
     root = Path.cwd() if cwd is None else cwd
     return type(root)(path).as_uri(), None
 
@@ -119,20 +120,71 @@ def summary_line(result: AuditResult) -> str:
     return f"Found {found} and {_plural(counts['info'], 'info')} in {files}{tail}."
 
 
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Unicode categories a terminal or a CI log acts on instead of showing: controls (C0, DEL, C1),
+#: format characters (bidi overrides, zero-width), line/paragraph separators, surrogates.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a terminal or CI log would act on, rather than show, made
+    visible: ``\\n``, ``\\r``, ``\\t``, other controls and format characters as ``\\xNN``
+    or ``\\uNNNN``, and the undecodable bytes of a file name (Python's surrogateescape,
+    U+DC80–U+DCFF) as ``\\xNN``, the byte. A file named ``"a\\n::error file=x::y"`` stays on
+    one line (GitHub Actions runs any log line that starts with ``::`` as a command)."""
+    if text.isprintable():
+        return text
+    import unicodedata
+
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (os.fsdecode)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif unicodedata.category(ch) in _HIDDEN_CATEGORIES:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unicode_safe(text: str) -> str:
+    """``text`` without lone surrogates: the undecodable bytes of a file name (surrogateescape)
+    become ``\\xNN``, any other lone surrogate ``\\udNNN`` (for outputs that must be valid
+    UTF-8 yet keep every other character as it is: SARIF, GitHub)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    return "".join(
+        f"\\x{ord(ch) - 0xDC00:02x}" if 0xDC80 <= ord(ch) <= 0xDCFF
+        else f"\\u{ord(ch):04x}" if 0xD800 <= ord(ch) <= 0xDFFF
+        else ch
+        for ch in text
+    )
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.splitlines())  # every line break Python knows, not only LF and CR
+    """Line breaks (every one Python knows) as spaces, then what is left made :func:`visible`."""
+    return visible(" ".join(text.splitlines()))
 
 
 def finding_line(finding: Finding) -> str:
-    """``file:line: CODE severity [link] message`` on one line (newlines become spaces)."""
-    where = finding.file if finding.line == 0 else f"{finding.file}:{finding.line}"
-    link = f" [{finding.link}]" if finding.link else ""
+    """``file:line: CODE severity [link] message`` on one line: newlines in the message become
+    spaces; control characters in the file, link and message are made :func:`visible`."""
+    file = visible(finding.file)
+    where = file if finding.line == 0 else f"{file}:{finding.line}"
+    link = f" [{visible(finding.link)}]" if finding.link else ""
     return f"{where}: {finding.code} {finding.severity}{link} {_one_line(finding.message)}"
 
 
 def file_status_line(status: FileStatus) -> str:
-    """``file: error: message`` (or ``skipped``) for a file that was not audited."""
-    return f"{status.path}: {status.status}: {_one_line(status.message or status.status)}"
+    """``file: error: message`` (or ``skipped``) for a file that was not audited (on one line,
+    as :func:`finding_line`)."""
+    return f"{visible(status.path)}: {status.status}: {_one_line(status.message or status.status)}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -166,7 +218,8 @@ def render_table(
             console.print(Text(file_status_line(status), style=style))
         if not findings:
             continue
-        table = Table(title=Text(path, style="bold"), title_justify="left", expand=False)
+        title = Text(visible(path), style="bold")
+        table = Table(title=title, title_justify="left", expand=False)
         table.add_column("line", justify="right")
         table.add_column("code")
         table.add_column("severity")
@@ -181,8 +234,8 @@ def render_table(
                 "" if f.line == 0 else str(f.line),
                 code,
                 Text(f.severity, style=_STYLE[f.severity]),
-                Text(f.link or "—"),
-                Text(f.message),  # Text: no markup, "[kg]" stays as written
+                Text(visible(f.link) if f.link else "—"),
+                Text(_one_line(f.message)),  # Text: no markup, "[kg]" stays as written
             )
         console.print(table)
     worst = result.worst()
@@ -237,6 +290,7 @@ def _rule_descriptor(code: str, rule: RuleInfo | None, project_uri: str | None) 
 
 
 def _physical_location(path: str, line: int) -> dict[str, Any]:
+    """A SARIF physical location; the file as a URI (undecodable bytes percent-encoded)."""
     uri, base = artifact_uri(path)
     artifact: dict[str, Any] = {"uri": uri}
     if base is not None:
@@ -261,7 +315,7 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _SARIF_LEVEL[finding.severity],
-        "message": {"text": finding.message},
+        "message": {"text": unicode_safe(finding.message)},
         "locations": [location],
         "properties": {"values": json_safe(dict(finding.values))},
     }
@@ -271,7 +325,7 @@ def _notification(status: FileStatus) -> dict[str, Any]:
     kind = "file-error" if status.status == "error" else "file-skipped"
     return {
         "level": "error" if status.status == "error" else "note",
-        "message": {"text": f"{status.path}: {status.message or status.status}"},
+        "message": {"text": unicode_safe(f"{status.path}: {status.message or status.status}")},
         "locations": [{"physicalLocation": _physical_location(status.path, 0)}],
         "descriptor": {"id": kind},
     }
@@ -345,9 +399,11 @@ def _xml_text(text: str) -> str:
 
 
 def _finding_details(finding: Finding) -> str:
+    """The text-format line, then one ``key = value`` line per value (human text, not JSON:
+    non-finite numbers read ``NaN``, ``Infinity``)."""
     lines = [finding_line(finding)]
     for key, value in finding.values.items():
-        lines.append(f"  {key} = {json.dumps(json_safe(value), allow_nan=False)}")
+        lines.append(f"  {visible(key)} = {json.dumps(value, allow_nan=True)}")
     return "\n".join(lines)
 
 
@@ -367,17 +423,25 @@ def _testcase(
     case = ET.SubElement(suite, "testcase", attrs)
     outcome = "passed"
     if status is not None and status.status == "error":
-        message = _xml_text(status.message or "could not be audited")
+        message = _xml_text(_one_line(status.message or "could not be audited"))
         ET.SubElement(case, "error", {"type": "file-error", "message": message}).text = message
         outcome = "error"
     failures = [f for f in findings if f.severity != "info"]
-    for f in failures:
-        attrs = {"type": f.code, "message": _xml_text(_one_line(f.message))}
-        ET.SubElement(case, "failure", attrs).text = _xml_text(_finding_details(f))
+    if failures:  # one <failure> per test case: JUnit readers show (or count) only one
+        codes = ",".join(dict.fromkeys(f.code for f in failures))
+        if len(failures) == 1:
+            message = _one_line(failures[0].message)
+        else:
+            parts = " | ".join(f"{f.code} {_one_line(f.message)}" for f in failures)
+            message = f"{len(failures)} findings: {parts}"
+        text = "\n\n".join(_finding_details(f) for f in failures)
+        attrs = {"type": codes, "message": _xml_text(message)}
+        ET.SubElement(case, "failure", attrs).text = _xml_text(text)
     if failures and outcome == "passed":
         outcome = "failure"
     if status is not None and status.status == "skipped" and outcome == "passed":
-        ET.SubElement(case, "skipped", {"message": _xml_text(status.message or "skipped")})
+        skipped = _xml_text(_one_line(status.message or "skipped"))
+        ET.SubElement(case, "skipped", {"message": skipped})
         outcome = "skipped"
     if findings:
         # Every finding of the case, info included: Jenkins shows only the first <failure>.
@@ -400,9 +464,11 @@ def render_junit(result: AuditResult) -> str:
     ``<testsuites>`` holds one ``<testsuite name=FILE>`` per file; in it, one ``<testcase
     classname=FILE-without-suffix name=...>`` for the file itself (``name="(file)"``, file-level
     findings and the file's own status) and one per link with findings (``name`` = scoped link).
-    Each finding at warning or above is a ``<failure type=CODE message=...>`` whose text is the
-    text-format line plus ``values``; ``<system-out>`` lists every finding of the case, info
-    included. An unreadable file is an ``<error type="file-error">``, a skipped one ``<skipped>``.
+    A case with findings at warning or above has one ``<failure type=CODES message=...>``
+    (JUnit readers show or count one per case): ``type`` lists the codes (comma separated),
+    ``message`` the finding's message or ``N findings: CODE message | ...``, the text each
+    finding's text-format line plus its ``values``; ``<system-out>`` lists every finding of the
+    case, info included. An unreadable file is an ``<error type="file-error">``, a skipped one ``<skipped>``.
     Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
     outcome: error, else failure, else skipped, else passed.
     """
@@ -441,8 +507,10 @@ def escape_github_property(text: str) -> str:
 
 
 def _github_command(command: str, properties: Mapping[str, str], message: str) -> str:
-    props = ",".join(f"{key}={escape_github_property(value)}" for key, value in properties.items())
-    return f"::{command} {props}::{escape_github_data(message)}"
+    props = ",".join(
+        f"{key}={escape_github_property(unicode_safe(value))}" for key, value in properties.items()
+    )
+    return f"::{command} {props}::{escape_github_data(unicode_safe(message))}"
 
 
 def render_github(result: AuditResult) -> str:
