@@ -468,7 +468,8 @@ def render_junit(result: AuditResult) -> str:
     (JUnit readers show or count one per case): ``type`` lists the codes (comma separated),
     ``message`` the finding's message or ``N findings: CODE message | ...``, the text each
     finding's text-format line plus its ``values``; ``<system-out>`` lists every finding of the
-    case, info included. An unreadable file is an ``<error type="file-error">``, a skipped one ``<skipped>``.
+    case, info included. An unreadable file is an ``<error type="file-error">``, a skipped one
+    ``<skipped>``.
     Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
     outcome: error, else failure, else skipped, else passed.
     """

@@ -51,8 +51,10 @@ def show(
     console = Console()
     render_show(summary, console)
     print_notes(doc, console, verbose)
-    target = f" --link '{link}'" if link else ""
-    console.print(
-        f"[dim]to see these links: gzinertia plot {file}{target} -o links.png[/dim]",
-        highlight=False,
-    )
+    from rich.text import Text
+
+    from gzinertia.shell import command_line
+
+    target = ("--link", link) if link else ()
+    plot = command_line("plot", str(file), *target, "-o", "links.png")
+    console.print(Text(f"to see these links: {plot}", style="dim"), soft_wrap=True)
