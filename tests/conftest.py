@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
-
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "sdf_examples"
 CORPUS = REPO.parent / "shared" / "corpus"

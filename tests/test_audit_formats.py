@@ -25,11 +25,11 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import hypothesis
 import jsonschema
 import numpy as np
 import pytest
 from conftest import REPO
-import hypothesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree

@@ -93,7 +93,7 @@ def test_suggested_commands_work_on_names_with_spaces_and_globs(
 
 
 def test_the_plot_hint_of_show_is_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path, link = _hostile_copy("added_mass_about_com", tmp_path)
+    path, _ = _hostile_copy("added_mass_about_com", tmp_path)
     status, out, err = run_cli(["show", str(path), "--link", "Big box::*"], capsys)
     assert status == 0, err
     (hint,) = [line for line in out.splitlines() if "gzinertia plot" in line]
