@@ -8,6 +8,12 @@ could not be audited. Conventions shared by the formats:
   it; SARIF writes those as percent-encoded URI references relative to ``%SRCROOT%`` (the
   directory the audit ran in, normally the repository root) and other absolute paths as
   ``file://`` URIs.
+* Names a pull request chooses cannot steer a CI log: in text, table and JUnit text, control
+  characters in file and link names (a newline, ESC, bidi overrides) and the undecodable bytes
+  of a file name are shown escaped (:func:`visible`: ``\\n``, ``\\x1b``, ``\\xff``), so no output
+  line can begin with ``::`` (a GitHub Actions workflow command). GitHub output escapes them as
+  workflow commands require (``%0A``...); SARIF percent-encodes URIs (a name's bytes) and
+  writes messages as valid UTF-8; JSON keeps names exactly (docs/json.md).
 * Severities: ``error``/``warning``/``info``; SARIF levels ``error``/``warning``/``note``; GitHub
   commands ``error``/``warning``/``notice``.
 * Non-finite numbers in ``values`` (JSON, SARIF, JUnit details): JSON has no NaN or infinity,
