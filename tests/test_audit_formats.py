@@ -718,7 +718,9 @@ def test_text_lines_parse_back() -> None:
 
 
 def test_text_of_nothing() -> None:
-    assert render(EMPTY, "text", RULES, VERSION) == "No findings in 0 files.\n"
+    assert render(EMPTY, "text", RULES, VERSION) == (
+        "Nothing audited: no SDFormat file (*.sdf, *.world) under the given paths.\n"
+    )
     one = AuditResult((FileStatus("a.sdf", "ok"),), ())
     assert render(one, "text", RULES, VERSION) == "No findings in 1 file.\n"
 

@@ -119,6 +119,10 @@ def summary_line(result: AuditResult) -> str:
         f"{len(result.files_with('skipped'))} skipped" if result.files_with("skipped") else "",
     ]
     tail = ", ".join(e for e in extra if e)
+    if not result.files_with("ok") and not result.findings:  # never "No findings in 0 files"
+        if not result.files:
+            return "Nothing audited: no SDFormat file (*.sdf, *.world) under the given paths."
+        return f"Nothing audited ({tail}, listed above)."
     tail = f" ({tail})" if tail else ""
     if not result.findings:
         return f"No findings in {files}{tail}."
