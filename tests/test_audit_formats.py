@@ -728,9 +728,18 @@ def test_text_of_nothing() -> None:
 @FAST
 @given(_results)
 def test_text_has_one_line_per_finding(result: AuditResult) -> None:
+    """One line per finding, except that findings repeated on identical links share one
+    (tests/test_audit_grouping.py); every finding is on a line of its file, code and link."""
     lines = render(result, "text", RULES, VERSION).splitlines()
     n_bad = sum(s.status != "ok" for s in result.files)
-    assert len(lines) == len(result.findings) + n_bad + 1
+    file_level = [f for f in result.findings if f.link is None]
+    with_link = [f for f in result.findings if f.link is not None]
+    assert len(file_level) + n_bad + 1 <= len(lines) <= len(result.findings) + n_bad + 1
+    for f in with_link:
+        assert any(
+            line.startswith(f"{f.file}:") and f" {f.code} " in line and f.link in line
+            for line in lines
+        )
 
 
 def test_table_groups_by_file_and_colours_severity() -> None:

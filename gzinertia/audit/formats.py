@@ -31,7 +31,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, urljoin, urlsplit
@@ -201,10 +201,68 @@ def file_status_line(status: FileStatus) -> str:
 # text and table
 
 
+def _link_free(finding: Finding) -> str:
+    """The message with the finding's link named by a placeholder: the scoped name, its
+    ``--link`` glob, and its last component as a whole word (as in ``-o rotor_0.png``)."""
+    from gzinertia.shell import exact_link_pattern
+
+    assert finding.link is not None
+    text = finding.message
+    for name in dict.fromkeys((exact_link_pattern(finding.link), finding.link)):
+        text = text.replace(name, "\0")
+    short = finding.link.rsplit("::", 1)[-1]
+    return re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", "\0", text)
+
+
+def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
+    """Findings in their order, those that say the same thing about identical links gathered
+    into one group (at the place of the first): same file, rule, severity, ``values`` and
+    message once the link's own name is left out (8 identical rotors, one model included 8
+    times). File-level findings and findings that differ in anything else stay alone."""
+    groups: list[list[Finding]] = []
+    index: dict[tuple[str, str, str, str, str], int] = {}
+    for f in findings:
+        if f.link is None:
+            groups.append([f])
+            continue
+        values = json.dumps(json_safe(dict(f.values)), sort_keys=True, allow_nan=False)
+        key = (f.file, f.code, f.severity, _link_free(f), values)
+        if key in index:
+            groups[index[key]].append(f)
+        else:
+            index[key] = len(groups)
+            groups.append([f])
+    return groups
+
+
+def _others(group: Sequence[Finding], short: bool = False) -> str:
+    """``x500::rotor_1 (line 60), ...`` for the group's findings after the first (``short``:
+    ``rotor_1 (60), ...``, the last component of each name)."""
+    first = group[0]
+    out = []
+    for f in group[1:]:
+        name = f.link or ""
+        name = visible(name.rsplit("::", 1)[-1] if short else name)
+        if f.line != first.line:
+            name += f" ({f.line})" if short else f" (line {f.line})"
+        out.append(name)
+    return ", ".join(out)
+
+
+def group_line(group: Sequence[Finding]) -> str:
+    """:func:`finding_line` of the group's first finding, then, for a group, ``(the same on N
+    more identical links: LINK (line L), ...)``."""
+    line = finding_line(group[0])
+    if len(group) == 1:
+        return line
+    return f"{line} (the same on {len(group) - 1} more identical links: {_others(group)})"
+
+
 def render_text(result: AuditResult) -> str:
-    """ruff/mypy-style lines: one per finding, then unreadable and skipped files, then a
-    summary line."""
-    lines = [finding_line(f) for f in result.findings]
+    """ruff/mypy-style lines: one per finding (findings repeated on identical links in one
+    line, :func:`group_findings`), then unreadable and skipped files, then a summary line
+    (which counts every finding)."""
+    lines = [group_line(g) for g in group_findings(result.findings)]
     lines += [file_status_line(s) for s in result.files if s.status != "ok"]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
@@ -235,16 +293,21 @@ def render_table(
         table.add_column("severity")
         table.add_column("link")
         table.add_column("message", overflow="fold")
-        for f in findings:
+        for group in group_findings(findings):
+            f = group[0]
             rule = rules.get(f.code) if rules else None
             code = Text(f.code)
             if rule is not None:
                 code.append(f" {rule.name}", style="dim")
+            link = Text(visible(f.link) if f.link else "—")
+            if len(group) > 1:
+                others = _others(group, short=True)
+                link.append(f"\nand {len(group) - 1} identical: {others}", style="dim")
             table.add_row(
                 "" if f.line == 0 else str(f.line),
                 code,
                 Text(f.severity, style=_STYLE[f.severity]),
-                Text(visible(f.link) if f.link else "—"),
+                link,
                 Text(_one_line(f.message)),  # Text: no markup, "[kg]" stays as written
             )
         console.print(table)
