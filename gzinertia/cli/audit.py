@@ -99,6 +99,15 @@ def audit(
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
     model_path: ModelPathOption = None,
+    docs_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--docs-url",
+            help="Base URL of the docs/ folder's parent (e.g. https://github.com/OWNER/gzinertia/"
+            "blob/TAG/) for the SARIF rules' helpUri: docs/rules/CODE.md under it. Default: "
+            "$GZINERTIA_DOCS_URL, else the docs next to the installed code when present.",
+        ),
+    ] = None,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
 
@@ -150,7 +159,8 @@ def audit(
 
         render_table(result, Console(), rules)
     else:
-        text = render(result, output_format, rules, __version__)
+        project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
+        text = render(result, output_format, rules, __version__, project_uri=project_uri)
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -159,6 +169,29 @@ def audit(
     status = exit_status(result, settings.fail_on)
     if status:
         raise typer.Exit(status)
+
+
+def docs_base_uri(option: str | None) -> str | None:
+    """The absolute URI under which ``docs/rules/CODE.md`` pages are served (ends in ``/``):
+    ``--docs-url``, else ``$GZINERTIA_DOCS_URL``, else the ``file://`` URI of the source tree
+    when the docs sit next to the code (a checkout), else ``None`` (no ``helpUri``)."""
+    from urllib.parse import urlsplit
+
+    from gzinertia.errors import GzInertiaError
+
+    given = option or os.environ.get("GZINERTIA_DOCS_URL") or None
+    if given is not None:
+        parts = urlsplit(given)
+        if not parts.scheme or (parts.scheme != "file" and not parts.netloc):
+            where = "--docs-url" if option else "GZINERTIA_DOCS_URL"
+            raise GzInertiaError(f"{where} must be an absolute URL like https://..., not {given!r}")
+        return given if given.endswith("/") else given + "/"
+    import gzinertia
+
+    tree = Path(gzinertia.__file__).resolve().parents[1]
+    if (tree / "docs" / "rules").is_dir():
+        return tree.as_uri() + "/"
+    return None
 
 
 def exit_status(result: AuditResult, fail_on: str) -> int:
