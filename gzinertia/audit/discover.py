@@ -26,13 +26,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from gzinertia.stdin import STDIN_ARG, STDIN_NAME
+
 SDF_SUFFIXES = (".sdf", ".world")
 TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", ".xacro")
 #: Model formats that are not SDFormat (checked after the SDF templates).
 OTHER_FORMATS = (".xacro", ".urdf", *(".urdf" + t for t in TEMPLATE_SUFFIXES))
-#: ``-`` on the command line: the SDFormat text on standard input, reported under this name.
-STDIN_ARG = "-"
-STDIN_NAME = "<stdin>"
 
 TargetState = Literal["audit", "skipped", "error"]
 

@@ -101,14 +101,15 @@ def _audit_file(
 ) -> FileResult:
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first."""
     from gzinertia.sdf import read_sdf_file
+    from gzinertia.stdin import STDIN_NAME, read_stdin_document
 
     taken = None
-    if digest:
+    if digest and path != STDIN_NAME:  # standard input is never cached
         from gzinertia.audit.cache import file_digest
 
         taken = file_digest(path)
     try:
-        doc = read_sdf_file(path, search)
+        doc = read_stdin_document(search) if path == STDIN_NAME else read_sdf_file(path, search)
         found = check_document(doc, config)
     except GzInertiaError as exc:
         return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])

@@ -28,7 +28,10 @@ PROGRESS_MIN_FILES = 20
 def audit(
     paths: Annotated[
         list[str],
-        typer.Argument(help="SDFormat files or folders (searched for *.sdf, *.world)."),
+        typer.Argument(
+            help="SDFormat files or folders (searched for *.sdf, *.world); - reads one from "
+            "standard input (reported as <stdin>, includes relative to the working directory)."
+        ),
     ],
     output_format: Annotated[
         str,
@@ -141,6 +144,8 @@ def audit(
 
         cache_dir = default_cache_dir()
     cache_notes: list[str] = []
+    if "-" in paths:  # standard input is read in this process, never in a worker
+        jobs = 1
     with _ProgressBar() as bar:
         result = run_audit(
             paths,
