@@ -49,7 +49,9 @@ def show(
         from gzinertia.stdin import read_stdin_document
 
         if parser != "gzinertia":
-            raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
+            raise GzInertiaError(
+                "--parser sdformat reads files only; save standard input to a file"
+            )
         doc = read_stdin_document(model_path or [])
     else:
         doc = load_document(file, model_path or [], parser)
