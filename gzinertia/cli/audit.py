@@ -72,8 +72,9 @@ def audit(
         Optional[Path],  # noqa: UP045
         typer.Option(
             "--config",
-            help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]); "
-            "default: the nearest one above the working directory.",
+            help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]) for "
+            "every file; default: for each audited file, the nearest one above it (else above "
+            "the working directory).",
         ),
     ] = None,
     output: Annotated[
@@ -118,18 +119,20 @@ def audit(
     the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
     <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
     """
+    from functools import partial
+
     from gzinertia import __version__
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import load_config, with_overrides
+    from gzinertia.audit.config import AuditConfig, load_config, with_overrides
     from gzinertia.audit.formats import FORMATS, render, render_table
-    from gzinertia.audit.runner import audit as run_audit
+    from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
     from gzinertia.errors import GzInertiaError
 
     if output_format not in FORMATS:
         raise GzInertiaError(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
-    settings = with_overrides(
-        load_config(config, RULE_INFOS),
+    overrides = partial(
+        with_overrides,
         select=select,
         ignore=ignore,
         fail_on=fail_on,
@@ -137,6 +140,9 @@ def audit(
         tolerance=tolerance,
         model_paths=[str(p) for p in model_path or []],
     )
+    # usage errors (bad codes, a bad --config) before any file is read
+    known = frozenset(RULE_INFOS)
+    overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
     if not no_cache and cache_dir is None:
@@ -147,9 +153,11 @@ def audit(
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
     with _ProgressBar() as bar:
-        result = run_audit(
+        result, runs = audit_projects(
             paths,
-            settings,
+            config_file=config,
+            known_codes=frozenset(RULE_INFOS),
+            overrides=overrides,
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
             cache_dir=None if no_cache else cache_dir,
@@ -171,7 +179,8 @@ def audit(
             sys.stdout.flush()
         else:
             _write(output, text)
-    status = exit_status(result, settings.fail_on)
+    # each file fails at its own project's fail-on (or --fail-on)
+    status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
     if status:
         raise typer.Exit(status)
 
