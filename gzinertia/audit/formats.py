@@ -255,7 +255,8 @@ def group_line(group: Sequence[Finding]) -> str:
     line = finding_line(group[0])
     if len(group) == 1:
         return line
-    return f"{line} (the same on {len(group) - 1} more identical links: {_others(group)})"
+    more = _plural(len(group) - 1, "more identical link")
+    return f"{line} (the same on {more}: {_others(group)})"
 
 
 def render_text(result: AuditResult) -> str:
