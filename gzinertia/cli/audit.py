@@ -202,8 +202,10 @@ def docs_base_uri(option: str | None) -> str | None:
         return given if given.endswith("/") else given + "/"
     import gzinertia
 
+    # a checkout (or editable install): the package next to its pyproject.toml and rule pages;
+    # an installed package has no docs (site-packages/docs may belong to anything)
     tree = Path(gzinertia.__file__).resolve().parents[1]
-    if (tree / "docs" / "rules").is_dir():
+    if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
         return tree.as_uri() + "/"
     return None
 
