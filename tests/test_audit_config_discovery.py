@@ -123,3 +123,24 @@ def test_bad_settings_in_any_project_are_a_usage_error(
     bad = _project(tmp_path / "bad", 'select = ["XYZ9"]')
     status, _, err = run_cli(["audit", str(good), str(bad), "--no-cache"], capsys)
     assert status == 2 and ".gzinertia.toml" in err and "XYZ9" in err
+
+
+def test_an_included_file_audited_in_its_own_project_follows_its_own_settings(
+    tmp_path: Path, elsewhere: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Project A's world includes project B's model; B ignores GZI204. Audited together, B's
+    settings decide about B's file (reported once, or here not at all); A audited alone
+    reports what A's settings see in what it includes."""
+    b = _project(tmp_path / "b", 'ignore = ["GZI204"]')
+    a = tmp_path / "a"
+    a.mkdir()
+    (a / "world.sdf").write_text(
+        f"""<?xml version="1.0"?>
+<sdf version="1.10"><world name="w">
+  <include><uri>{b / "models" / "auv.sdf"}</uri><name>guest</name></include>
+</world></sdf>
+""",
+        encoding="utf-8",
+    )
+    assert _audit([str(a), str(b)], capsys) == (0, set())
+    assert _audit([str(a)], capsys)[1] == {str(b / "models" / "auv.sdf")}

@@ -9,6 +9,7 @@ group; ``--config FILE`` makes one group.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,16 +87,27 @@ def audit_projects(
         )
         runs.append(ProjectRun(config, result))
         done += len(members)
-    return merge([t.path for t in targets], [r.result for r in runs]), runs
+    audited_by = [group for _, group in groups]
+    return merge(targets, audited_by, [r.result for r in runs]), runs
 
 
-def merge(order: Sequence[str], results: Sequence[AuditResult]) -> AuditResult:
-    """One result from the groups' results: files in ``order`` (the order they were found),
-    each finding once (an included file audited in two groups is reported once)."""
+def merge(
+    targets: Sequence[Target], groups: Sequence[Sequence[Target]], results: Sequence[AuditResult]
+) -> AuditResult:
+    """One result from the groups' results (``results[i]`` audited ``groups[i]``): files in
+    the order ``targets`` were found, each finding once. A finding about a file that another
+    group audits (a model of project B included by project A) is left to that group: the
+    file's own project's settings decide what is reported about it."""
     status = {s.path: s for r in results for s in r.files}
-    files = tuple(status[p] for p in dict.fromkeys(order) if p in status)
+    files = tuple(status[t.path] for t in targets if t.path in status)
+    owner = {t.real: i for i, group in enumerate(groups) for t in group if t.real}
+    real_of: dict[str, str] = {}
     seen: dict[tuple[str, str, int, str | None, str], Finding] = {}
-    for result in results:
+    for i, result in enumerate(results):
         for f in result.findings:
+            if f.file not in real_of:
+                real_of[f.file] = os.path.realpath(f.file)
+            if owner.get(real_of[f.file], i) != i:
+                continue
             seen.setdefault((f.code, f.file, f.line, f.link, f.message), f)
     return AuditResult(files, tuple(seen.values()))
