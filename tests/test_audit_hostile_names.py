@@ -80,6 +80,33 @@ def test_no_file_name_starts_a_workflow_command(
         assert {f["file"] for f in data["findings"]} == {f"models/{FINDING_NAME}"}
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_link_names_with_line_breaks_stay_on_their_line(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link name is an XML attribute: ``&#10;`` puts a newline in it. The reader refuses a
+    name holding ``::`` (as libsdformat does), so a name can never carry a workflow command
+    itself; one with a line break is shown escaped."""
+    text = MODEL.read_text(encoding="utf-8")
+    evil = tmp_path / "evil.sdf"
+    evil.write_text(text.replace('<link name="hull">', '<link name="h&#10;::error::x">'))
+    odd = tmp_path / "odd.sdf"
+    odd.write_text(text.replace('<link name="hull">', '<link name="hull&#10;&#13;2">'))
+    status, out, err = run_cli(["audit", str(evil), str(odd), "--format", fmt, "--no-cache"],
+                               capsys)
+    assert status == 2, err  # evil.sdf is refused, in one line
+    commands = _commands(out)
+    if fmt == "github":
+        parsed = [_parse_workflow_command(line) for line in commands]
+        assert sorted(props["file"] for _, props, _ in parsed) == [str(evil), str(odd)]
+        (finding,) = [m for c, p, m in parsed if p["file"] == str(odd)]
+        assert finding.startswith("[added_mass_about_com::hull\n\r2] ")
+    else:
+        assert commands == [], commands
+    if fmt in ("text", "table", "junit"):
+        assert "added_mass_about_com::hull\\n\\r2" in out
+
+
 @pytest.mark.skipif(sys.platform == "darwin", reason="macOS file names must be UTF-8")
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_name_that_is_not_utf8_is_reported_in_every_format(
