@@ -1,8 +1,11 @@
 """Audit settings: ``[tool.gzinertia]`` in ``pyproject.toml`` or a ``.gzinertia.toml`` file.
 
-Found by searching upward from the working directory (in each directory ``.gzinertia.toml``
-first, then a ``pyproject.toml`` that has a ``[tool.gzinertia]`` table), or given with
-``--config FILE``. Keys (kebab-case; snake_case is accepted too)::
+Found for each audited file as ruff does (:class:`ConfigFinder`): the nearest settings file in
+the file's folder or a parent of it (in each folder ``.gzinertia.toml`` first, then a
+``pyproject.toml`` that has a ``[tool.gzinertia]`` table), so files of several projects audited
+in one run each get their own project's settings; a file with none above it gets the one
+found from the working directory, else the defaults. ``--config FILE`` applies to every file.
+Keys (kebab-case; snake_case is accepted too)::
 
     select = ["GZI1", "GZI204"]          # codes or prefixes; default: every rule
     ignore = ["GZI210"]
@@ -233,6 +236,57 @@ def find_config_file(start: Path | None = None) -> Path | None:
         if pyproject.is_file() and _table_of(pyproject) is not None:
             return pyproject
     return None
+
+
+class ConfigFinder:
+    """The nearest settings file of each audited path (ruff's hierarchical discovery).
+
+    Each folder is looked at once per run (results are kept for every folder on the way up),
+    so finding the settings of N files costs O(N + folders).
+    """
+
+    def __init__(self, cwd: Path | None = None) -> None:
+        self.cwd = Path(os.path.abspath(cwd or Path.cwd()))
+        self._by_folder: dict[Path, Path | None] = {}
+
+    def nearest(self, folder: Path) -> Path | None:
+        """The nearest settings file in ``folder`` (absolute) or a parent of it."""
+        visited: list[Path] = []
+        found: Path | None = None
+        for current in (folder, *folder.parents):
+            if current in self._by_folder:
+                found = self._by_folder[current]
+                break
+            visited.append(current)
+            candidate = current / CONFIG_FILE
+            if candidate.is_file():
+                found = candidate
+                break
+            pyproject = current / "pyproject.toml"
+            if pyproject.is_file() and _table_of(pyproject) is not None:
+                found = pyproject
+                break
+        for current in visited:
+            self._by_folder[current] = found
+        return found
+
+    def for_path(self, path: str) -> Path | None:
+        """The settings file for the audited file ``path`` (as given; standard input is in the
+        working directory): the nearest above it, else the nearest above the working
+        directory, else ``None`` (defaults)."""
+        from gzinertia.stdin import STDIN_NAME
+
+        folder = self.cwd if path == STDIN_NAME else Path(os.path.abspath(path)).parent
+        found = self.nearest(folder)
+        return found if found is not None else self.nearest(self.cwd)
+
+
+def load_config_file(file: Path, known_codes: Iterable[str]) -> AuditConfig:
+    """The settings in ``file``, a settings file :class:`ConfigFinder` found."""
+    table = _table_of(file)
+    if table is None:  # pragma: no cover - the finder only returns files with settings
+        raise ConfigError(f"{file}: has no [tool.gzinertia] table")
+    return config_from_table(table, str(file), frozenset(known_codes))
 
 
 def load_config(

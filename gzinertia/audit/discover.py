@@ -1,11 +1,16 @@
 """Which files an audit reads: ``PATH...`` → SDFormat files, in a deterministic order.
 
 * A directory is searched recursively for ``*.sdf`` and ``*.world`` files (``model.sdf``
-  included); hidden directories (``.git``, ``.venv``...) are not entered. Templates that are not
-  XML until rendered (``*.sdf.erb``, ``*.sdf.em``, ``*.sdf.in``, and the same for ``.world``)
-  are listed as skipped.
-* A file given by name is audited whatever its suffix, except templates (skipped).
-* A path that does not exist is an error.
+  included); hidden directories (``.git``, ``.venv``...) are not entered.
+* Files that hold a model in a form the audit cannot read are listed as skipped, each with why
+  and what to run instead, wherever they are found (in a folder or given by name): SDFormat
+  templates that are not XML until rendered (``*.sdf.erb``, ``*.sdf.em``, ``*.sdf.in``,
+  ``*.sdf.jinja``, ``*.sdf.jinja2``, ``*.sdf.j2``, ``*.sdf.xacro``, and the same for
+  ``.world``), xacro files (``*.xacro``, ``*.urdf.xacro``) and URDF (``*.urdf``, and URDF
+  templates such as ``*.urdf.erb``). A tree that holds only those reports them all, never
+  "no findings in 0 files".
+* Any other file given by name is audited whatever its suffix.
+* A path that does not exist is an error. ``-`` is standard input (:data:`STDIN_NAME`).
 
 Files keep the spelling they were given (directory argument joined with the relative path,
 normalised: ``./a/b.sdf`` is ``a/b.sdf``);
@@ -21,8 +26,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from gzinertia.stdin import STDIN_ARG, STDIN_NAME
+
 SDF_SUFFIXES = (".sdf", ".world")
-TEMPLATE_SUFFIXES = (".erb", ".em", ".in")
+TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", ".xacro")
+#: Model formats that are not SDFormat (checked after the SDF templates).
+OTHER_FORMATS = (".xacro", ".urdf", *(".urdf" + t for t in TEMPLATE_SUFFIXES))
 
 TargetState = Literal["audit", "skipped", "error"]
 
@@ -49,17 +58,53 @@ def template_kind(name: str) -> str | None:
     return None
 
 
+def other_format(name: str) -> str | None:
+    """``".urdf"``, ``".xacro"``, ``".urdf.erb"``... when ``name`` is a model in a format that
+    is not SDFormat, else ``None``."""
+    lower = name.lower()
+    return next((s for s in sorted(OTHER_FORMATS, key=len, reverse=True) if lower.endswith(s)),
+                None)
+
+
 def is_sdf_file(name: str) -> bool:
     return name.lower().endswith(SDF_SUFFIXES)
 
 
 def _skipped_template(path: str, kind: str) -> Target:
-    return Target(
-        path,
-        "skipped",
-        f"{kind} template: not XML until rendered (render it, e.g. with erb/empy/CMake "
-        "configure_file, and audit the result)",
-    )
+    from gzinertia.shell import shell_quote
+
+    if kind.endswith(".xacro"):
+        how = f"expand it (xacro {shell_quote(path)} > model{kind[:-6]}) and audit the result"
+    else:
+        how = ("render it (erb, empy, jinja2, CMake configure_file...) and audit the result")
+    return Target(path, "skipped", f"{kind} template: not SDFormat XML until rendered; {how}")
+
+
+def _skipped_other(path: str, kind: str) -> Target:
+    from gzinertia.shell import shell_quote
+
+    if kind == ".urdf":
+        why = ("URDF, not SDFormat: gzinertia reads SDFormat only; convert it as Gazebo does "
+               f"(gz sdf -p {shell_quote(path)} > model.sdf) and audit the result")
+    elif kind.endswith(".xacro"):
+        why = (f"xacro macros, not SDFormat: expand them (xacro {shell_quote(path)} > model.urdf),"
+               " convert (gz sdf -p model.urdf > model.sdf) and audit the result")
+    else:
+        why = (f"{kind} template of a URDF, not SDFormat: render it, convert it (gz sdf -p "
+               "model.urdf > model.sdf) and audit the result")
+    return Target(path, "skipped", why)
+
+
+def _classify(path: str) -> Target:
+    """The target for a file: skipped (template, other format, with why) or to audit."""
+    name = os.path.basename(path)
+    kind = template_kind(name)
+    if kind:
+        return _skipped_template(path, kind)
+    other = other_format(name)
+    if other:
+        return _skipped_other(path, other)
+    return Target(path, "audit")
 
 
 def _walk(root: str) -> list[str]:
@@ -68,7 +113,7 @@ def _walk(root: str) -> list[str]:
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in filenames:
-            if is_sdf_file(name) or template_kind(name):
+            if is_sdf_file(name) or template_kind(name) or other_format(name):
                 found.append(os.path.normpath(os.path.join(dirpath, name)))
     return sorted(found, key=lambda p: Path(p).as_posix())
 
@@ -79,7 +124,7 @@ def discover(paths: Sequence[str]) -> list[Target]:
     seen: set[str] = set()
 
     def add(target: Target) -> None:
-        if target.state == "error":
+        if target.state == "error" or target.path == STDIN_NAME:
             key = target.path
         else:
             key = os.path.realpath(target.path)
@@ -90,13 +135,13 @@ def discover(paths: Sequence[str]) -> list[Target]:
         targets.append(target)
 
     for given in paths:
-        if os.path.isdir(given):
+        if given == STDIN_ARG:
+            add(Target(STDIN_NAME, "audit"))
+        elif os.path.isdir(given):
             for path in _walk(given):
-                kind = template_kind(os.path.basename(path))
-                add(_skipped_template(path, kind) if kind else Target(path, "audit"))
+                add(_classify(path))
         elif os.path.exists(given):
-            kind = template_kind(os.path.basename(given))
-            add(_skipped_template(given, kind) if kind else Target(given, "audit"))
+            add(_classify(given))
         else:
             add(Target(given, "error", f"{given}: no such file or directory"))
     return targets

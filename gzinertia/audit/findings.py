@@ -26,7 +26,7 @@ JsonValue: TypeAlias = (
     "bool | int | float | str | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
 )
 """What ``Finding.values`` may hold: JSON-able data. Floats may be non-finite here; each output
-format says how it writes them (JSON: the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``)."""
+format says how it writes them (JSON: ``null``, see docs/json.md)."""
 
 _CODE = re.compile(r"^[A-Z]+[0-9]+$")
 _KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -8,11 +8,18 @@ could not be audited. Conventions shared by the formats:
   it; SARIF writes those as percent-encoded URI references relative to ``%SRCROOT%`` (the
   directory the audit ran in, normally the repository root) and other absolute paths as
   ``file://`` URIs.
+* Names a pull request chooses cannot steer a CI log: in text, table and JUnit text, control
+  characters in file and link names (a newline, ESC, bidi overrides) and the undecodable bytes
+  of a file name are shown escaped (:func:`visible`: ``\\n``, ``\\x1b``, ``\\xff``), so no output
+  line can begin with ``::`` (a GitHub Actions workflow command). GitHub output escapes them as
+  workflow commands require (``%0A``...); SARIF percent-encodes URIs (a name's bytes) and
+  writes messages as valid UTF-8; JSON keeps names exactly (docs/json.md).
 * Severities: ``error``/``warning``/``info``; SARIF levels ``error``/``warning``/``note``; GitHub
   commands ``error``/``warning``/``notice``.
-* Non-finite numbers in ``values`` (JSON and SARIF): JSON has no NaN or infinity, so they are
-  written as the strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (``float()`` reads them
-  back); every other number stays a JSON number.
+* Non-finite numbers in ``values`` (JSON, SARIF, JUnit details): JSON has no NaN or infinity,
+  so they are written as ``null``, as ``gzinertia show --json`` does (docs/json.md): every
+  number in gzinertia's JSON is finite, a string is always a string (``"NaN"`` stays the text
+  ``NaN``), and ``null`` stands where a number is not finite or absent.
 * ``line`` 0 means the whole file: no line is printed (text, GitHub) and SARIF has no region.
 """
 
@@ -24,7 +31,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, urljoin, urlsplit
@@ -63,11 +70,10 @@ _TABLE_WIDTH = 120
 
 
 def json_safe(value: JsonValue) -> JsonValue:
-    """``value`` with non-finite floats replaced by ``"NaN"``, ``"Infinity"``, ``"-Infinity"``."""
+    """``value`` with non-finite floats (NaN, ±∞) replaced by ``None`` (JSON ``null``), the one
+    convention of every gzinertia JSON output (docs/json.md); strings are left alone."""
     if isinstance(value, float) and not math.isfinite(value):
-        if math.isnan(value):
-            return "NaN"
-        return "Infinity" if value > 0 else "-Infinity"
+        return None
     if isinstance(value, Mapping):
         return {key: json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -91,10 +97,11 @@ def portable_path(path: str, cwd: PurePath | None = None) -> tuple[str, bool]:
 
 def artifact_uri(path: str, cwd: PurePath | None = None) -> tuple[str, str | None]:
     """SARIF ``(uri, uriBaseId)`` of a file: a percent-encoded relative reference with base
-    ``%SRCROOT%``, or an absolute ``file://`` URI (base ``None``) for files outside ``cwd``."""
+    ``%SRCROOT%``, or an absolute ``file://`` URI (base ``None``) for files outside ``cwd``.
+    A name's undecodable bytes (surrogateescape) are percent-encoded as the bytes they were."""
     posix, relative = portable_path(path, cwd)
     if relative:
-        return quote(posix, safe="/"), SRCROOT
+        return quote(posix.encode("utf-8", "surrogateescape"), safe="/"), SRCROOT
     root = Path.cwd() if cwd is None else cwd
     return type(root)(path).as_uri(), None
 
@@ -112,6 +119,10 @@ def summary_line(result: AuditResult) -> str:
         f"{len(result.files_with('skipped'))} skipped" if result.files_with("skipped") else "",
     ]
     tail = ", ".join(e for e in extra if e)
+    if not result.files_with("ok") and not result.findings:  # never "No findings in 0 files"
+        if not result.files:
+            return "Nothing audited: no SDFormat file (*.sdf, *.world) under the given paths."
+        return f"Nothing audited ({tail}, listed above)."
     tail = f" ({tail})" if tail else ""
     if not result.findings:
         return f"No findings in {files}{tail}."
@@ -119,30 +130,140 @@ def summary_line(result: AuditResult) -> str:
     return f"Found {found} and {_plural(counts['info'], 'info')} in {files}{tail}."
 
 
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Unicode categories a terminal or a CI log acts on instead of showing: controls (C0, DEL, C1),
+#: format characters (bidi overrides, zero-width), line/paragraph separators, surrogates.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a terminal or CI log would act on, rather than show, made
+    visible: ``\\n``, ``\\r``, ``\\t``, other controls and format characters as ``\\xNN``
+    or ``\\uNNNN``, and the undecodable bytes of a file name (Python's surrogateescape,
+    U+DC80–U+DCFF) as ``\\xNN``, the byte. A file named ``"a\\n::error file=x::y"`` stays on
+    one line (GitHub Actions runs any log line that starts with ``::`` as a command)."""
+    if text.isprintable():
+        return text
+    import unicodedata
+
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (os.fsdecode)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif unicodedata.category(ch) in _HIDDEN_CATEGORIES:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unicode_safe(text: str) -> str:
+    """``text`` without lone surrogates: the undecodable bytes of a file name (surrogateescape)
+    become ``\\xNN``, any other lone surrogate ``\\udNNN`` (for outputs that must be valid
+    UTF-8 yet keep every other character as it is: SARIF, GitHub)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    return "".join(
+        f"\\x{ord(ch) - 0xDC00:02x}" if 0xDC80 <= ord(ch) <= 0xDCFF
+        else f"\\u{ord(ch):04x}" if 0xD800 <= ord(ch) <= 0xDFFF
+        else ch
+        for ch in text
+    )
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.splitlines())  # every line break Python knows, not only LF and CR
+    """Line breaks (every one Python knows) as spaces, then what is left made :func:`visible`."""
+    return visible(" ".join(text.splitlines()))
 
 
 def finding_line(finding: Finding) -> str:
-    """``file:line: CODE severity [link] message`` on one line (newlines become spaces)."""
-    where = finding.file if finding.line == 0 else f"{finding.file}:{finding.line}"
-    link = f" [{finding.link}]" if finding.link else ""
+    """``file:line: CODE severity [link] message`` on one line: newlines in the message become
+    spaces; control characters in the file, link and message are made :func:`visible`."""
+    file = visible(finding.file)
+    where = file if finding.line == 0 else f"{file}:{finding.line}"
+    link = f" [{visible(finding.link)}]" if finding.link else ""
     return f"{where}: {finding.code} {finding.severity}{link} {_one_line(finding.message)}"
 
 
 def file_status_line(status: FileStatus) -> str:
-    """``file: error: message`` (or ``skipped``) for a file that was not audited."""
-    return f"{status.path}: {status.status}: {_one_line(status.message or status.status)}"
+    """``file: error: message`` (or ``skipped``) for a file that was not audited (on one line,
+    as :func:`finding_line`)."""
+    return f"{visible(status.path)}: {status.status}: {_one_line(status.message or status.status)}"
 
 
 # ---------------------------------------------------------------------------------------------
 # text and table
 
 
+def _link_free(finding: Finding) -> str:
+    """The message with the finding's link named by a placeholder: the scoped name, its
+    ``--link`` glob, and its last component as a whole word (as in ``-o rotor_0.png``)."""
+    from gzinertia.shell import exact_link_pattern
+
+    assert finding.link is not None
+    text = finding.message
+    for name in dict.fromkeys((exact_link_pattern(finding.link), finding.link)):
+        text = text.replace(name, "\0")
+    short = finding.link.rsplit("::", 1)[-1]
+    return re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", "\0", text)
+
+
+def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
+    """Findings in their order, those that say the same thing about identical links gathered
+    into one group (at the place of the first): same file, rule, severity, ``values`` and
+    message once the link's own name is left out (8 identical rotors, one model included 8
+    times). File-level findings and findings that differ in anything else stay alone."""
+    groups: list[list[Finding]] = []
+    index: dict[tuple[str, str, str, str, str], int] = {}
+    for f in findings:
+        if f.link is None:
+            groups.append([f])
+            continue
+        values = json.dumps(json_safe(dict(f.values)), sort_keys=True, allow_nan=False)
+        key = (f.file, f.code, f.severity, _link_free(f), values)
+        if key in index:
+            groups[index[key]].append(f)
+        else:
+            index[key] = len(groups)
+            groups.append([f])
+    return groups
+
+
+def _others(group: Sequence[Finding], short: bool = False) -> str:
+    """``x500::rotor_1 (line 60), ...`` for the group's findings after the first (``short``:
+    ``rotor_1 (60), ...``, the last component of each name)."""
+    first = group[0]
+    out = []
+    for f in group[1:]:
+        name = f.link or ""
+        name = visible(name.rsplit("::", 1)[-1] if short else name)
+        if f.line != first.line:
+            name += f" ({f.line})" if short else f" (line {f.line})"
+        out.append(name)
+    return ", ".join(out)
+
+
+def group_line(group: Sequence[Finding]) -> str:
+    """:func:`finding_line` of the group's first finding, then, for a group, ``(the same on N
+    more identical links: LINK (line L), ...)``."""
+    line = finding_line(group[0])
+    if len(group) == 1:
+        return line
+    more = _plural(len(group) - 1, "more identical link")
+    return f"{line} (the same on {more}: {_others(group)})"
+
+
 def render_text(result: AuditResult) -> str:
-    """ruff/mypy-style lines: one per finding, then unreadable and skipped files, then a
-    summary line."""
-    lines = [finding_line(f) for f in result.findings]
+    """ruff/mypy-style lines: one per finding (findings repeated on identical links in one
+    line, :func:`group_findings`), then unreadable and skipped files, then a summary line
+    (which counts every finding)."""
+    lines = [group_line(g) for g in group_findings(result.findings)]
     lines += [file_status_line(s) for s in result.files if s.status != "ok"]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
@@ -166,23 +287,29 @@ def render_table(
             console.print(Text(file_status_line(status), style=style))
         if not findings:
             continue
-        table = Table(title=Text(path, style="bold"), title_justify="left", expand=False)
+        title = Text(visible(path), style="bold")
+        table = Table(title=title, title_justify="left", expand=False)
         table.add_column("line", justify="right")
         table.add_column("code")
         table.add_column("severity")
         table.add_column("link")
         table.add_column("message", overflow="fold")
-        for f in findings:
+        for group in group_findings(findings):
+            f = group[0]
             rule = rules.get(f.code) if rules else None
             code = Text(f.code)
             if rule is not None:
                 code.append(f" {rule.name}", style="dim")
+            link = Text(visible(f.link) if f.link else "—")
+            if len(group) > 1:
+                others = _others(group, short=True)
+                link.append(f"\nand {len(group) - 1} identical: {others}", style="dim")
             table.add_row(
                 "" if f.line == 0 else str(f.line),
                 code,
                 Text(f.severity, style=_STYLE[f.severity]),
-                Text(f.link or "—"),
-                Text(f.message),  # Text: no markup, "[kg]" stays as written
+                link,
+                Text(_one_line(f.message)),  # Text: no markup, "[kg]" stays as written
             )
         console.print(table)
     worst = result.worst()
@@ -237,6 +364,7 @@ def _rule_descriptor(code: str, rule: RuleInfo | None, project_uri: str | None) 
 
 
 def _physical_location(path: str, line: int) -> dict[str, Any]:
+    """A SARIF physical location; the file as a URI (undecodable bytes percent-encoded)."""
     uri, base = artifact_uri(path)
     artifact: dict[str, Any] = {"uri": uri}
     if base is not None:
@@ -261,7 +389,7 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _SARIF_LEVEL[finding.severity],
-        "message": {"text": finding.message},
+        "message": {"text": unicode_safe(finding.message)},
         "locations": [location],
         "properties": {"values": json_safe(dict(finding.values))},
     }
@@ -271,7 +399,7 @@ def _notification(status: FileStatus) -> dict[str, Any]:
     kind = "file-error" if status.status == "error" else "file-skipped"
     return {
         "level": "error" if status.status == "error" else "note",
-        "message": {"text": f"{status.path}: {status.message or status.status}"},
+        "message": {"text": unicode_safe(f"{status.path}: {status.message or status.status}")},
         "locations": [{"physicalLocation": _physical_location(status.path, 0)}],
         "descriptor": {"id": kind},
     }
@@ -345,9 +473,11 @@ def _xml_text(text: str) -> str:
 
 
 def _finding_details(finding: Finding) -> str:
+    """The text-format line, then one ``key = value`` line per value (human text, not JSON:
+    non-finite numbers read ``NaN``, ``Infinity``)."""
     lines = [finding_line(finding)]
     for key, value in finding.values.items():
-        lines.append(f"  {key} = {json.dumps(json_safe(value), allow_nan=False)}")
+        lines.append(f"  {visible(key)} = {json.dumps(value, allow_nan=True)}")
     return "\n".join(lines)
 
 
@@ -367,17 +497,25 @@ def _testcase(
     case = ET.SubElement(suite, "testcase", attrs)
     outcome = "passed"
     if status is not None and status.status == "error":
-        message = _xml_text(status.message or "could not be audited")
+        message = _xml_text(_one_line(status.message or "could not be audited"))
         ET.SubElement(case, "error", {"type": "file-error", "message": message}).text = message
         outcome = "error"
     failures = [f for f in findings if f.severity != "info"]
-    for f in failures:
-        attrs = {"type": f.code, "message": _xml_text(_one_line(f.message))}
-        ET.SubElement(case, "failure", attrs).text = _xml_text(_finding_details(f))
+    if failures:  # one <failure> per test case: JUnit readers show (or count) only one
+        codes = ",".join(dict.fromkeys(f.code for f in failures))
+        if len(failures) == 1:
+            message = _one_line(failures[0].message)
+        else:
+            parts = " | ".join(f"{f.code} {_one_line(f.message)}" for f in failures)
+            message = f"{len(failures)} findings: {parts}"
+        text = "\n\n".join(_finding_details(f) for f in failures)
+        attrs = {"type": codes, "message": _xml_text(message)}
+        ET.SubElement(case, "failure", attrs).text = _xml_text(text)
     if failures and outcome == "passed":
         outcome = "failure"
     if status is not None and status.status == "skipped" and outcome == "passed":
-        ET.SubElement(case, "skipped", {"message": _xml_text(status.message or "skipped")})
+        skipped = _xml_text(_one_line(status.message or "skipped"))
+        ET.SubElement(case, "skipped", {"message": skipped})
         outcome = "skipped"
     if findings:
         # Every finding of the case, info included: Jenkins shows only the first <failure>.
@@ -400,9 +538,12 @@ def render_junit(result: AuditResult) -> str:
     ``<testsuites>`` holds one ``<testsuite name=FILE>`` per file; in it, one ``<testcase
     classname=FILE-without-suffix name=...>`` for the file itself (``name="(file)"``, file-level
     findings and the file's own status) and one per link with findings (``name`` = scoped link).
-    Each finding at warning or above is a ``<failure type=CODE message=...>`` whose text is the
-    text-format line plus ``values``; ``<system-out>`` lists every finding of the case, info
-    included. An unreadable file is an ``<error type="file-error">``, a skipped one ``<skipped>``.
+    A case with findings at warning or above has one ``<failure type=CODES message=...>``
+    (JUnit readers show or count one per case): ``type`` lists the codes (comma separated),
+    ``message`` the finding's message or ``N findings: CODE message | ...``, the text each
+    finding's text-format line plus its ``values``; ``<system-out>`` lists every finding of the
+    case, info included. An unreadable file is an ``<error type="file-error">``, a skipped one
+    ``<skipped>``.
     Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
     outcome: error, else failure, else skipped, else passed.
     """
@@ -441,8 +582,10 @@ def escape_github_property(text: str) -> str:
 
 
 def _github_command(command: str, properties: Mapping[str, str], message: str) -> str:
-    props = ",".join(f"{key}={escape_github_property(value)}" for key, value in properties.items())
-    return f"::{command} {props}::{escape_github_data(message)}"
+    props = ",".join(
+        f"{key}={escape_github_property(unicode_safe(value))}" for key, value in properties.items()
+    )
+    return f"::{command} {props}::{escape_github_data(unicode_safe(message))}"
 
 
 def render_github(result: AuditResult) -> str:

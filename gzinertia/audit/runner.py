@@ -107,14 +107,15 @@ def _audit_file(
 ) -> FileResult:
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first."""
     from gzinertia.sdf import read_sdf_file
+    from gzinertia.stdin import STDIN_NAME, read_stdin_document
 
     taken = None
-    if digest:
+    if digest and path != STDIN_NAME:  # standard input is never cached
         from gzinertia.audit.cache import file_digest
 
         taken = file_digest(path)
     try:
-        doc = read_sdf_file(path, search)
+        doc = read_stdin_document(search) if path == STDIN_NAME else read_sdf_file(path, search)
         found = check_document(doc, config)
     except GzInertiaError as exc:
         return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
@@ -214,6 +215,7 @@ def audit(
     jobs: int = 1,
     cache_dir: Path | None = None,
     cache_notes: list[str] | None = None,
+    targets: Sequence[Target] | None = None,
 ) -> AuditResult:
     """Audits files and directories (see :mod:`gzinertia.audit.discover`) with ``config``.
 
@@ -223,11 +225,12 @@ def audit(
     and in the same order. With ``cache_dir``, files whose inputs are unchanged since a previous
     run with the same settings are not checked again (:mod:`gzinertia.audit.cache`); the
     result is the same as without. A cache that cannot be read or written is ignored, with a
-    line appended to ``cache_notes`` when given.
+    line appended to ``cache_notes`` when given. ``targets``: the files ``paths`` were
+    already found to be (:func:`~gzinertia.audit.discover.discover`), to audit a part of them.
     """
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
-    targets = discover(paths)
+    targets = discover(paths) if targets is None else list(targets)  # given: already found
     cache = None if cache_dir is None else open_cache(cache_dir, config, search)
     spelling = _Spellings(targets)
     statuses: list[FileStatus] = []

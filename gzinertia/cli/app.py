@@ -32,6 +32,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Help texts are plain text: rich markup took "[tool.gzinertia]" and "[v; ω]" for tags.
+    rich_markup_mode=None,
 )
 
 ModelPathOption = Annotated[

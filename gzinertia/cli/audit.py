@@ -28,7 +28,10 @@ PROGRESS_MIN_FILES = 20
 def audit(
     paths: Annotated[
         list[str],
-        typer.Argument(help="SDFormat files or folders (searched for *.sdf, *.world)."),
+        typer.Argument(
+            help="SDFormat files or folders (searched for *.sdf, *.world); - reads one from "
+            "standard input (reported as <stdin>, includes relative to the working directory)."
+        ),
     ],
     output_format: Annotated[
         str,
@@ -69,8 +72,9 @@ def audit(
         Optional[Path],  # noqa: UP045
         typer.Option(
             "--config",
-            help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]); "
-            "default: the nearest one above the working directory.",
+            help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]) for "
+            "every file; default: for each audited file, the nearest one above it (else above "
+            "the working directory).",
         ),
     ] = None,
     output: Annotated[
@@ -99,6 +103,15 @@ def audit(
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
     model_path: ModelPathOption = None,
+    docs_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--docs-url",
+            help="Base URL of the docs/ folder's parent (e.g. https://github.com/OWNER/gzinertia/"
+            "blob/TAG/) for the SARIF rules' helpUri: docs/rules/CODE.md under it. Default: "
+            "$GZINERTIA_DOCS_URL, else the docs next to the installed code when present.",
+        ),
+    ] = None,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
 
@@ -106,18 +119,20 @@ def audit(
     the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
     <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
     """
+    from functools import partial
+
     from gzinertia import __version__
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import load_config, with_overrides
+    from gzinertia.audit.config import AuditConfig, load_config, with_overrides
     from gzinertia.audit.formats import FORMATS, render, render_table
-    from gzinertia.audit.runner import audit as run_audit
+    from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
     from gzinertia.errors import GzInertiaError
 
     if output_format not in FORMATS:
         raise GzInertiaError(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
-    settings = with_overrides(
-        load_config(config, RULE_INFOS),
+    overrides = partial(
+        with_overrides,
         select=select,
         ignore=ignore,
         fail_on=fail_on,
@@ -125,6 +140,9 @@ def audit(
         tolerance=tolerance,
         model_paths=[str(p) for p in model_path or []],
     )
+    # usage errors (bad codes, a bad --config) before any file is read
+    known = frozenset(RULE_INFOS)
+    overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
     if not no_cache and cache_dir is None:
@@ -132,10 +150,14 @@ def audit(
 
         cache_dir = default_cache_dir()
     cache_notes: list[str] = []
+    if "-" in paths:  # standard input is read in this process, never in a worker
+        jobs = 1
     with _ProgressBar() as bar:
-        result = run_audit(
+        result, runs = audit_projects(
             paths,
-            settings,
+            config_file=config,
+            known_codes=frozenset(RULE_INFOS),
+            overrides=overrides,
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
             cache_dir=None if no_cache else cache_dir,
@@ -150,15 +172,42 @@ def audit(
 
         render_table(result, Console(), rules)
     else:
-        text = render(result, output_format, rules, __version__)
+        project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
+        text = render(result, output_format, rules, __version__, project_uri=project_uri)
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()
         else:
             _write(output, text)
-    status = exit_status(result, settings.fail_on)
+    # each file fails at its own project's fail-on (or --fail-on)
+    status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
     if status:
         raise typer.Exit(status)
+
+
+def docs_base_uri(option: str | None) -> str | None:
+    """The absolute URI under which ``docs/rules/CODE.md`` pages are served (ends in ``/``):
+    ``--docs-url``, else ``$GZINERTIA_DOCS_URL``, else the ``file://`` URI of the source tree
+    when the docs sit next to the code (a checkout), else ``None`` (no ``helpUri``)."""
+    from urllib.parse import urlsplit
+
+    from gzinertia.errors import GzInertiaError
+
+    given = option or os.environ.get("GZINERTIA_DOCS_URL") or None
+    if given is not None:
+        parts = urlsplit(given)
+        if not parts.scheme or (parts.scheme != "file" and not parts.netloc):
+            where = "--docs-url" if option else "GZINERTIA_DOCS_URL"
+            raise GzInertiaError(f"{where} must be an absolute URL like https://..., not {given!r}")
+        return given if given.endswith("/") else given + "/"
+    import gzinertia
+
+    # a checkout (or editable install): the package next to its pyproject.toml and rule pages;
+    # an installed package has no docs (site-packages/docs may belong to anything)
+    tree = Path(gzinertia.__file__).resolve().parents[1]
+    if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
+        return tree.as_uri() + "/"
+    return None
 
 
 def exit_status(result: AuditResult, fail_on: str) -> int:

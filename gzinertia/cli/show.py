@@ -14,7 +14,13 @@ from gzinertia.errors import GzInertiaError
 
 @app.command()
 def show(
-    file: Annotated[Path, typer.Argument(help="SDFormat world or model file.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="SDFormat world or model file; - reads it from standard input (named <stdin>, "
+            "includes relative to the working directory)."
+        ),
+    ],
     link: LinkOption = None,
     ordering: Annotated[
         str, typer.Option(help="6x6 ordering: angular-first [ω; v] or linear-first [v; ω] (SDF's).")
@@ -39,7 +45,16 @@ def show(
 
     if ordering not in ORDERINGS:
         raise GzInertiaError(f"--ordering must be one of {', '.join(ORDERINGS)}, not {ordering!r}")
-    doc = load_document(file, model_path or [], parser)
+    if str(file) == "-":
+        from gzinertia.stdin import read_stdin_document
+
+        if parser != "gzinertia":
+            raise GzInertiaError(
+                "--parser sdformat reads files only; save standard input to a file"
+            )
+        doc = read_stdin_document(model_path or [])
+    else:
+        doc = load_document(file, model_path or [], parser)
     summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)  # type: ignore[arg-type]
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
@@ -52,8 +67,10 @@ def show(
     print_notes(doc, console, verbose, levels=("error",))  # what could not be read comes first
     render_show(summary, console)
     print_notes(doc, console, verbose, levels=("warning", "info"))
-    target = f" --link '{link}'" if link else ""
-    console.print(
-        f"[dim]to see these links: gzinertia plot {file}{target} -o links.png[/dim]",
-        highlight=False,
-    )
+    from rich.text import Text
+
+    from gzinertia.shell import command_line
+
+    target = ("--link", link) if link else ()
+    plot = command_line("plot", doc.path, *target, "-o", "links.png")
+    console.print(Text(f"to see these links: {plot}", style="dim"), soft_wrap=True)

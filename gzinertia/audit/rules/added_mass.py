@@ -19,6 +19,7 @@ from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
 from gzinertia.records import SourceRef
 from gzinertia.rotation import Vec3
+from gzinertia.shell import command_line, exact_link_pattern
 
 #: SDFormat version that introduced ``<fluid_added_mass>``.
 ADDED_MASS_VERSION = (1, 10)
@@ -183,12 +184,14 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     point = "com" if what == "centre of mass" else ",".join(f"{v:.6g}" for v in shift_from)
     error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
     file = ctx.link.source.file
+    link = exact_link_pattern(ctx.name)
     message = (
         f"<fluid_added_mass> looks computed about another point than the link origin: the "
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
-        f"`gzinertia shift {file} --link {ctx.name} --from {point}`, or recompute it with "
-        f"`gzinertia addmass {file} --ellipsoid --link {ctx.name}`" + plot_hint(file, ctx.name)
+        f"`{command_line('shift', file, '--link', link, '--from', point)}`, or recompute it with "
+        f"`{command_line('addmass', file, '--ellipsoid', '--link', link)}`"
+        + plot_hint(file, ctx.name)
     )
     values = {
         "implied_centre": r,

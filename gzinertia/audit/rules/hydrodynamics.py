@@ -21,6 +21,7 @@ from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, SourceRef
+from gzinertia.shell import command_line
 
 DIAGONAL_NAMES = ("xDotU", "yDotV", "zDotW", "kDotP", "mDotQ", "nDotR")
 _TERM = re.compile(r"^([xyzkmn])(Dot)?([UVWPQR])(?:abs([UVWPQR]))?$")
@@ -55,7 +56,7 @@ def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
             "as a force, without <disable_added_mass>true</disable_added_mass> (newer gz-sim "
             "reports this as an error); keep one: add <disable_added_mass>true"
             "</disable_added_mass> to the plugin, or replace the element by the plugin's terms "
-            f"with `gzinertia convert {ctx.link.source.file} --hydro-to-sdf --force`"
+            f"with `{command_line('convert', ctx.link.source.file, '--hydro-to-sdf', '--force')}`"
         )
         values = {"A_diagonal": np.diag(A), "D_diagonal": np.diag(D)}
         yield finding("GZI205", _first_term_source(plugin), ctx.name, message, values)
@@ -111,8 +112,8 @@ def _sign_finding(
         "writes the derivatives negative (xDotU < 0); gz-sim before 6.12 applied -D·ν̇ "
         "(diagonal only), so these values were right there. "
         + (
-            "Negate them, or move them to <fluid_added_mass> (DART only) with `gzinertia "
-            f"convert {plugin.source.file} --hydro-to-sdf --sign physical`"
+            "Negate them, or move them to <fluid_added_mass> (DART only) with "
+            f"`{command_line('convert', plugin.source.file, '--hydro-to-sdf', '--sign', 'physical')}`"  # noqa: E501
             if m is not None
             else "Negate them (the link's model was not read: the mass it acts on is unknown)"
         )

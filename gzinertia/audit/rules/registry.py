@@ -84,8 +84,11 @@ def registered_rules() -> Mapping[str, Rule]:
 
 def plot_hint(file: str, link: str) -> str:
     """The sentence that points to a picture of the link (for findings about geometry)."""
+    from gzinertia.shell import command_line, exact_link_pattern
+
     short = link.rsplit("::", 1)[-1]
-    return f"; to see it: `gzinertia plot {file} --link {link} -o {short}.png`"
+    plot = command_line("plot", file, "--link", exact_link_pattern(link), "-o", f"{short}.png")
+    return f"; to see it: `{plot}`"
 
 
 def finding(

@@ -1,0 +1,113 @@
+"""An audit of paths that belong to several projects: each file with its own project's settings.
+
+Settings are found for each audited file (:class:`~gzinertia.audit.config.ConfigFinder`, the
+nearest ``.gzinertia.toml`` or ``pyproject.toml`` with ``[tool.gzinertia]`` above it, as ruff
+does), the files are audited in groups that share settings, and the results are merged back
+into one result in the order the files were found. The command-line options apply to every
+group; ``--config FILE`` makes one group.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzinertia.audit.config import AuditConfig, ConfigFinder, load_config, load_config_file
+from gzinertia.audit.discover import Target, discover
+from gzinertia.audit.findings import AuditResult, Finding
+from gzinertia.audit.runner import Progress
+from gzinertia.audit.runner import audit as run_audit
+
+
+@dataclass(frozen=True)
+class ProjectRun:
+    """The files of one settings file (``config.source``; ``None``: the defaults) and their
+    result."""
+
+    config: AuditConfig
+    result: AuditResult
+
+
+def group_targets(
+    targets: Sequence[Target], config_file: Path | None, finder: ConfigFinder | None = None
+) -> list[tuple[Path | None, list[Target]]]:
+    """``targets`` grouped by their settings file (``--config`` ``config_file``: one group),
+    groups in the order of their first file, files in order within each."""
+    if config_file is not None:
+        return [(config_file, list(targets))] if targets else []
+    finder = finder or ConfigFinder()
+    groups: dict[Path | None, list[Target]] = {}
+    for target in targets:
+        groups.setdefault(finder.for_path(target.path), []).append(target)
+    return list(groups.items())
+
+
+def audit_projects(
+    paths: Sequence[str],
+    *,
+    config_file: Path | None,
+    known_codes: Sequence[str] | frozenset[str],
+    overrides: Callable[[AuditConfig], AuditConfig] = lambda config: config,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    cache_dir: Path | None = None,
+    cache_notes: list[str] | None = None,
+) -> tuple[AuditResult, list[ProjectRun]]:
+    """Audits ``paths``, each file with its own settings (``overrides`` applied to each: the
+    command-line options). Returns the merged result and each group's settings and result
+    (each group's ``fail_on`` decides whether its findings fail the run)."""
+    targets = discover(paths)
+    groups = group_targets(targets, config_file)
+    runs: list[ProjectRun] = []
+    done = 0
+    for source, members in groups:
+        if config_file is not None:
+            base = load_config(config_file, known_codes)
+        elif source is None:
+            base = AuditConfig(known_codes=frozenset(known_codes))
+        else:
+            base = load_config_file(source, known_codes)
+        config = overrides(base)
+        offset = done
+
+        def step(n: int, _total: int, path: str, offset: int = offset) -> None:
+            if progress is not None:
+                progress(offset + n, len(targets), path)
+
+        result = run_audit(
+            [t.path for t in members],
+            config,
+            targets=members,
+            progress=step,
+            jobs=jobs,
+            cache_dir=cache_dir,
+            cache_notes=cache_notes,
+        )
+        runs.append(ProjectRun(config, result))
+        done += len(members)
+    audited_by = [group for _, group in groups]
+    return merge(targets, audited_by, [r.result for r in runs]), runs
+
+
+def merge(
+    targets: Sequence[Target], groups: Sequence[Sequence[Target]], results: Sequence[AuditResult]
+) -> AuditResult:
+    """One result from the groups' results (``results[i]`` audited ``groups[i]``): files in
+    the order ``targets`` were found, each finding once. A finding about a file that another
+    group audits (a model of project B included by project A) is left to that group: the
+    file's own project's settings decide what is reported about it."""
+    status = {s.path: s for r in results for s in r.files}
+    files = tuple(status[t.path] for t in targets if t.path in status)
+    owner = {t.real: i for i, group in enumerate(groups) for t in group if t.real}
+    real_of: dict[str, str] = {}
+    seen: dict[tuple[str, str, int, str | None, str], Finding] = {}
+    for i, result in enumerate(results):
+        for f in result.findings:
+            if f.file not in real_of:
+                real_of[f.file] = os.path.realpath(f.file)
+            if owner.get(real_of[f.file], i) != i:
+                continue
+            seen.setdefault((f.code, f.file, f.line, f.link, f.message), f)
+    return AuditResult(files, tuple(seen.values()))
