@@ -13,7 +13,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass, kinetic_energy_error, total_is_positive_definite
+from gzinertia.added_mass import (
+    AddedMass,
+    kinetic_energy_error,
+    plugin_added_mass,
+    total_is_positive_definite,
+)
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
@@ -41,6 +46,31 @@ def _version(text: str) -> tuple[int, ...]:
 def _where(ctx: LinkContext) -> SourceRef:
     inertial = ctx.link.inertial
     return inertial.added_mass_source or inertial.source or ctx.where
+
+
+ELEMENT = "<fluid_added_mass>"
+PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
+
+
+def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
+    """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
+    active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
+    (:func:`gzinertia.added_mass.plugin_added_mass`). GZI202–GZI204 judge this matrix, so their
+    verdicts do not change when the conversion moves it from one place to the other."""
+    if ctx.added_mass is not None:
+        return ctx.added_mass, _where(ctx), ELEMENT
+    for plugin in ctx.link.hydrodynamics:
+        if plugin.disable_added_mass:
+            continue
+        A_BBo_B = plugin_added_mass(plugin.D_BBo_B)
+        if A_BBo_B is not None and np.any(A_BBo_B):
+            where = min(
+                (src for name, src in plugin.term_sources.items() if "Dot" in name),
+                key=lambda src: src.line,
+                default=plugin.source,
+            )
+            return A_BBo_B, where, PLUGIN
+    return None
 
 
 @document_rule("GZI201")
@@ -73,35 +103,39 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
 
 @link_rule("GZI202")
 def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
-    A_BBo_B = ctx.added_mass
-    if A_BBo_B is None:
+    applied = applied_added_mass(ctx)
+    if applied is None:
         return
+    A_BBo_B, where, what = applied
     added = AddedMass(A_BBo_B)
     if added.is_positive_semidefinite():
         return
     eig = added.eigenvalues()
     diag = np.diag(A_BBo_B)
     hint = ""
-    if np.all(diag[diag != 0.0] < 0.0):
+    if what == ELEMENT and np.all(diag[diag != 0.0] < 0.0):
         hint = (
             " Every diagonal term is negative: these look like Fossen's derivatives (xDotU…); "
             "the spec wants the positive added mass A = -D."
         )
     message = (
-        f"<fluid_added_mass> is not positive semi-definite: eigenvalues {fmt_vec(eig)} "
+        f"{what} is not positive semi-definite: eigenvalues {fmt_vec(eig)} "
         "(kg, kg·m, kg·m²; linear-first [x y z p q r] about the link origin), so some motion "
         "would give the fluid negative kinetic energy and DART, which adds the matrix to the "
         f"link's inertia, can accelerate the link on its own.{hint} Check signs, units and any "
         "coupling term; `gzinertia addmass --ellipsoid` computes a consistent matrix"
     )
     values = {"eigenvalues": eig, "A_BBo_B": A_BBo_B}
-    yield finding("GZI202", _where(ctx), ctx.name, message, values)
+    yield finding("GZI202", where, ctx.name, message, values)
 
 
 @link_rule("GZI203")
 def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
-    A_BBo_B = ctx.added_mass
-    if A_BBo_B is None or not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
+    applied = applied_added_mass(ctx)
+    if applied is None:
+        return
+    A_BBo_B, where, _ = applied
+    if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
     M_BBo_B = ctx.link.inertial.M_BBo_B("linear-first")
     ok, smallest = total_is_positive_definite(M_BBo_B, AddedMass(A_BBo_B))
@@ -117,7 +151,7 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
         "added mass (GZI202) or the rigid inertia (GZI101/GZI103/GZI104)"
     )
     values = {"eigenvalues": w, "direction": direction, "mass": ctx.link.inertial.mass}
-    yield finding("GZI203", _where(ctx), ctx.name, message, values)
+    yield finding("GZI203", where, ctx.name, message, values)
 
 
 def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
@@ -143,9 +177,10 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
 
 @link_rule("GZI204")
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
-    A_BBo_B = ctx.added_mass
-    if A_BBo_B is None:
+    applied = applied_added_mass(ctx)
+    if applied is None:
         return
+    A_BBo_B, where, what_matrix = applied
     reference = ctx.fluid_centre()
     r = implied_centre(A_BBo_B)
     if reference is None or r is None:
@@ -183,11 +218,15 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     point = "com" if what == "centre of mass" else ",".join(f"{v:.6g}" for v in shift_from)
     error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
     file = ctx.link.source.file
+    convert_first = (
+        "" if what_matrix == ELEMENT else f"`gzinertia convert {file} --hydro-to-sdf`, then "
+    )
     message = (
-        f"<fluid_added_mass> looks computed about another point than the link origin: the "
+        f"{what_matrix} looks computed about another point than the link origin: the "
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
-        f"`gzinertia shift {file} --link {ctx.name} --from {point}`, or recompute it with "
+        f"{convert_first}`gzinertia shift {file} --link {ctx.name} --from {point}`, or "
+        "recompute it with "
         f"`gzinertia addmass {file} --ellipsoid --link {ctx.name}`" + plot_hint(file, ctx.name)
     )
     values = {
@@ -198,7 +237,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         "kinetic_energy_error": error,
         "shift_from": shift_from,
     }
-    yield finding("GZI204", _where(ctx), ctx.name, message, values)
+    yield finding("GZI204", where, ctx.name, message, values)
 
 
 @link_rule("GZI206")

@@ -49,6 +49,30 @@ def _added_mass_where(ctx: LinkContext) -> SourceRef:
     return ctx.where
 
 
+def fluid_ellipsoid(ctx: LinkContext) -> Ellipsoid | None:
+    """The fluid ellipsoid GZI210 compares, in world coordinates: the first ellipsoid of the
+    link's volume fit (:attr:`LinkContext.fluid_fit`), ``None`` without one."""
+    from gzinertia.overlap import Ellipsoid
+
+    fit = ctx.fluid_fit
+    if fit is None:
+        return None
+    e = fit.ellipsoids[0]
+    return Ellipsoid.from_pose(e.semi_axes, ctx.link.X_WB @ e.X_BE)
+
+
+def fluid_overlap_of(a: Ellipsoid, b: Ellipsoid) -> float | None:
+    """GZI210's overlap measure ``1 - √F`` of two fluid ellipsoids when it is above
+    :data:`OVERLAP_THRESHOLD` (the rule fires), else ``None``."""
+    from gzinertia.overlap import contact
+
+    reach = float(max(a.semi_axes)) + float(max(b.semi_axes))
+    if float(np.sum((a.p_WEo - b.p_WEo) ** 2)) > reach * reach:
+        return None
+    measure = 1.0 - float(np.sqrt(contact(a, b).F))
+    return measure if measure > OVERLAP_THRESHOLD else None
+
+
 def _candidate_pairs(
     members: list[tuple[LinkContext, Ellipsoid]],
 ) -> Iterator[tuple[LinkContext, Ellipsoid, LinkContext, Ellipsoid]]:
@@ -75,18 +99,16 @@ def _candidate_pairs(
 
 @document_rule("GZI210")
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
-    from gzinertia.overlap import Ellipsoid, contact
+    from gzinertia.overlap import contact
 
     groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
     for ctx in doc.links:
         if ctx.link.static or not _has_added_mass(ctx):
             continue
-        fit = ctx.fluid_fit
-        if fit is None:
+        ellipsoid = fluid_ellipsoid(ctx)
+        if ellipsoid is None:
             continue
-        e = fit.ellipsoids[0]
-        X_WE = ctx.link.X_WB @ e.X_BE
-        groups.setdefault(ctx.top_model, []).append((ctx, Ellipsoid.from_pose(e.semi_axes, X_WE)))
+        groups.setdefault(ctx.top_model, []).append((ctx, ellipsoid))
     for members in groups.values():
         for a_ctx, a, b_ctx, b in _candidate_pairs(members):
             c = contact(a, b)
