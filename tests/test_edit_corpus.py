@@ -68,7 +68,8 @@ def test_convert_hydro_to_sdf(src: Path, tmp_path: Path) -> None:
 def test_hydro_damping_plugins(src: Path, tmp_path: Path) -> None:
     path = Path(shutil.copy(src, tmp_path / src.name))
     kwargs = dict(pattern="*", method="mujoco", density=1000.0, viscosity=1e-3,
-                  coefs=EllipsoidFluidCoefficients(), couplings=False, model_paths=[])
+                  coefs=EllipsoidFluidCoefficients(), couplings=False, model_paths=[],
+                  force=True)
     try:
         result = hydro(path, **kwargs)  # type: ignore[arg-type]
     except GzInertiaError as exc:

@@ -61,6 +61,13 @@ def hydro(
     couplings: Annotated[
         bool, typer.Option(help="Also write cross terms from an offset ellipsoid centre.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            help="Replace damping terms the link's plugin already has (they may be identified "
+            "values, better than this estimate; values more than 2x apart are reported)."
+        ),
+    ] = False,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
     check: CheckOption = False,
@@ -68,6 +75,10 @@ def hydro(
     model_path: ModelPathOption = None,
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
+
+    A first estimate for vehicles without identified coefficients: for slender AUVs it is tens
+    of times off identified drag (docs/fluid_forces.md). Terms the plugin already has are
+    replaced only with --force.
 
     Projects the drag along each link axis (exact for motion along one axis, approximate for
     combined motion) into xUabsU.. and xU.. terms with Gazebo's (negative) sign, creating or
@@ -89,6 +100,7 @@ def hydro(
         coefs=_coefficients(coefs),  # type: ignore[arg-type]
         couplings=couplings,
         model_paths=model_path or [],
+        force=force,
     )
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
@@ -98,4 +110,6 @@ def hydro(
               file=sys.stderr)
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     deliver_edit(file, result.old, result.new, mode)
