@@ -8,7 +8,6 @@ import pytest
 from conftest import EXAMPLES, run_cli
 
 
-
 def test_matplotlib_comes_with_the_package() -> None:
     """`pip install .` brings matplotlib (show and the audit suggest `gzinertia plot`); the
     `plot` extra stays as an alias for those who install `gzinertia[plot]`."""
