@@ -92,8 +92,8 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
             f"(libsdformat 13, Gazebo Garden), but this file declares version {version}: "
             "libsdformat 13+ still reads it (it converts files to its own version); older "
             "libsdformat and tools that follow the declared version drop it. Declare "
-            '<sdf version="1.10"> (`gzinertia addmass --upgrade-version` does; files older than '
-            "1.7 need `gz sdf -p` first, pose semantics changed in 1.7)"
+            '<sdf version="1.10"> (`gzinertia addmass` and `convert` do so by default when the '
+            "file means the same under 1.10; others need `gz sdf -p` first)"
         )
         yield finding(
             "GZI201", _where(links[0]), links[0].name, message,
