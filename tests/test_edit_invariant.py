@@ -107,10 +107,20 @@ def _materialise(source: Path | int, tmp: Path) -> Path:
     return tmp / project.name / source.relative_to(project)
 
 
+#: Findings about a whole file, reported on a representative link (GZI201: the first link with
+#: ``<fluid_added_mass>``): compared by file, since an edit that removes that link's element
+#: moves the same finding to the next link.
+FILE_LEVEL = frozenset({"GZI201"})
+
+
+def _key(f: Finding) -> tuple[str, str | None]:
+    return (f.code, f.file if f.code in FILE_LEVEL else f.link)
+
+
 def _findings(path: Path) -> tuple[str, set[tuple[str, str | None]], list[Finding]]:
     result = audit([str(path)])
     status = ";".join(s.status for s in result.files if Path(s.path) == path) or "ok"
-    return status, {(f.code, f.link) for f in result.findings}, list(result.findings)
+    return status, {_key(f) for f in result.findings}, list(result.findings)
 
 
 def check_invariant(
@@ -134,7 +144,7 @@ def check_invariant(
     status_after, after, found_after = _findings(path)
     assert status_after == "ok"
     added = after - before
-    assert not added, [f.message for f in found_after if (f.code, f.link) in added]
+    assert not added, [f.message for f in found_after if _key(f) in added]
 
 
 _QUICK = _sources()
