@@ -162,7 +162,7 @@ def add_mass(
     warnings = []
     results = []
     notes = []
-    guard = OverlapGuard(doc)
+    guard = OverlapGuard(doc, links)
     order = {link.name: i for i, link in enumerate(links)}
     for link in sorted(links, key=lambda lk: -guard.volume(lk)):
         clash = guard.clash(link)

@@ -4,73 +4,83 @@ Two links whose fluid ellipsoids overlap would both count the fluid they share. 
 writes added mass for a whole model, the largest fluid ellipsoids (the hull) are written first
 and a link whose ellipsoid overlaps one that carries added mass (a thruster or fin inside the
 hull's ellipsoid) is skipped: the hull's ellipsoid already stands for that fluid. The overlap is
-judged exactly as the audit judges it (:func:`gzinertia.audit.rules.model.fluid_ellipsoid`,
-:func:`~gzinertia.audit.rules.model.fluid_overlap_of`), so what ``addmass`` writes never adds a
-GZI210 finding unless the user asks for it (``--allow-overlap``).
+judged exactly as the audit judges it (the same ellipsoids, pair search and threshold:
+:func:`gzinertia.audit.rules.model.fluid_ellipsoid`, :func:`~gzinertia.audit.rules.model.
+candidate_pairs`, :func:`~gzinertia.audit.rules.model.fluid_overlap_of`), so what ``addmass``
+writes never adds a GZI210 finding unless the user asks for it (``--allow-overlap``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from gzinertia.audit.context import DocumentContext, LinkContext
-from gzinertia.audit.rules.model import fluid_ellipsoid, fluid_overlap_of
+from gzinertia.audit.rules.model import (
+    candidate_pairs,
+    fluid_ellipsoid,
+    fluid_overlap_of,
+    has_added_mass,
+)
 from gzinertia.overlap import Ellipsoid
 from gzinertia.records import LinkRecord, SdfDocument
 
 
-def _carries_added_mass(ctx: LinkContext) -> bool:
-    if ctx.added_mass is not None:
-        return True
-    return any(not p.disable_added_mass and bool(np.any(p.D_BBo_B)) for p in ctx.link.hydrodynamics)
-
-
 class OverlapGuard:
-    """The fluid ellipsoids that carry added mass, per top-level model; :meth:`clash` says
-    whether giving another link added mass would make two of them overlap.
+    """Which links carry added mass, and which pairs of fluid ellipsoids overlap as much as
+    GZI210 reports (found once, by the rule's own sweep, so the guard costs what the rule
+    does); :meth:`clash` says whether giving a link added mass would add such a pair.
 
     A link that carries added mass already (``<fluid_added_mass>`` or a plugin's ``<iDotJ>``)
     keeps carrying it whatever the edit does, so it is never refused: any overlap it has was
     there before. Only links that would carry added mass for the first time are checked.
     """
 
-    def __init__(self, doc: SdfDocument) -> None:
-        self._contexts = {ctx.name: ctx for ctx in DocumentContext(doc).links}
-        self._carrying: dict[str, list[tuple[str, Ellipsoid]]] = {}
+    def __init__(self, doc: SdfDocument, editing: Sequence[LinkRecord]) -> None:
+        contexts = DocumentContext(doc).links
+        wanted = {link.name for link in editing}
+        self._volume: dict[str, float] = {}
+        self._carrying: set[str] = set()
         self._already: set[str] = set()
-        for name, ctx in self._contexts.items():
-            if not ctx.link.static and _carries_added_mass(ctx):
-                self._already.add(name)
-                self._remember(ctx)
-
-    def _remember(self, ctx: LinkContext) -> None:
-        ellipsoid = fluid_ellipsoid(ctx)
-        if ellipsoid is not None:
-            self._carrying.setdefault(ctx.top_model, []).append((ctx.name, ellipsoid))
+        groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
+        for ctx in contexts:
+            if ctx.link.static:
+                continue
+            carries = has_added_mass(ctx)
+            if carries:
+                self._already.add(ctx.name)
+                self._carrying.add(ctx.name)
+            if not carries and ctx.name not in wanted:
+                continue
+            ellipsoid = fluid_ellipsoid(ctx)
+            if ellipsoid is None:
+                continue
+            self._volume[ctx.name] = float(np.prod(ellipsoid.semi_axes))
+            groups.setdefault(ctx.top_model, []).append((ctx, ellipsoid))
+        self._pairs: dict[str, list[tuple[str, float]]] = {}
+        for members in groups.values():
+            for a_ctx, a, b_ctx, b in candidate_pairs(members):
+                overlap = fluid_overlap_of(a, b)
+                if overlap is not None:
+                    measure = overlap[0]
+                    self._pairs.setdefault(a_ctx.name, []).append((b_ctx.name, measure))
+                    self._pairs.setdefault(b_ctx.name, []).append((a_ctx.name, measure))
 
     def volume(self, link: LinkRecord) -> float:
-        """The volume of the link's fluid ellipsoid (0 without one): larger ones go first."""
-        ctx = self._contexts.get(link.name)
-        ellipsoid = None if ctx is None else fluid_ellipsoid(ctx)
-        return 0.0 if ellipsoid is None else float(np.prod(ellipsoid.semi_axes))
+        """The volume of the link's fluid ellipsoid over 4π/3 (0 without one): larger first."""
+        return self._volume.get(link.name, 0.0)
 
     def clash(self, link: LinkRecord) -> tuple[str, float] | None:
-        """``(other link, overlap)`` if the link's fluid ellipsoid overlaps one that carries
-        added mass as much as GZI210 reports, else ``None``."""
-        ctx = self._contexts.get(link.name)
-        if ctx is None or link.name in self._already:
+        """``(other link, overlap)`` if the link's fluid ellipsoid overlaps, as much as GZI210
+        reports, one that carries added mass; ``None`` otherwise or if it carries some already."""
+        if link.name in self._already:
             return None
-        mine = fluid_ellipsoid(ctx)
-        if mine is None:
-            return None
-        for other, ellipsoid in self._carrying.get(ctx.top_model, []):
-            measure = fluid_overlap_of(mine, ellipsoid)
-            if measure is not None:
+        for other, measure in self._pairs.get(link.name, ()):
+            if other in self._carrying:
                 return other, measure
         return None
 
     def accept(self, link: LinkRecord) -> None:
         """The link now carries added mass."""
-        ctx = self._contexts.get(link.name)
-        if ctx is not None and link.name not in self._already:
-            self._remember(ctx)
+        self._carrying.add(link.name)
