@@ -99,6 +99,8 @@ def convert(
             + " ".join(f"{v:.4g}" for v in item.A_BBo_B.A.diagonal()),
             file=sys.stderr,
         )
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not result.links:

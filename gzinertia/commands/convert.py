@@ -84,6 +84,7 @@ class ConvertResult:
     new: bytes
     links: tuple[ConvertedLink, ...]
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkRecord]:
@@ -170,12 +171,13 @@ def hydro_to_sdf(
                 editor.set_children_text(plugin_elem, {"disable_added_mass": "true"})
             converted.append(ConvertedLink(link, plugin, chosen, A_BBo_B, asym))
             written[link.name] = A_BBo_B
+    notes: list[str] = []
     if written:
         said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)
         if said:
-            warnings.append(said)
+            (notes if upgrade_version else warnings).append(said)
     new = edit.finish(written)
-    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings))
+    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings), tuple(notes))
 
 
 def sdf_to_hydro(
