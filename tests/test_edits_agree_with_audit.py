@@ -154,7 +154,7 @@ def test_singular_matrices_read_back_positive_semidefinite(rng: np.random.Genera
 
 # --- convert keeps the audit's verdicts -----------------------------------------------------
 
-FLUID_VERDICTS = ("GZI202", "GZI203", "GZI204")
+FLUID_VERDICTS = ("GZI201", "GZI202", "GZI203", "GZI204")
 
 
 def _dot_files() -> list[Path]:
@@ -168,7 +168,8 @@ def test_convert_hydro_to_sdf_keeps_the_verdicts(
     src: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The conversion keeps the dynamics exactly, so GZI202–GZI204 say the same before and after
-    (neither removed nor added); `--check` right after `--in-place` passes."""
+    (neither removed nor added), and GZI201 does not appear (the file is declared 1.10); `--check`
+    right after `--in-place` passes."""
     path = Path(shutil.copy(src, tmp_path / src.name))
 
     def verdicts() -> set[tuple[str, str | None]]:
