@@ -137,19 +137,28 @@ def test_singular_matrices_read_back_positive_semidefinite(rng: np.random.Genera
     worst = 0.0
     for _ in range(400):
         rank = int(rng.integers(1, 6))
-        B = rng.normal(size=(6, rank)) * 10.0 ** rng.uniform(-6, 6, size=rank)
+        B = rng.normal(size=(6, rank)) * 10.0 ** rng.uniform(-3, 3, size=rank)
         Q = np.zeros((6, 6))
         Q[:3, :3] = random_rotation(rng)
         Q[3:, 3:] = random_rotation(rng)
-        A = Q @ B @ B.T @ Q.T
-        read = _write_and_read(A)
-        w = np.linalg.eigvalsh(0.5 * (read + read.T))
-        worst = min(worst, float(w[0]) / float(np.max(np.abs(read))))
-        assert AddedMass(read).is_positive_semidefinite()
+        # Bodies from 1 mm to 10 km: the rotational block scales with the length squared.
+        ell = 10.0 ** rng.uniform(-3, 4)
+        S = np.diag([1.0, 1.0, 1.0, ell, ell, ell]) * 10.0 ** rng.uniform(-6, 6)
+        A = S @ Q @ B @ B.T @ Q.T @ S
+        read = AddedMass(_write_and_read(A))
+        N = read.unit_balanced()
+        worst = min(worst, float(np.linalg.eigvalsh(N)[0]) / float(np.max(np.abs(N))))
+        assert read.is_positive_semidefinite()
     assert worst < 0.0  # rounding does produce negative eigenvalues (the case at hand)...
     assert -worst <= PSD_RTOL / 2  # ...within rounding's bound, half the allowance
     indefinite = np.diag([1.0, 1.0, 1.0, 1.0, 1.0, -10 * PSD_RTOL])
     assert not AddedMass(_write_and_read(indefinite)).is_positive_semidefinite()
+    # The verdict does not depend on the unit of length (metres or millimetres).
+    mm = np.diag([1.0, 1.0, 1.0, 1e3, 1e3, 1e3])
+    for k in (0.5, 2.0, 20.0):
+        edge = np.diag([1.0, 2.0, 3.0, 0.1, 0.2, -k * PSD_RTOL * 0.2])
+        verdict = AddedMass(edge).is_positive_semidefinite()
+        assert verdict == AddedMass(mm @ edge @ mm).is_positive_semidefinite() == (k <= 1.0)
 
 
 # --- convert keeps the audit's verdicts -----------------------------------------------------
