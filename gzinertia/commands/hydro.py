@@ -72,17 +72,23 @@ def _factor(old: float, new: float) -> float:
     return max(old / new, new / old)
 
 
+#: Terms within this fraction of the plugin's largest term of each other are the same: what a
+#: re-run writes again (round-off written as 0 included), not a replacement.
+SAME_TERM_FLOOR = 1e-8
+
+
 def replaced_terms(
-    existing: dict[str, float], values: dict[str, str]
+    existing: dict[str, float], terms: dict[str, float]
 ) -> list[tuple[str, float, float, float]]:
-    """``(name, old, new, factor)`` for each term the plugin has whose written value would
-    change (a re-run writing the same values replaces nothing)."""
+    """``(name, old, new, factor)`` for each term the plugin has that ``terms`` would change
+    beyond the written precision (a re-run writing the same values replaces nothing)."""
+    floor = SAME_TERM_FLOOR * max((abs(v) for v in terms.values()), default=0.0)
     out = []
-    for name, text in values.items():
-        if name not in existing or name == "disable_added_mass":
+    for name, new in terms.items():
+        if name not in existing:
             continue
-        old, new = existing[name], float(text)
-        if abs(old - new) > WRITE_RTOL * max(abs(old), abs(new)):
+        old = existing[name]
+        if abs(old - new) > max(WRITE_RTOL * max(abs(old), abs(new)), floor):
             out.append((name, old, new, _factor(old, new)))
     return out
 
@@ -205,9 +211,7 @@ def _check_replacement(
     """Refuses to replace another author's damping terms without ``force``; with it, a
     warning naming the terms more than :data:`DIFFERENCE_FACTOR` apart (``None`` if none)."""
     plugin = link.hydrodynamics[0]
-    scale = max((abs(v) for v in terms.values()), default=1.0)
-    values = {name: format_value(v, scale) for name, v in terms.items()}
-    replaced = replaced_terms(plugin.terms, values)
+    replaced = replaced_terms(plugin.terms, terms)
     if not replaced:
         return None
     ours = (editor.gzinertia_comment(plugin_element(editor, plugin)) or "").startswith(
