@@ -9,7 +9,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from gzinertia.added_mass import SDF_TAGS, WRITTEN_DIGITS, AddedMass
+from gzinertia.added_mass import SDF_TAGS, AddedMass
+from gzinertia.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import SdfError
 from gzinertia.records import HydroPlugin, LinkRecord
@@ -50,7 +51,7 @@ def format_value(x: float, scale: float) -> str:
     """Ten significant digits; round-off below ``RELATIVE_ZERO·scale`` written as 0."""
     if abs(x) <= RELATIVE_ZERO * scale or x == 0.0:
         return "0"
-    return f"{x:.{WRITTEN_DIGITS}g}"
+    return f"{x:.{SIGNIFICANT_DIGITS}g}"
 
 
 def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -> list[str]:

@@ -31,7 +31,7 @@ def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
         yield finding("GZI001", note.source, None, message, {})
 
 
-def has_added_mass(ctx: LinkContext) -> bool:
+def _has_added_mass(ctx: LinkContext) -> bool:
     if ctx.added_mass is not None:
         return True
     return any(
@@ -47,6 +47,12 @@ def _added_mass_where(ctx: LinkContext) -> SourceRef:
     for plugin in ctx.link.hydrodynamics:
         return plugin.source
     return ctx.where
+
+
+def has_added_mass(ctx: LinkContext) -> bool:
+    """Whether the link carries added mass as GZI210 counts it: ``<fluid_added_mass>``, or a
+    Hydrodynamics plugin whose ``<iDotJ>`` added mass is on."""
+    return _has_added_mass(ctx)
 
 
 def fluid_ellipsoid(ctx: LinkContext) -> Ellipsoid | None:
@@ -102,7 +108,7 @@ def candidate_pairs(
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
     groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
     for ctx in doc.links:
-        if ctx.link.static or not has_added_mass(ctx):
+        if ctx.link.static or not _has_added_mass(ctx):
             continue
         ellipsoid = fluid_ellipsoid(ctx)
         if ellipsoid is None:
