@@ -21,6 +21,18 @@ from numpy.typing import ArrayLike, NDArray
 from gzinertia.rotation import Pose, frozen
 from gzinertia.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
 
+#: Significant digits of every added-mass value gzinertia writes
+#: (:func:`gzinertia.edit.links.format_value`).
+WRITTEN_DIGITS = 10
+#: The semi-definiteness allowance, relative to ``max|A|``, shared by the writer and the audit
+#: (GZI202). Rounding each entry of a symmetric 6x6 to ``WRITTEN_DIGITS`` significant digits
+#: moves it by at most half a unit of the last digit, ``0.5·10^(1-WRITTEN_DIGITS)·max|A|``, so
+#: its eigenvalues by at most 6 times that (``‖E‖₂ ≤ 6·max|E_ij|``); the allowance doubles it
+#: to cover entries written as 0 below the writer's zeroing threshold too. A matrix computed
+#: positive semi-definite therefore reads back positive semi-definite (a singular one, such as a
+#: sphere's, no longer reads back as an error), while a negative eigenvalue any larger is real.
+PSD_RTOL = 6.0 * 10.0 ** (1 - WRITTEN_DIGITS)
+
 #: Axis letters of ``<fluid_added_mass>``: linear x, y, z then angular p, q, r.
 SDF_AXES = "xyzpqr"
 #: The 21 child elements in spec order: the upper triangle, row by row.
@@ -100,12 +112,30 @@ class AddedMass:
         """Eigenvalues of the symmetric part, ascending."""
         return np.linalg.eigvalsh(0.5 * (self.A + self.A.T))
 
+    def unit_balanced(self) -> NDArray[np.float64]:
+        """The symmetric part in one unit: ``S·A·S`` with ``S = diag(1, 1, 1, 1/ℓ, 1/ℓ, 1/ℓ)``
+        and ``ℓ² = max|rotational block| / max|translational block|`` (the added mass's radius
+        of gyration; ``ℓ = 1`` when either block is zero). A congruence, so it has the same
+        number of negative eigenvalues as ``A``; unlike ``A``'s (kg, kg·m, kg·m² mixed), its
+        eigenvalues compare with its entries whatever the unit of length."""
+        A = 0.5 * (self.A + self.A.T)
+        lin = float(np.max(np.abs(A[:3, :3])))
+        rot = float(np.max(np.abs(A[3:, 3:])))
+        if lin > 0.0 and rot > 0.0 and np.isfinite(lin) and np.isfinite(rot):
+            s = np.array([1.0, 1.0, 1.0, *([1.0 / np.sqrt(rot / lin)] * 3)])
+            return np.asarray(A * s[:, None] * s[None, :], dtype=float)
+        return np.asarray(A, dtype=float)
+
     def psd_tolerance(self) -> float:
-        """Round-off allowance for the semi-definiteness check: ``64·ε·max|A|``."""
-        return 64.0 * float(np.finfo(float).eps) * max(float(np.max(np.abs(self.A))), 1e-300)
+        """Allowance for the semi-definiteness check, on :meth:`unit_balanced`'s eigenvalues:
+        what writing the matrix at ``WRITTEN_DIGITS`` significant digits can cost,
+        ``PSD_RTOL·max|S·A·S|``."""
+        return PSD_RTOL * max(float(np.max(np.abs(self.unit_balanced()))), 1e-300)
 
     def is_positive_semidefinite(self) -> bool:
-        return bool(self.eigenvalues()[0] >= -self.psd_tolerance())
+        """No eigenvalue of :meth:`unit_balanced` below ``-psd_tolerance()``: positive
+        semi-definite up to the precision gzinertia writes (the writer and GZI202 share it)."""
+        return bool(np.linalg.eigvalsh(self.unit_balanced())[0] >= -self.psd_tolerance())
 
     def kinetic_energy(self, nu: ArrayLike) -> float:
         """``½ νᵀ A ν`` for a spatial velocity ``ν = [v; ω]`` at this point, in these axes."""
@@ -159,3 +189,22 @@ def kinetic_energy_error(A_true: AddedMass, A_used: AddedMass) -> float:
         V, w = V[:, w > tol], w[w > tol]
     W = V / np.sqrt(w)
     return float(np.max(np.abs(np.linalg.eigvalsh(W.T @ D @ W)), initial=0.0))
+
+
+def plugin_added_mass(D_BBo_B: ArrayLike) -> NDArray[np.float64] | None:
+    """The added mass ``A_BBo_B`` (linear-first, symmetric) that a Hydrodynamics plugin's
+    ``<iDotJ>`` terms ``D_BBo_B`` stand for, read as ``gzinertia convert --hydro-to-sdf
+    --sign auto`` reads them: ``-sym(D)`` when the non-zero diagonal is all negative (Fossen's
+    derivatives), ``sym(D)`` when all positive; ``None`` when the signs are mixed or the
+    diagonal is zero (the sign convention cannot be told). An exact conversion keeps this
+    matrix, so the audit's verdicts on it do not change under the conversion."""
+    D = as_6x6(D_BBo_B)
+    diag = np.diag(D)
+    nonzero = diag[diag != 0.0]
+    if not nonzero.size:
+        return None
+    if np.all(nonzero < 0.0):
+        D = -D
+    elif not np.all(nonzero > 0.0):
+        return None
+    return np.asarray(0.5 * (D + D.T), dtype=float)

@@ -50,3 +50,18 @@ def assert_only_changed_within(old: bytes, new: bytes, tags: Sequence[str]) -> N
 
 def assert_only_added_mass_changed(old: bytes, new: bytes) -> None:
     assert_only_changed_within(old, new, ("fluid_added_mass",))
+
+
+_SDF_VERSION = re.compile(rb"""(<sdf\b[^>]*?\bversion\s*=\s*["'])([^"']*)(["'])""")
+
+
+def undo_version_upgrade(old: bytes, new: bytes) -> bytes:
+    """``new`` with its ``<sdf version>`` put back to ``old``'s, after checking that the edit
+    declared 1.10 on a file older than that (as writing ``<fluid_added_mass>`` does) or left
+    the version alone."""
+    m_old, m_new = _SDF_VERSION.search(old), _SDF_VERSION.search(new)
+    if m_old is None or m_new is None or m_old.group(2) == m_new.group(2):
+        return new
+    before = tuple(int(p) for p in m_old.group(2).split(b"."))
+    assert m_new.group(2) == b"1.10" and before < (1, 10), (m_old.group(2), m_new.group(2))
+    return new[: m_new.start(2)] + m_old.group(2) + new[m_new.end(2) :]

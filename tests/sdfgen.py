@@ -469,3 +469,73 @@ def random_auto_inertial_sdf(rng: np.random.Generator) -> str:
 def auto_inertial_sdf_for_seed(seed: int) -> str:
     """:func:`random_auto_inertial_sdf` of ``numpy.random.default_rng(seed)``."""
     return random_auto_inertial_sdf(np.random.default_rng(seed))
+
+
+# ------------------------------------------------------------------------------------------
+# Underwater vehicles for the editing commands (a separate stream: the others stay as they were)
+
+VEHICLE_VERSIONS = ("1.6", "1.7", "1.9", "1.10", "1.11")
+HYDRO_FILENAME = "gz-sim-hydrodynamics-system"
+
+
+def _hydro_plugin_xml(rng: np.random.Generator, link: str, indent: str) -> str:
+    """A Hydrodynamics plugin for ``link``: Fossen (negative) added-mass diagonal and damping,
+    sometimes with ``<disable_added_mass>``."""
+    inner = indent + "  "
+    terms = []
+    if rng.random() < 0.7:
+        for name, scale in (("xDotU", 20.0), ("yDotV", 40.0), ("zDotW", 40.0),
+                            ("kDotP", 1.0), ("mDotQ", 2.0), ("nDotR", 2.0)):
+            terms.append(f"{inner}<{name}>{fmt(-rng.uniform(0.1, 1.0) * scale)}</{name}>\n")
+        if rng.random() < 0.3:
+            terms.append(f"{inner}<disable_added_mass>true</disable_added_mass>\n")
+    for name in ("xUabsU", "yVabsV", "zWabsW", "xU", "yV", "zW"):
+        if rng.random() < 0.6:
+            terms.append(f"{inner}<{name}>{fmt(-rng.uniform(0.5, 50.0))}</{name}>\n")
+    return (f'{indent}<plugin filename="{HYDRO_FILENAME}" name="gz::sim::systems::Hydrodynamics">\n'
+            f"{inner}<link_name>{link}</link_name>\n{''.join(terms)}{indent}</plugin>\n")
+
+
+def random_vehicle_sdf(rng: np.random.Generator) -> str:
+    """A model of 1–4 links joined in a chain, each with an explicit ``<inertial>`` (random valid
+    inertia), 1–3 primitive collisions near its origin, and sometimes a ``<fluid_added_mass>``
+    (positive diagonal) and a Hydrodynamics plugin (Fossen-negative ``<iDotJ>`` diagonal, damping
+    terms); declared SDF 1.6–1.11."""
+    version = str(rng.choice(VEHICLE_VERSIONS))
+    ind = "    "
+    links, plugins = [], []
+    n_links = int(rng.integers(1, 5))
+    for k in range(n_links):
+        name = f"link{k}"
+        text = f'{ind}<link name="{name}">\n' + pose_xml(rng, None, ind + "  ", scale=1.5)
+        inertial = inertial_xml(rng, ind + "  ")
+        if inertial and rng.random() < 0.3:
+            diag = rng.uniform(1.0, 50.0, size=3).tolist() + rng.uniform(0.1, 5.0, size=3).tolist()
+            entries = "".join(f"<{t}>{fmt(v)}</{t}>"
+                              for t, v in zip(("xx", "yy", "zz", "pp", "qq", "rr"), diag,
+                                              strict=True))
+            closing = f"{ind}  </inertial>\n"
+            inertial = inertial.replace(
+                closing, f"{ind}    <fluid_added_mass>{entries}</fluid_added_mass>\n{closing}")
+        text += inertial
+        for c in range(int(rng.integers(1, 4))):
+            cind = ind + "    "
+            text += f'{ind}  <collision name="c{c}">\n' + pose_xml(rng, None, cind, scale=0.3)
+            text += geometry_xml(rng, str(rng.choice(AUTO_SHAPES[:4])), cind)
+            text += f"{ind}  </collision>\n"
+        text += f"{ind}</link>\n"
+        links.append(text)
+        if k:
+            links.append(f'{ind}<joint name="j{k}" type="revolute">\n'
+                         f"{ind}  <parent>link{k - 1}</parent>\n{ind}  <child>{name}</child>\n"
+                         f"{ind}  <axis><xyz>0 0 1</xyz></axis>\n{ind}</joint>\n")
+        if rng.random() < 0.5:
+            plugins.append(_hydro_plugin_xml(rng, name, ind))
+    model = ('  <model name="vehicle">\n' + pose_xml(rng, None, "    ")
+             + "".join(links) + "".join(plugins) + "  </model>\n")
+    return f'<?xml version="1.0"?>\n<sdf version="{version}">\n{model}</sdf>\n'
+
+
+def vehicle_sdf_for_seed(seed: int) -> str:
+    """:func:`random_vehicle_sdf` of ``numpy.random.default_rng(seed)``."""
+    return random_vehicle_sdf(np.random.default_rng(seed))

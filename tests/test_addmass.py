@@ -162,7 +162,7 @@ def test_line_endings_and_indentation_follow_the_file(tmp_path: Path) -> None:
     assert_only_added_mass_changed(result.old, result.new)
 
 
-def test_old_versions_warn_and_upgrade_on_request(tmp_path: Path) -> None:
+def test_old_versions_upgrade_unless_kept(tmp_path: Path) -> None:
     path = tmp_path / "old.sdf"
     path.write_bytes(SIMPLE.format(version="1.9").encode())
     kwargs = dict(fit_for=FitChooser("volume"), density=1000.0, pattern=None, model_paths=[])
@@ -172,9 +172,14 @@ def test_old_versions_warn_and_upgrade_on_request(tmp_path: Path) -> None:
     upgraded = add_mass(path, upgrade_version=True, **kwargs)  # type: ignore[arg-type]
     assert not upgraded.warnings
     assert upgraded.new.replace(b'version="1.10"', b'version="1.9"', 1).count(b"1.10") == 0
-    path.write_bytes(SIMPLE.format(version="1.6").encode())
+    # A 1.6 file is declared 1.10 only when nothing in it changes meaning (here a pose's
+    # `frame` attribute, which 1.7 turned into relative_to): otherwise refused.
+    old = SIMPLE.format(version="1.6").replace("<mass>2</mass>", "<mass>2</mass><pose frame='a'/>")
+    path.write_bytes(old.encode())
     with pytest.raises(GzInertiaError, match=r"1\.7"):
         add_mass(path, upgrade_version=True, **kwargs)  # type: ignore[arg-type]
+    path.write_bytes(SIMPLE.format(version="1.6").encode())
+    assert b'version="1.10"' in add_mass(path, upgrade_version=True, **kwargs).new  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

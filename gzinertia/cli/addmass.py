@@ -66,7 +66,29 @@ def addmass(
     diff: DiffOption = False,
     upgrade_version: Annotated[
         bool,
-        typer.Option("--upgrade-version", help="Declare SDF 1.10 in files older than 1.10."),
+        typer.Option(
+            "--upgrade-version/--keep-version",
+            help="Declare SDF 1.10 (the version of <fluid_added_mass>) in older files whose "
+            "content means the same under 1.10; files where it would not are refused. "
+            "--keep-version writes under the old version (the audit then reports GZI201).",
+        ),
+    ] = True,
+    replace_plugin_added_mass: Annotated[
+        bool,
+        typer.Option(
+            "--replace-plugin-added-mass",
+            help="For links whose Hydrodynamics plugin applies added mass (<iDotJ>): write the "
+            "ellipsoid estimate and set <disable_added_mass>true</disable_added_mass> on the "
+            "plugin. Without it such links are skipped (their added mass would count twice).",
+        ),
+    ] = False,
+    allow_overlap: Annotated[
+        bool,
+        typer.Option(
+            "--allow-overlap",
+            help="Also write links whose fluid ellipsoid overlaps that of a link with added "
+            "mass (skipped by default: the shared fluid would count twice, GZI210).",
+        ),
     ] = False,
     model_path: ModelPathOption = None,
 ) -> None:
@@ -106,6 +128,8 @@ def addmass(
         pattern=link,
         upgrade_version=upgrade_version,
         model_paths=model_path or [],
+        replace_plugin_added_mass=replace_plugin_added_mass,
+        allow_overlap=allow_overlap,
     )
     _report(result)
     deliver_edit(file, result.old, result.new, mode)
@@ -145,6 +169,8 @@ def _report(result: AddMassResult) -> None:
         )
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=err)
+    for note in result.notes:
+        print(f"note: {note}", file=err)
     for warning in result.warnings:
         print(f"warning: {warning}", file=err)
     if not result.links:

@@ -47,6 +47,15 @@ def convert(
     force: Annotated[
         bool, typer.Option(help="Replace an existing <fluid_added_mass>.")
     ] = False,
+    upgrade_version: Annotated[
+        bool,
+        typer.Option(
+            "--upgrade-version/--keep-version",
+            help="--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older "
+            "files whose content means the same under 1.10, refuse the others; --keep-version "
+            "keeps the old version (the audit then reports GZI201).",
+        ),
+    ] = True,
     link: LinkOption = None,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
@@ -83,6 +92,7 @@ def convert(
             remove_plugin_terms=remove_plugin_terms,
             force=force,
             model_paths=paths,
+            upgrade_version=upgrade_version,
         )
     else:
         if remove_plugin_terms:
@@ -94,6 +104,8 @@ def convert(
             + " ".join(f"{v:.4g}" for v in item.A_BBo_B.A.diagonal()),
             file=sys.stderr,
         )
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not result.links:

@@ -75,6 +75,13 @@ def hydro(
             "over all directions: smaller error for combined motion (implies --couplings)."
         ),
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            help="Replace damping terms the link's plugin already has (they may be identified "
+            "values, better than this estimate; values more than 2x apart are reported)."
+        ),
+    ] = False,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
     check: CheckOption = False,
@@ -82,6 +89,10 @@ def hydro(
     model_path: ModelPathOption = None,
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
+
+    A first estimate for vehicles without identified coefficients: for slender AUVs it is tens
+    of times off identified drag (docs/fluid_forces.md). Terms the plugin already has are
+    replaced only with --force.
 
     Projects the drag along each link axis into xUabsU.. and xU.. terms with Gazebo's (negative)
     sign, creating or updating the link's plugin. With the default --fit mujoco the plugin
@@ -105,6 +116,7 @@ def hydro(
         couplings=couplings,
         model_paths=model_path or [],
         cross_terms=cross_terms,
+        force=force,
     )
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
@@ -127,4 +139,6 @@ def hydro(
               "model (--fit mujoco does)", file=sys.stderr)
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     deliver_edit(file, result.old, result.new, mode)

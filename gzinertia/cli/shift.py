@@ -75,6 +75,11 @@ def shift(
         model_paths=model_path or [],
     )
     where = " ".join(f"{v:.6g}" for v in result.p_BoQ_B)
+    if result.already_done:
+        print(f"{result.link.name}: already moved from ({where}) m to the link origin by an "
+              "earlier run; nothing to do", file=sys.stderr)
+        deliver_edit(file, result.old, result.new, mode)
+        return
     print(
         f"{result.link.name}: moved from ({where}) m to the link origin; diagonal before "
         + " ".join(f"{v:.4g}" for v in result.A_before.A.diagonal())

@@ -11,19 +11,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from gzinertia.added_mass import AddedMass
+from gzinertia.commands.overlap_guard import OverlapGuard
 from gzinertia.commands.sdf_version import check_version_for_added_mass
 from gzinertia.edit.links import (
     NotEditableError,
     ascii_comment,
     link_element,
+    plugin_element,
     same_file,
     write_fluid_added_mass,
 )
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.fits import EllipsoidFit, FitError, FitMethod, fit_link
-from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.selection import select_links
 
 
@@ -47,6 +51,7 @@ class AddMassResult:
     links: tuple[LinkAddedMass, ...]
     skipped: tuple[str, ...]
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,40 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
         f"fluid density {density:g} kg/m^3; about the link origin in link axes"
     )
     return ascii_comment(text)
+
+
+def plugins_applying_added_mass(link: LinkRecord) -> list[HydroPlugin]:
+    """The link's Hydrodynamics plugins whose ``<iDotJ>`` added mass is on."""
+    return [
+        p for p in link.hydrodynamics if not p.disable_added_mass and bool(np.any(p.D_BBo_B))
+    ]
+
+
+def plugin_conflict(link: LinkRecord, plugin: HydroPlugin, path: Path) -> str:
+    """Why ``link`` gets no ``<fluid_added_mass>`` while ``plugin`` applies added mass."""
+    return (
+        f"its Hydrodynamics plugin (line {plugin.source.line}) applies added mass from its "
+        "<iDotJ> terms, and <fluid_added_mass> as well would count it twice: move those "
+        f"values with `gzinertia convert {path} --hydro-to-sdf`, or pass "
+        "--replace-plugin-added-mass to write the ellipsoid estimate and turn the plugin's "
+        "added mass off (<disable_added_mass>true</disable_added_mass>)"
+    )
+
+
+def overlap_reason(link: LinkRecord, other: str, measure: float, written: bool = False) -> str:
+    """Why ``link`` gets no added mass (or, ``written``, why it should not have): its fluid
+    ellipsoid overlaps ``other``'s."""
+    text = (
+        f"{link.name}: its fluid ellipsoid overlaps that of {other}, which carries added mass "
+        f"(both would have to shrink by {100.0 * measure:.3g} % to touch), so the fluid they "
+        "share "
+    )
+    if written:
+        return text + "counts twice (--allow-overlap; the audit reports GZI210)"
+    return text + (
+        "would count twice (GZI210) and the larger ellipsoid already stands for it; pass "
+        "--allow-overlap to write it anyway"
+    )
 
 
 def _editable_links(
@@ -142,14 +181,43 @@ def add_mass(
     pattern: str | None,
     upgrade_version: bool,
     model_paths: Sequence[str | Path],
+    replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
 ) -> AddMassResult:
-    """Computes and writes (in memory) the added mass of the selected links of ``path``."""
+    """Computes and writes (in memory) the added mass of the selected links of ``path``.
+
+    A link whose Hydrodynamics plugin applies added mass (``<iDotJ>`` terms, not disabled) is
+    skipped (an error when ``pattern`` names it) unless ``replace_plugin_added_mass``: then the
+    plugin gets ``<disable_added_mass>true</disable_added_mass>`` so the added mass counts once.
+
+    Links are written largest fluid ellipsoid first; one whose ellipsoid overlaps that of a
+    link carrying added mass (as the audit's GZI210 judges it) is skipped, its fluid being
+    counted by the other already, unless ``allow_overlap``
+    (:class:`~gzinertia.commands.overlap_guard.OverlapGuard`).
+    """
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     links, skipped = _editable_links(doc, path, pattern, fit_for.explicit)
     warnings = []
     results = []
-    for link in links:
+    notes = []
+    guard = OverlapGuard(doc, links)
+    order = {link.name: i for i, link in enumerate(links)}
+    for link in sorted(links, key=lambda lk: -guard.volume(lk)):
+        clash = guard.clash(link)
+        if clash is not None and not allow_overlap:
+            skipped.append(overlap_reason(link, *clash))
+            continue
+        plugins = plugins_applying_added_mass(link)
+        if plugins and not replace_plugin_added_mass:
+            reason = plugin_conflict(link, plugins[0], path)
+            if pattern is not None:
+                raise GzInertiaError(f"{plugins[0].source}: {reason}")
+            skipped.append(f"{link.name}: {reason}")
+            continue
+        if any(not same_file(p.source.file, path) for p in plugins):
+            skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
+            continue
         try:
             fit = fit_for(link)
         except FitError as exc:
@@ -166,13 +234,26 @@ def add_mass(
                 raise
             skipped.append(f"{link.name}: {exc.message}")
             continue
+        for plugin in plugins:
+            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
+            notes.append(
+                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
+                f"{plugin.source.line}, <disable_added_mass>true</disable_added_mass>): the "
+                "ellipsoid estimate replaces its <iDotJ> terms, which stay in the file"
+            )
         results.append(LinkAddedMass(link, fit, density, A_BBo_B))
+        guard.accept(link)
+        if clash is not None:
+            warnings.append(overlap_reason(link, *clash, written=True))
         if fit.approximation:
             warnings.append(f"{link.name}: {fit.approximation}")
+    results.sort(key=lambda r: order[r.link.name])
     warnings += plausibility_warnings(doc, results)
     if results:
-        warning = check_version_for_added_mass(editor, doc.sdf_version, upgrade_version)
-        if warning:
-            warnings.append(warning)
+        said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)
+        if said:
+            (notes if upgrade_version else warnings).append(said)
     new = edit.finish({r.link.name: r.A_BBo_B for r in results})
-    return AddMassResult(path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings))
+    return AddMassResult(
+        path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings), tuple(notes)
+    )

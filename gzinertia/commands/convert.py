@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 
 from gzinertia.added_mass import AddedMass
+from gzinertia.commands.sdf_version import check_version_for_added_mass
 from gzinertia.edit.links import (
     ascii_comment,
     format_value,
@@ -31,6 +32,7 @@ from gzinertia.edit.links import (
     write_fluid_added_mass,
 )
 from gzinertia.edit.session import FileEdit
+from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
@@ -83,10 +85,22 @@ class ConvertResult:
     new: bytes
     links: tuple[ConvertedLink, ...]
     warnings: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkRecord]:
     return [lk for lk in links if pattern is None or link_matches(lk.name, pattern)]
+
+
+def already_written(link: LinkRecord, A_BBo_B: AddedMass) -> bool:
+    """Whether the link's ``<fluid_added_mass>`` already holds ``A_BBo_B`` (to the written
+    precision): converting again would change nothing."""
+    current = link.inertial.A_BBo_B
+    if current is None:
+        return False
+    want = A_BBo_B.symmetric().A
+    scale = max(float(np.max(np.abs(want))), 1e-300)
+    return float(np.max(np.abs(current - want))) <= WRITE_RTOL * scale
 
 
 def hydro_to_sdf(
@@ -97,8 +111,10 @@ def hydro_to_sdf(
     remove_plugin_terms: bool,
     force: bool,
     model_paths: Sequence[str | Path],
+    upgrade_version: bool = True,
 ) -> ConvertResult:
-    """Writes each selected link's plugin added mass as ``<fluid_added_mass>``."""
+    """Writes each selected link's plugin added mass as ``<fluid_added_mass>`` (declaring SDF
+    1.10 as :func:`~gzinertia.commands.sdf_version.check_version_for_added_mass` does)."""
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     converted: list[ConvertedLink] = []
@@ -113,11 +129,6 @@ def hydro_to_sdf(
             if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
                 warnings.append(f"{where}: link {link.name!r} or its plugin is in another file")
                 continue
-            if link.inertial.A_BBo_B is not None and not force:
-                raise GzInertiaError(
-                    f"{link.source}: link {link.name!r} already has <fluid_added_mass>; "
-                    "pass --force to replace it with the plugin's terms"
-                )
             chosen = decide_sign(D_BBo_B, sign, where)
             as_written = AddedMass(-D_BBo_B if chosen == "fossen" else D_BBo_B)
             asym = as_written.asymmetry
@@ -130,12 +141,27 @@ def hydro_to_sdf(
                     f"{HYDRO_FORCE_AXES[j]}Dot{HYDRO_VELOCITY_AXES[i]}); written the symmetric part"
                 )
             A_BBo_B = as_written.symmetric()
+            if plugin.disable_added_mass:
+                if not already_written(link, A_BBo_B):
+                    warnings.append(
+                        f"{where}: the plugin's added mass is off (<disable_added_mass>true"
+                        "</disable_added_mass>), so Gazebo applies none of its <iDotJ> terms; "
+                        "not converted (converting would add added mass the model does not have)"
+                    )
+                continue
             comment = ascii_comment(
                 f"gzinertia convert: from the Hydrodynamics plugin's iDotJ terms "
                 f"({chosen} sign: A = {'-' if chosen == 'fossen' else '+'}sym(D)); "
                 "about the link origin in link axes"
             )
-            write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
+            done = already_written(link, A_BBo_B)
+            if link.inertial.A_BBo_B is not None and not done and not force:
+                raise GzInertiaError(
+                    f"{link.source}: link {link.name!r} already has <fluid_added_mass>; "
+                    "pass --force to replace it with the plugin's terms"
+                )
+            if not done:  # a re-run that would write the same values leaves the element
+                write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
             plugin_elem = plugin_element(editor, plugin)
             if remove_plugin_terms:
                 for name in added_mass_terms():
@@ -146,8 +172,13 @@ def hydro_to_sdf(
                 editor.set_children_text(plugin_elem, {"disable_added_mass": "true"})
             converted.append(ConvertedLink(link, plugin, chosen, A_BBo_B, asym))
             written[link.name] = A_BBo_B
+    notes: list[str] = []
+    if written:
+        said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)
+        if said:
+            (notes if upgrade_version else warnings).append(said)
     new = edit.finish(written)
-    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings))
+    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings), tuple(notes))
 
 
 def sdf_to_hydro(

@@ -23,6 +23,7 @@ from gzinertia.edit.links import (
     same_file,
 )
 from gzinertia.edit.session import FileEdit
+from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.fluid_forces import EllipsoidFluidCoefficients
@@ -57,6 +58,58 @@ class HydroResult:
     new: bytes
     links: tuple[LinkDamping, ...]
     skipped: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+
+#: What the written numbers are good for: said by every refusal and replacement warning.
+WHAT_FOR = (
+    "MuJoCo's ellipsoid drag model gives a first estimate for vehicles without identified "
+    "coefficients; measured or identified ones are better (for slender AUVs it is tens of times "
+    "off: docs/fluid_forces.md compares it with MBARI's identified Tethys drag)"
+)
+#: Replacing a term by one more than this factor away from it is reported.
+DIFFERENCE_FACTOR = 2.0
+
+
+def _factor(old: float, new: float) -> float:
+    """How many times apart two values are (``inf`` for a sign change or a zero)."""
+    if old == new:
+        return 1.0
+    if old == 0.0 or new == 0.0 or (old < 0.0) != (new < 0.0):
+        return float("inf")
+    return max(old / new, new / old)
+
+
+#: Terms within this fraction of the plugin's largest term of each other are the same: what a
+#: re-run writes again (round-off written as 0 included), not a replacement.
+SAME_TERM_FLOOR = 1e-8
+
+
+def replaced_terms(
+    existing: dict[str, float], terms: dict[str, float]
+) -> list[tuple[str, float, float, float]]:
+    """``(name, old, new, factor)`` for each term the plugin has that ``terms`` would change
+    beyond the written precision (a re-run writing the same values replaces nothing)."""
+    floor = SAME_TERM_FLOOR * max((abs(v) for v in terms.values()), default=0.0)
+    out = []
+    for name, new in terms.items():
+        if name not in existing:
+            continue
+        old = existing[name]
+        if abs(old - new) > max(WRITE_RTOL * max(abs(old), abs(new)), floor):
+            out.append((name, old, new, _factor(old, new)))
+    return out
+
+
+def describe_replacements(replaced: list[tuple[str, float, float, float]]) -> str:
+    shown = [
+        f"{name} {old:g} -> {new:g}" + ("" if f <= DIFFERENCE_FACTOR else
+                                         (" (sign or zero changes)" if f == float("inf")
+                                          else f" ({f:.3g}x apart)"))
+        for name, old, new, f in replaced[:8]
+    ]
+    more = f" and {len(replaced) - 8} more" if len(replaced) > 8 else ""
+    return ", ".join(shown) + more
 
 
 def link_damping(
@@ -159,14 +212,20 @@ def hydro(
     couplings: bool,
     model_paths: Sequence[str | Path],
     cross_terms: bool = False,
+    force: bool = False,
 ) -> HydroResult:
-    """Computes and writes (in memory) the damping terms of the selected links."""
+    """Computes and writes (in memory) the damping terms of the selected links.
+
+    Terms a plugin already has are replaced only with ``force`` (or when gzinertia wrote the
+    plugin): they may be identified values, better than this estimate. Replacements more than
+    :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`."""
     if not viscosity >= 0.0:
         raise GzInertiaError(f"--viscosity must be >= 0, not {viscosity}")
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
     skipped: list[str] = []
+    warnings: list[str] = []
     new_plugins: dict[int, tuple[etree._Element, list[str]]] = {}
     for link in select_links(doc.links, pattern, str(path)):
         if not same_file(link.source.file, path):
@@ -187,6 +246,10 @@ def hydro(
             "axes (exact for motion along one axis, approximate for combined motion)"
         )
         link_elem = link_element(editor, link)
+        if link.hydrodynamics:
+            warning = _check_replacement(editor, link, terms, force)
+            if warning:
+                warnings.append(warning)
         lines = _write_terms(editor, link, terms, density, comment)
         model = link_elem.getparent()
         if lines and model is not None:
@@ -198,4 +261,31 @@ def hydro(
     for model, lines in new_plugins.values():
         editor.append_child_lines(model, lines)
     new = edit.finish({})
-    return HydroResult(path, edit.old, new, tuple(results), tuple(skipped))
+    return HydroResult(path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings))
+
+
+def _check_replacement(
+    editor: XmlEditor, link: LinkRecord, terms: dict[str, float], force: bool
+) -> str | None:
+    """Refuses to replace another author's damping terms without ``force``; with it, a
+    warning naming the terms more than :data:`DIFFERENCE_FACTOR` apart (``None`` if none)."""
+    plugin = link.hydrodynamics[0]
+    replaced = replaced_terms(plugin.terms, terms)
+    if not replaced:
+        return None
+    ours = (editor.gzinertia_comment(plugin_element(editor, plugin)) or "").startswith(
+        "gzinertia hydro"
+    )
+    if not force and not ours:
+        raise GzInertiaError(
+            f"{plugin.source}: the Hydrodynamics plugin of {link.name!r} already has damping "
+            f"terms, and this estimate would replace them: {describe_replacements(replaced)}. "
+            f"{WHAT_FOR}. Pass --force to replace them"
+        )
+    far = [r for r in replaced if r[3] > DIFFERENCE_FACTOR]
+    if not far or ours:
+        return None
+    return (
+        f"{plugin.source}: replaced damping terms of {link.name!r} by values more than "
+        f"{DIFFERENCE_FACTOR:g}x apart: {describe_replacements(far)}. {WHAT_FOR}"
+    )

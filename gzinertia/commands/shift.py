@@ -34,6 +34,8 @@ class ShiftResult:
     p_BoQ_B: tuple[float, float, float]
     A_before: AddedMass
     A_BBo_B: AddedMass
+    #: The same shift was applied by an earlier run (its comment says so): nothing changed.
+    already_done: bool = False
 
 
 def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> np.ndarray:
@@ -83,20 +85,34 @@ def shift(
     link_elem = link_element(editor, link)
     inertial = child(link_elem, "inertial")
     existing = None if inertial is None else child(inertial, "fluid_added_mass")
+    comment = shift_comment(p_BoQ_B, axes)
+    if not force and existing is not None and editor.gzinertia_comment(existing) == comment:
+        # This very shift was applied already: a re-run is a no-op (and --check passes).
+        A_now = AddedMass(np.asarray(link.inertial.A_BBo_B))
+        return ShiftResult(path, edit.old, edit.old, link, _xyz(p_BoQ_B), A_now, A_now, True)
     if existing is not None and editor.has_gzinertia_comment(existing) and not force:
         raise GzInertiaError(
             f"{link.source}: the <fluid_added_mass> of {link.name!r} was written by gzinertia "
             "and is already about the link origin; shifting it again would be wrong "
             "(pass --force if you edited it by hand since)"
         )
-    where = " ".join(f"{v:g}" for v in p_BoQ_B)
-    comment = ascii_comment(
+    if np.any(p_BoQ_B) or axes == "inertial":
+        write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)
+    new = edit.finish({link.name: A_BBo_B})
+    return ShiftResult(path, edit.old, new, link, _xyz(p_BoQ_B), A_before, A_BBo_B)
+
+
+def _xyz(p: np.ndarray) -> tuple[float, float, float]:
+    return (float(p[0]), float(p[1]), float(p[2]))
+
+
+def shift_comment(p_BoQ_B: np.ndarray, axes: SourceAxes) -> str:
+    """The comment written before a shifted ``<fluid_added_mass>``: it records the source
+    point exactly (17 significant digits), so that a re-run with the same ``--from`` is
+    recognised as done."""
+    where = " ".join(f"{v:.17g}" for v in p_BoQ_B)
+    return ascii_comment(
         f"gzinertia shift: moved from the point ({where}) m of the link frame "
         f"{'in inertial-frame axes ' if axes == 'inertial' else ''}to the link origin, "
         "link axes, by the exact change of point"
     )
-    if np.any(p_BoQ_B) or axes == "inertial":
-        write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)
-    new = edit.finish({link.name: A_BBo_B})
-    p = (float(p_BoQ_B[0]), float(p_BoQ_B[1]), float(p_BoQ_B[2]))
-    return ShiftResult(path, edit.old, new, link, p, A_before, A_BBo_B)

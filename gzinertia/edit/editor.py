@@ -211,6 +211,15 @@ class XmlEditor:
                 return begin
         return pos
 
+    def gzinertia_comment(self, elem: etree._Element) -> str | None:
+        """The text of the ``<!-- gzinertia ... -->`` comment right before ``elem``, if any."""
+        start = self.span(elem).start
+        begin = self._preceding_gzinertia_comment(start)
+        if begin == start:
+            return None
+        text = self.data[begin:start].rstrip()
+        return text[4:-3].strip().decode(self.encoding, errors="replace")
+
     def has_gzinertia_comment(self, elem: etree._Element) -> bool:
         start = self.span(elem).start
         return self._preceding_gzinertia_comment(start) != start

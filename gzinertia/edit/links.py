@@ -10,6 +10,7 @@ from pathlib import Path
 from lxml import etree
 
 from gzinertia.added_mass import SDF_AXES, SDF_TAGS, AddedMass
+from gzinertia.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import SdfError
 from gzinertia.negligible import RELATIVE_ZERO, entry_scales
@@ -49,7 +50,7 @@ def format_value(x: float, scale: float) -> str:
     in the value's own unit: :func:`gzinertia.negligible.entry_scales`)."""
     if abs(x) <= RELATIVE_ZERO * scale or x == 0.0:
         return "0"
-    return f"{x:.10g}"
+    return f"{x:.{SIGNIFICANT_DIGITS}g}"
 
 
 def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -> list[str]:

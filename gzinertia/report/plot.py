@@ -182,7 +182,13 @@ def _ranges(drawings: Sequence[LinkDrawing]) -> NDArray[np.float64]:
 
 def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path) -> None:
     """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg)."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as exc:  # a runtime dependency: only a broken install lacks it
+        raise GzInertiaError(
+            f"gzinertia plot needs matplotlib, which is not importable ({exc}): "
+            "`pip install matplotlib` (or reinstall gzinertia)"
+        ) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -13,7 +13,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass, kinetic_energy_error, total_is_positive_definite
+from gzinertia.added_mass import (
+    AddedMass,
+    kinetic_energy_error,
+    plugin_added_mass,
+    total_is_positive_definite,
+)
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
@@ -44,6 +49,31 @@ def _where(ctx: LinkContext) -> SourceRef:
     return inertial.added_mass_source or inertial.source or ctx.where
 
 
+ELEMENT = "<fluid_added_mass>"
+PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
+
+
+def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
+    """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
+    active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
+    (:func:`gzinertia.added_mass.plugin_added_mass`). GZI202–GZI204 judge this matrix, so their
+    verdicts do not change when the conversion moves it from one place to the other."""
+    if ctx.added_mass is not None:
+        return ctx.added_mass, _where(ctx), ELEMENT
+    for plugin in ctx.link.hydrodynamics:
+        if plugin.disable_added_mass:
+            continue
+        A_BBo_B = plugin_added_mass(plugin.D_BBo_B)
+        if A_BBo_B is not None and np.any(A_BBo_B):
+            where = min(
+                (src for name, src in plugin.term_sources.items() if "Dot" in name),
+                key=lambda src: src.line,
+                default=plugin.source,
+            )
+            return A_BBo_B, where, PLUGIN
+    return None
+
+
 @document_rule("GZI201")
 def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
     by_file: dict[str, list[LinkContext]] = {}
@@ -63,8 +93,8 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
             f"(libsdformat 13, Gazebo Garden), but this file declares version {version}: "
             "libsdformat 13+ still reads it (it converts files to its own version); older "
             "libsdformat and tools that follow the declared version drop it. Declare "
-            '<sdf version="1.10"> (`gzinertia addmass --upgrade-version` does; files older than '
-            "1.7 need `gz sdf -p` first, pose semantics changed in 1.7)"
+            '<sdf version="1.10"> (`gzinertia addmass` and `convert` do so by default when the '
+            "file means the same under 1.10; others need `gz sdf -p` first)"
         )
         yield finding(
             "GZI201", _where(links[0]), links[0].name, message,
@@ -74,35 +104,39 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
 
 @link_rule("GZI202")
 def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
-    A_BBo_B = ctx.added_mass
-    if A_BBo_B is None:
+    applied = applied_added_mass(ctx)
+    if applied is None:
         return
+    A_BBo_B, where, what = applied
     added = AddedMass(A_BBo_B)
     if added.is_positive_semidefinite():
         return
     eig = added.eigenvalues()
     diag = np.diag(A_BBo_B)
     hint = ""
-    if np.all(diag[diag != 0.0] < 0.0):
+    if what == ELEMENT and np.all(diag[diag != 0.0] < 0.0):
         hint = (
             " Every diagonal term is negative: these look like Fossen's derivatives (xDotU…); "
             "the spec wants the positive added mass A = -D."
         )
     message = (
-        f"<fluid_added_mass> is not positive semi-definite: eigenvalues {fmt_vec(eig)} "
+        f"{what} is not positive semi-definite: eigenvalues {fmt_vec(eig)} "
         "(kg, kg·m, kg·m²; linear-first [x y z p q r] about the link origin), so some motion "
         "would give the fluid negative kinetic energy and DART, which adds the matrix to the "
         f"link's inertia, can accelerate the link on its own.{hint} Check signs, units and any "
         "coupling term; `gzinertia addmass --ellipsoid` computes a consistent matrix"
     )
     values = {"eigenvalues": eig, "A_BBo_B": A_BBo_B}
-    yield finding("GZI202", _where(ctx), ctx.name, message, values)
+    yield finding("GZI202", where, ctx.name, message, values)
 
 
 @link_rule("GZI203")
 def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
-    A_BBo_B = ctx.added_mass
-    if A_BBo_B is None or not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
+    applied = applied_added_mass(ctx)
+    if applied is None:
+        return
+    A_BBo_B, where, _ = applied
+    if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
     M_BBo_B = ctx.link.inertial.M_BBo_B("linear-first")
     ok, smallest = total_is_positive_definite(M_BBo_B, AddedMass(A_BBo_B))
@@ -118,7 +152,7 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
         "added mass (GZI202) or the rigid inertia (GZI101/GZI103/GZI104)"
     )
     values = {"eigenvalues": w, "direction": direction, "mass": ctx.link.inertial.mass}
-    yield finding("GZI203", _where(ctx), ctx.name, message, values)
+    yield finding("GZI203", where, ctx.name, message, values)
 
 
 def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
@@ -144,9 +178,10 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
 
 @link_rule("GZI204")
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
-    A_BBo_B = ctx.added_mass
-    if A_BBo_B is None:
+    applied = applied_added_mass(ctx)
+    if applied is None:
         return
+    A_BBo_B, where, what_matrix = applied
     reference = ctx.fluid_centre()
     r = implied_centre(A_BBo_B)
     if reference is None or r is None:
@@ -185,12 +220,17 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
     file = ctx.link.source.file
     link = exact_link_pattern(ctx.name)
+    convert_first = (
+        ""
+        if what_matrix == ELEMENT
+        else f"`{command_line('convert', file, '--hydro-to-sdf')}`, then "
+    )
     message = (
-        f"<fluid_added_mass> looks computed about another point than the link origin: the "
+        f"{what_matrix} looks computed about another point than the link origin: the "
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
-        f"`{command_line('shift', file, '--link', link, '--from', point)}`, or recompute it with "
-        f"`{command_line('addmass', file, '--ellipsoid', '--link', link)}`"
+        f"{convert_first}`{command_line('shift', file, '--link', link, '--from', point)}`, or "
+        f"recompute it with `{command_line('addmass', file, '--ellipsoid', '--link', link)}`"
         + plot_hint(file, ctx.name)
     )
     values = {
@@ -201,7 +241,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         "kinetic_energy_error": error,
         "shift_from": shift_from,
     }
-    yield finding("GZI204", _where(ctx), ctx.name, message, values)
+    yield finding("GZI204", where, ctx.name, message, values)
 
 
 @link_rule("GZI206")

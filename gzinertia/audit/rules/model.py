@@ -14,7 +14,7 @@ from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
 from gzinertia.records import SourceRef, UnresolvedInclude
 
 if TYPE_CHECKING:
-    from gzinertia.overlap import Ellipsoid
+    from gzinertia.overlap import Contact, Ellipsoid
 
 #: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
 #: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
@@ -83,7 +83,38 @@ def _added_mass_where(ctx: LinkContext) -> SourceRef:
     return ctx.where
 
 
-def _candidate_pairs(
+def has_added_mass(ctx: LinkContext) -> bool:
+    """Whether the link carries added mass as GZI210 counts it: ``<fluid_added_mass>``, or a
+    Hydrodynamics plugin whose ``<iDotJ>`` added mass is on."""
+    return _has_added_mass(ctx)
+
+
+def fluid_ellipsoid(ctx: LinkContext) -> Ellipsoid | None:
+    """The fluid ellipsoid GZI210 compares, in world coordinates: the first ellipsoid of the
+    link's volume fit (:attr:`LinkContext.fluid_fit`), ``None`` without one."""
+    from gzinertia.overlap import Ellipsoid
+
+    fit = ctx.fluid_fit
+    if fit is None:
+        return None
+    e = fit.ellipsoids[0]
+    return Ellipsoid.from_pose(e.semi_axes, ctx.link.X_WB @ e.X_BE)
+
+
+def fluid_overlap_of(a: Ellipsoid, b: Ellipsoid) -> tuple[float, Contact] | None:
+    """GZI210's overlap measure ``1 - √F`` of two fluid ellipsoids, and their contact, when it
+    is above :data:`OVERLAP_THRESHOLD` (the rule fires); else ``None``."""
+    from gzinertia.overlap import contact
+
+    reach = float(max(a.semi_axes)) + float(max(b.semi_axes))
+    if float(np.sum((a.p_WEo - b.p_WEo) ** 2)) > reach * reach:
+        return None
+    c = contact(a, b)
+    measure = 1.0 - float(np.sqrt(c.F))
+    return (measure, c) if measure > OVERLAP_THRESHOLD else None
+
+
+def candidate_pairs(
     members: list[tuple[LinkContext, Ellipsoid]],
 ) -> Iterator[tuple[LinkContext, Ellipsoid, LinkContext, Ellipsoid]]:
     """Pairs whose bounding spheres (radius: largest semi-axis) meet, earlier link first, found
@@ -109,24 +140,20 @@ def _candidate_pairs(
 
 @document_rule("GZI210")
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
-    from gzinertia.overlap import Ellipsoid, contact
-
     groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
     for ctx in doc.links:
         if ctx.link.static or not _has_added_mass(ctx):
             continue
-        fit = ctx.fluid_fit
-        if fit is None:
+        ellipsoid = fluid_ellipsoid(ctx)
+        if ellipsoid is None:
             continue
-        e = fit.ellipsoids[0]
-        X_WE = ctx.link.X_WB @ e.X_BE
-        groups.setdefault(ctx.top_model, []).append((ctx, Ellipsoid.from_pose(e.semi_axes, X_WE)))
+        groups.setdefault(ctx.top_model, []).append((ctx, ellipsoid))
     for members in groups.values():
-        for a_ctx, a, b_ctx, b in _candidate_pairs(members):
-            c = contact(a, b)
-            measure = 1.0 - float(np.sqrt(c.F))
-            if measure <= OVERLAP_THRESHOLD:
+        for a_ctx, a, b_ctx, b in candidate_pairs(members):
+            overlap = fluid_overlap_of(a, b)
+            if overlap is None:
                 continue
+            measure, c = overlap
             message = (
                 f"the fluid ellipsoid of this link (semi-axes {fmt_vec(a.semi_axes)} m) and "
                 f"that of {b_ctx.name} ({fmt_vec(b.semi_axes)} m) overlap: both must shrink "

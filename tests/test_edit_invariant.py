@@ -1,0 +1,167 @@
+"""The tool never contradicts itself: every editing command, on every file of ``sdf_examples/``,
+the corpus and generated vehicles, may remove audit findings but never add one, and ``--check``
+right after ``--in-place`` exits 0 (a re-run is a no-op).
+
+One invariant, one test: audit the file, run the command with ``--in-place`` (a refusal, exit
+2, must leave the file as it was), run it again with ``--check``, audit again, and compare the
+findings by ``(code, link)``. A later editing command is one more entry in :data:`EDITS`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, EXAMPLES, run_cli
+from sdfgen import vehicle_sdf_for_seed
+
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.runner import audit
+
+#: Generated vehicles in the quick run (CI) and under the ``slow`` marker.
+QUICK_SEEDS = range(12)
+SLOW_SEEDS = range(12, 200)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One command line (without the write mode); ``edit_only`` flags go to the ``--in-place``
+    run and not to the ``--check`` re-run (which must then find nothing to do)."""
+
+    args: tuple[str, ...]
+    edit_only: tuple[str, ...] = ()
+
+
+Runs = Callable[[Path, bytes, Sequence[Finding]], list[Run]]
+
+
+def _addmass(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    return [Run(("addmass", str(path), "--ellipsoid"))]
+
+
+def _shift(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    """The fix the audit itself suggests for each GZI204 (``shift --from`` the point it names);
+    ``--from origin`` (nothing to move) where it suggests none."""
+    runs = []
+    for f in found:
+        if f.code == "GZI204" and f.link is not None:
+            point = ",".join(f"{v:.17g}" for v in f.values["shift_from"])
+            if f.values["reference"] == "centre of mass":
+                point = "com"
+            runs.append(Run(("shift", str(path), "--link", f.link, f"--from={point}")))
+    if not runs and b"<fluid_added_mass" in text:
+        return [Run(("shift", str(path), "--link", "*", "--from", "origin"))]
+    return runs
+
+
+def _hydro_to_sdf(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    return [Run(("convert", str(path), "--hydro-to-sdf"))] if b"Dot" in text else []
+
+
+def _sdf_to_hydro(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    if b"<fluid_added_mass" not in text or b"hydrodynamics" not in text.lower():
+        return []
+    return [Run(("convert", str(path), "--sdf-to-hydro", "--sign", "fossen"))]
+
+
+def _hydro(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    if b"<collision" not in text:
+        return []
+    return [Run(("hydro", str(path), "--link", "*"), edit_only=("--force",))]
+
+
+#: Every editing command, with the options a user would pick for a whole file.
+EDITS: dict[str, Runs] = {
+    "addmass": _addmass,
+    "shift": _shift,
+    "convert-hydro-to-sdf": _hydro_to_sdf,
+    "convert-sdf-to-hydro": _sdf_to_hydro,
+    "hydro": _hydro,
+}
+
+
+def _sources() -> list[tuple[str, Path | int]]:
+    files: list[tuple[str, Path | int]] = []
+    files += [(f"examples/{p.relative_to(EXAMPLES)}", p) for p in sorted(EXAMPLES.rglob("*.sdf"))]
+    if CORPUS.is_dir():
+        files += [(f"corpus/{p.relative_to(CORPUS)}", p) for p in sorted(CORPUS.rglob("*.sdf"))]
+    files += [(f"generated/{seed}", seed) for seed in QUICK_SEEDS]
+    return files
+
+
+def _materialise(source: Path | int, tmp: Path) -> Path:
+    """A writable copy: a corpus or example file with its whole project (relative includes
+    keep resolving), or a generated vehicle."""
+    if isinstance(source, int):
+        path = tmp / f"vehicle_{source}.sdf"
+        path.write_text(vehicle_sdf_for_seed(source))
+        return path
+    root = CORPUS if source.is_relative_to(CORPUS) else EXAMPLES
+    project = root / source.relative_to(root).parts[0]
+    if project == source:
+        return Path(shutil.copy(source, tmp / source.name))
+    shutil.copytree(project, tmp / project.name, symlinks=True)
+    return tmp / project.name / source.relative_to(project)
+
+
+#: Findings about a whole file, reported on a representative link (GZI201: the first link with
+#: ``<fluid_added_mass>``): compared by file, since an edit that removes that link's element
+#: moves the same finding to the next link.
+FILE_LEVEL = frozenset({"GZI201"})
+
+
+def _key(f: Finding) -> tuple[str, str | None]:
+    return (f.code, f.file if f.code in FILE_LEVEL else f.link)
+
+
+def _findings(path: Path) -> tuple[str, set[tuple[str, str | None]], list[Finding]]:
+    result = audit([str(path)])
+    status = ";".join(s.status for s in result.files if Path(s.path) == path) or "ok"
+    return status, {_key(f) for f in result.findings}, list(result.findings)
+
+
+def check_invariant(
+    command: str, source: Path | int, tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _materialise(source, tmp)
+    text = path.read_bytes()
+    status, before, found = _findings(path)
+    runs = EDITS[command](path, text, found)
+    if status != "ok" or not runs:
+        pytest.skip(f"{command} does not apply ({status})")
+    for run in runs:
+        old = path.read_bytes()
+        code, _, err = run_cli([*run.args, *run.edit_only, "--in-place"], capsys)
+        assert code in (0, 2), err
+        if code == 2:  # refused: one line, nothing written
+            assert path.read_bytes() == old, err
+            continue
+        code, _, err = run_cli([*run.args, "--check"], capsys)
+        assert code == 0, f"--check after --in-place: {err}"
+    status_after, after, found_after = _findings(path)
+    assert status_after == "ok"
+    added = after - before
+    assert not added, [f.message for f in found_after if _key(f) in added]
+
+
+_QUICK = _sources()
+
+
+@pytest.mark.parametrize("command", sorted(EDITS))
+@pytest.mark.parametrize("source", [s for _, s in _QUICK], ids=[i for i, _ in _QUICK])
+def test_edit_adds_no_finding(
+    command: str, source: Path | int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_invariant(command, source, tmp_path, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(EDITS))
+@pytest.mark.parametrize("seed", SLOW_SEEDS)
+def test_edit_adds_no_finding_many_vehicles(
+    command: str, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_invariant(command, seed, tmp_path, capsys)
