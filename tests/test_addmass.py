@@ -174,7 +174,7 @@ def test_old_versions_upgrade_unless_kept(tmp_path: Path) -> None:
     assert upgraded.new.replace(b'version="1.10"', b'version="1.9"', 1).count(b"1.10") == 0
     # A 1.6 file is declared 1.10 only when nothing in it changes meaning (here a pose's
     # `frame` attribute, which 1.7 turned into relative_to): otherwise refused.
-    old = SIMPLE.format(version="1.6").replace("<mass>2</mass>", "<mass>2</mass><pose frame='a'/>")
+    old = SIMPLE.format(version="1.6").replace("<mass>30</mass>", "<mass>30</mass><pose frame='a'/>")
     path.write_bytes(old.encode())
     with pytest.raises(GzInertiaError, match=r"1\.7"):
         add_mass(path, upgrade_version=True, **kwargs)  # type: ignore[arg-type]

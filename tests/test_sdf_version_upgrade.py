@@ -27,12 +27,12 @@ MODEL = """<?xml version="1.0"?>
 <sdf version="{version}">
   <model name="m">
     <link name="a">
-      <inertial><mass>2</mass></inertial>
+      <inertial><mass>33</mass></inertial>
       <collision name="c"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision>
     </link>
     <link name="b">
       <pose>1 0 0 0 0 0</pose>
-      <inertial><mass>2</mass></inertial>
+      <inertial><mass>33</mass></inertial>
       <collision name="c"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision>
     </link>
     <joint name="j" type="revolute">
