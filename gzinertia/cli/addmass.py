@@ -13,6 +13,7 @@ from gzinertia.cli.app import (
     DensityOption,
     DiffOption,
     FluidOption,
+    ForceReadonlyOption,
     InPlaceOption,
     LinkOption,
     ModelPathOption,
@@ -69,6 +70,7 @@ def addmass(
         typer.Option("--upgrade-version", help="Declare SDF 1.10 in files older than 1.10."),
     ] = False,
     model_path: ModelPathOption = None,
+    force_readonly: ForceReadonlyOption = False,
 ) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
@@ -83,7 +85,7 @@ def addmass(
 
     if not ellipsoid:
         raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")
-    mode = WriteMode(output, in_place, check, diff)
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     if semi_axes is not None:
         chooser = FitChooser(
             fixed=explicit_fit(

@@ -20,6 +20,7 @@ from gzinertia.edit.links import (
     format_value,
     link_element,
     plugin_element,
+    require_finite,
     same_file,
 )
 from gzinertia.edit.session import FileEdit
@@ -74,6 +75,7 @@ def _write_terms(
 ) -> list[str]:
     """Updates the link's plugin in place, or returns the lines of a new one (to be appended to
     the model with the other new plugins of that model)."""
+    require_finite(editor, link_element(editor, link), "damping terms", list(terms.values()))
     scale = max((abs(v) for v in terms.values()), default=1.0)
     values = {name: format_value(v, scale) for name, v in terms.items()}
     if link.inertial.A_BBo_B is not None:
