@@ -75,7 +75,6 @@ def _write_terms(
 ) -> list[str]:
     """Updates the link's plugin in place, or returns the lines of a new one (to be appended to
     the model with the other new plugins of that model)."""
-    require_finite(editor, link_element(editor, link), "damping terms", list(terms.values()))
     scale = max((abs(v) for v in terms.values()), default=1.0)
     values = {name: format_value(v, scale) for name, v in terms.items()}
     if link.inertial.A_BBo_B is not None:
@@ -133,6 +132,7 @@ def hydro(
             "axes (exact for motion along one axis, approximate for combined motion)"
         )
         link_elem = link_element(editor, link)
+        require_finite(editor, link_elem, "damping terms", list(terms.values()))
         lines = _write_terms(editor, link, terms, density, comment)
         model = link_elem.getparent()
         if lines and model is not None:
