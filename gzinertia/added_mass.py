@@ -88,11 +88,17 @@ class AddedMass:
     def moved_to(self, point: str, p_PQ: ArrayLike) -> AddedMass:
         """The same matrix about a new point P (same axes); ``p_PQ`` runs from P to the current
         point Q, expressed in the matrix's axes. Exact congruence ``Tᵀ·A·T``."""
-        return AddedMass(change_point(self.A, p_PQ, "linear-first"), point, self.axes)
+        with np.errstate(over="ignore", invalid="ignore"):
+            A = change_point(self.A, p_PQ, "linear-first")
+        return AddedMass(_finite(A, f"moving the added mass about {self.point} to {point}"),
+                         point, self.axes)
 
     def reexpressed(self, axes: str, R_GF: ArrayLike) -> AddedMass:
         """The same matrix in axes G, given ``R_GF`` from the current axes F (same point)."""
-        return AddedMass(change_axes(self.A, R_GF), self.point, axes)
+        with np.errstate(over="ignore", invalid="ignore"):
+            A = change_axes(self.A, R_GF)
+        return AddedMass(_finite(A, f"re-expressing the added mass in {axes} axes"),
+                         self.point, axes)
 
     def in_link(self, X_BF: Pose, point: str = "Bo", axes: str = "B") -> AddedMass:
         """A matrix about a frame F's origin in F axes, brought to the link origin in link axes,
@@ -105,7 +111,9 @@ class AddedMass:
                 f"cannot add A about {other.point} in {other.axes} to A about {self.point} in "
                 f"{self.axes}: move them to one point and axes first"
             )
-        return AddedMass(self.A + other.A, self.point, self.axes)
+        with np.errstate(over="ignore", invalid="ignore"):
+            A = self.A + other.A
+        return AddedMass(_finite(A, "summing added masses"), self.point, self.axes)
 
     # --- checks ---------------------------------------------------------------------------
     def eigenvalues(self) -> NDArray[np.float64]:
@@ -208,3 +216,14 @@ def plugin_added_mass(D_BBo_B: ArrayLike) -> NDArray[np.float64] | None:
     elif not np.all(nonzero > 0.0):
         return None
     return np.asarray(0.5 * (D + D.T), dtype=float)
+
+
+def _finite(A: NDArray[np.float64], what: str) -> NDArray[np.float64]:
+    """``A`` when every entry is finite; a :class:`Float64OverflowError` saying ``what``
+    overflowed otherwise (an added mass beyond float64 is no added mass)."""
+    if not np.all(np.isfinite(A)):
+        from gzinertia.errors import Float64OverflowError
+
+        raise Float64OverflowError(f"{what} overflows float64 (the point is too far or the "
+                                   "matrix too large)")
+    return A

@@ -19,3 +19,11 @@ class SdfError(GzInertiaError):
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.message}"
+
+
+class Float64OverflowError(ValueError, OverflowError):
+    """A computation whose result does not fit in float64 (inf or NaN where a number belongs).
+
+    Raised by the numeric core, which knows no file: commands turn it into a
+    :class:`GzInertiaError` naming the file, line and link, before anything is written. It is a
+    ``ValueError`` too, as the numeric functions' other refusals are."""

@@ -50,7 +50,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.inertia import (
     DBL_EPSILON,
     equivalent_ellipsoid_semi_axes,
@@ -136,9 +136,12 @@ class EllipsoidFit:
         Tuckerman ``A_EEo_E`` rotated to link axes and moved from its centre Eo to the link
         origin Bo (exact congruences). Linear-first ``[x y z p q r]``."""
         total: AddedMass | None = None
-        for ellipsoid in self.ellipsoids:
-            _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_BE)
-            total = A_BBo_B if total is None else total + A_BBo_B
+        try:
+            for ellipsoid in self.ellipsoids:
+                _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_BE)
+                total = A_BBo_B if total is None else total + A_BBo_B
+        except Float64OverflowError as exc:
+            raise FitError(f"{self.description}: {exc}") from None
         if total is None:
             raise FitError(f"{self.description}: no ellipsoid to compute added mass from")
         return total
@@ -248,7 +251,9 @@ def _check_semi_axes(semi_axes: Vec3, what: str) -> str | None:
         return f"{what} has non-finite semi-axes {_fmt(r)}"
     if not np.all(r > 0.0):
         return f"{what} is degenerate: semi-axes {_fmt(r)} m include zero"
-    if r.max() > MAX_AXIS_RATIO * r.min():
+    with np.errstate(over="ignore"):  # MAX_AXIS_RATIO·min = inf compares as it should
+        too_thin = bool(r.max() > MAX_AXIS_RATIO * r.min())
+    if too_thin:
         return f"{what} is degenerate: semi-axes {_fmt(r)} m differ by more than {MAX_AXIS_RATIO:g}"
     return None
 

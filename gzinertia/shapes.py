@@ -50,8 +50,18 @@ class SolidProperties:
 
 
 def _solid(volume: float, p: Any, G: Any, approximation: str | None = None) -> SolidProperties:
-    centroid = np.array(p, dtype=float).reshape(3)
-    inertia = np.array(G, dtype=float).reshape(3, 3)
+    """The solid, refused (:class:`ShapeError`) when a value overflowed float64: a shape whose
+    size is below the reader's value limit can still have a volume or second moment beyond it
+    (a box of side 1e100 has ``G ~ 1e500``)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        centroid = np.array(p, dtype=float).reshape(3)
+        inertia = np.array(G, dtype=float).reshape(3, 3)
+        finite = math.isfinite(volume) and bool(np.all(np.isfinite(centroid)))
+        finite = finite and bool(np.all(np.isfinite(inertia + inertia.T)))
+    if not finite:
+        raise ShapeError(
+            "the shape is too large: its volume or second moment of volume overflows float64"
+        )
     inertia = 0.5 * (inertia + inertia.T)
     centroid.setflags(write=False)
     inertia.setflags(write=False)
@@ -152,19 +162,49 @@ def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -
     if abs(float(np.prod(scale))) == 0.0:
         raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
     mesh = load_mesh(path, scale)
+    _require_solid_extent(path, np.asarray(mesh.vertices, dtype=float))
     approximation = None
     if mesh.is_watertight:
         if not mesh.is_winding_consistent or mesh.volume < 0.0:
-            mesh.fix_normals()
+            mesh.fix_normals()  # trimesh walks the face graph with networkx here
         if not mesh.is_volume:
-            mesh, approximation = mesh.convex_hull, "convex hull of a mesh that bounds no volume"
+            mesh = convex_hull(path, mesh)
+            approximation = "convex hull of a mesh that bounds no volume"
     else:
-        mesh, approximation = mesh.convex_hull, "convex hull of a non-watertight mesh"
+        mesh, approximation = convex_hull(path, mesh), "convex hull of a non-watertight mesh"
     props = mesh.mass_properties  # density 1: inertia about the centre of mass, mesh axes
     volume = float(props.volume)
     if not volume > 0.0:
         raise ShapeError(f"mesh {path!r} encloses no volume")
     return _solid(volume, props.center_mass, props.inertia, approximation)
+
+
+def _require_solid_extent(path: str, vertices: Any) -> None:
+    """Refuses a mesh whose vertices do not span three dimensions (all on a plane, a line or a
+    point, to round-off): it bounds no volume and has no convex hull (qhull refuses it)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        centred = vertices - vertices.mean(axis=0)
+        finite = bool(np.all(np.isfinite(centred)))
+        size = float(np.max(np.abs(centred))) if finite and len(vertices) else 0.0
+        singular: Any = np.linalg.svd(centred / size, compute_uv=False) if size > 0 else []
+    if not finite:
+        raise ShapeError(f"mesh {path!r} is too large: its coordinates overflow float64")
+    if len(singular) < 3 or not singular[2] > 1e-9 * singular[0]:
+        raise ShapeError(
+            f"mesh {path!r} is flat (its vertices lie on a plane, a line or a point): "
+            "it bounds no volume"
+        )
+
+
+def convex_hull(path: str, mesh: Any) -> Any:
+    """The convex hull of ``mesh`` (qhull's refusal of a degenerate input as a ShapeError)."""
+    from scipy.spatial import QhullError
+
+    try:
+        return mesh.convex_hull
+    except QhullError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "qhull error"
+        raise ShapeError(f"mesh {path!r} has no convex hull: {first}") from None
 
 
 def solid_properties(geometry: Geometry) -> SolidProperties:
@@ -174,6 +214,14 @@ def solid_properties(geometry: Geometry) -> SolidProperties:
     did not resolve or whose file cannot be loaded, and for a shape of zero volume.
     """
     kind = geometry.kind
+    with np.errstate(over="ignore", invalid="ignore"):  # _solid refuses what overflowed
+        solid = _raw_solid(geometry, kind)
+    if not solid.volume > 0.0:
+        raise ShapeError(f"the {kind} geometry has zero volume")
+    return solid
+
+
+def _raw_solid(geometry: Geometry, kind: str) -> SolidProperties:
     if kind == "box":
         solid = box_solid(_require3(geometry.size, "box <size>"))
     elif kind == "sphere":
@@ -196,8 +244,6 @@ def solid_properties(geometry: Geometry) -> SolidProperties:
         solid = mesh_solid(geometry.mesh_path, geometry.scale)
     else:
         raise ShapeError(f"a {kind} geometry has no volume to compute")
-    if not solid.volume > 0.0:
-        raise ShapeError(f"the {kind} geometry has zero volume")
     return solid
 
 

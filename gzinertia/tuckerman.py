@@ -107,7 +107,9 @@ def _validated_semi_axes(semi_axes: ArrayLike) -> FloatArray:
         if not np.all(np.isfinite(r)):
             raise ValueError("semi_axes must be finite (found NaN or infinity)")
         raise ValueError("semi_axes must be strictly positive (found a value <= 0)")
-    if r.size and np.any(r.max(axis=-1) > MAX_AXIS_RATIO * r.min(axis=-1)):
+    with np.errstate(over="ignore"):  # MAX_AXIS_RATIO·min = inf compares as it should
+        too_thin = bool(r.size and np.any(r.max(axis=-1) > MAX_AXIS_RATIO * r.min(axis=-1)))
+    if too_thin:
         raise ValueError(
             f"semi-axis ratio longest/shortest exceeds the supported {MAX_AXIS_RATIO:g}"
         )
@@ -346,7 +348,9 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
         m_A, I_A = _map_rows(lambda rows, ops: _added_mass_rows(rows, rho, ops), r, 2)
     if not (np.all(np.isfinite(m_A)) and np.all(np.isfinite(I_A))):
-        raise ValueError("semi_axes too large: the added mass overflows float64")
+        from gzinertia.errors import Float64OverflowError
+
+        raise Float64OverflowError("semi_axes too large: the added mass overflows float64")
     return m_A, I_A
 
 

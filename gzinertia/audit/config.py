@@ -208,6 +208,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # TOML is UTF-8; tomllib decodes without catching this
+        raise ConfigError(
+            f"{path}: not valid TOML: byte {exc.start} is not UTF-8 (TOML files are UTF-8)"
+        ) from None
 
 
 def _table_of(path: Path) -> Mapping[str, Any] | None:

@@ -123,7 +123,7 @@ def _audit_file(
         message = f"{path}: internal error in rule {exc} (please report)"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
     except Exception as exc:  # never a traceback: the file is reported, the run goes on
-        message = f"{path}: cannot be read: {type(exc).__name__}: {exc}"
+        message = f"{path}: internal error, please report ({type(exc).__name__}: {exc})"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
     return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken)
 
@@ -150,6 +150,7 @@ def _audited(
         from functools import partial
 
         check = partial(_audit_file, search=search, config=config, digest=cache is not None)
+        jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
@@ -196,6 +197,27 @@ def default_jobs() -> int:
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
     return max(1, min(cpus, 8))
+
+
+#: The most worker processes an audit starts, whatever ``--jobs`` asks for.
+MAX_JOBS = 64
+
+
+def capped_jobs(requested: int) -> tuple[int, str | None]:
+    """``requested`` worker processes capped at the CPUs this process may use and at
+    :data:`MAX_JOBS` (an audit is CPU-bound: more processes only cost memory and start-up),
+    and a note saying so when it was capped (``None`` otherwise). The pool is also never
+    larger than the number of files to check."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    jobs = max(1, min(requested, cpus, MAX_JOBS))
+    if jobs == requested:
+        return jobs, None
+    return jobs, (
+        f"--jobs {requested} capped to {jobs} (CPUs available: {cpus}; at most {MAX_JOBS})"
+    )
 
 
 def open_cache(folder: Path, config: AuditConfig, search: Sequence[str]) -> AuditCache:

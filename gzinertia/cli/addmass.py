@@ -13,6 +13,7 @@ from gzinertia.cli.app import (
     DensityOption,
     DiffOption,
     FluidOption,
+    ForceReadonlyOption,
     InPlaceOption,
     LinkOption,
     ModelPathOption,
@@ -91,6 +92,7 @@ def addmass(
         ),
     ] = False,
     model_path: ModelPathOption = None,
+    force_readonly: ForceReadonlyOption = False,
 ) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
@@ -105,7 +107,7 @@ def addmass(
 
     if not ellipsoid:
         raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")
-    mode = WriteMode(output, in_place, check, diff)
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     if semi_axes is not None:
         chooser = FitChooser(
             fixed=explicit_fit(

@@ -7,6 +7,7 @@ Errors a user can cause (a bad file, a bad option) print one line and exit with 
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,6 +62,13 @@ CheckOption = Annotated[
     bool, typer.Option("--check", help="Write nothing; exit 1 if FILE would change (for CI).")
 ]
 DiffOption = Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")]
+ForceReadonlyOption = Annotated[
+    bool,
+    typer.Option(
+        "--force-readonly",
+        help="Write FILE (or OUT) even if its permissions say read-only; it stays read-only.",
+    ),
+]
 DensityOption = Annotated[
     Optional[float],  # noqa: UP045
     typer.Option("--density", help="Fluid density in kg/m^3 (default 1000, as Gazebo's Buoyancy)."),
@@ -104,6 +112,16 @@ def parse_vector(text: str | None, option: str, default: tuple[float, float, flo
     if len(values) != 3 or not all(math.isfinite(v) for v in values):
         raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}")
     return (values[0], values[1], values[2])
+
+
+def _quiet_float_warnings() -> None:
+    """NumPy's "overflow encountered" warnings stay off the terminal: every value the CLI
+    writes or reports as computed is checked for being finite where it is produced, and the
+    error that follows says what overflowed (one line, not a warning plus an error)."""
+    import warnings
+
+    for what in ("overflow", "invalid value", "divide by zero"):
+        warnings.filterwarnings("ignore", message=f"{what} encountered", category=RuntimeWarning)
 
 
 def _version_callback(value: bool) -> None:
@@ -175,8 +193,51 @@ def _app_for(args: Sequence[str]) -> typer.Typer:
     if not chosen:
         return app
     only = copy.copy(app)
-    only.registered_commands = chosen
+    only.registered_commands = [_with_last_resort(c) for c in chosen]
     return only
+
+
+class InternalError(GzInertiaError):
+    """An exception no code path expected (a bug), reported as one line naming the file(s)."""
+
+
+def _with_last_resort(info: CommandInfo) -> CommandInfo:
+    """``info`` with its callback wrapped so that an unexpected exception becomes an
+    :class:`InternalError` naming the command's file(s) (``GZINERTIA_TRACEBACK=1`` re-raises
+    it with its traceback, for a bug report)."""
+    import functools
+
+    callback = info.callback
+    if callback is None:
+        return info
+
+    @functools.wraps(callback)
+    def run(*args: object, **kwargs: object) -> object:
+        try:
+            return callback(*args, **kwargs)
+        except (GzInertiaError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            if _is_click_signal(exc) or os.environ.get("GZINERTIA_TRACEBACK"):
+                raise
+            files = kwargs.get("file", kwargs.get("paths"))
+            where = ", ".join(map(str, files)) if isinstance(files, list) else str(files)
+            text = " ".join(f"{type(exc).__name__}: {exc}".split())
+            raise InternalError(
+                f"{where}: internal error, please report ({text}; "
+                "GZINERTIA_TRACEBACK=1 shows the traceback)"
+            ) from exc
+
+    wrapped = copy.copy(info)
+    wrapped.callback = run
+    return wrapped
+
+
+def _is_click_signal(exc: BaseException) -> bool:
+    """typer/click's own exceptions (Exit, Abort, usage errors) that ``main`` handles."""
+    return isinstance(exc, (typer.Exit, typer.Abort)) or (
+        callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)
+    )
 
 
 def _command_name(info: CommandInfo) -> str:
@@ -188,7 +249,9 @@ def _command_name(info: CommandInfo) -> str:
 
 
 def main() -> None:
-    """Console-script entry: runs the app, turning user errors into one line and exit status 2."""
+    """Console-script entry: runs the app, turning user errors into one line and exit status 2
+    (an unexpected exception too: "internal error, please report", naming the file)."""
+    _quiet_float_warnings()
     try:
         status = _app_for(sys.argv[1:])(standalone_mode=False)
         if isinstance(status, int) and status:
@@ -207,7 +270,12 @@ def main() -> None:
         if callable(show) and isinstance(exit_code, int):
             show()
             sys.exit(2)
-        raise
+        if os.environ.get("GZINERTIA_TRACEBACK"):
+            raise
+        # Outside a command (e.g. while typer parses): still one line, never a traceback.
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())
+        typer.echo(f"gzinertia: error: internal error, please report ({text})", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

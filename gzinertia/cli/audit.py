@@ -87,7 +87,7 @@ def audit(
             "--jobs",
             "-j",
             help="Worker processes for large runs (default: the CPUs available, at most 8; "
-            "1 to stay in one process).",
+            "1 to stay in one process; capped at the CPUs available and at 64).",
         ),
     ] = None,
     cache_dir: Annotated[
@@ -145,6 +145,12 @@ def audit(
     overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
+    if jobs is not None:
+        from gzinertia.audit.runner import capped_jobs
+
+        jobs, jobs_note = capped_jobs(jobs)
+        if jobs_note:
+            typer.echo(f"gzinertia: note: {jobs_note}", err=True)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 

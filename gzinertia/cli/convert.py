@@ -11,6 +11,7 @@ import typer
 from gzinertia.cli.app import (
     CheckOption,
     DiffOption,
+    ForceReadonlyOption,
     InPlaceOption,
     LinkOption,
     ModelPathOption,
@@ -62,6 +63,7 @@ def convert(
     check: CheckOption = False,
     diff: DiffOption = False,
     model_path: ModelPathOption = None,
+    force_readonly: ForceReadonlyOption = False,
 ) -> None:
     """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
 
@@ -82,7 +84,7 @@ def convert(
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
     if sign not in SIGNS:
         raise GzInertiaError(f"--sign must be one of {', '.join(SIGNS)}, not {sign!r}")
-    mode = WriteMode(output, in_place, check, diff)
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     paths = model_path or []
     if hydro_to_sdf:
         result = to_sdf(

@@ -13,6 +13,7 @@ from gzinertia.cli.app import (
     DensityOption,
     DiffOption,
     FluidOption,
+    ForceReadonlyOption,
     InPlaceOption,
     ModelPathOption,
     OutputOption,
@@ -87,6 +88,7 @@ def hydro(
     check: CheckOption = False,
     diff: DiffOption = False,
     model_path: ModelPathOption = None,
+    force_readonly: ForceReadonlyOption = False,
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
 
@@ -105,7 +107,7 @@ def hydro(
 
     if fit not in FIT_METHODS or fit == "explicit":
         raise GzInertiaError(f"--fit must be volume, mujoco or inertia, not {fit!r}")
-    mode = WriteMode(output, in_place, check, diff)
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     result = run_hydro(
         file,
         pattern=link,

@@ -12,6 +12,7 @@ import typer
 from gzinertia.cli.app import (
     CheckOption,
     DiffOption,
+    ForceReadonlyOption,
     InPlaceOption,
     ModelPathOption,
     OutputOption,
@@ -49,6 +50,7 @@ def shift(
     check: CheckOption = False,
     diff: DiffOption = False,
     model_path: ModelPathOption = None,
+    force_readonly: ForceReadonlyOption = False,
 ) -> None:
     """Rewrite a link's <fluid_added_mass> about the link origin (the spec's point).
 
@@ -62,7 +64,7 @@ def shift(
         raise GzInertiaError("--to: <fluid_added_mass> is about the link origin; use --to origin")
     if axes not in ("link", "inertial"):
         raise GzInertiaError(f"--axes must be link or inertial, not {axes!r}")
-    mode = WriteMode(output, in_place, check, diff)
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     point: str | tuple[float, float, float] = source
     if source not in ("com", "origin"):
         point = parse_vector(source, "--from", (0.0, 0.0, 0.0))

@@ -225,7 +225,11 @@ def add_mass(
                 raise
             skipped.append(f"{link.name}: {exc}")
             continue
-        A_BBo_B = fit.added_mass(density)
+        try:
+            A_BBo_B = fit.added_mass(density)
+        except FitError as exc:  # overflow: an error, never a skipped link or a zero written
+            message = f"{link.source}: link {link.name!r}: {exc}; nothing written"
+            raise GzInertiaError(message) from None
         comment = provenance(fit, density)
         try:
             write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)

@@ -20,6 +20,7 @@ from gzinertia.edit.links import (
     format_value,
     link_element,
     plugin_element,
+    require_finite,
     same_file,
 )
 from gzinertia.edit.session import FileEdit
@@ -246,6 +247,7 @@ def hydro(
             "axes (exact for motion along one axis, approximate for combined motion)"
         )
         link_elem = link_element(editor, link)
+        require_finite(editor, link_elem, "damping terms", list(terms.values()))
         if link.hydrodynamics:
             warning = _check_replacement(editor, link, terms, force)
             if warning:

@@ -17,7 +17,7 @@ import numpy as np
 from gzinertia.added_mass import AddedMass
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
 from gzinertia.edit.session import FileEdit
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
@@ -56,9 +56,12 @@ def shifted_added_mass(
     if link.inertial.A_BBo_B is None:
         raise GzInertiaError(f"{link.source}: link {link.name!r} has no <fluid_added_mass>")
     A_Q = AddedMass(link.inertial.A_BBo_B, "Q", "I" if axes == "inertial" else "B")
-    if axes == "inertial":
-        A_Q = A_Q.reexpressed("B", link.inertial.R_BI)
-    return A_Q, A_Q.moved_to("Bo", p_BoQ_B)
+    try:
+        if axes == "inertial":
+            A_Q = A_Q.reexpressed("B", link.inertial.R_BI)
+        return A_Q, A_Q.moved_to("Bo", p_BoQ_B)
+    except Float64OverflowError as exc:
+        raise GzInertiaError(f"{link.source}: link {link.name!r}: {exc}; nothing written") from None
 
 
 def shift(

@@ -5,6 +5,8 @@ one-line ``<!-- gzinertia ... -->`` comment saying how the values were obtained)
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from lxml import etree
@@ -12,7 +14,7 @@ from lxml import etree
 from gzinertia.added_mass import SDF_AXES, SDF_TAGS, AddedMass
 from gzinertia.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
 from gzinertia.edit.editor import XmlEditor
-from gzinertia.errors import SdfError
+from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child, line_of
@@ -45,9 +47,21 @@ def plugin_element(editor: XmlEditor, plugin: HydroPlugin) -> etree._Element:
     raise SdfError(editor.name, plugin.source.line, "cannot find the Hydrodynamics <plugin>")
 
 
+class NonFiniteValueError(GzInertiaError):
+    """A value to write that is not a finite number (a computation overflowed): nothing is
+    written, whatever the other values are."""
+
+
 def format_value(x: float, scale: float) -> str:
     """Ten significant digits; round-off below ``RELATIVE_ZERO·scale`` written as 0 (``scale``
-    in the value's own unit: :func:`gzinertia.negligible.entry_scales`)."""
+    in the value's own unit: :func:`gzinertia.negligible.entry_scales`). ``x`` and ``scale``
+    must be finite (:class:`NonFiniteValueError` otherwise: an infinite scale would write every
+    entry as 0)."""
+    if not (math.isfinite(x) and math.isfinite(scale)):
+        raise NonFiniteValueError(
+            f"cannot write {x!r} (scale {scale!r}): a computation overflowed float64; "
+            "nothing written"
+        )
     if abs(x) <= RELATIVE_ZERO * scale or x == 0.0:
         return "0"
     return f"{x:.{SIGNIFICANT_DIGITS}g}"
@@ -107,12 +121,36 @@ def write_fluid_added_mass(
     """Sets the link's ``<fluid_added_mass>`` (replacing an existing one and the gzinertia comment
     before it, or appending it as the last child of ``<inertial>``)."""
     inertial = inertial_element(editor, link_elem)
+    require_finite(editor, link_elem, "<fluid_added_mass>", A_BBo_B.A.ravel().tolist())
     lines = fluid_added_mass_lines(A_BBo_B, comment, editor.indent_unit.decode())
     existing = child(inertial, "fluid_added_mass")
     if existing is not None:
         editor.replace_element(existing, lines, with_comment=True)
     else:
         editor.append_child_lines(inertial, lines)
+
+
+def require_finite(
+    editor: XmlEditor, elem: etree._Element, what: str, values: Sequence[float]
+) -> None:
+    """Refuses to write ``what`` into ``elem`` unless every value is a finite number the reader
+    accepts (``|x| <= MAX_MAGNITUDE``): a :class:`NonFiniteValueError` naming file, line and
+    link; nothing is written."""
+    from gzinertia.sdf.values import MAX_MAGNITUDE
+
+    bad = [v for v in values if not abs(v) <= MAX_MAGNITUDE]  # NaN too
+    if bad:
+        link = elem.get("name") if elem.tag == "link" else None
+        whose = f" of link {link!r}" if link else ""
+        why = (
+            "a computation overflowed float64"
+            if not math.isfinite(bad[0])
+            else f"beyond the {MAX_MAGNITUDE:g} that SDF values may reach"
+        )
+        raise NonFiniteValueError(
+            f"{editor.name}:{line_of(elem)}: the computed {what}{whose} cannot be written "
+            f"({bad[0]!r}: {why}); nothing written"
+        )
 
 
 def remove_fluid_added_mass(editor: XmlEditor, link_elem: etree._Element) -> bool:

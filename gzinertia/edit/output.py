@@ -1,5 +1,6 @@
 """Delivering an edit: ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
-diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes), or nothing written."""
+diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.safe_write`:
+an in-place write fails when the file changed since it was read), or nothing written."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ class WriteMode:
     in_place: bool = False
     check: bool = False
     diff: bool = False
+    #: Write a file whose permissions say read-only (``--force-readonly``); it stays read-only.
+    force_readonly: bool = False
 
     def __post_init__(self) -> None:
         if self.output is not None and self.in_place:
@@ -52,11 +55,12 @@ def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
         print(f"{path}: {'would change' if changed else 'up to date'}", file=sys.stderr)
         return 1 if changed else 0
     if mode.output is not None:
-        write_atomically(mode.output, new)
+        write_atomically(mode.output, new, force_readonly=mode.force_readonly)
         print(f"wrote {mode.output}" + ("" if changed else " (same as the input)"), file=sys.stderr)
     elif mode.in_place:
         if changed:
-            write_atomically(path, new)
+            # ``old`` as read: a file another process changed meanwhile is not overwritten.
+            write_atomically(path, new, expected=old, force_readonly=mode.force_readonly)
             print(f"updated {path}", file=sys.stderr)
         else:
             print(f"{path}: unchanged", file=sys.stderr)

@@ -29,8 +29,12 @@ def _same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
 
 
 def _same_added_mass(a: np.ndarray | None, b: np.ndarray | None, rtol: float) -> bool:
+    """``a`` (read back) equals ``b`` (meant) within ``rtol`` of ``b``'s largest entry; both
+    finite (an infinite scale would accept anything, e.g. all zeros for an overflowed ``b``)."""
     if a is None or b is None:
         return a is None and b is None
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        return False
     scale = max(float(np.max(np.abs(b))), 1e-300)
     return float(np.max(np.abs(a - b))) <= rtol * scale
 

@@ -81,13 +81,16 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
         cap = _unit_sphere_points() * r
         return np.vstack([cap + up, cap - up])
     if kind == "mesh" and geometry.mesh_path is not None:
-        from gzinertia.shapes import load_mesh
+        from gzinertia.shapes import convex_hull, load_mesh
 
         try:
             mesh = load_mesh(geometry.mesh_path, geometry.scale)
         except GzInertiaError:
             return None
-        return np.asarray(mesh.convex_hull.vertices, dtype=float)
+        try:
+            return np.asarray(convex_hull(geometry.mesh_path, mesh).vertices, dtype=float)
+        except GzInertiaError:  # flat or degenerate: its own vertices outline it
+            return np.asarray(mesh.vertices, dtype=float)
     return None
 
 

@@ -109,8 +109,26 @@ class FrameGraph:
         """``X_PF`` of ``node`` with placement frames applied."""
         if not node.placement:
             return node.X
-        X_MF = self.pose_in(node.placement, node.name, visiting)
+        placement = self._placement_node(node)
+        X_MF = self.pose_in(placement, node.name, visiting)
         return node.X @ X_MF.inverse()
+
+    def _placement_node(self, node: FrameNode) -> str:
+        """The frame ``node``'s ``placement_frame`` names (an SdfError when it names none, as
+        libsdformat's "unable to find unique frame"); ``nested::__model__`` is ``nested``."""
+        name = node.placement
+        if name.endswith("::" + MODEL_FRAME):
+            name = name[: -len("::" + MODEL_FRAME)]
+        if name not in self._nodes:
+            short = node.placement[len(node.name) + 2 :] if node.placement.startswith(
+                node.name + "::"
+            ) else node.placement
+            raise SdfError(
+                node.file,
+                node.line,
+                f"{node.kind} {node.name!r}: placement_frame {short!r} is no frame in the model",
+            )
+        return name
 
     def pose_in(self, frame: str, ancestor: str, visiting: tuple[str, ...] = ()) -> Pose:
         """``X_AF``: the pose of ``frame`` in ``ancestor``, found by walking ``frame``'s chain."""

@@ -252,9 +252,13 @@ def sdf_file_in_folder(folder: Path) -> Path | None:
 
 
 def _open_target(target: Path) -> Path | None:
-    if target.is_dir():
-        return sdf_file_in_folder(target)
-    return target if target.is_file() else None
+    try:
+        if target.is_dir():
+            return sdf_file_in_folder(target)
+        return target if target.is_file() else None
+    except OSError as exc:  # a name the system cannot look up (too long, a symlink loop, ...)
+        name = str(target) if len(str(target)) <= 80 else str(target)[:77] + "..."
+        raise UnresolvedIncludeError(f"cannot look up {name!r}: {exc.strerror or exc}") from None
 
 
 def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path] = ()) -> Resolved:
@@ -312,7 +316,17 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
 def resolve_resource(
     uri: str, including_file: Path, model_paths: Sequence[str | Path] = ()
 ) -> Path | None:
-    """A resource file (e.g. a mesh) named by ``uri``, or ``None`` when it cannot be found."""
+    """A resource file (e.g. a mesh) named by ``uri``, or ``None`` when it cannot be found
+    (including a name the system cannot look up: too long, a symlink loop)."""
+    try:
+        return _resolve_resource(uri, including_file, model_paths)
+    except OSError:
+        return None
+
+
+def _resolve_resource(
+    uri: str, including_file: Path, model_paths: Sequence[str | Path]
+) -> Path | None:
     uri = uri.strip()
     if uri.startswith("model://"):
         rest = uri[len("model://") :].strip("/")

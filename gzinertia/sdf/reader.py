@@ -223,7 +223,7 @@ class _Reader:
             parent,
             pose,
             MODEL_FRAME,
-            placement=scope.absolute(placement) if placement else "",
+            placement=_placement_frame(scope, placement),
         )
         for c in elem:
             tag = c.tag
@@ -588,3 +588,11 @@ def read_sdf_bytes(
     """Reads SDFormat bytes (any declared encoding); ``name`` stands for the file in messages
     and relative includes (e.g. edited bytes checked before they replace the file)."""
     return _read(parse_xml_bytes(data, name), name, model_paths)
+
+
+def _placement_frame(scope: Scope, placement: str) -> str:
+    """The absolute name of a model's ``placement_frame`` (read inside the model's own scope):
+    ``__model__`` is the model frame itself, which places the model as if there were none."""
+    if not placement or placement == MODEL_FRAME:
+        return ""
+    return scope.absolute(placement)
