@@ -275,7 +275,7 @@ def test_tethys_surge_drag_against_mbari_identified(
         pytest.skip("corpus not available")
     identified = {float(e.text or "nan") for e in etree.parse(str(world)).iter("xUabsU")}
     assert len(identified) == 1
-    path = Path(shutil.copy(tethys, tmp_path / "tethys.sdf"))
+    path = Path(shutil.copyfile(tethys, tmp_path / "tethys.sdf"))
     status, _, err = run_cli(["hydro", str(path), "--link", "base_link", "--fit", fit,
                               "--fluid", "seawater", "--in-place"], capsys)
     assert status == 0, err
