@@ -77,8 +77,8 @@ def _declared_counts(data: bytes, file_type: str) -> tuple[int, int]:
     if file_type == "stl":
         if len(data) >= 84:
             faces = int.from_bytes(data[80:84], "little")
-            if 84 + 50 * faces == len(data):  # binary STL: 50 bytes a triangle
-                return 3 * faces, faces
+            if 84 + 50 * faces == len(data):  # binary STL: 50 bytes a triangle (the
+                return 0, faces  # vertices, shared between triangles, are counted later)
         return 0, data.count(b"endfacet")
     if file_type == "obj":
         vertices = data.count(b"\nv ") + data.startswith(b"v ")

@@ -55,6 +55,7 @@ from gzinertia.audit.findings import Finding, JsonValue
 from gzinertia.safe_read import digest_regular_file, read_regular_file
 
 if TYPE_CHECKING:
+    from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency
 
 #: Bump when the entry layout or the meaning of a stored field changes.
@@ -140,9 +141,14 @@ def _code_fingerprint() -> str:
 
 
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
-            search: Sequence[str]) -> str:
-    """The key of one cache file: code, settings, model path and working directory."""
+            search: Sequence[str], limits: ReadLimits | None = None) -> str:
+    """The key of one cache file: code, settings, read and mesh limits (``limits``, default
+    from the environment), model path and working directory."""
+    from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
+
+    read_limits = limits or ReadLimits.from_environment()
+    mesh_limits = MeshLimits.from_environment()
 
     settings: list[JsonValue] = [
         SCHEMA,
@@ -152,6 +158,8 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         tolerance,
         [[str(base), rule] for base, rule in model_search_path(search)],
         os.getcwd(),
+        [read_limits.max_included_models, read_limits.max_links],
+        [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
     ]
     return _digest(json.dumps(settings).encode())
 

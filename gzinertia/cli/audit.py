@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from gzinertia.audit.findings import AuditResult
+    from gzinertia.limits import ReadLimits
 
 #: Show a progress bar (stderr, terminals only, not in CI) from this many files on.
 PROGRESS_MIN_FILES = 20
@@ -99,6 +100,22 @@ def audit(
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
     model_path: ModelPathOption = None,
+    max_links: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--max-links",
+            help="Most links one file may hold, included models counted (default: "
+            "$GZINERTIA_MAX_LINKS, else 500000); a file with more is an error.",
+        ),
+    ] = None,
+    max_included_models: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--max-included-models",
+            help="Most <include>s one file may pull in, at any depth (default: "
+            "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
+        ),
+    ] = None,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
 
@@ -127,6 +144,7 @@ def audit(
     )
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
+    limits = _read_limits(max_links, max_included_models)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -140,6 +158,7 @@ def audit(
             jobs=default_jobs() if jobs is None else jobs,
             cache_dir=None if no_cache else cache_dir,
             cache_notes=cache_notes,
+            limits=limits,
         )
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
@@ -159,6 +178,25 @@ def audit(
     status = exit_status(result, settings.fail_on)
     if status:
         raise typer.Exit(status)
+
+
+def _read_limits(max_links: int | None, max_included_models: int | None) -> ReadLimits:
+    """The environment's read limits with ``--max-links`` / ``--max-included-models`` applied."""
+    from dataclasses import replace
+
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.limits import ReadLimits
+
+    limits = ReadLimits.from_environment()
+    for option, value, name in (
+        ("--max-links", max_links, "max_links"),
+        ("--max-included-models", max_included_models, "max_included_models"),
+    ):
+        if value is not None:
+            if value < 1:
+                raise GzInertiaError(f"{option} must be at least 1, not {value}")
+            limits = replace(limits, **{name: value})
+    return limits
 
 
 def exit_status(result: AuditResult, fail_on: str) -> int:

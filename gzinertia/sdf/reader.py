@@ -18,6 +18,7 @@ from typing import Literal
 from lxml import etree
 
 from gzinertia.errors import SdfError
+from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.records import (
     Collision,
     Dependency,
@@ -104,8 +105,11 @@ def _sdf_version(root: etree._Element, file: str) -> str:
 
 
 class _Reader:
-    def __init__(self, model_paths: Sequence[str | Path]) -> None:
+    def __init__(self, model_paths: Sequence[str | Path], limits: ReadLimits | None = None) -> None:
         self.model_paths = list(model_paths)
+        self.limits = limits or ReadLimits.from_environment()
+        self.included_models = 0  # <include> elements met, at any depth
+        self.link_count = 0
         self.graph = FrameGraph()
         self.links: list[_PendingLink] = []
         self.notes: list[Note] = []
@@ -217,6 +221,14 @@ class _Reader:
                 self.plugins.append((scope, read_hydrodynamics(c, file)))
 
     def link(self, elem: etree._Element, file: str, scope: Scope, model: str, static: bool) -> None:
+        self.link_count += 1
+        if self.link_count > self.limits.max_links:
+            raise SdfError(
+                file,
+                line_of(elem),
+                f"more than {self.limits.max_links} links in one file, included models counted "
+                f"(cap: audit --max-links or {ENV_MAX_LINKS})",
+            )
         name = scope.absolute(_name_of(elem, file))
         pose = _own_pose(elem, file)
         self.add_frame("link", name, elem, file, scope, pose, MODEL_FRAME)
@@ -311,6 +323,15 @@ class _Reader:
     def include(
         self, elem: etree._Element, file: str, scope: Scope, static: bool, stack: tuple[str, ...]
     ) -> None:
+        self.included_models += 1
+        if self.included_models > self.limits.max_included_models:
+            raise SdfError(
+                file,
+                line_of(elem),
+                f"more than {self.limits.max_included_models} included models in one file, "
+                "each <include> counted at any depth "
+                f"(cap: audit --max-included-models or {ENV_MAX_INCLUDED_MODELS})",
+            )
         uri_elem = child(elem, "uri")
         where = SourceRef(file, line_of(elem))
         if uri_elem is None or not text_of(uri_elem):
@@ -418,7 +439,12 @@ class _Reader:
         return tuple(records)
 
 
-def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) -> SdfDocument:
+def _read(
+    root: etree._Element,
+    file: str,
+    model_paths: Sequence[str | Path],
+    limits: ReadLimits | None = None,
+) -> SdfDocument:
     version = _sdf_version(root, file)
     notes: list[Note] = []
     if version not in KNOWN_VERSIONS:
@@ -430,7 +456,7 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
                 SourceRef(file, line_of(root)),
             )
         )
-    reader = _Reader(model_paths)
+    reader = _Reader(model_paths, limits)
     reader.register_version(file, version)
     stack = (str(Path(file).resolve()),)
     world = child(root, "world")
@@ -453,26 +479,35 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
     )
 
 
-def read_sdf_file(path: str | Path, model_paths: Sequence[str | Path] = ()) -> SdfDocument:
+def read_sdf_file(
+    path: str | Path, model_paths: Sequence[str | Path] = (), limits: ReadLimits | None = None
+) -> SdfDocument:
     """Reads an SDFormat file (world or model) and everything it includes.
 
     ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
     ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Raises :class:`~gzinertia.errors.SdfError`
-    (file and line) for a file that cannot be read as SDFormat.
+    (file and line) for a file that cannot be read as SDFormat, or that goes over ``limits``
+    (default: :meth:`~gzinertia.limits.ReadLimits.from_environment`).
     """
-    return _read(parse_xml_file(path), str(path), model_paths)
+    return _read(parse_xml_file(path), str(path), model_paths, limits)
 
 
 def read_sdf_string(
-    text: str, name: str = "<string>", model_paths: Sequence[str | Path] = ()
+    text: str,
+    name: str = "<string>",
+    model_paths: Sequence[str | Path] = (),
+    limits: ReadLimits | None = None,
 ) -> SdfDocument:
     """Reads SDFormat text; ``name`` stands for the file in messages and relative includes."""
-    return _read(parse_xml_bytes(text.encode("utf-8"), name), name, model_paths)
+    return _read(parse_xml_bytes(text.encode("utf-8"), name), name, model_paths, limits)
 
 
 def read_sdf_bytes(
-    data: bytes, name: str = "<bytes>", model_paths: Sequence[str | Path] = ()
+    data: bytes,
+    name: str = "<bytes>",
+    model_paths: Sequence[str | Path] = (),
+    limits: ReadLimits | None = None,
 ) -> SdfDocument:
     """Reads SDFormat bytes (any declared encoding); ``name`` stands for the file in messages
     and relative includes (e.g. edited bytes checked before they replace the file)."""
-    return _read(parse_xml_bytes(data, name), name, model_paths)
+    return _read(parse_xml_bytes(data, name), name, model_paths, limits)

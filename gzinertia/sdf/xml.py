@@ -110,6 +110,7 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
     except ValueError as exc:  # e.g. an encoding declaration lxml refuses
         raise SdfError(name, None, f"cannot parse as XML: {exc}") from None
     _refuse_entities(root, data, name)
+    _refuse_undeclared_entities(_shared_parser(), name)
     return root
 
 
@@ -132,7 +133,7 @@ def _declared_entities(root: etree._Element | None) -> str:
     names: list[str] = []
     for dtd in (docinfo.internalDTD, docinfo.externalDTD):
         if dtd is not None:
-            names.extend(str(e.name) for e in dtd.iterentities())
+            names.extend(str(e.name) for e in dtd.iterentities())  # type: ignore[attr-defined]
     return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 
 
@@ -152,6 +153,19 @@ def _declared_entities_after_error(data: bytes) -> str:
     except (etree.XMLSyntaxError, ValueError):
         return ""
     return _declared_entities(root)
+
+
+def _refuse_undeclared_entities(parser: etree.XMLParser, name: str) -> None:
+    """An :class:`SdfError` when the last parse met an entity reference nothing declares:
+    with a ``<!DOCTYPE ... SYSTEM>`` (never loaded) libxml2 only warns and drops it, which
+    would silently change a name or a value."""
+    for entry in parser.error_log:
+        if entry.type_name == "WAR_UNDECLARED_ENTITY":
+            raise SdfError(
+                name,
+                entry.line or None,
+                f"{entry.message.strip()} (no DTD is read; SDFormat does not use entities)",
+            )
 
 
 def _refuse_entities(root: etree._Element, data: bytes, name: str) -> None:
