@@ -9,6 +9,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import EXAMPLES, run_cli
@@ -102,10 +103,11 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     original = runner._audit_file
 
     def spy(
-        path: str, search: list[str], config: AuditConfig, digest: bool = False
+        path: str, search: list[str], config: AuditConfig, digest: bool = False,
+        *args: Any, **kwargs: Any,
     ) -> runner.FileResult:
         seen.append(path)
-        return original(path, search, config, digest)
+        return original(path, search, config, digest, *args, **kwargs)
 
     monkeypatch.setattr(runner, "_audit_file", spy)
     yield seen

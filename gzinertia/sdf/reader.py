@@ -139,8 +139,10 @@ class _Reader:
         pose: PoseSpec,
         default_ref: str,
         placement: str = "",
+        where: SourceRef | None = None,
     ) -> None:
-        """Adds frame ``name`` posed by ``pose`` (relative to ``default_ref`` when it says none)."""
+        """Adds frame ``name`` posed by ``pose`` (relative to ``default_ref`` when it says none);
+        errors about it name ``where`` (default: ``elem`` in ``file``)."""
         self.graph.add(
             FrameNode(
                 name=name,
@@ -149,8 +151,8 @@ class _Reader:
                 scope=scope,
                 ref=pose.relative_to,
                 default_ref=default_ref,
-                file=file,
-                line=line_of(elem),
+                file=where.file if where else file,
+                line=where.line if where else line_of(elem),
                 placement=placement,
             )
         )
@@ -179,6 +181,7 @@ class _Reader:
         placement: str | None = None,
         static: bool = False,
         merge: bool = False,
+        included_at: SourceRef | None = None,
     ) -> None:
         name = name or _name_of(elem, file)
         if pose is None:
@@ -204,6 +207,7 @@ class _Reader:
             pose,
             MODEL_FRAME,
             placement=scope.absolute(placement) if placement else "",
+            where=included_at,  # the <include> sets the name, pose and placement frame
         )
         for c in elem:
             tag = c.tag
@@ -382,6 +386,7 @@ class _Reader:
             placement=text_of(placement_elem) if placement_elem is not None else None,
             static=static or (static_elem is not None and parse_bool(static_elem, file)),
             merge=attr_bool(elem, "merge", file),
+            included_at=where,
         )
 
     # ---- resolution -------------------------------------------------------------------------
