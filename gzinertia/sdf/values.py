@@ -120,10 +120,14 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
         except ValueError:  # hexadecimal, nan(...), words: the slow path names the culprit
             pass
         else:
-            if all(
-                -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE  # False for NaN too
-                and (abs(v) >= _DBL_MIN or (v == 0.0 and "e" not in w and "E" not in w))
-                for v, w in zip(values, words, strict=True)
+            # In range and not subnormal (False for NaN too); a zero written with an exponent
+            # may be an underflow (1e-400): the slow path decides.
+            if all(_DBL_MIN <= abs(v) <= MAX_MAGNITUDE or v == 0.0 for v in values) and (
+                ("e" not in text and "E" not in text)
+                or not any(
+                    v == 0.0 and ("e" in w or "E" in w)
+                    for v, w in zip(values, words, strict=True)
+                )
             ):
                 return values
     parsed = [c_double(w) for w in words]
