@@ -41,6 +41,7 @@ nor backed up.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -113,10 +114,12 @@ def entry_mac(mac_key: bytes, entry_key: str, entry: dict[str, JsonValue]) -> st
     return hashlib.blake2b(text.encode(), key=mac_key, digest_size=16).hexdigest()
 
 
+@functools.cache
 def _code_fingerprint() -> str:
     """Size and modification time of every gzinertia module and of each dependency's
     ``__init__.py`` (an edited checkout, a new release or an upgraded package gets a new key),
-    and the Python version. Located without importing anything: importing NumPy, or reading
+    and the Python version; computed once per process (the run key and the entries' MAC key
+    both need it). Located without importing anything: importing NumPy, or reading
     package metadata (about 28 ms), costs more than a cached run's checks."""
     import importlib.util
 
