@@ -599,3 +599,17 @@ def test_a_cache_file_nested_too_deeply_or_not_a_regular_file_is_ignored(tmp_pat
         assert proc.returncode == 1, proc.stderr[-2000:]
         assert proc.stdout == expected
         assert "unreadable cache ignored" in proc.stderr
+
+
+def test_a_settings_file_is_sized_before_it_is_read(tmp_path: Path) -> None:
+    """The audit picks up ``.gzinertia.toml`` from the checkout it runs in: a sparse 4 GiB one
+    is refused before it is read (it was read whole into memory)."""
+    with (tmp_path / ".gzinertia.toml").open("wb") as f:
+        f.truncate(4 * 1024**3)
+    _model(tmp_path, "m.sdf", LINK.format(name="a"))
+    proc = run_cli_limited(["audit", "m.sdf", "--no-cache"], cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"gzinertia: error: {tmp_path / '.gzinertia.toml'}: cannot read: is larger than 16 MiB "
+        "(4294967296 bytes): not read"
+    ]
