@@ -613,3 +613,23 @@ def test_a_settings_file_is_sized_before_it_is_read(tmp_path: Path) -> None:
         f"gzinertia: error: {tmp_path / '.gzinertia.toml'}: cannot read: is larger than 16 MiB "
         "(4294967296 bytes): not read"
     ]
+
+
+def test_a_file_swapped_for_a_fifo_after_the_check_is_refused_without_blocking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the ``stat`` and the ``open`` the path becomes a FIFO: the non-blocking open
+    returns at once and ``fstat`` sees a FIFO (or another inode)."""
+    from gzinertia import safe_read
+
+    path = _model(tmp_path, "m.sdf", LINK.format(name="a"))
+    real_open = os.open
+
+    def swap_then_open(name: str, flags: int, *args: int) -> int:
+        os.unlink(name)
+        os.mkfifo(name)
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(safe_read.os, "open", swap_then_open)
+    with pytest.raises(safe_read.RefusedFileError, match=r"is a FIFO|was replaced"):
+        safe_read.read_regular_file(path, 1024)
