@@ -6,8 +6,10 @@
   signature whatever its name) are refused: trimesh would decompress them without limit.
 * The file is read through :func:`gzinertia.safe_read.read_regular_file` (a regular file, at
   most :attr:`~gzinertia.limits.MeshLimits.max_bytes`, checked before reading) and handed to
-  trimesh as bytes, so trimesh opens nothing itself: an OBJ's ``mtllib``, a glTF's external
-  buffers and a DAE's textures are not read (they do not change the geometry).
+  trimesh as bytes, so trimesh opens no file itself. The files a mesh names for its geometry
+  (a glTF's external ``.bin`` buffers) are read the same way, only from the mesh's folder and
+  below; materials and textures are skipped (they do not change the geometry; an image could
+  be a decompression bomb).
 * Vertices and triangles are capped (:class:`~gzinertia.limits.MeshLimits`): from the header
   where the format declares the counts (binary STL, PLY, OFF) or by counting lines (ASCII STL,
   OBJ) before trimesh parses anything, and again after loading.
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 from gzinertia.errors import GzInertiaError
@@ -111,6 +113,36 @@ def _check_counts(path: str, vertices: int, faces: int, limits: MeshLimits, when
         )
 
 
+def _folder_resolver(folder: Path, limit: int) -> Any:
+    """A trimesh resolver that reads the files a mesh names (a glTF's buffers) only from
+    ``folder`` and below, through :func:`~gzinertia.safe_read.read_regular_file` (regular files
+    of at most ``limit`` bytes); anything else is not found."""
+    import trimesh.resolvers
+
+    root = folder.resolve()
+
+    class FolderResolver(trimesh.resolvers.Resolver):  # type: ignore[misc]
+        def __init__(self, here: Path) -> None:
+            self.here = here
+
+        def get(self, name: str) -> bytes:
+            target = (self.here / name.strip()).resolve()
+            if not target.is_relative_to(root):
+                raise FileNotFoundError(f"{name!r} is outside the mesh's folder: not read")
+            return read_regular_file(target, limit)
+
+        def write(self, name: str, data: object) -> None:
+            raise NotImplementedError("meshes are only read")
+
+        def namespaced(self, namespace: str) -> FolderResolver:
+            return FolderResolver(self.here / namespace)
+
+        def keys(self) -> list[str]:
+            return []
+
+    return FolderResolver(root)
+
+
 def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
     """The mesh file ``path`` as trimesh loads it (``force="mesh"``), within ``limits``
     (default: :meth:`MeshLimits.from_environment`). Raises :class:`MeshFileError` for a refused
@@ -132,7 +164,10 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
     _check_counts(path, *_declared_counts(data, file_type), limits, "declares")
     import trimesh  # lazy: only meshes need it
 
-    loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh")
+    options: dict[str, Any] = {"resolver": _folder_resolver(Path(path).parent, limits.max_bytes)}
+    if file_type in ("obj", "gltf", "glb"):
+        options["skip_materials"] = True
+    loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh", **options)
     vertices = len(getattr(loaded, "vertices", ()))
     faces = len(getattr(loaded, "faces", ()))
     _check_counts(path, vertices, faces, limits, "has")

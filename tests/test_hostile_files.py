@@ -633,3 +633,38 @@ def test_a_file_swapped_for_a_fifo_after_the_check_is_refused_without_blocking(
     monkeypatch.setattr(safe_read.os, "open", swap_then_open)
     with pytest.raises(safe_read.RefusedFileError, match=r"is a FIFO|was replaced"):
         safe_read.read_regular_file(path, 1024)
+
+
+def test_a_gltf_reads_its_buffers_only_from_its_folder_as_regular_files(tmp_path: Path) -> None:
+    """A glTF's external buffers are geometry: read from the mesh's folder (the volume is
+    trimesh's own reading of the same files); a buffer outside that folder, or a device, is
+    not read."""
+    import trimesh
+
+    from gzinertia.shapes import mesh_solid
+
+    files = trimesh.creation.icosphere(subdivisions=2).export(file_type="gltf")
+    good = tmp_path / "good"
+    good.mkdir()
+    for name, data in files.items():
+        (good / name).write_bytes(data)
+    expected = trimesh.load(str(good / "model.gltf"), force="mesh").volume
+    assert mesh_solid(str(good / "model.gltf")).volume == pytest.approx(expected, rel=1e-12)
+
+    tree = json.loads(files["model.gltf"])
+    for case, uri in (("outside", "../good/gltf_buffer_0.bin"), ("device", "zero.bin"),
+                      ("absolute", str(good / "gltf_buffer_0.bin"))):
+        folder = tmp_path / case
+        folder.mkdir()
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+        (folder / "zero.bin").symlink_to("/dev/zero")
+        tree["buffers"][0]["uri"] = uri
+        (folder / "model.gltf").write_text(json.dumps(tree), encoding="utf-8")
+        proc = run_limited(
+            "import sys\nfrom gzinertia.shapes import ShapeError, mesh_solid\n"
+            "try:\n    mesh_solid(sys.argv[1]); print('read')\n"
+            "except ShapeError as exc:\n    print(exc)\n",
+            str(folder / "model.gltf"),
+        )
+        assert "cannot be loaded" in proc.stdout, (case, proc.stdout, proc.stderr[-2000:])
