@@ -19,7 +19,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.inertia import parallel_axis, reexpress_inertia
 from gzinertia.records import Collision, Geometry
 from gzinertia.rotation import Mat3, Vec3
+
+if TYPE_CHECKING:
+    from gzinertia.limits import MeshLimits
 
 
 class ShapeError(GzInertiaError):
@@ -133,15 +136,22 @@ def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
     :class:`ShapeError` when it cannot be read or holds no triangles). Each file is read once
     per process (solids, fits, the audit's bounds and plots all need it); callers get their own
     copy to modify."""
-    return _read_mesh(path, tuple(float(v) for v in scale)).copy()
+    from gzinertia.limits import MeshLimits
+
+    limits = MeshLimits.from_environment()
+    return _read_mesh(path, tuple(float(v) for v in scale), limits).copy()
 
 
 @functools.lru_cache(maxsize=64)
-def _read_mesh(path: str, scale: tuple[float, ...]) -> Any:
+def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits) -> Any:
     import trimesh  # lazy: only meshes need it
 
+    from gzinertia.mesh_files import MeshFileError, load_mesh_file
+
     try:
-        loaded = trimesh.load(path, force="mesh")
+        loaded = load_mesh_file(path, limits)  # a regular file within the caps, no archive
+    except MeshFileError as exc:
+        raise ShapeError(str(exc)) from None
     except Exception as exc:  # trimesh raises many types for unreadable files
         raise ShapeError(f"mesh {path!r} cannot be loaded: {exc}") from exc
     if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:

@@ -9,10 +9,12 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import EXAMPLES, run_cli
 
+from gzinertia.audit import cache as cache_module
 from gzinertia.audit import runner
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.findings import AuditResult
@@ -101,10 +103,11 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     original = runner._audit_file
 
     def spy(
-        path: str, search: list[str], config: AuditConfig, digest: bool = False
+        path: str, search: list[str], config: AuditConfig, digest: bool = False,
+        *args: Any, **kwargs: Any,
     ) -> runner.FileResult:
         seen.append(path)
-        return original(path, search, config, digest)
+        return original(path, search, config, digest, *args, **kwargs)
 
     monkeypatch.setattr(runner, "_audit_file", spy)
     yield seen
@@ -221,7 +224,7 @@ def test_a_corrupt_cache_is_ignored_and_rewritten(
     cache = tmp_path / "cache"
     _audit(tree, cache)
     (cache_file,) = (cache / "audit").glob("*.json")
-    cache_file.write_bytes(b'{"schema": 1, "entries": {"x": 3')
+    cache_file.write_bytes(b'{"schema": %d, "entries": {"x": 3' % cache_module.SCHEMA)
     assert _audit(tree, cache) == _audit(tree, None)
     json.loads(cache_file.read_bytes())  # written again, whole
     entries = json.loads(cache_file.read_bytes())["entries"]
@@ -234,8 +237,11 @@ def test_a_corrupt_cache_is_ignored_and_rewritten(
         {**entry, "findings": [{**entry["findings"][0], "values": [1, 2]}]},
         {**entry, "findings": 3},
     ]
-    for bad in damaged:
-        cache_file.write_text(json.dumps({"schema": 1, "entries": {key: bad}}), encoding="utf-8")
+    mac_key = cache_module._entry_mac_key(cache_module._code_fingerprint())
+    for bad in damaged:  # signed as this code signs: the shape checks must catch them
+        bad = {**bad, "mac": cache_module.entry_mac(mac_key, key, bad)}
+        cache_file.write_text(json.dumps({"schema": cache_module.SCHEMA, "entries": {key: bad}}),
+                              encoding="utf-8")
         assert _audit(tree, cache) == _audit(tree, None), bad
 
 

@@ -12,6 +12,19 @@ that checks. An entry stores the findings together with:
   resolved again, so a model folder that appears earlier in the model path, a changed
   ``model.config`` or a mesh that has appeared all invalidate the entry.
 
+Each entry carries a keyed BLAKE2b digest (a MAC) of its content and the file it is for, keyed
+by the code fingerprint below; an entry that does not verify is treated as absent, so the file
+is checked again. What this protects against, and what it does not: an entry damaged on disk,
+edited by hand or by a naive script (a finding deleted, a digest replaced to make a failing file
+pass), copied to another file's key, or written by another version of gzinertia is never
+trusted. It is not a secret: anyone who can run this code can recompute the key and forge an
+entry, so a cache restored from an untrusted source (a pull request's CI cache) is only as
+trustworthy as whoever could write it; use ``--no-cache`` or a cache key per branch there.
+
+The cache file is read like every other input (:mod:`gzinertia.safe_read`): a regular file of
+at most :data:`MAX_CACHE_BYTES`, checked before it is opened; one that is not, that is not
+JSON, or that is nested too deeply to parse is ignored.
+
 Everything else goes into the key of the cache file: a fingerprint of the installed gzinertia
 sources (path, size and modification time of each module) and of NumPy, SciPy, lxml and trimesh
 (their ``__init__.py``), the Python version, the selected rule codes, density and tolerance,
@@ -28,7 +41,9 @@ nor backed up.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import hmac
 import json
 import os
 import sys
@@ -38,12 +53,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.findings import Finding, JsonValue
+from gzinertia.safe_read import digest_regular_file, read_regular_file
 
 if TYPE_CHECKING:
+    from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency
 
 #: Bump when the entry layout or the meaning of a stored field changes.
-SCHEMA = 1
+SCHEMA = 2
+#: Largest cache file read (checked before reading; a larger one is ignored).
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+#: Largest file digested (the audited files and what they pull in: SDF files are capped at
+#: 64 MiB, meshes at 256 MiB by default; a file over this is treated as unreadable).
+MAX_DIGEST_BYTES = 1024 * 1024 * 1024
 DEFAULT_DIR = ".gzinertia_cache"
 ENV_DIR = "GZINERTIA_CACHE_DIR"
 #: Cache files (one per key) kept in the folder; the least recently written go first.
@@ -65,9 +87,10 @@ def _digest(data: bytes) -> str:
 
 
 def file_digest(path: str) -> str | None:
-    """The BLAKE2b digest of a file's bytes (``None`` when it cannot be read)."""
+    """The BLAKE2b digest of a regular file's bytes (``None`` when it cannot be read, or is not
+    a regular file: a FIFO or device is never opened, see :mod:`gzinertia.safe_read`)."""
     try:
-        return _digest(Path(path).read_bytes())
+        return digest_regular_file(path, MAX_DIGEST_BYTES)
     except OSError:
         return None
 
@@ -76,10 +99,27 @@ def file_digest(path: str) -> str | None:
 _DEPENDENCIES = ("numpy", "scipy", "lxml", "trimesh")
 
 
+def _entry_mac_key(fingerprint: str) -> bytes:
+    """The key of the entries' MACs: derived from the code fingerprint and the schema."""
+    return hashlib.blake2b(
+        f"gzinertia audit cache entry\0{SCHEMA}\0{fingerprint}".encode(), digest_size=32
+    ).digest()
+
+
+def entry_mac(mac_key: bytes, entry_key: str, entry: dict[str, JsonValue]) -> str:
+    """The keyed BLAKE2b digest of ``entry`` (without its ``mac``) stored under ``entry_key``:
+    canonical JSON (sorted keys), so an entry read back from the cache file gives the same."""
+    body = {k: v for k, v in entry.items() if k != "mac"}
+    text = json.dumps([entry_key, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), key=mac_key, digest_size=16).hexdigest()
+
+
+@functools.cache
 def _code_fingerprint() -> str:
     """Size and modification time of every gzinertia module and of each dependency's
     ``__init__.py`` (an edited checkout, a new release or an upgraded package gets a new key),
-    and the Python version. Located without importing anything: importing NumPy, or reading
+    and the Python version; computed once per process (the run key and the entries' MAC key
+    both need it). Located without importing anything: importing NumPy, or reading
     package metadata (about 28 ms), costs more than a cached run's checks."""
     import importlib.util
 
@@ -104,9 +144,14 @@ def _code_fingerprint() -> str:
 
 
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
-            search: Sequence[str]) -> str:
-    """The key of one cache file: code, settings, model path and working directory."""
+            search: Sequence[str], limits: ReadLimits | None = None) -> str:
+    """The key of one cache file: code, settings, read and mesh limits (``limits``, default
+    from the environment), model path and working directory."""
+    from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
+
+    read_limits = limits or ReadLimits.from_environment()
+    mesh_limits = MeshLimits.from_environment()
 
     settings: list[JsonValue] = [
         SCHEMA,
@@ -116,6 +161,8 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         tolerance,
         [[str(base), rule] for base, rule in model_search_path(search)],
         os.getcwd(),
+        [read_limits.max_included_models, read_limits.max_links],
+        [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
     ]
     return _digest(json.dumps(settings).encode())
 
@@ -179,12 +226,14 @@ class AuditCache:
         self._digests = _Digests()
         self._stored: dict[str, dict[str, JsonValue]] = {}  # this run's new entries
         self._resolutions: dict[tuple[str, str, str], str | None] = {}
+        self._mac_key = _entry_mac_key(_code_fingerprint())
         self._entries = self._load(report=True)
 
     def _load(self, report: bool) -> dict[str, dict[str, JsonValue]]:
-        """The entries on disk (none when there is no cache file or it cannot be read)."""
+        """The entries on disk (none when there is no cache file or it cannot be read, is not a
+        regular file, is larger than :data:`MAX_CACHE_BYTES` or nested too deeply to parse)."""
         try:
-            data = json.loads(self.path.read_bytes())
+            data = json.loads(read_regular_file(self.path, MAX_CACHE_BYTES))
             if isinstance(data, dict) and data.get("schema") == SCHEMA:
                 entries = data.get("entries", {})
                 return dict(entries) if isinstance(entries, dict) else {}
@@ -193,7 +242,23 @@ class AuditCache:
         except (OSError, ValueError) as exc:
             if report:
                 self.problems.append(f"{self.path}: unreadable cache ignored ({exc})")
+        except RecursionError:
+            if report:
+                self.problems.append(f"{self.path}: unreadable cache ignored (nested too deeply)")
         return {}
+
+    def _verified(self, key: str, entry: object) -> bool:
+        """Whether ``entry`` carries the MAC this code gives it under ``key``."""
+        if not isinstance(entry, dict):
+            return False
+        mac = entry.get("mac")
+        if not isinstance(mac, str):
+            return False
+        try:
+            expected = entry_mac(self._mac_key, key, entry)
+        except (TypeError, ValueError, RecursionError):  # not JSON-serialisable as stored
+            return False
+        return hmac.compare_digest(mac, expected)
 
     def _key(self, path: str) -> str:
         return f"{os.path.abspath(path)}\0{path}"
@@ -208,8 +273,9 @@ class AuditCache:
 
     def lookup(self, path: str) -> list[Finding] | None:
         """The findings stored for ``path``, or ``None`` when absent or out of date."""
-        entry = self._entries.get(self._key(path))
-        if not isinstance(entry, dict):
+        key = self._key(path)
+        entry = self._entries.get(key)
+        if not isinstance(entry, dict) or not self._verified(key, entry):
             return None
         try:
             digests = entry["digests"]
@@ -240,11 +306,14 @@ class AuditCache:
         digests.update({f: self._digests.of(f) for f in dict.fromkeys(files)})
         if any(d is None for d in digests.values()):
             return
-        self._stored[self._key(path)] = {
+        key = self._key(path)
+        entry: dict[str, JsonValue] = {
             "digests": digests,  # type: ignore[dict-item]
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
             "findings": [{**f.to_plain(), "link_in_file": f.link_in_file} for f in findings],
         }
+        entry["mac"] = entry_mac(self._mac_key, key, entry)
+        self._stored[key] = entry
 
     def save(self) -> None:
         """Writes the cache (atomically) when :meth:`store` recorded something: the entries on

@@ -200,10 +200,15 @@ def config_from_table(
     )
 
 
+#: Largest settings file read (checked before reading, see :mod:`gzinertia.safe_read`).
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
+    from gzinertia.safe_read import read_regular_file
+
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        return tomllib.loads(read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8"))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:

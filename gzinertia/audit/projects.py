@@ -19,6 +19,7 @@ from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.runner import Progress
 from gzinertia.audit.runner import audit as run_audit
+from gzinertia.limits import ReadLimits
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,12 @@ def audit_projects(
     jobs: int = 1,
     cache_dir: Path | None = None,
     cache_notes: list[str] | None = None,
+    limits: ReadLimits | None = None,
 ) -> tuple[AuditResult, list[ProjectRun]]:
     """Audits ``paths``, each file with its own settings (``overrides`` applied to each: the
     command-line options). Returns the merged result and each group's settings and result
-    (each group's ``fail_on`` decides whether its findings fail the run)."""
+    (each group's ``fail_on`` decides whether its findings fail the run). ``limits``: as for
+    :func:`~gzinertia.audit.runner.audit`."""
     targets = discover(paths)
     groups = group_targets(targets, config_file)
     runs: list[ProjectRun] = []
@@ -84,6 +87,7 @@ def audit_projects(
             jobs=jobs,
             cache_dir=cache_dir,
             cache_notes=cache_notes,
+            limits=limits,
         )
         runs.append(ProjectRun(config, result))
         done += len(members)

@@ -26,6 +26,7 @@ from gzinertia.errors import GzInertiaError
 if TYPE_CHECKING:
     from gzinertia.audit.cache import AuditCache
     from gzinertia.audit.context import DocumentContext
+    from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
 
 # The checks, the reader and NumPy are imported when a file must be checked: a run whose files
@@ -103,9 +104,14 @@ class FileResult:
 
 
 def _audit_file(
-    path: str, search: Sequence[str], config: AuditConfig, digest: bool = False
+    path: str,
+    search: Sequence[str],
+    config: AuditConfig,
+    digest: bool = False,
+    limits: ReadLimits | None = None,
 ) -> FileResult:
-    """Reads and checks one file (never raises); with ``digest``, digests its bytes first."""
+    """Reads and checks one file (never raises); with ``digest``, digests its bytes first.
+    ``limits`` caps what reading it may pull in (default: from the environment)."""
     from gzinertia.sdf import read_sdf_file
     from gzinertia.stdin import STDIN_NAME, read_stdin_document
 
@@ -115,7 +121,11 @@ def _audit_file(
 
         taken = file_digest(path)
     try:
-        doc = read_stdin_document(search) if path == STDIN_NAME else read_sdf_file(path, search)
+        doc = (
+            read_stdin_document(search)
+            if path == STDIN_NAME
+            else read_sdf_file(path, search, limits)
+        )
         found = check_document(doc, config)
     except GzInertiaError as exc:
         return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
@@ -134,6 +144,7 @@ def _audited(
     config: AuditConfig,
     jobs: int,
     cache: AuditCache | None,
+    limits: ReadLimits | None = None,
 ) -> Iterator[FileResult]:
     """Each target's result, in order: from the cache where it is up to date, else checked,
     spread over ``jobs`` processes when enough files need checking."""
@@ -149,13 +160,17 @@ def _audited(
         from concurrent.futures import ProcessPoolExecutor
         from functools import partial
 
-        check = partial(_audit_file, search=search, config=config, digest=cache is not None)
+        check = partial(
+            _audit_file, search=search, config=config, digest=cache is not None, limits=limits
+        )
         jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
-    checked = (_audit_file(path, search, config, cache is not None) for path in to_check)
+    checked = (
+        _audit_file(path, search, config, cache is not None, limits) for path in to_check
+    )
     yield from _in_order(targets, cached, checked)
 
 
@@ -220,11 +235,15 @@ def capped_jobs(requested: int) -> tuple[int, str | None]:
     )
 
 
-def open_cache(folder: Path, config: AuditConfig, search: Sequence[str]) -> AuditCache:
-    """The result cache in ``folder`` for this configuration and model path."""
+def open_cache(
+    folder: Path, config: AuditConfig, search: Sequence[str], limits: ReadLimits | None = None
+) -> AuditCache:
+    """The result cache in ``folder`` for this configuration, model path and read limits."""
     from gzinertia.audit.cache import AuditCache, run_key
 
-    key = run_key(config.selected(RULE_INFOS), config.density, config.tolerance, search)
+    key = run_key(
+        config.selected(RULE_INFOS), config.density, config.tolerance, search, limits
+    )
     return AuditCache(folder, key, search)
 
 
@@ -238,6 +257,7 @@ def audit(
     cache_dir: Path | None = None,
     cache_notes: list[str] | None = None,
     targets: Sequence[Target] | None = None,
+    limits: ReadLimits | None = None,
 ) -> AuditResult:
     """Audits files and directories (see :mod:`gzinertia.audit.discover`) with ``config``.
 
@@ -249,16 +269,23 @@ def audit(
     result is the same as without. A cache that cannot be read or written is ignored, with a
     line appended to ``cache_notes`` when given. ``targets``: the files ``paths`` were
     already found to be (:func:`~gzinertia.audit.discover.discover`), to audit a part of them.
+    ``limits`` caps the included models and links of each file
+    (:class:`~gzinertia.limits.ReadLimits`; default: from the environment).
     """
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
     targets = discover(paths) if targets is None else list(targets)  # given: already found
-    cache = None if cache_dir is None else open_cache(cache_dir, config, search)
+    if limits is None:
+        from gzinertia.limits import ReadLimits
+
+        limits = ReadLimits.from_environment()
+    cache = None if cache_dir is None else open_cache(cache_dir, config, search, limits)
     spelling = _Spellings(targets)
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str, str], Finding] = {}
     for done, (target, result) in enumerate(
-        zip(targets, _audited(targets, search, config, jobs, cache), strict=True), start=1
+        zip(targets, _audited(targets, search, config, jobs, cache, limits), strict=True),
+        start=1,
     ):
         status, found = result.status, result.findings
         statuses.append(status)

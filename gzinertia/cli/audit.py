@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from gzinertia.audit.findings import AuditResult
+    from gzinertia.limits import ReadLimits
 
 #: Show a progress bar (stderr, terminals only, not in CI) from this many files on.
 PROGRESS_MIN_FILES = 20
@@ -112,6 +113,22 @@ def audit(
             "$GZINERTIA_DOCS_URL, else the docs next to the installed code when present.",
         ),
     ] = None,
+    max_links: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--max-links",
+            help="Most links one file may hold, included models counted (default: "
+            "$GZINERTIA_MAX_LINKS, else 500000); a file with more is an error.",
+        ),
+    ] = None,
+    max_included_models: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--max-included-models",
+            help="Most <include>s one file may pull in, at any depth (default: "
+            "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
+        ),
+    ] = None,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
 
@@ -151,6 +168,7 @@ def audit(
         jobs, jobs_note = capped_jobs(jobs)
         if jobs_note:
             typer.echo(f"gzinertia: note: {jobs_note}", err=True)
+    limits = _read_limits(max_links, max_included_models)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -168,6 +186,7 @@ def audit(
             jobs=default_jobs() if jobs is None else jobs,
             cache_dir=None if no_cache else cache_dir,
             cache_notes=cache_notes,
+            limits=limits,
         )
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
@@ -214,6 +233,25 @@ def docs_base_uri(option: str | None) -> str | None:
     if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
         return tree.as_uri() + "/"
     return None
+
+
+def _read_limits(max_links: int | None, max_included_models: int | None) -> ReadLimits:
+    """The environment's read limits with ``--max-links`` / ``--max-included-models`` applied."""
+    from dataclasses import replace
+
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.limits import ReadLimits
+
+    limits = ReadLimits.from_environment()
+    for option, value, name in (
+        ("--max-links", max_links, "max_links"),
+        ("--max-included-models", max_included_models, "max_included_models"),
+    ):
+        if value is not None:
+            if value < 1:
+                raise GzInertiaError(f"{option} must be at least 1, not {value}")
+            limits = replace(limits, **{name: value})
+    return limits
 
 
 def exit_status(result: AuditResult, fail_on: str) -> int:

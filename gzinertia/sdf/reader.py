@@ -19,6 +19,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from gzinertia.errors import SdfError
+from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.records import (
     Collision,
     Dependency,
@@ -121,8 +122,11 @@ def _sdf_version(root: etree._Element, file: str) -> str:
 
 
 class _Reader:
-    def __init__(self, model_paths: Sequence[str | Path]) -> None:
+    def __init__(self, model_paths: Sequence[str | Path], limits: ReadLimits | None = None) -> None:
         self.model_paths = list(model_paths)
+        self.limits = limits or ReadLimits.from_environment()
+        self.included_models = 0  # <include> elements met, at any depth
+        self.link_count = 0
         self.graph = FrameGraph()
         self.links: list[_PendingLink] = []
         self.notes: list[Note] = []
@@ -154,8 +158,10 @@ class _Reader:
         pose: PoseSpec,
         default_ref: str,
         placement: str = "",
+        where: SourceRef | None = None,
     ) -> None:
-        """Adds frame ``name`` posed by ``pose`` (relative to ``default_ref`` when it says none)."""
+        """Adds frame ``name`` posed by ``pose`` (relative to ``default_ref`` when it says none);
+        errors about it name ``where`` (default: ``elem`` in ``file``)."""
         self.graph.add(
             FrameNode(
                 name=name,
@@ -164,8 +170,8 @@ class _Reader:
                 scope=scope,
                 ref=pose.relative_to,
                 default_ref=default_ref,
-                file=file,
-                line=line_of(elem),
+                file=where.file if where else file,
+                line=where.line if where else line_of(elem),
                 placement=placement,
             )
         )
@@ -195,9 +201,11 @@ class _Reader:
         static: bool = False,
         merge: bool = False,
         in_file: str = "",
+        included_at: SourceRef | None = None,
     ) -> Scope:
         """Reads a ``<model>`` into ``parent``; returns the scope of its content. ``in_file`` is
-        the parent's scoped name as written in ``file`` ('' at the file's root)."""
+        the parent's scoped name as written in ``file`` ('' at the file's root); ``included_at``
+        the ``<include>`` that sets its name, pose and placement frame."""
         written = _name_of(elem, file) if name is None else (elem.get("name") or name).strip()
         own_in_file = f"{in_file}::{written}" if in_file else written
         name = name or written
@@ -224,6 +232,7 @@ class _Reader:
             pose,
             MODEL_FRAME,
             placement=_placement_frame(scope, placement),
+            where=included_at,  # the <include> sets the name, pose and placement frame
         )
         for c in elem:
             tag = c.tag
@@ -250,6 +259,14 @@ class _Reader:
         static: bool,
         model_in_file: str = "",
     ) -> None:
+        self.link_count += 1
+        if self.link_count > self.limits.max_links:
+            raise SdfError(
+                file,
+                line_of(elem),
+                f"more than {self.limits.max_links} links in one file, included models counted "
+                f"(cap: audit --max-links or {ENV_MAX_LINKS})",
+            )
         own = _name_of(elem, file)
         name = scope.absolute(own)
         pose = _own_pose(elem, file)
@@ -348,6 +365,15 @@ class _Reader:
     def include(
         self, elem: etree._Element, file: str, scope: Scope, static: bool, stack: tuple[str, ...]
     ) -> None:
+        self.included_models += 1
+        if self.included_models > self.limits.max_included_models:
+            raise SdfError(
+                file,
+                line_of(elem),
+                f"more than {self.limits.max_included_models} included models in one file, "
+                "each <include> counted at any depth "
+                f"(cap: audit --max-included-models or {ENV_MAX_INCLUDED_MODELS})",
+            )
         uri_elem = child(elem, "uri")
         where = SourceRef(file, line_of(elem))
         if uri_elem is None or not text_of(uri_elem):
@@ -409,6 +435,7 @@ class _Reader:
             placement=text_of(placement_elem) if placement_elem is not None else None,
             static=static or (static_elem is not None and parse_bool(static_elem, file)),
             merge=attr_bool(elem, "merge", file),
+            included_at=where,
         )
         for c in elem.iterchildren("plugin"):  # libsdformat adds them to the included model
             if is_gz_hydrodynamics(c):
@@ -516,7 +543,12 @@ class _Reader:
         return tuple(records)
 
 
-def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) -> SdfDocument:
+def _read(
+    root: etree._Element,
+    file: str,
+    model_paths: Sequence[str | Path],
+    limits: ReadLimits | None = None,
+) -> SdfDocument:
     version = _sdf_version(root, file)
     notes: list[Note] = []
     if version not in KNOWN_VERSIONS:
@@ -528,7 +560,7 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
                 SourceRef(file, line_of(root)),
             )
         )
-    reader = _Reader(model_paths)
+    reader = _Reader(model_paths, limits)
     reader.register_version(file, version)
     stack = (str(Path(file).resolve()),)
     world = child(root, "world")
@@ -565,29 +597,38 @@ def _read(root: etree._Element, file: str, model_paths: Sequence[str | Path]) ->
     )
 
 
-def read_sdf_file(path: str | Path, model_paths: Sequence[str | Path] = ()) -> SdfDocument:
+def read_sdf_file(
+    path: str | Path, model_paths: Sequence[str | Path] = (), limits: ReadLimits | None = None
+) -> SdfDocument:
     """Reads an SDFormat file (world or model) and everything it includes.
 
     ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
     ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Raises :class:`~gzinertia.errors.SdfError`
-    (file and line) for a file that cannot be read as SDFormat.
+    (file and line) for a file that cannot be read as SDFormat, or that goes over ``limits``
+    (default: :meth:`~gzinertia.limits.ReadLimits.from_environment`).
     """
-    return _read(parse_xml_file(path), str(path), model_paths)
+    return _read(parse_xml_file(path), str(path), model_paths, limits)
 
 
 def read_sdf_string(
-    text: str, name: str = "<string>", model_paths: Sequence[str | Path] = ()
+    text: str,
+    name: str = "<string>",
+    model_paths: Sequence[str | Path] = (),
+    limits: ReadLimits | None = None,
 ) -> SdfDocument:
     """Reads SDFormat text; ``name`` stands for the file in messages and relative includes."""
-    return _read(parse_xml_bytes(text.encode("utf-8"), name), name, model_paths)
+    return _read(parse_xml_bytes(text.encode("utf-8"), name), name, model_paths, limits)
 
 
 def read_sdf_bytes(
-    data: bytes, name: str = "<bytes>", model_paths: Sequence[str | Path] = ()
+    data: bytes,
+    name: str = "<bytes>",
+    model_paths: Sequence[str | Path] = (),
+    limits: ReadLimits | None = None,
 ) -> SdfDocument:
     """Reads SDFormat bytes (any declared encoding); ``name`` stands for the file in messages
     and relative includes (e.g. edited bytes checked before they replace the file)."""
-    return _read(parse_xml_bytes(data, name), name, model_paths)
+    return _read(parse_xml_bytes(data, name), name, model_paths, limits)
 
 
 def _placement_frame(scope: Scope, placement: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,9 +23,89 @@ def text_of(elem: etree._Element) -> str:
     return (elem.text or "").strip()
 
 
+#: Smallest normal double: libsdformat (``std::stod``) refuses a value that underflows below it.
+_DBL_MIN = 2.2250738585072014e-308
+#: The whole of a number as C's ``strtod`` reads it (what libsdformat uses), ASCII only:
+#: decimal, hexadecimal (``0x1.8p3``), ``inf``/``infinity``, ``nan``/``nan(chars)``.
+_C_NUMBER = re.compile(
+    r"[+-]?(?:"
+    r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+    r"|(?i:inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?)"
+    r")"
+)
+_ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")
+_HEX_PREFIX = re.compile(r"[+-]?0[xX]")
+
+
+def _words(elem: etree._Element) -> list[str]:
+    """The element's text split at ASCII white space (the only white space libsdformat skips;
+    other Unicode spaces stay in a word, which is then no number)."""
+    raw = elem.text or ""
+    if raw.isascii():
+        return raw.split()
+    return [w for w in _ASCII_SPACE.split(raw) if w]
+
+
+def c_double(word: str) -> float | None:
+    """The value libsdformat (``std::stod``, i.e. C ``strtod``) reads from ``word`` when it reads
+    *all* of it, else ``None``: ``1_000``, ``1abc``, ``1,5``, full-width or Arabic-Indic digits are
+    not numbers (libsdformat reads only a leading part of some of them, or refuses them).
+    Overflow gives ±inf and underflow below the smallest normal double gives NaN (libsdformat
+    refuses both); callers reject non-finite values."""
+    if not _C_NUMBER.fullmatch(word):
+        return None
+    try:
+        if _HEX_PREFIX.match(word):
+            value = float.fromhex(word)
+            mantissa = word.split("0", 1)[1][1:].split("p")[0].split("P")[0]
+        elif word.lstrip("+-")[:1].lower() in ("i", "n"):
+            return float(word.split("(", 1)[0])
+        else:
+            value = float(word)
+            mantissa = word.split("e")[0].split("E")[0]
+    except OverflowError:
+        return math.inf if not word.startswith("-") else -math.inf
+    if abs(value) < _DBL_MIN and any(c not in "0.+-" for c in mantissa):
+        return math.nan  # strtod's ERANGE: a non-zero number that underflows
+    return value
+
+
+def _leading_number(word: str) -> str:
+    """The longest start of ``word`` (at most 64 characters) that is a whole C number."""
+    for end in range(min(len(word), 64), 0, -1):
+        if _C_NUMBER.fullmatch(word[:end]):
+            return word[:end]
+    return ""
+
+
+def _bad_word(elem: etree._Element, file: str, w: str) -> SdfError:
+    """The error for the first word of ``elem`` that is not an acceptable number."""
+    tag, line = elem.tag, line_of(elem)
+    v = c_double(w)
+    if v is None:
+        lead = _leading_number(w)
+        hint = f" (libsdformat would read only its start, {lead!r})" if lead else ""
+        return SdfError(file, line, f"<{tag}> value {w!r} is not a number{hint}")
+    if math.isnan(v) and w.lstrip("+-")[:1].lower() != "n":
+        return SdfError(
+            file, line, f"<{tag}> value {w!r} underflows (libsdformat refuses it: below 2.2e-308)"
+        )
+    if not math.isfinite(v):
+        return SdfError(file, line, f"<{tag}> value {w!r} is not finite")
+    limit = f"|x| > {MAX_MAGNITUDE:g}"
+    return SdfError(file, line, f"<{tag}> value {w!r} is out of range ({limit})")
+
+
+def _acceptable(v: float | None) -> bool:
+    return v is not None and -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE  # False for NaN too
+
+
 def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> list[float]:
-    """The whitespace-separated finite numbers of ``elem`` (exactly ``count`` when given)."""
-    words = text_of(elem).split()
+    """The whitespace-separated finite numbers of ``elem`` (exactly ``count`` when given), read
+    as libsdformat reads them (:func:`c_double`), within ``±MAX_MAGNITUDE``; anything else is
+    an error naming the word, file and line."""
+    words = _words(elem)
     tag = elem.tag
     if count is not None and len(words) != count:
         raise SdfError(
@@ -32,23 +113,28 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
             line_of(elem),
             f"<{tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}",
         )
-    try:
-        values = [float(w) for w in words]
-        if all(-MAX_MAGNITUDE <= v <= MAX_MAGNITUDE for v in values):  # False for NaN too
-            return values
-    except ValueError:
-        pass
-    for w in words:  # name the first bad word
+    text = elem.text or ""
+    if text.isascii() and "_" not in text:  # then Python's float() reads as strtod does
         try:
-            v = float(w)
-        except ValueError:
-            raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is not a number") from None
-        if not math.isfinite(v):
-            raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is not finite")
-        if abs(v) > MAX_MAGNITUDE:
-            limit = f"|x| > {MAX_MAGNITUDE:g}"
-            raise SdfError(file, line_of(elem), f"<{tag}> value {w!r} is out of range ({limit})")
-    raise AssertionError("unreachable: every word parsed and is in range")
+            values = [float(w) for w in words]
+        except ValueError:  # hexadecimal, nan(...), words: the slow path names the culprit
+            pass
+        else:
+            # In range and not subnormal (False for NaN too); a zero written with an exponent
+            # may be an underflow (1e-400): the slow path decides.
+            if all(_DBL_MIN <= abs(v) <= MAX_MAGNITUDE or v == 0.0 for v in values) and (
+                ("e" not in text and "E" not in text)
+                or not any(
+                    v == 0.0 and ("e" in w or "E" in w)
+                    for v, w in zip(values, words, strict=True)
+                )
+            ):
+                return values
+    parsed = [c_double(w) for w in words]
+    for w, v in zip(words, parsed, strict=True):
+        if not _acceptable(v):
+            raise _bad_word(elem, file, w)
+    return [v for v in parsed if v is not None]
 
 
 def parse_float(elem: etree._Element, file: str) -> float:

@@ -6,9 +6,14 @@
   accepts and strict XML rejects, are declared on the root element before parsing. The
   declaration goes on the root's own line, so every line number stays that of the user's file.
 * Comments are kept: the audit reads suppression comments and commented-out elements.
-* Limits with clear messages: files over 64 MiB, nesting deeper than libxml2's 256 levels, and
-  any DTD that declares entities (SDFormat never needs one; libsdformat's tinyxml2 does not
-  expand them; they are how entity-expansion bombs and external-entity reads are built).
+* Limits with clear messages: files over 64 MiB (refused before they are read, see
+  :mod:`gzinertia.safe_read`; FIFOs, devices and other non-regular files are never opened),
+  nesting deeper than libxml2's 256 levels, and any DTD that declares entities (SDFormat never
+  needs one; libsdformat's tinyxml2 does not expand them; they are how entity-expansion bombs
+  and external-entity reads are built). The refusal is decided on the DTD the parser reports
+  (:func:`_refuse_entities`), whatever the file's encoding or comments; no DTD is ever loaded,
+  so a ``<!DOCTYPE sdf SYSTEM "...">`` opens nothing and is otherwise ignored (as libsdformat
+  does).
 """
 
 from __future__ import annotations
@@ -22,18 +27,23 @@ from pathlib import Path
 from lxml import etree
 
 from gzinertia.errors import SdfError
+from gzinertia.safe_read import RefusedFileError, read_regular_file
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 _PREFIX_RE = re.compile(rb"[<\s/]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*")
 _DECLARED_RE = re.compile(rb"xmlns:([A-Za-z_][\w.-]*)\s*=")
 _ROOT_RE = re.compile(rb"<(?![?!])[A-Za-z_][\w.:-]*")
-_ENTITY_DECL_RE = re.compile(rb"<!ENTITY\b")
+_DOCTYPE_RE = re.compile(rb"<!DOCTYPE\b")
 _DEPTH_MSG = re.compile(r"Excessive depth in document: (\d+)")
 
 
 def safe_parser() -> etree.XMLParser:
-    """lxml settings for untrusted files: no entities, DTDs or network; comments kept."""
+    """lxml settings for untrusted files: no entities, DTDs or network; comments kept.
+
+    ``collect_ids`` keeps lxml's default: with ``collect_ids=False`` libxml2 loads a
+    ``<!DOCTYPE ... SYSTEM "...">`` external subset although ``load_dtd=False`` (lxml 6.1,
+    libxml2 2.14), i.e. opens any file or FIFO a document names."""
     return etree.XMLParser(
         resolve_entities=False,
         no_network=True,
@@ -42,7 +52,6 @@ def safe_parser() -> etree.XMLParser:
         huge_tree=False,
         remove_comments=False,
         remove_pis=True,
-        collect_ids=False,
     )
 
 
@@ -88,14 +97,6 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
         raise SdfError(name, None, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     if not data.strip():
         raise SdfError(name, None, "file is empty")
-    root_start = _ROOT_RE.search(data)
-    prolog = data[: root_start.start()] if root_start else data
-    entity = _ENTITY_DECL_RE.search(prolog)
-    if entity:
-        entity_line = prolog.count(b"\n", 0, entity.start()) + 1
-        raise SdfError(
-            name, entity_line, "refusing a DTD that declares entities (SDFormat does not use them)"
-        )
     data = _declaration_first(data)
     try:
         try:
@@ -109,6 +110,11 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
         line = exc.lineno if exc.lineno else None
         msg = exc.msg or "malformed XML"
         msg = re.sub(r",? line \d+, column \d+$", "", msg)
+        declared = _declared_entities_after_error(data)
+        if declared:
+            raise SdfError(
+                name, _doctype_line(data) or line, f"{_ENTITY_REFUSAL}: {declared}"
+            ) from None
         depth = _DEPTH_MSG.search(msg)
         if depth:
             raise SdfError(
@@ -117,14 +123,81 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
         raise SdfError(name, line, f"not well-formed XML: {msg}") from None
     except ValueError as exc:  # e.g. an encoding declaration lxml refuses
         raise SdfError(name, None, f"cannot parse as XML: {exc}") from None
+    _refuse_entities(root, data, name)
+    _refuse_undeclared_entities(_shared_parser(), name)
     return root
 
 
+_ENTITY_REFUSAL = "refusing a DTD that declares entities (SDFormat does not use them)"
+
+
+def _doctype_line(data: bytes) -> int | None:
+    """The line of ``<!DOCTYPE`` in an ASCII-compatible file (for messages only)."""
+    found = _DOCTYPE_RE.search(data)
+    return None if found is None else data.count(b"\n", 0, found.start()) + 1
+
+
+def _declared_entities(root: etree._Element | None) -> str:
+    """The entities (general or parameter) the parser reports declared in the document's DTD,
+    as text (``""`` when none). The parser loads no external subset, so only the internal one
+    can declare any."""
+    if root is None:
+        return ""
+    docinfo = root.getroottree().docinfo
+    names: list[str] = []
+    for dtd in (docinfo.internalDTD, docinfo.externalDTD):
+        if dtd is not None:
+            names.extend(str(e.name) for e in dtd.iterentities())  # type: ignore[attr-defined]
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
+def _declared_entities_after_error(data: bytes) -> str:
+    """:func:`_declared_entities` of a document the parser rejected (an entity bomb stops it
+    with "entity amplification", an external entity with "references external entity"): what
+    the same parser, in recovery mode, reports of its DTD."""
+    parser = etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        recover=True,
+    )
+    try:
+        root = etree.fromstring(data, parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return ""
+    return _declared_entities(root)
+
+
+def _refuse_undeclared_entities(parser: etree.XMLParser, name: str) -> None:
+    """An :class:`SdfError` when the last parse met an entity reference nothing declares:
+    with a ``<!DOCTYPE ... SYSTEM>`` (never loaded) libxml2 only warns and drops it, which
+    would silently change a name or a value."""
+    for entry in parser.error_log:
+        if entry.type_name == "WAR_UNDECLARED_ENTITY":
+            raise SdfError(
+                name,
+                entry.line or None,
+                f"{entry.message.strip()} (no DTD is read; SDFormat does not use entities)",
+            )
+
+
+def _refuse_entities(root: etree._Element, data: bytes, name: str) -> None:
+    """An :class:`SdfError` when the parser reports a DTD that declares entities."""
+    declared = _declared_entities(root)
+    if declared:
+        raise SdfError(name, _doctype_line(data) or line_of(root), f"{_ENTITY_REFUSAL}: {declared}")
+
+
 def read_file_bytes(path: str | Path) -> bytes:
-    """A file's bytes; an :class:`SdfError` naming the path as given when it cannot be read."""
+    """A regular file's bytes (at most :data:`MAX_FILE_BYTES`, checked before reading); an
+    :class:`SdfError` naming the path as given when it cannot or may not be read (a FIFO, a
+    device, a directory, too large: :mod:`gzinertia.safe_read`)."""
     name = str(path)
     try:
-        return Path(path).read_bytes()
+        return read_regular_file(path, MAX_FILE_BYTES)
+    except RefusedFileError as exc:
+        raise SdfError(name, None, str(exc)) from None
     except FileNotFoundError:
         raise SdfError(name, None, "no such file") from None
     except IsADirectoryError:

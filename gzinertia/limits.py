@@ -1,0 +1,89 @@
+"""Caps on how much one input may make gzinertia read or build (hostile-input limits).
+
+A few kilobytes of SDF can describe an unbounded amount of work: ten levels of models each
+including the next ten times name 10⁹ links; a 785-byte ``.stl.bz2`` inflates to gigabytes.
+Every command reads through these caps; going over one is an error naming the file and line
+(exit status 2), never a hang or a memory blow-up.
+
+=============================  =========================  =====================================
+cap                            default                    set with
+=============================  =========================  =====================================
+included models, per file      10,000                     ``GZINERTIA_MAX_INCLUDED_MODELS``;
+                                                          ``audit --max-included-models``
+links, per file (with          500,000                    ``GZINERTIA_MAX_LINKS``;
+included ones)                                            ``audit --max-links``
+mesh file size                 256 MiB                    ``GZINERTIA_MAX_MESH_BYTES``
+mesh vertices                  2,000,000                  ``GZINERTIA_MAX_MESH_VERTICES``
+mesh triangles                 2,000,000                  ``GZINERTIA_MAX_MESH_FACES``
+=============================  =========================  =====================================
+
+SDF files (the audited one, includes, ``model.config``) are capped at 64 MiB
+(:data:`gzinertia.sdf.xml.MAX_FILE_BYTES`), checked before they are read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from gzinertia.errors import GzInertiaError
+
+ENV_MAX_INCLUDED_MODELS = "GZINERTIA_MAX_INCLUDED_MODELS"
+ENV_MAX_LINKS = "GZINERTIA_MAX_LINKS"
+ENV_MAX_MESH_BYTES = "GZINERTIA_MAX_MESH_BYTES"
+ENV_MAX_MESH_VERTICES = "GZINERTIA_MAX_MESH_VERTICES"
+ENV_MAX_MESH_FACES = "GZINERTIA_MAX_MESH_FACES"
+
+
+def _from_env(name: str, default: int) -> int:
+    """A positive integer from the environment variable ``name`` (``default`` when unset)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw, 10)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise GzInertiaError(f"{name} must be a positive whole number, not {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """Caps on what reading one SDF file may pull in: ``max_included_models`` ``<include>``
+    elements resolved (at any depth, each inclusion counted), ``max_links`` links (the file's
+    own and those of the models it includes)."""
+
+    max_included_models: int = 10_000
+    max_links: int = 500_000
+
+    @classmethod
+    def from_environment(cls) -> ReadLimits:
+        """The defaults, replaced by ``GZINERTIA_MAX_INCLUDED_MODELS`` and
+        ``GZINERTIA_MAX_LINKS`` where set."""
+        return cls(
+            max_included_models=_from_env(ENV_MAX_INCLUDED_MODELS, cls.max_included_models),
+            max_links=_from_env(ENV_MAX_LINKS, cls.max_links),
+        )
+
+
+@dataclass(frozen=True)
+class MeshLimits:
+    """Caps on one mesh file: its size in bytes (checked before it is read), its vertices and
+    its triangles (checked from the file's header where the format declares them, else after
+    loading)."""
+
+    max_bytes: int = 256 * 1024 * 1024
+    max_vertices: int = 2_000_000
+    max_faces: int = 2_000_000
+
+    @classmethod
+    def from_environment(cls) -> MeshLimits:
+        """The defaults, replaced by ``GZINERTIA_MAX_MESH_BYTES``, ``..._VERTICES`` and
+        ``..._FACES`` where set."""
+        return cls(
+            max_bytes=_from_env(ENV_MAX_MESH_BYTES, cls.max_bytes),
+            max_vertices=_from_env(ENV_MAX_MESH_VERTICES, cls.max_vertices),
+            max_faces=_from_env(ENV_MAX_MESH_FACES, cls.max_faces),
+        )
