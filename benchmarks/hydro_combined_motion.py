@@ -26,7 +26,7 @@ motion drives: the force for a translation, the moment for a rotation; error
   added-mass Coriolis term does: see docs/added_mass.md.)
 
 Two sets of terms: the diagonal ``hydro`` writes by default, and with ``--cross-terms``
-(:func:`gzinertia.hydro_damping.quadratic_cross_terms` added).
+(:func:`gzinertia.physics.hydro_damping.quadratic_cross_terms` added).
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ from typing import NamedTuple
 import mujoco
 import numpy as np
 
-from gzinertia.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.hydro_damping import (
+from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
+from gzinertia.physics.hydro_damping import (
     hydrodynamics_damping,
     plugin_wrench,
     quadratic_cross_terms,
     sum_damping,
 )
-from gzinertia.rotation import Pose
+from gzinertia.physics.rotation import Pose
 
 N_ELLIPSOIDS = 40
 N_DIRECTIONS = 100

@@ -13,14 +13,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from gzinertia.inertia import (
+from gzinertia.physics.inertia import (
     parallel_axis,
     reexpress_inertia,
     spatial_inertia_about_com,
     spatial_inertia_about_origin,
 )
-from gzinertia.rotation import Mat3, Pose, Vec3
-from gzinertia.spatial import Mat6, Ordering, reorder
+from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.physics.spatial import Mat6, Ordering, reorder
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ def exact_link_pattern(name: str) -> str:
 def command_line(*args: str) -> str:
     """``gzinertia ARG...`` with every argument shell-quoted; standard input's name
     (``<stdin>``: the text came from a pipe, no file to edit) becomes the placeholder ``FILE``."""
-    from gzinertia.stdin import STDIN_NAME
+    from gzinertia.sdf.stdin import STDIN_NAME
 
     words = ["FILE" if a == STDIN_NAME else shell_quote(a) for a in args]
     return " ".join(["gzinertia", *words])

@@ -25,11 +25,11 @@ from oracles.capytaine_oracle import (
 )
 from scipy.spatial.transform import Rotation
 
-from gzinertia.commands.addmass import FitChooser, add_mass
-from gzinertia.rotation import rpy_from_rotation
+from gzinertia.edit.addmass import FitChooser, add_mass
+from gzinertia.physics.rotation import rpy_from_rotation
+from gzinertia.physics.spatial import transform_spatial
+from gzinertia.physics.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass_matrix
 from gzinertia.sdf import read_sdf_bytes
-from gzinertia.spatial import transform_spatial
-from gzinertia.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass_matrix
 
 DENSITY = FLUID_DENSITIES["seawater"]
 # Three distinct semi-axes (m): every diagonal entry of A_EEo_E differs, every angular one is > 0.

@@ -11,10 +11,10 @@ import pytest
 from conftest import CORPUS, EXAMPLES, random_rotation, random_spd6, rel_err, run_cli
 from editing import assert_only_added_mass_changed
 
-from gzinertia.added_mass import SDF_TAGS, AddedMass, kinetic_energy_error
-from gzinertia.commands.addmass import FitChooser, add_mass
+from gzinertia.edit.addmass import FitChooser, add_mass
 from gzinertia.errors import GzInertiaError
-from gzinertia.rotation import Pose
+from gzinertia.physics.added_mass import SDF_TAGS, AddedMass, kinetic_energy_error
+from gzinertia.physics.rotation import Pose
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
 # --- the type ---------------------------------------------------------------------------------
@@ -49,7 +49,7 @@ def test_moving_the_point_keeps_kinetic_energy(rng: np.random.Generator) -> None
 
 def test_in_link_equals_dart_transformed(rng: np.random.Generator) -> None:
     dart = pytest.importorskip("dartpy")
-    from gzinertia.spatial import block_swap
+    from gzinertia.physics.spatial import block_swap
 
     for _ in range(50):
         A_EEo_E = AddedMass(random_spd6(rng), "Eo", "E")
@@ -67,7 +67,7 @@ def test_kinetic_energy_error_of_an_unshifted_matrix(rng: np.random.Generator) -
     no sampled velocity does worse."""
     from scipy.linalg import eigh
 
-    from gzinertia.added_mass import ellipsoid_added_mass
+    from gzinertia.physics.added_mass import ellipsoid_added_mass
 
     A_EEo_E, true = ellipsoid_added_mass((0.6, 0.25, 0.15), 1000.0, Pose((0.3, -0.1, 0.05)))
     unshifted = AddedMass(A_EEo_E.A)

@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
+from gzinertia.physics.rotation import rotation_from_rpy
+from gzinertia.physics.spatial import block_swap
+from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import LinkRecord
-from gzinertia.rotation import rotation_from_rpy
 from gzinertia.sdf import read_sdf_file
-from gzinertia.spatial import block_swap
-from gzinertia.tuckerman import ellipsoid_added_mass_matrix
 
 dart = pytest.importorskip("dartpy")
 
@@ -128,9 +128,9 @@ def test_added_mass_written_about_the_ellipsoid_centre_gives_wrong_dynamics_unti
     """The mistake the tool prevents: the ellipsoid's matrix rotated to link axes but left
     about its centre. DART then accelerates the body wrongly; `gzinertia shift --from` the
     centre repairs it."""
-    from gzinertia.added_mass import AddedMass
     from gzinertia.edit.editor import XmlEditor
     from gzinertia.edit.links import link_element, write_fluid_added_mass
+    from gzinertia.physics.added_mass import AddedMass
 
     good = read_sdf_file(_written(tmp_path, capsys)).link("glider::body")
     A_BEo_B = AddedMass(ellipsoid_added_mass_matrix(SEMI_AXES, DENSITY), "Eo", "E").reexpressed(

@@ -320,7 +320,7 @@ def test_shifting_the_defect_gives_the_added_mass_addmass_computes(
 
     import numpy as np
 
-    from gzinertia.commands.addmass import FitChooser, add_mass
+    from gzinertia.edit.addmass import FitChooser, add_mass
     from gzinertia.sdf import read_sdf_file
 
     shutil.copytree(DEFECTS / "added_mass_about_com", tmp_path / "d")

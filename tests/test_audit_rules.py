@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES, random_rotation
 
-from gzinertia.added_mass import SDF_TAGS
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
+from gzinertia.physics.added_mass import SDF_TAGS
 
 # ---------------------------------------------------------------------------------------------
 # model builders
@@ -372,7 +372,7 @@ def ellipsoid_link(A: np.ndarray | None, pose: Sequence[float] = (0, 0, 0, 0, 0,
                    name: str = "body", link_pose: Sequence[float] | None = None,
                    density: float = 1000.0) -> str:
     """A uniform ellipsoid of ``density`` posed by ``pose`` in its link, with ``A``."""
-    from gzinertia.rotation import Pose
+    from gzinertia.physics.rotation import Pose
 
     r = np.array(SEMI_AXES)
     mass = density * 4.0 / 3.0 * np.pi * np.prod(r)
@@ -383,7 +383,7 @@ def ellipsoid_link(A: np.ndarray | None, pose: Sequence[float] = (0, 0, 0, 0, 0,
 
 
 def tuckerman_about_centre(density: float = 1000.0) -> np.ndarray:
-    from gzinertia.tuckerman import ellipsoid_added_mass_matrix
+    from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 
     return ellipsoid_added_mass_matrix(SEMI_AXES, density)
 
@@ -466,8 +466,8 @@ def test_gzi204_addmass_matrices_are_clean_and_unshifted_ones_are_found(
     origin) raises no GZI204; the same matrix left about the ellipsoid's centre does, with the
     implied centre at the origin, the centroid as reference and DART's change of point giving
     the kinetic-energy error; moved the wrong way, the implied centre is the mirror image."""
-    from gzinertia.commands.addmass import FitChooser, add_mass
-    from gzinertia.rotation import Pose
+    from gzinertia.edit.addmass import FitChooser, add_mass
+    from gzinertia.physics.rotation import Pose
 
     for k in range(6):
         folder = tmp_path / f"case{k}"
@@ -506,7 +506,7 @@ def test_gzi204_mujoco_fits_of_the_examples_are_clean(tmp_path: Path) -> None:
     added-mass centre is not the centroid, yet it is on its side: no GZI204."""
     import shutil
 
-    from gzinertia.commands.addmass import FitChooser, add_mass
+    from gzinertia.edit.addmass import FitChooser, add_mass
 
     for name in ("box_rov", "arm", "torpedo_auv"):
         folder = tmp_path / name

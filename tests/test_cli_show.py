@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from conftest import CORPUS, EXAMPLES, rel_err, run_cli
 
+from gzinertia.physics.spatial import block_swap
 from gzinertia.sdf import read_sdf_file
-from gzinertia.spatial import block_swap
 
 SHOW_KEYS = {
     "name",

@@ -11,10 +11,10 @@ import pytest
 from conftest import CORPUS, EXAMPLES, rel_err, run_cli
 from editing import assert_only_added_mass_changed
 
-from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
-from gzinertia.commands.convert import hydro_to_sdf, sdf_to_hydro
+from gzinertia.edit.convert import hydro_to_sdf, sdf_to_hydro
 from gzinertia.errors import GzInertiaError
-from gzinertia.rotation import Pose, rotation_from_rpy
+from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
 HYDRO = """<?xml version="1.0"?>
@@ -199,7 +199,7 @@ def test_shift_from_the_com_gives_the_matrix_about_the_origin(
 
 
 def test_shift_changes_only_the_element(tmp_path: Path) -> None:
-    from gzinertia.commands.shift import shift
+    from gzinertia.edit.shift import shift
 
     A, _ = ellipsoid_added_mass((0.5, 0.2, 0.1), 1000.0)
     path = tmp_path / "m.sdf"

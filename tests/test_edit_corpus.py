@@ -13,11 +13,11 @@ import pytest
 from conftest import CORPUS
 from editing import assert_only_changed_within, undo_version_upgrade
 
-from gzinertia.commands.convert import hydro_to_sdf
-from gzinertia.commands.hydro import hydro
-from gzinertia.commands.shift import shift
+from gzinertia.edit.convert import hydro_to_sdf
+from gzinertia.edit.hydro import hydro
+from gzinertia.edit.shift import shift
 from gzinertia.errors import GzInertiaError
-from gzinertia.fluid_forces import EllipsoidFluidCoefficients
+from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
 

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from conftest import CORPUS, random_rotation, run_cli
 
-from gzinertia.added_mass import PSD_RTOL, AddedMass
 from gzinertia.audit.runner import audit
 from gzinertia.edit.links import fluid_added_mass_lines
+from gzinertia.physics.added_mass import PSD_RTOL, AddedMass
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
 ROV = """<?xml version="1.0"?>

@@ -4,7 +4,7 @@ Oracles: Tuckerman's closed form for each ellipsoid on its own (a sphere: ρV/2,
 added mass), moved to the link origin by DART's ``Inertia.transformed`` (independent of
 gzinertia's change of point); Capytaine's BEM of the bodies together (the interaction the sum
 neglects); closed-form distances and the Perram–Wertheim contact function
-(:mod:`gzinertia.overlap`) for which shapes touch.
+(:mod:`gzinertia.physics.overlap`) for which shapes touch.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ import numpy as np
 import pytest
 from conftest import random_rotation, rel_err
 
-from gzinertia.added_mass import AddedMass
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
-from gzinertia.commands.addmass import FitChooser, add_mass
-from gzinertia.contact_groups import TOUCH_RTOL, convex_shape, gap_at_most, touching_groups
-from gzinertia.fits import SEPARATE_BODIES_REASON, ellipsoid_of_solid, fit_link
+from gzinertia.edit.addmass import FitChooser, add_mass
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.contact_groups import TOUCH_RTOL, convex_shape, gap_at_most, touching_groups
+from gzinertia.physics.fits import SEPARATE_BODIES_REASON, ellipsoid_of_solid, fit_link
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.shapes import collision_solid, combine_solids
+from gzinertia.physics.spatial import block_swap
+from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, LinkRecord, SourceRef
-from gzinertia.rotation import Pose
 from gzinertia.sdf import read_sdf_bytes
-from gzinertia.shapes import collision_solid, combine_solids
-from gzinertia.spatial import block_swap
-from gzinertia.tuckerman import ellipsoid_added_mass_matrix
 
 RHO = 1000.0
 
@@ -259,7 +259,7 @@ def test_ellipsoids_touch_when_perram_wertheim_says_they_overlap(
 ) -> None:
     """Random ellipsoid pairs placed so that the Perram–Wertheim F is 0.9 (overlap) or 1.1
     (apart): the shapes touch exactly in the first case."""
-    from gzinertia.overlap import Ellipsoid, contact
+    from gzinertia.physics.overlap import Ellipsoid, contact
 
     for _ in range(20):
         a, b = rng.uniform(0.1, 0.5, size=3), rng.uniform(0.1, 0.5, size=3)

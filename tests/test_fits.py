@@ -1,4 +1,4 @@
-"""Ellipsoid fits of a link's fluid-displacing shape (:mod:`gzinertia.fits`), against oracles.
+"""Ellipsoid fits of a link's fluid-displacing shape (:mod:`gzinertia.physics.fits`), against oracles.
 
 * ``mujoco``: the same collisions written as MJCF geoms with ``fluidshape="ellipsoid"`` and
   compiled by MuJoCo. Its ``geom_pos``/``geom_quat`` are the ellipsoid frames in the body (= link)
@@ -25,7 +25,7 @@ import pytest
 from conftest import EXAMPLES, rel_err
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.fits import (
+from gzinertia.physics.fits import (
     DEFAULT_FIT,
     FIT_METHODS,
     EllipsoidFit,
@@ -34,10 +34,10 @@ from gzinertia.fits import (
     explicit_fit,
     fit_link,
 )
+from gzinertia.physics.spatial import transform_spatial
+from gzinertia.physics.tuckerman import ellipsoid_added_mass, ellipsoid_added_mass_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file, read_sdf_string
-from gzinertia.spatial import transform_spatial
-from gzinertia.tuckerman import ellipsoid_added_mass, ellipsoid_added_mass_matrix
 
 mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("pydrake")

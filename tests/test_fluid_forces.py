@@ -1,4 +1,4 @@
-"""MuJoCo's fluid models (gzinertia.fluid_forces) against MuJoCo itself (`data.qfrc_fluid`).
+"""MuJoCo's fluid models (gzinertia.physics.fluid_forces) against MuJoCo itself (`data.qfrc_fluid`).
 
 Generalised forces of a free joint. MuJoCo's free joint has ``qvel = [v_WBo_W; w_WB_B]``: the
 velocity of the body origin in world axes, then the angular velocity in body axes. The point Q
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from conftest import random_rotation, random_valid_inertia
 
-from gzinertia.fluid_forces import (
+from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     FluidGeom,
     angular_drag_moments,
@@ -39,9 +39,9 @@ from gzinertia.fluid_forces import (
     stokes_coefficients,
     translational_drag_area,
 )
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.records import Geometry
-from gzinertia.rotation import Pose
-from gzinertia.tuckerman import ellipsoid_added_mass
 
 GEOM_TYPES = ("sphere", "capsule", "cylinder", "box", "ellipsoid")
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from conftest import CORPUS, EXAMPLES, rel_err
 
-from gzinertia.gazebo import dart_spatial_tensor, gz_math_body_matrix, gz_math_spatial_matrix
+from gzinertia.gazebo.dart import dart_spatial_tensor, gz_math_body_matrix, gz_math_spatial_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file
 

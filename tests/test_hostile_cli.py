@@ -215,8 +215,8 @@ def test_shapes_whose_volume_overflows_are_refused_by_every_command(
 def test_a_shape_whose_second_moment_overflows_is_a_shape_error() -> None:
     """A 1e100 box is below the reader's value limit; its second moment (V·L² ~ 1e500) is not
     a float64. Smaller boxes still agree with the closed form V/12·(b² + c²)."""
+    from gzinertia.physics.shapes import ShapeError, solid_properties
     from gzinertia.records import Geometry
-    from gzinertia.shapes import ShapeError, solid_properties
 
     with pytest.raises(ShapeError, match="overflows float64"):
         solid_properties(Geometry("box", size=(1e100, 1e100, 1e100)))
@@ -270,7 +270,7 @@ def test_the_unwound_tetrahedron_is_the_tetrahedron(tmp_path: Path) -> None:
     closed forms V = 1/6, centroid (1/4, 1/4, 1/4)."""
     import trimesh
 
-    from gzinertia.shapes import mesh_solid
+    from gzinertia.physics.shapes import mesh_solid
 
     path = tmp_path / "tet.obj"
     path.write_bytes(UNWOUND_TETRAHEDRON)
@@ -450,8 +450,8 @@ def test_reading_back_an_overflowed_matrix_never_matches() -> None:
 
 
 def test_moving_added_mass_by_a_huge_offset_raises_overflow() -> None:
-    from gzinertia.added_mass import AddedMass
     from gzinertia.errors import Float64OverflowError
+    from gzinertia.physics.added_mass import AddedMass
 
     with pytest.raises(Float64OverflowError):
         AddedMass(np.eye(6)).moved_to("Bo", [1e200, 0.0, 0.0])
@@ -464,8 +464,8 @@ def test_a_successful_edit_reads_back_what_was_computed(
 ) -> None:
     """The other half of the writer's promise: a large but writable shift reads back equal
     to the exact change of point (spatial.change_point) within the ten written digits."""
+    from gzinertia.physics.spatial import change_point
     from gzinertia.sdf import read_sdf_file
-    from gzinertia.spatial import change_point
 
     file = _with_added_mass(tmp_path)
     [before] = read_sdf_file(file).links

@@ -268,7 +268,7 @@ def test_a_mesh_is_read_only_as_a_regular_file_within_its_size_cap(tmp_path: Pat
         f.truncate(3 * 1024**3)
     program = """
         import sys
-        from gzinertia.shapes import ShapeError, load_mesh
+        from gzinertia.physics.shapes import ShapeError, load_mesh
         try:
             load_mesh(sys.argv[1], (1.0, 1.0, 1.0))
         except ShapeError as exc:
@@ -306,7 +306,7 @@ def test_compressed_and_archived_meshes_are_refused(tmp_path: Path, sphere_stl: 
     names = ["bomb.stl.bz2", "m.stl.bz2", "m.zip", "gzip_named.stl", "zip_named.stl"]
     program = """
         import sys
-        from gzinertia.shapes import ShapeError, mesh_solid
+        from gzinertia.physics.shapes import ShapeError, mesh_solid
         for path in sys.argv[1:]:
             try:
                 mesh_solid(path)
@@ -328,7 +328,7 @@ def test_mesh_vertices_and_triangles_are_capped(
 ) -> None:
     import trimesh
 
-    from gzinertia.shapes import ShapeError, mesh_solid
+    from gzinertia.physics.shapes import ShapeError, mesh_solid
 
     sphere = trimesh.creation.icosphere(subdivisions=2)  # 162 vertices, 320 triangles
     path = tmp_path / f"sphere.{file_type}"
@@ -641,7 +641,7 @@ def test_a_gltf_reads_its_buffers_only_from_its_folder_as_regular_files(tmp_path
     not read."""
     import trimesh
 
-    from gzinertia.shapes import mesh_solid
+    from gzinertia.physics.shapes import mesh_solid
 
     files = trimesh.creation.icosphere(subdivisions=2).export(file_type="gltf")
     good = tmp_path / "good"
@@ -662,7 +662,7 @@ def test_a_gltf_reads_its_buffers_only_from_its_folder_as_regular_files(tmp_path
         tree["buffers"][0]["uri"] = uri
         (folder / "model.gltf").write_text(json.dumps(tree), encoding="utf-8")
         proc = run_limited(
-            "import sys\nfrom gzinertia.shapes import ShapeError, mesh_solid\n"
+            "import sys\nfrom gzinertia.physics.shapes import ShapeError, mesh_solid\n"
             "try:\n    mesh_solid(sys.argv[1]); print('read')\n"
             "except ShapeError as exc:\n    print(exc)\n",
             str(folder / "model.gltf"),

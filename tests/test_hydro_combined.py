@@ -17,13 +17,13 @@ import pytest
 from conftest import REPO, run_cli
 from test_hydro_damping import gz_hydrodynamics_wrench, random_posed_ellipsoid
 
-from gzinertia.fluid_forces import (
+from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     ellipsoid_fluid_wrench_terms,
     shift_velocity,
     shift_wrench,
 )
-from gzinertia.hydro_damping import (
+from gzinertia.physics.hydro_damping import (
     combined_motion_error,
     drag_wrench_on_link,
     hydrodynamics_damping,
@@ -31,7 +31,7 @@ from gzinertia.hydro_damping import (
     quadratic_cross_terms,
     sum_damping,
 )
-from gzinertia.rotation import Pose
+from gzinertia.physics.rotation import Pose
 from gzinertia.sdf import read_sdf_file
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -68,7 +68,7 @@ def test_plugin_wrench_is_the_plugins_formula(rng: np.random.Generator) -> None:
 
 
 def test_drag_wrench_on_link_is_mujocos_drag(rng: np.random.Generator) -> None:
-    """Against :mod:`gzinertia.fluid_forces` (checked against ``qfrc_fluid`` in
+    """Against :mod:`gzinertia.physics.fluid_forces` (checked against ``qfrc_fluid`` in
     tests/test_fluid_forces.py), moved from the ellipsoid centre to the link origin."""
     needle = (np.array([10.0, 1e-3, 1e-3]), Pose(), EllipsoidFluidCoefficients())  # guard
     for r, X_BE, coefs in [needle, *(random_posed_ellipsoid(rng) for _ in range(5))]:

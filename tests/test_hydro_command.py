@@ -11,8 +11,8 @@ from conftest import run_cli
 from editing import changed_lines
 from test_hydro_damping import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
 
-from gzinertia.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.rotation import Pose
+from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
+from gzinertia.physics.rotation import Pose
 from gzinertia.sdf import read_sdf_file
 
 DENSITY, VISCOSITY = 1025.0, 0.02

@@ -1,4 +1,4 @@
-"""gz-sim Hydrodynamics' added-mass Coriolis term (gzinertia.hydro_coriolis) and what
+"""gz-sim Hydrodynamics' added-mass Coriolis term (gzinertia.gazebo.hydro_coriolis) and what
 ``convert --sdf-to-hydro`` says about it.
 
 Oracles: the plugin's two Coriolis builders transcribed here from gz-sim's
@@ -19,15 +19,15 @@ import numpy as np
 import pytest
 from conftest import random_rotation, run_cli
 
-from gzinertia.hydro_coriolis import (
+from gzinertia.gazebo.hydro_coriolis import (
     coriolis_coupling_loss,
     kirchhoff_coriolis_wrench,
     plugin_coriolis_wrench,
     representative_velocities,
 )
+from gzinertia.physics.spatial import transform_spatial
+from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.sdf import read_sdf_file
-from gzinertia.spatial import transform_spatial
-from gzinertia.tuckerman import ellipsoid_added_mass
 
 
 def gz_build_coriolis_matrix(Ma: np.ndarray, s: np.ndarray) -> np.ndarray:

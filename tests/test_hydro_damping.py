@@ -1,4 +1,4 @@
-"""Hydrodynamics damping from MuJoCo's ellipsoid drag (gzinertia.hydro_damping).
+"""Hydrodynamics damping from MuJoCo's ellipsoid drag (gzinertia.physics.hydro_damping).
 
 The oracle for Gazebo is :func:`gz_hydrodynamics_wrench`, a transcription of what the plugin
 applies; the oracle for MuJoCo is ``data.qfrc_fluid`` of a free body. Why the diagonal terms are
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from conftest import random_rotation
 
-from gzinertia.fluid_forces import (
+from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     ellipsoid_fluid_wrench,
     ellipsoid_fluid_wrench_terms,
@@ -23,15 +23,15 @@ from gzinertia.fluid_forces import (
     shift_velocity,
     shift_wrench,
 )
-from gzinertia.hydro_damping import (
+from gzinertia.physics.hydro_damping import (
     DIAGONAL_DAMPING_NAMES,
     hydrodynamics_damping,
     sum_damping,
 )
+from gzinertia.physics.rotation import Pose
 from gzinertia.records import HYDRO_FORCE_AXES as WRENCH_AXES
 from gzinertia.records import HYDRO_VELOCITY_AXES as VELOCITY_AXES
 from gzinertia.records import Geometry
-from gzinertia.rotation import Pose
 
 
 def gz_hydrodynamics_wrench(

@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from conftest import random_rotation, random_valid_inertia, rel_err
 
-from gzinertia.inertia import (
+from gzinertia.physics.inertia import (
     equivalent_box_half_sizes,
     equivalent_ellipsoid_semi_axes,
     principal_axes,
     spatial_inertia_about_origin,
 )
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.spatial import block_swap
 from gzinertia.records import Inertial
-from gzinertia.rotation import Pose
-from gzinertia.spatial import block_swap
 
 tree = pytest.importorskip("pydrake.multibody.tree")
 

@@ -2,7 +2,7 @@
 
 The writer zeroes an entry when its contribution to the kinetic energy (added mass) or to the
 wrench (damping), at motions with ``v = ω·ℓ`` for the matrix's own length ``ℓ``, is below 1e-12
-of the largest (``gzinertia.negligible``). The tests check what that rule promises: entries
+of the largest (``gzinertia.physics.negligible``). The tests check what that rule promises: entries
 that are physics are kept however small they are in SI units, round-off of rotations is still
 zeroed, and the decision does not depend on the unit of length.
 """
@@ -14,13 +14,13 @@ from conftest import random_rotation, random_spd6
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gzinertia.added_mass import SDF_AXES, AddedMass, ellipsoid_added_mass
-from gzinertia.commands.hydro import term_scales
+from gzinertia.edit.hydro import term_scales
 from gzinertia.edit.links import fluid_added_mass_lines
-from gzinertia.negligible import RELATIVE_ZERO, entry_scales, negligible
+from gzinertia.physics.added_mass import SDF_AXES, AddedMass, ellipsoid_added_mass
+from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales, negligible
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
-from gzinertia.rotation import Pose
-from gzinertia.tuckerman import ellipsoid_added_mass_matrix
 
 #: Length exponent of each entry of a linear-first 6x6 (0 kg, 1 kg·m, 2 kg·m²).
 _R = np.array([0, 0, 0, 1, 1, 1])

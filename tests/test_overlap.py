@@ -1,4 +1,4 @@
-"""Perram–Wertheim ellipsoid contact (gzinertia.overlap) against geometry and independent oracles.
+"""Perram–Wertheim ellipsoid contact (gzinertia.physics.overlap) against geometry and independent oracles.
 
 Oracles:
 * spheres: closed-form geometry (touch at centre distance r_A + r_B);
@@ -24,7 +24,7 @@ import pytest
 from conftest import random_rotation
 from scipy.optimize import OptimizeResult, minimize, minimize_scalar
 
-from gzinertia.overlap import (
+from gzinertia.physics.overlap import (
     Contacts,
     Ellipsoid,
     contact,
@@ -32,7 +32,7 @@ from gzinertia.overlap import (
     contacts,
     overlap_measure,
 )
-from gzinertia.rotation import Pose
+from gzinertia.physics.rotation import Pose
 
 # ---------------------------------------------------------------------------------------------
 # Random pairs

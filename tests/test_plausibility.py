@@ -1,6 +1,6 @@
 """addmass warns, with the numbers, when a fit cannot be the body the user meant.
 
-Each threshold is checked where the physics puts it (``gzinertia.plausibility``): the density
+Each threshold is checked where the physics puts it (``gzinertia.physics.plausibility``): the density
 range of materials (shared with the audit's GZI106), the buoyancy at which a body floats more
 than half out of the fluid, and the added/rigid ratio of a neutrally-light flat disk; the issue's
 cases (a 1e-9 kg placeholder, a nearly flat inertia, the WAM-V from the VRX corpus) warn, and a
@@ -17,20 +17,20 @@ import pytest
 from conftest import CORPUS, random_rotation
 from lxml import etree
 
-from gzinertia.added_mass import ellipsoid_added_mass
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
-from gzinertia.commands.addmass import FitChooser, add_mass
-from gzinertia.fits import FitMethod
-from gzinertia.plausibility import (
+from gzinertia.edit.addmass import FitChooser, add_mass
+from gzinertia.physics.added_mass import ellipsoid_added_mass
+from gzinertia.physics.fits import FitMethod
+from gzinertia.physics.plausibility import (
     ADDED_TO_RIGID_MAX,
     DENSITY_RANGE,
     FLOATING_RATIO,
     added_to_rigid_ratio,
 )
-from gzinertia.rotation import Pose
-from gzinertia.tuckerman import ellipsoid_added_mass_matrix
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 
 RHO = 1000.0
 
@@ -251,7 +251,7 @@ def test_the_wamv_surface_boat_warns_that_it_floats(tmp_path: Path) -> None:
     from gzinertia.sdf import read_sdf_bytes
 
     link = read_sdf_bytes(data).link("wamv::base_link")
-    from gzinertia.shapes import collision_solid
+    from gzinertia.physics.shapes import collision_solid
 
     displaced = RHO * sum(collision_solid(c).volume for c in link.collisions)
     assert link.inertial.mass == 180.0

@@ -12,8 +12,8 @@ order, which libsdformat keeps as written), and per link
 * the mass,
 * ``M_BBo_B`` (6x6, angular-first, about the link origin in link axes); libsdformat's is built
   from its mass, ``X_BI`` and ``I_BBcm_I`` with gzinertia's own
-  :func:`~gzinertia.inertia.spatial_inertia_about_origin` and
-  :func:`~gzinertia.inertia.reexpress_inertia`,
+  :func:`~gzinertia.physics.inertia.spatial_inertia_about_origin` and
+  :func:`~gzinertia.physics.inertia.reexpress_inertia`,
 
 each to ``‖ours − theirs‖ ≤ 1e-12·max(1, ‖theirs‖)``. *Not* compared: ``<fluid_added_mass>``
 (libsdformat 12 does not know the element), collisions, plugins, the reader's notes.
@@ -70,7 +70,7 @@ from oracles.sdformat_oracle import (
 )
 from sdfgen import sdf_for_seed
 
-from gzinertia.inertia import reexpress_inertia, spatial_inertia_about_origin
+from gzinertia.physics.inertia import reexpress_inertia, spatial_inertia_about_origin
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri

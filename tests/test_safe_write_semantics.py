@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, run_cli
 
+from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
-from gzinertia.safe_write import write_atomically
 
 OLD = b"<sdf version='1.10'><!-- old --></sdf>\n"
 NEW = b"<sdf version='1.10'><!-- new --></sdf>\n"
@@ -252,7 +252,7 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path: Path)
 WRITER = """
 import sys
 from pathlib import Path
-from gzinertia.safe_write import write_atomically
+from gzinertia.edit.safe_write import write_atomically
 path = Path(sys.argv[1])
 print("ready", flush=True)
 while True:

@@ -18,8 +18,8 @@ from conftest import CORPUS, run_cli
 from oracles.sdformat_oracle import build_sdformat_dump, read_with_sdformat
 
 from gzinertia.audit.runner import audit
-from gzinertia.commands.addmass import FitChooser, add_mass
-from gzinertia.commands.sdf_version import meaning_changes, version_tuple
+from gzinertia.edit.addmass import FitChooser, add_mass
+from gzinertia.edit.sdf_version import meaning_changes, version_tuple
 from gzinertia.errors import GzInertiaError
 from gzinertia.sdf.xml import parse_xml_file
 

@@ -1,4 +1,4 @@
-"""Collision solids (:mod:`gzinertia.shapes`) against Drake's ``CalcSpatialInertia`` and trimesh.
+"""Collision solids (:mod:`gzinertia.physics.shapes`) against Drake's ``CalcSpatialInertia`` and trimesh.
 
 Drake computes a shape's spatial inertia about the shape frame's origin, in its axes (cylinders
 and capsules along z, like SDF): at density 1 its mass is our volume, its centre of mass our
@@ -16,16 +16,16 @@ import pytest
 from conftest import EXAMPLES, random_rotation, rel_err
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.inertia import spatial_inertia_about_origin
-from gzinertia.records import Collision, Geometry, SourceRef
-from gzinertia.rotation import Pose
-from gzinertia.shapes import (
+from gzinertia.physics.inertia import spatial_inertia_about_origin
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.shapes import (
     ShapeError,
     SolidProperties,
     collision_solid,
     combine_solids,
     solid_properties,
 )
+from gzinertia.records import Collision, Geometry, SourceRef
 
 pytest.importorskip("pydrake")
 from pydrake.geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh, Sphere

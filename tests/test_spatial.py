@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from conftest import random_rotation, random_spd6, rel_err
 
-from gzinertia.inertia import spatial_inertia_about_com, spatial_inertia_about_origin
-from gzinertia.rotation import skew
-from gzinertia.spatial import (
+from gzinertia.physics.inertia import spatial_inertia_about_com, spatial_inertia_about_origin
+from gzinertia.physics.rotation import skew
+from gzinertia.physics.spatial import (
     block_swap,
     change_axes,
     change_point,

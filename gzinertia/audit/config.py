@@ -283,7 +283,7 @@ class ConfigFinder:
         """The settings file for the audited file ``path`` (as given; standard input is in the
         working directory): the nearest above it, else the nearest above the working
         directory, else ``None`` (defaults)."""
-        from gzinertia.stdin import STDIN_NAME
+        from gzinertia.sdf.stdin import STDIN_NAME
 
         folder = self.cwd if path == STDIN_NAME else Path(os.path.abspath(path)).parent
         found = self.nearest(folder)

@@ -5,7 +5,8 @@
 :class:`LinkContext` caches, per link, what several rules need: the principal moments of the
 rigid inertia, the union of the collision solids in the link frame B (volume ``V``, centroid
 ``p_BoBc_B``, unit-density inertia ``G_BBc_B``), the axis-aligned bounding box of the
-collisions in B, the volume-fit fluid ellipsoid (:func:`gzinertia.fits.fit_link` ``"volume"``)
+collisions in B, the volume-fit fluid ellipsoid (:func:`gzinertia.physics.fits.fit_link`
+``"volume"``)
 and the reader's notes about the link (each note names its link: ``Note.link``). Nothing is
 computed until a rule asks for it, so a run with few rules selected does little work.
 
@@ -23,12 +24,12 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
-from gzinertia.rotation import Mat3, Vec3
 
 if TYPE_CHECKING:
-    from gzinertia.fits import EllipsoidFit
-    from gzinertia.shapes import SolidProperties
+    from gzinertia.physics.fits import EllipsoidFit
+    from gzinertia.physics.shapes import SolidProperties
 
 Tolerance = Literal["drake", "gz"]
 
@@ -52,7 +53,10 @@ def fmt_vec(values: Sequence[float] | np.ndarray) -> str:
 @functools.lru_cache(maxsize=256)
 def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, Vec3] | None:
     """Axis-aligned bounds of a mesh's vertices in its collision frame C, after ``<scale>``."""
-    from gzinertia.shapes import ShapeError, load_mesh  # lazy: only links with meshes need it
+    from gzinertia.physics.shapes import (  # lazy: only links with meshes need it
+        ShapeError,
+        load_mesh,
+    )
 
     try:
         vertices = np.asarray(load_mesh(path, scale).vertices, dtype=float)
@@ -168,7 +172,7 @@ class LinkContext:
     @functools.cached_property
     def principal_moments(self) -> Vec3:
         """Ascending principal moments of ``I_BBcm`` (kg·m²; NaN if the inertia is not finite)."""
-        from gzinertia.inertia import principal_axes
+        from gzinertia.physics.inertia import principal_axes
 
         I = self.link.inertial.I_BBcm_I
         if not np.all(np.isfinite(I)):
@@ -178,7 +182,7 @@ class LinkContext:
     @functools.cached_property
     def inertia_tolerance(self) -> float:
         """The validity ε of the chosen tolerance (Drake's or gz-math's) for these moments."""
-        from gzinertia.inertia import drake_tolerance, gz_tolerance
+        from gzinertia.physics.inertia import drake_tolerance, gz_tolerance
 
         moments = np.abs(self.principal_moments)
         if self.document.tolerance == "drake":
@@ -193,7 +197,7 @@ class LinkContext:
     @functools.cached_property
     def inertia_is_valid(self) -> bool:
         """Positive semi-definite and satisfying the triangle inequality (to the tolerance)."""
-        from gzinertia.inertia import triangle_margin
+        from gzinertia.physics.inertia import triangle_margin
 
         if not self.inertia_is_psd:
             return False
@@ -207,7 +211,7 @@ class LinkContext:
     # --- collisions -----------------------------------------------------------------------
     @functools.cached_property
     def _solid(self) -> tuple[SolidProperties | None, str | None]:
-        from gzinertia.shapes import ShapeError, collision_solid, combine_solids
+        from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
 
         if not self.link.collisions:
             return None, "the link has no <collision>"
@@ -257,7 +261,7 @@ class LinkContext:
     def fluid_fit(self) -> EllipsoidFit | None:
         """The volume-fit fluid ellipsoid of the collisions (``None`` if it cannot be fitted or
         the collisions are a placeholder)."""
-        from gzinertia.fits import FitError, fit_link
+        from gzinertia.physics.fits import FitError, fit_link
 
         if self.geometry is None:
             return None

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from gzinertia.stdin import STDIN_ARG, STDIN_NAME
+from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
 SDF_SUFFIXES = (".sdf", ".world")
 TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", ".xacro")

@@ -113,7 +113,7 @@ def _audit_file(
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first.
     ``limits`` caps what reading it may pull in (default: from the environment)."""
     from gzinertia.sdf import read_sdf_file
-    from gzinertia.stdin import STDIN_NAME, read_stdin_document
+    from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_document
 
     taken = None
     if digest and path != STDIN_NAME:  # standard input is never cached

@@ -26,7 +26,7 @@ from gzinertia.cli.app import (
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.commands.addmass import AddMassResult
+    from gzinertia.edit.addmass import AddMassResult
 
 
 @app.command()
@@ -101,9 +101,9 @@ def addmass(
     <fluid_added_mass> changes (plus a comment saying how it was computed); a second run changes
     nothing.
     """
-    from gzinertia.commands.addmass import FitChooser, add_mass
+    from gzinertia.edit.addmass import FitChooser, add_mass
     from gzinertia.edit.output import WriteMode
-    from gzinertia.fits import FIT_METHODS, explicit_fit
+    from gzinertia.physics.fits import FIT_METHODS, explicit_fit
 
     if not ellipsoid:
         raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")

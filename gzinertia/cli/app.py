@@ -81,7 +81,7 @@ FluidOption = Annotated[
 
 def fluid_density(density: float | None, fluid: str | None) -> float:
     """The density from ``--density`` or ``--fluid`` (1000 kg/m³ when neither is given)."""
-    from gzinertia.tuckerman import FLUID_DENSITIES
+    from gzinertia.physics.tuckerman import FLUID_DENSITIES
 
     if density is not None and fluid is not None:
         raise GzInertiaError("give either --density or --fluid, not both")

@@ -75,9 +75,9 @@ def convert(
     negative values reverse it); for a matrix with couplings the command prints how much of that
     wrench is lost. See docs/added_mass.md.
     """
-    from gzinertia.commands.convert import SIGNS
-    from gzinertia.commands.convert import hydro_to_sdf as to_sdf
-    from gzinertia.commands.convert import sdf_to_hydro as to_hydro
+    from gzinertia.edit.convert import SIGNS
+    from gzinertia.edit.convert import hydro_to_sdf as to_sdf
+    from gzinertia.edit.convert import sdf_to_hydro as to_hydro
     from gzinertia.edit.output import WriteMode
 
     if hydro_to_sdf == sdf_to_hydro:

@@ -30,7 +30,7 @@ HYDRO_DEFAULT_FIT = "mujoco"
 
 
 def _coefficients(text: str | None) -> object:
-    from gzinertia.fluid_forces import EllipsoidFluidCoefficients
+    from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
     if text is None:
         return EllipsoidFluidCoefficients()
@@ -101,9 +101,9 @@ def hydro(
     applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
     combined motion); see docs/fluid_forces.md.
     """
-    from gzinertia.commands.hydro import hydro as run_hydro
+    from gzinertia.edit.hydro import hydro as run_hydro
     from gzinertia.edit.output import WriteMode
-    from gzinertia.fits import FIT_METHODS
+    from gzinertia.physics.fits import FIT_METHODS
 
     if fit not in FIT_METHODS or fit == "explicit":
         raise GzInertiaError(f"--fit must be volume, mujoco or inertia, not {fit!r}")

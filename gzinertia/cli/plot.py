@@ -19,7 +19,7 @@ MAX_ROWS = 8
 
 def _title(link: LinkRecord) -> str:
     """Name, mass, and the density the mass implies for the collision volume."""
-    from gzinertia.shapes import ShapeError, collision_solid, combine_solids
+    from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
 
     text = f"{link.name}: {link.inertial.mass:.4g} kg"
     try:
@@ -45,9 +45,9 @@ def plot(
     With --link, one row of views per link in its own frame; without, the whole model in the
     world frame.
     """
-    from gzinertia.fits import FIT_METHODS
+    from gzinertia.physics.fits import FIT_METHODS
+    from gzinertia.physics.rotation import Pose
     from gzinertia.report.plot import link_drawing, render
-    from gzinertia.rotation import Pose
     from gzinertia.selection import select_links
 
     if fit not in FIT_METHODS or fit == "explicit":

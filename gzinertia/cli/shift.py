@@ -57,8 +57,8 @@ def shift(
     For matrices computed about the CoM or a hull centre and written unshifted: applies the
     exact change of point A_Bo = T^T A_Q T.
     """
-    from gzinertia.commands.shift import shift as run_shift
     from gzinertia.edit.output import WriteMode
+    from gzinertia.edit.shift import shift as run_shift
 
     if to != "origin":
         raise GzInertiaError("--to: <fluid_added_mass> is about the link origin; use --to origin")

@@ -39,14 +39,14 @@ def show(
     ] = "gzinertia",
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
+    from gzinertia.physics.spatial import ORDERINGS
     from gzinertia.report.show import document_summary
     from gzinertia.selection import select_links
-    from gzinertia.spatial import ORDERINGS
 
     if ordering not in ORDERINGS:
         raise GzInertiaError(f"--ordering must be one of {', '.join(ORDERINGS)}, not {ordering!r}")
     if str(file) == "-":
-        from gzinertia.stdin import read_stdin_document
+        from gzinertia.sdf.stdin import read_stdin_document
 
         if parser != "gzinertia":
             raise GzInertiaError(

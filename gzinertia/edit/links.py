@@ -11,11 +11,11 @@ from pathlib import Path
 
 from lxml import etree
 
-from gzinertia.added_mass import SDF_AXES, SDF_TAGS, AddedMass
-from gzinertia.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.negligible import RELATIVE_ZERO, entry_scales
+from gzinertia.physics.added_mass import SDF_AXES, SDF_TAGS, AddedMass
+from gzinertia.physics.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
+from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child, line_of
 
@@ -54,7 +54,7 @@ class NonFiniteValueError(GzInertiaError):
 
 def format_value(x: float, scale: float) -> str:
     """Ten significant digits; round-off below ``RELATIVE_ZERO·scale`` written as 0 (``scale``
-    in the value's own unit: :func:`gzinertia.negligible.entry_scales`). ``x`` and ``scale``
+    in the value's own unit: :func:`gzinertia.physics.negligible.entry_scales`). ``x`` and ``scale``
     must be finite (:class:`NonFiniteValueError` otherwise: an infinite scale would write every
     entry as 0)."""
     if not (math.isfinite(x) and math.isfinite(scale)):
@@ -71,7 +71,7 @@ def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -
     """The element's lines (all 21 entries, spec order) preceded by the provenance comment.
 
     Round-off is written as 0, judged within units (kg, kg·m, kg·m²) by
-    :func:`gzinertia.negligible.entry_scales`, never by comparing kg·m² with kg."""
+    :func:`gzinertia.physics.negligible.entry_scales`, never by comparing kg·m² with kg."""
     if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
         raise ValueError("<fluid_added_mass> is about the link origin in link axes (A_BBo_B)")
     values = A_BBo_B.sdf_values()

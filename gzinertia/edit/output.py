@@ -1,5 +1,5 @@
 """Delivering an edit: ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
-diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.safe_write`:
+diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.edit.safe_write`:
 an in-place write fails when the file changed since it was read), or nothing written."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
-from gzinertia.safe_write import write_atomically
 
 
 @dataclass(frozen=True)

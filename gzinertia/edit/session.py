@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gzinertia.added_mass import AddedMass
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.verify import verify_edit
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import read_file_bytes

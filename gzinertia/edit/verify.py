@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 

@@ -20,12 +20,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.physics.rotation import Pose
 from gzinertia.records import Geometry, LinkRecord
-from gzinertia.rotation import Pose
 
 if TYPE_CHECKING:
-    from gzinertia.fits import FitMethod
+    from gzinertia.physics.fits import FitMethod
 
 #: (horizontal axis, vertical axis, title) of each view.
 VIEWS = ((0, 1, "top (x–y)"), (0, 2, "side (x–z)"), (1, 2, "front (y–z)"))
@@ -81,7 +81,7 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
         cap = _unit_sphere_points() * r
         return np.vstack([cap + up, cap - up])
     if kind == "mesh" and geometry.mesh_path is not None:
-        from gzinertia.shapes import convex_hull, load_mesh
+        from gzinertia.physics.shapes import convex_hull, load_mesh
 
         try:
             mesh = load_mesh(geometry.mesh_path, geometry.scale)
@@ -105,7 +105,7 @@ def link_drawing(
     link: LinkRecord, X_FB: Pose, fit: FitMethod | None, note: str = ""
 ) -> LinkDrawing:
     """The drawing of ``link`` in frame F, where ``X_FB`` poses the link in F."""
-    from gzinertia.fits import FitError, fit_link
+    from gzinertia.physics.fits import FitError, fit_link
 
     outlines = []
     for c in link.collisions:

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.gazebo import dart_spatial_tensor
-from gzinertia.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.gazebo.dart import dart_spatial_tensor
+from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.physics.spatial import Ordering
 from gzinertia.records import LinkRecord, Note, SdfDocument
-from gzinertia.spatial import Ordering
 
 
 def _plain(values: ArrayLike) -> Any:
@@ -61,7 +61,7 @@ def hydrodynamics_added_mass(link: LinkRecord, ordering: Ordering) -> dict[str, 
     ``A_BBo_B = -sym(D)``, D the ``<iDotJ>`` terms as written, about the link origin in link
     axes), summed over the plugins whose added mass is on, with where the first is written;
     ``None`` when none applies any."""
-    from gzinertia.spatial import reorder
+    from gzinertia.physics.spatial import reorder
 
     active = [
         p for p in link.hydrodynamics if not p.disable_added_mass and np.any(p.D_BBo_B)

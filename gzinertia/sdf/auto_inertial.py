@@ -7,7 +7,7 @@ computes, for a link B whose ``<inertial>`` has ``auto="true"``:
 * every ``<collision>`` C contributes a uniform solid of density ``ρ_C``: its own ``<density>``,
   else ``<inertial><density>``, else 1000 kg/m³ (water; :data:`DEFAULT_DENSITY`). Its mass is
   ``ρ_C·V_C``, its centre of mass the centroid ``p_BoCc_B`` and its rotational inertia
-  ``ρ_C·G_BCc_B`` (:func:`gzinertia.shapes.collision_solid`, through the resolved ``X_BC``);
+  ``ρ_C·G_BCc_B`` (:func:`gzinertia.physics.shapes.collision_solid`, through the resolved ``X_BC``);
 * box, sphere, cylinder, capsule and ellipsoid in closed form (gz-math's mass matrices).
   Meshes need a calculator registered with libsdformat; Gazebo (gz-sim) registers its
   ``MeshInertiaCalculator``, which integrates the triangles after ``<scale>``: that is what
@@ -36,10 +36,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from gzinertia.inertia import parallel_axis
+from gzinertia.physics.inertia import parallel_axis
+from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.physics.shapes import ShapeError, SolidProperties, collision_solid
 from gzinertia.records import Collision, Inertial, Note, NoteLevel, SourceRef
-from gzinertia.rotation import Mat3, Pose, Vec3
-from gzinertia.shapes import ShapeError, SolidProperties, collision_solid
 
 #: libsdformat's ``Collision::DensityDefault()``: water, kg/m³.
 DEFAULT_DENSITY = 1000.0

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gzinertia.errors import SdfError
-from gzinertia.rotation import Pose
+from gzinertia.physics.rotation import Pose
 
 WORLD = "world"
 MODEL_FRAME = "__model__"

@@ -12,9 +12,9 @@ import re
 import numpy as np
 from lxml import etree
 
-from gzinertia.added_mass import SDF_TAGS, AddedMass
+from gzinertia.physics.added_mass import SDF_TAGS, AddedMass
+from gzinertia.physics.rotation import Pose
 from gzinertia.records import Inertial, Note, SourceRef
-from gzinertia.rotation import Pose
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
 from gzinertia.sdf.xml import child, children, first_children, line_of
 

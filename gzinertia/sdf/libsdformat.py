@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw
 from gzinertia.records import SdfDocument
-from gzinertia.rotation import Pose, rotation_from_quaternion_xyzw
 from gzinertia.sdf.reader import read_sdf_file
 
 MODULE_NAMES = ("sdformat14", "sdformat13", "sdformat15", "sdformat")

@@ -20,6 +20,7 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
+from gzinertia.physics.rotation import Pose
 from gzinertia.records import (
     Collision,
     Dependency,
@@ -32,7 +33,6 @@ from gzinertia.records import (
     SourceRef,
     UnresolvedInclude,
 )
-from gzinertia.rotation import Pose
 from gzinertia.sdf.auto_inertial import resolve_auto_inertial
 from gzinertia.sdf.frames import MODEL_FRAME, WORLD_SCOPE, FrameGraph, FrameNode, Scope
 from gzinertia.sdf.geometry import read_geometry

@@ -10,7 +10,7 @@ import numpy as np
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.rotation import Pose, rotation_from_quaternion_xyzw, rotation_from_rpy
+from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw, rotation_from_rpy
 from gzinertia.sdf.xml import child, line_of
 
 #: Largest magnitude accepted for any number. Far beyond any physical mass (kg), length (m) or

@@ -1,9 +1,11 @@
 """Rules about ``<fluid_added_mass>``: GZI201–GZI204, GZI206, GZI207.
 
 The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-first
-``[x y z p q r]`` (shared DESIGN.md §3). Checks use :mod:`gzinertia.added_mass` (eigenvalues,
+``[x y z p q r]`` (shared DESIGN.md §3). Checks use :mod:`gzinertia.physics.added_mass`
+(eigenvalues,
 change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
-fluid ellipsoid (:mod:`gzinertia.fits`, :meth:`gzinertia.fits.EllipsoidFit.added_mass`).
+fluid ellipsoid (:mod:`gzinertia.physics.fits`,
+:meth:`gzinertia.physics.fits.EllipsoidFit.added_mass`).
 """
 
 from __future__ import annotations
@@ -13,17 +15,17 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.added_mass import (
+from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
+from gzinertia.physics.added_mass import (
     AddedMass,
     kinetic_energy_error,
     plugin_added_mass,
     total_is_positive_definite,
 )
-from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
-from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
+from gzinertia.physics.rotation import Vec3
 from gzinertia.records import SourceRef
-from gzinertia.rotation import Vec3
 from gzinertia.shell import command_line, exact_link_pattern
 
 #: SDFormat version that introduced ``<fluid_added_mass>``.
@@ -56,8 +58,8 @@ PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
 def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
     """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
     active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
-    (:func:`gzinertia.added_mass.plugin_added_mass`). GZI202–GZI204 judge this matrix, so their
-    verdicts do not change when the conversion moves it from one place to the other."""
+    (:func:`gzinertia.physics.added_mass.plugin_added_mass`). GZI202–GZI204 judge this matrix, so
+    their verdicts do not change when the conversion moves it from one place to the other."""
     if ctx.added_mass is not None:
         return ctx.added_mass, _where(ctx), ELEMENT
     for plugin in ctx.link.hydrodynamics:

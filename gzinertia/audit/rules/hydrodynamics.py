@@ -16,10 +16,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, SourceRef
 from gzinertia.shell import command_line
 

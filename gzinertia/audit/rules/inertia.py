@@ -2,7 +2,7 @@
 
 Validity follows shared DESIGN.md §7 (Drake's or gz-math's tolerance, ``--tolerance``);
 plausibility compares the inertia with a uniform solid filling the link's collision geometry
-(:mod:`gzinertia.shapes`): mass against volume (density), radius of gyration against the
+(:mod:`gzinertia.physics.shapes`): mass against volume (density), radius of gyration against the
 solid's, centre of mass against the collisions' bounding box.
 """
 
@@ -15,12 +15,12 @@ import numpy as np
 from gzinertia.audit.context import LinkContext, fmt, fmt_vec, gyration_factors
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
-from gzinertia.inertia import equivalent_box_half_sizes, triangle_margin
+from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 
 # Mean densities outside DENSITY_RANGE (kg/m³) are physically implausible for a rigid body:
 # below a helium-filled envelope, above osmium (22 590 kg/m³) with a margin. addmass's
-# warnings use the same range (gzinertia.plausibility).
-from gzinertia.plausibility import DENSITY_RANGE
+# warnings use the same range (gzinertia.physics.plausibility).
+from gzinertia.physics.plausibility import DENSITY_RANGE
 
 #: Radius-of-gyration ratio (rigid inertia against the uniform solid of the collisions) beyond
 #: which the inertia does not belong to this geometry: a factor 3 in length is 9 in inertia.

@@ -14,7 +14,7 @@ from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
 from gzinertia.records import SourceRef, UnresolvedInclude
 
 if TYPE_CHECKING:
-    from gzinertia.overlap import Contact, Ellipsoid
+    from gzinertia.physics.overlap import Contact, Ellipsoid
 
 #: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
 #: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
@@ -92,7 +92,7 @@ def has_added_mass(ctx: LinkContext) -> bool:
 def fluid_ellipsoid(ctx: LinkContext) -> Ellipsoid | None:
     """The fluid ellipsoid GZI210 compares, in world coordinates: the first ellipsoid of the
     link's volume fit (:attr:`LinkContext.fluid_fit`), ``None`` without one."""
-    from gzinertia.overlap import Ellipsoid
+    from gzinertia.physics.overlap import Ellipsoid
 
     fit = ctx.fluid_fit
     if fit is None:
@@ -104,7 +104,7 @@ def fluid_ellipsoid(ctx: LinkContext) -> Ellipsoid | None:
 def fluid_overlap_of(a: Ellipsoid, b: Ellipsoid) -> tuple[float, Contact] | None:
     """GZI210's overlap measure ``1 - √F`` of two fluid ellipsoids, and their contact, when it
     is above :data:`OVERLAP_THRESHOLD` (the rule fires); else ``None``."""
-    from gzinertia.overlap import contact
+    from gzinertia.physics.overlap import contact
 
     reach = float(max(a.semi_axes)) + float(max(b.semi_axes))
     if float(np.sum((a.p_WEo - b.p_WEo) ** 2)) > reach * reach:

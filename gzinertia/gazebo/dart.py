@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gzinertia.physics.rotation import skew
+from gzinertia.physics.spatial import Mat6, Ordering, block_swap, reorder
 from gzinertia.records import Inertial
-from gzinertia.rotation import skew
-from gzinertia.spatial import Mat6, Ordering, block_swap, reorder
 
 
 def dart_spatial_tensor(inertial: Inertial, ordering: Ordering = "angular-first") -> Mat6:

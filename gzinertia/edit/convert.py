@@ -20,8 +20,6 @@ from typing import Literal
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass
-from gzinertia.commands.sdf_version import check_version_for_added_mass
 from gzinertia.edit.links import (
     ascii_comment,
     format_value,
@@ -31,10 +29,12 @@ from gzinertia.edit.links import (
     same_file,
     write_fluid_added_mass,
 )
+from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
-from gzinertia.hydro_coriolis import sdf_to_hydro_warnings
+from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
@@ -114,7 +114,7 @@ def hydro_to_sdf(
     upgrade_version: bool = True,
 ) -> ConvertResult:
     """Writes each selected link's plugin added mass as ``<fluid_added_mass>`` (declaring SDF
-    1.10 as :func:`~gzinertia.commands.sdf_version.check_version_for_added_mass` does)."""
+    1.10 as :func:`~gzinertia.edit.sdf_version.check_version_for_added_mass` does)."""
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     converted: list[ConvertedLink] = []

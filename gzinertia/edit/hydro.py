@@ -1,7 +1,8 @@
 """``gzinertia hydro``: Gazebo Hydrodynamics damping from MuJoCo's ellipsoid drag model, written
 into the link's Hydrodynamics plugin (created when absent, updated in place otherwise).
 
-The coefficients come from :func:`gzinertia.hydro_damping.hydrodynamics_damping` for each fitted
+The coefficients come from :func:`gzinertia.physics.hydro_damping.hydrodynamics_damping` for each
+fitted
 ellipsoid (summed over a ``mujoco`` fit's ellipsoids). When the link has ``<fluid_added_mass>``
 the plugin gets ``<disable_added_mass>true</disable_added_mass>`` so added mass counts once.
 """
@@ -26,9 +27,9 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
-from gzinertia.fits import EllipsoidFit, FitMethod, fit_link
-from gzinertia.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.hydro_damping import (
+from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
+from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
+from gzinertia.physics.hydro_damping import (
     CombinedMotionError,
     combined_motion_error,
     hydrodynamics_damping,
@@ -124,8 +125,8 @@ def link_damping(
     """The plugin's damping terms for the fit's ellipsoids, summed (link axes, about Bo).
 
     ``cross_terms`` adds the least-squares ``<ijabsk>`` terms of
-    :func:`gzinertia.hydro_damping.quadratic_cross_terms` (fitted on top of the couplings, so it
-    implies ``couplings``)."""
+    :func:`gzinertia.physics.hydro_damping.quadratic_cross_terms` (fitted on top of the couplings,
+    so it implies ``couplings``)."""
     couplings = couplings or cross_terms
     terms = [
         hydrodynamics_damping(e.semi_axes, e.X_BE, density, viscosity, coefs, couplings=couplings)
@@ -140,7 +141,7 @@ def link_damping(
 
 def term_scales(terms: dict[str, float]) -> dict[str, float]:
     """Each damping term's reference magnitude in its own unit, for zeroing round-off
-    (:func:`gzinertia.negligible.exponent_scales`), so that a moment term in kg·m² is never
+    (:func:`gzinertia.physics.negligible.exponent_scales`), so that a moment term in kg·m² is never
     compared with a force term in kg/m. Linear terms ``iJ`` (row ``i`` in ``xyzkmn``, velocity
     ``J`` in ``UVWPQR``) have length exponent ``r_i + r_J`` and quadratic ones ``iJabsK``
     ``r_i + r_J + r_K`` (``r`` = 1 for moments and angular rates), each kind against its own
@@ -149,7 +150,7 @@ def term_scales(terms: dict[str, float]) -> dict[str, float]:
 
     import numpy as np
 
-    from gzinertia.negligible import exponent_scales
+    from gzinertia.physics.negligible import exponent_scales
     from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 
     fallback = max((abs(v) for v in terms.values()), default=1.0)

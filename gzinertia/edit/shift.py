@@ -14,10 +14,10 @@ from typing import Literal
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links

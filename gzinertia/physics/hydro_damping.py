@@ -17,8 +17,8 @@ i.e. ``wrench_i = Σ_j (L_ij + Σ_k Q|·|_ijk·|s_k|)·s_j`` (without the non-ab
 ``ExternalWorldWrenchCmd`` component is a wrench at the link origin). So a damping term must be
 **negative** to oppose the motion (Fossen's sign convention: ``X_u < 0``).
 
-What MuJoCo applies (:mod:`gzinertia.fluid_forces`): on an ellipsoid E moving with velocity ``v``
-relative to the fluid and angular velocity ``ω``, the dissipative part is
+What MuJoCo applies (:mod:`gzinertia.physics.fluid_forces`): on an ellipsoid E moving with velocity
+``v`` relative to the fluid and angular velocity ``ω``, the dissipative part is
 
     ``f = -(β·6π r_D + ρ·A(v̂)·|v|)·v``,  ``τ = -(β·8π r_D³ + ρ·‖c∘ω‖)·ω``,
     ``A(û) = C_blunt·A_proj(û) + C_slender·(A_max - A_proj(û))``
@@ -55,7 +55,7 @@ single-axis motion. Combined motions are not exact in either case: MuJoCo's drag
 ``|v|`` (the norm), the plugin's with per-axis ``|s_k|``.
 
 Not mapped: the added-mass terms (the plugin's ``<iDotJ>`` parameters and its Coriolis matrix
-cover them; see :mod:`gzinertia.tuckerman`), Magnus and Kutta lift (no plugin equivalent).
+cover them; see :mod:`gzinertia.physics.tuckerman`), Magnus and Kutta lift (no plugin equivalent).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.fluid_forces import (
+from gzinertia.physics.fluid_forces import (
     MJ_MINVAL,
     EllipsoidFluidCoefficients,
     angular_drag_moments,
@@ -74,8 +74,8 @@ from gzinertia.fluid_forces import (
     stokes_coefficients,
     translational_drag_area,
 )
+from gzinertia.physics.rotation import Pose
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
-from gzinertia.rotation import Pose
 
 __all__ = [
     "CROSS_TERM_DIRECTIONS",
@@ -120,7 +120,7 @@ def hydrodynamics_damping(
 
     Args:
         semi_axes: ``(r_x, r_y, r_z)`` along the ellipsoid's axes E (e.g.
-            :func:`gzinertia.fluid_forces.fluid_semi_axes` of a collision geometry).
+            :func:`gzinertia.physics.fluid_forces.fluid_semi_axes` of a collision geometry).
         X_BE: the ellipsoid's pose in the link frame B (``p_BoEo_B``, ``R_BE``), e.g. the
             collision's ``X_BC``.
         density: fluid density ``ρ`` (kg/m³). The plugin's own ``<water_density>`` does not
@@ -231,7 +231,8 @@ def drag_wrench_on_link(
     """MuJoCo's quadratic drag on one ellipsoid for each link state ``s = [v_WBo_B; w_WB_B]``
     (rows, **linear-first**, the plugin's state), about Bo in link axes, linear-first ``[f; τ]``.
 
-    ``f = -ρ·A(v̂)·|v|·v`` and ``τ = -ρ·‖c∘ω‖·ω`` at the centre Eo (:mod:`gzinertia.fluid_forces`,
+    ``f = -ρ·A(v̂)·|v|·v`` and ``τ = -ρ·‖c∘ω‖·ω`` at the centre Eo
+    (:mod:`gzinertia.physics.fluid_forces`,
     MuJoCo 4's scaled projected area and guards), moved to Bo.
     """
     r = np.asarray(semi_axes, dtype=float)

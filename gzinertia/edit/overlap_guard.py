@@ -23,7 +23,7 @@ from gzinertia.audit.rules.model import (
     fluid_overlap_of,
     has_added_mass,
 )
-from gzinertia.overlap import Ellipsoid
+from gzinertia.physics.overlap import Ellipsoid
 from gzinertia.records import LinkRecord, SdfDocument
 
 

@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.rotation import skew
+from gzinertia.physics.rotation import skew
 
 Ordering = Literal["angular-first", "linear-first"]
 ORDERINGS: tuple[Ordering, ...] = ("angular-first", "linear-first")

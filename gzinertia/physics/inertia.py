@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.rotation import Mat3, Vec3, skew
-from gzinertia.spatial import Mat6, Ordering, reorder
+from gzinertia.physics.rotation import Mat3, Vec3, skew
+from gzinertia.physics.spatial import Mat6, Ordering, reorder
 
 DBL_EPSILON = float(np.finfo(float).eps)
 

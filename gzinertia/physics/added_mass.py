@@ -4,7 +4,7 @@ named axes.
 The SDFormat spec (1.10+) puts ``<fluid_added_mass>`` about the link origin Bo in link axes B:
 ``A_BBo_B``. Matrices computed elsewhere (``A_EEo_E`` about an ellipsoid's centre in its axes,
 ``A_BBcm_B`` about the centre of mass) are brought there with the exact congruences of
-:mod:`gzinertia.spatial` (``docs/conventions.md`` §4), never with ad-hoc terms.
+:mod:`gzinertia.physics.spatial` (``docs/conventions.md`` §4), never with ad-hoc terms.
 
 Checks follow ``DESIGN.md`` §7: symmetric, positive semi-definite, and rigid + added positive
 definite (DART needs it to invert the articulated inertia).
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.rotation import Pose, frozen
-from gzinertia.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
+from gzinertia.physics.rotation import Pose, frozen
+from gzinertia.physics.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
 
 #: Significant digits of every added-mass value gzinertia writes
 #: (:func:`gzinertia.edit.links.format_value`).
@@ -173,7 +173,7 @@ def ellipsoid_added_mass(
     ``A_EEo_E`` is diagonal ``diag(m_A, I_A)`` about the centre in the ellipsoid's axes;
     ``A_BBo_B`` is the same matrix about the link origin in link axes.
     """
-    from gzinertia.tuckerman import ellipsoid_added_mass_matrix
+    from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 
     A_EEo_E = AddedMass(ellipsoid_added_mass_matrix(semi_axes, density), "Eo", "E")
     return A_EEo_E, A_EEo_E.in_link(Pose() if X_BE is None else X_BE)

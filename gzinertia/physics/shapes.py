@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.inertia import parallel_axis, reexpress_inertia
+from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
+from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, Geometry
-from gzinertia.rotation import Mat3, Vec3
 
 if TYPE_CHECKING:
     from gzinertia.limits import MeshLimits

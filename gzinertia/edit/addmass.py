@@ -1,8 +1,8 @@
 """``gzinertia addmass``: Tuckerman ellipsoid added mass for links, written to
 ``<fluid_added_mass>`` about the link origin in link axes (the spec's point and axes).
 
-For each selected link: fit the ellipsoid(s) (:mod:`gzinertia.fits`), compute ``A_EEo_E`` about
-each centre in its axes, rotate to link axes and move to the link origin, sum, and write.
+For each selected link: fit the ellipsoid(s) (:mod:`gzinertia.physics.fits`), compute ``A_EEo_E``
+about each centre in its axes, rotate to link axes and move to the link origin, sum, and write.
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-from gzinertia.added_mass import AddedMass
-from gzinertia.commands.overlap_guard import OverlapGuard
-from gzinertia.commands.sdf_version import check_version_for_added_mass
 from gzinertia.edit.links import (
     NotEditableError,
     ascii_comment,
@@ -24,9 +21,12 @@ from gzinertia.edit.links import (
     same_file,
     write_fluid_added_mass,
 )
+from gzinertia.edit.overlap_guard import OverlapGuard
+from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
-from gzinertia.fits import EllipsoidFit, FitError, FitMethod, fit_link
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.selection import select_links
 
@@ -136,9 +136,9 @@ def _editable_links(
 
 def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:
     """Warnings, with the numbers, for fits that cannot be what the user meant
-    (:mod:`gzinertia.plausibility`): per link the implied density and the added/rigid ratio,
+    (:mod:`gzinertia.physics.plausibility`): per link the implied density and the added/rigid ratio,
     per top-level model the displaced mass against the model's mass."""
-    from gzinertia.plausibility import (
+    from gzinertia.physics.plausibility import (
         added_to_rigid_warning,
         density_warning,
         floating_warning,
@@ -193,7 +193,7 @@ def add_mass(
     Links are written largest fluid ellipsoid first; one whose ellipsoid overlaps that of a
     link carrying added mass (as the audit's GZI210 judges it) is skipped, its fluid being
     counted by the other already, unless ``allow_overlap``
-    (:class:`~gzinertia.commands.overlap_guard.OverlapGuard`).
+    (:class:`~gzinertia.edit.overlap_guard.OverlapGuard`).
     """
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from gzinertia.physics.rotation import Vec3
 from gzinertia.records import Collision
-from gzinertia.rotation import Vec3
 
 #: Collisions closer than this fraction of the smaller one's equivalent radius touch.
 TOUCH_RTOL = 0.01
@@ -76,7 +76,7 @@ def _primitive_support(collision: Collision) -> tuple[Callable[[Vec3], Vec3], fl
 
         return round_shape, (half + rr if capsule else float(np.hypot(rr, half))), np.zeros(3)
     if kind == "mesh" and g.mesh_path is not None:
-        from gzinertia.shapes import load_mesh
+        from gzinertia.physics.shapes import load_mesh
 
         hull = np.asarray(load_mesh(g.mesh_path, g.scale).convex_hull.vertices, dtype=float)
         centre = 0.5 * (hull.min(axis=0) + hull.max(axis=0))

@@ -40,7 +40,7 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.rotation import skew
+from gzinertia.physics.rotation import skew
 
 __all__ = [
     "REPRESENTATIVE_VELOCITIES",

@@ -1,7 +1,7 @@
 """Is a fitted added mass what the user can have meant? Three checks, each with its physics.
 
-A fit (:mod:`gzinertia.fits`) turns a link's collisions or inertia into ellipsoids that displace
-``V`` of fluid (the sum of their volumes) and computes the added mass of that shape **fully
+A fit (:mod:`gzinertia.physics.fits`) turns a link's collisions or inertia into ellipsoids that
+displace ``V`` of fluid (the sum of their volumes) and computes the added mass of that shape **fully
 submerged in an unbounded fluid** (Tuckerman). ``addmass`` warns, with the numbers, when:
 
 * **Implied density** ``m / V`` is outside :data:`DENSITY_RANGE` (0.2–25 000 kg/m³, the audit's

@@ -2,15 +2,15 @@
 
 A fit gives one or more ellipsoids E posed in the link frame B by ``X_BE`` (origin ``Eo`` at the
 ellipsoid's centre, E's axes along its semi-axes). The added mass ``A_EEo_E`` of each
-(:func:`gzinertia.tuckerman.ellipsoid_added_mass_matrix`, linear-first, diagonal in E) moves to
-the link origin with ``transform_spatial(A_EEo_E, X_BE.R, X_BE.p, "linear-first")``.
+(:func:`gzinertia.physics.tuckerman.ellipsoid_added_mass_matrix`, linear-first, diagonal in E)
+moves to the link origin with ``transform_spatial(A_EEo_E, X_BE.R, X_BE.p, "linear-first")``.
 
 Methods (``FIT_METHODS``):
 
 * ``volume`` (default): one ellipsoid per separate body of the link. Collisions that touch or
-  overlap form one body (:mod:`gzinertia.contact_groups`); a body's ellipsoid has the volume
+  overlap form one body (:mod:`gzinertia.physics.contact_groups`); a body's ellipsoid has the volume
   ``V``, centroid and principal axes of the union of its collision solids
-  (:mod:`gzinertia.shapes`, meshes after ``<scale>``). Its axis ratios come from the solids'
+  (:mod:`gzinertia.physics.shapes`, meshes after ``<scale>``). Its axis ratios come from the solids'
   second moments about the centroid ``S = ½·tr(G)·1 - G`` (``G = G_BBc_B``, the unit-density
   inertia; ``S = ∫ r rᵀ dV``): a solid ellipsoid has ``S = V/5·diag(a², b², c²)``, so
   ``a_i ∝ √s_i``, scaled so ``4/3·π·abc = V``. A single ellipsoid collision fits itself exactly.
@@ -49,25 +49,25 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.errors import Float64OverflowError, GzInertiaError
-from gzinertia.inertia import (
+from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.physics.inertia import (
     DBL_EPSILON,
     equivalent_ellipsoid_semi_axes,
     principal_axes,
     triangle_margin,
 )
-from gzinertia.records import Collision, Geometry, LinkRecord
-from gzinertia.rotation import Mat3, Pose, Vec3
-from gzinertia.shapes import (
+from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.physics.shapes import (
     ShapeError,
     SolidProperties,
     collision_solid,
     combine_solids,
     load_mesh,
 )
-from gzinertia.shapes import solid_properties as geometry_solid
-from gzinertia.tuckerman import MAX_AXIS_RATIO
+from gzinertia.physics.shapes import solid_properties as geometry_solid
+from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
+from gzinertia.records import Collision, Geometry, LinkRecord
 
 FitMethod = Literal["mujoco", "volume", "inertia", "explicit"]
 #: The fit methods, the default (``volume``) first.
@@ -389,8 +389,8 @@ def ellipsoid_of_solid(solid: SolidProperties) -> tuple[Vec3, Pose]:
 
 def _bodies(collisions: Sequence[Collision], solids: Sequence[SolidProperties]) -> list[list[int]]:
     """The collisions grouped into separate bodies: those that touch or overlap are one body
-    (:mod:`gzinertia.contact_groups`)."""
-    from gzinertia.contact_groups import convex_shape, touching_groups
+    (:mod:`gzinertia.physics.contact_groups`)."""
+    from gzinertia.physics.contact_groups import convex_shape, touching_groups
 
     if len(collisions) == 1:
         return [[0]]

@@ -56,7 +56,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.rotation import Mat3, Pose, Vec3, frozen
+from gzinertia.physics.rotation import Mat3, Pose, Vec3, frozen
 
 __all__ = [
     "Contact",

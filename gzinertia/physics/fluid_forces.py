@@ -36,16 +36,16 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.inertia import (
+from gzinertia.physics.inertia import (
     drake_tolerance,
     equivalent_box_half_sizes,
     principal_axes,
     triangle_margin,
 )
+from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.physics.spatial import shift_operator
+from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.records import Geometry
-from gzinertia.rotation import Mat3, Pose, Vec3
-from gzinertia.spatial import shift_operator
-from gzinertia.tuckerman import ellipsoid_added_mass
 
 __all__ = [
     "MJ_MINVAL",
@@ -277,7 +277,8 @@ def stokes_coefficients(semi_axes: ArrayLike) -> tuple[float, float]:
 def shift_velocity(V_WB_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
     """``V_WBq_B``: the spatial velocity (angular-first) of the frame B shifted to point Q.
 
-    ``v_WQ = v_WBo + w_WB × p_BoQ`` (same axes B), via :func:`gzinertia.spatial.shift_operator`.
+    ``v_WQ = v_WBo + w_WB × p_BoQ`` (same axes B), via
+    :func:`gzinertia.physics.spatial.shift_operator`.
     """
     return shift_operator(p_BoQ_B, "angular-first") @ _vec(V_WB_B, 6, "V_WB_B")
 
@@ -302,7 +303,8 @@ def inertia_box_half_sizes(mass: float, principal_moments: ArrayLike) -> Vec3:
     """Half-sizes of MuJoCo's equivalent inertia box, ``r_i² = 3/(2m)·(I_j + I_k - I_i)``.
 
     As the engine does, ``I_j + I_k - I_i`` is floored at ``mjMINVAL`` (so a flat body keeps a
-    tiny, non-zero thickness) — :func:`gzinertia.inertia.equivalent_box_half_sizes` otherwise.
+    tiny, non-zero thickness) — :func:`gzinertia.physics.inertia.equivalent_box_half_sizes`
+    otherwise.
 
     Raises:
         ValueError: mass not positive, or moments that are negative or violate the triangle
@@ -377,7 +379,8 @@ def inertia_box_fluid_wrench_on_link(
 ) -> Vec6:
     """``F_BBo_B``: the inertia-box wrench of a link, about its origin Bo, in link axes.
 
-    The principal axes P of ``I_BBcm_B`` come from :func:`gzinertia.inertia.principal_axes`; the
+    The principal axes P of ``I_BBcm_B`` come from
+    :func:`gzinertia.physics.inertia.principal_axes`; the
     model is invariant to their order and signs, but **not** to the choice of axes inside a
     degenerate plane (two equal moments): the box then has two equal sides, yet ``|v_i|·v_i`` is
     not isotropic in that plane, so MuJoCo's result depends on the axes its own eigensolver
@@ -421,7 +424,7 @@ def ellipsoid_fluid_wrench_terms(
         coefs: the five coefficients (MuJoCo's defaults when ``None``).
         virtual_mass, virtual_inertia: added-mass coefficients per unit density, in MuJoCo's
             units (m³ and m⁵, volume folded in, ρ not: ``model.geom_fluid[g, 6:9]`` and
-            ``[9:12]``). When ``None`` they come from :func:`gzinertia.tuckerman.
+            ``[9:12]``). When ``None`` they come from :func:`gzinertia.physics.tuckerman.
             ellipsoid_added_mass` (closed form), which differs from MuJoCo's 15-point quadrature
             of κ by its quadrature error.
 

@@ -1,1 +1,0 @@
-"""What each editing command does, between reading the file and delivering the edited bytes."""
