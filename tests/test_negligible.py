@@ -9,6 +9,8 @@ zeroed, and the decision does not depend on the unit of length.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from conftest import random_rotation, random_spd6
 from hypothesis import given, settings
@@ -130,3 +132,29 @@ def test_hydro_damping_judges_moments_against_moments() -> None:
     # against the largest term of all (the old rule) the moment terms would have been zeroed
     largest = max(abs(v) for v in terms.values())
     assert all(abs(terms[n]) <= RELATIVE_ZERO * largest for n in ("kP", "mQabsQ", "nRabsR"))
+
+
+def test_convert_to_plugin_terms_judges_round_off_as_the_element_writer(tmp_path: Path) -> None:
+    """``convert --sdf-to-hydro`` writes the same matrix as ``<iDotJ>`` terms: tiny kg·m² entries
+    next to 1000 kg are physics there too (kept), round-off within a block is zeroed, and the
+    terms read back (``-D``, Fossen's sign) as what the element writer keeps."""
+    from gzinertia.edit.convert import sdf_to_hydro
+    from gzinertia.sdf import read_sdf_bytes
+
+    A = np.diag([1e3, 1.2e3, 1.5e3, 1e-10, 2e-10, 3e-10])
+    A[3, 4] = A[4, 3] = 1e-12
+    A[0, 1] = A[1, 0] = 1e-13
+    A[3, 5] = A[5, 3] = 3e-26
+    element = "\n".join(fluid_added_mass_lines(AddedMass(A), "test", "  ")[1:])
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        '<sdf version="1.10"><model name="m"><link name="a"><inertial><mass>2000</mass>'
+        f"<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>{element}</inertial></link>"
+        '<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">'
+        "<link_name>a</link_name><xU>-1</xU></plugin></model></sdf>"
+    )
+    kept = read_sdf_bytes(path.read_bytes(), str(path)).link("m::a").inertial.A_BBo_B
+    result = sdf_to_hydro(path, pattern=None, sign="fossen", model_paths=[])
+    (plugin,) = read_sdf_bytes(result.new, str(path)).link("m::a").hydrodynamics
+    np.testing.assert_array_equal(-plugin.D_BBo_B, kept)
+    assert kept[3, 4] == 1e-12 and kept[0, 1] == 0.0 and kept[3, 5] == 0.0

@@ -35,6 +35,7 @@ from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
@@ -217,13 +218,13 @@ def sdf_to_hydro(
         warnings.extend(sdf_to_hydro_warnings(
             str(link.source), link.name, A_BBo_B.A, link.M_BBo_B("linear-first"), sign
         ))
-        scale = max(float(np.max(np.abs(D_BBo_B))), 1e-300)
+        scales = entry_scales(D_BBo_B)  # round-off judged within units (physics.negligible)
         plugin_elem = plugin_element(editor, plugin)
         # Every term the plugin already has, and the non-zero ones it lacks.
         values = {}
         for i, row in enumerate(HYDRO_FORCE_AXES):
             for j, col in enumerate(HYDRO_VELOCITY_AXES):
-                name, value = f"{row}Dot{col}", format_value(float(D_BBo_B[i, j]), scale)
+                name, value = f"{row}Dot{col}", format_value(float(D_BBo_B[i, j]), scales[i, j])
                 if value != "0" or child(plugin_elem, name) is not None:
                     values[name] = value
         if child(plugin_elem, "disable_added_mass") is not None:
