@@ -177,5 +177,26 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A Hydrodynamics plugin names a link its model does not have: the plugin does "
             "nothing.",
         ),
+        _rule(
+            "GZI401",
+            "urdf-lumped-inertia-invalid",
+            "error",
+            "A URDF link lumped into its parent by a fixed joint has an invalid inertia of its "
+            "own: Gazebo reports (or hides) it under the parent's name.",
+        ),
+        _rule(
+            "GZI402",
+            "urdf-massless-link-dropped",
+            "warning",
+            "A URDF link without mass that libsdformat does not model: it, its joints and the "
+            "links below it are not in the simulation.",
+        ),
+        _rule(
+            "GZI403",
+            "urdf-lumping-gimbal",
+            "error",
+            "A rotation with pitch within 0.26° of ±90° in a fixed-joint lumping: libsdformat "
+            "snaps it to ±90° and simulates a wrongly rotated lumped inertia.",
+        ),
     ]
 )

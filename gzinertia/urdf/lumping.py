@@ -184,6 +184,10 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 for c in robot.links[small].collisions
             )
             notes.append(_lumped_note(robot, small, name, parent_joint[small], prefix))
+            invalid = _invalid_inertial(robot.links[small].inertial)
+            if invalid:
+                notes.append(_invalid_lumped_note(robot, small, name, parent_joint[small],
+                                                  invalid, prefix))
         records.append(
             _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
                     members.get(name, []))
@@ -340,6 +344,40 @@ def _dropped_note(
         f"simulates none of them{why}",
         link.source,
         link=f"{robot.name}::{name}",
+    )
+
+
+def _invalid_inertial(inertial: UrdfInertial | None) -> str:
+    """Why libsdformat/gz-math would call this inertial invalid (``""`` when it is valid):
+    negative mass, or principal moments about the centre of mass that are negative or break
+    the triangle inequality beyond ``ε = 10·DBL_EPSILON·½·trace`` (gz-math)."""
+    if inertial is None:
+        return ""
+    if inertial.mass < 0.0:
+        return f"mass {inertial.mass:g} < 0"
+    moments = np.linalg.eigvalsh(np.asarray(inertial.I_BBcm_I, dtype=float))
+    eps = 10.0 * np.finfo(float).eps * 0.5 * float(np.trace(inertial.I_BBcm_I))
+    if moments[0] < -eps:
+        return f"a principal moment is negative ({moments[0]:.6g})"
+    if moments[0] + moments[1] < moments[2] - eps:
+        return ("its principal moments break the triangle inequality "
+                f"({moments[0]:.6g} + {moments[1]:.6g} < {moments[2]:.6g})")
+    return ""
+
+
+def _invalid_lumped_note(
+    robot: UrdfRobot, small: str, big: str, joint: UrdfJoint, why: str, prefix: str
+) -> Note:
+    inertial = robot.links[small].inertial
+    assert inertial is not None
+    return Note(
+        "error",
+        "urdf-lumped-inertia-invalid",
+        f"link {small!r} has an invalid inertia ({why}) and fixed joint {joint.name!r} lumps "
+        f"it into {big!r}: Gazebo simulates the sum, and reports any 'invalid inertia' under "
+        f"{big!r}, or none when the sum looks valid; fix the values of {small!r}",
+        inertial.inertia_source,
+        link=prefix + big,
     )
 
 

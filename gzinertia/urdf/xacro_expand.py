@@ -180,7 +180,15 @@ def expand_xacro(
             doc = xacro.process_file(name, mappings=dict(args or {}))
             LAST_INCLUDES[:] = [str(f) for f in xacro.all_includes]
             return str(doc.toprettyxml(indent="  "))
-        except SdfError:
+        except SdfError as exc:
+            stack = [str(f) for f in (xacro.filestack or []) if f]
+            if exc.line is None and len(stack) >= 2 and stack[-1] == exc.file:
+                includer = stack[-2]
+                base = os.path.basename(exc.file)
+                raise SdfError(
+                    includer, _line_of(includer, f"'{base}'"),
+                    f"xacro: include of {exc.file}: {exc.message}",
+                ) from None
             raise
         except xml.parsers.expat.ExpatError as exc:
             where = (xacro.filestack or [name])[-1] or name
