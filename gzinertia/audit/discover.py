@@ -114,7 +114,8 @@ def _classify(path: str) -> Target:
 
 
 def _walk(root: str) -> list[str]:
-    """Every SDF, URDF or xacro file or template under ``root``, sorted, hidden directories left out."""
+    """Every SDF, URDF or xacro file or template under ``root``, sorted, hidden directories
+    left out."""
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))

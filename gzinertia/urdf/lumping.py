@@ -399,7 +399,7 @@ def _plugin_target(
     ref: str, plugin: HydroPlugin, lumped_into: dict[str, str]
 ) -> tuple[str, str | None]:
     """(link the plugin names, the kept link holding it if it was lumped)."""
-    target = plugin.link_name if not ref else ref
+    target = ref or plugin.link_name
     return target, lumped_into.get(target)
 
 

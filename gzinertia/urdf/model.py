@@ -197,7 +197,6 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     unlumped: dict[str, SourceRef] = {}
     static = False
     plugins: list[tuple[str, HydroPlugin]] = []
-    preserved: set[str] = set()
     for elem in root:
         if elem.tag == "link":
             name = _name(elem, file)
@@ -246,8 +245,6 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                 if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
                     if _flag(c):
                         unlumped.setdefault(ref, SourceRef(file, line_of(elem)))
-                        if c.tag == "preserveFixedJoint":
-                            preserved.add(ref)
                 elif c.tag == "static" and not ref:
                     static = _flag(c)
                 elif c.tag == "plugin" and is_gz_hydrodynamics(c):
