@@ -254,19 +254,17 @@ def _subtree(name: str, children: dict[str, list[UrdfJoint]]) -> list[str]:
 
 
 def _welded(robot: UrdfRobot, kept: list[str], parent_joint: dict[str, UrdfJoint]) -> set[str]:
-    """Kept links joined to ``world`` by fixed joints only."""
+    """Kept links joined to ``world`` by fixed joints only (one pass from the root down)."""
+    children: dict[str, list[UrdfJoint]] = {}
+    for j in robot.joints:
+        children.setdefault(j.parent, []).append(j)
     welded: set[str] = set()
-    for name in kept:
-        n, ok = name, True
-        while n in parent_joint:
-            j = parent_joint[n]
-            if j.kind != "fixed":
-                ok = False
-                break
-            n = j.parent
-        if ok and n == WORLD:
-            welded.add(name)
-    return welded
+    todo = [j for j in children.get(WORLD, []) if j.kind == "fixed"]
+    while todo:
+        j = todo.pop()
+        welded.add(j.child)
+        todo.extend(c for c in children.get(j.child, []) if c.kind == "fixed")
+    return welded & set(kept)
 
 
 def _record(

@@ -113,13 +113,14 @@ def read_urdf_bytes(
         )
     dependencies: list[Dependency] = []
     resolved_links = []
+    base = str(Path(name).parent)
     for rec in links:
         collisions = []
         for c in rec.collisions:
             if c.geometry.mesh_uri:
                 from gzinertia.urdf.xacro_expand import resolve_package_uri
 
-                found = resolve_package_uri(c.geometry.mesh_uri, package_paths)
+                found = resolve_package_uri(c.geometry.mesh_uri, package_paths, base)
                 dependencies.append(Dependency("resource", c.geometry.mesh_uri, name, found))
                 c = replace(c, geometry=replace(c.geometry, mesh_path=found))
             collisions.append(c)
@@ -151,13 +152,14 @@ class _XacroLines:
     def __init__(self, file: str, text: bytes) -> None:
         self.file = file
         self.lines = text.decode("utf-8", "replace").splitlines()
+        self.link_lines: dict[str, int] = {}
+        pattern = re.compile(r"<link\s[^>]*?name\s*=\s*[\"']([^\"'$]*)[\"']")
+        for i, line in enumerate(self.lines, 1):
+            for match in pattern.finditer(line):
+                self.link_lines.setdefault(match.group(1), i)
 
     def _link_line(self, link: str) -> int | None:
-        pattern = re.compile(r"<link\s[^>]*name\s*=\s*[\"']" + re.escape(link) + r"[\"']")
-        for i, line in enumerate(self.lines, 1):
-            if pattern.search(line):
-                return i
-        return None
+        return self.link_lines.get(link)
 
     def _after(self, start: int, tag: str) -> int | None:
         pattern = re.compile(r"<" + tag + r"[\s>/]")

@@ -17,6 +17,7 @@ xacro keeps its state in module globals: expansions are serialised by a lock.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -71,31 +72,40 @@ def package_roots(package_paths: Sequence[str | Path] = ()) -> list[Path]:
 
 
 def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | None:
-    """The folder of package ``name`` under the package roots, or ``None``."""
+    """The folder of package ``name`` under the package roots, or ``None`` (the first root
+    that has it wins)."""
     for root in package_roots(package_paths):
-        if not root.is_dir():
-            continue
-        level = [root]
-        for _ in range(MAX_DEPTH + 1):
-            nxt: list[Path] = []
-            for folder in level:
-                if (folder / "package.xml").is_file():
-                    if _package_name(folder) == name:
-                        return folder
-                    continue  # packages do not nest
-                try:
-                    nxt.extend(
-                        sorted(p for p in folder.iterdir()
-                               if p.is_dir() and not p.name.startswith("."))
-                    )
-                except OSError:
-                    continue
-            level = nxt
+        found = _packages_under(str(root)).get(name)
+        if found is not None:
+            return found
     return None
 
 
-def resolve_package_uri(uri: str, package_paths: Sequence[str | Path] = ()) -> str | None:
-    """The file ``package://pkg/rel`` (or ``file://``, or a plain path) names, if found."""
+@functools.lru_cache(maxsize=64)
+def _packages_under(root: str) -> dict[str, Path]:
+    """Every package below ``root`` (to :data:`MAX_DEPTH`), by name; read once per process."""
+    out: dict[str, Path] = {}
+    level = [Path(root)] if Path(root).is_dir() else []
+    for _ in range(MAX_DEPTH + 1):
+        nxt: list[Path] = []
+        for folder in level:
+            if (folder / "package.xml").is_file():
+                out.setdefault(_package_name(folder), folder)
+                continue  # packages do not nest
+            try:
+                nxt.extend(sorted(p for p in folder.iterdir()
+                                  if p.is_dir() and not p.name.startswith(".")))
+            except OSError:
+                continue
+        level = nxt
+    return out
+
+
+def resolve_package_uri(
+    uri: str, package_paths: Sequence[str | Path] = (), base: str | Path = "."
+) -> str | None:
+    """The file ``package://pkg/rel`` (or ``file://``, or a path, relative to the folder
+    ``base`` of the URDF) names, if found."""
     if uri.startswith("package://"):
         pkg, _, rel = uri[len("package://"):].partition("/")
         folder = find_package(pkg, package_paths)
@@ -105,7 +115,10 @@ def resolve_package_uri(uri: str, package_paths: Sequence[str | Path] = ()) -> s
         return str(path) if path.is_file() and path.is_relative_to(folder.resolve()) else None
     if uri.startswith("file://"):
         uri = uri[len("file://"):]
-    return uri if "://" not in uri and os.path.isfile(uri) else None
+    if "://" in uri:
+        return None
+    path = Path(base) / uri
+    return str(path) if path.is_file() else None
 
 
 def _line_of(file: str, message: str) -> int | None:
