@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gzinertia.errors import SdfError
 from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SourceRef
@@ -308,6 +309,11 @@ def _record(
             mass_source=first.mass_source if first else None,
             inertia_source=first.inertia_source if first else None,
         )
+    if not (np.all(np.isfinite(inertial.I_BBcm_I)) and np.isfinite(inertial.mass)
+            and np.all(np.isfinite(inertial.X_BI.p))):
+        raise SdfError(link.source.file, link.source.line,
+                       f"link {link.name!r}: lumping its fixed-joint children overflows float64 "
+                       "(masses, inertias or offsets too large)")
     name = prefix + link.name
     return LinkRecord(
         name=name,
