@@ -335,8 +335,8 @@ def _dropped_note(
     link = robot.links[name]
     what = "no <inertial>" if link.inertial is None else f"mass {link.inertial.mass:g}"
     others = [n for n in lost if n != name]
-    tail = f" and the {len(others)} link(s) below it ({', '.join(others)})" if others else ""
-    joint = f" with its joint {pj.name!r}" if pj is not None else ""
+    tail = f", nor the {len(others)} link(s) below it ({', '.join(others)})" if others else ""
+    joint = f", nor its joint {pj.name!r}" if pj is not None else ""
     why = (
         " (libsdformat ≤ 12.6 drops a massless link even when a fixed joint lumps it)"
         if legacy and parent_reduced else ""
