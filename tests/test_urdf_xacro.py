@@ -164,3 +164,20 @@ def test_xacro_include_of_a_fifo_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SdfError) as err:
         read_urdf_file(main)
     assert "FIFO" in str(err.value)
+
+
+def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
+    """A macro that calls itself, and load_yaml of a device: refused, one line each."""
+    rec = tmp_path / "rec.xacro"
+    rec.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '  <xacro:macro name="m"><xacro:m/></xacro:macro>\n  <xacro:m/>\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(rec)
+    assert "nest too deeply" in str(err.value) and "\n" not in str(err.value)
+    dev = tmp_path / "dev.xacro"
+    dev.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   "  <xacro:property name=\"y\" value=\"${xacro.load_yaml('/dev/zero')}\"/>\n"
+                   '  <link name="${y}"/>\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(dev)
+    assert str(err.value).startswith(f"{dev}:2: xacro: /dev/zero: is a character device")
