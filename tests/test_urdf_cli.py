@@ -123,3 +123,14 @@ def test_bad_urdf_is_one_line_and_exit_2(
     path.write_text(text)
     status, _, err = run_cli(["show", str(path)], capsys)
     assert status == 2 and err.count("\n") == 1 and str(path) in err and words in err, err
+
+
+def test_plot_takes_urdf_and_parser_sdformat_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _auv(tmp_path)
+    status, _, err = run_cli(["plot", str(path), "-o", str(tmp_path / "auv.png")], capsys)
+    assert status == 0, err
+    assert (tmp_path / "auv.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    status, _, err = run_cli(["show", str(path), "--parser", "sdformat"], capsys)
+    assert status == 2 and "gz sdf -p" in err and err.count("\n") == 1

@@ -190,6 +190,13 @@ def load_document(
         return read_model_file(file, model_paths, xacro_args=xacro_args)
     if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
+        from gzinertia.sdf.model_file import is_urdf_path
+
+        if is_urdf_path(file):
+            raise GzInertiaError(
+                f"{file}: --parser sdformat reads SDFormat files; convert the URDF first "
+                "(gz sdf -p), or use the built-in parser, which converts it as libsdformat does"
+            )
 
         return read_with_libsdformat(file, model_paths)
     raise GzInertiaError(f"--parser must be 'gzinertia' or 'sdformat', not {parser!r}")
