@@ -134,3 +134,32 @@ def test_plot_takes_urdf_and_parser_sdformat_refuses_it(
     assert (tmp_path / "auv.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     status, _, err = run_cli(["show", str(path), "--parser", "sdformat"], capsys)
     assert status == 2 and "gz sdf -p" in err and err.count("\n") == 1
+
+
+def test_audit_cache_follows_xacro_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cached xacro result is dropped when a file it includes changes (the includes are
+    the document's dependencies); the included macro file itself is skipped with why."""
+    m = tmp_path / "m"
+    m.mkdir()
+    inc = m / "inc.xacro"
+    inc.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<xacro:property name="izz" value="0.025"/></robot>\n')
+    (m / "auv.urdf.xacro").write_text(
+        '<robot name="auv" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:include filename="inc.xacro"/>\n'
+        f"  {HULL}\n"
+        '  <link name="sonar"><inertial><mass value="1"/>'
+        '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="${izz}"/></inertial></link>\n'
+        '  <joint name="j" type="fixed"><parent link="hull"/><child link="sonar"/></joint>\n'
+        "</robot>\n"
+    )
+    args = ["audit", str(m), "--cache-dir", str(tmp_path / "cache"), "--format", "json"]
+    status, out, _ = run_cli(args, capsys)
+    data = json.loads(out)
+    assert status == 0 and not data["findings"]
+    assert [f["status"] for f in data["files"]] == ["ok", "skipped"]
+    inc.write_text(inc.read_text().replace("0.025", "0.5"))
+    status, out, _ = run_cli(args, capsys)
+    assert status == 1 and [f["code"] for f in json.loads(out)["findings"]] == ["GZI401"]
