@@ -222,3 +222,27 @@ def test_gimbal_lumping_is_libsdformats_error_and_is_noted(tmp_path: Path) -> No
     assert not [n for n in ours_far.notes if n.code == "urdf-lumping-gimbal"]
     assert _rel(ours_far.links[0].M_BBo_B(), _their_M(theirs_far["links"][0])) <= RTOL
     assert _rel(ours_near.links[0].M_BBo_B(), _their_M(theirs_near["links"][0])) > 1e-6
+
+
+def test_zero_mass_lumped_into_a_massless_link_breaks_libsdformat(tmp_path: Path) -> None:
+    """libsdformat divides 0 by 0 lumping a zero-mass <inertial> into a link without mass: it
+    refuses the model (non-finite pose). gzinertia reads the sum (the zero adds nothing) and
+    says so (GZI403's note); without the zero-mass <inertial>, libsdformat agrees with it."""
+    _needs_dump()
+    body = """<link name="b"><inertial><origin xyz="0.1 0 0"/><mass value="1"/>
+        <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+      <joint name="ja" type="fixed"><parent link="base"/><child link="a"/>
+        <origin xyz="1 0 0"/></joint>
+      <joint name="jb" type="fixed"><parent link="base"/><child link="b"/>
+        <origin xyz="0 1 0"/></joint>"""
+    zero = ('<link name="a"><inertial><mass value="0"/>'
+            '<inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>')
+    broken, fine = tmp_path / "broken.urdf", tmp_path / "fine.urdf"
+    broken.write_text(f'<robot name="r"><link name="base"/>{zero}{body}</robot>')
+    fine.write_text(f'<robot name="r"><link name="base"/><link name="a"/>{body}</robot>')
+    theirs_broken, theirs_fine = read_with_sdformat([broken, fine])
+    assert theirs_broken["errors"] and not theirs_broken["links"]
+    ours = read_urdf_file(broken)
+    assert [n.link for n in ours.notes if n.code == "urdf-lumping-nan"] == ["r::base"]
+    [link] = theirs_fine["links"]
+    assert _rel(ours.links[0].M_BBo_B(), _their_M(link)) <= RTOL

@@ -193,10 +193,11 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
         ),
         _rule(
             "GZI403",
-            "urdf-lumping-gimbal",
+            "urdf-lumping-miscomputed",
             "error",
-            "A rotation with pitch within 0.26° of ±90° in a fixed-joint lumping: libsdformat "
-            "snaps it to ±90° and simulates a wrongly rotated lumped inertia.",
+            "libsdformat's fixed-joint lumping computes this link's inertia wrongly: a pitch "
+            "within 0.26° of ±90° is snapped (wrong rotation), or a zero-mass <inertial> is "
+            "lumped into a massless link (0/0: the model does not load).",
         ),
     ]
 )

@@ -114,6 +114,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     # groups, bottom-up: each link's own inertial plus its reduced children's groups
     groups: dict[str, _Group] = {}
     gimbal: dict[str, list[str]] = {}  # link -> rotations libsdformat lumps it with wrongly
+    nan_at: dict[str, UrdfJoint] = {}  # link -> the lumping where libsdformat computes 0/0
     for name in reversed(order):
         link = robot.links[name]
         g = _own_group(link)
@@ -121,6 +122,10 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
         for j in children.get(name, []):
             if is_reduced(j, robot):
                 cg = groups[j.child]
+                if cg.has_inertial and cg.mass == 0.0 and g.mass == 0.0:
+                    nan_at.setdefault(name, j)  # libsdformat's dMassAdd divides 0 by 0 here
+                if j.child in nan_at:
+                    nan_at.setdefault(name, nan_at[j.child])
                 _merge(g, cg, j.X_PJ)
                 if not cg.has_inertial:
                     continue
@@ -196,6 +201,8 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     for name in kept:
         if name in gimbal:
             notes.append(_gimbal_note(robot, name, gimbal[name], prefix))
+        if name in nan_at:
+            notes.append(_nan_note(robot, name, nan_at[name], prefix))
     notes.extend(_plugin_notes(robot, records, lumped_into, prefix))
     return Conversion(tuple(_with_plugins(robot, records, lumped_into, prefix)), tuple(notes),
                       lumped_into, tuple(dropped))
@@ -219,6 +226,20 @@ def _gimbal_note(robot: UrdfRobot, name: str, where: list[str], prefix: str) -> 
         "within 0.26° of ±90°, which urdfdom's getRPY snaps to exactly ±90° (roll 0), so the "
         "lumped inertia Gazebo uses is rotated wrong; gzinertia shows the exact one (move the "
         "pitch away from ±90°, e.g. by an equivalent rotation, or preserve the fixed joint)",
+        robot.links[name].source,
+        link=prefix + name,
+    )
+
+
+def _nan_note(robot: UrdfRobot, name: str, joint: UrdfJoint, prefix: str) -> Note:
+    return Note(
+        "error",
+        "urdf-lumping-nan",
+        f"libsdformat cannot lump into {name!r}: fixed joint {joint.name!r} adds a zero-mass "
+        f"<inertial> ({joint.child!r}) to a link that has no mass yet ({joint.parent!r}), "
+        "and its lumping divides 0 by 0: the lumped pose is NaN and Gazebo refuses the model "
+        "('Pose values must be finite'); gzinertia shows the sum without it (remove the "
+        "zero-mass <inertial>, or give the link its mass)",
         robot.links[name].source,
         link=prefix + name,
     )

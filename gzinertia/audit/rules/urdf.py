@@ -25,6 +25,7 @@ def massless_link_dropped(doc: DocumentContext) -> Iterator[Finding]:
 
 
 @document_rule("GZI403")
-def lumping_gimbal(doc: DocumentContext) -> Iterator[Finding]:
-    for note in doc.notes("urdf-lumping-gimbal"):
-        yield finding("GZI403", note.source, note.link, note.message, {})
+def lumping_miscomputed(doc: DocumentContext) -> Iterator[Finding]:
+    for code in ("urdf-lumping-gimbal", "urdf-lumping-nan"):
+        for note in doc.notes(code):
+            yield finding("GZI403", note.source, note.link, note.message, {})
