@@ -109,7 +109,7 @@ def test_generated_urdfs_read_as_libsdformat_converts_them(
         dropped += sum(1 for n in ours.notes if n.code == "urdf-massless-link-dropped")
         mine = {r.name: r for r in ours.links}
         assert set(mine) == {link["name"] for link in theirs["links"]}, path
-        # libsdformat's own bug, noted by gzinertia: compared in test_gimbal_lumping_is_noted
+        # libsdformat's own bug, noted by gzinertia: shown in test_gimbal_lumping_is_libsdformats_error_and_is_noted
         mangled = {n.link for n in ours.notes if n.code == "urdf-lumping-gimbal"}
         gimbals += len(mangled)
         for link in theirs["links"]:
@@ -172,9 +172,9 @@ def test_corpus_urdf_and_xacro_equal_ign_sdf_output(path: Path, tmp_path: Path) 
 
 
 def test_current_libsdformat_keeps_links_below_a_lumped_massless_link() -> None:
-    """libsdformat ≤ 12.6 drops a massless link that a fixed joint lumps, and every link below
-    it (the 12.3 oracle shows it); ≥ 12.7/13 (gazebosim/sdformat#1238) lumps it and keeps the
-    links below. gzinertia follows the current rule by default."""
+    """libsdformat < 12.7.2 drops a massless link that a fixed joint lumps, and every link below
+    it (the 12.3 oracle shows it); ≥ 12.7.2/13.5/14.0 (gazebosim/sdformat#1238) lumps it and
+    keeps the links below. gzinertia follows the current rule by default."""
     text = b"""<robot name="r">
       <link name="hull"><inertial><mass value="2"/>
         <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>

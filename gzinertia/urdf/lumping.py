@@ -10,10 +10,10 @@
   same physics with fewer roundings. The lumped link becomes a frame; its collisions move to
   the kept link, posed in its frame; the joints below it hang from the kept link.
 * **Massless links.** A link whose inertial (after lumping into it) is missing or has no mass is
-  not modelled, and its joints go with it: libsdformat ≥ 12.7/13 (gazebosim/sdformat#1238,
-  what Gazebo Fortress updates, Garden, Harmonic and newer run) drops it with its whole subtree
+  not modelled, and its joints go with it: libsdformat ≥ 12.7.2, 13.5, 14.0
+  (gazebosim/sdformat#1238: current Fortress, Garden, Harmonic and newer) drops it with its whole subtree
   unless its parent joint is reduced (then it is lumped and contributes nothing); libsdformat
-  ≤ 12.6 (``legacy=True``, Debian bookworm's 12.3) drops it with its subtree *even when* it is
+  < 12.7.2 (``legacy=True``, Debian bookworm's 12.3) drops it with its subtree *even when* it is
   lumped, which also loses every link below it (a bug that changes the physics, noted).
 * **world.** A root link named ``world`` is the world: its child links are kept (with a fixed
   joint to the world when the joint is fixed), never lumped into it.
@@ -33,7 +33,7 @@ from gzinertia.physics.rotation import Pose
 from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SourceRef
 from gzinertia.urdf.model import WORLD, UrdfInertial, UrdfJoint, UrdfLink, UrdfRobot
 
-#: libsdformat ≤ 12.6 tests the mass with ``ignition::math::equal(mass, 0)`` (|m| ≤ 1e-6).
+#: libsdformat < 12.7.2 tests the mass with ``ignition::math::equal(mass, 0)`` (|m| ≤ 1e-6).
 LEGACY_MASS_EPSILON = 1e-6
 
 
@@ -359,7 +359,7 @@ def _dropped_note(
     tail = f", nor the {len(others)} link(s) below it ({', '.join(others)})" if others else ""
     joint = f", nor its joint {pj.name!r}" if pj is not None else ""
     why = (
-        " (libsdformat ≤ 12.6 drops a massless link even when a fixed joint lumps it)"
+        " (libsdformat < 12.7.2 drops a massless link even when a fixed joint lumps it)"
         if legacy and parent_reduced else ""
     )
     return Note(

@@ -49,7 +49,7 @@ def read_urdf_file(
     and ``AMENT_PREFIX_PATH``); ``xacro_args`` are xacro's ``name:=value`` arguments.
     ``lump=False`` gives every link with its own inertial, before libsdformat's fixed-joint
     lumping and massless-link dropping (as Drake's parser reads URDF); ``legacy=True`` follows
-    libsdformat ≤ 12.6 (see :mod:`gzinertia.urdf.lumping`). Errors are
+    libsdformat < 12.7.2 (see :mod:`gzinertia.urdf.lumping`). Errors are
     :class:`~gzinertia.errors.SdfError` naming file and line.
     """
     name = str(path)
