@@ -11,10 +11,11 @@
   the kept link, posed in its frame; the joints below it hang from the kept link.
 * **Massless links.** A link whose inertial (after lumping into it) is missing or has no mass is
   not modelled, and its joints go with it: libsdformat ≥ 12.7.2, 13.5, 14.0
-  (gazebosim/sdformat#1238: current Fortress, Garden, Harmonic and newer) drops it with
-  its whole subtree unless its parent joint is reduced (then it is lumped and contributes nothing); libsdformat
-  < 12.7.2 (``legacy=True``, Debian bookworm's 12.3) drops it with its subtree *even when* it is
-  lumped, which also loses every link below it (a bug that changes the physics, noted).
+  (gazebosim/sdformat#1238: current Fortress, Garden, Harmonic and newer) drops it with its
+  whole subtree unless its parent joint is reduced (then it is lumped and contributes
+  nothing); libsdformat < 12.7.2 (``legacy=True``, Debian bookworm's 12.3) drops it with its
+  subtree *even when* it is lumped, which also loses every link below it (a bug that changes
+  the physics, noted).
 * **world.** A root link named ``world`` is the world: its child links are kept (with a fixed
   joint to the world when the joint is fixed), never lumped into it.
 
