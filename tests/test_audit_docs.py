@@ -24,6 +24,11 @@ def _example(text: str, heading: str) -> tuple[str, str]:
     return rest.split("\n```", 1)[0], prose
 
 
+def _file_name(example: str) -> str:
+    """URDF examples (GZI4xx) are written as ``model.urdf``, the others as ``model.sdf``."""
+    return "model.urdf" if example.lstrip().startswith("<robot") else "model.sdf"
+
+
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_rule_page_examples(code: str, tmp_path: Path) -> None:
     text = (REPO / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
@@ -31,10 +36,10 @@ def test_rule_page_examples(code: str, tmp_path: Path) -> None:
     for heading in SECTIONS:
         assert heading in text, f"{code}: no {heading!r}"
     trigger, _ = _example(text, "## Triggers")
-    found = run([write(tmp_path / "t", trigger)]).findings
+    found = run([write(tmp_path / "t", trigger, _file_name(trigger))]).findings
     assert code in {f.code for f in found}, f"{code}: the triggering example does not trigger"
     twin, prose = _example(text, "## Does not trigger")
     if re.search(r"-m models/", prose):
         return  # needs files next to it (GZI001): covered by test_audit_rules
-    found = run([write(tmp_path / "n", twin)]).findings
+    found = run([write(tmp_path / "n", twin, _file_name(twin))]).findings
     assert code not in {f.code for f in found}, f"{code}: the clean example triggers"

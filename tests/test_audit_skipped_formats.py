@@ -1,5 +1,6 @@
 """Templates and other model formats found in a tree are listed as skipped, with why, in every
-format; a tree holding only them never reads "No findings in 0 files" (issue 10).
+format; a tree holding only them never reads "No findings in 0 files" (issue 10). URDF and
+xacro are read (issue 16): a xacro file holding only macros is skipped when read, with why.
 
 Oracles: each format's consumer (strict JSON, SARIF schema, lxml for JUnit, the Actions
 runner's workflow-command rule) must name every skipped file with its reason.
@@ -18,10 +19,15 @@ from test_audit_formats import _parse_workflow_command
 from gzinertia.audit.discover import discover
 from gzinertia.audit.formats import FORMATS
 
+#: read as URDF, then skipped: they expand to no link
+MACROS_ONLY = ("robot.urdf.xacro", "macros.xacro")
+MACROS = (
+    "<robot name='r' xmlns:xacro='http://www.ros.org/wiki/xacro'>\n"
+    "  <xacro:macro name='m'><link name='x'/></xacro:macro>\n</robot>\n"
+)
 NOT_SDF = {  # file → a word its reason must contain
-    "robot.urdf.xacro": "xacro",
-    "macros.xacro": "xacro",
-    "robot.urdf": "URDF",
+    "robot.urdf.xacro": "macros only",
+    "macros.xacro": "macros only",
     "world.sdf.erb": "render",
     "model.sdf.jinja": "render",
     "model.sdf.em": "render",
@@ -35,7 +41,8 @@ NOT_SDF = {  # file → a word its reason must contain
 def _tree(root: Path) -> Path:
     for name in NOT_SDF:
         (root / "desc" / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / "desc" / name).write_text("<robot name='r'/>\n", encoding="utf-8")
+        text = MACROS if name in MACROS_ONLY else "<robot name='r'/>\n"
+        (root / "desc" / name).write_text(text, encoding="utf-8")
     (root / "desc" / "notes.txt").write_text("not a model\n", encoding="utf-8")
     return root / "desc"
 
@@ -45,11 +52,17 @@ def test_discovery_lists_each_with_its_reason(tmp_path: Path) -> None:
     targets = discover([str(folder)])
     assert sorted(Path(t.path).relative_to(folder).as_posix() for t in targets) == sorted(NOT_SDF)
     for t in targets:
+        name = Path(t.path).relative_to(folder).as_posix()
+        if name in MACROS_ONLY:  # read, as URDF; skipped then (below, through the CLI)
+            assert t.state == "audit"
+            continue
         assert t.state == "skipped"
-        assert NOT_SDF[Path(t.path).relative_to(folder).as_posix()] in (t.message or "")
-    # given by name, the same
-    (urdf,) = discover([str(folder / "robot.urdf")])
-    assert urdf.state == "skipped" and "gz sdf -p" in (urdf.message or "")
+        assert NOT_SDF[name] in (t.message or "")
+    # URDF given by name is read too; a URDF template is not
+    (urdf,) = discover([str(folder / "robot.urdf.xacro")])
+    assert urdf.state == "audit"
+    (erb,) = discover([str(folder / "gen.urdf.erb")])
+    assert erb.state == "skipped" and "gz sdf -p" in (erb.message or "")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -106,5 +119,5 @@ def test_an_empty_tree_says_nothing_was_audited(
 
 def test_the_docs_list_the_skipped_suffixes() -> None:
     text = " ".join((REPO / "docs" / "audit.md").read_text(encoding="utf-8").split())
-    for suffix in ("*.sdf.erb", "*.sdf.jinja", "*.sdf.em", "*.sdf.in", "*.xacro", "*.urdf"):
+    for suffix in ("*.sdf.erb", "*.sdf.jinja", "*.sdf.em", "*.sdf.in", "*.urdf.erb"):
         assert suffix in text

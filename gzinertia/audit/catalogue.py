@@ -177,5 +177,27 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A Hydrodynamics plugin names a link its model does not have: the plugin does "
             "nothing.",
         ),
+        _rule(
+            "GZI401",
+            "urdf-lumped-inertia-invalid",
+            "error",
+            "A URDF link lumped into its parent by a fixed joint has an invalid inertia of its "
+            "own: Gazebo reports (or hides) it under the parent's name.",
+        ),
+        _rule(
+            "GZI402",
+            "urdf-massless-link-dropped",
+            "warning",
+            "A URDF link without mass that libsdformat does not model: it, its joints and the "
+            "links below it are not in the simulation.",
+        ),
+        _rule(
+            "GZI403",
+            "urdf-lumping-miscomputed",
+            "error",
+            "libsdformat's fixed-joint lumping computes this link's inertia wrongly: a pitch "
+            "within 0.26° of ±90° is snapped (wrong rotation), or a zero-mass <inertial> is "
+            "lumped into a massless link (0/0: the model does not load).",
+        ),
     ]
 )

@@ -6,9 +6,11 @@
   and what to run instead, wherever they are found (in a folder or given by name): SDFormat
   templates that are not XML until rendered (``*.sdf.erb``, ``*.sdf.em``, ``*.sdf.in``,
   ``*.sdf.jinja``, ``*.sdf.jinja2``, ``*.sdf.j2``, ``*.sdf.xacro``, and the same for
-  ``.world``), xacro files (``*.xacro``, ``*.urdf.xacro``) and URDF (``*.urdf``, and URDF
-  templates such as ``*.urdf.erb``). A tree that holds only those reports them all, never
-  "no findings in 0 files".
+  ``.world``) and URDF templates such as ``*.urdf.erb``. A tree that holds only those reports
+  them all, never "no findings in 0 files".
+* URDF and xacro files (``*.urdf``, ``*.xacro``, ``*.urdf.xacro``) are audited as Gazebo
+  converts them (:mod:`gzinertia.urdf`); a xacro file that expands to no link (macros only)
+  is reported skipped, with why, when it is read.
 * Any other file given by name is audited whatever its suffix.
 * A path that does not exist is an error. ``-`` is standard input (:data:`STDIN_NAME`).
 
@@ -32,6 +34,10 @@ SDF_SUFFIXES = (".sdf", ".world")
 TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", ".xacro")
 #: Model formats that are not SDFormat (checked after the SDF templates).
 OTHER_FORMATS = (".xacro", ".urdf", *(".urdf" + t for t in TEMPLATE_SUFFIXES))
+
+#: URDF and xacro are read (as Gazebo converts them: gzinertia.urdf); a xacro that holds only
+#: macros is reported skipped by the runner, with why.
+URDF_READ = (".urdf", ".xacro", ".urdf.xacro")
 
 TargetState = Literal["audit", "skipped", "error"]
 
@@ -102,13 +108,14 @@ def _classify(path: str) -> Target:
     if kind:
         return _skipped_template(path, kind)
     other = other_format(name)
-    if other:
+    if other and other not in URDF_READ:
         return _skipped_other(path, other)
     return Target(path, "audit")
 
 
 def _walk(root: str) -> list[str]:
-    """Every SDF file or template under ``root``, sorted, hidden directories left out."""
+    """Every SDF, URDF or xacro file or template under ``root``, sorted, hidden directories
+    left out."""
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))

@@ -112,8 +112,9 @@ def _audit_file(
 ) -> FileResult:
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first.
     ``limits`` caps what reading it may pull in (default: from the environment)."""
-    from gzinertia.sdf import read_sdf_file
+    from gzinertia.sdf.model_file import read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_document
+    from gzinertia.urdf.reader import MacrosOnlyError
 
     taken = None
     if digest and path != STDIN_NAME:  # standard input is never cached
@@ -124,9 +125,11 @@ def _audit_file(
         doc = (
             read_stdin_document(search)
             if path == STDIN_NAME
-            else read_sdf_file(path, search, limits)
+            else read_model_file(path, search, limits)
         )
         found = check_document(doc, config)
+    except MacrosOnlyError as exc:
+        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [])
     except GzInertiaError as exc:
         return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
     except _RuleError as exc:

@@ -31,7 +31,13 @@ if TYPE_CHECKING:
 
 @app.command()
 def addmass(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="SDFormat model or world file to edit; or URDF/xacro (gets a <gazebo> "
+            "Hydrodynamics block; -m then gives package paths)."
+        ),
+    ],
     ellipsoid: Annotated[
         bool,
         typer.Option(
@@ -123,6 +129,18 @@ def addmass(
         raise GzInertiaError(f"--fit must be one of {methods}, not {fit!r}")
     else:
         chooser = FitChooser(method=fit)  # type: ignore[arg-type]
+    from gzinertia.sdf.model_file import is_urdf_path
+
+    if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
+        from gzinertia.urdf.addmass import add_mass_urdf
+
+        result = add_mass_urdf(
+            file, fit_for=chooser, density=fluid_density(density, fluid), pattern=link,
+            package_paths=model_path or [],
+        )
+        _report(result)
+        deliver_edit(file, result.old, result.new, mode)
+        return
     result = add_mass(
         file,
         fit_for=chooser,

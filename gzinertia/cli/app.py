@@ -46,6 +46,30 @@ ModelPathOption = Annotated[
         "IGN_GAZEBO_RESOURCE_PATH (repeatable).",
     ),
 ]
+XacroArgOption = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--xacro-arg",
+        help="name:=value for a xacro file's $(arg name) (repeatable).",
+    ),
+]
+PackagePathOption = Annotated[
+    Optional[list[Path]],  # noqa: UP045
+    typer.Option(
+        "--package-path",
+        help="Folder searched for ROS packages ($(find pkg), package://) in URDF/xacro files, "
+        "before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).",
+    ),
+]
+
+
+def xacro_mapping(pairs: list[str] | None) -> dict[str, str]:
+    """``--xacro-arg`` values as a mapping (an error naming a malformed one)."""
+    from gzinertia.urdf.xacro_expand import parse_xacro_args
+
+    return parse_xacro_args(pairs or [])
+
+
 LinkOption = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option("--link", "-l", help="Glob on scoped link names (e.g. 'auv::fin_*' or 'hull')."),
@@ -152,14 +176,27 @@ def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
         raise typer.Exit(status)
 
 
-def load_document(file: Path, model_paths: list[Path], parser: str = "gzinertia") -> SdfDocument:
-    """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``)."""
+def load_document(
+    file: Path,
+    model_paths: list[Path],
+    parser: str = "gzinertia",
+    xacro_args: dict[str, str] | None = None,
+) -> SdfDocument:
+    """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
+    URDF and xacro files by suffix (``model_paths`` are then package paths)."""
     if parser == "gzinertia":
-        from gzinertia.sdf import read_sdf_file
+        from gzinertia.sdf.model_file import read_model_file
 
-        return read_sdf_file(file, model_paths)
+        return read_model_file(file, model_paths, xacro_args=xacro_args)
     if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
+        from gzinertia.sdf.model_file import is_urdf_path
+
+        if is_urdf_path(file):
+            raise GzInertiaError(
+                f"{file}: --parser sdformat reads SDFormat files; convert the URDF first "
+                "(gz sdf -p), or use the built-in parser, which converts it as libsdformat does"
+            )
 
         return read_with_libsdformat(file, model_paths)
     raise GzInertiaError(f"--parser must be 'gzinertia' or 'sdformat', not {parser!r}")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import ModelPathOption, app
+from gzinertia.cli.app import ModelPathOption, PackagePathOption, app
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -30,7 +30,8 @@ def audit(
     paths: Annotated[
         list[str],
         typer.Argument(
-            help="SDFormat files or folders (searched for *.sdf, *.world); - reads one from "
+            help="SDFormat, URDF or xacro files or folders (searched for *.sdf, *.world, *.urdf, "
+            "*.xacro); - reads one SDFormat file from "
             "standard input (reported as <stdin>, includes relative to the working directory)."
         ),
     ],
@@ -104,6 +105,7 @@ def audit(
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
     model_path: ModelPathOption = None,
+    package_path: PackagePathOption = None,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -155,7 +157,7 @@ def audit(
         fail_on=fail_on,
         density=density,
         tolerance=tolerance,
-        model_paths=[str(p) for p in model_path or []],
+        model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gzinertia.cli.app import LinkOption, ModelPathOption, app, load_document
+from gzinertia.cli.app import (
+    LinkOption,
+    ModelPathOption,
+    PackagePathOption,
+    XacroArgOption,
+    app,
+    load_document,
+    xacro_mapping,
+)
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -39,6 +47,8 @@ def plot(
         str, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
     ] = "volume",
     model_path: ModelPathOption = None,
+    package_path: PackagePathOption = None,
+    xacro_arg: XacroArgOption = None,
 ) -> None:
     """Draw links: collision outlines, origin axes, CoM, inertia and fluid ellipsoids.
 
@@ -52,7 +62,10 @@ def plot(
 
     if fit not in FIT_METHODS or fit == "explicit":
         raise GzInertiaError(f"--fit must be volume, mujoco or inertia, not {fit!r}")
-    doc = load_document(file, model_path or [])
+    doc = load_document(
+        file, [*(model_path or []), *(package_path or [])], "gzinertia",
+        xacro_mapping(xacro_arg),
+    )
     links = select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")

@@ -8,7 +8,16 @@ from typing import Annotated
 
 import typer
 
-from gzinertia.cli.app import LinkOption, ModelPathOption, app, load_document, print_notes
+from gzinertia.cli.app import (
+    LinkOption,
+    ModelPathOption,
+    PackagePathOption,
+    XacroArgOption,
+    app,
+    load_document,
+    print_notes,
+    xacro_mapping,
+)
 from gzinertia.errors import GzInertiaError
 
 
@@ -17,8 +26,9 @@ def show(
     file: Annotated[
         Path,
         typer.Argument(
-            help="SDFormat world or model file; - reads it from standard input (named <stdin>, "
-            "includes relative to the working directory)."
+            help="SDFormat world or model file, or URDF/xacro (read as Gazebo converts it); - "
+            "reads SDFormat from standard input (named <stdin>, includes relative to the "
+            "working directory)."
         ),
     ],
     link: LinkOption = None,
@@ -27,6 +37,8 @@ def show(
     ] = "angular-first",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
     model_path: ModelPathOption = None,
+    package_path: PackagePathOption = None,
+    xacro_arg: XacroArgOption = None,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -54,7 +66,10 @@ def show(
             )
         doc = read_stdin_document(model_path or [])
     else:
-        doc = load_document(file, model_path or [], parser)
+        doc = load_document(
+            file, [*(model_path or []), *(package_path or [])], parser,
+            xacro_mapping(xacro_arg),
+        )
     summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)  # type: ignore[arg-type]
     if as_json:
         typer.echo(json.dumps(summary, indent=2))

@@ -31,10 +31,16 @@ def _row(table: Table, key: str, value: str) -> None:
     table.add_row(Text(key), Text(value))  # Text: no markup, so "[kg]" stays as written
 
 
+def _format_name(summary: dict[str, Any]) -> str:
+    """``SDFormat``, or for a URDF/xacro file what Gazebo converts it to."""
+    urdf = str(summary["file"]).lower().endswith((".urdf", ".xacro"))
+    return "URDF, converted as libsdformat does to SDFormat" if urdf else "SDFormat"
+
+
 def render_show(summary: dict[str, Any], console: Console) -> None:
     """One panel per link: pose, mass properties, the 6x6 about Bo, and what Gazebo builds."""
     console.print(
-        f"[bold]{summary['file']}[/bold]  SDFormat {summary['sdf_version']}  "
+        f"[bold]{summary['file']}[/bold]  {_format_name(summary)} {summary['sdf_version']}  "
         f"{len(summary['links'])} link(s)  6x6 ordering: {summary['ordering']}"
     )
     for link in summary["links"]:

@@ -9,12 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from gzinertia.sdf.model_file import read_model_file
     from gzinertia.sdf.reader import read_sdf_bytes, read_sdf_file, read_sdf_string
 
-__all__ = ["read_sdf_bytes", "read_sdf_file", "read_sdf_string"]
+__all__ = ["read_model_file", "read_sdf_bytes", "read_sdf_file", "read_sdf_string"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "read_model_file":
+        from gzinertia.sdf import model_file
+
+        return model_file.read_model_file
     if name in __all__:
         from gzinertia.sdf import reader
 

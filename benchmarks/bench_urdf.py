@@ -1,0 +1,66 @@
+"""Reading URDF as Gazebo converts it: time and memory against the number of links.
+
+Run: ``python benchmarks/bench_urdf.py [--sizes 1000,4000,16000]``
+
+Each robot is one chain (the worst case for lumping and for anything that walks up the tree):
+link ``i`` hangs from link ``i-1`` by a fixed joint for even ``i`` (lumped) and a revolute one
+for odd ``i``, every link with a rotated inertial. Prints the median wall time of three
+``read_urdf_file`` calls, the time per link, and the peak traced memory; the time per link
+should stay flat (the reader is linear in its input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+
+def chain(n: int) -> str:
+    lines = ['<robot name="chain">']
+    for i in range(n):
+        lines.append(
+            f'<link name="l{i}"><inertial><origin xyz="0.1 0 0" rpy="0.1 0.2 0.3"/>'
+            '<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+            "</inertial></link>"
+        )
+    for i in range(1, n):
+        kind = "fixed" if i % 2 == 0 else "revolute"
+        limit = '<limit lower="-1" upper="1" effort="1" velocity="1"/>' if kind != "fixed" else ""
+        lines.append(
+            f'<joint name="j{i}" type="{kind}"><parent link="l{i - 1}"/><child link="l{i}"/>'
+            f'<origin xyz="0.2 0 0" rpy="0 0 0.1"/>{limit}</joint>'
+        )
+    lines.append("</robot>")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    from gzinertia.urdf import read_urdf_file
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="1000,4000,16000")
+    sizes = [int(s) for s in parser.parse_args().sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"{'links':>8} {'median s':>10} {'µs/link':>9} {'peak MiB':>9}")
+        for n in sizes:
+            path = Path(tmp) / f"chain{n}.urdf"
+            path.write_text(chain(n))
+            times = []
+            for _ in range(3):
+                start = time.perf_counter()
+                read_urdf_file(path)
+                times.append(time.perf_counter() - start)
+            tracemalloc.start()
+            read_urdf_file(path)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            t = statistics.median(times)
+            print(f"{n:>8} {t:>10.3f} {1e6 * t / n:>9.1f} {peak / 2**20:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Rules about what libsdformat's URDF→SDF conversion does to a URDF's links (GZI401–GZI403).
+
+They read the notes :mod:`gzinertia.urdf.lumping` writes while converting (SDF files have none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gzinertia.audit.context import DocumentContext
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import document_rule, finding
+
+
+@document_rule("GZI401")
+def lumped_inertia_invalid(doc: DocumentContext) -> Iterator[Finding]:
+    for note in doc.notes("urdf-lumped-inertia-invalid"):
+        yield finding("GZI401", note.source, note.link, note.message, {})
+
+
+@document_rule("GZI402")
+def massless_link_dropped(doc: DocumentContext) -> Iterator[Finding]:
+    for note in doc.notes("urdf-massless-link-dropped"):
+        yield finding("GZI402", note.source, note.link, note.message, {})
+
+
+@document_rule("GZI403")
+def lumping_miscomputed(doc: DocumentContext) -> Iterator[Finding]:
+    for code in ("urdf-lumping-gimbal", "urdf-lumping-nan"):
+        for note in doc.notes(code):
+            yield finding("GZI403", note.source, note.link, note.message, {})

@@ -1,0 +1,41 @@
+"""One entry point for every model file a command reads: SDFormat, URDF or xacro, by suffix.
+
+``*.urdf``, ``*.xacro`` and ``*.urdf.xacro`` go to :func:`gzinertia.urdf.read_urdf_file`
+(converted as libsdformat converts them for Gazebo); everything else to
+:func:`gzinertia.sdf.read_sdf_file`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gzinertia.limits import ReadLimits
+    from gzinertia.records import SdfDocument
+
+URDF_SUFFIXES = (".urdf", ".xacro")
+
+
+def is_urdf_path(path: str | Path) -> bool:
+    """Whether ``path`` is read as URDF (``.urdf``, ``.xacro``, ``.urdf.xacro``)."""
+    return str(path).lower().endswith(URDF_SUFFIXES)
+
+
+def read_model_file(
+    path: str | Path,
+    model_paths: Sequence[str | Path] = (),
+    limits: ReadLimits | None = None,
+    *,
+    xacro_args: Mapping[str, str] | None = None,
+) -> SdfDocument:
+    """Reads an SDFormat, URDF or xacro file into link records. For URDF/xacro, ``model_paths``
+    are the package paths (``$(find)``, ``package://``)."""
+    if is_urdf_path(path):
+        from gzinertia.urdf import read_urdf_file
+
+        return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits)
+    from gzinertia.sdf import read_sdf_file
+
+    return read_sdf_file(path, model_paths, limits)

@@ -1,0 +1,477 @@
+"""What libsdformat's URDF→SDF conversion makes of a robot's links (``parser_urdf.cc``).
+
+* **Fixed-joint lumping.** A ``fixed`` joint is *reduced* unless its parent is ``world`` or a
+  ``<gazebo reference="JOINT">`` block sets ``<disableFixedJointLumping>`` or
+  ``<preserveFixedJoint>``. The child's inertial (with everything already lumped into it) is
+  added to the parent's: masses add, the centre of mass is the mass-weighted mean and the
+  inertia about it is the sum of the parallel-axis terms, expressed in the axes of the parent's
+  inertial ``<origin>`` (identity when the parent had no ``<inertial>``). Here the sum is taken
+  exactly once per kept link, as spatial inertias about its origin (``M_BBo_B``), which is the
+  same physics with fewer roundings. The lumped link becomes a frame; its collisions move to
+  the kept link, posed in its frame; the joints below it hang from the kept link.
+* **Massless links.** A link whose inertial (after lumping into it) is missing or has no mass is
+  not modelled, and its joints go with it: libsdformat ≥ 12.7.2, 13.5, 14.0
+  (gazebosim/sdformat#1238: current Fortress, Garden, Harmonic and newer) drops it with its
+  whole subtree unless its parent joint is reduced (then it is lumped and contributes
+  nothing); libsdformat < 12.7.2 (``legacy=True``, Debian bookworm's 12.3) drops it with its
+  subtree *even when* it is lumped, which also loses every link below it (a bug that changes
+  the physics, noted).
+* **world.** A root link named ``world`` is the world: its child links are kept (with a fixed
+  joint to the world when the joint is fixed), never lumped into it.
+
+Link poses ``X_WB`` are the products of the joint ``<origin>`` s from the root (the model frame).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gzinertia.errors import SdfError
+from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
+from gzinertia.physics.rotation import Pose
+from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SourceRef
+from gzinertia.urdf.model import WORLD, UrdfInertial, UrdfJoint, UrdfLink, UrdfRobot
+
+#: libsdformat < 12.7.2 tests the mass with ``ignition::math::equal(mass, 0)`` (|m| ≤ 1e-6).
+LEGACY_MASS_EPSILON = 1e-6
+
+
+@dataclass
+class _Group:
+    """A link and what is lumped into it, as sums about the link origin, in link axes."""
+
+    mass: float = 0.0
+    first_moment: np.ndarray = field(default_factory=lambda: np.zeros(3))  # Σ m·p_BoBcm_B
+    I_BBo_B: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)))
+    has_inertial: bool = False
+    members: list[str] = field(default_factory=list)  # lumped links, document order
+
+
+def _add(group: _Group, inertial: UrdfInertial, X_BL: Pose) -> None:
+    """Adds a link L's own inertial, L posed at ``X_BL`` in the group's link B."""
+    group.has_inertial = True
+    m = inertial.mass
+    if m == 0.0:
+        return  # nothing to add (libsdformat would divide 0 by 0 here: see docs/urdf.md)
+    X_BI = X_BL @ inertial.X_BI
+    I_BBcm_B = reexpress_inertia(inertial.I_BBcm_I, X_BI.R)
+    group.mass += m
+    group.first_moment = group.first_moment + m * X_BI.p
+    group.I_BBo_B = group.I_BBo_B + parallel_axis(I_BBcm_B, m, X_BI.p)
+
+
+def is_reduced(joint: UrdfJoint | None, robot: UrdfRobot) -> bool:
+    """``FixedJointShouldBeReduced`` and the ``world`` exception of ``ReduceFixedJoints``."""
+    return (
+        joint is not None
+        and joint.kind == "fixed"
+        and joint.name not in robot.unlumped
+        and joint.parent != WORLD
+    )
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """The records of the kept links (in libsdformat's order), the notes, and for each lumped
+    link the kept link that holds it."""
+
+    links: tuple[LinkRecord, ...]
+    notes: tuple[Note, ...]
+    lumped_into: dict[str, str]
+    dropped: tuple[str, ...]
+
+
+def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Conversion:
+    """The link records Gazebo builds from ``robot``; with ``lump=False`` every link but
+    ``world`` with its own inertial (no ``<inertial>``: mass 0), as a parser that does not lump
+    (Drake) reads it."""
+    parent_joint = robot.parent_joint
+    children: dict[str, list[UrdfJoint]] = {}
+    # urdfdom keeps joints in a map sorted by name: child links come in that order
+    for j in sorted(robot.joints, key=lambda j: j.name):
+        children.setdefault(j.parent, []).append(j)
+    root = next(n for n in robot.links if n not in parent_joint)
+    X_MB: dict[str, Pose] = {root: Pose()}
+    order: list[str] = []  # depth first, children by joint name
+    stack = [root]
+    while stack:
+        name = stack.pop()
+        order.append(name)
+        for j in reversed(children.get(name, [])):
+            X_MB[j.child] = X_MB[name] @ j.X_PJ
+            stack.append(j.child)
+    notes: list[Note] = []
+    model = robot.name
+    prefix = f"{model}::"
+    if not lump:
+        records = [
+            _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]), [], prefix, set())
+            for n in order if n != WORLD
+        ]
+        return Conversion(tuple(records), (), {}, ())
+
+    # groups, bottom-up: each link's own inertial plus its reduced children's groups
+    groups: dict[str, _Group] = {}
+    gimbal: dict[str, list[str]] = {}  # link -> rotations libsdformat lumps it with wrongly
+    nan_at: dict[str, UrdfJoint] = {}  # link -> the lumping where libsdformat computes 0/0
+    for name in reversed(order):
+        link = robot.links[name]
+        g = _own_group(link)
+        bad: list[str] = []
+        for j in children.get(name, []):
+            if is_reduced(j, robot):
+                cg = groups[j.child]
+                if cg.has_inertial and cg.mass == 0.0 and g.mass == 0.0:
+                    nan_at.setdefault(name, j)  # libsdformat's dMassAdd divides 0 by 0 here
+                if j.child in nan_at:
+                    nan_at.setdefault(name, nan_at[j.child])
+                _merge(g, cg, j.X_PJ)
+                if not cg.has_inertial:
+                    continue
+                if link.inertial is not None and near_gimbal(link.inertial.X_BI):
+                    bad.append(f"the <inertial><origin> of {name!r}")
+                if near_gimbal(j.X_PJ):
+                    bad.append(f"the <origin> of joint {j.name!r}")
+                child_inertial = robot.links[j.child].inertial
+                if child_inertial is not None and near_gimbal(child_inertial.X_BI):
+                    bad.append(f"the <inertial><origin> of {j.child!r}")
+                bad.extend(gimbal.get(j.child, []))
+        if bad:
+            gimbal[name] = list(dict.fromkeys(bad))
+        groups[name] = g
+
+    def massless(g: _Group) -> bool:
+        if not g.has_inertial:
+            return True
+        return abs(g.mass) <= LEGACY_MASS_EPSILON if legacy else g.mass <= 0.0
+
+    kept: list[str] = []
+    dropped: list[str] = []
+    lumped_into: dict[str, str] = {}
+    holder: dict[str, str] = {}  # link -> the kept link (or world) it is lumped into
+    start = [j.child for j in children.get(root, [])] if root == WORLD else [root]
+    stack = list(reversed(start))
+    while stack:
+        name = stack.pop()
+        pj = parent_joint.get(name)
+        reduced = is_reduced(pj, robot)
+        if pj is not None and reduced:
+            holder[name] = holder.get(pj.parent, pj.parent)
+        else:
+            holder[name] = name
+        if massless(groups[name]):
+            # the joint is "reduced" for this test when it is fixed, even from world
+            parent_reduced = pj is not None and pj.kind == "fixed" and pj.name not in robot.unlumped
+            if legacy or not parent_reduced:
+                lost = _subtree(name, children)
+                dropped.extend(lost)
+                notes.append(_dropped_note(robot, name, pj, lost, legacy, parent_reduced))
+                continue
+        if pj is None or pj.parent == WORLD or not reduced:
+            if not massless(groups[name]):
+                kept.append(name)
+        elif pj is not None:
+            lumped_into[name] = holder[name]
+        stack.extend(j.child for j in reversed(children.get(name, [])))
+
+    members: dict[str, list[str]] = {}
+    for small, big in lumped_into.items():
+        members.setdefault(big, []).append(small)
+    welded = _welded(robot, kept, parent_joint)
+    records = []
+    for name in kept:
+        link = robot.links[name]
+        collisions = list(link.collisions)
+        for small in members.get(name, []):
+            X_BS = X_MB[name].inverse() @ X_MB[small]
+            collisions.extend(
+                Collision(c.name or small, X_BS @ c.X_BC, c.geometry, c.source, c.density)
+                for c in robot.links[small].collisions
+            )
+            notes.append(_lumped_note(robot, small, name, parent_joint[small], prefix))
+            invalid = _invalid_inertial(robot.links[small].inertial)
+            if invalid:
+                notes.append(_invalid_lumped_note(robot, small, name, parent_joint[small],
+                                                  invalid, prefix))
+        records.append(
+            _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
+                    members.get(name, []))
+        )
+    for name in kept:
+        if name in gimbal:
+            notes.append(_gimbal_note(robot, name, gimbal[name], prefix))
+        if name in nan_at:
+            notes.append(_nan_note(robot, name, nan_at[name], prefix))
+    notes.extend(_plugin_notes(robot, records, lumped_into, prefix))
+    return Conversion(tuple(_with_plugins(robot, records, lumped_into, prefix)), tuple(notes),
+                      lumped_into, tuple(dropped))
+
+
+#: urdfdom's ``Rotation::getRPY`` (which libsdformat's lumping goes through) snaps the pitch to
+#: ±90° once ``|sin(pitch)| ≥ 0.99999`` (within 0.26° of it) and sets the roll to 0.
+GIMBAL_SIN_PITCH = 0.99999
+
+
+def near_gimbal(X: Pose) -> bool:
+    """Whether libsdformat's lumping mangles rotation ``X.R`` (see :data:`GIMBAL_SIN_PITCH`)."""
+    return bool(abs(X.R[2, 0]) >= GIMBAL_SIN_PITCH)
+
+
+def _gimbal_note(robot: UrdfRobot, name: str, where: list[str], prefix: str) -> Note:
+    return Note(
+        "warning",
+        "urdf-lumping-gimbal",
+        f"libsdformat lumps the inertia of {name!r} wrongly: {', '.join(where)} has a pitch "
+        "within 0.26° of ±90°, which urdfdom's getRPY snaps to exactly ±90° (roll 0), so the "
+        "lumped inertia Gazebo uses is rotated wrong; gzinertia shows the exact one (move the "
+        "pitch away from ±90°, e.g. by an equivalent rotation, or preserve the fixed joint)",
+        robot.links[name].source,
+        link=prefix + name,
+    )
+
+
+def _nan_note(robot: UrdfRobot, name: str, joint: UrdfJoint, prefix: str) -> Note:
+    return Note(
+        "error",
+        "urdf-lumping-nan",
+        f"libsdformat cannot lump into {name!r}: fixed joint {joint.name!r} adds a zero-mass "
+        f"<inertial> ({joint.child!r}) to a link that has no mass yet ({joint.parent!r}), "
+        "and its lumping divides 0 by 0: the lumped pose is NaN and Gazebo refuses the model "
+        "('Pose values must be finite'); gzinertia shows the sum without it (remove the "
+        "zero-mass <inertial>, or give the link its mass)",
+        robot.links[name].source,
+        link=prefix + name,
+    )
+
+
+def _own_group(link: UrdfLink) -> _Group:
+    g = _Group()
+    if link.inertial is not None:
+        _add(g, link.inertial, Pose())
+    return g
+
+
+def _merge(g: _Group, child: _Group, X_BC: Pose) -> None:
+    """Adds the group of child link C (posed at ``X_BC``) to ``g``, about B's origin."""
+    if child.has_inertial:
+        g.has_inertial = True
+    if child.mass == 0.0:
+        return
+    p = child.first_moment / child.mass  # p_CoCcm_C
+    I_CCcm_C = child.I_BBo_B - child.mass * (np.dot(p, p) * np.eye(3) - np.outer(p, p))
+    p_B = X_BC.transform_point(p)
+    g.mass += child.mass
+    g.first_moment = g.first_moment + child.mass * p_B
+    g.I_BBo_B = g.I_BBo_B + parallel_axis(reexpress_inertia(I_CCcm_C, X_BC.R), child.mass, p_B)
+
+
+def _subtree(name: str, children: dict[str, list[UrdfJoint]]) -> list[str]:
+    out, todo = [], [name]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        todo.extend(j.child for j in children.get(n, []))
+    return out
+
+
+def _welded(robot: UrdfRobot, kept: list[str], parent_joint: dict[str, UrdfJoint]) -> set[str]:
+    """Kept links joined to ``world`` by fixed joints only (one pass from the root down)."""
+    children: dict[str, list[UrdfJoint]] = {}
+    for j in robot.joints:
+        children.setdefault(j.parent, []).append(j)
+    welded: set[str] = set()
+    todo = [j for j in children.get(WORLD, []) if j.kind == "fixed"]
+    while todo:
+        j = todo.pop()
+        welded.add(j.child)
+        todo.extend(c for c in children.get(j.child, []) if c.kind == "fixed")
+    return welded & set(kept)
+
+
+def _record(
+    robot: UrdfRobot,
+    link: UrdfLink,
+    X_WB: Pose,
+    g: _Group,
+    collisions: list[Collision],
+    prefix: str,
+    welded: set[str],
+    members: list[str] | None = None,
+) -> LinkRecord:
+    own = link.inertial
+    if own is not None and not members:
+        # nothing lumped: the values as written (no rounding through the sums)
+        inertial = Inertial(
+            mass=own.mass, X_BI=own.X_BI, I_BBcm_I=own.I_BBcm_I, source=own.source,
+            mass_source=own.mass_source, inertia_source=own.inertia_source,
+        )
+    else:
+        if g.mass != 0.0:
+            p = g.first_moment / g.mass
+            I_BBcm_B = g.I_BBo_B - g.mass * (np.dot(p, p) * np.eye(3) - np.outer(p, p))
+            # libsdformat keeps the axes of the parent's own inertial <origin> (else identity)
+            R_BI = own.X_BI.R if own is not None else np.eye(3)
+            I_BBcm_I = R_BI.T @ I_BBcm_B @ R_BI
+            I_BBcm_I = (I_BBcm_I + I_BBcm_I.T) / 2.0
+            X_BI = Pose(p, R_BI)
+        else:
+            I_BBcm_I, X_BI = np.zeros((3, 3)), Pose()
+        I_BBcm_I.setflags(write=False)
+        first = own or next(
+            (robot.links[m].inertial for m in members or [] if robot.links[m].inertial), None
+        )
+        inertial = Inertial(
+            mass=g.mass,
+            X_BI=X_BI,
+            I_BBcm_I=I_BBcm_I,
+            defaulted=not g.has_inertial,
+            source=first.source if first else None,
+            mass_source=first.mass_source if first else None,
+            inertia_source=first.inertia_source if first else None,
+        )
+    if not (np.all(np.isfinite(inertial.I_BBcm_I)) and np.isfinite(inertial.mass)
+            and np.all(np.isfinite(inertial.X_BI.p))):
+        raise SdfError(link.source.file, link.source.line,
+                       f"link {link.name!r}: lumping its fixed-joint children overflows float64 "
+                       "(masses, inertias or offsets too large)")
+    name = prefix + link.name
+    return LinkRecord(
+        name=name,
+        model=robot.name,
+        X_WB=X_WB,
+        inertial=inertial,
+        collisions=tuple(collisions),
+        source=link.source,
+        static=robot.static,
+        welded_to_world=link.name in welded,
+        name_in_file=name,
+    )
+
+
+def _dropped_note(
+    robot: UrdfRobot, name: str, pj: UrdfJoint | None, lost: list[str], legacy: bool,
+    parent_reduced: bool,
+) -> Note:
+    link = robot.links[name]
+    what = "no <inertial>" if link.inertial is None else f"mass {link.inertial.mass:g}"
+    others = [n for n in lost if n != name]
+    tail = f", nor the {len(others)} link(s) below it ({', '.join(others)})" if others else ""
+    joint = f", nor its joint {pj.name!r}" if pj is not None else ""
+    why = (
+        " (libsdformat < 12.7.2 drops a massless link even when a fixed joint lumps it)"
+        if legacy and parent_reduced else ""
+    )
+    return Note(
+        "warning",
+        "urdf-massless-link-dropped",
+        f"link {name!r} has {what}: libsdformat does not model it{joint}{tail}; Gazebo "
+        f"simulates none of them{why}",
+        link.source,
+        link=f"{robot.name}::{name}",
+    )
+
+
+def _invalid_inertial(inertial: UrdfInertial | None) -> str:
+    """Why libsdformat/gz-math would call this inertial invalid (``""`` when it is valid):
+    negative mass, or principal moments about the centre of mass that are negative or break
+    the triangle inequality beyond ``ε = 10·DBL_EPSILON·½·trace`` (gz-math)."""
+    if inertial is None:
+        return ""
+    if inertial.mass < 0.0:
+        return f"mass {inertial.mass:g} < 0"
+    moments = np.linalg.eigvalsh(np.asarray(inertial.I_BBcm_I, dtype=float))
+    eps = 10.0 * np.finfo(float).eps * 0.5 * float(np.trace(inertial.I_BBcm_I))
+    if moments[0] < -eps:
+        return f"a principal moment is negative ({moments[0]:.6g})"
+    if moments[0] + moments[1] < moments[2] - eps:
+        return ("its principal moments break the triangle inequality "
+                f"({moments[0]:.6g} + {moments[1]:.6g} < {moments[2]:.6g})")
+    return ""
+
+
+def _invalid_lumped_note(
+    robot: UrdfRobot, small: str, big: str, joint: UrdfJoint, why: str, prefix: str
+) -> Note:
+    inertial = robot.links[small].inertial
+    assert inertial is not None
+    return Note(
+        "error",
+        "urdf-lumped-inertia-invalid",
+        f"link {small!r} has an invalid inertia ({why}) and fixed joint {joint.name!r} lumps "
+        f"it into {big!r}: Gazebo simulates the sum, and reports any 'invalid inertia' under "
+        f"{big!r}, or none when the sum looks valid; fix the values of {small!r}",
+        inertial.inertia_source,
+        link=prefix + big,
+    )
+
+
+def _lumped_note(
+    robot: UrdfRobot, small: str, big: str, joint: UrdfJoint, prefix: str
+) -> Note:
+    return Note(
+        "info",
+        "urdf-link-lumped",
+        f"link {small!r} is lumped into {big!r} through fixed joint {joint.name!r}: Gazebo "
+        f"simulates one body (add <gazebo reference=\"{joint.name}\"><preserveFixedJoint>true"
+        "</preserveFixedJoint></gazebo> to keep it a link)",
+        robot.links[small].source,
+        link=prefix + big,
+    )
+
+
+def _plugin_target(
+    ref: str, plugin: HydroPlugin, lumped_into: dict[str, str]
+) -> tuple[str, str | None]:
+    """(link the plugin names, the kept link holding it if it was lumped)."""
+    target = ref or plugin.link_name
+    return target, lumped_into.get(target)
+
+
+def _with_plugins(
+    robot: UrdfRobot, records: list[LinkRecord], lumped_into: dict[str, str], prefix: str
+) -> list[LinkRecord]:
+    from dataclasses import replace
+
+    by_name = {r.name: i for i, r in enumerate(records)}
+    extra: dict[int, list[HydroPlugin]] = {}
+    for ref, plugin in robot.plugins:
+        target, holder = _plugin_target(ref, plugin, lumped_into)
+        if ref and holder:  # extensions of a lumped link move to the link that holds it
+            target = holder
+        i = by_name.get(prefix + target)
+        if i is not None:
+            extra.setdefault(i, []).append(plugin)
+    return [
+        replace(r, hydrodynamics=(*r.hydrodynamics, *extra[i])) if i in extra else r
+        for i, r in enumerate(records)
+    ]
+
+
+def _plugin_notes(
+    robot: UrdfRobot, records: list[LinkRecord], lumped_into: dict[str, str], prefix: str
+) -> list[Note]:
+    names = {r.name for r in records}
+    notes = []
+    for ref, plugin in robot.plugins:
+        target, holder = _plugin_target(ref, plugin, lumped_into)
+        if ref and holder:
+            continue
+        if prefix + target in names:
+            continue
+        why = (
+            f"which fixed-joint lumping merged into {holder!r} (it is a frame in Gazebo, not a "
+            "link)" if holder else "which is no link Gazebo builds from this URDF"
+        )
+        notes.append(
+            Note(
+                "warning", "hydrodynamics-link",
+                f"Hydrodynamics plugin names link {target!r}, {why}: the plugin does nothing",
+                plugin.source,
+            )
+        )
+    return notes
+
+
+__all__ = ["Conversion", "SourceRef", "convert", "is_reduced"]

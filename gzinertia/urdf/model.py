@@ -1,0 +1,296 @@
+"""A URDF ``<robot>`` as urdfdom (the parser libsdformat converts URDF with) reads it.
+
+Only what matters to inertia is kept: links (``<inertial>`` and ``<collision>``), joints (type,
+parent, child, ``<origin>``) and the ``<gazebo>`` extension blocks (the two lumping switches,
+``<static>``, and Hydrodynamics plugins). Every element keeps its file and line.
+
+urdfdom's rules, followed here (an error is one line naming file and line):
+
+* ``<origin xyz rpy>``: three numbers each, both optional (zero); rotation ``rpy`` is extrinsic
+  X-Y-Z, ``R = Rz(yaw)·Ry(pitch)·Rx(roll)``, as in SDFormat.
+* ``<inertial>``: ``<mass value>`` and ``<inertia>`` with all six attributes ``ixx ixy ixz iyy
+  iyz izz`` are required (no defaults); ``<origin>`` optional. The inertia is about the centre of
+  mass, in the axes of the inertial ``<origin>``; products are tensor entries (``ixy = -∫xy dm``).
+* A link without ``<inertial>`` has no mass (libsdformat drops it unless lumping absorbs it).
+* Exactly one root link (no parent joint); each link the child of at most one joint; joint
+  names and link names unique; joint types ``revolute continuous prismatic fixed floating
+  planar``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from lxml import etree
+
+from gzinertia.errors import SdfError
+from gzinertia.physics.rotation import Pose
+from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef
+from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
+from gzinertia.sdf.values import MAX_MAGNITUDE, c_double
+from gzinertia.sdf.xml import line_of
+
+JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+INERTIA_ATTRIBUTES = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+WORLD = "world"
+
+
+@dataclass(frozen=True)
+class UrdfInertial:
+    """``<inertial>``: mass, ``X_BI`` (the inertial ``<origin>``), ``I_BBcm_I`` (tensor)."""
+
+    mass: float
+    X_BI: Pose
+    I_BBcm_I: np.ndarray
+    source: SourceRef
+    mass_source: SourceRef
+    inertia_source: SourceRef
+
+
+@dataclass
+class UrdfLink:
+    name: str
+    source: SourceRef
+    inertial: UrdfInertial | None
+    collisions: list[Collision] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class UrdfJoint:
+    name: str
+    kind: str
+    parent: str
+    child: str
+    X_PJ: Pose  # the joint's <origin>: child link frame in the parent link frame
+    source: SourceRef
+
+
+@dataclass
+class UrdfRobot:
+    """A parsed ``<robot>``: links in document order, joints by child link name."""
+
+    name: str
+    file: str
+    source: SourceRef
+    links: dict[str, UrdfLink]
+    joints: list[UrdfJoint]
+    #: joint names with ``<disableFixedJointLumping>`` / ``<preserveFixedJoint>`` true
+    #: (the ``<gazebo reference>`` line of each)
+    unlumped: dict[str, SourceRef]
+    static: bool = False
+    #: Hydrodynamics plugins: ``(reference or "", plugin)``, in document order
+    plugins: list[tuple[str, HydroPlugin]] = field(default_factory=list)
+
+    @property
+    def parent_joint(self) -> dict[str, UrdfJoint]:
+        return {j.child: j for j in self.joints}
+
+
+def _numbers(elem: etree._Element, attr: str, file: str, count: int) -> list[float] | None:
+    raw = elem.get(attr)
+    if raw is None:
+        return None
+    words = raw.split()
+    values = [c_double(w) for w in words]
+    if len(words) != count or any(
+        v is None or not (-MAX_MAGNITUDE <= v <= MAX_MAGNITUDE) for v in values
+    ):
+        raise SdfError(
+            file, line_of(elem),
+            f"<{elem.tag}> attribute {attr}={raw!r} is not {count} finite number"
+            f"{'s' if count > 1 else ''}",
+        )
+    return [v for v in values if v is not None]
+
+
+def _number(elem: etree._Element, attr: str, file: str) -> float:
+    values = _numbers(elem, attr, file, 1)
+    if values is None:
+        raise SdfError(file, line_of(elem), f"<{elem.tag}> has no {attr} attribute")
+    return values[0]
+
+
+def read_origin(parent: etree._Element, file: str) -> Pose:
+    """The ``<origin>`` child of ``parent`` (identity when absent)."""
+    origin = parent.find("origin")
+    if origin is None:
+        return Pose()
+    xyz = _numbers(origin, "xyz", file, 3) or [0.0, 0.0, 0.0]
+    rpy = _numbers(origin, "rpy", file, 3) or [0.0, 0.0, 0.0]
+    return Pose.from_xyz_rpy(xyz, rpy)
+
+
+def _inertial(elem: etree._Element, file: str) -> UrdfInertial:
+    mass = elem.find("mass")
+    if mass is None:
+        raise SdfError(file, line_of(elem), "<inertial> has no <mass> (URDF requires it)")
+    inertia = elem.find("inertia")
+    if inertia is None:
+        raise SdfError(file, line_of(elem), "<inertial> has no <inertia> (URDF requires it)")
+    v = {a: _number(inertia, a, file) for a in INERTIA_ATTRIBUTES}
+    I = np.array(
+        [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]],
+         [v["ixz"], v["iyz"], v["izz"]]]
+    )
+    I.setflags(write=False)
+    return UrdfInertial(
+        mass=_number(mass, "value", file),
+        X_BI=read_origin(elem, file),
+        I_BBcm_I=I,
+        source=SourceRef(file, line_of(elem)),
+        mass_source=SourceRef(file, line_of(mass)),
+        inertia_source=SourceRef(file, line_of(inertia)),
+    )
+
+
+def _geometry(elem: etree._Element | None, file: str) -> Geometry:
+    shape = None if elem is None else next((c for c in elem if isinstance(c.tag, str)), None)
+    if shape is None:
+        return Geometry("other")
+    if shape.tag == "box":
+        size = _numbers(shape, "size", file, 3) or [0.0, 0.0, 0.0]
+        return Geometry("box", size=(size[0], size[1], size[2]))
+    if shape.tag == "sphere":
+        return Geometry("sphere", radius=_number(shape, "radius", file))
+    if shape.tag == "cylinder":
+        return Geometry(
+            "cylinder", radius=_number(shape, "radius", file),
+            length=_number(shape, "length", file),
+        )
+    if shape.tag == "capsule":
+        return Geometry(
+            "capsule", radius=_number(shape, "radius", file),
+            length=_number(shape, "length", file),
+        )
+    if shape.tag == "mesh":
+        scale = _numbers(shape, "scale", file, 3) or [1.0, 1.0, 1.0]
+        return Geometry(
+            "mesh", mesh_uri=(shape.get("filename") or "").strip(),
+            scale=(scale[0], scale[1], scale[2]),
+        )
+    return Geometry("other")
+
+
+def _flag(elem: etree._Element) -> bool:
+    """libsdformat's reading of a ``<gazebo>`` switch: text (or ``value``) true/yes/1."""
+    raw = (elem.text or elem.get("value") or "").strip()
+    return raw.lower() in ("true", "yes") or raw == "1"
+
+
+def _name(elem: etree._Element, file: str) -> str:
+    name = (elem.get("name") or "").strip()
+    if not name:
+        raise SdfError(file, line_of(elem), f"<{elem.tag}> has no name attribute")
+    return name
+
+
+def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -> UrdfRobot:
+    """The robot ``root`` (a ``<robot>`` element) describes, checked as urdfdom checks it."""
+    if root.tag != "robot":
+        raise SdfError(file, line_of(root), f"root element is <{root.tag}>, not <robot> (URDF)")
+    robot_name = (root.get("name") or "").strip()
+    if not robot_name:
+        raise SdfError(file, line_of(root), "<robot> has no name attribute")
+    links: dict[str, UrdfLink] = {}
+    joints: list[UrdfJoint] = []
+    unlumped: dict[str, SourceRef] = {}
+    static = False
+    plugins: list[tuple[str, HydroPlugin]] = []
+    for elem in root:
+        if elem.tag == "link":
+            name = _name(elem, file)
+            if name in links:
+                raise SdfError(file, line_of(elem), f"link {name!r} is not unique")
+            if max_links is not None and len(links) >= max_links:
+                raise SdfError(
+                    file, line_of(elem), f"more than {max_links} links (GZINERTIA_MAX_LINKS)"
+                )
+            inertial_elem = elem.find("inertial")
+            link = UrdfLink(
+                name, SourceRef(file, line_of(elem)),
+                None if inertial_elem is None else _inertial(inertial_elem, file),
+            )
+            for c in elem.iterchildren("collision"):
+                link.collisions.append(
+                    Collision(
+                        name=(c.get("name") or "").strip(),
+                        X_BC=read_origin(c, file),
+                        geometry=_geometry(c.find("geometry"), file),
+                        source=SourceRef(file, line_of(c)),
+                    )
+                )
+            links[name] = link
+        elif elem.tag == "joint":
+            name = _name(elem, file)
+            kind = (elem.get("type") or "").strip()
+            if kind not in JOINT_TYPES:
+                raise SdfError(
+                    file, line_of(elem), f"joint {name!r} has type {kind!r}, not one of "
+                    + ", ".join(JOINT_TYPES),
+                )
+            ends = {}
+            for end in ("parent", "child"):
+                e = elem.find(end)
+                ends[end] = "" if e is None else (e.get("link") or "").strip()
+                if not ends[end]:
+                    raise SdfError(file, line_of(elem), f"joint {name!r} has no <{end} link>")
+            joints.append(
+                UrdfJoint(name, kind, ends["parent"], ends["child"], read_origin(elem, file),
+                          SourceRef(file, line_of(elem)))
+            )
+        elif elem.tag == "gazebo":
+            ref = (elem.get("reference") or "").strip()
+            for c in elem:
+                if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
+                    if _flag(c):
+                        unlumped.setdefault(ref, SourceRef(file, line_of(elem)))
+                elif c.tag == "static" and not ref:
+                    static = _flag(c)
+                elif c.tag == "plugin" and is_gz_hydrodynamics(c):
+                    plugins.append((ref, read_hydrodynamics(c, file)))
+    _check_tree(robot_name, file, root, links, joints)
+    return UrdfRobot(
+        robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins
+    )
+
+
+def _check_tree(
+    robot: str, file: str, root: etree._Element, links: dict[str, UrdfLink],
+    joints: list[UrdfJoint],
+) -> None:
+    """urdfdom's tree checks: known links, one parent each, no loop, one root."""
+    names: set[str] = set()
+    parent_of: dict[str, UrdfJoint] = {}
+    for j in joints:
+        where = j.source
+        if j.name in names:
+            raise SdfError(where.file, where.line, f"joint {j.name!r} is not unique")
+        names.add(j.name)
+        for end in (j.parent, j.child):
+            if end not in links:
+                raise SdfError(where.file, where.line, f"joint {j.name!r} names unknown link "
+                               f"{end!r}")
+        if j.child in parent_of:
+            raise SdfError(where.file, where.line, f"link {j.child!r} is the child of two joints "
+                           f"({parent_of[j.child].name!r} and {j.name!r})")
+        parent_of[j.child] = j
+    roots = [n for n in links if n not in parent_of]
+    if not links:
+        raise SdfError(file, line_of(root), f"robot {robot!r} has no links")
+    if len(roots) != 1:
+        what = ", ".join(repr(r) for r in roots) if roots else "none (the joints form a loop)"
+        raise SdfError(file, line_of(root), f"URDF needs exactly one root link, found {what}")
+    # every link reaches the root (a loop hanging off the tree does not)
+    children: dict[str, list[str]] = {}
+    for j in joints:
+        children.setdefault(j.parent, []).append(j.child)
+    reached, todo = {roots[0]}, [roots[0]]
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            reached.add(c)
+            todo.append(c)
+    lost = next((n for n in links if n not in reached), None)
+    if lost is not None:
+        j = parent_of[lost]
+        raise SdfError(j.source.file, j.source.line, f"joints form a loop through link {lost!r}")

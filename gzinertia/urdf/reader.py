@@ -1,0 +1,211 @@
+"""URDF and xacro → :class:`~gzinertia.records.SdfDocument`, as Gazebo sees them.
+
+:func:`read_urdf_file` reads ``*.urdf`` (and expands ``*.xacro``/``*.urdf.xacro`` first),
+parses the robot as urdfdom does (:mod:`gzinertia.urdf.model`) and converts it as libsdformat
+does (:mod:`gzinertia.urdf.lumping`): the records are those of the SDF model Gazebo builds.
+Link names are scoped by the robot name (``robot::link``), like an SDF model's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from gzinertia.errors import SdfError
+from gzinertia.limits import ReadLimits
+from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
+from gzinertia.urdf.lumping import convert
+from gzinertia.urdf.model import parse_robot
+
+#: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
+CONVERTED_SDF_VERSION = "1.9"
+XACRO_SUFFIXES = (".xacro",)
+
+
+def is_xacro(path: str | Path) -> bool:
+    return str(path).lower().endswith(XACRO_SUFFIXES)
+
+
+def is_urdf(path: str | Path) -> bool:
+    """Whether ``path`` names a URDF or xacro file (by its suffix)."""
+    return str(path).lower().endswith((".urdf", *XACRO_SUFFIXES))
+
+
+def read_urdf_file(
+    path: str | Path,
+    package_paths: Sequence[str | Path] = (),
+    *,
+    xacro_args: Mapping[str, str] | None = None,
+    lump: bool = True,
+    legacy: bool = False,
+    limits: ReadLimits | None = None,
+) -> SdfDocument:
+    """Reads a URDF file (a ``*.xacro`` file is expanded first) into link records.
+
+    ``package_paths`` resolve ``$(find pkg)`` and ``package://`` (then ``ROS_PACKAGE_PATH``
+    and ``AMENT_PREFIX_PATH``); ``xacro_args`` are xacro's ``name:=value`` arguments.
+    ``lump=False`` gives every link with its own inertial, before libsdformat's fixed-joint
+    lumping and massless-link dropping (as Drake's parser reads URDF); ``legacy=True`` follows
+    libsdformat < 12.7.2 (see :mod:`gzinertia.urdf.lumping`). Errors are
+    :class:`~gzinertia.errors.SdfError` naming file and line.
+    """
+    name = str(path)
+    if is_xacro(name):
+        from gzinertia.urdf.xacro_expand import LAST_INCLUDES, expand_xacro
+
+        text = expand_xacro(name, xacro_args, package_paths)
+        included = tuple(
+            Dependency("include", f, name, f if Path(f).is_file() else None)
+            for f in dict.fromkeys(LAST_INCLUDES)
+        )
+        if _no_links(text):
+            raise MacrosOnlyError(
+                name, None, "xacro macros only: no <link> after expansion (nothing to read; "
+                "audit the file that uses the macros)"
+            )
+        doc = read_urdf_bytes(
+            text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
+            source_text=read_file_bytes(name),
+        )
+        return replace(doc, dependencies=(*included, *doc.dependencies))
+    return read_urdf_bytes(
+        read_file_bytes(name), name, package_paths, lump=lump, legacy=legacy, limits=limits
+    )
+
+
+def _no_links(text: str) -> bool:
+    root = parse_xml_bytes(text.encode("utf-8"), "<expanded>")
+    return root.tag == "robot" and root.find("link") is None
+
+
+def read_urdf_bytes(
+    data: bytes,
+    name: str = "<bytes>",
+    package_paths: Sequence[str | Path] = (),
+    *,
+    lump: bool = True,
+    legacy: bool = False,
+    limits: ReadLimits | None = None,
+    source_text: bytes | None = None,
+) -> SdfDocument:
+    """Reads URDF bytes; ``name`` stands for the file in messages. ``source_text``: the xacro
+    source ``data`` was expanded from (lines then point into it where an element's name is
+    written literally there, else to line 1 of it)."""
+    limits = limits or ReadLimits.from_environment()
+    root = parse_xml_bytes(data, name)
+    robot = parse_robot(root, name, limits.max_links)
+    conversion = convert(robot, lump=lump, legacy=legacy)
+    links: list[LinkRecord] = list(conversion.links)
+    notes: list[Note] = list(conversion.notes)
+    if not links:
+        notes.append(
+            Note(
+                "error",
+                "urdf-no-links",
+                f"robot {robot.name!r}: libsdformat builds no link from it (every link is "
+                "massless or below one): Gazebo refuses the model ('A model must have at least "
+                "one link')",
+                robot.source,
+            )
+        )
+    dependencies: list[Dependency] = []
+    resolved_links = []
+    base = str(Path(name).parent)
+    for rec in links:
+        collisions = []
+        for c in rec.collisions:
+            if c.geometry.mesh_uri:
+                from gzinertia.urdf.xacro_expand import resolve_package_uri
+
+                found = resolve_package_uri(c.geometry.mesh_uri, package_paths, base)
+                dependencies.append(Dependency("resource", c.geometry.mesh_uri, name, found))
+                c = replace(c, geometry=replace(c.geometry, mesh_path=found))
+            collisions.append(c)
+        resolved_links.append(replace(rec, collisions=tuple(collisions)))
+    links = resolved_links
+    if source_text is not None:
+        mapper = _XacroLines(name, source_text)
+        links = [mapper.record(r) for r in links]
+        notes = [mapper.note(n) for n in notes]
+    return SdfDocument(
+        path=name,
+        sdf_version=CONVERTED_SDF_VERSION,
+        links=tuple(links),
+        notes=tuple(notes),
+        root_kind="model",
+        dependencies=tuple(dependencies),
+        file_versions={name: CONVERTED_SDF_VERSION},
+    )
+
+
+class MacrosOnlyError(SdfError):
+    """A xacro file that expands to no ``<link>``: a library of macros, not a robot."""
+
+
+class _XacroLines:
+    """Maps records of an expanded xacro back to lines of the xacro file where a link's name is
+    written literally in it (``<link name="hull">``); elsewhere line 1."""
+
+    def __init__(self, file: str, text: bytes) -> None:
+        self.file = file
+        self.lines = text.decode("utf-8", "replace").splitlines()
+        self.link_lines: dict[str, int] = {}
+        pattern = re.compile(r"<link\s[^>]*?name\s*=\s*[\"']([^\"'$]*)[\"']")
+        for i, line in enumerate(self.lines, 1):
+            for match in pattern.finditer(line):
+                self.link_lines.setdefault(match.group(1), i)
+
+    def _link_line(self, link: str) -> int | None:
+        return self.link_lines.get(link)
+
+    def _after(self, start: int, tag: str) -> int | None:
+        pattern = re.compile(r"<" + tag + r"[\s>/]")
+        for i in range(start, min(len(self.lines), start + 200)):
+            if pattern.search(self.lines[i - 1]):
+                return i
+            if i > start and "</link" in self.lines[i - 1]:
+                return None
+        return None
+
+    def _ref(self, line: int | None) -> SourceRef:
+        return SourceRef(self.file, line or 1)
+
+    def record(self, rec: LinkRecord) -> LinkRecord:
+        short = rec.name.split("::", 1)[-1]
+        line = self._link_line(short)
+        inertial = rec.inertial
+        if line is not None:
+            ine = self._after(line, "inertial")
+            inertial = replace(
+                inertial,
+                source=self._ref(ine) if inertial.source else None,
+                mass_source=self._ref(ine and self._after(ine, "mass"))
+                if inertial.mass_source else None,
+                inertia_source=self._ref(ine and self._after(ine, "inertia"))
+                if inertial.inertia_source else None,
+            )
+        else:
+            inertial = replace(
+                inertial,
+                source=self._ref(None) if inertial.source else None,
+                mass_source=self._ref(None) if inertial.mass_source else None,
+                inertia_source=self._ref(None) if inertial.inertia_source else None,
+            )
+        return replace(
+            rec,
+            source=self._ref(line),
+            inertial=inertial,
+            collisions=tuple(replace(c, source=self._ref(line)) for c in rec.collisions),
+            hydrodynamics=tuple(
+                replace(h, source=self._ref(None), term_sources={}) for h in rec.hydrodynamics
+            ),
+        )
+
+    def note(self, note: Note) -> Note:
+        line = None
+        if note.link:
+            line = self._link_line(note.link.split("::", 1)[-1])
+        return replace(note, source=self._ref(line))

@@ -1,0 +1,226 @@
+"""Expanding xacro without ROS, with the ``xacro`` package from PyPI.
+
+* ``$(arg name)`` takes the ``--xacro-arg name:=value`` values; ``$(find pkg)`` and
+  ``package://pkg/...`` resolve through :func:`find_package`: the ``--package-path`` folders,
+  then ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH`` (``<prefix>/share/<pkg>``). A folder that
+  holds ``package.xml`` is a package, named by its ``<name>`` (else by the folder's name);
+  folders are searched to a depth of :data:`MAX_DEPTH` below each root, hidden ones skipped.
+  ``$(find pkg)`` never resolves outside these roots (no ament index, no ``rospack``).
+* Every file xacro reads (the file, its includes, ``load_yaml``) goes through
+  :mod:`gzinertia.safe_read` (regular files only, size capped). Nothing is fetched from a
+  network.
+* xacro's errors become :class:`~gzinertia.errors.SdfError` naming the file being processed
+  (and the line, for XML errors), one line.
+
+xacro keeps its state in module globals: expansions are serialised by a lock.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from gzinertia.errors import GzInertiaError, SdfError
+
+MAX_DEPTH = 6
+ENV_ROS_PACKAGE_PATH = "ROS_PACKAGE_PATH"
+ENV_AMENT_PREFIX_PATH = "AMENT_PREFIX_PATH"
+_LOCK = threading.Lock()
+#: The files the last expansion included (xacro:include, load_yaml), as xacro named them.
+LAST_INCLUDES: list[str] = []
+
+
+def parse_xacro_args(pairs: Sequence[str]) -> dict[str, str]:
+    """``["name:=value", ...]`` as a mapping; anything else is an error naming it."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition(":=")
+        if not sep or not name.strip():
+            raise GzInertiaError(f"--xacro-arg takes name:=value, not {pair!r}")
+        out[name.strip()] = value
+    return out
+
+
+def _package_name(folder: Path) -> str:
+    try:
+        from lxml import etree
+
+        from gzinertia.sdf.xml import parse_xml_file
+
+        root = parse_xml_file(folder / "package.xml")
+        name = root.find("name")
+        if isinstance(root, etree._Element) and name is not None and (name.text or "").strip():
+            return (name.text or "").strip()
+    except GzInertiaError:
+        pass
+    return folder.name
+
+
+def package_roots(package_paths: Sequence[str | Path] = ()) -> list[Path]:
+    """The folders searched for packages, in order."""
+    roots = [Path(p) for p in package_paths]
+    roots += [Path(p) for p in os.environ.get(ENV_ROS_PACKAGE_PATH, "").split(os.pathsep) if p]
+    roots += [
+        Path(p) / "share" for p in os.environ.get(ENV_AMENT_PREFIX_PATH, "").split(os.pathsep) if p
+    ]
+    return roots
+
+
+def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | None:
+    """The folder of package ``name`` under the package roots, or ``None`` (the first root
+    that has it wins)."""
+    for root in package_roots(package_paths):
+        found = _packages_under(str(root)).get(name)
+        if found is not None:
+            return found
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _packages_under(root: str) -> dict[str, Path]:
+    """Every package below ``root`` (to :data:`MAX_DEPTH`), by name; read once per process."""
+    out: dict[str, Path] = {}
+    level = [Path(root)] if Path(root).is_dir() else []
+    for _ in range(MAX_DEPTH + 1):
+        nxt: list[Path] = []
+        for folder in level:
+            if (folder / "package.xml").is_file():
+                out.setdefault(_package_name(folder), folder)
+                continue  # packages do not nest
+            try:
+                nxt.extend(sorted(p for p in folder.iterdir()
+                                  if p.is_dir() and not p.name.startswith(".")))
+            except OSError:
+                continue
+        level = nxt
+    return out
+
+
+def resolve_package_uri(
+    uri: str, package_paths: Sequence[str | Path] = (), base: str | Path = "."
+) -> str | None:
+    """The file ``package://pkg/rel`` (or ``file://``, or a path, relative to the folder
+    ``base`` of the URDF) names, if found."""
+    if uri.startswith("package://"):
+        pkg, _, rel = uri[len("package://"):].partition("/")
+        folder = find_package(pkg, package_paths)
+        if folder is None:
+            return None
+        path = (folder / rel).resolve()
+        return str(path) if path.is_file() and path.is_relative_to(folder.resolve()) else None
+    if uri.startswith("file://"):
+        uri = uri[len("file://"):]
+    if "://" in uri:
+        return None
+    path = Path(base) / uri
+    return str(path) if path.is_file() else None
+
+
+def _line_of(file: str, message: str) -> int | None:
+    """The line of ``file`` that holds what xacro's ``message`` quotes (an expression, a
+    ``$(...)`` substitution, a macro or property name), when it is found there once or more."""
+    quoted = re.findall(r"'([^']{1,200})'|\[([^\]]{1,200})\]", message)
+    needles = [a or b for a, b in quoted]
+    needles += re.findall(r"(\$\([^)]{1,200}\))", message)
+    if not needles:
+        return None
+    try:
+        from gzinertia.sdf.xml import read_file_bytes
+
+        lines = read_file_bytes(file).decode("utf-8", "replace").splitlines()
+    except GzInertiaError:
+        return None
+    for needle in needles:
+        for i, line in enumerate(lines, 1):
+            if needle in line:
+                return i
+    return None
+
+
+class _SafeOpen:
+    """``open`` for xacro's module: reads through :mod:`gzinertia.safe_read`."""
+
+    def __call__(self, file: str, mode: str = "r", *args: object, **kwargs: object) -> io.IOBase:
+        if "r" not in mode or any(c in mode for c in "wax+"):
+            raise PermissionError(f"xacro may not write {file!r}")
+        from gzinertia.sdf.xml import read_file_bytes
+
+        data = read_file_bytes(file)
+        if "b" in mode:
+            return io.BytesIO(data)
+        return io.StringIO(data.decode("utf-8"))
+
+
+def expand_xacro(
+    path: str | Path,
+    args: Mapping[str, str] | None = None,
+    package_paths: Sequence[str | Path] = (),
+) -> str:
+    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command)."""
+    try:
+        import xacro
+        from xacro import substitution_args
+    except ImportError as exc:  # pragma: no cover - a declared dependency
+        raise GzInertiaError(f"{path}: expanding xacro needs the 'xacro' package ({exc})") from None
+    import xml.parsers.expat
+
+    name = str(path)
+
+    def find(pkg: str) -> str:
+        folder = find_package(pkg, package_paths)
+        if folder is None:
+            roots = ", ".join(str(r) for r in package_roots(package_paths)) or "none"
+            raise substitution_args.SubstitutionException(
+                f"$(find {pkg}): no package {pkg!r} under the package paths ({roots}; add "
+                "--package-path, ROS_PACKAGE_PATH or AMENT_PREFIX_PATH)"
+            )
+        return str(folder)
+
+    with _LOCK:
+        saved_find = substitution_args._eval_find
+        saved_open = xacro.__dict__.get("open")
+        saved_verbosity = xacro.verbosity
+        substitution_args._eval_find = find
+        xacro.open = _SafeOpen()  # type: ignore[attr-defined]
+        xacro.verbosity = 0
+        xacro.all_includes = []
+        try:
+            doc = xacro.process_file(name, mappings=dict(args or {}))
+            LAST_INCLUDES[:] = [str(f) for f in xacro.all_includes]
+            return str(doc.toprettyxml(indent="  "))
+        except SdfError as exc:
+            stack = [str(f) for f in (xacro.filestack or []) if f]
+            if exc.line is None and len(stack) >= 2 and stack[-1] == exc.file:
+                includer = stack[-2]
+                base = os.path.basename(exc.file)
+                raise SdfError(
+                    includer, _line_of(includer, f"'{base}'"),
+                    f"xacro: include of {exc.file}: {exc.message}",
+                ) from None
+            raise
+        except xml.parsers.expat.ExpatError as exc:
+            where = (xacro.filestack or [name])[-1] or name
+            raise SdfError(str(where), exc.lineno, f"xacro: XML error: {exc}") from None
+        except RecursionError:
+            raise SdfError(name, None, "xacro: macros nest too deeply") from None
+        except Exception as exc:  # xacro raises many kinds; each becomes one line
+            stack = [f for f in (xacro.filestack or []) if f]
+            where = stack[-1] if stack else name
+            macros = [m.body.getAttribute("name") for m in (xacro.macrostack or [])]
+            inside = f" (in macro {macros[-1]!r})" if macros else ""
+            text = " ".join(str(exc).split()) or type(exc).__name__
+            text = re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text)
+            raise SdfError(str(where), _line_of(str(where), text), f"xacro: {text}{inside}") \
+                from None
+        finally:
+            substitution_args._eval_find = saved_find
+            if saved_open is None:
+                xacro.__dict__.pop("open", None)
+            else:
+                xacro.open = saved_open  # type: ignore[attr-defined]
+            xacro.verbosity = saved_verbosity

@@ -1,0 +1,183 @@
+"""xacro expansion without ROS: the same text as the ``xacro`` command, packages found through
+``--package-path``/``ROS_PACKAGE_PATH``/``AMENT_PREFIX_PATH``, errors as one line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import CORPUS
+
+from gzinertia.errors import SdfError
+from gzinertia.urdf import read_urdf_file
+from gzinertia.urdf.xacro_expand import expand_xacro, find_package, resolve_package_uri
+
+XACRO = Path(sys.executable).parent / "xacro"
+
+
+def _package_tree(root: Path) -> Path:
+    """A copy of the corpus in which each folder holding ``urdf/`` is a package (package.xml
+    naming it by the folder), as a ROS workspace has them."""
+    tree = root / "ws"
+    shutil.copytree(CORPUS, tree, symlinks=False,
+                    ignore=shutil.ignore_patterns("*.dae", "*.stl", "*.obj", "*.png"))
+    for urdf in tree.rglob("urdf"):
+        pkg = urdf.parent
+        (pkg / "package.xml").write_text(f"<package><name>{pkg.name}</name></package>")
+    return tree
+
+
+def _corpus_xacros() -> list[Path]:
+    return sorted(CORPUS.rglob("*.xacro")) if CORPUS.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _corpus_xacros(), ids=lambda p: p.name)
+def test_expansion_equals_the_xacro_command(path: Path, tmp_path: Path) -> None:
+    """Same bytes as ``xacro FILE`` (with ROS_PACKAGE_PATH naming the same packages), or the
+    same failure."""
+    if not XACRO.exists():
+        pytest.skip("xacro command not installed")
+    tree = _package_tree(tmp_path)
+    copy = tree / path.relative_to(CORPUS)
+    env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(tree)}
+    # the command finds packages through ament (not installed here): give it our resolver by
+    # running it in a Python that patches only $(find)
+    script = (
+        "import sys; from xacro import substitution_args as s, main\n"
+        "from gzinertia.urdf.xacro_expand import find_package\n"
+        "def f(p):\n"
+        "    d = find_package(p)\n"
+        "    if d is None: raise s.SubstitutionException('no package ' + p)\n"
+        "    return str(d)\n"
+        "s._eval_find = f\n"
+        "sys.argv = ['xacro', sys.argv[1]]; main()\n"
+    )
+    import os
+
+    env["PYTHONPATH"] = os.environ.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-c", script, str(copy)], capture_output=True,
+                          text=True, env=env, timeout=120)
+    monkey = pytest.MonkeyPatch()
+    monkey.setenv("ROS_PACKAGE_PATH", str(tree))
+    try:
+        if proc.returncode != 0:
+            with pytest.raises(SdfError):
+                expand_xacro(copy)
+            return
+        assert expand_xacro(copy) == proc.stdout
+    finally:
+        monkey.undo()
+
+
+def _fake_workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "src"
+    desc = ws / "deep" / "my_auv_description"
+    (desc / "urdf").mkdir(parents=True)
+    (desc / "meshes").mkdir()
+    (desc / "package.xml").write_text("<package><name>my_auv</name></package>")
+    (desc / "meshes" / "hull.stl").write_text("solid x\nendsolid x\n")
+    (desc / "urdf" / "hull.xacro").write_text(
+        """<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:macro name="hull" params="mass">
+    <link name="hull"><inertial><mass value="${mass}"/>
+      <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="2"/></inertial>
+      <collision><geometry><mesh filename="package://my_auv/meshes/hull.stl"/></geometry>
+      </collision></link>
+  </xacro:macro>
+</robot>
+"""
+    )
+    (desc / "urdf" / "auv.urdf.xacro").write_text(
+        """<robot name="auv" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="mass" default="10"/>
+  <xacro:include filename="$(find my_auv)/urdf/hull.xacro"/>
+  <xacro:hull mass="$(arg mass)"/>
+</robot>
+"""
+    )
+    return ws
+
+
+def test_find_and_package_uris_resolve_through_the_package_path(tmp_path: Path) -> None:
+    ws = _fake_workspace(tmp_path)
+    main = ws / "deep" / "my_auv_description" / "urdf" / "auv.urdf.xacro"
+    doc = read_urdf_file(main, [ws], xacro_args={"mass": "42.5"})
+    [hull] = doc.links
+    assert hull.name == "auv::hull" and hull.inertial.mass == 42.5
+    [mesh] = hull.collisions
+    assert mesh.geometry.mesh_path == str((ws / "deep/my_auv_description/meshes/hull.stl")
+                                          .resolve())
+    # the default argument, and the package found through ROS_PACKAGE_PATH / AMENT_PREFIX_PATH
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setenv("ROS_PACKAGE_PATH", str(ws))
+        assert read_urdf_file(main).links[0].inertial.mass == 10.0
+        mp.delenv("ROS_PACKAGE_PATH")
+        share = tmp_path / "install" / "share"
+        share.mkdir(parents=True)
+        (share / "my_auv").symlink_to(ws / "deep" / "my_auv_description")
+        mp.setenv("AMENT_PREFIX_PATH", str(tmp_path / "install"))
+        assert find_package("my_auv") == share / "my_auv"
+    finally:
+        mp.undo()
+
+
+def test_find_stays_within_the_package_paths(tmp_path: Path) -> None:
+    ws = _fake_workspace(tmp_path)
+    main = ws / "deep" / "my_auv_description" / "urdf" / "auv.urdf.xacro"
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(main, [tmp_path / "elsewhere"])
+    text = str(err.value)
+    assert "\n" not in text and "$(find my_auv)" in text and "auv.urdf.xacro:3:" in text
+    # package:// never leaves the package
+    assert resolve_package_uri("package://my_auv/../../../etc/passwd", [ws]) is None
+
+
+def test_xacro_errors_are_one_line_with_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.xacro"
+    bad.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '  <link name="${undefined_thing}"/>\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(bad)
+    assert str(err.value).startswith(f"{bad}:2: xacro:") and "\n" not in str(err.value)
+    broken = tmp_path / "broken.xacro"
+    broken.write_text('<robot name="r">\n  <link name="a">\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(broken)
+    assert str(err.value).startswith(f"{broken}:3: xacro: XML error")
+
+
+def test_xacro_include_of_a_fifo_is_refused(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.xacro"
+    os.mkfifo(fifo)
+    main = tmp_path / "main.xacro"
+    main.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="pipe.xacro"/>\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(main)
+    assert "FIFO" in str(err.value)
+
+
+def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
+    """A macro that calls itself, and load_yaml of a device: refused, one line each."""
+    rec = tmp_path / "rec.xacro"
+    rec.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '  <xacro:macro name="m"><xacro:m/></xacro:macro>\n  <xacro:m/>\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(rec)
+    assert "nest too deeply" in str(err.value) and "\n" not in str(err.value)
+    dev = tmp_path / "dev.xacro"
+    dev.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   "  <xacro:property name=\"y\" value=\"${xacro.load_yaml('/dev/zero')}\"/>\n"
+                   '  <link name="${y}"/>\n</robot>\n')
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(dev)
+    assert str(err.value).startswith(f"{dev}:2: xacro: /dev/zero: is a character device")
