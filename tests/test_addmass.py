@@ -39,7 +39,7 @@ def test_moving_the_point_keeps_kinetic_energy(rng: np.random.Generator) -> None
     for _ in range(50):
         A_Q = AddedMass(random_spd6(rng), "Q")
         p_PQ = rng.normal(size=3)
-        A_P = A_Q.moved_to("P", p_PQ)
+        A_P = A_Q.shift(-p_PQ, "P")
         v_P, w = rng.normal(size=3), rng.normal(size=3)
         v_Q = v_P + np.cross(w, p_PQ)
         e_P = A_P.kinetic_energy(np.r_[v_P, w])

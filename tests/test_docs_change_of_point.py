@@ -125,7 +125,7 @@ def test_the_rotational_block_of_a_change_of_point_is_the_general_congruence(
         L, C, J = A_Q[:3, :3], A_Q[:3, 3:], A_Q[3:, 3:]
         d = rng.normal(size=3)
         D = skew(d)
-        A_Bo = AddedMass(A_Q, "Q").moved_to("Bo", d).A
+        A_Bo = AddedMass(A_Q, "Q").shift(-d, "Bo").A
         T = dart.math.Isometry3()
         T.set_translation(d)
         oracle = block_swap(
@@ -138,7 +138,7 @@ def test_the_rotational_block_of_a_change_of_point_is_the_general_congruence(
         iso = np.zeros((6, 6))
         iso[:3, :3] = lam * np.eye(3)
         iso[3:, 3:] = J
-        moved = AddedMass(iso, "Q").moved_to("Bo", d).A
+        moved = AddedMass(iso, "Q").shift(-d, "Bo").A
         parallel_axis = lam * (float(d @ d) * np.eye(3) - np.outer(d, d))
         assert rel_err(moved[3:, 3:], J + parallel_axis) < 1e-13
         assert rel_err(moved[3:, 3:], J + lam * float(d @ d) * np.eye(3)) > 1e-3

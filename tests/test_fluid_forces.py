@@ -34,8 +34,8 @@ from gzinertia.physics.fluid_forces import (
     max_projected_area,
     projected_area,
     shadow_area,
+    shift_spatial_force,
     shift_velocity,
-    shift_wrench,
     stokes_coefficients,
     translational_drag_area,
 )
@@ -204,7 +204,7 @@ def test_free_joint_generalised_force_matches_mj_applyFT(rng: np.random.Generato
         qfrc = np.zeros(run.model.nv)
         # the same wrench applied at an arbitrary point Q of the body, in world axes
         p_BoQ_B = rng.normal(size=3)
-        F_BQ_B = shift_wrench(F_BBo_B, -p_BoQ_B)  # moved from Bo to Q: τ_Q = τ_Bo - p_BoQ × f
+        F_BQ_B = shift_spatial_force(F_BBo_B, p_BoQ_B)  # from Bo to Q: τ_Q = τ_Bo - p_BoQ × f
         p_WQ = body.X_WB.transform_point(p_BoQ_B)
         mujoco.mj_applyFT(
             run.model, run.data, R_WB @ F_BQ_B[3:], R_WB @ F_BQ_B[:3], p_WQ, i + 1, qfrc
@@ -492,7 +492,19 @@ def test_at_rest_no_force_and_no_nan() -> None:
 
 def test_velocity_and_wrench_shifts_keep_power(rng: np.random.Generator) -> None:
     V_Bo, F_Q, p = rng.normal(size=6), rng.normal(size=6), rng.normal(size=3)
-    assert shift_wrench(F_Q, p) @ V_Bo == pytest.approx(F_Q @ shift_velocity(V_Bo, p))
+    assert shift_spatial_force(F_Q, -p) @ V_Bo == pytest.approx(F_Q @ shift_velocity(V_Bo, p))
+
+
+def test_shifts_go_in_drakes_direction(rng: np.random.Generator) -> None:
+    """``shift_velocity`` and ``shift_spatial_force`` take ``p_PQ`` from the old point to the
+    new one, as Drake's ``SpatialVelocity.Shift`` and ``SpatialForce.Shift`` do."""
+    math = pytest.importorskip("pydrake.multibody.math")
+    for _ in range(10):
+        V_P, F_P, p_PQ = rng.normal(size=6), rng.normal(size=6), rng.normal(size=3)
+        V_Q = math.SpatialVelocity(V_P[:3], V_P[3:]).Shift(p_PQ).get_coeffs()
+        F_Q = math.SpatialForce(F_P[:3], F_P[3:]).Shift(p_PQ).get_coeffs()
+        assert np.allclose(shift_velocity(V_P, p_PQ), V_Q, rtol=1e-14, atol=1e-14)
+        assert np.allclose(shift_spatial_force(F_P, p_PQ), F_Q, rtol=1e-14, atol=1e-14)
 
 
 def test_semi_axes_per_geometry_follow_mju_geomSemiAxes() -> None:

@@ -20,8 +20,8 @@ from gzinertia.physics.fluid_forces import (
     ellipsoid_fluid_wrench,
     ellipsoid_fluid_wrench_terms,
     fluid_semi_axes,
+    shift_spatial_force,
     shift_velocity,
-    shift_wrench,
 )
 from gzinertia.physics.hydro_damping import (
     DIAGONAL_DAMPING_NAMES,
@@ -247,7 +247,7 @@ def test_couplings_give_the_whole_drag_wrench_about_the_link_origin(
             F_BEo_B = np.concatenate(
                 [X_BE.R @ terms.dissipative[:3], X_BE.R @ terms.dissipative[3:]]
             )
-            expected = shift_wrench(F_BEo_B, X_BE.p)
+            expected = shift_spatial_force(F_BEo_B, -X_BE.p)
             assert rel(plugin_F_BBo_B(params, V, np.zeros(3)), expected) < 1e-12
 
 

@@ -59,7 +59,7 @@ def shifted_added_mass(
     try:
         if axes == "inertial":
             A_Q = A_Q.reexpressed("B", link.inertial.R_BI)
-        return A_Q, A_Q.moved_to("Bo", p_BoQ_B)
+        return A_Q, A_Q.shift(-p_BoQ_B, "Bo")
     except Float64OverflowError as exc:
         raise GzInertiaError(f"{link.source}: link {link.name!r}: {exc}; nothing written") from None
 

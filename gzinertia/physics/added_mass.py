@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.rotation import Pose, frozen
-from gzinertia.physics.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
+from gzinertia.physics.spatial import Mat6, as_6x6, change_axes, kinetic_energy, shift
 
 #: Significant digits of every added-mass value gzinertia writes
 #: (:func:`gzinertia.edit.links.format_value`).
@@ -85,11 +85,12 @@ class AddedMass:
         """``max|A - Aᵀ|`` (0 for a symmetric matrix)."""
         return float(np.max(np.abs(self.A - self.A.T)))
 
-    def moved_to(self, point: str, p_PQ: ArrayLike) -> AddedMass:
-        """The same matrix about a new point P (same axes); ``p_PQ`` runs from P to the current
-        point Q, expressed in the matrix's axes. Exact congruence ``Tᵀ·A·T``."""
+    def shift(self, p_PQ: ArrayLike, point: str) -> AddedMass:
+        """The same matrix about a new point Q (same axes), named ``point``: ``p_PQ`` runs
+        **from the current point P to the new point Q**, expressed in the matrix's axes
+        (Drake's ``Shift`` direction). Exact congruence, :func:`gzinertia.physics.spatial.shift`."""
         with np.errstate(over="ignore", invalid="ignore"):
-            A = change_point(self.A, p_PQ, "linear-first")
+            A = shift(self.A, p_PQ, "linear-first")
         return AddedMass(_finite(A, f"moving the added mass about {self.point} to {point}"),
                          point, self.axes)
 
@@ -102,8 +103,9 @@ class AddedMass:
 
     def in_link(self, X_BF: Pose, point: str = "Bo", axes: str = "B") -> AddedMass:
         """A matrix about a frame F's origin in F axes, brought to the link origin in link axes,
-        where F is posed in the link by ``X_BF``: rotate by ``R_BF``, then move by ``p_BoFo_B``."""
-        return self.reexpressed(axes, X_BF.R).moved_to(point, X_BF.p)
+        where F is posed in the link by ``X_BF``: rotate by ``R_BF``, then shift by
+        ``p_FoBo_B = -p_BoFo_B``."""
+        return self.reexpressed(axes, X_BF.R).shift(-X_BF.p, point)
 
     def __add__(self, other: AddedMass) -> AddedMass:
         if (self.point, self.axes) != (other.point, other.axes):

@@ -64,7 +64,7 @@ __all__ = [
     "projected_area",
     "shadow_area",
     "shift_velocity",
-    "shift_wrench",
+    "shift_spatial_force",
     "stokes_coefficients",
     "translational_drag_area",
 ]
@@ -283,13 +283,16 @@ def shift_velocity(V_WB_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
     return shift_operator(p_BoQ_B, "angular-first") @ _vec(V_WB_B, 6, "V_WB_B")
 
 
-def shift_wrench(F_BQ_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
-    """``F_BBo_B``: a wrench (angular-first) applied at Q moved to the point Bo (same axes).
+def shift_spatial_force(F_BP_B: ArrayLike, p_PQ_B: ArrayLike) -> Vec6:
+    """``F_BQ_B``: a wrench (angular-first) applied at point P moved to point Q (same axes B).
 
-    ``τ_Bo = τ_Q + p_BoQ × f``; the transpose of :func:`shift_velocity`'s operator (power is
-    invariant).
+    ``p_PQ_B`` runs **from the old point P to the new point Q** (Drake's
+    ``SpatialForce.Shift(p_PQ_E)``, the direction of :func:`shift_velocity`):
+    ``τ_Q = τ_P - p_PQ × f``, ``f`` unchanged. Power ``F·V`` is invariant.
     """
-    return shift_operator(p_BoQ_B, "angular-first").T @ _vec(F_BQ_B, 6, "F_BQ_B")
+    return shift_operator(-_vec(p_PQ_B, 3, "p_PQ_B"), "angular-first").T @ _vec(
+        F_BP_B, 6, "F_BP_B"
+    )
 
 
 def _rotate6(R: Mat3, X: Vec6) -> Vec6:
@@ -396,7 +399,7 @@ def inertia_box_fluid_wrench_on_link(
     V_WP_P = _rotate6(R_BP.T, shift_velocity(V_WB_B, p))
     wind_P = None if v_wind_B is None else R_BP.T @ _vec(v_wind_B, 3, "v_wind_B")
     F_BBcm_P = inertia_box_fluid_wrench(mass, moments, V_WP_P, density, viscosity, wind_P)
-    return shift_wrench(_rotate6(R_BP, F_BBcm_P), p)
+    return shift_spatial_force(_rotate6(R_BP, F_BBcm_P), -p)
 
 
 # -------------------------------------------------------------------------- ellipsoid model
@@ -587,5 +590,5 @@ def ellipsoid_fluid_wrench_on_link(
             e.virtual_mass,
             e.virtual_inertia,
         )
-        F_BBo_B += shift_wrench(_rotate6(R_BE, F_EEo_E), p_BoEo_B)
+        F_BBo_B += shift_spatial_force(_rotate6(R_BE, F_EEo_E), -p_BoEo_B)
     return F_BBo_B

@@ -202,7 +202,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         return  # the implied centre is on the fluid's side of the origin
     # The written matrix re-centred: its implied centre Q (at r) put where the fluid is (at c).
     written = AddedMass(A_BBo_B)
-    A_fixed = written.moved_to("Bo", c - r)
+    A_fixed = written.shift(r - c, "Bo")
     error = kinetic_energy_error(A_fixed, written)
     if error < KE_ERROR_THRESHOLD:
         return
