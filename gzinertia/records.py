@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.inertia import (
     parallel_axis,
     reexpress_inertia,
@@ -20,7 +21,7 @@ from gzinertia.physics.inertia import (
     spatial_inertia_about_origin,
 )
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
-from gzinertia.physics.spatial import Mat6, Ordering, reorder
+from gzinertia.physics.spatial_matrix import SpatialInertia
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,11 @@ class Inertial:
 
     ``X_BI`` is ``<inertial><pose>`` (always relative to the link frame B; its origin is Bcm),
     ``I_BBcm_I`` the ``<inertia>`` matrix about Bcm in I axes, ``A_BBo_B`` the
-    ``<fluid_added_mass>`` matrix about the link origin in link axes, **linear-first**
-    ``[x y z p q r]`` (``None`` when absent).
+    ``<fluid_added_mass>`` matrix about the link origin in link axes, an
+    :class:`~gzinertia.physics.added_mass.AddedMass` (``None`` when absent; ``.linear_first()``
+    is SDF's ``[x y z p q r]``). :attr:`M_BBo_B` and :attr:`M_BBcm_B` are
+    :class:`~gzinertia.physics.spatial_matrix.SpatialInertia` values; every 6x6 comes out as an
+    array only through ``.linear_first()`` or ``.angular_first()``.
 
     Flags keep what the file did not say: ``defaulted`` (no ``<inertial>``: 1 kg, unit inertia),
     ``inertia_defaulted`` (``<inertia>`` with none of the spec's child elements), ``auto``
@@ -152,7 +156,7 @@ class Inertial:
     mass: float = 1.0
     X_BI: Pose = field(default_factory=Pose)
     I_BBcm_I: Mat3 = field(default_factory=_default_inertia)
-    A_BBo_B: NDArray[np.float64] | None = None
+    A_BBo_B: AddedMass | None = None
     defaulted: bool = False
     commented_out: bool = False
     inertia_defaulted: bool = False
@@ -180,19 +184,21 @@ class Inertial:
     def I_BBo_B(self) -> Mat3:
         return parallel_axis(self.I_BBcm_B, self.mass, self.p_BoBcm_B)
 
-    def M_BBcm_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        """Spatial inertia about Bcm in link axes."""
-        return spatial_inertia_about_com(self.mass, self.I_BBcm_B, ordering)
+    @property
+    def M_BBcm_B(self) -> SpatialInertia:
+        """Spatial inertia about the centre of mass Bcm in link axes B."""
+        return SpatialInertia(
+            spatial_inertia_about_com(self.mass, self.I_BBcm_B, "angular-first"),
+            ordering="angular-first", point="Bcm", axes="B",
+        )
 
-    def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        """Spatial inertia about the link origin Bo in link axes."""
-        return spatial_inertia_about_origin(self.mass, self.I_BBcm_B, self.p_BoBcm_B, ordering)
-
-    def added_mass(self, ordering: Ordering = "linear-first") -> Mat6 | None:
-        """``A_BBo_B`` in the requested ordering (``None`` when the link has none)."""
-        if self.A_BBo_B is None:
-            return None
-        return reorder(self.A_BBo_B, "linear-first", ordering)
+    @property
+    def M_BBo_B(self) -> SpatialInertia:
+        """Spatial inertia about the link origin Bo in link axes B."""
+        return SpatialInertia(
+            spatial_inertia_about_origin(self.mass, self.I_BBcm_B, self.p_BoBcm_B, "angular-first"),
+            ordering="angular-first", point="Bo", axes="B",
+        )
 
 
 @dataclass(frozen=True)
@@ -219,11 +225,20 @@ class LinkRecord:
     #: includes, or audited on its own too, has one ``name_in_file``.
     name_in_file: str = ""
 
-    def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        return self.inertial.M_BBo_B(ordering)
+    @property
+    def M_BBo_B(self) -> SpatialInertia:
+        """The link's spatial inertia about its origin Bo in link axes (``inertial.M_BBo_B``)."""
+        return self.inertial.M_BBo_B
 
-    def M_BBcm_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        return self.inertial.M_BBcm_B(ordering)
+    @property
+    def M_BBcm_B(self) -> SpatialInertia:
+        """The link's spatial inertia about its centre of mass in link axes."""
+        return self.inertial.M_BBcm_B
+
+    @property
+    def A_BBo_B(self) -> AddedMass | None:
+        """The link's ``<fluid_added_mass>`` (``inertial.A_BBo_B``): about Bo in link axes."""
+        return self.inertial.A_BBo_B
 
 
 @dataclass(frozen=True)

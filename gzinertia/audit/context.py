@@ -274,7 +274,7 @@ class LinkContext:
     def _A_BBo_B_per_density(self) -> np.ndarray | None:
         """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` in a fluid of 1 kg/m³."""
         fit = self.fluid_fit
-        return None if fit is None else np.array(fit.added_mass(1.0).A)
+        return None if fit is None else fit.added_mass(1.0).linear_first()
 
     def expected_added_mass(self, density: float) -> np.ndarray | None:
         """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` at ``density`` (kg/m³;
@@ -287,9 +287,10 @@ class LinkContext:
         """``<fluid_added_mass>`` as libsdformat loads it (``A_BBo_B``, linear-first, symmetric),
         ``None`` when absent or all zero."""
         A = self.link.inertial.A_BBo_B
-        if A is None or not np.any(A):
+        if A is None:
             return None
-        return 0.5 * (A + A.T)
+        S = A.symmetric().linear_first()
+        return S if np.any(S) else None
 
     def fluid_centre(self) -> tuple[Vec3, str] | None:
         """Where the displaced fluid is centred, in B: the collision centroid (centre of

@@ -151,7 +151,7 @@ def _report(result: AddMassResult) -> None:
 
     err = sys.stderr
     for item in result.links:
-        A = item.A_BBo_B.A
+        A = item.A_BBo_B.linear_first()
         print(f"{item.link.name}: {item.fit.description}, {item.density:g} kg/m^3", file=err)
         for e in item.fit.ellipsoids:
             print(

@@ -103,7 +103,7 @@ def convert(
     for item in result.links:
         print(
             f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "
-            + " ".join(f"{v:.4g}" for v in item.A_BBo_B.A.diagonal()),
+            + " ".join(f"{v:.4g}" for v in item.A_BBo_B.linear_first().diagonal()),
             file=sys.stderr,
         )
     for note in result.notes:

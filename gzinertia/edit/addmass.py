@@ -152,7 +152,7 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
         what = f"its {r.fit.method}-fit ellipsoid" + ("s" if len(r.fit.ellipsoids) > 1 else "")
         for warning in (
             density_warning(inertial.mass, volume, what),
-            added_to_rigid_warning(inertial.mass, r.A_BBo_B.A),
+            added_to_rigid_warning(inertial.mass, r.A_BBo_B.linear_first()),
         ):
             if warning:
                 warnings.append(f"{r.link.name}: {warning}")

@@ -98,9 +98,9 @@ def already_written(link: LinkRecord, A_BBo_B: AddedMass) -> bool:
     current = link.inertial.A_BBo_B
     if current is None:
         return False
-    want = A_BBo_B.symmetric().A
+    want = A_BBo_B.symmetric().linear_first()
     scale = max(float(np.max(np.abs(want))), 1e-300)
-    return float(np.max(np.abs(current - want))) <= WRITE_RTOL * scale
+    return float(np.max(np.abs(current.linear_first() - want))) <= WRITE_RTOL * scale
 
 
 def hydro_to_sdf(
@@ -130,9 +130,10 @@ def hydro_to_sdf(
                 warnings.append(f"{where}: link {link.name!r} or its plugin is in another file")
                 continue
             chosen = decide_sign(D_BBo_B, sign, where)
-            as_written = AddedMass(-D_BBo_B if chosen == "fossen" else D_BBo_B)
+            as_written = AddedMass(-D_BBo_B if chosen == "fossen" else D_BBo_B,
+                                   ordering="linear-first")
             asym = as_written.asymmetry
-            scale = max(float(np.max(np.abs(as_written.A))), 1e-300)
+            scale = max(float(np.max(np.abs(as_written.linear_first()))), 1e-300)
             if asym > ASYMMETRY_TOLERANCE * scale:
                 i, j = np.unravel_index(int(np.argmax(np.abs(D_BBo_B - D_BBo_B.T))), (6, 6))
                 warnings.append(
@@ -211,11 +212,12 @@ def sdf_to_hydro(
         if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
             warnings.append(f"{plugin.source}: link {link.name!r} or its plugin is in another file")
             continue
-        A_BBo_B = AddedMass(link.inertial.A_BBo_B).symmetric()
-        D_BBo_B = -A_BBo_B.A if sign == "fossen" else A_BBo_B.A
+        A_BBo_B = link.inertial.A_BBo_B.symmetric()
+        A_lf = A_BBo_B.linear_first()
+        D_BBo_B = -A_lf if sign == "fossen" else A_lf
         # What the plugin's Coriolis term does not preserve (issue 12.8).
         warnings.extend(sdf_to_hydro_warnings(
-            str(link.source), link.name, A_BBo_B.A, link.M_BBo_B("linear-first"), sign
+            str(link.source), link.name, A_lf, link.M_BBo_B.linear_first(), sign
         ))
         scale = max(float(np.max(np.abs(D_BBo_B))), 1e-300)
         plugin_elem = plugin_element(editor, plugin)

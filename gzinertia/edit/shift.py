@@ -55,7 +55,9 @@ def shifted_added_mass(
     """The link's written matrix taken as about Q (in ``axes``), and the same about Bo in B."""
     if link.inertial.A_BBo_B is None:
         raise GzInertiaError(f"{link.source}: link {link.name!r} has no <fluid_added_mass>")
-    A_Q = AddedMass(link.inertial.A_BBo_B, "Q", "I" if axes == "inertial" else "B")
+    # The numbers as written, taken as about Q in the named axes (what the user says they are).
+    A_Q = AddedMass(link.inertial.A_BBo_B.linear_first(), ordering="linear-first", point="Q",
+                    axes="I" if axes == "inertial" else "B")
     try:
         if axes == "inertial":
             A_Q = A_Q.reexpressed("B", link.inertial.R_BI)
@@ -91,7 +93,8 @@ def shift(
     comment = shift_comment(p_BoQ_B, axes)
     if not force and existing is not None and editor.gzinertia_comment(existing) == comment:
         # This very shift was applied already: a re-run is a no-op (and --check passes).
-        A_now = AddedMass(np.asarray(link.inertial.A_BBo_B))
+        A_now = link.inertial.A_BBo_B
+        assert A_now is not None  # shifted_added_mass refused a link without one
         return ShiftResult(path, edit.old, edit.old, link, _xyz(p_BoQ_B), A_now, A_now, True)
     if existing is not None and editor.has_gzinertia_comment(existing) and not force:
         raise GzInertiaError(

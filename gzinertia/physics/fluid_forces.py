@@ -63,8 +63,8 @@ __all__ = [
     "max_projected_area",
     "projected_area",
     "shadow_area",
-    "shift_velocity",
     "shift_spatial_force",
+    "shift_velocity",
     "stokes_coefficients",
     "translational_drag_area",
 ]

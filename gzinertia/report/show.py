@@ -31,7 +31,7 @@ def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
     """The ``show --json`` entry of one link."""
     inertial = link.inertial
     moments, R_BP = principal_axes(inertial.I_BBcm_B)
-    A = inertial.added_mass(ordering)
+    A = None if inertial.A_BBo_B is None else inertial.A_BBo_B.in_ordering(ordering)
     return {
         "name": link.name,
         "file": link.source.file,
@@ -43,8 +43,8 @@ def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
         "R_BI": _plain(inertial.R_BI),
         "I_BBcm_B": _plain(inertial.I_BBcm_B),
         "I_BBo_B": _plain(inertial.I_BBo_B),
-        "M_BBcm_B": _plain(inertial.M_BBcm_B(ordering)),
-        "M_BBo_B": _plain(inertial.M_BBo_B(ordering)),
+        "M_BBcm_B": _plain(inertial.M_BBcm_B.in_ordering(ordering)),
+        "M_BBo_B": _plain(inertial.M_BBo_B.in_ordering(ordering)),
         "principal_moments": _plain(moments),
         "R_BP": _plain(R_BP),
         "equivalent_ellipsoid_semi_axes": _plain(

@@ -12,9 +12,9 @@ import re
 import numpy as np
 from lxml import etree
 
-from gzinertia.physics.added_mass import SDF_TAGS, AddedMass
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import Inertial, Note, SourceRef
+from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
 from gzinertia.sdf.xml import child, children, first_children, line_of
 
@@ -139,7 +139,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     if fam is not None:
         terms = first_children(fam)
         fam_values = {t: parse_float(terms[t], file) if t in terms else 0.0 for t in SDF_TAGS}
-        A = AddedMass.from_sdf_values(fam_values).A
+        A = added_mass_from_values(fam_values)
 
     if auto:
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))

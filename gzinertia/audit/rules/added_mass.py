@@ -110,7 +110,7 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     if applied is None:
         return
     A_BBo_B, where, what = applied
-    added = AddedMass(A_BBo_B)
+    added = AddedMass(A_BBo_B, ordering="linear-first")
     if added.is_positive_semidefinite():
         return
     eig = added.eigenvalues()
@@ -140,11 +140,12 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B, where, _ = applied
     if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
-    M_BBo_B = ctx.link.inertial.M_BBo_B("linear-first")
-    ok, smallest = total_is_positive_definite(M_BBo_B, AddedMass(A_BBo_B))
+    M_BBo_B = ctx.link.inertial.M_BBo_B
+    A = AddedMass(A_BBo_B, ordering="linear-first")
+    ok, smallest = total_is_positive_definite(M_BBo_B, A)
     if ok:
         return
-    total = M_BBo_B + A_BBo_B
+    total = (M_BBo_B + A).linear_first()
     w, V = np.linalg.eigh(total)
     direction = V[:, 0] / np.max(np.abs(V[:, 0]))
     message = (
@@ -201,7 +202,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     elif float(np.dot(r, c)) >= CENTRE_SIDE_FRACTION * norm_c**2:
         return  # the implied centre is on the fluid's side of the origin
     # The written matrix re-centred: its implied centre Q (at r) put where the fluid is (at c).
-    written = AddedMass(A_BBo_B)
+    written = AddedMass(A_BBo_B, ordering="linear-first")
     A_fixed = written.shift(r - c, "Bo")
     error = kinetic_energy_error(A_fixed, written)
     if error < KE_ERROR_THRESHOLD:

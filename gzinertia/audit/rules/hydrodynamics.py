@@ -88,7 +88,8 @@ def _sign_finding(
     if not _added_mass_active(plugin):
         return None
     D = plugin.D_BBo_B
-    effective = AddedMass(-D).symmetric()  # what gz-sim >= 6.12 / 7 applies
+    # what gz-sim >= 6.12 / 7 applies
+    effective = AddedMass(-D, ordering="linear-first").symmetric()
     if effective.is_positive_semidefinite():
         return None
     eig = effective.eigenvalues() + 0.0  # no "-0" in messages
