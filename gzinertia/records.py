@@ -45,13 +45,18 @@ class Note:
     ``link`` is the scoped name of the link the note is about (``None`` for notes about the file,
     an include or a model): the reader sets it when it writes the note, so the audit never has
     to guess it from line numbers (several links may share a line, an included file's lines are
-    shared by every instance of it)."""
+    shared by every instance of it). ``data`` holds the facts the message states, by name, for
+    rules that build their own message (never parse ``message``): ``inertia-defaulted`` has
+    ``attributes`` (URDF-style attributes written on ``<inertia>``, ``""`` if none);
+    ``unresolved-include`` has ``uri`` and ``not_downloaded`` (``"true"`` when the message already
+    says a remote model is never downloaded)."""
 
     level: NoteLevel
     code: str
     message: str
     source: SourceRef
     link: str | None = None
+    data: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.source}: {self.level}: {self.message}"
@@ -92,18 +97,13 @@ class Collision:
     density: float | None = None
 
 
-#: Fossen/SNAME letters of the Hydrodynamics plugin's parameters: force or moment rows
-#: (X Y Z K M N) and velocity columns (u v w p q r), both linear-first in link axes.
-HYDRO_FORCE_AXES = "xyzkmn"
-HYDRO_VELOCITY_AXES = "UVWPQR"
-
-
 @dataclass(frozen=True)
 class HydroPlugin:
     """Gazebo's Hydrodynamics system configured for one link.
 
     ``terms`` maps parameter names (``xDotU``, ``xUabsU``, ``xU``, ...) to values as written;
-    ``disable_added_mass`` is ``<disable_added_mass>``.
+    ``disable_added_mass`` is ``<disable_added_mass>``. The vocabulary (term names, the
+    ``<iDotJ>`` matrix, whether its added mass is active) is :mod:`gzinertia.gazebo.hydrodynamics`.
     """
 
     filename: str
@@ -119,11 +119,9 @@ class HydroPlugin:
         """The added-mass derivatives ``<iDotJ>`` as a 6x6, **linear-first**, about the link
         origin in link axes: ``D[i, j]`` is ``<{xyzkmn[i]}Dot{UVWPQR[j]}>`` (0 when absent).
         Fossen's convention writes them negative: the added mass is ``-sym(D)``."""
-        D = np.zeros((6, 6))
-        for i, row in enumerate(HYDRO_FORCE_AXES):
-            for j, col in enumerate(HYDRO_VELOCITY_AXES):
-                D[i, j] = self.terms.get(f"{row}Dot{col}", 0.0)
-        return D
+        from gzinertia.gazebo.hydrodynamics import derivatives
+
+        return derivatives(self.terms)
 
 
 def _default_inertia() -> Mat3:

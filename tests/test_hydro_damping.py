@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from conftest import random_rotation
 
+from gzinertia.gazebo.hydrodynamics import FORCE_AXES as WRENCH_AXES
+from gzinertia.gazebo.hydrodynamics import VELOCITY_AXES
 from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     ellipsoid_fluid_wrench,
@@ -29,8 +31,6 @@ from gzinertia.physics.hydro_damping import (
     sum_damping,
 )
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import HYDRO_FORCE_AXES as WRENCH_AXES
-from gzinertia.records import HYDRO_VELOCITY_AXES as VELOCITY_AXES
 from gzinertia.records import Geometry
 
 

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from gzinertia.edit.hydro import term_scales
 from gzinertia.edit.links import fluid_added_mass_lines
+from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
 from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales, negligible
 from gzinertia.physics.rotation import Pose
 from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 from gzinertia.sdf.fluid_added_mass import SDF_AXES
 
 #: Length exponent of each entry of a linear-first 6x6 (0 kg, 1 kg·m, 2 kg·m²).
@@ -116,7 +116,7 @@ def test_hydro_damping_judges_moments_against_moments() -> None:
     moment terms (kg·m²/s, kg·m²). The moment terms are kept; a round-off cross term is not."""
     terms: dict[str, float] = {}
     for i in range(6):
-        f, v = HYDRO_FORCE_AXES[i], HYDRO_VELOCITY_AXES[i]
+        f, v = FORCE_AXES[i], VELOCITY_AXES[i]
         terms[f"{f}{v}"] = -50.0 if i < 3 else -2e-11
         terms[f"{f}{v}abs{v}"] = -400.0 if i < 3 else -3e-13
     terms["kU"] = -4e-28  # round-off of a moment on surge next to 2e-11-sized moment terms

@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from gzinertia.edit.links import (
     NotEditableError,
     ascii_comment,
@@ -25,6 +23,7 @@ from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
@@ -81,7 +80,7 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
 def plugins_applying_added_mass(link: LinkRecord) -> list[HydroPlugin]:
     """The link's Hydrodynamics plugins whose ``<iDotJ>`` added mass is on."""
     return [
-        p for p in link.hydrodynamics if not p.disable_added_mass and bool(np.any(p.D_BBo_B))
+        p for p in link.hydrodynamics if added_mass_active(p)
     ]
 
 

@@ -34,8 +34,14 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
+from gzinertia.gazebo.hydrodynamics import (
+    FORCE_AXES,
+    VELOCITY_AXES,
+    added_mass_term,
+    added_mass_terms,
+)
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
+from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
 
@@ -43,11 +49,6 @@ Sign = Literal["fossen", "physical", "auto"]
 SIGNS: tuple[Sign, ...] = ("fossen", "physical", "auto")
 #: Relative asymmetry below which symmetrising is not worth a warning.
 ASYMMETRY_TOLERANCE = 1e-9
-
-
-def added_mass_terms() -> list[str]:
-    """The 36 ``<iDotJ>`` names, row by row (``xDotU, xDotV, ..., nDotR``)."""
-    return [f"{i}Dot{j}" for i in HYDRO_FORCE_AXES for j in HYDRO_VELOCITY_AXES]
 
 
 def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "physical"]:
@@ -135,11 +136,11 @@ def hydro_to_sdf(
             asym = as_written.asymmetry
             scale = max(float(np.max(np.abs(as_written.linear_first()))), 1e-300)
             if asym > ASYMMETRY_TOLERANCE * scale:
-                i, j = np.unravel_index(int(np.argmax(np.abs(D_BBo_B - D_BBo_B.T))), (6, 6))
+                i, j = divmod(int(np.argmax(np.abs(D_BBo_B - D_BBo_B.T))), 6)
                 warnings.append(
                     f"{where}: the <iDotJ> terms are not symmetric (largest difference {asym:g} "
-                    f"between {HYDRO_FORCE_AXES[i]}Dot{HYDRO_VELOCITY_AXES[j]} and "
-                    f"{HYDRO_FORCE_AXES[j]}Dot{HYDRO_VELOCITY_AXES[i]}); written the symmetric part"
+                    f"between {added_mass_term(i, j)} and "
+                    f"{added_mass_term(j, i)}); written the symmetric part"
                 )
             A_BBo_B = as_written.symmetric()
             if plugin.disable_added_mass:
@@ -223,8 +224,8 @@ def sdf_to_hydro(
         plugin_elem = plugin_element(editor, plugin)
         # Every term the plugin already has, and the non-zero ones it lacks.
         values = {}
-        for i, row in enumerate(HYDRO_FORCE_AXES):
-            for j, col in enumerate(HYDRO_VELOCITY_AXES):
+        for i, row in enumerate(FORCE_AXES):
+            for j, col in enumerate(VELOCITY_AXES):
                 name, value = f"{row}Dot{col}", format_value(float(D_BBo_B[i, j]), scale)
                 if value != "0" or child(plugin_elem, name) is not None:
                     values[name] = value

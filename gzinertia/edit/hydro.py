@@ -27,6 +27,7 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo import hydrodynamics
 from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.hydro_damping import (
@@ -38,9 +39,6 @@ from gzinertia.physics.hydro_damping import (
 )
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
-
-PLUGIN_FILENAME = "gz-sim-hydrodynamics-system"
-PLUGIN_NAME = "gz::sim::systems::Hydrodynamics"
 
 
 @dataclass(frozen=True)
@@ -150,21 +148,21 @@ def term_scales(terms: dict[str, float]) -> dict[str, float]:
 
     import numpy as np
 
+    from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
     from gzinertia.physics.negligible import exponent_scales
-    from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 
     fallback = max((abs(v) for v in terms.values()), default=1.0)
     scales = dict.fromkeys(terms, fallback)
-    force, velocity = f"[{HYDRO_FORCE_AXES}]", f"[{HYDRO_VELOCITY_AXES}]"
+    force, velocity = f"[{FORCE_AXES}]", f"[{VELOCITY_AXES}]"
     pattern = re.compile(f"({force})({velocity})(?:abs({velocity}))?")
     kinds: dict[bool, list[tuple[str, int]]] = {False: [], True: []}
     for name in terms:
         match = pattern.fullmatch(name)
         if match:
             f, j, k = match.groups()
-            exponent = int(HYDRO_FORCE_AXES.index(f) >= 3) + int(HYDRO_VELOCITY_AXES.index(j) >= 3)
+            exponent = int(FORCE_AXES.index(f) >= 3) + int(VELOCITY_AXES.index(j) >= 3)
             if k is not None:
-                exponent += int(HYDRO_VELOCITY_AXES.index(k) >= 3)
+                exponent += int(VELOCITY_AXES.index(k) >= 3)
             kinds[k is not None].append((name, exponent))
     for quadratic, members in kinds.items():
         if members:
@@ -195,7 +193,7 @@ def _write_terms(
     short = link.name.rsplit("::", 1)[-1]
     return [
         f"<!-- {comment} -->",
-        f'<plugin filename="{PLUGIN_FILENAME}" name="{PLUGIN_NAME}">',
+        f'<plugin filename="{hydrodynamics.FILENAME}" name="{hydrodynamics.NAME}">',
         f"{unit}<link_name>{short}</link_name>",
         f"{unit}<water_density>{density:g}</water_density>",
         *(f"{unit}<{n}>{v}</{n}>" for n, v in values.items()),

@@ -70,7 +70,8 @@ def is_hydrodynamics_filename(filename: str) -> bool:
 
 
 def added_mass_term(i: int, j: int) -> str:
-    """``<iDotJ>`` for row ``i`` and column ``j`` (0-based, linear-first): ``(0, 0)`` → ``xDotU``."""
+    """``<iDotJ>`` for row ``i`` and column ``j`` (0-based, linear-first): ``(0, 0)`` is
+    ``xDotU``."""
     return f"{FORCE_AXES[i]}Dot{VELOCITY_AXES[j]}"
 
 

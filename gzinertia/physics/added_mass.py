@@ -40,7 +40,6 @@ __all__ = [
     "AddedMass",
     "ellipsoid_added_mass",
     "kinetic_energy_error",
-    "plugin_added_mass",
     "total_is_positive_definite",
 ]
 
@@ -180,25 +179,6 @@ def kinetic_energy_error(A_true: AddedMass, A_used: AddedMass) -> float:
         V, w = V[:, w > tol], w[w > tol]
     W = V / np.sqrt(w)
     return float(np.max(np.abs(np.linalg.eigvalsh(W.T @ D @ W)), initial=0.0))
-
-
-def plugin_added_mass(D_BBo_B: ArrayLike) -> NDArray[np.float64] | None:
-    """The added mass ``A_BBo_B`` (linear-first, symmetric) that a Hydrodynamics plugin's
-    ``<iDotJ>`` terms ``D_BBo_B`` stand for, read as ``gzinertia convert --hydro-to-sdf
-    --sign auto`` reads them: ``-sym(D)`` when the non-zero diagonal is all negative (Fossen's
-    derivatives), ``sym(D)`` when all positive; ``None`` when the signs are mixed or the
-    diagonal is zero (the sign convention cannot be told). An exact conversion keeps this
-    matrix, so the audit's verdicts on it do not change under the conversion."""
-    D = np.asarray(D_BBo_B, dtype=float)
-    diag = np.diag(D)
-    nonzero = diag[diag != 0.0]
-    if not nonzero.size:
-        return None
-    if np.all(nonzero < 0.0):
-        D = -D
-    elif not np.all(nonzero > 0.0):
-        return None
-    return np.asarray(0.5 * (D + D.T), dtype=float)
 
 
 def _finite(A: NDArray[np.float64], what: str) -> NDArray[np.float64]:

@@ -66,6 +66,7 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
 from gzinertia.physics.fluid_forces import (
     MJ_MINVAL,
     EllipsoidFluidCoefficients,
@@ -75,7 +76,6 @@ from gzinertia.physics.fluid_forces import (
     translational_drag_area,
 )
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 
 __all__ = [
     "CROSS_TERM_DIRECTIONS",
@@ -93,18 +93,18 @@ __all__ = [
 
 
 #: The 12 diagonal parameters, linear then quadratic: ``xU ... nR``, ``xUabsU ... nRabsR``.
-_DIAGONAL = [(HYDRO_FORCE_AXES[i], HYDRO_VELOCITY_AXES[i]) for i in range(6)]
+_DIAGONAL = [(FORCE_AXES[i], VELOCITY_AXES[i]) for i in range(6)]
 DIAGONAL_DAMPING_NAMES: Final[tuple[str, ...]] = tuple(f"{f}{v}" for f, v in _DIAGONAL) + tuple(
     f"{f}{v}abs{v}" for f, v in _DIAGONAL
 )
 
 
 def _linear(i: int, j: int) -> str:
-    return f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}"
+    return f"{FORCE_AXES[i]}{VELOCITY_AXES[j]}"
 
 
 def _quadratic(i: int, j: int) -> str:
-    return f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}abs{HYDRO_VELOCITY_AXES[j]}"
+    return f"{FORCE_AXES[i]}{VELOCITY_AXES[j]}abs{VELOCITY_AXES[j]}"
 
 
 def hydrodynamics_damping(
@@ -268,10 +268,10 @@ def plugin_wrench(params: Mapping[str, float], states: ArrayLike) -> np.ndarray:
     L = np.zeros((6, 6))
     Qabs = np.zeros((6, 6, 6))
     Q = np.zeros((6, 6, 6))
-    for i, f in enumerate(HYDRO_FORCE_AXES):
-        for j, v in enumerate(HYDRO_VELOCITY_AXES):
+    for i, f in enumerate(FORCE_AXES):
+        for j, v in enumerate(VELOCITY_AXES):
             L[i, j] = params.get(f"{f}{v}", 0.0)
-            for k, w in enumerate(HYDRO_VELOCITY_AXES):
+            for k, w in enumerate(VELOCITY_AXES):
                 Qabs[i, j, k] = params.get(f"{f}{v}abs{w}", 0.0)
                 Q[i, j, k] = params.get(f"{f}{v}{w}", 0.0)
     S2 = np.atleast_2d(S)
@@ -326,7 +326,7 @@ def quadratic_cross_terms(
             for (j, k), value in zip(pairs, fitted[:, i], strict=True):
                 if abs(value) > 1e-9 * size:
                     name = (
-                        f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}abs{HYDRO_VELOCITY_AXES[k]}"
+                        f"{FORCE_AXES[i]}{VELOCITY_AXES[j]}abs{VELOCITY_AXES[k]}"
                     )
                     result[name] = float(value)
     return result

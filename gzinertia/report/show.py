@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.gazebo.dart import dart_spatial_tensor
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 from gzinertia.physics.spatial import Ordering
 from gzinertia.records import LinkRecord, Note, SdfDocument
@@ -64,7 +65,7 @@ def hydrodynamics_added_mass(link: LinkRecord, ordering: Ordering) -> dict[str, 
     from gzinertia.physics.spatial import reorder
 
     active = [
-        p for p in link.hydrodynamics if not p.disable_added_mass and np.any(p.D_BBo_B)
+        p for p in link.hydrodynamics if added_mass_active(p)
     ]
     if not active:
         return None

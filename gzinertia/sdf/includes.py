@@ -47,7 +47,13 @@ class Resolved:
 
 
 class UnresolvedIncludeError(Exception):
-    """The URI could not be resolved; the message says what was tried."""
+    """The URI could not be resolved; the message says what was tried. ``not_downloaded``: a
+    remote (Fuel) model that is not in the local cache, the message saying gzinertia never
+    downloads."""
+
+    def __init__(self, message: str, *, not_downloaded: bool = False) -> None:
+        super().__init__(message)
+        self.not_downloaded = not_downloaded
 
 
 #: URI schemes libsdformat and Gazebo resolve (``package://`` through ROS tooling).
@@ -195,7 +201,8 @@ def _resolve_fuel(uri: str) -> Resolved | None:
     raise UnresolvedIncludeError(
         f"cannot find {uri!r} in the local Fuel cache (looked in: {'; '.join(looked)}); "
         "gzinertia never downloads: fetch it once with `gz fuel download -u URL` or by "
-        "running the world in Gazebo"
+        "running the world in Gazebo",
+        not_downloaded=True,
     )
 
 

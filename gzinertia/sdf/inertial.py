@@ -124,6 +124,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
                     + (f" (attributes {attrs} are URDF style and not read)" if attrs else "")
                     + ": the spec's defaults (unit inertia) apply",
                     SourceRef(file, line_of(inertia_elem)),
+                    data={"attributes": attrs},
                 )
             )
     I = np.array(

@@ -377,7 +377,8 @@ class _Reader:
         uri_elem = child(elem, "uri")
         where = SourceRef(file, line_of(elem))
         if uri_elem is None or not text_of(uri_elem):
-            self.notes.append(Note("error", "unresolved-include", "<include> has no <uri>", where))
+            self.notes.append(Note("error", "unresolved-include", "<include> has no <uri>", where,
+                                   data={"uri": "", "not_downloaded": "false"}))
             self.unresolved_include(elem, file, scope, "", where)
             return
         uri = text_of(uri_elem)
@@ -389,7 +390,10 @@ class _Reader:
                 uri_where = SourceRef(file, line_of(uri_elem))
                 self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where))
             else:
-                self.notes.append(Note("error", "unresolved-include", str(exc), where))
+                self.notes.append(Note(
+                    "error", "unresolved-include", str(exc), where,
+                    data={"uri": uri, "not_downloaded": str(exc.not_downloaded).lower()},
+                ))
             self.unresolved_include(elem, file, scope, uri, where)
             return
         self.dependencies.append(Dependency("include", uri, file, str(target.path)))
@@ -411,7 +415,8 @@ class _Reader:
             root = parse_xml_file_shared(target.path)
             self.register_version(str(target.path), _sdf_version(root, str(target.path)))
         except SdfError as exc:
-            self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where))
+            self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where,
+                                   data={"uri": uri, "not_downloaded": "false"}))
             self.unresolved_include(elem, file, scope, uri, where)
             return
         model_elem = child(root, "model")

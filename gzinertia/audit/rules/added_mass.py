@@ -18,10 +18,10 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
+from gzinertia.gazebo.hydrodynamics import added_mass_of
 from gzinertia.physics.added_mass import (
     AddedMass,
     kinetic_energy_error,
-    plugin_added_mass,
     total_is_positive_definite,
 )
 from gzinertia.physics.rotation import Vec3
@@ -58,14 +58,14 @@ PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
 def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
     """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
     active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
-    (:func:`gzinertia.physics.added_mass.plugin_added_mass`). GZI202–GZI204 judge this matrix, so
+    (:func:`gzinertia.gazebo.hydrodynamics.added_mass_of`). GZI202–GZI204 judge this matrix, so
     their verdicts do not change when the conversion moves it from one place to the other."""
     if ctx.added_mass is not None:
         return ctx.added_mass, _where(ctx), ELEMENT
     for plugin in ctx.link.hydrodynamics:
         if plugin.disable_added_mass:
             continue
-        A_BBo_B = plugin_added_mass(plugin.D_BBo_B)
+        A_BBo_B = added_mass_of(plugin.D_BBo_B)
         if A_BBo_B is not None and np.any(A_BBo_B):
             where = min(
                 (src for name, src in plugin.term_sources.items() if "Dot" in name),

@@ -248,11 +248,14 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
     if not inertial.inertia_defaulted:
         return
     where = inertial.inertia_source or inertial.source or ctx.where
-    detail = next(
-        (n.message for n in ctx.notes_with("inertia-defaulted") if n.source.line == where.line),
-        "<inertia> has none of <ixx>..<izz>",
+    attributes = next(
+        (n.data.get("attributes", "") for n in ctx.notes_with("inertia-defaulted")
+         if n.source.line == where.line),
+        "",
     )
-    detail = detail.split(": the spec's defaults")[0]
+    detail = "<inertia> has none of <ixx>..<izz>" + (
+        f" (attributes {attributes} are URDF style and not read)" if attributes else ""
+    )
     message = (
         f"{detail}, so the spec's defaults apply: the link simulates with ixx = iyy = izz = "
         f"1 kg·m² for {fmt(inertial.mass)} kg; "

@@ -11,6 +11,7 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.records import SourceRef, UnresolvedInclude
 
 if TYPE_CHECKING:
@@ -44,8 +45,9 @@ def _unresolved_at(doc: DocumentContext, where: SourceRef) -> UnresolvedInclude 
 @document_rule("GZI001")
 def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("unresolved-include"):
-        fuel = ("://fuel." in note.message or "https://" in note.message) and (
-            "never downloads" not in note.message
+        uri = note.data.get("uri", "")
+        fuel = ("://fuel." in uri or uri.startswith("https://")) and (
+            note.data.get("not_downloaded") != "true"
         )
         message = f"{note.message}: the models it holds were not audited" + (
             " (gzinertia does not download from Fuel)" if fuel else ""
@@ -69,7 +71,7 @@ def _has_added_mass(ctx: LinkContext) -> bool:
     if ctx.added_mass is not None:
         return True
     return any(
-        not p.disable_added_mass and any(v for n, v in p.terms.items() if "Dot" in n)
+        added_mass_active(p)
         for p in ctx.link.hydrodynamics
     )
 
