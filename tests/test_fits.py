@@ -338,7 +338,7 @@ def drake_union(shapes: list[Shape]) -> tuple[float, np.ndarray, np.ndarray]:
 
 def assert_ellipsoid(e: FluidEllipsoid, center: np.ndarray, Q: np.ndarray, tol: float) -> None:
     assert np.max(np.abs(e.X_BE.p - center)) < tol * max(1.0, np.max(np.abs(center)))
-    assert rel_err(e.shape_matrix(), Q) < tol
+    assert rel_err(e.inverse_quadric_matrix(), Q) < tol
     assert abs(np.linalg.det(e.X_BE.R) - 1.0) < 1e-14
     np.testing.assert_allclose(e.X_BE.R.T @ e.X_BE.R, np.eye(3), atol=1e-14)
 
@@ -363,7 +363,7 @@ def test_volume_fit_has_the_volume_centroid_and_moment_ratios_of_drakes_solids(
             covered += body
             V, c, S = drake_union([shapes[i] for i in body])
             assert rel_err(e.volume, V) < 1e-12
-            Q = e.shape_matrix()
+            Q = e.inverse_quadric_matrix()
             assert_ellipsoid(e, c, S * (np.trace(Q) / np.trace(S)), 1e-12)
         assert sorted(covered) == list(range(6))
         assert fit.method == "volume"
@@ -428,7 +428,7 @@ def test_open_mesh_fits_say_they_used_its_convex_hull(tmp_path: Path) -> None:
     # the hull of the open box is the box: its volume, and MuJoCo's semi-axes its half-sizes
     assert fit_link(link, "volume").ellipsoids[0].volume == pytest.approx(0.008, rel=1e-12)
     (e,) = fit_link(link, "mujoco").ellipsoids
-    assert rel_err(e.shape_matrix(), np.diag([0.2, 0.1, 0.05]) ** 2) < 1e-15
+    assert rel_err(e.inverse_quadric_matrix(), np.diag([0.2, 0.1, 0.05]) ** 2) < 1e-15
     np.testing.assert_allclose(e.semi_axes, [0.05, 0.1, 0.2], rtol=1e-15)  # x: largest moment
 
 

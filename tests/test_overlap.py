@@ -594,7 +594,7 @@ def test_ellipsoid_from_pose_and_validation() -> None:
     e = Ellipsoid.from_pose(np.array([1.0, 2.0, 3.0]), X)
     np.testing.assert_array_equal(e.R_WE, X.R)
     np.testing.assert_allclose(
-        e.shape_matrix(), X.R @ np.diag([1.0, 0.25, 1 / 9]) @ X.R.T, atol=1e-15
+        e.quadric_matrix(), X.R @ np.diag([1.0, 0.25, 1 / 9]) @ X.R.T, atol=1e-15
     )
     with pytest.raises(ValueError, match="semi_axes"):
         Ellipsoid(np.array([1.0, 0.0, 1.0]), np.eye(3), np.zeros(3))

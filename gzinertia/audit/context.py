@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 
@@ -71,17 +72,7 @@ def collision_corners_C(collision: Collision) -> np.ndarray | None:
     """The 8 corners of the collision geometry's bounding box in its own frame C (n x 3), or
     ``None`` when the shape has none (plane, heightmap, unresolved mesh)."""
     g = collision.geometry
-    half: Vec3 | None = None
-    if g.kind == "box" and g.size is not None:
-        half = 0.5 * np.asarray(g.size, dtype=float)
-    elif g.kind == "ellipsoid" and g.size is not None:
-        half = np.asarray(g.size, dtype=float)
-    elif g.kind == "sphere" and g.radius is not None:
-        half = np.full(3, g.radius)
-    elif g.kind == "cylinder" and g.radius is not None and g.length is not None:
-        half = np.array([g.radius, g.radius, 0.5 * g.length])
-    elif g.kind == "capsule" and g.radius is not None and g.length is not None:
-        half = np.array([g.radius, g.radius, 0.5 * g.length + g.radius])
+    half = primitive_semi_axes(g)  # a primitive's bounding box is its ellipsoid's
     if half is not None:
         lo, hi = -half, half
     elif g.kind == "mesh" and g.mesh_path is not None:

@@ -51,6 +51,12 @@ from numpy.typing import ArrayLike
 
 from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.physics.ellipsoid import (
+    inverse_quadric_matrix,
+    primitive_semi_axes,
+    semi_axes_problem,
+    validated_semi_axes,
+)
 from gzinertia.physics.inertia import (
     DBL_EPSILON,
     equivalent_ellipsoid_semi_axes,
@@ -98,22 +104,18 @@ class FluidEllipsoid:
     collision: str | None = None
 
     def __post_init__(self) -> None:
-        r = np.array(self.semi_axes, dtype=float).reshape(3)
-        if not (np.all(np.isfinite(r)) and np.all(r > 0.0)):
-            raise ValueError(f"semi-axes must be finite and positive, got {r}")
-        r.setflags(write=False)
-        object.__setattr__(self, "semi_axes", r)
+        object.__setattr__(self, "semi_axes", validated_semi_axes(self.semi_axes))
 
     @property
     def volume(self) -> float:
         """``4/3·π·abc`` (m³)."""
         return float(4.0 / 3.0 * np.pi * np.prod(self.semi_axes))
 
-    def shape_matrix(self) -> Mat3:
-        """``R_BE·diag(a², b², c²)·R_BEᵀ``: the ellipsoid's axes in B, independent of how E's
-        axes are ordered or signed (``(x - p)ᵀ·Q⁻¹·(x - p) = 1`` on its surface)."""
-        R = self.X_BE.R
-        return R @ np.diag(self.semi_axes**2) @ R.T
+    def inverse_quadric_matrix(self) -> Mat3:
+        """``Q⁻¹ = R_BE·diag(a², b², c²)·R_BEᵀ`` (m²): the ellipsoid's axes in B, independent of
+        how E's axes are ordered or signed (``(x - p)ᵀ·Q·(x - p) = 1`` on its surface); see
+        :func:`gzinertia.physics.ellipsoid.inverse_quadric_matrix`."""
+        return inverse_quadric_matrix(self.semi_axes, self.X_BE.R)
 
 
 @dataclass(frozen=True)
@@ -246,16 +248,8 @@ def _plural(n: int, word: str) -> str:
 
 def _check_semi_axes(semi_axes: Vec3, what: str) -> str | None:
     """Why these semi-axes cannot make an ellipsoid (``None`` when they can)."""
-    r = np.asarray(semi_axes, dtype=float)
-    if not np.all(np.isfinite(r)):
-        return f"{what} has non-finite semi-axes {_fmt(r)}"
-    if not np.all(r > 0.0):
-        return f"{what} is degenerate: semi-axes {_fmt(r)} m include zero"
-    with np.errstate(over="ignore"):  # MAX_AXIS_RATIO·min = inf compares as it should
-        too_thin = bool(r.max() > MAX_AXIS_RATIO * r.min())
-    if too_thin:
-        return f"{what} is degenerate: semi-axes {_fmt(r)} m differ by more than {MAX_AXIS_RATIO:g}"
-    return None
+    problem = semi_axes_problem(semi_axes, MAX_AXIS_RATIO)
+    return None if problem is None else f"{what}: {problem}"
 
 
 def _fmt(v: ArrayLike) -> str:
@@ -317,19 +311,9 @@ def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | No
     Raises :class:`ShapeError` for a geometry without a solid.
     """
     kind = geometry.kind
-    if kind == "sphere" and geometry.radius is not None:
-        r = geometry.radius
-        return np.array([r, r, r]), Pose(), None
-    if kind == "capsule" and geometry.radius is not None and geometry.length is not None:
-        r, h = geometry.radius, 0.5 * geometry.length
-        return np.array([r, r, h + r]), Pose(), None
-    if kind == "cylinder" and geometry.radius is not None and geometry.length is not None:
-        r, h = geometry.radius, 0.5 * geometry.length
-        return np.array([r, r, h]), Pose(), None
-    if kind == "box" and geometry.size is not None:
-        return 0.5 * np.asarray(geometry.size, dtype=float), Pose(), None
-    if kind == "ellipsoid" and geometry.size is not None:
-        return np.asarray(geometry.size, dtype=float), Pose(), None
+    primitive = primitive_semi_axes(geometry)
+    if primitive is not None:
+        return primitive, Pose(), None
     if kind == "mesh":
         solid = geometry_solid(geometry)  # validates the mesh (ShapeError otherwise)
         moments, R_CP = _principal_frame(solid.G_FFc_F)

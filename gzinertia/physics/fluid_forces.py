@@ -36,6 +36,7 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.physics.ellipsoid import primitive_semi_axes, validated_semi_axes
 from gzinertia.physics.inertia import (
     drake_tolerance,
     equivalent_box_half_sizes,
@@ -141,10 +142,7 @@ def _vec(a: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
 
 
 def _semi_axes(semi_axes: ArrayLike) -> Vec3:
-    r = _vec(semi_axes, 3, "semi_axes")
-    if not np.all(r > 0.0):
-        raise ValueError(f"semi_axes must be positive, got {r}")
-    return r
+    return validated_semi_axes(semi_axes)
 
 
 def _medium(density: float, viscosity: float) -> tuple[float, float]:
@@ -169,19 +167,9 @@ def fluid_semi_axes(geometry: Geometry) -> Vec3:
             but measured in the frame MuJoCo moves every mesh to (its own centre of mass and
             principal axes), not in the mesh file's frame; that is not reproduced here.
     """
-    g = geometry
-    if g.kind == "sphere" and g.radius is not None:
-        r = [g.radius] * 3
-    elif g.kind == "capsule" and g.radius is not None and g.length is not None:
-        r = [g.radius, g.radius, 0.5 * g.length + g.radius]
-    elif g.kind == "cylinder" and g.radius is not None and g.length is not None:
-        r = [g.radius, g.radius, 0.5 * g.length]
-    elif g.kind == "box" and g.size is not None:
-        r = [0.5 * s for s in g.size]
-    elif g.kind == "ellipsoid" and g.size is not None:
-        r = list(g.size)
-    else:
-        raise ValueError(f"no fluid ellipsoid for geometry kind {g.kind!r}")
+    r = primitive_semi_axes(geometry)
+    if r is None:
+        raise ValueError(f"no fluid ellipsoid for geometry kind {geometry.kind!r}")
     return _semi_axes(r)
 
 

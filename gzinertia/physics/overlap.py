@@ -56,6 +56,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.physics.ellipsoid import quadric_matrix, validated_semi_axes
 from gzinertia.physics.rotation import Mat3, Pose, Vec3, frozen
 
 __all__ = [
@@ -92,11 +93,9 @@ class Ellipsoid:
     p_WEo: Vec3
 
     def __post_init__(self) -> None:
-        semi_axes = frozen(self.semi_axes, (3,))
+        semi_axes = validated_semi_axes(self.semi_axes)
         R_WE = frozen(self.R_WE, (3, 3))
         p_WEo = frozen(self.p_WEo, (3,))
-        if not (np.all(np.isfinite(semi_axes)) and np.all(semi_axes > 0.0)):
-            raise ValueError(f"semi_axes must be finite and positive, got {semi_axes}")
         if not np.all(np.isfinite(p_WEo)):
             raise ValueError(f"p_WEo must be finite, got {p_WEo}")
         if not (
@@ -114,12 +113,13 @@ class Ellipsoid:
         """The ellipsoid with these semi-axes in the frame E posed at ``X_WE``."""
         return Ellipsoid(np.asarray(semi_axes, dtype=float), X_WE.R, X_WE.p)
 
-    def shape_matrix(self) -> Mat3:
-        """The shape matrix ``S_E = R_WE·diag(e⁻²)·R_WEᵀ`` in W.
+    def quadric_matrix(self) -> Mat3:
+        """``Q = R_WE·diag(e⁻²)·R_WEᵀ`` in W (1/m²; the seed's "shape matrix").
 
-        A point x (measured from Wo, in W) is inside iff ``(x - p_WEo)ᵀ S_E (x - p_WEo) ≤ 1``.
+        A point x (measured from Wo, in W) is inside iff ``(x - p_WEo)ᵀ Q (x - p_WEo) ≤ 1``;
+        :func:`gzinertia.physics.ellipsoid.quadric_matrix`.
         """
-        return (self.R_WE / self.semi_axes**2) @ self.R_WE.T
+        return quadric_matrix(self.semi_axes, self.R_WE)
 
     def scaled(self, factor: float) -> Ellipsoid:
         """The same ellipsoid with its semi-axes multiplied by ``factor`` about its centre."""
