@@ -23,6 +23,21 @@ from gzinertia.physics.inertia import (
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.spatial_matrix import SpatialInertia
 
+__all__ = [
+    "Collision",
+    "Dependency",
+    "Geometry",
+    "GeometryKind",
+    "HydroPlugin",
+    "Inertial",
+    "LinkRecord",
+    "Note",
+    "NoteLevel",
+    "SdfDocument",
+    "SourceRef",
+    "UnresolvedInclude",
+]
+
 
 @dataclass(frozen=True)
 class SourceRef:

@@ -140,7 +140,8 @@ def test_existing_fluid_added_mass_is_not_overwritten_without_force(tmp_path: Pa
         "<disable_added_mass>true</disable_added_mass>", "<xDotU>-1</xDotU>"
     )
     path.write_text(text)
-    with pytest.raises(GzInertiaError, match="--force"):
+    # a library call names the keyword argument (the command line names --force)
+    with pytest.raises(GzInertiaError, match="force=True"):
         hydro_to_sdf(path, pattern=None, sign="auto", remove_plugin_terms=False,
                      force=False, model_paths=[])
 

@@ -32,6 +32,18 @@ if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit
     from gzinertia.physics.shapes import SolidProperties
 
+__all__ = [
+    "DEFAULT_FLUIDS",
+    "PLACEHOLDER_VOLUME",
+    "DocumentContext",
+    "LinkContext",
+    "Tolerance",
+    "collision_corners_C",
+    "fmt",
+    "fmt_vec",
+    "gyration_factors",
+]
+
 Tolerance = Literal["drake", "gz"]
 
 #: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.

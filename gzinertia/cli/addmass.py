@@ -28,6 +28,8 @@ from gzinertia.errors import GzInertiaError
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import AddMassResult
 
+__all__ = ["addmass"]
+
 
 @app.command()
 def addmass(

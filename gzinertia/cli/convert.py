@@ -21,6 +21,8 @@ from gzinertia.cli.app import (
 )
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["convert"]
+
 
 @app.command()
 def convert(

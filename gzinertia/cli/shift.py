@@ -22,6 +22,8 @@ from gzinertia.cli.app import (
 )
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["shift"]
+
 
 @app.command()
 def shift(

@@ -11,6 +11,8 @@ import typer
 from gzinertia.cli.app import LinkOption, ModelPathOption, app, load_document, print_notes
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["show"]
+
 
 @app.command()
 def show(

@@ -40,10 +40,23 @@ from gzinertia.gazebo.hydrodynamics import (
     added_mass_term,
     added_mass_terms,
 )
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
+
+__all__ = [
+    "ASYMMETRY_TOLERANCE",
+    "SIGNS",
+    "ConvertResult",
+    "ConvertedLink",
+    "Sign",
+    "already_written",
+    "decide_sign",
+    "hydro_to_sdf",
+    "sdf_to_hydro",
+]
 
 Sign = Literal["fossen", "physical", "auto"]
 SIGNS: tuple[Sign, ...] = ("fossen", "physical", "auto")
@@ -66,7 +79,7 @@ def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "phy
                                                      "mDotQ", "nDotR"), diag, strict=True))
     raise GzInertiaError(
         f"{where}: cannot tell the sign convention of the <iDotJ> terms from their diagonal "
-        f"({shown}): pass --sign fossen (negative derivatives) or --sign physical"
+        f"({shown}): pass {option('sign_fossen_negative_or_physical')}"
     )
 
 
@@ -160,7 +173,7 @@ def hydro_to_sdf(
             if link.inertial.A_BBo_B is not None and not done and not force:
                 raise GzInertiaError(
                     f"{link.source}: link {link.name!r} already has <fluid_added_mass>; "
-                    "pass --force to replace it with the plugin's terms"
+                    f"pass {option('force')} to replace it with the plugin's terms"
                 )
             if not done:  # a re-run that would write the same values leaves the element
                 write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
@@ -194,7 +207,9 @@ def sdf_to_hydro(
     ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
     element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin."""
     if sign == "auto":
-        raise GzInertiaError("--sdf-to-hydro needs --sign fossen or --sign physical")
+        raise GzInertiaError(
+            f"{option('sdf_to_hydro')} needs {option('sign_fossen_or_physical')}"
+        )
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     converted: list[ConvertedLink] = []

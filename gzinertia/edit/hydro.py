@@ -28,6 +28,7 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo import hydrodynamics
+from gzinertia.options import option
 from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.hydro_damping import (
@@ -39,6 +40,19 @@ from gzinertia.physics.hydro_damping import (
 )
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
+
+__all__ = [
+    "DIFFERENCE_FACTOR",
+    "SAME_TERM_FLOOR",
+    "WHAT_FOR",
+    "HydroResult",
+    "LinkDamping",
+    "describe_replacements",
+    "hydro",
+    "link_damping",
+    "replaced_terms",
+    "term_scales",
+]
 
 
 @dataclass(frozen=True)
@@ -220,7 +234,7 @@ def hydro(
     plugin): they may be identified values, better than this estimate. Replacements more than
     :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`."""
     if not viscosity >= 0.0:
-        raise GzInertiaError(f"--viscosity must be >= 0, not {viscosity}")
+        raise GzInertiaError(f"{option('viscosity')} must be >= 0, not {viscosity}")
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
@@ -281,7 +295,7 @@ def _check_replacement(
         raise GzInertiaError(
             f"{plugin.source}: the Hydrodynamics plugin of {link.name!r} already has damping "
             f"terms, and this estimate would replace them: {describe_replacements(replaced)}. "
-            f"{WHAT_FOR}. Pass --force to replace them"
+            f"{WHAT_FOR}. Pass {option('force')} to replace them"
         )
     far = [r for r in replaced if r[3] > DIFFERENCE_FACTOR]
     if not far or ours:

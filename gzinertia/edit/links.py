@@ -20,6 +20,21 @@ from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.fluid_added_mass import SDF_AXES, SDF_TAGS, values_of
 from gzinertia.sdf.xml import child, line_of
 
+__all__ = [
+    "NonFiniteValueError",
+    "NotEditableError",
+    "ascii_comment",
+    "fluid_added_mass_lines",
+    "format_value",
+    "inertial_element",
+    "link_element",
+    "plugin_element",
+    "remove_fluid_added_mass",
+    "require_finite",
+    "same_file",
+    "write_fluid_added_mass",
+]
+
 
 class NotEditableError(SdfError):
     """A link whose added mass cannot be written as things stand (no ``<inertial>``, or one

@@ -26,6 +26,8 @@ from gzinertia.audit.rules.model import (
 from gzinertia.physics.overlap import Ellipsoid
 from gzinertia.records import LinkRecord, SdfDocument
 
+__all__ = ["OverlapGuard"]
+
 
 class OverlapGuard:
     """Which links carry added mass, and which pairs of fluid ellipsoids overlap as much as

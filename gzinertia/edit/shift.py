@@ -17,10 +17,20 @@ import numpy as np
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
+
+__all__ = [
+    "ShiftResult",
+    "SourceAxes",
+    "shift",
+    "shift_comment",
+    "shifted_added_mass",
+    "source_point",
+]
 
 SourceAxes = Literal["link", "inertial"]
 
@@ -46,7 +56,7 @@ def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> n
         return np.zeros(3)
     if isinstance(point, tuple):
         return np.array(point, dtype=float)
-    raise GzInertiaError(f"--from must be com, origin or x,y,z, not {point!r}")
+    raise GzInertiaError(f"{option('from')} must be com, origin or x,y,z, not {point!r}")
 
 
 def shifted_added_mass(
@@ -80,7 +90,9 @@ def shift(
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
         names = ", ".join(lk.name for lk in links)
-        raise GzInertiaError(f"{path}: --link must select one link, not {len(links)} ({names})")
+        raise GzInertiaError(
+            f"{path}: {option('link')} must select one link, not {len(links)} ({names})"
+        )
     link = links[0]
     if not same_file(link.source.file, path):
         raise GzInertiaError(f"{path}: link {link.name!r} is defined in {link.source.file}")
@@ -100,7 +112,7 @@ def shift(
         raise GzInertiaError(
             f"{link.source}: the <fluid_added_mass> of {link.name!r} was written by gzinertia "
             "and is already about the link origin; shifting it again would be wrong "
-            "(pass --force if you edited it by hand since)"
+            f"(pass {option('force')} if you edited it by hand since)"
         )
     if np.any(p_BoQ_B) or axes == "inertial":
         write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)

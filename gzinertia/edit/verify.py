@@ -13,6 +13,8 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 
+__all__ = ["WRITE_RTOL", "verify_edit"]
+
 #: Written values carry ten significant digits.
 WRITE_RTOL = 1e-9
 

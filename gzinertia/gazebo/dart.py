@@ -19,6 +19,8 @@ from gzinertia.physics.rotation import skew
 from gzinertia.physics.spatial import Mat6, Ordering, reorder
 from gzinertia.records import Inertial
 
+__all__ = ["dart_spatial_tensor", "gz_math_body_matrix", "gz_math_spatial_matrix"]
+
 
 def dart_spatial_tensor(inertial: Inertial, ordering: Ordering = "angular-first") -> Mat6:
     """The 6x6 that Gazebo's DART plugin gives DART for this link (about Bo, link axes)."""

@@ -50,6 +50,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.physics.ellipsoid import (
     inverse_quadric_matrix,
@@ -75,14 +76,29 @@ from gzinertia.physics.shapes import solid_properties as geometry_solid
 from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
 from gzinertia.records import Collision, Geometry, LinkRecord
 
+__all__ = [
+    "DEFAULT_FIT",
+    "FIT_METHODS",
+    "SEPARATE_BODIES_REASON",
+    "EllipsoidFit",
+    "FitError",
+    "FitMethod",
+    "FluidEllipsoid",
+    "ellipsoid_of_solid",
+    "explicit_fit",
+    "fit_link",
+    "mujoco_semi_axes_and_frame",
+]
+
 FitMethod = Literal["mujoco", "volume", "inertia", "explicit"]
 #: The fit methods, the default (``volume``) first.
 FIT_METHODS: tuple[FitMethod, ...] = ("volume", "mujoco", "inertia", "explicit")
 DEFAULT_FIT: FitMethod = "volume"
 
-_EXPLICIT_HINT = "--semi-axes a,b,c [--center x,y,z] [--rpy r,p,y]"
-_HINT_FROM_INERTIA = f"use the 'inertia' fit or give the ellipsoid with {_EXPLICIT_HINT}"
-_HINT_FROM_COLLISIONS = f"use the 'volume' fit (from the collisions) or {_EXPLICIT_HINT}"
+def _explicit_hint() -> str:
+    return option("explicit_ellipsoid")
+_HINT_FROM_INERTIA = f"use the 'inertia' fit or give the ellipsoid with {_explicit_hint()}"
+_HINT_FROM_COLLISIONS = f"use the 'volume' fit (from the collisions) or {_explicit_hint()}"
 
 
 class FitError(GzInertiaError):
@@ -518,12 +534,12 @@ def explicit_fit(
     ``p_BoEo_B = center`` (m) and ``R_BE`` from SDFormat roll-pitch-yaw ``rpy`` (rad), both in
     the link frame B. Raises :class:`FitError` for anything but three finite positive lengths,
     or a non-finite centre or angle."""
-    r = _three(semi_axes, "--semi-axes")
-    problem = _check_semi_axes(r, "the --semi-axes ellipsoid")
+    r = _three(semi_axes, option("semi_axes"))
+    problem = _check_semi_axes(r, f"the {option('semi_axes')} ellipsoid")
     if problem:
         raise FitError(f"{problem}: give three positive lengths a,b,c in metres")
-    p = _three(center, "--center")
-    angles = _three(rpy, "--rpy")
+    p = _three(center, option("center"))
+    angles = _three(rpy, option("rpy"))
     return EllipsoidFit(
         "explicit",
         (FluidEllipsoid(r, Pose.from_xyz_rpy(p, angles)),),

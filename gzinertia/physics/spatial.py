@@ -25,6 +25,20 @@ from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.rotation import skew
 
+__all__ = [
+    "ORDERINGS",
+    "Mat6",
+    "Ordering",
+    "as_6x6",
+    "block_swap",
+    "change_axes",
+    "kinetic_energy",
+    "reorder",
+    "shift",
+    "shift_operator",
+    "transform_spatial",
+]
+
 Ordering = Literal["angular-first", "linear-first"]
 ORDERINGS: tuple[Ordering, ...] = ("angular-first", "linear-first")
 

@@ -27,6 +27,15 @@ from gzinertia.records import Geometry, LinkRecord
 if TYPE_CHECKING:
     from gzinertia.physics.fits import FitMethod
 
+__all__ = [
+    "AXIS_NAMES",
+    "VIEWS",
+    "LinkDrawing",
+    "link_drawing",
+    "render",
+    "surface_points",
+]
+
 #: (horizontal axis, vertical axis, title) of each view.
 VIEWS = ((0, 1, "top (x–y)"), (0, 2, "side (x–z)"), (1, 2, "front (y–z)"))
 AXIS_NAMES = "xyz"

@@ -18,6 +18,13 @@ from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_
 from gzinertia.physics.spatial import Ordering
 from gzinertia.records import LinkRecord, Note, SdfDocument
 
+__all__ = [
+    "document_summary",
+    "hydrodynamics_added_mass",
+    "link_summary",
+    "note_summary",
+]
+
 
 def _plain(values: ArrayLike) -> Any:
     """Nested lists of floats, with non-finite numbers as ``None`` (JSON has no NaN)."""

@@ -16,6 +16,8 @@ from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.sdf.values import parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import child, line_of
 
+__all__ = ["is_gz_hydrodynamics", "read_hydrodynamics"]
+
 
 def is_gz_hydrodynamics(plugin: etree._Element) -> bool:
     """Whether a ``<plugin>`` element is Gazebo's Hydrodynamics system (by its file name)."""

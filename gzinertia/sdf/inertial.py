@@ -18,6 +18,8 @@ from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
 from gzinertia.sdf.xml import child, children, first_children, line_of
 
+__all__ = ["INERTIA_DEFAULTS", "INERTIA_TAGS", "read_inertial"]
+
 INERTIA_TAGS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIA_DEFAULTS = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
 _COMMENTED_INERTIAL = re.compile(r"<\s*inertial[\s>/]")

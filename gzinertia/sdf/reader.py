@@ -20,6 +20,7 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
+from gzinertia.options import option
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import (
     Collision,
@@ -52,6 +53,14 @@ from gzinertia.sdf.xml import (
     parse_xml_file,
     parse_xml_file_shared,
 )
+
+__all__ = [
+    "KNOWN_VERSIONS",
+    "MAX_INCLUDE_DEPTH",
+    "read_sdf_bytes",
+    "read_sdf_file",
+    "read_sdf_string",
+]
 
 MAX_INCLUDE_DEPTH = 32
 KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
@@ -265,7 +274,7 @@ class _Reader:
                 file,
                 line_of(elem),
                 f"more than {self.limits.max_links} links in one file, included models counted "
-                f"(cap: audit --max-links or {ENV_MAX_LINKS})",
+                f"(cap: {option('max_links')} or {ENV_MAX_LINKS})",
             )
         own = _name_of(elem, file)
         name = scope.absolute(own)
@@ -372,7 +381,7 @@ class _Reader:
                 line_of(elem),
                 f"more than {self.limits.max_included_models} included models in one file, "
                 "each <include> counted at any depth "
-                f"(cap: audit --max-included-models or {ENV_MAX_INCLUDED_MODELS})",
+                f"(cap: {option('max_included_models')} or {ENV_MAX_INCLUDED_MODELS})",
             )
         uri_elem = child(elem, "uri")
         where = SourceRef(file, line_of(elem))

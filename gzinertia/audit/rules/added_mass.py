@@ -28,6 +28,24 @@ from gzinertia.physics.rotation import Vec3
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
 
+__all__ = [
+    "ADDED_MASS_VERSION",
+    "CENTRE_SIDE_FRACTION",
+    "ELEMENT",
+    "KE_ERROR_THRESHOLD",
+    "MAGNITUDE_FACTOR",
+    "PLUGIN",
+    "added_mass_magnitude",
+    "added_mass_magnitude_findings",
+    "added_mass_not_psd",
+    "added_mass_version",
+    "added_mass_wrong_point",
+    "applied_added_mass",
+    "auto_drops_added_mass",
+    "implied_centre",
+    "total_not_pd",
+]
+
 #: SDFormat version that introduced ``<fluid_added_mass>``.
 ADDED_MASS_VERSION = (1, 10)
 #: GZI204 fires when leaving the matrix unshifted changes the kinetic energy by this fraction.

@@ -28,6 +28,17 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.shell import command_line
 
+__all__ = [
+    "DIAGONAL_NAMES",
+    "added_mass_sign",
+    "added_mass_sign_in_unresolved_includes",
+    "counted_twice",
+    "cross_term_typo",
+    "cross_term_typo_in_unresolved_includes",
+    "diagonal_twins",
+    "plugin_link_missing",
+]
+
 DIAGONAL_NAMES = ("xDotU", "yDotV", "zDotW", "kDotP", "mDotQ", "nDotR")
 
 

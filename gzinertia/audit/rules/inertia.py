@@ -22,6 +22,22 @@ from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 # warnings use the same range (gzinertia.physics.plausibility).
 from gzinertia.physics.plausibility import DENSITY_RANGE
 
+__all__ = [
+    "BOX_MARGIN",
+    "GYRATION_FACTOR",
+    "auto_inertial_failed",
+    "com_outside",
+    "inertia_implausible",
+    "inertia_not_parsed",
+    "inertia_not_psd",
+    "inertia_triangle",
+    "inertial_duplicate_pose",
+    "inertial_missing",
+    "inertial_relative_to",
+    "mass_implausible",
+    "mass_not_positive",
+]
+
 #: Radius-of-gyration ratio (rigid inertia against the uniform solid of the collisions) beyond
 #: which the inertia does not belong to this geometry: a factor 3 in length is 9 in inertia.
 GYRATION_FACTOR = 3.0

@@ -17,6 +17,17 @@ from gzinertia.records import SourceRef, UnresolvedInclude
 if TYPE_CHECKING:
     from gzinertia.physics.overlap import Contact, Ellipsoid
 
+__all__ = [
+    "OVERLAP_THRESHOLD",
+    "candidate_pairs",
+    "fluid_ellipsoid",
+    "fluid_overlap",
+    "fluid_overlap_of",
+    "has_added_mass",
+    "include_not_resolved",
+    "uri_scheme_unknown",
+]
+
 #: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
 #: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
 OVERLAP_THRESHOLD = 0.02
