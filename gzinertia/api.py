@@ -113,8 +113,9 @@ def fit(link: LinkRecord, method: FitMethod = "volume") -> EllipsoidFit:
     ``method``: ``"volume"`` (an ellipsoid with each collision's volume and inertia),
     ``"mujoco"`` (MuJoCo's ellipsoid per collision), ``"inertia"`` (the equivalent ellipsoid of
     the ``<inertial>``). ``fit(link).added_mass(density)`` is the Tuckerman ``A_BBo_B``, about
-    the link origin in link axes; ``.ellipsoids`` are the posed ellipsoids (semi-axes in E,
-    ``X_BE``).
+    the link origin in link axes; ``.ellipsoids`` are
+    :class:`~gzinertia.physics.ellipsoid.PosedEllipsoid` values posed in the link frame (their
+    ``X_FE`` is ``X_BE``; ``label`` names the collisions).
     Raises :class:`~gzinertia.physics.fits.FitError` when the link cannot be fitted that way.
     """
     from gzinertia.physics.fits import fit_link

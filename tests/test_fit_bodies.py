@@ -184,7 +184,7 @@ def test_touching_and_overlapping_shapes_are_one_body() -> None:
     dome = collision_xml("dome", sphere(0.15), np.array([0.2, 0.0, 0.45]))
     float_ = collision_xml("float", sphere(0.2), np.array([0.0, 1.5, 0.0]))
     fit = fit_link(link_of(model_xml(hull, deck, dome, float_)), "volume")
-    assert [e.collision for e in fit.ellipsoids] == ["hull+deck+dome", "float"]
+    assert [e.label for e in fit.ellipsoids] == ["hull+deck+dome", "float"]
     solo = fit_link(link_of(model_xml(hull, deck, dome)), "volume")
     assert len(solo.ellipsoids) == 1
     assert "one body (the collisions touch)" in solo.description
@@ -259,14 +259,15 @@ def test_ellipsoids_touch_when_perram_wertheim_says_they_overlap(
 ) -> None:
     """Random ellipsoid pairs placed so that the Perram–Wertheim F is 0.9 (overlap) or 1.1
     (apart): the shapes touch exactly in the first case."""
-    from gzinertia.physics.overlap import Ellipsoid, contact
+    from gzinertia.physics.ellipsoid import PosedEllipsoid
+    from gzinertia.physics.overlap import contact
 
     for _ in range(20):
         a, b = rng.uniform(0.1, 0.5, size=3), rng.uniform(0.1, 0.5, size=3)
         Ra, Rb = random_rotation(rng), random_rotation(rng)
         direction = rng.normal(size=3)
         direction /= np.linalg.norm(direction)
-        unit = contact(Ellipsoid(a, Ra, np.zeros(3)), Ellipsoid(b, Rb, direction))
+        unit = contact(PosedEllipsoid(a, Pose(R=Ra, p=np.zeros(3))), PosedEllipsoid(b, Pose(R=Rb, p=direction)))
         for F, touching in ((0.9, True), (1.1, False)):
             # F scales with the square of the centre distance
             p = direction * np.sqrt(F / unit.F)
@@ -304,7 +305,7 @@ def test_addmass_says_why_and_audit_adds_nothing(tmp_path: Path) -> None:
         path, fit_for=FitChooser(), density=RHO, pattern=None, upgrade_version=False, model_paths=[]
     )
     (item,) = result.links
-    assert [e.collision for e in item.fit.ellipsoids] == ["port", "starboard", "pod"]
+    assert [e.label for e in item.fit.ellipsoids] == ["port", "starboard", "pod"]
     assert b"3 separate bodies" in result.new
     path.write_bytes(result.new)
     after = {(f.code, f.link) for f in audit([str(path)], config).findings}

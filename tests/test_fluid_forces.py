@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from conftest import random_rotation, random_valid_inertia
 
+from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     FluidGeom,
@@ -231,8 +232,8 @@ def ellipsoid_case(
             for j, g in enumerate(body.geoms):
                 r = tuple(fluid_semi_axes(g.geometry))
                 vm, vi = tuple(geom_fluid[j, 6:9]), tuple(geom_fluid[j, 9:12])
-                as_mujoco.append(FluidGeom(r, g.X_BG, g.coefs, vm, vi))
-                closed_form.append(FluidGeom(r, g.X_BG, g.coefs))
+                as_mujoco.append(FluidGeom(PosedEllipsoid(r, g.X_BG), g.coefs, vm, vi))
+                closed_form.append(FluidGeom(PosedEllipsoid(r, g.X_BG), g.coefs))
             wind_B = body.X_WB.R.T @ wind_W
             expected = body_qfrc(run, i)
             errs = []
@@ -565,8 +566,7 @@ def mujoco_errors(bodies: list[RandomBody], density: float, viscosity: float) ->
         geom_fluid = run.model.geom_fluid[run.model.body_geomadr[i + 1] :]
         geoms = [
             FluidGeom(
-                tuple(fluid_semi_axes(g.geometry)),
-                g.X_BG,
+                PosedEllipsoid(fluid_semi_axes(g.geometry), g.X_BG),
                 g.coefs,
                 tuple(geom_fluid[j, 6:9]),
                 tuple(geom_fluid[j, 9:12]),

@@ -160,9 +160,9 @@ def _report(result: AddMassResult) -> None:
                 "  ellipsoid semi-axes "
                 + " ".join(f"{v:.4g}" for v in e.semi_axes)
                 + " m, centre "
-                + " ".join(f"{v:.4g}" for v in e.X_BE.p)
+                + " ".join(f"{v:.4g}" for v in e.X_FE.p)
                 + " m in the link frame"
-                + _of_collisions(e.collision),
+                + _of_collisions(e.label),
                 file=err,
             )
         print(

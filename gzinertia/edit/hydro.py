@@ -141,12 +141,12 @@ def link_damping(
     so it implies ``couplings``)."""
     couplings = couplings or cross_terms
     terms = [
-        hydrodynamics_damping(e.semi_axes, e.X_BE, density, viscosity, coefs, couplings=couplings)
+        hydrodynamics_damping(e.semi_axes, e.X_FE, density, viscosity, coefs, couplings=couplings)
         for e in fit.ellipsoids
     ]
     if cross_terms:
         terms += [
-            quadratic_cross_terms(e.semi_axes, e.X_BE, density, coefs) for e in fit.ellipsoids
+            quadratic_cross_terms(e.semi_axes, e.X_FE, density, coefs) for e in fit.ellipsoids
         ]
     return sum_damping(terms)
 
@@ -270,7 +270,7 @@ def hydro(
         if lines and model is not None:
             new_plugins.setdefault(id(model), (model, []))[1].extend(lines)
         combined = combined_motion_error(
-            ((e.semi_axes, e.X_BE) for e in fit.ellipsoids), density, coefs, terms
+            ((e.semi_axes, e.X_FE) for e in fit.ellipsoids), density, coefs, terms
         )
         results.append(LinkDamping(link, fit, terms, bool(lines), combined))
     for model, lines in new_plugins.values():

@@ -8,6 +8,8 @@
 * :func:`semi_axes_problem` / :func:`validated_semi_axes`: what makes three numbers usable as
   semi-axes (finite, positive, and for the closed-form added mass not thinner than
   :data:`~gzinertia.physics.tuckerman.MAX_AXIS_RATIO`).
+* :class:`PosedEllipsoid`: the one posed-ellipsoid type (a fit's fluid ellipsoid in the link
+  frame, an ellipsoid in the world for the overlap test, a MuJoCo geom's ellipsoid).
 * :func:`quadric_matrix` / :func:`inverse_quadric_matrix`: an ellipsoid with semi-axes ``e``
   along the axes of a frame E posed by ``R_FE`` holds the points ``x`` (from its centre, in F)
   with ``xᵀ·Q·x ≤ 1``, ``Q = R_FE·diag(e⁻²)·R_FEᵀ``; ``Q⁻¹ = R_FE·diag(e²)·R_FEᵀ`` is the
@@ -17,17 +19,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.physics.rotation import Mat3, Pose, Vec3
 
 if TYPE_CHECKING:
     from gzinertia.records import Geometry
 
 __all__ = [
+    "PosedEllipsoid",
     "inverse_quadric_matrix",
     "primitive_semi_axes",
     "quadric_matrix",
@@ -102,3 +106,61 @@ def inverse_quadric_matrix(semi_axes: ArrayLike, R_FE: ArrayLike) -> Mat3:
     semi-axes (m²)."""
     R = np.asarray(R_FE, dtype=float)
     return np.asarray(R @ np.diag(np.asarray(semi_axes, dtype=float) ** 2) @ R.T)
+
+
+#: How far from orthonormal with determinant 1 a pose's rotation may be.
+_ROTATION_TOL: Final[float] = 1e-9
+
+
+@dataclass(frozen=True)
+class PosedEllipsoid:
+    """A solid ellipsoid E posed in a frame F.
+
+    ``semi_axes`` are the half-lengths along E's x, y, z axes (m; finite, positive); ``X_FE``
+    poses E in F: ``X_FE.p`` is the centre ``p_FoEo_F``, ``X_FE.R`` is ``R_FE`` (a proper
+    rotation). F is the link frame B for a fit's fluid ellipsoids (``X_BE``), the world W for the
+    overlap test (``X_WE``, see :meth:`posed_in`). ``label`` says where it came from (the
+    collision it was fitted to, or the collisions of its body joined by ``+``), else ``None``.
+    """
+
+    semi_axes: Vec3
+    X_FE: Pose = field(default_factory=Pose)
+    label: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "semi_axes", validated_semi_axes(self.semi_axes))
+        if not isinstance(self.X_FE, Pose):
+            raise TypeError(f"X_FE must be a Pose, not {type(self.X_FE).__name__}")
+        R, p = self.X_FE.R, self.X_FE.p
+        if not np.all(np.isfinite(p)):
+            raise ValueError(f"the centre p_FoEo_F must be finite, got {p}")
+        if not (
+            np.all(np.isfinite(R))
+            and np.max(np.abs(R.T @ R - np.eye(3))) < _ROTATION_TOL
+            and abs(np.linalg.det(R) - 1.0) < _ROTATION_TOL
+        ):
+            raise ValueError("R_FE must be a proper rotation matrix")
+
+    @property
+    def volume(self) -> float:
+        """``4/3·π·abc`` (m³)."""
+        return float(4.0 / 3.0 * np.pi * np.prod(self.semi_axes))
+
+    def quadric_matrix(self) -> Mat3:
+        """``Q = R_FE·diag(e⁻²)·R_FEᵀ`` in F (1/m²): ``x`` (from Fo, in F) is inside iff
+        ``(x - p_FoEo_F)ᵀ·Q·(x - p_FoEo_F) ≤ 1``."""
+        return quadric_matrix(self.semi_axes, self.X_FE.R)
+
+    def inverse_quadric_matrix(self) -> Mat3:
+        """``Q⁻¹ = R_FE·diag(e²)·R_FEᵀ`` in F (m²): the axes and squared semi-axes, independent
+        of how E's axes are ordered or signed."""
+        return inverse_quadric_matrix(self.semi_axes, self.X_FE.R)
+
+    def scaled(self, factor: float) -> PosedEllipsoid:
+        """The same ellipsoid with its semi-axes multiplied by ``factor`` about its centre."""
+        return PosedEllipsoid(self.semi_axes * factor, self.X_FE, self.label)
+
+    def posed_in(self, X_GF: Pose) -> PosedEllipsoid:
+        """The same ellipsoid posed in frame G, where F is posed in G by ``X_GF``:
+        ``X_GE = X_GF·X_FE`` (e.g. a link's fit ellipsoid in the world with ``X_WB``)."""
+        return PosedEllipsoid(self.semi_axes, X_GF @ self.X_FE, self.label)

@@ -53,10 +53,9 @@ from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.physics.ellipsoid import (
-    inverse_quadric_matrix,
+    PosedEllipsoid,
     primitive_semi_axes,
     semi_axes_problem,
-    validated_semi_axes,
 )
 from gzinertia.physics.inertia import (
     DBL_EPSILON,
@@ -83,7 +82,6 @@ __all__ = [
     "EllipsoidFit",
     "FitError",
     "FitMethod",
-    "FluidEllipsoid",
     "ellipsoid_of_solid",
     "explicit_fit",
     "fit_link",
@@ -106,35 +104,6 @@ class FitError(GzInertiaError):
 
 
 @dataclass(frozen=True)
-class FluidEllipsoid:
-    """A solid ellipsoid E in the link frame B.
-
-    ``semi_axes`` are along E's x, y, z axes (m, all > 0); ``X_BE`` poses E in B, its origin
-    ``Eo`` is the centre; ``collision`` names the collision it was fitted to (``mujoco`` fit), or
-    the collisions of its body joined by ``+`` (``volume`` fit of a link with separate bodies),
-    else ``None``.
-    """
-
-    semi_axes: Vec3
-    X_BE: Pose
-    collision: str | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "semi_axes", validated_semi_axes(self.semi_axes))
-
-    @property
-    def volume(self) -> float:
-        """``4/3·π·abc`` (m³)."""
-        return float(4.0 / 3.0 * np.pi * np.prod(self.semi_axes))
-
-    def inverse_quadric_matrix(self) -> Mat3:
-        """``Q⁻¹ = R_BE·diag(a², b², c²)·R_BEᵀ`` (m²): the ellipsoid's axes in B, independent of
-        how E's axes are ordered or signed (``(x - p)ᵀ·Q·(x - p) = 1`` on its surface); see
-        :func:`gzinertia.physics.ellipsoid.inverse_quadric_matrix`."""
-        return inverse_quadric_matrix(self.semi_axes, self.X_BE.R)
-
-
-@dataclass(frozen=True)
 class EllipsoidFit:
     """The ellipsoids of one fit of a link, and what to tell the user about it.
 
@@ -145,7 +114,7 @@ class EllipsoidFit:
     """
 
     method: FitMethod
-    ellipsoids: tuple[FluidEllipsoid, ...]
+    ellipsoids: tuple[PosedEllipsoid, ...]
     description: str
     approximation: str | None = None
 
@@ -156,7 +125,7 @@ class EllipsoidFit:
         total: AddedMass | None = None
         try:
             for ellipsoid in self.ellipsoids:
-                _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_BE)
+                _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_FE)
                 total = A_BBo_B if total is None else total + A_BBo_B
         except Float64OverflowError as exc:
             raise FitError(f"{self.description}: {exc}") from None
@@ -345,7 +314,7 @@ def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | No
 
 def _mujoco_fit(link: LinkRecord) -> EllipsoidFit:
     collisions = _usable_collisions(link, "mujoco")
-    ellipsoids: list[FluidEllipsoid] = []
+    ellipsoids: list[PosedEllipsoid] = []
     notes: list[tuple[Collision, str | None]] = []
     for c in collisions:
         try:
@@ -355,7 +324,7 @@ def _mujoco_fit(link: LinkRecord) -> EllipsoidFit:
         problem = _check_semi_axes(semi_axes, f"the MuJoCo ellipsoid of {_collision_label(c)}")
         if problem:
             raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
-        ellipsoids.append(FluidEllipsoid(semi_axes, c.X_BC @ X_CE, c.name))
+        ellipsoids.append(PosedEllipsoid(semi_axes, c.X_BC @ X_CE, c.name))
         notes.append((c, note))
     n = len(ellipsoids)
     what = "one ellipsoid" if n == 1 else f"{n} ellipsoids, one per collision"
@@ -414,7 +383,7 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         except ShapeError as exc:
             raise _shape_error(link, c, exc) from exc
     bodies = _bodies(collisions, solids)
-    ellipsoids: list[FluidEllipsoid] = []
+    ellipsoids: list[PosedEllipsoid] = []
     for body in bodies:
         part = combine_solids([solids[i] for i in body])
         semi_axes, X_BE = ellipsoid_of_solid(part)
@@ -426,7 +395,7 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         if problem:
             raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
         label = None if len(bodies) == 1 else "+".join(collisions[i].name for i in body)
-        ellipsoids.append(FluidEllipsoid(semi_axes, X_BE, label))
+        ellipsoids.append(PosedEllipsoid(semi_axes, X_BE, label))
     n = len(collisions)
     volume = sum(s.volume for s in solids)
     description = (
@@ -489,7 +458,7 @@ def _inertia_fit(link: LinkRecord) -> EllipsoidFit:
     semi_axes, R_BE = _nearest_to_link(semi_axes, R_BP)
     return EllipsoidFit(
         "inertia",
-        (FluidEllipsoid(semi_axes, Pose(inertial.p_BoBcm_B, R_BE)),),
+        (PosedEllipsoid(semi_axes, Pose(inertial.p_BoBcm_B, R_BE)),),
         f"inertia fit: the uniform solid ellipsoid of the link's {inertial.mass:g} kg and its "
         "inertia, centred at the centre of mass",
         None,
@@ -542,7 +511,7 @@ def explicit_fit(
     angles = _three(rpy, option("rpy"))
     return EllipsoidFit(
         "explicit",
-        (FluidEllipsoid(r, Pose.from_xyz_rpy(p, angles)),),
+        (PosedEllipsoid(r, Pose.from_xyz_rpy(p, angles)),),
         f"explicit ellipsoid: semi-axes {_fmt(r)} m, centre {_fmt(p)} m, rpy {_fmt(angles)} rad "
         "in the link frame",
         None,

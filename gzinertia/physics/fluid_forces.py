@@ -36,14 +36,14 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.ellipsoid import primitive_semi_axes, validated_semi_axes
+from gzinertia.physics.ellipsoid import PosedEllipsoid, primitive_semi_axes, validated_semi_axes
 from gzinertia.physics.inertia import (
     drake_tolerance,
     equivalent_box_half_sizes,
     principal_axes,
     triangle_margin,
 )
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.physics.spatial import shift_operator
 from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.records import Geometry
@@ -532,16 +532,22 @@ def ellipsoid_fluid_wrench(
 class FluidGeom:
     """One geom of a link under the ellipsoid model.
 
-    ``X_BE`` poses the ellipsoid in the link frame B (``p_BoEo_B``, ``R_BE``: its centre and
-    axes); ``virtual_mass``/``virtual_inertia`` optionally override the closed-form added mass
-    (MuJoCo's units, see :func:`ellipsoid_fluid_wrench_terms`).
+    ``ellipsoid`` is the geom's ellipsoid E posed in the link frame B (its ``X_FE`` is ``X_BE``:
+    centre ``p_BoEo_B`` and axes ``R_BE``); ``virtual_mass``/``virtual_inertia`` optionally
+    override the closed-form added mass (MuJoCo's units, see
+    :func:`ellipsoid_fluid_wrench_terms`).
     """
 
-    semi_axes: tuple[float, float, float]
-    X_BE: Pose = field(default_factory=Pose)
+    ellipsoid: PosedEllipsoid
     coefs: EllipsoidFluidCoefficients = field(default_factory=EllipsoidFluidCoefficients)
     virtual_mass: tuple[float, float, float] | None = None
     virtual_inertia: tuple[float, float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ellipsoid, PosedEllipsoid):
+            raise TypeError(
+                f"FluidGeom takes a PosedEllipsoid, not {type(self.ellipsoid).__name__}"
+            )
 
 
 def ellipsoid_fluid_wrench_on_link(
@@ -566,10 +572,10 @@ def ellipsoid_fluid_wrench_on_link(
     wind_B = np.zeros(3) if v_wind_B is None else _vec(v_wind_B, 3, "v_wind_B")
     F_BBo_B = np.zeros(6)
     for e in ellipsoids:
-        R_BE, p_BoEo_B = e.X_BE.R, e.X_BE.p
+        R_BE, p_BoEo_B = e.ellipsoid.X_FE.R, e.ellipsoid.X_FE.p
         V_WE_E = _rotate6(R_BE.T, shift_velocity(V, p_BoEo_B))
         F_EEo_E = ellipsoid_fluid_wrench(
-            e.semi_axes,
+            e.ellipsoid.semi_axes,
             V_WE_E,
             density,
             viscosity,

@@ -135,7 +135,7 @@ def link_drawing(
     if fit is not None:
         try:
             for e in fit_link(link, fit).ellipsoids:
-                X_FE = X_FB @ e.X_BE
+                X_FE = X_FB @ e.X_FE
                 fluid.append((X_FE.p, X_FE.R @ np.diag(e.semi_axes**2) @ X_FE.R.T))
         except FitError as exc:
             note = (note + "; " if note else "") + f"no fluid ellipsoid: {exc}"
