@@ -1,3 +1,112 @@
-"""gzinertia: rigid-body inertia and fluid added mass for Gazebo/SDFormat models."""
+"""gzinertia: rigid-body inertia and fluid added mass for Gazebo/SDFormat models.
+
+The library in five lines (``docs/api.md`` has worked examples)::
+
+    import gzinertia
+    doc = gzinertia.read("model.sdf")                 # a document of links
+    link = doc.link("boat::hull")
+    link.M_BBo_B.angular_first()                      # rigid 6x6 about the link origin, [ω; v]
+    new_text = gzinertia.addmass("model.sdf", density=1025.0)
+
+* :func:`read` a file (SDFormat; other formats plug in by suffix: :func:`register_reader`)
+  into a :class:`Document` of :class:`Link` records.
+* Per link, every 6x6 is a :class:`SpatialMatrix` that knows its point and axes and gives its
+  numbers only in a named ordering: ``link.M_BBo_B`` and ``link.M_BBcm_B``
+  (:class:`SpatialInertia`), ``link.A_BBo_B`` (:class:`AddedMass`, ``None`` when absent);
+  ``.linear_first()`` is ``[v; ω]`` (SDFormat's ``[x y z p q r]``), ``.angular_first()`` is
+  ``[ω; v]`` (Drake, DART). Changes of point go from the old point to the new one
+  (``M.shift(p_PQ, "Q")``, as Drake's ``Shift``).
+* :func:`fit` the link's fluid ellipsoids; ``fit(link).added_mass(density)`` is ``A_BBo_B``.
+* :func:`audit_paths` files or folders: a list of :class:`Finding` (``gzinertia.audit`` is the
+  audit's sub-package, hence the name).
+* Edits return the new text and write nothing: :func:`addmass`, :func:`shift`,
+  :func:`convert`, :func:`hydro`.
+
+Names are imported on first use, so ``import gzinertia`` (and the CLI's start-up) stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from gzinertia.api import (
+        GzInertiaWarning,
+        addmass,
+        audit_paths,
+        convert,
+        fit,
+        hydro,
+        read,
+        register_reader,
+        shift,
+    )
+    from gzinertia.audit.findings import Finding
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.physics.fits import EllipsoidFit
+    from gzinertia.physics.spatial_matrix import SpatialInertia, SpatialMatrix
+    from gzinertia.records import Inertial
+    from gzinertia.records import LinkRecord as Link
+    from gzinertia.records import SdfDocument as Document
+
+#: Public name → (module, attribute), imported on first access.
+_LAZY: dict[str, tuple[str, str]] = {
+    "read": ("gzinertia.api", "read"),
+    "register_reader": ("gzinertia.api", "register_reader"),
+    "fit": ("gzinertia.api", "fit"),
+    "audit_paths": ("gzinertia.api", "audit_paths"),
+    "addmass": ("gzinertia.api", "addmass"),
+    "shift": ("gzinertia.api", "shift"),
+    "convert": ("gzinertia.api", "convert"),
+    "hydro": ("gzinertia.api", "hydro"),
+    "GzInertiaWarning": ("gzinertia.api", "GzInertiaWarning"),
+    "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
+    "Document": ("gzinertia.records", "SdfDocument"),
+    "Link": ("gzinertia.records", "LinkRecord"),
+    "Inertial": ("gzinertia.records", "Inertial"),
+    "SpatialMatrix": ("gzinertia.physics.spatial_matrix", "SpatialMatrix"),
+    "SpatialInertia": ("gzinertia.physics.spatial_matrix", "SpatialInertia"),
+    "AddedMass": ("gzinertia.physics.added_mass", "AddedMass"),
+    "EllipsoidFit": ("gzinertia.physics.fits", "EllipsoidFit"),
+    "Finding": ("gzinertia.audit.findings", "Finding"),
+}
+
+__all__ = [
+    "AddedMass",
+    "Document",
+    "EllipsoidFit",
+    "Finding",
+    "GzInertiaError",
+    "GzInertiaWarning",
+    "Inertial",
+    "Link",
+    "SpatialInertia",
+    "SpatialMatrix",
+    "__version__",
+    "addmass",
+    "audit_paths",
+    "convert",
+    "fit",
+    "hydro",
+    "read",
+    "register_reader",
+    "shift",
+]
+
+
+def __getattr__(name: str) -> Any:
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(target[0]), target[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

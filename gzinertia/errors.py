@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["Float64OverflowError", "GzInertiaError", "SdfError"]
+
 
 class GzInertiaError(Exception):
     """Base class of every error the CLI reports without a traceback (exit status 2)."""

@@ -28,6 +28,16 @@ from dataclasses import dataclass
 
 from gzinertia.errors import GzInertiaError
 
+__all__ = [
+    "ENV_MAX_INCLUDED_MODELS",
+    "ENV_MAX_LINKS",
+    "ENV_MAX_MESH_BYTES",
+    "ENV_MAX_MESH_FACES",
+    "ENV_MAX_MESH_VERTICES",
+    "MeshLimits",
+    "ReadLimits",
+]
+
 ENV_MAX_INCLUDED_MODELS = "GZINERTIA_MAX_INCLUDED_MODELS"
 ENV_MAX_LINKS = "GZINERTIA_MAX_LINKS"
 ENV_MAX_MESH_BYTES = "GZINERTIA_MAX_MESH_BYTES"

@@ -26,6 +26,14 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
 from gzinertia.safe_read import RefusedFileError, read_regular_file
 
+__all__ = [
+    "ARCHIVE_SUFFIXES",
+    "MESH_FORMATS",
+    "MeshFileError",
+    "load_mesh_file",
+    "mesh_file_type",
+]
+
 #: Suffix (lower case) → trimesh file type.
 MESH_FORMATS = {
     ".stl": "stl",

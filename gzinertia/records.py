@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.inertia import (
     parallel_axis,
     reexpress_inertia,
@@ -20,7 +21,22 @@ from gzinertia.physics.inertia import (
     spatial_inertia_about_origin,
 )
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
-from gzinertia.physics.spatial import Mat6, Ordering, reorder
+from gzinertia.physics.spatial_matrix import SpatialInertia
+
+__all__ = [
+    "Collision",
+    "Dependency",
+    "Geometry",
+    "GeometryKind",
+    "HydroPlugin",
+    "Inertial",
+    "LinkRecord",
+    "Note",
+    "NoteLevel",
+    "SdfDocument",
+    "SourceRef",
+    "UnresolvedInclude",
+]
 
 
 @dataclass(frozen=True)
@@ -44,13 +60,18 @@ class Note:
     ``link`` is the scoped name of the link the note is about (``None`` for notes about the file,
     an include or a model): the reader sets it when it writes the note, so the audit never has
     to guess it from line numbers (several links may share a line, an included file's lines are
-    shared by every instance of it)."""
+    shared by every instance of it). ``data`` holds the facts the message states, by name, for
+    rules that build their own message (never parse ``message``): ``inertia-defaulted`` has
+    ``attributes`` (URDF-style attributes written on ``<inertia>``, ``""`` if none);
+    ``unresolved-include`` has ``uri`` and ``not_downloaded`` (``"true"`` when the message already
+    says a remote model is never downloaded)."""
 
     level: NoteLevel
     code: str
     message: str
     source: SourceRef
     link: str | None = None
+    data: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.source}: {self.level}: {self.message}"
@@ -91,18 +112,13 @@ class Collision:
     density: float | None = None
 
 
-#: Fossen/SNAME letters of the Hydrodynamics plugin's parameters: force or moment rows
-#: (X Y Z K M N) and velocity columns (u v w p q r), both linear-first in link axes.
-HYDRO_FORCE_AXES = "xyzkmn"
-HYDRO_VELOCITY_AXES = "UVWPQR"
-
-
 @dataclass(frozen=True)
 class HydroPlugin:
     """Gazebo's Hydrodynamics system configured for one link.
 
     ``terms`` maps parameter names (``xDotU``, ``xUabsU``, ``xU``, ...) to values as written;
-    ``disable_added_mass`` is ``<disable_added_mass>``.
+    ``disable_added_mass`` is ``<disable_added_mass>``. The vocabulary (term names, the
+    ``<iDotJ>`` matrix, whether its added mass is active) is :mod:`gzinertia.gazebo.hydrodynamics`.
     """
 
     filename: str
@@ -118,11 +134,9 @@ class HydroPlugin:
         """The added-mass derivatives ``<iDotJ>`` as a 6x6, **linear-first**, about the link
         origin in link axes: ``D[i, j]`` is ``<{xyzkmn[i]}Dot{UVWPQR[j]}>`` (0 when absent).
         Fossen's convention writes them negative: the added mass is ``-sym(D)``."""
-        D = np.zeros((6, 6))
-        for i, row in enumerate(HYDRO_FORCE_AXES):
-            for j, col in enumerate(HYDRO_VELOCITY_AXES):
-                D[i, j] = self.terms.get(f"{row}Dot{col}", 0.0)
-        return D
+        from gzinertia.gazebo.hydrodynamics import derivatives
+
+        return derivatives(self.terms)
 
 
 def _default_inertia() -> Mat3:
@@ -137,8 +151,11 @@ class Inertial:
 
     ``X_BI`` is ``<inertial><pose>`` (always relative to the link frame B; its origin is Bcm),
     ``I_BBcm_I`` the ``<inertia>`` matrix about Bcm in I axes, ``A_BBo_B`` the
-    ``<fluid_added_mass>`` matrix about the link origin in link axes, **linear-first**
-    ``[x y z p q r]`` (``None`` when absent).
+    ``<fluid_added_mass>`` matrix about the link origin in link axes, an
+    :class:`~gzinertia.physics.added_mass.AddedMass` (``None`` when absent; ``.linear_first()``
+    is SDF's ``[x y z p q r]``). :attr:`M_BBo_B` and :attr:`M_BBcm_B` are
+    :class:`~gzinertia.physics.spatial_matrix.SpatialInertia` values; every 6x6 comes out as an
+    array only through ``.linear_first()`` or ``.angular_first()``.
 
     Flags keep what the file did not say: ``defaulted`` (no ``<inertial>``: 1 kg, unit inertia),
     ``inertia_defaulted`` (``<inertia>`` with none of the spec's child elements), ``auto``
@@ -152,7 +169,7 @@ class Inertial:
     mass: float = 1.0
     X_BI: Pose = field(default_factory=Pose)
     I_BBcm_I: Mat3 = field(default_factory=_default_inertia)
-    A_BBo_B: NDArray[np.float64] | None = None
+    A_BBo_B: AddedMass | None = None
     defaulted: bool = False
     commented_out: bool = False
     inertia_defaulted: bool = False
@@ -180,19 +197,21 @@ class Inertial:
     def I_BBo_B(self) -> Mat3:
         return parallel_axis(self.I_BBcm_B, self.mass, self.p_BoBcm_B)
 
-    def M_BBcm_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        """Spatial inertia about Bcm in link axes."""
-        return spatial_inertia_about_com(self.mass, self.I_BBcm_B, ordering)
+    @property
+    def M_BBcm_B(self) -> SpatialInertia:
+        """Spatial inertia about the centre of mass Bcm in link axes B."""
+        return SpatialInertia(
+            spatial_inertia_about_com(self.mass, self.I_BBcm_B, "angular-first"),
+            ordering="angular-first", point="Bcm", axes="B",
+        )
 
-    def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        """Spatial inertia about the link origin Bo in link axes."""
-        return spatial_inertia_about_origin(self.mass, self.I_BBcm_B, self.p_BoBcm_B, ordering)
-
-    def added_mass(self, ordering: Ordering = "linear-first") -> Mat6 | None:
-        """``A_BBo_B`` in the requested ordering (``None`` when the link has none)."""
-        if self.A_BBo_B is None:
-            return None
-        return reorder(self.A_BBo_B, "linear-first", ordering)
+    @property
+    def M_BBo_B(self) -> SpatialInertia:
+        """Spatial inertia about the link origin Bo in link axes B."""
+        return SpatialInertia(
+            spatial_inertia_about_origin(self.mass, self.I_BBcm_B, self.p_BoBcm_B, "angular-first"),
+            ordering="angular-first", point="Bo", axes="B",
+        )
 
 
 @dataclass(frozen=True)
@@ -219,11 +238,20 @@ class LinkRecord:
     #: includes, or audited on its own too, has one ``name_in_file``.
     name_in_file: str = ""
 
-    def M_BBo_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        return self.inertial.M_BBo_B(ordering)
+    @property
+    def M_BBo_B(self) -> SpatialInertia:
+        """The link's spatial inertia about its origin Bo in link axes (``inertial.M_BBo_B``)."""
+        return self.inertial.M_BBo_B
 
-    def M_BBcm_B(self, ordering: Ordering = "angular-first") -> Mat6:
-        return self.inertial.M_BBcm_B(ordering)
+    @property
+    def M_BBcm_B(self) -> SpatialInertia:
+        """The link's spatial inertia about its centre of mass in link axes."""
+        return self.inertial.M_BBcm_B
+
+    @property
+    def A_BBo_B(self) -> AddedMass | None:
+        """The link's ``<fluid_added_mass>`` (``inertial.A_BBo_B``): about Bo in link axes."""
+        return self.inertial.A_BBo_B
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,14 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+__all__ = [
+    "RefusedFileError",
+    "digest_regular_file",
+    "open_regular_file",
+    "read_regular_file",
+    "size_text",
+]
+
 _OPEN_FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NONBLOCK", 0)

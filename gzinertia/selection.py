@@ -8,6 +8,8 @@ from fnmatch import fnmatchcase
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import LinkRecord
 
+__all__ = ["link_matches", "select_links"]
+
 
 def link_matches(name: str, pattern: str) -> bool:
     """True when ``pattern`` matches the scoped name or, if unscoped, its last component."""

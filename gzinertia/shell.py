@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import shlex
 
+__all__ = ["command_line", "exact_link_pattern", "shell_quote"]
+
 _GLOB = re.compile(r"([*?\[])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 

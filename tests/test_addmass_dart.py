@@ -60,7 +60,7 @@ def _dart_acceleration(link: LinkRecord, wrench_angular_first: np.ndarray) -> np
     inertia = dart.dynamics.Inertia(inertial.mass, inertial.p_BoBcm_B, inertial.I_BBcm_B)
     if inertial.A_BBo_B is not None:
         inertia.setSpatialTensor(
-            np.asarray(inertia.getSpatialTensor()) + block_swap(inertial.A_BBo_B)
+            np.asarray(inertia.getSpatialTensor()) + block_swap(inertial.A_BBo_B.linear_first())
         )
     skel = dart.dynamics.Skeleton("glider")
     _, body = skel.createFreeJointAndBodyNodePair()
@@ -133,14 +133,14 @@ def test_added_mass_written_about_the_ellipsoid_centre_gives_wrong_dynamics_unti
     from gzinertia.physics.added_mass import AddedMass
 
     good = read_sdf_file(_written(tmp_path, capsys)).link("glider::body")
-    A_BEo_B = AddedMass(ellipsoid_added_mass_matrix(SEMI_AXES, DENSITY), "Eo", "E").reexpressed(
+    A_BEo_B = AddedMass(ellipsoid_added_mass_matrix(SEMI_AXES, DENSITY), ordering="linear-first", point="Eo", axes="E").reexpressed(
         "B", rotation_from_rpy(*RPY)
     )
     unshifted = tmp_path / "unshifted.sdf"
     editor = XmlEditor(MODEL.encode(), str(unshifted))
     # Written as if it were about Bo: the authoring mistake.
     write_fluid_added_mass(
-        editor, link_element(editor, good), AddedMass(A_BEo_B.A), "hand-written about the centre"
+        editor, link_element(editor, good), AddedMass(A_BEo_B.linear_first(), ordering="linear-first"), "hand-written about the centre"
     )
     unshifted.write_bytes(editor.result())
 

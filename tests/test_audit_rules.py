@@ -21,7 +21,7 @@ from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
-from gzinertia.physics.added_mass import SDF_TAGS
+from gzinertia.sdf.fluid_added_mass import SDF_TAGS
 
 # ---------------------------------------------------------------------------------------------
 # model builders
@@ -484,7 +484,7 @@ def test_gzi204_addmass_matrices_are_clean_and_unshifted_ones_are_found(
         Rb = np.kron(np.eye(2), X.R)
         A_centre_B = Rb @ tuckerman_about_centre() @ Rb.T
         A_true = _dart_moved(A_centre_B, p)
-        np.testing.assert_allclose(A_true, result.links[0].A_BBo_B.A, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(A_true, result.links[0].A_BBo_B.linear_first(), rtol=1e-9, atol=1e-12)
         found = findings_of(folder, model(ellipsoid_link(A_centre_B, pose)), "GZI204")
         error = _ke_error(A_true, A_centre_B)
         assert error > 0.1  # offsets of a few semi-axes matter

@@ -119,14 +119,14 @@ def test_addmass_skips_a_link_inside_the_hulls_fluid_ellipsoid(
 
 
 def _write_and_read(A: np.ndarray) -> np.ndarray:
-    lines = fluid_added_mass_lines(AddedMass(A), "gzinertia test", "  ")
+    lines = fluid_added_mass_lines(AddedMass(A, ordering="linear-first"), "gzinertia test", "  ")
     body = "\n".join(lines)
     text = (f'<sdf version="1.10"><model name="m"><link name="l"><inertial><mass>1</mass>'
             f"<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>{body}</inertial>"
             "</link></model></sdf>")
     read = read_sdf_bytes(text.encode(), "m.sdf").link("m::l").inertial.A_BBo_B
     assert read is not None
-    return read
+    return read.linear_first()
 
 
 def test_singular_matrices_read_back_positive_semidefinite(rng: np.random.Generator) -> None:
@@ -145,20 +145,20 @@ def test_singular_matrices_read_back_positive_semidefinite(rng: np.random.Genera
         ell = 10.0 ** rng.uniform(-3, 4)
         S = np.diag([1.0, 1.0, 1.0, ell, ell, ell]) * 10.0 ** rng.uniform(-6, 6)
         A = S @ Q @ B @ B.T @ Q.T @ S
-        read = AddedMass(_write_and_read(A))
+        read = AddedMass(_write_and_read(A), ordering="linear-first")
         N = read.unit_balanced()
         worst = min(worst, float(np.linalg.eigvalsh(N)[0]) / float(np.max(np.abs(N))))
         assert read.is_positive_semidefinite()
     assert worst < 0.0  # rounding does produce negative eigenvalues (the case at hand)...
     assert -worst <= PSD_RTOL / 2  # ...within rounding's bound, half the allowance
     indefinite = np.diag([1.0, 1.0, 1.0, 1.0, 1.0, -10 * PSD_RTOL])
-    assert not AddedMass(_write_and_read(indefinite)).is_positive_semidefinite()
+    assert not AddedMass(_write_and_read(indefinite), ordering="linear-first").is_positive_semidefinite()
     # The verdict does not depend on the unit of length (metres or millimetres).
     mm = np.diag([1.0, 1.0, 1.0, 1e3, 1e3, 1e3])
     for k in (0.5, 2.0, 20.0):
         edge = np.diag([1.0, 2.0, 3.0, 0.1, 0.2, -k * PSD_RTOL * 0.2])
-        verdict = AddedMass(edge).is_positive_semidefinite()
-        assert verdict == AddedMass(mm @ edge @ mm).is_positive_semidefinite() == (k <= 1.0)
+        verdict = AddedMass(edge, ordering="linear-first").is_positive_semidefinite()
+        assert verdict == AddedMass(mm @ edge @ mm, ordering="linear-first").is_positive_semidefinite() == (k <= 1.0)
 
 
 # --- convert keeps the audit's verdicts -----------------------------------------------------

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from conftest import random_rotation, random_valid_inertia
 
+from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     FluidGeom,
@@ -34,8 +35,8 @@ from gzinertia.physics.fluid_forces import (
     max_projected_area,
     projected_area,
     shadow_area,
+    shift_spatial_force,
     shift_velocity,
-    shift_wrench,
     stokes_coefficients,
     translational_drag_area,
 )
@@ -204,7 +205,7 @@ def test_free_joint_generalised_force_matches_mj_applyFT(rng: np.random.Generato
         qfrc = np.zeros(run.model.nv)
         # the same wrench applied at an arbitrary point Q of the body, in world axes
         p_BoQ_B = rng.normal(size=3)
-        F_BQ_B = shift_wrench(F_BBo_B, -p_BoQ_B)  # moved from Bo to Q: τ_Q = τ_Bo - p_BoQ × f
+        F_BQ_B = shift_spatial_force(F_BBo_B, p_BoQ_B)  # from Bo to Q: τ_Q = τ_Bo - p_BoQ × f
         p_WQ = body.X_WB.transform_point(p_BoQ_B)
         mujoco.mj_applyFT(
             run.model, run.data, R_WB @ F_BQ_B[3:], R_WB @ F_BQ_B[:3], p_WQ, i + 1, qfrc
@@ -231,8 +232,8 @@ def ellipsoid_case(
             for j, g in enumerate(body.geoms):
                 r = tuple(fluid_semi_axes(g.geometry))
                 vm, vi = tuple(geom_fluid[j, 6:9]), tuple(geom_fluid[j, 9:12])
-                as_mujoco.append(FluidGeom(r, g.X_BG, g.coefs, vm, vi))
-                closed_form.append(FluidGeom(r, g.X_BG, g.coefs))
+                as_mujoco.append(FluidGeom(PosedEllipsoid(r, g.X_BG), g.coefs, vm, vi))
+                closed_form.append(FluidGeom(PosedEllipsoid(r, g.X_BG), g.coefs))
             wind_B = body.X_WB.R.T @ wind_W
             expected = body_qfrc(run, i)
             errs = []
@@ -492,7 +493,19 @@ def test_at_rest_no_force_and_no_nan() -> None:
 
 def test_velocity_and_wrench_shifts_keep_power(rng: np.random.Generator) -> None:
     V_Bo, F_Q, p = rng.normal(size=6), rng.normal(size=6), rng.normal(size=3)
-    assert shift_wrench(F_Q, p) @ V_Bo == pytest.approx(F_Q @ shift_velocity(V_Bo, p))
+    assert shift_spatial_force(F_Q, -p) @ V_Bo == pytest.approx(F_Q @ shift_velocity(V_Bo, p))
+
+
+def test_shifts_go_in_drakes_direction(rng: np.random.Generator) -> None:
+    """``shift_velocity`` and ``shift_spatial_force`` take ``p_PQ`` from the old point to the
+    new one, as Drake's ``SpatialVelocity.Shift`` and ``SpatialForce.Shift`` do."""
+    math = pytest.importorskip("pydrake.multibody.math")
+    for _ in range(10):
+        V_P, F_P, p_PQ = rng.normal(size=6), rng.normal(size=6), rng.normal(size=3)
+        V_Q = math.SpatialVelocity(V_P[:3], V_P[3:]).Shift(p_PQ).get_coeffs()
+        F_Q = math.SpatialForce(F_P[:3], F_P[3:]).Shift(p_PQ).get_coeffs()
+        assert np.allclose(shift_velocity(V_P, p_PQ), V_Q, rtol=1e-14, atol=1e-14)
+        assert np.allclose(shift_spatial_force(F_P, p_PQ), F_Q, rtol=1e-14, atol=1e-14)
 
 
 def test_semi_axes_per_geometry_follow_mju_geomSemiAxes() -> None:
@@ -553,8 +566,7 @@ def mujoco_errors(bodies: list[RandomBody], density: float, viscosity: float) ->
         geom_fluid = run.model.geom_fluid[run.model.body_geomadr[i + 1] :]
         geoms = [
             FluidGeom(
-                tuple(fluid_semi_axes(g.geometry)),
-                g.X_BG,
+                PosedEllipsoid(fluid_semi_axes(g.geometry), g.X_BG),
                 g.coefs,
                 tuple(geom_fluid[j, 6:9]),
                 tuple(geom_fluid[j, 9:12]),

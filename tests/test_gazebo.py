@@ -31,7 +31,7 @@ def _as_gz_physics_builds(link: LinkRecord) -> np.ndarray:
     body.setMoment(inertial.I_BBcm_B)  # gz-math Inertial::Moi(): about Bcm, link axes
     body.setLocalCOM(inertial.p_BoBcm_B)
     if inertial.A_BBo_B is not None:
-        body.setSpatialTensor(np.asarray(body.getSpatialTensor()) + _featherstone(inertial.A_BBo_B))
+        body.setSpatialTensor(np.asarray(body.getSpatialTensor()) + _featherstone(inertial.A_BBo_B.linear_first()))
     return np.asarray(body.getSpatialTensor())
 
 
@@ -76,10 +76,11 @@ def test_gz_math_body_matrix_is_about_no_point_unless_com_is_at_origin() -> None
     assert with_offset
     for link in with_offset:
         body = gz_math_body_matrix(link.inertial)
-        assert np.allclose(body[3:, 3:], link.inertial.M_BBcm_B("linear-first")[3:, 3:])
-        assert np.allclose(body[:3, 3:], link.inertial.M_BBo_B("linear-first")[:3, 3:])
-        assert not np.allclose(body, link.inertial.M_BBo_B("linear-first"))
-        assert not np.allclose(body, link.inertial.M_BBcm_B("linear-first"))
+        assert np.allclose(body[3:, 3:], link.inertial.M_BBcm_B.linear_first()[3:, 3:])
+        assert np.allclose(body[:3, 3:], link.inertial.M_BBo_B.linear_first()[:3, 3:])
+        assert not np.allclose(body, link.inertial.M_BBo_B.linear_first())
+        assert not np.allclose(body, link.inertial.M_BBcm_B.linear_first())
         spatial = gz_math_spatial_matrix(link.inertial)
-        added = link.inertial.A_BBo_B if link.inertial.A_BBo_B is not None else 0.0
+        A = link.inertial.A_BBo_B
+        added = A.linear_first() if A is not None else 0.0
         assert np.allclose(spatial - body, added)

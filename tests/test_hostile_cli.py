@@ -443,10 +443,14 @@ def test_reading_back_an_overflowed_matrix_never_matches() -> None:
     """The edit's safety net: all zeros read back for a matrix with an infinite entry used to
     pass (infinite scale); it must not."""
     from gzinertia.edit.verify import WRITE_RTOL, _same_added_mass
+    from gzinertia.physics.added_mass import AddedMass
+
+    def lf(A: np.ndarray) -> AddedMass:
+        return AddedMass(A, ordering="linear-first")
 
     meant = np.diag([np.inf, 1, 1, 1, 1, 1])
-    assert not _same_added_mass(np.zeros((6, 6)), meant, WRITE_RTOL)
-    assert _same_added_mass(np.eye(6), np.eye(6) * (1 + 1e-12), WRITE_RTOL)
+    assert not _same_added_mass(lf(np.zeros((6, 6))), lf(meant), WRITE_RTOL)
+    assert _same_added_mass(lf(np.eye(6)), lf(np.eye(6) * (1 + 1e-12)), WRITE_RTOL)
 
 
 def test_moving_added_mass_by_a_huge_offset_raises_overflow() -> None:
@@ -454,17 +458,17 @@ def test_moving_added_mass_by_a_huge_offset_raises_overflow() -> None:
     from gzinertia.physics.added_mass import AddedMass
 
     with pytest.raises(Float64OverflowError):
-        AddedMass(np.eye(6)).moved_to("Bo", [1e200, 0.0, 0.0])
-    A = AddedMass(np.eye(6)).moved_to("Bo", [1e100, 0.0, 0.0])
-    assert np.all(np.isfinite(A.A))
+        AddedMass(np.eye(6), ordering="linear-first").shift([-1e200, 0.0, 0.0], "Bo")
+    A = AddedMass(np.eye(6), ordering="linear-first").shift([-1e100, 0.0, 0.0], "Bo")
+    assert np.all(np.isfinite(A.linear_first()))
 
 
 def test_a_successful_edit_reads_back_what_was_computed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The other half of the writer's promise: a large but writable shift reads back equal
-    to the exact change of point (spatial.change_point) within the ten written digits."""
-    from gzinertia.physics.spatial import change_point
+    to the exact change of point (spatial.shift) within the ten written digits."""
+    from gzinertia.physics.spatial import shift
     from gzinertia.sdf import read_sdf_file
 
     file = _with_added_mass(tmp_path)
@@ -474,9 +478,9 @@ def test_a_successful_edit_reads_back_what_was_computed(
                               str(file)], capsys)
     assert status == 0, err
     [after] = read_sdf_file(file).links
-    want = change_point(before.inertial.A_BBo_B, [1e40, 2e39, 0.0], "linear-first")
+    want = shift(before.inertial.A_BBo_B.linear_first(), [-1e40, -2e39, 0.0], "linear-first")
     assert after.inertial.A_BBo_B is not None
-    assert np.max(np.abs(after.inertial.A_BBo_B - want)) <= 1e-9 * np.max(np.abs(want))
+    assert np.max(np.abs(after.inertial.A_BBo_B.linear_first() - want)) <= 1e-9 * np.max(np.abs(want))
 
 
 # --- item 10: --jobs ----------------------------------------------------------------------------

@@ -349,7 +349,9 @@ def _check_written_added_mass(command: str, before: SdfDocument, after: SdfDocum
     (Before the fixes of issue 11 an overflow wrote 21 zeros and exited 0.)"""
     old = {lk.name: lk.inertial.A_BBo_B for lk in before.links}
     for lk in after.links:
-        A, A0 = lk.inertial.A_BBo_B, old.get(lk.name)
+        A_read, A0_read = lk.inertial.A_BBo_B, old.get(lk.name)
+        A = None if A_read is None else A_read.linear_first()
+        A0 = None if A0_read is None else A0_read.linear_first()
         if A is None or (A0 is not None and np.array_equal(A, A0)):
             continue
         assert np.all(np.isfinite(A)), (lk.name, A)

@@ -20,8 +20,8 @@ from test_hydro_damping import gz_hydrodynamics_wrench, random_posed_ellipsoid
 from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     ellipsoid_fluid_wrench_terms,
+    shift_spatial_force,
     shift_velocity,
-    shift_wrench,
 )
 from gzinertia.physics.hydro_damping import (
     combined_motion_error,
@@ -80,7 +80,9 @@ def test_drag_wrench_on_link_is_mujocos_drag(rng: np.random.Generator) -> None:
             V_WEo_B = shift_velocity(np.concatenate([s[3:], s[:3]]), X_BE.p)
             V_WE_E = np.concatenate([X_BE.R.T @ V_WEo_B[:3], X_BE.R.T @ V_WEo_B[3:]])
             drag = ellipsoid_fluid_wrench_terms(r, V_WE_E, 1000.0, 0.0, coefs=coefs).drag
-            F = shift_wrench(np.concatenate([X_BE.R @ drag[:3], X_BE.R @ drag[3:]]), X_BE.p)
+            F = shift_spatial_force(
+                np.concatenate([X_BE.R @ drag[:3], X_BE.R @ drag[3:]]), -X_BE.p
+            )
             np.testing.assert_allclose(W, np.concatenate([F[3:], F[:3]]), rtol=1e-12, atol=1e-9)
 
 

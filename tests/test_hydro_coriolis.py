@@ -221,7 +221,7 @@ def test_convert_states_what_the_coriolis_term_loses(
     assert "opposite sign of Kirchhoff" in err
 
     link = read_sdf_file(path).link("auv::hull")
-    total = link.M_BBo_B("linear-first") + A
+    total = link.M_BBo_B.linear_first() + A
     inv = np.linalg.inv(total)
     ratios = []
     for nu in representative_velocities(total):
@@ -231,7 +231,7 @@ def test_convert_states_what_the_coriolis_term_loses(
         ratios.append(np.sqrt((d @ inv @ d) / (full @ inv @ full)))
     assert median == pytest.approx(100 * np.median(ratios), rel=5e-3)
     assert maximum == pytest.approx(100 * np.max(ratios), rel=5e-3)
-    assert coriolis_coupling_loss(A, link.M_BBo_B("linear-first")).median == pytest.approx(
+    assert coriolis_coupling_loss(A, link.M_BBo_B.linear_first()).median == pytest.approx(
         np.median(ratios), rel=1e-12
     )
 

@@ -15,13 +15,15 @@ import numpy as np
 import pytest
 from conftest import random_rotation
 
+from gzinertia.gazebo.hydrodynamics import FORCE_AXES as WRENCH_AXES
+from gzinertia.gazebo.hydrodynamics import VELOCITY_AXES
 from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,
     ellipsoid_fluid_wrench,
     ellipsoid_fluid_wrench_terms,
     fluid_semi_axes,
+    shift_spatial_force,
     shift_velocity,
-    shift_wrench,
 )
 from gzinertia.physics.hydro_damping import (
     DIAGONAL_DAMPING_NAMES,
@@ -29,8 +31,6 @@ from gzinertia.physics.hydro_damping import (
     sum_damping,
 )
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import HYDRO_FORCE_AXES as WRENCH_AXES
-from gzinertia.records import HYDRO_VELOCITY_AXES as VELOCITY_AXES
 from gzinertia.records import Geometry
 
 
@@ -247,7 +247,7 @@ def test_couplings_give_the_whole_drag_wrench_about_the_link_origin(
             F_BEo_B = np.concatenate(
                 [X_BE.R @ terms.dissipative[:3], X_BE.R @ terms.dissipative[3:]]
             )
-            expected = shift_wrench(F_BEo_B, X_BE.p)
+            expected = shift_spatial_force(F_BEo_B, -X_BE.p)
             assert rel(plugin_F_BBo_B(params, V, np.zeros(3)), expected) < 1e-12
 
 

@@ -33,8 +33,8 @@ def test_spatial_inertia_about_link_origin_equals_drake(rng: np.random.Generator
         X_BI = Pose(rng.normal(size=3), R_BI)
         inertial = Inertial(mass=m, X_BI=X_BI, I_BBcm_I=I_BBcm_I)
         drake = _drake_M_BBo_B(m, X_BI.p, R_BI @ I_BBcm_I @ R_BI.T)
-        assert rel_err(inertial.M_BBo_B(), drake) < 1e-12
-        assert rel_err(inertial.M_BBo_B("linear-first"), block_swap(drake)) < 1e-12
+        assert rel_err(inertial.M_BBo_B.angular_first(), drake) < 1e-12
+        assert rel_err(inertial.M_BBo_B.linear_first(), block_swap(drake)) < 1e-12
         assert rel_err(spatial_inertia_about_origin(m, inertial.I_BBcm_B, X_BI.p), drake) < 1e-12
 
 

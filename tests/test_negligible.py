@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from gzinertia.edit.hydro import term_scales
 from gzinertia.edit.links import fluid_added_mass_lines
-from gzinertia.physics.added_mass import SDF_AXES, AddedMass, ellipsoid_added_mass
+from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
+from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales, negligible
 from gzinertia.physics.rotation import Pose
 from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
+from gzinertia.sdf.fluid_added_mass import SDF_AXES
 
 #: Length exponent of each entry of a linear-first 6x6 (0 kg, 1 kg·m, 2 kg·m²).
 _R = np.array([0, 0, 0, 1, 1, 1])
@@ -46,7 +47,7 @@ def test_a_small_nearly_round_part_keeps_its_rotational_added_mass() -> None:
     physics, computed to full precision, and is written."""
     semi_axes = np.array([1.0e-4, 1.001e-4, 1.003e-4])
     _, A = ellipsoid_added_mass(semi_axes, 1000.0, Pose())
-    m_A, I_A = np.diag(A.A)[:3], np.diag(A.A)[3:]
+    m_A, I_A = np.diag(A.linear_first())[:3], np.diag(A.linear_first())[3:]
     # closed form, not the writer: the ellipsoid's own rotational added mass is tiny in SI units
     assert np.all(I_A > 0.0)
     old_threshold = RELATIVE_ZERO * m_A.max()
@@ -64,7 +65,7 @@ def test_large_kg_and_tiny_kg_m2_entries_are_kept_and_noise_is_not() -> None:
     A[3, 4] = A[4, 3] = 1e-12  # a real product of inertia: 1 % of the rotational diagonal
     A[0, 1] = A[1, 0] = 1e-13  # round-off in kg next to 1e3 kg
     A[3, 5] = A[5, 3] = 3e-26  # round-off in kg·m² next to 3e-10 kg·m²
-    values = written(AddedMass(A))
+    values = written(AddedMass(A, ordering="linear-first"))
     for tag, expected in (("pp", 1e-10), ("qq", 2e-10), ("rr", 3e-10), ("pq", 1e-12)):
         assert values[tag] == expected, tag
     assert values["xy"] == 0.0
@@ -76,14 +77,14 @@ def test_round_off_of_a_rotated_sphere_is_zeroed(rng: np.random.Generator) -> No
     diagonal (and a zero rotational block), which is written as 0."""
     for _ in range(20):
         R = random_rotation(rng)
-        A = AddedMass(ellipsoid_added_mass_matrix([0.1, 0.1, 0.1], 1000.0)).reexpressed("B", R)
+        A = AddedMass(ellipsoid_added_mass_matrix([0.1, 0.1, 0.1], 1000.0), ordering="linear-first").reexpressed("B", R)
         values = written(A)
         m_A = 1000.0 * 4.0 / 3.0 * np.pi * 1e-3 / 2.0
         for tag, v in values.items():
             if tag in ("xx", "yy", "zz"):
                 assert abs(v - m_A) <= 1e-9 * m_A
             else:
-                assert v == 0.0, (tag, A.A[SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])])
+                assert v == 0.0, (tag, A.linear_first()[SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])])
 
 
 @settings(derandomize=True, max_examples=60, deadline=None)
@@ -117,7 +118,7 @@ def test_hydro_damping_judges_moments_against_moments() -> None:
     moment terms (kg·m²/s, kg·m²). The moment terms are kept; a round-off cross term is not."""
     terms: dict[str, float] = {}
     for i in range(6):
-        f, v = HYDRO_FORCE_AXES[i], HYDRO_VELOCITY_AXES[i]
+        f, v = FORCE_AXES[i], VELOCITY_AXES[i]
         terms[f"{f}{v}"] = -50.0 if i < 3 else -2e-11
         terms[f"{f}{v}abs{v}"] = -400.0 if i < 3 else -3e-13
     terms["kU"] = -4e-28  # round-off of a moment on surge next to 2e-11-sized moment terms

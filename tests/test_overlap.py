@@ -24,9 +24,9 @@ import pytest
 from conftest import random_rotation
 from scipy.optimize import OptimizeResult, minimize, minimize_scalar
 
+from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.overlap import (
     Contacts,
-    Ellipsoid,
     contact,
     contact_function,
     contacts,
@@ -52,10 +52,10 @@ class Pairs:
     def solve(self) -> Contacts:
         return contacts(self.a, self.R_WA, self.p_WAo, self.b, self.R_WB, self.p_WBo)
 
-    def ellipsoids(self, i: int) -> tuple[Ellipsoid, Ellipsoid]:
+    def ellipsoids(self, i: int) -> tuple[PosedEllipsoid, PosedEllipsoid]:
         return (
-            Ellipsoid(self.a[i], self.R_WA[i], self.p_WAo[i]),
-            Ellipsoid(self.b[i], self.R_WB[i], self.p_WBo[i]),
+            PosedEllipsoid(self.a[i], Pose(R=self.R_WA[i], p=self.p_WAo[i])),
+            PosedEllipsoid(self.b[i], Pose(R=self.R_WB[i], p=self.p_WBo[i])),
         )
 
 
@@ -166,8 +166,8 @@ def signed_distance(p: Pairs, i: int, directions: np.ndarray) -> float:
 def test_two_unit_spheres_four_apart() -> None:
     """DESIGN.md §6: unit spheres 4 apart give F = 4 (they must double in size to touch)."""
     I = np.eye(3)
-    a = Ellipsoid(np.ones(3), I, np.zeros(3))
-    b = Ellipsoid(np.ones(3), I, np.array([4.0, 0.0, 0.0]))
+    a = PosedEllipsoid(np.ones(3), Pose(R=I, p=np.zeros(3)))
+    b = PosedEllipsoid(np.ones(3), Pose(R=I, p=np.array([4.0, 0.0, 0.0])))
     c = contact(a, b)
     np.testing.assert_allclose(c.F, 4.0, rtol=1e-15)
     assert c.lam == pytest.approx(0.5, rel=1e-15)
@@ -212,11 +212,11 @@ def test_spheres_F_depth_normal_point_exact(rng: np.random.Generator) -> None:
 # The seed's formula, literally, and high precision
 
 
-def _seed_S(lam: float, a: Ellipsoid, b: Ellipsoid) -> float:
+def _seed_S(lam: float, a: PosedEllipsoid, b: PosedEllipsoid) -> float:
     """Seed eq. (perram-wertheim-S-lambda) with A = Σ a_i⁻² u_i u_iᵀ, inverted numerically."""
-    A = sum(a.R_WE[:, [i]] @ a.R_WE[:, [i]].T / a.semi_axes[i] ** 2 for i in range(3))
-    B = sum(b.R_WE[:, [i]] @ b.R_WE[:, [i]].T / b.semi_axes[i] ** 2 for i in range(3))
-    R = b.p_WEo - a.p_WEo
+    A = sum(a.X_FE.R[:, [i]] @ a.X_FE.R[:, [i]].T / a.semi_axes[i] ** 2 for i in range(3))
+    B = sum(b.X_FE.R[:, [i]] @ b.X_FE.R[:, [i]].T / b.semi_axes[i] ** 2 for i in range(3))
+    R = b.X_FE.p - a.X_FE.p
     G = (1.0 - lam) * np.linalg.inv(A) + lam * np.linalg.inv(B)
     return float(lam * (1.0 - lam) * R @ np.linalg.inv(G) @ R)
 
@@ -237,19 +237,19 @@ def test_F_matches_seed_formula_maximised_by_brent(rng: np.random.Generator) -> 
         assert res.x == pytest.approx(c.lam[i], abs=1e-5)
 
 
-def _mp_stationary(a: Ellipsoid, b: Ellipsoid, lam0: float) -> tuple[mp.mpf, mp.mpf]:
+def _mp_stationary(a: PosedEllipsoid, b: PosedEllipsoid, lam0: float) -> tuple[mp.mpf, mp.mpf]:
     """Λ and F in 40 digits: secant on S'(λ) = (1-λ)² nᵀA⁻¹n - λ² nᵀB⁻¹n, n = G⁻¹r, from lam0.
 
     The root is certified by a sign change of S' within ±1e-25 of it.
     """
     with mp.workdps(40):
 
-        def shape_inv(e: Ellipsoid) -> mp.matrix:
-            R = mp.matrix(e.R_WE.tolist())
+        def shape_inv(e: PosedEllipsoid) -> mp.matrix:
+            R = mp.matrix(e.X_FE.R.tolist())
             return R * mp.diag([mp.mpf(float(x)) ** 2 for x in e.semi_axes]) * R.T
 
         Ai, Bi = shape_inv(a), shape_inv(b)
-        r = mp.matrix((b.p_WEo - a.p_WEo).tolist())
+        r = mp.matrix((b.X_FE.p - a.X_FE.p).tolist())
 
         def dS(lam: mp.mpf) -> mp.mpf:
             n = mp.lu_solve((1 - lam) * Ai + lam * Bi, r)
@@ -267,12 +267,8 @@ def test_lambda_and_F_against_40_digit_stationary_point(rng: np.random.Generator
     """Λ (and 1 - Λ) to ~1e-14 relative, also when one ellipsoid is 1000x smaller (Λ near 0 or 1)."""
     for k in range(8):
         size_ratio = [1.0, 1.0, 1e-3, 1e3][k % 4]
-        a = Ellipsoid(np.array([2.0, 0.1, 0.5]), random_rotation(rng), rng.normal(size=3))
-        b = Ellipsoid(
-            np.array([0.025, 1.0, 0.3]) * size_ratio,
-            random_rotation(rng),
-            a.p_WEo + rng.normal(size=3),
-        )
+        a = PosedEllipsoid(np.array([2.0, 0.1, 0.5]), Pose(R=random_rotation(rng), p=rng.normal(size=3)))
+        b = PosedEllipsoid(np.array([0.025, 1.0, 0.3]) * size_ratio, Pose(R=random_rotation(rng), p=a.X_FE.p + rng.normal(size=3)))
         c = contact(a, b)
         lam, F = _mp_stationary(a, b, c.lam)
         np.testing.assert_allclose(c.F, float(F), rtol=1e-13)
@@ -558,16 +554,12 @@ def test_depth_is_an_upper_bound_of_the_true_penetration(rng: np.random.Generato
 
 
 def test_coincident_centres_overlap_with_undefined_normal() -> None:
-    a = Ellipsoid(np.array([1.0, 2.0, 3.0]), np.eye(3), np.array([1.0, 1.0, 1.0]))
-    b = Ellipsoid(
-        np.array([0.1, 0.2, 0.3]),
-        random_rotation(np.random.default_rng(1)),
-        np.array([1.0, 1.0, 1.0]),
-    )
+    a = PosedEllipsoid(np.array([1.0, 2.0, 3.0]), Pose(R=np.eye(3), p=np.array([1.0, 1.0, 1.0])))
+    b = PosedEllipsoid(np.array([0.1, 0.2, 0.3]), Pose(R=random_rotation(np.random.default_rng(1)), p=np.array([1.0, 1.0, 1.0])))
     c = contact(a, b)
     assert c.F == 0.0 and c.overlap
     assert np.isnan(c.lam) and np.isnan(c.depth) and np.all(np.isnan(c.normal_W))
-    np.testing.assert_array_equal(c.point_W, a.p_WEo)
+    np.testing.assert_array_equal(c.point_W, a.X_FE.p)
     assert overlap_measure(a, b) == 1.0
 
 
@@ -591,14 +583,14 @@ def test_overlap_measure_is_the_shrink_factor_to_touch(rng: np.random.Generator)
 
 def test_ellipsoid_from_pose_and_validation() -> None:
     X = Pose.from_xyz_rpy([1.0, 2.0, 3.0], [0.1, 0.2, 0.3])
-    e = Ellipsoid.from_pose(np.array([1.0, 2.0, 3.0]), X)
-    np.testing.assert_array_equal(e.R_WE, X.R)
+    e = PosedEllipsoid(np.array([1.0, 2.0, 3.0]), X)
+    np.testing.assert_array_equal(e.X_FE.R, X.R)
     np.testing.assert_allclose(
-        e.shape_matrix(), X.R @ np.diag([1.0, 0.25, 1 / 9]) @ X.R.T, atol=1e-15
+        e.quadric_matrix(), X.R @ np.diag([1.0, 0.25, 1 / 9]) @ X.R.T, atol=1e-15
     )
     with pytest.raises(ValueError, match="semi_axes"):
-        Ellipsoid(np.array([1.0, 0.0, 1.0]), np.eye(3), np.zeros(3))
+        PosedEllipsoid(np.array([1.0, 0.0, 1.0]), Pose(R=np.eye(3), p=np.zeros(3)))
     with pytest.raises(ValueError, match="rotation"):
-        Ellipsoid(np.ones(3), np.diag([1.0, 1.0, -1.0]), np.zeros(3))
-    with pytest.raises(ValueError, match="p_WEo"):
-        Ellipsoid(np.ones(3), np.eye(3), np.array([np.nan, 0.0, 0.0]))
+        PosedEllipsoid(np.ones(3), Pose(R=np.diag([1.0, 1.0, -1.0]), p=np.zeros(3)))
+    with pytest.raises(ValueError, match="p_FoEo_F"):
+        PosedEllipsoid(np.ones(3), Pose(R=np.eye(3), p=np.array([np.nan, 0.0, 0.0])))

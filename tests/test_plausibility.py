@@ -123,7 +123,7 @@ def test_the_ratio_is_the_largest_translational_added_mass_anywhere(
         pose = Pose(rng.uniform(-2.0, 2.0, size=3), random_rotation(rng))
         _, A_BBo_B = ellipsoid_added_mass(semi_axes, RHO, pose)
         mass = float(rng.uniform(1.0, 100.0))
-        ratio = added_to_rigid_ratio(mass, A_BBo_B.A)
+        ratio = added_to_rigid_ratio(mass, A_BBo_B.linear_first())
         assert ratio == pytest.approx(float(m_A.max()) / mass, rel=1e-12)
 
 

@@ -72,7 +72,7 @@ def compare(doc, drake: DrakeLoad) -> list[str]:
         link = ours[name]
         X_WB, M_BBo_B = theirs[name]
         p, R = np.asarray(link.X_WB.p, float), np.asarray(link.X_WB.R, float)
-        M = np.asarray(link.M_BBo_B(), float)
+        M = np.asarray(link.M_BBo_B.angular_first(), float)
         if not _close(p, X_WB[:3, 3]):
             problems.append(f"{name}: p_WB {p} != Drake {X_WB[:3, 3]} "
                             f"(|Δ| = {np.linalg.norm(p - X_WB[:3, 3]):.3g})")

@@ -300,7 +300,7 @@ def link_errors(ours: SdfDocument, theirs: SdformatFile) -> dict[str, dict[str, 
             "p_WB": _rel(np.asarray(rec.X_WB.p), X_WB[:3, 3]),
             "R_WB": _rel(np.asarray(rec.X_WB.R), X_WB[:3, :3]),
             "mass": _rel(np.array([rec.inertial.mass]), np.array([mass])),
-            "M_BBo_B": _rel(np.asarray(rec.M_BBo_B()), their_M_BBo_B(link)),
+            "M_BBo_B": _rel(np.asarray(rec.M_BBo_B.angular_first()), their_M_BBo_B(link)),
         }
     return out
 
@@ -342,7 +342,7 @@ def _detail(what: str, rec: object, link: SdformatLink) -> str:
         return f"\n  ours:\n{rec.X_WB.matrix()}\n  libsdformat:\n{_pose_matrix(link['X_WB'])}"
     if what == "mass":
         return f": ours {rec.inertial.mass!r}, libsdformat {link['mass']!r}"
-    return f"\n  ours:\n{rec.M_BBo_B()}\n  libsdformat:\n{their_M_BBo_B(link)}"
+    return f"\n  ours:\n{rec.M_BBo_B.angular_first()}\n  libsdformat:\n{their_M_BBo_B(link)}"
 
 
 def skip_reason(theirs: SdformatFile) -> str | None:

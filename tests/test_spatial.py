@@ -11,8 +11,8 @@ from gzinertia.physics.rotation import skew
 from gzinertia.physics.spatial import (
     block_swap,
     change_axes,
-    change_point,
     kinetic_energy,
+    shift,
     shift_operator,
     transform_spatial,
 )
@@ -44,15 +44,16 @@ def test_change_of_point_keeps_kinetic_energy(rng: np.random.Generator) -> None:
     """½νᵀMν is the same whichever point the velocity and the matrix refer to."""
     for ordering in ("angular-first", "linear-first"):
         for _ in range(50):
-            M_Q = random_spd6(rng)
+            M_SP = random_spd6(rng)
             p_PQ = rng.normal(size=3)
             w, v_P = rng.normal(size=3), rng.normal(size=3)
             v_Q = v_P + np.cross(w, p_PQ)
             nu_P = np.r_[w, v_P] if ordering == "angular-first" else np.r_[v_P, w]
             nu_Q = np.r_[w, v_Q] if ordering == "angular-first" else np.r_[v_Q, w]
             assert np.allclose(shift_operator(p_PQ, ordering) @ nu_P, nu_Q, atol=1e-14)
-            M_P = change_point(M_Q, p_PQ, ordering)
-            assert kinetic_energy(M_P, nu_P) == pytest.approx(kinetic_energy(M_Q, nu_Q), rel=1e-13)
+            M_SQ = shift(M_SP, p_PQ, ordering)  # from the old point P to the new point Q
+            assert kinetic_energy(M_SQ, nu_Q) == pytest.approx(kinetic_energy(M_SP, nu_P), rel=1e-13)
+            assert np.allclose(shift(M_SQ, -p_PQ, ordering), M_SP, rtol=1e-12, atol=1e-12)
 
 
 def test_rigid_body_moved_from_com_to_origin_is_the_parallel_axis_theorem(
@@ -63,10 +64,28 @@ def test_rigid_body_moved_from_com_to_origin_is_the_parallel_axis_theorem(
         R = random_rotation(rng)
         I_cm = R @ np.diag(rng.uniform(0.5, 1.0, 3)) @ R.T
         c = rng.normal(size=3)
-        moved = change_point(spatial_inertia_about_com(m, I_cm), c, "angular-first")
+        # from Bcm to Bo: p_BcmBo = -p_BoBcm = -c
+        moved = shift(spatial_inertia_about_com(m, I_cm), -c, "angular-first")
         assert rel_err(moved, spatial_inertia_about_origin(m, I_cm, c)) < 1e-14
         # and the rotational block is I + m[c]×[c]×ᵀ
         assert np.allclose(moved[:3, :3], I_cm + m * skew(c) @ skew(c).T, atol=1e-12)
+
+
+def test_shift_goes_in_drakes_direction(rng: np.random.Generator) -> None:
+    """``shift(M_SP, p_PQ)`` is Drake's ``SpatialInertia.Shift(p_PQ_E)``: from the old point P
+    to the new point Q."""
+    mbp = pytest.importorskip("pydrake.multibody.tree")
+    for _ in range(20):
+        m = rng.uniform(0.1, 50)
+        R = random_rotation(rng)
+        I_cm = R @ np.diag(rng.uniform(0.5, 1.0, 3)) @ R.T
+        c, p_PQ = rng.normal(size=3), rng.normal(size=3)
+        M_SP = mbp.SpatialInertia.MakeFromCentralInertia(
+            m, c, mbp.RotationalInertia(I_cm[0, 0], I_cm[1, 1], I_cm[2, 2],
+                                        I_cm[0, 1], I_cm[0, 2], I_cm[1, 2]))
+        drake = M_SP.Shift(p_PQ).CopyToFullMatrix6()
+        ours = shift(M_SP.CopyToFullMatrix6(), p_PQ, "angular-first")
+        assert rel_err(ours, drake) < 1e-13
 
 
 def test_orderings_are_a_block_swap_and_axes_changes_compose(rng: np.random.Generator) -> None:

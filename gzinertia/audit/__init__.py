@@ -8,3 +8,5 @@ Files are found by :mod:`~gzinertia.audit.discover`, settings read by
 :class:`~gzinertia.audit.findings.AuditResult` into text, a rich table, JSON, SARIF 2.1.0, JUnit
 XML or GitHub workflow-command annotations.
 """
+
+__all__: list[str] = []

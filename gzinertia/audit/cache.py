@@ -59,6 +59,20 @@ if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency
 
+__all__ = [
+    "DEFAULT_DIR",
+    "ENV_DIR",
+    "MAX_CACHE_BYTES",
+    "MAX_DIGEST_BYTES",
+    "MAX_KEYS",
+    "SCHEMA",
+    "AuditCache",
+    "default_cache_dir",
+    "entry_mac",
+    "file_digest",
+    "run_key",
+]
+
 #: Bump when the entry layout or the meaning of a stored field changes.
 SCHEMA = 2
 #: Largest cache file read (checked before reading; a larger one is ignored).

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from gzinertia.audit.findings import RuleInfo, Severity
 
+__all__ = ["RULE_INFOS"]
+
 
 def _rule(code: str, name: str, severity: Severity, summary: str) -> tuple[str, RuleInfo]:
     return code, RuleInfo(code, name, severity, summary, f"docs/rules/{code}.md")

@@ -39,6 +39,27 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
+__all__ = [
+    "CONFIG_FILE",
+    "KEYS",
+    "MAX_CONFIG_BYTES",
+    "TOLERANCES",
+    "AuditConfig",
+    "ConfigError",
+    "ConfigFinder",
+    "Tolerance",
+    "check_codes",
+    "config_from_table",
+    "find_config_file",
+    "load_config",
+    "load_config_file",
+    "parse_density",
+    "parse_severity",
+    "parse_tolerance",
+    "split_codes",
+    "with_overrides",
+]
+
 Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"

@@ -24,12 +24,25 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 
 if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit
     from gzinertia.physics.shapes import SolidProperties
+
+__all__ = [
+    "DEFAULT_FLUIDS",
+    "PLACEHOLDER_VOLUME",
+    "DocumentContext",
+    "LinkContext",
+    "Tolerance",
+    "collision_corners_C",
+    "fmt",
+    "fmt_vec",
+    "gyration_factors",
+]
 
 Tolerance = Literal["drake", "gz"]
 
@@ -71,17 +84,7 @@ def collision_corners_C(collision: Collision) -> np.ndarray | None:
     """The 8 corners of the collision geometry's bounding box in its own frame C (n x 3), or
     ``None`` when the shape has none (plane, heightmap, unresolved mesh)."""
     g = collision.geometry
-    half: Vec3 | None = None
-    if g.kind == "box" and g.size is not None:
-        half = 0.5 * np.asarray(g.size, dtype=float)
-    elif g.kind == "ellipsoid" and g.size is not None:
-        half = np.asarray(g.size, dtype=float)
-    elif g.kind == "sphere" and g.radius is not None:
-        half = np.full(3, g.radius)
-    elif g.kind == "cylinder" and g.radius is not None and g.length is not None:
-        half = np.array([g.radius, g.radius, 0.5 * g.length])
-    elif g.kind == "capsule" and g.radius is not None and g.length is not None:
-        half = np.array([g.radius, g.radius, 0.5 * g.length + g.radius])
+    half = primitive_semi_axes(g)  # a primitive's bounding box is its ellipsoid's
     if half is not None:
         lo, hi = -half, half
     elif g.kind == "mesh" and g.mesh_path is not None:
@@ -274,7 +277,7 @@ class LinkContext:
     def _A_BBo_B_per_density(self) -> np.ndarray | None:
         """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` in a fluid of 1 kg/m³."""
         fit = self.fluid_fit
-        return None if fit is None else np.array(fit.added_mass(1.0).A)
+        return None if fit is None else fit.added_mass(1.0).linear_first()
 
     def expected_added_mass(self, density: float) -> np.ndarray | None:
         """Tuckerman ``A_BBo_B`` (linear-first) of :attr:`fluid_fit` at ``density`` (kg/m³;
@@ -287,9 +290,10 @@ class LinkContext:
         """``<fluid_added_mass>`` as libsdformat loads it (``A_BBo_B``, linear-first, symmetric),
         ``None`` when absent or all zero."""
         A = self.link.inertial.A_BBo_B
-        if A is None or not np.any(A):
+        if A is None:
             return None
-        return 0.5 * (A + A.T)
+        S = A.symmetric().linear_first()
+        return S if np.any(S) else None
 
     def fluid_centre(self) -> tuple[Vec3, str] | None:
         """Where the displaced fluid is centred, in B: the collision centroid (centre of

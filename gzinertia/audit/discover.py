@@ -30,6 +30,18 @@ from typing import Literal
 
 from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
+__all__ = [
+    "OTHER_FORMATS",
+    "SDF_SUFFIXES",
+    "TEMPLATE_SUFFIXES",
+    "Target",
+    "TargetState",
+    "discover",
+    "is_sdf_file",
+    "other_format",
+    "template_kind",
+]
+
 SDF_SUFFIXES = (".sdf", ".world")
 TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", ".xacro")
 #: Model formats that are not SDFormat (checked after the SDF templates).

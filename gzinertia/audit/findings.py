@@ -16,6 +16,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
+__all__ = [
+    "SEVERITY_RANK",
+    "AuditResult",
+    "FileState",
+    "FileStatus",
+    "Finding",
+    "JsonValue",
+    "RuleInfo",
+    "Severity",
+    "plain_json_value",
+]
+
 Severity = Literal["error", "warning", "info"]
 FileState = Literal["ok", "skipped", "error"]
 

@@ -48,6 +48,36 @@ from gzinertia.audit.findings import (
 if TYPE_CHECKING:  # rich is imported only for the table (cold start of the other formats)
     from rich.console import Console
 
+__all__ = [
+    "FORMATS",
+    "SARIF_SCHEMA_URI",
+    "SARIF_VERSION",
+    "SRCROOT",
+    "TOOL_NAME",
+    "Format",
+    "artifact_uri",
+    "escape_github_data",
+    "escape_github_property",
+    "file_status_line",
+    "finding_line",
+    "group_findings",
+    "group_line",
+    "json_safe",
+    "portable_path",
+    "render",
+    "render_github",
+    "render_json",
+    "render_junit",
+    "render_sarif",
+    "render_table",
+    "render_text",
+    "summary_line",
+    "to_json_data",
+    "to_sarif_log",
+    "unicode_safe",
+    "visible",
+]
+
 Format = Literal["table", "json", "sarif", "junit", "github", "text"]
 FORMATS: tuple[Format, ...] = ("table", "json", "sarif", "junit", "github", "text")
 

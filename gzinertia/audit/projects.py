@@ -21,6 +21,13 @@ from gzinertia.audit.runner import Progress
 from gzinertia.audit.runner import audit as run_audit
 from gzinertia.limits import ReadLimits
 
+__all__ = [
+    "ProjectRun",
+    "audit_projects",
+    "group_targets",
+    "merge",
+]
+
 
 @dataclass(frozen=True)
 class ProjectRun:

@@ -29,6 +29,18 @@ if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
 
+__all__ = [
+    "MAX_JOBS",
+    "PARALLEL_MIN_FILES",
+    "FileResult",
+    "Progress",
+    "audit",
+    "capped_jobs",
+    "check_document",
+    "default_jobs",
+    "open_cache",
+]
+
 # The checks, the reader and NumPy are imported when a file must be checked: a run whose files
 # all come from the result cache does without them.
 

@@ -28,6 +28,8 @@ from gzinertia.errors import GzInertiaError
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import AddMassResult
 
+__all__ = ["addmass"]
+
 
 @app.command()
 def addmass(
@@ -169,16 +171,16 @@ def _report(result: AddMassResult) -> None:
 
     err = sys.stderr
     for item in result.links:
-        A = item.A_BBo_B.A
+        A = item.A_BBo_B.linear_first()
         print(f"{item.link.name}: {item.fit.description}, {item.density:g} kg/m^3", file=err)
         for e in item.fit.ellipsoids:
             print(
                 "  ellipsoid semi-axes "
                 + " ".join(f"{v:.4g}" for v in e.semi_axes)
                 + " m, centre "
-                + " ".join(f"{v:.4g}" for v in e.X_BE.p)
+                + " ".join(f"{v:.4g}" for v in e.X_FE.p)
                 + " m in the link frame"
-                + _of_collisions(e.collision),
+                + _of_collisions(e.label),
                 file=err,
             )
         print(

@@ -27,6 +27,27 @@ if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
     from gzinertia.records import SdfDocument
 
+__all__ = [
+    "CheckOption",
+    "DensityOption",
+    "DiffOption",
+    "FluidOption",
+    "ForceReadonlyOption",
+    "InPlaceOption",
+    "InternalError",
+    "LinkOption",
+    "ModelPathOption",
+    "OutputOption",
+    "Vec3Tuple",
+    "app",
+    "deliver_edit",
+    "fluid_density",
+    "load_document",
+    "main",
+    "parse_vector",
+    "print_notes",
+]
+
 app = typer.Typer(
     name="gzinertia",
     help="Rigid-body inertia and fluid added mass for Gazebo/SDFormat models.",
@@ -289,6 +310,9 @@ def main() -> None:
     """Console-script entry: runs the app, turning user errors into one line and exit status 2
     (an unexpected exception too: "internal error, please report", naming the file)."""
     _quiet_float_warnings()
+    from gzinertia import options
+
+    options.use_command_line_spelling()  # messages name --flags, not keyword arguments
     try:
         status = _app_for(sys.argv[1:])(standalone_mode=False)
         if isinstance(status, int) and status:
@@ -313,6 +337,8 @@ def main() -> None:
         text = " ".join(f"{type(exc).__name__}: {exc}".split())
         typer.echo(f"gzinertia: error: internal error, please report ({text})", err=True)
         sys.exit(2)
+    finally:
+        options.use_library_spelling()
 
 
 if __name__ == "__main__":  # pragma: no cover

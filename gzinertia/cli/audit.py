@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from gzinertia.audit.findings import AuditResult
     from gzinertia.limits import ReadLimits
 
+__all__ = [
+    "PROGRESS_MIN_FILES",
+    "audit",
+    "docs_base_uri",
+    "exit_status",
+]
+
 #: Show a progress bar (stderr, terminals only, not in CI) from this many files on.
 PROGRESS_MIN_FILES = 20
 

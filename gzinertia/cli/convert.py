@@ -21,6 +21,8 @@ from gzinertia.cli.app import (
 )
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["convert"]
+
 
 @app.command()
 def convert(
@@ -103,7 +105,7 @@ def convert(
     for item in result.links:
         print(
             f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "
-            + " ".join(f"{v:.4g}" for v in item.A_BBo_B.A.diagonal()),
+            + " ".join(f"{v:.4g}" for v in item.A_BBo_B.linear_first().diagonal()),
             file=sys.stderr,
         )
     for note in result.notes:

@@ -23,6 +23,8 @@ from gzinertia.cli.app import (
 )
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["HYDRO_DEFAULT_FIT", "WATER_VISCOSITY", "hydro"]
+
 WATER_VISCOSITY = 1.0e-3  # Pa·s, fresh water near 20 °C
 #: hydro's default fit: the damping model is MuJoCo's ellipsoid drag, and MuJoCo puts one
 #: ellipsoid on each geom by its own rule, so only this fit reproduces MuJoCo's wrench.

@@ -22,6 +22,8 @@ from gzinertia.errors import GzInertiaError
 if TYPE_CHECKING:
     from gzinertia.records import LinkRecord
 
+__all__ = ["MAX_ROWS", "plot"]
+
 MAX_ROWS = 8
 
 

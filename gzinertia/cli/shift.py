@@ -22,6 +22,8 @@ from gzinertia.cli.app import (
 )
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["shift"]
+
 
 @app.command()
 def shift(
@@ -84,9 +86,9 @@ def shift(
         return
     print(
         f"{result.link.name}: moved from ({where}) m to the link origin; diagonal before "
-        + " ".join(f"{v:.4g}" for v in result.A_before.A.diagonal())
+        + " ".join(f"{v:.4g}" for v in result.A_before.linear_first().diagonal())
         + ", after "
-        + " ".join(f"{v:.4g}" for v in result.A_BBo_B.A.diagonal()),
+        + " ".join(f"{v:.4g}" for v in result.A_BBo_B.linear_first().diagonal()),
         file=sys.stderr,
     )
     deliver_edit(file, result.old, result.new, mode)

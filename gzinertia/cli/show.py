@@ -20,6 +20,8 @@ from gzinertia.cli.app import (
 )
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["show"]
+
 
 @app.command()
 def show(

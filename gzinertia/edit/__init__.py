@@ -4,3 +4,5 @@ the minimal-diff writer they share (:mod:`~gzinertia.edit.editor`, :mod:`~gziner
 :mod:`~gzinertia.edit.links`), the read-back check (:mod:`~gzinertia.edit.verify`) and the safe
 delivery of the result (:mod:`~gzinertia.edit.output`, :mod:`~gzinertia.edit.safe_write`).
 """
+
+__all__: list[str] = []

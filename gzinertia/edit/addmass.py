@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from gzinertia.edit.links import (
     NotEditableError,
     ascii_comment,
@@ -25,10 +23,24 @@ from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo.hydrodynamics import added_mass_active
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.selection import select_links
+
+__all__ = [
+    "AddMassResult",
+    "FitChooser",
+    "LinkAddedMass",
+    "add_mass",
+    "overlap_reason",
+    "plausibility_warnings",
+    "plugin_conflict",
+    "plugins_applying_added_mass",
+    "provenance",
+]
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,7 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
 def plugins_applying_added_mass(link: LinkRecord) -> list[HydroPlugin]:
     """The link's Hydrodynamics plugins whose ``<iDotJ>`` added mass is on."""
     return [
-        p for p in link.hydrodynamics if not p.disable_added_mass and bool(np.any(p.D_BBo_B))
+        p for p in link.hydrodynamics if added_mass_active(p)
     ]
 
 
@@ -90,8 +102,9 @@ def plugin_conflict(link: LinkRecord, plugin: HydroPlugin, path: Path) -> str:
     return (
         f"its Hydrodynamics plugin (line {plugin.source.line}) applies added mass from its "
         "<iDotJ> terms, and <fluid_added_mass> as well would count it twice: move those "
-        f"values with `gzinertia convert {path} --hydro-to-sdf`, or pass "
-        "--replace-plugin-added-mass to write the ellipsoid estimate and turn the plugin's "
+        f"values with `{option('hydro_to_sdf_command', path=path)}`, or pass "
+        f"{option('replace_plugin_added_mass')} to write the ellipsoid estimate and turn the "
+        "plugin's "
         "added mass off (<disable_added_mass>true</disable_added_mass>)"
     )
 
@@ -105,10 +118,10 @@ def overlap_reason(link: LinkRecord, other: str, measure: float, written: bool =
         "share "
     )
     if written:
-        return text + "counts twice (--allow-overlap; the audit reports GZI210)"
+        return text + f"counts twice ({option('allow_overlap')}; the audit reports GZI210)"
     return text + (
         "would count twice (GZI210) and the larger ellipsoid already stands for it; pass "
-        "--allow-overlap to write it anyway"
+        f"{option('allow_overlap')} to write it anyway"
     )
 
 
@@ -128,7 +141,8 @@ def _editable_links(
             links.append(link)
     if explicit and len(links) != 1:
         raise GzInertiaError(
-            f"{path}: an explicit ellipsoid needs --link to select exactly one editable link "
+            f"{path}: an explicit ellipsoid needs {option('link')} to select exactly one editable "
+            "link "
             f"({len(links)} selected)"
         )
     return links, skipped
@@ -152,7 +166,7 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
         what = f"its {r.fit.method}-fit ellipsoid" + ("s" if len(r.fit.ellipsoids) > 1 else "")
         for warning in (
             density_warning(inertial.mass, volume, what),
-            added_to_rigid_warning(inertial.mass, r.A_BBo_B.A),
+            added_to_rigid_warning(inertial.mass, r.A_BBo_B.linear_first()),
         ):
             if warning:
                 warnings.append(f"{r.link.name}: {warning}")

@@ -34,21 +34,35 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
+from gzinertia.gazebo.hydrodynamics import (
+    FORCE_AXES,
+    VELOCITY_AXES,
+    added_mass_term,
+    added_mass_terms,
+)
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.negligible import entry_scales
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, LinkRecord
+from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
+
+__all__ = [
+    "ASYMMETRY_TOLERANCE",
+    "SIGNS",
+    "ConvertResult",
+    "ConvertedLink",
+    "Sign",
+    "already_written",
+    "decide_sign",
+    "hydro_to_sdf",
+    "sdf_to_hydro",
+]
 
 Sign = Literal["fossen", "physical", "auto"]
 SIGNS: tuple[Sign, ...] = ("fossen", "physical", "auto")
 #: Relative asymmetry below which symmetrising is not worth a warning.
 ASYMMETRY_TOLERANCE = 1e-9
-
-
-def added_mass_terms() -> list[str]:
-    """The 36 ``<iDotJ>`` names, row by row (``xDotU, xDotV, ..., nDotR``)."""
-    return [f"{i}Dot{j}" for i in HYDRO_FORCE_AXES for j in HYDRO_VELOCITY_AXES]
 
 
 def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "physical"]:
@@ -66,7 +80,7 @@ def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "phy
                                                      "mDotQ", "nDotR"), diag, strict=True))
     raise GzInertiaError(
         f"{where}: cannot tell the sign convention of the <iDotJ> terms from their diagonal "
-        f"({shown}): pass --sign fossen (negative derivatives) or --sign physical"
+        f"({shown}): pass {option('sign_fossen_negative_or_physical')}"
     )
 
 
@@ -99,9 +113,9 @@ def already_written(link: LinkRecord, A_BBo_B: AddedMass) -> bool:
     current = link.inertial.A_BBo_B
     if current is None:
         return False
-    want = A_BBo_B.symmetric().A
+    want = A_BBo_B.symmetric().linear_first()
     scale = max(float(np.max(np.abs(want))), 1e-300)
-    return float(np.max(np.abs(current - want))) <= WRITE_RTOL * scale
+    return float(np.max(np.abs(current.linear_first() - want))) <= WRITE_RTOL * scale
 
 
 def hydro_to_sdf(
@@ -131,15 +145,16 @@ def hydro_to_sdf(
                 warnings.append(f"{where}: link {link.name!r} or its plugin is in another file")
                 continue
             chosen = decide_sign(D_BBo_B, sign, where)
-            as_written = AddedMass(-D_BBo_B if chosen == "fossen" else D_BBo_B)
+            as_written = AddedMass(-D_BBo_B if chosen == "fossen" else D_BBo_B,
+                                   ordering="linear-first")
             asym = as_written.asymmetry
-            scale = max(float(np.max(np.abs(as_written.A))), 1e-300)
+            scale = max(float(np.max(np.abs(as_written.linear_first()))), 1e-300)
             if asym > ASYMMETRY_TOLERANCE * scale:
-                i, j = np.unravel_index(int(np.argmax(np.abs(D_BBo_B - D_BBo_B.T))), (6, 6))
+                i, j = divmod(int(np.argmax(np.abs(D_BBo_B - D_BBo_B.T))), 6)
                 warnings.append(
                     f"{where}: the <iDotJ> terms are not symmetric (largest difference {asym:g} "
-                    f"between {HYDRO_FORCE_AXES[i]}Dot{HYDRO_VELOCITY_AXES[j]} and "
-                    f"{HYDRO_FORCE_AXES[j]}Dot{HYDRO_VELOCITY_AXES[i]}); written the symmetric part"
+                    f"between {added_mass_term(i, j)} and "
+                    f"{added_mass_term(j, i)}); written the symmetric part"
                 )
             A_BBo_B = as_written.symmetric()
             if plugin.disable_added_mass:
@@ -159,7 +174,7 @@ def hydro_to_sdf(
             if link.inertial.A_BBo_B is not None and not done and not force:
                 raise GzInertiaError(
                     f"{link.source}: link {link.name!r} already has <fluid_added_mass>; "
-                    "pass --force to replace it with the plugin's terms"
+                    f"pass {option('force')} to replace it with the plugin's terms"
                 )
             if not done:  # a re-run that would write the same values leaves the element
                 write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
@@ -193,7 +208,9 @@ def sdf_to_hydro(
     ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
     element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin."""
     if sign == "auto":
-        raise GzInertiaError("--sdf-to-hydro needs --sign fossen or --sign physical")
+        raise GzInertiaError(
+            f"{option('sdf_to_hydro')} needs {option('sign_fossen_or_physical')}"
+        )
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     converted: list[ConvertedLink] = []
@@ -212,18 +229,19 @@ def sdf_to_hydro(
         if not (same_file(link.source.file, path) and same_file(plugin.source.file, path)):
             warnings.append(f"{plugin.source}: link {link.name!r} or its plugin is in another file")
             continue
-        A_BBo_B = AddedMass(link.inertial.A_BBo_B).symmetric()
-        D_BBo_B = -A_BBo_B.A if sign == "fossen" else A_BBo_B.A
+        A_BBo_B = link.inertial.A_BBo_B.symmetric()
+        A_lf = A_BBo_B.linear_first()
+        D_BBo_B = -A_lf if sign == "fossen" else A_lf
         # What the plugin's Coriolis term does not preserve (issue 12.8).
         warnings.extend(sdf_to_hydro_warnings(
-            str(link.source), link.name, A_BBo_B.A, link.M_BBo_B("linear-first"), sign
+            str(link.source), link.name, A_lf, link.M_BBo_B.linear_first(), sign
         ))
         scales = entry_scales(D_BBo_B)  # round-off judged within units (physics.negligible)
         plugin_elem = plugin_element(editor, plugin)
         # Every term the plugin already has, and the non-zero ones it lacks.
         values = {}
-        for i, row in enumerate(HYDRO_FORCE_AXES):
-            for j, col in enumerate(HYDRO_VELOCITY_AXES):
+        for i, row in enumerate(FORCE_AXES):
+            for j, col in enumerate(VELOCITY_AXES):
                 name, value = f"{row}Dot{col}", format_value(float(D_BBo_B[i, j]), scales[i, j])
                 if value != "0" or child(plugin_elem, name) is not None:
                     values[name] = value

@@ -24,6 +24,8 @@ from gzinertia.edit.spans import (
 from gzinertia.errors import GzInertiaError
 from gzinertia.sdf.xml import child, parse_xml_bytes
 
+__all__ = ["XmlEditor"]
+
 
 @dataclass(frozen=True)
 class _Edit:

@@ -27,6 +27,8 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo import hydrodynamics
+from gzinertia.options import option
 from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.hydro_damping import (
@@ -39,8 +41,18 @@ from gzinertia.physics.hydro_damping import (
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
 
-PLUGIN_FILENAME = "gz-sim-hydrodynamics-system"
-PLUGIN_NAME = "gz::sim::systems::Hydrodynamics"
+__all__ = [
+    "DIFFERENCE_FACTOR",
+    "SAME_TERM_FLOOR",
+    "WHAT_FOR",
+    "HydroResult",
+    "LinkDamping",
+    "describe_replacements",
+    "hydro",
+    "link_damping",
+    "replaced_terms",
+    "term_scales",
+]
 
 
 @dataclass(frozen=True)
@@ -129,12 +141,12 @@ def link_damping(
     so it implies ``couplings``)."""
     couplings = couplings or cross_terms
     terms = [
-        hydrodynamics_damping(e.semi_axes, e.X_BE, density, viscosity, coefs, couplings=couplings)
+        hydrodynamics_damping(e.semi_axes, e.X_FE, density, viscosity, coefs, couplings=couplings)
         for e in fit.ellipsoids
     ]
     if cross_terms:
         terms += [
-            quadratic_cross_terms(e.semi_axes, e.X_BE, density, coefs) for e in fit.ellipsoids
+            quadratic_cross_terms(e.semi_axes, e.X_FE, density, coefs) for e in fit.ellipsoids
         ]
     return sum_damping(terms)
 
@@ -150,21 +162,21 @@ def term_scales(terms: dict[str, float]) -> dict[str, float]:
 
     import numpy as np
 
+    from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
     from gzinertia.physics.negligible import exponent_scales
-    from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 
     fallback = max((abs(v) for v in terms.values()), default=1.0)
     scales = dict.fromkeys(terms, fallback)
-    force, velocity = f"[{HYDRO_FORCE_AXES}]", f"[{HYDRO_VELOCITY_AXES}]"
+    force, velocity = f"[{FORCE_AXES}]", f"[{VELOCITY_AXES}]"
     pattern = re.compile(f"({force})({velocity})(?:abs({velocity}))?")
     kinds: dict[bool, list[tuple[str, int]]] = {False: [], True: []}
     for name in terms:
         match = pattern.fullmatch(name)
         if match:
             f, j, k = match.groups()
-            exponent = int(HYDRO_FORCE_AXES.index(f) >= 3) + int(HYDRO_VELOCITY_AXES.index(j) >= 3)
+            exponent = int(FORCE_AXES.index(f) >= 3) + int(VELOCITY_AXES.index(j) >= 3)
             if k is not None:
-                exponent += int(HYDRO_VELOCITY_AXES.index(k) >= 3)
+                exponent += int(VELOCITY_AXES.index(k) >= 3)
             kinds[k is not None].append((name, exponent))
     for quadratic, members in kinds.items():
         if members:
@@ -195,7 +207,7 @@ def _write_terms(
     short = link.name.rsplit("::", 1)[-1]
     return [
         f"<!-- {comment} -->",
-        f'<plugin filename="{PLUGIN_FILENAME}" name="{PLUGIN_NAME}">',
+        f'<plugin filename="{hydrodynamics.FILENAME}" name="{hydrodynamics.NAME}">',
         f"{unit}<link_name>{short}</link_name>",
         f"{unit}<water_density>{density:g}</water_density>",
         *(f"{unit}<{n}>{v}</{n}>" for n, v in values.items()),
@@ -222,7 +234,7 @@ def hydro(
     plugin): they may be identified values, better than this estimate. Replacements more than
     :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`."""
     if not viscosity >= 0.0:
-        raise GzInertiaError(f"--viscosity must be >= 0, not {viscosity}")
+        raise GzInertiaError(f"{option('viscosity')} must be >= 0, not {viscosity}")
     edit = FileEdit.open(path, model_paths)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
@@ -258,7 +270,7 @@ def hydro(
         if lines and model is not None:
             new_plugins.setdefault(id(model), (model, []))[1].extend(lines)
         combined = combined_motion_error(
-            ((e.semi_axes, e.X_BE) for e in fit.ellipsoids), density, coefs, terms
+            ((e.semi_axes, e.X_FE) for e in fit.ellipsoids), density, coefs, terms
         )
         results.append(LinkDamping(link, fit, terms, bool(lines), combined))
     for model, lines in new_plugins.values():
@@ -283,7 +295,7 @@ def _check_replacement(
         raise GzInertiaError(
             f"{plugin.source}: the Hydrodynamics plugin of {link.name!r} already has damping "
             f"terms, and this estimate would replace them: {describe_replacements(replaced)}. "
-            f"{WHAT_FOR}. Pass --force to replace them"
+            f"{WHAT_FOR}. Pass {option('force')} to replace them"
         )
     far = [r for r in replaced if r[3] > DIFFERENCE_FACTOR]
     if not far or ours:

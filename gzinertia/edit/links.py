@@ -13,11 +13,27 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.physics.added_mass import SDF_AXES, SDF_TAGS, AddedMass
 from gzinertia.physics.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
+from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
+from gzinertia.sdf.fluid_added_mass import SDF_AXES, SDF_TAGS, values_of
 from gzinertia.sdf.xml import child, line_of
+
+__all__ = [
+    "NonFiniteValueError",
+    "NotEditableError",
+    "ascii_comment",
+    "fluid_added_mass_lines",
+    "format_value",
+    "inertial_element",
+    "link_element",
+    "plugin_element",
+    "remove_fluid_added_mass",
+    "require_finite",
+    "same_file",
+    "write_fluid_added_mass",
+]
 
 
 class NotEditableError(SdfError):
@@ -74,8 +90,8 @@ def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -
     :func:`gzinertia.physics.negligible.entry_scales`, never by comparing kg·m² with kg."""
     if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
         raise ValueError("<fluid_added_mass> is about the link origin in link axes (A_BBo_B)")
-    values = A_BBo_B.sdf_values()
-    scales = entry_scales(A_BBo_B.symmetric().A)
+    values = values_of(A_BBo_B)
+    scales = entry_scales(A_BBo_B.symmetric().linear_first())
     scale = {t: float(scales[SDF_AXES.index(t[0]), SDF_AXES.index(t[1])]) for t in SDF_TAGS}
     if "--" in comment:
         raise ValueError("an XML comment cannot contain '--'")
@@ -121,7 +137,7 @@ def write_fluid_added_mass(
     """Sets the link's ``<fluid_added_mass>`` (replacing an existing one and the gzinertia comment
     before it, or appending it as the last child of ``<inertial>``)."""
     inertial = inertial_element(editor, link_elem)
-    require_finite(editor, link_elem, "<fluid_added_mass>", A_BBo_B.A.ravel().tolist())
+    require_finite(editor, link_elem, "<fluid_added_mass>", A_BBo_B.linear_first().ravel().tolist())
     lines = fluid_added_mass_lines(A_BBo_B, comment, editor.indent_unit.decode())
     existing = child(inertial, "fluid_added_mass")
     if existing is not None:

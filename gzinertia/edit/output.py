@@ -12,6 +12,8 @@ from pathlib import Path
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
 
+__all__ = ["WriteMode", "deliver", "unified_diff"]
+
 
 @dataclass(frozen=True)
 class WriteMode:

@@ -23,8 +23,10 @@ from gzinertia.audit.rules.model import (
     fluid_overlap_of,
     has_added_mass,
 )
-from gzinertia.physics.overlap import Ellipsoid
+from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.records import LinkRecord, SdfDocument
+
+__all__ = ["OverlapGuard"]
 
 
 class OverlapGuard:
@@ -43,7 +45,7 @@ class OverlapGuard:
         self._volume: dict[str, float] = {}
         self._carrying: set[str] = set()
         self._already: set[str] = set()
-        groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
+        groups: dict[str, list[tuple[LinkContext, PosedEllipsoid]]] = {}
         for ctx in contexts:
             if ctx.link.static:
                 continue

@@ -38,6 +38,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
+
+__all__ = ["LOCK_TIMEOUT", "TEMP_MARK", "write_atomically"]
 
 #: Marks gzinertia's temporary files: ``.NAME`` + this + ``PID-RANDOM``.
 TEMP_MARK = ".gzinertia-tmp-"
@@ -111,7 +114,7 @@ def _check_replaceable(target: Path, st: os.stat_result, force_readonly: bool) -
         kind = _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
         raise GzInertiaError(
             f"{target}: is {kind}, not a regular file: refusing to replace it "
-            "(write to a regular file, or use --diff or --check to write nothing)"
+            f"(write to a regular file, or use {option('diff_or_check')} to write nothing)"
         )
     if st.st_nlink > 1:
         raise GzInertiaError(
@@ -123,7 +126,7 @@ def _check_replaceable(target: Path, st: os.stat_result, force_readonly: bool) -
     if read_only and not force_readonly:
         raise GzInertiaError(
             f"{target}: is read-only (mode {stat.S_IMODE(st.st_mode):o}): refusing to write it "
-            "(--force-readonly writes it and keeps it read-only)"
+            f"({option('force_readonly')} writes it and keeps it read-only)"
         )
 
 

@@ -17,7 +17,16 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
 from gzinertia.sdf.xml import child, line_of
+
+__all__ = [
+    "FLUID_ADDED_MASS_VERSION",
+    "OLDEST_UPGRADABLE",
+    "check_version_for_added_mass",
+    "meaning_changes",
+    "version_tuple",
+]
 
 FLUID_ADDED_MASS_VERSION = (1, 10)
 #: Below this the pose syntax itself differs (``<origin pose=...>``): never upgraded.
@@ -86,14 +95,14 @@ def check_version_for_added_mass(editor: XmlEditor, version: str, keep: bool) ->
         return (
             f"{editor.name}: declares SDF {version}, but <fluid_added_mass> is in the spec since "
             "1.10; libsdformat before 13 and tools that follow the declared version ignore it "
-            "(the audit reports GZI201; drop --keep-version to declare 1.10)"
+            f"(the audit reports GZI201; drop {option('keep_version')} to declare 1.10)"
         )
     root_line = line_of(editor.root)
     if parsed < OLDEST_UPGRADABLE:
         raise GzInertiaError(
             f"{editor.name}:{root_line}: declares SDF {version}; <fluid_added_mass> is SDF 1.10 "
             "and a file this old cannot just be declared 1.10: convert it first (`gz sdf -p`), "
-            "or pass --keep-version to write the element anyway"
+            f"or pass {option('keep_version')} to write the element anyway"
         )
     changes = meaning_changes(editor.root, parsed)
     if changes:
@@ -102,12 +111,12 @@ def check_version_for_added_mass(editor: XmlEditor, version: str, keep: bool) ->
         raise GzInertiaError(
             f"{editor.name}:{line}: declares SDF {version} and uses {what}{more}, whose meaning "
             "differs in SDF 1.10, the version <fluid_added_mass> needs: convert the file first "
-            "(`gz sdf -p`), or pass --keep-version to write the element under "
+            f"(`gz sdf -p`), or pass {option('keep_version')} to write the element under "
             f"SDF {version} (libsdformat before 13 ignores it)"
         )
     editor.set_attribute(editor.root, "version", "1.10")
     return (
         f"{editor.name}: declared SDF 1.10 (was {version}), the version <fluid_added_mass> needs; "
         f"nothing in the file means something else under 1.10 (libsdformat's conversion rules "
-        f"from {version}); pass --keep-version to keep {version}"
+        f"from {version}); pass {option('keep_version')} to keep {version}"
     )

@@ -13,6 +13,8 @@ from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import read_file_bytes
 
+__all__ = ["FileEdit"]
+
 
 @dataclass
 class FileEdit:

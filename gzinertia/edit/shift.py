@@ -17,10 +17,20 @@ import numpy as np
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
+
+__all__ = [
+    "ShiftResult",
+    "SourceAxes",
+    "shift",
+    "shift_comment",
+    "shifted_added_mass",
+    "source_point",
+]
 
 SourceAxes = Literal["link", "inertial"]
 
@@ -46,7 +56,7 @@ def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> n
         return np.zeros(3)
     if isinstance(point, tuple):
         return np.array(point, dtype=float)
-    raise GzInertiaError(f"--from must be com, origin or x,y,z, not {point!r}")
+    raise GzInertiaError(f"{option('from')} must be com, origin or x,y,z, not {point!r}")
 
 
 def shifted_added_mass(
@@ -55,11 +65,13 @@ def shifted_added_mass(
     """The link's written matrix taken as about Q (in ``axes``), and the same about Bo in B."""
     if link.inertial.A_BBo_B is None:
         raise GzInertiaError(f"{link.source}: link {link.name!r} has no <fluid_added_mass>")
-    A_Q = AddedMass(link.inertial.A_BBo_B, "Q", "I" if axes == "inertial" else "B")
+    # The numbers as written, taken as about Q in the named axes (what the user says they are).
+    A_Q = AddedMass(link.inertial.A_BBo_B.linear_first(), ordering="linear-first", point="Q",
+                    axes="I" if axes == "inertial" else "B")
     try:
         if axes == "inertial":
             A_Q = A_Q.reexpressed("B", link.inertial.R_BI)
-        return A_Q, A_Q.moved_to("Bo", p_BoQ_B)
+        return A_Q, A_Q.shift(-p_BoQ_B, "Bo")
     except Float64OverflowError as exc:
         raise GzInertiaError(f"{link.source}: link {link.name!r}: {exc}; nothing written") from None
 
@@ -78,7 +90,9 @@ def shift(
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
         names = ", ".join(lk.name for lk in links)
-        raise GzInertiaError(f"{path}: --link must select one link, not {len(links)} ({names})")
+        raise GzInertiaError(
+            f"{path}: {option('link')} must select one link, not {len(links)} ({names})"
+        )
     link = links[0]
     if not same_file(link.source.file, path):
         raise GzInertiaError(f"{path}: link {link.name!r} is defined in {link.source.file}")
@@ -91,13 +105,14 @@ def shift(
     comment = shift_comment(p_BoQ_B, axes)
     if not force and existing is not None and editor.gzinertia_comment(existing) == comment:
         # This very shift was applied already: a re-run is a no-op (and --check passes).
-        A_now = AddedMass(np.asarray(link.inertial.A_BBo_B))
+        A_now = link.inertial.A_BBo_B
+        assert A_now is not None  # shifted_added_mass refused a link without one
         return ShiftResult(path, edit.old, edit.old, link, _xyz(p_BoQ_B), A_now, A_now, True)
     if existing is not None and editor.has_gzinertia_comment(existing) and not force:
         raise GzInertiaError(
             f"{link.source}: the <fluid_added_mass> of {link.name!r} was written by gzinertia "
             "and is already about the link origin; shifting it again would be wrong "
-            "(pass --force if you edited it by hand since)"
+            f"(pass {option('force')} if you edited it by hand since)"
         )
     if np.any(p_BoQ_B) or axes == "inertial":
         write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)

@@ -14,6 +14,14 @@ from dataclasses import dataclass
 
 from gzinertia.errors import SdfError
 
+__all__ = [
+    "ElementSpan",
+    "element_spans",
+    "indentation_at",
+    "line_start",
+    "newline_of",
+]
+
 _NAME = re.compile(rb"[^\s/>]+")
 
 

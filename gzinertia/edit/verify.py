@@ -13,6 +13,8 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 
+__all__ = ["WRITE_RTOL", "verify_edit"]
+
 #: Written values carry ten significant digits.
 WRITE_RTOL = 1e-9
 
@@ -28,11 +30,14 @@ def _same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
     )
 
 
-def _same_added_mass(a: np.ndarray | None, b: np.ndarray | None, rtol: float) -> bool:
-    """``a`` (read back) equals ``b`` (meant) within ``rtol`` of ``b``'s largest entry; both
-    finite (an infinite scale would accept anything, e.g. all zeros for an overflowed ``b``)."""
-    if a is None or b is None:
-        return a is None and b is None
+def _same_added_mass(A: AddedMass | None, B: AddedMass | None, rtol: float) -> bool:
+    """``A`` (read back) equals ``B`` (meant) within ``rtol`` of ``B``'s largest entry; both
+    finite (an infinite scale would accept anything, e.g. all zeros for an overflowed ``B``)."""
+    if A is None or B is None:
+        return A is None and B is None
+    if (A.point, A.axes) != (B.point, B.axes):
+        return False
+    a, b = A.linear_first(), B.linear_first()
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         return False
     scale = max(float(np.max(np.abs(b))), 1e-300)
@@ -60,7 +65,7 @@ def verify_edit(
         if old.name in added_mass:
             want = added_mass[old.name]
             ok = _same_added_mass(
-                new_link.inertial.A_BBo_B, None if want is None else want.symmetric().A, WRITE_RTOL
+                new_link.inertial.A_BBo_B, None if want is None else want.symmetric(), WRITE_RTOL
             )
         else:
             ok = _same_added_mass(new_link.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0)

@@ -2,3 +2,5 @@
 (:mod:`~gzinertia.gazebo.dart`) and the Hydrodynamics system's Coriolis term
 (:mod:`~gzinertia.gazebo.hydro_coriolis`), reproduced to compare with the true quantities.
 """
+
+__all__: list[str] = []

@@ -16,16 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from gzinertia.physics.rotation import skew
-from gzinertia.physics.spatial import Mat6, Ordering, block_swap, reorder
+from gzinertia.physics.spatial import Mat6, Ordering, reorder
 from gzinertia.records import Inertial
+
+__all__ = ["dart_spatial_tensor", "gz_math_body_matrix", "gz_math_spatial_matrix"]
 
 
 def dart_spatial_tensor(inertial: Inertial, ordering: Ordering = "angular-first") -> Mat6:
     """The 6x6 that Gazebo's DART plugin gives DART for this link (about Bo, link axes)."""
-    S = inertial.M_BBo_B("angular-first")
-    if inertial.A_BBo_B is not None:
-        S = S + block_swap(inertial.A_BBo_B)
-    return reorder(S, "angular-first", ordering)
+    if inertial.A_BBo_B is None:
+        return inertial.M_BBo_B.in_ordering(ordering)
+    return (inertial.M_BBo_B + inertial.A_BBo_B).in_ordering(ordering)
 
 
 def gz_math_body_matrix(inertial: Inertial, ordering: Ordering = "linear-first") -> Mat6:
@@ -44,5 +45,5 @@ def gz_math_spatial_matrix(inertial: Inertial, ordering: Ordering = "linear-firs
     """gz-math ``Inertial::SpatialMatrix()``: ``BodyMatrix()`` plus the added mass as written."""
     M = gz_math_body_matrix(inertial, "linear-first")
     if inertial.A_BBo_B is not None:
-        M = M + inertial.A_BBo_B
+        M = M + inertial.A_BBo_B.linear_first()  # unshifted, as gz-math does
     return reorder(M, "linear-first", ordering)

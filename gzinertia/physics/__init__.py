@@ -4,3 +4,5 @@ ellipsoids, fits, overlap), solids of collision shapes, MuJoCo's fluid forces an
 Every matrix is named with its point, axes and ordering (``docs/conventions.md``); nothing here
 reads or writes files or knows SDF tag names beyond what :mod:`gzinertia.records` carries.
 """
+
+__all__: list[str] = []

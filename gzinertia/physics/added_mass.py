@@ -1,5 +1,6 @@
-"""Fluid added mass: a symmetric 6x6, **linear-first** ``[x y z p q r]``, about a named point in
-named axes.
+"""Fluid added mass: a symmetric 6x6 about a named point in named axes (:class:`AddedMass`, a
+:class:`~gzinertia.physics.spatial_matrix.SpatialMatrix`: it knows its ordering; SDFormat,
+Fossen and Capytaine write it linear-first ``[x y z p q r]``).
 
 The SDFormat spec (1.10+) puts ``<fluid_added_mass>`` about the link origin Bo in link axes B:
 ``A_BBo_B``. Matrices computed elsewhere (``A_EEo_E`` about an ellipsoid's centre in its axes,
@@ -12,14 +13,14 @@ definite (DART needs it to invert the articulated inertia).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.rotation import Pose, frozen
-from gzinertia.physics.spatial import Mat6, as_6x6, change_axes, change_point, kinetic_energy
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.spatial import Ordering
+from gzinertia.physics.spatial_matrix import SpatialInertia, SpatialMatrix
 
 #: Significant digits of every added-mass value gzinertia writes
 #: (:func:`gzinertia.edit.links.format_value`).
@@ -33,100 +34,83 @@ WRITTEN_DIGITS = 10
 #: sphere's, no longer reads back as an error), while a negative eigenvalue any larger is real.
 PSD_RTOL = 6.0 * 10.0 ** (1 - WRITTEN_DIGITS)
 
-#: Axis letters of ``<fluid_added_mass>``: linear x, y, z then angular p, q, r.
-SDF_AXES = "xyzpqr"
-#: The 21 child elements in spec order: the upper triangle, row by row.
-SDF_TAGS: tuple[str, ...] = tuple(SDF_AXES[i] + SDF_AXES[j] for i in range(6) for j in range(i, 6))
+__all__ = [
+    "PSD_RTOL",
+    "WRITTEN_DIGITS",
+    "AddedMass",
+    "ellipsoid_added_mass",
+    "kinetic_energy_error",
+    "total_is_positive_definite",
+]
 
 
-@dataclass(frozen=True)
-class AddedMass:
-    """An added-mass matrix with the point it is about and the axes it is expressed in.
+class AddedMass(SpatialMatrix):
+    """A fluid added-mass matrix with the point it is about and the axes it is expressed in.
 
-    ``A`` is linear-first; ``point`` and ``axes`` are monogram names used in messages (``"Bo"``
-    and ``"B"`` for the spec's ``A_BBo_B``, ``"Eo"`` and ``"E"`` for an ellipsoid's own matrix).
-    The matrix is stored as given; :attr:`asymmetry` says how far it is from symmetric.
+    ``AddedMass(matrix, ordering="linear-first", point="Bo", axes="B")``: ``ordering`` is
+    required (SDFormat's ``<fluid_added_mass>``, Fossen and Capytaine are linear-first); the
+    numbers come out through :meth:`linear_first` / :meth:`angular_first`. ``point`` and ``axes``
+    are monogram names (``"Bo"`` and ``"B"`` for the spec's ``A_BBo_B``, ``"Eo"`` and ``"E"`` for
+    an ellipsoid's own matrix). Stored as given; :attr:`asymmetry` says how far from symmetric.
+    Adding it to a rigid :class:`~gzinertia.physics.spatial_matrix.SpatialInertia` about the same
+    point in the same axes gives the total; adding a bare array raises.
     """
 
-    A: Mat6
-    point: str = "Bo"
-    axes: str = "B"
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "A", frozen(as_6x6(self.A), (6, 6)))
+    def __init__(
+        self, matrix: ArrayLike, *, ordering: Ordering, point: str = "Bo", axes: str = "B"
+    ) -> None:
+        super().__init__(matrix, ordering=ordering, point=point, axes=axes)
 
-    # --- SDF values -----------------------------------------------------------------------
-    @classmethod
-    def from_sdf_values(
-        cls, values: Mapping[str, float], point: str = "Bo", axes: str = "B"
-    ) -> AddedMass:
-        """The symmetric matrix from ``<fluid_added_mass>`` entries (missing ones are 0)."""
-        unknown = sorted(set(values) - set(SDF_TAGS))
-        if unknown:
-            raise ValueError(f"not <fluid_added_mass> entries: {', '.join(unknown)}")
-        A = np.zeros((6, 6))
-        for tag in SDF_TAGS:
-            i, j = SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])
-            A[i, j] = A[j, i] = float(values.get(tag, 0.0))
-        return cls(A, point, axes)
-
-    def sdf_values(self) -> dict[str, float]:
-        """The 21 spec entries (upper triangle of the symmetric part), in spec order."""
-        S = self.symmetric().A
-        return {tag: float(S[SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])]) for tag in SDF_TAGS}
-
-    # --- algebra --------------------------------------------------------------------------
-    def symmetric(self) -> AddedMass:
-        """``(A + Aᵀ)/2`` about the same point in the same axes."""
-        return AddedMass(0.5 * (self.A + self.A.T), self.point, self.axes)
-
-    @property
-    def asymmetry(self) -> float:
-        """``max|A - Aᵀ|`` (0 for a symmetric matrix)."""
-        return float(np.max(np.abs(self.A - self.A.T)))
-
-    def moved_to(self, point: str, p_PQ: ArrayLike) -> AddedMass:
-        """The same matrix about a new point P (same axes); ``p_PQ`` runs from P to the current
-        point Q, expressed in the matrix's axes. Exact congruence ``Tᵀ·A·T``."""
+    # --- algebra (overflow-checked) ---------------------------------------------------------
+    def shift(self, p_PQ: ArrayLike, point: str) -> AddedMass:
+        """The same matrix about a new point Q (same axes), named ``point``: ``p_PQ`` runs
+        **from the current point P to the new point Q**, expressed in the matrix's axes
+        (Drake's ``Shift`` direction). Exact congruence, :func:`gzinertia.physics.spatial.shift`.
+        A :class:`~gzinertia.errors.Float64OverflowError` when the result overflows."""
         with np.errstate(over="ignore", invalid="ignore"):
-            A = change_point(self.A, p_PQ, "linear-first")
-        return AddedMass(_finite(A, f"moving the added mass about {self.point} to {point}"),
-                         point, self.axes)
+            A = super().shift(p_PQ, point)
+        _finite(A._lf, f"moving the added mass about {self.point} to {point}")
+        return A
 
     def reexpressed(self, axes: str, R_GF: ArrayLike) -> AddedMass:
         """The same matrix in axes G, given ``R_GF`` from the current axes F (same point)."""
         with np.errstate(over="ignore", invalid="ignore"):
-            A = change_axes(self.A, R_GF)
-        return AddedMass(_finite(A, f"re-expressing the added mass in {axes} axes"),
-                         self.point, axes)
+            A = super().reexpressed(axes, R_GF)
+        _finite(A._lf, f"re-expressing the added mass in {axes} axes")
+        return A
 
     def in_link(self, X_BF: Pose, point: str = "Bo", axes: str = "B") -> AddedMass:
         """A matrix about a frame F's origin in F axes, brought to the link origin in link axes,
-        where F is posed in the link by ``X_BF``: rotate by ``R_BF``, then move by ``p_BoFo_B``."""
-        return self.reexpressed(axes, X_BF.R).moved_to(point, X_BF.p)
+        where F is posed in the link by ``X_BF``: rotate by ``R_BF``, then shift by
+        ``p_FoBo_B = -p_BoFo_B``."""
+        return self.reexpressed(axes, X_BF.R).shift(-X_BF.p, point)
 
-    def __add__(self, other: AddedMass) -> AddedMass:
-        if (self.point, self.axes) != (other.point, other.axes):
-            raise ValueError(
-                f"cannot add A about {other.point} in {other.axes} to A about {self.point} in "
-                f"{self.axes}: move them to one point and axes first"
-            )
-        with np.errstate(over="ignore", invalid="ignore"):
-            A = self.A + other.A
-        return AddedMass(_finite(A, "summing added masses"), self.point, self.axes)
+    @overload
+    def __add__(self, other: AddedMass) -> AddedMass: ...
+    @overload
+    def __add__(self, other: object) -> SpatialMatrix: ...
+    def __add__(self, other: object) -> SpatialMatrix:
+        """The sum about the same point in the same axes (an :class:`AddedMass` when ``other``
+        is one); see :meth:`SpatialMatrix.__add__`."""
+        total = super().__add__(other)
+        _finite(total._lf, "summing added masses")
+        return total
 
     # --- checks ---------------------------------------------------------------------------
     def eigenvalues(self) -> NDArray[np.float64]:
-        """Eigenvalues of the symmetric part, ascending."""
-        return np.linalg.eigvalsh(0.5 * (self.A + self.A.T))
+        """Eigenvalues of the symmetric part, ascending (the same in either ordering)."""
+        return np.linalg.eigvalsh(0.5 * (self._lf + self._lf.T))
 
     def unit_balanced(self) -> NDArray[np.float64]:
-        """The symmetric part in one unit: ``S·A·S`` with ``S = diag(1, 1, 1, 1/ℓ, 1/ℓ, 1/ℓ)``
+        """The symmetric part in one unit, **linear-first**: ``S·A·S`` with
+        ``S = diag(1, 1, 1, 1/ℓ, 1/ℓ, 1/ℓ)``
         and ``ℓ² = max|rotational block| / max|translational block|`` (the added mass's radius
         of gyration; ``ℓ = 1`` when either block is zero). A congruence, so it has the same
         number of negative eigenvalues as ``A``; unlike ``A``'s (kg, kg·m, kg·m² mixed), its
         eigenvalues compare with its entries whatever the unit of length."""
-        A = 0.5 * (self.A + self.A.T)
+        A = 0.5 * (self._lf + self._lf.T)
         lin = float(np.max(np.abs(A[:3, :3])))
         rot = float(np.max(np.abs(A[3:, 3:])))
         if lin > 0.0 and rot > 0.0 and np.isfinite(lin) and np.isfinite(rot):
@@ -145,20 +129,15 @@ class AddedMass:
         semi-definite up to the precision gzinertia writes (the writer and GZI202 share it)."""
         return bool(np.linalg.eigvalsh(self.unit_balanced())[0] >= -self.psd_tolerance())
 
-    def kinetic_energy(self, nu: ArrayLike) -> float:
-        """``½ νᵀ A ν`` for a spatial velocity ``ν = [v; ω]`` at this point, in these axes."""
-        return kinetic_energy(self.A, nu)
 
-
-def total_is_positive_definite(M_BBo_B: ArrayLike, A_BBo_B: AddedMass) -> tuple[bool, float]:
-    """Whether rigid + added mass about Bo is positive definite, and its smallest eigenvalue.
-
-    ``M_BBo_B`` is the rigid spatial inertia, **linear-first**, about Bo in B axes (use
-    ``Inertial.M_BBo_B("linear-first")``).
-    """
+def total_is_positive_definite(
+    M_BBo_B: SpatialInertia, A_BBo_B: AddedMass
+) -> tuple[bool, float]:
+    """Whether rigid + added mass about Bo in B axes is positive definite, and its smallest
+    eigenvalue (the same in either ordering)."""
     if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
         raise ValueError("added mass must be about Bo in B axes")
-    total = as_6x6(M_BBo_B) + A_BBo_B.symmetric().A
+    total = (M_BBo_B + A_BBo_B.symmetric()).linear_first()
     smallest = float(np.linalg.eigvalsh(total)[0])
     scale = float(np.max(np.abs(total)))
     return smallest > 64.0 * float(np.finfo(float).eps) * scale, smallest
@@ -175,7 +154,10 @@ def ellipsoid_added_mass(
     """
     from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 
-    A_EEo_E = AddedMass(ellipsoid_added_mass_matrix(semi_axes, density), "Eo", "E")
+    A_EEo_E = AddedMass(
+        ellipsoid_added_mass_matrix(semi_axes, density), ordering="linear-first", point="Eo",
+        axes="E",
+    )
     return A_EEo_E, A_EEo_E.in_link(Pose() if X_BE is None else X_BE)
 
 
@@ -186,8 +168,8 @@ def kinetic_energy_error(A_true: AddedMass, A_used: AddedMass) -> float:
     direction where they differ)."""
     if (A_true.point, A_true.axes) != (A_used.point, A_used.axes):
         raise ValueError("compare matrices about the same point in the same axes")
-    T = A_true.symmetric().A
-    D = A_used.symmetric().A - T
+    T = A_true.symmetric().linear_first()
+    D = A_used.symmetric().linear_first() - T
     w, V = np.linalg.eigh(T)
     tol = 1e-12 * max(float(np.max(np.abs(T))), 1e-300)
     if w[0] <= tol:
@@ -197,25 +179,6 @@ def kinetic_energy_error(A_true: AddedMass, A_used: AddedMass) -> float:
         V, w = V[:, w > tol], w[w > tol]
     W = V / np.sqrt(w)
     return float(np.max(np.abs(np.linalg.eigvalsh(W.T @ D @ W)), initial=0.0))
-
-
-def plugin_added_mass(D_BBo_B: ArrayLike) -> NDArray[np.float64] | None:
-    """The added mass ``A_BBo_B`` (linear-first, symmetric) that a Hydrodynamics plugin's
-    ``<iDotJ>`` terms ``D_BBo_B`` stand for, read as ``gzinertia convert --hydro-to-sdf
-    --sign auto`` reads them: ``-sym(D)`` when the non-zero diagonal is all negative (Fossen's
-    derivatives), ``sym(D)`` when all positive; ``None`` when the signs are mixed or the
-    diagonal is zero (the sign convention cannot be told). An exact conversion keeps this
-    matrix, so the audit's verdicts on it do not change under the conversion."""
-    D = as_6x6(D_BBo_B)
-    diag = np.diag(D)
-    nonzero = diag[diag != 0.0]
-    if not nonzero.size:
-        return None
-    if np.all(nonzero < 0.0):
-        D = -D
-    elif not np.all(nonzero > 0.0):
-        return None
-    return np.asarray(0.5 * (D + D.T), dtype=float)
 
 
 def _finite(A: NDArray[np.float64], what: str) -> NDArray[np.float64]:

@@ -26,6 +26,15 @@ from numpy.typing import NDArray
 from gzinertia.physics.rotation import Vec3
 from gzinertia.records import Collision
 
+__all__ = [
+    "TOUCH_RTOL",
+    "ConvexShape",
+    "Support",
+    "convex_shape",
+    "gap_at_most",
+    "touching_groups",
+]
+
 #: Collisions closer than this fraction of the smaller one's equivalent radius touch.
 TOUCH_RTOL = 0.01
 _MAX_ITERATIONS = 64

@@ -50,7 +50,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.physics.ellipsoid import (
+    PosedEllipsoid,
+    primitive_semi_axes,
+    semi_axes_problem,
+)
 from gzinertia.physics.inertia import (
     DBL_EPSILON,
     equivalent_ellipsoid_semi_axes,
@@ -69,51 +75,32 @@ from gzinertia.physics.shapes import solid_properties as geometry_solid
 from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
 from gzinertia.records import Collision, Geometry, LinkRecord
 
+__all__ = [
+    "DEFAULT_FIT",
+    "FIT_METHODS",
+    "SEPARATE_BODIES_REASON",
+    "EllipsoidFit",
+    "FitError",
+    "FitMethod",
+    "ellipsoid_of_solid",
+    "explicit_fit",
+    "fit_link",
+    "mujoco_semi_axes_and_frame",
+]
+
 FitMethod = Literal["mujoco", "volume", "inertia", "explicit"]
 #: The fit methods, the default (``volume``) first.
 FIT_METHODS: tuple[FitMethod, ...] = ("volume", "mujoco", "inertia", "explicit")
 DEFAULT_FIT: FitMethod = "volume"
 
-_EXPLICIT_HINT = "--semi-axes a,b,c [--center x,y,z] [--rpy r,p,y]"
-_HINT_FROM_INERTIA = f"use the 'inertia' fit or give the ellipsoid with {_EXPLICIT_HINT}"
-_HINT_FROM_COLLISIONS = f"use the 'volume' fit (from the collisions) or {_EXPLICIT_HINT}"
+def _explicit_hint() -> str:
+    return option("explicit_ellipsoid")
+_HINT_FROM_INERTIA = f"use the 'inertia' fit or give the ellipsoid with {_explicit_hint()}"
+_HINT_FROM_COLLISIONS = f"use the 'volume' fit (from the collisions) or {_explicit_hint()}"
 
 
 class FitError(GzInertiaError):
     """A link (or explicit input) that the requested ellipsoid fit cannot handle."""
-
-
-@dataclass(frozen=True)
-class FluidEllipsoid:
-    """A solid ellipsoid E in the link frame B.
-
-    ``semi_axes`` are along E's x, y, z axes (m, all > 0); ``X_BE`` poses E in B, its origin
-    ``Eo`` is the centre; ``collision`` names the collision it was fitted to (``mujoco`` fit), or
-    the collisions of its body joined by ``+`` (``volume`` fit of a link with separate bodies),
-    else ``None``.
-    """
-
-    semi_axes: Vec3
-    X_BE: Pose
-    collision: str | None = None
-
-    def __post_init__(self) -> None:
-        r = np.array(self.semi_axes, dtype=float).reshape(3)
-        if not (np.all(np.isfinite(r)) and np.all(r > 0.0)):
-            raise ValueError(f"semi-axes must be finite and positive, got {r}")
-        r.setflags(write=False)
-        object.__setattr__(self, "semi_axes", r)
-
-    @property
-    def volume(self) -> float:
-        """``4/3·π·abc`` (m³)."""
-        return float(4.0 / 3.0 * np.pi * np.prod(self.semi_axes))
-
-    def shape_matrix(self) -> Mat3:
-        """``R_BE·diag(a², b², c²)·R_BEᵀ``: the ellipsoid's axes in B, independent of how E's
-        axes are ordered or signed (``(x - p)ᵀ·Q⁻¹·(x - p) = 1`` on its surface)."""
-        R = self.X_BE.R
-        return R @ np.diag(self.semi_axes**2) @ R.T
 
 
 @dataclass(frozen=True)
@@ -127,7 +114,7 @@ class EllipsoidFit:
     """
 
     method: FitMethod
-    ellipsoids: tuple[FluidEllipsoid, ...]
+    ellipsoids: tuple[PosedEllipsoid, ...]
     description: str
     approximation: str | None = None
 
@@ -138,7 +125,7 @@ class EllipsoidFit:
         total: AddedMass | None = None
         try:
             for ellipsoid in self.ellipsoids:
-                _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_BE)
+                _, A_BBo_B = ellipsoid_added_mass(ellipsoid.semi_axes, density, ellipsoid.X_FE)
                 total = A_BBo_B if total is None else total + A_BBo_B
         except Float64OverflowError as exc:
             raise FitError(f"{self.description}: {exc}") from None
@@ -246,16 +233,8 @@ def _plural(n: int, word: str) -> str:
 
 def _check_semi_axes(semi_axes: Vec3, what: str) -> str | None:
     """Why these semi-axes cannot make an ellipsoid (``None`` when they can)."""
-    r = np.asarray(semi_axes, dtype=float)
-    if not np.all(np.isfinite(r)):
-        return f"{what} has non-finite semi-axes {_fmt(r)}"
-    if not np.all(r > 0.0):
-        return f"{what} is degenerate: semi-axes {_fmt(r)} m include zero"
-    with np.errstate(over="ignore"):  # MAX_AXIS_RATIO·min = inf compares as it should
-        too_thin = bool(r.max() > MAX_AXIS_RATIO * r.min())
-    if too_thin:
-        return f"{what} is degenerate: semi-axes {_fmt(r)} m differ by more than {MAX_AXIS_RATIO:g}"
-    return None
+    problem = semi_axes_problem(semi_axes, MAX_AXIS_RATIO)
+    return None if problem is None else f"{what}: {problem}"
 
 
 def _fmt(v: ArrayLike) -> str:
@@ -317,19 +296,9 @@ def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | No
     Raises :class:`ShapeError` for a geometry without a solid.
     """
     kind = geometry.kind
-    if kind == "sphere" and geometry.radius is not None:
-        r = geometry.radius
-        return np.array([r, r, r]), Pose(), None
-    if kind == "capsule" and geometry.radius is not None and geometry.length is not None:
-        r, h = geometry.radius, 0.5 * geometry.length
-        return np.array([r, r, h + r]), Pose(), None
-    if kind == "cylinder" and geometry.radius is not None and geometry.length is not None:
-        r, h = geometry.radius, 0.5 * geometry.length
-        return np.array([r, r, h]), Pose(), None
-    if kind == "box" and geometry.size is not None:
-        return 0.5 * np.asarray(geometry.size, dtype=float), Pose(), None
-    if kind == "ellipsoid" and geometry.size is not None:
-        return np.asarray(geometry.size, dtype=float), Pose(), None
+    primitive = primitive_semi_axes(geometry)
+    if primitive is not None:
+        return primitive, Pose(), None
     if kind == "mesh":
         solid = geometry_solid(geometry)  # validates the mesh (ShapeError otherwise)
         moments, R_CP = _principal_frame(solid.G_FFc_F)
@@ -345,7 +314,7 @@ def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | No
 
 def _mujoco_fit(link: LinkRecord) -> EllipsoidFit:
     collisions = _usable_collisions(link, "mujoco")
-    ellipsoids: list[FluidEllipsoid] = []
+    ellipsoids: list[PosedEllipsoid] = []
     notes: list[tuple[Collision, str | None]] = []
     for c in collisions:
         try:
@@ -355,7 +324,7 @@ def _mujoco_fit(link: LinkRecord) -> EllipsoidFit:
         problem = _check_semi_axes(semi_axes, f"the MuJoCo ellipsoid of {_collision_label(c)}")
         if problem:
             raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
-        ellipsoids.append(FluidEllipsoid(semi_axes, c.X_BC @ X_CE, c.name))
+        ellipsoids.append(PosedEllipsoid(semi_axes, c.X_BC @ X_CE, c.name))
         notes.append((c, note))
     n = len(ellipsoids)
     what = "one ellipsoid" if n == 1 else f"{n} ellipsoids, one per collision"
@@ -414,7 +383,7 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         except ShapeError as exc:
             raise _shape_error(link, c, exc) from exc
     bodies = _bodies(collisions, solids)
-    ellipsoids: list[FluidEllipsoid] = []
+    ellipsoids: list[PosedEllipsoid] = []
     for body in bodies:
         part = combine_solids([solids[i] for i in body])
         semi_axes, X_BE = ellipsoid_of_solid(part)
@@ -426,7 +395,7 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         if problem:
             raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
         label = None if len(bodies) == 1 else "+".join(collisions[i].name for i in body)
-        ellipsoids.append(FluidEllipsoid(semi_axes, X_BE, label))
+        ellipsoids.append(PosedEllipsoid(semi_axes, X_BE, label))
     n = len(collisions)
     volume = sum(s.volume for s in solids)
     description = (
@@ -489,7 +458,7 @@ def _inertia_fit(link: LinkRecord) -> EllipsoidFit:
     semi_axes, R_BE = _nearest_to_link(semi_axes, R_BP)
     return EllipsoidFit(
         "inertia",
-        (FluidEllipsoid(semi_axes, Pose(inertial.p_BoBcm_B, R_BE)),),
+        (PosedEllipsoid(semi_axes, Pose(inertial.p_BoBcm_B, R_BE)),),
         f"inertia fit: the uniform solid ellipsoid of the link's {inertial.mass:g} kg and its "
         "inertia, centred at the centre of mass",
         None,
@@ -534,15 +503,15 @@ def explicit_fit(
     ``p_BoEo_B = center`` (m) and ``R_BE`` from SDFormat roll-pitch-yaw ``rpy`` (rad), both in
     the link frame B. Raises :class:`FitError` for anything but three finite positive lengths,
     or a non-finite centre or angle."""
-    r = _three(semi_axes, "--semi-axes")
-    problem = _check_semi_axes(r, "the --semi-axes ellipsoid")
+    r = _three(semi_axes, option("semi_axes"))
+    problem = _check_semi_axes(r, f"the {option('semi_axes')} ellipsoid")
     if problem:
         raise FitError(f"{problem}: give three positive lengths a,b,c in metres")
-    p = _three(center, "--center")
-    angles = _three(rpy, "--rpy")
+    p = _three(center, option("center"))
+    angles = _three(rpy, option("rpy"))
     return EllipsoidFit(
         "explicit",
-        (FluidEllipsoid(r, Pose.from_xyz_rpy(p, angles)),),
+        (PosedEllipsoid(r, Pose.from_xyz_rpy(p, angles)),),
         f"explicit ellipsoid: semi-axes {_fmt(r)} m, centre {_fmt(p)} m, rpy {_fmt(angles)} rad "
         "in the link frame",
         None,

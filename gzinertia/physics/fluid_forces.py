@@ -36,13 +36,14 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.physics.ellipsoid import PosedEllipsoid, primitive_semi_axes, validated_semi_axes
 from gzinertia.physics.inertia import (
     drake_tolerance,
     equivalent_box_half_sizes,
     principal_axes,
     triangle_margin,
 )
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.physics.spatial import shift_operator
 from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.records import Geometry
@@ -63,8 +64,8 @@ __all__ = [
     "max_projected_area",
     "projected_area",
     "shadow_area",
+    "shift_spatial_force",
     "shift_velocity",
-    "shift_wrench",
     "stokes_coefficients",
     "translational_drag_area",
 ]
@@ -141,10 +142,7 @@ def _vec(a: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
 
 
 def _semi_axes(semi_axes: ArrayLike) -> Vec3:
-    r = _vec(semi_axes, 3, "semi_axes")
-    if not np.all(r > 0.0):
-        raise ValueError(f"semi_axes must be positive, got {r}")
-    return r
+    return validated_semi_axes(semi_axes)
 
 
 def _medium(density: float, viscosity: float) -> tuple[float, float]:
@@ -169,19 +167,9 @@ def fluid_semi_axes(geometry: Geometry) -> Vec3:
             but measured in the frame MuJoCo moves every mesh to (its own centre of mass and
             principal axes), not in the mesh file's frame; that is not reproduced here.
     """
-    g = geometry
-    if g.kind == "sphere" and g.radius is not None:
-        r = [g.radius] * 3
-    elif g.kind == "capsule" and g.radius is not None and g.length is not None:
-        r = [g.radius, g.radius, 0.5 * g.length + g.radius]
-    elif g.kind == "cylinder" and g.radius is not None and g.length is not None:
-        r = [g.radius, g.radius, 0.5 * g.length]
-    elif g.kind == "box" and g.size is not None:
-        r = [0.5 * s for s in g.size]
-    elif g.kind == "ellipsoid" and g.size is not None:
-        r = list(g.size)
-    else:
-        raise ValueError(f"no fluid ellipsoid for geometry kind {g.kind!r}")
+    r = primitive_semi_axes(geometry)
+    if r is None:
+        raise ValueError(f"no fluid ellipsoid for geometry kind {geometry.kind!r}")
     return _semi_axes(r)
 
 
@@ -283,13 +271,16 @@ def shift_velocity(V_WB_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
     return shift_operator(p_BoQ_B, "angular-first") @ _vec(V_WB_B, 6, "V_WB_B")
 
 
-def shift_wrench(F_BQ_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
-    """``F_BBo_B``: a wrench (angular-first) applied at Q moved to the point Bo (same axes).
+def shift_spatial_force(F_BP_B: ArrayLike, p_PQ_B: ArrayLike) -> Vec6:
+    """``F_BQ_B``: a wrench (angular-first) applied at point P moved to point Q (same axes B).
 
-    ``τ_Bo = τ_Q + p_BoQ × f``; the transpose of :func:`shift_velocity`'s operator (power is
-    invariant).
+    ``p_PQ_B`` runs **from the old point P to the new point Q** (Drake's
+    ``SpatialForce.Shift(p_PQ_E)``, the direction of :func:`shift_velocity`):
+    ``τ_Q = τ_P - p_PQ × f``, ``f`` unchanged. Power ``F·V`` is invariant.
     """
-    return shift_operator(p_BoQ_B, "angular-first").T @ _vec(F_BQ_B, 6, "F_BQ_B")
+    return shift_operator(-_vec(p_PQ_B, 3, "p_PQ_B"), "angular-first").T @ _vec(
+        F_BP_B, 6, "F_BP_B"
+    )
 
 
 def _rotate6(R: Mat3, X: Vec6) -> Vec6:
@@ -396,7 +387,7 @@ def inertia_box_fluid_wrench_on_link(
     V_WP_P = _rotate6(R_BP.T, shift_velocity(V_WB_B, p))
     wind_P = None if v_wind_B is None else R_BP.T @ _vec(v_wind_B, 3, "v_wind_B")
     F_BBcm_P = inertia_box_fluid_wrench(mass, moments, V_WP_P, density, viscosity, wind_P)
-    return shift_wrench(_rotate6(R_BP, F_BBcm_P), p)
+    return shift_spatial_force(_rotate6(R_BP, F_BBcm_P), -p)
 
 
 # -------------------------------------------------------------------------- ellipsoid model
@@ -541,16 +532,22 @@ def ellipsoid_fluid_wrench(
 class FluidGeom:
     """One geom of a link under the ellipsoid model.
 
-    ``X_BE`` poses the ellipsoid in the link frame B (``p_BoEo_B``, ``R_BE``: its centre and
-    axes); ``virtual_mass``/``virtual_inertia`` optionally override the closed-form added mass
-    (MuJoCo's units, see :func:`ellipsoid_fluid_wrench_terms`).
+    ``ellipsoid`` is the geom's ellipsoid E posed in the link frame B (its ``X_FE`` is ``X_BE``:
+    centre ``p_BoEo_B`` and axes ``R_BE``); ``virtual_mass``/``virtual_inertia`` optionally
+    override the closed-form added mass (MuJoCo's units, see
+    :func:`ellipsoid_fluid_wrench_terms`).
     """
 
-    semi_axes: tuple[float, float, float]
-    X_BE: Pose = field(default_factory=Pose)
+    ellipsoid: PosedEllipsoid
     coefs: EllipsoidFluidCoefficients = field(default_factory=EllipsoidFluidCoefficients)
     virtual_mass: tuple[float, float, float] | None = None
     virtual_inertia: tuple[float, float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ellipsoid, PosedEllipsoid):
+            raise TypeError(
+                f"FluidGeom takes a PosedEllipsoid, not {type(self.ellipsoid).__name__}"
+            )
 
 
 def ellipsoid_fluid_wrench_on_link(
@@ -575,10 +572,10 @@ def ellipsoid_fluid_wrench_on_link(
     wind_B = np.zeros(3) if v_wind_B is None else _vec(v_wind_B, 3, "v_wind_B")
     F_BBo_B = np.zeros(6)
     for e in ellipsoids:
-        R_BE, p_BoEo_B = e.X_BE.R, e.X_BE.p
+        R_BE, p_BoEo_B = e.ellipsoid.X_FE.R, e.ellipsoid.X_FE.p
         V_WE_E = _rotate6(R_BE.T, shift_velocity(V, p_BoEo_B))
         F_EEo_E = ellipsoid_fluid_wrench(
-            e.semi_axes,
+            e.ellipsoid.semi_axes,
             V_WE_E,
             density,
             viscosity,
@@ -587,5 +584,5 @@ def ellipsoid_fluid_wrench_on_link(
             e.virtual_mass,
             e.virtual_inertia,
         )
-        F_BBo_B += shift_wrench(_rotate6(R_BE, F_EEo_E), p_BoEo_B)
+        F_BBo_B += shift_spatial_force(_rotate6(R_BE, F_EEo_E), -p_BoEo_B)
     return F_BBo_B

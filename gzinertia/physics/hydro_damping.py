@@ -66,6 +66,12 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from gzinertia.gazebo.hydrodynamics import (
+    FORCE_AXES,
+    VELOCITY_AXES,
+    linear_term,
+    quadratic_term,
+)
 from gzinertia.physics.fluid_forces import (
     MJ_MINVAL,
     EllipsoidFluidCoefficients,
@@ -75,7 +81,6 @@ from gzinertia.physics.fluid_forces import (
     translational_drag_area,
 )
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES
 
 __all__ = [
     "CROSS_TERM_DIRECTIONS",
@@ -93,18 +98,9 @@ __all__ = [
 
 
 #: The 12 diagonal parameters, linear then quadratic: ``xU ... nR``, ``xUabsU ... nRabsR``.
-_DIAGONAL = [(HYDRO_FORCE_AXES[i], HYDRO_VELOCITY_AXES[i]) for i in range(6)]
-DIAGONAL_DAMPING_NAMES: Final[tuple[str, ...]] = tuple(f"{f}{v}" for f, v in _DIAGONAL) + tuple(
-    f"{f}{v}abs{v}" for f, v in _DIAGONAL
-)
-
-
-def _linear(i: int, j: int) -> str:
-    return f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}"
-
-
-def _quadratic(i: int, j: int) -> str:
-    return f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}abs{HYDRO_VELOCITY_AXES[j]}"
+DIAGONAL_DAMPING_NAMES: Final[tuple[str, ...]] = tuple(
+    linear_term(i, i) for i in range(6)
+) + tuple(quadratic_term(i, i) for i in range(6))
 
 
 def hydrodynamics_damping(
@@ -155,13 +151,13 @@ def hydrodynamics_damping(
 
         # Translation along e_b: Eo moves with the link origin.
         quad_force = -rho * translational_drag_area(r, a_E, c)
-        diagonal[_linear(b, b)] = lin_force
-        diagonal[_quadratic(b, b)] = quad_force
+        diagonal[linear_term(b, b)] = lin_force
+        diagonal[quadratic_term(b, b)] = quad_force
         lever = np.cross(p, e_b)  # moment about Bo per unit force along e_b at Eo
         for i in range(3):
             if lever[i] != 0.0:
-                coupled[_linear(3 + i, b)] = lin_force * lever[i]
-                coupled[_quadratic(3 + i, b)] = quad_force * lever[i]
+                coupled[linear_term(3 + i, b)] = lin_force * lever[i]
+                coupled[quadratic_term(3 + i, b)] = quad_force * lever[i]
 
         # Rotation about e_b through Bo: E spins about a_E and Eo moves at rate·d.
         rot_lin = -beta * torque_per_visc
@@ -176,13 +172,13 @@ def hydrodynamics_damping(
             moment = np.cross(p, d)  # its e_b component is |d|² (added above)
             for i in range(3):
                 if d[i] != 0.0:
-                    coupled[_linear(i, 3 + b)] = lin_force * d[i]
-                    coupled[_quadratic(i, 3 + b)] = quad_d * d[i]
+                    coupled[linear_term(i, 3 + b)] = lin_force * d[i]
+                    coupled[quadratic_term(i, 3 + b)] = quad_d * d[i]
                 if i != b and moment[i] != 0.0:
-                    coupled[_linear(3 + i, 3 + b)] = lin_force * moment[i]
-                    coupled[_quadratic(3 + i, 3 + b)] = quad_d * moment[i]
-        diagonal[_linear(3 + b, 3 + b)] = rot_lin
-        diagonal[_quadratic(3 + b, 3 + b)] = rot_quad
+                    coupled[linear_term(3 + i, 3 + b)] = lin_force * moment[i]
+                    coupled[quadratic_term(3 + i, 3 + b)] = quad_d * moment[i]
+        diagonal[linear_term(3 + b, 3 + b)] = rot_lin
+        diagonal[quadratic_term(3 + b, 3 + b)] = rot_quad
 
     result = {name: float(diagonal[name]) for name in DIAGONAL_DAMPING_NAMES}
     if couplings:
@@ -268,10 +264,10 @@ def plugin_wrench(params: Mapping[str, float], states: ArrayLike) -> np.ndarray:
     L = np.zeros((6, 6))
     Qabs = np.zeros((6, 6, 6))
     Q = np.zeros((6, 6, 6))
-    for i, f in enumerate(HYDRO_FORCE_AXES):
-        for j, v in enumerate(HYDRO_VELOCITY_AXES):
+    for i, f in enumerate(FORCE_AXES):
+        for j, v in enumerate(VELOCITY_AXES):
             L[i, j] = params.get(f"{f}{v}", 0.0)
-            for k, w in enumerate(HYDRO_VELOCITY_AXES):
+            for k, w in enumerate(VELOCITY_AXES):
                 Qabs[i, j, k] = params.get(f"{f}{v}abs{w}", 0.0)
                 Q[i, j, k] = params.get(f"{f}{v}{w}", 0.0)
     S2 = np.atleast_2d(S)
@@ -326,7 +322,7 @@ def quadratic_cross_terms(
             for (j, k), value in zip(pairs, fitted[:, i], strict=True):
                 if abs(value) > 1e-9 * size:
                     name = (
-                        f"{HYDRO_FORCE_AXES[i]}{HYDRO_VELOCITY_AXES[j]}abs{HYDRO_VELOCITY_AXES[k]}"
+                        f"{FORCE_AXES[i]}{VELOCITY_AXES[j]}abs{VELOCITY_AXES[k]}"
                     )
                     result[name] = float(value)
     return result

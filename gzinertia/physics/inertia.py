@@ -15,6 +15,20 @@ from numpy.typing import ArrayLike
 from gzinertia.physics.rotation import Mat3, Vec3, skew
 from gzinertia.physics.spatial import Mat6, Ordering, reorder
 
+__all__ = [
+    "DBL_EPSILON",
+    "drake_tolerance",
+    "equivalent_box_half_sizes",
+    "equivalent_ellipsoid_semi_axes",
+    "gz_tolerance",
+    "parallel_axis",
+    "principal_axes",
+    "reexpress_inertia",
+    "spatial_inertia_about_com",
+    "spatial_inertia_about_origin",
+    "triangle_margin",
+]
+
 DBL_EPSILON = float(np.finfo(float).eps)
 
 

@@ -27,6 +27,13 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+__all__ = [
+    "RELATIVE_ZERO",
+    "entry_scales",
+    "exponent_scales",
+    "negligible",
+]
+
 #: Entries below this fraction of the largest (in the common unit above) are written as 0:
 #: round-off of rotations and changes of point is a few ``1e-16`` of the largest entry.
 RELATIVE_ZERO = 1e-12

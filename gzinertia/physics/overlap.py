@@ -56,12 +56,12 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.rotation import Mat3, Pose, Vec3, frozen
+from gzinertia.physics.ellipsoid import PosedEllipsoid
+from gzinertia.physics.rotation import Vec3, frozen
 
 __all__ = [
     "Contact",
     "Contacts",
-    "Ellipsoid",
     "contact",
     "contact_function",
     "contacts",
@@ -73,57 +73,6 @@ FloatArray = NDArray[np.float64]
 # Newton iterations on S' converge quadratically from the bracketed start; bisection fallbacks
 # halve the bracket. 100 steps bound the worst case (the bracket is below 1 ulp long after ~60).
 _MAX_STEPS: Final[int] = 100
-# A proper rotation: ‖RᵀR - 1‖ and |det R - 1| below this.
-_ROTATION_TOL: Final[float] = 1e-9
-
-
-@dataclass(frozen=True)
-class Ellipsoid:
-    """A solid ellipsoid posed in a common frame W.
-
-    ``semi_axes`` are the half-lengths ``(e₁, e₂, e₃)`` along the x, y, z axes of the ellipsoid
-    frame E (finite, positive); ``R_WE`` is E's orientation in W (columns: E's unit vectors in
-    W; a proper rotation); ``p_WEo`` is the centre Eo measured from Wo, in W. Arrays are stored
-    read-only.
-    """
-
-    semi_axes: Vec3
-    R_WE: Mat3
-    p_WEo: Vec3
-
-    def __post_init__(self) -> None:
-        semi_axes = frozen(self.semi_axes, (3,))
-        R_WE = frozen(self.R_WE, (3, 3))
-        p_WEo = frozen(self.p_WEo, (3,))
-        if not (np.all(np.isfinite(semi_axes)) and np.all(semi_axes > 0.0)):
-            raise ValueError(f"semi_axes must be finite and positive, got {semi_axes}")
-        if not np.all(np.isfinite(p_WEo)):
-            raise ValueError(f"p_WEo must be finite, got {p_WEo}")
-        if not (
-            np.all(np.isfinite(R_WE))
-            and np.max(np.abs(R_WE.T @ R_WE - np.eye(3))) < _ROTATION_TOL
-            and abs(np.linalg.det(R_WE) - 1.0) < _ROTATION_TOL
-        ):
-            raise ValueError("R_WE must be a proper rotation matrix")
-        object.__setattr__(self, "semi_axes", semi_axes)
-        object.__setattr__(self, "R_WE", R_WE)
-        object.__setattr__(self, "p_WEo", p_WEo)
-
-    @staticmethod
-    def from_pose(semi_axes: ArrayLike, X_WE: Pose) -> Ellipsoid:
-        """The ellipsoid with these semi-axes in the frame E posed at ``X_WE``."""
-        return Ellipsoid(np.asarray(semi_axes, dtype=float), X_WE.R, X_WE.p)
-
-    def shape_matrix(self) -> Mat3:
-        """The shape matrix ``S_E = R_WE·diag(e⁻²)·R_WEᵀ`` in W.
-
-        A point x (measured from Wo, in W) is inside iff ``(x - p_WEo)ᵀ S_E (x - p_WEo) ≤ 1``.
-        """
-        return (self.R_WE / self.semi_axes**2) @ self.R_WE.T
-
-    def scaled(self, factor: float) -> Ellipsoid:
-        """The same ellipsoid with its semi-axes multiplied by ``factor`` about its centre."""
-        return Ellipsoid(self.semi_axes * factor, self.R_WE, self.p_WEo)
 
 
 @dataclass(frozen=True)
@@ -299,13 +248,13 @@ def contacts(
     )
 
 
-def contact(a: Ellipsoid, b: Ellipsoid) -> Contact:
+def contact(a: PosedEllipsoid, b: PosedEllipsoid) -> Contact:
     """Perram–Wertheim contact of ellipsoids A and B (both posed in W); see :class:`Contact`.
 
     Symmetric: ``contact(b, a)`` has the same ``F``, ``point_W`` and ``depth``, ``1 - lam`` and
     the opposite normal (to rounding).
     """
-    return contacts(a.semi_axes, a.R_WE, a.p_WEo, b.semi_axes, b.R_WE, b.p_WEo)[()]
+    return contacts(a.semi_axes, a.X_FE.R, a.X_FE.p, b.semi_axes, b.X_FE.R, b.X_FE.p)[()]
 
 
 def contact_function(
@@ -320,7 +269,7 @@ def contact_function(
     return contacts(semi_axes_a, R_WA, p_WAo, semi_axes_b, R_WB, p_WBo).F
 
 
-def overlap_measure(a: Ellipsoid, b: Ellipsoid) -> float:
+def overlap_measure(a: PosedEllipsoid, b: PosedEllipsoid) -> float:
     """``1 - √F``: the fraction by which both ellipsoids must shrink (about their centres) to touch.
 
     Positive when they overlap (0.1: shrinking both by 10 % makes them tangent), 0 when tangent,

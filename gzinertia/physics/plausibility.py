@@ -37,6 +37,18 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from gzinertia.options import option
+
+__all__ = [
+    "ADDED_TO_RIGID_MAX",
+    "DENSITY_RANGE",
+    "FLOATING_RATIO",
+    "added_to_rigid_ratio",
+    "added_to_rigid_warning",
+    "density_warning",
+    "floating_warning",
+]
+
 #: Plausible mean densities of a body (kg/m³): a helium-filled envelope to osmium (22 590).
 #: The audit's GZI106 uses the same range.
 DENSITY_RANGE = (0.2, 25000.0)
@@ -107,6 +119,6 @@ def floating_warning(
         "that volume in the fluid (unless the mass is wrong). The added mass written is that "
         "of the whole shape fully submerged in an unbounded fluid, which a floating body does "
         "not have (parts above the water count too); for a surface vessel use free-surface "
-        "coefficients (BEM) or an explicit ellipsoid of the submerged hull (--semi-axes "
-        "--center)"
+        "coefficients (BEM) or an explicit ellipsoid of the submerged hull "
+        f"({option('explicit_ellipsoid_short')})"
     )

@@ -18,6 +18,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+__all__ = [
+    "Mat3",
+    "Pose",
+    "Vec3",
+    "frozen",
+    "rotation_from_quaternion_xyzw",
+    "rotation_from_rpy",
+    "rpy_from_rotation",
+    "skew",
+]
+
 Vec3 = NDArray[np.float64]
 Mat3 = NDArray[np.float64]
 

@@ -31,6 +31,23 @@ from gzinertia.records import Collision, Geometry
 if TYPE_CHECKING:
     from gzinertia.limits import MeshLimits
 
+__all__ = [
+    "ShapeError",
+    "SolidProperties",
+    "box_solid",
+    "capsule_solid",
+    "collision_solid",
+    "combine_solids",
+    "convex_hull",
+    "cylinder_solid",
+    "ellipsoid_solid",
+    "load_mesh",
+    "mesh_solid",
+    "reexpress_solid",
+    "solid_properties",
+    "sphere_solid",
+]
+
 
 class ShapeError(GzInertiaError):
     """A geometry that has no solid to compute (plane, heightmap, unreadable mesh, no volume)."""

@@ -9,9 +9,11 @@ Two orderings are in use (``docs/conventions.md`` §2):
 
 They differ by the block swap ``P·M·P`` with ``P = [[0, 1], [1, 0]]``.
 
-A spatial matrix about point Q is moved to point P (same axes) by the congruence that keeps the
-kinetic energy ``½ νᵀ M ν`` invariant under ``v_Q = v_P + ω × p_PQ``. For a rigid body about its
-centre of mass this is exactly the parallel-axis theorem.
+Change of point follows Drake's direction everywhere: :func:`shift` takes ``M_SP`` (about the
+old point P) and ``p_PQ`` (from the old point to the new one) and returns ``M_SQ``, like
+Drake's ``SpatialInertia.Shift(p_PQ_E)``. The congruence keeps the kinetic energy
+``½ νᵀ M ν`` invariant under ``v_Q = v_P + ω × p_PQ``; for a rigid body about its centre of mass
+this is exactly the parallel-axis theorem.
 """
 
 from __future__ import annotations
@@ -22,6 +24,20 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.rotation import skew
+
+__all__ = [
+    "ORDERINGS",
+    "Mat6",
+    "Ordering",
+    "as_6x6",
+    "block_swap",
+    "change_axes",
+    "kinetic_energy",
+    "reorder",
+    "shift",
+    "shift_operator",
+    "transform_spatial",
+]
 
 Ordering = Literal["angular-first", "linear-first"]
 ORDERINGS: tuple[Ordering, ...] = ("angular-first", "linear-first")
@@ -63,14 +79,15 @@ def shift_operator(p_PQ: ArrayLike, ordering: Ordering) -> Mat6:
     return T
 
 
-def change_point(M_Q: ArrayLike, p_PQ: ArrayLike, ordering: Ordering) -> Mat6:
-    """Moves a symmetric spatial matrix from point Q to point P (same axes).
+def shift(M_SP: ArrayLike, p_PQ: ArrayLike, ordering: Ordering) -> Mat6:
+    """``M_SQ``: a symmetric spatial matrix about point P moved to point Q (same axes E).
 
-    ``M_P = Tᵀ·M_Q·T`` with ``T = shift_operator(p_PQ)``, where ``p_PQ`` is the position of the old
-    point Q relative to the new point P, expressed in the matrix's axes.
+    ``p_PQ`` runs **from the old point P to the new point Q**, expressed in E (Drake's
+    ``SpatialInertia.Shift(p_PQ_E)``). ``M_SQ = Tᵀ·M_SP·T`` with ``T = shift_operator(p_QP)``,
+    which keeps ``½ νᵀ M ν`` invariant; shifting back by ``-p_PQ`` undoes it.
     """
-    T = shift_operator(p_PQ, ordering)
-    return T.T @ as_6x6(M_Q) @ T
+    T = shift_operator(-np.asarray(p_PQ, dtype=float), ordering)
+    return T.T @ as_6x6(M_SP) @ T
 
 
 def change_axes(M_F: ArrayLike, R_GF: ArrayLike) -> Mat6:
@@ -112,4 +129,4 @@ def transform_spatial(
     This is what DART's ``Inertia(S).transformed(X_AB)`` computes. For an ellipsoid E posed in a
     link B by ``X_BE``, ``A_BBo_B = transform_spatial(A_EEo_E, X_BE.R, X_BE.p, ...)``.
     """
-    return change_point(change_axes(M_BBo_B, R_AB), p_AoBo_A, ordering)
+    return shift(change_axes(M_BBo_B, R_AB), -np.asarray(p_AoBo_A, dtype=float), ordering)

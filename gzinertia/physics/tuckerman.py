@@ -98,7 +98,11 @@ _ARRAY_OPS: Final = _Ops(np.sqrt, np.minimum, np.maximum, np.where, lambda c: bo
 
 
 def _validated_semi_axes(semi_axes: ArrayLike) -> FloatArray:
-    """``semi_axes`` as a float array of shape (..., 3) with finite, positive entries."""
+    """``semi_axes`` as a float array of shape (..., 3) with finite, positive entries.
+
+    Deliberately not :func:`gzinertia.physics.ellipsoid.validated_semi_axes` (the one home of
+    the rules for one ellipsoid): this checks a batch in one vectorised pass, the closed form's
+    hot path; the rules (finite, positive, ``MAX_AXIS_RATIO``) are the same."""
     r = np.asarray(semi_axes, dtype=np.float64)
     if r.ndim == 0 or r.shape[-1] != 3:
         raise ValueError(f"semi_axes must have shape (..., 3), got shape {r.shape}")

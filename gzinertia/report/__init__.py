@@ -1,1 +1,3 @@
 """Output formats: plain data for JSON, rich tables for terminals."""
+
+__all__: list[str] = []

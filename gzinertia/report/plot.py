@@ -27,6 +27,15 @@ from gzinertia.records import Geometry, LinkRecord
 if TYPE_CHECKING:
     from gzinertia.physics.fits import FitMethod
 
+__all__ = [
+    "AXIS_NAMES",
+    "VIEWS",
+    "LinkDrawing",
+    "link_drawing",
+    "render",
+    "surface_points",
+]
+
 #: (horizontal axis, vertical axis, title) of each view.
 VIEWS = ((0, 1, "top (x–y)"), (0, 2, "side (x–z)"), (1, 2, "front (y–z)"))
 AXIS_NAMES = "xyz"
@@ -126,7 +135,7 @@ def link_drawing(
     if fit is not None:
         try:
             for e in fit_link(link, fit).ellipsoids:
-                X_FE = X_FB @ e.X_BE
+                X_FE = X_FB @ e.X_FE
                 fluid.append((X_FE.p, X_FE.R @ np.diag(e.semi_axes**2) @ X_FE.R.T))
         except FitError as exc:
             note = (note + "; " if note else "") + f"no fluid ellipsoid: {exc}"

@@ -13,9 +13,17 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.gazebo.dart import dart_spatial_tensor
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 from gzinertia.physics.spatial import Ordering
 from gzinertia.records import LinkRecord, Note, SdfDocument
+
+__all__ = [
+    "document_summary",
+    "hydrodynamics_added_mass",
+    "link_summary",
+    "note_summary",
+]
 
 
 def _plain(values: ArrayLike) -> Any:
@@ -31,7 +39,7 @@ def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
     """The ``show --json`` entry of one link."""
     inertial = link.inertial
     moments, R_BP = principal_axes(inertial.I_BBcm_B)
-    A = inertial.added_mass(ordering)
+    A = None if inertial.A_BBo_B is None else inertial.A_BBo_B.in_ordering(ordering)
     return {
         "name": link.name,
         "file": link.source.file,
@@ -43,8 +51,8 @@ def link_summary(link: LinkRecord, ordering: Ordering) -> dict[str, Any]:
         "R_BI": _plain(inertial.R_BI),
         "I_BBcm_B": _plain(inertial.I_BBcm_B),
         "I_BBo_B": _plain(inertial.I_BBo_B),
-        "M_BBcm_B": _plain(inertial.M_BBcm_B(ordering)),
-        "M_BBo_B": _plain(inertial.M_BBo_B(ordering)),
+        "M_BBcm_B": _plain(inertial.M_BBcm_B.in_ordering(ordering)),
+        "M_BBo_B": _plain(inertial.M_BBo_B.in_ordering(ordering)),
         "principal_moments": _plain(moments),
         "R_BP": _plain(R_BP),
         "equivalent_ellipsoid_semi_axes": _plain(
@@ -64,7 +72,7 @@ def hydrodynamics_added_mass(link: LinkRecord, ordering: Ordering) -> dict[str, 
     from gzinertia.physics.spatial import reorder
 
     active = [
-        p for p in link.hydrodynamics if not p.disable_added_mass and np.any(p.D_BBo_B)
+        p for p in link.hydrodynamics if added_mass_active(p)
     ]
     if not active:
         return None

@@ -9,6 +9,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+__all__ = ["render_show"]
+
 
 def _num(v: float | None, digits: int = 6) -> str:
     return "—" if v is None else f"{v + 0.0:.{digits}g}"  # + 0.0 turns -0 into 0

@@ -41,6 +41,13 @@ from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.shapes import ShapeError, SolidProperties, collision_solid
 from gzinertia.records import Collision, Inertial, Note, NoteLevel, SourceRef
 
+__all__ = [
+    "DEFAULT_DENSITY",
+    "collision_density",
+    "resolve_auto_inertial",
+    "sum_rigid_bodies",
+]
+
 #: libsdformat's ``Collision::DensityDefault()``: water, kg/m³.
 DEFAULT_DENSITY = 1000.0
 

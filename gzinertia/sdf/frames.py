@@ -20,6 +20,15 @@ from dataclasses import dataclass
 from gzinertia.errors import SdfError
 from gzinertia.physics.rotation import Pose
 
+__all__ = [
+    "MODEL_FRAME",
+    "WORLD",
+    "WORLD_SCOPE",
+    "FrameGraph",
+    "FrameNode",
+    "Scope",
+]
+
 WORLD = "world"
 MODEL_FRAME = "__model__"
 

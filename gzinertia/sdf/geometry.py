@@ -13,6 +13,8 @@ from gzinertia.sdf.includes import resolve_resource
 from gzinertia.sdf.values import child_float, parse_floats, text_of
 from gzinertia.sdf.xml import child, line_of
 
+__all__ = ["read_geometry"]
+
 
 def _vec3(
     parent: etree._Element, tag: str, file: str, default: tuple[float, float, float]

@@ -1,6 +1,7 @@
 """Recognising Gazebo's Hydrodynamics system and reading its per-link parameters.
 
-The system is recognised by its plugin file name (``gz-sim[N]-hydrodynamics-system``,
+Its vocabulary (names, recognition) is :mod:`gzinertia.gazebo.hydrodynamics`; this module walks
+the XML. The system is recognised by its plugin file name (``gz-sim[N]-hydrodynamics-system``,
 ``ignition-gazebo[N]-hydrodynamics-system``, with or without ``lib``/``.so``), not by its
 ``name``: other packages ship systems whose names also say Hydrodynamics (asv_wave_sim's
 ``gz-waves1-hydrodynamics-system``) with other parameters and semantics.
@@ -8,23 +9,19 @@ The system is recognised by its plugin file name (``gz-sim[N]-hydrodynamics-syst
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
+from gzinertia.gazebo.hydrodynamics import TERM, is_hydrodynamics_filename
 from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.sdf.values import parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import child, line_of
 
-GZ_HYDRODYNAMICS_FILENAME = re.compile(
-    r"^(lib)?(gz-sim|ignition-gazebo)\d*-hydrodynamics-system(\.so)?$"
-)
-#: Fossen-style parameter names: added mass ``xDotU``, linear ``xU``, quadratic ``xUabsU``.
-HYDRO_TERM = re.compile(r"^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$")
+__all__ = ["is_gz_hydrodynamics", "read_hydrodynamics"]
 
 
 def is_gz_hydrodynamics(plugin: etree._Element) -> bool:
-    return bool(GZ_HYDRODYNAMICS_FILENAME.match((plugin.get("filename") or "").strip()))
+    """Whether a ``<plugin>`` element is Gazebo's Hydrodynamics system (by its file name)."""
+    return is_hydrodynamics_filename(plugin.get("filename") or "")
 
 
 def read_hydrodynamics(plugin: etree._Element, file: str) -> HydroPlugin:
@@ -33,7 +30,7 @@ def read_hydrodynamics(plugin: etree._Element, file: str) -> HydroPlugin:
     terms: dict[str, float] = {}
     sources: dict[str, SourceRef] = {}
     for c in plugin:
-        if isinstance(c.tag, str) and HYDRO_TERM.match(c.tag):
+        if isinstance(c.tag, str) and TERM.match(c.tag):
             terms[c.tag] = parse_float(c, file)
             sources[c.tag] = SourceRef(file, line_of(c))
     disable = child(plugin, "disable_added_mass")

@@ -33,7 +33,22 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from gzinertia.options import option
 from gzinertia.sdf.xml import children, parse_xml_file_shared
+
+__all__ = [
+    "KNOWN_SCHEMES",
+    "MODEL_PATH_VARIABLES",
+    "Resolved",
+    "UnknownSchemeError",
+    "UnresolvedIncludeError",
+    "fuel_cache_roots",
+    "model_search_path",
+    "resolve_resource",
+    "resolve_uri",
+    "sdf_file_in_folder",
+    "unknown_scheme_message",
+]
 
 MODEL_PATH_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "SDF_PATH", "IGN_GAZEBO_RESOURCE_PATH")
 
@@ -47,7 +62,13 @@ class Resolved:
 
 
 class UnresolvedIncludeError(Exception):
-    """The URI could not be resolved; the message says what was tried."""
+    """The URI could not be resolved; the message says what was tried. ``not_downloaded``: a
+    remote (Fuel) model that is not in the local cache, the message saying gzinertia never
+    downloads."""
+
+    def __init__(self, message: str, *, not_downloaded: bool = False) -> None:
+        super().__init__(message)
+        self.not_downloaded = not_downloaded
 
 
 #: URI schemes libsdformat and Gazebo resolve (``package://`` through ROS tooling).
@@ -195,7 +216,8 @@ def _resolve_fuel(uri: str) -> Resolved | None:
     raise UnresolvedIncludeError(
         f"cannot find {uri!r} in the local Fuel cache (looked in: {'; '.join(looked)}); "
         "gzinertia never downloads: fetch it once with `gz fuel download -u URL` or by "
-        "running the world in Gazebo"
+        "running the world in Gazebo",
+        not_downloaded=True,
     )
 
 
@@ -217,7 +239,7 @@ def _fuel_file(uri: str) -> Path | None:
 
 def model_search_path(explicit: Sequence[str | Path] = ()) -> list[tuple[Path, str]]:
     """The model path in search order, each entry with the rule that contributed it."""
-    entries: list[tuple[Path, str]] = [(Path(p), "--model-path") for p in explicit]
+    entries: list[tuple[Path, str]] = [(Path(p), option("model_path")) for p in explicit]
     for var in MODEL_PATH_VARIABLES:
         for part in os.environ.get(var, "").split(os.pathsep):
             if part:
@@ -277,7 +299,7 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
         where = ", ".join(tried) if tried else "no model path set"
         raise UnresolvedIncludeError(
             f"cannot find {uri!r} (searched: {where}; "
-            "set GZ_SIM_RESOURCE_PATH or pass --model-path)"
+            f"set GZ_SIM_RESOURCE_PATH or pass {option('model_path')})"
         )
     problem = unknown_scheme_message(uri)
     if problem is not None:
@@ -294,7 +316,7 @@ def resolve_uri(uri: str, including_file: Path, model_paths: Sequence[str | Path
         scheme = uri.split("://", 1)[0]
         raise UnresolvedIncludeError(
             f"cannot resolve {uri!r}: {scheme}:// URIs are not read (no network, no ROS package "
-            "lookup); use model:// with --model-path"
+            f"lookup); use model:// with {option('model_path')}"
         )
     raw = uri[len("file://") :] if uri.startswith("file://") else uri
     candidate = Path(raw)

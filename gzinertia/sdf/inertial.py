@@ -12,11 +12,13 @@ import re
 import numpy as np
 from lxml import etree
 
-from gzinertia.physics.added_mass import SDF_TAGS, AddedMass
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import Inertial, Note, SourceRef
+from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
 from gzinertia.sdf.xml import child, children, first_children, line_of
+
+__all__ = ["INERTIA_DEFAULTS", "INERTIA_TAGS", "read_inertial"]
 
 INERTIA_TAGS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIA_DEFAULTS = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
@@ -124,6 +126,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
                     + (f" (attributes {attrs} are URDF style and not read)" if attrs else "")
                     + ": the spec's defaults (unit inertia) apply",
                     SourceRef(file, line_of(inertia_elem)),
+                    data={"attributes": attrs},
                 )
             )
     I = np.array(
@@ -139,7 +142,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     if fam is not None:
         terms = first_children(fam)
         fam_values = {t: parse_float(terms[t], file) if t in terms else 0.0 for t in SDF_TAGS}
-        A = AddedMass.from_sdf_values(fam_values).A
+        A = added_mass_from_values(fam_values)
 
     if auto:
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))

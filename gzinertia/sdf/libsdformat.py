@@ -19,9 +19,12 @@ from typing import Any
 import numpy as np
 
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.options import option
 from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.reader import read_sdf_file
+
+__all__ = ["MODULE_NAMES", "find_module", "read_with_libsdformat"]
 
 MODULE_NAMES = ("sdformat14", "sdformat13", "sdformat15", "sdformat")
 
@@ -60,7 +63,7 @@ def read_with_libsdformat(path: str | Path, model_paths: Sequence[str | Path] = 
     sdformat = find_module()
     if sdformat is None:
         raise GzInertiaError(
-            "--parser sdformat needs libsdformat's Python module "
+            f"{option('parser_sdformat')} needs libsdformat's Python module "
             f"({', '.join(MODULE_NAMES)}); none is importable"
         )
     doc = read_sdf_file(path, model_paths)

@@ -20,6 +20,7 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
+from gzinertia.options import option
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import (
     Collision,
@@ -52,6 +53,14 @@ from gzinertia.sdf.xml import (
     parse_xml_file,
     parse_xml_file_shared,
 )
+
+__all__ = [
+    "KNOWN_VERSIONS",
+    "MAX_INCLUDE_DEPTH",
+    "read_sdf_bytes",
+    "read_sdf_file",
+    "read_sdf_string",
+]
 
 MAX_INCLUDE_DEPTH = 32
 KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
@@ -265,7 +274,7 @@ class _Reader:
                 file,
                 line_of(elem),
                 f"more than {self.limits.max_links} links in one file, included models counted "
-                f"(cap: audit --max-links or {ENV_MAX_LINKS})",
+                f"(cap: {option('max_links')} or {ENV_MAX_LINKS})",
             )
         own = _name_of(elem, file)
         name = scope.absolute(own)
@@ -372,12 +381,13 @@ class _Reader:
                 line_of(elem),
                 f"more than {self.limits.max_included_models} included models in one file, "
                 "each <include> counted at any depth "
-                f"(cap: audit --max-included-models or {ENV_MAX_INCLUDED_MODELS})",
+                f"(cap: {option('max_included_models')} or {ENV_MAX_INCLUDED_MODELS})",
             )
         uri_elem = child(elem, "uri")
         where = SourceRef(file, line_of(elem))
         if uri_elem is None or not text_of(uri_elem):
-            self.notes.append(Note("error", "unresolved-include", "<include> has no <uri>", where))
+            self.notes.append(Note("error", "unresolved-include", "<include> has no <uri>", where,
+                                   data={"uri": "", "not_downloaded": "false"}))
             self.unresolved_include(elem, file, scope, "", where)
             return
         uri = text_of(uri_elem)
@@ -389,7 +399,10 @@ class _Reader:
                 uri_where = SourceRef(file, line_of(uri_elem))
                 self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where))
             else:
-                self.notes.append(Note("error", "unresolved-include", str(exc), where))
+                self.notes.append(Note(
+                    "error", "unresolved-include", str(exc), where,
+                    data={"uri": uri, "not_downloaded": str(exc.not_downloaded).lower()},
+                ))
             self.unresolved_include(elem, file, scope, uri, where)
             return
         self.dependencies.append(Dependency("include", uri, file, str(target.path)))
@@ -411,7 +424,8 @@ class _Reader:
             root = parse_xml_file_shared(target.path)
             self.register_version(str(target.path), _sdf_version(root, str(target.path)))
         except SdfError as exc:
-            self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where))
+            self.notes.append(Note("error", "unresolved-include", f"{uri!r}: {exc}", where,
+                                   data={"uri": uri, "not_downloaded": "false"}))
             self.unresolved_include(elem, file, scope, uri, where)
             return
         model_elem = child(root, "model")

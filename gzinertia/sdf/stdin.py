@@ -18,6 +18,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gzinertia.records import SdfDocument
 
+__all__ = [
+    "STDIN_ARG",
+    "STDIN_NAME",
+    "read_stdin_document",
+    "stdin_bytes",
+]
+
 STDIN_ARG = "-"
 STDIN_NAME = "<stdin>"
 

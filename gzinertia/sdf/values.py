@@ -13,6 +13,20 @@ from gzinertia.errors import SdfError
 from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw, rotation_from_rpy
 from gzinertia.sdf.xml import child, line_of
 
+__all__ = [
+    "MAX_MAGNITUDE",
+    "PoseSpec",
+    "attr_bool",
+    "c_double",
+    "child_float",
+    "child_pose",
+    "parse_bool",
+    "parse_float",
+    "parse_floats",
+    "parse_pose",
+    "text_of",
+]
+
 #: Largest magnitude accepted for any number. Far beyond any physical mass (kg), length (m) or
 #: inertia (kg·m²), and small enough that products and sums of a few of them stay finite in
 #: float64, so no computation downstream overflows to inf or NaN.

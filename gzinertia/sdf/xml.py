@@ -29,6 +29,22 @@ from lxml import etree
 from gzinertia.errors import SdfError
 from gzinertia.safe_read import RefusedFileError, read_regular_file
 
+__all__ = [
+    "MAX_FILE_BYTES",
+    "SHARED_TREES_MAX",
+    "SHARED_TREES_MAX_BYTES",
+    "child",
+    "children",
+    "first_children",
+    "line_of",
+    "local_name",
+    "parse_xml_bytes",
+    "parse_xml_file",
+    "parse_xml_file_shared",
+    "read_file_bytes",
+    "safe_parser",
+]
+
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 _PREFIX_RE = re.compile(rb"[<\s/]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*")

@@ -24,14 +24,14 @@ import numpy as np
 from gzinertia.edit.addmass import AddMassResult, FitChooser, LinkAddedMass, provenance
 from gzinertia.edit.links import format_value
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo.hydrodynamics import FILENAME, NAME, added_mass_term
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import FitError
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, LinkRecord
+from gzinertia.physics.negligible import entry_scales
+from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
 
-PLUGIN_FILENAME = "gz-sim-hydrodynamics-system"
-PLUGIN_NAME = "gz::sim::systems::Hydrodynamics"
 EXPLICIT_NOTE = (
     "the Hydrodynamics plugin applies this added mass explicitly (a force from the differenced "
     "acceleration), which is less stable than DART's native <fluid_added_mass> (gz-sim#1462); "
@@ -42,16 +42,16 @@ EXPLICIT_NOTE = (
 def hydrodynamics_block(link: str, A_BBo_B: AddedMass, comment: str, indent: str = "  ") -> str:
     """The ``<gazebo>`` block carrying ``D = -A`` (36 terms, zeros left out, linear-first
     ``[x y z p q r]`` rows/columns as ``xyzkmn``/``UVWPQR``) for URDF link ``link``."""
-    A = A_BBo_B.symmetric().A
-    scale = max(float(np.max(np.abs(A))), 1e-300)
+    A = A_BBo_B.symmetric().linear_first()
+    scales = entry_scales(A)  # round-off judged within units, as every writer does
     lines = [f"{indent}<!-- {comment} -->", f"{indent}<gazebo>",
-             f'{indent * 2}<plugin filename="{PLUGIN_FILENAME}" name="{PLUGIN_NAME}">',
+             f'{indent * 2}<plugin filename="{FILENAME}" name="{NAME}">',
              f"{indent * 3}<link_name>{link}</link_name>"]
-    for i, row in enumerate(HYDRO_FORCE_AXES):
-        for j, col in enumerate(HYDRO_VELOCITY_AXES):
-            value = format_value(float(-A[i, j]), scale)
+    for i in range(6):
+        for j in range(6):
+            value, term = format_value(float(-A[i, j]), scales[i, j]), added_mass_term(i, j)
             if value != "0":
-                lines.append(f"{indent * 3}<{row}Dot{col}>{value}</{row}Dot{col}>")
+                lines.append(f"{indent * 3}<{term}>{value}</{term}>")
     lines += [f"{indent * 2}</plugin>", f"{indent}</gazebo>"]
     return "\n".join(lines) + "\n"
 
@@ -158,7 +158,7 @@ def _verify(
             raise GzInertiaError(f"{path}: the written block for {item.link.name!r} does not read "
                                  "back as its Hydrodynamics plugin; nothing written")
         D = plugins[-1].D_BBo_B
-        A = item.A_BBo_B.symmetric().A
+        A = item.A_BBo_B.symmetric().linear_first()
         if np.max(np.abs(-(D + D.T) / 2 - A)) > 1e-9 * max(float(np.max(np.abs(A))), 1e-300):
             raise GzInertiaError(f"{path}: the written added mass of {item.link.name!r} does not "
                                  "read back as computed; nothing written")

@@ -18,15 +18,33 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
+from gzinertia.gazebo.hydrodynamics import added_mass_of
 from gzinertia.physics.added_mass import (
     AddedMass,
     kinetic_energy_error,
-    plugin_added_mass,
     total_is_positive_definite,
 )
 from gzinertia.physics.rotation import Vec3
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
+
+__all__ = [
+    "ADDED_MASS_VERSION",
+    "CENTRE_SIDE_FRACTION",
+    "ELEMENT",
+    "KE_ERROR_THRESHOLD",
+    "MAGNITUDE_FACTOR",
+    "PLUGIN",
+    "added_mass_magnitude",
+    "added_mass_magnitude_findings",
+    "added_mass_not_psd",
+    "added_mass_version",
+    "added_mass_wrong_point",
+    "applied_added_mass",
+    "auto_drops_added_mass",
+    "implied_centre",
+    "total_not_pd",
+]
 
 #: SDFormat version that introduced ``<fluid_added_mass>``.
 ADDED_MASS_VERSION = (1, 10)
@@ -58,14 +76,14 @@ PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
 def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
     """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
     active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
-    (:func:`gzinertia.physics.added_mass.plugin_added_mass`). GZI202–GZI204 judge this matrix, so
+    (:func:`gzinertia.gazebo.hydrodynamics.added_mass_of`). GZI202–GZI204 judge this matrix, so
     their verdicts do not change when the conversion moves it from one place to the other."""
     if ctx.added_mass is not None:
         return ctx.added_mass, _where(ctx), ELEMENT
     for plugin in ctx.link.hydrodynamics:
         if plugin.disable_added_mass:
             continue
-        A_BBo_B = plugin_added_mass(plugin.D_BBo_B)
+        A_BBo_B = added_mass_of(plugin.D_BBo_B)
         if A_BBo_B is not None and np.any(A_BBo_B):
             where = min(
                 (src for name, src in plugin.term_sources.items() if "Dot" in name),
@@ -110,7 +128,7 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     if applied is None:
         return
     A_BBo_B, where, what = applied
-    added = AddedMass(A_BBo_B)
+    added = AddedMass(A_BBo_B, ordering="linear-first")
     if added.is_positive_semidefinite():
         return
     eig = added.eigenvalues()
@@ -140,11 +158,12 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B, where, _ = applied
     if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
-    M_BBo_B = ctx.link.inertial.M_BBo_B("linear-first")
-    ok, smallest = total_is_positive_definite(M_BBo_B, AddedMass(A_BBo_B))
+    M_BBo_B = ctx.link.inertial.M_BBo_B
+    A = AddedMass(A_BBo_B, ordering="linear-first")
+    ok, smallest = total_is_positive_definite(M_BBo_B, A)
     if ok:
         return
-    total = M_BBo_B + A_BBo_B
+    total = (M_BBo_B + A).linear_first()
     w, V = np.linalg.eigh(total)
     direction = V[:, 0] / np.max(np.abs(V[:, 0]))
     message = (
@@ -201,8 +220,8 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     elif float(np.dot(r, c)) >= CENTRE_SIDE_FRACTION * norm_c**2:
         return  # the implied centre is on the fluid's side of the origin
     # The written matrix re-centred: its implied centre Q (at r) put where the fluid is (at c).
-    written = AddedMass(A_BBo_B)
-    A_fixed = written.moved_to("Bo", c - r)
+    written = AddedMass(A_BBo_B, ordering="linear-first")
+    A_fixed = written.shift(r - c, "Bo")
     error = kinetic_energy_error(A_fixed, written)
     if error < KE_ERROR_THRESHOLD:
         return

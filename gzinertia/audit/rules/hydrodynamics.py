@@ -11,7 +11,6 @@ mass for positive values. Before, it applied ``-D·ν̇`` (diagonal only).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -19,16 +18,28 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, link_rule
+from gzinertia.gazebo.hydrodynamics import (
+    FORCE_AXES,
+    TERM_PARTS,
+    VELOCITY_AXES,
+    added_mass_active,
+)
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.records import HYDRO_FORCE_AXES, HYDRO_VELOCITY_AXES, HydroPlugin, SourceRef
+from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.shell import command_line
 
+__all__ = [
+    "DIAGONAL_NAMES",
+    "added_mass_sign",
+    "added_mass_sign_in_unresolved_includes",
+    "counted_twice",
+    "cross_term_typo",
+    "cross_term_typo_in_unresolved_includes",
+    "diagonal_twins",
+    "plugin_link_missing",
+]
+
 DIAGONAL_NAMES = ("xDotU", "yDotV", "zDotW", "kDotP", "mDotQ", "nDotR")
-_TERM = re.compile(r"^([xyzkmn])(Dot)?([UVWPQR])(?:abs([UVWPQR]))?$")
-
-
-def _added_mass_active(plugin: HydroPlugin) -> bool:
-    return not plugin.disable_added_mass and bool(np.any(plugin.D_BBo_B))
 
 
 def _first_term_source(plugin: HydroPlugin) -> SourceRef:
@@ -45,7 +56,7 @@ def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
     if A is None:
         return
     for plugin in ctx.link.hydrodynamics:
-        if not _added_mass_active(plugin):
+        if not added_mass_active(plugin):
             continue
         D = plugin.D_BBo_B
         message = (
@@ -85,10 +96,11 @@ def _sign_finding(
     plugin: HydroPlugin, link: str, m: float | None, mass_known: bool
 ) -> Finding | None:
     """GZI208 for one plugin on ``link`` (``m``: its mass when ``mass_known``)."""
-    if not _added_mass_active(plugin):
+    if not added_mass_active(plugin):
         return None
     D = plugin.D_BBo_B
-    effective = AddedMass(-D).symmetric()  # what gz-sim >= 6.12 / 7 applies
+    # what gz-sim >= 6.12 / 7 applies
+    effective = AddedMass(-D, ordering="linear-first").symmetric()
     if effective.is_positive_semidefinite():
         return None
     eig = effective.eigenvalues() + 0.0  # no "-0" in messages
@@ -129,7 +141,7 @@ def _sign_finding(
 
 
 def _parse(name: str) -> tuple[str, bool, str, str | None] | None:
-    match = _TERM.match(name)
+    match = TERM_PARTS.match(name)
     if match is None:
         return None
     return match.group(1), match.group(2) is not None, match.group(3), match.group(4)
@@ -149,7 +161,7 @@ def _describe(name: str) -> str:
 
 
 def _is_diagonal(row: str, velocity: str, absolute: str | None) -> bool:
-    same = HYDRO_FORCE_AXES.index(row) == HYDRO_VELOCITY_AXES.index(velocity)
+    same = FORCE_AXES.index(row) == VELOCITY_AXES.index(velocity)
     return same and (absolute is None or absolute == velocity)
 
 
@@ -163,9 +175,9 @@ def diagonal_twins(name: str) -> list[str]:
     if _is_diagonal(row, velocity, absolute):
         return []
     candidates = []
-    for r in HYDRO_FORCE_AXES:
-        for v in HYDRO_VELOCITY_AXES:
-            for a in ([None] if absolute is None else list(HYDRO_VELOCITY_AXES)):
+    for r in FORCE_AXES:
+        for v in VELOCITY_AXES:
+            for a in ([None] if absolute is None else list(VELOCITY_AXES)):
                 if not _is_diagonal(r, v, a):
                     continue
                 changed = (r != row) + (v != velocity) + (a != absolute)

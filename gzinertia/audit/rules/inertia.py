@@ -22,6 +22,22 @@ from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 # warnings use the same range (gzinertia.physics.plausibility).
 from gzinertia.physics.plausibility import DENSITY_RANGE
 
+__all__ = [
+    "BOX_MARGIN",
+    "GYRATION_FACTOR",
+    "auto_inertial_failed",
+    "com_outside",
+    "inertia_implausible",
+    "inertia_not_parsed",
+    "inertia_not_psd",
+    "inertia_triangle",
+    "inertial_duplicate_pose",
+    "inertial_missing",
+    "inertial_relative_to",
+    "mass_implausible",
+    "mass_not_positive",
+]
+
 #: Radius-of-gyration ratio (rigid inertia against the uniform solid of the collisions) beyond
 #: which the inertia does not belong to this geometry: a factor 3 in length is 9 in inertia.
 GYRATION_FACTOR = 3.0
@@ -248,11 +264,14 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
     if not inertial.inertia_defaulted:
         return
     where = inertial.inertia_source or inertial.source or ctx.where
-    detail = next(
-        (n.message for n in ctx.notes_with("inertia-defaulted") if n.source.line == where.line),
-        "<inertia> has none of <ixx>..<izz>",
+    attributes = next(
+        (n.data.get("attributes", "") for n in ctx.notes_with("inertia-defaulted")
+         if n.source.line == where.line),
+        "",
     )
-    detail = detail.split(": the spec's defaults")[0]
+    detail = "<inertia> has none of <ixx>..<izz>" + (
+        f" (attributes {attributes} are URDF style and not read)" if attributes else ""
+    )
     message = (
         f"{detail}, so the spec's defaults apply: the link simulates with ixx = iyy = izz = "
         f"1 kg·m² for {fmt(inertial.mass)} kg; "

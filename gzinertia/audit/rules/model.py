@@ -11,10 +11,23 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.records import SourceRef, UnresolvedInclude
 
 if TYPE_CHECKING:
-    from gzinertia.physics.overlap import Contact, Ellipsoid
+    from gzinertia.physics.ellipsoid import PosedEllipsoid
+    from gzinertia.physics.overlap import Contact
+
+__all__ = [
+    "OVERLAP_THRESHOLD",
+    "candidate_pairs",
+    "fluid_ellipsoid",
+    "fluid_overlap",
+    "fluid_overlap_of",
+    "has_added_mass",
+    "include_not_resolved",
+    "uri_scheme_unknown",
+]
 
 #: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
 #: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
@@ -44,8 +57,9 @@ def _unresolved_at(doc: DocumentContext, where: SourceRef) -> UnresolvedInclude 
 @document_rule("GZI001")
 def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("unresolved-include"):
-        fuel = ("://fuel." in note.message or "https://" in note.message) and (
-            "never downloads" not in note.message
+        uri = note.data.get("uri", "")
+        fuel = ("://fuel." in uri or uri.startswith("https://")) and (
+            note.data.get("not_downloaded") != "true"
         )
         message = f"{note.message}: the models it holds were not audited" + (
             " (gzinertia does not download from Fuel)" if fuel else ""
@@ -69,7 +83,7 @@ def _has_added_mass(ctx: LinkContext) -> bool:
     if ctx.added_mass is not None:
         return True
     return any(
-        not p.disable_added_mass and any(v for n, v in p.terms.items() if "Dot" in n)
+        added_mass_active(p)
         for p in ctx.link.hydrodynamics
     )
 
@@ -89,25 +103,22 @@ def has_added_mass(ctx: LinkContext) -> bool:
     return _has_added_mass(ctx)
 
 
-def fluid_ellipsoid(ctx: LinkContext) -> Ellipsoid | None:
+def fluid_ellipsoid(ctx: LinkContext) -> PosedEllipsoid | None:
     """The fluid ellipsoid GZI210 compares, in world coordinates: the first ellipsoid of the
     link's volume fit (:attr:`LinkContext.fluid_fit`), ``None`` without one."""
-    from gzinertia.physics.overlap import Ellipsoid
-
     fit = ctx.fluid_fit
     if fit is None:
         return None
-    e = fit.ellipsoids[0]
-    return Ellipsoid.from_pose(e.semi_axes, ctx.link.X_WB @ e.X_BE)
+    return fit.ellipsoids[0].posed_in(ctx.link.X_WB)
 
 
-def fluid_overlap_of(a: Ellipsoid, b: Ellipsoid) -> tuple[float, Contact] | None:
+def fluid_overlap_of(a: PosedEllipsoid, b: PosedEllipsoid) -> tuple[float, Contact] | None:
     """GZI210's overlap measure ``1 - √F`` of two fluid ellipsoids, and their contact, when it
     is above :data:`OVERLAP_THRESHOLD` (the rule fires); else ``None``."""
     from gzinertia.physics.overlap import contact
 
     reach = float(max(a.semi_axes)) + float(max(b.semi_axes))
-    if float(np.sum((a.p_WEo - b.p_WEo) ** 2)) > reach * reach:
+    if float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach:
         return None
     c = contact(a, b)
     measure = 1.0 - float(np.sqrt(c.F))
@@ -115,22 +126,22 @@ def fluid_overlap_of(a: Ellipsoid, b: Ellipsoid) -> tuple[float, Contact] | None
 
 
 def candidate_pairs(
-    members: list[tuple[LinkContext, Ellipsoid]],
-) -> Iterator[tuple[LinkContext, Ellipsoid, LinkContext, Ellipsoid]]:
+    members: list[tuple[LinkContext, PosedEllipsoid]],
+) -> Iterator[tuple[LinkContext, PosedEllipsoid, LinkContext, PosedEllipsoid]]:
     """Pairs whose bounding spheres (radius: largest semi-axis) meet, earlier link first, found
     by sweeping along x: only those can overlap, so the exact contact test runs on few pairs and
     the rule stays about linear in the number of links."""
     rank = {id(ctx): k for k, (ctx, _) in enumerate(members)}
     radius = {id(ctx): float(max(e.semi_axes)) for ctx, e in members}
-    order = sorted(members, key=lambda m: float(m[1].p_WEo[0]) - radius[id(m[0])])
-    active: list[tuple[LinkContext, Ellipsoid]] = []
+    order = sorted(members, key=lambda m: float(m[1].X_FE.p[0]) - radius[id(m[0])])
+    active: list[tuple[LinkContext, PosedEllipsoid]] = []
     for b_ctx, b in order:
         rb = radius[id(b_ctx)]
-        left = float(b.p_WEo[0]) - rb
-        active = [m for m in active if float(m[1].p_WEo[0]) + radius[id(m[0])] >= left]
+        left = float(b.X_FE.p[0]) - rb
+        active = [m for m in active if float(m[1].X_FE.p[0]) + radius[id(m[0])] >= left]
         for a_ctx, a in active:
             reach = radius[id(a_ctx)] + rb
-            if float(np.sum((a.p_WEo - b.p_WEo) ** 2)) <= reach * reach:
+            if float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) <= reach * reach:
                 if rank[id(a_ctx)] < rank[id(b_ctx)]:
                     yield a_ctx, a, b_ctx, b
                 else:
@@ -140,7 +151,7 @@ def candidate_pairs(
 
 @document_rule("GZI210")
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
-    groups: dict[str, list[tuple[LinkContext, Ellipsoid]]] = {}
+    groups: dict[str, list[tuple[LinkContext, PosedEllipsoid]]] = {}
     for ctx in doc.links:
         if ctx.link.static or not _has_added_mass(ctx):
             continue
@@ -169,7 +180,7 @@ def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
                 "depth": c.depth,
                 "semi_axes": a.semi_axes,
                 "other_semi_axes": b.semi_axes,
-                "p_WEo": a.p_WEo,
-                "other_p_WEo": b.p_WEo,
+                "p_WEo": a.X_FE.p,
+                "other_p_WEo": b.X_FE.p,
             }
             yield finding("GZI210", _added_mass_where(a_ctx), a_ctx.name, message, values)

@@ -21,6 +21,17 @@ from gzinertia.records import SourceRef
 if TYPE_CHECKING:
     from gzinertia.audit.context import DocumentContext, LinkContext
 
+__all__ = [
+    "DocumentCheck",
+    "LinkCheck",
+    "Rule",
+    "document_rule",
+    "finding",
+    "link_rule",
+    "plot_hint",
+    "registered_rules",
+]
+
 LinkCheck = Callable[["LinkContext"], Iterator[Finding]]
 DocumentCheck = Callable[["DocumentContext"], Iterator[Finding]]
 

@@ -1,0 +1,75 @@
+"""How a message names a setting the user can change: the one home of the options' spellings.
+
+Library code (:mod:`gzinertia.physics`, :mod:`gzinertia.sdf`, :mod:`gzinertia.edit`) never
+writes a command-line flag into a message. It calls :func:`option` with a key, which spells the
+setting the way the caller's interface does: the command line's flag (``--force``) when the
+``gzinertia`` command runs (:func:`use_command_line_spelling`, called once by
+:func:`gzinertia.cli.app.main`), the Python keyword argument (``force=True``) otherwise, so a
+library user is told what to pass to :mod:`gzinertia`'s functions.
+"""
+
+from __future__ import annotations
+
+__all__ = ["OPTIONS", "option", "spelling", "use_command_line_spelling", "use_library_spelling"]
+
+#: key → (command-line spelling, library spelling).
+OPTIONS: dict[str, tuple[str, str]] = {
+    "force": ("--force", "force=True"),
+    "allow_overlap": ("--allow-overlap", "allow_overlap=True"),
+    "replace_plugin_added_mass": (
+        "--replace-plugin-added-mass", "replace_plugin_added_mass=True"
+    ),
+    "keep_version": ("--keep-version", "upgrade_version=False"),
+    "link": ("--link", "links"),
+    "from": ("--from", "source"),
+    "viscosity": ("--viscosity", "viscosity"),
+    "sign_fossen_or_physical": ("--sign fossen or --sign physical",
+                                'sign="fossen" or sign="physical"'),
+    "sign_fossen_negative_or_physical": (
+        "--sign fossen (negative derivatives) or --sign physical",
+        'sign="fossen" (negative derivatives) or sign="physical"',
+    ),
+    "sdf_to_hydro": ("--sdf-to-hydro", 'convert(to="hydro")'),
+    "hydro_to_sdf_command": ("gzinertia convert {path} --hydro-to-sdf",
+                             'gzinertia.convert("{path}", to="sdf")'),
+    "explicit_ellipsoid": ("--semi-axes a,b,c [--center x,y,z] [--rpy r,p,y]",
+                           "an explicit ellipsoid (gzinertia.physics.fits.explicit_fit)"),
+    "explicit_ellipsoid_short": ("--semi-axes --center",
+                                 "gzinertia.physics.fits.explicit_fit"),
+    "semi_axes": ("--semi-axes", "semi_axes"),
+    "center": ("--center", "center"),
+    "rpy": ("--rpy", "rpy"),
+    "model_path": ("--model-path", "model_paths"),
+    "max_links": ("audit --max-links", "ReadLimits.max_links"),
+    "max_included_models": ("audit --max-included-models", "ReadLimits.max_included_models"),
+    "parser_sdformat": ("--parser sdformat", "the libsdformat parser"),
+    "force_readonly": ("--force-readonly", "force_readonly=True"),
+    "diff_or_check": ("--diff or --check", "an edit function that returns the text"),
+}
+
+_COMMAND_LINE = False
+
+
+def use_command_line_spelling() -> None:
+    """Messages from now on spell options as the command line's flags."""
+    global _COMMAND_LINE
+    _COMMAND_LINE = True
+
+
+def use_library_spelling() -> None:
+    """Messages from now on spell options as the library's keyword arguments (the default)."""
+    global _COMMAND_LINE
+    _COMMAND_LINE = False
+
+
+def spelling() -> str:
+    """``"command line"`` or ``"library"``: how :func:`option` spells options now."""
+    return "command line" if _COMMAND_LINE else "library"
+
+
+def option(key: str, **fields: object) -> str:
+    """The setting ``key`` (a key of :data:`OPTIONS`) as the running interface spells it;
+    ``fields`` fill its ``{placeholders}`` (e.g. ``path``)."""
+    cli, library = OPTIONS[key]
+    text = cli if _COMMAND_LINE else library
+    return text.format(**fields) if fields else text
