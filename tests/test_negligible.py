@@ -146,7 +146,9 @@ def test_convert_to_plugin_terms_judges_round_off_as_the_element_writer(tmp_path
     A[3, 4] = A[4, 3] = 1e-12
     A[0, 1] = A[1, 0] = 1e-13
     A[3, 5] = A[5, 3] = 3e-26
-    element = "\n".join(fluid_added_mass_lines(AddedMass(A), "test", "  ")[1:])
+    element = "\n".join(
+        fluid_added_mass_lines(AddedMass(A, ordering="linear-first"), "test", "  ")[1:]
+    )
     path = tmp_path / "m.sdf"
     path.write_text(
         '<sdf version="1.10"><model name="m"><link name="a"><inertial><mass>2000</mass>'
@@ -154,7 +156,9 @@ def test_convert_to_plugin_terms_judges_round_off_as_the_element_writer(tmp_path
         '<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">'
         "<link_name>a</link_name><xU>-1</xU></plugin></model></sdf>"
     )
-    kept = read_sdf_bytes(path.read_bytes(), str(path)).link("m::a").inertial.A_BBo_B
+    added = read_sdf_bytes(path.read_bytes(), str(path)).link("m::a").inertial.A_BBo_B
+    assert added is not None
+    kept = added.linear_first()
     result = sdf_to_hydro(path, pattern=None, sign="fossen", model_paths=[])
     (plugin,) = read_sdf_bytes(result.new, str(path)).link("m::a").hydrodynamics
     np.testing.assert_array_equal(-plugin.D_BBo_B, kept)
