@@ -64,8 +64,8 @@ def test_urdf_gets_a_hydrodynamics_block_gazebo_reads_back(
                                    check=True, timeout=120).stdout)
     assert run_cli(["addmass", str(sdf), "--ellipsoid", "--in-place"], capsys)[0] == 0
     [native] = read_sdf_file(sdf).links
-    A = native.inertial.A_BBo_B
-    assert A is not None
+    assert native.inertial.A_BBo_B is not None
+    A = native.inertial.A_BBo_B.linear_first()
     assert np.max(np.abs(-(D + D.T) / 2 - A)) <= 1e-9 * np.max(np.abs(A))
 
 
