@@ -20,8 +20,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_helpers import run
 from conftest import CORPUS, run_cli
-from test_audit_rules import run, write
+from sdf_builders import write
 
 from gzinertia.audit.context import DocumentContext
 from gzinertia.sdf import read_sdf_file

@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from conftest import EXAMPLES, REPO, run_cli
-from test_audit_rules import BOX, BOX_MASS, box_inertia, box_link, model, write
+from sdf_builders import BOX, BOX_MASS, box_inertia, box_link, model, write
 
 from gzinertia.audit.config import (
     AuditConfig,

@@ -5,192 +5,37 @@ noise on correct models). The numbers come from oracles: Drake's ``UnitInertia``
 ``RotationalInertia.CouldBePhysicallyValid`` (rigid inertia), DART's spatial tensor and
 ``Inertia.transformed`` (change of point), MuJoCo's ``geom_fluid`` (ellipsoid added mass),
 SciPy's generalized eigenvalues (kinetic-energy error), the sphere-sphere distance (overlap).
-The helpers at the top build small models; other ``test_audit_*`` files import them.
+Models are built with :mod:`sdf_builders`; the audit is run with :mod:`audit_helpers`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_helpers import clean, findings_of, mujoco_added_mass, run
 from conftest import EXAMPLES, random_rotation
+from sdf_builders import (
+    BOX,
+    BOX_MASS,
+    added_mass_xml,
+    box,
+    box_inertia,
+    box_link,
+    ellipsoid,
+    hydro_plugin,
+    inertia_xml,
+    inertial,
+    link,
+    model,
+    sphere,
+    sphere_inertia,
+    write,
+)
 
-from gzinertia.audit.config import AuditConfig
-from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.rules import RULES
-from gzinertia.audit.runner import audit
-from gzinertia.physics.added_mass import SDF_TAGS
-
-# ---------------------------------------------------------------------------------------------
-# model builders
-
-
-
-def num(x: float) -> str:
-    return repr(float(x))
-
-
-def vec(v: Iterable[float]) -> str:
-    return " ".join(num(x) for x in v)
-
-
-def inertia_xml(I: np.ndarray) -> str:
-    return (
-        "<inertia>"
-        f"<ixx>{num(I[0, 0])}</ixx><ixy>{num(I[0, 1])}</ixy><ixz>{num(I[0, 2])}</ixz>"
-        f"<iyy>{num(I[1, 1])}</iyy><iyz>{num(I[1, 2])}</iyz><izz>{num(I[2, 2])}</izz>"
-        "</inertia>"
-    )
-
-
-def added_mass_xml(A: np.ndarray) -> str:
-    entries = []
-    for tag in SDF_TAGS:
-        i, j = "xyzpqr".index(tag[0]), "xyzpqr".index(tag[1])
-        entries.append(f"<{tag}>{num(A[i, j])}</{tag}>")
-    return "<fluid_added_mass>" + "".join(entries) + "</fluid_added_mass>"
-
-
-def inertial(
-    mass: float,
-    I: np.ndarray,
-    com: Sequence[float] = (0.0, 0.0, 0.0),
-    A: np.ndarray | None = None,
-    extra: str = "",
-) -> str:
-    added = "" if A is None else added_mass_xml(A)
-    return (
-        f"<inertial><pose>{vec(com)} 0 0 0</pose><mass>{num(mass)}</mass>"
-        f"{inertia_xml(I)}{added}{extra}</inertial>"
-    )
-
-
-def box(size: Sequence[float], pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c") -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><box><size>{vec(size)}</size></box></geometry></collision>"
-    )
-
-
-def sphere(radius: float, pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c") -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><sphere><radius>{num(radius)}</radius></sphere></geometry></collision>"
-    )
-
-
-def ellipsoid(
-    radii: Sequence[float], pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c"
-) -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><ellipsoid><radii>{vec(radii)}</radii></ellipsoid></geometry></collision>"
-    )
-
-
-def link(name: str, *parts: str, pose: Sequence[float] | None = None) -> str:
-    own = "" if pose is None else f"<pose>{vec(pose)}</pose>"
-    return f'<link name="{name}">{own}{"".join(parts)}</link>'
-
-
-def hydro_plugin(link_name: str, terms: dict[str, float], disable: bool | None = None) -> str:
-    body = "".join(f"<{k}>{num(v)}</{k}>" for k, v in terms.items())
-    flag = "" if disable is None else (
-        f"<disable_added_mass>{str(disable).lower()}</disable_added_mass>"
-    )
-    return (
-        '<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">'
-        f"<link_name>{link_name}</link_name>{body}{flag}</plugin>"
-    )
-
-
-def model(*parts: str, version: str = "1.10", name: str = "m", static: bool = False) -> str:
-    flag = "<static>true</static>" if static else ""
-    return (
-        f'<?xml version="1.0"?>\n<sdf version="{version}">\n<model name="{name}">{flag}\n'
-        + "\n".join(parts)
-        + "\n</model>\n</sdf>\n"
-    )
-
-
-def write(folder: Path, text: str, name: str = "model.sdf") -> Path:
-    path = folder / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run(
-    paths: Sequence[Path | str],
-    *,
-    select: Sequence[str] = (),
-    density: float | None = None,
-    tolerance: str = "gz",
-    model_paths: Sequence[str] = (),
-) -> AuditResult:
-    config = AuditConfig(
-        select=tuple(select),
-        density=density,
-        tolerance=tolerance,  # type: ignore[arg-type]
-        known_codes=frozenset(RULES),
-    )
-    return audit([str(p) for p in paths], config, model_paths=model_paths)
-
-
-def findings_of(
-    folder: Path, text: str, code: str | None = None, **kwargs: object
-) -> list[Finding]:
-    """Audits ``text`` (written to ``folder/model.sdf``) with every rule; the findings of rule
-    ``code``, or all of them for ``None``. The file must be readable."""
-    result = run([write(folder, text)], **kwargs)  # type: ignore[arg-type]
-    assert not result.files_with("error"), result.files
-    return [f for f in result.findings if code is None or f.code == code]
-
-
-def box_inertia(mass: float, size: Sequence[float]) -> np.ndarray:
-    """Uniform solid box about its centre: Drake's ``UnitInertia.SolidBox`` times the mass."""
-    from pydrake.multibody.tree import UnitInertia
-
-    return mass * np.array(UnitInertia.SolidBox(*size).CopyToFullMatrix3())
-
-
-def sphere_inertia(mass: float, radius: float) -> np.ndarray:
-    from pydrake.multibody.tree import UnitInertia
-
-    return mass * np.array(UnitInertia.SolidSphere(radius).CopyToFullMatrix3())
-
-
-def mujoco_added_mass(radii: Sequence[float], density: float) -> np.ndarray:
-    """``[m_Ax, m_Ay, m_Az]`` of an ellipsoid geom from MuJoCo's compiled ``geom_fluid``."""
-    import mujoco
-
-    xml = (
-        f'<mujoco><option density="{density!r}"/><worldbody><body><freejoint/>'
-        f'<geom type="ellipsoid" size="{vec(radii)}" fluidshape="ellipsoid" mass="1"/>'
-        "</body></worldbody></mujoco>"
-    )
-    m = mujoco.MjModel.from_xml_string(xml)
-    return density * np.array(m.geom_fluid[0][6:9])
-
-
-def clean(folder: Path, text: str, **kwargs: object) -> None:
-    """The twin: no finding from any rule."""
-    found = findings_of(folder, text, None, **kwargs)
-    assert found == [], [f"{f.code} {f.message}" for f in found]
-
-
-BOX = (0.4, 0.3, 0.2)
-BOX_MASS = 1000.0 * 0.4 * 0.3 * 0.2  # neutrally buoyant in fresh water
-
-
-def box_link(name: str = "body", mass: float = BOX_MASS, I: np.ndarray | None = None,
-             com: Sequence[float] = (0, 0, 0), A: np.ndarray | None = None, extra: str = "",
-             pose: Sequence[float] | None = None) -> str:
-    I = box_inertia(mass, BOX) if I is None else I
-    return link(name, inertial(mass, I, com, A, extra), box(BOX), pose=pose)
-
 
 # ---------------------------------------------------------------------------------------------
 # registry

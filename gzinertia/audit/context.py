@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 
@@ -34,7 +35,10 @@ if TYPE_CHECKING:
 Tolerance = Literal["drake", "gz"]
 
 #: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.
-DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (("water", 1000.0), ("air", 1.225))
+DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (
+    ("water", FRESHWATER_DENSITY),
+    ("air", AIR_DENSITY),
+)
 #: A union of collisions below this volume (a 1 mm cube) is a placeholder, not the body's shape:
 #: geometry-based rules skip it (e.g. 1 µm cylinders used to switch collisions off).
 PLACEHOLDER_VOLUME = 1e-9
