@@ -39,6 +39,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
+#: Inertia validity tolerances: gz-math's (:func:`gzinertia.physics.inertia.gz_tolerance`) or
+#: Drake's (:func:`gzinertia.physics.inertia.drake_tolerance`).
 Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"

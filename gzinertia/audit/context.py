@@ -20,10 +20,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gzinertia.audit.config import Tolerance
 from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
@@ -31,8 +32,6 @@ from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRe
 if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit
     from gzinertia.physics.shapes import SolidProperties
-
-Tolerance = Literal["drake", "gz"]
 
 #: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.
 DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (

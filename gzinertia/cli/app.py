@@ -28,6 +28,7 @@ from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-expor
     write_mode_options,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
 
 Vec3Tuple = tuple[float, float, float]
 
@@ -65,14 +66,17 @@ DensityOption = Annotated[
     Optional[float],  # noqa: UP045
     typer.Option(
         "--density",
-        help="Fluid density in kg/m^3 (default 1000, fresh water, as Gazebo's Buoyancy).",
+        help=f"Fluid density in kg/m^3 (default {DEFAULT_FLUID_DENSITY:g}, fresh water, as "
+        "Gazebo's Buoyancy).",
     ),
 ]
 FluidOption = Annotated[
     Optional[FluidChoice],  # noqa: UP045
     typer.Option(
         "--fluid",
-        help="Named fluid instead of --density: freshwater 1000, seawater 1025, air 1.225 kg/m^3.",
+        help="Named fluid instead of --density: "
+        + ", ".join(f"{name} {rho:g}" for name, rho in FLUID_DENSITIES.items())
+        + " kg/m^3.",
     ),
 ]
 
@@ -80,8 +84,6 @@ FluidOption = Annotated[
 def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
     """The density from ``--density`` or ``--fluid`` (fresh water's when neither is given;
     the values are :data:`gzinertia.physics.fluids.FLUID_DENSITIES`)."""
-    from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
-
     if density is not None and fluid is not None:
         raise GzInertiaError("give either --density or --fluid, not both")
     if fluid is not None:

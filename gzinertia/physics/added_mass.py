@@ -33,6 +33,12 @@ WRITTEN_DIGITS = 10
 #: sphere's, no longer reads back as an error), while a negative eigenvalue any larger is real.
 PSD_RTOL = 6.0 * 10.0 ** (1 - WRITTEN_DIGITS)
 
+#: Strict positive definiteness of rigid + added mass (GZI203): the smallest eigenvalue must
+#: exceed this fraction of ``max|M + A|``. ``64·DBL_EPSILON`` is the backward error of a
+#: symmetric 6x6 eigenvalue solver (LAPACK ``dsyevd``: ``O(n·ε)·‖M‖``, with n = 6 and a factor
+#: of safety), so a matrix singular in exact arithmetic never passes by rounding alone.
+DEFINITENESS_RTOL = 64.0 * float(np.finfo(float).eps)
+
 #: Axis letters of ``<fluid_added_mass>``: linear x, y, z then angular p, q, r.
 SDF_AXES = "xyzpqr"
 #: The 21 child elements in spec order: the upper triangle, row by row.
@@ -161,7 +167,7 @@ def total_is_positive_definite(M_BBo_B: ArrayLike, A_BBo_B: AddedMass) -> tuple[
     total = as_6x6(M_BBo_B) + A_BBo_B.symmetric().A
     smallest = float(np.linalg.eigvalsh(total)[0])
     scale = float(np.max(np.abs(total)))
-    return smallest > 64.0 * float(np.finfo(float).eps) * scale, smallest
+    return smallest > DEFINITENESS_RTOL * scale, smallest
 
 
 def ellipsoid_added_mass(
