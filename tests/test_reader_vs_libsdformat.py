@@ -74,7 +74,7 @@ from gzinertia.physics.inertia import reexpress_inertia, spatial_inertia_about_o
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
-from gzinertia.sdf.xml import local_name, parse_xml_file
+from gzinertia.sdf.xml import parse_xml_file
 
 RTOL = 1e-12
 SDF_SUFFIXES = (".sdf", ".world")
@@ -100,6 +100,12 @@ def _version(text: str | None) -> tuple[int, ...]:
         return tuple(int(x) for x in (text or "").strip().split("."))
     except ValueError:
         return (0,)
+
+
+def local_name(elem: etree._Element) -> str:
+    """The tag without any namespace (comments and processing instructions give '')."""
+    tag = elem.tag
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
 def _true(value: str | None) -> bool:

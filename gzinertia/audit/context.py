@@ -229,11 +229,6 @@ class LinkContext:
         return self._solid[0]
 
     @property
-    def solid_problem(self) -> str | None:
-        """Why :attr:`solid` is ``None``."""
-        return self._solid[1]
-
-    @property
     def is_placeholder(self) -> bool:
         """Collisions that enclose (almost) nothing: not the body's shape."""
         solid = self.solid

@@ -18,13 +18,6 @@ from gzinertia.physics.spatial import Mat6, Ordering, reorder
 DBL_EPSILON = float(np.finfo(float).eps)
 
 
-def rotational_inertia(
-    ixx: float, iyy: float, izz: float, ixy: float = 0.0, ixz: float = 0.0, iyz: float = 0.0
-) -> Mat3:
-    """The symmetric inertia matrix from SDFormat's six values (products are tensor entries)."""
-    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
-
-
 def reexpress_inertia(I_BBcm_I: ArrayLike, R_BI: ArrayLike) -> Mat3:
     """``I_BBcm_B = R_BI · I_BBcm_I · R_BIᵀ`` (same point, axes I → B)."""
     R = np.asarray(R_BI, dtype=float)

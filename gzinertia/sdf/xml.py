@@ -269,14 +269,6 @@ def parse_xml_file_shared(path: str | Path) -> etree._Element:
     return root
 
 
-def local_name(elem: etree._Element) -> str:
-    """The tag without any namespace (comments and processing instructions give '')."""
-    tag = elem.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1]
-
-
 def children(elem: etree._Element, tag: str) -> list[etree._Element]:
     """Direct element children with this (namespace-free) tag."""
     return list(elem.iterchildren(tag))
