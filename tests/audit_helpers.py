@@ -58,3 +58,30 @@ def mujoco_added_mass(radii: Sequence[float], density: float) -> np.ndarray:
     )
     m = mujoco.MjModel.from_xml_string(xml)
     return density * np.array(m.geom_fluid[0][6:9])
+
+
+# GitHub workflow commands, as the Actions runner reads them
+
+
+def _runner_unescape(text: str, mapping: tuple[tuple[str, str], ...]) -> str:
+    for escaped, raw in mapping:
+        text = text.replace(escaped, raw)
+    return text
+
+
+_DATA = (("%0D", "\r"), ("%0A", "\n"), ("%25", "%"))
+_PROPERTY = (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%"))
+
+
+def parse_workflow_command(line: str) -> tuple[str, dict[str, str], str]:
+    """What the GitHub Actions runner reads from one log line (ActionCommand.TryParseV2)."""
+    line = line.lstrip()
+    assert line.startswith("::")
+    end = line.index("::", 2)
+    name, _, props = line[2:end].partition(" ")
+    properties = {}
+    for part in props.strip().split(","):
+        key, sep, value = part.partition("=")
+        if part and sep and key and value:
+            properties[key] = _runner_unescape(value, _PROPERTY)
+    return name, properties, _runner_unescape(line[end + 2 :], _DATA)

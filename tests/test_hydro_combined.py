@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import REPO, run_cli
-from test_hydro_damping import gz_hydrodynamics_wrench, random_posed_ellipsoid
+from hydro_oracles import gz_hydrodynamics_wrench, random_posed_ellipsoid
 
 from gzinertia.physics.fluid_forces import (
     EllipsoidFluidCoefficients,

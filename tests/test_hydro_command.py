@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 from editing import changed_lines
-from test_hydro_damping import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
+from hydro_oracles import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
 
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.rotation import Pose
