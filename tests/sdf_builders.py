@@ -60,27 +60,55 @@ def inertial(
     )
 
 
-def box(size: Sequence[float], pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c") -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><box><size>{vec(size)}</size></box></geometry></collision>"
-    )
+Pose6 = Sequence[float]
+ORIGIN: Pose6 = (0, 0, 0, 0, 0, 0)
 
 
-def sphere(radius: float, pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c") -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><sphere><radius>{num(radius)}</radius></sphere></geometry></collision>"
+def collision(
+    geometry: str, pose: Pose6 | None = ORIGIN, name: str = "c", density: float | None = None
+) -> str:
+    """``<collision>`` around a ``<geometry>`` body (``pose=None``: no ``<pose>`` element;
+    ``density``: the collision's own ``<density>``, SDFormat 1.11)."""
+    own = "" if pose is None else f"<pose>{vec(pose)}</pose>"
+    rho = "" if density is None else f"<density>{num(density)}</density>"
+    return f'<collision name="{name}">{own}{rho}<geometry>{geometry}</geometry></collision>'
+
+
+def box(
+    size: Sequence[float], pose: Pose6 | None = ORIGIN, name: str = "c",
+    density: float | None = None,
+) -> str:
+    return collision(f"<box><size>{vec(size)}</size></box>", pose, name, density)
+
+
+def sphere(
+    radius: float, pose: Pose6 | None = ORIGIN, name: str = "c", density: float | None = None
+) -> str:
+    return collision(f"<sphere><radius>{num(radius)}</radius></sphere>", pose, name, density)
+
+
+def cylinder(
+    radius: float, length: float, pose: Pose6 | None = ORIGIN, name: str = "c",
+    density: float | None = None,
+) -> str:
+    return collision(
+        f"<cylinder><radius>{num(radius)}</radius><length>{num(length)}</length></cylinder>",
+        pose, name, density,
     )
 
 
 def ellipsoid(
-    radii: Sequence[float], pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c"
+    radii: Sequence[float], pose: Pose6 | None = ORIGIN, name: str = "c",
+    density: float | None = None,
 ) -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><ellipsoid><radii>{vec(radii)}</radii></ellipsoid></geometry></collision>"
-    )
+    return collision(f"<ellipsoid><radii>{vec(radii)}</radii></ellipsoid>", pose, name, density)
+
+
+def mesh(
+    uri: str, scale: Sequence[float] | None = None, pose: Pose6 | None = ORIGIN, name: str = "c"
+) -> str:
+    own_scale = "" if scale is None else f"<scale>{vec(scale)}</scale>"
+    return collision(f"<mesh><uri>{uri}</uri>{own_scale}</mesh>", pose, name)
 
 
 def link(name: str, *parts: str, pose: Sequence[float] | None = None) -> str:
@@ -100,11 +128,33 @@ def hydro_plugin(link_name: str, terms: dict[str, float], disable: bool | None =
 
 
 def model(*parts: str, version: str = "1.10", name: str = "m", static: bool = False) -> str:
+    """A whole file: ``<sdf>`` with one ``<model>`` of ``parts`` (one per line)."""
     flag = "<static>true</static>" if static else ""
     return (
         f'<?xml version="1.0"?>\n<sdf version="{version}">\n<model name="{name}">{flag}\n'
         + "\n".join(parts)
         + "\n</model>\n</sdf>\n"
+    )
+
+
+def nested_model(name: str, *parts: str, pose: Pose6 | None = None) -> str:
+    """A ``<model>`` inside another (a fragment, for :func:`model` or :func:`world`)."""
+    own = "" if pose is None else f"<pose>{vec(pose)}</pose>"
+    return f'<model name="{name}">{own}{"".join(parts)}</model>'
+
+
+def include(uri: str, name: str | None = None, pose: Pose6 | None = None) -> str:
+    own_name = "" if name is None else f"<name>{name}</name>"
+    own = "" if pose is None else f"<pose>{vec(pose)}</pose>"
+    return f"<include><uri>{uri}</uri>{own_name}{own}</include>"
+
+
+def world(*parts: str, version: str = "1.10", name: str = "w") -> str:
+    """A whole file: ``<sdf>`` with one ``<world>`` of ``parts`` (models, includes, plugins)."""
+    return (
+        f'<?xml version="1.0"?>\n<sdf version="{version}">\n<world name="{name}">\n'
+        + "\n".join(parts)
+        + "\n</world>\n</sdf>\n"
     )
 
 

@@ -355,6 +355,7 @@ def test_a_missing_include_comes_before_its_consequences(
 # --- blank lines before the XML declaration ----------------------------------------------------
 
 
+@pytest.mark.oracle("sdformat")
 def test_blank_lines_before_the_xml_declaration_are_read_as_libsdformat_does(
     tmp_path: Path,
 ) -> None:

@@ -61,6 +61,7 @@ def test_every_rule_of_the_issue_exists_with_its_severity() -> None:
 # GZI101-GZI111: rigid inertia
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi101_negative_or_zero_mass_on_a_moving_link(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     found = findings_of(tmp_path, model(box_link(mass=-2.0, I=I)), "GZI101")
@@ -72,6 +73,7 @@ def test_gzi101_negative_or_zero_mass_on_a_moving_link(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi102_missing_or_commented_inertial(tmp_path: Path) -> None:
     bare = link("body", box(BOX))
     commented = link("body", "<!-- <inertial><mass>24</mass></inertial> -->", box(BOX))
@@ -86,6 +88,7 @@ def test_gzi102_missing_or_commented_inertial(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi103_gzi104_agree_with_drake_could_be_physically_valid(
     tmp_path: Path, rng: np.random.Generator
 ) -> None:
@@ -124,6 +127,7 @@ def test_gzi103_gzi104_agree_with_drake_could_be_physically_valid(
             assert f.values["margin"] == pytest.approx(m[0] + m[1] - m[2], rel=1e-12)
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi104_twins(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     bad = I.copy()
@@ -133,6 +137,7 @@ def test_gzi104_twins(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(I=I)))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi105_inertia_far_from_the_geometry(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     found = findings_of(tmp_path, model(box_link(I=25.0 * I)), "GZI105")
@@ -145,6 +150,7 @@ def test_gzi105_inertia_far_from_the_geometry(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(I=I)))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi106_density_outside_any_material(tmp_path: Path) -> None:
     import trimesh
 
@@ -156,6 +162,7 @@ def test_gzi106_density_outside_any_material(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(mass=2.0e4 * V)))  # dense, but tungsten is denser
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi107_centre_of_mass_outside_the_collisions(tmp_path: Path) -> None:
     found = findings_of(tmp_path, model(box_link(com=(0.0, 0.0, -0.5))), "GZI107")
     assert len(found) == 1
@@ -163,6 +170,7 @@ def test_gzi107_centre_of_mass_outside_the_collisions(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(com=(0.19, 0.14, -0.09))))  # inside, near a corner
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     body = (
@@ -176,6 +184,7 @@ def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
     body = (
         f'<inertial><mass>{BOX_MASS!r}</mass>'
@@ -186,6 +195,7 @@ def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi110_two_poses_in_inertial(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     body = (
@@ -265,6 +275,7 @@ def _dart_total_smallest_eigenvalue(mass: float, com: np.ndarray, I_com: np.ndar
     return float(np.linalg.eigvalsh(S + A_af)[0])
 
 
+@pytest.mark.oracle("dartpy", "pydrake")
 def test_gzi203_rigid_plus_added_not_positive_definite(tmp_path: Path) -> None:
     mass, r = 0.5, 0.1
     I = sphere_inertia(mass, r)
@@ -304,6 +315,7 @@ def _ke_error(A_true: np.ndarray, A_used: np.ndarray) -> float:
     return float(np.max(np.abs(w)))
 
 
+@pytest.mark.oracle("dartpy")
 def test_gzi204_addmass_matrices_are_clean_and_unshifted_ones_are_found(
     tmp_path: Path, rng: np.random.Generator
 ) -> None:
@@ -364,6 +376,7 @@ def test_gzi204_mujoco_fits_of_the_examples_are_clean(tmp_path: Path) -> None:
         assert [f for f in run([path]).findings if f.code == "GZI204"] == []
 
 
+@pytest.mark.oracle("dartpy")
 def test_gzi204_without_collisions_only_uncoupled_matrices_with_an_offset_com(
     tmp_path: Path,
 ) -> None:
@@ -393,6 +406,7 @@ def test_gzi206_auto_inertial_drops_added_mass(tmp_path: Path) -> None:
     clean(tmp_path, model(ellipsoid_link(A), version="1.11"))
 
 
+@pytest.mark.oracle("mujoco")
 def test_gzi207_magnitude_against_mujoco_ellipsoid_added_mass(tmp_path: Path) -> None:
     m_A = mujoco_added_mass(SEMI_AXES, 1000.0)  # MuJoCo's geom_fluid, the oracle
     A = tuckerman_about_centre()
@@ -418,6 +432,7 @@ def test_gzi207_magnitude_against_mujoco_ellipsoid_added_mass(tmp_path: Path) ->
 # GZI208-GZI211: the Hydrodynamics plugin, links together
 
 
+@pytest.mark.oracle("mujoco")
 def test_gzi208_positive_added_mass_terms(tmp_path: Path) -> None:
     m_A = mujoco_added_mass(SEMI_AXES, 1000.0)
     positive = {"xDotU": m_A[0], "yDotV": m_A[1], "zDotW": m_A[2]}
@@ -430,6 +445,7 @@ def test_gzi208_positive_added_mass_terms(tmp_path: Path) -> None:
     clean(tmp_path, model(ellipsoid_link(None), hydro_plugin("body", fossen)))
 
 
+@pytest.mark.oracle("mujoco")
 def test_gzi209_cross_term_without_its_diagonal_twin(tmp_path: Path) -> None:
     m_A = mujoco_added_mass(SEMI_AXES, 1000.0)
     terms = {"xDotU": -m_A[0], "yDotV": -m_A[1], "zDotW": -m_A[2], "yVabsV": -40.0}
@@ -447,6 +463,7 @@ def test_gzi209_twins_of_a_term() -> None:
     assert diagonal_twins("xUabsU") == [] and diagonal_twins("nDotR") == []
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.parametrize("gap", [0.8, 0.95, 1.05])
 def test_gzi210_overlapping_fluid_spheres(tmp_path: Path, gap: float) -> None:
     """Two sphere links with added mass, their centres ``gap·(r₁ + r₂)`` apart: the overlap
@@ -469,6 +486,7 @@ def test_gzi210_overlapping_fluid_spheres(tmp_path: Path, gap: float) -> None:
             clean(tmp_path, model(*links))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
     terms = {"xUabsU": -4.0}
     assert len(findings_of(tmp_path, model(box_link(), hydro_plugin("hull", terms)),
@@ -476,6 +494,7 @@ def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(), hydro_plugin("body", terms)))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi001_include_not_resolved(tmp_path: Path) -> None:
     write(tmp_path / "models" / "crate", model(box_link(), name="crate"))
     (tmp_path / "models" / "crate" / "model.config").write_text(
@@ -494,6 +513,7 @@ def test_gzi001_include_not_resolved(tmp_path: Path) -> None:
 # suppression
 
 
+@pytest.mark.oracle("pydrake")
 def test_inline_suppression_in_the_link(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     bad = I.copy()

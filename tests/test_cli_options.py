@@ -12,9 +12,10 @@ from enum import Enum
 from pathlib import Path
 from typing import get_args
 
+import numpy as np
 import pytest
 from conftest import run_cli
-from sdf_builders import box_link, model, write
+from sdf_builders import box, inertial, link, model, write
 
 from gzinertia.audit.config import TOLERANCES
 from gzinertia.audit.findings import Severity
@@ -82,7 +83,9 @@ def test_help_lists_the_choices_and_a_bad_one_is_one_line(
     assert listed is not None, out
     assert listed.group(1).split("|") == [member.value for member in choice]
 
-    path = str(write(tmp_path, model(box_link())))
+    # a 1 m cube of 1000 kg: I = m/6·1 about its centre
+    cube = link("a", inertial(1000.0, 1000.0 / 6.0 * np.eye(3)), box((1.0, 1.0, 1.0)))
+    path = str(write(tmp_path, model(cube)))
     required = {"shift": ["--link", "a", "--from", "com"], "hydro": ["--link", "a"],
                 "plot": ["-o", str(tmp_path / "x.png")]}.get(command, [])
     code, out, err = run_cli([command, path, *required, option, "nonsense"], capsys)

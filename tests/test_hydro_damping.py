@@ -45,6 +45,7 @@ SHAPES: list[tuple[str, np.ndarray, Geometry]] = [
 ]
 
 
+@pytest.mark.oracle("mujoco")
 @pytest.mark.parametrize("viscosity", [0.0, 0.02])
 def test_plugin_reproduces_mujoco_along_principal_axes(
     rng: np.random.Generator, viscosity: float
@@ -69,6 +70,7 @@ def test_plugin_reproduces_mujoco_along_principal_axes(
             assert np.max(np.abs(np.delete(mj, axis))) < 1e-13 * abs(mj[axis])
 
 
+@pytest.mark.oracle("mujoco")
 def test_current_is_wind(rng: np.random.Generator) -> None:
     """A link at rest in a current along a principal axis: the plugin's current and MuJoCo's
     wind are the same relative velocity."""
@@ -84,6 +86,7 @@ def test_current_is_wind(rng: np.random.Generator) -> None:
         assert rel(plugin_F_BBo_B(params, np.zeros(6), current_B), mj) < 1e-12
 
 
+@pytest.mark.oracle("mujoco")
 def test_rotated_offset_ellipsoid_diagonal_is_exact_along_the_motion(
     rng: np.random.Generator,
 ) -> None:
@@ -139,6 +142,7 @@ def test_centred_ellipsoid_has_no_couplings_and_damps(rng: np.random.Generator) 
     assert all(params[n] == 0.0 for n in DIAGONAL_DAMPING_NAMES[:6])  # no viscosity, no linear
 
 
+@pytest.mark.oracle("mujoco")
 def test_several_ellipsoids_on_one_link_add_up(rng: np.random.Generator) -> None:
     """Two posed geoms on one link: the summed parameters keep the diagonal exact vs MuJoCo."""
     density, viscosity = 800.0, 0.005
