@@ -17,7 +17,7 @@ from gzinertia.cli.app import ModelPathOption, app
 from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice, literal
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from gzinertia.audit.findings import AuditResult, Severity
     from gzinertia.limits import ReadLimits
@@ -275,7 +275,7 @@ class _ProgressBar:
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty() and not os.environ.get("CI")
         self.progress: Progress | None = None
-        self.task: object = None
+        self.task: TaskID | None = None
 
     def __enter__(self) -> _ProgressBar:
         return self
@@ -290,7 +290,8 @@ class _ProgressBar:
             self.progress = Progress(console=Console(stderr=True), transient=True)
             self.progress.start()
             self.task = self.progress.add_task("auditing", total=total)
-        self.progress.update(self.task, completed=done, description=os.path.basename(path))  # type: ignore[arg-type]
+        assert self.task is not None
+        self.progress.update(self.task, completed=done, description=os.path.basename(path))
 
     def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
