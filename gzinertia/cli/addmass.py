@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -18,7 +17,7 @@ from gzinertia.cli.app import (
     fluid_density,
     parse_vector,
 )
-from gzinertia.cli.options import FitChoice, literal, write_mode_options
+from gzinertia.cli.options import EditedFileArgument, FitChoice, literal, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 @app.command()
 @write_mode_options
 def addmass(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     ellipsoid: Annotated[
         bool,
         typer.Option(

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gzinertia.cli.app import LinkOption, ModelPathOption, app, deliver_edit
-from gzinertia.cli.options import SignChoice, literal, write_mode_options
+from gzinertia.cli.options import EditedFileArgument, SignChoice, literal, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 @app.command()
 @write_mode_options
 def convert(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     hydro_to_sdf: Annotated[
         bool, typer.Option("--hydro-to-sdf", help="Plugin <iDotJ> terms -> <fluid_added_mass>.")
     ] = False,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -16,7 +15,7 @@ from gzinertia.cli.app import (
     deliver_edit,
     fluid_density,
 )
-from gzinertia.cli.options import FitChoice, literal, write_mode_options
+from gzinertia.cli.options import EditedFileArgument, FitChoice, literal, write_mode_options
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.fluids import WATER_VISCOSITY
 
@@ -49,7 +48,7 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
 @app.command()
 @write_mode_options
 def hydro(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
     fit: Annotated[
         FitChoice,

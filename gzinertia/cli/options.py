@@ -12,7 +12,7 @@
 
       @app.command()
       @write_mode_options
-      def mycommand(file: ..., ..., mode: WriteMode) -> None:
+      def mycommand(file: EditedFileArgument, ..., *, mode: WriteMode) -> None:
           ...
           deliver_edit(file, old, new, mode)
 
@@ -37,6 +37,7 @@ __all__ = [
     "AxesChoice",
     "CheckOption",
     "DiffOption",
+    "EditedFileArgument",
     "FitChoice",
     "FluidChoice",
     "ForceReadonlyOption",
@@ -132,6 +133,10 @@ def literal(choice: Enum) -> Any:
     return choice.value
 
 
+#: The FILE argument of every editing command.
+EditedFileArgument = Annotated[
+    Path, typer.Argument(help="SDFormat model or world file to edit.")
+]
 OutputOption = Annotated[
     Optional[Path],  # noqa: UP045 (typer needs Optional on Python 3.10)
     typer.Option("--output", "-o", help="Write the edited file here (atomically)."),

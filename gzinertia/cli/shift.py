@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gzinertia.cli.app import ModelPathOption, app, deliver_edit, parse_vector
-from gzinertia.cli.options import AxesChoice, literal, write_mode_options
+from gzinertia.cli.options import AxesChoice, EditedFileArgument, literal, write_mode_options
 
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
@@ -26,7 +25,7 @@ class TargetPoint(str, Enum):
 @app.command()
 @write_mode_options
 def shift(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="The link (glob matching one).")],
     source: Annotated[
         str,
