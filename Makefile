@@ -16,7 +16,7 @@ $(VENV)/.runtime: pyproject.toml | $(PY)
 	touch $@
 
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e '.[test,dev]'
+	$(PIP) install --quiet -e '.[test,dev,docs]'
 	touch $@ $(VENV)/.runtime
 
 demo: $(VENV)/.runtime

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,6 +14,10 @@ from hypothesis import settings
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "sdf_examples"
 CORPUS = REPO.parent / "shared" / "corpus"
+
+#: Values that hostile-input tests write into numeric SDF elements and attributes.
+NASTY_VALUES = [b"nan", b"-inf", b"", b"1e999", b"x", b"1 2 3 4 5 6 7", b"-0", b"0x10", b"\x00",
+                b"1e-400", b"\xc3\x28", b"&amp;", b"]]>", b"<a/>", b"-1e308"]
 
 # `gzinertia audit` keeps a result cache in the working directory by default: the tests share
 # one in a temporary folder instead (every CLI run in the suite goes through it, so results
@@ -83,3 +88,51 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
         sys.argv = old
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# ---------------------------------------------------------------------------------------------
+# Oracles. A test that needs Drake, DART, MuJoCo, Capytaine or the libsdformat oracle program is
+# marked ``@pytest.mark.oracle("pydrake")`` (the importable module, or "sdformat" for the
+# compiled oracle): it runs under ``-m oracle`` and is skipped, alone, when that oracle is
+# missing. Modules that also hold tests without an oracle import the oracle with
+# :func:`oracle_module`, which imports it on first use, so that the module itself always loads.
+
+#: Oracles that are not a Python module, and how to tell that they are there.
+_PROGRAM_ORACLES = {"sdformat": "libsdformat 12 oracle program (g++, pkg-config sdformat12)"}
+
+
+def _skip_unless_available(name: str) -> None:
+    if name == "sdformat":
+        from oracles.sdformat_oracle import build_sdformat_dump
+
+        if build_sdformat_dump() is None:
+            pytest.skip(f"needs the {_PROGRAM_ORACLES[name]}")
+    else:
+        pytest.importorskip(name, reason=f"needs the {name} oracle")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("oracle"):
+        for name in mark.args:
+            _skip_unless_available(name)
+
+
+class _OracleModule:
+    """A module imported on first attribute access; the test that touches a missing one is
+    skipped (``pytest.importorskip``), not the whole test module."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._module: object | None = None
+
+    def __getattr__(self, attribute: str) -> object:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        if self._module is None:
+            self._module = pytest.importorskip(self._name, reason=f"needs the {self._name} oracle")
+        return getattr(self._module, attribute)
+
+
+def oracle_module(name: str) -> Any:
+    """``name`` imported lazily (see :class:`_OracleModule`)."""
+    return _OracleModule(name)

@@ -41,15 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from sdf_builders import num as fmt  # shortest text that reads back as the same double
 
 MAX_DEPTH = 3
 JOINT_TYPES = ("revolute", "prismatic", "fixed", "ball", "continuous")
 VERSIONS = ("1.9", "1.10", "1.11")
-
-
-def fmt(x: float) -> str:
-    """Shortest text that reads back as the same double."""
-    return repr(float(x))
 
 
 def random_rotation(rng: np.random.Generator) -> np.ndarray:

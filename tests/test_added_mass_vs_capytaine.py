@@ -115,6 +115,7 @@ def bem_about_link_origin(n_panels: int) -> np.ndarray:
     return bem_added_mass(SEMI_AXES, R_BE, p_BoEo_B, DENSITY, n_panels)
 
 
+@pytest.mark.oracle("capytaine")
 def test_mesh_resolution_gives_the_panel_count() -> None:
     for n_panels in (32, 512, 1152, 2048):
         n_theta, n_phi = ellipsoid_mesh_resolution(n_panels)
@@ -122,6 +123,7 @@ def test_mesh_resolution_gives_the_panel_count() -> None:
         assert mesh.nb_faces == n_theta * n_phi == n_panels
 
 
+@pytest.mark.oracle("capytaine")
 def test_mesh_is_the_posed_ellipsoid() -> None:
     """Every vertex lies on E (in E's coordinates ``R_BEᵀ(p_B - p_BoEo_B)``), normals point out."""
     mesh = ellipsoid_mesh(SEMI_AXES, R_BE, p_BoEo_B, 512)
@@ -131,6 +133,7 @@ def test_mesh_is_the_posed_ellipsoid() -> None:
     assert np.all(np.sum(np.asarray(mesh.faces_normals) * outward, axis=1) > 0.0)
 
 
+@pytest.mark.oracle("capytaine")
 def test_bem_about_link_origin_matches_gzinertia() -> None:
     """The BEM about Bo in B axes equals Tuckerman moved to Bo, to 0.5 % overall and per block."""
     expected = gzinertia_A_BBo_B()
@@ -140,6 +143,7 @@ def test_bem_about_link_origin_matches_gzinertia() -> None:
     assert np.max(np.abs(A - A.T)) <= 1e-5 * np.max(np.abs(A))
 
 
+@pytest.mark.oracle("capytaine")
 def test_bem_about_centre_in_own_axes_is_diagonal_tuckerman() -> None:
     """About Eo in E axes the BEM matrix is diagonal and its diagonal is Tuckerman's.
 
@@ -155,6 +159,7 @@ def test_bem_about_centre_in_own_axes_is_diagonal_tuckerman() -> None:
     np.testing.assert_allclose(np.diag(A)[3:], np.diag(A_EEo_E)[3:], rtol=2 * TOLERANCE)
 
 
+@pytest.mark.oracle("capytaine")
 def test_change_of_point_is_exact_on_one_mesh() -> None:
     """Same mesh, two poses: the BEM about Bo of the posed ellipsoid equals the BEM about Eo in E
     axes carried to Bo by ``transform_spatial``, to rounding (discretisation error cancels)."""
@@ -169,6 +174,7 @@ def test_change_of_point_is_exact_on_one_mesh() -> None:
     assert np.max(np.abs(A_BBo_B - moved)) <= 1e-10 * np.max(np.abs(A_BBo_B))
 
 
+@pytest.mark.oracle("capytaine")
 def test_added_mass_does_not_depend_on_frequency_without_free_surface() -> None:
     """With ``free_surface=inf`` the kernel is Rankine: ω = 0, finite ω and ω = ∞ agree."""
     mesh = ellipsoid_mesh(SEMI_AXES, R_BE, p_BoEo_B, 512)
@@ -178,6 +184,7 @@ def test_added_mass_does_not_depend_on_frequency_without_free_surface() -> None:
         assert np.max(np.abs(A - at_infinity)) <= 1e-12 * np.max(np.abs(at_infinity))
 
 
+@pytest.mark.oracle("capytaine")
 def test_oracle_returns_a_fresh_array_from_its_cache() -> None:
     A = bem_added_mass(SEMI_AXES, np.eye(3), np.zeros(3), DENSITY, CENTRE_PANELS)
     A[0, 0] = -1.0
@@ -185,12 +192,14 @@ def test_oracle_returns_a_fresh_array_from_its_cache() -> None:
     assert again[0, 0] > 0.0
 
 
+@pytest.mark.oracle("capytaine")
 @pytest.mark.slow
 def test_refined_bem_about_link_origin_matches_gzinertia() -> None:
     errors = relative_errors(bem_about_link_origin(REFINED_PANELS), gzinertia_A_BBo_B())
     assert all(e <= TOLERANCE for e in errors.values()), errors
 
 
+@pytest.mark.oracle("capytaine")
 @pytest.mark.slow
 def test_bem_error_falls_with_panel_count() -> None:
     """Overall and per block, the error decreases at each refinement, at least as N^-0.7
@@ -204,6 +213,7 @@ def test_bem_error_falls_with_panel_count() -> None:
         assert order >= 0.7, (key, series, order)
 
 
+@pytest.mark.oracle("capytaine")
 @pytest.mark.slow
 def test_refined_bem_about_centre_matches_tuckerman_entrywise() -> None:
     """At 8192 panels every diagonal entry, rotations included, is within 0.5 % of Tuckerman."""

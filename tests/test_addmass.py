@@ -49,6 +49,7 @@ def test_moving_the_point_keeps_kinetic_energy(rng: np.random.Generator) -> None
         assert abs(e_P - e_Q) <= 1e-12 * abs(e_Q)
 
 
+@pytest.mark.oracle("dartpy")
 def test_in_link_equals_dart_transformed(rng: np.random.Generator) -> None:
     dart = pytest.importorskip("dartpy")
     from gzinertia.physics.spatial import block_swap

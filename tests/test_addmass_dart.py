@@ -23,6 +23,8 @@ from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file
 
+pytestmark = pytest.mark.oracle("dartpy")
+
 dart = pytest.importorskip("dartpy")
 
 DENSITY = 1025.0

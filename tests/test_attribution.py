@@ -20,8 +20,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_helpers import run
 from conftest import CORPUS, run_cli
-from test_audit_rules import run, write
+from sdf_builders import write
 
 from gzinertia.audit.context import DocumentContext
 from gzinertia.sdf import read_sdf_file
@@ -354,6 +355,7 @@ def test_a_missing_include_comes_before_its_consequences(
 # --- blank lines before the XML declaration ----------------------------------------------------
 
 
+@pytest.mark.oracle("sdformat")
 def test_blank_lines_before_the_xml_declaration_are_read_as_libsdformat_does(
     tmp_path: Path,
 ) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from conftest import EXAMPLES, REPO, run_cli
-from test_audit_rules import BOX, BOX_MASS, box_inertia, box_link, model, write
+from sdf_builders import BOX, BOX_MASS, box_inertia, box_link, model, write
 
 from gzinertia.audit.config import (
     AuditConfig,
@@ -56,6 +56,7 @@ def _no_config_around(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 # --- exit status --------------------------------------------------------------------------------
 
 
+@pytest.mark.oracle("pydrake")
 def test_exit_status_follows_fail_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     error = str(write(tmp_path / "e", _triangle_model()))
     warning = str(write(tmp_path / "w", _warning_model()))
@@ -68,6 +69,7 @@ def test_exit_status_follows_fail_on(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run_cli(["audit", error, "--select", "GZI2"], capsys)[0] == 0
 
 
+@pytest.mark.oracle("pydrake")
 def test_unreadable_file_exits_2_and_the_rest_is_still_audited(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -84,6 +86,7 @@ def test_unreadable_file_exits_2_and_the_rest_is_still_audited(
     assert "Traceback" not in err
 
 
+@pytest.mark.oracle("pydrake")
 def test_usage_errors_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(write(tmp_path, model(box_link())))
     for args in (
@@ -134,6 +137,7 @@ def test_sarif_of_a_real_audit_is_valid(tmp_path: Path, capsys: pytest.CaptureFi
     assert [r["id"] for r in rules] == sorted(RULES)
 
 
+@pytest.mark.oracle("pydrake")
 def test_junit_github_text_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(write(tmp_path, _triangle_model()))
     _, out, _ = run_cli(["audit", path, "--format", "junit"], capsys)
@@ -173,6 +177,7 @@ def test_discovery_recurses_skips_templates_and_hidden_folders(tmp_path: Path) -
 # --- settings -------------------------------------------------------------------------------------
 
 
+@pytest.mark.oracle("pydrake")
 def test_config_from_pyproject_found_upward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     repo = tmp_path / "repo"
@@ -231,6 +236,7 @@ def test_overrides_and_selection() -> None:
     assert "GZI202" not in chosen
 
 
+@pytest.mark.oracle("pydrake")
 def test_model_path_from_settings_is_relative_to_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -246,6 +252,7 @@ def test_model_path_from_settings_is_relative_to_the_file(
     assert code == 1 and "GZI104" in out  # found through the include
 
 
+@pytest.mark.oracle("pydrake")
 def test_relative_paths_are_kept_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path / "proj" / "m", _triangle_model())
@@ -254,6 +261,7 @@ def test_relative_paths_are_kept_as_given(tmp_path: Path, monkeypatch: pytest.Mo
     assert json.loads(out)["findings"][0]["file"] == os.path.join("m", "model.sdf")
 
 
+@pytest.mark.oracle("pydrake")
 def test_links_from_an_include_and_the_file_itself_are_reported_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

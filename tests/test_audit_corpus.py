@@ -1,11 +1,12 @@
-"""The audit on real files: the public corpus (pinned, reviewed findings; speed; no crash)
-and the bundled examples (clean, except the documented defects)."""
+"""The audit on real files: the public corpus (pinned, reviewed findings; no crash) and the
+bundled examples (clean, except the documented defects). Its speed is measured by
+``benchmarks/bench_corpus.py``, not here: a wall-clock bound in a test fails on a busy machine
+and passes on a fast one whatever the code does."""
 
 from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import jsonschema
@@ -29,10 +30,8 @@ def _pinned() -> set[tuple[str, str, str]]:
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not present")
-def test_corpus_findings_are_the_reviewed_ones_and_come_fast() -> None:
-    start = time.perf_counter()
+def test_corpus_findings_are_the_reviewed_ones() -> None:
     result = audit([str(CORPUS)])
-    elapsed = time.perf_counter() - start
     found = {
         (Path(f.file).relative_to(CORPUS).as_posix(), f.code, f.link or "-")
         for f in result.findings
@@ -68,7 +67,6 @@ def test_corpus_findings_are_the_reviewed_ones_and_come_fast() -> None:
         str(CORPUS / "osrf__vrx/vrx_urdf/wamv_description/urdf/wamv_base.urdf.xacro")
     ]
     assert len(result.files_with("error")) == 3 + xacro_errors
-    assert elapsed < 10.0, f"corpus audit took {elapsed:.2f} s"  # ~1 s on one core
     # the SARIF of this real run is valid (the schema ships as test data)
     log = json.loads(render(result, "sarif", RULE_INFOS, "0.1.0"))
     jsonschema.validate(log, json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json")

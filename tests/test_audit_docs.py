@@ -8,8 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from audit_helpers import run
 from conftest import REPO
-from test_audit_rules import run, write
+from sdf_builders import write
 
 from gzinertia.audit.rules import RULES
 

@@ -29,6 +29,7 @@ import hypothesis
 import jsonschema
 import numpy as np
 import pytest
+from audit_helpers import parse_workflow_command
 from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -621,35 +622,11 @@ def test_junit_is_well_formed_for_any_result(result: AuditResult) -> None:
 # GitHub workflow commands
 
 
-def _runner_unescape(text: str, mapping: tuple[tuple[str, str], ...]) -> str:
-    for escaped, raw in mapping:
-        text = text.replace(escaped, raw)
-    return text
-
-
-_DATA = (("%0D", "\r"), ("%0A", "\n"), ("%25", "%"))
-_PROPERTY = (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%"))
-
-
-def _parse_workflow_command(line: str) -> tuple[str, dict[str, str], str]:
-    """What the GitHub Actions runner reads from one log line (ActionCommand.TryParseV2)."""
-    line = line.lstrip()
-    assert line.startswith("::")
-    end = line.index("::", 2)
-    name, _, props = line[2:end].partition(" ")
-    properties = {}
-    for part in props.strip().split(","):
-        key, sep, value = part.partition("=")
-        if part and sep and key and value:
-            properties[key] = _runner_unescape(value, _PROPERTY)
-    return name, properties, _runner_unescape(line[end + 2 :], _DATA)
-
-
 def test_github_annotations_read_back() -> None:
     result = example()
     lines = render(result, "github", RULES, VERSION).split("\n")
     assert lines[-1] == "" and lines[-2] == summary_line(result)
-    commands = [_parse_workflow_command(line) for line in lines[:-2]]
+    commands = [parse_workflow_command(line) for line in lines[:-2]]
     for (name, props, data), f in zip(commands, result.findings, strict=False):
         assert name == {"error": "error", "warning": "warning", "info": "notice"}[f.severity]
         assert props["file"] == f.file and props["title"] == f.code
@@ -679,7 +656,7 @@ def test_github_round_trips_any_text(findings: list[Finding]) -> None:
     lines = out.split("\n")[: len(findings)]
     for line, f in zip(lines, result.findings, strict=True):
         assert "\n" not in line and "\r" not in line
-        _, props, data = _parse_workflow_command(line)
+        _, props, data = parse_workflow_command(line)
         assert props["file"] == f.file and props["title"] == f.code
         assert data == (f"[{f.link}] {f.message}" if f.link else f.message)
 

@@ -20,9 +20,9 @@ from urllib.parse import unquote, unquote_to_bytes
 
 import jsonschema
 import pytest
+from audit_helpers import parse_workflow_command
 from conftest import EXAMPLES, REPO, run_cli
 from lxml import etree
-from test_audit_formats import _parse_workflow_command
 
 import gzinertia
 from gzinertia.audit.formats import FORMATS
@@ -61,7 +61,7 @@ def test_no_file_name_starts_a_workflow_command(
     if fmt != "github":
         assert commands == [], commands
     else:  # exactly one command per finding or file not audited, reading back the real names
-        parsed = [_parse_workflow_command(line) for line in commands]
+        parsed = [parse_workflow_command(line) for line in commands]
         files = sorted(props["file"] for _, props, _ in parsed)
         assert files == sorted(f"models/{n}" for n in (FINDING_NAME, BROKEN_NAME, TEMPLATE_NAME))
     if fmt in ("text", "table"):
@@ -97,7 +97,7 @@ def test_link_names_with_line_breaks_stay_on_their_line(
     assert status == 2, err  # evil.sdf is refused, in one line
     commands = _commands(out)
     if fmt == "github":
-        parsed = [_parse_workflow_command(line) for line in commands]
+        parsed = [parse_workflow_command(line) for line in commands]
         assert sorted(props["file"] for _, props, _ in parsed) == [str(evil), str(odd)]
         (finding,) = [m for c, p, m in parsed if p["file"] == str(odd)]
         assert finding.startswith("[added_mass_about_com::hull\n\r2] ")

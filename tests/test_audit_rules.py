@@ -5,192 +5,37 @@ noise on correct models). The numbers come from oracles: Drake's ``UnitInertia``
 ``RotationalInertia.CouldBePhysicallyValid`` (rigid inertia), DART's spatial tensor and
 ``Inertia.transformed`` (change of point), MuJoCo's ``geom_fluid`` (ellipsoid added mass),
 SciPy's generalized eigenvalues (kinetic-energy error), the sphere-sphere distance (overlap).
-The helpers at the top build small models; other ``test_audit_*`` files import them.
+Models are built with :mod:`sdf_builders`; the audit is run with :mod:`audit_helpers`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_helpers import clean, findings_of, mujoco_added_mass, run
 from conftest import EXAMPLES, random_rotation
+from sdf_builders import (
+    BOX,
+    BOX_MASS,
+    added_mass_xml,
+    box,
+    box_inertia,
+    box_link,
+    ellipsoid,
+    hydro_plugin,
+    inertia_xml,
+    inertial,
+    link,
+    model,
+    sphere,
+    sphere_inertia,
+    write,
+)
 
-from gzinertia.audit.config import AuditConfig
-from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.rules import RULES
-from gzinertia.audit.runner import audit
-from gzinertia.sdf.fluid_added_mass import SDF_TAGS
-
-# ---------------------------------------------------------------------------------------------
-# model builders
-
-
-
-def num(x: float) -> str:
-    return repr(float(x))
-
-
-def vec(v: Iterable[float]) -> str:
-    return " ".join(num(x) for x in v)
-
-
-def inertia_xml(I: np.ndarray) -> str:
-    return (
-        "<inertia>"
-        f"<ixx>{num(I[0, 0])}</ixx><ixy>{num(I[0, 1])}</ixy><ixz>{num(I[0, 2])}</ixz>"
-        f"<iyy>{num(I[1, 1])}</iyy><iyz>{num(I[1, 2])}</iyz><izz>{num(I[2, 2])}</izz>"
-        "</inertia>"
-    )
-
-
-def added_mass_xml(A: np.ndarray) -> str:
-    entries = []
-    for tag in SDF_TAGS:
-        i, j = "xyzpqr".index(tag[0]), "xyzpqr".index(tag[1])
-        entries.append(f"<{tag}>{num(A[i, j])}</{tag}>")
-    return "<fluid_added_mass>" + "".join(entries) + "</fluid_added_mass>"
-
-
-def inertial(
-    mass: float,
-    I: np.ndarray,
-    com: Sequence[float] = (0.0, 0.0, 0.0),
-    A: np.ndarray | None = None,
-    extra: str = "",
-) -> str:
-    added = "" if A is None else added_mass_xml(A)
-    return (
-        f"<inertial><pose>{vec(com)} 0 0 0</pose><mass>{num(mass)}</mass>"
-        f"{inertia_xml(I)}{added}{extra}</inertial>"
-    )
-
-
-def box(size: Sequence[float], pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c") -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><box><size>{vec(size)}</size></box></geometry></collision>"
-    )
-
-
-def sphere(radius: float, pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c") -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><sphere><radius>{num(radius)}</radius></sphere></geometry></collision>"
-    )
-
-
-def ellipsoid(
-    radii: Sequence[float], pose: Sequence[float] = (0, 0, 0, 0, 0, 0), name: str = "c"
-) -> str:
-    return (
-        f'<collision name="{name}"><pose>{vec(pose)}</pose>'
-        f"<geometry><ellipsoid><radii>{vec(radii)}</radii></ellipsoid></geometry></collision>"
-    )
-
-
-def link(name: str, *parts: str, pose: Sequence[float] | None = None) -> str:
-    own = "" if pose is None else f"<pose>{vec(pose)}</pose>"
-    return f'<link name="{name}">{own}{"".join(parts)}</link>'
-
-
-def hydro_plugin(link_name: str, terms: dict[str, float], disable: bool | None = None) -> str:
-    body = "".join(f"<{k}>{num(v)}</{k}>" for k, v in terms.items())
-    flag = "" if disable is None else (
-        f"<disable_added_mass>{str(disable).lower()}</disable_added_mass>"
-    )
-    return (
-        '<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">'
-        f"<link_name>{link_name}</link_name>{body}{flag}</plugin>"
-    )
-
-
-def model(*parts: str, version: str = "1.10", name: str = "m", static: bool = False) -> str:
-    flag = "<static>true</static>" if static else ""
-    return (
-        f'<?xml version="1.0"?>\n<sdf version="{version}">\n<model name="{name}">{flag}\n'
-        + "\n".join(parts)
-        + "\n</model>\n</sdf>\n"
-    )
-
-
-def write(folder: Path, text: str, name: str = "model.sdf") -> Path:
-    path = folder / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run(
-    paths: Sequence[Path | str],
-    *,
-    select: Sequence[str] = (),
-    density: float | None = None,
-    tolerance: str = "gz",
-    model_paths: Sequence[str] = (),
-) -> AuditResult:
-    config = AuditConfig(
-        select=tuple(select),
-        density=density,
-        tolerance=tolerance,  # type: ignore[arg-type]
-        known_codes=frozenset(RULES),
-    )
-    return audit([str(p) for p in paths], config, model_paths=model_paths)
-
-
-def findings_of(
-    folder: Path, text: str, code: str | None = None, **kwargs: object
-) -> list[Finding]:
-    """Audits ``text`` (written to ``folder/model.sdf``) with every rule; the findings of rule
-    ``code``, or all of them for ``None``. The file must be readable."""
-    result = run([write(folder, text)], **kwargs)  # type: ignore[arg-type]
-    assert not result.files_with("error"), result.files
-    return [f for f in result.findings if code is None or f.code == code]
-
-
-def box_inertia(mass: float, size: Sequence[float]) -> np.ndarray:
-    """Uniform solid box about its centre: Drake's ``UnitInertia.SolidBox`` times the mass."""
-    from pydrake.multibody.tree import UnitInertia
-
-    return mass * np.array(UnitInertia.SolidBox(*size).CopyToFullMatrix3())
-
-
-def sphere_inertia(mass: float, radius: float) -> np.ndarray:
-    from pydrake.multibody.tree import UnitInertia
-
-    return mass * np.array(UnitInertia.SolidSphere(radius).CopyToFullMatrix3())
-
-
-def mujoco_added_mass(radii: Sequence[float], density: float) -> np.ndarray:
-    """``[m_Ax, m_Ay, m_Az]`` of an ellipsoid geom from MuJoCo's compiled ``geom_fluid``."""
-    import mujoco
-
-    xml = (
-        f'<mujoco><option density="{density!r}"/><worldbody><body><freejoint/>'
-        f'<geom type="ellipsoid" size="{vec(radii)}" fluidshape="ellipsoid" mass="1"/>'
-        "</body></worldbody></mujoco>"
-    )
-    m = mujoco.MjModel.from_xml_string(xml)
-    return density * np.array(m.geom_fluid[0][6:9])
-
-
-def clean(folder: Path, text: str, **kwargs: object) -> None:
-    """The twin: no finding from any rule."""
-    found = findings_of(folder, text, None, **kwargs)
-    assert found == [], [f"{f.code} {f.message}" for f in found]
-
-
-BOX = (0.4, 0.3, 0.2)
-BOX_MASS = 1000.0 * 0.4 * 0.3 * 0.2  # neutrally buoyant in fresh water
-
-
-def box_link(name: str = "body", mass: float = BOX_MASS, I: np.ndarray | None = None,
-             com: Sequence[float] = (0, 0, 0), A: np.ndarray | None = None, extra: str = "",
-             pose: Sequence[float] | None = None) -> str:
-    I = box_inertia(mass, BOX) if I is None else I
-    return link(name, inertial(mass, I, com, A, extra), box(BOX), pose=pose)
-
 
 # ---------------------------------------------------------------------------------------------
 # registry
@@ -216,6 +61,7 @@ def test_every_rule_of_the_issue_exists_with_its_severity() -> None:
 # GZI101-GZI111: rigid inertia
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi101_negative_or_zero_mass_on_a_moving_link(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     found = findings_of(tmp_path, model(box_link(mass=-2.0, I=I)), "GZI101")
@@ -227,6 +73,7 @@ def test_gzi101_negative_or_zero_mass_on_a_moving_link(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi102_missing_or_commented_inertial(tmp_path: Path) -> None:
     bare = link("body", box(BOX))
     commented = link("body", "<!-- <inertial><mass>24</mass></inertial> -->", box(BOX))
@@ -241,6 +88,7 @@ def test_gzi102_missing_or_commented_inertial(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi103_gzi104_agree_with_drake_could_be_physically_valid(
     tmp_path: Path, rng: np.random.Generator
 ) -> None:
@@ -279,6 +127,7 @@ def test_gzi103_gzi104_agree_with_drake_could_be_physically_valid(
             assert f.values["margin"] == pytest.approx(m[0] + m[1] - m[2], rel=1e-12)
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi104_twins(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     bad = I.copy()
@@ -288,6 +137,7 @@ def test_gzi104_twins(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(I=I)))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi105_inertia_far_from_the_geometry(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     found = findings_of(tmp_path, model(box_link(I=25.0 * I)), "GZI105")
@@ -300,6 +150,7 @@ def test_gzi105_inertia_far_from_the_geometry(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(I=I)))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi106_density_outside_any_material(tmp_path: Path) -> None:
     import trimesh
 
@@ -311,6 +162,7 @@ def test_gzi106_density_outside_any_material(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(mass=2.0e4 * V)))  # dense, but tungsten is denser
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi107_centre_of_mass_outside_the_collisions(tmp_path: Path) -> None:
     found = findings_of(tmp_path, model(box_link(com=(0.0, 0.0, -0.5))), "GZI107")
     assert len(found) == 1
@@ -318,6 +170,7 @@ def test_gzi107_centre_of_mass_outside_the_collisions(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(com=(0.19, 0.14, -0.09))))  # inside, near a corner
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     body = (
@@ -331,6 +184,7 @@ def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
     body = (
         f'<inertial><mass>{BOX_MASS!r}</mass>'
@@ -341,6 +195,7 @@ def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link()))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi110_two_poses_in_inertial(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     body = (
@@ -420,6 +275,7 @@ def _dart_total_smallest_eigenvalue(mass: float, com: np.ndarray, I_com: np.ndar
     return float(np.linalg.eigvalsh(S + A_af)[0])
 
 
+@pytest.mark.oracle("dartpy", "pydrake")
 def test_gzi203_rigid_plus_added_not_positive_definite(tmp_path: Path) -> None:
     mass, r = 0.5, 0.1
     I = sphere_inertia(mass, r)
@@ -459,6 +315,7 @@ def _ke_error(A_true: np.ndarray, A_used: np.ndarray) -> float:
     return float(np.max(np.abs(w)))
 
 
+@pytest.mark.oracle("dartpy")
 def test_gzi204_addmass_matrices_are_clean_and_unshifted_ones_are_found(
     tmp_path: Path, rng: np.random.Generator
 ) -> None:
@@ -519,6 +376,7 @@ def test_gzi204_mujoco_fits_of_the_examples_are_clean(tmp_path: Path) -> None:
         assert [f for f in run([path]).findings if f.code == "GZI204"] == []
 
 
+@pytest.mark.oracle("dartpy")
 def test_gzi204_without_collisions_only_uncoupled_matrices_with_an_offset_com(
     tmp_path: Path,
 ) -> None:
@@ -548,6 +406,7 @@ def test_gzi206_auto_inertial_drops_added_mass(tmp_path: Path) -> None:
     clean(tmp_path, model(ellipsoid_link(A), version="1.11"))
 
 
+@pytest.mark.oracle("mujoco")
 def test_gzi207_magnitude_against_mujoco_ellipsoid_added_mass(tmp_path: Path) -> None:
     m_A = mujoco_added_mass(SEMI_AXES, 1000.0)  # MuJoCo's geom_fluid, the oracle
     A = tuckerman_about_centre()
@@ -573,6 +432,7 @@ def test_gzi207_magnitude_against_mujoco_ellipsoid_added_mass(tmp_path: Path) ->
 # GZI208-GZI211: the Hydrodynamics plugin, links together
 
 
+@pytest.mark.oracle("mujoco")
 def test_gzi208_positive_added_mass_terms(tmp_path: Path) -> None:
     m_A = mujoco_added_mass(SEMI_AXES, 1000.0)
     positive = {"xDotU": m_A[0], "yDotV": m_A[1], "zDotW": m_A[2]}
@@ -585,6 +445,7 @@ def test_gzi208_positive_added_mass_terms(tmp_path: Path) -> None:
     clean(tmp_path, model(ellipsoid_link(None), hydro_plugin("body", fossen)))
 
 
+@pytest.mark.oracle("mujoco")
 def test_gzi209_cross_term_without_its_diagonal_twin(tmp_path: Path) -> None:
     m_A = mujoco_added_mass(SEMI_AXES, 1000.0)
     terms = {"xDotU": -m_A[0], "yDotV": -m_A[1], "zDotW": -m_A[2], "yVabsV": -40.0}
@@ -602,6 +463,7 @@ def test_gzi209_twins_of_a_term() -> None:
     assert diagonal_twins("xUabsU") == [] and diagonal_twins("nDotR") == []
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.parametrize("gap", [0.8, 0.95, 1.05])
 def test_gzi210_overlapping_fluid_spheres(tmp_path: Path, gap: float) -> None:
     """Two sphere links with added mass, their centres ``gap·(r₁ + r₂)`` apart: the overlap
@@ -624,6 +486,7 @@ def test_gzi210_overlapping_fluid_spheres(tmp_path: Path, gap: float) -> None:
             clean(tmp_path, model(*links))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
     terms = {"xUabsU": -4.0}
     assert len(findings_of(tmp_path, model(box_link(), hydro_plugin("hull", terms)),
@@ -631,6 +494,7 @@ def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
     clean(tmp_path, model(box_link(), hydro_plugin("body", terms)))
 
 
+@pytest.mark.oracle("pydrake")
 def test_gzi001_include_not_resolved(tmp_path: Path) -> None:
     write(tmp_path / "models" / "crate", model(box_link(), name="crate"))
     (tmp_path / "models" / "crate" / "model.config").write_text(
@@ -649,6 +513,7 @@ def test_gzi001_include_not_resolved(tmp_path: Path) -> None:
 # suppression
 
 
+@pytest.mark.oracle("pydrake")
 def test_inline_suppression_in_the_link(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
     bad = I.copy()

@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 
 import pytest
+from audit_helpers import parse_workflow_command
 from conftest import REPO, run_cli
 from lxml import etree
-from test_audit_formats import _parse_workflow_command
 
 from gzinertia.audit.discover import discover
 from gzinertia.audit.formats import FORMATS
@@ -100,7 +100,7 @@ def test_every_format_names_each_skipped_file_and_why(
     elif fmt == "github":
         for line in out.splitlines():
             if line.startswith("::"):
-                command, props, message = _parse_workflow_command(line)
+                command, props, message = parse_workflow_command(line)
                 assert command == "notice"
                 reasons[props["file"]] = message
         assert out.splitlines()[-1] == f"Nothing audited ({len(NOT_SDF)} skipped, listed above)."

@@ -25,10 +25,10 @@ from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.auto_inertial import DEFAULT_DENSITY
 
-pytest.importorskip("pydrake")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from oracles.drake_oracle import DrakeLoad, load_in_drake
+from sdf_builders import box, model
 from sdfgen import auto_inertial_sdf_for_seed
 
 RTOL = 1e-12
@@ -51,15 +51,11 @@ def _codes(doc: SdfDocument) -> list[str]:
     return [n.code for n in doc.notes]
 
 
+
+
 def _model(links: str, version: str = "1.11") -> str:
-    return f'<sdf version="{version}"><model name="m">{links}</model></sdf>'
-
-
-def _box(size: str, pose: str = "", density: str = "", name: str = "c") -> str:
-    pose_el = f"<pose>{pose}</pose>" if pose else ""
-    density_el = f"<density>{density}</density>" if density else ""
-    return (f'<collision name="{name}">{pose_el}{density_el}'
-            f"<geometry><box><size>{size}</size></box></geometry></collision>")
+    """A file of one model ``m`` (SDFormat 1.11: collision densities, auto inertials)."""
+    return model(links, version=version)
 
 
 def _random_models_match_drake(seeds: range, tmp_path: Path) -> None:
@@ -80,24 +76,27 @@ def _random_models_match_drake(seeds: range, tmp_path: Path) -> None:
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.parametrize("batch", range(N_BATCHES))
 def test_random_auto_inertial_models_match_drake(batch: int, tmp_path: Path) -> None:
     _random_models_match_drake(range(batch * BATCH, (batch + 1) * BATCH), tmp_path)
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.slow
 def test_many_random_auto_inertial_models_match_drake(tmp_path: Path) -> None:
     _random_models_match_drake(SLOW_SEEDS, tmp_path)
 
 
+@pytest.mark.oracle("pydrake")
 def test_density_precedence_and_default(tmp_path: Path) -> None:
     """``<collision><density>`` beats ``<inertial><density>``, which beats 1000 kg/m³."""
     doc, drake = _load(_model(
         '<link name="own"><inertial auto="true"><density>7</density></inertial>'
-        + _box("1 2 3", density="3") + "</link>"
+        + box((1, 2, 3), pose=None, density=3) + "</link>"
         '<link name="link_level"><inertial auto="true"><density>7</density></inertial>'
-        + _box("1 2 3") + "</link>"
-        '<link name="default"><inertial auto="true"/>' + _box("1 2 3") + "</link>"
+        + box((1, 2, 3), pose=None) + "</link>"
+        '<link name="default"><inertial auto="true"/>' + box((1, 2, 3), pose=None) + "</link>"
     ), tmp_path)
     assert drake.links is not None
     for name, rho in (("m::own", 3.0), ("m::link_level", 7.0), ("m::default", DEFAULT_DENSITY)):
@@ -107,9 +106,10 @@ def test_density_precedence_and_default(tmp_path: Path) -> None:
     assert _codes(doc).count("auto-inertial-density") == 1  # only the link with none at all
 
 
+@pytest.mark.oracle("pydrake")
 def test_mass_rescales_the_sum_and_keeps_the_centre_of_mass(tmp_path: Path) -> None:
     """With ``<mass>``: the collision sum's centre of mass, its inertia times m / Σm_C."""
-    links = (_box("1 2 3", "0.1 0.2 0.3 0.4 0.5 0.6")
+    links = (box((1, 2, 3), pose=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6))
              + '<collision name="s"><pose>-1 0 0 0 0 0</pose><density>500</density>'
              "<geometry><sphere><radius>0.5</radius></sphere></geometry></collision>")
     doc, drake = _load(_model(
@@ -125,28 +125,30 @@ def test_mass_rescales_the_sum_and_keeps_the_centre_of_mass(tmp_path: Path) -> N
         assert _close(doc.link(name).M_BBo_B.angular_first(), drake.links[name][1])
 
 
+@pytest.mark.oracle("pydrake")
 def test_result_is_the_posed_solids_summed_in_link_axes(tmp_path: Path) -> None:
     """One rotated box: mass ρV, centre at the collision origin, ``R·ρG·Rᵀ``, no pose rotation."""
     rpy = (0.4, -0.5, 0.6)
     doc, drake = _load(_model(
         '<link name="a"><inertial auto="true"><density>2</density></inertial>'
-        + _box("1 2 3", "0.1 0.2 0.3 " + " ".join(map(repr, rpy))) + "</link>"
+        + box((1, 2, 3), pose=(0.1, 0.2, 0.3, *rpy)) + "</link>"
     ), tmp_path)
     inertial = doc.link("m::a").inertial
-    box = solid_properties(doc.link("m::a").collisions[0].geometry)
+    solid = solid_properties(doc.link("m::a").collisions[0].geometry)
     R_BC = rotation_from_rpy(*rpy)
-    assert inertial.auto and inertial.mass == 2.0 * box.volume
+    assert inertial.auto and inertial.mass == 2.0 * solid.volume
     np.testing.assert_array_equal(inertial.R_BI, np.eye(3))
     np.testing.assert_allclose(inertial.p_BoBcm_B, [0.1, 0.2, 0.3], rtol=0, atol=1e-16)
-    assert rel_err(inertial.I_BBcm_I, R_BC @ (2.0 * box.G_FFc_F) @ R_BC.T) < 1e-15
+    assert rel_err(inertial.I_BBcm_I, R_BC @ (2.0 * solid.G_FFc_F) @ R_BC.T) < 1e-15
     assert drake.links is not None
     assert _close(doc.link("m::a").M_BBo_B.angular_first(), drake.links["m::a"][1])
 
 
+@pytest.mark.oracle("pydrake")
 def test_fluid_added_mass_is_dropped(tmp_path: Path) -> None:
     doc, drake = _load(_model(
         '<link name="a"><inertial auto="true"><fluid_added_mass><xx>5</xx><qq>2</qq>'
-        "</fluid_added_mass></inertial>" + _box("1 1 1") + "</link>"
+        "</fluid_added_mass></inertial>" + box((1, 1, 1), pose=None) + "</link>"
     ), tmp_path)
     inertial = doc.link("m::a").inertial
     assert inertial.A_BBo_B is None
@@ -156,11 +158,13 @@ def test_fluid_added_mass_is_dropped(tmp_path: Path) -> None:
     assert _close(doc.link("m::a").M_BBo_B.angular_first(), drake.links["m::a"][1])
 
 
+@pytest.mark.oracle("pydrake")
 def test_collision_without_inertia_adds_nothing(tmp_path: Path) -> None:
     """A zero density makes a collision's inertia invalid (an error); the others still count."""
     doc, drake = _load(_model(
         '<link name="a"><inertial auto="true"/>'
-        + _box("1 2 3", density="0", name="void") + _box("1 1 1", "1 0 0 0 0 0") + "</link>"
+        + box((1, 2, 3), pose=None, density=0, name="void")
+        + box((1, 1, 1), pose=(1, 0, 0, 0, 0, 0)) + "</link>"
     ), tmp_path)
     assert drake.ok and drake.links is not None
     assert any("Inertia Calculated for collision: void is invalid" in w for w in drake.warnings)
@@ -171,6 +175,7 @@ def test_collision_without_inertia_adds_nothing(tmp_path: Path) -> None:
     assert "auto-inertial-collision" in _codes(doc)
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.parametrize(
     ("links", "code", "drake_says"),
     [
@@ -180,7 +185,7 @@ def test_collision_without_inertia_adds_nothing(tmp_path: Path) -> None:
          "<normal>0 0 1</normal></plane></geometry></collision></link>",
          "auto-inertial-collision", "not supported for the given Geometry type"),
         ('<link name="a"><inertial auto="true"><pose>1 2 3 0 0 0</pose>'
-         "<inertia><ixx>7</ixx></inertia></inertial>" + _box("1 1 1") + "</link>",
+         "<inertia><ixx>7</ixx></inertia></inertial>" + box((1, 1, 1), pose=None) + "</link>",
          "auto-inertial-overwritten", "will be overwritten by the computed inertial values"),
     ],
     ids=["no-collision", "plane", "pose-and-inertia-written"],
@@ -193,16 +198,18 @@ def test_what_libsdformat_reports(links: str, code: str, drake_says: str,
     assert code in _codes(doc)
 
 
+@pytest.mark.oracle("pydrake")
 def test_overwritten_values_are_not_used(tmp_path: Path) -> None:
     doc, _ = _load(_model(
         '<link name="a"><inertial auto="true"><pose>1 2 3 0.1 0 0</pose>'
-        "<inertia><ixx>7</ixx></inertia></inertial>" + _box("1 1 1") + "</link>"
+        "<inertia><ixx>7</ixx></inertia></inertial>" + box((1, 1, 1), pose=None) + "</link>"
     ), tmp_path)
     inertial = doc.link("m::a").inertial
     np.testing.assert_array_equal(inertial.X_BI.p, 0.0)
     assert rel_err(inertial.I_BBcm_I, DEFAULT_DENSITY / 6.0 * np.eye(3)) < 1e-15
 
 
+@pytest.mark.oracle("pydrake")
 def test_no_collision_keeps_libsdformats_initial_inertial(tmp_path: Path) -> None:
     doc, _ = _load(_model('<link name="a"><inertial auto="true"><fluid_added_mass><xx>5</xx>'
                           "</fluid_added_mass></inertial></link>"), tmp_path)
@@ -222,6 +229,7 @@ def _write_obj(src: Path, out: Path) -> Path:
     return out
 
 
+@pytest.mark.oracle("pydrake")
 def test_mesh_as_gazebo_computes_it_and_drakes_offset(tmp_path: Path) -> None:
     """The scaled, posed spar-buoy hull: the solid of its triangles at the collision density.
 
@@ -276,7 +284,7 @@ def test_open_mesh_warns_about_the_hull(tmp_path: Path) -> None:
 def test_unresolved_mesh_is_an_error_and_adds_nothing(tmp_path: Path) -> None:
     doc = read_sdf_file(_write_sdf(tmp_path, _model(
         '<link name="a"><inertial auto="true"/><collision name="c"><geometry><mesh>'
-        "<uri>missing.stl</uri></mesh></geometry></collision>" + _box("1 1 1", name="b")
+        "<uri>missing.stl</uri></mesh></geometry></collision>" + box((1, 1, 1), pose=None, name="b")
         + "</link>"
     )))
     assert [n.level for n in doc.notes if n.code == "auto-inertial-collision"] == ["error"]

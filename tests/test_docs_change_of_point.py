@@ -85,6 +85,7 @@ def test_the_notes_term_changes_the_energy_by_the_documented_factors(page: str) 
     assert float(np.max(factors)) == pytest.approx(largest, rel=5e-3)
 
 
+@pytest.mark.oracle("dartpy")
 def test_the_notes_term_is_not_a_change_of_point(rng: np.random.Generator) -> None:
     """A matrix about the CoM: the note's term is the same for two CoM offsets, the true change
     of point to Bo (DART) is not, and neither result is the note's; for a matrix about the CoM
@@ -109,6 +110,7 @@ def test_the_notes_term_is_not_a_change_of_point(rng: np.random.Generator) -> No
         assert rel_err(moved_to_origin(centred.linear_first(), c1), centred.linear_first()) > 1e-3
 
 
+@pytest.mark.oracle("dartpy")
 def test_the_rotational_block_of_a_change_of_point_is_the_general_congruence(
     rng: np.random.Generator,
 ) -> None:

@@ -88,6 +88,7 @@ def link_of(data: bytes) -> LinkRecord:
 # --- the issue's case and random separate ellipsoids -----------------------------------------
 
 
+@pytest.mark.oracle("dartpy")
 def test_two_floats_are_two_spheres_moved_to_the_origin() -> None:
     """Two spheres of radius 0.1 m at y = ±0.5 m: the fit is the two independent spheres moved
     to the link origin (DART), not one ellipsoid around both (which gets sway 29x too small)."""
@@ -111,6 +112,7 @@ def test_two_floats_are_two_spheres_moved_to_the_origin() -> None:
     assert merged[3, 3] / oracle[3, 3] == pytest.approx(0.58, rel=0.02)  # roll 42 % low
 
 
+@pytest.mark.oracle("dartpy")
 def test_separate_rotated_ellipsoids_sum_as_dart_moves_them(rng: np.random.Generator) -> None:
     """Three random ellipsoids, rotated, far enough apart not to touch: the fit is each one's
     closed form moved to Bo by DART, summed (1e-12)."""
@@ -130,6 +132,7 @@ def test_separate_rotated_ellipsoids_sum_as_dart_moves_them(rng: np.random.Gener
         )
 
 
+@pytest.mark.oracle("capytaine")
 def test_the_neglected_interaction_is_small_and_merging_is_worse() -> None:
     """Capytaine's BEM of two spheres together against the fit (the spheres summed) and against
     one ellipsoid around both. At 8 radii apart (the issue's floats) the interaction (both

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, rel_err
+from conftest import EXAMPLES, oracle_module, rel_err
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.ellipsoid import PosedEllipsoid
@@ -39,15 +39,11 @@ from gzinertia.physics.tuckerman import ellipsoid_added_mass, ellipsoid_added_ma
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file, read_sdf_string
 
-mujoco = pytest.importorskip("mujoco")
-pytest.importorskip("pydrake")
-from pydrake.geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere  # noqa: E402
-from pydrake.math import RollPitchYaw  # noqa: E402
-from pydrake.multibody.tree import (  # noqa: E402
-    CalcSpatialInertia,
-    RotationalInertia,
-    SpatialInertia,
-)
+mujoco = oracle_module("mujoco")
+
+drake_geometry = oracle_module("pydrake.geometry")
+drake_math = oracle_module("pydrake.math")
+drake_tree = oracle_module("pydrake.multibody.tree")
 
 PRIMITIVES = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
 
@@ -237,6 +233,7 @@ def assert_matches_mujoco(fit: EllipsoidFit, shapes: list[Shape], model: mujoco.
     assert rel_err(A_BBo_B(fit, 1.0), A_mujoco) < KAPPA_TOL
 
 
+@pytest.mark.oracle("mujoco")
 def test_mujoco_fit_of_every_primitive_and_a_convex_mesh_equals_mujoco(
     rng: np.random.Generator, tmp_path: Path
 ) -> None:
@@ -253,6 +250,7 @@ def test_mujoco_fit_of_every_primitive_and_a_convex_mesh_equals_mujoco(
         assert fit.description.startswith("mujoco fit")
 
 
+@pytest.mark.oracle("mujoco")
 def test_mujoco_fit_of_a_non_convex_mesh_equals_mujoco_exact_inertia(
     rng: np.random.Generator, tmp_path: Path
 ) -> None:
@@ -310,25 +308,25 @@ def test_spar_buoy_example_fits_stay_on_its_axes() -> None:
 def drake_shape(s: Shape, obj: Path | None) -> object:
     d = s.dims
     if s.kind == "box":
-        return Box(*d)
+        return drake_geometry.Box(*d)
     if s.kind == "sphere":
-        return Sphere(d[0])
+        return drake_geometry.Sphere(d[0])
     if s.kind == "cylinder":
-        return Cylinder(*d)
+        return drake_geometry.Cylinder(*d)
     if s.kind == "capsule":
-        return Capsule(*d)
+        return drake_geometry.Capsule(*d)
     if s.kind == "ellipsoid":
-        return Ellipsoid(*d)
-    return Mesh(str(obj), np.array(d))
+        return drake_geometry.Ellipsoid(*d)
+    return drake_geometry.Mesh(str(obj), np.array(d))
 
 
 def drake_union(shapes: list[Shape]) -> tuple[float, np.ndarray, np.ndarray]:
     """Volume, centroid and second-moment matrix ``S = ∫(r - c)(r - c)ᵀ dV`` of the shapes (link
     frame), each posed with Drake's ``RollPitchYaw`` and summed as Drake spatial inertias."""
-    M_total = SpatialInertia.Zero()
+    M_total = drake_tree.SpatialInertia.Zero()
     for s in shapes:
-        M_CCo_C = CalcSpatialInertia(drake_shape(s, s.mesh), 1.0)
-        R_BC = RollPitchYaw(s.rpy).ToRotationMatrix()
+        M_CCo_C = drake_tree.CalcSpatialInertia(drake_shape(s, s.mesh), 1.0)
+        R_BC = drake_math.RollPitchYaw(s.rpy).ToRotationMatrix()
         M_total += M_CCo_C.ReExpress(R_BC).Shift(-s.xyz)
     V, c = M_total.get_mass(), np.asarray(M_total.get_com())
     G = M_total.CalcRotationalInertia().ShiftToCenterOfMass(V, c).CopyToFullMatrix3()
@@ -343,6 +341,7 @@ def assert_ellipsoid(e: PosedEllipsoid, center: np.ndarray, Q: np.ndarray, tol: 
     np.testing.assert_allclose(e.X_FE.R.T @ e.X_FE.R, np.eye(3), atol=1e-14)
 
 
+@pytest.mark.oracle("pydrake")
 def test_volume_fit_has_the_volume_centroid_and_moment_ratios_of_drakes_solids(
     rng: np.random.Generator, tmp_path: Path
 ) -> None:
@@ -373,12 +372,13 @@ def test_volume_fit_has_the_volume_centroid_and_moment_ratios_of_drakes_solids(
         )
 
 
+@pytest.mark.oracle("pydrake")
 def test_volume_fit_of_one_ellipsoid_is_that_ellipsoid(rng: np.random.Generator) -> None:
     """Also its added mass in the link frame, and the mujoco fit gives the same ellipsoid."""
     for _ in range(30):
         s = random_shape(rng, "ellipsoid")
         link = sdf_link(sdf_collisions([s]))
-        R_BC = RollPitchYaw(s.rpy).ToRotationMatrix().matrix()
+        R_BC = drake_math.RollPitchYaw(s.rpy).ToRotationMatrix().matrix()
         Q = R_BC @ np.diag(np.square(s.dims)) @ R_BC.T
         A_collision = transform_spatial(
             ellipsoid_added_mass_matrix(s.dims, 1000.0), R_BC, s.xyz, "linear-first"
@@ -448,6 +448,7 @@ def inertial_xml(m: float, xyz: np.ndarray, rpy: np.ndarray, I: np.ndarray) -> s
     )
 
 
+@pytest.mark.oracle("pydrake")
 def test_inertia_fit_equals_drakes_solid_ellipsoid(rng: np.random.Generator) -> None:
     """Random mass, CoM, inertial rotation and valid inertia (a random solid ellipsoid's, in
     random axes): centre and shape as Drake's ``CalcPrincipalSemiDiametersAndPoseForSolidEllipsoid``
@@ -457,17 +458,17 @@ def test_inertia_fit_equals_drakes_solid_ellipsoid(rng: np.random.Generator) -> 
         abc = rng.uniform(0.05, 1.0, size=3)
         I_diag = m / 5.0 * np.array([abc[1] ** 2 + abc[2] ** 2, abc[0] ** 2 + abc[2] ** 2,
                                      abc[0] ** 2 + abc[1] ** 2])
-        R = RollPitchYaw(rng.uniform(-3, 3, size=3)).ToRotationMatrix().matrix()
+        R = drake_math.RollPitchYaw(rng.uniform(-3, 3, size=3)).ToRotationMatrix().matrix()
         I_BBcm_I = R @ np.diag(I_diag) @ R.T
         xyz, rpy = rng.uniform(-1, 1, size=3), rng.uniform(-1.5, 1.5, size=3)
         link = sdf_link("", inertial_xml(m, xyz, rpy, I_BBcm_I))
         fit = fit_link(link, "inertia")
         (e,) = fit.ellipsoids
 
-        I_I = RotationalInertia(*np.diag(I_BBcm_I), I_BBcm_I[0, 1], I_BBcm_I[0, 2],
+        I_I = drake_tree.RotationalInertia(*np.diag(I_BBcm_I), I_BBcm_I[0, 1], I_BBcm_I[0, 2],
                                 I_BBcm_I[1, 2])
-        I_B = I_I.ReExpress(RollPitchYaw(rpy).ToRotationMatrix())
-        M_BBo_B = SpatialInertia.MakeFromCentralInertia(m, xyz, I_B)
+        I_B = I_I.ReExpress(drake_math.RollPitchYaw(rpy).ToRotationMatrix())
+        M_BBo_B = drake_tree.SpatialInertia.MakeFromCentralInertia(m, xyz, I_B)
         semi, X_BA = M_BBo_B.CalcPrincipalSemiDiametersAndPoseForSolidEllipsoid()
         R_BA = X_BA.rotation().matrix()
         Q = R_BA @ np.diag(np.square(semi)) @ R_BA.T
@@ -479,6 +480,7 @@ def test_inertia_fit_equals_drakes_solid_ellipsoid(rng: np.random.Generator) -> 
 # --- explicit -----------------------------------------------------------------------------------
 
 
+@pytest.mark.oracle("pydrake")
 def test_explicit_fit_poses_the_ellipsoid_with_sdf_roll_pitch_yaw(
     rng: np.random.Generator,
 ) -> None:
@@ -488,7 +490,7 @@ def test_explicit_fit_poses_the_ellipsoid_with_sdf_roll_pitch_yaw(
         (e,) = fit.ellipsoids
         np.testing.assert_array_equal(e.semi_axes, abc)
         np.testing.assert_array_equal(e.X_FE.p, xyz)
-        R = RollPitchYaw(rpy).ToRotationMatrix().matrix()
+        R = drake_math.RollPitchYaw(rpy).ToRotationMatrix().matrix()
         assert np.max(np.abs(e.X_FE.R - R)) < 1e-14
         assert fit.method == "explicit" and fit.description.startswith("explicit")
     (e,) = explicit_fit([0.3, 0.2, 0.1]).ellipsoids

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import mujoco
 import numpy as np
 import pytest
-from conftest import random_rotation, random_valid_inertia
+from conftest import oracle_module, random_rotation, random_valid_inertia
 
 from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.fluid_forces import (
@@ -43,6 +42,8 @@ from gzinertia.physics.fluid_forces import (
 from gzinertia.physics.rotation import Pose
 from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.records import Geometry
+
+mujoco = oracle_module("mujoco")
 
 GEOM_TYPES = ("sphere", "capsule", "cylinder", "box", "ellipsoid")
 
@@ -195,6 +196,7 @@ def random_medium(rng: np.random.Generator) -> tuple[float, float, np.ndarray]:
 # ------------------------------------------------------------------------- the free joint map
 
 
+@pytest.mark.oracle("mujoco")
 def test_free_joint_generalised_force_matches_mj_applyFT(rng: np.random.Generator) -> None:
     """The mapping used below (wrench about Bo in B -> qfrc) is MuJoCo's own ``mj_applyFT``."""
     bodies = [random_body(rng, ellipsoid_model=True) for _ in range(5)]
@@ -246,6 +248,7 @@ def ellipsoid_case(
     return errors
 
 
+@pytest.mark.oracle("mujoco")
 def test_ellipsoid_model_matches_mujoco_qfrc_fluid(rng: np.random.Generator) -> None:
     """≥100 random bodies, 1-4 geoms of every primitive type, offset and rotated, random
     coefficients, density, viscosity, wind and velocity."""
@@ -259,6 +262,7 @@ def test_ellipsoid_model_matches_mujoco_qfrc_fluid(rng: np.random.Generator) -> 
     assert with_closed_form.max() < 1e-5, with_closed_form.max()
 
 
+@pytest.mark.oracle("mujoco")
 @pytest.mark.slow
 def test_ellipsoid_model_matches_mujoco_many_bodies() -> None:
     errors = np.array(ellipsoid_case(np.random.default_rng(7), n_models=200, bodies_per_model=10))
@@ -266,6 +270,7 @@ def test_ellipsoid_model_matches_mujoco_many_bodies() -> None:
     assert errors[:, 1].max() < 1e-5
 
 
+@pytest.mark.oracle("mujoco")
 def test_closed_form_added_mass_differs_from_mujoco_only_by_quadrature(
     rng: np.random.Generator,
 ) -> None:
@@ -296,6 +301,7 @@ def test_closed_form_added_mass_differs_from_mujoco_only_by_quadrature(
 # ---------------------------------------------------------------- inertia-box model vs MuJoCo
 
 
+@pytest.mark.oracle("mujoco")
 def test_inertia_box_model_matches_mujoco_qfrc_fluid(rng: np.random.Generator) -> None:
     """≥100 random bodies: mass, rotated inertia, offset centre of mass, velocity, wind."""
     errors = []
@@ -319,6 +325,7 @@ def test_inertia_box_model_matches_mujoco_qfrc_fluid(rng: np.random.Generator) -
     assert max(errors) < 1e-9, max(errors)
 
 
+@pytest.mark.oracle("mujoco")
 def test_inertia_box_in_mujocos_own_principal_frame(rng: np.random.Generator) -> None:
     """The low-level function at Bcm in P axes, fed MuJoCo's compiled ``body_inertia`` and
     principal frame ``body_iquat`` (also when two moments are equal, where P is not unique)."""
@@ -508,6 +515,7 @@ def test_shifts_go_in_drakes_direction(rng: np.random.Generator) -> None:
         assert np.allclose(shift_spatial_force(F_P, p_PQ), F_Q, rtol=1e-14, atol=1e-14)
 
 
+@pytest.mark.oracle("mujoco")
 def test_semi_axes_per_geometry_follow_mju_geomSemiAxes() -> None:
     """SDFormat dimensions to MuJoCo's fluid ellipsoid, checked on a compiled MuJoCo model
     (``geom_size`` and the same rule as ``mju_geomSemiAxes``: capsule (r, r, h + r), cylinder
@@ -580,6 +588,7 @@ def mujoco_errors(bodies: list[RandomBody], density: float, viscosity: float) ->
     return errors
 
 
+@pytest.mark.oracle("mujoco")
 @pytest.mark.parametrize("semi_axes", [(0.05, 0.02, 0.004), (0.01, 0.005, 0.001)])
 def test_centimetre_fins_kutta_lift_matches_mujoco_from_1mm_s_to_10m_s(
     semi_axes: tuple[float, float, float],
@@ -597,6 +606,7 @@ def test_centimetre_fins_kutta_lift_matches_mujoco_from_1mm_s_to_10m_s(
     assert max(errors) < 1e-12, max(errors)
 
 
+@pytest.mark.oracle("mujoco")
 def test_centimetre_fins_whole_wrench_matches_mujoco(rng: np.random.Generator) -> None:
     """All terms with the default and random coefficients, water and air, with viscosity: fins
     of 2 mm to 5 cm at 1 mm/s to 10 m/s, random angles of attack and a spin."""
@@ -613,6 +623,7 @@ def test_centimetre_fins_whole_wrench_matches_mujoco(rng: np.random.Generator) -
         assert max(errors) < 1e-12, max(errors)
 
 
+@pytest.mark.oracle("mujoco")
 def test_small_slow_random_geoms_match_mujoco(rng: np.random.Generator) -> None:
     """Random primitive geoms of 1 mm to 2 cm, offset and rotated on the body, random speeds
     from 1 mm/s to 10 m/s in random directions."""
@@ -637,6 +648,7 @@ def test_small_slow_random_geoms_match_mujoco(rng: np.random.Generator) -> None:
     assert max(errors) < 1e-9, max(errors)
 
 
+@pytest.mark.oracle("mujoco")
 @pytest.mark.parametrize(
     ("semi_axes", "speed"),
     [
@@ -667,6 +679,7 @@ def kutta_lift_mujoco_3_12(r: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.cross(np.cross(rjrk**2 * v, v) * cos_alpha * A_proj, v)
 
 
+@pytest.mark.oracle("mujoco")
 def test_mujoco_3_12_guards_would_be_caught() -> None:
     """The old guards differ from MuJoCo 4 by far more than the tests' tolerance on the fins
     above (the issue's 5 cm fin at 0.1 m/s and 10 degrees: over 10x), and agree at speed, so

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import CORPUS, EXAMPLES, rel_err
+from conftest import CORPUS, EXAMPLES, oracle_module, rel_err
 
 from gzinertia.gazebo.dart import dart_spatial_tensor, gz_math_body_matrix, gz_math_spatial_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file
 
-dart = pytest.importorskip("dartpy")
+dart = oracle_module("dartpy")
 
 
 def _featherstone(A_linear_first: np.ndarray) -> np.ndarray:
@@ -60,6 +60,7 @@ def _links_with_inertia() -> list[tuple[str, LinkRecord]]:
 LINKS = _links_with_inertia()
 
 
+@pytest.mark.oracle("dartpy")
 @pytest.mark.parametrize("link", [lk for _, lk in LINKS], ids=[i for i, _ in LINKS])
 def test_dart_tensor_equals_dart_fed_as_gz_physics_feeds_it(link: LinkRecord) -> None:
     assert rel_err(dart_spatial_tensor(link.inertial), _as_gz_physics_builds(link)) < 1e-12

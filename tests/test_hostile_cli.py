@@ -121,6 +121,7 @@ def test_a_placement_frame_naming_no_frame_is_one_error_in_every_command(
         assert_one_line_error(status, err, file, expected)
 
 
+@pytest.mark.oracle("sdformat")
 def test_placement_frames_read_as_libsdformat_reads_them(tmp_path: Path) -> None:
     """``__model__`` places the model frame itself (identity), a named frame places that frame,
     and a frame that does not exist is an error in both readers."""

@@ -465,6 +465,7 @@ def _ours(path: Path) -> tuple[float, float] | str:
     return link.inertial.mass, float(link.X_WB.p[0])
 
 
+@pytest.mark.oracle("sdformat")
 def test_numbers_are_read_as_libsdformat_reads_them(tmp_path: Path) -> None:
     """For each spelling in ``<mass>`` and in ``<pose>``: where libsdformat reads the whole word
     we read the same value (unless it is not finite or beyond ±1e100, which we refuse on

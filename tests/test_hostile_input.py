@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, EXAMPLES, run_cli
+from conftest import CORPUS, EXAMPLES, NASTY_VALUES, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -112,8 +112,6 @@ def _seed_files() -> list[bytes]:
 
 
 SEEDS = _seed_files()
-NASTY_VALUES = [b"nan", b"-inf", b"", b"1e999", b"x", b"1 2 3 4 5 6 7", b"-0", b"0x10", b"\x00",
-                b"1e-400", b"\xc3\x28", b"&amp;", b"]]>", b"<a/>", b"-1e308"]
 
 
 @st.composite

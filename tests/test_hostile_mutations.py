@@ -21,10 +21,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, run_cli
+from conftest import EXAMPLES, NASTY_VALUES, run_cli
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_hostile_input import NASTY_VALUES
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import SdfDocument

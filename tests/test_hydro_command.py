@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 from editing import changed_lines
-from test_hydro_damping import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
+from hydro_oracles import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
 
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.rotation import Pose
@@ -41,6 +41,7 @@ def _model(tmp_path: Path, added: str = "") -> Path:
     return path
 
 
+@pytest.mark.oracle("mujoco")
 def test_written_plugin_reproduces_mujoco_along_each_axis(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], rng: np.random.Generator
 ) -> None:
@@ -140,6 +141,7 @@ def _mujoco_geoms(link: str) -> list[tuple[str, np.ndarray, Pose, EllipsoidFluid
     return geoms
 
 
+@pytest.mark.oracle("mujoco")
 def test_default_fit_reproduces_mujoco_along_each_axis(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], rng: np.random.Generator
 ) -> None:
@@ -165,6 +167,7 @@ def test_default_fit_reproduces_mujoco_along_each_axis(
                 assert abs((ours - mj) @ u) < 1e-9 * abs(mj @ u)
 
 
+@pytest.mark.oracle("mujoco")
 def test_other_fits_say_they_do_not_reproduce_mujoco(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], rng: np.random.Generator
 ) -> None:

@@ -14,10 +14,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import mujoco
 import numpy as np
 import pytest
-from conftest import random_rotation, run_cli
+from conftest import oracle_module, random_rotation, run_cli
 
 from gzinertia.gazebo.hydro_coriolis import (
     coriolis_coupling_loss,
@@ -28,6 +27,8 @@ from gzinertia.gazebo.hydro_coriolis import (
 from gzinertia.physics.spatial import transform_spatial
 from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.sdf import read_sdf_file
+
+mujoco = oracle_module("mujoco")
 
 
 def gz_build_coriolis_matrix(Ma: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -113,6 +114,7 @@ def test_plugin_reads_only_the_diagonal(rng: np.random.Generator) -> None:
     assert np.max(np.abs(full - only_diag)) > 1e-3 * np.max(np.abs(full))
 
 
+@pytest.mark.oracle("mujoco")
 def test_sign_follows_the_parameters_against_mujoco(rng: np.random.Generator) -> None:
     """An ellipsoid with only MuJoCo's added-mass terms (drag and lift coefficients 0): its
     ``qfrc_fluid`` is Kirchhoff's gyroscopic wrench of ``diag(m_A, I_A)``. The plugin gives it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import random_rotation, random_valid_inertia, rel_err
+from conftest import oracle_module, random_rotation, random_valid_inertia, rel_err
 
 from gzinertia.physics.inertia import (
     equivalent_box_half_sizes,
@@ -16,7 +16,7 @@ from gzinertia.physics.rotation import Pose
 from gzinertia.physics.spatial import block_swap
 from gzinertia.records import Inertial
 
-tree = pytest.importorskip("pydrake.multibody.tree")
+tree = oracle_module("pydrake.multibody.tree")
 
 
 def _drake_M_BBo_B(mass: float, p_BoBcm_B: np.ndarray, I_BBcm_B: np.ndarray) -> np.ndarray:
@@ -25,6 +25,7 @@ def _drake_M_BBo_B(mass: float, p_BoBcm_B: np.ndarray, I_BBcm_B: np.ndarray) -> 
     return np.asarray(M.CopyToFullMatrix6())
 
 
+@pytest.mark.oracle("pydrake")
 def test_spatial_inertia_about_link_origin_equals_drake(rng: np.random.Generator) -> None:
     for _ in range(200):
         m = rng.uniform(0.01, 100.0)
@@ -38,6 +39,7 @@ def test_spatial_inertia_about_link_origin_equals_drake(rng: np.random.Generator
         assert rel_err(spatial_inertia_about_origin(m, inertial.I_BBcm_B, X_BI.p), drake) < 1e-12
 
 
+@pytest.mark.oracle("pydrake")
 def test_equivalent_solid_ellipsoid_equals_drake(rng: np.random.Generator) -> None:
     for _ in range(100):
         m = rng.uniform(0.1, 20.0)

@@ -507,6 +507,7 @@ def _mujoco_signed_distances(p: Pairs) -> np.ndarray:
     return out
 
 
+@pytest.mark.oracle("mujoco")
 @pytest.mark.parametrize("n", [pytest.param(1000), pytest.param(10000, marks=pytest.mark.slow)])
 def test_overlap_verdict_agrees_with_mujoco_distance(rng: np.random.Generator, n: int) -> None:
     """MuJoCo's convex collision (default ccd_tolerance 1e-6): pairs closer to tangency than

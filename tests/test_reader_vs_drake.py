@@ -35,6 +35,8 @@ from oracles.drake_oracle import (
 )
 from sdfgen import sdf_for_seed
 
+pytestmark = pytest.mark.oracle("pydrake")
+
 REPO = Path(__file__).resolve().parents[1]
 SDF_EXAMPLES = REPO / "sdf_examples"
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

@@ -74,7 +74,7 @@ from gzinertia.physics.inertia import reexpress_inertia, spatial_inertia_about_o
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
-from gzinertia.sdf.xml import local_name, parse_xml_file
+from gzinertia.sdf.xml import parse_xml_file
 
 RTOL = 1e-12
 SDF_SUFFIXES = (".sdf", ".world")
@@ -100,6 +100,12 @@ def _version(text: str | None) -> tuple[int, ...]:
         return tuple(int(x) for x in (text or "").strip().split("."))
     except ValueError:
         return (0,)
+
+
+def local_name(elem: etree._Element) -> str:
+    """The tag without any namespace (comments and processing instructions give '')."""
+    tag = elem.tag
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
 def _true(value: str | None) -> bool:
@@ -382,6 +388,7 @@ def examples_in_libsdformat(tmp_path_factory: pytest.TempPathFactory) -> dict[Pa
     return dict(zip(_EXAMPLES, results, strict=True))
 
 
+@pytest.mark.oracle("sdformat")
 @pytest.mark.skipif(not _EXAMPLES, reason="no files in sdf_examples/")
 @pytest.mark.parametrize("path", _EXAMPLES, ids=_ids(_EXAMPLES, EXAMPLES))
 def test_sdf_examples_match_libsdformat(
@@ -448,6 +455,7 @@ def corpus_in_libsdformat(tmp_path_factory: pytest.TempPathFactory) -> dict[Path
     return {path: result for (path, _), [result] in zip(inputs, results, strict=True)}
 
 
+@pytest.mark.oracle("sdformat")
 @pytest.mark.skipif(not _CORPUS, reason="corpus absent (../shared/corpus)")
 @pytest.mark.parametrize("path", _CORPUS, ids=_ids(_CORPUS, CORPUS) if _CORPUS else None)
 def test_corpus_matches_libsdformat(
@@ -494,11 +502,13 @@ def _random_batch(seeds: range, tmp_path: Path) -> list[str]:
     return failures
 
 
+@pytest.mark.oracle("sdformat")
 def test_random_models_match_libsdformat(tmp_path: Path) -> None:
     failures = _random_batch(range(N_RANDOM_FAST), tmp_path)
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.oracle("sdformat")
 @pytest.mark.slow
 def test_many_random_models_match_libsdformat(tmp_path: Path) -> None:
     failures = _random_batch(range(N_RANDOM_FAST, N_RANDOM_FAST + N_RANDOM_SLOW), tmp_path)
@@ -509,6 +519,7 @@ def test_many_random_models_match_libsdformat(tmp_path: Path) -> None:
 # The oracle alone (facts the comparisons above rely on)
 
 
+@pytest.mark.oracle("sdformat")
 def test_oracle_names_poses_and_inertia(tmp_path: Path) -> None:
     path = tmp_path / "m.sdf"
     path.write_text(
@@ -539,6 +550,7 @@ def test_oracle_names_poses_and_inertia(tmp_path: Path) -> None:
     assert b["mass"] == 1.0 and b["I"] == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
 
 
+@pytest.mark.oracle("sdformat")
 def test_oracle_keeps_an_invalid_inertia(tmp_path: Path) -> None:
     path = tmp_path / "bad.sdf"
     path.write_text(
@@ -556,6 +568,7 @@ def test_oracle_keeps_an_invalid_inertia(tmp_path: Path) -> None:
     assert link["mass"] == 2.0 and link["I"] == [1.0, 1.0, 5.0, 0.0, 0.0, 0.0]
 
 
+@pytest.mark.oracle("sdformat")
 def test_oracle_reports_errors_and_still_gives_a_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.sdf"
     broken.write_text("<sdf version='1.9'><model name='m'><link name='a'>", encoding="utf-8")
@@ -585,6 +598,7 @@ def _thing_model(tmp_path: Path) -> Path:
     return models
 
 
+@pytest.mark.oracle("sdformat")
 def test_oracle_resolves_model_uris_through_the_model_path(tmp_path: Path) -> None:
     models = _thing_model(tmp_path)
     world = tmp_path / "w.sdf"
@@ -608,6 +622,7 @@ def test_version_rewrite_changes_only_the_version() -> None:
     assert as_sdformat_1_9(config) == config.replace("1.10", "1.9")
 
 
+@pytest.mark.oracle("sdformat")
 def test_oracle_rounds_merge_include_poses_to_six_digits(tmp_path: Path) -> None:
     """The libsdformat 12 bug behind :data:`PARAM_SET_TRUNCATION` (so the skip stays honest:
     this fails once the oracle keeps every digit)."""
@@ -636,6 +651,7 @@ def test_oracle_rounds_merge_include_poses_to_six_digits(tmp_path: Path) -> None
     assert truncated_merge_includes(paths[1], [models]) == []
 
 
+@pytest.mark.oracle("sdformat")
 def test_oracle_fast_load_equals_root_load(
     examples_in_libsdformat: dict[Path, SdformatFile],
     tmp_path: Path,

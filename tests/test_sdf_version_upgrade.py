@@ -107,6 +107,7 @@ def _upgradable_corpus() -> list[Path]:
     return out
 
 
+@pytest.mark.oracle("sdformat")
 def test_libsdformat_reads_upgradable_files_the_same_declared_newer(tmp_path: Path) -> None:
     """Every corpus file (1.4–1.8) that ``addmass`` would declare 1.10: libsdformat 12 reads it
     the same once declared 1.9 (the newest it implements; 1.9 → 1.10 converts nothing), link by

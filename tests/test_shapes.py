@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, random_rotation, rel_err
+from conftest import EXAMPLES, oracle_module, random_rotation, rel_err
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.inertia import spatial_inertia_about_origin
@@ -27,10 +27,9 @@ from gzinertia.physics.shapes import (
 )
 from gzinertia.records import Collision, Geometry, SourceRef
 
-pytest.importorskip("pydrake")
-from pydrake.geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh, Sphere
-from pydrake.math import RotationMatrix
-from pydrake.multibody.tree import CalcSpatialInertia, SpatialInertia
+drake_geometry = oracle_module("pydrake.geometry")
+drake_math = oracle_module("pydrake.math")
+drake_tree = oracle_module("pydrake.multibody.tree")
 
 SPAR_STL = EXAMPLES / "spar_buoy" / "meshes" / "buoy_hull.stl"
 HERE = SourceRef("test", 1)
@@ -41,20 +40,20 @@ def random_geometry(rng: np.random.Generator, kind: str) -> tuple[Geometry, obje
     """A random primitive as our Geometry and as the equivalent Drake shape."""
     a, b, c = rng.uniform(0.05, 3.0, size=3)
     if kind == "box":
-        return Geometry("box", size=(a, b, c)), Box(a, b, c)
+        return Geometry("box", size=(a, b, c)), drake_geometry.Box(a, b, c)
     if kind == "sphere":
-        return Geometry("sphere", radius=a), Sphere(a)
+        return Geometry("sphere", radius=a), drake_geometry.Sphere(a)
     if kind == "cylinder":
-        return Geometry("cylinder", radius=a, length=b), Cylinder(a, b)
+        return Geometry("cylinder", radius=a, length=b), drake_geometry.Cylinder(a, b)
     if kind == "capsule":
-        return Geometry("capsule", radius=a, length=b), Capsule(a, b)
-    return Geometry("ellipsoid", size=(a, b, c)), Ellipsoid(a, b, c)
+        return Geometry("capsule", radius=a, length=b), drake_geometry.Capsule(a, b)
+    return Geometry("ellipsoid", size=(a, b, c)), drake_geometry.Ellipsoid(a, b, c)
 
 
 PRIMITIVES = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
 
 
-def drake_solid(M: SpatialInertia) -> tuple[float, np.ndarray, np.ndarray]:
+def drake_solid(M: drake_tree.SpatialInertia) -> tuple[float, np.ndarray, np.ndarray]:
     """(mass, p_SoScm_S, I_SScm_S) of a Drake spatial inertia about So."""
     I_SScm_S = M.CalcRotationalInertia().ShiftToCenterOfMass(
         M.get_mass(), M.get_com()
@@ -62,7 +61,7 @@ def drake_solid(M: SpatialInertia) -> tuple[float, np.ndarray, np.ndarray]:
     return M.get_mass(), np.asarray(M.get_com()), np.asarray(I_SScm_S)
 
 
-def assert_solid_matches(solid: SolidProperties, M_SSo_S: SpatialInertia, tol: float) -> None:
+def assert_solid_matches(solid: SolidProperties, M_SSo_S: drake_tree.SpatialInertia, tol: float) -> None:
     mass, com, I = drake_solid(M_SSo_S)
     assert abs(solid.volume - mass) <= tol * mass
     scale = max(1.0, float(np.max(np.abs(I))))
@@ -70,21 +69,23 @@ def assert_solid_matches(solid: SolidProperties, M_SSo_S: SpatialInertia, tol: f
     assert np.max(np.abs(solid.G_FFc_F - I)) <= tol * scale
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.parametrize("kind", PRIMITIVES)
 def test_primitives_match_drake(kind: str, rng: np.random.Generator) -> None:
     for _ in range(50):
         geometry, shape = random_geometry(rng, kind)
         solid = solid_properties(geometry)
         assert solid.approximation is None
-        assert_solid_matches(solid, CalcSpatialInertia(shape, 1.0), TOL)
+        assert_solid_matches(solid, drake_tree.CalcSpatialInertia(shape, 1.0), TOL)
 
 
+@pytest.mark.oracle("pydrake")
 def test_inertia_scales_with_density_like_drake(rng: np.random.Generator) -> None:
     """``ρ·G`` is the solid's inertia at density ρ (Drake computes it at ρ directly)."""
     geometry, shape = random_geometry(rng, "capsule")
     rho = 1234.5
     solid = solid_properties(geometry)
-    mass, _, I = drake_solid(CalcSpatialInertia(shape, rho))
+    mass, _, I = drake_solid(drake_tree.CalcSpatialInertia(shape, rho))
     assert rel_err(rho * solid.volume, mass) < TOL
     assert rel_err(rho * solid.G_FFc_F, I) < TOL
 
@@ -100,6 +101,7 @@ def _as_obj(path: Path, out: Path) -> Path:
     return out
 
 
+@pytest.mark.oracle("pydrake")
 @pytest.mark.parametrize("scale", [(0.001, 0.001, 0.001), (0.002, 0.0005, 0.001)])
 def test_scaled_stl_matches_drake_and_trimesh(scale: tuple[float, float, float],
                                               tmp_path: Path) -> None:
@@ -111,7 +113,7 @@ def test_scaled_stl_matches_drake_and_trimesh(scale: tuple[float, float, float],
     )
     assert solid.approximation is None
     obj = _as_obj(SPAR_STL, tmp_path / "hull.obj")
-    assert_solid_matches(solid, CalcSpatialInertia(Mesh(str(obj), np.array(scale)), 1.0), 1e-12)
+    assert_solid_matches(solid, drake_tree.CalcSpatialInertia(drake_geometry.Mesh(str(obj), np.array(scale)), 1.0), 1e-12)
 
     mesh = trimesh.load(SPAR_STL, force="mesh")
     mesh.apply_scale(scale)
@@ -131,6 +133,7 @@ def test_mirrored_mesh_keeps_positive_volume(tmp_path: Path) -> None:
     assert rel_err(solid.G_FFc_F, mirror @ plain.G_FFc_F @ mirror) < 1e-14
 
 
+@pytest.mark.oracle("pydrake")
 def test_open_mesh_uses_convex_hull_like_drake_convex(tmp_path: Path) -> None:
     """A mesh with a hole bounds no volume: its convex hull stands in, and the result says so."""
     import trimesh
@@ -143,13 +146,14 @@ def test_open_mesh_uses_convex_hull_like_drake_convex(tmp_path: Path) -> None:
     solid = solid_properties(Geometry("mesh", mesh_path=str(open_stl), scale=(0.001,) * 3))
     assert solid.approximation is not None and "convex hull" in solid.approximation
     obj = _as_obj(open_stl, tmp_path / "open.obj")
-    assert_solid_matches(solid, CalcSpatialInertia(Convex(str(obj), 0.001), 1.0), 1e-12)
+    assert_solid_matches(solid, drake_tree.CalcSpatialInertia(drake_geometry.Convex(str(obj), 0.001), 1.0), 1e-12)
 
 
 def _collision(geometry: Geometry, X_BC: Pose) -> Collision:
     return Collision("c", X_BC, geometry, HERE)
 
 
+@pytest.mark.oracle("pydrake")
 def test_collision_solid_and_union_match_drake_sums(rng: np.random.Generator,
                                                     tmp_path: Path) -> None:
     """Posed collisions (all primitives and the scaled mesh) summed in Drake about Bo.
@@ -161,18 +165,18 @@ def test_collision_solid_and_union_match_drake_sums(rng: np.random.Generator,
     obj = _as_obj(SPAR_STL, tmp_path / "hull.obj")
     rho = 850.0
     for _ in range(20):
-        solids, M_total = [], SpatialInertia.Zero()
+        solids, M_total = [], drake_tree.SpatialInertia.Zero()
         for kind in (*PRIMITIVES, "mesh"):
             if kind == "mesh":
                 geometry = Geometry("mesh", mesh_path=str(SPAR_STL), scale=(0.001,) * 3)
-                shape = Mesh(str(obj), 0.001)
+                shape = drake_geometry.Mesh(str(obj), 0.001)
             else:
                 geometry, shape = random_geometry(rng, kind)
             X_BC = Pose(rng.uniform(-2.0, 2.0, size=3), random_rotation(rng))
             solid_B = collision_solid(_collision(geometry, X_BC))
             solids.append(solid_B)
-            M_CCo_C = CalcSpatialInertia(shape, rho)
-            M_BCo_B = M_CCo_C.ReExpress(RotationMatrix(X_BC.R))
+            M_CCo_C = drake_tree.CalcSpatialInertia(shape, rho)
+            M_BCo_B = M_CCo_C.ReExpress(drake_math.RotationMatrix(X_BC.R))
             M_total += M_BCo_B.Shift(-X_BC.p)
             # each collision alone, re-expressed in B
             mass, com, I = drake_solid(M_BCo_B.Shift(-X_BC.p))

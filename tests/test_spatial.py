@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import random_rotation, random_spd6, rel_err
+from conftest import oracle_module, random_rotation, random_spd6, rel_err
 
 from gzinertia.physics.inertia import spatial_inertia_about_com, spatial_inertia_about_origin
 from gzinertia.physics.rotation import skew
@@ -17,7 +17,7 @@ from gzinertia.physics.spatial import (
     transform_spatial,
 )
 
-dart = pytest.importorskip("dartpy")
+dart = oracle_module("dartpy")
 
 
 def _dart_transformed(S: np.ndarray, R_AB: np.ndarray, p_AoBo_A: np.ndarray) -> np.ndarray:
@@ -27,6 +27,7 @@ def _dart_transformed(S: np.ndarray, R_AB: np.ndarray, p_AoBo_A: np.ndarray) -> 
     return np.asarray(dart.dynamics.Inertia(S).transformed(T).getSpatialTensor())
 
 
+@pytest.mark.oracle("dartpy")
 def test_point_and_axes_change_equals_dart_on_random_spd_matrices(rng: np.random.Generator) -> None:
     worst = 0.0
     for _ in range(250):

@@ -15,9 +15,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import mujoco
 import numpy as np
 import pytest
+from conftest import oracle_module
 
 from gzinertia.physics.tuckerman import (
     FLUID_DENSITIES,
@@ -26,6 +26,8 @@ from gzinertia.physics.tuckerman import (
     ellipsoid_added_mass_matrix,
     tuckerman_kappa,
 )
+
+mujoco = oracle_module("mujoco")
 
 RHO = FLUID_DENSITIES["seawater"]
 SEED = 20250514
@@ -159,6 +161,7 @@ def band_1_to_100() -> np.ndarray:
     return np.concatenate([random_ellipsoids(rng, 150, 20.0, 100.0), extreme_shapes(100.0)])
 
 
+@pytest.mark.oracle("mujoco")
 def test_mujoco_stores_added_mass_per_unit_density_with_volume_folded_in() -> None:
     # Same ellipsoids in water and in air: MuJoCo's geom_fluid does not change with ρ ...
     axes = np.array([[0.3, 0.2, 0.1], [1.0, 1.0, 1.0], [0.05, 0.4, 0.4]])
@@ -174,6 +177,7 @@ def test_mujoco_stores_added_mass_per_unit_density_with_volume_folded_in() -> No
         np.testing.assert_allclose(m_A / in_water[:, 6:9], rho, rtol=1e-5)
 
 
+@pytest.mark.oracle("mujoco")
 def test_matches_mujoco_up_to_aspect_ratio_20(band_1_to_20: np.ndarray) -> None:
     axes = band_1_to_20
     m_mj, I_mj = mujoco_added_mass(axes, RHO)
@@ -183,6 +187,7 @@ def test_matches_mujoco_up_to_aspect_ratio_20(band_1_to_20: np.ndarray) -> None:
     assert np.max(np.abs(I_A - I_mj) / moment_scale(axes, m_A)) <= 1e-5
 
 
+@pytest.mark.oracle("mujoco")
 def test_kappa_matches_mujoco_up_to_aspect_ratio_100(band_1_to_100: np.ndarray) -> None:
     # κ is what MuJoCo's quadrature computes; recover it from m/(ρV) = κ/(2-κ).
     axes = band_1_to_100
@@ -193,6 +198,7 @@ def test_kappa_matches_mujoco_up_to_aspect_ratio_100(band_1_to_100: np.ndarray) 
     assert np.max(np.abs(kappa - kappa_mj) / kappa) <= 1e-4
 
 
+@pytest.mark.oracle("mujoco")
 def test_moments_match_mujoco_up_to_aspect_ratio_100(band_1_to_100: np.ndarray) -> None:
     axes = band_1_to_100
     _, I_mj = mujoco_added_mass(axes, RHO)
@@ -200,6 +206,7 @@ def test_moments_match_mujoco_up_to_aspect_ratio_100(band_1_to_100: np.ndarray) 
     assert np.max(np.abs(I_A - I_mj) / moment_scale(axes, m_A)) <= 1e-4
 
 
+@pytest.mark.oracle("mujoco")
 @pytest.mark.xfail(
     strict=True,
     reason="MuJoCo's 15-point κ quadrature is ~5e-6 off at 1:100, and m_A = ρVκ/(2-κ) "
@@ -215,6 +222,7 @@ def test_translational_added_mass_matches_mujoco_up_to_aspect_ratio_100(
     assert np.max(np.abs(m_A - m_mj) / m_A) <= 1e-4
 
 
+@pytest.mark.oracle("mujoco")
 def test_mujoco_disagreement_at_1_to_100_is_its_quadrature(mp: Any) -> None:
     # A 1:100 oblate spheroid, the worst case of the band, both ways against the exact integral.
     axes = np.array([[1.0, 1.0, 0.01]])

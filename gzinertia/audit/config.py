@@ -60,6 +60,8 @@ __all__ = [
     "with_overrides",
 ]
 
+#: Inertia validity tolerances: gz-math's (:func:`gzinertia.physics.inertia.gz_tolerance`) or
+#: Drake's (:func:`gzinertia.physics.inertia.drake_tolerance`).
 Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"

@@ -20,11 +20,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gzinertia.audit.config import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
+from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 
@@ -44,10 +46,11 @@ __all__ = [
     "gyration_factors",
 ]
 
-Tolerance = Literal["drake", "gz"]
-
 #: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.
-DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (("water", 1000.0), ("air", 1.225))
+DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (
+    ("water", FRESHWATER_DENSITY),
+    ("air", AIR_DENSITY),
+)
 #: A union of collisions below this volume (a 1 mm cube) is a placeholder, not the body's shape:
 #: geometry-based rules skip it (e.g. 1 µm cylinders used to switch collisions off).
 PLACEHOLDER_VOLUME = 1e-9
@@ -227,11 +230,6 @@ class LinkContext:
     def solid(self) -> SolidProperties | None:
         """The union of the collision solids in B (overlaps counted twice), or ``None``."""
         return self._solid[0]
-
-    @property
-    def solid_problem(self) -> str | None:
-        """Why :attr:`solid` is ``None``."""
-        return self._solid[1]
 
     @property
     def is_placeholder(self) -> bool:

@@ -9,29 +9,27 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from gzinertia.cli.app import (
-    CheckOption,
     DensityOption,
-    DiffOption,
     FluidOption,
-    ForceReadonlyOption,
-    InPlaceOption,
     LinkOption,
     ModelPathOption,
-    OutputOption,
     app,
     deliver_edit,
     fluid_density,
     parse_vector,
 )
+from gzinertia.cli.options import FitChoice, literal, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import AddMassResult
+    from gzinertia.edit.output import WriteMode
 
 __all__ = ["addmass"]
 
 
 @app.command()
+@write_mode_options
 def addmass(
     file: Annotated[
         Path,
@@ -48,13 +46,13 @@ def addmass(
     ] = False,
     link: LinkOption = None,
     fit: Annotated[
-        str,
+        FitChoice,
         typer.Option(
             help="Ellipsoid fitted to the link: volume (same volume, centroid and principal "
             "axes as its collisions), mujoco (MuJoCo's rule per collision), inertia "
             "(equivalent ellipsoid of the rigid inertia)."
         ),
-    ] = "volume",
+    ] = FitChoice.volume,
     semi_axes: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--semi-axes", help="Explicit ellipsoid semi-axes a,b,c in metres."),
@@ -69,10 +67,6 @@ def addmass(
     ] = None,
     density: DensityOption = None,
     fluid: FluidOption = None,
-    output: OutputOption = None,
-    in_place: InPlaceOption = False,
-    check: CheckOption = False,
-    diff: DiffOption = False,
     upgrade_version: Annotated[
         bool,
         typer.Option(
@@ -100,7 +94,8 @@ def addmass(
         ),
     ] = False,
     model_path: ModelPathOption = None,
-    force_readonly: ForceReadonlyOption = False,
+    *,
+    mode: WriteMode,
 ) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
@@ -110,12 +105,10 @@ def addmass(
     nothing.
     """
     from gzinertia.edit.addmass import FitChooser, add_mass
-    from gzinertia.edit.output import WriteMode
-    from gzinertia.physics.fits import FIT_METHODS, explicit_fit
+    from gzinertia.physics.fits import explicit_fit
 
     if not ellipsoid:
         raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     if semi_axes is not None:
         chooser = FitChooser(
             fixed=explicit_fit(
@@ -126,11 +119,8 @@ def addmass(
         )
     elif center is not None or rpy is not None:
         raise GzInertiaError("--center and --rpy go with --semi-axes (an explicit ellipsoid)")
-    elif fit not in FIT_METHODS or fit == "explicit":
-        methods = ", ".join(m for m in FIT_METHODS if m != "explicit")
-        raise GzInertiaError(f"--fit must be one of {methods}, not {fit!r}")
     else:
-        chooser = FitChooser(method=fit)  # type: ignore[arg-type]
+        chooser = FitChooser(method=literal(fit))
     from gzinertia.sdf.model_file import is_urdf_path
 
     if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>

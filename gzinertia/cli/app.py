@@ -17,7 +17,18 @@ import typer
 from typer.models import CommandInfo
 
 from gzinertia import __version__
+from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-exported for commands)
+    CheckOption,
+    DiffOption,
+    FluidChoice,
+    ForceReadonlyOption,
+    InPlaceOption,
+    OutputOption,
+    ParserChoice,
+    write_mode_options,
+)
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
 
 Vec3Tuple = tuple[float, float, float]
 
@@ -96,48 +107,34 @@ LinkOption = Annotated[
     typer.Option("--link", "-l", help="Glob on scoped link names (e.g. 'auv::fin_*' or 'hull')."),
 ]
 
-OutputOption = Annotated[
-    Optional[Path],  # noqa: UP045
-    typer.Option("--output", "-o", help="Write the edited file here (atomically)."),
-]
-InPlaceOption = Annotated[
-    bool, typer.Option("--in-place", help="Rewrite FILE atomically (only when it changes).")
-]
-CheckOption = Annotated[
-    bool, typer.Option("--check", help="Write nothing; exit 1 if FILE would change (for CI).")
-]
-DiffOption = Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")]
-ForceReadonlyOption = Annotated[
-    bool,
-    typer.Option(
-        "--force-readonly",
-        help="Write FILE (or OUT) even if its permissions say read-only; it stays read-only.",
-    ),
-]
 DensityOption = Annotated[
     Optional[float],  # noqa: UP045
-    typer.Option("--density", help="Fluid density in kg/m^3 (default 1000, as Gazebo's Buoyancy)."),
+    typer.Option(
+        "--density",
+        help=f"Fluid density in kg/m^3 (default {DEFAULT_FLUID_DENSITY:g}, fresh water, as "
+        "Gazebo's Buoyancy).",
+    ),
 ]
 FluidOption = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option("--fluid", help="Named fluid instead of --density: freshwater, seawater, air."),
+    Optional[FluidChoice],  # noqa: UP045
+    typer.Option(
+        "--fluid",
+        help="Named fluid instead of --density: "
+        + ", ".join(f"{name} {rho:g}" for name, rho in FLUID_DENSITIES.items())
+        + " kg/m^3.",
+    ),
 ]
 
 
-def fluid_density(density: float | None, fluid: str | None) -> float:
-    """The density from ``--density`` or ``--fluid`` (1000 kg/m³ when neither is given)."""
-    from gzinertia.physics.tuckerman import FLUID_DENSITIES
-
+def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
+    """The density from ``--density`` or ``--fluid`` (fresh water's when neither is given;
+    the values are :data:`gzinertia.physics.fluids.FLUID_DENSITIES`)."""
     if density is not None and fluid is not None:
         raise GzInertiaError("give either --density or --fluid, not both")
     if fluid is not None:
-        if fluid not in FLUID_DENSITIES:
-            raise GzInertiaError(
-                f"--fluid must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}"
-            )
-        return FLUID_DENSITIES[fluid]
+        return FLUID_DENSITIES[fluid.value]
     if density is None:
-        return 1000.0
+        return DEFAULT_FLUID_DENSITY
     if not (density > 0.0 and density < float("inf")):
         raise GzInertiaError(f"--density must be a positive number of kg/m^3, not {density}")
     return density
@@ -200,16 +197,16 @@ def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
 def load_document(
     file: Path,
     model_paths: list[Path],
-    parser: str = "gzinertia",
+    parser: ParserChoice = ParserChoice.gzinertia,
     xacro_args: dict[str, str] | None = None,
 ) -> SdfDocument:
     """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
     URDF and xacro files by suffix (``model_paths`` are then package paths)."""
-    if parser == "gzinertia":
+    if parser is ParserChoice.gzinertia:
         from gzinertia.sdf.model_file import read_model_file
 
         return read_model_file(file, model_paths, xacro_args=xacro_args)
-    if parser == "sdformat":
+    if parser is ParserChoice.sdformat:
         from gzinertia.sdf.libsdformat import read_with_libsdformat
         from gzinertia.sdf.model_file import is_urdf_path
 
@@ -220,7 +217,9 @@ def load_document(
             )
 
         return read_with_libsdformat(file, model_paths)
-    raise GzInertiaError(f"--parser must be 'gzinertia' or 'sdformat', not {parser!r}")
+    from gzinertia.sdf import read_sdf_file
+
+    return read_sdf_file(file, model_paths)
 
 
 def print_notes(
@@ -327,9 +326,15 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except Exception as exc:
         # Usage errors: click's ClickException (vendored by newer typer) knows how to show itself.
+        # One line like every other error (an option's choices are listed in --help); a bare
+        # `gzinertia` or `gzinertia CMD` with nothing else still shows the help.
         show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
         if callable(show) and isinstance(exit_code, int):
-            show()
+            message = getattr(exc, "format_message", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" or not callable(message):
+                show()
+            else:
+                typer.echo(f"gzinertia: error: {' '.join(str(message()).split())}", err=True)
             sys.exit(2)
         if os.environ.get("GZINERTIA_TRACEBACK"):
             raise

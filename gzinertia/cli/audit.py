@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from gzinertia.cli.app import ModelPathOption, PackagePathOption, app
+from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice, literal
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
-    from gzinertia.audit.findings import AuditResult
+    from gzinertia.audit.findings import AuditResult, Severity
     from gzinertia.limits import ReadLimits
 
 __all__ = [
@@ -43,13 +44,13 @@ def audit(
         ),
     ],
     output_format: Annotated[
-        str,
+        FormatChoice,
         typer.Option(
             "--format", help="Report format: table, text, json, sarif, junit or github."
         ),
-    ] = "table",
+    ] = FormatChoice.table,
     fail_on: Annotated[
-        Optional[str],  # noqa: UP045
+        Optional[SeverityChoice],  # noqa: UP045
         typer.Option(
             "--fail-on",
             help="Exit 1 when a finding is this severe or worse: error (default), warning, info.",
@@ -64,7 +65,7 @@ def audit(
         typer.Option("--ignore", help="Leave these rules out (codes or prefixes)."),
     ] = None,
     tolerance: Annotated[
-        Optional[str],  # noqa: UP045
+        Optional[ToleranceChoice],  # noqa: UP045
         typer.Option(
             "--tolerance",
             help="Inertia validity tolerance: gz (gz-math/libsdformat, default) or drake.",
@@ -150,20 +151,18 @@ def audit(
     from gzinertia import __version__
     from gzinertia.audit.catalogue import RULE_INFOS
     from gzinertia.audit.config import AuditConfig, load_config, with_overrides
-    from gzinertia.audit.formats import FORMATS, render, render_table
+    from gzinertia.audit.formats import render, render_table
     from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
     from gzinertia.errors import GzInertiaError
 
-    if output_format not in FORMATS:
-        raise GzInertiaError(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
     overrides = partial(
         with_overrides,
         select=select,
         ignore=ignore,
-        fail_on=fail_on,
+        fail_on=None if fail_on is None else fail_on.value,
         density=density,
-        tolerance=tolerance,
+        tolerance=None if tolerance is None else tolerance.value,
         model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
     )
     # usage errors (bad codes, a bad --config) before any file is read
@@ -201,13 +200,13 @@ def audit(
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
     rules = RULE_INFOS
     clean = not result.findings and all(s.status == "ok" for s in result.files)
-    if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
+    if output is None and output_format is FormatChoice.table and sys.stdout.isatty() and not clean:
         from rich.console import Console
 
         render_table(result, Console(), rules)
     else:
-        project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
-        text = render(result, output_format, rules, __version__, project_uri=project_uri)
+        project_uri = docs_base_uri(docs_url) if output_format is FormatChoice.sarif else None
+        text = render(result, literal(output_format), rules, __version__, project_uri=project_uri)
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -263,11 +262,11 @@ def _read_limits(max_links: int | None, max_included_models: int | None) -> Read
     return limits
 
 
-def exit_status(result: AuditResult, fail_on: str) -> int:
+def exit_status(result: AuditResult, fail_on: Severity) -> int:
     """2 if a file could not be read, else 1 if a finding is at or above ``fail_on``, else 0."""
     if result.files_with("error"):
         return 2
-    return 1 if result.fails(fail_on) else 0  # type: ignore[arg-type]
+    return 1 if result.fails(fail_on) else 0
 
 
 def _write(path: Path, text: str) -> None:
@@ -285,7 +284,7 @@ class _ProgressBar:
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty() and not os.environ.get("CI")
         self.progress: Progress | None = None
-        self.task: object = None
+        self.task: TaskID | None = None
 
     def __enter__(self) -> _ProgressBar:
         return self
@@ -300,7 +299,8 @@ class _ProgressBar:
             self.progress = Progress(console=Console(stderr=True), transient=True)
             self.progress.start()
             self.task = self.progress.add_task("auditing", total=total)
-        self.progress.update(self.task, completed=done, description=os.path.basename(path))  # type: ignore[arg-type]
+        assert self.task is not None
+        self.progress.update(self.task, completed=done, description=os.path.basename(path))
 
     def __exit__(self, *exc: object) -> None:
         if self.progress is not None:

@@ -3,30 +3,24 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gzinertia.cli.app import (
-    CheckOption,
-    DiffOption,
-    ForceReadonlyOption,
-    InPlaceOption,
-    LinkOption,
-    ModelPathOption,
-    OutputOption,
-    app,
-    deliver_edit,
-)
+from gzinertia.cli.app import LinkOption, ModelPathOption, app, deliver_edit
+from gzinertia.cli.options import EditedFileArgument, SignChoice, literal, write_mode_options
 from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.edit.output import WriteMode
 
 __all__ = ["convert"]
 
 
 @app.command()
+@write_mode_options
 def convert(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     hydro_to_sdf: Annotated[
         bool, typer.Option("--hydro-to-sdf", help="Plugin <iDotJ> terms -> <fluid_added_mass>.")
     ] = False,
@@ -34,12 +28,12 @@ def convert(
         bool, typer.Option("--sdf-to-hydro", help="<fluid_added_mass> -> plugin <iDotJ> terms.")
     ] = False,
     sign: Annotated[
-        str,
+        SignChoice,
         typer.Option(
             help="Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical "
             "(A = D), or auto (from the diagonal; --hydro-to-sdf only)."
         ),
-    ] = "auto",
+    ] = SignChoice.auto,
     remove_plugin_terms: Annotated[
         bool,
         typer.Option(
@@ -60,12 +54,9 @@ def convert(
         ),
     ] = True,
     link: LinkOption = None,
-    output: OutputOption = None,
-    in_place: InPlaceOption = False,
-    check: CheckOption = False,
-    diff: DiffOption = False,
     model_path: ModelPathOption = None,
-    force_readonly: ForceReadonlyOption = False,
+    *,
+    mode: WriteMode,
 ) -> None:
     """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
 
@@ -77,22 +68,17 @@ def convert(
     negative values reverse it); for a matrix with couplings the command prints how much of that
     wrench is lost. See docs/added_mass.md.
     """
-    from gzinertia.edit.convert import SIGNS
     from gzinertia.edit.convert import hydro_to_sdf as to_sdf
     from gzinertia.edit.convert import sdf_to_hydro as to_hydro
-    from gzinertia.edit.output import WriteMode
 
     if hydro_to_sdf == sdf_to_hydro:
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
-    if sign not in SIGNS:
-        raise GzInertiaError(f"--sign must be one of {', '.join(SIGNS)}, not {sign!r}")
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     paths = model_path or []
     if hydro_to_sdf:
         result = to_sdf(
             file,
             pattern=link,
-            sign=sign,  # type: ignore[arg-type]
+            sign=literal(sign),
             remove_plugin_terms=remove_plugin_terms,
             force=force,
             model_paths=paths,
@@ -101,7 +87,7 @@ def convert(
     else:
         if remove_plugin_terms:
             raise GzInertiaError("--remove-plugin-terms goes with --hydro-to-sdf")
-        result = to_hydro(file, pattern=link, sign=sign, model_paths=paths)  # type: ignore[arg-type]
+        result = to_hydro(file, pattern=link, sign=literal(sign), model_paths=paths)
     for item in result.links:
         print(
             f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "

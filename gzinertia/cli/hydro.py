@@ -3,35 +3,34 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from gzinertia.cli.app import (
-    CheckOption,
     DensityOption,
-    DiffOption,
     FluidOption,
-    ForceReadonlyOption,
-    InPlaceOption,
     ModelPathOption,
-    OutputOption,
     app,
     deliver_edit,
     fluid_density,
 )
+from gzinertia.cli.options import EditedFileArgument, FitChoice, literal, write_mode_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.fluids import WATER_VISCOSITY
 
-__all__ = ["HYDRO_DEFAULT_FIT", "WATER_VISCOSITY", "hydro"]
+if TYPE_CHECKING:
+    from gzinertia.edit.output import WriteMode
+    from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
-WATER_VISCOSITY = 1.0e-3  # Pa·s, fresh water near 20 °C
+__all__ = ["HYDRO_DEFAULT_FIT", "hydro"]
+
 #: hydro's default fit: the damping model is MuJoCo's ellipsoid drag, and MuJoCo puts one
 #: ellipsoid on each geom by its own rule, so only this fit reproduces MuJoCo's wrench.
-HYDRO_DEFAULT_FIT = "mujoco"
+HYDRO_DEFAULT_FIT = FitChoice.mujoco
 
 
-def _coefficients(text: str | None) -> object:
+def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
     if text is None:
@@ -49,11 +48,12 @@ def _coefficients(text: str | None) -> object:
 
 
 @app.command()
+@write_mode_options
 def hydro(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
     fit: Annotated[
-        str,
+        FitChoice,
         typer.Option(
             help="Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's "
             "drag along each axis), volume or inertia (MuJoCo's drag law on another ellipsoid)."
@@ -85,12 +85,9 @@ def hydro(
             "values, better than this estimate; values more than 2x apart are reported)."
         ),
     ] = False,
-    output: OutputOption = None,
-    in_place: InPlaceOption = False,
-    check: CheckOption = False,
-    diff: DiffOption = False,
     model_path: ModelPathOption = None,
-    force_readonly: ForceReadonlyOption = False,
+    *,
+    mode: WriteMode,
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
 
@@ -104,19 +101,14 @@ def hydro(
     combined motion); see docs/fluid_forces.md.
     """
     from gzinertia.edit.hydro import hydro as run_hydro
-    from gzinertia.edit.output import WriteMode
-    from gzinertia.physics.fits import FIT_METHODS
 
-    if fit not in FIT_METHODS or fit == "explicit":
-        raise GzInertiaError(f"--fit must be volume, mujoco or inertia, not {fit!r}")
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     result = run_hydro(
         file,
         pattern=link,
-        method=fit,  # type: ignore[arg-type]
+        method=literal(fit),
         density=fluid_density(density, fluid),
         viscosity=viscosity,
-        coefs=_coefficients(coefs),  # type: ignore[arg-type]
+        coefs=_coefficients(coefs),
         couplings=couplings,
         model_paths=model_path or [],
         cross_terms=cross_terms,
@@ -138,9 +130,9 @@ def hydro(
                   + ("" if cross_terms or max(c) < 1e-6 else " (--cross-terms can reduce it)"),
                   file=sys.stderr)
     if result.links and fit != HYDRO_DEFAULT_FIT:
-        print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, not on MuJoCo's "
-              "own per-collision ellipsoids: the terms do not reproduce a MuJoCo run of this "
-              "model (--fit mujoco does)", file=sys.stderr)
+        print(f"note: --fit {fit.value}: MuJoCo's drag law on the {fit.value}-fit ellipsoid, "
+              "not on MuJoCo's own per-collision ellipsoids: the terms do not reproduce a "
+              "MuJoCo run of this model (--fit mujoco does)", file=sys.stderr)
     for skipped in result.skipped:
         print(f"skipped {skipped}", file=sys.stderr)
     for warning in result.warnings:

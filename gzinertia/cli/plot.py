@@ -17,6 +17,7 @@ from gzinertia.cli.app import (
     load_document,
     xacro_mapping,
 )
+from gzinertia.cli.options import FitChoice, literal
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -46,8 +47,8 @@ def plot(
     output: Annotated[Path, typer.Option("--output", "-o", help="Picture to write: .png or .svg.")],
     link: LinkOption = None,
     fit: Annotated[
-        str, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
-    ] = "volume",
+        FitChoice, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
+    ] = FitChoice.volume,
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
     xacro_arg: XacroArgOption = None,
@@ -57,22 +58,19 @@ def plot(
     With --link, one row of views per link in its own frame; without, the whole model in the
     world frame.
     """
-    from gzinertia.physics.fits import FIT_METHODS
     from gzinertia.physics.rotation import Pose
     from gzinertia.report.plot import link_drawing, render
     from gzinertia.selection import select_links
 
-    if fit not in FIT_METHODS or fit == "explicit":
-        raise GzInertiaError(f"--fit must be volume, mujoco or inertia, not {fit!r}")
+    method = literal(fit)
     doc = load_document(
-        file, [*(model_path or []), *(package_path or [])], "gzinertia",
-        xacro_mapping(xacro_arg),
+        file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg)
     )
     links = select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")
     if link is None:
-        drawings = [link_drawing(lk, lk.X_WB, fit) for lk in links]  # type: ignore[arg-type]
+        drawings = [link_drawing(lk, lk.X_WB, method) for lk in links]
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
     else:
@@ -80,7 +78,7 @@ def plot(
             raise GzInertiaError(
                 f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
             )
-        rows = [(_title(lk), [link_drawing(lk, Pose(), fit)]) for lk in links]  # type: ignore[arg-type]
+        rows = [(_title(lk), [link_drawing(lk, Pose(), method)]) for lk in links]
     render(rows, output)
     for _, drawings in rows:
         for d in drawings:

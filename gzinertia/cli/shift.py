@@ -4,30 +4,30 @@ origin."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Annotated
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gzinertia.cli.app import (
-    CheckOption,
-    DiffOption,
-    ForceReadonlyOption,
-    InPlaceOption,
-    ModelPathOption,
-    OutputOption,
-    app,
-    deliver_edit,
-    parse_vector,
-)
-from gzinertia.errors import GzInertiaError
+from gzinertia.cli.app import ModelPathOption, app, deliver_edit, parse_vector
+from gzinertia.cli.options import AxesChoice, EditedFileArgument, literal, write_mode_options
+
+if TYPE_CHECKING:
+    from gzinertia.edit.output import WriteMode
+
+
+class TargetPoint(str, Enum):
+    """Where ``shift`` moves the matrix: the link origin, the point the spec says."""
+
+    origin = "origin"
 
 __all__ = ["shift"]
 
 
 @app.command()
+@write_mode_options
 def shift(
-    file: Annotated[Path, typer.Argument(help="SDFormat model or world file to edit.")],
+    file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="The link (glob matching one).")],
     source: Annotated[
         str,
@@ -36,37 +36,30 @@ def shift(
             help="Point the written matrix is about: com, origin, or x,y,z in the link frame.",
         ),
     ],
-    to: Annotated[str, typer.Option("--to", help="Target point (only 'origin').")] = "origin",
+    to: Annotated[
+        TargetPoint, typer.Option("--to", help="Target point: the link origin (the spec's point).")
+    ] = TargetPoint.origin,
     axes: Annotated[
-        str,
+        AxesChoice,
         typer.Option(
             help="Axes the written matrix is expressed in: link, or inertial (the "
             "<inertial><pose> rotation)."
         ),
-    ] = "link",
+    ] = AxesChoice.link,
     force: Annotated[
         bool, typer.Option(help="Shift even a matrix gzinertia wrote (already about the origin).")
     ] = False,
-    output: OutputOption = None,
-    in_place: InPlaceOption = False,
-    check: CheckOption = False,
-    diff: DiffOption = False,
     model_path: ModelPathOption = None,
-    force_readonly: ForceReadonlyOption = False,
+    *,
+    mode: WriteMode,
 ) -> None:
     """Rewrite a link's <fluid_added_mass> about the link origin (the spec's point).
 
     For matrices computed about the CoM or a hull centre and written unshifted: applies the
     exact change of point A_Bo = T^T A_Q T.
     """
-    from gzinertia.edit.output import WriteMode
     from gzinertia.edit.shift import shift as run_shift
 
-    if to != "origin":
-        raise GzInertiaError("--to: <fluid_added_mass> is about the link origin; use --to origin")
-    if axes not in ("link", "inertial"):
-        raise GzInertiaError(f"--axes must be link or inertial, not {axes!r}")
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     point: str | tuple[float, float, float] = source
     if source not in ("com", "origin"):
         point = parse_vector(source, "--from", (0.0, 0.0, 0.0))
@@ -74,7 +67,7 @@ def shift(
         file,
         pattern=link,
         point=point,
-        axes=axes,  # type: ignore[arg-type]
+        axes=literal(axes),
         force=force,
         model_paths=model_path or [],
     )

@@ -18,6 +18,7 @@ from gzinertia.cli.app import (
     print_notes,
     xacro_mapping,
 )
+from gzinertia.cli.options import OrderingChoice, ParserChoice, literal
 from gzinertia.errors import GzInertiaError
 
 __all__ = ["show"]
@@ -35,8 +36,9 @@ def show(
     ],
     link: LinkOption = None,
     ordering: Annotated[
-        str, typer.Option(help="6x6 ordering: angular-first [ω; v] or linear-first [v; ω] (SDF's).")
-    ] = "angular-first",
+        OrderingChoice,
+        typer.Option(help="6x6 ordering: angular-first [ω; v] or linear-first [v; ω] (SDF's)."),
+    ] = OrderingChoice.angular_first,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
@@ -48,21 +50,18 @@ def show(
         ),
     ] = False,
     parser: Annotated[
-        str,
-        typer.Option(help="'gzinertia' (built in) or 'sdformat' (libsdformat's Python module)."),
-    ] = "gzinertia",
+        ParserChoice,
+        typer.Option(help="gzinertia (built in) or sdformat (libsdformat's Python module)."),
+    ] = ParserChoice.gzinertia,
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
-    from gzinertia.physics.spatial import ORDERINGS
     from gzinertia.report.show import document_summary
     from gzinertia.selection import select_links
 
-    if ordering not in ORDERINGS:
-        raise GzInertiaError(f"--ordering must be one of {', '.join(ORDERINGS)}, not {ordering!r}")
     if str(file) == "-":
         from gzinertia.sdf.stdin import read_stdin_document
 
-        if parser != "gzinertia":
+        if parser is not ParserChoice.gzinertia:
             raise GzInertiaError(
                 "--parser sdformat reads files only; save standard input to a file"
             )
@@ -72,7 +71,7 @@ def show(
             file, [*(model_path or []), *(package_path or [])], parser,
             xacro_mapping(xacro_arg),
         )
-    summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)  # type: ignore[arg-type]
+    summary = document_summary(doc, select_links(doc.links, link, str(file)), literal(ordering))
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return

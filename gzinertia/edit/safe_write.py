@@ -67,17 +67,25 @@ def write_atomically(
     with _folder_lock(folder):
         _remove_stale_temporaries(folder)
         tmp = _write_temporary(target, folder, data, st)
-        try:
+        with _discarded_on_failure(tmp, path):
             if expected is not None:
                 _check_unchanged(target, expected)
             os.replace(tmp, target)
-        except BaseException as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            if isinstance(exc, OSError):
-                raise GzInertiaError(f"{path}: cannot write: {exc.strerror or exc}") from None
-            raise
         _fsync_folder(folder)
+
+
+@contextlib.contextmanager
+def _discarded_on_failure(tmp: str, shown: str | Path) -> Iterator[None]:
+    """Removes the temporary ``tmp`` when the block fails; an ``OSError`` becomes one
+    :class:`GzInertiaError` line naming ``shown``, anything else propagates as it is."""
+    try:
+        yield
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise GzInertiaError(f"{shown}: cannot write: {exc.strerror or exc}") from None
+        raise
 
 
 def _final_target(path: Path) -> Path:
@@ -179,23 +187,16 @@ def _write_temporary(
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         raise GzInertiaError(f"{target}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-            if st is not None:
-                _copy_metadata(target, out.fileno(), st)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.fchmod(out.fileno(), 0o666 & ~umask)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise GzInertiaError(f"{target}: cannot write: {exc.strerror or exc}") from None
-        raise
+    with _discarded_on_failure(tmp, target), os.fdopen(fd, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+        if st is not None:
+            _copy_metadata(target, out.fileno(), st)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(out.fileno(), 0o666 & ~umask)
     return tmp
 
 

@@ -35,6 +35,7 @@ WRITTEN_DIGITS = 10
 PSD_RTOL = 6.0 * 10.0 ** (1 - WRITTEN_DIGITS)
 
 __all__ = [
+    "DEFINITENESS_RTOL",
     "PSD_RTOL",
     "WRITTEN_DIGITS",
     "AddedMass",
@@ -42,6 +43,12 @@ __all__ = [
     "kinetic_energy_error",
     "total_is_positive_definite",
 ]
+
+#: Strict positive definiteness of rigid + added mass (GZI203): the smallest eigenvalue must
+#: exceed this fraction of ``max|M + A|``. ``64·DBL_EPSILON`` is the backward error of a
+#: symmetric 6x6 eigenvalue solver (LAPACK ``dsyevd``: ``O(n·ε)·‖M‖``, with n = 6 and a factor
+#: of safety), so a matrix singular in exact arithmetic never passes by rounding alone.
+DEFINITENESS_RTOL = 64.0 * float(np.finfo(float).eps)
 
 
 class AddedMass(SpatialMatrix):
@@ -140,7 +147,7 @@ def total_is_positive_definite(
     total = (M_BBo_B + A_BBo_B.symmetric()).linear_first()
     smallest = float(np.linalg.eigvalsh(total)[0])
     scale = float(np.max(np.abs(total)))
-    return smallest > 64.0 * float(np.finfo(float).eps) * scale, smallest
+    return smallest > DEFINITENESS_RTOL * scale, smallest
 
 
 def ellipsoid_added_mass(

@@ -32,13 +32,6 @@ __all__ = [
 DBL_EPSILON = float(np.finfo(float).eps)
 
 
-def rotational_inertia(
-    ixx: float, iyy: float, izz: float, ixy: float = 0.0, ixz: float = 0.0, iyz: float = 0.0
-) -> Mat3:
-    """The symmetric inertia matrix from SDFormat's six values (products are tensor entries)."""
-    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
-
-
 def reexpress_inertia(I_BBcm_I: ArrayLike, R_BI: ArrayLike) -> Mat3:
     """``I_BBcm_B = R_BI · I_BBcm_I · R_BIᵀ`` (same point, axes I → B)."""
     R = np.asarray(R_BI, dtype=float)
@@ -120,12 +113,27 @@ def triangle_margin(principal_moments: ArrayLike) -> float:
 
 
 def drake_tolerance(principal_moments: ArrayLike) -> float:
-    """Drake's ε: ``16·DBL_EPSILON·max(1, ½·trace)``."""
+    """Drake's ε: ``16·DBL_EPSILON·max(1, ½·trace)``.
+
+    The one definition of Drake's inertia validity tolerance in gzinertia. Source: Drake's
+    ``RotationalInertia::CouldBePhysicallyValid()`` (``multibody/tree/rotational_inertia.h``),
+    which accepts principal moments ``λ_i ≥ -ε`` with ``λ₁ + λ₂ + ε ≥ λ₃`` for
+    ``ε = 16·DBL_EPSILON·max(1, I_max)``, ``I_max = ½·trace`` the largest moment a body with
+    this trace can have (shared DESIGN.md §7; the audit's ``--tolerance drake`` and the MuJoCo
+    inertia-box checks use it; ``tests/test_audit_rules.py`` compares with
+    ``CouldBePhysicallyValid`` itself)."""
     trace = float(np.sum(principal_moments))
     return 16.0 * DBL_EPSILON * max(1.0, 0.5 * trace)
 
 
 def gz_tolerance(principal_moments: ArrayLike) -> float:
-    """gz-math/libsdformat's ε: ``10·DBL_EPSILON·½·trace`` (no floor)."""
+    """gz-math/libsdformat's ε: ``10·DBL_EPSILON·½·trace`` (no floor).
+
+    The one definition of gz-math's inertia validity tolerance in gzinertia. Source: gz-math's
+    ``MassMatrix3::Epsilon(moments, tolerance = GZ_MASSMATRIX3_DEFAULT_TOLERANCE = 10)``
+    (``gz/math/MassMatrix3.hh``), ``tolerance·DBL_EPSILON·½·|trace|``, which
+    ``MassMatrix3::IsValid()`` (what libsdformat reports as "invalid inertia") applies to the
+    positive semi-definiteness and triangle-inequality checks (shared DESIGN.md §7; the audit's
+    default ``--tolerance gz``)."""
     trace = float(np.sum(principal_moments))
     return 10.0 * DBL_EPSILON * 0.5 * trace

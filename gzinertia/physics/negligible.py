@@ -31,7 +31,6 @@ __all__ = [
     "RELATIVE_ZERO",
     "entry_scales",
     "exponent_scales",
-    "negligible",
 ]
 
 #: Entries below this fraction of the largest (in the common unit above) are written as 0:
@@ -83,11 +82,3 @@ def entry_scales(M: ArrayLike, power: int = 1) -> NDArray[np.float64]:
         raise ValueError(f"power must be 1 or 2, got {power}")
     exponent = _ROTATIONAL[:, None] + power * _ROTATIONAL[None, :]
     return exponent_scales(A, exponent, 1 + power)
-
-
-def negligible(M: ArrayLike, power: int = 1) -> NDArray[np.bool_]:
-    """``True`` where an entry of the linear-first 6x6 ``M`` is round-off by
-    :func:`entry_scales` (zero entries included)."""
-    magnitude = np.abs(np.asarray(M, dtype=float))
-    threshold = RELATIVE_ZERO * entry_scales(magnitude, power)
-    return np.asarray(magnitude <= threshold, dtype=bool)

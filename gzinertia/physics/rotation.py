@@ -100,10 +100,6 @@ class Pose:
         object.__setattr__(self, "R", frozen(self.R, (3, 3)))
 
     @staticmethod
-    def identity() -> Pose:
-        return Pose()
-
-    @staticmethod
     def from_xyz_rpy(xyz: ArrayLike, rpy: ArrayLike) -> Pose:
         r, p, y = np.asarray(rpy, dtype=float)
         return Pose(np.asarray(xyz, dtype=float), rotation_from_rpy(r, p, y))

@@ -102,18 +102,6 @@ def change_axes(M_F: ArrayLike, R_GF: ArrayLike) -> Mat6:
     return Rb @ as_6x6(M_F) @ Rb.T
 
 
-def symmetric_part(M: ArrayLike) -> Mat6:
-    """``(M + Mᵀ)/2``."""
-    m = as_6x6(M)
-    return 0.5 * (m + m.T)
-
-
-def asymmetry(M: ArrayLike) -> float:
-    """``max|M - Mᵀ|``: how far from symmetric the matrix is (0 for a symmetric one)."""
-    m = as_6x6(M)
-    return float(np.max(np.abs(m - m.T)))
-
-
 def kinetic_energy(M: ArrayLike, nu: ArrayLike) -> float:
     """``½ νᵀ M ν`` (``ν`` in the same ordering, point and axes as ``M``)."""
     n = np.asarray(nu, dtype=float)

@@ -32,6 +32,8 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.physics.fluids import FLUID_DENSITIES
+
 __all__ = [
     "FLUID_DENSITIES",
     "MAX_AXIS_RATIO",
@@ -42,19 +44,7 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-#: Fluid densities in kg/m³ (standard reference values):
-#:
-#: * ``freshwater``: 1000.0, the default ``<uniform_fluid_density>`` of Gazebo's Buoyancy system
-#:   (fresh water near 4 °C is 999.97 kg/m³).
-#: * ``seawater``: 1025.0, the customary mean density of surface sea water (salinity ≈ 35 g/kg,
-#:   ~15 °C; the usual value in ocean engineering and marine-robot models).
-#: * ``air``: 1.225, dry air at sea level in the ICAO / ISO 2533 International Standard
-#:   Atmosphere (15 °C, 101 325 Pa).
-FLUID_DENSITIES: Final[dict[str, float]] = {
-    "freshwater": 1000.0,
-    "seawater": 1025.0,
-    "air": 1.225,
-}
+# FLUID_DENSITIES: defined in gzinertia.physics.fluids, re-exported here (its first home).
 
 #: Largest supported ratio of the longest to the shortest semi-axis. Results stay accurate to a
 #: few ulps up to it (checked against 100-digit mpmath); intermediate terms of the Carlson

@@ -36,6 +36,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from gzinertia.physics.fluids import FRESHWATER_DENSITY
 from gzinertia.physics.inertia import parallel_axis
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.shapes import ShapeError, SolidProperties, collision_solid
@@ -48,8 +49,9 @@ __all__ = [
     "sum_rigid_bodies",
 ]
 
-#: libsdformat's ``Collision::DensityDefault()``: water, kg/m³.
-DEFAULT_DENSITY = 1000.0
+#: libsdformat's ``Collision::DensityDefault()``: water, kg/m³ (1000, the same number as
+#: :data:`gzinertia.physics.fluids.FRESHWATER_DENSITY`).
+DEFAULT_DENSITY = FRESHWATER_DENSITY
 
 
 def collision_density(collision: Collision, link_density: float | None) -> float:

@@ -37,7 +37,6 @@ __all__ = [
     "children",
     "first_children",
     "line_of",
-    "local_name",
     "parse_xml_bytes",
     "parse_xml_file",
     "parse_xml_file_shared",
@@ -283,14 +282,6 @@ def parse_xml_file_shared(path: str | Path) -> etree._Element:
         root = parse_xml_file(path)
         _SHARED_TREES.put(name, stamp, root)
     return root
-
-
-def local_name(elem: etree._Element) -> str:
-    """The tag without any namespace (comments and processing instructions give '')."""
-    tag = elem.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1]
 
 
 def children(elem: etree._Element, tag: str) -> list[etree._Element]:

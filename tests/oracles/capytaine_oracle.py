@@ -37,9 +37,12 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-import capytaine as cpt
 import numpy as np
+from conftest import oracle_module
 from numpy.typing import ArrayLike, NDArray
+
+#: Capytaine, imported on first use: a test that needs it is skipped when it is missing.
+cpt = oracle_module("capytaine")
 
 __all__ = [
     "RIGID_BODY_DOFS",

@@ -1,0 +1,211 @@
+"""Options and choices shared by the commands, declared once.
+
+* The choices of the command line (``--fit``, ``--fluid``, ``--ordering``, ``--sign``,
+  ``--format``, ...) are :class:`enum.Enum` types: typer lists them in ``--help`` and refuses
+  any other value with a usage error (exit status 2), so no command validates them by hand.
+  Each names the library's own vocabulary (``tests/test_cli_help.py`` checks that they agree);
+  :func:`literal` hands a choice to the library under the library's ``Literal`` type.
+* The write-mode options of every editing command (``-o/--output``, ``--in-place``,
+  ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
+  :func:`write_mode_options`, which hands the command a ready
+  :class:`~gzinertia.edit.output.WriteMode`::
+
+      @app.command()
+      @write_mode_options
+      def mycommand(file: EditedFileArgument, ..., *, mode: WriteMode) -> None:
+          ...
+          deliver_edit(file, old, new, mode)
+
+Nothing here imports NumPy (CLI start-up).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar, cast
+
+import typer
+
+if TYPE_CHECKING:
+    from gzinertia.edit.output import WriteMode
+
+__all__ = [
+    "AxesChoice",
+    "CheckOption",
+    "DiffOption",
+    "EditedFileArgument",
+    "FitChoice",
+    "FluidChoice",
+    "ForceReadonlyOption",
+    "FormatChoice",
+    "InPlaceOption",
+    "OrderingChoice",
+    "OutputOption",
+    "ParserChoice",
+    "SeverityChoice",
+    "SignChoice",
+    "ToleranceChoice",
+    "literal",
+    "write_mode_options",
+]
+
+class FitChoice(str, Enum):
+    """Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
+    ``--semi-axes`` chooses)."""
+
+    volume = "volume"
+    mujoco = "mujoco"
+    inertia = "inertia"
+
+
+class FluidChoice(str, Enum):
+    """Named fluids (:data:`gzinertia.physics.fluids.FLUID_DENSITIES`)."""
+
+    freshwater = "freshwater"
+    seawater = "seawater"
+    air = "air"
+
+
+class OrderingChoice(str, Enum):
+    """6x6 orderings (:data:`gzinertia.physics.spatial.ORDERINGS`)."""
+
+    angular_first = "angular-first"
+    linear_first = "linear-first"
+
+
+class SignChoice(str, Enum):
+    """Signs of the Hydrodynamics plugin's ``<iDotJ>`` values
+    (:data:`gzinertia.edit.convert.SIGNS`)."""
+
+    fossen = "fossen"
+    physical = "physical"
+    auto = "auto"
+
+
+class AxesChoice(str, Enum):
+    """Axes an authored ``<fluid_added_mass>`` is expressed in (``shift --axes``)."""
+
+    link = "link"
+    inertial = "inertial"
+
+
+class ParserChoice(str, Enum):
+    """SDFormat readers: gzinertia's own, or libsdformat's Python module."""
+
+    gzinertia = "gzinertia"
+    sdformat = "sdformat"
+
+
+class FormatChoice(str, Enum):
+    """Audit report formats (:data:`gzinertia.audit.formats.FORMATS`)."""
+
+    table = "table"
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    junit = "junit"
+    github = "github"
+
+
+class SeverityChoice(str, Enum):
+    """Finding severities (:data:`gzinertia.audit.findings.Severity`)."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class ToleranceChoice(str, Enum):
+    """Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`)."""
+
+    gz = "gz"
+    drake = "drake"
+
+
+def literal(choice: Enum) -> Any:
+    """The value of ``choice`` for the library, which takes it as a ``Literal`` of the same
+    strings (typed ``Any`` so that it fits that ``Literal``: the enums above and the library's
+    vocabularies are checked equal by ``tests/test_cli_help.py``)."""
+    return choice.value
+
+
+#: The FILE argument of every editing command.
+EditedFileArgument = Annotated[
+    Path, typer.Argument(help="SDFormat model or world file to edit.")
+]
+OutputOption = Annotated[
+    Optional[Path],  # noqa: UP045 (typer needs Optional on Python 3.10)
+    typer.Option("--output", "-o", help="Write the edited file here (atomically)."),
+]
+InPlaceOption = Annotated[
+    bool, typer.Option("--in-place", help="Rewrite FILE atomically (only when it changes).")
+]
+CheckOption = Annotated[
+    bool, typer.Option("--check", help="Write nothing; exit 1 if FILE would change (for CI).")
+]
+DiffOption = Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")]
+ForceReadonlyOption = Annotated[
+    bool,
+    typer.Option(
+        "--force-readonly",
+        help="Write FILE (or OUT) even if its permissions say read-only; it stays read-only.",
+    ),
+]
+
+#: The write-mode parameters :func:`write_mode_options` adds, with their defaults.
+_WRITE_MODE_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
+    ("output", OutputOption, None),
+    ("in_place", InPlaceOption, False),
+    ("check", CheckOption, False),
+    ("diff", DiffOption, False),
+    ("force_readonly", ForceReadonlyOption, False),
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def write_mode_options(command: F) -> F:
+    """``command`` (which takes ``mode: WriteMode``) as a typer command with the write-mode
+    options ``-o/--output``, ``--in-place``, ``--check``, ``--diff`` and ``--force-readonly``
+    in place of ``mode``; the :class:`~gzinertia.edit.output.WriteMode` they make (and its
+    checks: ``-o`` and ``--in-place`` exclude each other, ``--check`` writes nothing) is built
+    before the command runs."""
+    signature = inspect.signature(command)
+    if "mode" not in signature.parameters:
+        raise TypeError(f"{command.__name__} must take a 'mode: WriteMode' parameter")
+    names = {name for name, _, _ in _WRITE_MODE_PARAMETERS}
+    taken = names & set(signature.parameters)
+    if taken:
+        raise TypeError(f"{command.__name__} declares write-mode options itself: {sorted(taken)}")
+    namespace = command.__globals__
+    kept = [
+        p.replace(annotation=eval(p.annotation, namespace))  # the command module's own hints
+        if isinstance(p.annotation, str)
+        else p
+        for p in signature.parameters.values()
+        if p.name != "mode"
+    ]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
+        for name, hint, default in _WRITE_MODE_PARAMETERS
+    ]
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from gzinertia.edit.output import WriteMode
+
+        output, in_place, check, diff, force_readonly = (
+            kwargs.pop(name, default) for name, _, default in _WRITE_MODE_PARAMETERS
+        )
+        mode: WriteMode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+        return command(*args, mode=mode, **kwargs)
+
+    parameters = [*kept, *added]
+    run.__dict__["__signature__"] = signature.replace(parameters=parameters)
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    run.__annotations__["return"] = None
+    return cast(F, run)

@@ -1,0 +1,41 @@
+"""Fluid properties: the one definition of every fluid density and viscosity gzinertia uses.
+
+Plain numbers (no NumPy), so that the CLI can list the named fluids in ``--help`` without
+importing the numeric core.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "AIR_DENSITY",
+    "DEFAULT_FLUID_DENSITY",
+    "FLUID_DENSITIES",
+    "FRESHWATER_DENSITY",
+    "SEAWATER_DENSITY",
+    "WATER_VISCOSITY",
+]
+
+#: Fresh water, kg/m³: 1000, the default ``<uniform_fluid_density>`` of Gazebo's Buoyancy system
+#: (gz-sim ``Buoyancy.cc``); fresh water near 4 °C is 999.97 kg/m³.
+FRESHWATER_DENSITY: Final[float] = 1000.0
+#: Sea water, kg/m³: 1025, the customary mean density of surface sea water (salinity ≈ 35 g/kg,
+#: ~15 °C; the usual value in ocean engineering and marine-robot models).
+SEAWATER_DENSITY: Final[float] = 1025.0
+#: Air, kg/m³: 1.225, dry air at sea level in the ICAO / ISO 2533 International Standard
+#: Atmosphere (15 °C, 101 325 Pa).
+AIR_DENSITY: Final[float] = 1.225
+
+#: The named fluids of ``--fluid`` (and of the library), kg/m³.
+FLUID_DENSITIES: Final[dict[str, float]] = {
+    "freshwater": FRESHWATER_DENSITY,
+    "seawater": SEAWATER_DENSITY,
+    "air": AIR_DENSITY,
+}
+#: The density the editing commands use when none is given: Gazebo's Buoyancy default.
+DEFAULT_FLUID_DENSITY: Final[float] = FRESHWATER_DENSITY
+
+#: Dynamic viscosity of fresh water near 20 °C, Pa·s (1.002e-3 in the IAPWS tables), the default
+#: of ``hydro --viscosity`` (MuJoCo's ``<option viscosity>``).
+WATER_VISCOSITY: Final[float] = 1.0e-3
