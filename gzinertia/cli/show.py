@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -42,7 +42,9 @@ def show(
     doc = load_document(file, model_path or [], parser)
     summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)  # type: ignore[arg-type]
     if as_json:
-        typer.echo(json.dumps(summary, indent=2))
+        from gzinertia.report.json_stream import write_json
+
+        write_json(summary, sys.stdout)
         return
     from rich.console import Console
 
