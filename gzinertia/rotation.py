@@ -82,7 +82,7 @@ def frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
         and a.flags.owndata  # not a read-only view of an array someone may still write
     ):
         return a
-    arr = np.array(a, dtype=float).reshape(shape)
+    arr = np.array(np.reshape(a, shape), dtype=float)  # a copy that owns its data
     arr.setflags(write=False)
     return arr
 
