@@ -202,7 +202,24 @@ def build_corpus(root: Path, files: int = 1000, seed: int = 0) -> Corpus:
     return corpus
 
 
-def write_single_model(path: Path, links: int, topology: str = "tree", seed: int = 0) -> None:
+def hydro_plugin_xml(link: str, with_added_mass: bool, indent: str) -> str:
+    """A Gazebo Hydrodynamics plugin for ``link``: linear and quadratic damping and, with
+    ``with_added_mass``, diagonal Fossen added-mass derivatives (negative ``<iDotJ>``)."""
+    terms = {"xU": -5.0, "yV": -6.0, "zW": -7.0, "kP": -0.5, "mQ": -0.6, "nR": -0.7}
+    terms |= {"xUabsU": -10.0, "yVabsV": -12.0, "zWabsW": -14.0}
+    if with_added_mass:
+        terms |= {"xDotU": -3.0, "yDotV": -4.0, "zDotW": -5.0}
+        terms |= {"kDotP": -0.03, "mDotQ": -0.04, "nDotR": -0.05}
+    body = "".join(f"<{k}>{_f(v)}</{k}>" for k, v in terms.items())
+    return (
+        f'{indent}<plugin filename="gz-sim-hydrodynamics-system" '
+        f'name="gz::sim::systems::Hydrodynamics"><link_name>{link}</link_name>{body}</plugin>\n'
+    )
+
+
+def write_single_model(
+    path: Path, links: int, topology: str = "tree", seed: int = 0, hydro_plugins: bool = False
+) -> None:
     """One file holding one model with ``links`` links and ``links - 1`` revolute joints.
 
     ``tree``: link ``k`` is posed relative to and jointed to link ``(k - 1) // 4`` (a 4-ary tree,
@@ -210,7 +227,9 @@ def write_single_model(path: Path, links: int, topology: str = "tree", seed: int
     the worst case for pose resolution). Whatever the topology, link ``k`` ends up at its own
     cell of a 2 m grid (its pose relative to its parent is the difference of the two cells), so
     that links are spread out as in a real mechanism, each with a few neighbours, rather than
-    piled into one place.
+    piled into one place. ``hydro_plugins``: every link also gets a Hydrodynamics plugin
+    (:func:`hydro_plugin_xml`), with ``<iDotJ>`` terms on the links that have no
+    ``<fluid_added_mass>`` (so that ``convert`` has work both ways).
     """
     rng = random.Random(seed)
     side = math.ceil(math.sqrt(links))
@@ -224,11 +243,38 @@ def write_single_model(path: Path, links: int, topology: str = "tree", seed: int
         parent = None if p is None else f"link_{p}"
         x, y = cell(k)
         px, py = cell(p) if p is not None else (0.0, 0.0)
-        body += link_xml(f"link_{k}", rng, "    ", parent, (x - px, y - py, 0.0))
+        text = link_xml(f"link_{k}", rng, "    ", parent, (x - px, y - py, 0.0))
+        body += text
+        if hydro_plugins:
+            body += hydro_plugin_xml(f"link_{k}", "<fluid_added_mass>" not in text, "    ")
         if parent is not None:
             body += joint_xml(f"joint_{k}", parent, f"link_{k}", "    ")
     body += "  </model>\n"
     _write(path, _document(body))
+
+
+def write_compact_model(path: Path, links: int) -> None:
+    """One model of ``links`` links written tersely (about 200 bytes a link, one line each: a
+    pose, mass, diagonal inertia and, on every other link, a sphere collision), as in a large
+    generated file: 300,000 links make about 60 MB, under the reader's 64 MiB cap."""
+    side = math.ceil(math.sqrt(links))
+    collision = (
+        '<collision name="c"><geometry><sphere><radius>0.15</radius></sphere></geometry>'
+        "</collision>"
+    )
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f'<?xml version="1.0"?>\n<sdf version="{SDF_VERSION}"><model name="big">\n')
+        for k in range(links):
+            m = 1.0 + (k % 7) * 0.5
+            i = 0.01 * m
+            out.write(
+                f'<link name="l{k}"><pose>{2 * (k % side)} {2 * (k // side)} 0 0 0 0</pose>'
+                f"<inertial><mass>{m:g}</mass><inertia><ixx>{i:g}</ixx><iyy>{i:g}</iyy>"
+                f"<izz>{i:g}</izz></inertia></inertial>"
+                + (collision if k % 2 == 0 else "")
+                + "</link>\n"
+            )
+        out.write("</model></sdf>\n")
 
 
 def main() -> None:

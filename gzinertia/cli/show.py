@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -73,7 +73,9 @@ def show(
         )
     summary = document_summary(doc, select_links(doc.links, link, str(file)), literal(ordering))
     if as_json:
-        typer.echo(json.dumps(summary, indent=2))
+        from gzinertia.report.json_stream import write_json
+
+        write_json(summary, sys.stdout)
         return
     from rich.console import Console
 

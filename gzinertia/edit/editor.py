@@ -7,6 +7,7 @@ Edits are collected and applied at once (:meth:`XmlEditor.result`); they must no
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,9 @@ class _Edit:
     end: int
     text: bytes
 
+
+#: What ``bytes.strip`` takes for whitespace (as integers, the items of ``bytes``).
+_WHITESPACE = frozenset(b" \t\n\r\x0b\x0c")
 
 _ENCODING = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 
@@ -87,7 +91,10 @@ class XmlEditor:
         self._elements = elements  # keeps ids alive
         self.newline = newline_of(data)
         self.indent_unit = _detect_indent_unit(data)
-        self._edits: list[_Edit] = []
+        self._edits: list[_Edit] = []  # sorted by (start, end), pairwise non-overlapping
+        self._edit_keys: list[tuple[int, int]] = []  # their (start, end), for bisect
+        self._by_line_and_attribute: dict[tuple[str, str], dict[tuple[int, str], etree._Element]]
+        self._by_line_and_attribute = {}
 
     # --- lookup ---------------------------------------------------------------------------
     def span(self, elem: etree._Element) -> ElementSpan:
@@ -95,6 +102,22 @@ class XmlEditor:
         if span.tag.rsplit(b":", 1)[-1] != str(elem.tag).rsplit("}", 1)[-1].encode():
             raise GzInertiaError(f"{self.name}: element/byte mismatch at <{elem.tag}>")
         return span
+
+    def find(self, tag: str, line: int, attribute: str, value: str) -> etree._Element | None:
+        """The first ``<tag>`` element (document order) that starts on ``line`` and whose
+        ``attribute``, stripped, is ``value``; ``None`` if there is none. The first call for a
+        (tag, attribute) indexes all such elements once, so that n look-ups cost O(n), not
+        O(n²)."""
+        key = (tag, attribute)
+        index = self._by_line_and_attribute.get(key)
+        if index is None:
+            index = {}
+            for elem in self.root.iter(tag):
+                found = elem.sourceline
+                where = found if isinstance(found, int) else 0
+                index.setdefault((where, (elem.get(attribute) or "").strip()), elem)
+            self._by_line_and_attribute[key] = index
+        return index.get((line, value))
 
     def indentation(self, elem: etree._Element) -> bytes:
         return indentation_at(self.data, self.span(elem).start)
@@ -110,10 +133,15 @@ class XmlEditor:
 
     # --- edits ----------------------------------------------------------------------------
     def _add(self, start: int, end: int, text: bytes) -> None:
-        for e in self._edits:
+        # The edits so far are sorted and do not overlap, so their ends are sorted too: an edit
+        # that overlaps the new one, if any, is next to where the new one sorts (O(log n) per
+        # edit; the insertion is at the end when edits come in document order, as they do).
+        at = bisect.bisect_left(self._edit_keys, (start, end))
+        for e in self._edits[max(at - 1, 0) : at + 1]:
             if (start < e.end and e.start < end) or (start == end == e.start == e.end):
                 raise GzInertiaError(f"{self.name}: overlapping edits at byte {start}")
-        self._edits.append(_Edit(start, end, text))
+        self._edit_keys.insert(at, (start, end))
+        self._edits.insert(at, _Edit(start, end, text))
 
     def _block(self, lines: Sequence[str], indent: bytes) -> bytes:
         return b"".join(indent + self._encode(line) + self.newline for line in lines)
@@ -206,10 +234,14 @@ class XmlEditor:
         return nl + 1 if not self.data[pos:nl].strip() else pos
 
     def _preceding_gzinertia_comment(self, pos: int) -> int:
-        head = self.data[:pos].rstrip()
-        if head.endswith(b"-->"):
-            begin = head.rfind(b"<!--")
-            if begin >= 0 and head[begin + 4 :].lstrip().startswith(b"gzinertia"):
+        # Walks back over whitespace instead of copying the bytes before pos (which made n
+        # edits of one file cost O(n·size)).
+        end = pos
+        while end > 0 and self.data[end - 1] in _WHITESPACE:
+            end -= 1
+        if self.data.endswith(b"-->", 0, end):
+            begin = self.data.rfind(b"<!--", 0, end)
+            if begin >= 0 and self.data[begin + 4 : end].lstrip().startswith(b"gzinertia"):
                 return begin
         return pos
 
@@ -233,7 +265,7 @@ class XmlEditor:
 
     def result(self) -> bytes:
         pieces, pos = [], 0
-        for e in sorted(self._edits, key=lambda e: (e.start, e.end)):
+        for e in self._edits:  # sorted by (start, end)
             pieces += [self.data[pos : e.start], e.text]
             pos = e.end
         pieces.append(self.data[pos:])

@@ -48,18 +48,17 @@ def same_file(a: str | Path, b: str | Path) -> bool:
 def link_element(editor: XmlEditor, link: LinkRecord) -> etree._Element:
     """The ``<link>`` element of ``link`` in the editor's file (by line and name)."""
     short = link.name.rsplit("::", 1)[-1]
-    for elem in editor.root.iter("link"):
-        if line_of(elem) == link.source.line and (elem.get("name") or "").strip() == short:
-            return elem
+    elem = editor.find("link", link.source.line, "name", short)
+    if elem is not None:
+        return elem
     raise SdfError(editor.name, link.source.line, f"cannot find <link name={short!r}> to edit")
 
 
 def plugin_element(editor: XmlEditor, plugin: HydroPlugin) -> etree._Element:
     """The ``<plugin>`` element of a Hydrodynamics plugin record (by line and file name)."""
-    for elem in editor.root.iter("plugin"):
-        same_line = line_of(elem) == plugin.source.line
-        if same_line and (elem.get("filename") or "").strip() == plugin.filename:
-            return elem
+    elem = editor.find("plugin", plugin.source.line, "filename", plugin.filename)
+    if elem is not None:
+        return elem
     raise SdfError(editor.name, plugin.source.line, "cannot find the Hydrodynamics <plugin>")
 
 

@@ -4,11 +4,11 @@ an in-place write fails when the file changed since it was read), or nothing wri
 
 from __future__ import annotations
 
-import difflib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzinertia.edit.line_diff import unified_diff as unified_diff_lines
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
 
@@ -42,7 +42,7 @@ def unified_diff(path: Path, old: bytes, new: bytes) -> str:
     b = new.decode("utf-8", errors="replace").splitlines(keepends=True)
     absolute = path.is_absolute()
     old_name, new_name = (str(path), str(path)) if absolute else (f"a/{path}", f"b/{path}")
-    lines = difflib.unified_diff(a, b, fromfile=old_name, tofile=new_name)
+    lines = unified_diff_lines(a, b, old_name, new_name)  # difflib's format, linear time
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 

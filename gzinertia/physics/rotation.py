@@ -82,18 +82,33 @@ def rotation_from_quaternion_xyzw(x: float, y: float, z: float, w: float) -> Mat
 
 
 def frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
-    """A read-only float copy of ``a`` with this shape (for immutable records)."""
-    arr = np.array(a, dtype=float).reshape(shape)
+    """A read-only float array of ``a`` with this shape (for immutable records): ``a`` itself
+    when it already is one that owns its data (such arrays are shared rather than copied: a
+    file's records hold several per link), else a read-only copy."""
+    if (
+        isinstance(a, np.ndarray)
+        and a.dtype == np.float64
+        and a.shape == shape
+        and not a.flags.writeable
+        and a.flags.owndata  # not a read-only view of an array someone may still write
+    ):
+        return a
+    arr = np.array(np.reshape(a, shape), dtype=float)  # a copy that owns its data
     arr.setflags(write=False)
     return arr
+
+
+#: The identity's translation and rotation, shared by every default :class:`Pose`.
+_ZERO3 = frozen(np.zeros(3), (3,))
+_EYE3 = frozen(np.eye(3), (3, 3))
 
 
 @dataclass(frozen=True)
 class Pose:
     """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A``, ``R`` is ``R_AB`` (read-only arrays)."""
 
-    p: Vec3 = field(default_factory=lambda: frozen(np.zeros(3), (3,)))
-    R: Mat3 = field(default_factory=lambda: frozen(np.eye(3), (3, 3)))
+    p: Vec3 = field(default_factory=lambda: _ZERO3)
+    R: Mat3 = field(default_factory=lambda: _EYE3)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "p", frozen(self.p, (3,)))

@@ -147,8 +147,13 @@ def link_drawing(
 
 def _draw_view(ax: Any, drawings: Sequence[LinkDrawing], i: int, j: int, title: str,
                axis_length: float) -> None:
+    """Draws the view (axes ``i``, ``j``) of every link: one collection per kind of mark, not
+    an artist per link and mark (which cost about 30 ms and 300 KiB a link)."""
+    from matplotlib.collections import LineCollection, PolyCollection
     from scipy.spatial import ConvexHull, QhullError
 
+    hulls, inertia, fluid = [], [], []
+    origins, tips, colours, coms = [], [], [], []
     for d in drawings:
         for pts in d.outlines:
             p2 = pts[:, [i, j]]
@@ -156,23 +161,35 @@ def _draw_view(ax: Any, drawings: Sequence[LinkDrawing], i: int, j: int, title: 
                 hull = p2[ConvexHull(p2).vertices]
             except (QhullError, ValueError):
                 hull = p2
-            closed = np.vstack([hull, hull[:1]])
-            ax.fill(closed[:, 0], closed[:, 1], color="0.85", zorder=1)
-            ax.plot(closed[:, 0], closed[:, 1], color="0.35", lw=1.0, zorder=2)
+            hulls.append(np.vstack([hull, hull[:1]]))
         if d.inertia_ellipsoid is not None:
-            e = _ellipse(*d.inertia_ellipsoid, i, j)
-            ax.plot(e[:, 0], e[:, 1], color="tab:blue", lw=1.2, ls="--", zorder=3)
-        for centre, Q in d.fluid_ellipsoids:
-            e = _ellipse(centre, Q, i, j)
-            ax.plot(e[:, 0], e[:, 1], color="tab:purple", lw=1.4, zorder=4)
+            inertia.append(_ellipse(*d.inertia_ellipsoid, i, j))
+        fluid += [_ellipse(centre, Q, i, j) for centre, Q in d.fluid_ellipsoids]
         o = d.X_FB.p
         for k, colour in enumerate(("tab:red", "tab:green", "tab:blue")):
             tip = o + axis_length * d.X_FB.R[:, k]
-            ax.annotate("", xy=(tip[i], tip[j]), xytext=(o[i], o[j]),
-                        arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.5}, zorder=5,
-                        annotation_clip=False)
-        ax.plot(*d.p_FoBcm_F[[i, j]], marker="o", ms=7, mfc="white", mec="black", zorder=6)
-        ax.plot(*d.p_FoBcm_F[[i, j]], marker="+", ms=7, color="black", zorder=7)
+            origins.append((o[i], o[j]))
+            tips.append((tip[i], tip[j]))
+            colours.append(colour)
+        coms.append(d.p_FoBcm_F[[i, j]])
+    ax.add_collection(PolyCollection(hulls, facecolors="0.85", edgecolors="none", zorder=1))
+    ax.add_collection(LineCollection(hulls, colors="0.35", linewidths=1.0, zorder=2))
+    ax.add_collection(
+        LineCollection(inertia, colors="tab:blue", linewidths=1.2, linestyles="--", zorder=3)
+    )
+    ax.add_collection(LineCollection(fluid, colors="tab:purple", linewidths=1.4, zorder=4))
+    if origins:
+        start, end = np.array(origins), np.array(tips)
+        # Arrows in data units (from the origin to the tip), 1.5 pt wide; like the annotations
+        # they replace, they do not widen the view.
+        ax.quiver(start[:, 0], start[:, 1], *(end - start).T, color=colours, angles="xy",
+                  scale_units="xy", scale=1.0, units="inches", width=1.5 / 72, headwidth=4,
+                  headlength=5, headaxislength=4.5, zorder=5)
+        com = np.array(coms)
+        ax.plot(com[:, 0], com[:, 1], ls="", marker="o", ms=7, mfc="white", mec="black",
+                zorder=6)
+        ax.plot(com[:, 0], com[:, 1], ls="", marker="+", ms=7, color="black", zorder=7)
+    ax.autoscale_view()
     ax.set_title(title, fontsize=9)
     ax.set_xlabel(f"{AXIS_NAMES[i]} [m]")
     ax.set_ylabel(f"{AXIS_NAMES[j]} [m]")
