@@ -199,12 +199,14 @@ def volume_below(geometry: Geometry, d: float) -> tuple[float, float]:
 def _graded_gazebo(
     geometry: Geometry, X_WC: Pose, fluid: BuoyancyWorld, g_W: Any
 ) -> tuple[Any, Any]:
-    """Gazebo's GradedFluidDensity for one shape at world pose X_WC: (force_W, moment of the
-    forces about Wo, N·m), the slabs' centres placed with the full pose."""
+    """Gazebo's GradedFluidDensity for one shape at world pose X_WC: ``(force_W, Σ w_i·p_i)``
+    with ``w_i`` each slab's force along ``up`` (N) and ``p_i`` its centre (world; Gazebo
+    places it with the full pose), from which the centre of buoyancy follows."""
     force, moment = np.zeros(3), np.zeros(3)
     if geometry.kind not in GRADED_SHAPES:
         return force, moment
     z0 = float(X_WC.p[2])
+    up = _up(g_W)
     prev_rho, prev_V, prev_M = fluid.density, 0.0, 0.0
     for height, rho in fluid.layers:
         V, M = volume_below(geometry, height - z0)
@@ -217,14 +219,14 @@ def _graded_gazebo(
         z_slab = (M - prev_M) / (V - prev_V)
         point = X_WC.transform_point([0.0, 0.0, z_slab])
         force += f
-        moment += np.cross(point, f)
+        moment += float(f @ up) * point
         prev_rho, prev_V, prev_M = rho, V, M
     V_all, M_all = volume_below(geometry, math.inf)
     if abs(V_all - prev_V) >= GAZEBO_SLAB_EPSILON:
         f = -(V_all - prev_V) * prev_rho * np.asarray(g_W)
         point = X_WC.transform_point([0.0, 0.0, (M_all - prev_M) / (V_all - prev_V)])
         force += f
-        moment += np.cross(point, f)
+        moment += float(f @ up) * point
     return force, moment
 
 
@@ -313,7 +315,8 @@ def volume_below_plane(triangles: Any, height: float) -> tuple[float, Any]:
 def _exact_fluid_force(
     collision: Collision, X_WB: Pose, fluid: BuoyancyWorld, g_W: Any
 ) -> tuple[Any, Any]:
-    """(force_W, moment about Wo) on one collision by exact geometry in a graded fluid."""
+    """``(force_W, Σ w_i·p_i)`` on one collision by exact geometry in a graded fluid (as
+    :func:`_graded_gazebo`, slabs cut by true horizontal planes)."""
     mesh = collision_trimesh(collision)
     force, moment = np.zeros(3), np.zeros(3)
     if mesh is None:
@@ -324,6 +327,7 @@ def _exact_fluid_force(
     mesh_W = mesh.copy()
     mesh_W.apply_transform(T)
     triangles = np.asarray(mesh_W.triangles)
+    up = _up(g_W)
     heights = [h for h, _ in fluid.layers] + [math.inf]
     densities = [fluid.density] + [rho for _, rho in fluid.layers]
     prev_V, prev_M = 0.0, np.zeros(3)
@@ -333,21 +337,21 @@ def _exact_fluid_force(
         if dV > 0.0:
             f = -dV * rho * np.asarray(g_W)
             force += f
-            moment += np.cross((M - prev_M) / dV, f)
+            moment += float(f @ up) * (M - prev_M) / dV
         prev_V, prev_M = V, M
     return force, moment
 
 
-def _resultant_point(force: Any, moment_Wo: Any, fallback: Any) -> Any:
-    """The point on the line of action of ``force`` closest to ``fallback`` (the wrench's
-    centre; ``fallback`` when there is no force)."""
-    f2 = float(force @ force)
-    if f2 == 0.0:
-        return np.asarray(fallback, dtype=float)
-    # moment about Wo = p × f for p on the line; p0 = f × m / |f|², then move along f
-    p0 = np.cross(force, moment_Wo) / f2
-    u = force / math.sqrt(f2)
-    return p0 + u * float((np.asarray(fallback) - p0) @ u)
+def _up(g_W: Any) -> Any:
+    """The unit vector against gravity (+z without gravity)."""
+    g = float(np.linalg.norm(g_W))
+    return -np.asarray(g_W, dtype=float) / g if g > 0 else np.array([0.0, 0.0, 1.0])
+
+
+def _centre(force: Any, first_moment: Any, up: Any, fallback: Any) -> Any:
+    """``Σ w_i·p_i / Σ w_i`` (``fallback`` when no force acts)."""
+    w = float(force @ up)
+    return np.asarray(first_moment) / w if w != 0.0 else np.asarray(fallback, dtype=float)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,8 +390,8 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
             f_gz, m_gz = f_gz + f, m_gz + m
             f, m = _exact_fluid_force(c, X_WB, fluid, g_W)
             f_ex, m_ex = f_ex + f, m_ex + m
-        p_gz_W = _resultant_point(f_gz, m_gz, p_WBv_gz)
-        p_ex_W = _resultant_point(f_ex, m_ex, p_WBv_ex)
+        p_gz_W = _centre(f_gz, m_gz, _up(g_W), p_WBv_gz)
+        p_ex_W = _centre(f_ex, m_ex, _up(g_W), p_WBv_ex)
     return LinkHydrostatics(
         link.name, link.model, enabled, inertial.mass, p_WG, V_gz, p_gz, V_ex, p_ex,
         f_gz, p_gz_W, f_ex, p_ex_W, parts, link.static,
@@ -423,7 +427,7 @@ class ModelHydrostatics:
         return self.mass * self.g
 
     def _up(self) -> Any:
-        return -np.asarray(self.g_W) / self.g if self.g > 0 else np.array([0.0, 0.0, 1.0])
+        return _up(self.g_W)
 
     @property
     def f_W(self) -> Vec3:
