@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 import trimesh
+from conftest import CORPUS, run_cli
 from scipy.integrate import quad
 
 from gzinertia.physics.hydrostatics import (
@@ -28,7 +29,6 @@ from gzinertia.physics.shapes import solid_properties
 from gzinertia.records import Collision, Geometry, Inertial, LinkRecord, SourceRef
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.buoyancy import BuoyancyWorld, read_buoyancy_world, read_model_poses
-from conftest import CORPUS
 
 HERE = SourceRef("test", 1)
 SHAPES = {
@@ -176,9 +176,10 @@ def test_signed_volume_is_trimesh_volume_and_flips_with_winding() -> None:
     assert abs(signed_volume(mesh.triangles[:, ::-1]) + mesh.volume) <= 1e-12
 
 
-def _link(collisions: tuple[Collision, ...], mass: float, X_WB: Pose = Pose(),
+def _link(collisions: tuple[Collision, ...], mass: float, X_WB: Pose | None = None,
           name: str = "m::body") -> LinkRecord:
-    return LinkRecord(name, name.rsplit("::", 1)[0], X_WB, Inertial(mass=mass), collisions, HERE)
+    return LinkRecord(name, name.rsplit("::", 1)[0], X_WB or Pose(), Inertial(mass=mass),
+                      collisions, HERE)
 
 
 def test_uniform_buoyancy_is_archimedes_and_neutral_box_hovers() -> None:
@@ -304,3 +305,65 @@ def test_gz_sim_graded_buoyancy_example_floats_and_sinks_as_its_comments_say() -
     assert models["box_no_buoyancy"].buoyancy == 0.0
     # the half-submerged negative box: (1000·0.5 + 1·0.5)·g
     assert models["box_negative_buoyancy"].buoyancy == pytest.approx(9.8 * 500.5, rel=1e-12)
+
+
+def test_graded_rotated_sphere_gazebo_rotates_the_cap_centre_exact_does_not() -> None:
+    """A half-submerged sphere rolled 90° about x: same volume both ways, but Gazebo places the
+    water cap's centre (local (0, 0, -3r/8)) with the rotation, i.e. sideways at world
+    (0, 3r/8, 0), where the exact centre stays straight below (0, 0, -3r/8) (gz-sim#3892)."""
+    r = 0.4
+    fluid = BuoyancyWorld("graded", 1000.0, ((0.0, 0.0),), g_W=(0.0, 0.0, -9.8))
+    sphere = Collision("c", Pose(), Geometry("sphere", radius=r), HERE)
+    rolled = Pose(np.zeros(3), rotation_from_rpy(math.pi / 2, 0.0, 0.0))
+    link = link_hydrostatics(_link((sphere,), 1.0, rolled), fluid)
+    half = 2.0 / 3.0 * math.pi * r**3
+    assert link.f_W[2] == pytest.approx(1000 * 9.8 * half, rel=1e-12)
+    assert link.f_W_exact[2] == pytest.approx(1000 * 9.8 * half, rel=1e-12)
+    assert np.allclose(link.p_WB_exact, [0.0, 0.0, -3 * r / 8], atol=1e-12)
+    assert np.allclose(link.p_WB, np.asarray(rolled.R) @ [0.0, 0.0, -3 * r / 8], atol=1e-12)
+
+
+def test_cli_json_contract_on_the_graded_example(capsys) -> None:
+    """`hydrostatics --json`: the documented keys, SI numbers, null for what is not finite,
+    and the numbers the library gives."""
+    import json
+
+    path = CORPUS / "gazebosim__gz-sim/examples/worlds/graded_buoyancy.sdf"
+    code, out, _ = run_cli(["hydrostatics", str(path), "--json", "--model", "box_*"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["fluid"]["kind"] == "graded"
+    assert data["fluid"]["layers"] == [{"above": 0.0, "density": 1.0}]
+    models = {m["name"]: m for m in data["models"]}
+    assert set(models) == {"box_neutral_buoyancy", "box_neutral_buoyancy_collision_offset",
+                           "box_negative_buoyancy", "box_no_buoyancy"}
+    neg = models["box_negative_buoyancy"]
+    for key in ("name", "mass", "volume", "fluid_density", "buoyancy", "weight", "p_WG", "p_WB",
+                "links"):
+        assert key in neg
+    assert neg["mass"] == 1050.0 and neg["weight"] == pytest.approx(1050 * 9.8, rel=1e-15)
+    assert neg["buoyancy"] == pytest.approx(9.8 * 500.5, rel=1e-12)
+    assert neg["fluid_density"] == pytest.approx(500.5, rel=1e-12)
+    assert neg["links"][0]["name"] == "box_negative_buoyancy::body"
+    assert neg["links"][0]["volume"] == 1.0
+    assert models["box_no_buoyancy"]["p_WB"] == [None, None, None]  # no force: no centre
+
+
+def test_cli_density_overrides_plugin_and_bad_input_is_one_line(tmp_path, capsys) -> None:
+    import json
+
+    path = CORPUS / "gazebosim__gz-sim/test/worlds/center_of_volume.sdf"
+    run = ["hydrostatics", str(path), "--json"]
+    code, out, _ = run_cli([*run, "--density", "1025"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["fluid"]["origin"] == "--density 1025"
+    for m in data["models"]:
+        assert m["buoyancy"] == pytest.approx(1025 * m["volume"] * 9.8, rel=1e-15)
+    code, _, err = run_cli([*run, "--model", "nope"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "no model matches" in err
+    broken = tmp_path / "w.sdf"
+    broken.write_text('<sdf version="1.9"><world name="w"><plugin filename="gz-sim-buoyancy-'
+                      'system" name="gz::sim::systems::Buoyancy"><uniform_fluid_density>x'
+                      '</uniform_fluid_density></plugin></world></sdf>')
+    code, _, err = run_cli(["hydrostatics", str(broken)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "w.sdf:1" in err

@@ -10,4 +10,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from gzinertia.cli import addmass, audit, convert, hydro, plot, shift, show  # noqa: F401
 from gzinertia.cli.app import app, main
 
+# isort: split
+from gzinertia.cli import hydrostatics  # noqa: F401 (registers the command)
+
 __all__ = ["app", "main"]

@@ -253,8 +253,9 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
                                         count=[sections, sections])
     if g.kind == "ellipsoid" and g.size is not None:
         mesh = trimesh.creation.uv_sphere(radius=1.0, count=[sections, sections])
-        mesh.apply_scale(g.size)
-        return mesh
+        S = np.eye(4)
+        S[:3, :3] = np.diag(g.size)
+        return mesh.apply_transform(S)
     if g.kind == "mesh" and g.mesh_path is not None:
         try:
             mesh = load_mesh(g.mesh_path, g.scale)
@@ -312,22 +313,55 @@ def volume_below_plane(triangles: Any, height: float) -> tuple[float, Any]:
     return V, (v[:, None] * centroids).sum(axis=0)
 
 
+def _is_upright(geometry: Geometry, X_WC: Pose, up: Any) -> bool:
+    """A primitive whose own z axis is vertical (either way up; every primitive is symmetric
+    about its z = 0 plane), or a sphere: its horizontal slices are the closed forms'."""
+    if geometry.kind == "sphere":
+        return True
+    if geometry.kind not in GRADED_SHAPES or not np.allclose(up, [0.0, 0.0, 1.0]):
+        return False
+    return abs(float(np.asarray(X_WC.R)[2, 2])) >= 1.0 - 1e-12
+
+
+def _upright_fluid_force(
+    geometry: Geometry, X_WC: Pose, fluid: BuoyancyWorld, g_W: Any, up: Any
+) -> tuple[Any, Any]:
+    """Exact graded buoyancy of an upright primitive (closed forms, slab centres on the
+    vertical through the shape's centre)."""
+    force, moment = np.zeros(3), np.zeros(3)
+    z0 = float(X_WC.p[2])
+    heights = [h for h, _ in fluid.layers] + [math.inf]
+    densities = [fluid.density] + [rho for _, rho in fluid.layers]
+    prev_V, prev_M = 0.0, 0.0
+    for height, rho in zip(heights, densities, strict=True):
+        V, M = volume_below(geometry, height - z0)
+        dV = V - prev_V
+        if dV > 0.0:
+            f = -dV * rho * np.asarray(g_W)
+            force += f
+            moment += float(f @ up) * (np.asarray(X_WC.p) + up * (M - prev_M) / dV)
+        prev_V, prev_M = V, M
+    return force, moment
+
+
 def _exact_fluid_force(
     collision: Collision, X_WB: Pose, fluid: BuoyancyWorld, g_W: Any
 ) -> tuple[Any, Any]:
     """``(force_W, Σ w_i·p_i)`` on one collision by exact geometry in a graded fluid (as
     :func:`_graded_gazebo`, slabs cut by true horizontal planes)."""
+    X_WC = X_WB @ collision.X_BC
+    up = _up(g_W)
+    if _is_upright(collision.geometry, X_WC, up):
+        return _upright_fluid_force(collision.geometry, X_WC, fluid, g_W, up)
     mesh = collision_trimesh(collision)
     force, moment = np.zeros(3), np.zeros(3)
     if mesh is None:
         return force, moment
-    X_WC = X_WB @ collision.X_BC
     T = np.eye(4)
     T[:3, :3], T[:3, 3] = X_WC.R, X_WC.p
     mesh_W = mesh.copy()
     mesh_W.apply_transform(T)
     triangles = np.asarray(mesh_W.triangles)
-    up = _up(g_W)
     heights = [h for h, _ in fluid.layers] + [math.inf]
     densities = [fluid.density] + [rho for _, rho in fluid.layers]
     prev_V, prev_M = 0.0, np.zeros(3)
