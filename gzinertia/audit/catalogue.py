@@ -177,5 +177,27 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A Hydrodynamics plugin names a link its model does not have: the plugin does "
             "nothing.",
         ),
+        _rule(
+            "GZI301",
+            "buoyancy-centre-below-mass-centre",
+            "warning",
+            "A submerged, near-neutral body's centre of buoyancy lies below its centre of "
+            "mass: it is statically unstable and rolls over.",
+        ),
+        _rule(
+            "GZI302",
+            "net-buoyancy",
+            "info",
+            "Buoyancy and weight differ by more than the configured fraction of the weight: "
+            "the body rises or sinks.",
+        ),
+        _rule(
+            "GZI305",
+            "buoyancy-not-as-geometry",
+            "warning",
+            "Gazebo's Buoyancy system computes a volume or centre of volume for the link that "
+            "differs from its collision geometry (mesh <scale> or centroid ignored, meshes "
+            "in a graded fluid, rotated shapes in layers).",
+        ),
     ]
 )

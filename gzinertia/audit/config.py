@@ -42,7 +42,8 @@ else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version <
 Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
-KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path")
+KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
+        "net-buoyancy")
 
 
 class ConfigError(GzInertiaError):
@@ -68,6 +69,8 @@ class AuditConfig:
     density: float | None = None
     tolerance: Tolerance = "gz"
     model_paths: tuple[str, ...] = ()
+    #: GZI302: net buoyancy reported beyond this fraction of the weight.
+    net_buoyancy: float = 0.05
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -146,6 +149,16 @@ def parse_density(value: object, where: str) -> float:
     return density
 
 
+def parse_fraction(value: object, where: str) -> float:
+    """``net-buoyancy``: a fraction of the weight, a finite number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{where}: net-buoyancy must be a fraction of the weight, not {value!r}")
+    fraction = float(value)
+    if not (math.isfinite(fraction) and fraction >= 0.0):
+        raise ConfigError(f"{where}: net-buoyancy must be a finite number >= 0, not {value!r}")
+    return fraction
+
+
 def parse_tolerance(value: object, where: str) -> Tolerance:
     if value not in TOLERANCES:
         raise ConfigError(f"{where}: tolerance must be gz or drake, not {value!r}")
@@ -182,6 +195,8 @@ def config_from_table(
             values[key] = parse_density(value, source)
         elif key == "tolerance":
             values[key] = parse_tolerance(value, source)
+        elif key == "net-buoyancy":
+            values[key] = parse_fraction(value, source)
         elif key == "model-path":
             values[key] = tuple(
                 str(Path(root) / p) for p in _string_list(value, key, source)
@@ -194,6 +209,7 @@ def config_from_table(
         density=values.get("density"),
         tolerance=values.get("tolerance", "gz"),
         model_paths=values.get("model-path", ()),
+        net_buoyancy=values.get("net-buoyancy", 0.05),
         root=root,
         source=source,
         known_codes=known,

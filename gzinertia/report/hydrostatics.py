@@ -89,6 +89,7 @@ def model_summary(model: ModelHydrostatics) -> dict[str, Any]:
     differences = [d for link in model.links for d in link_differences(link, scale)]
     return {
         "name": model.name,
+        "static": all(link.static for link in model.links),
         "mass": model.mass,
         "volume": model.volume,
         "volume_exact": model.volume_exact,
@@ -134,7 +135,10 @@ def render_text(summary: dict[str, Any]) -> str:
     for m in summary["models"]:
         lines.append("")
         net_pct = m["net_percent"]
-        state = ("floats up" if m["net"] > 0 else "sinks" if m["net"] < 0 else "hovers")
+        neutral = abs(m["net"]) <= 1e-9 * max(m["weight"], m["buoyancy"])
+        state = "hovers" if neutral else "rises" if m["net"] > 0 else "sinks"
+        if m["static"]:
+            state = "static: does not move"
         lines.append(f"model {m['name']}: mass {m['mass']:.6g} kg, volume {m['volume']:.6g} m^3")
         lines.append(
             f"  buoyancy {m['buoyancy']:.6g} N, weight {m['weight']:.6g} N, net "

@@ -27,7 +27,7 @@ from gzinertia.records import SourceRef
 if TYPE_CHECKING:
     from gzinertia.physics.rotation import Pose
 from gzinertia.sdf.values import parse_float, parse_floats
-from gzinertia.sdf.xml import child, children, line_of, parse_xml_file
+from gzinertia.sdf.xml import child, children, line_of, parse_xml_file_shared
 
 #: Gazebo's default gravity (SDFormat ``<world><gravity>``), m/s², world frame.
 DEFAULT_GRAVITY_W: tuple[float, float, float] = (0.0, 0.0, -9.8)
@@ -132,7 +132,7 @@ def read_buoyancy_world(path: str | Path) -> BuoyancyWorld | None:
     its world has no Buoyancy plugin. Raises :class:`~gzinertia.errors.SdfError` for a file
     that cannot be read or a value that is not a number."""
     file = str(path)
-    root = parse_xml_file(file)
+    root = parse_xml_file_shared(file)
     world = child(root, "world")
     if world is None:
         return None
@@ -146,7 +146,7 @@ def read_buoyancy_world(path: str | Path) -> BuoyancyWorld | None:
 def read_gravity(path: str | Path) -> tuple[float, float, float]:
     """The gravity of the ``<world>`` in the file (Gazebo's default for a model file)."""
     file = str(path)
-    world = child(parse_xml_file(file), "world")
+    world = child(parse_xml_file_shared(file), "world")
     return DEFAULT_GRAVITY_W if world is None else read_world_gravity(world, file)
 
 
@@ -159,7 +159,7 @@ def read_model_poses(path: str | Path) -> dict[str, Pose]:
     from gzinertia.sdf.values import child_pose
 
     file = str(path)
-    root = parse_xml_file(file)
+    root = parse_xml_file_shared(file)
     world = child(root, "world")
     parent = root if world is None else world
     poses: dict[str, Pose] = {}
