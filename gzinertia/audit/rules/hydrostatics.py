@@ -2,11 +2,14 @@
 volume or centre not the geometry's).
 
 Where they apply (:func:`hydrostatics_of`): in a world file with gz-sim's Buoyancy plugin, every
-top-level model that moves, in that plugin's fluid; in a model file (or a world without the
-plugin), GZI301 and GZI305 look at the models that carry a Hydrodynamics plugin (marine
-vehicles), in Gazebo's default fluid (1000 kg/m³, uniform); GZI302 needs the world's plugin
-(the same vehicle may float at the surface of one world and hover in another). Models are
-taken at the poses the file gives them; a model's links count together, joined or not.
+top-level model that moves, in that plugin's fluid. In a model file (or a world without the
+plugin), GZI301 and GZI305 look at the models that nearly hover in Gazebo's default fluid
+(1000 kg/m³, uniform): mean density (mass over the collisions' exact volume) within
+:data:`NEAR_NEUTRAL` of the water's, i.e. submerged vehicles; GZI302 needs the world's plugin
+(the same vehicle may float at the surface of one world and hover in another). The scope
+depends only on masses, poses and collisions, which the editing commands never change (so an
+edit cannot bring a model into scope). Models are taken at the poses the file gives them; a
+model's links count together, joined or not.
 """
 
 from __future__ import annotations
@@ -74,8 +77,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
     for group in groups.values():
         if all(link.static or link.welded_to_world for link in group):
             continue
-        if from_plugin or any(link.hydrodynamics for link in group):
-            chosen.extend(group)
+        chosen.extend(group)
     result = DocumentHydrostatics(
         fluid or BuoyancyWorld(),
         from_plugin,
@@ -194,10 +196,20 @@ def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[s
     return out
 
 
+def _hovers(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
+    """In a model file: the model's mass over its exact volume is near the water's density."""
+    if h.from_plugin:
+        return True
+    displaced = h.fluid.density * model.volume_exact
+    return displaced > 0 and NEAR_NEUTRAL[0] <= model.mass / displaced <= NEAR_NEUTRAL[1]
+
+
 @document_rule("GZI305")
 def buoyancy_not_as_geometry(doc: DocumentContext) -> Iterator[Finding]:
     h = hydrostatics_of(doc)
     for model in h.models:
+        if not _hovers(h, model):
+            continue
         for link in model.links:
             if not link.enabled or not math.isfinite(link.volume_exact):
                 continue
