@@ -4,13 +4,20 @@ will compute them (docs/hydrostatics.md)."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_document
 from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.physics.flotation import Flotation
+    from gzinertia.physics.hydrostatics import ModelHydrostatics
+    from gzinertia.records import LinkRecord
+    from gzinertia.sdf.buoyancy import BuoyancyWorld
 
 
 @app.command()
@@ -30,6 +37,15 @@ def hydrostatics(
         typer.Option("--world", help="Read the Buoyancy plugin and gravity from this world "
                      "file (for a model file)."),
     ] = None,
+    waterline: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option("--waterline", help="Free-surface height z (m, world): solve each model's "
+                     "floating equilibrium (heave, roll, pitch), draft and GM there. Default: "
+                     "the lowest layer of a graded fluid, for models that float."),
+    ] = None,
+    no_trim: Annotated[
+        bool, typer.Option("--no-trim", help="Solve the heave only, level as posed.")
+    ] = False,
     model_path: ModelPathOption = None,
 ) -> None:
     """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model and link,
@@ -41,8 +57,13 @@ def hydrostatics(
 
     from gzinertia.audit.formats import json_safe
     from gzinertia.cli.app import fluid_density
-    from gzinertia.physics.hydrostatics import model_hydrostatics
-    from gzinertia.report.hydrostatics import fluid_summary, model_summary, render_text
+    from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
+    from gzinertia.report.hydrostatics import (
+        flotation_summary,
+        fluid_summary,
+        model_summary,
+        render_text,
+    )
     from gzinertia.sdf.buoyancy import (
         BuoyancyWorld,
         read_buoyancy_world,
@@ -71,12 +92,56 @@ def hydrostatics(
             names = ", ".join(dict.fromkeys(link.name.split("::", 1)[0] for link in links))
             raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
                                  f"{names or 'none'})")
+    if waterline is not None and not math.isfinite(waterline):
+        raise GzInertiaError(f"--waterline must be a finite height in m, not {waterline}")
+    entries = []
+    for m in models:
+        entry = model_summary(m)
+        entry["flotation"] = flotation_summary(
+            _flotation(m, [link for link in links if top_model(link) == m.name], chosen,
+                       waterline, not no_trim)
+        )
+        entries.append(entry)
     summary: dict[str, Any] = {
         "file": str(file),
         "fluid": fluid_summary(chosen, origin),
-        "models": [model_summary(m) for m in models],
+        "models": entries,
     }
     if as_json:
         typer.echo(json.dumps(json_safe(summary), indent=2, allow_nan=False))
         return
     typer.echo(render_text(summary))
+
+
+def _flotation(
+    model: ModelHydrostatics,
+    links: list[LinkRecord],
+    fluid: BuoyancyWorld,
+    waterline: float | None,
+    trim: bool,
+) -> Flotation | None:
+    """The model's floating equilibrium: at ``--waterline`` (water of the fluid's density
+    there below it, nothing above), else at a graded fluid's lowest layer (its densities
+    below and above) for a model that floats there; ``None`` otherwise (static models too)."""
+    import numpy as np
+
+    from gzinertia.physics.flotation import model_hull, solve_flotation
+
+    if model.links and all(link.static for link in model.links):
+        return None
+    if waterline is not None:
+        z, rho_water, rho_above = waterline, fluid.density_at(waterline - 1e-9), 0.0
+    elif fluid.kind == "graded" and fluid.layers:
+        z, rho_above = fluid.layers[0]
+        rho_water = fluid.density
+        if not rho_water * model.volume_exact > model.mass:
+            return None  # sinks: a submerged body (hydrostatics above), not a surface craft
+    else:
+        return None
+    hull = model_hull(links, fluid.is_enabled)
+    if len(hull) == 0 or not model.mass > 0:
+        return None
+    heaviest = max(links, key=lambda link: link.inertial.mass)
+    X = model.X_WM if model.X_WM is not None else heaviest.X_WB
+    heading = np.asarray(X.R)[:, 0]
+    return solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim)

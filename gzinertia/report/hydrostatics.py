@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from gzinertia.physics.flotation import Flotation
 from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
 from gzinertia.sdf.buoyancy import BuoyancyWorld
 
@@ -112,6 +113,20 @@ def model_summary(model: ModelHydrostatics) -> dict[str, Any]:
     }
 
 
+def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
+    """The ``flotation`` entry of a model (docs/hydrostatics.md), ``None`` when not solved."""
+    if f is None:
+        return None
+    return {
+        "floats": f.floats, "converged": f.converged, "z_surface": f.z_surface,
+        "heave": f.heave, "roll": f.roll, "pitch": f.pitch, "volume": f.volume,
+        "draft": f.draft, "waterplane_area": f.waterplane_area, "p_WF": _vec(f.p_WF),
+        "p_WB": _vec(f.p_WB), "p_WG": _vec(f.p_WG), "I_T": _num(f.I_T), "I_L": _num(f.I_L),
+        "KB": _num(f.KB), "KG": _num(f.KG), "BM_T": _num(f.BM_T), "BM_L": _num(f.BM_L),
+        "GM_T": _num(f.GM_T), "GM_L": _num(f.GM_L),
+    }
+
+
 def _fmt(v: Any) -> str:
     if v is None:
         return "-"
@@ -155,6 +170,24 @@ def render_text(summary: dict[str, Any]) -> str:
             off = "" if link["enabled"] else " (not enabled: no buoyancy)"
             lines.append(f"    {link['name']}: volume {link['volume']:.6g} m^3, B "
                          f"{_fmt(link['p_WB'])}{off}")
+        fl = m.get("flotation")
+        if fl is not None and not fl["floats"]:
+            lines.append(f"  surface at z = {fl['z_surface']:g}: the hull cannot carry the weight"
+                         " with any part dry (neutral or heavier): no waterline")
+        elif fl is not None:
+            lines.append(
+                f"  floating at z = {fl['z_surface']:g}: heave {fl['heave']:+.4g} m, roll "
+                f"{fl['roll']:+.4g} rad, pitch {fl['pitch']:+.4g} rad from the file's pose"
+                f"{'' if fl['converged'] else ' (no trim found: level, heave only)'}; draft "
+                f"{fl['draft']:.4g} m, "
+                f"waterplane {fl['waterplane_area']:.4g} m^2"
+            )
+            lines.append(
+                f"  KB {_scalar(fl['KB'])} m, KG {_scalar(fl['KG'])} m, BM_T "
+                f"{_scalar(fl['BM_T'])} m, BM_L {_scalar(fl['BM_L'])} m: GM_T "
+                f"{_scalar(fl['GM_T'])} m, GM_L {_scalar(fl['GM_L'])} m"
+                f"{' (negative: capsizes)' if min(fl['GM_T'] or 0, fl['GM_L'] or 0) < 0 else ''}"
+            )
         for d in m["differences"]:
             lines.append(f"  differs from exact geometry: {d}")
     return "\n".join(lines)
