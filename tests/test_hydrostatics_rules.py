@@ -122,3 +122,23 @@ def test_gzi305_mesh_in_graded_world(tmp_path: Path) -> None:
     assert len(found) == 1 and "no buoyancy in a graded" in found[0].message
     primitive = world(GRADED, box_link(100.0, -0.05))
     assert "GZI305" not in codes(tmp_path / "p", primitive)
+
+
+def barge(com_z: float) -> str:
+    return world(GRADED, box_link(600.0, com_z, "<box><size>4 1 1</size></box>"),
+                 pose="0 0 0.2 0 0 0")
+
+
+def test_gzi303_top_heavy_barge_and_its_ballasted_twin(tmp_path: Path) -> None:
+    """GM_T = KB + B²/(12d) - KG: with d = 0.1491 m (600 kg, air above), KG 0.9 m gives
+    -0.27 m (defect), KG 0.2 m gives +0.43 m (twin)."""
+    found = findings_of(tmp_path / "d", barge(0.4), "GZI303")
+    assert len(found) == 1
+    d = 596.0 / 999.0 / 4.0  # 1000·V + 1·(4 - V) = 600 kg
+    assert abs(found[0].values["GM_T"] - (d / 2 + 1.0 / (12 * d) - 0.9)) < 1e-9
+    assert "GZI303" not in codes(tmp_path / "c", barge(-0.3))
+
+
+def test_gzi303_only_in_graded_worlds(tmp_path: Path) -> None:
+    uniform = world(UNIFORM, box_link(600.0, 0.4, "<box><size>4 1 1</size></box>"))
+    assert "GZI303" not in codes(tmp_path, uniform)

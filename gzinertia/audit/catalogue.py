@@ -192,6 +192,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "the body rises or sinks.",
         ),
         _rule(
+            "GZI303",
+            "surface-craft-negative-gm",
+            "warning",
+            "A body that floats at a graded world's surface has a negative metacentric height "
+            "at its equilibrium waterline: it capsizes.",
+        ),
+        _rule(
             "GZI305",
             "buoyancy-not-as-geometry",
             "warning",

@@ -6,18 +6,12 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_document
 from gzinertia.errors import GzInertiaError
-
-if TYPE_CHECKING:
-    from gzinertia.physics.flotation import Flotation
-    from gzinertia.physics.hydrostatics import ModelHydrostatics
-    from gzinertia.records import LinkRecord
-    from gzinertia.sdf.buoyancy import BuoyancyWorld
 
 
 @app.command()
@@ -57,6 +51,7 @@ def hydrostatics(
 
     from gzinertia.audit.formats import json_safe
     from gzinertia.cli.app import fluid_density
+    from gzinertia.physics.flotation import model_flotation
     from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
     from gzinertia.report.hydrostatics import (
         flotation_summary,
@@ -98,8 +93,8 @@ def hydrostatics(
     for m in models:
         entry = model_summary(m)
         entry["flotation"] = flotation_summary(
-            _flotation(m, [link for link in links if top_model(link) == m.name], chosen,
-                       waterline, not no_trim)
+            model_flotation(m, [link for link in links if top_model(link) == m.name], chosen,
+                            waterline, not no_trim)
         )
         entries.append(entry)
     summary: dict[str, Any] = {
@@ -112,36 +107,3 @@ def hydrostatics(
         return
     typer.echo(render_text(summary))
 
-
-def _flotation(
-    model: ModelHydrostatics,
-    links: list[LinkRecord],
-    fluid: BuoyancyWorld,
-    waterline: float | None,
-    trim: bool,
-) -> Flotation | None:
-    """The model's floating equilibrium: at ``--waterline`` (water of the fluid's density
-    there below it, nothing above), else at a graded fluid's lowest layer (its densities
-    below and above) for a model that floats there; ``None`` otherwise (static models too)."""
-    import numpy as np
-
-    from gzinertia.physics.flotation import model_hull, solve_flotation
-
-    if model.links and all(link.static for link in model.links):
-        return None
-    if waterline is not None:
-        z, rho_water, rho_above = waterline, fluid.density_at(waterline - 1e-9), 0.0
-    elif fluid.kind == "graded" and fluid.layers:
-        z, rho_above = fluid.layers[0]
-        rho_water = fluid.density
-        if not rho_water * model.volume_exact > model.mass:
-            return None  # sinks: a submerged body (hydrostatics above), not a surface craft
-    else:
-        return None
-    hull = model_hull(links, fluid.is_enabled)
-    if len(hull) == 0 or not model.mass > 0:
-        return None
-    heaviest = max(links, key=lambda link: link.inertial.mass)
-    X = model.X_WM if model.X_WM is not None else heaviest.X_WB
-    heading = np.asarray(X.R)[:, 0]
-    return solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim)

@@ -25,12 +25,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gzinertia.physics.hydrostatics import volume_below_plane
 from gzinertia.physics.rotation import Vec3, rotation_from_rpy
+
+if TYPE_CHECKING:
+    from gzinertia.physics.hydrostatics import ModelHydrostatics
+    from gzinertia.records import LinkRecord
+    from gzinertia.sdf.buoyancy import BuoyancyWorld
 
 
 @dataclass(frozen=True)
@@ -259,3 +264,33 @@ def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
             mesh.apply_transform(T)
             meshes.append(mesh)
     return hull_triangles(meshes)
+
+
+def model_flotation(
+    model: ModelHydrostatics,
+    links: list[LinkRecord],
+    fluid: BuoyancyWorld,
+    waterline: float | None,
+    trim: bool,
+) -> Flotation | None:
+    """The model's floating equilibrium: at ``--waterline`` (water of the fluid's density
+    there below it, nothing above), else at a graded fluid's lowest layer (its densities
+    below and above) for a model that floats there; ``None`` otherwise (static models too)."""
+    if model.links and all(link.static for link in model.links):
+        return None
+    if waterline is not None:
+        z, rho_water, rho_above = waterline, fluid.density_at(waterline - 1e-9), 0.0
+    elif fluid.kind == "graded" and fluid.layers:
+        z, rho_above = fluid.layers[0]
+        rho_water = fluid.density
+        if not rho_water * model.volume_exact > model.mass:
+            return None  # sinks: a submerged body (hydrostatics above), not a surface craft
+    else:
+        return None
+    hull = model_hull(links, fluid.is_enabled)
+    if len(hull) == 0 or not model.mass > 0:
+        return None
+    heaviest = max(links, key=lambda link: link.inertial.mass)
+    X = model.X_WM if model.X_WM is not None else heaviest.X_WB
+    heading = np.asarray(X.R)[:, 0]
+    return solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim)

@@ -4,7 +4,7 @@
 * :mod:`~gzinertia.audit.rules.added_mass`: GZI201–GZI204, GZI206, GZI207 (``<fluid_added_mass>``)
 * :mod:`~gzinertia.audit.rules.hydrodynamics`: GZI205, GZI208, GZI209, GZI211 (the plugin)
 * :mod:`~gzinertia.audit.rules.model`: GZI001, GZI210 (files and models)
-* :mod:`~gzinertia.audit.rules.hydrostatics`: GZI301, GZI302, GZI305 (buoyancy)
+* :mod:`~gzinertia.audit.rules.hydrostatics`: GZI301–GZI303, GZI305 (buoyancy)
 """
 
 from __future__ import annotations

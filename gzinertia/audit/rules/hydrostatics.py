@@ -1,12 +1,13 @@
-"""Hydrostatics rules: GZI301 (B below G), GZI302 (net buoyancy), GZI305 (Gazebo's buoyancy
-volume or centre not the geometry's).
+"""Hydrostatics rules: GZI301 (B below G), GZI302 (net buoyancy), GZI303 (surface craft with a
+negative GM), GZI305 (Gazebo's buoyancy volume or centre not the geometry's).
 
 Where they apply (:func:`hydrostatics_of`): in a world file with gz-sim's Buoyancy plugin, every
 top-level model that moves, in that plugin's fluid. In a model file (or a world without the
 plugin), GZI301 and GZI305 look at the models that nearly hover in Gazebo's default fluid
 (1000 kg/m³, uniform): mean density (mass over the collisions' exact volume) within
 :data:`NEAR_NEUTRAL` of the water's, i.e. submerged vehicles; GZI302 needs the world's plugin
-(the same vehicle may float at the surface of one world and hover in another). The scope
+(the same vehicle may float at the surface of one world and hover in another), and GZI303 a
+graded one (the only kind of Gazebo world with a free surface). The scope
 depends only on masses, poses and collisions, which the editing commands never change (so an
 edit cannot bring a model into scope). Models are taken at the poses the file gives them; a
 model's links count together, joined or not.
@@ -139,6 +140,17 @@ def buoyancy_centre_below_mass_centre(doc: DocumentContext) -> Iterator[Finding]
         )
 
 
+def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float:
+    """The volume Gazebo gives buoyancy to when the model is entirely in the bottom fluid (a
+    graded fluid leaves meshes and other shapes out)."""
+    if h.fluid.kind == "uniform":
+        return model.volume
+    from gzinertia.physics.hydrostatics import GRADED_SHAPES
+
+    return float(sum(c.volume_gz for link in model.links if link.enabled
+                     for c in link.collisions if c.kind in GRADED_SHAPES))
+
+
 @document_rule("GZI302")
 def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
     h = hydrostatics_of(doc)
@@ -146,22 +158,60 @@ def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
         return  # the fluid is known only in a world with the plugin (a model file: any world)
     fraction = doc.net_buoyancy
     for model in h.models:
-        if not (model.weight > 0 and model.buoyancy > 0):
+        V = submerged_volume(h, model)
+        buoyancy = h.fluid.density * V * model.g
+        if not (model.weight > 0 and buoyancy > 0):
             continue
-        if not abs(model.net) > fraction * model.weight:
+        net = buoyancy - model.weight
+        if not abs(net) > fraction * model.weight:
             continue
         anchor = _anchor(h, model)
-        way = "rises" if model.net > 0 else "sinks"
+        way = "rises" if net > 0 else "sinks"
+        if net > 0 and h.fluid.kind == "graded":
+            way = "rises to the surface and floats there"
+        percent = 100.0 * net / model.weight
         yield finding(
             "GZI302", anchor.source, anchor.name,
-            f"model {model.name!r} at the pose the file gives it, {_fluid_words(h)}: buoyancy "
-            f"{fmt(model.buoyancy)} N, weight {fmt(model.weight)} N, net {model.net:+.4g} N "
-            f"({model.net_percent:+.3g} % of its weight, beyond {fmt(100 * fraction)} %): it "
-            f"{way} (volume {fmt(model.volume)} m^3, mass {fmt(model.mass)} kg; neutral at "
-            f"{fmt(model.weight / (model.g * h.fluid.density)) if h.fluid.density > 0 else '-'}"
-            " m^3 in the bottom fluid)",
-            {"model": model.name, "buoyancy": model.buoyancy, "weight": model.weight,
-             "net_percent": model.net_percent},
+            f"model {model.name!r} submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
+            f"weight {fmt(model.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
+            f"beyond {fmt(100 * fraction)} %): it {way} (volume {fmt(V)} m^3, mass "
+            f"{fmt(model.mass)} kg; neutral at {fmt(model.mass / h.fluid.density)} m^3)",
+            {"model": model.name, "buoyancy": buoyancy, "weight": model.weight,
+             "net_percent": percent},
+        )
+
+
+#: GZI303: GM below minus this fraction of the hull's size (tessellation noise on a sphere).
+GM_TOLERANCE = 1e-3
+
+
+@document_rule("GZI303")
+def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
+    h = hydrostatics_of(doc)
+    if not h.from_plugin or h.fluid.kind != "graded" or not h.fluid.layers:
+        return
+    from gzinertia.physics.flotation import model_flotation
+
+    for model in h.models:
+        links = [h.records[link.name] for link in model.links]
+        f = model_flotation(model, links, h.fluid, None, True)
+        if f is None or not (f.floats and f.converged):
+            continue
+        size = max(model.volume_exact, 0.0) ** (1.0 / 3.0)
+        negative = [(name, gm) for name, gm in (("GM_T", f.GM_T), ("GM_L", f.GM_L))
+                    if gm < -GM_TOLERANCE * size]
+        if not negative:
+            continue
+        anchor = _anchor(h, model)
+        worst = ", ".join(f"{name} = {fmt(gm)} m" for name, gm in negative)
+        yield finding(
+            "GZI303", anchor.source, anchor.name,
+            f"model {model.name!r} floats at the surface (z = {fmt(f.z_surface)} m, draft "
+            f"{fmt(f.draft)} m, {_fluid_words(h)}) with {worst} (KB {fmt(f.KB)} m + BM_T "
+            f"{fmt(f.BM_T)} m / BM_L {fmt(f.BM_L)} m - KG {fmt(f.KG)} m): upright is unstable, "
+            "it capsizes; lower the centre of mass or widen the waterplane "
+            f"(`gzinertia hydrostatics {doc.doc.path}` shows the numbers)",
+            {"model": model.name, "GM_T": f.GM_T, "GM_L": f.GM_L},
         )
 
 
