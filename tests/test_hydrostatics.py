@@ -367,3 +367,33 @@ def test_cli_density_overrides_plugin_and_bad_input_is_one_line(tmp_path, capsys
                       '</uniform_fluid_density></plugin></world></sdf>')
     code, _, err = run_cli(["hydrostatics", str(broken)], capsys)
     assert code == 2 and err.count("\n") == 1 and "w.sdf:1" in err
+
+
+def test_plot_marks_g_b_and_the_waterline(tmp_path, capsys) -> None:
+    """`plot` of a graded world: G, B and the waterline are drawn (the SVG holds their
+    legend entries and each model's labels), at the hydrostatics' positions."""
+    from gzinertia.report.plot import HydroMarks
+
+    text = ('<sdf version="1.10"><world name="w"><plugin filename="gz-sim-buoyancy-system" '
+            'name="gz::sim::systems::Buoyancy"><graded_buoyancy><default_density>1000'
+            "</default_density><density_change><above_depth>0</above_depth><density>1"
+            "</density></density_change></graded_buoyancy></plugin><model name=\"buoy\">"
+            '<pose>0 0 -1 0 0 0</pose><link name="b"><inertial><pose>0 0 -0.1 0 0 0</pose>'
+            "<mass>10</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
+            '<collision name="c"><geometry><sphere><radius>0.3</radius></sphere></geometry>'
+            "</collision></link></model></world></sdf>")
+    path = tmp_path / "w.sdf"
+    path.write_text(text)
+    out = tmp_path / "w.svg"
+    code, _, err = run_cli(["plot", str(path), "-o", str(out)], capsys)
+    assert code == 0, err
+    svg = out.read_text()
+    for words in ("waterline", "centre of buoyancy", "G buoy", "B buoy"):
+        assert words in svg
+    from gzinertia.cli.plot import _hydro_marks
+
+    doc = read_sdf_file(path, [])
+    marks = _hydro_marks(path, list(doc.links))
+    assert isinstance(marks, HydroMarks) and marks.waterline_z == 0.0
+    (name, G, B), = marks.centres
+    assert name == "buoy" and np.allclose(G, [0, 0, -1.1]) and np.allclose(B, [0, 0, -1.0])
