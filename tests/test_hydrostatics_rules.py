@@ -142,3 +142,32 @@ def test_gzi303_top_heavy_barge_and_its_ballasted_twin(tmp_path: Path) -> None:
 def test_gzi303_only_in_graded_worlds(tmp_path: Path) -> None:
     uniform = world(UNIFORM, box_link(600.0, 0.4, "<box><size>4 1 1</size></box>"))
     assert "GZI303" not in codes(tmp_path, uniform)
+
+
+def proxy_model(size: str, z: float) -> str:
+    return ('<sdf version="1.10"><model name="rov"><link name="body"><inertial>'
+            "<mass>60</mass><inertia><ixx>1.7</ixx><iyy>2.1</iyy><izz>2.6</izz></inertia>"
+            '</inertial><visual name="hull"><geometry><box><size>0.6 0.4 0.3</size></box>'
+            f'</geometry></visual><collision name="c"><pose>0 0 {z} 0 0 0</pose><geometry>'
+            f"<box><size>{size}</size></box></geometry></collision></link></model></sdf>")
+
+
+def test_gzi304_small_or_offset_proxy_and_the_hull_twin(tmp_path: Path) -> None:
+    small = findings_of(tmp_path / "s", proxy_model("0.2 0.2 0.1", 0.0), "GZI304")
+    assert len(small) == 1 and small[0].values["collision_volume"] < 0.25 * 0.072
+    offset = findings_of(tmp_path / "o", proxy_model("0.6 0.4 0.3", 0.3), "GZI304")
+    assert len(offset) == 1 and abs(offset[0].values["offset"] - 0.3) < 1e-12
+    assert "GZI304" not in codes(tmp_path / "c", proxy_model("0.6 0.4 0.3", 0.0))
+
+
+def test_addmass_warns_before_fitting_a_proxy(tmp_path: Path, capsys) -> None:
+    from conftest import run_cli
+
+    path = write(tmp_path / "p", proxy_model("0.2 0.2 0.1", 0.0))
+    code, out, err = run_cli(["addmass", "--ellipsoid", "--diff", str(path)], capsys)
+    assert code == 0, err
+    assert "buoyancy proxy" in out + err and "GZI304" in out + err
+    path = write(tmp_path / "h", proxy_model("0.6 0.4 0.3", 0.0))
+    code, out, err = run_cli(["addmass", "--ellipsoid", "--diff", str(path)], capsys)
+    assert code == 0, err
+    assert "buoyancy proxy" not in out + err

@@ -199,6 +199,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "at its equilibrium waterline: it capsizes.",
         ),
         _rule(
+            "GZI304",
+            "buoyancy-proxy-collision",
+            "warning",
+            "The link's collisions look like a buoyancy proxy: a small fraction of its "
+            "visuals' volume, or away from their centre; added mass fitted to them is wrong.",
+        ),
+        _rule(
             "GZI305",
             "buoyancy-not-as-geometry",
             "warning",

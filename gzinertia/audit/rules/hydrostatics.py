@@ -1,5 +1,6 @@
 """Hydrostatics rules: GZI301 (B below G), GZI302 (net buoyancy), GZI303 (surface craft with a
-negative GM), GZI305 (Gazebo's buoyancy volume or centre not the geometry's).
+negative GM), GZI304 (buoyancy-proxy collisions), GZI305 (Gazebo's buoyancy volume or centre not
+the geometry's).
 
 Where they apply (:func:`hydrostatics_of`): in a world file with gz-sim's Buoyancy plugin, every
 top-level model that moves, in that plugin's fluid. In a model file (or a world without the
@@ -213,6 +214,47 @@ def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
             f"(`gzinertia hydrostatics {doc.doc.path}` shows the numbers)",
             {"model": model.name, "GM_T": f.GM_T, "GM_L": f.GM_L},
         )
+
+
+def _marine_by_visuals(model: ModelHydrostatics, visual_volume: float) -> bool:
+    """A model whose mass over its visuals' volume is near the water's (a vehicle drawn at
+    its real size, whatever its collisions)."""
+    return visual_volume > 0 and 0.5 <= model.mass / (1000.0 * visual_volume) <= 1.5
+
+
+@document_rule("GZI304")
+def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
+    from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
+    from gzinertia.sdf.visuals import link_visuals
+
+    h = hydrostatics_of(doc)
+    for model in h.models:
+        evidence = []
+        for link in model.links:
+            record = h.records[link.name]
+            if not link.enabled or not record.collisions:
+                continue
+            visuals, skipped = link_visuals(record)
+            if skipped:
+                continue
+            found = buoyancy_proxy(record.collisions, visuals)
+            if found is not None:
+                evidence.append((record, found))
+        visual_volume = sum(e.visual_volume for _, e in evidence)
+        if not h.from_plugin and not _marine_by_visuals(model, visual_volume):
+            continue
+        for record, e in evidence:
+            if not e.reasons:
+                continue
+            yield finding(
+                "GZI304", record.source, record.name,
+                f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}. Gazebo's "
+                "Buoyancy system and any added mass fitted to the collisions (`gzinertia "
+                "addmass`) see the proxy, not the hull: fit the added mass to the visual's "
+                "shape, and check the buoyancy with `gzinertia hydrostatics`",
+                {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
+                 "offset": e.offset},
+            )
 
 
 def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[str]:
