@@ -39,7 +39,8 @@ def main() -> None:
         plane_s = median_seconds(lambda t=t: waterplane(t, 0.1), args.repeats)
         mass = 0.4 * 1000.0 * mesh.volume
         G = np.array([0.05, 0.02, -0.3])
-        float_s = median_seconds(lambda t=t: solve_flotation(t, mass, G, 1000.0), 1)
+        float_s = median_seconds(
+            lambda t=t, m=mass, G=G: solve_flotation(t, m, G, 1000.0), 1)
         rows.append([n, f"{slice_s * 1e3:.2f}", f"{plane_s * 1e3:.2f}", f"{float_s:.3f}"])
         sizes.append(n)
         times.append(float_s)
