@@ -64,8 +64,9 @@ class LinkHydrostatics:
 
     ``volume`` and ``p_BoBv_B`` (centre of volume, link frame) are Gazebo's; ``volume_exact`` and
     ``p_BoBv_B_exact`` the exact geometry's. ``f_W`` (N, world) is the buoyancy Gazebo applies
-    and ``p_WB`` (world) the point its resultant acts at (the centre of buoyancy; the centre of
-    volume when nothing acts); ``f_W_exact``/``p_WB_exact`` the same by exact geometry.
+    and ``p_WB`` (world) the centre of buoyancy: the mean of the points Gazebo applies its
+    forces at, weighted by each force along "up" (the centre of volume when nothing acts);
+    ``f_W_exact``/``p_WB_exact`` the same by exact geometry.
     ``enabled`` is False when the plugin's ``<enable>`` list leaves the link out (then
     ``f_W`` is zero). ``mass`` (kg) and ``p_WG`` (world) are the link's centre of mass.
     """
