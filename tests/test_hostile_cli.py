@@ -34,6 +34,7 @@ COMMANDS = {
     "hydro": ["hydro", "-l", "*"],
     "shift": ["shift", "-l", "*", "--from", "com"],
     "plot": ["plot", "-o", "{tmp}/links.png"],
+    "hydrostatics": ["hydrostatics", "--json"],
     "audit": ["audit", "--no-cache", "--format", "text"],
 }
 

@@ -29,7 +29,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 
-COMMANDS = ("show", "addmass", "convert", "hydro", "shift", "plot", "audit")
+COMMANDS = ("show", "addmass", "convert", "hydro", "shift", "plot", "audit", "hydrostatics")
 
 TETRAHEDRON = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
 CUBE_STL = b"".join(
@@ -285,6 +285,12 @@ def scenarios(draw: st.DrawFn, command: str) -> Scenario:
         args = ["plot", "-o", "{root}/links." + draw(st.sampled_from(["png", "svg"])),
                 *_maybe(draw, "--link", _glob()),
                 *_maybe(draw, "--fit", st.sampled_from(["volume", "mujoco", "inertia"]))]
+    elif command == "hydrostatics":
+        args = ["hydrostatics", *_maybe(draw, "--model", _glob()),
+                *_maybe(draw, "--density", _number()),
+                *_maybe(draw, "--fluid", st.sampled_from(["seawater", "air", "x"]))]
+        if draw(st.booleans()):
+            args.append("--json")
     else:
         args = ["audit", "--no-cache",
                 "--format", draw(st.sampled_from(["text", "json", "sarif", "junit", "github"])),
@@ -391,6 +397,7 @@ PINNED = [
     _pinned(["convert", "--sdf-to-hydro", "--sign", "fossen"],
             {"main.sdf": KITCHEN_SINK.encode().replace(b"{SUB_URI}", b"x" * 300)}),
     _pinned(["plot", "-o", "{root}/p.png"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
+    _pinned(["hydrostatics", "--json"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
     _pinned(["audit", "--no-cache", "--format", "json"],
             {"main.sdf": KITCHEN_SINK.encode().replace(b'placement_frame="hull"',
                                                        b'placement_frame="nope"')}),
@@ -426,6 +433,7 @@ test_mutations_shift = _mutation_test("shift", EXAMPLES_PER_COMMAND)
 # A plot renders with matplotlib (about 0.5 s a picture): fewer in the default run.
 test_mutations_plot = _mutation_test("plot", max(1, EXAMPLES_PER_COMMAND // 4))
 test_mutations_audit = _mutation_test("audit", EXAMPLES_PER_COMMAND)
+test_mutations_hydrostatics = _mutation_test("hydrostatics", EXAMPLES_PER_COMMAND)
 
 LONG = int(os.environ.get("GZI_LONG_EXAMPLES", "300"))
 test_mutations_show_long_run = pytest.mark.slow(_mutation_test("show", LONG))

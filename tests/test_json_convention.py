@@ -52,3 +52,34 @@ def test_audit_json_and_sarif_are_strict_with_finite_numbers_only(
                                    capsys)
         assert status == 1, err  # GZI104 is an error
         assert all(math.isfinite(x) for x in _numbers(_strict(out)))
+
+
+def test_hydrostatics_writes_what_is_not_a_number_as_null(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A model no buoyancy acts on has no centre of buoyancy: `null`, never `NaN`."""
+    status, out, err = run_cli(["hydrostatics", str(TRIANGLE), "--json", "--density", "1000",
+                                "--waterline", "-1e6"], capsys)
+    assert status == 0, err
+    data = _strict(out)
+    assert all(math.isfinite(x) for x in _numbers(data))
+    status, out, err = run_cli(
+        ["hydrostatics", str(EXAMPLES / "harbour_world.sdf"), "-m", str(EXAMPLES), "--json"],
+        capsys)
+    assert status == 0, err
+    assert all(math.isfinite(x) for x in _numbers(_strict(out)))
+    world = (  # a model without collisions: no volume, no buoyancy, no centre of buoyancy
+        '<sdf version="1.10"><world name="w"><plugin filename="gz-sim-buoyancy-system" '
+        'name="gz::sim::systems::Buoyancy"/><model name="m"><link name="l"/></model></world>'
+        "</sdf>")
+    from gzinertia.audit.formats import json_safe
+    from gzinertia.physics.hydrostatics import model_hydrostatics
+    from gzinertia.report.hydrostatics import model_summary
+    from gzinertia.sdf import read_sdf_string
+    from gzinertia.sdf.buoyancy import BuoyancyWorld
+
+    doc = read_sdf_string(world, "w.sdf")
+
+    (model,) = model_hydrostatics(doc.links, BuoyancyWorld())
+    data = _strict(json.dumps(json_safe(model_summary(model)), allow_nan=False))
+    assert data["p_WB"] == [None, None, None] and data["fluid_density"] is None

@@ -158,7 +158,8 @@ def _code_fingerprint() -> str:
 
 
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
-            search: Sequence[str], limits: ReadLimits | None = None) -> str:
+            search: Sequence[str], limits: ReadLimits | None = None, *,
+            net_buoyancy: float = 0.05) -> str:
     """The key of one cache file: code, settings, read and mesh limits (``limits``, default
     from the environment), model path and working directory."""
     from gzinertia.limits import MeshLimits, ReadLimits
@@ -177,6 +178,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         os.getcwd(),
         [read_limits.max_included_models, read_limits.max_links],
         [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
+        net_buoyancy,
     ]
     return _digest(json.dumps(settings).encode())
 

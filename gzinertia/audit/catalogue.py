@@ -180,6 +180,42 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "nothing.",
         ),
         _rule(
+            "GZI301",
+            "buoyancy-centre-below-mass-centre",
+            "warning",
+            "A submerged, near-neutral body's centre of buoyancy lies below its centre of "
+            "mass: it is statically unstable and rolls over.",
+        ),
+        _rule(
+            "GZI302",
+            "net-buoyancy",
+            "info",
+            "Buoyancy and weight differ by more than the configured fraction of the weight: "
+            "the body rises or sinks.",
+        ),
+        _rule(
+            "GZI303",
+            "surface-craft-negative-gm",
+            "warning",
+            "A body that floats at a graded world's surface has a negative metacentric height "
+            "at its equilibrium waterline: it capsizes.",
+        ),
+        _rule(
+            "GZI304",
+            "buoyancy-proxy-collision",
+            "warning",
+            "The link's collisions look like a buoyancy proxy: a small fraction of its "
+            "visuals' volume, or away from their centre; added mass fitted to them is wrong.",
+        ),
+        _rule(
+            "GZI305",
+            "buoyancy-not-as-geometry",
+            "warning",
+            "Gazebo's Buoyancy system computes a volume or centre of volume for the link that "
+            "differs from its collision geometry (mesh <scale> or centroid ignored, meshes "
+            "in a graded fluid, rotated shapes in layers).",
+        ),
+        _rule(
             "GZI401",
             "urdf-lumped-inertia-invalid",
             "error",

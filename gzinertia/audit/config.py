@@ -65,7 +65,8 @@ __all__ = [
 Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
-KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path")
+KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
+        "net-buoyancy")
 
 
 class ConfigError(GzInertiaError):
@@ -91,6 +92,8 @@ class AuditConfig:
     density: float | None = None
     tolerance: Tolerance = "gz"
     model_paths: tuple[str, ...] = ()
+    #: GZI302: net buoyancy reported beyond this fraction of the weight.
+    net_buoyancy: float = 0.05
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -169,6 +172,16 @@ def parse_density(value: object, where: str) -> float:
     return density
 
 
+def parse_fraction(value: object, where: str) -> float:
+    """``net-buoyancy``: a fraction of the weight, a finite number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{where}: net-buoyancy must be a fraction of the weight, not {value!r}")
+    fraction = float(value)
+    if not (math.isfinite(fraction) and fraction >= 0.0):
+        raise ConfigError(f"{where}: net-buoyancy must be a finite number >= 0, not {value!r}")
+    return fraction
+
+
 def parse_tolerance(value: object, where: str) -> Tolerance:
     if value not in TOLERANCES:
         raise ConfigError(f"{where}: tolerance must be gz or drake, not {value!r}")
@@ -205,6 +218,8 @@ def config_from_table(
             values[key] = parse_density(value, source)
         elif key == "tolerance":
             values[key] = parse_tolerance(value, source)
+        elif key == "net-buoyancy":
+            values[key] = parse_fraction(value, source)
         elif key == "model-path":
             values[key] = tuple(
                 str(Path(root) / p) for p in _string_list(value, key, source)
@@ -217,6 +232,7 @@ def config_from_table(
         density=values.get("density"),
         tolerance=values.get("tolerance", "gz"),
         model_paths=values.get("model-path", ()),
+        net_buoyancy=values.get("net-buoyancy", 0.05),
         root=root,
         source=source,
         known_codes=known,

@@ -115,6 +115,10 @@ class DocumentContext:
     densities: tuple[tuple[str, float], ...] = DEFAULT_FLUIDS
     tolerance: Tolerance = "gz"
     _links: list[LinkContext] | None = None
+    #: GZI302's threshold: net buoyancy as a fraction of the weight (``net-buoyancy``).
+    net_buoyancy: float = 0.05
+    #: Cache of :mod:`gzinertia.audit.rules.hydrostatics` (the models' buoyancy, computed once).
+    hydrostatics_cache: object | None = None
 
     @property
     def links(self) -> list[LinkContext]:

@@ -56,7 +56,8 @@ def _document_context(doc: SdfDocument, config: AuditConfig) -> DocumentContext:
     from gzinertia.audit.context import DEFAULT_FLUIDS, DocumentContext
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
-    return DocumentContext(doc, densities=densities, tolerance=config.tolerance)
+    return DocumentContext(doc, densities=densities, tolerance=config.tolerance,
+                           net_buoyancy=config.net_buoyancy)
 
 
 def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
@@ -257,7 +258,8 @@ def open_cache(
     from gzinertia.audit.cache import AuditCache, run_key
 
     key = run_key(
-        config.selected(RULE_INFOS), config.density, config.tolerance, search, limits
+        config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
+        net_buoyancy=config.net_buoyancy,
     )
     return AuditCache(folder, key, search)
 

@@ -8,7 +8,16 @@ import os
 # about 50 ms of a 0.25 s budget on a busy 2-core machine). A value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from gzinertia.cli import addmass, audit, convert, hydro, plot, shift, show  # noqa: F401
+from gzinertia.cli import (  # noqa: F401 (importing registers the commands)
+    addmass,
+    audit,
+    convert,
+    hydro,
+    hydrostatics,
+    plot,
+    shift,
+    show,
+)
 from gzinertia.cli.app import app, main
 
 # Reading a file builds a few dozen long-lived objects per link and no garbage cycles; with the

@@ -22,6 +22,7 @@ from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.records import LinkRecord
+    from gzinertia.report.plot import HydroMarks
 
 __all__ = ["MAX_ROWS", "plot"]
 
@@ -73,15 +74,33 @@ def plot(
         drawings = [link_drawing(lk, lk.X_WB, method) for lk in links]
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
+        hydro = [_hydro_marks(file, links)]
     else:
         if len(links) > MAX_ROWS:
             raise GzInertiaError(
                 f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
             )
         rows = [(_title(lk), [link_drawing(lk, Pose(), method)]) for lk in links]
-    render(rows, output)
+        hydro = None
+    render(rows, output, hydro)
     for _, drawings in rows:
         for d in drawings:
             if d.note:
                 print(f"{d.name}: {d.note}", file=sys.stderr)
     print(f"wrote {output}", file=sys.stderr)
+
+
+def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
+    """G and B of each model the world's Buoyancy plugin acts on, and a graded world's
+    waterline (``None`` when the file has no Buoyancy plugin)."""
+    from gzinertia.physics.hydrostatics import model_hydrostatics
+    from gzinertia.report.plot import HydroMarks
+    from gzinertia.sdf.buoyancy import read_buoyancy_world
+
+    fluid = read_buoyancy_world(file)
+    if fluid is None:
+        return None
+    models = model_hydrostatics(links, fluid)
+    centres = tuple((m.name, m.p_WG, m.p_WB) for m in models if m.buoyancy > 0)
+    waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None
+    return HydroMarks(centres, waterline)

@@ -239,6 +239,8 @@ def add_mass(
                 raise
             skipped.append(f"{link.name}: {exc}")
             continue
+        if not fit_for.explicit:
+            warnings += proxy_warnings(link)
         try:
             A_BBo_B = fit.added_mass(density)
         except FitError as exc:  # overflow: an error, never a skipped link or a zero written
@@ -275,3 +277,18 @@ def add_mass(
     return AddMassResult(
         path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings), tuple(notes)
     )
+
+
+def proxy_warnings(link: LinkRecord) -> list[str]:
+    """A warning when the link's collisions look like a buoyancy proxy (GZI304): the fitted
+    added mass then describes the proxy, not the hull."""
+    from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
+    from gzinertia.sdf.visuals import link_visuals
+
+    visuals, skipped = link_visuals(link)
+    found = None if skipped else buoyancy_proxy(link.collisions, visuals)
+    if found is None or not found.reasons:
+        return []
+    return [f"{link.name}: its collisions look like a buoyancy proxy ({'; '.join(found.reasons)}):"
+            " the added mass was fitted to them, not to the hull; give the hull's ellipsoid "
+            "with --ellipsoid --semi-axes a,b,c [--center x,y,z] (GZI304)"]

@@ -209,8 +209,37 @@ def _ranges(drawings: Sequence[LinkDrawing]) -> NDArray[np.float64]:
     return np.maximum(np.ptp(np.vstack(pts), axis=0), 1e-3)
 
 
-def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path) -> None:
-    """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg)."""
+@dataclass(frozen=True)
+class HydroMarks:
+    """What ``plot`` adds for buoyancy, in the row's frame F: each model's centre of mass G
+    and centre of buoyancy B (``(label, p_FoG_F, p_FoB_F)``) and the free surface's height
+    ``waterline_z`` (a graded world's lowest layer; ``None``: no free surface)."""
+
+    centres: tuple[tuple[str, NDArray[np.float64], NDArray[np.float64]], ...] = ()
+    waterline_z: float | None = None
+
+
+def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> None:
+    labelled = len(marks.centres) <= 3  # more labels than that overlap into noise
+    for name, G, B in marks.centres:
+        label = name if labelled else ""
+        if np.all(np.isfinite(G)):
+            ax.plot(G[i], G[j], marker="o", ms=6, color="black", ls="", zorder=8)
+            ax.annotate(f"G {label}", (G[i], G[j]), xytext=(4, 4), textcoords="offset points",
+                        fontsize=7, zorder=9)
+        if np.all(np.isfinite(B)):
+            ax.plot(B[i], B[j], marker="^", ms=7, color="tab:cyan", mec="black", ls="",
+                    zorder=8)
+            ax.annotate(f"B {label}", (B[i], B[j]), xytext=(4, -10),
+                        textcoords="offset points", fontsize=7, zorder=9)
+    if marks.waterline_z is not None and j == 2:
+        ax.axhline(marks.waterline_z, color="tab:cyan", lw=1.2, ls="-.", zorder=0)
+
+
+def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
+           hydro: Sequence[HydroMarks | None] | None = None) -> None:
+    """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg);
+    ``hydro``: per row, the centres of mass and buoyancy and the waterline to mark."""
     try:
         import matplotlib
     except ImportError as exc:  # a runtime dependency: only a broken install lacks it
@@ -227,13 +256,16 @@ def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path) -> None
         raise GzInertiaError(f"{out}: the picture must be .png or .svg")
     fig = plt.figure(figsize=(13, 4.2 * len(rows) + 0.4))
     subfigures = fig.subfigures(len(rows), 1, squeeze=False)[:, 0]
-    for sub, (title, drawings) in zip(subfigures, rows, strict=True):
+    marks = list(hydro) if hydro is not None else [None] * len(rows)
+    for sub, (title, drawings), mark in zip(subfigures, rows, marks, strict=True):
         size = _ranges(drawings)
         # Each view about as wide as its content is, so elongated bodies stay readable.
         widths = [float(np.clip(size[i] / size[j], 0.6, 3.0)) for i, j, _ in VIEWS]
         axes = sub.subplots(1, 3, gridspec_kw={"width_ratios": widths})
         for ax, (i, j, view) in zip(axes, VIEWS, strict=True):
             _draw_view(ax, drawings, i, j, view, 0.2 * float(size.max()))
+            if mark is not None:
+                _draw_hydro(ax, mark, i, j)
         sub.suptitle(title, fontsize=10, fontweight="bold")
     legend = [
         Line2D([], [], color="0.35", lw=1.0, label="collision outline"),
@@ -242,7 +274,14 @@ def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path) -> None
         Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="centre of mass"),
         Line2D([], [], color="tab:red", label="link axes x, y, z (red, green, blue)"),
     ]
-    fig.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, fontsize=8,
+    if any(m is not None and (m.centres or m.waterline_z is not None) for m in marks):
+        legend += [
+            Line2D([], [], marker="o", color="black", ls="", label="G: model centre of mass"),
+            Line2D([], [], marker="^", color="tab:cyan", mec="black", ls="",
+                   label="B: centre of buoyancy (Gazebo)"),
+            Line2D([], [], color="tab:cyan", ls="-.", label="waterline"),
+        ]
+    fig.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=8,
                frameon=False)
     fig.savefig(out, dpi=110, bbox_inches="tight")
     plt.close(fig)

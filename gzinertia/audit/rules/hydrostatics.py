@@ -1,0 +1,315 @@
+"""Hydrostatics rules: GZI301 (B below G), GZI302 (net buoyancy), GZI303 (surface craft with a
+negative GM), GZI304 (buoyancy-proxy collisions), GZI305 (Gazebo's buoyancy volume or centre not
+the geometry's).
+
+Where they apply (:func:`hydrostatics_of`): in a world file with gz-sim's Buoyancy plugin, every
+top-level model that moves, in that plugin's fluid. In a model file (or a world without the
+plugin), GZI301 and GZI305 look at the models that nearly hover in Gazebo's default fluid
+(1000 kg/m³, uniform): mean density (mass over the collisions' exact volume) within
+:data:`NEAR_NEUTRAL` of the water's, i.e. submerged vehicles; GZI302 needs the world's plugin
+(the same vehicle may float at the surface of one world and hover in another), and GZI303 a
+graded one (the only kind of Gazebo world with a free surface). The scope
+depends only on masses, poses and collisions, which the editing commands never change (so an
+edit cannot bring a model into scope). Models are taken at the poses the file gives them; a
+model's links count together, joined or not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gzinertia.audit.context import DocumentContext, fmt, fmt_vec
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules.registry import document_rule, finding
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics, top_model
+from gzinertia.records import LinkRecord
+from gzinertia.sdf.buoyancy import BuoyancyWorld
+
+#: GZI301 looks at bodies whose buoyancy is within this range of their weight (submerged
+#: vehicles, near neutral); heavier ones sink, lighter ones surface.
+NEAR_NEUTRAL = (0.8, 1.25)
+#: GZI301: B must lie below G by more than this fraction of the body's size (V^(1/3)).
+VERTICAL_TOLERANCE = 1e-3
+#: GZI305: relative volume difference, and centre offset as a fraction of the link's size.
+VOLUME_TOLERANCE = 0.01
+CENTRE_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class DocumentHydrostatics:
+    """The fluid the rules assume, where it comes from, and the models in scope."""
+
+    fluid: BuoyancyWorld
+    from_plugin: bool
+    models: tuple[ModelHydrostatics, ...]
+    records: dict[str, LinkRecord]
+
+
+def _world_fluid(doc: DocumentContext) -> BuoyancyWorld | None:
+    if doc.doc.root_kind != "world" or not Path(doc.doc.path).is_file():
+        return None
+    from gzinertia.sdf.buoyancy import read_buoyancy_world
+
+    try:
+        return read_buoyancy_world(doc.doc.path)
+    except GzInertiaError:
+        return None  # the reader reports what it cannot read
+
+
+def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
+    """The models' hydrostatics the rules check (computed once per document)."""
+    cached = doc.hydrostatics_cache
+    if isinstance(cached, DocumentHydrostatics):
+        return cached
+    from gzinertia.physics.hydrostatics import model_hydrostatics
+
+    fluid = _world_fluid(doc)
+    from_plugin = fluid is not None
+    links = list(doc.doc.links)
+    groups: dict[str, list[LinkRecord]] = {}
+    for link in links:
+        groups.setdefault(top_model(link), []).append(link)
+    chosen = []
+    for group in groups.values():
+        if all(link.static or link.welded_to_world for link in group):
+            continue
+        chosen.extend(group)
+    result = DocumentHydrostatics(
+        fluid or BuoyancyWorld(),
+        from_plugin,
+        tuple(model_hydrostatics(chosen, fluid or BuoyancyWorld())) if chosen else (),
+        {link.name: link for link in chosen},
+    )
+    doc.hydrostatics_cache = result
+    return result
+
+
+def _fluid_words(h: DocumentHydrostatics) -> str:
+    if not h.from_plugin:
+        return "in Gazebo's default fluid (1000 kg/m^3, no Buoyancy plugin in this file)"
+    if h.fluid.kind == "uniform":
+        return f"in the world's uniform fluid ({fmt(h.fluid.density)} kg/m^3)"
+    return f"in the world's graded fluid ({fmt(h.fluid.density)} kg/m^3 below the layers)"
+
+
+def _anchor(h: DocumentHydrostatics, model: ModelHydrostatics) -> LinkRecord:
+    """The model's heaviest link: where a finding about the whole model is reported."""
+    best = max(model.links, key=lambda link: link.mass)
+    return h.records[best.name]
+
+
+def _submerged(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
+    """Every buoyant link entirely in the bottom fluid (always, in a uniform fluid)."""
+    if h.fluid.kind == "uniform":
+        return True
+    full = h.fluid.density * model.volume * model.g
+    return full > 0 and abs(model.buoyancy - full) <= 1e-9 * full
+
+
+@document_rule("GZI301")
+def buoyancy_centre_below_mass_centre(doc: DocumentContext) -> Iterator[Finding]:
+    h = hydrostatics_of(doc)
+    for model in h.models:
+        if not (model.weight > 0 and model.buoyancy > 0 and model.volume > 0):
+            continue
+        ratio = model.buoyancy / model.weight
+        if not (NEAR_NEUTRAL[0] <= ratio <= NEAR_NEUTRAL[1]) or not _submerged(h, model):
+            continue
+        up = model._up()
+        dz = float((model.p_WB - model.p_WG) @ up)
+        size = model.volume ** (1.0 / 3.0)
+        if not dz < -VERTICAL_TOLERANCE * size:
+            continue
+        anchor = _anchor(h, model)
+        yield finding(
+            "GZI301", anchor.source, anchor.name,
+            f"model {model.name!r} submerged {_fluid_words(h)}: its centre of buoyancy B "
+            f"{fmt_vec(model.p_WB)} m lies {fmt(-dz)} m below its centre of mass G "
+            f"{fmt_vec(model.p_WG)} m (buoyancy {fmt(model.buoyancy)} N, weight "
+            f"{fmt(model.weight)} N): statically unstable, restoring stiffness "
+            f"{fmt(model.restoring_stiffness)} N m/rad; it rolls over until B is above G "
+            "(move the ballast down or the buoyant volume up)",
+            {"model": model.name, "z_B_minus_z_G": dz,
+             "restoring_stiffness": model.restoring_stiffness,
+             "buoyancy": model.buoyancy, "weight": model.weight},
+        )
+
+
+def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float:
+    """The volume Gazebo gives buoyancy to when the model is entirely in the bottom fluid (a
+    graded fluid leaves meshes and other shapes out)."""
+    if h.fluid.kind == "uniform":
+        return model.volume
+    from gzinertia.physics.hydrostatics import GRADED_SHAPES
+
+    return float(sum(c.volume_gz for link in model.links if link.enabled
+                     for c in link.collisions if c.kind in GRADED_SHAPES))
+
+
+@document_rule("GZI302")
+def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
+    h = hydrostatics_of(doc)
+    if not h.from_plugin:
+        return  # the fluid is known only in a world with the plugin (a model file: any world)
+    fraction = doc.net_buoyancy
+    for model in h.models:
+        V = submerged_volume(h, model)
+        buoyancy = h.fluid.density * V * model.g
+        if not (model.weight > 0 and buoyancy > 0):
+            continue
+        net = buoyancy - model.weight
+        if not abs(net) > fraction * model.weight:
+            continue
+        anchor = _anchor(h, model)
+        way = "rises" if net > 0 else "sinks"
+        if net > 0 and h.fluid.kind == "graded":
+            way = "rises to the surface and floats there"
+        percent = 100.0 * net / model.weight
+        yield finding(
+            "GZI302", anchor.source, anchor.name,
+            f"model {model.name!r} submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
+            f"weight {fmt(model.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
+            f"beyond {fmt(100 * fraction)} %): it {way} (volume {fmt(V)} m^3, mass "
+            f"{fmt(model.mass)} kg; neutral at {fmt(model.mass / h.fluid.density)} m^3)",
+            {"model": model.name, "buoyancy": buoyancy, "weight": model.weight,
+             "net_percent": percent},
+        )
+
+
+#: GZI303: GM below minus this fraction of the hull's size (tessellation noise on a sphere).
+GM_TOLERANCE = 1e-3
+
+
+@document_rule("GZI303")
+def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
+    h = hydrostatics_of(doc)
+    if not h.from_plugin or h.fluid.kind != "graded" or not h.fluid.layers:
+        return
+    from gzinertia.physics.flotation import model_flotation
+
+    for model in h.models:
+        links = [h.records[link.name] for link in model.links]
+        f = model_flotation(model, links, h.fluid, None, True)
+        if f is None or not (f.floats and f.converged):
+            continue
+        size = max(model.volume_exact, 0.0) ** (1.0 / 3.0)
+        negative = [(name, gm) for name, gm in (("GM_T", f.GM_T), ("GM_L", f.GM_L))
+                    if gm < -GM_TOLERANCE * size]
+        if not negative:
+            continue
+        anchor = _anchor(h, model)
+        worst = ", ".join(f"{name} = {fmt(gm)} m" for name, gm in negative)
+        yield finding(
+            "GZI303", anchor.source, anchor.name,
+            f"model {model.name!r} floats at the surface (z = {fmt(f.z_surface)} m, draft "
+            f"{fmt(f.draft)} m, {_fluid_words(h)}) with {worst} (KB {fmt(f.KB)} m + BM_T "
+            f"{fmt(f.BM_T)} m / BM_L {fmt(f.BM_L)} m - KG {fmt(f.KG)} m): upright is unstable, "
+            "it capsizes; lower the centre of mass or widen the waterplane "
+            f"(`gzinertia hydrostatics {doc.doc.path}` shows the numbers)",
+            {"model": model.name, "GM_T": f.GM_T, "GM_L": f.GM_L},
+        )
+
+
+def _marine_by_visuals(model: ModelHydrostatics, visual_volume: float) -> bool:
+    """A model whose mass over its visuals' volume is near the water's (a vehicle drawn at
+    its real size, whatever its collisions)."""
+    return visual_volume > 0 and 0.5 <= model.mass / (1000.0 * visual_volume) <= 1.5
+
+
+@document_rule("GZI304")
+def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
+    from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
+    from gzinertia.sdf.visuals import link_visuals
+
+    h = hydrostatics_of(doc)
+    for model in h.models:
+        evidence = []
+        for link in model.links:
+            record = h.records[link.name]
+            if not link.enabled or not record.collisions:
+                continue
+            visuals, skipped = link_visuals(record)
+            if skipped:
+                continue
+            found = buoyancy_proxy(record.collisions, visuals)
+            if found is not None:
+                evidence.append((record, found))
+        visual_volume = sum(e.visual_volume for _, e in evidence)
+        if not h.from_plugin and not _marine_by_visuals(model, visual_volume):
+            continue
+        for record, e in evidence:
+            if not e.reasons:
+                continue
+            yield finding(
+                "GZI304", record.source, record.name,
+                f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}. Gazebo's "
+                "Buoyancy system and any added mass fitted to the collisions (`gzinertia "
+                "addmass`) see the proxy, not the hull: fit the added mass to the visual's "
+                "shape, and check the buoyancy with `gzinertia hydrostatics`",
+                {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
+                 "offset": e.offset},
+            )
+
+
+def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[str]:
+    out: list[str] = []
+    size = max(link.volume_exact, 0.0) ** (1.0 / 3.0)
+    if h.fluid.kind == "graded":
+        meshes = [c.name for c in link.collisions if c.kind == "mesh"]
+        if meshes:
+            out.append(f"its mesh collision(s) {', '.join(meshes)} get no buoyancy in a graded "
+                       "fluid (Gazebo computes graded buoyancy for primitives only)")
+    if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
+                                  > VOLUME_TOLERANCE * link.volume_exact):
+        scaled = [c.name for c in link.collisions
+                  if c.kind == "mesh" and c.volume and abs(c.volume_gz - c.volume) > 0]
+        why = f" (mesh <scale> ignored: {', '.join(scaled)})" if scaled else ""
+        out.append(f"Gazebo's volume {fmt(link.volume)} m^3, the geometry's "
+                   f"{fmt(link.volume_exact)} m^3{why}")
+    offset = float(np.linalg.norm(link.p_BoBv_B - link.p_BoBv_B_exact))
+    if link.volume_exact > 0 and offset > CENTRE_TOLERANCE * size:
+        out.append(f"Gazebo's centre of volume {fmt_vec(link.p_BoBv_B)} m (link frame: each "
+                   f"collision counted at its origin), the geometry's "
+                   f"{fmt_vec(link.p_BoBv_B_exact)} m, {fmt(offset)} m apart")
+    elif h.fluid.kind == "graded" and not any(c.kind == "mesh" for c in link.collisions):
+        f, fe = float(np.linalg.norm(link.f_W)), float(np.linalg.norm(link.f_W_exact))
+        d = float(np.linalg.norm(link.p_WB - link.p_WB_exact))
+        if abs(f - fe) > VOLUME_TOLERANCE * max(fe, 1e-300) or (
+                fe > 0 and d > CENTRE_TOLERANCE * size):
+            out.append(f"at its pose, a shape rotated across a fluid layer: Gazebo's buoyancy "
+                       f"{fmt(f)} N at {fmt_vec(link.p_WB)}, the geometry's {fmt(fe)} N at "
+                       f"{fmt_vec(link.p_WB_exact)} (gz-sim slices shapes in their own axes)")
+    return out
+
+
+def _hovers(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
+    """In a model file: the model's mass over its exact volume is near the water's density."""
+    if h.from_plugin:
+        return True
+    displaced = h.fluid.density * model.volume_exact
+    return displaced > 0 and NEAR_NEUTRAL[0] <= model.mass / displaced <= NEAR_NEUTRAL[1]
+
+
+@document_rule("GZI305")
+def buoyancy_not_as_geometry(doc: DocumentContext) -> Iterator[Finding]:
+    h = hydrostatics_of(doc)
+    for model in h.models:
+        if not _hovers(h, model):
+            continue
+        for link in model.links:
+            if not link.enabled or not math.isfinite(link.volume_exact):
+                continue
+            differences = _link_differences(h, link)
+            if differences:
+                record = h.records[link.name]
+                yield finding(
+                    "GZI305", record.source, link.name,
+                    f"Gazebo's Buoyancy system {_fluid_words(h)}: " + "; ".join(differences),
+                    {"volume": link.volume, "volume_exact": link.volume_exact},
+                )

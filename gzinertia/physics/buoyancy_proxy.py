@@ -1,0 +1,68 @@
+"""Collisions that look like a buoyancy proxy: hand-tuned boxes or spheres placed to set the
+volume and centre of buoyancy Gazebo's Buoyancy system computes, not the body's shape.
+
+A link's collisions are a proxy when, against its visuals (the shape the author drew),
+their total volume is below :data:`PROXY_VOLUME_FRACTION` of the visuals', or their centre of
+volume lies more than :data:`PROXY_OFFSET_FRACTION` of the visuals' size (``V^(1/3)``) from
+the visuals' centre of volume. Added mass fitted to such collisions (``addmass``) describes
+the proxy, not the hull.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gzinertia.physics.rotation import Vec3
+from gzinertia.records import Collision
+
+PROXY_VOLUME_FRACTION = 0.25
+PROXY_OFFSET_FRACTION = 0.25
+
+
+@dataclass(frozen=True)
+class ProxyEvidence:
+    """Collision and visual volumes (m³) and centres of volume (link frame, m), and why the
+    collisions look like a proxy (``reasons``, empty when they do not)."""
+
+    collision_volume: float
+    visual_volume: float
+    p_BoCc_B: Vec3
+    p_BoVc_B: Vec3
+    offset: float
+    reasons: tuple[str, ...]
+
+
+def _union(parts: Sequence[Collision]) -> tuple[float, Vec3] | None:
+    from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+
+    try:
+        solid = combine_solids([collision_solid(c) for c in parts])
+    except ShapeError:
+        return None
+    return solid.volume, np.asarray(solid.p_FoFc_F)
+
+
+def buoyancy_proxy(
+    collisions: Sequence[Collision], visuals: Sequence[Collision]
+) -> ProxyEvidence | None:
+    """The comparison of a link's collisions with its visuals (both in the link frame B), or
+    ``None`` when either has no solid to compare (none, a plane, an unresolved mesh)."""
+    if not collisions or not visuals:
+        return None
+    col, vis = _union(collisions), _union(visuals)
+    if col is None or vis is None or not vis[0] > 0:
+        return None
+    (Vc, pc), (Vv, pv) = col, vis
+    offset = float(np.linalg.norm(pc - pv))
+    size = Vv ** (1.0 / 3.0)
+    reasons = []
+    if Vc < PROXY_VOLUME_FRACTION * Vv:
+        reasons.append(f"collision volume {Vc:.4g} m^3 is {100 * Vc / Vv:.3g} % of the "
+                       f"visuals' {Vv:.4g} m^3")
+    if offset > PROXY_OFFSET_FRACTION * size:
+        reasons.append(f"collision centre of volume {np.array2string(pc, precision=4)} m is "
+                       f"{offset:.4g} m from the visuals' {np.array2string(pv, precision=4)} m")
+    return ProxyEvidence(Vc, Vv, pc, pv, offset, tuple(reasons))

@@ -1,0 +1,193 @@
+"""``gzinertia hydrostatics`` output: the JSON contract (docs/hydrostatics.md) and the text.
+
+Every number is SI (kg, m, m³, N, N·m, kg/m³); points are in the world frame W unless their
+name says otherwise (``p_MG``: model frame); non-finite numbers become ``null``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from gzinertia.physics.flotation import Flotation
+from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
+from gzinertia.sdf.buoyancy import BuoyancyWorld
+
+#: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
+DIFFERENCE_TOLERANCE = 1e-6
+
+
+def _vec(v: Any) -> list[float | None] | None:
+    if v is None:
+        return None
+    return [float(x) if math.isfinite(float(x)) else None for x in np.asarray(v).reshape(3)]
+
+
+def _num(x: float) -> float | None:
+    return float(x) if math.isfinite(float(x)) else None
+
+
+def fluid_summary(fluid: BuoyancyWorld, origin: str) -> dict[str, Any]:
+    """The fluid as used: ``origin`` says where it came from (the plugin's file:line,
+    ``--density``/``--fluid``, or Gazebo's default)."""
+    return {
+        "origin": origin,
+        "kind": fluid.kind,
+        "density": fluid.density,
+        "layers": [{"above": h, "density": rho} for h, rho in fluid.layers],
+        "enable": list(fluid.enabled),
+        "g_W": list(fluid.g_W),
+    }
+
+
+def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
+    """Where Gazebo's numbers for the link differ from the exact geometry's."""
+    out = []
+    if abs(link.volume - link.volume_exact) > DIFFERENCE_TOLERANCE * max(link.volume_exact,
+                                                                        1e-300):
+        out.append(f"{link.name}: Gazebo's volume {link.volume:.6g} m^3, exact "
+                   f"{link.volume_exact:.6g} m^3")
+    d = float(np.linalg.norm(link.p_WB - link.p_WB_exact))
+    if d > DIFFERENCE_TOLERANCE * max(scale, 1e-3) and link.enabled:
+        out.append(f"{link.name}: Gazebo's centre of buoyancy is {d:.4g} m from the exact one")
+    f, fe = float(np.linalg.norm(link.f_W)), float(np.linalg.norm(link.f_W_exact))
+    if abs(f - fe) > DIFFERENCE_TOLERANCE * max(fe, 1e-300):
+        out.append(f"{link.name}: Gazebo's buoyancy {f:.6g} N, exact {fe:.6g} N")
+    for c in link.collisions:
+        if c.note:
+            out.append(f"{link.name}::{c.name}: {c.note}")
+    return out
+
+
+def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
+    return {
+        "name": link.name,
+        "enabled": link.enabled,
+        "mass": link.mass,
+        "volume": link.volume,
+        "volume_exact": link.volume_exact,
+        "buoyancy": _num(float(link.f_W @ up)),
+        "buoyancy_exact": _num(float(link.f_W_exact @ up)),
+        "p_WG": _vec(link.p_WG),
+        "p_WB": _vec(link.p_WB),
+        "p_WB_exact": _vec(link.p_WB_exact),
+        "p_BoBv_B": _vec(link.p_BoBv_B),
+        "p_BoBv_B_exact": _vec(link.p_BoBv_B_exact),
+        "collisions": [
+            {"name": c.name, "kind": c.kind, "volume": c.volume_gz, "volume_exact": c.volume,
+             "note": c.note}
+            for c in link.collisions
+        ],
+    }
+
+
+def model_summary(model: ModelHydrostatics) -> dict[str, Any]:
+    """One entry of the ``models`` list (docs/hydrostatics.md)."""
+    up = model._up()
+    scale = max(model.volume_exact, 0.0) ** (1.0 / 3.0)
+    differences = [d for link in model.links for d in link_differences(link, scale)]
+    return {
+        "name": model.name,
+        "static": all(link.static for link in model.links),
+        "mass": model.mass,
+        "volume": model.volume,
+        "volume_exact": model.volume_exact,
+        "fluid_density": _num(model.fluid_density),
+        "buoyancy": model.buoyancy,
+        "buoyancy_exact": model.buoyancy_exact,
+        "weight": model.weight,
+        "net": model.net,
+        "net_percent": _num(model.net_percent),
+        "p_WG": _vec(model.p_WG),
+        "p_WB": _vec(model.p_WB),
+        "p_WB_exact": _vec(model.p_WB_exact),
+        "p_MG": _vec(model.in_model_frame(model.p_WG)),
+        "p_MB": _vec(model.in_model_frame(model.p_WB)),
+        "p_BG_W": _vec(model.p_BG_W),
+        "righting_moment_W": _vec(model.righting_moment_W),
+        "restoring_stiffness": _num(model.restoring_stiffness),
+        "links": [link_summary(link, up) for link in model.links],
+        "differences": differences,
+    }
+
+
+def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
+    """The ``flotation`` entry of a model (docs/hydrostatics.md), ``None`` when not solved."""
+    if f is None:
+        return None
+    return {
+        "floats": f.floats, "converged": f.converged, "z_surface": f.z_surface,
+        "heave": f.heave, "roll": f.roll, "pitch": f.pitch, "volume": f.volume,
+        "draft": f.draft, "waterplane_area": f.waterplane_area, "p_WF": _vec(f.p_WF),
+        "p_WB": _vec(f.p_WB), "p_WG": _vec(f.p_WG), "I_T": _num(f.I_T), "I_L": _num(f.I_L),
+        "KB": _num(f.KB), "KG": _num(f.KG), "BM_T": _num(f.BM_T), "BM_L": _num(f.BM_L),
+        "GM_T": _num(f.GM_T), "GM_L": _num(f.GM_L),
+    }
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    return "(" + ", ".join("nan" if x is None else f"{x:.4g}" for x in v) + ")"
+
+
+def _scalar(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4g}"
+
+
+def render_text(summary: dict[str, Any]) -> str:
+    """The summary as plain text, one block per model."""
+    fluid = summary["fluid"]
+    lines = []
+    if fluid["kind"] == "uniform":
+        lines.append(f"fluid: uniform {fluid['density']:g} kg/m^3 ({fluid['origin']})")
+    else:
+        layers = ", ".join(f"{x['density']:g} above z={x['above']:g}" for x in fluid["layers"])
+        lines.append(f"fluid: graded, {fluid['density']:g} kg/m^3 below"
+                     f"{', ' + layers if layers else ''} ({fluid['origin']})")
+    for m in summary["models"]:
+        lines.append("")
+        net_pct = m["net_percent"]
+        neutral = abs(m["net"]) <= 1e-9 * max(m["weight"], m["buoyancy"])
+        state = "hovers" if neutral else "rises" if m["net"] > 0 else "sinks"
+        if m["static"]:
+            state = "static: does not move"
+        lines.append(f"model {m['name']}: mass {m['mass']:.6g} kg, volume {m['volume']:.6g} m^3")
+        lines.append(
+            f"  buoyancy {m['buoyancy']:.6g} N, weight {m['weight']:.6g} N, net "
+            f"{m['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
+            f"{state}"
+        )
+        lines.append(f"  G {_fmt(m['p_WG'])} m, B {_fmt(m['p_WB'])} m (world)")
+        if m["p_MG"] is not None:
+            lines.append(f"  G {_fmt(m['p_MG'])} m, B {_fmt(m['p_MB'])} m (model frame)")
+        lines.append(f"  BG {_fmt(m['p_BG_W'])} m; righting moment about G "
+                     f"{_fmt(m['righting_moment_W'])} N m; restoring stiffness "
+                     f"{_scalar(m['restoring_stiffness'])} N m/rad")
+        for link in m["links"]:
+            off = "" if link["enabled"] else " (not enabled: no buoyancy)"
+            lines.append(f"    {link['name']}: volume {link['volume']:.6g} m^3, B "
+                         f"{_fmt(link['p_WB'])}{off}")
+        fl = m.get("flotation")
+        if fl is not None and not fl["floats"]:
+            lines.append(f"  surface at z = {fl['z_surface']:g}: the hull cannot carry the weight"
+                         " with any part dry (neutral or heavier): no waterline")
+        elif fl is not None:
+            lines.append(
+                f"  floating at z = {fl['z_surface']:g}: heave {fl['heave']:+.4g} m, roll "
+                f"{fl['roll']:+.4g} rad, pitch {fl['pitch']:+.4g} rad from the file's pose"
+                f"{'' if fl['converged'] else ' (no trim found: level, heave only)'}; draft "
+                f"{fl['draft']:.4g} m, "
+                f"waterplane {fl['waterplane_area']:.4g} m^2"
+            )
+            lines.append(
+                f"  KB {_scalar(fl['KB'])} m, KG {_scalar(fl['KG'])} m, BM_T "
+                f"{_scalar(fl['BM_T'])} m, BM_L {_scalar(fl['BM_L'])} m: GM_T "
+                f"{_scalar(fl['GM_T'])} m, GM_L {_scalar(fl['GM_L'])} m"
+                f"{' (negative: capsizes)' if min(fl['GM_T'] or 0, fl['GM_L'] or 0) < 0 else ''}"
+            )
+        for d in m["differences"]:
+            lines.append(f"  differs from exact geometry: {d}")
+    return "\n".join(lines)
