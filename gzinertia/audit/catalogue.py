@@ -177,5 +177,12 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A Hydrodynamics plugin names a link its model does not have: the plugin does "
             "nothing.",
         ),
+        _rule(
+            "GZI212",
+            "bem-added-mass-stale",
+            "warning",
+            "<fluid_added_mass> written by `addmass --bem` for geometry the link no longer has "
+            "(its mesh digest does not match).",
+        ),
     ]
 )

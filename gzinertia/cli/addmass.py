@@ -27,6 +27,7 @@ from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import AddMassResult
+    from gzinertia.edit.output import WriteMode
 
 
 @app.command()
@@ -38,7 +39,39 @@ def addmass(
             "--ellipsoid", help="Ellipsoid added mass (Tuckerman's closed form); required."
         ),
     ] = False,
+    bem: Annotated[
+        bool,
+        typer.Option(
+            "--bem",
+            help="Added mass of the link's collision geometry by a boundary-element solve "
+            "(Capytaine, unbounded fluid; needs pip install 'gzinertia[bem]'). docs/bem.md.",
+        ),
+    ] = False,
     link: LinkOption = None,
+    geometry: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--geometry",
+            help="With --bem: the collisions to mesh, comma-separated names (default: all of "
+            "the link's collisions, united).",
+        ),
+    ] = None,
+    panel_size: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option("--panel-size", help="With --bem: longest panel edge in metres."),
+    ] = None,
+    quality: Annotated[
+        str,
+        typer.Option(
+            "--quality",
+            help="With --bem and no --panel-size: fast (~600 panels), default (~2000), "
+            "fine (~5000).",
+        ),
+    ] = "default",
+    no_cache: Annotated[
+        bool,
+        typer.Option("--no-cache", help="With --bem: neither read nor write the result cache."),
+    ] = False,
     fit: Annotated[
         str,
         typer.Option(
@@ -105,9 +138,25 @@ def addmass(
     from gzinertia.edit.output import WriteMode
     from gzinertia.physics.fits import FIT_METHODS, explicit_fit
 
-    if not ellipsoid:
-        raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")
+    if ellipsoid and bem:
+        raise GzInertiaError("choose one added-mass model: --ellipsoid or --bem")
+    if not ellipsoid and not bem:
+        raise GzInertiaError(
+            "choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid) or --bem "
+            "(boundary elements)"
+        )
     mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+    if bem:
+        if semi_axes is not None or center is not None or rpy is not None:
+            raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
+        _addmass_bem(
+            file, mode, link, geometry, panel_size, quality, no_cache,
+            fluid_density(density, fluid), upgrade_version, model_path or [],
+            replace_plugin_added_mass, allow_overlap,
+        )
+        return
+    if geometry is not None or panel_size is not None or no_cache or quality != "default":
+        raise GzInertiaError("--geometry, --panel-size, --quality and --no-cache go with --bem")
     if semi_axes is not None:
         chooser = FitChooser(
             fixed=explicit_fit(
@@ -137,6 +186,74 @@ def addmass(
     deliver_edit(file, result.old, result.new, mode)
 
 
+def _addmass_bem(
+    file: Path,
+    mode: WriteMode,
+    link: str | None,
+    geometry: str | None,
+    panel_size: float | None,
+    quality: str,
+    no_cache: bool,
+    density: float,
+    upgrade_version: bool,
+    model_paths: list[Path],
+    replace_plugin_added_mass: bool,
+    allow_overlap: bool,
+) -> None:
+    """``addmass --bem``: solve, report on stderr, deliver the edit."""
+    from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
+    from gzinertia.physics.bem import QUALITY_PANELS, require_bem
+
+    require_bem()  # one line naming the extra when capytaine or manifold3d is missing
+    if quality not in QUALITY_PANELS:
+        raise GzInertiaError(f"--quality must be one of {', '.join(QUALITY_PANELS)}, not {quality!r}")
+    if panel_size is not None and not (0.0 < panel_size < float("inf")):
+        raise GzInertiaError(f"--panel-size must be a positive length in metres, not {panel_size!r}")
+    names = None
+    if geometry is not None:
+        if geometry.strip().lower() == "visual":
+            raise GzInertiaError("--geometry visual is not supported yet: name the collisions to mesh")
+        names = tuple(n.strip() for n in geometry.split(",") if n.strip())
+        if not names:
+            raise GzInertiaError("--geometry needs one or more collision names")
+    settings = BemSettings(density, panel_size, quality, names, not no_cache)
+
+    def progress(message: str) -> None:
+        print(f"... {message}", file=sys.stderr, flush=True)
+
+    result, solved = add_mass_bem(
+        file,
+        settings=settings,
+        pattern=link,
+        upgrade_version=upgrade_version,
+        model_paths=model_paths,
+        replace_plugin_added_mass=replace_plugin_added_mass,
+        allow_overlap=allow_overlap,
+        progress=progress,
+    )
+    import numpy as np
+
+    from gzinertia.physics.bem import BemResult
+
+    for item in solved:
+        r = item.result
+        assert isinstance(r, BemResult)
+        A = r.A_BBo_B.A
+        print(
+            f"{item.link.name}: BEM (Capytaine {r.capytaine_version}, direct), collisions "
+            f"{', '.join(item.collisions)}, {r.panels} panels (error estimate from "
+            f"{r.coarse_panels}): {100.0 * r.relative_error:.2g} %, {r.density:g} kg/m^3, "
+            + ("cached" if r.cached else f"{r.seconds:.1f} s"),
+            file=sys.stderr,
+        )
+        print(
+            "  A_BBo_B diag [x y z p q r] " + " ".join(f"{v:.4g}" for v in np.diag(A)),
+            file=sys.stderr,
+        )
+    _report(result, written=bool(solved))
+    deliver_edit(file, result.old, result.new, mode)
+
+
 def _of_collisions(names: str | None) -> str:
     """`` (collision a)`` / `` (collisions a, b)`` for an ellipsoid fitted to named collisions."""
     if not names:
@@ -145,7 +262,7 @@ def _of_collisions(names: str | None) -> str:
     return f" (collision{'s' if len(parts) > 1 else ''} {', '.join(parts)})"
 
 
-def _report(result: AddMassResult) -> None:
+def _report(result: AddMassResult, written: bool = False) -> None:
     """What was computed, on stderr (stdout is kept for --diff)."""
     import numpy as np
 
@@ -175,5 +292,5 @@ def _report(result: AddMassResult) -> None:
         print(f"note: {note}", file=err)
     for warning in result.warnings:
         print(f"warning: {warning}", file=err)
-    if not result.links:
+    if not result.links and not written:
         print(f"{result.path}: no link to write added mass for", file=err)

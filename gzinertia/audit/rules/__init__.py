@@ -4,13 +4,14 @@
 * :mod:`~gzinertia.audit.rules.added_mass`: GZI201–GZI204, GZI206, GZI207 (``<fluid_added_mass>``)
 * :mod:`~gzinertia.audit.rules.hydrodynamics`: GZI205, GZI208, GZI209, GZI211 (the plugin)
 * :mod:`~gzinertia.audit.rules.model`: GZI001, GZI210 (files and models)
+* :mod:`~gzinertia.audit.rules.bem`: GZI212 (added mass from ``addmass --bem``)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gzinertia.audit.rules import added_mass, hydrodynamics, inertia, model  # noqa: F401
+from gzinertia.audit.rules import added_mass, bem, hydrodynamics, inertia, model  # noqa: F401
 from gzinertia.audit.rules.registry import Rule, registered_rules
 
 RULES: Mapping[str, Rule] = registered_rules()
