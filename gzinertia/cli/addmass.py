@@ -206,13 +206,18 @@ def _addmass_bem(
 
     require_bem()  # one line naming the extra when capytaine or manifold3d is missing
     if quality not in QUALITY_PANELS:
-        raise GzInertiaError(f"--quality must be one of {', '.join(QUALITY_PANELS)}, not {quality!r}")
+        choices = ", ".join(QUALITY_PANELS)
+        raise GzInertiaError(f"--quality must be one of {choices}, not {quality!r}")
     if panel_size is not None and not (0.0 < panel_size < float("inf")):
-        raise GzInertiaError(f"--panel-size must be a positive length in metres, not {panel_size!r}")
+        raise GzInertiaError(
+            f"--panel-size must be a positive length in metres, not {panel_size!r}"
+        )
     names = None
     if geometry is not None:
         if geometry.strip().lower() == "visual":
-            raise GzInertiaError("--geometry visual is not supported yet: name the collisions to mesh")
+            raise GzInertiaError(
+                "--geometry visual is not supported yet: name the collisions to mesh"
+            )
         names = tuple(n.strip() for n in geometry.split(",") if n.strip())
         if not names:
             raise GzInertiaError("--geometry needs one or more collision names")

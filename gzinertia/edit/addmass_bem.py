@@ -32,6 +32,7 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import Collision, LinkRecord
 
+
 @dataclass(frozen=True)
 class BemSettings:
     """How the solve is set up: fluid density (kg/m³), panel size (m) or quality, which
@@ -92,6 +93,15 @@ def provenance(result: object, names: Sequence[str], digest: str) -> str:
     )
 
 
+def _prefixed(
+    progress: Callable[[str], None] | None, name: str
+) -> Callable[[str], None] | None:
+    if progress is None:
+        return None
+    report = progress
+    return lambda message: report(f"{name}: {message}")
+
+
 def add_mass_bem(
     path: Path,
     *,
@@ -140,21 +150,22 @@ def add_mass_bem(
         if not collisions:
             skipped.append(f"{link.name}: no collision geometry to mesh")
             continue
-        if progress:
-            progress(f"{link.name}: meshing {len(collisions)} shape(s)")
         result = bem_added_mass(
             collisions,
             settings.density,
             panel_size=settings.panel_size,
             quality=settings.quality,  # type: ignore[arg-type]
             use_cache=settings.use_cache,
-            progress=(lambda m, n=link.name: progress(f"{n}: {m}")) if progress else None,
+            progress=_prefixed(progress, link.name),
         )
         names = tuple(c.name for c in collisions)
         digest = geometry_digest(collisions)
         try:
             write_fluid_added_mass(
-                editor, link_element(editor, link), result.A_BBo_B, provenance(result, names, digest)
+                editor,
+                link_element(editor, link),
+                result.A_BBo_B,
+                provenance(result, names, digest),
             )
         except NotEditableError as exc:
             if pattern is not None:

@@ -14,10 +14,11 @@ the spec's point in the spec's axes and no change of point is needed.
   panels).
 * **Error.** Flat panels converge about as ``N^-0.9`` (N the panel count). Every result is solved
   twice, at panel size ``h`` and ``h·√2`` (about half the panels); the error of the finer solve
-  is estimated Richardson-style as ``|A_h - A_coarse| / ((N/N_coarse)^p - 1)`` with ``p = 0.8``,
-  a slightly slower rate than observed so the estimate errs on the safe side. It is reported
-  relative to the largest entry of the length-balanced matrix (kg, kg·m and kg·m² made
-  comparable by the body's equivalent radius ``(3V/4π)^(1/3)``).
+  is estimated Richardson-style as ``|A_h - A_coarse| / ((N/N_coarse)^p - 1)`` with ``p = 0.5``,
+  a slower rate than observed so the estimate errs on the safe side (2-4x the true error on
+  ellipsoids at default quality). The bound is per
+  3x3 block (linear, coupling, angular, each in its unit); the one figure reported is the
+  largest relative to its block (:func:`estimated_error`).
 * **Cache.** Results are kept in ``<cache dir>/bem/<key>.json`` (the audit's cache directory,
   ``$GZINERTIA_CACHE_DIR`` or ``.gzinertia_cache``), the key a sha256 of both panel meshes, the
   density, the method and the Capytaine version, so a CI re-run costs only the meshing.
@@ -49,10 +50,13 @@ FloatArray = NDArray[np.float64]
 Quality = Literal["fast", "default", "fine"]
 #: Target panel count of the finer solve per quality (the coarser has about half).
 QUALITY_PANELS: Final[dict[str, int]] = {"fast": 600, "default": 2000, "fine": 5000}
-#: Convergence exponent assumed by the error estimate (observed 0.9-1 on smooth bodies).
-ASSUMED_ORDER: Final = 0.8
+#: Convergence exponent assumed by the error estimate: smaller than the 0.9-1 observed on
+#: sequences of similar meshes, because two meshes of one body at different panel sizes are not
+#: exactly similar (measured on ellipsoids: the true error of the finer solve was 0.65-1.4 times
+#: the fine-coarse difference at a panel ratio of about 2).
+ASSUMED_ORDER: Final = 0.5
 #: Relative discretisation error above which a result is flagged.
-WARN_ERROR: Final = 0.03
+WARN_ERROR: Final = 0.05
 #: Ratio of the coarse panel size to the fine one (about half the panels).
 COARSE_RATIO: Final = math.sqrt(2.0)
 RIGID_BODY_DOFS: Final = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
@@ -105,39 +109,50 @@ class BemResult:
 
     @property
     def error_bound(self) -> FloatArray:
-        """Per-entry absolute error estimate (6x6, the units of ``A_BBo_B``): ``relative_error``
-        times the largest entry of the length-balanced matrix, in each entry's unit."""
-        return error_bound(self.A_BBo_B.symmetric().A, self.relative_error, self.length_scale)
+        """Per-entry absolute error estimate (6x6, the units of ``A_BBo_B``): per block."""
+        return block_error_bound(self.A_BBo_B.A, self.A_coarse.A, self.panels, self.coarse_panels)
 
 
-def _balanced(A: FloatArray, length: float) -> FloatArray:
-    """``S·A·S`` with ``S = diag(1, 1, 1, 1/ℓ, 1/ℓ, 1/ℓ)``: every entry in kg."""
-    s = np.array([1.0, 1.0, 1.0, *[1.0 / length] * 3])
-    return np.asarray(A * s[:, None] * s[None, :])
+BLOCKS: Final = (
+    (slice(0, 3), slice(0, 3)),
+    (slice(0, 3), slice(3, 6)),
+    (slice(3, 6), slice(0, 3)),
+    (slice(3, 6), slice(3, 6)),
+)
 
 
-def error_bound(A: FloatArray, relative_error: float, length: float) -> FloatArray:
-    """Absolute 6x6 bound: ``relative_error·max|S·A·S|`` mapped back through ``S⁻¹·…·S⁻¹``."""
-    top = float(np.max(np.abs(_balanced(A, length))))
-    s = np.array([1.0, 1.0, 1.0, *[length] * 3])
-    return np.asarray(relative_error * top * s[:, None] * s[None, :])
+def block_error_bound(
+    A_fine: FloatArray, A_coarse: FloatArray, n_fine: int, n_coarse: int
+) -> FloatArray:
+    """Richardson-style absolute error of ``A_fine``, one value per 3x3 block (linear,
+    coupling, angular: each in its own unit): ``max|A_fine - A_coarse|`` over the block, divided
+    by ``(N/N_coarse)^p - 1`` (module docstring); infinite when the two solves have nearly the
+    same panel count."""
+    ratio = n_fine / max(n_coarse, 1)
+    factor = math.inf if ratio <= 1.05 else 1.0 / (ratio**ASSUMED_ORDER - 1.0)
+    diff = np.abs(np.asarray(A_fine) - np.asarray(A_coarse))
+    bound = np.empty((6, 6))
+    for rows, cols in BLOCKS:
+        bound[rows, cols] = float(np.max(diff[rows, cols])) * factor
+    return bound
 
 
 def estimated_error(
     A_fine: FloatArray, A_coarse: FloatArray, n_fine: int, n_coarse: int, length: float
 ) -> float:
-    """Richardson-style relative error of ``A_fine`` from two solves (module docstring), entries
-    made comparable in kg with the body's length scale ``length`` (the radius of the sphere of
-    the same volume): a body whose rotational added mass is nearly zero (a sphere) is judged
-    on its translational one, not on the noise of its rotational one."""
-    top = float(np.max(np.abs(_balanced(A_fine, length))))
-    diff = float(np.max(np.abs(_balanced(A_fine - A_coarse, length))))
-    ratio = n_fine / max(n_coarse, 1)
-    if top == 0.0:
+    """The largest relative error over the blocks (:func:`block_error_bound`): linear block
+    against its largest entry, angular block against its largest entry but at least 1 % of
+    ``max|linear|·ℓ²`` (``ℓ = length``, the radius of the sphere of equal volume: a sphere's
+    rotational added mass is zero and only noise would be left to compare with), coupling
+    against the geometric mean of the two."""
+    bound = block_error_bound(A_fine, A_coarse, n_fine, n_coarse)
+    lin = float(np.max(np.abs(A_fine[:3, :3])))
+    ang = max(float(np.max(np.abs(A_fine[3:, 3:]))), 0.01 * lin * length * length)
+    if lin == 0.0:
         return 0.0
-    if ratio <= 1.05:
-        return math.inf
-    return diff / top / (ratio**ASSUMED_ORDER - 1.0)
+    scales = (lin, math.sqrt(lin * ang), math.sqrt(lin * ang), ang)
+    errors = [float(bound[r, c].max()) / s for (r, c), s in zip(BLOCKS, scales, strict=False)]
+    return max(errors)
 
 
 def panel_size_for(collisions: Sequence[Collision], panels: int) -> float:
@@ -170,7 +185,10 @@ def solve_surface(surface: Surface, density: float) -> FloatArray:
     import capytaine as cpt
 
     mesh = cpt.Mesh(
-        vertices=surface.vertices, faces=surface.faces, name="link", auto_clean=False,
+        vertices=surface.vertices,
+        faces=surface.faces,
+        name="link",
+        auto_clean=False,
         auto_check=False,
     )
     body = cpt.FloatingBody(
@@ -180,8 +198,12 @@ def solve_surface(surface: Surface, density: float) -> FloatArray:
     A = np.empty((6, 6))
     for i, radiating in enumerate(RIGID_BODY_DOFS):
         problem = cpt.RadiationProblem(
-            body=body, radiating_dof=radiating, omega=np.inf, free_surface=np.inf,
-            water_depth=np.inf, rho=float(density),
+            body=body,
+            radiating_dof=radiating,
+            omega=np.inf,
+            free_surface=np.inf,
+            water_depth=np.inf,
+            rho=float(density),
         )
         added = solver.solve(problem, keep_details=False).added_mass
         A[i] = [added[j] for j in RIGID_BODY_DOFS]
@@ -240,7 +262,11 @@ def bem_added_mass(
         progress: called with a short message before each solve.
     """
     version = require_bem()
-    h = panel_size if panel_size is not None else panel_size_for(collisions, QUALITY_PANELS[quality])
+    h = (
+        panel_size
+        if panel_size is not None
+        else panel_size_for(collisions, QUALITY_PANELS[quality])
+    )
     fine = link_surface(collisions, h)
     coarse = link_surface(collisions, h * COARSE_RATIO)
     key = hashlib.sha256(
@@ -259,8 +285,14 @@ def bem_added_mass(
             progress(f"BEM solve for the error estimate, {coarse.panels} panels")
         A_coarse = solve_surface(coarse, density)
         if use_cache:
-            _store(key, {"key": key, "A_fine": A_fine.ravel().tolist(),
-                         "A_coarse": A_coarse.ravel().tolist()})
+            _store(
+                key,
+                {
+                    "key": key,
+                    "A_fine": A_fine.ravel().tolist(),
+                    "A_coarse": A_coarse.ravel().tolist(),
+                },
+            )
     seconds = time.perf_counter() - start
     length = (3.0 * fine.volume() / (4.0 * math.pi)) ** (1.0 / 3.0)
     error = estimated_error(A_fine, A_coarse, fine.panels, coarse.panels, length)

@@ -10,8 +10,9 @@ larger than a panel size ``h``. This module builds it from the link's collision 
   consistently oriented, outward, no degenerate triangles; repaired where that is unambiguous,
   refused (:class:`SurfaceMeshError`, naming file and problem) otherwise;
 * every shape is posed in the link frame B (``X_BC``) and the shapes are united with manifold3d's
-  exact boolean union; the union is then refined so that no edge exceeds ``h``
-  (``Manifold.refine_to_length``, which keeps the surface conforming: no T-junctions).
+  exact boolean union; the union is then refined so that edges are about ``h`` long (every
+  original edge split into pieces of at most ``h``, interior edges near it, below ``2h``:
+  ``Manifold.refine_to_length``, which keeps the surface conforming: no T-junctions).
 
 Why manifold3d: its booleans are guaranteed to return a manifold (closed, oriented) surface for
 manifold inputs, it ships wheels for every platform, and it is fast (milliseconds for a link);
@@ -60,7 +61,7 @@ class Surface:
 
     @property
     def panels(self) -> int:
-        return int(len(self.faces))
+        return len(self.faces)
 
     def digest(self) -> str:
         """sha256 of the vertex coordinates and faces (the panel mesh the BEM solves on)."""
@@ -71,7 +72,9 @@ class Surface:
 
     def area(self) -> float:
         v = self.vertices[self.faces]
-        return float(0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1).sum())
+        return float(
+            0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1).sum()
+        )
 
     def volume(self) -> float:
         """Signed volume (positive for an outward-oriented closed surface)."""
@@ -126,21 +129,30 @@ def _primitive(geometry: Geometry, h: float, where: str) -> Any:
         radii = _require_positive(list(geometry.size or (None,) * 3), "ellipsoid <radii>", where)
         return m3.Manifold.sphere(1.0, _segments(max(radii), h)).scale(radii)
     if kind in ("cylinder", "capsule"):
-        r, length = _require_positive([geometry.radius, geometry.length], f"{kind} radius and length", where)
+        r, length = _require_positive(
+            [geometry.radius, geometry.length], f"{kind} radius and length", where
+        )
         n = _segments(r, h)
         body = m3.Manifold.cylinder(length, r, r, n, center=True)
         if kind == "capsule":
             cap = m3.Manifold.sphere(r, n)
             body = m3.Manifold.batch_boolean(
-                [body, cap.translate([0.0, 0.0, length / 2]), cap.translate([0.0, 0.0, -length / 2])],
+                [
+                    body,
+                    cap.translate([0.0, 0.0, length / 2]),
+                    cap.translate([0.0, 0.0, -length / 2]),
+                ],
                 m3.OpType.Add,
             )
         return body
     if kind == "mesh":
         if geometry.mesh_path is None:
             raise SurfaceMeshError(f"{where}: mesh {geometry.mesh_uri!r} did not resolve to a file")
-        vertices, faces = checked_mesh_file(geometry.mesh_path, geometry.scale, h)
-        return _manifold_of(vertices, faces, f"mesh {geometry.mesh_path!r}")
+        try:
+            vertices, faces = checked_mesh_file(geometry.mesh_path, geometry.scale, h)
+            return _manifold_of(vertices, faces, f"mesh {geometry.mesh_path!r}")
+        except SurfaceMeshError as exc:
+            raise SurfaceMeshError(f"{where}: {exc}") from None
     raise SurfaceMeshError(f"{where}: a {kind} geometry displaces no volume the BEM can mesh")
 
 
@@ -226,7 +238,7 @@ def checked_mesh_file(
 
 def link_surface(collisions: Sequence[Collision], h: float) -> Surface:
     """The union of ``collisions`` (posed in the link frame B) as one closed outward surface with
-    no edge longer than ``h`` metres.
+    edges about ``h`` metres long (module docstring).
 
     Raises :class:`SurfaceMeshError` (naming the collision's file and line) for a shape that
     cannot be meshed, and when the united surface is not a 2-manifold (shapes touching along an

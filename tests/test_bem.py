@@ -1,0 +1,360 @@
+"""``addmass --bem``: boundary-element added mass of a link's collision geometry.
+
+Oracles: Tuckerman's closed form for ellipsoids (gzinertia's own, itself checked against
+Capytaine, MuJoCo and Lamb in other tests), an independent Capytaine solve of the same panel
+surface about another point moved by the exact congruence ``Tᵀ·A·T`` (DESIGN.md §4), and the
+audit for the edit→audit invariant. The BEM's discretisation error is what the tool reports
+itself, from a second, coarser solve; the tests hold the result to that bound.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+from conftest import REPO, run_cli
+from scipy.spatial.transform import Rotation
+
+from gzinertia.audit.runner import audit
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Pose, rpy_from_rotation
+from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.sdf import read_sdf_bytes
+
+capytaine = pytest.importorskip("capytaine")
+pytest.importorskip("manifold3d")
+
+from gzinertia.physics.bem import bem_added_mass  # noqa: E402
+from gzinertia.physics.surface_mesh import link_surface  # noqa: E402
+
+DENSITY = 1025.0
+SEMI_AXES = (0.3, 0.15, 0.1)
+R_BE = Rotation.from_euler("xyz", [0.3, -0.5, 0.8]).as_matrix()
+p_BoEo_B = np.array([0.12, -0.05, 0.04])
+
+
+def _ellipsoid() -> Collision:
+    return Collision(
+        "hull", Pose(p_BoEo_B, R_BE), Geometry("ellipsoid", size=SEMI_AXES), SourceRef("e.sdf", 1)
+    )
+
+
+def _exact_A_BBo_B() -> AddedMass:
+    """Tuckerman's ``A_EEo_E`` rotated to B and moved to Bo (exact)."""
+    A_EEo_E = AddedMass(ellipsoid_added_mass_matrix(SEMI_AXES, DENSITY), "Eo", "E")
+    return A_EEo_E.in_link(Pose(p_BoEo_B, R_BE))
+
+
+def _check_within_reported_error(quality: str) -> float:
+    result = bem_added_mass([_ellipsoid()], DENSITY, quality=quality, use_cache=False)  # type: ignore[arg-type]
+    exact = _exact_A_BBo_B().A
+    A = result.A_BBo_B.symmetric().A
+    assert np.all(np.abs(A - exact) <= result.error_bound), np.max(
+        np.abs(A - exact) / result.error_bound
+    )
+    # Flat panels inscribed in the ellipsoid: the BEM approaches the closed form from below.
+    assert np.all(np.diag(A) < np.diag(exact))
+    scale = np.array([1, 1, 1, *[result.length_scale] * 3])
+    balanced = lambda M: M / scale[:, None] / scale[None, :]  # noqa: E731
+    return float(np.max(np.abs(balanced(A - exact))) / np.max(np.abs(balanced(exact))))
+
+
+def test_ellipsoid_default_quality_within_its_reported_error() -> None:
+    """A posed ellipsoid (offset and turned in the link): the BEM about Bo agrees with the
+    closed form moved to Bo within the error it reports, and that error is honest but not
+    wildly pessimistic (below 3 %)."""
+    error = _check_within_reported_error("default")
+    assert error < 0.03
+
+
+@pytest.mark.slow
+def test_ellipsoid_fine_quality_within_half_a_percent() -> None:
+    assert _check_within_reported_error("fine") < 5e-3
+
+
+def _box_and_tube() -> list[Collision]:
+    box = Collision(
+        "frame",
+        Pose(np.array([0.02, 0.0, 0.05]), np.eye(3)),
+        Geometry("box", size=(0.45, 0.34, 0.25)),
+        SourceRef("r.sdf", 1),
+    )
+    R = Rotation.from_euler("y", np.pi / 2).as_matrix()
+    tube = Collision(
+        "tube",
+        Pose(np.array([0.0, 0.03, 0.17]), R),
+        Geometry("cylinder", radius=0.07, length=0.4),
+        SourceRef("r.sdf", 2),
+    )
+    return [box, tube]
+
+
+def test_about_another_point_moved_by_the_congruence() -> None:
+    """An independent Capytaine solve of the same panel surface with the rotations about
+    Q = (0.3, -0.2, 0.1) m, moved to Bo by ``Tᵀ·A_Q·T``, is what ``bem_added_mass`` gives about
+    Bo: to round-off of the solver (far inside the reported discretisation error)."""
+    from oracles.capytaine_oracle import bem_added_mass_of_mesh
+
+    collisions = _box_and_tube()
+    result = bem_added_mass(collisions, DENSITY, quality="fast", use_cache=False)
+    surface = link_surface(collisions, result.panel_size)
+    assert surface.panels == result.panels
+    mesh = capytaine.Mesh(vertices=surface.vertices, faces=surface.faces)
+    p_BoQ_B = np.array([0.3, -0.2, 0.1])
+    A_BQ_B = AddedMass(bem_added_mass_of_mesh(mesh, p_BoQ_B, DENSITY), "Q", "B")
+    moved = A_BQ_B.moved_to("Bo", p_BoQ_B).A  # p_PQ: from the new point Bo to the old point Q
+    A = result.A_BBo_B.A
+    assert np.all(np.abs(moved - A) <= 1e-6 * result.error_bound / result.relative_error)
+    assert np.all(np.abs(moved - A) <= result.error_bound)
+
+
+def test_cache_gives_the_same_matrix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path))
+    first = bem_added_mass([_ellipsoid()], DENSITY, quality="fast")
+    second = bem_added_mass([_ellipsoid()], DENSITY, quality="fast")
+    assert not first.cached and second.cached
+    assert np.array_equal(first.A_BBo_B.A, second.A_BBo_B.A)
+    assert second.relative_error == first.relative_error
+    other = bem_added_mass([_ellipsoid()], 1000.0, quality="fast")
+    assert not other.cached  # density is part of the key
+
+
+def test_union_is_one_closed_outward_surface() -> None:
+    """The box and the tube overlap: their union is one closed, consistently outward surface
+    whose volume trimesh agrees with, smaller than the sum of the two (the overlap counts once)."""
+    surface = link_surface(_box_and_tube(), 0.03)
+    mesh = trimesh.Trimesh(surface.vertices, surface.faces)
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    assert mesh.volume == pytest.approx(surface.volume(), rel=1e-9) and mesh.volume > 0
+    separate = 0.45 * 0.34 * 0.25 + np.pi * 0.07**2 * 0.4
+    assert mesh.volume < separate
+    edges = mesh.edges_unique_length
+    # refine_to_length splits every edge into pieces of about h; interior edges stay near it.
+    assert np.median(edges) <= 0.03 and np.max(edges) <= 2 * 0.03
+
+
+# ---------------------------------------------------------------------------------------------
+# the command
+
+
+LINK = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="rov">
+    <link name="body">
+      <inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.7</iyy><izz>0.8</izz></inertia></inertial>
+{collisions}
+    </link>
+  </model>
+</sdf>
+"""
+
+
+def _collision(name: str, geometry: str, pose: str = "0 0 0 0 0 0") -> str:
+    return (
+        f'      <collision name="{name}"><pose>{pose}</pose>'
+        f"<geometry>{geometry}</geometry></collision>"
+    )
+
+
+def test_addmass_bem_writes_the_solve_about_the_link_origin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the command writes, read back by the SDF reader, is the BEM of the posed ellipsoid
+    (within its reported error of the closed form), with the provenance comment; a second run
+    changes nothing, ``--check`` passes, and the audit adds no finding."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    xyz = " ".join(f"{v:.17g}" for v in p_BoEo_B)
+    rpy = " ".join(f"{v:.17g}" for v in rpy_from_rotation(R_BE))
+    radii = " ".join(f"{v:g}" for v in SEMI_AXES)
+    path = tmp_path / "rov.sdf"
+    path.write_text(
+        LINK.format(
+            collisions=_collision(
+                "hull", f"<ellipsoid><radii>{radii}</radii></ellipsoid>", f"{xyz} {rpy}"
+            )
+        )
+    )
+    before = {(f.code, f.link) for f in audit([str(path)]).findings}
+    collisions = read_sdf_bytes(path.read_bytes(), str(path), []).links[0].collisions
+    args = ["addmass", str(path), "--bem", "--density", str(DENSITY), "--quality", "fast"]
+    code, _, err = run_cli([*args, "--in-place"], capsys)
+    assert code == 0, err
+    text = path.read_text()
+    for word in (
+        "BEM added mass",
+        "Capytaine",
+        "direct method",
+        "panels",
+        "infinite frequency",
+        "unbounded fluid",
+        "mesh digest sha256:",
+        "fluid density 1025 kg/m^3",
+    ):
+        assert word in text
+    A_read = read_sdf_bytes(path.read_bytes(), str(path), []).links[0].inertial.A_BBo_B
+    assert A_read is not None
+    result = bem_added_mass(collisions, DENSITY, quality="fast")
+    assert result.cached  # the command stored it
+    assert np.allclose(A_read, result.A_BBo_B.symmetric().A, rtol=1e-9, atol=1e-9)
+    assert np.all(np.abs(A_read - _exact_A_BBo_B().A) <= result.error_bound)
+    code, _, err = run_cli([*args, "--check"], capsys)
+    assert code == 0, err
+    code, _, err = run_cli([*args, "--in-place"], capsys)
+    assert code == 0 and path.read_text() == text  # idempotent
+    after = {(f.code, f.link) for f in audit([str(path)]).findings}
+    assert after <= before, after - before
+
+
+def test_stale_provenance_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GZI212 after the box the BEM meshed is resized; none before."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "box.sdf"
+    path.write_text(
+        LINK.format(collisions=_collision("hull", "<box><size>0.4 0.3 0.2</size></box>"))
+    )
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
+    )
+    assert code == 0, err
+    assert "GZI212" not in {f.code for f in audit([str(path)]).findings}
+    path.write_text(path.read_text().replace("0.4 0.3 0.2", "0.5 0.3 0.2"))
+    stale = [f for f in audit([str(path)]).findings if f.code == "GZI212"]
+    assert len(stale) == 1 and stale[0].link == "rov::body"
+    assert "addmass" in stale[0].message and "--bem" in stale[0].message
+
+
+# ---------------------------------------------------------------------------------------------
+# refused geometry: one line naming file and problem, exit 2, nothing written
+
+
+def _write_stl(path: Path, vertices: np.ndarray, faces: np.ndarray) -> None:
+    trimesh.Trimesh(vertices, faces, process=False).export(path)
+
+
+def _cube() -> tuple[np.ndarray, np.ndarray]:
+    box = trimesh.creation.box((0.4, 0.3, 0.2))
+    return np.asarray(box.vertices), np.asarray(box.faces)
+
+
+def _open_mesh() -> tuple[np.ndarray, np.ndarray]:
+    v, f = _cube()
+    return v, f[1:]
+
+
+def _inverted_piece() -> tuple[np.ndarray, np.ndarray]:
+    """Two separate boxes, the second inside out: which side is fluid cannot be told."""
+    v, f = _cube()
+    v2 = v + np.array([1.0, 0.0, 0.0])
+    return np.vstack([v, v2]), np.vstack([f, f[:, ::-1] + len(v)])
+
+
+def _degenerate() -> tuple[np.ndarray, np.ndarray]:
+    """A closed box with a zero-area sliver (A, B, M), M the midpoint of the edge AB: removing
+    the sliver opens the surface (a T-junction at M)."""
+    v, f = _cube()
+    f = [list(t) for t in f]
+    for i, tri in enumerate(f):
+        a, b, c = tri
+        # find a face (a, b, c) whose edge a->b is shared with another face
+        if any(set((a, b)) <= set(t) and j != i for j, t in enumerate(f)):
+            M = len(v)
+            v = np.vstack([v, 0.5 * (v[a] + v[b])])
+            f[i] = [a, M, c]
+            f.append([M, b, c])
+            f.append([a, b, M])
+            break
+    return v, np.asarray(f)
+
+
+@pytest.mark.parametrize(
+    ("case", "build", "problem"),
+    [
+        ("open", _open_mesh, "not closed"),
+        ("inverted", _inverted_piece, "face inwards"),
+        ("degenerate", _degenerate, "degenerate"),
+    ],
+)
+def test_refused_mesh_files(
+    case: str, build: object, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stl = tmp_path / f"{case}.stl"
+    v, f = build()  # type: ignore[operator]
+    _write_stl(stl, v, f)
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        LINK.format(collisions=_collision("hull", f"<mesh><uri>{stl.name}</uri></mesh>"))
+    )
+    old = path.read_bytes()
+    code, _out, err = run_cli(
+        ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
+    )
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gzinertia: error:"), err
+    assert stl.name in lines[0] and problem in lines[0], lines[0]
+    assert "Traceback" not in err and path.read_bytes() == old
+
+
+def test_non_manifold_union_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two boxes touching along one edge only: their union has no single outside."""
+    path = tmp_path / "edge.sdf"
+    path.write_text(
+        LINK.format(
+            collisions="\n".join(
+                [
+                    _collision("a", "<box><size>0.2 0.2 0.2</size></box>"),
+                    _collision("b", "<box><size>0.2 0.2 0.2</size></box>", "0.2 0.2 0 0 0 0"),
+                ]
+            )
+        )
+    )
+    old = path.read_bytes()
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
+    )
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and "touch along an edge" in lines[0], err
+    assert path.read_bytes() == old
+
+
+def test_without_the_extra_bem_says_how_to_install(tmp_path: Path) -> None:
+    """capytaine made unimportable: one line naming the extra, exit 2, file untouched."""
+    blocker = tmp_path / "block"
+    (blocker / "capytaine").mkdir(parents=True)
+    (blocker / "capytaine" / "__init__.py").write_text(
+        "raise ImportError('blocked for the test')\n"
+    )
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        LINK.format(collisions=_collision("hull", "<sphere><radius>0.2</radius></sphere>"))
+    )
+    old = path.read_bytes()
+    env = dict(os.environ, PYTHONPATH=f"{blocker}{os.pathsep}{REPO}")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from gzinertia.cli import main; main()",
+            "addmass",
+            str(path),
+            "--bem",
+            "--in-place",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'gzinertia[bem]'" in lines[0], proc.stderr
+    assert path.read_bytes() == old
