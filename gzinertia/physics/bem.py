@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.surface_mesh import Surface, link_surface
+from gzinertia.physics.surface_mesh import Surface, link_surface, surface_area
 from gzinertia.records import Collision
 
 FloatArray = NDArray[np.float64]
@@ -55,6 +55,8 @@ QUALITY_PANELS: Final[dict[str, int]] = {"fast": 600, "default": 2000, "fine": 5
 #: exactly similar (measured on ellipsoids: the true error of the finer solve was 0.65-1.4 times
 #: the fine-coarse difference at a panel ratio of about 2).
 ASSUMED_ORDER: Final = 0.5
+#: Most panels of one solve (memory grows as N²).
+MAX_PANELS: Final = 10_000
 #: Relative discretisation error above which a result is flagged.
 WARN_ERROR: Final = 0.05
 #: Ratio of the coarse panel size to the fine one (about half the panels).
@@ -158,10 +160,10 @@ def estimated_error(
 def panel_size_for(collisions: Sequence[Collision], panels: int) -> float:
     """The panel size giving about ``panels`` panels on the link's surface (within about 15 %).
 
-    The count of a refined surface goes as ``1/h²``: starting from a coarse probe mesh, the size
-    is corrected twice by ``sqrt(N/panels)`` (meshing costs milliseconds)."""
-    h = _probe_size(collisions)
-    for _ in range(3):
+    Refined surfaces have about ``area / (0.4·h²)`` triangles; the first guess from the area is
+    corrected up to twice by ``sqrt(N/panels)`` (meshing costs milliseconds)."""
+    h = math.sqrt(surface_area(collisions) / (0.4 * panels))
+    for _ in range(2):
         n = link_surface(collisions, h).panels
         if abs(n / panels - 1.0) < 0.15:
             break
@@ -169,14 +171,18 @@ def panel_size_for(collisions: Sequence[Collision], panels: int) -> float:
     return h
 
 
-def _probe_size(collisions: Sequence[Collision]) -> float:
-    """A first panel size: a quarter of the smallest primitive dimension (5 cm for meshes)."""
-    sizes: list[float] = []
-    for c in collisions:
-        g = c.geometry
-        if g.kind != "mesh":
-            sizes.extend(d for d in (*(g.size or ()), g.radius or 0.0, g.length or 0.0) if d > 0)
-    return 0.25 * min(sizes) if sizes else 0.05
+def require_panel_count(collisions: Sequence[Collision], h: float) -> None:
+    """Refuses a panel size that would give more than :data:`MAX_PANELS` panels (the dense BEM
+    needs about 64·N² bytes: 6.4 GB at 10,000), before meshing."""
+    area = surface_area(collisions)
+    estimate = area / (0.4 * h * h)
+    if not estimate <= MAX_PANELS:
+        places = ", ".join(str(c.source) for c in collisions)
+        raise GzInertiaError(
+            f"{places}: a panel size of {h:g} m gives about {estimate:.3g} panels on "
+            f"{area:.3g} m^2 of surface; the dense BEM is limited to {MAX_PANELS} "
+            "(memory grows as the square): choose a larger --panel-size"
+        )
 
 
 def solve_surface(surface: Surface, density: float) -> FloatArray:
@@ -267,6 +273,7 @@ def bem_added_mass(
         if panel_size is not None
         else panel_size_for(collisions, QUALITY_PANELS[quality])
     )
+    require_panel_count(collisions, h)
     fine = link_surface(collisions, h)
     coarse = link_surface(collisions, h * COARSE_RATIO)
     key = hashlib.sha256(

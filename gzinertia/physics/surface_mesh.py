@@ -103,6 +103,8 @@ def geometry_digest(collisions: Sequence[Collision]) -> str:
 
 def _segments(radius: float, h: float) -> int:
     """Segments round a circle of ``radius`` for edges about ``h`` long (a multiple of 4, >= 8)."""
+    if not math.isfinite(h):
+        return 8
     n = math.ceil(2.0 * math.pi * radius / h)
     return max(8, 4 * math.ceil(n / 4))
 
@@ -236,18 +238,12 @@ def checked_mesh_file(
     return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
 
 
-def link_surface(collisions: Sequence[Collision], h: float) -> Surface:
-    """The union of ``collisions`` (posed in the link frame B) as one closed outward surface with
-    edges about ``h`` metres long (module docstring).
-
-    Raises :class:`SurfaceMeshError` (naming the collision's file and line) for a shape that
-    cannot be meshed, and when the united surface is not a 2-manifold (shapes touching along an
-    edge or at a point) or encloses no volume.
-    """
+def _united(collisions: Sequence[Collision], h: float) -> tuple[Any, str]:
+    """The union of the posed shapes as a manifold3d.Manifold (curved shapes with segments
+    about ``h`` long; ``h = inf``: the coarsest, 8 segments round a circle), and where they are
+    written (for messages)."""
     import manifold3d as m3
 
-    if not (math.isfinite(h) and h > 0.0):
-        raise SurfaceMeshError(f"panel size must be positive and finite, got {h!r}")
     if not collisions:
         raise SurfaceMeshError("no displacing geometry to mesh")
     solids = []
@@ -258,8 +254,29 @@ def link_surface(collisions: Sequence[Collision], h: float) -> Surface:
         solids.append(shape.transform(X))
     union = m3.Manifold.batch_boolean(solids, m3.OpType.Add) if len(solids) > 1 else solids[0]
     places = ", ".join(str(c.source) for c in collisions)
-    if union.is_empty() or not union.volume() > 0.0:
-        raise SurfaceMeshError(f"{places}: the link's shapes enclose no volume")
+    volume = union.volume()
+    if union.is_empty() or not (math.isfinite(volume) and volume > 0.0):
+        raise SurfaceMeshError(f"{places}: the link's shapes enclose no finite volume")
+    return union, places
+
+
+def surface_area(collisions: Sequence[Collision]) -> float:
+    """The area (m²) of the coarsest united surface: what the panel count scales with."""
+    union, _ = _united(collisions, math.inf)
+    return float(union.surface_area())
+
+
+def link_surface(collisions: Sequence[Collision], h: float) -> Surface:
+    """The union of ``collisions`` (posed in the link frame B) as one closed outward surface with
+    edges about ``h`` metres long (module docstring).
+
+    Raises :class:`SurfaceMeshError` (naming the collision's file and line) for a shape that
+    cannot be meshed, and when the united surface is not a 2-manifold (shapes touching along an
+    edge or at a point) or encloses no volume.
+    """
+    if not (math.isfinite(h) and h > 0.0):
+        raise SurfaceMeshError(f"panel size must be positive and finite, got {h!r}")
+    union, places = _united(collisions, h)
     refined = union.refine_to_length(h)
     out = refined.to_mesh64()
     vertices = np.asarray(out.vert_properties, dtype=np.float64)[:, :3]
