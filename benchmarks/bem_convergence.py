@@ -32,7 +32,9 @@ X_BE = Pose(np.array([0.12, -0.05, 0.04]), Rotation.from_euler("xyz", [0.3, -0.5
 
 
 def _block_error(A: np.ndarray, exact: np.ndarray, rows: slice) -> float:
-    return float(np.max(np.abs(A[rows, rows] - exact[rows, rows])) / np.max(np.abs(exact[rows, rows])))
+    return float(
+        np.max(np.abs(A[rows, rows] - exact[rows, rows])) / np.max(np.abs(exact[rows, rows]))
+    )
 
 
 def main() -> None:
@@ -51,13 +53,21 @@ def main() -> None:
             r = bem_added_mass([collision], 1000.0, quality=quality, use_cache=False)  # type: ignore[arg-type]
             secs = time.perf_counter() - start
             A = r.A_BBo_B.symmetric().A
-            rows.append((
-                name, quality, r.panels, f"{100 * _block_error(A, exact, slice(0, 3)):.2f} %",
-                f"{100 * _block_error(A, exact, slice(3, 6)):.2f} %",
-                f"{100 * r.relative_error:.2f} %", f"{secs:.1f}",
-            ))
-    print_table(("body", "quality", "panels", "linear error", "angular error",
-                 "reported error", "seconds"), rows)
+            rows.append(
+                (
+                    name,
+                    quality,
+                    r.panels,
+                    f"{100 * _block_error(A, exact, slice(0, 3)):.2f} %",
+                    f"{100 * _block_error(A, exact, slice(3, 6)):.2f} %",
+                    f"{100 * r.relative_error:.2f} %",
+                    f"{secs:.1f}",
+                )
+            )
+    print_table(
+        ("body", "quality", "panels", "linear error", "angular error", "reported error", "seconds"),
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -56,8 +56,15 @@ def main() -> None:
     rows = []
     for h in sizes:
         secs, r = _timed([BOX], panel_size=h)
-        rows.append((f"{h:g}", r.panels, r.coarse_panels, f"{secs:.1f}",  # type: ignore[attr-defined]
-                     f"{100 * r.relative_error:.2g} %"))  # type: ignore[attr-defined]
+        rows.append(
+            (
+                f"{h:g}",
+                r.panels,
+                r.coarse_panels,
+                f"{secs:.1f}",  # type: ignore[attr-defined]
+                f"{100 * r.relative_error:.2g} %",
+            )
+        )  # type: ignore[attr-defined]
     print("\n0.45 x 0.34 x 0.25 m box, seconds for both solves (no cache):")
     print_table(("panel size m", "panels", "coarse panels", "seconds", "error estimate"), rows)
 
@@ -67,8 +74,15 @@ def main() -> None:
             continue
         secs, r = _timed([BOX], quality=quality)
         diag = " ".join(f"{v:.4g}" for v in np.diag(r.A_BBo_B.A))  # type: ignore[attr-defined]
-        rows.append((quality, r.panels, f"{secs:.1f}",  # type: ignore[attr-defined]
-                     f"{100 * r.relative_error:.2g} %", diag))  # type: ignore[attr-defined]
+        rows.append(
+            (
+                quality,
+                r.panels,
+                f"{secs:.1f}",  # type: ignore[attr-defined]
+                f"{100 * r.relative_error:.2g} %",
+                diag,
+            )
+        )  # type: ignore[attr-defined]
     print("\nthe box at each --quality:")
     print_table(("quality", "panels", "seconds", "error estimate", "diag [x y z p q r]"), rows)
 
@@ -84,8 +98,14 @@ def main() -> None:
             except SurfaceMeshError as exc:
                 rows.append((Path(rel).name, "-", "-", f"refused: {str(exc)[-90:]}"))
                 continue
-            rows.append((Path(rel).name, r.panels, f"{secs:.1f}",  # type: ignore[attr-defined]
-                         f"{100 * r.relative_error:.2g} %"))  # type: ignore[attr-defined]
+            rows.append(
+                (
+                    Path(rel).name,
+                    r.panels,
+                    f"{secs:.1f}",  # type: ignore[attr-defined]
+                    f"{100 * r.relative_error:.2g} %",
+                )
+            )  # type: ignore[attr-defined]
         print("\ncorpus collision meshes at default quality:")
         print_table(("mesh", "panels", "seconds", "error estimate / why refused"), rows)
 

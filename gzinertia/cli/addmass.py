@@ -68,6 +68,38 @@ def addmass(
             "fine (~5000).",
         ),
     ] = "default",
+    from_result: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--from",
+            help="Import an added mass computed elsewhere: a Capytaine NetCDF dataset "
+            "(assemble_dataset), for the one link --link names. docs/bem.md.",
+        ),
+    ] = None,
+    about: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--about",
+            help="With --from: the point the result is about, x,y,z in the link frame (default: "
+            "the dataset's rotation_center, read as link coordinates).",
+        ),
+    ] = None,
+    axes: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--axes",
+            help="With --from: orientation of the result's axes in the link, roll,pitch,yaw "
+            "(radians; default 0,0,0).",
+        ),
+    ] = None,
+    frequency: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--frequency",
+            help="With --from: the dataset's frequency to use, zero, infinite or omega in rad/s "
+            "(required when it holds several).",
+        ),
+    ] = None,
     no_cache: Annotated[
         bool,
         typer.Option("--no-cache", help="With --bem: neither read nor write the result cache."),
@@ -138,12 +170,20 @@ def addmass(
     from gzinertia.edit.output import WriteMode
     from gzinertia.physics.fits import FIT_METHODS, explicit_fit
 
-    if ellipsoid and bem:
-        raise GzInertiaError("choose one added-mass model: --ellipsoid or --bem")
+    if sum([ellipsoid, bem, from_result is not None]) > 1:
+        raise GzInertiaError("choose one added-mass model: --ellipsoid, --bem or --from")
+    if from_result is None and (about or axes or frequency):
+        raise GzInertiaError("--about, --axes and --frequency go with --from")
+    if from_result is not None:
+        mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+        _addmass_from(file, from_result, mode, link, frequency, about, axes,
+                      None if density is None and fluid is None else fluid_density(density, fluid),
+                      upgrade_version, model_path or [])
+        return
     if not ellipsoid and not bem:
         raise GzInertiaError(
-            "choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid) or --bem "
-            "(boundary elements)"
+            "choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid), --bem "
+            "(boundary elements) or --from RESULT (computed elsewhere)"
         )
     mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     if bem:
@@ -184,6 +224,39 @@ def addmass(
     )
     _report(result)
     deliver_edit(file, result.old, result.new, mode)
+
+
+def _addmass_from(
+    file: Path,
+    result: Path,
+    mode: WriteMode,
+    link: str | None,
+    frequency: str | None,
+    about: str | None,
+    axes: str | None,
+    density: float | None,
+    upgrade_version: bool,
+    model_paths: list[Path],
+) -> None:
+    """``addmass --from RESULT``: import, move to Bo in link axes, write."""
+    import numpy as np
+
+    from gzinertia.edit.bem_import import add_mass_from
+
+    p = None if about is None else parse_vector(about, "--about", (0.0, 0.0, 0.0))
+    rpy = parse_vector(axes, "--axes", (0.0, 0.0, 0.0))
+    old, new, name, A, notes = add_mass_from(
+        file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
+        density=density, upgrade_version=upgrade_version, model_paths=model_paths,
+    )
+    print(
+        f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
+        + " ".join(f"{v:.4g}" for v in np.diag(A.A)),
+        file=sys.stderr,
+    )
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    deliver_edit(file, old, new, mode)
 
 
 def _addmass_bem(
