@@ -182,7 +182,7 @@ def test_addmass_bem_writes_the_solve_about_the_link_origin(
     )
     before = {(f.code, f.link) for f in audit([str(path)]).findings}
     collisions = read_sdf_bytes(path.read_bytes(), str(path), []).links[0].collisions
-    args = ["addmass", str(path), "--bem", "--density", str(DENSITY), "--quality", "fast"]
+    args = ["addmass", str(path), "--bem", "--density", str(DENSITY), "--quality", "default"]
     code, _, err = run_cli([*args, "--in-place"], capsys)
     assert code == 0, err
     text = path.read_text()
@@ -199,7 +199,7 @@ def test_addmass_bem_writes_the_solve_about_the_link_origin(
         assert word in text
     A_read = read_sdf_bytes(path.read_bytes(), str(path), []).links[0].inertial.A_BBo_B
     assert A_read is not None
-    result = bem_added_mass(collisions, DENSITY, quality="fast")
+    result = bem_added_mass(collisions, DENSITY, quality="default")
     assert result.cached  # the command stored it
     assert np.allclose(A_read, result.A_BBo_B.symmetric().A, rtol=1e-9, atol=1e-9)
     assert np.all(np.abs(A_read - _exact_A_BBo_B().A) <= result.error_bound)

@@ -64,7 +64,7 @@ def addmass(
         str,
         typer.Option(
             "--quality",
-            help="With --bem and no --panel-size: fast (~600 panels), default (~2000), "
+            help="With --bem and no --panel-size: fast (~900 panels), default (~2000), "
             "fine (~5000).",
         ),
     ] = "default",

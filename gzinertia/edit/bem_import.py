@@ -88,7 +88,12 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
         ds.load()
     except Exception as exc:  # xarray/netCDF raise many types for unreadable files
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first})") from None
+        hint = (
+            " (an HDF5-based NetCDF-4 file: pip install h5netcdf to read it)"
+            if data.startswith(b"\x89HDF")
+            else ""
+        )
+        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first}){hint}") from None
     if "added_mass" not in ds:
         raise GzInertiaError(f"{path}: no 'added_mass' variable (not a Capytaine dataset?)")
     am = ds["added_mass"]

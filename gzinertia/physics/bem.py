@@ -49,7 +49,7 @@ FloatArray = NDArray[np.float64]
 
 Quality = Literal["fast", "default", "fine"]
 #: Target panel count of the finer solve per quality (the coarser has about half).
-QUALITY_PANELS: Final[dict[str, int]] = {"fast": 600, "default": 2000, "fine": 5000}
+QUALITY_PANELS: Final[dict[str, int]] = {"fast": 900, "default": 2000, "fine": 5000}
 #: Convergence exponent assumed by the error estimate: smaller than the 0.9-1 observed on
 #: sequences of similar meshes, because two meshes of one body at different panel sizes are not
 #: exactly similar (measured on ellipsoids: the true error of the finer solve was 0.65-1.4 times
