@@ -430,3 +430,59 @@ def test_dart_accelerates_as_rigid_plus_bem_added_mass(
     skel.computeForwardDynamics()
     got = np.asarray(skel.getAccelerations())
     assert np.max(np.abs(got - expected)) <= 1e-9 * np.max(np.abs(expected))
+
+
+# ---------------------------------------------------------------------------------------------
+# free surface: a floating hemisphere
+
+
+def test_floating_hemisphere_at_the_two_frequency_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sphere centred on the waterline floats as a hemisphere. Mirror images make two of its
+    added masses exact: at infinite frequency (``φ = 0`` on the surface) the heave potential of
+    the whole sphere in unbounded fluid (odd in z) satisfies the surface condition, and at zero
+    frequency (rigid lid, ``∂φ/∂z = 0``) the surge potential (even in z) does; so heave at ∞ and
+    surge at 0 are half the sphere's added mass, ``ρ·π·a³/3`` (Hulme 1982, JFM 121, tabulates the
+    same limits). Checked within the error the tool reports, the infinite-frequency case through
+    the command (``--waterline 0 --frequency infinite``)."""
+    from gzinertia.physics.bem import FreeSurface
+
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    a, rho = 0.5, 1000.0
+    half_sphere = ellipsoid_added_mass_matrix((a, a, a), rho)[0, 0] / 2.0
+    path = tmp_path / "buoy.sdf"
+    path.write_text(
+        LINK.format(collisions=_collision("hull", f"<sphere><radius>{a}</radius></sphere>"))
+    )
+    code, _, err = run_cli(
+        [
+            "addmass",
+            str(path),
+            "--bem",
+            "--waterline",
+            "0",
+            "--frequency",
+            "infinite",
+            "--density",
+            str(rho),
+            "--in-place",
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert "free surface at z = 0 m (world), deep water" in path.read_text()
+    assert "infinite frequency" in path.read_text()
+    link = read_sdf_bytes(path.read_bytes(), str(path), []).links[0]
+    A_read = link.inertial.A_BBo_B
+    assert A_read is not None
+    infinite = bem_added_mass(
+        link.collisions, rho, free_surface=FreeSurface(0.0, link.X_WB, "infinite")
+    )
+    assert infinite.cached
+    assert np.allclose(A_read, infinite.A_BBo_B.symmetric().A, rtol=1e-9, atol=1e-9)
+    assert abs(A_read[2, 2] - half_sphere) <= infinite.error_bound[2, 2]
+    zero = bem_added_mass(link.collisions, rho, free_surface=FreeSurface(0.0, link.X_WB, "zero"))
+    assert abs(zero.A_BBo_B.A[0, 0] - half_sphere) <= zero.error_bound[0, 0]
+    # and the rigid lid adds heave added mass over the free-surface limit (Hulme: 0.83 vs 0.5)
+    assert zero.A_BBo_B.A[2, 2] > 1.5 * infinite.A_BBo_B.A[2, 2]

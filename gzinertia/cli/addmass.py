@@ -100,6 +100,18 @@ def addmass(
             "(required when it holds several).",
         ),
     ] = None,
+    waterline: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            "--waterline",
+            help="With --bem: a free surface at this height z in the world frame (m); the body "
+            "is clipped there. Default: fully submerged (unbounded fluid).",
+        ),
+    ] = None,
+    depth: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option("--depth", help="With --waterline: water depth below it in metres (deep)."),
+    ] = None,
     no_cache: Annotated[
         bool,
         typer.Option("--no-cache", help="With --bem: neither read nor write the result cache."),
@@ -172,8 +184,12 @@ def addmass(
 
     if sum([ellipsoid, bem, from_result is not None]) > 1:
         raise GzInertiaError("choose one added-mass model: --ellipsoid, --bem or --from")
-    if from_result is None and (about or axes or frequency):
-        raise GzInertiaError("--about, --axes and --frequency go with --from")
+    if from_result is None and (about or axes):
+        raise GzInertiaError("--about and --axes go with --from")
+    if frequency is not None and from_result is None and waterline is None:
+        raise GzInertiaError("--frequency goes with --from or --bem --waterline")
+    if (waterline is not None or depth is not None) and not bem:
+        raise GzInertiaError("--waterline and --depth go with --bem")
     if from_result is not None:
         mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
@@ -192,7 +208,7 @@ def addmass(
         _addmass_bem(
             file, mode, link, geometry, panel_size, quality, no_cache,
             fluid_density(density, fluid), upgrade_version, model_path or [],
-            replace_plugin_added_mass, allow_overlap,
+            replace_plugin_added_mass, allow_overlap, waterline, depth, frequency,
         )
         return
     if geometry is not None or panel_size is not None or no_cache or quality != "default":
@@ -272,6 +288,9 @@ def _addmass_bem(
     model_paths: list[Path],
     replace_plugin_added_mass: bool,
     allow_overlap: bool,
+    waterline: float | None = None,
+    depth: float | None = None,
+    frequency: str | None = None,
 ) -> None:
     """``addmass --bem``: solve, report on stderr, deliver the edit."""
     from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
@@ -294,7 +313,21 @@ def _addmass_bem(
         names = tuple(n.strip() for n in geometry.split(",") if n.strip())
         if not names:
             raise GzInertiaError("--geometry needs one or more collision names")
-    settings = BemSettings(density, panel_size, quality, names, not no_cache)
+    import math
+
+    if waterline is None and depth is not None:
+        raise GzInertiaError("--depth goes with --waterline")
+    if waterline is not None and not math.isfinite(waterline):
+        raise GzInertiaError(f"--waterline must be a finite height in metres, not {waterline!r}")
+    if depth is not None and not depth > 0.0:
+        raise GzInertiaError(f"--depth must be a positive length in metres, not {depth!r}")
+    limit = (frequency or "zero").strip().lower()
+    if limit not in ("zero", "infinite"):
+        raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
+    settings = BemSettings(
+        density, panel_size, quality, names, not no_cache, waterline,
+        math.inf if depth is None else depth, limit,
+    )
 
     def progress(message: str) -> None:
         print(f"... {message}", file=sys.stderr, flush=True)

@@ -43,6 +43,10 @@ class BemSettings:
     quality: str = "default"
     collisions: tuple[str, ...] | None = None
     use_cache: bool = True
+    #: Free surface: height in the world frame (None: unbounded fluid), depth, frequency limit.
+    waterline: float | None = None
+    depth: float = float("inf")
+    frequency: str = "zero"
 
 
 @dataclass(frozen=True)
@@ -93,9 +97,7 @@ def provenance(result: object, names: Sequence[str], digest: str) -> str:
     )
 
 
-def _prefixed(
-    progress: Callable[[str], None] | None, name: str
-) -> Callable[[str], None] | None:
+def _prefixed(progress: Callable[[str], None] | None, name: str) -> Callable[[str], None] | None:
     if progress is None:
         return None
     report = progress
@@ -118,7 +120,7 @@ def add_mass_bem(
     Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
     conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
     error naming the file and the problem (nothing is written)."""
-    from gzinertia.physics.bem import WARN_ERROR, bem_added_mass, require_bem
+    from gzinertia.physics.bem import WARN_ERROR, FreeSurface, bem_added_mass, require_bem
     from gzinertia.physics.surface_mesh import geometry_digest
 
     require_bem()
@@ -157,6 +159,9 @@ def add_mass_bem(
             quality=settings.quality,  # type: ignore[arg-type]
             use_cache=settings.use_cache,
             progress=_prefixed(progress, link.name),
+            free_surface=None
+            if settings.waterline is None
+            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),  # type: ignore[arg-type]
         )
         names = tuple(c.name for c in collisions)
         digest = geometry_digest(collisions)

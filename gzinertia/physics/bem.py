@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Pose
 from gzinertia.physics.surface_mesh import Surface, link_surface, surface_area
 from gzinertia.records import Collision
 
@@ -185,36 +186,81 @@ def require_panel_count(collisions: Sequence[Collision], h: float) -> None:
         )
 
 
-def solve_surface(surface: Surface, density: float) -> FloatArray:
-    """``A_BBo_B`` of the closed surface (coordinates in B, rotations about Bo), unbounded fluid,
-    direct BEM, linear-first; row i is the radiating dof, column j the influenced one."""
+@dataclass(frozen=True)
+class FreeSurface:
+    """A free surface for the solve: the plane ``z_W = waterline`` of the world frame W (z up),
+    the link posed in W by ``X_WB``, the sea bed ``depth`` metres below it (``inf``: deep
+    water), and the frequency limit (``"zero"``: rigid lid ``∂φ/∂z = 0``; ``"infinite"``:
+    ``φ = 0`` on the surface). The body is clipped at the waterline."""
+
+    waterline: float
+    X_WB: Pose
+    frequency: Literal["zero", "infinite"] = "zero"
+    depth: float = math.inf
+
+    def key(self) -> str:
+        p = ",".join(f"{v:.17g}" for v in (*self.X_WB.p, *self.X_WB.R.ravel()))
+        return f"fs|{self.waterline!r}|{p}|{self.frequency}|{self.depth!r}"
+
+    def domain(self) -> str:
+        depth = "deep water" if math.isinf(self.depth) else f"water depth {self.depth:g} m"
+        return f"free surface at z = {self.waterline:g} m (world), {depth}"
+
+
+def solve_surface(
+    surface: Surface, density: float, free_surface: FreeSurface | None = None
+) -> FloatArray:
+    """``A_BBo_B`` of the closed surface (coordinates in B, rotations about Bo), direct BEM,
+    linear-first; row i is the radiating dof, column j the influenced one.
+
+    Unbounded fluid by default. With ``free_surface`` the surface is posed in the world with
+    the waterline moved to ``z = 0`` (Capytaine's free surface), clipped there, solved in world
+    axes about Bo at the frequency limit asked for, and the result re-expressed in B axes."""
     import capytaine as cpt
 
+    vertices = surface.vertices
+    centre = np.zeros(3)
+    R_WB = np.eye(3)
+    if free_surface is not None:
+        R_WB = np.asarray(free_surface.X_WB.R)
+        shift = np.asarray(free_surface.X_WB.p) - np.array([0.0, 0.0, free_surface.waterline])
+        vertices = vertices @ R_WB.T + shift
+        centre = shift
     mesh = cpt.Mesh(
-        vertices=surface.vertices,
-        faces=surface.faces,
-        name="link",
-        auto_clean=False,
-        auto_check=False,
+        vertices=vertices, faces=surface.faces, name="link", auto_clean=False, auto_check=False
     )
+    if free_surface is not None:
+        if float(np.min(vertices[:, 2])) >= 0.0:
+            raise GzInertiaError(
+                f"the link is entirely above the waterline z = {free_surface.waterline:g} m: "
+                "no wetted surface"
+            )
+        mesh = mesh.immersed_part()
     body = cpt.FloatingBody(
-        mesh=mesh, dofs=cpt.rigid_body_dofs(rotation_center=np.zeros(3)), name="link"
+        mesh=mesh, dofs=cpt.rigid_body_dofs(rotation_center=centre), name="link"
     )
     solver = cpt.BEMSolver(method="direct")
+    if free_surface is None:
+        omega, fs, depth = np.inf, np.inf, np.inf
+    else:
+        omega = 0.0 if free_surface.frequency == "zero" else np.inf
+        fs, depth = 0.0, free_surface.depth
     A = np.empty((6, 6))
     for i, radiating in enumerate(RIGID_BODY_DOFS):
         problem = cpt.RadiationProblem(
             body=body,
             radiating_dof=radiating,
-            omega=np.inf,
-            free_surface=np.inf,
-            water_depth=np.inf,
+            omega=omega,
+            free_surface=fs,
+            water_depth=depth,
             rho=float(density),
         )
         added = solver.solve(problem, keep_details=False).added_mass
         A[i] = [added[j] for j in RIGID_BODY_DOFS]
     if not np.all(np.isfinite(A)):
         raise GzInertiaError("Capytaine returned a non-finite added mass")
+    if free_surface is not None:  # about Bo in W axes -> B axes: Rb·A·Rbᵀ with R_BW = R_WBᵀ
+        A = AddedMass(A, "Bo", "W").reexpressed("B", R_WB.T).A
     return A
 
 
@@ -255,6 +301,7 @@ def bem_added_mass(
     quality: Quality = "default",
     use_cache: bool = True,
     progress: Callable[[str], None] | None = None,
+    free_surface: FreeSurface | None = None,
 ) -> BemResult:
     """The BEM added mass ``A_BBo_B`` of the union of ``collisions`` (posed in link B), with its
     discretisation error from a second solve at ``panel_size·√2``.
@@ -266,6 +313,7 @@ def bem_added_mass(
             (:data:`QUALITY_PANELS`, :func:`panel_size_for`).
         use_cache: read and write the result cache (module docstring).
         progress: called with a short message before each solve.
+        free_surface: a waterline, sea bed and frequency limit (default: unbounded fluid).
     """
     version = require_bem()
     h = (
@@ -277,7 +325,8 @@ def bem_added_mass(
     fine = link_surface(collisions, h)
     coarse = link_surface(collisions, h * COARSE_RATIO)
     key = hashlib.sha256(
-        f"{CACHE_VERSION}|{fine.digest()}|{coarse.digest()}|{density!r}|direct|inf|{version}".encode()
+        f"{CACHE_VERSION}|{fine.digest()}|{coarse.digest()}|{density!r}|direct|"
+        f"{free_surface.key() if free_surface else 'inf'}|{version}".encode()
     ).hexdigest()
     cached = _load_cached(key) if use_cache else None
     start = time.perf_counter()
@@ -287,10 +336,10 @@ def bem_added_mass(
     else:
         if progress:
             progress(f"BEM solve, {fine.panels} panels")
-        A_fine = solve_surface(fine, density)
+        A_fine = solve_surface(fine, density, free_surface)
         if progress:
             progress(f"BEM solve for the error estimate, {coarse.panels} panels")
-        A_coarse = solve_surface(coarse, density)
+        A_coarse = solve_surface(coarse, density, free_surface)
         if use_cache:
             _store(
                 key,
@@ -315,4 +364,6 @@ def bem_added_mass(
         seconds=seconds,
         cached=cached is not None,
         length_scale=length,
+        frequency="infinite" if free_surface is None else free_surface.frequency,
+        fluid_domain="unbounded fluid" if free_surface is None else free_surface.domain(),
     )
