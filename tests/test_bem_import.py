@@ -145,3 +145,46 @@ def test_not_a_dataset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 2 and sdf.read_text() == LINK
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "bogus.nc" in lines[0], err
+
+
+def test_wamit_file_is_made_dimensional_and_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same hull written by Capytaine's WAMIT exporter with ULEN = 2 m (``A/(ρ·L^k)``,
+    six significant digits): ``--wamit-length 2 --density`` undoes it, ``PER = 0`` is the
+    infinite frequency, and the moved matrix matches the link-frame solve."""
+    from capytaine.io.wamit import export_wamit_1
+
+    ds = cpt.assemble_dataset(_solve(_hull_F(), p_FoP_F, [1.5, np.inf]), hydrostatics=False)
+    wamit = tmp_path / "hull.1"
+    export_wamit_1(ds, str(wamit), length_scale=2.0)
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(LINK)
+    base = [
+        "addmass",
+        str(sdf),
+        "--from",
+        str(wamit),
+        "--link",
+        "body",
+        "--about",
+        " ".join(f"{v:.17g}" for v in p_BoP_B),
+        "--axes",
+        f"0 0 {YAW_BF:.17g}",
+        "--density",
+        str(DENSITY),
+        "--wamit-length",
+        "2",
+    ]
+    code, _, err = run_cli([*base, "--frequency", "infinite", "--in-place"], capsys)
+    assert code == 0, err
+    A = read_sdf_bytes(sdf.read_bytes(), str(sdf), []).links[0].inertial.A_BBo_B
+    assert A is not None
+    oracle = _oracle_A_BBo_B(np.inf)
+    scale = np.max(np.abs(oracle))
+    assert np.max(np.abs(A - oracle)) <= 2e-5 * scale, np.max(np.abs(A - oracle)) / scale
+    assert "WAMIT .1 file hull.1" in sdf.read_text()
+    # the zero-frequency limit is not in this file: refused, naming the file
+    before = sdf.read_bytes()
+    code, _, err = run_cli([*base, "--frequency", "zero", "--in-place"], capsys)
+    assert code == 2 and "hull.1" in err and "PER = -1" in err and sdf.read_bytes() == before

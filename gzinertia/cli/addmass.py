@@ -100,6 +100,13 @@ def addmass(
             "(required when it holds several).",
         ),
     ] = None,
+    wamit_length: Annotated[
+        float,
+        typer.Option(
+            "--wamit-length",
+            help="With --from FILE.1: WAMIT's length scale ULEN in metres (default 1).",
+        ),
+    ] = 1.0,
     waterline: Annotated[
         Optional[float],  # noqa: UP045
         typer.Option(
@@ -194,7 +201,7 @@ def addmass(
         mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
                       None if density is None and fluid is None else fluid_density(density, fluid),
-                      upgrade_version, model_path or [])
+                      upgrade_version, model_path or [], wamit_length)
         return
     if not ellipsoid and not bem:
         raise GzInertiaError(
@@ -253,6 +260,7 @@ def _addmass_from(
     density: float | None,
     upgrade_version: bool,
     model_paths: list[Path],
+    wamit_length: float = 1.0,
 ) -> None:
     """``addmass --from RESULT``: import, move to Bo in link axes, write."""
     import numpy as np
@@ -264,6 +272,7 @@ def _addmass_from(
     old, new, name, A, notes = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=model_paths,
+        wamit_length=wamit_length,
     )
     print(
         f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "

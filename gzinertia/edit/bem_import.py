@@ -142,6 +142,82 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
     return ImportedAddedMass(A, float(omegas[k]), rho, centre, description)
 
 
+def _wamit_period(frequency: str | None, path: Path) -> float:
+    """The WAMIT ``PER`` to read: ``-1`` is the infinite period (zero frequency), ``0`` the
+    zero period (infinite frequency), else ``2π/ω`` seconds."""
+    if frequency is None:
+        raise GzInertiaError(
+            f"{path}: choose the frequency with --frequency zero|infinite|OMEGA (rad/s)"
+        )
+    key = frequency.strip().lower()
+    if key == "zero":
+        return -1.0
+    if key in ("infinite", "inf"):
+        return 0.0
+    try:
+        omega = float(key)
+    except ValueError:
+        raise GzInertiaError(
+            f"--frequency must be zero, infinite or a number in rad/s, not {frequency!r}"
+        ) from None
+    if not (math.isfinite(omega) and omega > 0.0):
+        raise GzInertiaError(f"--frequency must be zero, infinite or positive, not {frequency!r}")
+    return 2.0 * math.pi / omega
+
+
+def read_wamit_1(
+    path: Path, frequency: str | None, density: float | None, length: float
+) -> ImportedAddedMass:
+    """The added mass of a WAMIT ``.1`` file (lines ``PER I J Abar [Bbar]``) at one period,
+    made dimensional: ``A_ij = Abar_ij·ρ·L^k``, ``k`` = 3 (both modes translations), 4 (one
+    of each), 5 (both rotations); modes 1-6 are surge, sway, heave, roll, pitch, yaw
+    (linear-first). The file names neither ρ nor L: ``density`` is required, ``length`` is
+    WAMIT's ULEN."""
+    from gzinertia.safe_read import read_regular_file
+
+    if density is None:
+        raise GzInertiaError(
+            f"{path}: a WAMIT .1 file is non-dimensional: give the density it was computed "
+            "for with --density or --fluid"
+        )
+    if not (math.isfinite(length) and length > 0.0):
+        raise GzInertiaError(f"--wamit-length must be a positive length, not {length!r}")
+    period = _wamit_period(frequency, path)
+    try:
+        text = read_regular_file(path, MAX_DATASET_BYTES).decode("ascii", errors="replace")
+    except OSError as exc:
+        raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    A = np.full((6, 6), np.nan)
+    periods: set[float] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            per, i, j, abar = float(fields[0]), int(fields[1]), int(fields[2]), float(fields[3])
+        except (ValueError, IndexError):
+            raise GzInertiaError(
+                f"{path}:{number}: not a WAMIT .1 line (PER I J A [B]): {line.strip()[:60]!r}"
+            ) from None
+        periods.add(per)
+        if not (1 <= i <= 6 and 1 <= j <= 6):
+            continue  # generalized modes or other bodies: not this rigid body
+        same = per == period or (period > 0 and math.isclose(per, period, rel_tol=1e-5))
+        if same:
+            k = 3 + (i > 3) + (j > 3)
+            A[i - 1, j - 1] = abar * density * length**k
+    if np.all(np.isnan(A)):
+        have = ", ".join(f"{p:g}" for p in sorted(periods))
+        raise GzInertiaError(f"{path}: no PER = {period:g} s in the file (it holds {have})")
+    if np.any(np.isnan(A)):
+        raise GzInertiaError(f"{path}: the 6x6 at PER = {period:g} s is incomplete")
+    omega = math.inf if period == 0.0 else 0.0 if period < 0 else 2.0 * math.pi / period
+    description = (
+        f"WAMIT .1 file {path.name}, PER {period:g} s (omega {omega:g} rad/s), ULEN {length:g} m"
+    )
+    return ImportedAddedMass(A, omega, density, None, description)
+
+
 def imported_in_link(
     imported: ImportedAddedMass,
     p_BoP_B: Sequence[float] | None,
@@ -185,6 +261,7 @@ def add_mass_from(
     density: float | None,
     upgrade_version: bool,
     model_paths: Sequence[str | Path],
+    wamit_length: float = 1.0,
 ) -> tuple[bytes, bytes, str, AddedMass, list[str]]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
     memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``."""
@@ -195,7 +272,15 @@ def add_mass_from(
 
     if pattern is None:
         raise GzInertiaError("--from needs --link naming the one link the result belongs to")
-    imported = read_capytaine_dataset(result, frequency)
+    if result.suffix == ".1":
+        if about is None:
+            raise GzInertiaError(
+                f"{result}: a WAMIT .1 file does not say the point it is about: give the "
+                "origin of its body coordinates (XBODY) in link coordinates with --about"
+            )
+        imported = read_wamit_1(result, frequency, density, wamit_length)
+    else:
+        imported = read_capytaine_dataset(result, frequency)
     edit = FileEdit.open(path, model_paths)
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
