@@ -486,3 +486,61 @@ def test_floating_hemisphere_at_the_two_frequency_limits(
     assert abs(zero.A_BBo_B.A[0, 0] - half_sphere) <= zero.error_bound[0, 0]
     # and the rigid lid adds heave added mass over the free-surface limit (Hulme: 0.83 vs 0.5)
     assert zero.A_BBo_B.A[2, 2] > 1.5 * infinite.A_BBo_B.A[2, 2]
+
+
+# ---------------------------------------------------------------------------------------------
+# --together: hulls that shadow each other
+
+CATAMARAN = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="cat">
+{links}
+  </model>
+</sdf>
+"""
+
+
+def _hull_link(name: str, y: float) -> str:
+    return (
+        f'    <link name="{name}"><pose>0 {y} 0 0 0 0</pose>\n'
+        "      <inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.7</iyy><izz>0.8</izz>"
+        "</inertia></inertial>\n"
+        '      <collision name="hull"><pose>0 0 0 0 1.5707963267948966 0</pose><geometry>'
+        "<cylinder><radius>0.15</radius><length>1.2</length></cylinder></geometry></collision>\n"
+        "    </link>"
+    )
+
+
+def _written_diagonals(path: Path) -> list[np.ndarray]:
+    links = read_sdf_bytes(path.read_bytes(), str(path), []).links
+    return [np.asarray(lk.inertial.A_BBo_B) for lk in links]
+
+
+@pytest.mark.parametrize("gap", [20.0, 0.7])
+def test_together_reduces_to_alone_when_far_apart(
+    gap: float, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hull links solved in one problem. 20 m apart (130 radii), their interaction
+    (decaying as (a/d)³ ≈ 4e-7) vanishes: each link's matrix is the one it gets alone, to that
+    order; 0.7 m apart it is not, and the command says the cross coupling is not written."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "cat.sdf"
+    path.write_text(
+        CATAMARAN.format(links=_hull_link("left", gap / 2) + "\n" + _hull_link("right", -gap / 2))
+    )
+    alone, together = tmp_path / "alone.sdf", tmp_path / "together.sdf"
+    base = ["addmass", str(path), "--bem", "--quality", "fast"]
+    code, _, err = run_cli([*base, "-o", str(alone)], capsys)
+    assert code == 0, err
+    code, _, err = run_cli([*base, "--together", "-o", str(together)], capsys)
+    assert code == 0, err
+    assert "solved together" in err and "not written" in err
+    assert "solved with 1 other link(s)" in together.read_text()
+    for A_alone, A_together in zip(
+        _written_diagonals(alone), _written_diagonals(together), strict=True
+    ):
+        change = np.max(np.abs(A_together - A_alone)) / np.max(np.abs(A_alone))
+        if gap > 10:
+            assert change < 1e-5
+        else:
+            assert change > 1e-3  # the neighbour's shadow, far above round-off

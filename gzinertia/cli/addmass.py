@@ -119,6 +119,14 @@ def addmass(
         Optional[float],  # noqa: UP045
         typer.Option("--depth", help="With --waterline: water depth below it in metres (deep)."),
     ] = None,
+    together: Annotated[
+        bool,
+        typer.Option(
+            "--together",
+            help="With --bem: solve the selected links in one problem, so hulls that shadow "
+            "each other (a catamaran's) get their interaction; each link gets its own block.",
+        ),
+    ] = False,
     no_cache: Annotated[
         bool,
         typer.Option("--no-cache", help="With --bem: neither read nor write the result cache."),
@@ -195,8 +203,8 @@ def addmass(
         raise GzInertiaError("--about and --axes go with --from")
     if frequency is not None and from_result is None and waterline is None:
         raise GzInertiaError("--frequency goes with --from or --bem --waterline")
-    if (waterline is not None or depth is not None) and not bem:
-        raise GzInertiaError("--waterline and --depth go with --bem")
+    if (waterline is not None or depth is not None or together) and not bem:
+        raise GzInertiaError("--waterline, --depth and --together go with --bem")
     if from_result is not None:
         mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
@@ -215,7 +223,7 @@ def addmass(
         _addmass_bem(
             file, mode, link, geometry, panel_size, quality, no_cache,
             fluid_density(density, fluid), upgrade_version, model_path or [],
-            replace_plugin_added_mass, allow_overlap, waterline, depth, frequency,
+            replace_plugin_added_mass, allow_overlap, waterline, depth, frequency, together,
         )
         return
     if geometry is not None or panel_size is not None or no_cache or quality != "default":
@@ -300,6 +308,7 @@ def _addmass_bem(
     waterline: float | None = None,
     depth: float | None = None,
     frequency: str | None = None,
+    together: bool = False,
 ) -> None:
     """``addmass --bem``: solve, report on stderr, deliver the edit."""
     from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
@@ -333,9 +342,11 @@ def _addmass_bem(
     limit = (frequency or "zero").strip().lower()
     if limit not in ("zero", "infinite"):
         raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
+    if together and waterline is not None:
+        raise GzInertiaError("--together solves in unbounded fluid: not with --waterline yet")
     settings = BemSettings(
         density, panel_size, quality, names, not no_cache, waterline,
-        math.inf if depth is None else depth, limit,
+        math.inf if depth is None else depth, limit, together,
     )
 
     def progress(message: str) -> None:

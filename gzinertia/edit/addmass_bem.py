@@ -30,7 +30,8 @@ from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
-from gzinertia.records import Collision, LinkRecord
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.records import Collision, HydroPlugin, LinkRecord
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class BemSettings:
     waterline: float | None = None
     depth: float = float("inf")
     frequency: str = "zero"
+    #: Solve the selected links in one problem (unbounded fluid only).
+    together: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,14 @@ def add_mass_bem(
     Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
     conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
     error naming the file and the problem (nothing is written)."""
-    from gzinertia.physics.bem import WARN_ERROR, FreeSurface, bem_added_mass, require_bem
+    from gzinertia.physics.bem import (
+        WARN_ERROR,
+        BemResult,
+        FreeSurface,
+        bem_added_mass,
+        bem_added_mass_together,
+        require_bem,
+    )
     from gzinertia.physics.surface_mesh import geometry_digest
 
     require_bem()
@@ -132,7 +142,50 @@ def add_mass_bem(
     solved: list[LinkBem] = []
     guard = OverlapGuard(doc, links)
     order = {link.name: i for i, link in enumerate(links)}
-    written = {}
+    written: dict[str, AddedMass] = {}
+    pending: list[
+        tuple[LinkRecord, list[Collision], list[HydroPlugin], tuple[str, float] | None]
+    ] = []
+
+    def write(
+        link: LinkRecord,
+        collisions: list[Collision],
+        plugins: list[HydroPlugin],
+        clash: tuple[str, float] | None,
+        result: BemResult,
+    ) -> None:
+        names = tuple(c.name for c in collisions)
+        digest = geometry_digest(collisions)
+        try:
+            write_fluid_added_mass(
+                editor,
+                link_element(editor, link),
+                result.A_BBo_B,
+                provenance(result, names, digest),
+            )
+        except NotEditableError as exc:
+            if pattern is not None:
+                raise
+            skipped.append(f"{link.name}: {exc.message}")
+            return
+        for plugin in plugins:
+            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
+            notes.append(
+                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
+                f"{plugin.source.line}): the BEM result replaces its <iDotJ> terms"
+            )
+        if result.relative_error > WARN_ERROR:
+            warnings.append(
+                f"{link.name}: estimated discretisation error "
+                f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
+                "use a smaller --panel-size or --quality fine"
+            )
+        solved.append(LinkBem(link, names, digest, result))
+        written[link.name] = result.A_BBo_B
+        guard.accept(link)
+        if clash is not None:
+            warnings.append(overlap_reason(link, *clash, written=True))
+
     for link in sorted(links, key=lambda lk: -guard.volume(lk)):
         clash = guard.clash(link)
         if clash is not None and not allow_overlap:
@@ -152,6 +205,10 @@ def add_mass_bem(
         if not collisions:
             skipped.append(f"{link.name}: no collision geometry to mesh")
             continue
+        if settings.together:
+            pending.append((link, collisions, plugins, clash))
+            guard.accept(link)
+            continue
         result = bem_added_mass(
             collisions,
             settings.density,
@@ -163,37 +220,23 @@ def add_mass_bem(
             if settings.waterline is None
             else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),  # type: ignore[arg-type]
         )
-        names = tuple(c.name for c in collisions)
-        digest = geometry_digest(collisions)
-        try:
-            write_fluid_added_mass(
-                editor,
-                link_element(editor, link),
-                result.A_BBo_B,
-                provenance(result, names, digest),
-            )
-        except NotEditableError as exc:
-            if pattern is not None:
-                raise
-            skipped.append(f"{link.name}: {exc.message}")
-            continue
-        for plugin in plugins:
-            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
-            notes.append(
-                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
-                f"{plugin.source.line}): the BEM result replaces its <iDotJ> terms"
-            )
-        if result.relative_error > WARN_ERROR:
-            warnings.append(
-                f"{link.name}: estimated discretisation error "
-                f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
-                "use a smaller --panel-size or --quality fine"
-            )
-        solved.append(LinkBem(link, names, digest, result))
-        written[link.name] = result.A_BBo_B
-        guard.accept(link)
-        if clash is not None:
-            warnings.append(overlap_reason(link, *clash, written=True))
+        write(link, collisions, plugins, clash, result)
+    if pending:
+        results, cross = bem_added_mass_together(
+            [(c, link.X_WB) for link, c, _, _ in pending],
+            settings.density,
+            panel_size=settings.panel_size,
+            quality=settings.quality,  # type: ignore[arg-type]
+            use_cache=settings.use_cache,
+            progress=progress,
+        )
+        for (link, collisions, plugins, clash), result in zip(pending, results, strict=True):
+            write(link, collisions, plugins, clash, result)
+        notes.append(
+            f"{len(pending)} links solved together: each link's matrix includes the others' "
+            f"presence; the cross-link coupling, up to {100.0 * cross:.2g} % of the largest "
+            "translational entry, has no place in SDF (one matrix per link) and is not written"
+        )
     solved.sort(key=lambda r: order[r.link.name])
     if solved:
         said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)

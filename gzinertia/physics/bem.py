@@ -367,3 +367,143 @@ def bem_added_mass(
         frequency="infinite" if free_surface is None else free_surface.frequency,
         fluid_domain="unbounded fluid" if free_surface is None else free_surface.domain(),
     )
+
+
+def _solve_together(
+    surfaces: Sequence[tuple[Surface, Pose]], density: float
+) -> tuple[list[FloatArray], float]:
+    """Several closed surfaces (each in its link's coordinates, the link posed by ``X_WB``) in
+    one unbounded-fluid problem: each link's own 6x6 about its Bo in its B axes (the diagonal
+    blocks of the joint matrix), and the largest cross-link coupling relative to the largest
+    diagonal entry (what one matrix per link cannot carry)."""
+    import capytaine as cpt
+
+    bodies = []
+    for k, (surface, X_WB) in enumerate(surfaces):
+        R, p = np.asarray(X_WB.R), np.asarray(X_WB.p)
+        mesh = cpt.Mesh(
+            vertices=surface.vertices @ R.T + p,
+            faces=surface.faces,
+            name=f"l{k}",
+            auto_clean=False,
+            auto_check=False,
+        )
+        dofs = cpt.rigid_body_dofs(rotation_center=p)
+        bodies.append(cpt.FloatingBody(mesh=mesh, dofs=dofs, name=f"l{k}"))
+    joined = bodies[0]
+    for body in bodies[1:]:
+        joined = joined + body
+    names = [f"l{k}__{d}" for k in range(len(bodies)) for d in RIGID_BODY_DOFS]
+    n = len(names)
+    A = np.empty((n, n))
+    solver = cpt.BEMSolver(method="direct")
+    for i, radiating in enumerate(names):
+        problem = cpt.RadiationProblem(
+            body=joined,
+            radiating_dof=radiating,
+            omega=np.inf,
+            free_surface=np.inf,
+            water_depth=np.inf,
+            rho=float(density),
+        )
+        added = solver.solve(problem, keep_details=False).added_mass
+        A[i] = [added[j] for j in names]
+    if not np.all(np.isfinite(A)):
+        raise GzInertiaError("Capytaine returned a non-finite added mass")
+    blocks = []
+    cross = 0.0
+    for k, (_, X_WB) in enumerate(surfaces):
+        s = slice(6 * k, 6 * k + 6)
+        block = AddedMass(A[s, s], "Bo", "W").reexpressed("B", np.asarray(X_WB.R).T).A
+        blocks.append(block)
+        off = np.abs(A[s, :]).copy()
+        off[:, s] = 0.0
+        cross = max(cross, float(np.max(off[:, :3])))  # force on link k from others' motion
+    top = max(float(np.max(np.abs(b[:3, :3]))) for b in blocks)
+    return blocks, (cross / top if top > 0 else 0.0)
+
+
+def bem_added_mass_together(
+    links: Sequence[tuple[Sequence[Collision], Pose]],
+    density: float,
+    *,
+    panel_size: float | None = None,
+    quality: Quality = "default",
+    use_cache: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[BemResult], float]:
+    """Like :func:`bem_added_mass` for several links solved in one problem (``--together``):
+    each link's shapes posed in the world by its ``X_WB``; every result is that link's own
+    ``A_BBo_B`` in the presence of the others. The panel size (given, or from ``quality`` for
+    the link with the most surface) is common to all. Also returns the largest cross-link
+    coupling relative to the largest translational entry (written nowhere: SDF has one matrix
+    per link)."""
+    version = require_bem()
+    if panel_size is None:
+        biggest = max(links, key=lambda item: surface_area(item[0]))[0]
+        panel_size = panel_size_for(biggest, QUALITY_PANELS[quality])
+    h = panel_size
+    for collisions, _ in links:
+        require_panel_count(collisions, h)
+    fine = [link_surface(c, h) for c, _ in links]
+    coarse = [link_surface(c, h * COARSE_RATIO) for c, _ in links]
+    poses = "|".join(",".join(f"{v:.17g}" for v in (*X.p, *X.R.ravel())) for _, X in links)
+    key = hashlib.sha256(
+        (
+            f"{CACHE_VERSION}|together|{'|'.join(s.digest() for s in fine)}|"
+            f"{'|'.join(s.digest() for s in coarse)}|{poses}|{density!r}|{version}"
+        ).encode()
+    ).hexdigest()
+    cached = _load_cached(key) if use_cache else None
+    start = time.perf_counter()
+    if cached is not None:
+        fine_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["fine"]]  # type: ignore[attr-defined]
+        coarse_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["coarse"]]  # type: ignore[attr-defined]
+        cross = float(cached["cross"])  # type: ignore[arg-type]
+    else:
+        if progress:
+            progress(
+                f"BEM solve of {len(links)} links together, {sum(s.panels for s in fine)} panels"
+            )
+        fine_blocks, cross = _solve_together(
+            [(s, X) for s, (_, X) in zip(fine, links, strict=True)], density
+        )
+        if progress:
+            progress(f"BEM solve for the error estimate, {sum(s.panels for s in coarse)} panels")
+        coarse_blocks, _ = _solve_together(
+            [(s, X) for s, (_, X) in zip(coarse, links, strict=True)], density
+        )
+        if use_cache:
+            _store(
+                key,
+                {
+                    "key": key,
+                    "fine": [b.ravel().tolist() for b in fine_blocks],
+                    "coarse": [b.ravel().tolist() for b in coarse_blocks],
+                    "cross": cross,
+                },
+            )
+    seconds = time.perf_counter() - start
+    results = []
+    for k, surface in enumerate(fine):
+        length = (3.0 * surface.volume() / (4.0 * math.pi)) ** (1.0 / 3.0)
+        error = estimated_error(
+            fine_blocks[k], coarse_blocks[k], surface.panels, coarse[k].panels, length
+        )
+        results.append(
+            BemResult(
+                A_BBo_B=AddedMass(fine_blocks[k], "Bo", "B"),
+                A_coarse=AddedMass(coarse_blocks[k], "Bo", "B"),
+                panels=surface.panels,
+                coarse_panels=coarse[k].panels,
+                panel_size=h,
+                relative_error=error,
+                density=float(density),
+                capytaine_version=version,
+                seconds=seconds,
+                cached=cached is not None,
+                length_scale=length,
+                fluid_domain=f"unbounded fluid, solved with {len(links) - 1} other link(s)",
+            )
+        )
+    return results, cross
