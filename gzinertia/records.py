@@ -180,6 +180,8 @@ class Inertial:
     mass_source: SourceRef | None = None
     inertia_source: SourceRef | None = None
     added_mass_source: SourceRef | None = None
+    #: The XML comment directly before ``<fluid_added_mass>`` (gzinertia's provenance), if any.
+    added_mass_comment: str | None = None
 
     @property
     def p_BoBcm_B(self) -> Vec3:

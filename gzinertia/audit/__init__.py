@@ -2,7 +2,7 @@
 
 Files are found by :mod:`~gzinertia.audit.discover`, settings read by
 :mod:`~gzinertia.audit.config`, and :func:`gzinertia.audit.runner.audit` runs the rules
-(:mod:`gzinertia.audit.rules`, ``GZI001``–``GZI211``) on resolved link records
+(:mod:`gzinertia.audit.rules`, ``GZI001``–``GZI212``) on resolved link records
 (:mod:`~gzinertia.audit.context` caches what they share), producing
 :class:`~gzinertia.audit.findings.Finding` objects; :mod:`gzinertia.audit.formats` turns an
 :class:`~gzinertia.audit.findings.AuditResult` into text, a rich table, JSON, SARIF 2.1.0, JUnit

@@ -180,6 +180,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "nothing.",
         ),
         _rule(
+            "GZI212",
+            "bem-added-mass-stale",
+            "warning",
+            "<fluid_added_mass> written by `addmass --bem` for geometry the link no longer has "
+            "(its mesh digest does not match).",
+        ),
+        _rule(
             "GZI301",
             "buoyancy-centre-below-mass-centre",
             "warning",

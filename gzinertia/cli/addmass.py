@@ -44,7 +44,98 @@ def addmass(
             "--ellipsoid", help="Ellipsoid added mass (Tuckerman's closed form); required."
         ),
     ] = False,
+    bem: Annotated[
+        bool,
+        typer.Option(
+            "--bem",
+            help="Added mass of the link's collision geometry by a boundary-element solve "
+            "(Capytaine, unbounded fluid; needs pip install 'gzinertia[bem]'). docs/bem.md.",
+        ),
+    ] = False,
     link: LinkOption = None,
+    geometry: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--geometry",
+            help="With --bem: the collisions to mesh, comma-separated names (default: all of "
+            "the link's collisions, united).",
+        ),
+    ] = None,
+    panel_size: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option("--panel-size", help="With --bem: longest panel edge in metres."),
+    ] = None,
+    quality: Annotated[
+        str,
+        typer.Option(
+            "--quality",
+            help="With --bem and no --panel-size: fast (~900 panels), default (~2000), "
+            "fine (~5000).",
+        ),
+    ] = "default",
+    from_result: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--from",
+            help="Import an added mass computed elsewhere: a Capytaine NetCDF dataset "
+            "(assemble_dataset), for the one link --link names. docs/bem.md.",
+        ),
+    ] = None,
+    about: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--about",
+            help="With --from: the point the result is about, x,y,z in the link frame (default: "
+            "the dataset's rotation_center, read as link coordinates).",
+        ),
+    ] = None,
+    axes: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--axes",
+            help="With --from: orientation of the result's axes in the link, roll,pitch,yaw "
+            "(radians; default 0,0,0).",
+        ),
+    ] = None,
+    frequency: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--frequency",
+            help="With --from: the dataset's frequency to use, zero, infinite or omega in rad/s "
+            "(required when it holds several).",
+        ),
+    ] = None,
+    wamit_length: Annotated[
+        float,
+        typer.Option(
+            "--wamit-length",
+            help="With --from FILE.1: WAMIT's length scale ULEN in metres (default 1).",
+        ),
+    ] = 1.0,
+    waterline: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            "--waterline",
+            help="With --bem: a free surface at this height z in the world frame (m); the body "
+            "is clipped there. Default: fully submerged (unbounded fluid).",
+        ),
+    ] = None,
+    depth: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option("--depth", help="With --waterline: water depth below it in metres (deep)."),
+    ] = None,
+    together: Annotated[
+        bool,
+        typer.Option(
+            "--together",
+            help="With --bem: solve the selected links in one problem, so hulls that shadow "
+            "each other (a catamaran's) get their interaction; each link gets its own block.",
+        ),
+    ] = False,
+    no_cache: Annotated[
+        bool,
+        typer.Option("--no-cache", help="With --bem: neither read nor write the result cache."),
+    ] = False,
     fit: Annotated[
         FitChoice,
         typer.Option(
@@ -107,8 +198,35 @@ def addmass(
     from gzinertia.edit.addmass import FitChooser, add_mass
     from gzinertia.physics.fits import explicit_fit
 
-    if not ellipsoid:
-        raise GzInertiaError("choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid)")
+    if sum([ellipsoid, bem, from_result is not None]) > 1:
+        raise GzInertiaError("choose one added-mass model: --ellipsoid, --bem or --from")
+    if from_result is None and (about or axes):
+        raise GzInertiaError("--about and --axes go with --from")
+    if frequency is not None and from_result is None and waterline is None:
+        raise GzInertiaError("--frequency goes with --from or --bem --waterline")
+    if (waterline is not None or depth is not None or together) and not bem:
+        raise GzInertiaError("--waterline, --depth and --together go with --bem")
+    if from_result is not None:
+        _addmass_from(file, from_result, mode, link, frequency, about, axes,
+                      None if density is None and fluid is None else fluid_density(density, fluid),
+                      upgrade_version, model_path or [], wamit_length)
+        return
+    if not ellipsoid and not bem:
+        raise GzInertiaError(
+            "choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid), --bem "
+            "(boundary elements) or --from RESULT (computed elsewhere)"
+        )
+    if bem:
+        if semi_axes is not None or center is not None or rpy is not None:
+            raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
+        _addmass_bem(
+            file, mode, link, geometry, panel_size, quality, no_cache,
+            fluid_density(density, fluid), upgrade_version, model_path or [],
+            replace_plugin_added_mass, allow_overlap, waterline, depth, frequency, together,
+        )
+        return
+    if geometry is not None or panel_size is not None or no_cache or quality != "default":
+        raise GzInertiaError("--geometry, --panel-size, --quality and --no-cache go with --bem")
     if semi_axes is not None:
         chooser = FitChooser(
             fixed=explicit_fit(
@@ -147,6 +265,134 @@ def addmass(
     deliver_edit(file, result.old, result.new, mode)
 
 
+def _addmass_from(
+    file: Path,
+    result: Path,
+    mode: WriteMode,
+    link: str | None,
+    frequency: str | None,
+    about: str | None,
+    axes: str | None,
+    density: float | None,
+    upgrade_version: bool,
+    model_paths: list[Path],
+    wamit_length: float = 1.0,
+) -> None:
+    """``addmass --from RESULT``: import, move to Bo in link axes, write."""
+    import numpy as np
+
+    from gzinertia.edit.bem_import import add_mass_from
+
+    p = None if about is None else parse_vector(about, "--about", (0.0, 0.0, 0.0))
+    rpy = parse_vector(axes, "--axes", (0.0, 0.0, 0.0))
+    old, new, name, A, notes = add_mass_from(
+        file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
+        density=density, upgrade_version=upgrade_version, model_paths=model_paths,
+        wamit_length=wamit_length,
+    )
+    print(
+        f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
+        + " ".join(f"{v:.4g}" for v in np.diag(A.linear_first())),
+        file=sys.stderr,
+    )
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    deliver_edit(file, old, new, mode)
+
+
+def _addmass_bem(
+    file: Path,
+    mode: WriteMode,
+    link: str | None,
+    geometry: str | None,
+    panel_size: float | None,
+    quality: str,
+    no_cache: bool,
+    density: float,
+    upgrade_version: bool,
+    model_paths: list[Path],
+    replace_plugin_added_mass: bool,
+    allow_overlap: bool,
+    waterline: float | None = None,
+    depth: float | None = None,
+    frequency: str | None = None,
+    together: bool = False,
+) -> None:
+    """``addmass --bem``: solve, report on stderr, deliver the edit."""
+    from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
+    from gzinertia.physics.bem import QUALITY_PANELS, require_bem
+
+    require_bem()  # one line naming the extra when capytaine or manifold3d is missing
+    if quality not in QUALITY_PANELS:
+        choices = ", ".join(QUALITY_PANELS)
+        raise GzInertiaError(f"--quality must be one of {choices}, not {quality!r}")
+    if panel_size is not None and not (0.0 < panel_size < float("inf")):
+        raise GzInertiaError(
+            f"--panel-size must be a positive length in metres, not {panel_size!r}"
+        )
+    names = None
+    if geometry is not None:
+        if geometry.strip().lower() == "visual":
+            raise GzInertiaError(
+                "--geometry visual is not supported yet: name the collisions to mesh"
+            )
+        names = tuple(n.strip() for n in geometry.split(",") if n.strip())
+        if not names:
+            raise GzInertiaError("--geometry needs one or more collision names")
+    import math
+
+    if waterline is None and depth is not None:
+        raise GzInertiaError("--depth goes with --waterline")
+    if waterline is not None and not math.isfinite(waterline):
+        raise GzInertiaError(f"--waterline must be a finite height in metres, not {waterline!r}")
+    if depth is not None and not depth > 0.0:
+        raise GzInertiaError(f"--depth must be a positive length in metres, not {depth!r}")
+    limit = (frequency or "zero").strip().lower()
+    if limit not in ("zero", "infinite"):
+        raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
+    if together and waterline is not None:
+        raise GzInertiaError("--together solves in unbounded fluid: not with --waterline yet")
+    settings = BemSettings(
+        density, panel_size, quality, names, not no_cache, waterline,
+        math.inf if depth is None else depth, limit, together,
+    )
+
+    def progress(message: str) -> None:
+        print(f"... {message}", file=sys.stderr, flush=True)
+
+    result, solved = add_mass_bem(
+        file,
+        settings=settings,
+        pattern=link,
+        upgrade_version=upgrade_version,
+        model_paths=model_paths,
+        replace_plugin_added_mass=replace_plugin_added_mass,
+        allow_overlap=allow_overlap,
+        progress=progress,
+    )
+    import numpy as np
+
+    from gzinertia.physics.bem import BemResult
+
+    for item in solved:
+        r = item.result
+        assert isinstance(r, BemResult)
+        A = r.A_BBo_B.linear_first()
+        print(
+            f"{item.link.name}: BEM (Capytaine {r.capytaine_version}, direct), collisions "
+            f"{', '.join(item.collisions)}, {r.panels} panels (error estimate from "
+            f"{r.coarse_panels}): {100.0 * r.relative_error:.2g} %, {r.density:g} kg/m^3, "
+            + ("cached" if r.cached else f"{r.seconds:.1f} s"),
+            file=sys.stderr,
+        )
+        print(
+            "  A_BBo_B diag [x y z p q r] " + " ".join(f"{v:.4g}" for v in np.diag(A)),
+            file=sys.stderr,
+        )
+    _report(result, written=bool(solved))
+    deliver_edit(file, result.old, result.new, mode)
+
+
 def _of_collisions(names: str | None) -> str:
     """`` (collision a)`` / `` (collisions a, b)`` for an ellipsoid fitted to named collisions."""
     if not names:
@@ -155,7 +401,7 @@ def _of_collisions(names: str | None) -> str:
     return f" (collision{'s' if len(parts) > 1 else ''} {', '.join(parts)})"
 
 
-def _report(result: AddMassResult) -> None:
+def _report(result: AddMassResult, written: bool = False) -> None:
     """What was computed, on stderr (stdout is kept for --diff)."""
     import numpy as np
 
@@ -185,5 +431,5 @@ def _report(result: AddMassResult) -> None:
         print(f"note: {note}", file=err)
     for warning in result.warnings:
         print(f"warning: {warning}", file=err)
-    if not result.links:
+    if not result.links and not written:
         print(f"{result.path}: no link to write added mass for", file=err)

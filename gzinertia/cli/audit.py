@@ -1,4 +1,4 @@
-"""``gzinertia audit``: a physics lint for SDFormat model repositories (rules GZI001–GZI211).
+"""``gzinertia audit``: a physics lint for SDFormat model repositories (rules GZI001–GZI212).
 
 Exit status: 0 when nothing is at or above ``--fail-on``; 1 when something is; 2 for a usage
 error or a file that could not be read (the other files are still audited and reported).
@@ -140,7 +140,7 @@ def audit(
         ),
     ] = None,
 ) -> None:
-    """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI211).
+    """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI212).
 
     Every finding names the rule, the file and line, the link, the numbers that prove it and
     the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with

@@ -161,5 +161,15 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
         inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
         added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),
+        added_mass_comment=_comment_before(fam),
     )
     return inertial, notes
+
+
+def _comment_before(elem: etree._Element | None) -> str | None:
+    """The text of the XML comment directly before ``elem`` (whitespace between them allowed),
+    where gzinertia writes how a ``<fluid_added_mass>`` was obtained; None when there is none."""
+    prev = None if elem is None else elem.getprevious()
+    if prev is not None and isinstance(prev, etree._Comment):
+        return (prev.text or "").strip()
+    return None

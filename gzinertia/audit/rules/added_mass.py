@@ -197,12 +197,20 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     return np.asarray(r, dtype=float)
 
 
+def _bem_is_current(ctx: LinkContext) -> bool:
+    from gzinertia.audit.rules.bem import bem_is_current
+
+    return bem_is_current(ctx)
+
+
 @link_rule("GZI204")
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     applied = applied_added_mass(ctx)
     if applied is None:
         return
     A_BBo_B, where, what_matrix = applied
+    if what_matrix == ELEMENT and _bem_is_current(ctx):
+        return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
     reference = ctx.fluid_centre()
     r = implied_centre(A_BBo_B)
     if reference is None or r is None:

@@ -1,0 +1,114 @@
+"""Seconds per link of ``addmass --bem`` against panel count, and the default-quality figures.
+
+Run: ``python benchmarks/bench_bem.py [--quick] [--corpus]``
+
+1. The 0.45 x 0.34 x 0.25 m box (a small ROV frame) meshed at several panel sizes: panel counts
+   of the two solves, seconds (meshing + both solves, no cache), the estimated discretisation
+   error the tool reports.
+2. The box at each ``--quality`` (the figure the issue asks for: default under 30 s on 2 cores).
+3. ``--corpus``: the marine collision meshes of the corpus (``$GZINERTIA_CORPUS`` or
+   ``../shared/corpus``) at default quality, or why each is refused.
+
+The machine description (CPU, cores, load) is printed first: the BEM is dense linear algebra,
+O(N²) memory and O(N²)-O(N³) time, and other processes on a shared machine slow it down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+from common import REPO, machine_description, print_table
+
+from gzinertia.physics.bem import QUALITY_PANELS, bem_added_mass
+from gzinertia.physics.rotation import Pose
+from gzinertia.physics.surface_mesh import SurfaceMeshError
+from gzinertia.records import Collision, Geometry, SourceRef
+
+BOX = Collision("frame", Pose(), Geometry("box", size=(0.45, 0.34, 0.25)), SourceRef("box", 1))
+CORPUS_MESHES = (
+    "ArduPilot__SITL_Models/Gazebo/models/blueboat/meshes/blueboat_hull_collision.stl",
+    "ArduPilot__SITL_Models/Gazebo/models/catamaran/meshes/hull_left_collision.stl",
+    "srmainwaring__asv_wave_sim/gz-waves-models/models/duck/meshes/duck_collision.stl",
+    "Field-Robotics-Lab__dave/models/dave_robot_models/models/glider_slocum/mesh/"
+    "COLLISION-Slocum-Glider.dae",
+)
+
+
+def _timed(collisions: list[Collision], **kwargs: object) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = bem_added_mass(collisions, 1000.0, use_cache=False, **kwargs)  # type: ignore[arg-type]
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer panel sizes")
+    parser.add_argument("--corpus", action="store_true", help="also the corpus's marine meshes")
+    args = parser.parse_args()
+    for line in machine_description(["capytaine", "manifold3d"]):
+        print(line)
+
+    sizes = (0.06, 0.04) if args.quick else (0.08, 0.06, 0.045, 0.035, 0.028, 0.022)
+    rows = []
+    for h in sizes:
+        secs, r = _timed([BOX], panel_size=h)
+        rows.append(
+            (
+                f"{h:g}",
+                r.panels,
+                r.coarse_panels,
+                f"{secs:.1f}",  # type: ignore[attr-defined]
+                f"{100 * r.relative_error:.2g} %",
+            )
+        )  # type: ignore[attr-defined]
+    print("\n0.45 x 0.34 x 0.25 m box, seconds for both solves (no cache):")
+    print_table(("panel size m", "panels", "coarse panels", "seconds", "error estimate"), rows)
+
+    rows = []
+    for quality in QUALITY_PANELS:
+        if args.quick and quality == "fine":
+            continue
+        secs, r = _timed([BOX], quality=quality)
+        diag = " ".join(f"{v:.4g}" for v in np.diag(r.A_BBo_B.A))  # type: ignore[attr-defined]
+        rows.append(
+            (
+                quality,
+                r.panels,
+                f"{secs:.1f}",  # type: ignore[attr-defined]
+                f"{100 * r.relative_error:.2g} %",
+                diag,
+            )
+        )  # type: ignore[attr-defined]
+    print("\nthe box at each --quality:")
+    print_table(("quality", "panels", "seconds", "error estimate", "diag [x y z p q r]"), rows)
+
+    if args.corpus:
+        corpus = Path(os.environ.get("GZINERTIA_CORPUS", REPO.parent / "shared" / "corpus"))
+        rows = []
+        for rel in CORPUS_MESHES:
+            path = corpus / rel
+            geometry = Geometry("mesh", mesh_uri=rel, mesh_path=str(path))
+            collision = Collision("hull", Pose(), geometry, SourceRef(rel, 1))
+            try:
+                secs, r = _timed([collision], quality="default")
+            except SurfaceMeshError as exc:
+                rows.append((Path(rel).name, "-", "-", f"refused: {str(exc)[-90:]}"))
+                continue
+            rows.append(
+                (
+                    Path(rel).name,
+                    r.panels,
+                    f"{secs:.1f}",  # type: ignore[attr-defined]
+                    f"{100 * r.relative_error:.2g} %",
+                )
+            )  # type: ignore[attr-defined]
+        print("\ncorpus collision meshes at default quality:")
+        print_table(("mesh", "panels", "seconds", "error estimate / why refused"), rows)
+
+
+if __name__ == "__main__":
+    main()

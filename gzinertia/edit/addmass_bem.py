@@ -1,0 +1,249 @@
+"""``gzinertia addmass --bem``: each selected link's added mass from a boundary-element solve of
+its displacing geometry (:mod:`gzinertia.physics.bem`), written to ``<fluid_added_mass>`` about
+the link origin in link axes, with everything the ellipsoid path guarantees: the same link
+selection and skips, the same overlap guard (GZI210), the same Hydrodynamics-plugin handling, the
+same writer (only ``<fluid_added_mass>`` and its comment change) and read-back check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gzinertia.edit.addmass import (
+    AddMassResult,
+    _editable_links,
+    overlap_reason,
+    plugin_conflict,
+    plugins_applying_added_mass,
+)
+from gzinertia.edit.links import (
+    NotEditableError,
+    ascii_comment,
+    link_element,
+    plugin_element,
+    same_file,
+    write_fluid_added_mass,
+)
+from gzinertia.edit.overlap_guard import OverlapGuard
+from gzinertia.edit.sdf_version import check_version_for_added_mass
+from gzinertia.edit.session import FileEdit
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.records import Collision, HydroPlugin, LinkRecord
+
+
+@dataclass(frozen=True)
+class BemSettings:
+    """How the solve is set up: fluid density (kg/m³), panel size (m) or quality, which
+    collisions (``None``: all of the link's), cache on or off."""
+
+    density: float
+    panel_size: float | None = None
+    quality: str = "default"
+    collisions: tuple[str, ...] | None = None
+    use_cache: bool = True
+    #: Free surface: height in the world frame (None: unbounded fluid), depth, frequency limit.
+    waterline: float | None = None
+    depth: float = float("inf")
+    frequency: str = "zero"
+    #: Solve the selected links in one problem (unbounded fluid only).
+    together: bool = False
+
+
+@dataclass(frozen=True)
+class LinkBem:
+    """One link's BEM result (:class:`gzinertia.physics.bem.BemResult`) and its geometry."""
+
+    link: LinkRecord
+    collisions: tuple[str, ...]
+    digest: str
+    result: object  # BemResult (typed loosely: physics.bem imports capytaine lazily)
+
+
+def displacing_collisions(link: LinkRecord, names: Sequence[str] | None) -> list[Collision]:
+    """The link's collisions the BEM meshes: all of them, or those named (an error naming the
+    link when a name is not one of its collisions)."""
+    if names is None:
+        return list(link.collisions)
+    by_name = {c.name: c for c in link.collisions}
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        have = ", ".join(sorted(by_name)) or "none"
+        raise GzInertiaError(
+            f"{link.source}: link {link.name!r} has no collision named {missing[0]!r} "
+            f"(its collisions: {have})"
+        )
+    return [by_name[n] for n in names]
+
+
+def provenance(result: object, names: Sequence[str], digest: str) -> str:
+    """The comment written before ``<fluid_added_mass>``
+    (:func:`gzinertia.physics.bem_provenance.format_provenance`)."""
+    from gzinertia.physics.bem import BemResult
+    from gzinertia.physics.bem_provenance import format_provenance
+
+    assert isinstance(result, BemResult)
+    return ascii_comment(
+        format_provenance(
+            capytaine_version=result.capytaine_version,
+            method=result.method,
+            panels=result.panels,
+            frequency=result.frequency,
+            fluid_domain=result.fluid_domain,
+            relative_error=result.relative_error,
+            collisions=names,
+            digest=digest,
+            density=result.density,
+        )
+    )
+
+
+def _prefixed(progress: Callable[[str], None] | None, name: str) -> Callable[[str], None] | None:
+    if progress is None:
+        return None
+    report = progress
+    return lambda message: report(f"{name}: {message}")
+
+
+def add_mass_bem(
+    path: Path,
+    *,
+    settings: BemSettings,
+    pattern: str | None,
+    upgrade_version: bool,
+    model_paths: Sequence[str | Path],
+    replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
+    """Solves and writes (in memory) the BEM added mass of the selected links of ``path``.
+
+    Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
+    conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
+    error naming the file and the problem (nothing is written)."""
+    from gzinertia.physics.bem import (
+        WARN_ERROR,
+        BemResult,
+        FreeSurface,
+        bem_added_mass,
+        bem_added_mass_together,
+        require_bem,
+    )
+    from gzinertia.physics.surface_mesh import geometry_digest
+
+    require_bem()
+    edit = FileEdit.open(path, model_paths)
+    doc, editor = edit.doc, edit.editor
+    links, skipped = _editable_links(doc, path, pattern, False)
+    warnings: list[str] = []
+    notes: list[str] = []
+    solved: list[LinkBem] = []
+    guard = OverlapGuard(doc, links)
+    order = {link.name: i for i, link in enumerate(links)}
+    written: dict[str, AddedMass] = {}
+    pending: list[
+        tuple[LinkRecord, list[Collision], list[HydroPlugin], tuple[str, float] | None]
+    ] = []
+
+    def write(
+        link: LinkRecord,
+        collisions: list[Collision],
+        plugins: list[HydroPlugin],
+        clash: tuple[str, float] | None,
+        result: BemResult,
+    ) -> None:
+        names = tuple(c.name for c in collisions)
+        digest = geometry_digest(collisions)
+        try:
+            write_fluid_added_mass(
+                editor,
+                link_element(editor, link),
+                result.A_BBo_B,
+                provenance(result, names, digest),
+            )
+        except NotEditableError as exc:
+            if pattern is not None:
+                raise
+            skipped.append(f"{link.name}: {exc.message}")
+            return
+        for plugin in plugins:
+            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
+            notes.append(
+                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
+                f"{plugin.source.line}): the BEM result replaces its <iDotJ> terms"
+            )
+        if result.relative_error > WARN_ERROR:
+            warnings.append(
+                f"{link.name}: estimated discretisation error "
+                f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
+                "use a smaller --panel-size or --quality fine"
+            )
+        solved.append(LinkBem(link, names, digest, result))
+        written[link.name] = result.A_BBo_B
+        guard.accept(link)
+        if clash is not None:
+            warnings.append(overlap_reason(link, *clash, written=True))
+
+    for link in sorted(links, key=lambda lk: -guard.volume(lk)):
+        clash = guard.clash(link)
+        if clash is not None and not allow_overlap:
+            skipped.append(overlap_reason(link, *clash))
+            continue
+        plugins = plugins_applying_added_mass(link)
+        if plugins and not replace_plugin_added_mass:
+            reason = plugin_conflict(link, plugins[0], path)
+            if pattern is not None:
+                raise GzInertiaError(f"{plugins[0].source}: {reason}")
+            skipped.append(f"{link.name}: {reason}")
+            continue
+        if any(not same_file(p.source.file, path) for p in plugins):
+            skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
+            continue
+        collisions = displacing_collisions(link, settings.collisions)
+        if not collisions:
+            skipped.append(f"{link.name}: no collision geometry to mesh")
+            continue
+        if settings.together:
+            pending.append((link, collisions, plugins, clash))
+            guard.accept(link)
+            continue
+        result = bem_added_mass(
+            collisions,
+            settings.density,
+            panel_size=settings.panel_size,
+            quality=settings.quality,  # type: ignore[arg-type]
+            use_cache=settings.use_cache,
+            progress=_prefixed(progress, link.name),
+            free_surface=None
+            if settings.waterline is None
+            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),  # type: ignore[arg-type]
+        )
+        write(link, collisions, plugins, clash, result)
+    if pending:
+        results, cross = bem_added_mass_together(
+            [(c, link.X_WB) for link, c, _, _ in pending],
+            settings.density,
+            panel_size=settings.panel_size,
+            quality=settings.quality,  # type: ignore[arg-type]
+            use_cache=settings.use_cache,
+            progress=progress,
+        )
+        for (link, collisions, plugins, clash), result in zip(pending, results, strict=True):
+            write(link, collisions, plugins, clash, result)
+        notes.append(
+            f"{len(pending)} links solved together: each link's matrix includes the others' "
+            f"presence; the cross-link coupling, up to {100.0 * cross:.2g} % of the largest "
+            "translational entry, has no place in SDF (one matrix per link) and is not written"
+        )
+    solved.sort(key=lambda r: order[r.link.name])
+    if solved:
+        said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)
+        if said:
+            (notes if upgrade_version else warnings).append(said)
+    new = edit.finish(written)
+    result_all = AddMassResult(
+        path, edit.old, new, (), tuple(skipped), tuple(warnings), tuple(notes)
+    )
+    return result_all, tuple(solved)

@@ -1,0 +1,296 @@
+"""``gzinertia addmass FILE --from RESULT --link L``: an added mass computed elsewhere (a
+Capytaine dataset written with ``assemble_dataset`` + ``to_netcdf``), moved exactly to the link
+origin in link axes and written to ``<fluid_added_mass>``.
+
+The dataset's ``added_mass`` (dims ``omega``, ``radiating_dof``, ``influenced_dof``; Capytaine's
+rigid-body dofs Surge..Yaw are linear-first ``[x y z p q r]``) is about the dataset's
+``rotation_center`` P, in the axes F of the mesh. ``--about "x y z"`` gives ``p_BoP_B`` (default:
+the dataset's ``rotation_center``, read as link coordinates: the usual case of a hull mesh built
+in the link frame), ``--axes "roll pitch yaw"`` gives ``R_BF`` (default: the identity). The
+matrix is re-expressed in B (``Rb·A·Rbᵀ``) and moved from P to Bo (``Tᵀ·A·T``, DESIGN.md §4).
+Capytaine writes datasets for free-surface problems only (an unbounded-fluid solve has no
+dataset): the frequency matters, and is chosen with ``--frequency``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Pose
+
+#: Largest dataset file read (bytes).
+MAX_DATASET_BYTES = 256 * 1024 * 1024
+RIGID_BODY_DOFS = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
+
+
+@dataclass(frozen=True)
+class ImportedAddedMass:
+    """``A_FP_F`` as read (linear-first, about P in F axes) and what the dataset says."""
+
+    A: np.ndarray
+    omega: float
+    density: float
+    rotation_center: tuple[float, float, float] | None
+    description: str
+
+
+def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
+    values = ", ".join(f"{w:g}" for w in omegas)
+    if wanted is None:
+        if len(omegas) == 1:
+            return 0
+        raise GzInertiaError(
+            f"{path}: the dataset holds {len(omegas)} frequencies (omega = {values} rad/s): "
+            "choose one with --frequency VALUE|zero|infinite"
+        )
+    key = wanted.strip().lower()
+    target = 0.0 if key == "zero" else math.inf if key in ("infinite", "inf") else None
+    if target is None:
+        try:
+            target = float(key)
+        except ValueError:
+            raise GzInertiaError(
+                f"--frequency must be zero, infinite or a number in rad/s, not {wanted!r}"
+            ) from None
+    hits = [i for i, w in enumerate(omegas) if w == target or math.isclose(w, target, rel_tol=1e-9)]
+    if not hits:
+        raise GzInertiaError(
+            f"{path}: no omega = {target:g} rad/s in the dataset (it holds {values})"
+        )
+    return hits[0]
+
+
+def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMass:
+    """The added mass at one frequency of a Capytaine NetCDF dataset (errors name the file)."""
+    try:
+        import xarray as xr
+    except ImportError:
+        raise GzInertiaError(
+            "--from needs xarray (and a NetCDF reader): pip install 'gzinertia[bem]'"
+        ) from None
+    import io
+
+    from gzinertia.safe_read import read_regular_file
+
+    try:
+        data = read_regular_file(path, MAX_DATASET_BYTES)
+    except OSError as exc:
+        raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        ds = xr.open_dataset(io.BytesIO(data))
+        ds.load()
+    except Exception as exc:  # xarray/netCDF raise many types for unreadable files
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        hint = (
+            " (an HDF5-based NetCDF-4 file: pip install h5netcdf to read it)"
+            if data.startswith(b"\x89HDF")
+            else ""
+        )
+        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first}){hint}") from None
+    if "added_mass" not in ds:
+        raise GzInertiaError(f"{path}: no 'added_mass' variable (not a Capytaine dataset?)")
+    am = ds["added_mass"]
+    for dim in am.dims:
+        if dim not in ("omega", "radiating_dof", "influenced_dof") and am.sizes[dim] != 1:
+            raise GzInertiaError(
+                f"{path}: added_mass varies along {dim!r} ({am.sizes[dim]} values): one "
+                "configuration at a time"
+            )
+    am = am.squeeze(drop=False)
+    dofs_r = [str(d) for d in np.atleast_1d(am["radiating_dof"].values)]
+    dofs_i = [str(d) for d in np.atleast_1d(am["influenced_dof"].values)]
+    missing = [d for d in RIGID_BODY_DOFS if d not in dofs_r or d not in dofs_i]
+    if missing:
+        raise GzInertiaError(
+            f"{path}: the dataset lacks the rigid-body dofs {', '.join(missing)} "
+            "(a 6x6 needs Surge, Sway, Heave, Roll, Pitch, Yaw)"
+        )
+    omegas = (
+        np.atleast_1d(np.asarray(am["omega"].values, dtype=float))
+        if "omega" in am.coords
+        else np.array([math.nan])
+    )
+    k = _frequency_index(omegas, frequency, path)
+    sel = am.isel(omega=k) if "omega" in am.dims else am
+    A = np.array(
+        [
+            [float(sel.sel(radiating_dof=r, influenced_dof=i)) for i in RIGID_BODY_DOFS]
+            for r in RIGID_BODY_DOFS
+        ]
+    )
+    if not np.all(np.isfinite(A)):
+        raise GzInertiaError(f"{path}: the added mass at omega = {omegas[k]:g} is not finite")
+    rho = float(np.atleast_1d(ds["rho"].values)[0]) if "rho" in ds else math.nan
+    centre = None
+    if "rotation_center" in ds:
+        c = np.asarray(ds["rotation_center"].values, dtype=float).reshape(-1)
+        if c.shape == (3,) and np.all(np.isfinite(c)):
+            centre = (float(c[0]), float(c[1]), float(c[2]))
+    depth = float(np.atleast_1d(ds["water_depth"].values)[0]) if "water_depth" in ds else math.nan
+    version = str(ds.attrs.get("capytaine_version", "unknown"))
+    description = (
+        f"Capytaine {version} dataset {path.name}, omega {omegas[k]:g} rad/s, free surface, "
+        f"water depth {depth:g} m"
+    )
+    return ImportedAddedMass(A, float(omegas[k]), rho, centre, description)
+
+
+def _wamit_period(frequency: str | None, path: Path) -> float:
+    """The WAMIT ``PER`` to read: ``-1`` is the infinite period (zero frequency), ``0`` the
+    zero period (infinite frequency), else ``2π/ω`` seconds."""
+    if frequency is None:
+        raise GzInertiaError(
+            f"{path}: choose the frequency with --frequency zero|infinite|OMEGA (rad/s)"
+        )
+    key = frequency.strip().lower()
+    if key == "zero":
+        return -1.0
+    if key in ("infinite", "inf"):
+        return 0.0
+    try:
+        omega = float(key)
+    except ValueError:
+        raise GzInertiaError(
+            f"--frequency must be zero, infinite or a number in rad/s, not {frequency!r}"
+        ) from None
+    if not (math.isfinite(omega) and omega > 0.0):
+        raise GzInertiaError(f"--frequency must be zero, infinite or positive, not {frequency!r}")
+    return 2.0 * math.pi / omega
+
+
+def read_wamit_1(
+    path: Path, frequency: str | None, density: float | None, length: float
+) -> ImportedAddedMass:
+    """The added mass of a WAMIT ``.1`` file (lines ``PER I J Abar [Bbar]``) at one period,
+    made dimensional: ``A_ij = Abar_ij·ρ·L^k``, ``k`` = 3 (both modes translations), 4 (one
+    of each), 5 (both rotations); modes 1-6 are surge, sway, heave, roll, pitch, yaw
+    (linear-first). The file names neither ρ nor L: ``density`` is required, ``length`` is
+    WAMIT's ULEN."""
+    from gzinertia.safe_read import read_regular_file
+
+    if density is None:
+        raise GzInertiaError(
+            f"{path}: a WAMIT .1 file is non-dimensional: give the density it was computed "
+            "for with --density or --fluid"
+        )
+    if not (math.isfinite(length) and length > 0.0):
+        raise GzInertiaError(f"--wamit-length must be a positive length, not {length!r}")
+    period = _wamit_period(frequency, path)
+    try:
+        text = read_regular_file(path, MAX_DATASET_BYTES).decode("ascii", errors="replace")
+    except OSError as exc:
+        raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    A = np.full((6, 6), np.nan)
+    periods: set[float] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            per, i, j, abar = float(fields[0]), int(fields[1]), int(fields[2]), float(fields[3])
+        except (ValueError, IndexError):
+            raise GzInertiaError(
+                f"{path}:{number}: not a WAMIT .1 line (PER I J A [B]): {line.strip()[:60]!r}"
+            ) from None
+        periods.add(per)
+        if not (1 <= i <= 6 and 1 <= j <= 6):
+            continue  # generalized modes or other bodies: not this rigid body
+        same = per == period or (period > 0 and math.isclose(per, period, rel_tol=1e-5))
+        if same:
+            k = 3 + (i > 3) + (j > 3)
+            A[i - 1, j - 1] = abar * density * length**k
+    if np.all(np.isnan(A)):
+        have = ", ".join(f"{p:g}" for p in sorted(periods))
+        raise GzInertiaError(f"{path}: no PER = {period:g} s in the file (it holds {have})")
+    if np.any(np.isnan(A)):
+        raise GzInertiaError(f"{path}: the 6x6 at PER = {period:g} s is incomplete")
+    omega = math.inf if period == 0.0 else 0.0 if period < 0 else 2.0 * math.pi / period
+    description = (
+        f"WAMIT .1 file {path.name}, PER {period:g} s (omega {omega:g} rad/s), ULEN {length:g} m"
+    )
+    return ImportedAddedMass(A, omega, density, None, description)
+
+
+def imported_in_link(
+    imported: ImportedAddedMass,
+    p_BoP_B: Sequence[float] | None,
+    rpy_BF: Sequence[float],
+    density: float | None,
+) -> tuple[AddedMass, str]:
+    """``A_BBo_B`` from the dataset's ``A_FP_F``: scaled to ``density`` when given (added mass
+    is proportional to ρ), re-expressed in B with ``R_BF`` and moved from P to Bo; and the
+    provenance text."""
+    if p_BoP_B is None:
+        if imported.rotation_center is None:
+            raise GzInertiaError(
+                "the dataset names no rotation_center: give the point it is about with --about"
+            )
+        p_BoP_B = imported.rotation_center
+    A = imported.A
+    rho = imported.density
+    note = f"fluid density {rho:g} kg/m^3"
+    if density is not None and math.isfinite(rho) and rho > 0 and density != rho:
+        A = A * (density / rho)
+        note = f"scaled from {rho:g} to {density:g} kg/m^3"
+    X_BF = Pose.from_xyz_rpy(np.asarray(p_BoP_B, dtype=float), np.asarray(rpy_BF, dtype=float))
+    A_BBo_B = AddedMass(A, ordering="linear-first", point="P", axes="F").in_link(X_BF)
+    p = " ".join(f"{v:.6g}" for v in X_BF.p)
+    rpy = " ".join(f"{v:.6g}" for v in rpy_BF)
+    text = (
+        f"gzinertia addmass: imported added mass ({imported.description}, {note}), computed "
+        f"about ({p}) in axes rpy ({rpy}) of the link; moved to the link origin in link axes"
+    )
+    return A_BBo_B, text
+
+
+def add_mass_from(
+    path: Path,
+    *,
+    result: Path,
+    pattern: str | None,
+    frequency: str | None,
+    about: Sequence[float] | None,
+    axes_rpy: Sequence[float],
+    density: float | None,
+    upgrade_version: bool,
+    model_paths: Sequence[str | Path],
+    wamit_length: float = 1.0,
+) -> tuple[bytes, bytes, str, AddedMass, list[str]]:
+    """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
+    memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``."""
+    from gzinertia.edit.addmass import _editable_links
+    from gzinertia.edit.links import ascii_comment, link_element, write_fluid_added_mass
+    from gzinertia.edit.sdf_version import check_version_for_added_mass
+    from gzinertia.edit.session import FileEdit
+
+    if pattern is None:
+        raise GzInertiaError("--from needs --link naming the one link the result belongs to")
+    if result.suffix == ".1":
+        if about is None:
+            raise GzInertiaError(
+                f"{result}: a WAMIT .1 file does not say the point it is about: give the "
+                "origin of its body coordinates (XBODY) in link coordinates with --about"
+            )
+        imported = read_wamit_1(result, frequency, density, wamit_length)
+    else:
+        imported = read_capytaine_dataset(result, frequency)
+    edit = FileEdit.open(path, model_paths)
+    links, _ = _editable_links(edit.doc, path, pattern, True)
+    link = links[0]
+    A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)
+    write_fluid_added_mass(
+        edit.editor, link_element(edit.editor, link), A_BBo_B, ascii_comment(text)
+    )
+    notes = []
+    said = check_version_for_added_mass(edit.editor, edit.doc.sdf_version, keep=not upgrade_version)
+    if said:
+        notes.append(said)
+    new = edit.finish({link.name: A_BBo_B})
+    return edit.old, new, link.name, A_BBo_B, notes

@@ -1,0 +1,190 @@
+"""``addmass --from DATASET``: a Capytaine dataset computed about another point in other axes,
+brought to the link origin in link axes.
+
+The dataset is produced here by Capytaine itself (``assemble_dataset``, written to NetCDF), for
+a hull meshed in its own frame F and submerged under a free surface (Capytaine writes datasets
+for free-surface problems only). The oracle is a second Capytaine solve of the same physical
+problem with the hull meshed in link coordinates and the rotations about the link origin: no
+change of point or axes anywhere, so signs, orderings and the point are checked against the
+BEM itself. F is turned about the vertical only and shifted horizontally, so the free surface
+is the same plane in both solves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import run_cli
+
+from gzinertia.physics.rotation import rotation_from_rpy
+from gzinertia.sdf import read_sdf_bytes
+
+cpt = pytest.importorskip("capytaine")
+pytest.importorskip("xarray")
+
+DENSITY = 1025.0
+YAW_BF = 0.7
+p_FoP_F = np.array([0.1, -0.05, -0.9])  # the dataset's rotation centre, in F
+p_BoP_B = np.array([0.3, 0.2, -0.9])  # the same point in the link frame (same depth)
+R_BF = rotation_from_rpy(0.0, 0.0, YAW_BF)
+p_BoFo_B = p_BoP_B - R_BF @ p_FoP_F
+
+LINK = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="boat">
+    <link name="body">
+      <inertial><mass>60</mass><inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>
+      <collision name="hull"><geometry><box><size>1 0.4 0.3</size></box></geometry></collision>
+    </link>
+  </model>
+</sdf>
+"""
+
+
+def _hull_F() -> cpt.Mesh:
+    """A 1 x 0.4 x 0.3 m box, off-centre in F (no symmetry left about P), 0.9 m deep."""
+    mesh = cpt.mesh_parallelepiped(
+        size=(1.0, 0.4, 0.3), center=(0.25, 0.1, -1.0), resolution=(8, 4, 4)
+    )
+    return mesh
+
+
+def _solve(mesh: cpt.Mesh, centre: np.ndarray, omegas: list[float]) -> list[object]:
+    body = cpt.FloatingBody(
+        mesh=mesh, dofs=cpt.rigid_body_dofs(rotation_center=centre), name="hull"
+    )
+    problems = [
+        cpt.RadiationProblem(
+            body=body, radiating_dof=d, omega=w, free_surface=0.0, water_depth=np.inf, rho=DENSITY
+        )
+        for d in body.dofs
+        for w in omegas
+    ]
+    return cpt.BEMSolver(method="direct").solve_all(problems, progress_bar=False)
+
+
+def _dataset(tmp: Path, omegas: list[float]) -> Path:
+    ds = cpt.assemble_dataset(_solve(_hull_F(), p_FoP_F, omegas), hydrostatics=False)
+    path = tmp / "hull.nc"
+    cpt.export_dataset(path, ds, format="netcdf")  # what Capytaine's users run
+    return path
+
+
+def _oracle_A_BBo_B(omega: float) -> np.ndarray:
+    v_F = np.asarray(_hull_F().vertices)
+    mesh_B = cpt.Mesh(vertices=v_F @ R_BF.T + p_BoFo_B, faces=np.asarray(_hull_F().faces))
+    results = _solve(mesh_B, np.zeros(3), [omega])
+    dofs = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
+    A = np.zeros((6, 6))
+    for r in results:
+        A[dofs.index(r.radiating_dof)] = [r.added_mass[j] for j in dofs]  # type: ignore[attr-defined]
+    return 0.5 * (A + A.T)
+
+
+def test_import_moves_the_dataset_to_the_link_origin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset = _dataset(tmp_path, [1.5, np.inf])
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(LINK)
+    args = [
+        "addmass",
+        str(sdf),
+        "--from",
+        str(dataset),
+        "--link",
+        "body",
+        "--about",
+        " ".join(f"{v:.17g}" for v in p_BoP_B),
+        "--axes",
+        f"0 0 {YAW_BF:.17g}",
+        "--frequency",
+        "infinite",
+    ]
+    code, _, err = run_cli([*args, "--in-place"], capsys)
+    assert code == 0, err
+    A = read_sdf_bytes(sdf.read_bytes(), str(sdf), []).links[0].inertial.A_BBo_B
+    assert A is not None
+    oracle = _oracle_A_BBo_B(np.inf)
+    scale = np.max(np.abs(oracle), axis=None)
+    # The two solves differ only by a rigid motion of the panels parallel to the free surface;
+    # Capytaine's free-surface kernel agrees with itself under it to about 2e-6.
+    assert np.max(np.abs(A - oracle)) <= 1e-5 * scale, np.max(np.abs(A - oracle)) / scale
+    # and a sign, ordering or point error would be of the order of the entries themselves:
+    assert np.max(np.abs(A - oracle)) < 1e-3 * np.min(np.abs(np.diag(oracle)))
+    text = sdf.read_text()
+    assert "imported added mass" in text and "hull.nc" in text and "omega inf" in text
+    code, _, err = run_cli([*args, "--check"], capsys)
+    assert code == 0, err
+
+
+def test_several_frequencies_need_a_choice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset = _dataset(tmp_path, [1.5, np.inf])
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(LINK)
+    code, _, err = run_cli(
+        ["addmass", str(sdf), "--from", str(dataset), "--link", "body", "--in-place"], capsys
+    )
+    assert code == 2 and sdf.read_text() == LINK
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "hull.nc" in lines[0] and "--frequency" in lines[0], err
+
+
+def test_not_a_dataset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bogus = tmp_path / "bogus.nc"
+    bogus.write_bytes(b"CDF\x01 not really")
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(LINK)
+    code, _, err = run_cli(
+        ["addmass", str(sdf), "--from", str(bogus), "--link", "body", "--in-place"], capsys
+    )
+    assert code == 2 and sdf.read_text() == LINK
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "bogus.nc" in lines[0], err
+
+
+def test_wamit_file_is_made_dimensional_and_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same hull written by Capytaine's WAMIT exporter with ULEN = 2 m (``A/(ρ·L^k)``,
+    six significant digits): ``--wamit-length 2 --density`` undoes it, ``PER = 0`` is the
+    infinite frequency, and the moved matrix matches the link-frame solve."""
+    from capytaine.io.wamit import export_wamit_1
+
+    ds = cpt.assemble_dataset(_solve(_hull_F(), p_FoP_F, [1.5, np.inf]), hydrostatics=False)
+    wamit = tmp_path / "hull.1"
+    export_wamit_1(ds, str(wamit), length_scale=2.0)
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(LINK)
+    base = [
+        "addmass",
+        str(sdf),
+        "--from",
+        str(wamit),
+        "--link",
+        "body",
+        "--about",
+        " ".join(f"{v:.17g}" for v in p_BoP_B),
+        "--axes",
+        f"0 0 {YAW_BF:.17g}",
+        "--density",
+        str(DENSITY),
+        "--wamit-length",
+        "2",
+    ]
+    code, _, err = run_cli([*base, "--frequency", "infinite", "--in-place"], capsys)
+    assert code == 0, err
+    A = read_sdf_bytes(sdf.read_bytes(), str(sdf), []).links[0].inertial.A_BBo_B
+    assert A is not None
+    oracle = _oracle_A_BBo_B(np.inf)
+    scale = np.max(np.abs(oracle))
+    assert np.max(np.abs(A - oracle)) <= 2e-5 * scale, np.max(np.abs(A - oracle)) / scale
+    assert "WAMIT .1 file hull.1" in sdf.read_text()
+    # the zero-frequency limit is not in this file: refused, naming the file
+    before = sdf.read_bytes()
+    code, _, err = run_cli([*base, "--frequency", "zero", "--in-place"], capsys)
+    assert code == 2 and "hull.1" in err and "PER = -1" in err and sdf.read_bytes() == before
