@@ -7,7 +7,7 @@ import os
 # about 50 ms of a 0.25 s budget on a busy 2-core machine). A value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from gzinertia.cli import addmass, audit, convert, hydro, plot, shift, show  # noqa: F401
+from gzinertia.cli import addmass, audit, convert, fix, hydro, plot, shift, show  # noqa: F401
 from gzinertia.cli.app import app, main
 
 __all__ = ["app", "main"]
