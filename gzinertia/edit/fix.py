@@ -362,6 +362,12 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
     skipped: list[str] = []
     for link in select_links(doc.links, options.pattern, str(path)):
         here = found.get(link.name, set()) & codes
+        others = found.get(link.name, set()) & ({"GZI103", "GZI104"} - codes)
+        if others and not options.select and not options.safe_only:
+            skipped.append(
+                f"{link.name}: {', '.join(sorted(others))} not repaired: --method "
+                f"{options.method} repairs {', '.join(FIXABLE[options.method])}"
+            )
         if "GZI107" in here and not options.move_com:
             here.discard("GZI107")
         if not here:

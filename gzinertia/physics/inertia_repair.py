@@ -14,9 +14,14 @@ Frobenius-nearest valid matrix among *all* symmetric matrices, and it keeps the 
 The eigenvalue projection is a small quadratic programme solved exactly by enumerating its
 active sets (:func:`project_moments`).
 
-**Margin.** ``ε`` is the larger of Drake's and gz-math's tolerances for the written moments
-(shared DESIGN.md §7): the repaired inertia satisfies both tools' checks with their own margin
-to spare, so that the round-off of writing and re-reading it cannot push it back out.
+**Margin.** ``ε`` is the largest of Drake's and gz-math's tolerances for the written moments
+(shared DESIGN.md §7) and :data:`RELATIVE_MARGIN` of ``½·trace``. The tolerances alone are not
+enough: gz-math (``MassMatrix3::PrincipalMoments``, which libsdformat's validity check calls)
+computes the moments in closed form through ``acos``, which is accurate only to about
+``√DBL_EPSILON·λ ≈ 1e-8·λ`` when two moments are (nearly) equal, exactly where a projection onto
+the triangle face lands; a repair sitting within 1e-15 of the boundary reads back as invalid in
+libsdformat (checked by ``tests/test_fix.py``). 1e-6 leaves a factor of 100 over that error, and
+lets the written values be rounded to 10 significant digits.
 """
 
 from __future__ import annotations
@@ -49,11 +54,16 @@ class RepairError(ValueError):
     """An inertia that a method cannot repair (e.g. nothing positive to keep)."""
 
 
+#: The repaired inertia's margin from the boundary of the valid set, relative to ``½·trace``.
+RELATIVE_MARGIN = 1e-6
+
+
 def validity_margin(principal_moments: ArrayLike) -> float:
-    """``ε`` of the repaired inertia: the larger of Drake's and gz-math's tolerances for the
-    magnitudes of ``principal_moments`` (kg·m²)."""
+    """``ε`` of the repaired inertia (kg·m²): the largest of Drake's and gz-math's tolerances
+    and ``RELATIVE_MARGIN·½·Σ|λ|`` for the magnitudes of ``principal_moments``."""
     magnitudes = np.abs(np.asarray(principal_moments, dtype=float))
-    return max(drake_tolerance(magnitudes), gz_tolerance(magnitudes))
+    relative = RELATIVE_MARGIN * 0.5 * float(np.sum(magnitudes))
+    return max(drake_tolerance(magnitudes), gz_tolerance(magnitudes), relative)
 
 
 def moments_margin(principal_moments: ArrayLike) -> float:
