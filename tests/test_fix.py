@@ -315,3 +315,42 @@ def test_geometry_equals_drake_fix_inertia_on_meshes(
         "</model></sdf>"
     )
     assert _compare_with_drake(path, tmp_path, capsys) == 2
+
+
+# --- audit --fix -----------------------------------------------------------------------------
+
+
+def test_audit_fix_applies_only_the_safe_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """m::rounded (0.0015 % off) is a safe fix; m::body (11 % off) is not and stays reported."""
+    path = tmp_path / "m.sdf"
+    path.write_text(BROKEN)
+    code, _, err = run_cli(["audit", "--fix", "--no-cache", "--format", "json", str(path)], capsys)
+    assert code == 1, err
+    assert "fixed" in err and "m::rounded" in err
+    after = _codes(path)
+    assert "GZI104" not in after.get("m::rounded", set())
+    assert "GZI104" in after["m::body"]
+    once = path.read_bytes()
+    code, _, err = run_cli(["audit", "--fix", "--no-cache", "--format", "json", str(path)], capsys)
+    assert path.read_bytes() == once  # nothing more to do
+    code, _, err = run_cli(["audit", "--fix", "-"], capsys)
+    assert code == 2
+
+
+def test_safe_fixes_are_the_ones_the_rule_pages_call_safe() -> None:
+    """ruff's convention: each rule page says whether its fix is safe; audit --fix applies
+    exactly those."""
+    import re
+
+    from conftest import REPO
+
+    from gzinertia.cli.audit_fix import SAFE_CODES
+
+    safe = set()
+    for page in sorted((REPO / "docs" / "rules").glob("GZI*.md")):
+        fix_section = page.read_text().split("## Fix", 1)[-1].split("## Suppress", 1)[0]
+        if re.search(r"\*\*Safe\*\*", fix_section):
+            safe.add(page.stem)
+    assert safe == set(SAFE_CODES)

@@ -159,11 +159,11 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
 
 
 def _findings(doc: SdfDocument, options: FixOptions) -> dict[str, set[str]]:
-    """Codes per link among the inertia rules (GZI1xx), as the audit reports them."""
+    """Codes per link, every rule, as the audit reports them (with ``options.tolerance``)."""
     from gzinertia.audit.config import AuditConfig
     from gzinertia.audit.runner import check_document
 
-    config = AuditConfig(select=("GZI1",), tolerance=options.tolerance)
+    config = AuditConfig(tolerance=options.tolerance)
     found: dict[str, set[str]] = {}
     for f in check_document(doc, config):
         if f.link is not None:
