@@ -35,6 +35,7 @@ COMMANDS = {
     "shift": ["shift", "-l", "*", "--from", "com"],
     "plot": ["plot", "-o", "{tmp}/links.png"],
     "audit": ["audit", "--no-cache", "--format", "text"],
+    "fix": ["fix", "--method", "geometry", "--all-links", "--move-com"],
 }
 
 INERTIAL = (

@@ -149,7 +149,7 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
     same = I_target == I_old
     if target > 0.0:
         for digits in (10, 12, 14, 16):
-            rounded = np.vectorize(lambda x: float(f"{x:.{digits}g}"))(I_target)
+            rounded = np.array([[float(f"{x:.{digits}g}") for x in row] for row in I_target])
             rounded = np.where(same, I_old, rounded)
             if np.all(np.isfinite(rounded)) and moments_margin(
                 np.linalg.eigvalsh(rounded)
@@ -347,8 +347,9 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
     """Repairs the selected links of ``path`` as ``options`` say (nothing is written here)."""
     edit = FileEdit.open(path, model_paths)
     doc = edit.doc
-    if options.density is not None and not (math.isfinite(options.density) and options.density > 0):
-        raise GzInertiaError(f"--density must be a positive number of kg/m^3, not {options.density}")
+    rho = options.density
+    if rho is not None and not (math.isfinite(rho) and rho > 0):
+        raise GzInertiaError(f"--density must be a positive number of kg/m^3, not {rho}")
     if options.mass is not None and not (math.isfinite(options.mass) and options.mass > 0):
         raise GzInertiaError(f"--mass must be a positive number of kg, not {options.mass}")
     codes = set(options.codes())
