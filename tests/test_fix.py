@@ -354,3 +354,42 @@ def test_safe_fixes_are_the_ones_the_rule_pages_call_safe() -> None:
         if re.search(r"\*\*Safe\*\*", fix_section):
             safe.add(page.stem)
     assert safe == set(SAFE_CODES)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_geometry_equals_libsdformat_auto_inertia(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the file can say it (SDF 1.11 ``<inertial auto="true">``, one density per link):
+    libsdformat's auto inertia, as Drake loads it, with the mass it computes written out, is
+    what ``fix --method geometry --move-com`` computes from that mass."""
+    pytest.importorskip("pydrake")
+    import re
+
+    from oracles.drake_oracle import load_in_drake
+
+    explicit = _random_primitive_model(seed)
+    auto = re.sub(
+        r"<inertial>.*?</inertial>",
+        lambda m: f'<inertial auto="true"><density>{700 + 100 * seed}</density></inertial>',
+        explicit,
+    )
+    auto_path = tmp_path / "auto.sdf"
+    auto_path.write_text(auto)
+    load = load_in_drake(auto_path)
+    assert load.ok and load.links, load.error
+    masses = iter(float(M[3, 3]) for _, M in load.links.values())
+    with_mass = re.sub(r"<mass>[^<]*</mass>", lambda m: f"<mass>{next(masses)!r}</mass>",
+                       explicit)
+    path = tmp_path / "explicit.sdf"
+    path.write_text(with_mass)
+    out = tmp_path / "fixed.sdf"
+    code, _, err = run_cli(
+        ["fix", str(path), "--method", "geometry", "--move-com", "--all-links", "-o", str(out)],
+        capsys,
+    )
+    assert code == 0, err
+    ours = {lk.name: lk.M_BBo_B() for lk in read_sdf_file(out).links}
+    assert set(ours) == set(load.links)
+    for name, (_, ref) in load.links.items():
+        assert np.max(np.abs(ours[name] - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref))))
