@@ -7,6 +7,7 @@ Edits are collected and applied at once (:meth:`XmlEditor.result`); they must no
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -86,6 +87,8 @@ class XmlEditor:
         self.newline = newline_of(data)
         self.indent_unit = _detect_indent_unit(data)
         self._edits: list[_Edit] = []
+        #: ``(start, end)`` of every edit, sorted: overlap checks look at neighbours only.
+        self._spans: list[tuple[int, int]] = []
 
     # --- lookup ---------------------------------------------------------------------------
     def span(self, elem: etree._Element) -> ElementSpan:
@@ -108,9 +111,16 @@ class XmlEditor:
 
     # --- edits ----------------------------------------------------------------------------
     def _add(self, start: int, end: int, text: bytes) -> None:
-        for e in self._edits:
-            if (start < e.end and e.start < end) or (start == end == e.start == e.end):
+        # Existing edits never overlap each other, so only the two before the insertion point
+        # and those starting inside [start, end] can overlap this one: O(log n) per edit.
+        i = bisect.bisect_left(self._spans, (start, start))
+        j = i
+        while j < len(self._spans) and self._spans[j][0] <= end:
+            j += 1
+        for e_start, e_end in self._spans[max(0, i - 2) : j]:
+            if (start < e_end and e_start < end) or (start == end == e_start == e_end):
                 raise GzInertiaError(f"{self.name}: overlapping edits at byte {start}")
+        self._spans.insert(i, (start, end))
         self._edits.append(_Edit(start, end, text))
 
     def _block(self, lines: Sequence[str], indent: bytes) -> bytes:

@@ -396,8 +396,8 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
             continue
         plans[link.name] = plan
 
+    editor = edit.editor
     while True:
-        editor = XmlEditor(edit.old, str(path))
         for plan in plans.values():
             _write(editor, plan)
         new = editor.result()
@@ -417,8 +417,11 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
             kept = found.get(name, set()) - set(plans[name].fix.codes)
             added = sorted(found_after.get(name, set()) - kept)
             skipped.append(
-                f"{name}: not repaired: the {options.method} repair would leave or add "
-                f"{', '.join(added)} (the written inertia is not a near miss: "
-                + ("try --method geometry)" if options.method != "geometry" else "check it)")
+                f"{name}: not repaired: after the {options.method} repair the audit would "
+                f"report {', '.join(added)} on it ("
+                + ("the written inertia is not a near miss: try --method geometry)"
+                   if options.method != "geometry"
+                   else "the collisions may not stand for the body)")
             )
             del plans[name]
+        editor = XmlEditor(edit.old, str(path))

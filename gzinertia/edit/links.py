@@ -6,6 +6,7 @@ one-line ``<!-- gzinertia ... -->`` comment saying how the values were obtained)
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,12 +30,25 @@ def same_file(a: str | Path, b: str | Path) -> bool:
     return Path(a).resolve() == Path(b).resolve()
 
 
+#: Per editor, its ``<link>`` elements by (line, name): built once, so that finding every
+#: link of a large file stays linear.
+_LINKS: weakref.WeakKeyDictionary[XmlEditor, dict[tuple[int, str], etree._Element]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def link_element(editor: XmlEditor, link: LinkRecord) -> etree._Element:
     """The ``<link>`` element of ``link`` in the editor's file (by line and name)."""
     short = link.name.rsplit("::", 1)[-1]
-    for elem in editor.root.iter("link"):
-        if line_of(elem) == link.source.line and (elem.get("name") or "").strip() == short:
-            return elem
+    index = _LINKS.get(editor)
+    if index is None:
+        index = {}
+        for elem in editor.root.iter("link"):
+            index.setdefault((line_of(elem), (elem.get("name") or "").strip()), elem)
+        _LINKS[editor] = index
+    found = index.get((link.source.line, short))
+    if found is not None:
+        return found
     raise SdfError(editor.name, link.source.line, f"cannot find <link name={short!r}> to edit")
 
 
