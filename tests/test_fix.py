@@ -239,6 +239,10 @@ def _compare_with_drake(path: Path, tmp_path: Path, capsys: pytest.CaptureFixtur
         assert np.max(np.abs(M - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref)))), link.name
         compared += 1
     assert _drake_replaced(out) == {}
+    code, _, err = run_cli(  # a re-run on the result has nothing to do
+        ["fix", str(out), "--method", "geometry", "--move-com", "--all-links", "--check"], capsys
+    )
+    assert code == 0, err
     return compared
 
 
@@ -393,3 +397,43 @@ def test_geometry_equals_libsdformat_auto_inertia(
     assert set(ours) == set(load.links)
     for name, (_, ref) in load.links.items():
         assert np.max(np.abs(ours[name] - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref))))
+
+
+def test_inertial_without_inertia_and_included_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An <inertial> with <mass> only (the spec's unit inertia applies) gets an <inertia>; a
+    link defined in an included file is left to that file, and the report says so."""
+    (tmp_path / "part").mkdir()
+    (tmp_path / "part" / "model.sdf").write_text(
+        '<sdf version="1.10"><model name="part"><link name="p"><inertial><mass>1</mass>'
+        "<inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.3</izz></inertia></inertial>"
+        "</link></model></sdf>"
+    )
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        '<sdf version="1.10"><world name="w"><model name="m"><link name="a"><inertial>'
+        "<mass>0.1</mass></inertial>"
+        '<collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry>'
+        "</collision></link></model><include><uri>part</uri></include></world></sdf>"
+    )
+    code, _, err = run_cli(["fix", str(path), "--method", "geometry", "--in-place"], capsys)
+    assert code == 0, err
+    assert "part::p: defined in" in err
+    inertial = read_sdf_file(path).link("m::a").inertial
+    assert np.allclose(np.diag(inertial.I_BBcm_I), 0.1 * 0.02 / 12, rtol=1e-9)
+    assert "GZI105" not in _codes(path).get("m::a", set())
+
+
+def test_several_files_and_check_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a.sdf", tmp_path / "b.sdf"
+    a.write_text(BROKEN)
+    b.write_text(BROKEN.replace("<izz>0.3</izz>", "<izz>0.2</izz>"))
+    code, _, err = run_cli(["fix", str(a), str(b), "--check"], capsys)
+    assert code == 1 and f"{a}: would change" in err and f"{b}: would change" in err
+    code, _, err = run_cli(["fix", str(a), str(b), "--in-place"], capsys)
+    assert code == 0, err
+    code, _, err = run_cli(["fix", str(a), str(b), "--check"], capsys)
+    assert code == 0, err
