@@ -437,3 +437,23 @@ def test_several_files_and_check_status(
     assert code == 0, err
     code, _, err = run_cli(["fix", str(a), str(b), "--check"], capsys)
     assert code == 0, err
+
+
+def test_audit_fix_follows_the_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A project that ignores GZI104 (for its path) gets no GZI104 fix from audit --fix."""
+    (tmp_path / ".gzinertia.toml").write_text(
+        '[per-path-ignores]\n"legacy/*.sdf" = ["GZI104"]\n'
+    )
+    (tmp_path / "legacy").mkdir()
+    legacy, fresh = tmp_path / "legacy" / "m.sdf", tmp_path / "m.sdf"
+    legacy.write_text(BROKEN)
+    fresh.write_text(BROKEN)
+    code, _, err = run_cli(["audit", "--fix", "--no-cache", "--format", "json", str(tmp_path)],
+                           capsys)
+    assert legacy.read_text() == BROKEN, err
+    assert fresh.read_text() != BROKEN, err
+    code, _, err = run_cli(["audit", "--fix", "--no-cache", "--ignore", "GZI1", str(fresh)],
+                           capsys)
+    assert "fixed" not in err

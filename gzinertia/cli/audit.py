@@ -185,7 +185,7 @@ def audit(
     if fix:
         from gzinertia.cli.audit_fix import apply_safe_fixes
 
-        apply_safe_fixes(paths, tolerance, select, ignore, [*(model_path or [])])
+        apply_safe_fixes(paths, config, known, overrides)
     cache_notes: list[str] = []
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
