@@ -454,6 +454,7 @@ def test_audit_fix_follows_the_settings(
                            capsys)
     assert legacy.read_text() == BROKEN, err
     assert fresh.read_text() != BROKEN, err
-    code, _, err = run_cli(["audit", "--fix", "--no-cache", "--ignore", "GZI1", str(fresh)],
-                           capsys)
-    assert "fixed" not in err
+    again = tmp_path / "again.sdf"
+    again.write_text(BROKEN)
+    _, _, err = run_cli(["audit", "--fix", "--no-cache", "--ignore", "GZI1", str(again)], capsys)
+    assert again.read_text() == BROKEN and "fixed" not in err
