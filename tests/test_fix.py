@@ -185,7 +185,8 @@ def test_bad_options_are_one_line_errors(
     path = tmp_path / "m.sdf"
     path.write_text(BROKEN)
     for args in (["--method", "magic"], ["--density", "5"], ["--method", "geometry",
-                 "--density", "-1"], ["--geometry", "visual", "--method", "geometry"],
+                 "--density", "-1"], ["--geometry", "mesh", "--method", "geometry"],
+                 ["--geometry", "visual"],
                  ["--select", "GZI201"]):
         code, _, err = run_cli(["fix", str(path), *args], capsys)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
@@ -194,7 +195,7 @@ def test_bad_options_are_one_line_errors(
 # --- geometry against Drake's fix_inertia -------------------------------------------------
 
 
-def _drake_fix_inertia(path: Path) -> dict[str, np.ndarray]:
+def _drake_fix_inertia(path: Path, role: str = "proximity") -> dict[str, np.ndarray]:
     """Drake's fix_inertia result per body (scoped name): ``M_BBo_B`` angular-first, at full
     precision, from the collision (proximity) geometry with the body's declared mass."""
     from pydrake.geometry import Role, SceneGraph
@@ -207,7 +208,8 @@ def _drake_fix_inertia(path: Path) -> dict[str, np.ndarray]:
     scene_graph = SceneGraph()
     plant.RegisterAsSourceForSceneGraph(scene_graph)
     Parser(plant).AddModels(str(path))
-    processor = _inertia_fixer.InertiaProcessor(plant, scene_graph, None, [Role.kProximity])
+    roles = {"proximity": Role.kProximity, "illustration": Role.kIllustration}
+    processor = _inertia_fixer.InertiaProcessor(plant, scene_graph, None, [roles[role]])
     out = {}
     for i in range(1, plant.num_bodies()):
         body = plant.get_body(BodyIndex(i))
@@ -221,27 +223,28 @@ def _drake_fix_inertia(path: Path) -> dict[str, np.ndarray]:
     return out
 
 
-def _compare_with_drake(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> int:
+def _compare_with_drake(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], visual: bool = False
+) -> int:
     out = tmp_path / "fixed.sdf"
-    code, _, err = run_cli(
-        ["fix", str(path), "--method", "geometry", "--move-com", "--all-links", "-o", str(out)],
-        capsys,
-    )
+    run = ["fix", str(path), "--method", "geometry", "--move-com", "--all-links"]
+    if visual:
+        run += ["--geometry", "visual"]
+    code, _, err = run_cli([*run, "-o", str(out)], capsys)
     assert code == 0, err
-    drake = _drake_fix_inertia(path)
+    drake = _drake_fix_inertia(path, "illustration" if visual else "proximity")
     ours = read_sdf_file(out)
     compared = 0
     for link in ours.links:
-        if link.name not in drake or not link.collisions or not link.inertial.mass > 0:
+        if link.name not in drake or not link.inertial.mass > 0:
             continue
         M = link.M_BBo_B()
         ref = drake[link.name]
         assert np.max(np.abs(M - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref)))), link.name
         compared += 1
     assert _drake_replaced(out) == {}
-    code, _, err = run_cli(  # a re-run on the result has nothing to do
-        ["fix", str(out), "--method", "geometry", "--move-com", "--all-links", "--check"], capsys
-    )
+    run[1] = str(out)
+    code, _, err = run_cli([*run, "--check"], capsys)  # a re-run on the result: nothing to do
     assert code == 0, err
     return compared
 
@@ -459,3 +462,21 @@ def test_audit_fix_follows_the_settings(
     again.write_text(BROKEN)
     _, _, err = run_cli(["audit", "--fix", "--no-cache", "--ignore", "GZI1", str(again)], capsys)
     assert again.read_text() == BROKEN and "fixed" not in err
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_geometry_visual_equals_drake_fix_inertia_from_illustration(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--geometry visual`` on links that have visuals only (posed primitives of every kind
+    and one more sphere each): what Drake's fix_inertia computes from illustration geometry."""
+    pytest.importorskip("pydrake")
+    text = _random_primitive_model(seed)
+    text = text.replace("<collision", "<visual").replace("</collision>", "</visual>")
+    text = text.replace(
+        "</link>", '<visual name="extra"><pose>0 0.3 0 0 0 0</pose><geometry><sphere><radius>'
+        "0.2</radius></sphere></geometry></visual></link>"
+    )
+    path = tmp_path / "v.sdf"
+    path.write_text(text)
+    assert _compare_with_drake(path, tmp_path, capsys, visual=True) == 5

@@ -104,16 +104,17 @@ def fix(
 
     if method not in METHODS:
         raise GzInertiaError(f"--method must be nearest, geometry or balance, not {method!r}")
-    if geometry != "collision":
-        raise GzInertiaError(
-            f"--geometry {geometry!r}: only collision geometry is supported so far"
-        )
+    if geometry not in ("collision", "visual"):
+        raise GzInertiaError(f"--geometry must be collision or visual, not {geometry!r}")
     if tolerance not in ("gz", "drake"):
         raise GzInertiaError(f"--tolerance must be gz or drake, not {tolerance!r}")
     if density is not None and mass is not None:
         raise GzInertiaError("give either --density or --mass, not both")
-    if (density is not None or mass is not None or move_com) and method != "geometry":
-        raise GzInertiaError("--density, --mass and --move-com go with --method geometry")
+    geometry_only = density is not None or mass is not None or move_com or geometry != "collision"
+    if geometry_only and method != "geometry":
+        raise GzInertiaError(
+            "--density, --mass, --move-com and --geometry go with --method geometry"
+        )
     if output is not None and len(file) > 1:
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
     mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
@@ -122,6 +123,7 @@ def fix(
         pattern=link,
         select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
         all_links=all_links,
+        geometry=geometry,  # type: ignore[arg-type]
         move_com=move_com,
         density=density,
         mass=mass,

@@ -40,8 +40,8 @@ from gzinertia.physics.inertia_repair import (
     solid_inertia,
     validity_margin,
 )
-from gzinertia.physics.rotation import Mat3, Vec3
-from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.records import Collision, Geometry, LinkRecord, SdfDocument, SourceRef
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
@@ -75,7 +75,8 @@ class FixOptions:
     pattern: str | None = None
     select: tuple[str, ...] = ()
     all_links: bool = False
-    geometry: Literal["collision"] = "collision"
+    #: Which of the link's geometries stands for the body: its collisions or its visuals.
+    geometry: Literal["collision", "visual"] = "collision"
     move_com: bool = False
     density: float | None = None
     mass: float | None = None
@@ -105,6 +106,8 @@ class LinkFix:
     p_after: Vec3
     centroid: Vec3 | None = None
     inserted: bool = False
+    #: What the geometry method filled: ``"collisions"`` or ``"visuals"``.
+    shapes: str = "collisions"
 
     @property
     def com_move(self) -> float:
@@ -171,15 +174,51 @@ def _findings(doc: SdfDocument, options: FixOptions) -> dict[str, set[str]]:
     return found
 
 
-def _solid(link: LinkRecord) -> tuple[float, Vec3, Mat3]:
-    """``(V, p_BoBc_B, G_BBc_B)`` of the union of the link's collisions (overlaps counted
-    twice, as libsdformat and Drake sum them)."""
+def visuals_of(
+    link_elem: etree._Element, file: str, model_paths: Sequence[str | Path]
+) -> tuple[Collision, ...]:
+    """The link's ``<visual>`` geometries as :class:`~gzinertia.records.Collision` records
+    with their poses ``X_BV`` in the link frame (the reader keeps collisions only). A visual
+    posed ``relative_to`` another frame is refused (:class:`RepairError`)."""
+    from gzinertia.sdf.geometry import read_geometry
+    from gzinertia.sdf.values import child_pose
+    from gzinertia.sdf.xml import line_of
+
+    own = (link_elem.get("name") or "").strip()
+    visuals = []
+    for v in children(link_elem, "visual"):
+        pose = child_pose(v, file)
+        if pose is not None and pose.relative_to not in ("", own):
+            raise RepairError(
+                f"visual {v.get('name')!r} is posed relative_to {pose.relative_to!r}: "
+                "only visuals posed in the link frame are supported"
+            )
+        geom = child(v, "geometry")
+        geometry = Geometry("other") if geom is None else read_geometry(geom, file, model_paths)
+        visuals.append(
+            Collision(
+                name=(v.get("name") or "").strip(),
+                X_BC=Pose() if pose is None else pose.X,
+                geometry=geometry,
+                source=SourceRef(file, line_of(v)),
+            )
+        )
+    return tuple(visuals)
+
+
+def _solid(
+    link: LinkRecord, shapes: tuple[Collision, ...] | None = None
+) -> tuple[float, Vec3, Mat3]:
+    """``(V, p_BoBc_B, G_BBc_B)`` of the union of the link's collisions (or of ``shapes``, its
+    visuals), overlaps counted twice, as libsdformat and Drake sum them."""
     from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
 
-    if not link.collisions:
-        raise RepairError("it has no <collision> to compute the inertia from")
+    what = "<collision>" if shapes is None else "<visual>"
+    shapes = link.collisions if shapes is None else shapes
+    if not shapes:
+        raise RepairError(f"it has no {what} to compute the inertia from")
     try:
-        solid = combine_solids([collision_solid(c) for c in link.collisions])
+        solid = combine_solids([collision_solid(c) for c in shapes])
     except ShapeError as exc:
         raise RepairError(str(exc)) from None
     if not solid.volume > 0.0:
@@ -195,7 +234,12 @@ class _Plan:
     write_pose: bool
 
 
-def _plan(link: LinkRecord, codes: set[str], options: FixOptions) -> _Plan:
+def _plan(
+    link: LinkRecord,
+    codes: set[str],
+    options: FixOptions,
+    shapes: tuple[Collision, ...] | None = None,
+) -> _Plan:
     """What to write for one link (:class:`RepairError` saying why not)."""
     inertial = link.inertial
     p_before = np.asarray(inertial.p_BoBcm_B, dtype=float)
@@ -208,13 +252,13 @@ def _plan(link: LinkRecord, codes: set[str], options: FixOptions) -> _Plan:
             raise RepairError("it has no <inertial> (GZI102): use --method geometry")
         if options.density is None and options.mass is None:
             raise RepairError("it has no <inertial> (GZI102): give --density or --mass")
-        V, centroid, G = _solid(link)
+        V, centroid, G = _solid(link, shapes)
         mass = options.mass if options.mass is not None else float(options.density or 0.0) * V
         I_B = solid_inertia(mass, V, G)
         repair = geometry_inertia_change(inertial.I_BBcm_I, I_B)
         fix = LinkFix(
             link.name, tuple(sorted(codes)), repair, inertial.mass, mass, p_before, centroid,
-            centroid, inserted=True,
+            centroid, inserted=True, shapes="collisions" if shapes is None else "visuals",
         )
         return _Plan(link, fix, written_inertia(I_B, np.full((3, 3), np.nan)), True)
     mass = inertial.mass
@@ -229,14 +273,15 @@ def _plan(link: LinkRecord, codes: set[str], options: FixOptions) -> _Plan:
         return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
     if not (math.isfinite(mass) and mass > 0.0):
         raise RepairError(f"its <mass> is {mass!r}: a uniform solid needs a positive mass")
-    V, centroid, G = _solid(link)
+    V, centroid, G = _solid(link, shapes)
     I_B = solid_inertia(mass, V, G)
     I_I = R_BI.T @ I_B @ R_BI
     I_I = 0.5 * (I_I + I_I.T)
     repair = geometry_inertia_change(inertial.I_BBcm_I, I_I)
     p_after = centroid if options.move_com else p_before
     fix = LinkFix(
-        link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_after, centroid
+        link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_after, centroid,
+        shapes="collisions" if shapes is None else "visuals",
     )
     return _Plan(link, fix, written_inertia(I_I, inertial.I_BBcm_I), options.move_com)
 
@@ -382,7 +427,10 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
         try:
             if options.move_com and options.method == "geometry":
                 _check_pose_editable(link_element(edit.editor, link))
-            plan = _plan(link, here, options)
+            shapes = None
+            if options.method == "geometry" and options.geometry == "visual":
+                shapes = visuals_of(link_element(edit.editor, link), str(path), model_paths)
+            plan = _plan(link, here, options, shapes)
             if options.safe_only and np.max(np.abs(plan.fix.repair.relative_change)) > (
                 SAFE_RELATIVE_CHANGE
             ):

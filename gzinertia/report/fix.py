@@ -19,7 +19,7 @@ def describe_link(fix: LinkFix) -> str:
             f"{fix.link}: {r.method} ({codes}): wrote <inertial>: {fix.mass_after:.6g} kg, "
             "principal moments "
             + " ".join(f"{v:.6g}" for v in sorted(r.I_after.diagonal()))
-            + " kg*m^2 (in link axes), centre of mass at the collisions' centroid"
+            + f" kg*m^2 (in link axes), centre of mass at the {fix.shapes}' centroid"
         )
         return text
     before = " ".join(f"{v:.6g}" for v in r.moments_before)
@@ -30,10 +30,10 @@ def describe_link(fix: LinkFix) -> str:
         f"({change} of the largest)"
     )
     if fix.com_move > 0.0:
-        text += f"; centre of mass moved {fix.com_move:.6g} m to the collisions' centroid"
+        text += f"; centre of mass moved {fix.com_move:.6g} m to the {fix.shapes}' centroid"
     elif fix.com_offset is not None:
         text += (
-            f"; centre of mass kept, {fix.com_offset:.6g} m from the collisions' centroid "
+            f"; centre of mass kept, {fix.com_offset:.6g} m from the {fix.shapes}' centroid "
             "(--move-com moves it)"
         )
     return text
