@@ -81,6 +81,7 @@ def _libsdformat_inertia_errors(path: Path) -> list[str]:
     if build_sdformat_dump() is None:
         pytest.skip("libsdformat oracle unavailable")
     [result] = read_with_sdformat([path])
+    assert result["root"] != "none", result["errors"][:3]
     return [e["message"] for e in result["errors"] if e["code"] == LINK_INERTIA_INVALID]
 
 
@@ -480,3 +481,37 @@ def test_geometry_visual_equals_drake_fix_inertia_from_illustration(
     path = tmp_path / "v.sdf"
     path.write_text(text)
     assert _compare_with_drake(path, tmp_path, capsys, visual=True) == 5
+
+
+def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forty near-valid inertias in random axes (triangle broken, a negative moment, both; two
+    equal moments, where gz-math's closed-form eigenvalues are least accurate), repaired and
+    written: libsdformat and Drake accept every one."""
+    from scipy.spatial.transform import Rotation
+    from test_inertia_repair import _near_valid
+
+    cases = [_near_valid(seed) for seed in range(34)]
+    R = Rotation.from_euler("xyz", [0.4, -0.2, 0.9]).as_matrix()
+    for lam in ([0.1, 0.1, 0.3], [0.2, 0.2, 0.4000001], [-1e-9, 0.3, 0.3], [0.1, 0.3, 0.41],
+                [1e-6, 1e-6, 3e-6], [2.0, 2.0, 4.5]):
+        cases.append(R @ np.diag(lam) @ R.T)
+    links = []
+    for i, I in enumerate(cases):
+        values = "".join(
+            f"<{t}>{float(I[a, b])!r}</{t}>"
+            for t, (a, b) in (("ixx", (0, 0)), ("ixy", (0, 1)), ("ixz", (0, 2)),
+                              ("iyy", (1, 1)), ("iyz", (1, 2)), ("izz", (2, 2)))
+        )
+        links.append(f'<link name="l{i}"><pose>{i} 0 0 0 0 0</pose><inertial><mass>2</mass>'
+                     f"<inertia>{values}</inertia></inertial></link>")
+    path = tmp_path / "many.sdf"
+    path.write_text(f'<sdf version="1.10"><model name="m">{"".join(links)}</model></sdf>')
+    assert len(_libsdformat_inertia_errors(path)) == len(cases)
+    code, _, err = run_cli(["fix", str(path), "--in-place"], capsys)
+    assert code == 0, err
+    assert err.count(": nearest (") == len(cases), err
+    assert _libsdformat_inertia_errors(path) == []
+    assert _drake_replaced(path) == {}
+    assert not _codes(path)
