@@ -515,3 +515,26 @@ def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
     assert _libsdformat_inertia_errors(path) == []
     assert _drake_replaced(path) == {}
     assert not _codes(path)
+
+
+def test_zero_mass_gets_mass_and_inertia_from_geometry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GZI101 (a moving link with <mass>0</mass>): --density writes density x volume and the
+    solid's inertia; only <mass> and the <inertia> children change."""
+    path = tmp_path / "m.sdf"
+    path.write_text(BROKEN.replace("<mass>24</mass>\n        <inertia>\n",
+                                   "<mass>0</mass>\n        <inertia>\n"))
+    assert "GZI101" in _codes(path)["m::rounded"]
+    code, out, err = run_cli(["fix", str(path), "--method", "geometry", "--link", "m::rounded",
+                              "--density", "250", "--diff"], capsys)
+    assert code == 0 and "<mass> 0 -> 6 kg" in err, err
+    code, _, err = run_cli(["fix", str(path), "--method", "geometry", "--link", "m::rounded",
+                            "--density", "250", "--in-place"], capsys)
+    inertial = read_sdf_file(path).link("m::rounded").inertial
+    a, b, c = 0.4, 0.3, 0.2  # a solid box of 0.024 m^3 at 250 kg/m^3
+    assert inertial.mass == pytest.approx(6.0, rel=1e-12)
+    assert np.allclose(np.diag(inertial.I_BBcm_I),
+                       [6 / 12 * (b * b + c * c), 6 / 12 * (a * a + c * c),
+                        6 / 12 * (a * a + b * b)], rtol=1e-9)
+    assert not _codes(path).get("m::rounded", set()) & {"GZI101", "GZI104", "GZI105"}

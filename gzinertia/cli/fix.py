@@ -35,7 +35,8 @@ def fix(
             "--select",
             help="Repair only these codes (codes or prefixes, e.g. GZI104); default: every "
             "code the method repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: "
-            "GZI102 with --density/--mass, GZI103, GZI104, GZI105, GZI107 with --move-com).",
+            "GZI101 and GZI102 with --density/--mass, GZI103, GZI104, GZI105, GZI107 with "
+            "--move-com).",
         ),
     ] = None,
     method: Annotated[
@@ -71,12 +72,16 @@ def fix(
         Optional[float],  # noqa: UP045
         typer.Option(
             "--density",
-            help="Links with no <inertial> (GZI102): mass = density x collision volume (kg/m^3).",
+            help="Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density "
+            "x geometry volume (kg/m^3).",
         ),
     ] = None,
     mass: Annotated[
         Optional[float],  # noqa: UP045
-        typer.Option("--mass", help="Links with no <inertial> (GZI102): this mass (kg)."),
+        typer.Option(
+            "--mass", help="Links with no <inertial> (GZI102) or no positive mass (GZI101): "
+            "this mass (kg)."
+        ),
     ] = None,
     tolerance: Annotated[
         str,
@@ -93,7 +98,7 @@ def fix(
     model_path: ModelPathOption = None,
     force_readonly: ForceReadonlyOption = False,
 ) -> None:
-    """Repair invalid (GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) rigid inertia.
+    """Repair invalid (GZI101, GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) inertia.
 
     Writes only the <inertia> children that change (and <pose> with --move-com, a whole
     <inertial> for a link without one), keeps comments and formatting, and says per link what

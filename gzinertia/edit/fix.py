@@ -49,12 +49,12 @@ from gzinertia.selection import select_links
 Method = Literal["nearest", "geometry", "balance"]
 METHODS: tuple[Method, ...] = ("nearest", "geometry", "balance")
 
-#: The codes each method repairs. GZI102 (no ``<inertial>``) needs a density or a mass;
-#: GZI107 (centre of mass outside the geometry) needs ``move_com``.
+#: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)
+#: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``.
 FIXABLE: dict[Method, tuple[str, ...]] = {
     "nearest": ("GZI103", "GZI104"),
     "balance": ("GZI104",),
-    "geometry": ("GZI102", "GZI103", "GZI104", "GZI105", "GZI107"),
+    "geometry": ("GZI101", "GZI102", "GZI103", "GZI104", "GZI105", "GZI107"),
 }
 
 #: ``audit --fix`` applies a nearest-valid repair only when no principal moment moves by more
@@ -271,16 +271,22 @@ def _plan(
         repair = balanced_inertia(inertial.I_BBcm_I)
         fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before)
         return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
-    if not (math.isfinite(mass) and mass > 0.0):
-        raise RepairError(f"its <mass> is {mass!r}: a uniform solid needs a positive mass")
     V, centroid, G = _solid(link, shapes)
+    mass_before = mass
+    if not (math.isfinite(mass) and mass > 0.0):
+        if "GZI101" not in codes or (options.density is None and options.mass is None):
+            raise RepairError(
+                f"its <mass> is {mass!r}: a uniform solid needs a positive mass "
+                "(GZI101: give --density or --mass)"
+            )
+        mass = options.mass if options.mass is not None else float(options.density or 0.0) * V
     I_B = solid_inertia(mass, V, G)
     I_I = R_BI.T @ I_B @ R_BI
     I_I = 0.5 * (I_I + I_I.T)
     repair = geometry_inertia_change(inertial.I_BBcm_I, I_I)
     p_after = centroid if options.move_com else p_before
     fix = LinkFix(
-        link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_after, centroid,
+        link.name, tuple(sorted(codes)), repair, mass_before, mass, p_before, p_after, centroid,
         shapes="collisions" if shapes is None else "visuals",
     )
     return _Plan(link, fix, written_inertia(I_I, inertial.I_BBcm_I), options.move_com)
@@ -335,6 +341,9 @@ def _write(editor: XmlEditor, plan: _Plan) -> None:
                 changed[tag] = format_value(values[tag])
         if changed:
             editor.set_children_text(inertia, changed)
+    if plan.fix.mass_after != plan.fix.mass_before:
+        require_finite(editor, link_elem, "<mass>", [plan.fix.mass_after])
+        editor.set_children_text(inertial, {"mass": format_value(plan.fix.mass_after)})
     if plan.write_pose and not np.array_equal(plan.fix.p_after, plan.fix.p_before):
         poses = children(inertial, "pose")
         xyz = [format_value(float(v)) for v in plan.fix.p_after]

@@ -29,6 +29,8 @@ def describe_link(fix: LinkFix) -> str:
         f"{fix.link}: {r.method} ({codes}): principal moments {before} -> {after} kg*m^2 "
         f"({change} of the largest)"
     )
+    if fix.mass_after != fix.mass_before:
+        text += f"; <mass> {fix.mass_before:.6g} -> {fix.mass_after:.6g} kg"
     if fix.com_move > 0.0:
         text += f"; centre of mass moved {fix.com_move:.6g} m to the {fix.shapes}' centroid"
     elif fix.com_offset is not None:
