@@ -529,8 +529,11 @@ def test_zero_mass_gets_mass_and_inertia_from_geometry(
     code, out, err = run_cli(["fix", str(path), "--method", "geometry", "--link", "m::rounded",
                               "--density", "250", "--diff"], capsys)
     assert code == 0 and "<mass> 0 -> 6 kg" in err, err
+    changed = [ln for ln in out.splitlines() if ln[:1] == "+" and not ln.startswith("+++")]
+    assert changed and all("<mass>" in ln or "<i" in ln for ln in changed), out
     code, _, err = run_cli(["fix", str(path), "--method", "geometry", "--link", "m::rounded",
                             "--density", "250", "--in-place"], capsys)
+    assert code == 0, err
     inertial = read_sdf_file(path).link("m::rounded").inertial
     a, b, c = 0.4, 0.3, 0.2  # a solid box of 0.024 m^3 at 250 kg/m^3
     assert inertial.mass == pytest.approx(6.0, rel=1e-12)
