@@ -355,6 +355,17 @@ def _write(editor: XmlEditor, plan: _Plan) -> None:
             editor.set_text(poses[0], " ".join([*xyz, *rest]))
 
 
+def _changes_nothing(plan: _Plan) -> bool:
+    """The plan writes the values the link already has."""
+    fix, inertial = plan.fix, plan.link.inertial
+    return (
+        not fix.inserted
+        and fix.mass_after == fix.mass_before
+        and (not plan.write_pose or np.array_equal(fix.p_after, fix.p_before))
+        and np.array_equal(plan.I_BBcm_I, np.asarray(inertial.I_BBcm_I, dtype=float))
+    )
+
+
 def _check_pose_editable(link_elem: etree._Element) -> None:
     inertial = child(link_elem, "inertial")
     poses = [] if inertial is None else children(inertial, "pose")
@@ -451,6 +462,8 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
         except RepairError as exc:
             skipped.append(f"{link.name}: not repaired: {exc}")
             continue
+        if _changes_nothing(plan):
+            continue  # e.g. --all-links on a link an earlier run repaired
         plans[link.name] = plan
 
     editor = edit.editor
