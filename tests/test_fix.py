@@ -244,6 +244,7 @@ def _compare_with_drake(
         assert np.max(np.abs(M - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref)))), link.name
         compared += 1
     assert _drake_replaced(out) == {}
+    assert _libsdformat_inertia_errors(out) == []
     run[1] = str(out)
     code, _, err = run_cli([*run, "--check"], capsys)  # a re-run on the result: nothing to do
     assert code == 0 and "no link to repair" in err, err
