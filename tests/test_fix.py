@@ -542,3 +542,34 @@ def test_zero_mass_gets_mass_and_inertia_from_geometry(
                        [6 / 12 * (b * b + c * c), 6 / 12 * (a * a + c * c),
                         6 / 12 * (a * a + b * b)], rtol=1e-9)
     assert not _codes(path).get("m::rounded", set()) & {"GZI101", "GZI104", "GZI105"}
+
+
+def test_urdf_style_attributes_become_child_elements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GZI109: libsdformat reads the transcribed values (its loaded inertia equals the
+    attributes), the audit no longer reports GZI109, and an invalid transcription is refused."""
+    from oracles.sdformat_oracle import build_sdformat_dump, read_with_sdformat
+
+    if build_sdformat_dump() is None:
+        pytest.skip("libsdformat oracle unavailable")
+    values = {"ixx": 0.02, "iyy": 0.03, "izz": 0.04, "ixy": 0.001, "ixz": -0.002, "iyz": 0.0}
+    attrs = " ".join(f'{k}="{v}"' for k, v in values.items())
+    body = (
+        '<link name="a"><inertial><mass>2</mass><inertia ' + attrs + "/></inertial>"
+        '<collision name="c"><geometry><box><size>0.3 0.25 0.2</size></box></geometry>'
+        "</collision></link>"
+        '<link name="b"><pose>1 0 0 0 0 0</pose><inertial><mass>2</mass>'
+        '<inertia ixx="0.01" iyy="0.01" izz="0.05"/></inertial></link>'
+    )
+    path = tmp_path / "m.sdf"
+    path.write_text(f'<sdf version="1.10"><model name="m">{body}</model></sdf>')
+    assert "GZI109" in _codes(path)["m::a"]
+    code, _, err = run_cli(["fix", str(path), "--in-place"], capsys)
+    assert code == 0, err
+    assert "m::a: transcribed (GZI109)" in err
+    assert "m::b: not repaired" in err and "GZI104" in err  # 0.01 + 0.01 < 0.05: refused
+    [loaded] = read_with_sdformat([path])
+    link = next(lk for lk in loaded["links"] if lk["name"].endswith("a"))
+    assert link["I"] == [values[t] for t in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")]
+    assert "GZI109" not in _codes(path).get("m::a", set())

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -50,11 +50,13 @@ Method = Literal["nearest", "geometry", "balance"]
 METHODS: tuple[Method, ...] = ("nearest", "geometry", "balance")
 
 #: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)
-#: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``.
+#: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``;
+#: GZI109 (URDF-style ``<inertia ixx=".."/>`` attributes, which SDFormat ignores) is repaired
+#: by writing those values as child elements (``geometry``: the solid's values instead).
 FIXABLE: dict[Method, tuple[str, ...]] = {
-    "nearest": ("GZI103", "GZI104"),
-    "balance": ("GZI104",),
-    "geometry": ("GZI101", "GZI102", "GZI103", "GZI104", "GZI105", "GZI107"),
+    "nearest": ("GZI103", "GZI104", "GZI109"),
+    "balance": ("GZI104", "GZI109"),
+    "geometry": ("GZI101", "GZI102", "GZI103", "GZI104", "GZI105", "GZI107", "GZI109"),
 }
 
 #: ``audit --fix`` applies a nearest-valid repair only when no principal moment moves by more
@@ -232,6 +234,37 @@ class _Plan:
     fix: LinkFix
     I_BBcm_I: Mat3
     write_pose: bool
+    #: Rewrite the whole ``<inertia>`` element (GZI109: its values were attributes or absent).
+    replace_inertia: bool = False
+
+
+def inertia_attributes(link_elem: etree._Element) -> dict[str, float] | None:
+    """URDF-style ``<inertia ixx="..." .../>`` values (SDFormat reads none of them: GZI109),
+    or ``None`` when there are none or one is not a number."""
+    from gzinertia.sdf.values import c_double
+
+    inertial = child(link_elem, "inertial")
+    inertia = None if inertial is None else child(inertial, "inertia")
+    if inertia is None:
+        return None
+    values = {}
+    for tag in INERTIA_TAGS:
+        text = inertia.get(tag)
+        if text is not None:
+            value = c_double(text.strip())
+            if value is None or not math.isfinite(value):
+                return None
+            values[tag] = value
+    return values or None
+
+
+def _matrix_of(values: dict[str, float]) -> Mat3:
+    """The symmetric matrix of the six values (the spec's defaults for missing ones)."""
+    v = {**_DEFAULT, **values}
+    return np.array(
+        [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]],
+         [v["ixz"], v["iyz"], v["izz"]]]
+    )
 
 
 def _plan(
@@ -239,6 +272,7 @@ def _plan(
     codes: set[str],
     options: FixOptions,
     shapes: tuple[Collision, ...] | None = None,
+    attributes: dict[str, float] | None = None,
 ) -> _Plan:
     """What to write for one link (:class:`RepairError` saying why not)."""
     inertial = link.inertial
@@ -246,7 +280,20 @@ def _plan(
     if inertial.auto:
         raise RepairError('it has <inertial auto="true">: libsdformat computes it')
     if inertial.inertia_defaulted:
-        raise RepairError("its <inertia> has no child elements (GZI109): write them first")
+        if "GZI109" not in codes:
+            raise RepairError("its <inertia> has no child elements (GZI109): write them first")
+        if options.method != "geometry":
+            if attributes is None:
+                raise RepairError(
+                    "its <inertia> holds no values (GZI109): use --method geometry"
+                )
+            # what the author wrote, URDF-style, as the child elements SDFormat reads
+            written = _matrix_of(attributes)
+            repair = geometry_inertia_change(inertial.I_BBcm_I, written)
+            repair = replace(repair, method="transcribed")
+            fix = LinkFix(link.name, tuple(sorted(codes)), repair, inertial.mass, inertial.mass,
+                          p_before, p_before)
+            return _Plan(link, fix, written, False, replace_inertia=True)
     if inertial.defaulted:
         if options.method != "geometry":
             raise RepairError("it has no <inertial> (GZI102): use --method geometry")
@@ -289,7 +336,13 @@ def _plan(
         link.name, tuple(sorted(codes)), repair, mass_before, mass, p_before, p_after, centroid,
         shapes="collisions" if shapes is None else "visuals",
     )
-    return _Plan(link, fix, written_inertia(I_I, inertial.I_BBcm_I), options.move_com)
+    return _Plan(
+        link,
+        fix,
+        written_inertia(I_I, inertial.I_BBcm_I),
+        options.move_com,
+        replace_inertia=inertial.inertia_defaulted,
+    )
 
 
 def _old_value(elem: etree._Element | None, tag: str) -> float | None:
@@ -326,7 +379,14 @@ def _write(editor: XmlEditor, plan: _Plan) -> None:
     inertial = child(link_elem, "inertial")
     assert inertial is not None
     inertia = child(inertial, "inertia")
-    if inertia is None:
+    if inertia is not None and plan.replace_inertia:
+        unit = editor.indent_unit.decode()
+        editor.replace_element(
+            inertia,
+            ["<inertia>", *(f"{unit}<{t}>{format_value(values[t])}</{t}>" for t in INERTIA_TAGS),
+             "</inertia>"],
+        )
+    elif inertia is None:
         unit = editor.indent_unit.decode()
         editor.append_child_lines(
             inertial,
@@ -450,7 +510,10 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
             shapes = None
             if options.method == "geometry" and options.geometry == "visual":
                 shapes = visuals_of(link_element(edit.editor, link), str(path), model_paths)
-            plan = _plan(link, here, options, shapes)
+            attributes = None
+            if link.inertial.inertia_defaulted:
+                attributes = inertia_attributes(link_element(edit.editor, link))
+            plan = _plan(link, here, options, shapes, attributes)
             if options.safe_only and np.max(np.abs(plan.fix.repair.relative_change)) > (
                 SAFE_RELATIVE_CHANGE
             ):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from gzinertia.edit.fix import FixResult, LinkFix
 
 
@@ -22,6 +24,14 @@ def describe_link(fix: LinkFix) -> str:
             + f" kg*m^2 (in link axes), centre of mass at the {fix.shapes}' centroid"
         )
         return text
+    if r.method == "transcribed":
+        return (
+            f"{fix.link}: transcribed ({codes}): wrote the URDF-style <inertia> attributes as "
+            "the child elements SDFormat reads; the link simulated with the spec's unit inertia, "
+            "now principal moments "
+            + " ".join(f"{v:.6g}" for v in sorted(np.linalg.eigvalsh(r.I_after)))
+            + " kg*m^2"
+        )
     before = " ".join(f"{v:.6g}" for v in r.moments_before)
     after = " ".join(f"{v:.6g}" for v in r.moments_after)
     change = " ".join(_pct(v) for v in r.relative_change)
