@@ -573,3 +573,26 @@ def test_urdf_style_attributes_become_child_elements(
     link = next(lk for lk in loaded["links"] if lk["name"].endswith("a"))
     assert link["I"] == [values[t] for t in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")]
     assert "GZI109" not in _codes(path).get("m::a", set())
+
+
+def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--json: per link what changed; the numbers are those the file now holds."""
+    import json
+
+    path = tmp_path / "m.sdf"
+    path.write_text(BROKEN)
+    code, out, err = run_cli(["fix", str(path), "--json", "--in-place"], capsys)
+    assert code == 0, err
+    [report] = json.loads(out)
+    assert report["changed"] is True and report["file"] == str(path)
+    by_name = {lk["name"]: lk for lk in report["links"]}
+    assert set(by_name) == {"m::body", "m::rounded", "m::negative"}
+    doc = read_sdf_file(path)
+    for name, entry in by_name.items():
+        written = doc.link(name).inertial.I_BBcm_I
+        assert np.allclose(entry["I_BBcm_I"]["after"], written, rtol=1e-9, atol=1e-15)
+        lam = np.array(entry["principal_moments"]["before"])
+        change = np.array(entry["principal_moments"]["after"]) - lam
+        assert np.allclose(entry["relative_change"], change / np.max(np.abs(lam)))
+    code, out, err = run_cli(["fix", str(path), "--json", "--diff"], capsys)
+    assert code == 2

@@ -91,6 +91,14 @@ def fix(
             "repair satisfies both.",
         ),
     ] = "gz",
+    json_report: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print what changed per link as JSON on stdout (one object per FILE, a list); "
+            "the text report still goes to stderr.",
+        ),
+    ] = False,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
     check: CheckOption = False,
@@ -120,6 +128,8 @@ def fix(
         raise GzInertiaError(
             "--density, --mass, --move-com and --geometry go with --method geometry"
         )
+    if json_report and diff:
+        raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
     mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
@@ -134,24 +144,34 @@ def fix(
         mass=mass,
         tolerance=tolerance,  # type: ignore[arg-type]
     )
-    status = run_fix(file, options, mode, model_path or [])
+    status = run_fix(file, options, mode, model_path or [], json_report)
     if status:
         raise typer.Exit(status)
 
 
 def run_fix(
-    files: list[Path], options: FixOptions, mode: WriteMode, model_paths: list[Path]
+    files: list[Path],
+    options: FixOptions,
+    mode: WriteMode,
+    model_paths: list[Path],
+    json_report: bool = False,
 ) -> int:
     """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
     status (1 when ``--check`` finds a file that would change)."""
     from gzinertia.edit.fix import fix
     from gzinertia.edit.output import deliver
-    from gzinertia.report.fix import describe_fix
+    from gzinertia.report.fix import describe_fix, fix_json
 
     status = 0
+    reports = []
     for path in files:
         result = fix(path, options, model_paths)
         for line in describe_fix(result):
             print(line, file=sys.stderr)
         status = max(status, deliver(path, result.old, result.new, mode))
+        reports.append(fix_json(result))
+    if json_report:
+        import json
+
+        sys.stdout.write(json.dumps(reports, indent=2, allow_nan=False) + "\n")
     return status

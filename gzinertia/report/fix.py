@@ -57,3 +57,56 @@ def describe_fix(result: FixResult) -> list[str]:
     if not result.fixed and not result.skipped:
         lines.append(f"{result.path}: no link to repair")
     return lines
+
+
+def _plain(x: object) -> object:
+    """JSON-ready: arrays as lists, non-finite numbers as null."""
+    if isinstance(x, np.ndarray):
+        return [_plain(v) for v in x.tolist()]
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    if isinstance(x, float | np.floating):
+        value = float(x)
+        return value if np.isfinite(value) else None
+    return x
+
+
+def fix_json(result: FixResult) -> dict[str, object]:
+    """The machine-readable report of one file (``gzinertia fix --json``): per repaired link
+    the method, the codes, the mass, the centre of mass ``p_BoBcm_B`` (m, link frame) and
+    ``I_BBcm_I`` (kg·m², about the CoM in the inertial frame's axes) before and after, the
+    principal moments before and after along the written inertia's principal axes and their
+    change relative to the largest written moment; the links not repaired and why."""
+    links = []
+    for f in result.fixed:
+        r = f.repair
+        links.append(
+            {
+                "name": f.link,
+                "method": r.method,
+                "codes": list(f.codes),
+                "mass": {"before": f.mass_before, "after": f.mass_after},
+                "p_BoBcm_B": {"before": f.p_before, "after": f.p_after},
+                "I_BBcm_I": {"before": r.I_before, "after": r.I_after},
+                "principal_moments": {"before": r.moments_before, "after": r.moments_after},
+                "relative_change": r.relative_change,
+                "com_move": f.com_move,
+                "com_offset_from_centroid": f.com_offset,
+                "inserted_inertial": f.inserted,
+            }
+        )
+    out = {
+        "file": str(result.path),
+        "changed": result.new != result.old,
+        "links": links,
+        "not_repaired": list(result.skipped),
+    }
+    return {k: _plain_tree(v) for k, v in out.items()}
+
+
+def _plain_tree(x: object) -> object:
+    if isinstance(x, dict):
+        return {k: _plain_tree(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain_tree(v) for v in x]
+    return _plain(x)
