@@ -596,3 +596,25 @@ def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         assert np.allclose(entry["relative_change"], change / np.max(np.abs(lam)))
     code, out, err = run_cli(["fix", str(path), "--json", "--diff"], capsys)
     assert code == 2
+
+
+def test_a_mesh_with_2d_vertices_is_one_line_not_an_internal_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the long mutation run through fix: an OBJ whose first vertex has two numbers
+    made trimesh read 2-D points, and the audit's GZI105 failed inside trimesh."""
+    (tmp_path / "tet.obj").write_text(
+        "v 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+    )
+    path = tmp_path / "m.sdf"
+    path.write_text(
+        '<sdf version="1.10"><model name="m"><link name="fin"><inertial><mass>1</mass>'
+        "<inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>"
+        '<collision name="tet"><geometry><mesh><uri>tet.obj</uri></mesh></geometry>'
+        "</collision></link></model></sdf>"
+    )
+    for args in (["audit", "--no-cache", "--format", "text"], ["fix", "--method", "geometry",
+                                                                "--all-links"]):
+        code, out, err = run_cli([*args, str(path)], capsys)
+        assert "internal error" not in out + err and "Traceback" not in err, (args, out, err)
+        assert code in (0, 1, 2)
