@@ -81,6 +81,7 @@ def timers(path: Path) -> dict[str, Callable[[], object]]:
     from gzinertia.audit.config import AuditConfig
     from gzinertia.audit.rules import RULES
     from gzinertia.audit.runner import audit
+    from gzinertia.edit.fix import FixOptions, fix
     from gzinertia.sdf import read_sdf_file
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
@@ -89,6 +90,7 @@ def timers(path: Path) -> dict[str, Callable[[], object]]:
         "audit": lambda: audit([str(path)]),
         f"audit-{PAIRWISE_RULE}": lambda: audit([str(path)], without_pairs),
         "reader": lambda: read_sdf_file(path),
+        "fix-geometry": lambda: fix(path, FixOptions("geometry", all_links=True), []),
         "lxml": lambda: etree.fromstring(path.read_bytes(), parser),
     }
 

@@ -84,6 +84,16 @@ def _addmass_bem(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]
     return [Run(("addmass", str(path), "--bem", "--quality", "fast"))]
 
 
+def _fix(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    return [Run(("fix", str(path)))] if b"<inertia" in text else []
+
+
+def _fix_geometry(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    if b"<collision" not in text:
+        return []
+    return [Run(("fix", str(path), "--method", "geometry", "--move-com", "--density", "1000"))]
+
+
 #: Every editing command, with the options a user would pick for a whole file.
 EDITS: dict[str, Runs] = {
     "addmass": _addmass,
@@ -92,6 +102,8 @@ EDITS: dict[str, Runs] = {
     "convert-hydro-to-sdf": _hydro_to_sdf,
     "convert-sdf-to-hydro": _sdf_to_hydro,
     "hydro": _hydro,
+    "fix": _fix,
+    "fix-geometry": _fix_geometry,
 }
 
 

@@ -36,6 +36,7 @@ COMMANDS = {
     "plot": ["plot", "-o", "{tmp}/links.png"],
     "hydrostatics": ["hydrostatics", "--json"],
     "audit": ["audit", "--no-cache", "--format", "text"],
+    "fix": ["fix", "--method", "geometry", "--all-links", "--move-com"],
 }
 
 INERTIAL = (

@@ -29,7 +29,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 
-COMMANDS = ("show", "addmass", "convert", "hydro", "shift", "plot", "audit", "hydrostatics")
+COMMANDS = ("show", "addmass", "convert", "hydro", "shift", "plot", "audit", "hydrostatics", "fix")
 
 TETRAHEDRON = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
 CUBE_STL = b"".join(
@@ -281,6 +281,17 @@ def scenarios(draw: st.DrawFn, command: str) -> Scenario:
             args.append("--force")
         mode, writes = _write_mode(draw)
         args += mode
+    elif command == "fix":
+        args = ["fix", *_maybe(draw, "--link", _glob()),
+                *_maybe(draw, "--method", st.sampled_from(["nearest", "geometry", "balance", "x"]))]
+        if "geometry" in args:
+            args += _maybe(draw, "--density", _number())
+            if draw(st.booleans()):
+                args.append("--move-com")
+        if draw(st.booleans()):
+            args.append("--all-links")
+        mode, writes = _write_mode(draw)
+        args += mode
     elif command == "plot":
         args = ["plot", "-o", "{root}/links." + draw(st.sampled_from(["png", "svg"])),
                 *_maybe(draw, "--link", _glob()),
@@ -398,6 +409,8 @@ PINNED = [
             {"main.sdf": KITCHEN_SINK.encode().replace(b"{SUB_URI}", b"x" * 300)}),
     _pinned(["plot", "-o", "{root}/p.png"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
     _pinned(["hydrostatics", "--json"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
+    _pinned(["fix", "--method", "geometry", "--all-links", "--move-com", "--in-place"],
+            {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
     _pinned(["audit", "--no-cache", "--format", "json"],
             {"main.sdf": KITCHEN_SINK.encode().replace(b'placement_frame="hull"',
                                                        b'placement_frame="nope"')}),
@@ -434,6 +447,7 @@ test_mutations_shift = _mutation_test("shift", EXAMPLES_PER_COMMAND)
 test_mutations_plot = _mutation_test("plot", max(1, EXAMPLES_PER_COMMAND // 4))
 test_mutations_audit = _mutation_test("audit", EXAMPLES_PER_COMMAND)
 test_mutations_hydrostatics = _mutation_test("hydrostatics", EXAMPLES_PER_COMMAND)
+test_mutations_fix = _mutation_test("fix", EXAMPLES_PER_COMMAND)
 
 LONG = int(os.environ.get("GZI_LONG_EXAMPLES", "300"))
 test_mutations_show_long_run = pytest.mark.slow(_mutation_test("show", LONG))
@@ -443,6 +457,7 @@ test_mutations_hydro_long_run = pytest.mark.slow(_mutation_test("hydro", LONG))
 test_mutations_shift_long_run = pytest.mark.slow(_mutation_test("shift", LONG))
 test_mutations_plot_long_run = pytest.mark.slow(_mutation_test("plot", LONG))
 test_mutations_audit_long_run = pytest.mark.slow(_mutation_test("audit", LONG))
+test_mutations_fix_long_run = pytest.mark.slow(_mutation_test("fix", LONG))
 
 
 def test_every_command_has_a_pinned_scenario() -> None:

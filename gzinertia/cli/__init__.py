@@ -12,6 +12,7 @@ from gzinertia.cli import (  # noqa: F401 (importing registers the commands)
     addmass,
     audit,
     convert,
+    fix,
     hydro,
     hydrostatics,
     plot,

@@ -139,6 +139,15 @@ def audit(
             "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
         ),
     ] = None,
+    fix: Annotated[
+        bool,
+        typer.Option(
+            "--fix",
+            help="First apply the safe fixes (each rule's page says which are safe: GZI103 and "
+            "GZI104 by the nearest valid inertia when no principal moment moves by more than "
+            "0.1 %), in place and atomically; then audit.",
+        ),
+    ] = False,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI212).
 
@@ -181,6 +190,10 @@ def audit(
         from gzinertia.audit.cache import default_cache_dir
 
         cache_dir = default_cache_dir()
+    if fix:
+        from gzinertia.cli.audit_fix import apply_safe_fixes
+
+        apply_safe_fixes(paths, config, known, overrides)
     cache_notes: list[str] = []
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1

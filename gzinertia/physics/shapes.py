@@ -173,6 +173,9 @@ def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits) -> Any:
         raise ShapeError(f"mesh {path!r} cannot be loaded: {exc}") from exc
     if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:
         raise ShapeError(f"mesh {path!r} holds no triangles")
+    if loaded.vertices.ndim != 2 or loaded.vertices.shape[1] != 3:
+        # e.g. an OBJ whose first "v" line has two numbers: trimesh reads 2-D points
+        raise ShapeError(f"mesh {path!r} has vertices that are not 3-D points")
     mesh = loaded.copy()
     S = np.eye(4)
     S[:3, :3] = np.diag(scale)

@@ -1,0 +1,177 @@
+"""``gzinertia fix``: repair invalid and implausible rigid inertia with a minimal diff."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from gzinertia.cli.app import (
+    CheckOption,
+    DiffOption,
+    ForceReadonlyOption,
+    InPlaceOption,
+    LinkOption,
+    ModelPathOption,
+    OutputOption,
+    app,
+)
+from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.edit.fix import FixOptions
+    from gzinertia.edit.output import WriteMode
+
+
+@app.command()
+def fix(
+    file: Annotated[list[Path], typer.Argument(help="SDFormat model or world files to repair.")],
+    link: LinkOption = None,
+    select: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--select",
+            help="Repair only these codes (codes or prefixes, e.g. GZI104); default: every "
+            "code the method repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: "
+            "GZI101 and GZI102 with --density/--mass, GZI103, GZI104, GZI105, GZI107 with "
+            "--move-com).",
+        ),
+    ] = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, "
+            "near misses); geometry: the uniform solid of the collisions with the declared "
+            "mass (as libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's "
+            "balanceinertia (all moments to their mean).",
+        ),
+    ] = "nearest",
+    all_links: Annotated[
+        bool,
+        typer.Option(
+            "--all-links",
+            help="Repair every selected link, not only those with findings (as Drake's "
+            "fix_inertia recomputes every link).",
+        ),
+    ] = False,
+    geometry: Annotated[
+        str, typer.Option("--geometry", help="Geometry for --method geometry: collision.")
+    ] = "collision",
+    move_com: Annotated[
+        bool,
+        typer.Option(
+            "--move-com",
+            help="--method geometry: move <inertial><pose> to the geometry's centroid "
+            "(default: keep it and report how far off it is).",
+        ),
+    ] = False,
+    density: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            "--density",
+            help="Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density "
+            "x geometry volume (kg/m^3).",
+        ),
+    ] = None,
+    mass: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            "--mass", help="Links with no <inertial> (GZI102) or no positive mass (GZI101): "
+            "this mass (kg)."
+        ),
+    ] = None,
+    tolerance: Annotated[
+        str,
+        typer.Option(
+            "--tolerance",
+            help="Which links are invalid: gz (gz-math/libsdformat, default) or drake. The "
+            "repair satisfies both.",
+        ),
+    ] = "gz",
+    json_report: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print what changed per link as JSON on stdout (one object per FILE, a list); "
+            "the text report still goes to stderr.",
+        ),
+    ] = False,
+    output: OutputOption = None,
+    in_place: InPlaceOption = False,
+    check: CheckOption = False,
+    diff: DiffOption = False,
+    model_path: ModelPathOption = None,
+    force_readonly: ForceReadonlyOption = False,
+) -> None:
+    """Repair invalid (GZI101, GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) inertia.
+
+    Writes only the <inertia> children that change (and <pose> with --move-com, a whole
+    <inertial> for a link without one), keeps comments and formatting, and says per link what
+    changed: the relative change of each principal moment and the centre-of-mass move.
+    """
+    from gzinertia.edit.fix import METHODS, FixOptions
+    from gzinertia.edit.output import WriteMode
+
+    if method not in METHODS:
+        raise GzInertiaError(f"--method must be nearest, geometry or balance, not {method!r}")
+    if geometry not in ("collision", "visual"):
+        raise GzInertiaError(f"--geometry must be collision or visual, not {geometry!r}")
+    if tolerance not in ("gz", "drake"):
+        raise GzInertiaError(f"--tolerance must be gz or drake, not {tolerance!r}")
+    if density is not None and mass is not None:
+        raise GzInertiaError("give either --density or --mass, not both")
+    geometry_only = density is not None or mass is not None or move_com or geometry != "collision"
+    if geometry_only and method != "geometry":
+        raise GzInertiaError(
+            "--density, --mass, --move-com and --geometry go with --method geometry"
+        )
+    if json_report and diff:
+        raise GzInertiaError("--json and --diff both print to stdout: choose one")
+    if output is not None and len(file) > 1:
+        raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+    options = FixOptions(
+        method=method,  # type: ignore[arg-type]
+        pattern=link,
+        select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
+        all_links=all_links,
+        geometry=geometry,  # type: ignore[arg-type]
+        move_com=move_com,
+        density=density,
+        mass=mass,
+        tolerance=tolerance,  # type: ignore[arg-type]
+    )
+    status = run_fix(file, options, mode, model_path or [], json_report)
+    if status:
+        raise typer.Exit(status)
+
+
+def run_fix(
+    files: list[Path],
+    options: FixOptions,
+    mode: WriteMode,
+    model_paths: list[Path],
+    json_report: bool = False,
+) -> int:
+    """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
+    status (1 when ``--check`` finds a file that would change)."""
+    from gzinertia.edit.fix import fix
+    from gzinertia.edit.output import deliver
+    from gzinertia.report.fix import describe_fix, fix_json
+
+    status = 0
+    reports = []
+    for path in files:
+        result = fix(path, options, model_paths)
+        for line in describe_fix(result):
+            print(line, file=sys.stderr)
+        status = max(status, deliver(path, result.old, result.new, mode))
+        reports.append(fix_json(result))
+    if json_report:
+        import json
+
+        sys.stdout.write(json.dumps(reports, indent=2, allow_nan=False) + "\n")
+    return status

@@ -1,0 +1,112 @@
+"""What ``gzinertia fix`` says about each link it repaired or skipped."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gzinertia.edit.fix import FixResult, LinkFix
+
+
+def _pct(x: float) -> str:
+    return f"{100.0 * x:+.3g} %"
+
+
+def describe_link(fix: LinkFix) -> str:
+    """One line: method, codes, relative change of each principal moment (of the written
+    inertia's principal axes, relative to its largest moment), centre-of-mass move/offset."""
+    r = fix.repair
+    codes = ",".join(fix.codes) or "requested"
+    if fix.inserted:
+        text = (
+            f"{fix.link}: {r.method} ({codes}): wrote <inertial>: {fix.mass_after:.6g} kg, "
+            "principal moments "
+            + " ".join(f"{v:.6g}" for v in sorted(r.I_after.diagonal()))
+            + f" kg*m^2 (in link axes), centre of mass at the {fix.shapes}' centroid"
+        )
+        return text
+    if r.method == "transcribed":
+        return (
+            f"{fix.link}: transcribed ({codes}): wrote the URDF-style <inertia> attributes as "
+            "the child elements SDFormat reads; the link simulated with the spec's unit inertia, "
+            "now principal moments "
+            + " ".join(f"{v:.6g}" for v in sorted(np.linalg.eigvalsh(r.I_after)))
+            + " kg*m^2"
+        )
+    before = " ".join(f"{v:.6g}" for v in r.moments_before)
+    after = " ".join(f"{v:.6g}" for v in r.moments_after)
+    change = " ".join(_pct(v) for v in r.relative_change)
+    text = (
+        f"{fix.link}: {r.method} ({codes}): principal moments {before} -> {after} kg*m^2 "
+        f"({change} of the largest)"
+    )
+    if fix.mass_after != fix.mass_before:
+        text += f"; <mass> {fix.mass_before:.6g} -> {fix.mass_after:.6g} kg"
+    if fix.com_move > 0.0:
+        text += f"; centre of mass moved {fix.com_move:.6g} m to the {fix.shapes}' centroid"
+    elif fix.com_offset is not None:
+        text += (
+            f"; centre of mass kept, {fix.com_offset:.6g} m from the {fix.shapes}' centroid "
+            "(--move-com moves it)"
+        )
+    return text
+
+
+def describe_fix(result: FixResult) -> list[str]:
+    lines = [describe_link(f) for f in result.fixed]
+    lines += [f"{result.path}: {s}" for s in result.skipped]
+    if not result.fixed and not result.skipped:
+        lines.append(f"{result.path}: no link to repair")
+    return lines
+
+
+def _plain(x: object) -> object:
+    """JSON-ready: arrays as lists, non-finite numbers as null."""
+    if isinstance(x, np.ndarray):
+        return [_plain(v) for v in x.tolist()]
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    if isinstance(x, float | np.floating):
+        value = float(x)
+        return value if np.isfinite(value) else None
+    return x
+
+
+def fix_json(result: FixResult) -> dict[str, object]:
+    """The machine-readable report of one file (``gzinertia fix --json``): per repaired link
+    the method, the codes, the mass, the centre of mass ``p_BoBcm_B`` (m, link frame) and
+    ``I_BBcm_I`` (kg·m², about the CoM in the inertial frame's axes) before and after, the
+    principal moments before and after along the written inertia's principal axes and their
+    change relative to the largest written moment; the links not repaired and why."""
+    links = []
+    for f in result.fixed:
+        r = f.repair
+        links.append(
+            {
+                "name": f.link,
+                "method": r.method,
+                "codes": list(f.codes),
+                "mass": {"before": f.mass_before, "after": f.mass_after},
+                "p_BoBcm_B": {"before": f.p_before, "after": f.p_after},
+                "I_BBcm_I": {"before": r.I_before, "after": r.I_after},
+                "principal_moments": {"before": r.moments_before, "after": r.moments_after},
+                "relative_change": r.relative_change,
+                "com_move": f.com_move,
+                "com_offset_from_centroid": f.com_offset,
+                "inserted_inertial": f.inserted,
+            }
+        )
+    out = {
+        "file": str(result.path),
+        "changed": result.new != result.old,
+        "links": links,
+        "not_repaired": list(result.skipped),
+    }
+    return {k: _plain_tree(v) for k, v in out.items()}
+
+
+def _plain_tree(x: object) -> object:
+    if isinstance(x, dict):
+        return {k: _plain_tree(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain_tree(v) for v in x]
+    return _plain(x)
