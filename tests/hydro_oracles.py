@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 from conftest import oracle_module, random_rotation
 
+from gzinertia.gazebo.hydrodynamics import FORCE_AXES as WRENCH_AXES
+from gzinertia.gazebo.hydrodynamics import VELOCITY_AXES
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import HYDRO_FORCE_AXES as WRENCH_AXES
-from gzinertia.records import HYDRO_VELOCITY_AXES as VELOCITY_AXES
 
 mujoco = oracle_module("mujoco")
 

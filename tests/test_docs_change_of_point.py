@@ -116,7 +116,7 @@ def test_the_rotational_block_of_a_change_of_point_is_the_general_congruence(
 ) -> None:
     """GZI204's page: moving a matrix [[L, C], [Cᵀ, J]] from Q to Bo, ``d = p_BoQ``, gives
     coupling ``C - L·[d]×`` and rotational block ``J + [d]×C + ([d]×C)ᵀ + [d]×L[d]×ᵀ`` (checked
-    against ``AddedMass.moved_to`` and DART); for ``L = λ·1``, ``C = 0`` that is
+    against ``AddedMass.shift`` and DART); for ``L = λ·1``, ``C = 0`` that is
     ``λ·(|d|²·1 - d dᵀ)``, and "L·d²" added to the whole rotational block is wrong even then."""
     text = (DOCS / "rules" / "GZI204.md").read_text(encoding="utf-8")
     for formula in ("C - L·[d]×", "J + [d]×C + ([d]×C)ᵀ + [d]×L·[d]×ᵀ", "λ·(|d|²·1 - d·dᵀ)"):

@@ -88,7 +88,7 @@ def lines_run(action: Callable[[], object]) -> int:
 
 
 def _addmass(path: Path) -> object:
-    from gzinertia.commands.addmass import FitChooser, add_mass
+    from gzinertia.edit.addmass import FitChooser, add_mass
 
     return add_mass(
         path,
@@ -101,8 +101,8 @@ def _addmass(path: Path) -> object:
 
 
 def _hydro(path: Path) -> object:
-    from gzinertia.commands.hydro import hydro
-    from gzinertia.fluid_forces import EllipsoidFluidCoefficients
+    from gzinertia.edit.hydro import hydro
+    from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
     return hydro(
         path,
@@ -110,6 +110,7 @@ def _hydro(path: Path) -> object:
         method="volume",
         density=1000.0,
         viscosity=1e-3,
+        force=True,  # the generated plugins carry damping terms of their own
         coefs=EllipsoidFluidCoefficients(),
         couplings=False,
         model_paths=[],
@@ -117,7 +118,7 @@ def _hydro(path: Path) -> object:
 
 
 def _hydro_to_sdf(path: Path) -> object:
-    from gzinertia.commands.convert import hydro_to_sdf
+    from gzinertia.edit.convert import hydro_to_sdf
 
     return hydro_to_sdf(
         path, pattern=None, sign="auto", remove_plugin_terms=False, force=True, model_paths=[]
@@ -125,13 +126,13 @@ def _hydro_to_sdf(path: Path) -> object:
 
 
 def _sdf_to_hydro(path: Path) -> object:
-    from gzinertia.commands.convert import sdf_to_hydro
+    from gzinertia.edit.convert import sdf_to_hydro
 
     return sdf_to_hydro(path, pattern=None, sign="fossen", model_paths=[])
 
 
 def _shift_last(path: Path) -> object:
-    from gzinertia.commands.shift import shift
+    from gzinertia.edit.shift import shift
 
     last = path.read_text().count("<link ") - 1
     last -= 0 if last % 2 else 1  # a link with <fluid_added_mass>

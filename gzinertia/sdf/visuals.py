@@ -9,8 +9,11 @@ callers then stay silent rather than guess).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
+
+from lxml import etree
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import Collision, LinkRecord, SourceRef
@@ -34,8 +37,7 @@ def link_visuals(
     except GzInertiaError:
         return [], 0
     own = link.name.rsplit("::", 1)[-1]
-    elem = next((e for e in root.iter("link") if line_of(e) == link.source.line
-                 and (e.get("name") or "").strip() == own), None)
+    elem = _links_by_line_and_name(root).get((link.source.line, own))
     if elem is None:
         return [], 0
     visuals: list[Collision] = []
@@ -57,3 +59,13 @@ def link_visuals(
         visuals.append(Collision((v.get("name") or "").strip(), X_BV, geometry,
                                  SourceRef(path, line_of(v))))
     return visuals, skipped
+
+
+@functools.lru_cache(maxsize=4)
+def _links_by_line_and_name(root: etree._Element) -> dict[tuple[int, str], etree._Element]:
+    """Every ``<link>`` of a shared parse by (line, name), built once per tree: finding the
+    links one by one stays linear in their number."""
+    index: dict[tuple[int, str], etree._Element] = {}
+    for e in root.iter("link"):
+        index.setdefault((line_of(e), (e.get("name") or "").strip()), e)
+    return index
