@@ -487,6 +487,27 @@ def test_gzi210_overlapping_fluid_spheres(tmp_path: Path, gap: float) -> None:
 
 
 @pytest.mark.oracle("pydrake")
+def test_gzi210_sees_every_body_of_a_link(tmp_path: Path) -> None:
+    """A link with two separate floats (two fluid ellipsoids since the fit keeps bodies apart)
+    and a neighbour overlapping its *second* float: one finding for the pair of links, with the
+    spheres' closed-form overlap ``1 - d/(r₁ + r₂)``."""
+    r, r_b, d = 0.2, 0.15, 0.25
+    m_float = 1000.0 * 4.0 / 3.0 * np.pi * r**3
+    A_float = np.diag([m_float / 2.0] * 3 + [0.0] * 3)
+    A = A_float + A_float  # both floats' added mass, about Bo: their centres are on y only
+    A[3, 3] = A[5, 5] = 2.0 * m_float / 2.0 * 1.0**2  # ... plus the parallel-axis terms
+    floats = link("floats", inertial(2 * m_float, sphere_inertia(2 * m_float, r), A=A),
+                  sphere(r, (0, 1.0, 0, 0, 0, 0), "f1"), sphere(r, (0, -1.0, 0, 0, 0, 0), "f2"))
+    m_b = 1000.0 * 4.0 / 3.0 * np.pi * r_b**3
+    neighbour = link("b", inertial(m_b, sphere_inertia(m_b, r_b),
+                                   A=np.diag([m_b / 2.0] * 3 + [0.0] * 3)),
+                     sphere(r_b), pose=(d, -1.0, 0, 0, 0, 0))
+    found = findings_of(tmp_path, model(floats, neighbour), "GZI210")
+    assert [(f.link, f.values["other_link"]) for f in found] == [("m::floats", "m::b")]
+    assert found[0].values["overlap"] == pytest.approx(1.0 - d / (r + r_b), rel=1e-9)
+
+
+@pytest.mark.oracle("pydrake")
 def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
     terms = {"xUabsU": -4.0}
     assert len(findings_of(tmp_path, model(box_link(), hydro_plugin("hull", terms)),

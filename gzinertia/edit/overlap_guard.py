@@ -5,7 +5,7 @@ writes added mass for a whole model, the largest fluid ellipsoids (the hull) are
 and a link whose ellipsoid overlaps one that carries added mass (a thruster or fin inside the
 hull's ellipsoid) is skipped: the hull's ellipsoid already stands for that fluid. The overlap is
 judged exactly as the audit judges it (the same ellipsoids, pair search and threshold:
-:func:`gzinertia.audit.rules.model.fluid_ellipsoid`, :func:`~gzinertia.audit.rules.model.
+:func:`gzinertia.audit.rules.model.fluid_ellipsoids`, :func:`~gzinertia.audit.rules.model.
 candidate_pairs`, :func:`~gzinertia.audit.rules.model.fluid_overlap_of`), so what ``addmass``
 writes never adds a GZI210 finding unless the user asks for it (``--allow-overlap``).
 """
@@ -19,7 +19,7 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext
 from gzinertia.audit.rules.model import (
     candidate_pairs,
-    fluid_ellipsoid,
+    fluid_ellipsoids,
     fluid_overlap_of,
     has_added_mass,
 )
@@ -55,11 +55,11 @@ class OverlapGuard:
                 self._carrying.add(ctx.name)
             if not carries and ctx.name not in wanted:
                 continue
-            ellipsoid = fluid_ellipsoid(ctx)
-            if ellipsoid is None:
+            ellipsoids = fluid_ellipsoids(ctx)
+            if not ellipsoids:
                 continue
-            self._volume[ctx.name] = float(np.prod(ellipsoid.semi_axes))
-            groups.setdefault(ctx.top_model, []).append((ctx, ellipsoid))
+            self._volume[ctx.name] = sum(float(np.prod(e.semi_axes)) for e in ellipsoids)
+            groups.setdefault(ctx.top_model, []).extend((ctx, e) for e in ellipsoids)
         self._pairs: dict[str, list[tuple[str, float]]] = {}
         for members in groups.values():
             for a_ctx, a, b_ctx, b in candidate_pairs(members):
@@ -70,7 +70,7 @@ class OverlapGuard:
                     self._pairs.setdefault(b_ctx.name, []).append((a_ctx.name, measure))
 
     def volume(self, link: LinkRecord) -> float:
-        """The volume of the link's fluid ellipsoid over 4π/3 (0 without one): larger first."""
+        """The volume of the link's fluid ellipsoids over 4π/3 (0 without one): larger first."""
         return self._volume.get(link.name, 0.0)
 
     def clash(self, link: LinkRecord) -> tuple[str, float] | None:

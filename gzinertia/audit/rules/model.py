@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OVERLAP_THRESHOLD",
     "candidate_pairs",
-    "fluid_ellipsoid",
+    "fluid_ellipsoids",
     "fluid_overlap",
     "fluid_overlap_of",
     "has_added_mass",
@@ -103,13 +103,13 @@ def has_added_mass(ctx: LinkContext) -> bool:
     return _has_added_mass(ctx)
 
 
-def fluid_ellipsoid(ctx: LinkContext) -> PosedEllipsoid | None:
-    """The fluid ellipsoid GZI210 compares, in world coordinates: the first ellipsoid of the
-    link's volume fit (:attr:`LinkContext.fluid_fit`), ``None`` without one."""
+def fluid_ellipsoids(ctx: LinkContext) -> list[PosedEllipsoid]:
+    """The fluid ellipsoids GZI210 compares, in world coordinates: every ellipsoid of the
+    link's volume fit (:attr:`LinkContext.fluid_fit`; one per separate body), none without one."""
     fit = ctx.fluid_fit
     if fit is None:
-        return None
-    return fit.ellipsoids[0].posed_in(ctx.link.X_WB)
+        return []
+    return [e.posed_in(ctx.link.X_WB) for e in fit.ellipsoids]
 
 
 def fluid_overlap_of(a: PosedEllipsoid, b: PosedEllipsoid) -> tuple[float, Contact] | None:
@@ -128,25 +128,30 @@ def fluid_overlap_of(a: PosedEllipsoid, b: PosedEllipsoid) -> tuple[float, Conta
 def candidate_pairs(
     members: list[tuple[LinkContext, PosedEllipsoid]],
 ) -> Iterator[tuple[LinkContext, PosedEllipsoid, LinkContext, PosedEllipsoid]]:
-    """Pairs whose bounding spheres (radius: largest semi-axis) meet, earlier link first, found
-    by sweeping along x: only those can overlap, so the exact contact test runs on few pairs and
-    the rule stays about linear in the number of links."""
-    rank = {id(ctx): k for k, (ctx, _) in enumerate(members)}
-    radius = {id(ctx): float(max(e.semi_axes)) for ctx, e in members}
-    order = sorted(members, key=lambda m: float(m[1].X_FE.p[0]) - radius[id(m[0])])
-    active: list[tuple[LinkContext, PosedEllipsoid]] = []
-    for b_ctx, b in order:
-        rb = radius[id(b_ctx)]
-        left = float(b.X_FE.p[0]) - rb
-        active = [m for m in active if float(m[1].X_FE.p[0]) + radius[id(m[0])] >= left]
-        for a_ctx, a in active:
-            reach = radius[id(a_ctx)] + rb
-            if float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) <= reach * reach:
-                if rank[id(a_ctx)] < rank[id(b_ctx)]:
-                    yield a_ctx, a, b_ctx, b
-                else:
-                    yield b_ctx, b, a_ctx, a
-        active.append((b_ctx, b))
+    """Pairs of ellipsoids of two different links whose bounding spheres (radius: largest
+    semi-axis) meet, earlier link first, found by sweeping along x: only those can overlap, so
+    the exact contact test runs on few pairs and the rule stays about linear in the number of
+    links. A link may bring several ellipsoids (one per separate body of its fit)."""
+    rank: dict[int, int] = {}
+    for ctx, _ in members:
+        rank.setdefault(id(ctx), len(rank))
+    radius = [float(max(e.semi_axes)) for _, e in members]
+    order = sorted(range(len(members)), key=lambda k: float(members[k][1].X_FE.p[0]) - radius[k])
+    active: list[int] = []
+    for kb in order:
+        b_ctx, b = members[kb]
+        left = float(b.X_FE.p[0]) - radius[kb]
+        active = [k for k in active if float(members[k][1].X_FE.p[0]) + radius[k] >= left]
+        for ka in active:
+            a_ctx, a = members[ka]
+            reach = radius[ka] + radius[kb]
+            if a_ctx is b_ctx or float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach:
+                continue
+            if rank[id(a_ctx)] < rank[id(b_ctx)]:
+                yield a_ctx, a, b_ctx, b
+            else:
+                yield b_ctx, b, a_ctx, a
+        active.append(kb)
 
 
 @document_rule("GZI210")
@@ -155,16 +160,17 @@ def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
     for ctx in doc.links:
         if ctx.link.static or not _has_added_mass(ctx):
             continue
-        ellipsoid = fluid_ellipsoid(ctx)
-        if ellipsoid is None:
-            continue
-        groups.setdefault(ctx.top_model, []).append((ctx, ellipsoid))
+        groups.setdefault(ctx.top_model, []).extend((ctx, e) for e in fluid_ellipsoids(ctx))
     for members in groups.values():
+        # one finding per pair of links: the most overlapping pair of their ellipsoids
+        worst: dict[tuple[int, int], tuple[LinkContext, PosedEllipsoid, LinkContext,
+                                           PosedEllipsoid, float, Contact]] = {}
         for a_ctx, a, b_ctx, b in candidate_pairs(members):
             overlap = fluid_overlap_of(a, b)
-            if overlap is None:
-                continue
-            measure, c = overlap
+            key = (id(a_ctx), id(b_ctx))
+            if overlap is not None and (key not in worst or overlap[0] > worst[key][4]):
+                worst[key] = (a_ctx, a, b_ctx, b, *overlap)
+        for a_ctx, a, b_ctx, b, measure, c in worst.values():
             message = (
                 f"the fluid ellipsoid of this link (semi-axes {fmt_vec(a.semi_axes)} m) and "
                 f"that of {b_ctx.name} ({fmt_vec(b.semi_axes)} m) overlap: both must shrink "
