@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["Float64OverflowError", "GzInertiaError", "SdfError"]
+__all__ = ["Float64OverflowError", "GzInertiaError", "MacrosOnlyError", "SdfError"]
 
 
 class GzInertiaError(Exception):
@@ -29,3 +29,8 @@ class Float64OverflowError(ValueError, OverflowError):
     Raised by the numeric core, which knows no file: commands turn it into a
     :class:`GzInertiaError` naming the file, line and link, before anything is written. It is a
     ``ValueError`` too, as the numeric functions' other refusals are."""
+
+
+class MacrosOnlyError(SdfError):
+    """A xacro file that expands to no ``<link>``: a library of macros, not a robot (the audit
+    lists it as skipped, not as an error)."""

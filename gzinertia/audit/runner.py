@@ -125,9 +125,9 @@ def _audit_file(
 ) -> FileResult:
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first.
     ``limits`` caps what reading it may pull in (default: from the environment)."""
+    from gzinertia.errors import MacrosOnlyError
     from gzinertia.sdf.model_file import read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_document
-    from gzinertia.urdf.reader import MacrosOnlyError
 
     taken = None
     if digest and path != STDIN_NAME:  # standard input is never cached

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from gzinertia.errors import SdfError
+from gzinertia.errors import MacrosOnlyError
 from gzinertia.limits import ReadLimits
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
@@ -139,10 +139,6 @@ def read_urdf_bytes(
         dependencies=tuple(dependencies),
         file_versions={name: CONVERTED_SDF_VERSION},
     )
-
-
-class MacrosOnlyError(SdfError):
-    """A xacro file that expands to no ``<link>``: a library of macros, not a robot."""
 
 
 class _XacroLines:
