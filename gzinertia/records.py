@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.fluids import FRESHWATER_DENSITY
 from gzinertia.physics.inertia import (
     parallel_axis,
     reexpress_inertia,
@@ -24,6 +25,9 @@ from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.spatial_matrix import SpatialInertia
 
 __all__ = [
+    "DEFAULT_GRAVITY_W",
+    "BuoyancyKind",
+    "BuoyancyWorld",
     "Collision",
     "Dependency",
     "Geometry",
@@ -317,3 +321,45 @@ class SdfDocument:
                 return rec
         known = ", ".join(r.name for r in self.links) or "none"
         raise KeyError(f"no link named {name!r} in {self.path} (links: {known})")
+
+
+#: Gazebo's default gravity (SDFormat ``<world><gravity>``), m/s², world frame.
+DEFAULT_GRAVITY_W: tuple[float, float, float] = (0.0, 0.0, -9.8)
+BuoyancyKind = Literal["uniform", "graded"]
+
+
+@dataclass(frozen=True)
+class BuoyancyWorld:
+    """The fluid as Gazebo's Buoyancy system sees it.
+
+    ``kind``: ``"uniform"`` (``density`` everywhere) or ``"graded"`` (``density`` below the
+    lowest layer; ``layers`` as ``(height_m, density)`` sorted by height, each density holding
+    from its height up to the next layer's). ``enabled``: the ``<enable>`` names (empty: every
+    link). ``g_W``: gravity in the world frame (m/s²). ``source``: the plugin element (``None``
+    when the fluid comes from the command line or defaults).
+    """
+
+    kind: BuoyancyKind = "uniform"
+    density: float = FRESHWATER_DENSITY  # Gazebo's Buoyancy default
+    layers: tuple[tuple[float, float], ...] = ()
+    enabled: tuple[str, ...] = ()
+    g_W: tuple[float, float, float] = DEFAULT_GRAVITY_W
+    source: SourceRef | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def density_at(self, z_W: float) -> float:
+        """The fluid density at world height ``z_W`` (kg/m³)."""
+        rho = self.density
+        if self.kind == "graded":
+            for height, layer_density in self.layers:
+                if z_W >= height:
+                    rho = layer_density
+        return rho
+
+    def is_enabled(self, link_name: str) -> bool:
+        """Whether Gazebo applies buoyancy to the link with this scoped name (``a::b::link``):
+        the link or any model it is in is ``<enable>``d, or nothing is."""
+        if not self.enabled:
+            return True
+        parts = link_name.split("::")
+        return any("::".join(parts[:k]) in self.enabled for k in range(1, len(parts) + 1))

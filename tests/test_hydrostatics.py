@@ -26,9 +26,9 @@ from gzinertia.physics.hydrostatics import (
 )
 from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.physics.shapes import solid_properties
-from gzinertia.records import Collision, Geometry, Inertial, LinkRecord, SourceRef
+from gzinertia.records import BuoyancyWorld, Collision, Geometry, Inertial, LinkRecord, SourceRef
 from gzinertia.sdf import read_sdf_file
-from gzinertia.sdf.buoyancy import BuoyancyWorld, read_buoyancy_world, read_model_poses
+from gzinertia.sdf.buoyancy import read_buoyancy_world, read_model_poses
 
 HERE = SourceRef("test", 1)
 SHAPES = {

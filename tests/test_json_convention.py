@@ -74,9 +74,9 @@ def test_hydrostatics_writes_what_is_not_a_number_as_null(
         "</sdf>")
     from gzinertia.audit.formats import json_safe
     from gzinertia.physics.hydrostatics import model_hydrostatics
+    from gzinertia.records import BuoyancyWorld
     from gzinertia.report.hydrostatics import model_summary
     from gzinertia.sdf import read_sdf_string
-    from gzinertia.sdf.buoyancy import BuoyancyWorld
 
     doc = read_sdf_string(world, "w.sdf")
 

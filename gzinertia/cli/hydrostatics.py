@@ -53,6 +53,7 @@ def hydrostatics(
     from gzinertia.cli.app import fluid_density
     from gzinertia.physics.flotation import model_flotation
     from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
+    from gzinertia.records import BuoyancyWorld
     from gzinertia.report.hydrostatics import (
         flotation_summary,
         fluid_summary,
@@ -60,7 +61,6 @@ def hydrostatics(
         render_text,
     )
     from gzinertia.sdf.buoyancy import (
-        BuoyancyWorld,
         read_buoyancy_world,
         read_gravity,
         read_model_poses,

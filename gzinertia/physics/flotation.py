@@ -34,8 +34,7 @@ from gzinertia.physics.rotation import Vec3, rotation_from_rpy
 
 if TYPE_CHECKING:
     from gzinertia.physics.hydrostatics import ModelHydrostatics
-    from gzinertia.records import LinkRecord
-    from gzinertia.sdf.buoyancy import BuoyancyWorld
+    from gzinertia.records import BuoyancyWorld, LinkRecord
 
 
 @dataclass(frozen=True)

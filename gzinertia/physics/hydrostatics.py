@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 
 from gzinertia.physics.rotation import Pose, Vec3
-from gzinertia.records import Collision, Geometry, LinkRecord
-from gzinertia.sdf.buoyancy import BuoyancyWorld
+from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
 
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).
 GAZEBO_SLAB_EPSILON = 1e-10

@@ -13,7 +13,7 @@ import numpy as np
 
 from gzinertia.physics.flotation import Flotation
 from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
-from gzinertia.sdf.buoyancy import BuoyancyWorld
+from gzinertia.records import BuoyancyWorld
 
 #: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
 DIFFERENCE_TOLERANCE = 1e-6

@@ -16,62 +16,18 @@ The world's ``<gravity>`` (default ``0 0 -9.8``) is the gravity both buoyancy an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from gzinertia.records import SourceRef
+from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY
+from gzinertia.records import DEFAULT_GRAVITY_W, BuoyancyKind, BuoyancyWorld, SourceRef
 
 if TYPE_CHECKING:
     from gzinertia.physics.rotation import Pose
 from gzinertia.sdf.values import parse_float, parse_floats
 from gzinertia.sdf.xml import child, children, line_of, parse_xml_file_shared
-
-#: Gazebo's default gravity (SDFormat ``<world><gravity>``), m/s², world frame.
-DEFAULT_GRAVITY_W: tuple[float, float, float] = (0.0, 0.0, -9.8)
-#: Gazebo's Buoyancy default density (kg/m³) when the plugin names none.
-DEFAULT_FLUID_DENSITY = 1000.0
-
-BuoyancyKind = Literal["uniform", "graded"]
-
-
-@dataclass(frozen=True)
-class BuoyancyWorld:
-    """The fluid as Gazebo's Buoyancy system sees it.
-
-    ``kind``: ``"uniform"`` (``density`` everywhere) or ``"graded"`` (``density`` below the
-    lowest layer; ``layers`` as ``(height_m, density)`` sorted by height, each density holding
-    from its height up to the next layer's). ``enabled``: the ``<enable>`` names (empty: every
-    link). ``g_W``: gravity in the world frame (m/s²). ``source``: the plugin element (``None``
-    when the fluid comes from the command line or defaults).
-    """
-
-    kind: BuoyancyKind = "uniform"
-    density: float = DEFAULT_FLUID_DENSITY
-    layers: tuple[tuple[float, float], ...] = ()
-    enabled: tuple[str, ...] = ()
-    g_W: tuple[float, float, float] = DEFAULT_GRAVITY_W
-    source: SourceRef | None = None
-    notes: tuple[str, ...] = field(default=())
-
-    def density_at(self, z_W: float) -> float:
-        """The fluid density at world height ``z_W`` (kg/m³)."""
-        rho = self.density
-        if self.kind == "graded":
-            for height, layer_density in self.layers:
-                if z_W >= height:
-                    rho = layer_density
-        return rho
-
-    def is_enabled(self, link_name: str) -> bool:
-        """Whether Gazebo applies buoyancy to the link with this scoped name (``a::b::link``):
-        the link or any model it is in is ``<enable>``d, or nothing is."""
-        if not self.enabled:
-            return True
-        parts = link_name.split("::")
-        return any("::".join(parts[:k]) in self.enabled for k in range(1, len(parts) + 1))
 
 
 def is_buoyancy_plugin(elem: etree._Element) -> bool:

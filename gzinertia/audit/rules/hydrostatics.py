@@ -28,8 +28,7 @@ from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics, top_model
-from gzinertia.records import LinkRecord
-from gzinertia.sdf.buoyancy import BuoyancyWorld
+from gzinertia.records import BuoyancyWorld, LinkRecord
 
 #: GZI301 looks at bodies whose buoyancy is within this range of their weight (submerged
 #: vehicles, near neutral); heavier ones sink, lighter ones surface.
