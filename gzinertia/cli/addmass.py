@@ -352,9 +352,11 @@ def _addmass_bem(
         raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
     if together and waterline is not None:
         raise GzInertiaError("--together solves in unbounded fluid: not with --waterline yet")
+    level = next(q for q in QUALITY_PANELS if q == quality)
     settings = BemSettings(
-        density, panel_size, quality, names, not no_cache, waterline,
-        math.inf if depth is None else depth, limit, together,
+        density, panel_size, level, names, not no_cache, waterline,
+        math.inf if depth is None else depth, "infinite" if limit == "infinite" else "zero",
+        together,
     )
 
     def progress(message: str) -> None:

@@ -148,6 +148,41 @@ def _editable_links(
     return links, skipped
 
 
+@dataclass(frozen=True)
+class WritePolicy:
+    """What an addmass run lets through: the selection pattern (``None``: all links), whether
+    overlapping fluid ellipsoids (GZI210) and plugins applying added mass are allowed."""
+
+    path: Path
+    pattern: str | None
+    allow_overlap: bool
+    replace_plugin_added_mass: bool
+
+
+def admit_link(
+    link: LinkRecord, guard: OverlapGuard, policy: WritePolicy, skipped: list[str]
+) -> tuple[tuple[str, float] | None, list[HydroPlugin]] | None:
+    """``(overlap clash, plugins applying added mass)`` if ``link`` may get added mass; ``None``
+    after appending to ``skipped`` why it may not (the overlap guard, a Hydrodynamics plugin
+    that applies added mass, or one in another file). A plugin conflict on an explicitly
+    selected link raises :class:`GzInertiaError` instead. Shared by the ellipsoid and BEM paths."""
+    clash = guard.clash(link)
+    if clash is not None and not policy.allow_overlap:
+        skipped.append(overlap_reason(link, *clash))
+        return None
+    plugins = plugins_applying_added_mass(link)
+    if plugins and not policy.replace_plugin_added_mass:
+        reason = plugin_conflict(link, plugins[0], policy.path)
+        if policy.pattern is not None:
+            raise GzInertiaError(f"{plugins[0].source}: {reason}")
+        skipped.append(f"{link.name}: {reason}")
+        return None
+    if any(not same_file(p.source.file, policy.path) for p in plugins):
+        skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
+        return None
+    return clash, plugins
+
+
 def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:
     """Warnings, with the numbers, for fits that cannot be what the user meant
     (:mod:`gzinertia.physics.plausibility`): per link the implied density and the added/rigid ratio,
@@ -216,22 +251,13 @@ def add_mass(
     results = []
     notes = []
     guard = OverlapGuard(doc, links)
+    policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
     order = {link.name: i for i, link in enumerate(links)}
     for link in sorted(links, key=lambda lk: -guard.volume(lk)):
-        clash = guard.clash(link)
-        if clash is not None and not allow_overlap:
-            skipped.append(overlap_reason(link, *clash))
+        admitted = admit_link(link, guard, policy, skipped)
+        if admitted is None:
             continue
-        plugins = plugins_applying_added_mass(link)
-        if plugins and not replace_plugin_added_mass:
-            reason = plugin_conflict(link, plugins[0], path)
-            if pattern is not None:
-                raise GzInertiaError(f"{plugins[0].source}: {reason}")
-            skipped.append(f"{link.name}: {reason}")
-            continue
-        if any(not same_file(p.source.file, path) for p in plugins):
-            skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
-            continue
+        clash, plugins = admitted
         try:
             fit = fit_for(link)
         except FitError as exc:
