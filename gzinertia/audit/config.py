@@ -39,6 +39,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
+# duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "CONFIG_FILE",
     "KEYS",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["addmass"]
 
 
+# duplicates: typer option declarations (shared ones live in cli/options.py), alike by shape only
 @app.command()
 @write_mode_options
 def addmass(
@@ -362,6 +363,7 @@ def _addmass_bem(
     def progress(message: str) -> None:
         print(f"... {message}", file=sys.stderr, flush=True)
 
+    # duplicates: a keyword-argument call, alike other such calls by shape only
     result, solved = add_mass_bem(
         file,
         settings=settings,

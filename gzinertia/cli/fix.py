@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
 
 
+# duplicates: typer option declarations, alike by shape only
 @app.command()
 def fix(
     file: Annotated[list[Path], typer.Argument(help="SDFormat model or world files to repair.")],

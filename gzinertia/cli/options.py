@@ -53,6 +53,7 @@ __all__ = [
     "write_mode_options",
 ]
 
+# duplicates: the choice Enums below are alike by shape only, one per set of values
 class FitChoice(str, Enum):
     """Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
     ``--semi-axes`` chooses)."""

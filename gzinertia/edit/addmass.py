@@ -53,6 +53,7 @@ class LinkAddedMass:
     A_BBo_B: AddedMass
 
 
+# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class AddMassResult:
     """The file's old and new bytes, what was computed, and what was skipped and why."""

@@ -123,6 +123,7 @@ class LinkFix:
         return float(np.linalg.norm(self.centroid - self.p_after))
 
 
+# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class FixResult:
     path: Path
