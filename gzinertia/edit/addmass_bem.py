@@ -18,13 +18,10 @@ from gzinertia.edit.addmass import (
     _editable_links,
     admit_link,
     overlap_reason,
+    write_link_added_mass,
 )
 from gzinertia.edit.links import (
-    NotEditableError,
     ascii_comment,
-    link_element,
-    plugin_element,
-    write_fluid_added_mass,
 )
 from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_version import check_version_for_added_mass
@@ -160,24 +157,12 @@ def add_mass_bem(
     ) -> None:
         names = tuple(c.name for c in collisions)
         digest = geometry_digest(collisions)
-        try:
-            write_fluid_added_mass(
-                editor,
-                link_element(editor, link),
-                result.A_BBo_B,
-                provenance(result, names, digest),
-            )
-        except NotEditableError as exc:
-            if pattern is not None:
-                raise
-            skipped.append(f"{link.name}: {exc.message}")
+        written_A = (result.A_BBo_B, provenance(result, names, digest))
+        replaces = "): the BEM result replaces its <iDotJ> terms"
+        if not write_link_added_mass(
+            editor, link, plugins, written_A, policy, (skipped, notes), replaces
+        ):
             return
-        for plugin in plugins:
-            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
-            notes.append(
-                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
-                f"{plugin.source.line}): the BEM result replaces its <iDotJ> terms"
-            )
         if result.relative_error > WARN_ERROR:
             warnings.append(
                 f"{link.name}: estimated discretisation error "
