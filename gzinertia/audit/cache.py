@@ -301,7 +301,7 @@ class AuditCache:
             for file, digest in digests.items():
                 if self._digests.of(file) != digest:
                     return None
-            for kind, uri, base, resolved in deps:  # type: ignore[misc]
+            for kind, uri, base, resolved in deps:
                 if self._resolution(kind, uri, base) != resolved:
                     return None
             findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
@@ -324,7 +324,7 @@ class AuditCache:
             return
         key = self._key(path)
         entry: dict[str, JsonValue] = {
-            "digests": digests,  # type: ignore[dict-item]
+            "digests": digests,
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
             "findings": [{**f.to_plain(), "link_in_file": f.link_in_file} for f in findings],
         }
