@@ -107,6 +107,7 @@ def _prefixed(progress: Callable[[str], None] | None, name: str) -> Callable[[st
     return lambda message: report(f"{name}: {message}")
 
 
+# duplicates: the keyword parameters of add_mass, alike by shape only
 def add_mass_bem(
     path: Path,
     *,
