@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
     from gzinertia.records import LinkRecord, SdfDocument
 
+# duplicates: __all__ lists (here and gzinertia/__init__.py) are alike by shape only
 __all__ = [
     "GzInertiaWarning",
     "Reader",
@@ -211,6 +212,7 @@ def shift(
     return _text(result.new)
 
 
+# duplicates: the public functions' keyword defaults are alike by shape only
 def convert(
     path: str | Path,
     *,

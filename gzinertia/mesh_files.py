@@ -129,7 +129,7 @@ def _folder_resolver(folder: Path, limit: int) -> Any:
 
     root = folder.resolve()
 
-    class FolderResolver(trimesh.resolvers.Resolver):  # type: ignore[misc]
+    class FolderResolver(trimesh.resolvers.Resolver):
         def __init__(self, here: Path) -> None:
             self.here = here
 

@@ -187,6 +187,7 @@ class Inertial:
     #: The XML comment directly before ``<fluid_added_mass>`` (gzinertia's provenance), if any.
     added_mass_comment: str | None = None
 
+    # duplicates: one-line forwarding properties, alike by shape only
     @property
     def p_BoBcm_B(self) -> Vec3:
         return self.X_BI.p

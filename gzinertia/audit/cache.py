@@ -209,15 +209,19 @@ def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str |
     return None if found is None else str(found)
 
 
-def _finding_from_json(d: dict[str, object]) -> Finding:
+def _finding_from_json(d: object) -> Finding:
+    """A cached finding from its parsed JSON object (``TypeError``/``KeyError``/``ValueError``
+    when damaged)."""
+    if not isinstance(d, dict):
+        raise TypeError("a finding is not an object")
     values = d["values"]
     if not isinstance(values, dict):
         raise TypeError("values is not an object")
     return Finding.from_json_data(
         str(d["code"]),
-        d["severity"],  # type: ignore[arg-type]
+        d["severity"],
         str(d["file"]),
-        int(d["line"]),  # type: ignore[call-overload]
+        int(d["line"]),
         None if d["link"] is None else str(d["link"]),
         str(d["message"]),
         values,
@@ -301,10 +305,13 @@ class AuditCache:
             for file, digest in digests.items():
                 if self._digests.of(file) != digest:
                     return None
-            for kind, uri, base, resolved in deps:  # type: ignore[misc]
+            for kind, uri, base, resolved in deps:
                 if self._resolution(kind, uri, base) != resolved:
                     return None
-            findings = [_finding_from_json(f) for f in entry["findings"]]  # type: ignore[union-attr, arg-type]
+            stored = entry["findings"]
+            if not isinstance(stored, list):
+                return None
+            findings = [_finding_from_json(f) for f in stored]
         except (AttributeError, KeyError, TypeError, ValueError):  # a damaged entry
             return None
         return findings
@@ -324,7 +331,7 @@ class AuditCache:
             return
         key = self._key(path)
         entry: dict[str, JsonValue] = {
-            "digests": digests,  # type: ignore[dict-item]
+            "digests": digests,
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
             "findings": [{**f.to_plain(), "link_in_file": f.link_in_file} for f in findings],
         }

@@ -39,6 +39,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
+# duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "CONFIG_FILE",
     "KEYS",
@@ -158,9 +159,10 @@ def _string_list(value: object, key: str, where: str) -> list[str]:
 
 
 def parse_severity(value: object, where: str) -> Severity:
-    if not isinstance(value, str) or value not in SEVERITY_RANK:
-        raise ConfigError(f"{where}: fail-on must be error, warning or info, not {value!r}")
-    return value  # type: ignore[return-value]
+    for severity in SEVERITY_RANK:
+        if severity == value:
+            return severity
+    raise ConfigError(f"{where}: fail-on must be error, warning or info, not {value!r}")
 
 
 def parse_density(value: object, where: str) -> float:
@@ -183,9 +185,10 @@ def parse_fraction(value: object, where: str) -> float:
 
 
 def parse_tolerance(value: object, where: str) -> Tolerance:
-    if value not in TOLERANCES:
-        raise ConfigError(f"{where}: tolerance must be gz or drake, not {value!r}")
-    return value  # type: ignore[return-value]
+    for tolerance in TOLERANCES:
+        if tolerance == value:
+            return tolerance
+    raise ConfigError(f"{where}: tolerance must be gz or drake, not {value!r}")
 
 
 def config_from_table(

@@ -150,6 +150,7 @@ class LinkContext:
     document: DocumentContext
     notes: tuple[Note, ...] = ()
 
+    # duplicates: one-line forwarding properties, alike by shape only
     # --- identity -------------------------------------------------------------------------
     @property
     def name(self) -> str:

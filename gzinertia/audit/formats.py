@@ -675,6 +675,7 @@ def render(
         from rich.console import Console
 
         buffer = io.StringIO()
+        # duplicates: a keyword-argument constructor call, alike other such calls by shape only
         console = Console(
             file=buffer,
             width=_TABLE_WIDTH,

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["addmass"]
 
 
+# duplicates: typer option declarations (shared ones live in cli/options.py), alike by shape only
 @app.command()
 @write_mode_options
 def addmass(
@@ -352,14 +353,17 @@ def _addmass_bem(
         raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
     if together and waterline is not None:
         raise GzInertiaError("--together solves in unbounded fluid: not with --waterline yet")
+    level = next(q for q in QUALITY_PANELS if q == quality)
     settings = BemSettings(
-        density, panel_size, quality, names, not no_cache, waterline,
-        math.inf if depth is None else depth, limit, together,
+        density, panel_size, level, names, not no_cache, waterline,
+        math.inf if depth is None else depth, "infinite" if limit == "infinite" else "zero",
+        together,
     )
 
     def progress(message: str) -> None:
         print(f"... {message}", file=sys.stderr, flush=True)
 
+    # duplicates: a keyword-argument call, alike other such calls by shape only
     result, solved = add_mass_bem(
         file,
         settings=settings,

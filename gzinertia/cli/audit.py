@@ -34,6 +34,7 @@ PROGRESS_MIN_FILES = 20
 
 
 @app.command()
+# duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
     paths: Annotated[
         list[str],

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["convert"]
 
 
+# duplicates: typer option declarations, alike by shape only
 @app.command()
 @write_mode_options
 def convert(

@@ -18,6 +18,7 @@ from gzinertia.cli.app import (
     OutputOption,
     app,
 )
+from gzinertia.cli.options import chosen
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
 
 
+# duplicates: typer option declarations, alike by shape only
 @app.command()
 def fix(
     file: Annotated[list[Path], typer.Argument(help="SDFormat model or world files to repair.")],
@@ -112,7 +114,8 @@ def fix(
     <inertial> for a link without one), keeps comments and formatting, and says per link what
     changed: the relative change of each principal moment and the centre-of-mass move.
     """
-    from gzinertia.edit.fix import METHODS, FixOptions
+    from gzinertia.audit.config import TOLERANCES
+    from gzinertia.edit.fix import METHODS, SHAPE_SOURCES, FixOptions
     from gzinertia.edit.output import WriteMode
 
     if method not in METHODS:
@@ -134,15 +137,15 @@ def fix(
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
     mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     options = FixOptions(
-        method=method,  # type: ignore[arg-type]
+        method=chosen(method, METHODS),
         pattern=link,
         select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
         all_links=all_links,
-        geometry=geometry,  # type: ignore[arg-type]
+        geometry=chosen(geometry, SHAPE_SOURCES),
         move_com=move_com,
         density=density,
         mass=mass,
-        tolerance=tolerance,  # type: ignore[arg-type]
+        tolerance=chosen(tolerance, TOLERANCES),
     )
     status = run_fix(file, options, mode, model_path or [], json_report)
     if status:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar, cast
@@ -49,10 +49,12 @@ __all__ = [
     "SeverityChoice",
     "SignChoice",
     "ToleranceChoice",
+    "chosen",
     "literal",
     "write_mode_options",
 ]
 
+# duplicates: the choice Enums below are alike by shape only, one per set of values
 class FitChoice(str, Enum):
     """Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
     ``--semi-axes`` chooses)."""
@@ -124,6 +126,18 @@ class ToleranceChoice(str, Enum):
 
     gz = "gz"
     drake = "drake"
+
+
+S = TypeVar("S", bound=str)
+
+
+def chosen(value: str, choices: Sequence[S]) -> S:
+    """The member of ``choices`` (a ``Literal`` vocabulary) equal to ``value``, typed as that
+    ``Literal``; the command has checked ``value`` is one of them (``ValueError`` otherwise)."""
+    for choice in choices:
+        if choice == value:
+            return choice
+    raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
 
 
 def literal(choice: Enum) -> Any:

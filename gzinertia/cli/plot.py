@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+# duplicates: import lists of two commands, alike by shape only
 from gzinertia.cli.app import (
     LinkOption,
     ModelPathOption,

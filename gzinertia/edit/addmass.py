@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     NotEditableError,
     ascii_comment,
@@ -34,12 +35,15 @@ __all__ = [
     "AddMassResult",
     "FitChooser",
     "LinkAddedMass",
+    "WritePolicy",
     "add_mass",
+    "admit_link",
     "overlap_reason",
     "plausibility_warnings",
     "plugin_conflict",
     "plugins_applying_added_mass",
     "provenance",
+    "write_link_added_mass",
 ]
 
 
@@ -53,6 +57,7 @@ class LinkAddedMass:
     A_BBo_B: AddedMass
 
 
+# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class AddMassResult:
     """The file's old and new bytes, what was computed, and what was skipped and why."""
@@ -148,6 +153,73 @@ def _editable_links(
     return links, skipped
 
 
+@dataclass(frozen=True)
+class WritePolicy:
+    """What an addmass run lets through: the selection pattern (``None``: all links), whether
+    overlapping fluid ellipsoids (GZI210) and plugins applying added mass are allowed."""
+
+    path: Path
+    pattern: str | None
+    allow_overlap: bool
+    replace_plugin_added_mass: bool
+
+
+def admit_link(
+    link: LinkRecord, guard: OverlapGuard, policy: WritePolicy, skipped: list[str]
+) -> tuple[tuple[str, float] | None, list[HydroPlugin]] | None:
+    """``(overlap clash, plugins applying added mass)`` if ``link`` may get added mass; ``None``
+    after appending to ``skipped`` why it may not (the overlap guard, a Hydrodynamics plugin
+    that applies added mass, or one in another file). A plugin conflict on an explicitly
+    selected link raises :class:`GzInertiaError` instead. Shared by the ellipsoid and BEM paths."""
+    clash = guard.clash(link)
+    if clash is not None and not policy.allow_overlap:
+        skipped.append(overlap_reason(link, *clash))
+        return None
+    plugins = plugins_applying_added_mass(link)
+    if plugins and not policy.replace_plugin_added_mass:
+        reason = plugin_conflict(link, plugins[0], policy.path)
+        if policy.pattern is not None:
+            raise GzInertiaError(f"{plugins[0].source}: {reason}")
+        skipped.append(f"{link.name}: {reason}")
+        return None
+    if any(not same_file(p.source.file, policy.path) for p in plugins):
+        skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
+        return None
+    return clash, plugins
+
+
+def write_link_added_mass(
+    editor: XmlEditor,
+    link: LinkRecord,
+    plugins: Sequence[HydroPlugin],
+    written: tuple[AddedMass, str],
+    policy: WritePolicy,
+    out: tuple[list[str], list[str]],
+    replaces: str,
+) -> bool:
+    """Writes ``written`` (``A_BBo_B``, about Bo in link axes B, linear-first; and its comment)
+    as the link's ``<fluid_added_mass>`` and turns off the added mass of its ``plugins``, with a
+    note in ``out[1]`` that ends with ``replaces`` (after the plugin's line number). ``False``
+    after appending to ``out[0]`` (skipped) why the link's element cannot be edited (raised
+    instead when the link was selected explicitly)."""
+    A_BBo_B, comment = written
+    skipped, notes = out
+    try:
+        write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
+    except NotEditableError as exc:
+        if policy.pattern is not None:
+            raise
+        skipped.append(f"{link.name}: {exc.message}")
+        return False
+    for plugin in plugins:
+        editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
+        notes.append(
+            f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
+            f"{plugin.source.line}{replaces}"
+        )
+    return True
+
+
 def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:
     """Warnings, with the numbers, for fits that cannot be what the user meant
     (:mod:`gzinertia.physics.plausibility`): per link the implied density and the added/rigid ratio,
@@ -214,24 +286,15 @@ def add_mass(
     links, skipped = _editable_links(doc, path, pattern, fit_for.explicit)
     warnings = []
     results = []
-    notes = []
+    notes: list[str] = []
     guard = OverlapGuard(doc, links)
+    policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
     order = {link.name: i for i, link in enumerate(links)}
     for link in sorted(links, key=lambda lk: -guard.volume(lk)):
-        clash = guard.clash(link)
-        if clash is not None and not allow_overlap:
-            skipped.append(overlap_reason(link, *clash))
+        admitted = admit_link(link, guard, policy, skipped)
+        if admitted is None:
             continue
-        plugins = plugins_applying_added_mass(link)
-        if plugins and not replace_plugin_added_mass:
-            reason = plugin_conflict(link, plugins[0], path)
-            if pattern is not None:
-                raise GzInertiaError(f"{plugins[0].source}: {reason}")
-            skipped.append(f"{link.name}: {reason}")
-            continue
-        if any(not same_file(p.source.file, path) for p in plugins):
-            skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
-            continue
+        clash, plugins = admitted
         try:
             fit = fit_for(link)
         except FitError as exc:
@@ -246,21 +309,15 @@ def add_mass(
         except FitError as exc:  # overflow: an error, never a skipped link or a zero written
             message = f"{link.source}: link {link.name!r}: {exc}; nothing written"
             raise GzInertiaError(message) from None
-        comment = provenance(fit, density)
-        try:
-            write_fluid_added_mass(editor, link_element(editor, link), A_BBo_B, comment)
-        except NotEditableError as exc:
-            if pattern is not None:
-                raise
-            skipped.append(f"{link.name}: {exc.message}")
+        replaces = (
+            ", <disable_added_mass>true</disable_added_mass>): the ellipsoid estimate replaces "
+            "its <iDotJ> terms, which stay in the file"
+        )
+        written = (A_BBo_B, provenance(fit, density))
+        if not write_link_added_mass(
+            editor, link, plugins, written, policy, (skipped, notes), replaces
+        ):
             continue
-        for plugin in plugins:
-            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
-            notes.append(
-                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
-                f"{plugin.source.line}, <disable_added_mass>true</disable_added_mass>): the "
-                "ellipsoid estimate replaces its <iDotJ> terms, which stay in the file"
-            )
         results.append(LinkAddedMass(link, fit, density, A_BBo_B))
         guard.accept(link)
         if clash is not None:

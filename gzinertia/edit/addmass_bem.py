@@ -10,21 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from gzinertia.edit.addmass import (
     AddMassResult,
+    WritePolicy,
     _editable_links,
+    admit_link,
     overlap_reason,
-    plugin_conflict,
-    plugins_applying_added_mass,
+    write_link_added_mass,
 )
 from gzinertia.edit.links import (
-    NotEditableError,
     ascii_comment,
-    link_element,
-    plugin_element,
-    same_file,
-    write_fluid_added_mass,
 )
 from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_version import check_version_for_added_mass
@@ -32,6 +29,9 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
+
+if TYPE_CHECKING:
+    from gzinertia.physics.bem import Quality
 
 
 @dataclass(frozen=True)
@@ -41,13 +41,13 @@ class BemSettings:
 
     density: float
     panel_size: float | None = None
-    quality: str = "default"
+    quality: Quality = "default"
     collisions: tuple[str, ...] | None = None
     use_cache: bool = True
     #: Free surface: height in the world frame (None: unbounded fluid), depth, frequency limit.
     waterline: float | None = None
     depth: float = float("inf")
-    frequency: str = "zero"
+    frequency: Literal["zero", "infinite"] = "zero"
     #: Solve the selected links in one problem (unbounded fluid only).
     together: bool = False
 
@@ -107,6 +107,7 @@ def _prefixed(progress: Callable[[str], None] | None, name: str) -> Callable[[st
     return lambda message: report(f"{name}: {message}")
 
 
+# duplicates: the keyword parameters of add_mass, alike by shape only
 def add_mass_bem(
     path: Path,
     *,
@@ -141,6 +142,7 @@ def add_mass_bem(
     notes: list[str] = []
     solved: list[LinkBem] = []
     guard = OverlapGuard(doc, links)
+    policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
     order = {link.name: i for i, link in enumerate(links)}
     written: dict[str, AddedMass] = {}
     pending: list[
@@ -156,24 +158,12 @@ def add_mass_bem(
     ) -> None:
         names = tuple(c.name for c in collisions)
         digest = geometry_digest(collisions)
-        try:
-            write_fluid_added_mass(
-                editor,
-                link_element(editor, link),
-                result.A_BBo_B,
-                provenance(result, names, digest),
-            )
-        except NotEditableError as exc:
-            if pattern is not None:
-                raise
-            skipped.append(f"{link.name}: {exc.message}")
+        written_A = (result.A_BBo_B, provenance(result, names, digest))
+        replaces = "): the BEM result replaces its <iDotJ> terms"
+        if not write_link_added_mass(
+            editor, link, plugins, written_A, policy, (skipped, notes), replaces
+        ):
             return
-        for plugin in plugins:
-            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
-            notes.append(
-                f"{link.name}: turned off the added mass of its Hydrodynamics plugin (line "
-                f"{plugin.source.line}): the BEM result replaces its <iDotJ> terms"
-            )
         if result.relative_error > WARN_ERROR:
             warnings.append(
                 f"{link.name}: estimated discretisation error "
@@ -187,20 +177,10 @@ def add_mass_bem(
             warnings.append(overlap_reason(link, *clash, written=True))
 
     for link in sorted(links, key=lambda lk: -guard.volume(lk)):
-        clash = guard.clash(link)
-        if clash is not None and not allow_overlap:
-            skipped.append(overlap_reason(link, *clash))
+        admitted = admit_link(link, guard, policy, skipped)
+        if admitted is None:
             continue
-        plugins = plugins_applying_added_mass(link)
-        if plugins and not replace_plugin_added_mass:
-            reason = plugin_conflict(link, plugins[0], path)
-            if pattern is not None:
-                raise GzInertiaError(f"{plugins[0].source}: {reason}")
-            skipped.append(f"{link.name}: {reason}")
-            continue
-        if any(not same_file(p.source.file, path) for p in plugins):
-            skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
-            continue
+        clash, plugins = admitted
         collisions = displacing_collisions(link, settings.collisions)
         if not collisions:
             skipped.append(f"{link.name}: no collision geometry to mesh")
@@ -213,12 +193,12 @@ def add_mass_bem(
             collisions,
             settings.density,
             panel_size=settings.panel_size,
-            quality=settings.quality,  # type: ignore[arg-type]
+            quality=settings.quality,
             use_cache=settings.use_cache,
             progress=_prefixed(progress, link.name),
             free_surface=None
             if settings.waterline is None
-            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),  # type: ignore[arg-type]
+            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),
         )
         write(link, collisions, plugins, clash, result)
     if pending:
@@ -226,7 +206,7 @@ def add_mass_bem(
             [(c, link.X_WB) for link, c, _, _ in pending],
             settings.density,
             panel_size=settings.panel_size,
-            quality=settings.quality,  # type: ignore[arg-type]
+            quality=settings.quality,
             use_cache=settings.use_cache,
             progress=progress,
         )

@@ -93,6 +93,7 @@ class ConvertedLink:
     asymmetry: float
 
 
+# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class ConvertResult:
     path: Path
@@ -105,6 +106,14 @@ class ConvertResult:
 
 def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkRecord]:
     return [lk for lk in links if pattern is None or link_matches(lk.name, pattern)]
+
+
+def _begin(
+    path: Path, model_paths: Sequence[str | Path]
+) -> tuple[FileEdit, list[ConvertedLink], list[str], dict[str, AddedMass | None]]:
+    """A conversion's start, shared by both directions: the opened file, and the empty lists of
+    converted links and warnings and map of what each link's ``<fluid_added_mass>`` becomes."""
+    return FileEdit.open(path, model_paths), [], [], {}
 
 
 def already_written(link: LinkRecord, A_BBo_B: AddedMass) -> bool:
@@ -130,11 +139,8 @@ def hydro_to_sdf(
 ) -> ConvertResult:
     """Writes each selected link's plugin added mass as ``<fluid_added_mass>`` (declaring SDF
     1.10 as :func:`~gzinertia.edit.sdf_version.check_version_for_added_mass` does)."""
-    edit = FileEdit.open(path, model_paths)
+    edit, converted, warnings, written = _begin(path, model_paths)
     doc, editor = edit.doc, edit.editor
-    converted: list[ConvertedLink] = []
-    warnings: list[str] = []
-    written: dict[str, AddedMass | None] = {}
     for link in _selected(doc.links, pattern):
         for plugin in link.hydrodynamics:
             D_BBo_B = plugin.D_BBo_B
@@ -211,11 +217,8 @@ def sdf_to_hydro(
         raise GzInertiaError(
             f"{option('sdf_to_hydro')} needs {option('sign_fossen_or_physical')}"
         )
-    edit = FileEdit.open(path, model_paths)
+    edit, converted, warnings, written = _begin(path, model_paths)
     doc, editor = edit.doc, edit.editor
-    converted: list[ConvertedLink] = []
-    warnings: list[str] = []
-    written: dict[str, AddedMass | None] = {}
     for link in _selected(doc.links, pattern):
         if link.inertial.A_BBo_B is None:
             continue

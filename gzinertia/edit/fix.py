@@ -48,6 +48,9 @@ from gzinertia.selection import select_links
 
 Method = Literal["nearest", "geometry", "balance"]
 METHODS: tuple[Method, ...] = ("nearest", "geometry", "balance")
+#: Which of a link's geometry ``--method geometry`` uses.
+ShapeSource = Literal["collision", "visual"]
+SHAPE_SOURCES: tuple[ShapeSource, ...] = ("collision", "visual")
 
 #: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)
 #: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``;
@@ -78,7 +81,7 @@ class FixOptions:
     select: tuple[str, ...] = ()
     all_links: bool = False
     #: Which of the link's geometries stands for the body: its collisions or its visuals.
-    geometry: Literal["collision", "visual"] = "collision"
+    geometry: ShapeSource = "collision"
     move_com: bool = False
     density: float | None = None
     mass: float | None = None
@@ -123,6 +126,7 @@ class LinkFix:
         return float(np.linalg.norm(self.centroid - self.p_after))
 
 
+# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class FixResult:
     path: Path

@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.rotation import skew
 
+# duplicates: __all__ lists and module constants are alike by shape only
 __all__ = [
     "REPRESENTATIVE_VELOCITIES",
     "CoriolisLoss",

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,7 +50,7 @@ FloatArray = NDArray[np.float64]
 
 Quality = Literal["fast", "default", "fine"]
 #: Target panel count of the finer solve per quality (the coarser has about half).
-QUALITY_PANELS: Final[dict[str, int]] = {"fast": 900, "default": 2000, "fine": 5000}
+QUALITY_PANELS: Final[dict[Quality, int]] = {"fast": 900, "default": 2000, "fine": 5000}
 #: Convergence exponent assumed by the error estimate: smaller than the 0.9-1 observed on
 #: sequences of similar meshes, because two meshes of one body at different panel sizes are not
 #: exactly similar (measured on ellipsoids: the true error of the finer solve was 0.65-1.4 times
@@ -274,7 +274,8 @@ def _cache_file(key: str) -> Path:
     return default_cache_dir() / "bem" / f"{key}.json"
 
 
-def _load_cached(key: str) -> dict[str, object] | None:
+def _load_cached(key: str) -> dict[str, Any] | None:
+    """The cached JSON record under ``key`` (parsed JSON, so ``Any``), or ``None``."""
     path = _cache_file(key)
     try:
         data = json.loads(path.read_text())
@@ -354,22 +355,44 @@ def bem_added_mass(
                 },
             )
     seconds = time.perf_counter() - start
+    return _bem_result(
+        (A_fine, A_coarse), (fine, coarse), h, density, version, seconds, cached is not None,
+        "infinite" if free_surface is None else free_surface.frequency,
+        "unbounded fluid" if free_surface is None else free_surface.domain(),
+    )
+
+
+def _bem_result(
+    A_fine_coarse: tuple[NDArray[np.float64], NDArray[np.float64]],
+    surfaces: tuple[Surface, Surface],
+    panel_size: float,
+    density: float,
+    version: str,
+    seconds: float,
+    cached: bool,
+    frequency: str,
+    fluid_domain: str,
+) -> BemResult:
+    """The :class:`BemResult` of one link's fine and coarse solves (6×6 linear-first blocks about
+    Bo in link axes B, from the fine and coarse ``surfaces``), with the error estimate on the
+    length scale of the fine surface's volume."""
+    A_fine, A_coarse = A_fine_coarse
+    fine, coarse = surfaces
     length = (3.0 * fine.volume() / (4.0 * math.pi)) ** (1.0 / 3.0)
-    error = estimated_error(A_fine, A_coarse, fine.panels, coarse.panels, length)
     return BemResult(
         A_BBo_B=AddedMass(A_fine, ordering="linear-first", point="Bo", axes="B"),
         A_coarse=AddedMass(A_coarse, ordering="linear-first", point="Bo", axes="B"),
         panels=fine.panels,
         coarse_panels=coarse.panels,
-        panel_size=h,
-        relative_error=error,
+        panel_size=panel_size,
+        relative_error=estimated_error(A_fine, A_coarse, fine.panels, coarse.panels, length),
         density=float(density),
         capytaine_version=version,
         seconds=seconds,
-        cached=cached is not None,
+        cached=cached,
         length_scale=length,
-        frequency="infinite" if free_surface is None else free_surface.frequency,
-        fluid_domain="unbounded fluid" if free_surface is None else free_surface.domain(),
+        frequency=frequency,
+        fluid_domain=fluid_domain,
     )
 
 
@@ -462,9 +485,9 @@ def bem_added_mass_together(
     cached = _load_cached(key) if use_cache else None
     start = time.perf_counter()
     if cached is not None:
-        fine_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["fine"]]  # type: ignore[attr-defined]
-        coarse_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["coarse"]]  # type: ignore[attr-defined]
-        cross = float(cached["cross"])  # type: ignore[arg-type]
+        fine_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["fine"]]
+        coarse_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["coarse"]]
+        cross = float(cached["cross"])
     else:
         if progress:
             progress(
@@ -491,24 +514,11 @@ def bem_added_mass_together(
     seconds = time.perf_counter() - start
     results = []
     for k, surface in enumerate(fine):
-        length = (3.0 * surface.volume() / (4.0 * math.pi)) ** (1.0 / 3.0)
-        error = estimated_error(
-            fine_blocks[k], coarse_blocks[k], surface.panels, coarse[k].panels, length
-        )
         results.append(
-            BemResult(
-                A_BBo_B=AddedMass(fine_blocks[k], ordering="linear-first", point="Bo", axes="B"),
-                A_coarse=AddedMass(coarse_blocks[k], ordering="linear-first", point="Bo", axes="B"),
-                panels=surface.panels,
-                coarse_panels=coarse[k].panels,
-                panel_size=h,
-                relative_error=error,
-                density=float(density),
-                capytaine_version=version,
-                seconds=seconds,
-                cached=cached is not None,
-                length_scale=length,
-                fluid_domain=f"unbounded fluid, solved with {len(links) - 1} other link(s)",
+            _bem_result(
+                (fine_blocks[k], coarse_blocks[k]), (surface, coarse[k]), h, density, version,
+                seconds, cached is not None, "infinite",
+                f"unbounded fluid, solved with {len(links) - 1} other link(s)",
             )
         )
     return results, cross

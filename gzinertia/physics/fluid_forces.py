@@ -509,6 +509,7 @@ def _projected_area_and_kutta_circulation(r: Vec3, v: Vec3, speed: float) -> tup
     return float(A_proj), np.cross(normal, v) * (cos_alpha * A_proj)
 
 
+# duplicates: the public total spells out the signature of the terms function it wraps
 def ellipsoid_fluid_wrench(
     semi_axes: ArrayLike,
     V_WE_E: ArrayLike,

@@ -59,6 +59,7 @@ from numpy.typing import ArrayLike, NDArray
 from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.rotation import Vec3, frozen
 
+# duplicates: __all__ lists and module constants are alike by shape only
 __all__ = [
     "Contact",
     "Contacts",
@@ -257,6 +258,7 @@ def contact(a: PosedEllipsoid, b: PosedEllipsoid) -> Contact:
     return contacts(a.semi_axes, a.X_FE.R, a.X_FE.p, b.semi_axes, b.X_FE.R, b.X_FE.p)[()]
 
 
+# duplicates: the public F-only function spells out the signature of contacts() it wraps
 def contact_function(
     semi_axes_a: ArrayLike,
     R_WA: ArrayLike,

@@ -149,6 +149,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     density_elem = parts.get("density")
     density = None if density_elem is None else parse_float(density_elem, file)
 
+    # duplicates: a keyword-argument constructor call, alike other such calls by shape only
     inertial = Inertial(
         mass=mass,
         X_BI=X_BI,

@@ -310,6 +310,7 @@ class _Reader:
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
+        # duplicates: a keyword-argument constructor call, alike other such calls by shape only
         pending = _PendingLink(
             name=name,
             model=model,
@@ -374,6 +375,7 @@ class _Reader:
     def include(
         self, elem: etree._Element, file: str, scope: Scope, static: bool, stack: tuple[str, ...]
     ) -> None:
+        # duplicates: another cap than the link count's (own limit, message): shape only
         self.included_models += 1
         if self.included_models > self.limits.max_included_models:
             raise SdfError(
@@ -539,6 +541,7 @@ class _Reader:
                 collisions.append(replace(pc.collision, X_BC=X_BC))
             inertial, notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
             self.notes.extend(replace(n, link=p.name) for n in notes)
+            # duplicates: LinkRecord from SDF here, from URDF in urdf/lumping.py: shape only
             records.append(
                 LinkRecord(
                     name=p.name,

@@ -186,7 +186,7 @@ def expand_xacro(
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
         substitution_args._eval_find = find
-        xacro.open = _SafeOpen()  # type: ignore[attr-defined]
+        xacro.open = _SafeOpen()
         xacro.verbosity = 0
         xacro.all_includes = []
         try:
@@ -222,5 +222,5 @@ def expand_xacro(
             if saved_open is None:
                 xacro.__dict__.pop("open", None)
             else:
-                xacro.open = saved_open  # type: ignore[attr-defined]
+                xacro.open = saved_open
             xacro.verbosity = saved_verbosity

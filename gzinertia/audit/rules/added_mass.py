@@ -150,6 +150,7 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI202", where, ctx.name, message, values)
 
 
+# duplicates: each rule opens by fetching the applied added mass; alike by shape only
 @link_rule("GZI203")
 def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     applied = applied_added_mass(ctx)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.catalogue import RULE_INFOS
-from gzinertia.audit.findings import Finding, RuleInfo
+from gzinertia.audit.findings import Finding, RuleInfo, plain_json_value
 from gzinertia.records import SourceRef
 
 if TYPE_CHECKING:
@@ -111,12 +111,9 @@ def finding(
 ) -> Finding:
     """A finding of rule ``code`` at ``where`` (file and line), with the rule's severity."""
     rule = _RULES[code]
-    return Finding(
-        code=code,
-        severity=rule.info.severity,
-        file=where.file,
-        line=max(where.line, 0),
-        link=link,
-        message=message,
-        values=dict(values or {}),  # type: ignore[arg-type]
+    # normalised here, once, as the constructor would (NumPy arrays and scalars to plain JSON)
+    plain = plain_json_value(dict(values or {}), f"{code}.values")
+    assert isinstance(plain, dict)
+    return Finding.from_json_data(
+        code, rule.info.severity, where.file, max(where.line, 0), link, message, plain
     )
