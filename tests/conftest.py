@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +137,21 @@ class _OracleModule:
 def oracle_module(name: str) -> Any:
     """``name`` imported lazily (see :class:`_OracleModule`)."""
     return _OracleModule(name)
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """Fails the test that uses it with TimeoutError after 60 s (SIGALRM), instead of letting a
+    hang (a FIFO, a lock never released, an include bomb) stop the whole suite."""
+    import signal
+
+    def expire(*_: object) -> None:
+        raise TimeoutError("the test took more than 60 s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
