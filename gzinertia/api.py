@@ -47,14 +47,11 @@ __all__ = [
 #: Reads one file (and what it includes) into a document of links: ``(path, model_paths)``.
 Reader = Callable[[Path, Sequence[str | Path]], "SdfDocument"]
 
-#: Readers by lower-case file suffix, as ``"module:function"`` (imported on first use) or a
-#: callable (:func:`register_reader`). Any other suffix is read as SDFormat.
-_READERS: dict[str, str | Reader] = {
-    ".sdf": "gzinertia.sdf.reader:read_sdf_file",
-    ".world": "gzinertia.sdf.reader:read_sdf_file",
-    ".urdf": "gzinertia.urdf:read_urdf_file",
-}
-_DEFAULT_READER = ".sdf"
+#: Readers registered by lower-case file suffix, as ``"module:function"`` (imported on first
+#: use) or a callable (:func:`register_reader`). Any other file goes to the built-in reader,
+#: :func:`gzinertia.sdf.model_file.read_model_file` (SDFormat, URDF and xacro by suffix).
+_READERS: dict[str, str | Reader] = {}
+_BUILT_IN_READER = "gzinertia.sdf.model_file:read_model_file"
 
 
 class GzInertiaWarning(UserWarning):
@@ -76,7 +73,7 @@ def readers() -> dict[str, str | Reader]:
 
 
 def _reader_for(path: Path) -> Reader:
-    entry = _READERS.get(path.suffix.lower(), _READERS[_DEFAULT_READER])
+    entry = _READERS.get(path.suffix.lower(), _BUILT_IN_READER)
     if callable(entry):
         return entry
     module_name, _, attr = entry.partition(":")
@@ -97,8 +94,9 @@ def _reader_for(path: Path) -> Reader:
 def read(path: str | Path, *, model_paths: Sequence[str | Path] = ()) -> SdfDocument:
     """Reads a model or world file, and everything it includes, into a document of links.
 
-    The reader is chosen by suffix (:func:`register_reader`; SDFormat for ``.sdf``, ``.world``
-    and anything unknown, URDF for ``.urdf`` when :mod:`gzinertia.urdf` is installed).
+    The reader is chosen by suffix: one registered with :func:`register_reader`, else the
+    built-in one (URDF for ``.urdf``, xacro for ``.xacro`` and ``.urdf.xacro``, converted as
+    libsdformat converts them; SDFormat for anything else).
     ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
     ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Links are scoped ``model::nested::link``
     (:meth:`~gzinertia.records.SdfDocument.link`). Raises

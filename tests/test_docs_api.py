@@ -97,6 +97,25 @@ def test_readers_plug_in_by_suffix(tmp_path: Path) -> None:
         api._READERS.update(saved)
 
 
+def test_read_takes_every_format_the_commands_take(tmp_path: Path) -> None:
+    """``gzinertia.read`` and the CLI share one reader: a xacro file reads as the URDF it
+    expands to, with the same links as ``gzinertia show`` reads."""
+    from gzinertia.sdf.model_file import read_model_file
+
+    urdf = (
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:property name="m" value="2"/>'
+        '<link name="base"><inertial><mass value="${m}"/>'
+        '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>'
+    )
+    path = tmp_path / "r.urdf.xacro"
+    path.write_text(urdf)
+    doc = gzinertia.read(path)
+    assert [(lk.name, lk.inertial.mass) for lk in doc.links] == [
+        (lk.name, lk.inertial.mass) for lk in read_model_file(path).links
+    ] == [("r::base", 2.0)]
+
+
 def test_a_spatial_matrix_refuses_to_mix_with_a_bare_array() -> None:
     """Rigid (angular-first from Drake) + added (linear-first from SDF) adds the same physics
     when both are typed; any bare array, in any position, raises."""
