@@ -42,6 +42,7 @@ class NotEditableError(SdfError):
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether ``a`` and ``b`` resolve to the same file."""
     return Path(a).resolve() == Path(b).resolve()
 
 
