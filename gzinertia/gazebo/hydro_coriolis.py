@@ -92,7 +92,8 @@ def plugin_coriolis_wrench(Ma: ArrayLike, nu: ArrayLike) -> NDArray[np.float64]:
 
 def kirchhoff_coriolis_wrench(A_BBo_B: ArrayLike, nu: ArrayLike) -> NDArray[np.float64]:
     """``-C_A(ν)·ν = [a₁ × ω; a₁ × v + a₂ × ω]``, ``[a₁; a₂] = A·ν``: Kirchhoff's added-mass
-    Coriolis-centripetal wrench of the full matrix (linear-first, link axes, about Bo)."""
+    Coriolis-centripetal wrench of the full matrix ``A_BBo_B`` (about Bo in link axes,
+    linear-first, as ``ν = [v; ω]`` and the wrench ``[f; τ]``)."""
     A = _mat6(A_BBo_B, "A_BBo_B")
     s = np.asarray(nu, dtype=float).reshape(6)
     a = A @ s
@@ -158,7 +159,8 @@ def _kirchhoff_rows(A: NDArray[np.float64], nus: NDArray[np.float64]) -> NDArray
 
 
 def has_couplings(A_BBo_B: ArrayLike) -> bool:
-    """Whether any off-diagonal entry is non-zero (what the plugin's ``C_A`` cannot carry)."""
+    """Whether any off-diagonal entry of ``A_BBo_B`` (about Bo in link axes, either ordering: a
+    block swap keeps the diagonal) is non-zero, what the plugin's ``C_A`` cannot carry."""
     A = _mat6(A_BBo_B, "A_BBo_B")
     return bool(np.any(A - np.diag(np.diag(A))))
 
