@@ -182,7 +182,9 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
 
 def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     """``p_BoQ_B``: the point Q about which the matrix's linear/angular coupling block is
-    symmetric (zero for a body symmetric about Q, such as an ellipsoid about its centre).
+    symmetric (zero for a body symmetric about Q, such as an ellipsoid about its centre), for
+    ``A_BBo_B`` about Bo in link axes, linear-first (``L`` its top-left, ``C`` its top-right
+    block).
 
     With ``A_P = Tᵀ·A_Q·T`` (DESIGN.md §4) the coupling block at Bo is ``C_Bo = C_Q - L·[r]×``,
     ``r = p_BoQ``, and ``L·[r]× + [r]×·L = [(tr L·1 - L)·r]×``; so ``skew(C_Q) = 0`` gives
