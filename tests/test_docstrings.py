@@ -4,6 +4,9 @@ ruff's pydocstyle rules (pyproject.toml, ``D`` with the pep257 convention) make 
 module, class, function and method carry a docstring. What they cannot see is checked here, on
 the source (``ast``), for every module under ``gzinertia/``:
 
+* every name not starting with ``_`` (module-level functions and classes, their methods) has a
+  docstring: ruff's D1 rules treat a module's names outside its ``__all__`` as private, and
+  the site shows them all;
 * the style is the one the site renders (mkdocstrings ``docstring_style: sphinx``): no Google or
   NumPy section headers (``Args:``, ``Returns:``...), which it would print as plain text;
 * every Sphinx field ``:param name:`` names a parameter of its function (griffe only logs a
@@ -122,3 +125,18 @@ def test_matrices_say_point_axes_and_ordering(path: Path) -> None:
         if "bare" in kinds and not _ORDERING.search(doc):
             missing.append(f"{name}: its bare 6x6 array has no ordering in the docstring")
     assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_every_public_name_documented(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bare = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+            if not ast.get_docstring(node):
+                bare.append(node.name)
+            if isinstance(node, ast.ClassDef):
+                bare += [f"{node.name}.{item.name}" for item in node.body
+                         if isinstance(item, ast.FunctionDef) and not item.name.startswith("_")
+                         and not ast.get_docstring(item)]
+    assert not bare, f"no docstring: {', '.join(bare)}"
