@@ -190,18 +190,22 @@ class Inertial:
     # duplicates: one-line forwarding properties, alike by shape only
     @property
     def p_BoBcm_B(self) -> Vec3:
+        """``p_BoBcm_B``: the centre of mass from the link origin, in link axes (m)."""
         return self.X_BI.p
 
     @property
     def R_BI(self) -> Mat3:
+        """``R_BI``: the inertial frame's orientation in the link frame."""
         return self.X_BI.R
 
     @property
     def I_BBcm_B(self) -> Mat3:
+        """``I_BBcm_B = R_BI·I_BBcm_I·R_BIᵀ``: about Bcm, in link axes B (kg·m²)."""
         return reexpress_inertia(self.I_BBcm_I, self.R_BI)
 
     @property
     def I_BBo_B(self) -> Mat3:
+        """``I_BBo_B``: about the link origin Bo, in link axes B (parallel-axis theorem, kg·m²)."""
         return parallel_axis(self.I_BBcm_B, self.mass, self.p_BoBcm_B)
 
     @property

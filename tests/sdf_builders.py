@@ -52,16 +52,58 @@ def inertial(
     com: Sequence[float] = (0.0, 0.0, 0.0),
     A: np.ndarray | None = None,
     extra: str = "",
+    rpy: Sequence[float] = (0.0, 0.0, 0.0),
 ) -> str:
+    """``<inertial>``: ``X_BI`` from ``com`` (``p_BoBcm_B``) and ``rpy`` (``R_BI``), ``I`` is
+    ``I_BBcm_I``, ``A`` (linear-first) its ``<fluid_added_mass>``."""
     added = "" if A is None else added_mass_xml(A)
+    angles = "0 0 0" if not any(rpy) else vec(rpy)
     return (
-        f"<inertial><pose>{vec(com)} 0 0 0</pose><mass>{num(mass)}</mass>"
+        f"<inertial><pose>{vec(com)} {angles}</pose><mass>{num(mass)}</mass>"
         f"{inertia_xml(I)}{added}{extra}</inertial>"
     )
 
 
 Pose6 = Sequence[float]
 ORIGIN: Pose6 = (0, 0, 0, 0, 0, 0)
+
+
+def rpy_of(R: np.ndarray) -> tuple[float, float, float]:
+    """SDFormat roll-pitch-yaw of a rotation (``R = Rz·Ry·Rx``), computed here, not by the
+    library under test."""
+    pitch = float(np.arcsin(-np.clip(R[2, 0], -1.0, 1.0)))
+    return float(np.arctan2(R[2, 1], R[2, 2])), pitch, float(np.arctan2(R[1, 0], R[0, 0]))
+
+
+def pose_of(p: Iterable[float], R: np.ndarray | None = None) -> tuple[float, ...]:
+    """A ``<pose>`` of position ``p`` and rotation ``R`` (identity when None)."""
+    angles = (0.0, 0.0, 0.0) if R is None else rpy_of(R)
+    return (*(float(x) for x in p), *angles)
+
+
+# --- geometry bodies (the inside of <geometry>) and collisions around them --------------------
+
+
+def box_geometry(size: Sequence[float]) -> str:
+    return f"<box><size>{vec(size)}</size></box>"
+
+
+def sphere_geometry(radius: float) -> str:
+    return f"<sphere><radius>{num(radius)}</radius></sphere>"
+
+
+def cylinder_geometry(radius: float, length: float, kind: str = "cylinder") -> str:
+    """``<cylinder>`` (or ``kind="capsule"``) of this radius and length."""
+    return f"<{kind}><radius>{num(radius)}</radius><length>{num(length)}</length></{kind}>"
+
+
+def ellipsoid_geometry(radii: Sequence[float]) -> str:
+    return f"<ellipsoid><radii>{vec(radii)}</radii></ellipsoid>"
+
+
+def mesh_geometry(uri: str, scale: Sequence[float] | None = None) -> str:
+    own_scale = "" if scale is None else f"<scale>{vec(scale)}</scale>"
+    return f"<mesh><uri>{uri}</uri>{own_scale}</mesh>"
 
 
 def collision(
@@ -78,37 +120,33 @@ def box(
     size: Sequence[float], pose: Pose6 | None = ORIGIN, name: str = "c",
     density: float | None = None,
 ) -> str:
-    return collision(f"<box><size>{vec(size)}</size></box>", pose, name, density)
+    return collision(box_geometry(size), pose, name, density)
 
 
 def sphere(
     radius: float, pose: Pose6 | None = ORIGIN, name: str = "c", density: float | None = None
 ) -> str:
-    return collision(f"<sphere><radius>{num(radius)}</radius></sphere>", pose, name, density)
+    return collision(sphere_geometry(radius), pose, name, density)
 
 
 def cylinder(
     radius: float, length: float, pose: Pose6 | None = ORIGIN, name: str = "c",
     density: float | None = None,
 ) -> str:
-    return collision(
-        f"<cylinder><radius>{num(radius)}</radius><length>{num(length)}</length></cylinder>",
-        pose, name, density,
-    )
+    return collision(cylinder_geometry(radius, length), pose, name, density)
 
 
 def ellipsoid(
     radii: Sequence[float], pose: Pose6 | None = ORIGIN, name: str = "c",
     density: float | None = None,
 ) -> str:
-    return collision(f"<ellipsoid><radii>{vec(radii)}</radii></ellipsoid>", pose, name, density)
+    return collision(ellipsoid_geometry(radii), pose, name, density)
 
 
 def mesh(
     uri: str, scale: Sequence[float] | None = None, pose: Pose6 | None = ORIGIN, name: str = "c"
 ) -> str:
-    own_scale = "" if scale is None else f"<scale>{vec(scale)}</scale>"
-    return collision(f"<mesh><uri>{uri}</uri>{own_scale}</mesh>", pose, name)
+    return collision(mesh_geometry(uri, scale), pose, name)
 
 
 def link(name: str, *parts: str, pose: Sequence[float] | None = None) -> str:

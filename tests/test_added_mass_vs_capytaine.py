@@ -24,9 +24,9 @@ from oracles.capytaine_oracle import (
     ellipsoid_mesh_resolution,
 )
 from scipy.spatial.transform import Rotation
+from sdf_builders import ellipsoid, inertial, link, model, pose_of
 
 from gzinertia.edit.addmass import FitChooser, add_mass
-from gzinertia.physics.rotation import rpy_from_rotation
 from gzinertia.physics.spatial import transform_spatial
 from gzinertia.physics.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass_matrix
 from gzinertia.sdf import read_sdf_bytes
@@ -53,34 +53,15 @@ BLOCKS = {
 }
 
 
-LINK_WITH_ELLIPSOID = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="float">
-    <link name="body">
-      <inertial><mass>50</mass><inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>
-      <collision name="hull">
-        <pose>{xyz} {rpy}</pose>
-        <geometry><ellipsoid><radii>{radii}</radii></ellipsoid></geometry>
-      </collision>
-    </link>
-  </model>
-</sdf>
-"""
-
-
 @functools.lru_cache(maxsize=1)
 def _written_by_addmass() -> bytes:
     """What `gzinertia addmass --ellipsoid --fluid seawater` writes for a link whose collision is
     the posed ellipsoid (the default volume fit returns that ellipsoid itself)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "float.sdf"
-        path.write_text(
-            LINK_WITH_ELLIPSOID.format(
-                xyz=" ".join(f"{v:.17g}" for v in p_BoEo_B),
-                rpy=" ".join(f"{v:.17g}" for v in rpy_from_rotation(R_BE)),
-                radii=" ".join(f"{v:.17g}" for v in SEMI_AXES),
-            )
-        )
+        hull = ellipsoid(SEMI_AXES, pose=pose_of(p_BoEo_B, R_BE), name="hull")
+        body = link("body", inertial(50.0, np.diag([2.0, 3.0, 4.0])), hull)
+        path.write_text(model(body, name="float"))
         result = add_mass(path, fit_for=FitChooser("volume"), density=DENSITY, pattern=None,
                           upgrade_version=False, model_paths=[])
         return result.new

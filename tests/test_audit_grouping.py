@@ -11,37 +11,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import run_cli
+from sdf_builders import cylinder, inertial, link, model, write
 
 N_ROTORS = 8
 
 
 def _rotor(i: int, izz: float) -> str:
-    return f"""
-    <link name="rotor_{i}">
-      <pose>{i} 0 0 0 0 0</pose>
-      <inertial><mass>0.05</mass>
-        <inertia><ixx>10</ixx><iyy>10</iyy><izz>{izz}</izz></inertia></inertial>
-      <collision name="c"><geometry><cylinder><radius>0.1</radius><length>0.01</length>
-      </cylinder></geometry></collision>
-    </link>"""
+    """A rotor disk at x = i whose inertia is far too large for its collision (GZI105)."""
+    return link(
+        f"rotor_{i}", inertial(0.05, np.diag([10.0, 10.0, izz])), cylinder(0.1, 0.01, pose=None),
+        pose=(i, 0, 0, 0, 0, 0),
+    )
 
 
 def _drone(path: Path, izz: list[float]) -> Path:
-    rotors = "".join(_rotor(i, z) for i, z in enumerate(izz))
-    path.write_text(
-        f"""<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="x500">
-    <link name="base"><inertial><mass>2</mass>
-      <inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.04</izz></inertia></inertial></link>{rotors}
-  </model>
-</sdf>
-""",
-        encoding="utf-8",
-    )
-    return path
+    """Model ``x500``: a base and one rotor per entry of ``izz``, each link on its own line."""
+    base = link("base", inertial(2.0, np.diag([0.02, 0.02, 0.04])))
+    return write(path.parent, model(base, *(_rotor(i, z) for i, z in enumerate(izz)),
+                                    name="x500"), path.name)
 
 
 def _audit(path: Path, fmt: str, capsys: pytest.CaptureFixture[str]) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import CORPUS, random_rotation, run_cli
+from sdf_builders import inertial, link, model
 
 from gzinertia.audit.runner import audit
 from gzinertia.edit.links import fluid_added_mass_lines
@@ -121,9 +122,7 @@ def test_addmass_skips_a_link_inside_the_hulls_fluid_ellipsoid(
 def _write_and_read(A: np.ndarray) -> np.ndarray:
     lines = fluid_added_mass_lines(AddedMass(A, ordering="linear-first"), "gzinertia test", "  ")
     body = "\n".join(lines)
-    text = (f'<sdf version="1.10"><model name="m"><link name="l"><inertial><mass>1</mass>'
-            f"<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>{body}</inertial>"
-            "</link></model></sdf>")
+    text = model(link("l", inertial(1.0, np.eye(3), extra=body)))
     read = read_sdf_bytes(text.encode(), "m.sdf").link("m::l").inertial.A_BBo_B
     assert read is not None
     return read.linear_first()

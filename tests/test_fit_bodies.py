@@ -14,6 +14,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import random_rotation, rel_err
+from sdf_builders import (
+    box_geometry,
+    collision,
+    ellipsoid_geometry,
+    inertial,
+    link,
+    model,
+    pose_of,
+    sphere_geometry,
+)
 
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
@@ -32,38 +42,14 @@ from gzinertia.sdf import read_sdf_bytes
 RHO = 1000.0
 
 
-def rpy_of(R: np.ndarray) -> tuple[float, float, float]:
-    """SDFormat roll-pitch-yaw of a rotation (``R = Rz·Ry·Rx``)."""
-    pitch = float(np.arcsin(-np.clip(R[2, 0], -1.0, 1.0)))
-    return float(np.arctan2(R[2, 1], R[2, 2])), pitch, float(np.arctan2(R[1, 0], R[0, 0]))
-
-
 def collision_xml(name: str, geometry: str, p: np.ndarray, R: np.ndarray | None = None) -> str:
-    angles = (0.0, 0.0, 0.0) if R is None else rpy_of(R)
-    pose = " ".join(repr(float(v)) for v in (*p, *angles))
-    return (
-        f'<collision name="{name}"><pose>{pose}</pose><geometry>{geometry}</geometry></collision>'
-    )
+    """A collision of ``geometry`` posed at ``p`` with rotation ``R`` in the link."""
+    return collision(geometry, pose_of(p, R), name)
 
 
 def model_xml(*collisions: str, mass: float = 30.0) -> bytes:
-    return (
-        '<?xml version="1.0"?>\n<sdf version="1.10"><model name="m"><link name="base">'
-        f"<inertial><mass>{mass}</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>"
-        "</inertial>" + "".join(collisions) + "</link></model></sdf>\n"
-    ).encode()
-
-
-def sphere(r: float) -> str:
-    return f"<sphere><radius>{r!r}</radius></sphere>"
-
-
-def ellipsoid(a: np.ndarray) -> str:
-    return f"<ellipsoid><radii>{' '.join(repr(float(v)) for v in a)}</radii></ellipsoid>"
-
-
-def box(size: tuple[float, float, float]) -> str:
-    return f"<box><size>{' '.join(repr(float(v)) for v in size)}</size></box>"
+    """Model ``m`` with one link ``base`` (unit inertia, ``mass``) of these collisions."""
+    return model(link("base", inertial(mass, np.eye(3)), *collisions)).encode()
 
 
 def dart_sum(parts: list[tuple[np.ndarray, Pose]]) -> np.ndarray:
@@ -94,7 +80,7 @@ def test_two_floats_are_two_spheres_moved_to_the_origin() -> None:
     to the link origin (DART), not one ellipsoid around both (which gets sway 29x too small)."""
     p = np.array([0.0, 0.5, 0.0])
     link = link_of(
-        model_xml(collision_xml("left", sphere(0.1), p), collision_xml("right", sphere(0.1), -p))
+        model_xml(collision_xml("left", sphere_geometry(0.1), p), collision_xml("right", sphere_geometry(0.1), -p))
     )
     fit = fit_link(link, "volume")
     assert len(fit.ellipsoids) == 2
@@ -123,7 +109,7 @@ def test_separate_rotated_ellipsoids_sum_as_dart_moves_them(rng: np.random.Gener
             R = random_rotation(rng)
             p = np.array([1.2 * k - 1.2, 0.0, 0.0]) + rng.uniform(-0.1, 0.1, size=3)
             parts.append((semi_axes, Pose(p, R)))
-            xml.append(collision_xml(f"e{k}", ellipsoid(semi_axes), p, R))
+            xml.append(collision_xml(f"e{k}", ellipsoid_geometry(semi_axes), p, R))
         fit = fit_link(link_of(model_xml(*xml)), "volume")
         assert len(fit.ellipsoids) == 3
         oracle = dart_sum(parts)
@@ -156,7 +142,7 @@ def test_the_neglected_interaction_is_small_and_merging_is_worse() -> None:
         bem = bem_added_mass_of_mesh(both, np.zeros(3), RHO)
         bem = 0.5 * (bem + bem.T)
         link = link_of(
-            model_xml(collision_xml("l", sphere(a), p), collision_xml("r", sphere(a), -p))
+            model_xml(collision_xml("l", sphere_geometry(a), p), collision_xml("r", sphere_geometry(a), -p))
         )
         fitted = fit_link(link, "volume").added_mass(RHO).linear_first()
         merged_axes, X_BE = ellipsoid_of_solid(
@@ -182,10 +168,10 @@ def test_the_neglected_interaction_is_small_and_merging_is_worse() -> None:
 def test_touching_and_overlapping_shapes_are_one_body() -> None:
     """A hull box with a deck box resting on it, a sphere sunk into the deck (overlap), and a
     float that touches neither: two bodies, the float alone."""
-    hull = collision_xml("hull", box((2.0, 0.6, 0.4)), np.zeros(3))
-    deck = collision_xml("deck", box((1.0, 0.5, 0.2)), np.array([0.0, 0.0, 0.3]))
-    dome = collision_xml("dome", sphere(0.15), np.array([0.2, 0.0, 0.45]))
-    float_ = collision_xml("float", sphere(0.2), np.array([0.0, 1.5, 0.0]))
+    hull = collision_xml("hull", box_geometry((2.0, 0.6, 0.4)), np.zeros(3))
+    deck = collision_xml("deck", box_geometry((1.0, 0.5, 0.2)), np.array([0.0, 0.0, 0.3]))
+    dome = collision_xml("dome", sphere_geometry(0.15), np.array([0.2, 0.0, 0.45]))
+    float_ = collision_xml("float", sphere_geometry(0.2), np.array([0.0, 1.5, 0.0]))
     fit = fit_link(link_of(model_xml(hull, deck, dome, float_)), "volume")
     assert [e.label for e in fit.ellipsoids] == ["hull+deck+dome", "float"]
     solo = fit_link(link_of(model_xml(hull, deck, dome)), "volume")
@@ -197,8 +183,8 @@ def test_the_touch_tolerance_is_a_fraction_of_the_smaller_shape() -> None:
     """Two spheres of radius 0.1 and 0.3: one body up to a gap of TOUCH_RTOL·0.1 m, two beyond."""
     for factor, bodies in ((0.99, 1), (1.01, 2)):
         gap = factor * TOUCH_RTOL * 0.1
-        small = collision_xml("small", sphere(0.1), np.array([0.0, 0.0, 0.0]))
-        large = collision_xml("large", sphere(0.3), np.array([0.4 + gap, 0.0, 0.0]))
+        small = collision_xml("small", sphere_geometry(0.1), np.array([0.0, 0.0, 0.0]))
+        large = collision_xml("large", sphere_geometry(0.3), np.array([0.4 + gap, 0.0, 0.0]))
         assert len(fit_link(link_of(model_xml(small, large)), "volume").ellipsoids) == bodies
 
 
@@ -296,10 +282,10 @@ def test_addmass_says_why_and_audit_adds_nothing(tmp_path: Path) -> None:
     sensor pod): addmass says which collisions each ellipsoid stands for and why, and an audit
     after the edit finds nothing it did not find before."""
     hulls = [
-        collision_xml(n, box((3.0, 0.4, 0.4)), np.array([0.0, y, 0.0]))
+        collision_xml(n, box_geometry((3.0, 0.4, 0.4)), np.array([0.0, y, 0.0]))
         for n, y in (("port", 1.0), ("starboard", -1.0))
     ]
-    pod = collision_xml("pod", sphere(0.1), np.array([1.0, 0.0, -0.4]))
+    pod = collision_xml("pod", sphere_geometry(0.1), np.array([1.0, 0.0, -0.4]))
     path = tmp_path / "cat.sdf"
     path.write_bytes(model_xml(*hulls, pod, mass=300.0))
     config = AuditConfig(known_codes=frozenset(RULES))
@@ -327,7 +313,7 @@ def test_random_separate_bodies_then_audit_adds_no_finding(
         for i in range(int(rng.integers(2, 5))):
             a = rng.uniform(0.05, 0.4, size=3)
             R, p = random_rotation(rng), rng.uniform(-1.5, 1.5, size=3)
-            shape = ellipsoid(a) if rng.random() < 0.5 else box(tuple(2.0 * a))
+            shape = ellipsoid_geometry(a) if rng.random() < 0.5 else box_geometry(tuple(2.0 * a))
             xml.append(collision_xml(f"c{i}", shape, p, R))
             volume += 4.0 / 3.0 * np.pi * float(np.prod(a))
         path = tmp_path / f"m{trial}.sdf"

@@ -23,6 +23,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import EXAMPLES, oracle_module, rel_err
+from sdf_builders import (
+    box_geometry,
+    collision,
+    cylinder_geometry,
+    ellipsoid_geometry,
+    inertial,
+    mesh_geometry,
+    sphere_geometry,
+    vec,
+)
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.ellipsoid import PosedEllipsoid
@@ -114,21 +124,17 @@ def random_shape(rng: np.random.Generator, kind: str, mesh: Path | None = None) 
     return Shape(kind, dims, rng.uniform(-0.5, 0.5, size=3), rpy, mesh)
 
 
-def _v(values: np.ndarray | tuple[float, ...]) -> str:
-    return " ".join(repr(float(x)) for x in values)
-
-
 def sdf_geometry(s: Shape) -> str:
     d = s.dims
     if s.kind == "box":
-        return f"<box><size>{_v(d)}</size></box>"
+        return box_geometry(d)
     if s.kind == "sphere":
-        return f"<sphere><radius>{d[0]!r}</radius></sphere>"
+        return sphere_geometry(d[0])
     if s.kind in ("cylinder", "capsule"):
-        return f"<{s.kind}><radius>{d[0]!r}</radius><length>{d[1]!r}</length></{s.kind}>"
+        return cylinder_geometry(d[0], d[1], kind=s.kind)
     if s.kind == "ellipsoid":
-        return f"<ellipsoid><radii>{_v(d)}</radii></ellipsoid>"
-    return f"<mesh><uri>{s.mesh}</uri><scale>{_v(d)}</scale></mesh>"
+        return ellipsoid_geometry(d)
+    return mesh_geometry(str(s.mesh), scale=d)
 
 
 def sdf_link(collisions: str, inertial: str = "", tmp_path: Path | None = None) -> LinkRecord:
@@ -143,9 +149,7 @@ def sdf_link(collisions: str, inertial: str = "", tmp_path: Path | None = None) 
 
 def sdf_collisions(shapes: list[Shape]) -> str:
     return "\n".join(
-        f'<collision name="c{i}"><pose>{_v(s.xyz)} {_v(s.rpy)}</pose>'
-        f"<geometry>{sdf_geometry(s)}</geometry></collision>"
-        for i, s in enumerate(shapes)
+        collision(sdf_geometry(s), (*s.xyz, *s.rpy), f"c{i}") for i, s in enumerate(shapes)
     )
 
 
@@ -165,12 +169,12 @@ def mjcf_model(shapes: list[Shape], mesh_inertia: str | None = None) -> mujoco.M
     assets, geoms = [], []
     inertia = f' inertia="{mesh_inertia}"' if mesh_inertia else ""
     for i, s in enumerate(shapes):
-        pose = f'pos="{_v(s.xyz)}" euler="{_v(s.rpy)}"'
+        pose = f'pos="{vec(s.xyz)}" euler="{vec(s.rpy)}"'
         if s.kind == "mesh":
-            assets.append(f'<mesh name="mesh{i}" file="{s.mesh}" scale="{_v(s.dims)}"{inertia}/>')
+            assets.append(f'<mesh name="mesh{i}" file="{s.mesh}" scale="{vec(s.dims)}"{inertia}/>')
             geoms.append(f'<geom type="mesh" mesh="mesh{i}" {pose} fluidshape="ellipsoid"/>')
         else:
-            size = _v(mjcf_size(s))
+            size = vec(mjcf_size(s))
             geoms.append(f'<geom type="{s.kind}" size="{size}" {pose} fluidshape="ellipsoid"/>')
     xml = (
         '<mujoco><compiler angle="radian" eulerseq="XYZ"/>'
@@ -436,16 +440,7 @@ def test_open_mesh_fits_say_they_used_its_convex_hull(tmp_path: Path) -> None:
 
 
 def inertial_xml(m: float, xyz: np.ndarray, rpy: np.ndarray, I: np.ndarray) -> str:
-    entries = "".join(
-        f"<{t}>{float(I[i, j])!r}</{t}>"
-        for t, (i, j) in {
-            "ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1), "iyz": (1, 2), "izz": (2, 2)
-        }.items()
-    )
-    return (
-        f"<inertial><pose>{_v(xyz)} {_v(rpy)}</pose><mass>{float(m)!r}</mass>"
-        f"<inertia>{entries}</inertia></inertial>"
-    )
+    return inertial(m, I, com=xyz, rpy=rpy)
 
 
 @pytest.mark.oracle("pydrake")

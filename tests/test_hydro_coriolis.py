@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import oracle_module, random_rotation, run_cli
+from sdf_builders import hydro_plugin, inertial, link, model, write
 
 from gzinertia.gazebo.hydro_coriolis import (
     coriolis_coupling_loss,
@@ -152,54 +153,12 @@ def test_fossen_negative_values_reverse_the_munk_moment() -> None:
     assert gz_applied_coriolis(-A, nu)[4] == pytest.approx(-physical, rel=1e-14)
 
 
-MODEL = """<?xml version="1.0"?>
-<sdf version="1.11">
-  <model name="auv">
-    <link name="hull">
-      <inertial>
-        <mass>60</mass>
-        <inertia><ixx>1.5</ixx><iyy>9</iyy><izz>9</izz></inertia>
-        <fluid_added_mass>{A}</fluid_added_mass>
-      </inertial>
-    </link>
-    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
-      <link_name>hull</link_name>
-      <xUabsU>-6</xUabsU>
-    </plugin>
-  </model>
-</sdf>
-"""
-NAMES = [
-    "xx",
-    "xy",
-    "xz",
-    "xp",
-    "xq",
-    "xr",
-    "yy",
-    "yz",
-    "yp",
-    "yq",
-    "yr",
-    "zz",
-    "zp",
-    "zq",
-    "zr",
-    "pp",
-    "pq",
-    "pr",
-    "qq",
-    "qr",
-    "rr",
-]
-
-
 def _model(tmp_path: Path, A: np.ndarray) -> Path:
-    iu = np.triu_indices(6)
-    entries = "".join(f"<{n}>{v:.17g}</{n}>" for n, v in zip(NAMES, A[iu], strict=True))
-    path = tmp_path / "auv.sdf"
-    path.write_text(MODEL.format(A=entries))
-    return path
+    """Model ``auv``: link ``hull`` (60 kg) with ``A`` as its ``<fluid_added_mass>`` and a
+    Hydrodynamics plugin with one damping term (SDFormat 1.11)."""
+    hull = link("hull", inertial(60.0, np.diag([1.5, 9.0, 9.0]), A=A))
+    text = model(hull, hydro_plugin("hull", {"xUabsU": -6.0}), version="1.11", name="auv")
+    return write(tmp_path, text, "auv.sdf")
 
 
 def test_convert_states_what_the_coriolis_term_loses(

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import trimesh
-from test_audit_rules import findings_of, write
+from audit_helpers import findings_of
+from sdf_builders import write
 
 from gzinertia.audit.config import AuditConfig, config_from_table
 from gzinertia.audit.rules import RULES

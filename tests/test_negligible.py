@@ -15,6 +15,7 @@ import numpy as np
 from conftest import random_rotation, random_spd6
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sdf_builders import hydro_plugin, inertial, link, model
 
 from gzinertia.edit.hydro import term_scales
 from gzinertia.edit.links import fluid_added_mass_lines
@@ -154,10 +155,7 @@ def test_convert_to_plugin_terms_judges_round_off_as_the_element_writer(tmp_path
     )
     path = tmp_path / "m.sdf"
     path.write_text(
-        '<sdf version="1.10"><model name="m"><link name="a"><inertial><mass>2000</mass>'
-        f"<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>{element}</inertial></link>"
-        '<plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">'
-        "<link_name>a</link_name><xU>-1</xU></plugin></model></sdf>"
+        model(link("a", inertial(2000.0, np.eye(3), extra=element)), hydro_plugin("a", {"xU": -1.0}))
     )
     added = read_sdf_bytes(path.read_bytes(), str(path)).link("m::a").inertial.A_BBo_B
     assert added is not None

@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from conftest import CORPUS, random_rotation
 from lxml import etree
+from sdf_builders import box, inertial, link, model
+from sdf_builders import sphere as sphere_collision
 
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
@@ -41,18 +43,13 @@ def sdf(
     collisions: str = "",
     extra_links: str = "",
 ) -> bytes:
-    I = "".join(
-        f"<{k}>{float(v)!r}</{k}>" for k, v in zip(("ixx", "iyy", "izz"), inertia, strict=True)
-    )
-    return (
-        '<?xml version="1.0"?>\n<sdf version="1.10"><model name="m"><link name="body">'
-        f"<inertial><mass>{float(mass)!r}</mass><inertia>{I}</inertia></inertial>{collisions}</link>"
-        f"{extra_links}</model></sdf>\n"
-    ).encode()
+    """Model ``m``: link ``body`` of this mass, principal inertia and collisions, then
+    ``extra_links``."""
+    return model(link("body", inertial(mass, np.diag(inertia)), collisions), extra_links).encode()
 
 
 def sphere(r: float, name: str = "hull") -> str:
-    return f'<collision name="{name}"><geometry><sphere><radius>{r!r}</radius></sphere></geometry></collision>'
+    return sphere_collision(r, pose=None, name=name)
 
 
 def run_addmass(
@@ -180,10 +177,7 @@ def test_a_body_that_floats_more_than_half_out_warns(tmp_path: Path) -> None:
         assert bool(floating) == expected, warnings
         if expected:
             assert pytest.approx(displaced, rel=1e-3) in numbers(floating[0])
-    payload = (
-        '<link name="payload"><inertial><mass>50</mass><inertia><ixx>1</ixx><iyy>1</iyy>'
-        "<izz>1</izz></inertia></inertial></link>"
-    )
+    payload = link("payload", inertial(50.0, np.eye(3)))
     mass = 0.1 * displaced
     _, warnings, _ = run_addmass(
         tmp_path, sdf(mass, solid_sphere_inertia(mass, r), sphere(r), payload)
@@ -275,10 +269,7 @@ def test_a_neutrally_buoyant_rov_hull_gives_no_warning(tmp_path: Path) -> None:
         mass / 12 * (a * a + c * c),
         mass / 12 * (a * a + b * b),
     )
-    hull = (
-        f'<collision name="hull"><geometry><box><size>{float(a)!r} {float(b)!r} {float(c)!r}</size></box>'
-        "</geometry></collision>"
-    )
+    hull = box(size, pose=None, name="hull")
     for fit in ("volume", "mujoco", "inertia"):
         _, warnings, _ = run_addmass(tmp_path, sdf(mass, inertia, hull), fit=fit)
         assert warnings == [], (fit, warnings)

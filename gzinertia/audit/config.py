@@ -121,6 +121,7 @@ class AuditConfig:
         return frozenset(out)
 
     def is_ignored(self, code: str, path: str) -> bool:
+        """Whether ``per_path_ignores`` switch ``code`` off for the file ``path``."""
         return _matches(code, tuple(self.ignored_for(path)))
 
 
@@ -159,6 +160,7 @@ def _string_list(value: object, key: str, where: str) -> list[str]:
 
 
 def parse_severity(value: object, where: str) -> Severity:
+    """``fail-on`` as a :data:`Severity`; a :class:`ConfigError` naming ``where`` otherwise."""
     for severity in SEVERITY_RANK:
         if severity == value:
             return severity
@@ -166,6 +168,8 @@ def parse_severity(value: object, where: str) -> Severity:
 
 
 def parse_density(value: object, where: str) -> float:
+    """``density`` (kg/m³), a finite positive number; a :class:`ConfigError` naming ``where``
+    otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{where}: density must be a number of kg/m^3, not {value!r}")
     density = float(value)
@@ -185,6 +189,7 @@ def parse_fraction(value: object, where: str) -> float:
 
 
 def parse_tolerance(value: object, where: str) -> Tolerance:
+    """``tolerance`` (``gz`` or ``drake``); a :class:`ConfigError` naming ``where`` otherwise."""
     for tolerance in TOLERANCES:
         if tolerance == value:
             return tolerance

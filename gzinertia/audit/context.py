@@ -154,10 +154,12 @@ class LinkContext:
     # --- identity -------------------------------------------------------------------------
     @property
     def name(self) -> str:
+        """The link's scoped name (``model::link``)."""
         return self.link.name
 
     @property
     def where(self) -> SourceRef:
+        """Where the link is written (file and line of ``<link>``)."""
         return self.link.source
 
     @property
@@ -166,6 +168,7 @@ class LinkContext:
         return self.link.name.split("::", 1)[0]
 
     def notes_with(self, code: str) -> list[Note]:
+        """The notes the reader left on this link with this ``code``."""
         return [n for n in self.notes if n.code == code]
 
     @functools.cached_property
@@ -202,6 +205,7 @@ class LinkContext:
 
     @functools.cached_property
     def inertia_is_psd(self) -> bool:
+        """Principal moments about Bcm all finite and above ``-ε`` (the configured tolerance)."""
         moments = self.principal_moments
         return bool(np.all(np.isfinite(moments)) and moments[0] >= -self.inertia_tolerance)
 
@@ -216,6 +220,7 @@ class LinkContext:
 
     @property
     def mass_is_positive(self) -> bool:
+        """``<mass>`` finite and positive."""
         m = self.link.inertial.mass
         return bool(np.isfinite(m) and m > 0.0)
 

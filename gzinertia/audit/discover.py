@@ -85,6 +85,7 @@ def other_format(name: str) -> str | None:
 
 
 def is_sdf_file(name: str) -> bool:
+    """Whether ``name`` ends in an SDFormat suffix (``.sdf``, ``.world``; case-insensitive)."""
     return name.lower().endswith(SDF_SUFFIXES)
 
 

@@ -1,4 +1,4 @@
-"""Every output of ``gzinertia audit``: text, rich table, JSON, SARIF 2.1.0, JUnit XML, GitHub.
+r"""Every output of ``gzinertia audit``: text, rich table, JSON, SARIF 2.1.0, JUnit XML, GitHub.
 
 All formats show the same findings in the same order (:attr:`Finding.sort_key`) and the files that
 could not be audited. Conventions shared by the formats:
@@ -10,7 +10,7 @@ could not be audited. Conventions shared by the formats:
   ``file://`` URIs.
 * Names a pull request chooses cannot steer a CI log: in text, table and JUnit text, control
   characters in file and link names (a newline, ESC, bidi overrides) and the undecodable bytes
-  of a file name are shown escaped (:func:`visible`: ``\\n``, ``\\x1b``, ``\\xff``), so no output
+  of a file name are shown escaped (:func:`visible`: ``\n``, ``\x1b``, ``\xff``), so no output
   line can begin with ``::`` (a GitHub Actions workflow command). GitHub output escapes them as
   workflow commands require (``%0A``...); SARIF percent-encodes URIs (a name's bytes) and
   writes messages as valid UTF-8; JSON keeps names exactly (docs/json.md).
@@ -167,10 +167,10 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def visible(text: str) -> str:
-    """``text`` with every character a terminal or CI log would act on, rather than show, made
-    visible: ``\\n``, ``\\r``, ``\\t``, other controls and format characters as ``\\xNN``
-    or ``\\uNNNN``, and the undecodable bytes of a file name (Python's surrogateescape,
-    U+DC80–U+DCFF) as ``\\xNN``, the byte. A file named ``"a\\n::error file=x::y"`` stays on
+    r"""``text`` with every character a terminal or CI log would act on, rather than show, made
+    visible: ``\n``, ``\r``, ``\t``, other controls and format characters as ``\xNN``
+    or ``\uNNNN``, and the undecodable bytes of a file name (Python's surrogateescape,
+    U+DC80–U+DCFF) as ``\xNN``, the byte. A file named ``"a\n::error file=x::y"`` stays on
     one line (GitHub Actions runs any log line that starts with ``::`` as a command)."""
     if text.isprintable():
         return text
@@ -191,8 +191,8 @@ def visible(text: str) -> str:
 
 
 def unicode_safe(text: str) -> str:
-    """``text`` without lone surrogates: the undecodable bytes of a file name (surrogateescape)
-    become ``\\xNN``, any other lone surrogate ``\\udNNN`` (for outputs that must be valid
+    r"""``text`` without lone surrogates: the undecodable bytes of a file name (surrogateescape)
+    become ``\xNN``, any other lone surrogate ``\udNNN`` (for outputs that must be valid
     UTF-8 yet keep every other character as it is: SARIF, GitHub)."""
     try:
         text.encode("utf-8")

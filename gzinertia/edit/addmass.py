@@ -80,9 +80,11 @@ class FitChooser:
 
     @property
     def explicit(self) -> bool:
+        """Whether one ellipsoid is given for every link (``addmass --ellipsoid``)."""
         return self.fixed is not None
 
     def __call__(self, link: LinkRecord) -> EllipsoidFit:
+        """The fit for ``link``: the explicit ellipsoid, or ``method``'s fit of the link."""
         return self.fixed if self.fixed is not None else fit_link(link, self.method)
 
 

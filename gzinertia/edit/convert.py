@@ -86,6 +86,10 @@ def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "phy
 
 @dataclass(frozen=True)
 class ConvertedLink:
+    """One converted link: its plugin, the sign convention read (``fossen``: ``A = -sym(D)``),
+    the written ``A_BBo_B`` (about Bo in B axes; linear-first through its accessors) and the
+    asymmetry of the terms as written (``max|D - Dᵀ|``)."""
+
     link: LinkRecord
     plugin: HydroPlugin
     sign: Literal["fossen", "physical"]
@@ -96,6 +100,8 @@ class ConvertedLink:
 # duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class ConvertResult:
+    """The file's old and new bytes, the converted links, warnings and notes."""
+
     path: Path
     old: bytes
     new: bytes

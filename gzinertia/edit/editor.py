@@ -98,6 +98,7 @@ class XmlEditor:
 
     # --- lookup ---------------------------------------------------------------------------
     def span(self, elem: etree._Element) -> ElementSpan:
+        """Where ``elem`` sits in the file's bytes (an error if the element and bytes disagree)."""
         span = self._span[id(elem)]
         if span.tag.rsplit(b":", 1)[-1] != str(elem.tag).rsplit("}", 1)[-1].encode():
             raise GzInertiaError(f"{self.name}: element/byte mismatch at <{elem.tag}>")
@@ -120,6 +121,7 @@ class XmlEditor:
         return index.get((line, value))
 
     def indentation(self, elem: etree._Element) -> bytes:
+        """The whitespace before ``elem`` on its line (``b""`` if other text precedes it)."""
         return indentation_at(self.data, self.span(elem).start)
 
     def child_indentation(self, elem: etree._Element) -> bytes:
@@ -255,15 +257,18 @@ class XmlEditor:
         return text[4:-3].strip().decode(self.encoding, errors="replace")
 
     def has_gzinertia_comment(self, elem: etree._Element) -> bool:
+        """Whether a gzinertia provenance comment directly precedes ``elem``."""
         start = self.span(elem).start
         return self._preceding_gzinertia_comment(start) != start
 
     # --- result ---------------------------------------------------------------------------
     @property
     def changed(self) -> bool:
+        """Whether the edits change the bytes."""
         return self.result() != self.data
 
     def result(self) -> bytes:
+        """The file's bytes with every edit applied."""
         pieces, pos = [], 0
         for e in self._edits:  # sorted by (start, end)
             pieces += [self.data[pos : e.start], e.text]

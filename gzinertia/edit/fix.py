@@ -116,6 +116,7 @@ class LinkFix:
 
     @property
     def com_move(self) -> float:
+        """How far the centre of mass moved (m): ``|p_after - p_before|``."""
         return float(np.linalg.norm(self.p_after - self.p_before))
 
     @property
@@ -129,6 +130,8 @@ class LinkFix:
 # duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
 @dataclass(frozen=True)
 class FixResult:
+    """The file's old and new bytes, the repaired links, and the links skipped and why."""
+
     path: Path
     old: bytes
     new: bytes

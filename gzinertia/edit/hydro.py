@@ -57,6 +57,9 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LinkDamping:
+    """The damping terms written for one link (Gazebo's names and sign, about Bo in B axes), the
+    fit they come from, and whether the plugin was created."""
+
     link: LinkRecord
     fit: EllipsoidFit
     terms: dict[str, float]
@@ -67,6 +70,8 @@ class LinkDamping:
 
 @dataclass(frozen=True)
 class HydroResult:
+    """The file's old and new bytes, the links written, the links skipped and why, warnings."""
+
     path: Path
     old: bytes
     new: bytes
@@ -116,6 +121,7 @@ def replaced_terms(
 
 
 def describe_replacements(replaced: list[tuple[str, float, float, float]]) -> str:
+    """``name old -> new`` for replaced terms (the first eight), marking large differences."""
     shown = [
         f"{name} {old:g} -> {new:g}" + ("" if f <= DIFFERENCE_FACTOR else
                                          (" (sign or zero changes)" if f == float("inf")

@@ -42,6 +42,7 @@ class NotEditableError(SdfError):
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether ``a`` and ``b`` resolve to the same file."""
     return Path(a).resolve() == Path(b).resolve()
 
 
@@ -84,6 +85,9 @@ def format_value(x: float, scale: float) -> str:
 
 def fluid_added_mass_lines(A_BBo_B: AddedMass, comment: str, indent_unit: str) -> list[str]:
     """The element's lines (all 21 entries, spec order) preceded by the provenance comment.
+
+    ``A_BBo_B`` must be about the link origin in link axes, as the spec says (a ValueError
+    otherwise); its symmetric part is written, linear-first ``[x y z p q r]``.
 
     Round-off is written as 0, judged within units (kg, kg·m, kg·m²) by
     :func:`gzinertia.physics.negligible.entry_scales`, never by comparing kg·m² with kg."""
@@ -133,8 +137,9 @@ def inertial_element(editor: XmlEditor, link_elem: etree._Element) -> etree._Ele
 def write_fluid_added_mass(
     editor: XmlEditor, link_elem: etree._Element, A_BBo_B: AddedMass, comment: str
 ) -> None:
-    """Sets the link's ``<fluid_added_mass>`` (replacing an existing one and the gzinertia comment
-    before it, or appending it as the last child of ``<inertial>``)."""
+    """Sets the link's ``<fluid_added_mass>`` to ``A_BBo_B``, about the link origin in link axes
+    (:func:`fluid_added_mass_lines`), replacing an existing one and the gzinertia comment before
+    it, or appending it as the last child of ``<inertial>``."""
     inertial = inertial_element(editor, link_elem)
     require_finite(editor, link_elem, "<fluid_added_mass>", A_BBo_B.linear_first().ravel().tolist())
     lines = fluid_added_mass_lines(A_BBo_B, comment, editor.indent_unit.decode())

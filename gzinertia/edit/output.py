@@ -34,10 +34,12 @@ class WriteMode:
 
     @property
     def writes(self) -> bool:
+        """Whether this mode writes a file (``-o``/``--output`` or ``--in-place``)."""
         return self.output is not None or self.in_place
 
 
 def unified_diff(path: Path, old: bytes, new: bytes) -> str:
+    """A unified diff of ``old`` and ``new`` (``a/``, ``b/`` prefixes for relative paths)."""
     a = old.decode("utf-8", errors="replace").splitlines(keepends=True)
     b = new.decode("utf-8", errors="replace").splitlines(keepends=True)
     absolute = path.is_absolute()

@@ -34,6 +34,7 @@ OLDEST_UPGRADABLE = (1, 4)
 
 
 def version_tuple(version: str) -> tuple[int, ...]:
+    """``"1.10"`` as ``(1, 10)``; ``(0,)`` for anything that is not dotted integers."""
     try:
         return tuple(int(p) for p in version.strip().split("."))
     except ValueError:

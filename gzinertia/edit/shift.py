@@ -37,6 +37,9 @@ SourceAxes = Literal["link", "inertial"]
 
 @dataclass(frozen=True)
 class ShiftResult:
+    """The file's old and new bytes, the link, ``p_BoQ_B`` (m), the matrix as written taken
+    about Q (``A_before``, in B axes) and the result ``A_BBo_B`` about Bo in B axes."""
+
     path: Path
     old: bytes
     new: bytes

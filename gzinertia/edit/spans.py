@@ -42,6 +42,7 @@ class ElementSpan:
 
     @property
     def self_closing(self) -> bool:
+        """Whether the element is written ``<a/>``."""
         return self.content_end == self.start_tag_end == self.end
 
 
@@ -133,6 +134,6 @@ def indentation_at(data: bytes, pos: int) -> bytes:
 
 
 def newline_of(data: bytes) -> bytes:
-    """The file's line ending (``\\r\\n`` when its first line ending is one)."""
+    r"""The file's line ending (``\r\n`` when its first line ending is one)."""
     first = data.find(b"\n")
     return b"\r\n" if first > 0 and data[first - 1 : first] == b"\r" else b"\n"

@@ -23,14 +23,21 @@ __all__ = ["dart_spatial_tensor", "gz_math_body_matrix", "gz_math_spatial_matrix
 
 
 def dart_spatial_tensor(inertial: Inertial, ordering: Ordering = "angular-first") -> Mat6:
-    """The 6x6 that Gazebo's DART plugin gives DART for this link (about Bo, link axes)."""
+    """The 6x6 that Gazebo's DART plugin gives DART for this link: ``M_BBo_B + A_BBo_B``, the
+    added mass unshifted (the spec puts it about Bo), about Bo in link axes, in ``ordering``
+    (default angular-first, DART's ``getSpatialTensor()``)."""
     if inertial.A_BBo_B is None:
         return inertial.M_BBo_B.in_ordering(ordering)
     return (inertial.M_BBo_B + inertial.A_BBo_B).in_ordering(ordering)
 
 
 def gz_math_body_matrix(inertial: Inertial, ordering: Ordering = "linear-first") -> Mat6:
-    """gz-math ``Inertial::BodyMatrix()``: ``[[m·1, (m[c]×)ᵀ], [m[c]×, I_BBcm_B]]`` linear-first."""
+    """gz-math ``Inertial::BodyMatrix()``: ``[[m·1, (m[c]×)ᵀ], [m[c]×, I_BBcm_B]]`` linear-first
+    (returned in ``ordering``), link axes B, ``c = p_BoBcm_B``.
+
+    It is about no one point (DESIGN.md §3): the rotational block is about the centre of mass
+    Bcm, the coupling that of the offset from Bo, and the parallel-axis term is missing. It is
+    reproduced to show that, not to compute with."""
     m = inertial.mass
     mc = m * skew(inertial.p_BoBcm_B)
     M = np.zeros((6, 6))
@@ -42,7 +49,9 @@ def gz_math_body_matrix(inertial: Inertial, ordering: Ordering = "linear-first")
 
 
 def gz_math_spatial_matrix(inertial: Inertial, ordering: Ordering = "linear-first") -> Mat6:
-    """gz-math ``Inertial::SpatialMatrix()``: ``BodyMatrix()`` plus the added mass as written."""
+    """gz-math ``Inertial::SpatialMatrix()``: :func:`gz_math_body_matrix` plus ``A_BBo_B`` as
+    written (unshifted), in link axes B, returned in ``ordering`` (default linear-first); like
+    ``BodyMatrix()`` it is about no one point."""
     M = gz_math_body_matrix(inertial, "linear-first")
     if inertial.A_BBo_B is not None:
         M = M + inertial.A_BBo_B.linear_first()  # unshifted, as gz-math does

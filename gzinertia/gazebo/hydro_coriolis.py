@@ -69,13 +69,11 @@ def _mat6(M: ArrayLike, name: str) -> NDArray[np.float64]:
 def plugin_coriolis_wrench(Ma: ArrayLike, nu: ArrayLike) -> NDArray[np.float64]:
     """``Cmat(Ma, ν)·ν``: the Coriolis-centripetal wrench gz-sim's Hydrodynamics applies.
 
-    Args:
-        Ma: the ``<iDotJ>`` parameters as written (6x6, linear-first rows ``x y z k m n``,
-            columns ``U V W P Q R``; only the diagonal is read, as in the plugin).
-        nu: ``[u v w p q r]``, link-frame velocity relative to the current, link axes.
+    :param Ma: the ``<iDotJ>`` parameters as written (6x6, linear-first rows ``x y z k m n``,
+        columns ``U V W P Q R``; only the diagonal is read, as in the plugin).
+    :param nu: ``[u v w p q r]``, link-frame velocity relative to the current, link axes.
 
-    Returns:
-        ``[f; τ]`` linear-first, link axes, at the link origin (the applied wrench).
+    :returns: ``[f; τ]`` linear-first, link axes, at the link origin (the applied wrench).
     """
     m = np.diag(_mat6(Ma, "Ma"))
     s = np.asarray(nu, dtype=float).reshape(6)
@@ -94,7 +92,8 @@ def plugin_coriolis_wrench(Ma: ArrayLike, nu: ArrayLike) -> NDArray[np.float64]:
 
 def kirchhoff_coriolis_wrench(A_BBo_B: ArrayLike, nu: ArrayLike) -> NDArray[np.float64]:
     """``-C_A(ν)·ν = [a₁ × ω; a₁ × v + a₂ × ω]``, ``[a₁; a₂] = A·ν``: Kirchhoff's added-mass
-    Coriolis-centripetal wrench of the full matrix (linear-first, link axes, about Bo)."""
+    Coriolis-centripetal wrench of the full matrix ``A_BBo_B`` (about Bo in link axes,
+    linear-first, as ``ν = [v; ω]`` and the wrench ``[f; τ]``)."""
     A = _mat6(A_BBo_B, "A_BBo_B")
     s = np.asarray(nu, dtype=float).reshape(6)
     a = A @ s
@@ -132,10 +131,10 @@ def coriolis_coupling_loss(A_BBo_B: ArrayLike, M_BBo_B: ArrayLike) -> CoriolisLo
     are :func:`representative_velocities` of ``M + A``: translations and rotations of equal
     kinetic energy.
 
-    Args:
-        A_BBo_B: added mass about Bo in link axes, linear-first, symmetric positive semi-definite.
-        M_BBo_B: the link's rigid spatial inertia about Bo, **linear-first**; ``M + A`` must be
-            positive definite.
+    :param A_BBo_B: added mass about Bo in link axes, linear-first, symmetric positive
+        semi-definite.
+    :param M_BBo_B: the link's rigid spatial inertia about Bo, **linear-first**; ``M + A`` must be
+        positive definite.
     """
     A = _mat6(A_BBo_B, "A_BBo_B")
     total = _mat6(M_BBo_B, "M_BBo_B") + A
@@ -160,7 +159,8 @@ def _kirchhoff_rows(A: NDArray[np.float64], nus: NDArray[np.float64]) -> NDArray
 
 
 def has_couplings(A_BBo_B: ArrayLike) -> bool:
-    """Whether any off-diagonal entry is non-zero (what the plugin's ``C_A`` cannot carry)."""
+    """Whether any off-diagonal entry of ``A_BBo_B`` (about Bo in link axes, either ordering: a
+    block swap keeps the diagonal) is non-zero, what the plugin's ``C_A`` cannot carry."""
     A = _mat6(A_BBo_B, "A_BBo_B")
     return bool(np.any(A - np.diag(np.diag(A))))
 
@@ -170,15 +170,14 @@ def sdf_to_hydro_warnings(
 ) -> list[str]:
     """What ``convert --sdf-to-hydro`` says about the dynamics it does not preserve.
 
-    Args:
-        where: file and line of the link, for the message.
-        A_BBo_B: the added mass being moved into the plugin (linear-first, about Bo).
-        M_BBo_B: the link's rigid spatial inertia about Bo, linear-first.
-        sign: ``fossen`` or ``physical``, the sign of the ``<iDotJ>`` values written.
+    :param where: file and line of the link, for the message.
+    :param A_BBo_B: the added mass being moved into the plugin (linear-first, about Bo).
+    :param M_BBo_B: the link's rigid spatial inertia about Bo, linear-first.
+    :param sign: ``fossen`` or ``physical``, the sign of the ``<iDotJ>`` values written.
 
-    Returns:
-        One line when the matrix has couplings (with :func:`coriolis_coupling_loss`'s median and
-        maximum), and one on the sign of the plugin's Coriolis term for ``fossen`` values.
+    :returns: One line when the matrix has couplings (with :func:`coriolis_coupling_loss`'s
+        median and maximum), and one on the sign of the plugin's Coriolis term for ``fossen``
+        values.
     """
     lines = []
     if has_couplings(A_BBo_B):

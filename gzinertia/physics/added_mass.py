@@ -82,7 +82,8 @@ class AddedMass(SpatialMatrix):
         return A
 
     def reexpressed(self, axes: str, R_GF: ArrayLike) -> AddedMass:
-        """The same matrix in axes G, given ``R_GF`` from the current axes F (same point)."""
+        """The same matrix in axes G named ``axes``, given ``R_GF`` from the current axes F
+        (about the same point)."""
         with np.errstate(over="ignore", invalid="ignore"):
             A = super().reexpressed(axes, R_GF)
         _finite(A._lf, f"re-expressing the added mass in {axes} axes")

@@ -202,10 +202,12 @@ class FreeSurface:
     depth: float = math.inf
 
     def key(self) -> str:
+        """The cache key of this free surface: every field, ``X_WB`` at full precision."""
         p = ",".join(f"{v:.17g}" for v in (*self.X_WB.p, *self.X_WB.R.ravel()))
         return f"fs|{self.waterline!r}|{p}|{self.frequency}|{self.depth!r}"
 
     def domain(self) -> str:
+        """The domain in words (waterline in the world, depth) for messages and provenance."""
         depth = "deep water" if math.isinf(self.depth) else f"water depth {self.depth:g} m"
         return f"free surface at z = {self.waterline:g} m (world), {depth}"
 
@@ -311,14 +313,15 @@ def bem_added_mass(
     """The BEM added mass ``A_BBo_B`` of the union of ``collisions`` (posed in link B), with its
     discretisation error from a second solve at ``panel_size·√2``.
 
-    Args:
-        collisions: the displacing shapes, each with its pose ``X_BC`` in the link.
-        density: fluid density ρ in kg/m³.
-        panel_size: longest panel edge in metres; default from ``quality``
-            (:data:`QUALITY_PANELS`, :func:`panel_size_for`).
-        use_cache: read and write the result cache (module docstring).
-        progress: called with a short message before each solve.
-        free_surface: a waterline, sea bed and frequency limit (default: unbounded fluid).
+    :param collisions: the displacing shapes, each with its pose ``X_BC`` in the link.
+    :param density: fluid density ρ in kg/m³.
+    :param panel_size: longest panel edge in metres; default from ``quality``
+        (:data:`QUALITY_PANELS`, :func:`panel_size_for`).
+    :param quality: the panel count :data:`QUALITY_PANELS` aims at when ``panel_size`` is not
+        given (``"fast"``, ``"default"``, ``"fine"``).
+    :param use_cache: read and write the result cache (module docstring).
+    :param progress: called with a short message before each solve.
+    :param free_surface: a waterline, sea bed and frequency limit (default: unbounded fluid).
     """
     version = require_bem()
     h = (

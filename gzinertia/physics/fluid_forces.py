@@ -162,10 +162,9 @@ def fluid_semi_axes(geometry: Geometry) -> Vec3:
     ``(r, r, L/2 + r)`` (SDF ``length`` L excludes the caps); cylinder ``(r, r, L/2)``; box its
     half-sizes (the inscribed ellipsoid, not one of equal volume); ellipsoid its radii.
 
-    Raises:
-        ValueError: for meshes and other shapes. MuJoCo uses a mesh's bounding-box half-extents,
-            but measured in the frame MuJoCo moves every mesh to (its own centre of mass and
-            principal axes), not in the mesh file's frame; that is not reproduced here.
+    :raises ValueError: for meshes and other shapes. MuJoCo uses a mesh's bounding-box half-extents,
+        but measured in the frame MuJoCo moves every mesh to (its own centre of mass and
+        principal axes), not in the mesh file's frame; that is not reproduced here.
     """
     r = primitive_semi_axes(geometry)
     if r is None:
@@ -297,9 +296,8 @@ def inertia_box_half_sizes(mass: float, principal_moments: ArrayLike) -> Vec3:
     tiny, non-zero thickness) — :func:`gzinertia.physics.inertia.equivalent_box_half_sizes`
     otherwise.
 
-    Raises:
-        ValueError: mass not positive, or moments that are negative or violate the triangle
-            inequality beyond Drake's tolerance (MuJoCo's compiler rejects those bodies).
+    :raises ValueError: mass not positive, or moments that are negative or violate the triangle
+        inequality beyond Drake's tolerance (MuJoCo's compiler rejects those bodies).
     """
     m = float(mass)
     moments = _vec(principal_moments, 3, "principal_moments")
@@ -323,17 +321,15 @@ def inertia_box_fluid_wrench(
 ) -> Vec6:
     """``F_BBcm_P``: MuJoCo's inertia-box fluid wrench on a body (``mj_inertiaBoxFluidModel``).
 
-    Args:
-        mass: body mass ``m`` (kg), positive.
-        principal_moments: the principal moments ``(I_x, I_y, I_z)`` about the centre of mass Bcm,
-            along the axes of frame P (MuJoCo's ``body_inertia``, P being ``body_iquat``).
-        V_WP_P: angular-first spatial velocity of P (origin Bcm) in the world, in P axes.
-        density: fluid density ``ρ``.
-        viscosity: fluid viscosity ``β`` (see module docstring).
-        v_wind_P: the fluid's velocity in the world, expressed in P (default 0).
+    :param mass: body mass ``m`` (kg), positive.
+    :param principal_moments: the principal moments ``(I_x, I_y, I_z)`` about the centre of
+        mass Bcm, along the axes of frame P (MuJoCo's ``body_inertia``, P being ``body_iquat``).
+    :param V_WP_P: angular-first spatial velocity of P (origin Bcm) in the world, in P axes.
+    :param density: fluid density ``ρ``.
+    :param viscosity: fluid viscosity ``β`` (see module docstring).
+    :param v_wind_P: the fluid's velocity in the world, expressed in P (default 0).
 
-    Returns:
-        Angular-first ``[τ; f]`` at Bcm in P axes, the sum of (r = box half-sizes, v and ω the
+    :returns: Angular-first ``[τ; f]`` at Bcm in P axes, the sum of (r = box half-sizes, v and ω the
         velocity relative to the fluid)
 
         * quadratic drag ``f_i = -2ρ·r_j r_k·|v_i|v_i``, ``τ_i = -½ρ·r_i(r_j⁴ + r_k⁴)·|ω_i|ω_i``;
@@ -377,9 +373,8 @@ def inertia_box_fluid_wrench_on_link(
     not isotropic in that plane, so MuJoCo's result depends on the axes its own eigensolver
     picked (``body_iquat``) and may differ from this one for such bodies.
 
-    Args:
-        V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
-        v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
+    :param V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
+    :param v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
     """
     I = np.asarray(I_BBcm_B, dtype=float)
     p = _vec(p_BoBcm_B, 3, "p_BoBcm_B")
@@ -405,23 +400,24 @@ def ellipsoid_fluid_wrench_terms(
 ) -> EllipsoidFluidWrench:
     """MuJoCo's ellipsoid-model wrench on one geom, ``F_EEo_E``, split by term.
 
-    Args:
-        semi_axes: ``(r_x, r_y, r_z)`` of the ellipsoid along E's axes (see
-            :func:`fluid_semi_axes`).
-        V_WE_E: angular-first ``[w_WE_E; v_WEo_E]``, velocity of the geom frame E (origin at the
-            ellipsoid centre Eo) in the world, expressed in E.
-        density: ``ρ``; viscosity: ``β``.
-        v_wind_E: the fluid's velocity in the world, expressed in E (default 0).
-        coefs: the five coefficients (MuJoCo's defaults when ``None``).
-        virtual_mass, virtual_inertia: added-mass coefficients per unit density, in MuJoCo's
-            units (m³ and m⁵, volume folded in, ρ not: ``model.geom_fluid[g, 6:9]`` and
-            ``[9:12]``). When ``None`` they come from :func:`gzinertia.physics.tuckerman.
-            ellipsoid_added_mass` (closed form), which differs from MuJoCo's 15-point quadrature
-            of κ by its quadrature error.
+    :param semi_axes: ``(r_x, r_y, r_z)`` of the ellipsoid along E's axes (see
+        :func:`fluid_semi_axes`).
+    :param V_WE_E: angular-first ``[w_WE_E; v_WEo_E]``, velocity of the geom frame E (origin at the
+        ellipsoid centre Eo) in the world, expressed in E.
+    :param density: fluid density ``ρ``.
+    :param viscosity: fluid viscosity ``β``.
+    :param v_wind_E: the fluid's velocity in the world, expressed in E (default 0).
+    :param coefs: the five coefficients (MuJoCo's defaults when ``None``).
+    :param virtual_mass: translational added-mass coefficients per unit density along E's axes, in
+        MuJoCo's units (m³, volume folded in, ρ not: ``model.geom_fluid[g, 6:9]``). When
+        ``None`` they come from
+        :func:`gzinertia.physics.tuckerman.ellipsoid_added_mass` (closed form), which
+        differs from MuJoCo's 15-point quadrature of κ by its quadrature error.
+    :param virtual_inertia: the rotational ones about E's axes (m⁵,
+        ``model.geom_fluid[g, 9:12]``; ``None`` as for ``virtual_mass``).
 
-    Returns:
-        The terms, each angular-first ``[τ; f]`` at Eo in E. With ``v`` the velocity relative to
-        the fluid and ``ω`` the angular velocity, ``m_A = ρ·virtual_mass``,
+    :returns: The terms, each angular-first ``[τ; f]`` at Eo in E. With ``v`` the velocity
+        relative to the fluid and ``ω`` the angular velocity, ``m_A = ρ·virtual_mass``,
         ``I_A = ρ·virtual_inertia``, ``V`` the ellipsoid volume:
 
         * ``added_mass``: ``f = (m_A∘v)×ω``, ``τ = (m_A∘v)×v + (I_A∘ω)×ω`` (no ``-m_A∘v̇``);
@@ -565,9 +561,8 @@ def ellipsoid_fluid_wrench_on_link(
     as one of its geoms has ``fluidshape="ellipsoid"``, and then only those geoms feel the fluid;
     pass only those.)
 
-    Args:
-        V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
-        v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
+    :param V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
+    :param v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
     """
     V = _vec(V_WB_B, 6, "V_WB_B")
     wind_B = np.zeros(3) if v_wind_B is None else _vec(v_wind_B, 3, "v_wind_B")

@@ -114,21 +114,19 @@ def hydrodynamics_damping(
 ) -> dict[str, float]:
     """Gazebo Hydrodynamics damping parameters equivalent to MuJoCo's drag on one ellipsoid.
 
-    Args:
-        semi_axes: ``(r_x, r_y, r_z)`` along the ellipsoid's axes E (e.g.
-            :func:`gzinertia.physics.fluid_forces.fluid_semi_axes` of a collision geometry).
-        X_BE: the ellipsoid's pose in the link frame B (``p_BoEo_B``, ``R_BE``), e.g. the
-            collision's ``X_BC``.
-        density: fluid density ``ρ`` (kg/m³). The plugin's own ``<water_density>`` does not
-            enter its damping: the coefficients carry ``ρ``.
-        viscosity: MuJoCo's ``β`` (a dynamic viscosity, Pa·s; 0 disables the linear terms).
-        coefs: MuJoCo's five ellipsoid coefficients (its defaults when ``None``; the lift
-            coefficients do not enter).
-        couplings: also return the off-diagonal terms created by an offset centre (see module
-            docstring); only non-zero ones are included.
+    :param semi_axes: ``(r_x, r_y, r_z)`` along the ellipsoid's axes E (e.g.
+        :func:`gzinertia.physics.fluid_forces.fluid_semi_axes` of a collision geometry).
+    :param X_BE: the ellipsoid's pose in the link frame B (``p_BoEo_B``, ``R_BE``), e.g. the
+        collision's ``X_BC``.
+    :param density: fluid density ``ρ`` (kg/m³). The plugin's own ``<water_density>`` does not
+        enter its damping: the coefficients carry ``ρ``.
+    :param viscosity: MuJoCo's ``β`` (a dynamic viscosity, Pa·s; 0 disables the linear terms).
+    :param coefs: MuJoCo's five ellipsoid coefficients (its defaults when ``None``; the lift
+        coefficients do not enter).
+    :param couplings: also return the off-diagonal terms created by an offset centre (see module
+        docstring); only non-zero ones are included.
 
-    Returns:
-        ``{name: value}`` with the 12 names of :data:`DIAGONAL_DAMPING_NAMES` (all ``<= 0``:
+    :returns: ``{name: value}`` with the 12 names of :data:`DIAGONAL_DAMPING_NAMES` (all ``<= 0``:
         linear ``xU yV zW kP mQ nR`` in N·s/m and N·m·s, quadratic ``xUabsU ... nRabsR`` in
         N·s²/m² and N·m·s²), then any couplings. Link axes, about the link origin, Gazebo's
         sign convention. Terms of several ellipsoids on one link add up (:func:`sum_damping`).
@@ -300,8 +298,7 @@ def quadratic_cross_terms(
     of that wrench component are left out. Measured accuracy: docs/fluid_forces.md ("Combined
     motion", ``benchmarks/hydro_combined_motion.py``).
 
-    Returns:
-        ``{name: value}`` of the fitted cross terms only (Gazebo's sign: drag terms mostly
+    :returns: ``{name: value}`` of the fitted cross terms only (Gazebo's sign: drag terms mostly
         negative); add them to :func:`hydrodynamics_damping`'s ``couplings=True`` terms.
     """
     c = EllipsoidFluidCoefficients() if coefs is None else coefs

@@ -450,14 +450,17 @@ class ModelHydrostatics:
 
     @property
     def mass(self) -> float:
+        """Total mass of the model's links (kg)."""
         return float(sum(link.mass for link in self.links))
 
     @property
     def g(self) -> float:
+        """``|g_W|`` (m/s²)."""
         return float(np.linalg.norm(self.g_W))
 
     @property
     def weight(self) -> float:
+        """``mass·g`` (N)."""
         return self.mass * self.g
 
     def _up(self) -> Any:
@@ -465,30 +468,38 @@ class ModelHydrostatics:
 
     @property
     def f_W(self) -> Vec3:
+        """The buoyancy force summed over the links (world axes, N; Gazebo's volumes)."""
         return np.asarray(sum((link.f_W for link in self.links), np.zeros(3)))
 
     @property
     def f_W_exact(self) -> Vec3:
+        """:attr:`f_W` by exact geometry (world axes, N)."""
         return np.asarray(sum((link.f_W_exact for link in self.links), np.zeros(3)))
 
     @property
     def buoyancy(self) -> float:
+        """The buoyancy along up, against gravity (N; Gazebo's volumes)."""
         return float(self.f_W @ self._up())
 
     @property
     def buoyancy_exact(self) -> float:
+        """:attr:`buoyancy` by exact geometry (N)."""
         return float(self.f_W_exact @ self._up())
 
     @property
     def volume(self) -> float:
+        """Gazebo's displaced volume of the enabled links (m³)."""
         return float(sum(link.volume for link in self.links if link.enabled))
 
     @property
     def volume_exact(self) -> float:
+        """:attr:`volume` by exact geometry (m³)."""
         return float(sum(link.volume_exact for link in self.links if link.enabled))
 
     @property
     def fluid_density(self) -> float:
+        """``buoyancy / (g·volume)`` (kg/m³): the density the buoyancy corresponds to (NaN
+        without volume)."""
         d = self.g * self.volume
         return self.buoyancy / d if d > 0 else math.nan
 
@@ -499,10 +510,12 @@ class ModelHydrostatics:
 
     @property
     def net_percent(self) -> float:
+        """:attr:`net` as a percentage of the weight (NaN without weight)."""
         return 100.0 * self.net / self.weight if self.weight > 0 else math.nan
 
     @property
     def p_WG(self) -> Vec3:
+        """Centre of mass G in the world (m; NaN without mass)."""
         m = self.mass
         if not m > 0:
             return np.full(3, math.nan)
@@ -525,6 +538,7 @@ class ModelHydrostatics:
 
     @property
     def p_WB_exact(self) -> Vec3:
+        """Centre of buoyancy by exact geometry (world, m)."""
         return self._centre(True)
 
     @property

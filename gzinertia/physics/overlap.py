@@ -80,19 +80,18 @@ _MAX_STEPS: Final[int] = 100
 class Contact:
     """Perram–Wertheim contact of ellipsoids A and B (all vectors in W).
 
-    Attributes:
-        F: the contact function ``max_λ S(λ)``, ``λ ∈ [0, 1]``; ``√F`` scales both ellipsoids'
-            semi-axes (about their centres) to tangency.
-        lam: the maximiser ``Λ`` (NaN if the centres coincide).
-        overlap: ``F < 1``.
-        normal_W: unit contact normal, outward from A, i.e. from A towards B (NaN if the centres
-            coincide).
-        point_W: contact point ``p_WAo + (1 - Λ)·S_A⁻¹ n``, measured from Wo: on both surfaces
-            after scaling by ``√F`` (inside both when they overlap).
-        depth: Woo's penetration depth estimate ``d·(1/√F - 1)·(r̂·n̂)``, ``d = |p_AoBo|``:
-            positive when they overlap, negative (minus a gap estimate) when not. Exact for
-            spheres; otherwise an upper bound of the true depth (and ``-depth`` a lower bound
-            of the gap): median excess 0.7 %, worst seen 190 % (``docs/overlap.md``).
+    :ivar F: the contact function ``max_λ S(λ)``, ``λ ∈ [0, 1]``; ``√F`` scales both ellipsoids'
+        semi-axes (about their centres) to tangency.
+    :ivar lam: the maximiser ``Λ`` (NaN if the centres coincide).
+    :ivar overlap: ``F < 1``.
+    :ivar normal_W: unit contact normal, outward from A, i.e. from A towards B (NaN if the centres
+        coincide).
+    :ivar point_W: contact point ``p_WAo + (1 - Λ)·S_A⁻¹ n``, measured from Wo: on both surfaces
+        after scaling by ``√F`` (inside both when they overlap).
+    :ivar depth: Woo's penetration depth estimate ``d·(1/√F - 1)·(r̂·n̂)``, ``d = |p_AoBo|``:
+        positive when they overlap, negative (minus a gap estimate) when not. Exact for
+        spheres; otherwise an upper bound of the true depth (and ``-depth`` a lower bound
+        of the gap): median excess 0.7 %, worst seen 190 % (``docs/overlap.md``).
     """
 
     F: float
@@ -175,17 +174,17 @@ def contacts(
 ) -> Contacts:
     """Perram–Wertheim contact of many ellipsoid pairs at once (vectorised; no validation).
 
-    Args:
-        semi_axes_a: A's semi-axes along its own x, y, z axes, shape ``(..., 3)``, positive.
-        R_WA: A's orientation in W, shape ``(..., 3, 3)``, proper rotations.
-        p_WAo: A's centre measured from Wo, in W, shape ``(..., 3)``.
-        semi_axes_b, R_WB, p_WBo: the same for B.
-
     The leading shapes broadcast against each other. Use :func:`contact` for one validated
     pair.
 
-    Returns:
-        :class:`Contacts` with the broadcast leading shape.
+    :param semi_axes_a: A's semi-axes along its own x, y, z axes, shape ``(..., 3)``, positive.
+    :param R_WA: A's orientation in W, shape ``(..., 3, 3)``, proper rotations.
+    :param p_WAo: A's centre measured from Wo, in W, shape ``(..., 3)``.
+    :param semi_axes_b: the same for B.
+    :param R_WB: the same for B.
+    :param p_WBo: the same for B.
+
+    :returns: :class:`Contacts` with the broadcast leading shape.
     """
     a = np.asarray(semi_axes_a, dtype=float)
     b = np.asarray(semi_axes_b, dtype=float)

@@ -116,6 +116,7 @@ class Pose:
 
     @staticmethod
     def from_xyz_rpy(xyz: ArrayLike, rpy: ArrayLike) -> Pose:
+        """``X_AB`` from ``p_AoBo_A = xyz`` and ``R_AB``'s SDFormat roll-pitch-yaw ``rpy`` (rad)."""
         r, p, y = np.asarray(rpy, dtype=float)
         return Pose(np.asarray(xyz, dtype=float), rotation_from_rpy(r, p, y))
 
@@ -140,4 +141,5 @@ class Pose:
         return T
 
     def rpy(self) -> Vec3:
+        """Roll, pitch, yaw of ``R`` (:func:`rpy_from_rotation`)."""
         return rpy_from_rotation(self.R)

@@ -46,7 +46,7 @@ Mat6 = NDArray[np.float64]
 
 
 def as_6x6(M: ArrayLike) -> Mat6:
-    """``M`` as a float 6x6 array (a ValueError otherwise)."""
+    """``M`` as a float 6x6 array (a ValueError otherwise): same point, axes and ordering."""
     arr = np.asarray(M, dtype=float)
     if arr.shape != (6, 6):
         raise ValueError(f"expected a 6x6 matrix, got shape {arr.shape}")
@@ -54,13 +54,15 @@ def as_6x6(M: ArrayLike) -> Mat6:
 
 
 def block_swap(M: ArrayLike) -> Mat6:
-    """``P·M·P``: converts angular-first to linear-first and back (an involution)."""
+    """``P·M·P``: converts angular-first to linear-first and back (an involution); the point
+    and axes stay."""
     m = as_6x6(M)
     return np.block([[m[3:, 3:], m[3:, :3]], [m[:3, 3:], m[:3, :3]]])
 
 
 def reorder(M: ArrayLike, source: Ordering, target: Ordering) -> Mat6:
-    """``M`` given in ``source`` ordering, returned in ``target`` ordering."""
+    """``M`` given in ``source`` ordering, returned in ``target`` ordering (a copy; the point
+    and axes stay)."""
     m = as_6x6(M)
     return m.copy() if source == target else block_swap(m)
 
@@ -83,15 +85,16 @@ def shift(M_SP: ArrayLike, p_PQ: ArrayLike, ordering: Ordering) -> Mat6:
     """``M_SQ``: a symmetric spatial matrix about point P moved to point Q (same axes E).
 
     ``p_PQ`` runs **from the old point P to the new point Q**, expressed in E (Drake's
-    ``SpatialInertia.Shift(p_PQ_E)``). ``M_SQ = Tᵀ·M_SP·T`` with ``T = shift_operator(p_QP)``,
-    which keeps ``½ νᵀ M ν`` invariant; shifting back by ``-p_PQ`` undoes it.
+    ``SpatialInertia.Shift(p_PQ_E)``). ``M_SP`` is given, and ``M_SQ`` returned, in
+    ``ordering`` (either). ``M_SQ = Tᵀ·M_SP·T`` with ``T = shift_operator(p_QP)``, which keeps
+    ``½ νᵀ M ν`` invariant; shifting back by ``-p_PQ`` undoes it.
     """
     T = shift_operator(-np.asarray(p_PQ, dtype=float), ordering)
     return T.T @ as_6x6(M_SP) @ T
 
 
 def change_axes(M_F: ArrayLike, R_GF: ArrayLike) -> Mat6:
-    """Re-expresses a spatial matrix from axes F in axes G (same point, either ordering).
+    """Re-expresses a spatial matrix from axes F in axes G (same point, same ordering: either).
 
     ``M_G = Rb·M_F·Rbᵀ`` with ``Rb = blkdiag(R_GF, R_GF)``.
     """
@@ -111,8 +114,9 @@ def kinetic_energy(M: ArrayLike, nu: ArrayLike) -> float:
 def transform_spatial(
     M_BBo_B: ArrayLike, R_AB: ArrayLike, p_AoBo_A: ArrayLike, ordering: Ordering
 ) -> Mat6:
-    """A spatial matrix about Bo in B axes, given about Ao in A axes, where frame B is posed in
-    A by ``R_AB`` and ``p_AoBo_A`` (``X_AB``): re-expressed in A, then moved from Bo to Ao.
+    """The spatial matrix ``M_BBo_B`` (about Bo in B axes) about Ao in A axes, where frame B is
+    posed in A by ``R_AB`` and ``p_AoBo_A`` (``X_AB``): re-expressed in A, then moved from Bo to
+    Ao. Given and returned in ``ordering`` (either).
 
     This is what DART's ``Inertia(S).transformed(X_AB)`` computes. For an ellipsoid E posed in a
     link B by ``X_BE``, ``A_BBo_B = transform_spatial(A_EEo_E, X_BE.R, X_BE.p, ...)``.

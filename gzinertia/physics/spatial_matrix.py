@@ -85,15 +85,17 @@ class SpatialMatrix:
 
     # --- the numbers ------------------------------------------------------------------------
     def linear_first(self) -> Mat6:
-        """The matrix ordered ``[v; ω]`` (SDFormat ``[x y z p q r]``, Fossen, Capytaine): a copy."""
+        """The matrix ordered ``[v; ω]`` (SDFormat ``[x y z p q r]``, Fossen, Capytaine), about
+        :attr:`point` in :attr:`axes`: a copy."""
         return self._lf.copy()
 
     def angular_first(self) -> Mat6:
-        """The matrix ordered ``[ω; v]`` (Drake ``CopyToFullMatrix6()``, DART): a copy."""
+        """The matrix ordered ``[ω; v]`` (Drake ``CopyToFullMatrix6()``, DART), about
+        :attr:`point` in :attr:`axes`: a copy."""
         return reorder(self._lf, "linear-first", "angular-first")
 
     def in_ordering(self, ordering: Ordering) -> Mat6:
-        """The matrix in the named ordering (a copy)."""
+        """The matrix in the named ordering, about :attr:`point` in :attr:`axes` (a copy)."""
         return reorder(self._lf, "linear-first", ordering)
 
     @property

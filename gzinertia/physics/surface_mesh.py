@@ -61,6 +61,7 @@ class Surface:
 
     @property
     def panels(self) -> int:
+        """The number of triangles (BEM panels)."""
         return len(self.faces)
 
     def digest(self) -> str:
@@ -71,6 +72,7 @@ class Surface:
         return h.hexdigest()
 
     def area(self) -> float:
+        """Total triangle area (m²)."""
         v = self.vertices[self.faces]
         return float(
             0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1).sum()

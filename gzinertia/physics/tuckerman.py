@@ -142,14 +142,12 @@ def _map_rows(
 def _carlson_integrals(x: Rows, ops: _Ops, with_j: bool = True) -> tuple[Rows, Rows]:
     """Carlson's ``R_D`` and the moment integral ``J`` for all three axes at once.
 
-    Args:
-        x: three rows (floats, or float arrays of one shape), positive: the squared semi-axes
-            ``(x_x, x_y, x_z)``.
-        ops: :data:`_FLOAT_OPS` or :data:`_ARRAY_OPS`, to match the rows.
-        with_j: also compute ``J`` (else the second result is empty).
+    :param x: three rows (floats, or float arrays of one shape), positive: the squared semi-axes
+        ``(x_x, x_y, x_z)``.
+    :param ops: :data:`_FLOAT_OPS` or :data:`_ARRAY_OPS`, to match the rows.
+    :param with_j: also compute ``J`` (else the second result is empty).
 
-    Returns:
-        ``(RD, J)``, three rows each, with ``(i, j, k)`` cyclic:
+    :returns: ``(RD, J)``, three rows each, with ``(i, j, k)`` cyclic:
 
         * ``RD[i] = R_D(x_j, x_k, x_i) = (3/2)∫₀^∞ dt / ((x_i + t)·Δ(t))`` (DLMF 19.16.5;
           ``scipy.special.elliprd(x_j, x_k, x_i)``), so that ``κ_i = (2/3)·r_x r_y r_z·RD[i]``;
@@ -280,17 +278,14 @@ def tuckerman_kappa(semi_axes: ArrayLike) -> FloatArray:
     ``scipy.special.elliprd``); ``κ_x + κ_y + κ_z = 2`` (a sphere has 2/3 each, the normal axis of
     a thin disk tends to 2, the long axis of a needle to 0).
 
-    Args:
-        semi_axes: shape (..., 3), semi-axes ``(r_x, r_y, r_z)``, finite and positive (any unit:
-            ``κ`` is scale-invariant; the axes are scaled by their maximum before the squares are
-            taken, so neither overflow nor underflow occurs).
+    :param semi_axes: shape (..., 3), semi-axes ``(r_x, r_y, r_z)``, finite and positive (any unit:
+        ``κ`` is scale-invariant; the axes are scaled by their maximum before the squares are
+        taken, so neither overflow nor underflow occurs).
 
-    Returns:
-        ``κ`` with the same shape (..., 3).
+    :returns: ``κ`` with the same shape (..., 3).
 
-    Raises:
-        ValueError: wrong shape, a non-finite or non-positive semi-axis, or a ratio of longest to
-            shortest semi-axis above :data:`MAX_AXIS_RATIO`.
+    :raises ValueError: wrong shape, a non-finite or non-positive semi-axis, or a ratio of
+        longest to shortest semi-axis above :data:`MAX_AXIS_RATIO`.
     """
     (kappa,) = _map_rows(_kappa_rows, _validated_semi_axes(semi_axes), 1)
     return kappa
@@ -298,18 +293,6 @@ def tuckerman_kappa(semi_axes: ArrayLike) -> FloatArray:
 
 def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArray, FloatArray]:
     """Translational added masses and rotational added moments of ellipsoids in a fluid.
-
-    Args:
-        semi_axes: shape (..., 3), semi-axes ``(r_x, r_y, r_z)`` in metres, finite and positive.
-        density: fluid density ``ρ`` in kg/m³ (finite, ``>= 0``), e.g.
-            ``FLUID_DENSITIES["seawater"]``.
-
-    Returns:
-        ``(m_A, I_A)``, each shape (..., 3): ``m_A`` in kg along the ellipsoid's axes, ``I_A`` in
-        kg·m² about the ellipsoid's axes through its centre. Both are ``>= 0``.
-
-    Raises:
-        ValueError: invalid semi-axes (see :func:`tuckerman_kappa`) or density.
 
     How the moment is evaluated. With ``d = x_j - x_k`` the literal formula is 0/0 as ``d → 0``.
     Subtracting the integrals for ``κ_k`` and ``κ_j`` gives, exactly,
@@ -336,6 +319,14 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     near-equal axes keep their full relative accuracy. ``m_A,i = ρV·κ_i/(κ_j + κ_k)`` needs no
     such care. Semi-axes are scaled by their maximum ``L`` first (``κ`` and ``Q`` are
     scale-invariant, ``d²D`` scales as ``L²``).
+
+    :param semi_axes: shape (..., 3), semi-axes ``(r_x, r_y, r_z)`` in metres, finite and
+        positive.
+    :param density: fluid density ``ρ`` in kg/m³ (finite, ``>= 0``), e.g.
+        ``FLUID_DENSITIES["seawater"]``.
+    :returns: ``(m_A, I_A)``, each shape (..., 3): ``m_A`` in kg along the ellipsoid's axes,
+        ``I_A`` in kg·m² about the ellipsoid's axes through its centre. Both are ``>= 0``.
+    :raises ValueError: invalid semi-axes (see :func:`tuckerman_kappa`) or density.
     """
     r = _validated_semi_axes(semi_axes)
     rho = _validated_density(density)
@@ -380,8 +371,7 @@ def ellipsoid_added_mass_matrix(semi_axes: ArrayLike, density: float) -> FloatAr
     Linear-first ``[x y z p q r]`` (SDFormat ``<fluid_added_mass>`` order), diagonal
     ``diag(m_A,x, m_A,y, m_A,z, I_A,x, I_A,y, I_A,z)``; see :func:`ellipsoid_added_mass`.
 
-    Returns:
-        Shape (..., 6, 6) for ``semi_axes`` of shape (..., 3).
+    :returns: Shape (..., 6, 6) for ``semi_axes`` of shape (..., 3).
     """
     m_A, I_A = ellipsoid_added_mass(semi_axes, density)
     diagonal = np.concatenate([m_A, I_A], axis=-1)

@@ -52,6 +52,7 @@ def describe_link(fix: LinkFix) -> str:
 
 
 def describe_fix(result: FixResult) -> list[str]:
+    """One line per repaired link, then one per skipped link (or "no link to repair")."""
     lines = [describe_link(f) for f in result.fixed]
     lines += [f"{result.path}: {s}" for s in result.skipped]
     if not result.fixed and not result.skipped:

@@ -62,6 +62,7 @@ def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
 
 
 def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
+    """A link's hydrostatics as JSON-ready values; ``up`` is the unit vector against gravity."""
     return {
         "name": link.name,
         "enabled": link.enabled,

@@ -14,9 +14,9 @@ def _indented(value: Any, level: int) -> str:
 
 
 def write_json(document: dict[str, Any], out: TextIO) -> None:
-    """Writes ``document`` and a newline to ``out``; list values go one item at a time.
+    r"""Writes ``document`` and a newline to ``out``; list values go one item at a time.
 
-    The result is ``json.dumps(document, indent=2) + "\\n"``: ``show --json`` on 10,000 links
+    The result is ``json.dumps(document, indent=2) + "\n"``: ``show --json`` on 10,000 links
     held about 50 KiB a link for that text and its pieces, as much as everything else."""
     if not document:
         out.write("{}\n")

@@ -45,6 +45,7 @@ def added_mass_from_values(
 
 def values_of(A: AddedMass) -> dict[str, float]:
     """The 21 spec entries of ``A`` (upper triangle of its symmetric part, linear-first), by
-    tag in spec order."""
+    tag in spec order. The numbers are about ``A.point`` in ``A.axes``: the spec's element holds
+    ``A_BBo_B``, about the link origin in link axes."""
     S = A.symmetric().linear_first()
     return {tag: float(S[SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])]) for tag in SDF_TAGS}

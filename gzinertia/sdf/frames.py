@@ -41,6 +41,7 @@ class Scope:
     model_frame: str
 
     def absolute(self, name: str) -> str:
+        """``name`` scoped in this scope (``prefix::name``)."""
         return name if not self.prefix else f"{self.prefix}::{name}"
 
 
@@ -78,6 +79,7 @@ class FrameGraph:
         return name == WORLD or name in self._nodes
 
     def add(self, node: FrameNode) -> None:
+        """Adds a frame; an :class:`SdfError` if its name is already used in this graph."""
         if node.name in self._nodes or node.name == WORLD:
             other = self._nodes.get(node.name)
             where = f" (first defined at {other.file}:{other.line})" if other else ""

@@ -34,6 +34,7 @@ MAX_MAGNITUDE = 1e100
 
 
 def text_of(elem: etree._Element) -> str:
+    """The element's text, stripped (``""`` when empty)."""
     return (elem.text or "").strip()
 
 
@@ -152,6 +153,7 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
 
 
 def parse_float(elem: etree._Element, file: str) -> float:
+    """The element's text as one number, read as libsdformat reads it (:func:`parse_floats`)."""
     return parse_floats(elem, file, 1)[0]
 
 
@@ -162,6 +164,7 @@ def child_float(parent: etree._Element, tag: str, file: str, default: float) -> 
 
 
 def parse_bool(elem: etree._Element, file: str) -> bool:
+    """``true``/``1`` or ``false``/``0`` (case-insensitive); an :class:`SdfError` otherwise."""
     t = text_of(elem).lower()
     if t in ("true", "1"):
         return True
@@ -171,6 +174,7 @@ def parse_bool(elem: etree._Element, file: str) -> bool:
 
 
 def attr_bool(elem: etree._Element, name: str, file: str, default: bool = False) -> bool:
+    """Attribute ``name`` as a boolean like :func:`parse_bool` (``default`` when absent)."""
     value = elem.get(name)
     if value is None:
         return default

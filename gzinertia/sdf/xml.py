@@ -54,7 +54,7 @@ _DEPTH_MSG = re.compile(r"Excessive depth in document: (\d+)")
 
 
 def safe_parser() -> etree.XMLParser:
-    """lxml settings for untrusted files: no entities, DTDs or network; comments kept.
+    """The lxml settings for untrusted files: no entities, DTDs or network; comments kept.
 
     ``collect_ids`` keeps lxml's default: with ``collect_ids=False`` libxml2 loads a
     ``<!DOCTYPE ... SYSTEM "...">`` external subset although ``load_dtd=False`` (lxml 6.1,
@@ -75,7 +75,7 @@ _LOCAL = threading.local()
 
 
 def _shared_parser() -> etree.XMLParser:
-    """This thread's :func:`safe_parser` (lxml parsers may be reused, not shared by threads)."""
+    """The :func:`safe_parser` of this thread (lxml parsers are reused, never shared by threads)."""
     parser: etree.XMLParser | None = getattr(_LOCAL, "parser", None)
     if parser is None:
         parser = _LOCAL.parser = safe_parser()
@@ -305,5 +305,6 @@ def child(elem: etree._Element, tag: str) -> etree._Element | None:
 
 
 def line_of(elem: etree._Element) -> int:
+    """The element's line in its file (0 when lxml does not know it)."""
     line = elem.sourceline
     return line if isinstance(line, int) else 0

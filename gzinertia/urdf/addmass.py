@@ -41,7 +41,8 @@ EXPLICIT_NOTE = (
 
 def hydrodynamics_block(link: str, A_BBo_B: AddedMass, comment: str, indent: str = "  ") -> str:
     """The ``<gazebo>`` block carrying ``D = -A`` (36 terms, zeros left out, linear-first
-    ``[x y z p q r]`` rows/columns as ``xyzkmn``/``UVWPQR``) for URDF link ``link``."""
+    ``[x y z p q r]`` rows/columns as ``xyzkmn``/``UVWPQR``) for URDF link ``link``; ``A_BBo_B``
+    is about the link origin in link axes, where the Hydrodynamics plugin applies it."""
     A = A_BBo_B.symmetric().linear_first()
     scales = entry_scales(A)  # round-off judged within units, as every writer does
     lines = [f"{indent}<!-- {comment} -->", f"{indent}<gazebo>",

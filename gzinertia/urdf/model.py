@@ -50,6 +50,8 @@ class UrdfInertial:
 
 @dataclass
 class UrdfLink:
+    """A URDF ``<link>``: its ``<inertial>`` (``None`` when absent) and collisions."""
+
     name: str
     source: SourceRef
     inertial: UrdfInertial | None
@@ -58,6 +60,8 @@ class UrdfLink:
 
 @dataclass(frozen=True)
 class UrdfJoint:
+    """A URDF ``<joint>``: ``X_PJ`` is its ``<origin>``, the child link frame in the parent's."""
+
     name: str
     kind: str
     parent: str
@@ -84,6 +88,7 @@ class UrdfRobot:
 
     @property
     def parent_joint(self) -> dict[str, UrdfJoint]:
+        """Each child link's joint, by child link name."""
         return {j.child: j for j in self.joints}
 
 
@@ -173,7 +178,7 @@ def _geometry(elem: etree._Element | None, file: str) -> Geometry:
 
 
 def _flag(elem: etree._Element) -> bool:
-    """libsdformat's reading of a ``<gazebo>`` switch: text (or ``value``) true/yes/1."""
+    """A ``<gazebo>`` switch as libsdformat reads it: text (or ``value``) true/yes/1."""
     raw = (elem.text or elem.get("value") or "").strip()
     return raw.lower() in ("true", "yes") or raw == "1"
 
@@ -259,7 +264,7 @@ def _check_tree(
     robot: str, file: str, root: etree._Element, links: dict[str, UrdfLink],
     joints: list[UrdfJoint],
 ) -> None:
-    """urdfdom's tree checks: known links, one parent each, no loop, one root."""
+    """The tree checks of urdfdom: known links, one parent each, no loop, one root."""
     names: set[str] = set()
     parent_of: dict[str, UrdfJoint] = {}
     for j in joints:

@@ -26,6 +26,7 @@ XACRO_SUFFIXES = (".xacro",)
 
 
 def is_xacro(path: str | Path) -> bool:
+    """Whether ``path`` names a xacro file (by its suffix)."""
     return str(path).lower().endswith(XACRO_SUFFIXES)
 
 

@@ -96,6 +96,7 @@ def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | 
 
 @document_rule("GZI201")
 def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI201 added-mass-sdf-version: ``<fluid_added_mass>`` in a file declaring SDF < 1.10."""
     by_file: dict[str, list[LinkContext]] = {}
     for ctx in doc.links:
         inertial = ctx.link.inertial
@@ -124,6 +125,7 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
 
 @link_rule("GZI202")
 def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI202 added-mass-not-psd: the applied ``A_BBo_B`` is not positive semi-definite."""
     applied = applied_added_mass(ctx)
     if applied is None:
         return
@@ -153,6 +155,7 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
 # duplicates: each rule opens by fetching the applied added mass; alike by shape only
 @link_rule("GZI203")
 def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI203 rigid-plus-added-not-pd: ``M_BBo_B + A_BBo_B`` is not positive definite."""
     applied = applied_added_mass(ctx)
     if applied is None:
         return
@@ -179,7 +182,9 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
 
 def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     """``p_BoQ_B``: the point Q about which the matrix's linear/angular coupling block is
-    symmetric (zero for a body symmetric about Q, such as an ellipsoid about its centre).
+    symmetric (zero for a body symmetric about Q, such as an ellipsoid about its centre), for
+    ``A_BBo_B`` about Bo in link axes, linear-first (``L`` its top-left, ``C`` its top-right
+    block).
 
     With ``A_P = Tᵀ·A_Q·T`` (DESIGN.md §4) the coupling block at Bo is ``C_Bo = C_Q - L·[r]×``,
     ``r = p_BoQ``, and ``L·[r]× + [r]×·L = [(tr L·1 - L)·r]×``; so ``skew(C_Q) = 0`` gives
@@ -206,6 +211,7 @@ def _bem_is_current(ctx: LinkContext) -> bool:
 
 @link_rule("GZI204")
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI204 added-mass-wrong-point: ``A_BBo_B`` looks computed about another point than Bo."""
     applied = applied_added_mass(ctx)
     if applied is None:
         return
@@ -276,6 +282,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI206")
 def auto_drops_added_mass(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI206 auto-inertial-drops-added-mass: ``<inertial auto="true">`` drops the added mass."""
     inertial = ctx.link.inertial
     if not inertial.added_mass_dropped:
         return
@@ -350,6 +357,7 @@ def added_mass_magnitude_findings(
 
 @link_rule("GZI207")
 def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI207 added-mass-implausible-magnitude: far from the displaced-fluid estimate."""
     A_BBo_B = ctx.added_mass
     if A_BBo_B is not None:
         yield from added_mass_magnitude_findings(ctx, np.diag(A_BBo_B)[:3], ("xx", "yy", "zz"),

@@ -45,6 +45,7 @@ def bem_is_current(ctx: LinkContext) -> bool:
 
 @link_rule("GZI212")
 def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI212 bem-added-mass-stale: ``addmass --bem`` output for geometry the link no longer has."""
     provenance = bem_provenance(ctx)
     if provenance is None:
         return

@@ -52,6 +52,7 @@ def _first_term_source(plugin: HydroPlugin) -> SourceRef:
 
 @link_rule("GZI205")
 def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI205 added-mass-counted-twice: ``<iDotJ>`` and ``<fluid_added_mass>`` both active."""
     A = ctx.added_mass
     if A is None:
         return
@@ -75,6 +76,7 @@ def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI208")
 def added_mass_sign(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI208 hydrodynamics-added-mass-sign: ``<iDotJ>`` signs that give negative added mass."""
     known = ctx.written_inertia and ctx.mass_is_positive
     for plugin in ctx.link.hydrodynamics:
         found = _sign_finding(plugin, ctx.name, ctx.link.inertial.mass, known)
@@ -189,6 +191,7 @@ def diagonal_twins(name: str) -> list[str]:
 
 @link_rule("GZI209")
 def cross_term_typo(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI209 hydrodynamics-cross-term-typo: a cross term whose diagonal twin is missing."""
     for plugin in ctx.link.hydrodynamics:
         yield from _typo_findings(plugin, ctx.name)
 
@@ -220,5 +223,6 @@ def _typo_findings(plugin: HydroPlugin, link: str) -> Iterator[Finding]:
 
 @document_rule("GZI211")
 def plugin_link_missing(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI211 hydrodynamics-link-missing: the plugin names a link its model does not have."""
     for note in doc.notes("hydrodynamics-link"):
         yield finding("GZI211", note.source, None, note.message + "; fix <link_name>", {})

@@ -113,6 +113,7 @@ def _submerged(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
 
 @document_rule("GZI301")
 def buoyancy_centre_below_mass_centre(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI301 buoyancy-centre-below-mass-centre: a near-neutral submerged body, B below G."""
     h = hydrostatics_of(doc)
     for model in h.models:
         if not (model.weight > 0 and model.buoyancy > 0 and model.volume > 0):
@@ -153,6 +154,7 @@ def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float
 
 @document_rule("GZI302")
 def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI302 net-buoyancy: buoyancy and weight differ by more than the configured fraction."""
     h = hydrostatics_of(doc)
     if not h.from_plugin:
         return  # the fluid is known only in a world with the plugin (a model file: any world)
@@ -187,6 +189,7 @@ GM_TOLERANCE = 1e-3
 
 @document_rule("GZI303")
 def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI303 surface-craft-negative-gm: a body floating at the surface with GM < 0."""
     h = hydrostatics_of(doc)
     if not h.from_plugin or h.fluid.kind != "graded" or not h.fluid.layers:
         return
@@ -223,6 +226,7 @@ def _marine_by_visuals(model: ModelHydrostatics, visual_volume: float) -> bool:
 
 @document_rule("GZI304")
 def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI304 buoyancy-proxy-collision: collisions that look like a buoyancy proxy."""
     from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
     from gzinertia.sdf.visuals import link_visuals
 
@@ -297,6 +301,7 @@ def _hovers(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
 
 @document_rule("GZI305")
 def buoyancy_not_as_geometry(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI305 buoyancy-not-as-geometry: Gazebo's volume or centre differs from the geometry's."""
     h = hydrostatics_of(doc)
     for model in h.models:
         if not _hovers(h, model):

@@ -55,6 +55,7 @@ def _tolerance_name(ctx: LinkContext) -> str:
 
 @link_rule("GZI101")
 def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI101 mass-not-positive: a written mass that is negative, not a number, or 0 on a mover."""
     inertial = ctx.link.inertial
     if not ctx.written_inertia:
         return
@@ -78,6 +79,7 @@ def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI102")
 def inertial_missing(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI102 inertial-missing: no ``<inertial>`` (or commented out) on a link that moves."""
     inertial = ctx.link.inertial
     if not inertial.defaulted or not ctx.moves:
         return
@@ -108,6 +110,7 @@ def inertial_missing(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI103")
 def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI103 inertia-not-psd: ``I_BBcm_I`` not positive semi-definite (to the tolerance)."""
     inertial = ctx.link.inertial
     if not ctx.written_inertia or inertial.inertia_defaulted or ctx.inertia_is_psd:
         return
@@ -133,6 +136,7 @@ def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI104")
 def inertia_triangle(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI104 inertia-triangle-inequality: principal moments no rigid body has."""
     inertial = ctx.link.inertial
     if not ctx.written_inertia or inertial.inertia_defaulted or not ctx.inertia_is_psd:
         return
@@ -166,6 +170,7 @@ def _plausibility_applies(ctx: LinkContext) -> bool:
 
 @link_rule("GZI105")
 def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI105 inertia-implausible-for-geometry: radius of gyration far from the geometry's."""
     if not _plausibility_applies(ctx) or not ctx.inertia_is_valid:
         return
     solid = ctx.geometry
@@ -202,6 +207,7 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI106")
 def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI106 mass-implausible-for-volume: a mean density outside any real material's."""
     if not _plausibility_applies(ctx):
         return
     solid = ctx.geometry
@@ -225,6 +231,7 @@ def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI107")
 def com_outside(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI107 com-outside-collisions: ``p_BoBcm_B`` outside the collisions' bounding box."""
     if not _plausibility_applies(ctx):
         return
     box = ctx.bounding_box
@@ -250,6 +257,7 @@ def com_outside(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI108")
 def inertial_relative_to(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI108 inertial-pose-relative-to: ``<inertial><pose relative_to>``, ignored since 1.8."""
     for note in ctx.notes_with("inertial-relative-to"):
         message = (
             f"{note.message}; Drake refuses the attribute. Express the pose in the link frame "
@@ -260,6 +268,7 @@ def inertial_relative_to(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI109")
 def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI109 inertia-not-parsed: ``<inertia>`` without the spec's children (defaults apply)."""
     inertial = ctx.link.inertial
     if not inertial.inertia_defaulted:
         return
@@ -282,6 +291,7 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI110")
 def inertial_duplicate_pose(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI110 inertial-duplicate-pose: more than one ``<pose>`` in ``<inertial>``."""
     for note in ctx.notes_with("duplicate-pose"):
         p = ctx.link.inertial.p_BoBcm_B
         message = (
@@ -292,6 +302,7 @@ def inertial_duplicate_pose(ctx: LinkContext) -> Iterator[Finding]:
 
 @link_rule("GZI111")
 def auto_inertial_failed(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI111 auto-inertial-failed: ``<inertial auto="true">`` cannot be computed."""
     for code in ("auto-inertial-collision", "auto-inertial-no-collisions"):
         for note in ctx.notes_with(code):
             yield finding("GZI111", note.source, ctx.name, note.message, {})

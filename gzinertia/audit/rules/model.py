@@ -56,6 +56,7 @@ def _unresolved_at(doc: DocumentContext, where: SourceRef) -> UnresolvedInclude 
 
 @document_rule("GZI001")
 def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI001 include-not-resolved: an ``<include>`` that did not resolve (not audited)."""
     for note in doc.notes("unresolved-include"):
         uri = note.data.get("uri", "")
         fuel = ("://fuel." in uri or uri.startswith("https://")) and (
@@ -70,6 +71,7 @@ def include_not_resolved(doc: DocumentContext) -> Iterator[Finding]:
 
 @document_rule("GZI002")
 def uri_scheme_unknown(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI002 uri-scheme-unknown: a URI scheme libsdformat does not know."""
     for note in doc.notes("unknown-uri-scheme"):
         inc = next(
             (i for i in doc.doc.unresolved_includes
@@ -156,6 +158,7 @@ def candidate_pairs(
 
 @document_rule("GZI210")
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI210 fluid-ellipsoids-overlap: two links' fluid ellipsoids overlap."""
     groups: dict[str, list[tuple[LinkContext, PosedEllipsoid]]] = {}
     for ctx in doc.links:
         if ctx.link.static or not _has_added_mass(ctx):

@@ -14,18 +14,21 @@ from gzinertia.audit.rules.registry import document_rule, finding
 
 @document_rule("GZI401")
 def lumped_inertia_invalid(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI401 urdf-lumped-inertia-invalid: a link lumped by a fixed joint has invalid inertia."""
     for note in doc.notes("urdf-lumped-inertia-invalid"):
         yield finding("GZI401", note.source, note.link, note.message, {})
 
 
 @document_rule("GZI402")
 def massless_link_dropped(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI402 urdf-massless-link-dropped: a massless URDF link libsdformat drops."""
     for note in doc.notes("urdf-massless-link-dropped"):
         yield finding("GZI402", note.source, note.link, note.message, {})
 
 
 @document_rule("GZI403")
 def lumping_miscomputed(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI403 urdf-lumping-miscomputed: libsdformat's lumping computes this inertia wrongly."""
     for code in ("urdf-lumping-gimbal", "urdf-lumping-nan"):
         for note in doc.notes(code):
             yield finding("GZI403", note.source, note.link, note.message, {})
