@@ -12,18 +12,22 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 PREFIX = "gzinertia addmass: BEM added mass"
 _DIGEST = re.compile(r"mesh digest (sha256:[0-9a-f]{16})")
-_COLLISIONS = re.compile(r"geometry collisions=([^;]*);")
+_COLLISIONS = re.compile(r"geometry (collisions|visuals)=([^;]*);")
 
 
 @dataclass(frozen=True)
 class BemProvenance:
-    """What a BEM provenance comment says about the geometry it was computed from."""
+    """What a BEM provenance comment says about the geometry it was computed from: the names
+    of the shapes meshed, which element they are (``"collision"``, or ``"visual"`` after
+    ``--geometry visual``), and their digest."""
 
     collisions: tuple[str, ...]
     digest: str
+    element: Literal["collision", "visual"] = "collision"
 
 
 def format_provenance(
@@ -37,12 +41,22 @@ def format_provenance(
     collisions: Sequence[str],
     digest: str,
     density: float,
+    element: Literal["collision", "visual"] = "collision",
+    closed_panels: int | None = None,
 ) -> str:
-    """The comment text (callers pass it through :func:`gzinertia.edit.links.ascii_comment`)."""
+    """The comment text (callers pass it through :func:`gzinertia.edit.links.ascii_comment`).
+
+    ``panels`` are the panels solved on; under a free surface (``closed_panels`` given) the
+    wetted ones, cut at the waterline from a closed surface of ``closed_panels`` (no lid)."""
+    solved = (
+        f"{panels} panels"
+        if closed_panels is None
+        else f"{panels} wetted panels (cut at the waterline from {closed_panels}, no lid)"
+    )
     return (
-        f"{PREFIX} (Capytaine {capytaine_version}, {method} method, {panels} panels, "
+        f"{PREFIX} (Capytaine {capytaine_version}, {method} method, {solved}, "
         f"{frequency} frequency, {fluid_domain}, estimated discretisation error "
-        f"{100.0 * relative_error:.2g} %); geometry collisions={','.join(collisions)}; "
+        f"{100.0 * relative_error:.2g} %); geometry {element}s={','.join(collisions)}; "
         f"mesh digest {digest}; fluid density {density:g} kg/m^3; about the link origin in "
         "link axes"
     )
@@ -55,4 +69,8 @@ def parse_provenance(comment: str | None) -> BemProvenance | None:
     digest, names = _DIGEST.search(comment), _COLLISIONS.search(comment)
     if digest is None or names is None:
         return None
-    return BemProvenance(tuple(n for n in names.group(1).split(",") if n), digest.group(1))
+    element: Literal["collision", "visual"] = (
+        "visual" if names.group(1) == "visuals" else "collision"
+    )
+    shapes = tuple(n for n in names.group(2).split(",") if n)
+    return BemProvenance(shapes, digest.group(1), element)

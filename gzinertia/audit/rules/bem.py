@@ -9,11 +9,13 @@ describes a hull the model no longer has.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from gzinertia.audit.context import LinkContext
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule
 from gzinertia.physics.bem_provenance import BemProvenance, parse_provenance
+from gzinertia.records import Collision
 from gzinertia.shell import command_line, exact_link_pattern
 
 
@@ -25,15 +27,43 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
     return parse_provenance(inertial.added_mass_comment)
 
 
+#: :func:`current_digest` when the shapes cannot be read back faithfully (the link's visuals
+#: from standard input, a visual mesh whose URI does not resolve without the command's ``-m``
+#: paths): the rule then stays silent rather than guess.
+UNKNOWN = "unknown"
+
+
+def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision] | None:
+    """The link's shapes of the kind the comment names (collisions, or visuals read through
+    :func:`gzinertia.sdf.visuals.link_visuals`, the reader ``addmass --geometry visual`` used);
+    ``None`` when they cannot be read back."""
+    if provenance.element == "collision":
+        return list(ctx.link.collisions)
+    from gzinertia.sdf.visuals import link_visuals
+
+    if not Path(ctx.link.source.file).is_file():
+        return None
+    visuals, _skipped = link_visuals(ctx.link)
+    return visuals
+
+
 def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
-    """The digest of the collisions the comment names, as the model has them now (None when one
-    of them is gone)."""
+    """The digest of the shapes the comment names, as the model has them now (None when one
+    of them is gone; :data:`UNKNOWN` when they cannot be read back)."""
     from gzinertia.physics.surface_mesh import geometry_digest
 
-    by_name = {c.name: c for c in ctx.link.collisions}
+    shapes = _shapes_now(ctx, provenance)
+    if shapes is None:
+        return UNKNOWN
+    by_name = {c.name: c for c in shapes}
     if not provenance.collisions or any(n not in by_name for n in provenance.collisions):
         return None
-    return geometry_digest([by_name[n] for n in provenance.collisions])
+    named = [by_name[n] for n in provenance.collisions]
+    if provenance.element == "visual" and any(
+        c.geometry.kind == "mesh" and c.geometry.mesh_path is None for c in named
+    ):
+        return UNKNOWN  # resolved by the command's -m paths, not by the audit's
+    return geometry_digest(named)
 
 
 def bem_is_current(ctx: LinkContext) -> bool:
@@ -43,27 +73,45 @@ def bem_is_current(ctx: LinkContext) -> bool:
     return provenance is not None and current_digest(ctx, provenance) == provenance.digest
 
 
+def bem_of_visuals_is_current(ctx: LinkContext) -> bool:
+    """:func:`bem_is_current` for a matrix computed from the link's visuals
+    (``addmass --bem --geometry visual``): the collisions are then not the hull it describes,
+    and rules that estimate the added mass from the collisions (GZI207) defer to it."""
+    provenance = bem_provenance(ctx)
+    return (
+        provenance is not None
+        and provenance.element == "visual"
+        and current_digest(ctx, provenance) == provenance.digest
+    )
+
+
 @link_rule("GZI212")
 def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
     provenance = bem_provenance(ctx)
     if provenance is None:
         return
     digest = current_digest(ctx, provenance)
-    if digest == provenance.digest:
+    if digest in (provenance.digest, UNKNOWN):
         return
     names = ", ".join(provenance.collisions)
+    kind = f"{provenance.element}s"
     if digest is None:
-        what = f"the collisions it was computed from ({names}) are no longer all in the link"
+        what = f"the {kind} it was computed from ({names}) are no longer all in the link"
     else:
         what = (
-            f"the geometry of its collisions ({names}) changed since it was computed "
+            f"the geometry of its {kind} ({names}) changed since it was computed "
             f"(digest {digest}, written {provenance.digest})"
         )
     file = ctx.link.source.file
     link = exact_link_pattern(ctx.name)
+    geometry = (
+        ("--geometry", f"visual:{','.join(provenance.collisions)}")
+        if provenance.element == "visual"
+        else ()
+    )
     message = (
         f"<fluid_added_mass> comes from a BEM solve of another hull: {what}. Recompute it: "
-        f"`{command_line('addmass', file, '--bem', '--link', link)}`"
+        f"`{command_line('addmass', file, '--bem', *geometry, '--link', link)}`"
     )
     inertial = ctx.link.inertial
     where = inertial.added_mass_source or inertial.source or ctx.where
