@@ -60,7 +60,8 @@ def addmass(
             "--geometry",
             help="With --bem: the collisions to mesh, comma-separated names (default: all of "
             "the link's collisions, united); 'visual' meshes the link's visuals instead (when "
-            "the collision is a buoyancy proxy), 'visual:NAME,...' the visuals named.",
+            "the collision is a buoyancy proxy), 'visual:NAME,...' the visuals named. With "
+            "--from: the geometry the result describes (GZI212 watches it).",
         ),
     ] = None,
     panel_size: Annotated[
@@ -219,9 +220,11 @@ def addmass(
     ):
         raise GzInertiaError("--waterline, --depth, --together and --progress go with --bem")
     if from_result is not None:
+        if panel_size is not None or no_cache or quality != "default":
+            raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
                       None if density is None and fluid is None else fluid_density(density, fluid),
-                      upgrade_version, model_path or [], wamit_length)
+                      upgrade_version, model_path or [], wamit_length, _bem_geometry(geometry))
         return
     if not ellipsoid and not bem:
         raise GzInertiaError(
@@ -290,8 +293,10 @@ def _addmass_from(
     upgrade_version: bool,
     model_paths: list[Path],
     wamit_length: float = 1.0,
+    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
 ) -> None:
-    """``addmass --from RESULT``: import, move to Bo in link axes, write."""
+    """``addmass --from RESULT``: import, move to Bo in link axes, write (the comment records
+    the link's geometry the result describes, ``--geometry``: GZI212)."""
     import numpy as np
 
     from gzinertia.edit.bem_import import add_mass_from
@@ -301,7 +306,7 @@ def _addmass_from(
     old, new, name, A, notes = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=model_paths,
-        wamit_length=wamit_length,
+        wamit_length=wamit_length, geometry=geometry,
     )
     print(
         f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "

@@ -106,23 +106,33 @@ def displacing_collisions(
 def displacing_shapes(
     link: LinkRecord, settings: BemSettings, model_paths: Sequence[str | Path]
 ) -> list[Collision]:
-    """What ``settings`` says to mesh for ``link``: its collisions, or its visuals read from the
-    link's file (:func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also
-    GZI212's). Visuals that cannot be read (posed ``relative_to`` another frame, an unreadable
-    ``<geometry>``) are refused unless the readable ones are named: a hull with a part left out
-    would be solved silently wrong."""
-    if settings.element == "collision":
-        return displacing_collisions(link, settings.collisions)
+    """What ``settings`` says to mesh for ``link`` (:func:`shapes_of`)."""
+    return shapes_of(link, settings.collisions, settings.element, model_paths)
+
+
+def shapes_of(
+    link: LinkRecord,
+    names: Sequence[str] | None,
+    element: Element,
+    model_paths: Sequence[str | Path],
+) -> list[Collision]:
+    """The link's displacing shapes: its collisions, or its visuals read from the link's file
+    (:func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's); all
+    of them or those ``names`` names. Visuals that cannot be read (posed ``relative_to``
+    another frame, an unreadable ``<geometry>``) are refused unless the readable ones are
+    named: a hull with a part left out would be solved silently wrong."""
+    if element == "collision":
+        return displacing_collisions(link, names)
     from gzinertia.sdf.visuals import link_visuals
 
     visuals, skipped = link_visuals(link, model_paths)
-    if skipped and settings.collisions is None:
+    if skipped and names is None:
         raise GzInertiaError(
             f"{link.source}: link {link.name!r}: {skipped} of its visuals cannot be meshed "
             "(posed relative_to another frame, or a <geometry> that cannot be read): name the "
             "ones to mesh with --geometry visual:NAME[,NAME...]"
         )
-    return displacing_collisions(link, settings.collisions, visuals, "visual")
+    return displacing_collisions(link, names, visuals, "visual")
 
 
 def provenance(

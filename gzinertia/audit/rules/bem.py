@@ -1,9 +1,13 @@
-"""Rules about added mass computed by ``addmass --bem``: GZI212 (stale BEM provenance).
+"""Rules about added mass computed by ``addmass --bem`` or imported by ``addmass --from``:
+GZI212 (stale provenance).
 
-``addmass --bem`` writes, before ``<fluid_added_mass>``, a comment naming the collisions it meshed
-and a digest of that geometry (:mod:`gzinertia.physics.bem_provenance`). When the digest no longer
-matches the link's geometry (a shape resized, moved, removed, its mesh file changed), the matrix
-describes a hull the model no longer has.
+``addmass --bem`` writes, before ``<fluid_added_mass>``, a comment naming the shapes it meshed
+(collisions, or visuals after ``--geometry visual``) and a digest of that geometry
+(:mod:`gzinertia.physics.bem_provenance`); ``addmass --from`` writes the same for the geometry the
+imported result is taken to describe, plus the digest of the result file. When the digest no
+longer matches the link's geometry (a shape resized, moved, removed, its mesh file changed), the
+matrix describes a hull the model no longer has. The result file itself is not read by the audit
+(it reads only what the model names): its digest says which result it was.
 """
 
 from __future__ import annotations
@@ -67,8 +71,9 @@ def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
 
 
 def bem_is_current(ctx: LinkContext) -> bool:
-    """True when the link's ``<fluid_added_mass>`` carries a BEM provenance whose digest matches
-    its geometry: the matrix was computed about the link origin from the hull it has now."""
+    """True when the link's ``<fluid_added_mass>`` carries a BEM (or ``--from`` import)
+    provenance whose digest matches its geometry: the matrix was computed (or imported and
+    moved by the tool) about the link origin for the hull it has now."""
     provenance = bem_provenance(ctx)
     return provenance is not None and current_digest(ctx, provenance) == provenance.digest
 
@@ -109,11 +114,26 @@ def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
         if provenance.element == "visual"
         else ()
     )
-    message = (
-        f"<fluid_added_mass> comes from a BEM solve of another hull: {what}. Recompute it: "
-        f"`{command_line('addmass', file, '--bem', *geometry, '--link', link)}`"
-    )
+    solve = command_line("addmass", file, "--bem", *geometry, "--link", link)
+    if provenance.origin == "imported":
+        again = command_line("addmass", file, "--from", "RESULT", *geometry, "--link", link)
+        dataset = provenance.dataset_digest or "unknown"
+        message = (
+            f"<fluid_added_mass> was imported (dataset {dataset}) for another hull: {what}. "
+            f"Compute the result for the hull the link has and import it again (`{again}`), "
+            f"or compute it here: `{solve}`"
+        )
+    else:
+        message = (
+            f"<fluid_added_mass> comes from a BEM solve of another hull: {what}. Recompute it: "
+            f"`{solve}`"
+        )
     inertial = ctx.link.inertial
     where = inertial.added_mass_source or inertial.source or ctx.where
-    values = {"written_digest": provenance.digest, "current_digest": digest or ""}
+    values = {
+        "written_digest": provenance.digest,
+        "current_digest": digest or "",
+        "origin": provenance.origin,
+        "dataset_digest": provenance.dataset_digest,
+    }
     yield finding("GZI212", where, ctx.name, message, values)
