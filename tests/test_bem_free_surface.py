@@ -265,3 +265,44 @@ def test_together_under_a_free_surface_against_capytaine(tmp_path: Path) -> None
         A_BBo_B = A_WBo_W.reexpressed("B", np.asarray(lk.X_WB.R).T).linear_first()
         got = result.A_BBo_B.linear_first()
         assert np.max(np.abs(got - A_BBo_B)) <= 1e-6 * np.max(np.abs(A_BBo_B))
+
+
+def test_touching_shapes_are_refused_under_a_free_surface_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two boxes touching along one edge have no single outside, cut at a waterline or not:
+    one line naming the file, exit 2, the file untouched."""
+    path = tmp_path / "edge.sdf"
+    path.write_text(
+        BUOY.format(a=0.2).replace(
+            '<collision name="hull"><geometry><sphere><radius>0.2</radius></sphere></geometry>'
+            "</collision>",
+            '<collision name="a"><geometry><box><size>0.2 0.2 0.2</size></box></geometry>'
+            '</collision><collision name="b"><pose>0.2 0.2 0 0 0 0</pose><geometry><box>'
+            "<size>0.2 0.2 0.2</size></box></geometry></collision>",
+        )
+    )
+    old = path.read_bytes()
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--waterline", "0", "--quality", "fast", "--in-place"],
+        capsys,
+    )
+    assert code == 2 and path.read_bytes() == old
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and "touch along an edge" in lines[0], err
+
+
+def test_a_link_above_the_waterline_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing below the waterline, nothing to solve: one line naming the file, exit 2."""
+    path = tmp_path / "buoy.sdf"
+    path.write_text(BUOY.format(a=A_SPHERE))
+    old = path.read_bytes()
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--waterline", "-1", "--quality", "fast", "--in-place"],
+        capsys,
+    )
+    assert code == 2 and path.read_bytes() == old
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and "above the waterline" in lines[0], err

@@ -353,6 +353,11 @@ def wetted_surface(
     p = np.asarray(p_WaterBo_W, dtype=float)
     union, places = _united(collisions, h, element)
     closed = union.refine_to_length(h).to_mesh64()
+    _require_manifold(
+        np.asarray(closed.vert_properties, dtype=np.float64)[:, :3],
+        np.asarray(closed.tri_verts, dtype=np.int64),
+        places,
+    )
     posed = union.transform(np.hstack([R, p.reshape(3, 1)]))
     below = posed.trim_by_plane([0.0, 0.0, -1.0], 0.0)
     volume = float(below.volume()) if not below.is_empty() else 0.0
