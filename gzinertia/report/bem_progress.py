@@ -85,8 +85,13 @@ class BarProgress:
 
 
 def bem_progress(show_bar: bool | None) -> LineProgress | BarProgress:
-    """The bar when asked (``True``), or when not told (``None``) and stderr is a terminal
-    outside CI (``$CI`` unset, as the audit's bar); the one-line status otherwise."""
+    """The bar when asked (``True``: drawn even when stderr is not a terminal), or when not
+    told (``None``) and stderr is a terminal outside CI (``$CI`` unset, as the audit's bar);
+    the one-line status otherwise."""
     if show_bar is None:
-        show_bar = sys.stderr.isatty() and not os.environ.get("CI")
-    return BarProgress() if show_bar else LineProgress()
+        return BarProgress() if sys.stderr.isatty() and not os.environ.get("CI") else LineProgress()
+    if not show_bar:
+        return LineProgress()
+    from rich.console import Console
+
+    return BarProgress(Console(stderr=True, force_terminal=True))  # asked for: drawn anyway
