@@ -152,3 +152,57 @@ def test_a_visual_that_cannot_be_read_is_refused(
     assert code == 2 and path.read_bytes() == old
     lines = err.strip().splitlines()
     assert len(lines) == 1 and f"{path}:" in lines[0] and "cannot be meshed" in lines[0], err
+
+
+MESH_MODEL = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="boat">
+    <link name="hull">
+      <inertial><mass>10</mass><inertia><ixx>0.35</ixx><iyy>0.35</iyy><izz>0.6</izz></inertia></inertial>
+      <collision name="proxy"><geometry><box><size>0.6 0.3 0.01</size></box></geometry></collision>
+      <visual name="shell"><geometry><mesh><uri>{uri}</uri></mesh></geometry></visual>
+    </link>
+  </model>
+</sdf>
+"""
+
+
+@pytest.mark.parametrize("uri", ["meshes/shell.stl", "model://shellpkg/meshes/shell.stl"])
+def test_a_visual_mesh_file_that_changes_is_reported_through_the_audit_cache(
+    uri: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The visual's mesh file is a dependency of the model for the audit cache: re-exported
+    after the solve (the hull lengthened), a cached audit re-checks the file and reports
+    GZI212; unchanged, it is silent. A ``model://`` mesh is found through the model paths the
+    audit is given (the same as the command's ``-m``)."""
+    import trimesh
+
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "bem-cache"))
+    monkeypatch.delenv("GZ_SIM_RESOURCE_PATH", raising=False)
+    root = tmp_path / "models"
+    package = root / "shellpkg"
+    (package / "meshes").mkdir(parents=True)
+    path = (tmp_path / "boat.sdf") if uri.startswith("model://") else (package / "boat.sdf")
+    stl = package / "meshes" / "shell.stl"
+    trimesh.creation.box((0.5, 0.3, 0.2)).export(stl)
+    path.write_text(MESH_MODEL.format(uri=uri))
+    paths = [str(root)] if uri.startswith("model://") else []
+    flags = [arg for p in paths for arg in ("-m", p)]
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--geometry", "visual", "--quality", "fast",
+         *flags, "--in-place"],
+        capsys,
+    )
+    assert code == 0, err
+    assert "geometry visuals=shell" in path.read_text()
+    cache = tmp_path / "audit-cache"
+
+    def gzi212() -> list[str]:
+        found = audit([str(path)], model_paths=paths, cache_dir=cache).findings
+        return [f.message for f in found if f.code == "GZI212"]
+
+    assert gzi212() == []
+    assert gzi212() == []  # from the cache
+    trimesh.creation.box((0.6, 0.3, 0.2)).export(stl)
+    stale = gzi212()
+    assert len(stale) == 1 and "visuals (shell)" in stale[0], stale

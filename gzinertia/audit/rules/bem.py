@@ -13,6 +13,7 @@ matrix describes a hull the model no longer has. The result file itself is not r
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from gzinertia.audit.context import LinkContext
@@ -48,7 +49,21 @@ def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision] 
     if not Path(ctx.link.source.file).is_file():
         return None
     visuals, _skipped = link_visuals(ctx.link)
-    return visuals
+    # Mesh URIs as the audited reading resolved them (its model paths, the reader's
+    # visual-mesh dependencies of such links), where the visuals reader alone did not.
+    resolved = {
+        (d.uri, d.base): d.path
+        for d in ctx.document.doc.dependencies
+        if d.kind == "resource" and d.path is not None
+    }
+    out = []
+    for v in visuals:
+        g = v.geometry
+        path = resolved.get((g.mesh_uri or "", v.source.file))
+        if g.kind == "mesh" and g.mesh_path is None and path is not None:
+            v = replace(v, geometry=replace(g, mesh_path=path))
+        out.append(v)
+    return out
 
 
 def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
