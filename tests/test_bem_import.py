@@ -190,3 +190,35 @@ def test_wamit_file_is_made_dimensional_and_moved(
     before = sdf.read_bytes()
     code, _, err = run_cli([*base, "--frequency", "zero", "--in-place"], capsys)
     assert code == 2 and "hull.1" in err and "PER = -1" in err and sdf.read_bytes() == before
+
+
+def test_an_imported_result_goes_stale_with_the_hull(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The import records the link's collisions it describes (their digest, as ``--bem``
+    writes it) and the dataset's own sha256: the audit is silent while that geometry stays as
+    it was (the clean twin: only the rigid mass edited) and reports GZI212 once the hull is
+    resized, pointing at a new import or a solve."""
+    import hashlib
+
+    from gzinertia.audit.runner import audit
+
+    dataset = _dataset(tmp_path, [np.inf])
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(LINK)
+    code, _, err = run_cli(
+        ["addmass", str(sdf), "--from", str(dataset), "--link", "body", "--in-place"], capsys
+    )
+    assert code == 0, err
+    text = sdf.read_text()
+    assert "geometry collisions=hull; mesh digest sha256:" in text
+    assert f"dataset digest sha256:{hashlib.sha256(dataset.read_bytes()).hexdigest()[:16]}" in text
+
+    sdf.write_text(text.replace("<mass>60</mass>", "<mass>65</mass>"))
+    assert "GZI212" not in {f.code for f in audit([str(sdf)]).findings}
+
+    sdf.write_text(text.replace("<size>1 0.4 0.3</size>", "<size>1.2 0.4 0.3</size>"))
+    stale = [f for f in audit([str(sdf)]).findings if f.code == "GZI212"]
+    assert len(stale) == 1 and stale[0].link == "boat::body"
+    assert "was imported" in stale[0].message and "--from" in stale[0].message
+    assert stale[0].values["origin"] == "imported"

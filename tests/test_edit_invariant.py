@@ -84,6 +84,18 @@ def _addmass_bem(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]
     return [Run(("addmass", str(path), "--bem", "--quality", "fast"))]
 
 
+#: Files whose collision is a buoyancy proxy for a visual hull (gz-sim's hydrodynamics tutorial:
+#: a 1 x 1 x 0.01 m slab under a cylinder visual): ``addmass --bem --geometry visual`` there.
+VISUAL_HULLS = ("theory_hydrodynamics/buoyant_cylinder.sdf",)
+
+
+def _addmass_bem_visual(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+    if not any(path.as_posix().endswith(name) for name in VISUAL_HULLS):
+        return []
+    args = ("--bem", "--geometry", "visual", "--quality", "fast", "--replace-plugin-added-mass")
+    return [Run(("addmass", str(path), *args))]
+
+
 def _fix(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
     return [Run(("fix", str(path)))] if b"<inertia" in text else []
 
@@ -98,6 +110,7 @@ def _fix_geometry(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run
 EDITS: dict[str, Runs] = {
     "addmass": _addmass,
     "addmass-bem": _addmass_bem,
+    "addmass-bem-visual": _addmass_bem_visual,
     "shift": _shift,
     "convert-hydro-to-sdf": _hydro_to_sdf,
     "convert-sdf-to-hydro": _sdf_to_hydro,

@@ -183,8 +183,8 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "GZI212",
             "bem-added-mass-stale",
             "warning",
-            "<fluid_added_mass> written by `addmass --bem` for geometry the link no longer has "
-            "(its mesh digest does not match).",
+            "<fluid_added_mass> written by `addmass --bem` (or imported by `addmass --from`) for "
+            "geometry the link no longer has (its mesh digest does not match).",
         ),
         _rule(
             "GZI301",

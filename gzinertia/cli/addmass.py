@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Literal, Optional
 
 import typer
 
@@ -59,7 +59,9 @@ def addmass(
         typer.Option(
             "--geometry",
             help="With --bem: the collisions to mesh, comma-separated names (default: all of "
-            "the link's collisions, united).",
+            "the link's collisions, united); 'visual' meshes the link's visuals instead (when "
+            "the collision is a buoyancy proxy), 'visual:NAME,...' the visuals named. With "
+            "--from: the geometry the result describes (GZI212 watches it).",
         ),
     ] = None,
     panel_size: Annotated[
@@ -137,6 +139,14 @@ def addmass(
         bool,
         typer.Option("--no-cache", help="With --bem: neither read nor write the result cache."),
     ] = False,
+    progress_bar: Annotated[
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--progress/--no-progress",
+            help="With --bem: progress bars per link and per solve on stderr (default: on a "
+            "terminal outside CI; otherwise one line per solve).",
+        ),
+    ] = None,
     fit: Annotated[
         FitChoice,
         typer.Option(
@@ -205,12 +215,16 @@ def addmass(
         raise GzInertiaError("--about and --axes go with --from")
     if frequency is not None and from_result is None and waterline is None:
         raise GzInertiaError("--frequency goes with --from or --bem --waterline")
-    if (waterline is not None or depth is not None or together) and not bem:
-        raise GzInertiaError("--waterline, --depth and --together go with --bem")
+    if (waterline is not None or depth is not None or together or progress_bar is not None) and (
+        not bem
+    ):
+        raise GzInertiaError("--waterline, --depth, --together and --progress go with --bem")
     if from_result is not None:
+        if panel_size is not None or no_cache or quality != "default":
+            raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
                       None if density is None and fluid is None else fluid_density(density, fluid),
-                      upgrade_version, model_path or [], wamit_length)
+                      upgrade_version, model_path or [], wamit_length, _bem_geometry(geometry))
         return
     if not ellipsoid and not bem:
         raise GzInertiaError(
@@ -224,6 +238,7 @@ def addmass(
             file, mode, link, geometry, panel_size, quality, no_cache,
             fluid_density(density, fluid), upgrade_version, model_path or [],
             replace_plugin_added_mass, allow_overlap, waterline, depth, frequency, together,
+            progress_bar,
         )
         return
     if geometry is not None or panel_size is not None or no_cache or quality != "default":
@@ -278,8 +293,10 @@ def _addmass_from(
     upgrade_version: bool,
     model_paths: list[Path],
     wamit_length: float = 1.0,
+    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
 ) -> None:
-    """``addmass --from RESULT``: import, move to Bo in link axes, write."""
+    """``addmass --from RESULT``: import, move to Bo in link axes, write (the comment records
+    the link's geometry the result describes, ``--geometry``: GZI212)."""
     import numpy as np
 
     from gzinertia.edit.bem_import import add_mass_from
@@ -289,7 +306,7 @@ def _addmass_from(
     old, new, name, A, notes = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=model_paths,
-        wamit_length=wamit_length,
+        wamit_length=wamit_length, geometry=geometry,
     )
     print(
         f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
@@ -318,6 +335,7 @@ def _addmass_bem(
     depth: float | None = None,
     frequency: str | None = None,
     together: bool = False,
+    progress_bar: bool | None = None,
 ) -> None:
     """``addmass --bem``: solve, report on stderr, deliver the edit."""
     from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
@@ -331,15 +349,7 @@ def _addmass_bem(
         raise GzInertiaError(
             f"--panel-size must be a positive length in metres, not {panel_size!r}"
         )
-    names = None
-    if geometry is not None:
-        if geometry.strip().lower() == "visual":
-            raise GzInertiaError(
-                "--geometry visual is not supported yet: name the collisions to mesh"
-            )
-        names = tuple(n.strip() for n in geometry.split(",") if n.strip())
-        if not names:
-            raise GzInertiaError("--geometry needs one or more collision names")
+    names, element = _bem_geometry(geometry)
     import math
 
     if waterline is None and depth is not None:
@@ -351,29 +361,29 @@ def _addmass_bem(
     limit = (frequency or "zero").strip().lower()
     if limit not in ("zero", "infinite"):
         raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
-    if together and waterline is not None:
-        raise GzInertiaError("--together solves in unbounded fluid: not with --waterline yet")
     level = next(q for q in QUALITY_PANELS if q == quality)
     settings = BemSettings(
         density, panel_size, level, names, not no_cache, waterline,
         math.inf if depth is None else depth, "infinite" if limit == "infinite" else "zero",
-        together,
+        together, element,
     )
+    from gzinertia.report.bem_progress import bem_progress
 
-    def progress(message: str) -> None:
-        print(f"... {message}", file=sys.stderr, flush=True)
-
-    # duplicates: a keyword-argument call, alike other such calls by shape only
-    result, solved = add_mass_bem(
-        file,
-        settings=settings,
-        pattern=link,
-        upgrade_version=upgrade_version,
-        model_paths=model_paths,
-        replace_plugin_added_mass=replace_plugin_added_mass,
-        allow_overlap=allow_overlap,
-        progress=progress,
-    )
+    progress = bem_progress(progress_bar)
+    try:
+        # duplicates: a keyword-argument call, alike other such calls by shape only
+        result, solved = add_mass_bem(
+            file,
+            settings=settings,
+            pattern=link,
+            upgrade_version=upgrade_version,
+            model_paths=model_paths,
+            replace_plugin_added_mass=replace_plugin_added_mass,
+            allow_overlap=allow_overlap,
+            progress=progress,
+        )
+    finally:
+        progress.close()  # the bar goes before any error or summary line is printed
     import numpy as np
 
     from gzinertia.physics.bem import BemResult
@@ -383,9 +393,11 @@ def _addmass_bem(
         assert isinstance(r, BemResult)
         A = r.A_BBo_B.linear_first()
         print(
-            f"{item.link.name}: BEM (Capytaine {r.capytaine_version}, direct), collisions "
-            f"{', '.join(item.collisions)}, {r.panels} panels (error estimate from "
-            f"{r.coarse_panels}): {100.0 * r.relative_error:.2g} %, {r.density:g} kg/m^3, "
+            f"{item.link.name}: BEM (Capytaine {r.capytaine_version}, direct), {element}s "
+            f"{', '.join(item.collisions)}, {r.panels} "
+            + ("panels" if r.closed_panels is None else "wetted panels")
+            + f" (error estimate from {r.coarse_panels}): {100.0 * r.relative_error:.2g} %, "
+            f"{r.density:g} kg/m^3, "
             + ("cached" if r.cached else f"{r.seconds:.1f} s"),
             file=sys.stderr,
         )
@@ -395,6 +407,26 @@ def _addmass_bem(
         )
     _report(result, written=bool(solved))
     deliver_edit(file, result.old, result.new, mode)
+
+
+def _bem_geometry(
+    geometry: str | None,
+) -> tuple[tuple[str, ...] | None, Literal["collision", "visual"]]:
+    """``--geometry``: ``(names or None for all, element)``; ``visual`` and ``visual:a,b`` mesh
+    visuals, a plain list names collisions."""
+    if geometry is None:
+        return None, "collision"
+    text = geometry.strip()
+    element: Literal["collision", "visual"] = "collision"
+    if text.lower() == "visual" or text.lower().startswith("visual:"):
+        element = "visual"
+        text = text[len("visual"):].removeprefix(":")
+        if not text.strip():
+            return None, element
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise GzInertiaError(f"--geometry needs one or more {element} names")
+    return names, element
 
 
 def _of_collisions(names: str | None) -> str:

@@ -7,10 +7,10 @@ same writer (only ``<fluid_added_mass>`` and its comment change) and read-back c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from gzinertia.edit.addmass import (
     AddMassResult,
@@ -33,6 +33,9 @@ from gzinertia.records import Collision, HydroPlugin, LinkRecord
 if TYPE_CHECKING:
     from gzinertia.physics.bem import Quality
 
+#: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
+Element = Literal["collision", "visual"]
+
 
 @dataclass(frozen=True)
 class BemSettings:
@@ -48,8 +51,26 @@ class BemSettings:
     waterline: float | None = None
     depth: float = float("inf")
     frequency: Literal["zero", "infinite"] = "zero"
-    #: Solve the selected links in one problem (unbounded fluid only).
+    #: Solve the selected links in one problem (in unbounded fluid or under the free surface).
     together: bool = False
+    #: Mesh the link's collisions (default) or its visuals (``--geometry visual``: the
+    #: collision is a buoyancy proxy); ``collisions`` then names visuals.
+    element: Element = "collision"
+
+
+class BemRunProgress(Protocol):
+    """What ``add_mass_bem`` tells about a run: each link as it is reached (``index`` of
+    ``total`` selected), then each solve and its radiation problems
+    (:class:`gzinertia.physics.bem.SolveProgress`)."""
+
+    def link(self, name: str, index: int, total: int) -> None:
+        """Link ``name`` is reached, ``index`` (from 0) of ``total`` selected."""
+
+    def solve(self, description: str, problems: int) -> None:
+        """A solve starts: ``description`` says what; ``problems`` radiation problems follow."""
+
+    def advance(self) -> None:
+        """One radiation problem of the current solve is solved."""
 
 
 @dataclass(frozen=True)
@@ -62,23 +83,64 @@ class LinkBem:
     result: object  # BemResult (typed loosely: physics.bem imports capytaine lazily)
 
 
-def displacing_collisions(link: LinkRecord, names: Sequence[str] | None) -> list[Collision]:
-    """The link's collisions the BEM meshes: all of them, or those named (an error naming the
-    link when a name is not one of its collisions)."""
+def displacing_collisions(
+    link: LinkRecord,
+    names: Sequence[str] | None,
+    shapes: Sequence[Collision] | None = None,
+    element: Element = "collision",
+) -> list[Collision]:
+    """The shapes the BEM meshes: all of the link's collisions (or of ``shapes``, its visuals:
+    ``element="visual"``), or those named (an error naming the link when a name is not one of
+    them)."""
+    pool = list(link.collisions if shapes is None else shapes)
     if names is None:
-        return list(link.collisions)
-    by_name = {c.name: c for c in link.collisions}
+        return pool
+    by_name = {c.name: c for c in pool}
     missing = [n for n in names if n not in by_name]
     if missing:
         have = ", ".join(sorted(by_name)) or "none"
         raise GzInertiaError(
-            f"{link.source}: link {link.name!r} has no collision named {missing[0]!r} "
-            f"(its collisions: {have})"
+            f"{link.source}: link {link.name!r} has no {element} named {missing[0]!r} "
+            f"(its {element}s: {have})"
         )
     return [by_name[n] for n in names]
 
 
-def provenance(result: object, names: Sequence[str], digest: str) -> str:
+def displacing_shapes(
+    link: LinkRecord, settings: BemSettings, model_paths: Sequence[str | Path]
+) -> list[Collision]:
+    """What ``settings`` says to mesh for ``link`` (:func:`shapes_of`)."""
+    return shapes_of(link, settings.collisions, settings.element, model_paths)
+
+
+def shapes_of(
+    link: LinkRecord,
+    names: Sequence[str] | None,
+    element: Element,
+    model_paths: Sequence[str | Path],
+) -> list[Collision]:
+    """The link's displacing shapes: its collisions, or its visuals read from the link's file
+    (:func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's); all
+    of them or those ``names`` names. Visuals that cannot be read (posed ``relative_to``
+    another frame, an unreadable ``<geometry>``) are refused unless the readable ones are
+    named: a hull with a part left out would be solved silently wrong."""
+    if element == "collision":
+        return displacing_collisions(link, names)
+    from gzinertia.sdf.visuals import link_visuals
+
+    visuals, skipped = link_visuals(link, model_paths)
+    if skipped and names is None:
+        raise GzInertiaError(
+            f"{link.source}: link {link.name!r}: {skipped} of its visuals cannot be meshed "
+            "(posed relative_to another frame, or a <geometry> that cannot be read): name the "
+            "ones to mesh with --geometry visual:NAME[,NAME...]"
+        )
+    return displacing_collisions(link, names, visuals, "visual")
+
+
+def provenance(
+    result: object, names: Sequence[str], digest: str, element: Element = "collision"
+) -> str:
     """The comment written before ``<fluid_added_mass>``
     (:func:`gzinertia.physics.bem_provenance.format_provenance`)."""
     from gzinertia.physics.bem import BemResult
@@ -96,15 +158,10 @@ def provenance(result: object, names: Sequence[str], digest: str) -> str:
             collisions=names,
             digest=digest,
             density=result.density,
+            element=element,
+            closed_panels=result.closed_panels,
         )
     )
-
-
-def _prefixed(progress: Callable[[str], None] | None, name: str) -> Callable[[str], None] | None:
-    if progress is None:
-        return None
-    report = progress
-    return lambda message: report(f"{name}: {message}")
 
 
 # duplicates: the keyword parameters of add_mass, alike by shape only
@@ -117,7 +174,7 @@ def add_mass_bem(
     model_paths: Sequence[str | Path],
     replace_plugin_added_mass: bool = False,
     allow_overlap: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: BemRunProgress | None = None,
 ) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
     """Solves and writes (in memory) the BEM added mass of the selected links of ``path``.
 
@@ -158,7 +215,7 @@ def add_mass_bem(
     ) -> None:
         names = tuple(c.name for c in collisions)
         digest = geometry_digest(collisions)
-        written_A = (result.A_BBo_B, provenance(result, names, digest))
+        written_A = (result.A_BBo_B, provenance(result, names, digest, settings.element))
         replaces = "): the BEM result replaces its <iDotJ> terms"
         if not write_link_added_mass(
             editor, link, plugins, written_A, policy, (skipped, notes), replaces
@@ -176,14 +233,22 @@ def add_mass_bem(
         if clash is not None:
             warnings.append(overlap_reason(link, *clash, written=True))
 
-    for link in sorted(links, key=lambda lk: -guard.volume(lk)):
+    free_surface = (
+        None
+        if settings.waterline is None
+        else (settings.waterline, settings.frequency, settings.depth)
+    )
+    element = settings.element
+    for index, link in enumerate(sorted(links, key=lambda lk: -guard.volume(lk))):
+        if progress is not None:
+            progress.link(link.name, index, len(links))
         admitted = admit_link(link, guard, policy, skipped)
         if admitted is None:
             continue
         clash, plugins = admitted
-        collisions = displacing_collisions(link, settings.collisions)
+        collisions = displacing_shapes(link, settings, model_paths)
         if not collisions:
-            skipped.append(f"{link.name}: no collision geometry to mesh")
+            skipped.append(f"{link.name}: no {element} geometry to mesh")
             continue
         if settings.together:
             pending.append((link, collisions, plugins, clash))
@@ -195,13 +260,16 @@ def add_mass_bem(
             panel_size=settings.panel_size,
             quality=settings.quality,
             use_cache=settings.use_cache,
-            progress=_prefixed(progress, link.name),
+            progress=progress,
             free_surface=None
-            if settings.waterline is None
-            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),
+            if free_surface is None
+            else FreeSurface(free_surface[0], link.X_WB, free_surface[1], free_surface[2]),
+            element=element,
         )
         write(link, collisions, plugins, clash, result)
     if pending:
+        if progress is not None:
+            progress.link(f"{len(pending)} links together", len(links), len(links))
         results, cross = bem_added_mass_together(
             [(c, link.X_WB) for link, c, _, _ in pending],
             settings.density,
@@ -209,6 +277,8 @@ def add_mass_bem(
             quality=settings.quality,
             use_cache=settings.use_cache,
             progress=progress,
+            waterline=free_surface,
+            element=element,
         )
         for (link, collisions, plugins, clash), result in zip(pending, results, strict=True):
             write(link, collisions, plugins, clash, result)

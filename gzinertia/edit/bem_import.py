@@ -18,12 +18,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.bem_provenance import dataset_digest, format_import_geometry
 from gzinertia.physics.rotation import Pose
+from gzinertia.records import LinkRecord
 
 #: Largest dataset file read (bytes).
 MAX_DATASET_BYTES = 256 * 1024 * 1024
@@ -39,6 +42,8 @@ class ImportedAddedMass:
     density: float
     rotation_center: tuple[float, float, float] | None
     description: str
+    #: ``sha256:<16 hex>`` of the file's bytes (written in the comment: which result it was).
+    digest: str = ""
 
 
 def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
@@ -139,7 +144,9 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
         f"Capytaine {version} dataset {path.name}, omega {omegas[k]:g} rad/s, free surface, "
         f"water depth {depth:g} m"
     )
-    return ImportedAddedMass(A, float(omegas[k]), rho, centre, description)
+    return ImportedAddedMass(
+        A, float(omegas[k]), rho, centre, description, dataset_digest(data)
+    )
 
 
 def _wamit_period(frequency: str | None, path: Path) -> float:
@@ -184,9 +191,10 @@ def read_wamit_1(
         raise GzInertiaError(f"--wamit-length must be a positive length, not {length!r}")
     period = _wamit_period(frequency, path)
     try:
-        text = read_regular_file(path, MAX_DATASET_BYTES).decode("ascii", errors="replace")
+        raw = read_regular_file(path, MAX_DATASET_BYTES)
     except OSError as exc:
         raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    text = raw.decode("ascii", errors="replace")
     A = np.full((6, 6), np.nan)
     periods: set[float] = set()
     for number, line in enumerate(text.splitlines(), start=1):
@@ -215,7 +223,7 @@ def read_wamit_1(
     description = (
         f"WAMIT .1 file {path.name}, PER {period:g} s (omega {omega:g} rad/s), ULEN {length:g} m"
     )
-    return ImportedAddedMass(A, omega, density, None, description)
+    return ImportedAddedMass(A, omega, density, None, description, dataset_digest(raw))
 
 
 def imported_in_link(
@@ -250,6 +258,26 @@ def imported_in_link(
     return A_BBo_B, text
 
 
+def _geometry_record(
+    link: LinkRecord,
+    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]],
+    model_paths: Sequence[str | Path],
+    digest: str,
+) -> str:
+    """``; geometry ...; mesh digest ...; dataset digest ...`` for the link's shapes (none when
+    the link has none: there is then nothing to go stale)."""
+    from gzinertia.edit.addmass_bem import shapes_of
+    from gzinertia.physics.surface_mesh import geometry_digest
+
+    names, element = geometry
+    shapes = shapes_of(link, names, element, model_paths)
+    if not shapes:
+        return ""
+    return "; " + format_import_geometry(
+        element, [c.name for c in shapes], geometry_digest(shapes), digest
+    )
+
+
 def add_mass_from(
     path: Path,
     *,
@@ -262,9 +290,15 @@ def add_mass_from(
     upgrade_version: bool,
     model_paths: Sequence[str | Path],
     wamit_length: float = 1.0,
+    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
 ) -> tuple[bytes, bytes, str, AddedMass, list[str]]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
-    memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``."""
+    memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``.
+
+    The comment also records the link's displacing geometry the result is taken to describe
+    (``geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them) with its
+    digest, and the digest of the result file: the audit reports the matrix as stale (GZI212)
+    once that geometry changes."""
     from gzinertia.edit.addmass import _editable_links
     from gzinertia.edit.links import ascii_comment, link_element, write_fluid_added_mass
     from gzinertia.edit.sdf_version import check_version_for_added_mass
@@ -285,6 +319,7 @@ def add_mass_from(
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
     A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)
+    text += _geometry_record(link, geometry, model_paths, imported.digest)
     write_fluid_added_mass(
         edit.editor, link_element(edit.editor, link), A_BBo_B, ascii_comment(text)
     )

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,7 +43,14 @@ from numpy.typing import NDArray
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Pose
-from gzinertia.physics.surface_mesh import Surface, link_surface, surface_area
+from gzinertia.physics.surface_mesh import (
+    WATERPLANE_TOLERANCE,
+    Surface,
+    WettedSurface,
+    link_surface,
+    surface_area,
+    wetted_surface,
+)
 from gzinertia.records import Collision
 
 FloatArray = NDArray[np.float64]
@@ -64,7 +71,7 @@ WARN_ERROR: Final = 0.05
 COARSE_RATIO: Final = math.sqrt(2.0)
 RIGID_BODY_DOFS: Final = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 #: Bumped when what the solve computes changes, so old cache entries are not reused.
-CACHE_VERSION: Final = 1
+CACHE_VERSION: Final = 2
 INSTALL_HINT: Final = (
     "--bem needs the optional boundary-element solver: pip install 'gzinertia[bem]' "
     "(capytaine and manifold3d)"
@@ -109,6 +116,9 @@ class BemResult:
     method: str = "direct"
 
     length_scale: float = 1.0
+    #: Under a free surface: the panels of the closed surface the wetted part (``panels``) was
+    #: cut from (no lid is added); ``None`` in unbounded fluid (``panels`` is the closed surface).
+    closed_panels: int | None = None
 
     @property
     def error_bound(self) -> FloatArray:
@@ -161,24 +171,33 @@ def estimated_error(
     return max(errors)
 
 
-def panel_size_for(collisions: Sequence[Collision], panels: int) -> float:
-    """The panel size giving about ``panels`` panels on the link's surface (within about 15 %).
+def panel_size_for(
+    collisions: Sequence[Collision],
+    panels: int,
+    element: str = "collision",
+    mesher: Callable[[float], Surface] | None = None,
+) -> float:
+    """The panel size giving about ``panels`` panels to solve on (within about 15 %): on the
+    link's closed surface, or on what ``mesher(h)`` builds (the wetted part below a waterline).
 
     Refined surfaces have about ``area / (0.4·h²)`` triangles; the first guess from the area is
     corrected up to twice by ``sqrt(N/panels)`` (meshing costs milliseconds)."""
-    h = math.sqrt(surface_area(collisions) / (0.4 * panels))
-    for _ in range(2):
-        n = link_surface(collisions, h).panels
+    mesh = mesher or (lambda size: link_surface(collisions, size, element))
+    h = math.sqrt(surface_area(collisions, element) / (0.4 * panels))
+    for _ in range(3):
+        n = mesh(h).panels
         if abs(n / panels - 1.0) < 0.15:
             break
         h *= math.sqrt(n / panels)
     return h
 
 
-def require_panel_count(collisions: Sequence[Collision], h: float) -> None:
+def require_panel_count(
+    collisions: Sequence[Collision], h: float, element: str = "collision"
+) -> None:
     """Refuses a panel size that would give more than :data:`MAX_PANELS` panels (the dense BEM
     needs about 64·N² bytes: 6.4 GB at 10,000), before meshing."""
-    area = surface_area(collisions)
+    area = surface_area(collisions, element)
     estimate = area / (0.4 * h * h)
     if not estimate <= MAX_PANELS:
         places = ", ".join(str(c.source) for c in collisions)
@@ -187,6 +206,17 @@ def require_panel_count(collisions: Sequence[Collision], h: float) -> None:
             f"{area:.3g} m^2 of surface; the dense BEM is limited to {MAX_PANELS} "
             "(memory grows as the square): choose a larger --panel-size"
         )
+
+
+class SolveProgress(Protocol):
+    """Told when a BEM solve starts (what it is, how many radiation problems: six per body)
+    and when each of its radiation problems is solved."""
+
+    def solve(self, description: str, problems: int) -> None:
+        """A solve starts: ``description`` says what; ``problems`` radiation problems follow."""
+
+    def advance(self) -> None:
+        """One radiation problem of the current solve is solved."""
 
 
 @dataclass(frozen=True)
@@ -211,63 +241,103 @@ class FreeSurface:
         depth = "deep water" if math.isinf(self.depth) else f"water depth {self.depth:g} m"
         return f"free surface at z = {self.waterline:g} m (world), {depth}"
 
+    def p_WaterBo_W(self) -> FloatArray:
+        """Bo in the waterline frame (world axes, origin on the waterplane below W's origin)."""
+        return np.asarray(self.X_WB.p, dtype=float) - np.array([0.0, 0.0, self.waterline])
 
-def solve_surface(
-    surface: Surface, density: float, free_surface: FreeSurface | None = None
-) -> FloatArray:
-    """``A_BBo_B`` of the closed surface (coordinates in B, rotations about Bo), direct BEM,
-    linear-first; row i is the radiating dof, column j the influenced one.
+    def wetted(
+        self, collisions: Sequence[Collision], h: float, element: str = "collision"
+    ) -> WettedSurface:
+        """The link's surface below this waterline (:func:`surface_mesh.wetted_surface`)."""
+        return wetted_surface(
+            collisions, h, np.asarray(self.X_WB.R, dtype=float), self.p_WaterBo_W(), element
+        )
 
-    Unbounded fluid by default. With ``free_surface`` the surface is posed in the world with
-    the waterline moved to ``z = 0`` (Capytaine's free surface), clipped there, solved in world
-    axes about Bo at the frequency limit asked for, and the result re-expressed in B axes."""
+
+def _posed_body(
+    surface: Surface, R_SB: FloatArray, p_SoBo_S: FloatArray, name: str, on_waterplane: bool
+) -> Any:
+    """A Capytaine rigid body of ``surface`` (vertices in B) posed in the solve frame S, its
+    rotations about Bo. ``on_waterplane``: S's ``z = 0`` is the free surface and the surface
+    is a wetted one (:func:`surface_mesh.wetted_surface`): its rim is put exactly on it."""
     import capytaine as cpt
 
-    vertices = surface.vertices
-    centre = np.zeros(3)
-    R_WB = np.eye(3)
-    if free_surface is not None:
-        R_WB = np.asarray(free_surface.X_WB.R)
-        shift = np.asarray(free_surface.X_WB.p) - np.array([0.0, 0.0, free_surface.waterline])
-        vertices = vertices @ R_WB.T + shift
-        centre = shift
+    vertices = surface.vertices @ np.asarray(R_SB).T + np.asarray(p_SoBo_S)
+    if on_waterplane:
+        scale = max(float(np.max(np.abs(vertices))), 1e-300)
+        vertices[np.abs(vertices[:, 2]) <= WATERPLANE_TOLERANCE * scale, 2] = 0.0
     mesh = cpt.Mesh(
-        vertices=vertices, faces=surface.faces, name="link", auto_clean=False, auto_check=False
+        vertices=vertices, faces=surface.faces, name=name, auto_clean=False, auto_check=False
     )
-    if free_surface is not None:
-        if float(np.min(vertices[:, 2])) >= 0.0:
-            raise GzInertiaError(
-                f"the link is entirely above the waterline z = {free_surface.waterline:g} m: "
-                "no wetted surface"
-            )
-        mesh = mesh.immersed_part()
-    body = cpt.FloatingBody(
-        mesh=mesh, dofs=cpt.rigid_body_dofs(rotation_center=centre), name="link"
+    return cpt.FloatingBody(
+        mesh=mesh, dofs=cpt.rigid_body_dofs(rotation_center=np.asarray(p_SoBo_S)), name=name
     )
-    solver = cpt.BEMSolver(method="direct")
+
+
+def _solve_bodies(
+    bodies: Sequence[Any],
+    density: float,
+    free_surface: FreeSurface | None,
+    progress: SolveProgress | None,
+    description: str,
+) -> FloatArray:
+    """The joint added mass (6n x 6n, linear-first, body after body, each about its own
+    rotation centre, in the solve frame's axes; row i the radiating dof) of ``bodies`` in
+    unbounded fluid or under ``free_surface`` (the solve frame's ``z = 0``)."""
+    import capytaine as cpt
+
+    if len(bodies) == 1:
+        joined, names = bodies[0], list(RIGID_BODY_DOFS)
+    else:
+        joined = bodies[0]
+        for body in bodies[1:]:
+            joined = joined + body
+        names = [f"{b.name}__{d}" for b in bodies for d in RIGID_BODY_DOFS]
     if free_surface is None:
         omega, fs, depth = np.inf, np.inf, np.inf
     else:
         omega = 0.0 if free_surface.frequency == "zero" else np.inf
         fs, depth = 0.0, free_surface.depth
-    A = np.empty((6, 6))
-    for i, radiating in enumerate(RIGID_BODY_DOFS):
+    if progress is not None:
+        progress.solve(description, len(names))
+    solver = cpt.BEMSolver(method="direct")
+    A = np.empty((len(names), len(names)))
+    for i, radiating in enumerate(names):
         problem = cpt.RadiationProblem(
-            body=body,
-            radiating_dof=radiating,
-            omega=omega,
-            free_surface=fs,
-            water_depth=depth,
-            rho=float(density),
+            body=joined, radiating_dof=radiating, omega=omega, free_surface=fs,
+            water_depth=depth, rho=float(density),
         )
         added = solver.solve(problem, keep_details=False).added_mass
-        A[i] = [added[j] for j in RIGID_BODY_DOFS]
+        A[i] = [added[j] for j in names]
+        if progress is not None:
+            progress.advance()
     if not np.all(np.isfinite(A)):
         raise GzInertiaError("Capytaine returned a non-finite added mass")
-    if free_surface is not None:  # about Bo in W axes -> B axes: Rb·A·Rbᵀ with R_BW = R_WBᵀ
-        A_BBo_W = AddedMass(A, ordering="linear-first", point="Bo", axes="W")
-        A = A_BBo_W.reexpressed("B", R_WB.T).linear_first()
     return A
+
+
+def solve_surface(
+    surface: Surface,
+    density: float,
+    free_surface: FreeSurface | None = None,
+    progress: SolveProgress | None = None,
+    description: str = "BEM solve",
+) -> FloatArray:
+    """``A_BBo_B`` of the surface (coordinates in B, rotations about Bo), direct BEM,
+    linear-first; row i is the radiating dof, column j the influenced one.
+
+    Unbounded fluid by default (``surface`` closed). With ``free_surface``, ``surface`` is the
+    wetted part (:meth:`FreeSurface.wetted`), posed in the waterline frame (world axes, the free
+    surface at ``z = 0``), solved about Bo at the frequency limit asked for, and the result
+    re-expressed in B axes."""
+    if free_surface is None:
+        body = _posed_body(surface, np.eye(3), np.zeros(3), "link", False)
+        return _solve_bodies([body], density, None, progress, description)
+    R_WB = np.asarray(free_surface.X_WB.R, dtype=float)
+    body = _posed_body(surface, R_WB, free_surface.p_WaterBo_W(), "link", True)
+    A = _solve_bodies([body], density, free_surface, progress, description)
+    A_BBo_W = AddedMass(A, ordering="linear-first", point="Bo", axes="W")
+    return A_BBo_W.reexpressed("B", R_WB.T).linear_first()
 
 
 def _cache_file(key: str) -> Path:
@@ -300,6 +370,56 @@ def _store(key: str, data: dict[str, object]) -> None:
         pass  # a cache that cannot be written only costs time
 
 
+@dataclass(frozen=True)
+class _Meshes:
+    """The fine and coarse surfaces of one link as solved: closed (unbounded fluid) or wetted
+    (below a waterline), with the closed surfaces' panel counts when wetted, and the length
+    scale of the error estimate (radius of the sphere of the displaced volume)."""
+
+    fine: Surface
+    coarse: Surface
+    closed_panels: int | None
+    length: float
+
+
+def _meshes(
+    collisions: Sequence[Collision],
+    h: float,
+    free_surface: FreeSurface | None,
+    element: str,
+) -> _Meshes:
+    if free_surface is None:
+        fine = link_surface(collisions, h, element)
+        coarse = link_surface(collisions, h * COARSE_RATIO, element)
+        volume, closed = fine.volume(), None
+    else:
+        wet_fine = free_surface.wetted(collisions, h, element)
+        wet_coarse = free_surface.wetted(collisions, h * COARSE_RATIO, element)
+        fine, coarse = wet_fine.surface, wet_coarse.surface
+        volume, closed = wet_fine.displaced_volume, wet_fine.closed_panels
+    length = (3.0 * volume / (4.0 * math.pi)) ** (1.0 / 3.0)
+    return _Meshes(fine, coarse, closed, length)
+
+
+def _panel_size(
+    collisions: Sequence[Collision],
+    panel_size: float | None,
+    quality: Quality,
+    free_surface: FreeSurface | None,
+    element: str,
+) -> float:
+    """The given panel size, or the one giving the quality's panel count on what is solved
+    (the wetted part under a free surface)."""
+    if panel_size is not None:
+        return panel_size
+    mesher = (
+        None
+        if free_surface is None
+        else lambda size: free_surface.wetted(collisions, size, element).surface
+    )
+    return panel_size_for(collisions, QUALITY_PANELS[quality], element, mesher)
+
+
 def bem_added_mass(
     collisions: Sequence[Collision],
     density: float,
@@ -307,31 +427,30 @@ def bem_added_mass(
     panel_size: float | None = None,
     quality: Quality = "default",
     use_cache: bool = True,
-    progress: Callable[[str], None] | None = None,
+    progress: SolveProgress | None = None,
     free_surface: FreeSurface | None = None,
+    element: str = "collision",
 ) -> BemResult:
     """The BEM added mass ``A_BBo_B`` of the union of ``collisions`` (posed in link B), with its
     discretisation error from a second solve at ``panel_size·√2``.
 
-    :param collisions: the displacing shapes, each with its pose ``X_BC`` in the link.
+    :param collisions: the displacing shapes, each with its pose ``X_BC`` in the link (the
+        link's collisions, or its visuals: ``element="visual"``, named so in messages).
     :param density: fluid density ρ in kg/m³.
     :param panel_size: longest panel edge in metres; default from ``quality``
-        (:data:`QUALITY_PANELS`, :func:`panel_size_for`).
+        (:data:`QUALITY_PANELS` panels solved on, :func:`panel_size_for`).
     :param quality: the panel count :data:`QUALITY_PANELS` aims at when ``panel_size`` is not
         given (``"fast"``, ``"default"``, ``"fine"``).
     :param use_cache: read and write the result cache (module docstring).
-    :param progress: called with a short message before each solve.
-    :param free_surface: a waterline, sea bed and frequency limit (default: unbounded fluid).
+    :param progress: told when each solve starts and as its radiation problems are solved.
+    :param free_surface: a waterline, sea bed and frequency limit (default: unbounded fluid); the
+        surface is then cut at the waterline (:meth:`FreeSurface.wetted`).
     """
     version = require_bem()
-    h = (
-        panel_size
-        if panel_size is not None
-        else panel_size_for(collisions, QUALITY_PANELS[quality])
-    )
-    require_panel_count(collisions, h)
-    fine = link_surface(collisions, h)
-    coarse = link_surface(collisions, h * COARSE_RATIO)
+    h = _panel_size(collisions, panel_size, quality, free_surface, element)
+    require_panel_count(collisions, h, element)
+    meshes = _meshes(collisions, h, free_surface, element)
+    fine, coarse = meshes.fine, meshes.coarse
     key = hashlib.sha256(
         f"{CACHE_VERSION}|{fine.digest()}|{coarse.digest()}|{density!r}|direct|"
         f"{free_surface.key() if free_surface else 'inf'}|{version}".encode()
@@ -342,12 +461,13 @@ def bem_added_mass(
         A_fine = np.asarray(cached["A_fine"], dtype=float).reshape(6, 6)
         A_coarse = np.asarray(cached["A_coarse"], dtype=float).reshape(6, 6)
     else:
-        if progress:
-            progress(f"BEM solve, {fine.panels} panels")
-        A_fine = solve_surface(fine, density, free_surface)
-        if progress:
-            progress(f"BEM solve for the error estimate, {coarse.panels} panels")
-        A_coarse = solve_surface(coarse, density, free_surface)
+        A_fine = solve_surface(
+            fine, density, free_surface, progress, f"BEM solve, {fine.panels} panels"
+        )
+        A_coarse = solve_surface(
+            coarse, density, free_surface, progress,
+            f"BEM solve for the error estimate, {coarse.panels} panels",
+        )
         if use_cache:
             _store(
                 key,
@@ -359,7 +479,7 @@ def bem_added_mass(
             )
     seconds = time.perf_counter() - start
     return _bem_result(
-        (A_fine, A_coarse), (fine, coarse), h, density, version, seconds, cached is not None,
+        (A_fine, A_coarse), meshes, h, density, version, seconds, cached is not None,
         "infinite" if free_surface is None else free_surface.frequency,
         "unbounded fluid" if free_surface is None else free_surface.domain(),
     )
@@ -367,7 +487,7 @@ def bem_added_mass(
 
 def _bem_result(
     A_fine_coarse: tuple[NDArray[np.float64], NDArray[np.float64]],
-    surfaces: tuple[Surface, Surface],
+    meshes: _Meshes,
     panel_size: float,
     density: float,
     version: str,
@@ -377,69 +497,52 @@ def _bem_result(
     fluid_domain: str,
 ) -> BemResult:
     """The :class:`BemResult` of one link's fine and coarse solves (6×6 linear-first blocks about
-    Bo in link axes B, from the fine and coarse ``surfaces``), with the error estimate on the
-    length scale of the fine surface's volume."""
+    Bo in link axes B, from the fine and coarse surfaces solved on), with the error estimate on
+    the length scale of the displaced volume."""
     A_fine, A_coarse = A_fine_coarse
-    fine, coarse = surfaces
-    length = (3.0 * fine.volume() / (4.0 * math.pi)) ** (1.0 / 3.0)
+    fine, coarse = meshes.fine, meshes.coarse
     return BemResult(
         A_BBo_B=AddedMass(A_fine, ordering="linear-first", point="Bo", axes="B"),
         A_coarse=AddedMass(A_coarse, ordering="linear-first", point="Bo", axes="B"),
         panels=fine.panels,
         coarse_panels=coarse.panels,
         panel_size=panel_size,
-        relative_error=estimated_error(A_fine, A_coarse, fine.panels, coarse.panels, length),
+        relative_error=estimated_error(
+            A_fine, A_coarse, fine.panels, coarse.panels, meshes.length
+        ),
         density=float(density),
         capytaine_version=version,
         seconds=seconds,
         cached=cached,
-        length_scale=length,
+        length_scale=meshes.length,
         frequency=frequency,
         fluid_domain=fluid_domain,
+        closed_panels=meshes.closed_panels,
     )
 
 
 def _solve_together(
-    surfaces: Sequence[tuple[Surface, Pose]], density: float
+    surfaces: Sequence[tuple[Surface, Pose]],
+    density: float,
+    free_surface: FreeSurface | None,
+    progress: SolveProgress | None,
+    description: str,
 ) -> tuple[list[FloatArray], float]:
-    """Several closed surfaces (each in its link's coordinates, the link posed by ``X_WB``) in
-    one unbounded-fluid problem: each link's own 6x6 about its Bo in its B axes (the diagonal
-    blocks of the joint matrix), and the largest cross-link coupling relative to the largest
-    diagonal entry (what one matrix per link cannot carry)."""
-    import capytaine as cpt
-
-    bodies = []
-    for k, (surface, X_WB) in enumerate(surfaces):
-        R, p = np.asarray(X_WB.R), np.asarray(X_WB.p)
-        mesh = cpt.Mesh(
-            vertices=surface.vertices @ R.T + p,
-            faces=surface.faces,
-            name=f"l{k}",
-            auto_clean=False,
-            auto_check=False,
+    """Several surfaces (each in its link's coordinates, the link posed by ``X_WB``) in one
+    problem: unbounded fluid (closed surfaces, posed in W) or under ``free_surface`` (wetted
+    surfaces, posed in the waterline frame: world axes, origin on the waterplane). Returns each
+    link's own 6x6 about its Bo in its B axes (the diagonal blocks of the joint matrix), and
+    the largest cross-link coupling relative to the largest diagonal translational entry (what
+    one matrix per link cannot carry)."""
+    down = np.zeros(3) if free_surface is None else np.array([0.0, 0.0, free_surface.waterline])
+    bodies = [
+        _posed_body(
+            surface, np.asarray(X_WB.R), np.asarray(X_WB.p) - down, f"l{k}",
+            free_surface is not None,
         )
-        dofs = cpt.rigid_body_dofs(rotation_center=p)
-        bodies.append(cpt.FloatingBody(mesh=mesh, dofs=dofs, name=f"l{k}"))
-    joined = bodies[0]
-    for body in bodies[1:]:
-        joined = joined + body
-    names = [f"l{k}__{d}" for k in range(len(bodies)) for d in RIGID_BODY_DOFS]
-    n = len(names)
-    A = np.empty((n, n))
-    solver = cpt.BEMSolver(method="direct")
-    for i, radiating in enumerate(names):
-        problem = cpt.RadiationProblem(
-            body=joined,
-            radiating_dof=radiating,
-            omega=np.inf,
-            free_surface=np.inf,
-            water_depth=np.inf,
-            rho=float(density),
-        )
-        added = solver.solve(problem, keep_details=False).added_mass
-        A[i] = [added[j] for j in names]
-    if not np.all(np.isfinite(A)):
-        raise GzInertiaError("Capytaine returned a non-finite added mass")
+        for k, (surface, X_WB) in enumerate(surfaces)
+    ]
+    A = _solve_bodies(bodies, density, free_surface, progress, description)
     blocks = []
     cross = 0.0
     for k, (_, X_WB) in enumerate(surfaces):
@@ -461,28 +564,37 @@ def bem_added_mass_together(
     panel_size: float | None = None,
     quality: Quality = "default",
     use_cache: bool = True,
-    progress: Callable[[str], None] | None = None,
+    progress: SolveProgress | None = None,
+    waterline: tuple[float, Literal["zero", "infinite"], float] | None = None,
+    element: str = "collision",
 ) -> tuple[list[BemResult], float]:
     """Like :func:`bem_added_mass` for several links solved in one problem (``--together``):
     each link's shapes posed in the world by its ``X_WB``; every result is that link's own
     ``A_BBo_B`` in the presence of the others. The panel size (given, or from ``quality`` for
-    the link with the most surface) is common to all. Also returns the largest cross-link
-    coupling relative to the largest translational entry (written nowhere: SDF has one matrix
-    per link)."""
+    the link with the most surface) is common to all. ``waterline``: ``(z_W, frequency limit,
+    depth)`` of a free surface, every link cut there (:class:`FreeSurface`); default unbounded
+    fluid. Also returns the largest cross-link coupling relative to the largest translational
+    entry (written nowhere: SDF has one matrix per link)."""
     version = require_bem()
+    surfaces = [
+        None if waterline is None else FreeSurface(waterline[0], X, waterline[1], waterline[2])
+        for _, X in links
+    ]
     if panel_size is None:
-        biggest = max(links, key=lambda item: surface_area(item[0]))[0]
-        panel_size = panel_size_for(biggest, QUALITY_PANELS[quality])
+        k = max(range(len(links)), key=lambda i: surface_area(links[i][0], element))
+        panel_size = _panel_size(links[k][0], None, quality, surfaces[k], element)
     h = panel_size
     for collisions, _ in links:
-        require_panel_count(collisions, h)
-    fine = [link_surface(c, h) for c, _ in links]
-    coarse = [link_surface(c, h * COARSE_RATIO) for c, _ in links]
+        require_panel_count(collisions, h, element)
+    meshes = [_meshes(c, h, fs, element) for (c, _), fs in zip(links, surfaces, strict=True)]
+    fine = [m.fine for m in meshes]
+    coarse = [m.coarse for m in meshes]
     poses = "|".join(",".join(f"{v:.17g}" for v in (*X.p, *X.R.ravel())) for _, X in links)
+    domain = "inf" if waterline is None else "|".join(repr(v) for v in waterline)
     key = hashlib.sha256(
         (
             f"{CACHE_VERSION}|together|{'|'.join(s.digest() for s in fine)}|"
-            f"{'|'.join(s.digest() for s in coarse)}|{poses}|{density!r}|{version}"
+            f"{'|'.join(s.digest() for s in coarse)}|{poses}|{domain}|{density!r}|{version}"
         ).encode()
     ).hexdigest()
     cached = _load_cached(key) if use_cache else None
@@ -492,17 +604,15 @@ def bem_added_mass_together(
         coarse_blocks = [np.asarray(b, dtype=float).reshape(6, 6) for b in cached["coarse"]]
         cross = float(cached["cross"])
     else:
-        if progress:
-            progress(
-                f"BEM solve of {len(links)} links together, {sum(s.panels for s in fine)} panels"
-            )
         fine_blocks, cross = _solve_together(
-            [(s, X) for s, (_, X) in zip(fine, links, strict=True)], density
+            [(s, X) for s, (_, X) in zip(fine, links, strict=True)], density, surfaces[0],
+            progress,
+            f"BEM solve of {len(links)} links together, {sum(s.panels for s in fine)} panels",
         )
-        if progress:
-            progress(f"BEM solve for the error estimate, {sum(s.panels for s in coarse)} panels")
         coarse_blocks, _ = _solve_together(
-            [(s, X) for s, (_, X) in zip(coarse, links, strict=True)], density
+            [(s, X) for s, (_, X) in zip(coarse, links, strict=True)], density, surfaces[0],
+            progress,
+            f"BEM solve for the error estimate, {sum(s.panels for s in coarse)} panels",
         )
         if use_cache:
             _store(
@@ -515,13 +625,14 @@ def bem_added_mass_together(
                 },
             )
     seconds = time.perf_counter() - start
+    others = f"solved with {len(links) - 1} other link(s)"
     results = []
-    for k, surface in enumerate(fine):
+    for k, fs in enumerate(surfaces):
         results.append(
             _bem_result(
-                (fine_blocks[k], coarse_blocks[k]), (surface, coarse[k]), h, density, version,
-                seconds, cached is not None, "infinite",
-                f"unbounded fluid, solved with {len(links) - 1} other link(s)",
+                (fine_blocks[k], coarse_blocks[k]), meshes[k], h, density, version,
+                seconds, cached is not None, "infinite" if fs is None else fs.frequency,
+                f"unbounded fluid, {others}" if fs is None else f"{fs.domain()}, {others}",
             )
         )
     return results, cross

@@ -240,17 +240,20 @@ def checked_mesh_file(
     return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
 
 
-def _united(collisions: Sequence[Collision], h: float) -> tuple[Any, str]:
+def _united(
+    collisions: Sequence[Collision], h: float, element: str = "collision"
+) -> tuple[Any, str]:
     """The union of the posed shapes as a manifold3d.Manifold (curved shapes with segments
     about ``h`` long; ``h = inf``: the coarsest, 8 segments round a circle), and where they are
-    written (for messages)."""
+    written (for messages: ``element`` is the SDF element they come from, ``"collision"`` or
+    ``"visual"``)."""
     import manifold3d as m3
 
     if not collisions:
         raise SurfaceMeshError("no displacing geometry to mesh")
     solids = []
     for c in collisions:
-        where = f"{c.source}: collision {c.name!r}"
+        where = f"{c.source}: {element} {c.name!r}"
         shape = _primitive(c.geometry, h, where)
         X = np.hstack([np.asarray(c.X_BC.R), np.asarray(c.X_BC.p).reshape(3, 1)])
         solids.append(shape.transform(X))
@@ -262,15 +265,18 @@ def _united(collisions: Sequence[Collision], h: float) -> tuple[Any, str]:
     return union, places
 
 
-def surface_area(collisions: Sequence[Collision]) -> float:
+def surface_area(collisions: Sequence[Collision], element: str = "collision") -> float:
     """The area (m²) of the coarsest united surface: what the panel count scales with."""
-    union, _ = _united(collisions, math.inf)
+    union, _ = _united(collisions, math.inf, element)
     return float(union.surface_area())
 
 
-def link_surface(collisions: Sequence[Collision], h: float) -> Surface:
+def link_surface(
+    collisions: Sequence[Collision], h: float, element: str = "collision"
+) -> Surface:
     """The union of ``collisions`` (posed in the link frame B) as one closed outward surface with
-    edges about ``h`` metres long (module docstring).
+    edges about ``h`` metres long (module docstring). ``collisions`` may be the link's visuals
+    (``element="visual"``, :func:`gzinertia.sdf.visuals.link_visuals`): messages then say so.
 
     Raises :class:`SurfaceMeshError` (naming the collision's file and line) for a shape that
     cannot be meshed, and when the united surface is not a 2-manifold (shapes touching along an
@@ -278,7 +284,7 @@ def link_surface(collisions: Sequence[Collision], h: float) -> Surface:
     """
     if not (math.isfinite(h) and h > 0.0):
         raise SurfaceMeshError(f"panel size must be positive and finite, got {h!r}")
-    union, places = _united(collisions, h)
+    union, places = _united(collisions, h, element)
     refined = union.refine_to_length(h)
     out = refined.to_mesh64()
     vertices = np.asarray(out.vert_properties, dtype=np.float64)[:, :3]
@@ -308,3 +314,73 @@ def _require_manifold(vertices: FloatArray, faces: IntArray, places: str) -> Non
             f"({int(np.sum(counts != 2))} non-manifold edges): the surface has no single outside; "
             "move the shapes apart or let them overlap"
         )
+
+
+@dataclass(frozen=True)
+class WettedSurface:
+    """The part of a link's surface below a waterline: ``surface`` (vertices in B, from Bo; an
+    open surface whose rim lies on the waterplane, no lid: the faces of the cut are dropped),
+    the panels of the closed surface it was cut from (``closed_panels``), and the displaced
+    volume (m³) below the waterplane."""
+
+    surface: Surface
+    closed_panels: int
+    displaced_volume: float
+
+
+#: Vertices this close to the waterplane (relative to the body's size) are on it.
+WATERPLANE_TOLERANCE = 1e-9
+
+
+def wetted_surface(
+    collisions: Sequence[Collision],
+    h: float,
+    R_WB: FloatArray,
+    p_WaterBo_W: FloatArray,
+    element: str = "collision",
+) -> WettedSurface:
+    """The union of ``collisions`` cut by the waterplane, below it, refined to panels about
+    ``h`` long: the closed union is posed in the waterline frame (world axes, origin on the
+    waterplane: ``v = R_WB·v_B + p_WaterBo_W``), cut exactly by the plane ``z = 0`` (manifold3d
+    ``trim_by_plane``, which closes the cut with a flat face), refined
+    (``refine_to_length(h)``: the rim is split into edges of at most ``h``, so the panels meet
+    the waterline with their full size instead of as slivers clipped after meshing), and the
+    faces of the flat cut dropped. Vertices are returned in B.
+
+    Raises :class:`SurfaceMeshError` when nothing of the link is below the waterline.
+    """
+    if not (math.isfinite(h) and h > 0.0):
+        raise SurfaceMeshError(f"panel size must be positive and finite, got {h!r}")
+    R = np.asarray(R_WB, dtype=float)
+    p = np.asarray(p_WaterBo_W, dtype=float)
+    union, places = _united(collisions, h, element)
+    closed = union.refine_to_length(h).to_mesh64()
+    _require_manifold(
+        np.asarray(closed.vert_properties, dtype=np.float64)[:, :3],
+        np.asarray(closed.tri_verts, dtype=np.int64),
+        places,
+    )
+    posed = union.transform(np.hstack([R, p.reshape(3, 1)]))
+    below = posed.trim_by_plane([0.0, 0.0, -1.0], 0.0)
+    volume = float(below.volume()) if not below.is_empty() else 0.0
+    size = max(float(np.max(np.abs(np.asarray(closed.vert_properties)[:, :3]))), 1e-300)
+    if not volume > WATERPLANE_TOLERANCE * size**3:
+        raise SurfaceMeshError(
+            f"{places}: the link is entirely above the waterline: no wetted surface"
+        )
+    out = below.refine_to_length(h).to_mesh64()
+    v_S = np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy()
+    faces = np.asarray(out.tri_verts, dtype=np.int64)
+    tol = WATERPLANE_TOLERANCE * max(size, float(np.max(np.abs(v_S))))
+    on_plane = np.abs(v_S[:, 2]) <= tol
+    v_S[on_plane, 2] = 0.0
+    lid = np.all(on_plane[faces], axis=1)
+    v = v_S[faces]
+    areas = 0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1)
+    keep = ~lid & (areas > DEGENERATE_AREA * h * h)
+    vertices_B = (v_S - p) @ R  # R_WBᵀ·(v - p), row-wise
+    used = np.unique(faces[keep])
+    index = np.full(len(vertices_B), -1, dtype=np.int64)
+    index[used] = np.arange(len(used))
+    surface = Surface(vertices_B[used], index[faces[keep]])
+    return WettedSurface(surface, len(np.asarray(closed.tri_verts)), volume)

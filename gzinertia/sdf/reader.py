@@ -310,6 +310,9 @@ class _Reader:
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
+        comment = inertial.added_mass_comment
+        if comment and "geometry visuals=" in comment:
+            self.visual_mesh_dependencies(elem, file)
         # duplicates: a keyword-argument constructor call, alike other such calls by shape only
         pending = _PendingLink(
             name=name,
@@ -324,6 +327,24 @@ class _Reader:
             name_in_file=f"{model_in_file}::{own}" if model_in_file else own,
         )
         self.links.append(pending)
+
+    def visual_mesh_dependencies(self, elem: etree._Element, file: str) -> None:
+        """The mesh files of a link's visuals, as dependencies, for a link whose added mass was
+        computed from its visuals (``addmass --bem --geometry visual``; GZI212 compares them):
+        the audit cache then re-checks the file when one changes, and GZI212 finds them where
+        this reading's model paths resolve them."""
+        for v in elem.iterchildren("visual"):
+            geom = child(v, "geometry")
+            if geom is None:
+                continue
+            try:
+                geometry = read_geometry(geom, file, self.model_paths)
+            except SdfError:
+                continue
+            if geometry.mesh_uri:
+                self.dependencies.append(
+                    Dependency("resource", geometry.mesh_uri, file, geometry.mesh_path)
+                )
 
     def frame(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))

@@ -355,11 +355,19 @@ def added_mass_magnitude_findings(
     yield finding("GZI207", where, ctx.name, message, values)
 
 
+def _bem_of_visuals_is_current(ctx: LinkContext) -> bool:
+    from gzinertia.audit.rules.bem import bem_of_visuals_is_current
+
+    return bem_of_visuals_is_current(ctx)
+
+
 @link_rule("GZI207")
 def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
     """GZI207 added-mass-implausible-magnitude: far from the displaced-fluid estimate."""
     A_BBo_B = ctx.added_mass
-    if A_BBo_B is not None:
+    # A BEM solve of the visuals (the collisions a buoyancy proxy): the collisions' estimate
+    # is not the reference (GZI212 watches that geometry instead).
+    if A_BBo_B is not None and not _bem_of_visuals_is_current(ctx):
         yield from added_mass_magnitude_findings(ctx, np.diag(A_BBo_B)[:3], ("xx", "yy", "zz"),
                                                  _where(ctx))
     names = ("xDotU", "yDotV", "zDotW")

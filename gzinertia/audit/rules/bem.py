@@ -1,19 +1,26 @@
-"""Rules about added mass computed by ``addmass --bem``: GZI212 (stale BEM provenance).
+"""Rules about added mass computed by ``addmass --bem`` or imported by ``addmass --from``:
+GZI212 (stale provenance).
 
-``addmass --bem`` writes, before ``<fluid_added_mass>``, a comment naming the collisions it meshed
-and a digest of that geometry (:mod:`gzinertia.physics.bem_provenance`). When the digest no longer
-matches the link's geometry (a shape resized, moved, removed, its mesh file changed), the matrix
-describes a hull the model no longer has.
+``addmass --bem`` writes, before ``<fluid_added_mass>``, a comment naming the shapes it meshed
+(collisions, or visuals after ``--geometry visual``) and a digest of that geometry
+(:mod:`gzinertia.physics.bem_provenance`); ``addmass --from`` writes the same for the geometry the
+imported result is taken to describe, plus the digest of the result file. When the digest no
+longer matches the link's geometry (a shape resized, moved, removed, its mesh file changed), the
+matrix describes a hull the model no longer has. The result file itself is not read by the audit
+(it reads only what the model names): its digest says which result it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 from gzinertia.audit.context import LinkContext
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule
 from gzinertia.physics.bem_provenance import BemProvenance, parse_provenance
+from gzinertia.records import Collision
 from gzinertia.shell import command_line, exact_link_pattern
 
 
@@ -25,22 +32,77 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
     return parse_provenance(inertial.added_mass_comment)
 
 
+#: :func:`current_digest` when the shapes cannot be read back faithfully (the link's visuals
+#: from standard input, a visual mesh whose URI does not resolve without the command's ``-m``
+#: paths): the rule then stays silent rather than guess.
+UNKNOWN = "unknown"
+
+
+def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision] | None:
+    """The link's shapes of the kind the comment names (collisions, or visuals read through
+    :func:`gzinertia.sdf.visuals.link_visuals`, the reader ``addmass --geometry visual`` used);
+    ``None`` when they cannot be read back."""
+    if provenance.element == "collision":
+        return list(ctx.link.collisions)
+    from gzinertia.sdf.visuals import link_visuals
+
+    if not Path(ctx.link.source.file).is_file():
+        return None
+    visuals, _skipped = link_visuals(ctx.link)
+    # Mesh URIs as the audited reading resolved them (its model paths, the reader's
+    # visual-mesh dependencies of such links), where the visuals reader alone did not.
+    resolved = {
+        (d.uri, d.base): d.path
+        for d in ctx.document.doc.dependencies
+        if d.kind == "resource" and d.path is not None
+    }
+    out = []
+    for v in visuals:
+        g = v.geometry
+        path = resolved.get((g.mesh_uri or "", v.source.file))
+        if g.kind == "mesh" and g.mesh_path is None and path is not None:
+            v = replace(v, geometry=replace(g, mesh_path=path))
+        out.append(v)
+    return out
+
+
 def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
-    """The digest of the collisions the comment names, as the model has them now (None when one
-    of them is gone)."""
+    """The digest of the shapes the comment names, as the model has them now (None when one
+    of them is gone; :data:`UNKNOWN` when they cannot be read back)."""
     from gzinertia.physics.surface_mesh import geometry_digest
 
-    by_name = {c.name: c for c in ctx.link.collisions}
+    shapes = _shapes_now(ctx, provenance)
+    if shapes is None:
+        return UNKNOWN
+    by_name = {c.name: c for c in shapes}
     if not provenance.collisions or any(n not in by_name for n in provenance.collisions):
         return None
-    return geometry_digest([by_name[n] for n in provenance.collisions])
+    named = [by_name[n] for n in provenance.collisions]
+    if provenance.element == "visual" and any(
+        c.geometry.kind == "mesh" and c.geometry.mesh_path is None for c in named
+    ):
+        return UNKNOWN  # resolved by the command's -m paths, not by the audit's
+    return geometry_digest(named)
 
 
 def bem_is_current(ctx: LinkContext) -> bool:
-    """True when the link's ``<fluid_added_mass>`` carries a BEM provenance whose digest matches
-    its geometry: the matrix was computed about the link origin from the hull it has now."""
+    """True when the link's ``<fluid_added_mass>`` carries a BEM (or ``--from`` import)
+    provenance whose digest matches its geometry: the matrix was computed (or imported and
+    moved by the tool) about the link origin for the hull it has now."""
     provenance = bem_provenance(ctx)
     return provenance is not None and current_digest(ctx, provenance) == provenance.digest
+
+
+def bem_of_visuals_is_current(ctx: LinkContext) -> bool:
+    """:func:`bem_is_current` for a matrix computed from the link's visuals
+    (``addmass --bem --geometry visual``): the collisions are then not the hull it describes,
+    and rules that estimate the added mass from the collisions (GZI207) defer to it."""
+    provenance = bem_provenance(ctx)
+    return (
+        provenance is not None
+        and provenance.element == "visual"
+        and current_digest(ctx, provenance) == provenance.digest
+    )
 
 
 @link_rule("GZI212")
@@ -50,23 +112,44 @@ def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
     if provenance is None:
         return
     digest = current_digest(ctx, provenance)
-    if digest == provenance.digest:
+    if digest in (provenance.digest, UNKNOWN):
         return
     names = ", ".join(provenance.collisions)
+    kind = f"{provenance.element}s"
     if digest is None:
-        what = f"the collisions it was computed from ({names}) are no longer all in the link"
+        what = f"the {kind} it was computed from ({names}) are no longer all in the link"
     else:
         what = (
-            f"the geometry of its collisions ({names}) changed since it was computed "
+            f"the geometry of its {kind} ({names}) changed since it was computed "
             f"(digest {digest}, written {provenance.digest})"
         )
     file = ctx.link.source.file
     link = exact_link_pattern(ctx.name)
-    message = (
-        f"<fluid_added_mass> comes from a BEM solve of another hull: {what}. Recompute it: "
-        f"`{command_line('addmass', file, '--bem', '--link', link)}`"
+    geometry = (
+        ("--geometry", f"visual:{','.join(provenance.collisions)}")
+        if provenance.element == "visual"
+        else ()
     )
+    solve = command_line("addmass", file, "--bem", *geometry, "--link", link)
+    if provenance.origin == "imported":
+        again = command_line("addmass", file, "--from", "RESULT", *geometry, "--link", link)
+        dataset = provenance.dataset_digest or "unknown"
+        message = (
+            f"<fluid_added_mass> was imported (dataset {dataset}) for another hull: {what}. "
+            f"Compute the result for the hull the link has and import it again (`{again}`), "
+            f"or compute it here: `{solve}`"
+        )
+    else:
+        message = (
+            f"<fluid_added_mass> comes from a BEM solve of another hull: {what}. Recompute it: "
+            f"`{solve}`"
+        )
     inertial = ctx.link.inertial
     where = inertial.added_mass_source or inertial.source or ctx.where
-    values = {"written_digest": provenance.digest, "current_digest": digest or ""}
+    values = {
+        "written_digest": provenance.digest,
+        "current_digest": digest or "",
+        "origin": provenance.origin,
+        "dataset_digest": provenance.dataset_digest,
+    }
     yield finding("GZI212", where, ctx.name, message, values)

@@ -1,0 +1,105 @@
+"""How ``addmass --bem`` shows its progress on stderr (stdout is kept for ``--diff``).
+
+* :class:`LineProgress` (stderr not a terminal: CI logs, pipes, tests): one line per solve,
+  ``... LINK: BEM solve, N panels``, nothing per radiation problem.
+* :class:`BarProgress` (a terminal, or ``--progress``): two rich bars, the links of the run and
+  the radiation problems of the current solve (six per body), removed when the run ends.
+
+Both follow :class:`gzinertia.edit.addmass_bem.BemRunProgress`. rich is imported only when a bar
+is shown.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class LineProgress:
+    """One line per solve on ``stream`` (default stderr), prefixed with the link's name."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream
+        self.current = ""
+
+    def link(self, name: str, index: int, total: int) -> None:
+        """Link ``name`` is reached, ``index`` (from 0) of ``total`` selected."""
+        self.current = name
+
+    def solve(self, description: str, problems: int) -> None:
+        """A solve starts: ``description`` says what; ``problems`` radiation problems follow."""
+        print(f"... {self.current}: {description}", file=self.stream or sys.stderr, flush=True)
+
+    def advance(self) -> None:
+        """One radiation problem of the current solve is solved."""
+        pass
+
+    def close(self) -> None:
+        """The run has ended: finish the display."""
+        pass
+
+
+class BarProgress:
+    """A bar over the run's links and one over the current solve's radiation problems, on
+    ``console`` (default: a rich console on stderr); transient: gone when :meth:`close` is
+    called, leaving the summary lines alone."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console or Console(stderr=True),
+            transient=True,
+        )
+        self.progress.start()
+        self.links: Any = None
+        self.solves: Any = None
+        self.current = ""
+
+    def link(self, name: str, index: int, total: int) -> None:
+        """Link ``name`` is reached, ``index`` (from 0) of ``total`` selected."""
+        self.current = name
+        if self.links is None:
+            self.links = self.progress.add_task("links", total=total)
+        self.progress.update(self.links, completed=index, description=f"link {name}")
+
+    def solve(self, description: str, problems: int) -> None:
+        """A solve starts: ``description`` says what; ``problems`` radiation problems follow."""
+        text = f"  {description}"
+        if self.solves is None:
+            self.solves = self.progress.add_task(text, total=problems)
+        else:
+            self.progress.reset(self.solves, total=problems, description=text)
+
+    def advance(self) -> None:
+        """One radiation problem of the current solve is solved."""
+        if self.solves is not None:
+            self.progress.advance(self.solves)
+
+    def close(self) -> None:
+        """The run has ended: finish the display."""
+        if self.links is not None:
+            total = self.progress.tasks[0].total
+            self.progress.update(self.links, completed=total)
+        self.progress.stop()
+
+
+def bem_progress(show_bar: bool | None) -> LineProgress | BarProgress:
+    """The bar when asked (``True``: drawn even when stderr is not a terminal), or when not
+    told (``None``) and stderr is a terminal outside CI (``$CI`` unset, as the audit's bar);
+    the one-line status otherwise."""
+    if show_bar is None:
+        return BarProgress() if sys.stderr.isatty() and not os.environ.get("CI") else LineProgress()
+    if not show_bar:
+        return LineProgress()
+    from rich.console import Console
+
+    return BarProgress(Console(stderr=True, force_terminal=True))  # asked for: drawn anyway

@@ -1,0 +1,117 @@
+"""What ``addmass --bem`` shows while it solves: one line per solve when stderr is not a
+terminal (CI logs, pipes, these tests), rich bars per link and per solve on a terminal or with
+``--progress``. The counts are checked against what was solved: two solves per link (the result
+and the coarser one for the error estimate), six radiation problems per body and solve.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+pytest.importorskip("capytaine")
+pytest.importorskip("manifold3d")
+
+from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
+from gzinertia.report.bem_progress import BarProgress, LineProgress, bem_progress
+
+#: Two small spheres of different sizes (equal ones would share a cache entry), coarse panels (about 200): the solves take a fraction of a second.
+MODEL = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="pair">
+{links}
+  </model>
+</sdf>
+"""
+PANEL = "0.09"
+
+
+def _link(name: str, y: float, radius: float) -> str:
+    return (
+        f'    <link name="{name}"><pose>0 {y} 0 0 0 0</pose>'
+        "<inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.5</iyy><izz>0.5</izz></inertia>"
+        "</inertial><collision name=\"hull\"><geometry>"
+        f"<sphere><radius>{radius}</radius></sphere>"
+        "</geometry></collision></link>"
+    )
+
+
+def _model(tmp_path: Path) -> Path:
+    path = tmp_path / "pair.sdf"
+    path.write_text(MODEL.format(links=_link("a", 1.0, 0.2) + "\n" + _link("b", -1.0, 0.17)))
+    return path
+
+
+def test_not_a_terminal_one_line_per_solve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Captured stderr is not a terminal: no bar, no control characters, exactly one status
+    line per solve (two per link), each naming its link; a cached re-run solves nothing and
+    prints no status line."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = _model(tmp_path)
+    args = ["addmass", str(path), "--bem", "--panel-size", PANEL, "-o", str(tmp_path / "o.sdf")]
+    code, _, err = run_cli(args, capsys)
+    assert code == 0, err
+    assert "\x1b" not in err and "\r" not in err
+    status = [line for line in err.splitlines() if line.startswith("... ")]
+    assert len(status) == 4, err
+    for name in ("pair::a", "pair::b"):
+        mine = [line for line in status if line.startswith(f"... {name}: ")]
+        assert len(mine) == 2 and "BEM solve," in mine[0] and "error estimate" in mine[1]
+    code, _, err = run_cli(args, capsys)
+    assert code == 0 and not [line for line in err.splitlines() if line.startswith("... ")]
+
+
+def test_bars_on_a_forced_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar path on a console forced to be a terminal: the links bar covers both links, the
+    solve bar ends each solve at its six radiation problems, it writes to its console and to
+    nothing else, and it is gone (transient) when closed."""
+    from rich.console import Console
+
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    sink = io.StringIO()
+    console = Console(file=sink, force_terminal=True, width=100)
+    bar = BarProgress(console)
+    solves: list[tuple[str, float | None, float]] = []
+    original = bar.solve
+
+    def record(description: str, problems: int) -> None:
+        if bar.solves is not None:  # the previous solve, as it ended
+            task = bar.progress.tasks[1]
+            solves.append((str(task.description), task.total, task.completed))
+        original(description, problems)
+
+    bar.solve = record  # type: ignore[method-assign]
+    settings = BemSettings(1000.0, panel_size=float(PANEL), use_cache=False)
+    _result, solved = add_mass_bem(
+        _model(tmp_path), settings=settings, pattern=None, upgrade_version=True,
+        model_paths=[], progress=bar,
+    )
+    last = bar.progress.tasks[1]
+    solves.append((str(last.description), last.total, last.completed))
+    links = bar.progress.tasks[0]
+    bar.close()
+    assert len(solved) == 2
+    assert len(solves) == 4 and all(total == 6 and done == 6 for _, total, done in solves)
+    assert links.total == 2 and links.completed == 2
+    assert sink.getvalue(), "the bar wrote nothing to its console"
+
+
+def test_the_choice_of_display(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--progress`` forces the bar, ``--no-progress`` the lines; by default the bar only on a
+    terminal outside CI (captured stderr here is neither)."""
+    monkeypatch.delenv("CI", raising=False)
+    assert isinstance(bem_progress(False), LineProgress)
+    assert isinstance(bem_progress(None), LineProgress)
+    forced = bem_progress(True)
+    assert isinstance(forced, BarProgress)
+    forced.close()
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert isinstance(bem_progress(None), LineProgress)

@@ -1,0 +1,208 @@
+"""``addmass --bem --geometry visual``: the hull is the link's visual, its collision a buoyancy
+proxy (a thin slab, as in gz-sim's hydrodynamics tutorial).
+
+Oracles: Tuckerman's closed form for the visual's ellipsoid (moved to the link origin by the
+exact congruence), within the error the tool reports; the audit (GZI212 watches the visuals the
+comment names, not the collisions; the edit adds no finding).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import run_cli
+from scipy.spatial.transform import Rotation
+
+from gzinertia.audit.runner import audit
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Pose, rpy_from_rotation
+from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+from gzinertia.sdf import read_sdf_bytes
+
+pytest.importorskip("capytaine")
+pytest.importorskip("manifold3d")
+
+from gzinertia.physics.bem import bem_added_mass
+from gzinertia.physics.bem_provenance import parse_provenance
+from gzinertia.sdf.visuals import link_visuals
+
+DENSITY = 1000.0
+RADII = (0.3, 0.15, 0.1)
+R_BV = Rotation.from_euler("xyz", [0.2, 0.1, -0.4]).as_matrix()
+p_BoVo_B = np.array([0.05, -0.02, 0.03])
+
+MODEL = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="turtle">
+    <link name="base_link">
+      <inertial><mass>10</mass><inertia><ixx>0.35</ixx><iyy>0.35</iyy><izz>0.6</izz></inertia></inertial>
+      <collision name="proxy"><geometry><box><size>0.6 0.3 0.01</size></box></geometry></collision>
+      <visual name="shell"><pose>{pose}</pose><geometry><ellipsoid><radii>{radii}</radii></ellipsoid></geometry></visual>
+    </link>
+  </model>
+</sdf>
+"""
+
+
+def _model(tmp_path: Path, radii: tuple[float, float, float] = RADII) -> Path:
+    pose = " ".join(f"{v:.17g}" for v in (*p_BoVo_B, *rpy_from_rotation(R_BV)))
+    path = tmp_path / "turtle.sdf"
+    path.write_text(MODEL.format(pose=pose, radii=" ".join(f"{r:g}" for r in radii)))
+    return path
+
+
+ARGS = ["--bem", "--geometry", "visual", "--quality", "fast", "--density", str(DENSITY)]
+
+
+def test_the_visual_hull_is_meshed_not_the_proxy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The written matrix is the BEM of the visual's ellipsoid: within the reported error of
+    Tuckerman's closed form moved to the link origin (the proxy slab's would be an order of
+    magnitude off in heave); the comment says visuals were meshed; a re-run changes nothing,
+    ``--check`` passes and the audit adds no finding."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = _model(tmp_path)
+    before = {(f.code, f.link) for f in audit([str(path)]).findings}
+    code, _, err = run_cli(["addmass", str(path), *ARGS, "--in-place"], capsys)
+    assert code == 0, err
+    assert "visuals shell" in err
+    text = path.read_text()
+    link = read_sdf_bytes(text.encode(), str(path), []).links[0]
+    provenance = parse_provenance(link.inertial.added_mass_comment)
+    assert provenance is not None and provenance.element == "visual"
+    assert provenance.collisions == ("shell",)
+    assert link.inertial.A_BBo_B is not None
+    A = link.inertial.A_BBo_B.linear_first()
+
+    visuals, skipped = link_visuals(link)
+    assert skipped == 0
+    result = bem_added_mass(visuals, DENSITY, quality="fast", element="visual")
+    assert result.cached  # the command solved exactly this
+    exact = AddedMass(
+        ellipsoid_added_mass_matrix(RADII, DENSITY), ordering="linear-first", point="Vo", axes="V"
+    ).in_link(Pose(p_BoVo_B, R_BV)).linear_first()
+    assert np.all(np.abs(A - exact) <= result.error_bound)
+
+    code, _, err = run_cli(["addmass", str(path), *ARGS, "--check"], capsys)
+    assert code == 0, err
+    code, _, err = run_cli(["addmass", str(path), *ARGS, "--in-place"], capsys)
+    assert code == 0 and path.read_text() == text
+    after = {(f.code, f.link) for f in audit([str(path)]).findings}
+    assert after <= before, after - before
+
+
+def test_stale_when_the_visual_changes_not_when_the_proxy_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GZI212 follows the geometry that was meshed: resizing the proxy collision leaves the
+    matrix current; resizing the visual makes it stale, and the fix the finding suggests
+    meshes the visual again."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = _model(tmp_path)
+    code, _, err = run_cli(["addmass", str(path), *ARGS, "--in-place"], capsys)
+    assert code == 0, err
+    path.write_text(path.read_text().replace("0.6 0.3 0.01", "0.7 0.3 0.02"))
+    assert "GZI212" not in {f.code for f in audit([str(path)]).findings}
+    path.write_text(path.read_text().replace("<radii>0.3 ", "<radii>0.35 "))
+    stale = [f for f in audit([str(path)]).findings if f.code == "GZI212"]
+    assert len(stale) == 1, stale
+    assert "visuals (shell)" in stale[0].message
+    assert "--geometry visual:shell" in stale[0].message
+
+
+def test_named_visual_and_unknown_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--geometry visual:NAME`` picks visuals by name; a name the link has not is refused in
+    one line naming the link's visuals, exit 2, file untouched."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = _model(tmp_path)
+    old = path.read_bytes()
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--geometry", "visual:hull", "--in-place"], capsys
+    )
+    assert code == 2 and path.read_bytes() == old
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "no visual named 'hull'" in lines[0] and "shell" in lines[0], err
+
+
+def test_a_visual_that_cannot_be_read_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A visual posed relative to another frame is not read by the visuals reader: meshing the
+    others alone would solve a hull with a part missing, so the command refuses (one line, the
+    link's file and line, exit 2)."""
+    path = _model(tmp_path)
+    path.write_text(
+        path.read_text()
+        .replace("    <link", '    <frame name="f"/>\n    <link')
+        .replace(
+            "    </link>",
+            '      <visual name="fin"><pose relative_to="f">0 0 0 0 0 0</pose><geometry>'
+            "<box><size>0.1 0.01 0.1</size></box></geometry></visual>\n    </link>",
+        )
+    )
+    old = path.read_bytes()
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--geometry", "visual", "--in-place"], capsys
+    )
+    assert code == 2 and path.read_bytes() == old
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and f"{path}:" in lines[0] and "cannot be meshed" in lines[0], err
+
+
+MESH_MODEL = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="boat">
+    <link name="hull">
+      <inertial><mass>10</mass><inertia><ixx>0.35</ixx><iyy>0.35</iyy><izz>0.6</izz></inertia></inertial>
+      <collision name="proxy"><geometry><box><size>0.6 0.3 0.01</size></box></geometry></collision>
+      <visual name="shell"><geometry><mesh><uri>{uri}</uri></mesh></geometry></visual>
+    </link>
+  </model>
+</sdf>
+"""
+
+
+@pytest.mark.parametrize("uri", ["meshes/shell.stl", "model://shellpkg/meshes/shell.stl"])
+def test_a_visual_mesh_file_that_changes_is_reported_through_the_audit_cache(
+    uri: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The visual's mesh file is a dependency of the model for the audit cache: re-exported
+    after the solve (the hull lengthened), a cached audit re-checks the file and reports
+    GZI212; unchanged, it is silent. A ``model://`` mesh is found through the model paths the
+    audit is given (the same as the command's ``-m``)."""
+    import trimesh
+
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "bem-cache"))
+    monkeypatch.delenv("GZ_SIM_RESOURCE_PATH", raising=False)
+    root = tmp_path / "models"
+    package = root / "shellpkg"
+    (package / "meshes").mkdir(parents=True)
+    path = (tmp_path / "boat.sdf") if uri.startswith("model://") else (package / "boat.sdf")
+    stl = package / "meshes" / "shell.stl"
+    trimesh.creation.box((0.5, 0.3, 0.2)).export(stl)
+    path.write_text(MESH_MODEL.format(uri=uri))
+    paths = [str(root)] if uri.startswith("model://") else []
+    flags = [arg for p in paths for arg in ("-m", p)]
+    code, _, err = run_cli(
+        ["addmass", str(path), "--bem", "--geometry", "visual", "--quality", "fast",
+         *flags, "--in-place"],
+        capsys,
+    )
+    assert code == 0, err
+    assert "geometry visuals=shell" in path.read_text()
+    cache = tmp_path / "audit-cache"
+
+    def gzi212() -> list[str]:
+        found = audit([str(path)], model_paths=paths, cache_dir=cache).findings
+        return [f.message for f in found if f.code == "GZI212"]
+
+    assert gzi212() == []
+    assert gzi212() == []  # from the cache
+    trimesh.creation.box((0.6, 0.3, 0.2)).export(stl)
+    stale = gzi212()
+    assert len(stale) == 1 and "visuals (shell)" in stale[0], stale
