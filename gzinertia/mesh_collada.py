@@ -33,6 +33,7 @@ caps (:class:`~gzinertia.limits.MeshLimits`) allow, node nesting and visits are 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -363,6 +364,43 @@ def _parser() -> Any:
                            remove_pis=True)
 
 
+def _has_doctype(element: Any) -> bool:
+    info = element.getroottree().docinfo
+    return bool(info.doctype) or info.internalDTD is not None or info.externalDTD is not None
+
+
+def _doctype_refusal(path: str) -> ColladaError:
+    return ColladaError(f"mesh {path!r}: refusing a <!DOCTYPE> (COLLADA does not use one; it "
+                        "is how entity bombs and external reads are built)")
+
+
+def _refuse_doctype(data: bytes, path: str) -> None:
+    """Refuses a document with a DTD from its prolog alone (what the parser reports when the
+    root element starts, whatever the encoding), before any entity could be expanded."""
+    from lxml import etree
+
+    probe = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True,
+                                load_dtd=False, huge_tree=True)
+    step = 1 << 16
+    try:
+        for start in range(0, len(data), step):
+            probe.feed(data[start:start + step])
+            for _event, element in probe.read_events():
+                if _has_doctype(element):
+                    raise _doctype_refusal(path)
+                return
+    except etree.XMLSyntaxError:
+        # e.g. an entity bomb stops the parser in its DTD: what a recovering parse reports
+        recovering = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                                     huge_tree=False, recover=True)
+        try:
+            root = etree.fromstring(data, recovering)
+        except (etree.XMLSyntaxError, ValueError):
+            return  # the full parse reports it, with its line
+        if root is not None and _has_doctype(root):
+            raise _doctype_refusal(path) from None
+
+
 def read_collada(data: bytes, path: str, limits: MeshLimits) -> tuple[Any, Any]:
     """The triangles of a COLLADA document as gz-common's ``ColladaLoader`` builds them, in
     metres in the file's own axes (``<unit>`` applied, ``<up_axis>`` ignored): ``(vertices
@@ -370,18 +408,17 @@ def read_collada(data: bytes, path: str, limits: MeshLimits) -> tuple[Any, Any]:
     Raises :class:`ColladaError` naming ``path`` (and the line) for anything not read."""
     from lxml import etree
 
+    _refuse_doctype(data, path)
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
         line = f", line {exc.lineno}" if exc.lineno else ""
-        raise ColladaError(f"mesh {path!r}{line}: not well-formed XML: {exc.msg}") from None
+        message = re.sub(r",? line \d+, column \d+$", "", exc.msg or "malformed XML")
+        raise ColladaError(f"mesh {path!r}{line}: not well-formed XML: {message}") from None
     except ValueError as exc:
         raise ColladaError(f"mesh {path!r}: cannot parse as XML: {exc}") from None
-    tree = root.getroottree()
-    info = tree.docinfo
-    if info.doctype or info.internalDTD is not None or info.externalDTD is not None:
-        raise ColladaError(f"mesh {path!r}: refusing a <!DOCTYPE> (COLLADA does not use one; "
-                           "it is how entity bombs and external reads are built)")
+    if _has_doctype(root):
+        raise _doctype_refusal(path)
     try:
         triangles = _Reader(root, path, limits).read()
     except RecursionError:
