@@ -42,7 +42,7 @@ import numpy as np
 from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
 
-__all__ = ["ColladaError", "MAX_NODE_DEPTH", "MAX_NODE_VISITS", "read_collada"]
+__all__ = ["MAX_NODE_DEPTH", "MAX_NODE_VISITS", "ColladaError", "read_collada"]
 
 #: ``<node>``/``<instance_node>`` nesting read (an instance cycle ends here).
 MAX_NODE_DEPTH = 128

@@ -20,10 +20,10 @@ import pytest
 import trimesh
 from conftest import CORPUS
 
-from gzinertia.mesh_files import MeshFileError, load_mesh_file
+from gzinertia.mesh_files import load_mesh_file
 from gzinertia.physics.hydrostatics import collision_volume, gazebo_mesh_volume
 from gzinertia.physics.rotation import Pose, rotation_from_rpy
-from gzinertia.physics.shapes import ShapeError, mesh_solid
+from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
 
 HERE = SourceRef("test", 1)
@@ -58,7 +58,7 @@ def geometry_xml(gid: str, mesh: trimesh.Trimesh, polylist: bool = False) -> str
                 i += 1
             nidx.append(len(nidx))
         normals = np.array([[0.0, 0.0, 1.0]] * len(polys))
-        p = " ".join(" ".join(f"{corner} {n}" for corner in poly) for poly, n in zip(polys, nidx))
+        p = " ".join(" ".join(f"{corner} {n}" for corner in poly) for poly, n in zip(polys, nidx, strict=True))
         vcount = " ".join(str(len(poly)) for poly in polys)
         prim = (f'<polylist count="{len(polys)}"><input semantic="VERTEX" source="#{gid}-v" '
                 f'offset="0"/><input semantic="NORMAL" source="#{gid}-n" offset="1"/>'
@@ -267,3 +267,60 @@ def test_gazebo_node_rules_where_they_differ_from_collada() -> None:
 
 
 # ---- BEM: a DAE hull -----------------------------------------------------------------------
+SEMI_AXES = (0.3, 0.15, 0.1)
+
+
+def _ascii_stl(vertices: Any, faces: Any) -> bytes:
+    """An ASCII STL in full double precision (binary STL would round to float32)."""
+    rows = ["solid s"]
+    for tri in np.asarray(vertices)[np.asarray(faces)]:
+        rows += ["facet normal 0 0 0", "outer loop",
+                 *(f"vertex {_floats(v)}" for v in tri), "endloop", "endfacet"]
+    return ("\n".join([*rows, "endsolid s", ""])).encode()
+
+
+def test_bem_of_a_collada_hull_equals_the_stl_and_the_primitive_surface(tmp_path: Path) -> None:
+    """``addmass --bem``'s solve on a DAE hull (stored in mm, under a node rotation and
+    translation, stretched in x and undone by the SDF ``<scale>``) equals, to round-off, the
+    same closed surface read from an ASCII STL and the solve on the ellipsoid primitive it was
+    meshed from; that primitive solve is within its reported error of Tuckerman's closed form.
+    (The panel size for the files is larger than their panels, so the BEM solves them as
+    written.)"""
+    pytest.importorskip("capytaine")
+    pytest.importorskip("manifold3d")
+    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.physics.bem import bem_added_mass
+    from gzinertia.physics.surface_mesh import link_surface
+    from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+
+    density = 1025.0
+    primitive = Collision("hull", Pose(), Geometry("ellipsoid", size=SEMI_AXES), HERE)
+    r_primitive = bem_added_mass([primitive], density, quality="fast", use_cache=False)
+    surface = link_surface([primitive], r_primitive.panel_size)
+    v, f = surface.vertices, surface.faces
+
+    R = rotation_from_rpy(0.4, -0.3, 1.2)
+    t_mm = np.array([100.0, -50.0, 20.0])
+    stretch = np.array([2.0, 1.0, 1.0])  # the SDF <scale> 0.5 1 1 undoes it
+    local = ((v * stretch) / 1e-3 - t_mm) @ R  # R·local + t_mm = v·stretch/unit
+    dae = tmp_path / "hull.dae"
+    dae.write_text(collada(geometry_xml("hull", trimesh.Trimesh(local, f, process=False)),
+                           f'<node name="hull">{matrix_xml(homogeneous(R, t_mm))}'
+                           '<instance_geometry url="#hull"/></node>', unit=1e-3))
+    stl = tmp_path / "hull.stl"
+    stl.write_bytes(_ascii_stl(v, f))
+    h_files = 2.5 * r_primitive.panel_size
+    results = {}
+    for path, scale in ((dae, (0.5, 1.0, 1.0)), (stl, (1.0, 1.0, 1.0))):
+        mesh = Geometry("mesh", mesh_path=str(path), scale=scale)
+        results[path.suffix] = bem_added_mass([Collision("hull", Pose(), mesh, HERE)], density,
+                                              panel_size=h_files, use_cache=False)
+    A_primitive = r_primitive.A_BBo_B.linear_first()
+    for suffix, result in results.items():
+        assert result.panels == r_primitive.panels, suffix
+        A = result.A_BBo_B.linear_first()
+        assert np.allclose(A, A_primitive, rtol=0, atol=1e-9 * np.abs(A_primitive).max()), suffix
+    exact = AddedMass(ellipsoid_added_mass_matrix(SEMI_AXES, density), ordering="linear-first",
+                      point="Eo", axes="E").linear_first()
+    A_dae = results[".dae"].A_BBo_B.symmetric().linear_first()
+    assert np.all(np.abs(A_dae - exact) <= r_primitive.error_bound + 1e-9 * np.abs(exact).max())

@@ -692,6 +692,10 @@ CUBE_DAE = """<?xml version="1.0" encoding="utf-8"?>{head}
 """
 
 
+#: Nine entities, each ten of the one before: 10**9 "lol"s if expanded.
+LAUGHS = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+
+
 def cube_dae(head: str = "", asset: str = "", library: str = "", nodes: str = "",
              count: str = "24") -> bytes:
     return CUBE_DAE.format(head=head, asset=asset, library=library, nodes=nodes,
@@ -711,7 +715,7 @@ def test_a_collada_cube_reads_and_hostile_collada_files_end_in_one_line(
 ) -> None:
     """Each hostile COLLADA file ends in one line naming the file (and the line where there is
     one), under the time and memory limits; the honest cube reads with volume 1."""
-    laughs = "".join(f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 10))
+    laughs = LAUGHS
     chain = "".join(f'<node id="n{i}">' + "".join(f'<node><instance_node url="#n{i + 1}"/></node>'
                                                   for _ in range(10)) + "</node>"
                     for i in range(12))
@@ -750,7 +754,7 @@ def test_a_collada_cube_reads_and_hostile_collada_files_end_in_one_line(
     proc = run_limited(_SOLID_PROGRAM, *paths)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and len(lines) == len(cases), proc.stderr[-3000:]
-    for (name, (_, expected)), path, line in zip(cases.items(), paths, lines):
+    for (name, (_, expected)), path, line in zip(cases.items(), paths, lines, strict=True):
         assert expected in line, (name, line)
         if name != "honest":
             assert repr(path) in line, (name, line)
@@ -823,7 +827,7 @@ def test_a_hostile_collada_collision_is_one_cli_error_line(tmp_path: Path) -> No
     ``gzinertia: error:`` line naming the model file, the collision and the mesh;
     ``addmass --ellipsoid`` skips the link with one line saying why (its convention for a link
     it cannot fit). No traceback, the file untouched."""
-    laughs = "".join(f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 10))
+    laughs = LAUGHS
     (tmp_path / "bomb.dae").write_bytes(
         cube_dae(head=f'<!DOCTYPE COLLADA [<!ENTITY l0 "lol">{laughs}]>',
                  asset="<contributor>&l9;</contributor>"))
