@@ -847,3 +847,25 @@ def test_a_hostile_collada_collision_is_one_cli_error_line(tmp_path: Path) -> No
     assert "bomb.dae" in skipped[0] and "refusing a <!DOCTYPE>" in skipped[0], skipped
     assert "Traceback" not in proc.stderr
     assert model.read_bytes() == before
+
+
+def test_the_bem_geometry_digest_reads_meshes_only_as_regular_files(
+    tmp_path: Path, fifo: Path, deadline: None
+) -> None:
+    """The BEM provenance digest (written by ``addmass --bem``, recomputed by the audit) reads a
+    mesh through safe_read: a FIFO named as a mesh is not opened (it would block), it digests
+    as unreadable; a regular mesh's bytes change the digest."""
+    from gzinertia.physics.rotation import Pose
+    from gzinertia.physics.surface_mesh import geometry_digest
+    from gzinertia.records import Collision, Geometry, SourceRef
+
+    def digest(path: Path) -> str:
+        geometry = Geometry("mesh", mesh_path=str(path))
+        return geometry_digest([Collision("c", Pose(), geometry, SourceRef("m.sdf", 1))])
+
+    mesh = tmp_path / "cube.dae"
+    mesh.write_bytes(cube_dae())
+    first = digest(mesh)
+    mesh.write_bytes(cube_dae(asset="<contributor>x</contributor>"))
+    assert digest(mesh) != first
+    assert digest(fifo) == digest(tmp_path / "missing.dae")
