@@ -17,8 +17,8 @@ textures a COLLADA file names are not geometry and are never looked at):
   (``<instance_controller>``) deforms, in its bind pose, with the node's transform.
 * **Triangles**: every ``<triangles>`` and ``<polylist>`` of a ``<mesh>`` (a polygon fanned from
   its first vertex); ``<polygons>``, ``<tristrips>``, ``<trifans>`` and ``<lines>`` add no
-  triangle, as in Gazebo. Index tuples are as long as the number of distinct (semantic, offset)
-  inputs, positions are read from the ``<vertices>`` POSITION source within its
+  triangle, as in Gazebo. An index tuple is as long as gz-common counts it (the distinct
+  offsets of the VERTEX, NORMAL and TEXCOORD inputs, plus one per other input), positions are read from the ``<vertices>`` POSITION source within its
   ``<float_array count>``, with the accessor's stride, in double precision.
 * **Instances**: gz-common caches a position source's transformed coordinates by the source's
   id, so a geometry instanced twice appears twice **at the first instance's place**; so here.
@@ -238,6 +238,8 @@ class _Reader:
             except ValueError:
                 raise self.fail(put, f"<input offset={put.get('offset')!r}> is not an integer"
                                 ) from None
+            if semantic not in ("VERTEX", "NORMAL", "TEXCOORD"):
+                semantic = f"other {len(offsets)}"  # gz-common: each such input on its own
             offsets.setdefault(semantic, set()).add(offset)
             if semantic == "VERTEX" and positions is None:
                 positions = self.vertex_positions(self.element(put.get("source"), put), X)
