@@ -154,7 +154,7 @@ def _corpus_dae() -> list[Path]:
     return sorted(p for p in CORPUS.rglob("*") if p.suffix.lower() == ".dae" and p.is_file())
 
 
-@pytest.mark.oracle
+@pytest.mark.oracle("collada")
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus")
 def test_corpus_collada_volume_and_centre_of_volume_match_trimesh() -> None:
     """Every corpus DAE: Gazebo's volume (gz-common's Mesh::Volume, hydrostatics path), the
@@ -217,6 +217,7 @@ def _load(data: bytes, name: str, tmp: Path | None = None) -> trimesh.Trimesh:
     return load_mesh_file(str(path))
 
 
+@pytest.mark.oracle("collada")
 def test_generated_collada_matches_trimesh_import(tmp_path: Path) -> None:
     """The same generated file read by gzinertia and by trimesh's import: one triangle set,
     polylists of quads, several geometries and instances under nested nodes, a unit in mm."""
@@ -279,6 +280,7 @@ def _ascii_stl(vertices: Any, faces: Any) -> bytes:
     return ("\n".join([*rows, "endsolid s", ""])).encode()
 
 
+@pytest.mark.oracle("capytaine")
 def test_bem_of_a_collada_hull_equals_the_stl_and_the_primitive_surface(tmp_path: Path) -> None:
     """``addmass --bem``'s solve on a DAE hull (stored in mm, under a node rotation and
     translation, stretched in x and undone by the SDF ``<scale>``) equals, to round-off, the
@@ -286,7 +288,6 @@ def test_bem_of_a_collada_hull_equals_the_stl_and_the_primitive_surface(tmp_path
     meshed from; that primitive solve is within its reported error of Tuckerman's closed form.
     (The panel size for the files is larger than their panels, so the BEM solves them as
     written.)"""
-    pytest.importorskip("capytaine")
     pytest.importorskip("manifold3d")
     from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import bem_added_mass
