@@ -13,13 +13,15 @@ textures a COLLADA file names are not geometry and are never looked at):
   ``<matrix>`` alone when there is one (row-major), else ``T·R1·R2···S`` from the first
   ``<translate>``, every ``<rotate>`` (axis, degrees) and the first ``<scale>`` (``<lookat>`` and
   ``<skew>`` ignored). Child nodes are read, then the first ``<instance_node>`` (and then nothing
-  else of that node), else every ``<instance_geometry>`` and the geometry a skin
-  (``<instance_controller>``) deforms, in its bind pose, with the node's transform.
+  else of that node), else every ``<instance_geometry>``. A skinned mesh
+  (``<instance_controller>``) is refused: gz-common builds it only with a complete skeleton and
+  it is posed at run time, so no one static geometry is what Gazebo uses.
 * **Triangles**: every ``<triangles>`` and ``<polylist>`` of a ``<mesh>`` (a polygon fanned from
   its first vertex); ``<polygons>``, ``<tristrips>``, ``<trifans>`` and ``<lines>`` add no
   triangle, as in Gazebo. An index tuple is as long as gz-common counts it (the distinct
-  offsets of the VERTEX, NORMAL and TEXCOORD inputs, plus one per other input), positions are read from the ``<vertices>`` POSITION source within its
-  ``<float_array count>``, with the accessor's stride, in double precision.
+  offsets of the VERTEX, NORMAL and TEXCOORD inputs, plus one per other input); positions are
+  read from the ``<vertices>`` POSITION source within its ``<float_array count>``, with the
+  accessor's stride, in double precision.
 * **Instances**: gz-common caches a position source's transformed coordinates by the source's
   id, so a geometry instanced twice appears twice **at the first instance's place**; so here.
 
@@ -186,10 +188,9 @@ class _Reader:
         for instance in _children(node, "instance_geometry"):
             self.geometry(self.element(instance.get("url"), instance), X)
         for instance in _children(node, "instance_controller"):
-            controller = self.element(instance.get("url"), instance)
-            skin = _first(controller, "skin")
-            if skin is not None:
-                self.geometry(self.element(skin.get("source"), skin), X)
+            raise self.fail(instance, "a skinned mesh (<instance_controller>) is not read: "
+                                      "Gazebo builds it only with a complete skeleton, and "
+                                      "poses it at run time; name a static mesh instead")
 
     def node_transform(self, node: Any) -> Any:
         """gz-common's ``LoadNodeTransform`` (4x4, parent from child)."""

@@ -743,6 +743,8 @@ def test_a_collada_cube_reads_and_hostile_collada_files_end_in_one_line(
                                      nodes='<node><instance_node url="#n0"/></node>'),
                             "more than 100000 nodes to visit"),
         "bad unit": (cube_dae().replace(b'meter="1"', b'meter="-2"'), "is not a positive number"),
+        "skinned mesh": (cube_dae(nodes='<node><instance_controller url="#g"/></node>'),
+                         "a skinned mesh (<instance_controller>) is not read"),
         "dangling url": (cube_dae(nodes='<node><instance_geometry url="#nothing"/></node>'),
                          "names '#nothing', which is not in the file"),
     }
