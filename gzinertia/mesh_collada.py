@@ -11,11 +11,11 @@ textures a COLLADA file names are not geometry and are never looked at):
 * **Scene**: the visual scene ``<scene><instance_visual_scene>`` names; each ``<node>`` composes
   its parent's transform with its own, which is gz-common's ``LoadNodeTransform``: the first
   ``<matrix>`` alone when there is one (row-major), else ``T·R1·R2···S`` from the first
-  ``<translate>``, every ``<rotate>`` (axis, degrees) and the first ``<scale>`` (``<lookat>`` and
-  ``<skew>`` ignored). Child nodes are read, then the first ``<instance_node>`` (and then nothing
-  else of that node), else every ``<instance_geometry>``. A skinned mesh
-  (``<instance_controller>``) is refused: gz-common builds it only with a complete skeleton and
-  it is posed at run time, so no one static geometry is what Gazebo uses.
+  ``<translate>``, every ``<rotate>`` (degrees; the axis as written, not normalised) and the
+  first ``<scale>`` (``<lookat>`` and ``<skew>`` ignored). Child nodes are read, then the first
+  ``<instance_node>`` (and then nothing else of that node), else every ``<instance_geometry>``.
+  A skinned mesh (``<instance_controller>``) is refused: gz-common builds it only with a
+  complete skeleton and it is posed at run time, so no one static geometry is what Gazebo uses.
 * **Triangles**: every ``<triangles>`` and ``<polylist>`` of a ``<mesh>`` (a polygon fanned from
   its first vertex); ``<polygons>``, ``<tristrips>``, ``<trifans>`` and ``<lines>`` add no
   triangle, as in Gazebo. An index tuple is as long as gz-common counts it (the distinct
@@ -329,11 +329,9 @@ class _Reader:
 
 
 def _axis_angle(axis: Any, angle: float) -> Any:
-    """gz-math's ``Matrix3::SetFromAxisAngle`` (the axis normalised; Rodrigues)."""
-    norm = float(np.linalg.norm(axis))
-    if norm == 0.0:
-        return np.eye(3)
-    x, y, z = axis / norm
+    """gz-math's ``Matrix3::SetFromAxisAngle``: Rodrigues' formula with the axis **as written**
+    (gz-math does not normalise it: an axis of length 2 scales as well as turns)."""
+    x, y, z = (float(v) for v in axis)
     c, s = math.cos(angle), math.sin(angle)
     C = 1.0 - c
     return np.array([

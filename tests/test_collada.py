@@ -243,7 +243,7 @@ def test_gazebo_node_rules_where_they_differ_from_collada() -> None:
     """gz-common's node reading, closed forms: a ``<matrix>`` wins over ``<translate>`` in the
     same node; an ``<instance_node>`` replaces the node's own geometry; a geometry instanced
     twice sits twice at the first instance's place (gz-common caches transformed positions by
-    source id); ``<polygons>`` add nothing."""
+    source id); ``<polygons>`` add nothing; a ``<rotate>`` axis is not normalised."""
     box = trimesh.creation.box(extents=BOX)
     V = float(np.prod(BOX))
     library = ('<library_nodes><node id="lib"><translate>0 0 5</translate>'
@@ -265,6 +265,11 @@ def test_gazebo_node_rules_where_they_differ_from_collada() -> None:
     assert mesh.volume == pytest.approx(2 * V, rel=1e-12)
     assert np.allclose(mesh.center_mass, [1.0, 0.0, 0.0], atol=1e-12)
     assert len(mesh.faces) == 2 * len(box.faces)
+    # gz-math's SetFromAxisAngle does not normalise the axis: "0 0 2 90" is [[0 -2 0] [2 0 0]
+    # [0 0 4]], determinant 16
+    data = collada(geometry_xml("box", box),
+                   '<node name="r"><rotate>0 0 2 90</rotate><instance_geometry url="#box"/></node>')
+    assert _load(data.encode(), "axis.dae").volume == pytest.approx(16 * V, rel=1e-12)
 
 
 # ---- BEM: a DAE hull -----------------------------------------------------------------------
