@@ -10,6 +10,10 @@
   (a glTF's external ``.bin`` buffers) are read the same way, only from the mesh's folder and
   below; materials and textures are skipped (they do not change the geometry; an image could
   be a decompression bomb).
+* COLLADA is read by :mod:`gzinertia.mesh_collada` as gz-common's ``ColladaLoader`` reads it
+  (``<unit>`` applied, ``<up_axis>`` ignored, node transforms composed as gz-common composes
+  them, double precision), not by trimesh (whose pycollada reads coordinates in single
+  precision and reads the images a file names).
 * Vertices and triangles are capped (:class:`~gzinertia.limits.MeshLimits`): from the header
   where the format declares the counts (binary STL, PLY, OFF) or by counting lines (ASCII STL,
   OBJ) before trimesh parses anything, and again after loading.
@@ -172,6 +176,9 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
     _check_counts(path, *_declared_counts(data, file_type), limits, "declares")
     import trimesh  # lazy: only meshes need it
 
+    if file_type == "dae":
+        return _load_collada(data, path, limits)
+
     options: dict[str, Any] = {"resolver": _folder_resolver(Path(path).parent, limits.max_bytes)}
     if file_type in ("obj", "gltf", "glb"):
         options["skip_materials"] = True
@@ -180,3 +187,20 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
     faces = len(getattr(loaded, "faces", ()))
     _check_counts(path, vertices, faces, limits, "has")
     return loaded
+
+
+def _load_collada(data: bytes, path: str, limits: MeshLimits) -> Any:
+    """A COLLADA file as Gazebo reads it (:mod:`gzinertia.mesh_collada`: ``<unit>`` applied,
+    node transforms as gz-common composes them, no other file opened), as a ``trimesh.Trimesh``
+    whose coincident corners are merged."""
+    import trimesh
+
+    from gzinertia.mesh_collada import ColladaError, read_collada
+
+    try:
+        vertices, faces = read_collada(data, path, limits)
+    except ColladaError as exc:
+        raise MeshFileError(str(exc)) from None
+    mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
+    _check_counts(path, len(mesh.vertices), len(mesh.faces), limits, "has")
+    return mesh

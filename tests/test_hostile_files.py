@@ -670,3 +670,204 @@ def test_a_gltf_reads_its_buffers_only_from_its_folder_as_regular_files(tmp_path
             str(folder / "model.gltf"),
         )
         assert "cannot be loaded" in proc.stdout, (case, proc.stdout, proc.stderr[-2000:])
+
+
+# ---- 14. COLLADA: hardened XML, bounded counts and nesting, no other file opened --------------
+#: A unit cube (12 triangles) in COLLADA; ``{head}`` goes before the root, ``{asset}`` and
+#: ``{library}`` inside it, ``{nodes}`` after the cube's node in the visual scene.
+CUBE_DAE = """<?xml version="1.0" encoding="utf-8"?>{head}
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+<asset><unit meter="1"/>{asset}</asset>{library}
+<library_geometries><geometry id="g"><mesh>
+<source id="p"><float_array id="pa" count="{count}">0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1
+</float_array><technique_common><accessor source="#pa" count="8" stride="3"/></technique_common>
+</source><vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+<triangles count="12"><input semantic="VERTEX" source="#v" offset="0"/>
+<p>0 2 1 0 3 2 4 5 6 4 6 7 0 1 5 0 5 4 1 2 6 1 6 5 2 3 7 2 7 6 3 0 4 3 4 7</p></triangles>
+</mesh></geometry></library_geometries>
+<library_visual_scenes><visual_scene id="s"><node name="cube"><instance_geometry url="#g"/>
+</node>{nodes}</visual_scene></library_visual_scenes>
+<scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+"""
+
+
+#: Nine entities, each ten of the one before: 10**9 "lol"s if expanded.
+LAUGHS = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+
+
+def cube_dae(head: str = "", asset: str = "", library: str = "", nodes: str = "",
+             count: str = "24") -> bytes:
+    return CUBE_DAE.format(head=head, asset=asset, library=library, nodes=nodes,
+                           count=count).encode()
+
+
+_SOLID_PROGRAM = (
+    "import sys\nfrom gzinertia.physics.shapes import ShapeError, mesh_solid\n"
+    "for path in sys.argv[1:]:\n"
+    "    try:\n        print('read', mesh_solid(path).volume)\n"
+    "    except ShapeError as exc:\n        print(exc)\n"
+)
+
+
+def test_a_collada_cube_reads_and_hostile_collada_files_end_in_one_line(
+    tmp_path: Path, fifo: Path
+) -> None:
+    """Each hostile COLLADA file ends in one line naming the file (and the line where there is
+    one), under the time and memory limits; the honest cube reads with volume 1."""
+    laughs = LAUGHS
+    chain = "".join(f'<node id="n{i}">' + "".join(f'<node><instance_node url="#n{i + 1}"/></node>'
+                                                  for _ in range(10)) + "</node>"
+                    for i in range(12))
+    cases = {
+        "honest": (cube_dae(), "read 1.0"),
+        "malformed": (cube_dae()[:-40], "line 13: not well-formed XML"),
+        "entity bomb": (cube_dae(head=f'<!DOCTYPE COLLADA [<!ENTITY l0 "lol">{laughs}]>',
+                                 asset="<contributor>&l9;</contributor>"),
+                        "refusing a <!DOCTYPE>"),
+        "external entity": (cube_dae(head=f'<!DOCTYPE COLLADA [<!ENTITY x SYSTEM "{fifo}">]>',
+                                     asset="<contributor>&x;</contributor>"),
+                            "refusing a <!DOCTYPE>"),
+        "external DTD": (cube_dae(head=f'<!DOCTYPE COLLADA SYSTEM "{fifo}">'),
+                         "refusing a <!DOCTYPE>"),
+        "undeclared entity": (cube_dae(asset="<contributor>&nope;</contributor>"),
+                              "not well-formed XML"),
+        "huge count": (cube_dae(count="99999999999"), "declares 33333333333 vertices"),
+        "instance cycle": (cube_dae(library='<library_nodes><node id="loop">'
+                                            '<instance_node url="#loop"/></node></library_nodes>',
+                                    nodes='<node><instance_node url="#loop"/></node>'),
+                           "nested deeper than 128 levels"),
+        "instancing bomb": (cube_dae(library=f"<library_nodes>{chain}"
+                                             '<node id="n12"><instance_geometry url="#g"/></node>'
+                                             "</library_nodes>",
+                                     nodes='<node><instance_node url="#n0"/></node>'),
+                            "more than 100000 nodes to visit"),
+        "bad unit": (cube_dae().replace(b'meter="1"', b'meter="-2"'), "is not a positive number"),
+        "skinned mesh": (cube_dae(nodes='<node><instance_controller url="#g"/></node>'),
+                         "a skinned mesh (<instance_controller>) is not read"),
+        "dangling url": (cube_dae(nodes='<node><instance_geometry url="#nothing"/></node>'),
+                         "names '#nothing', which is not in the file"),
+    }
+    paths = []
+    for name, (data, _) in cases.items():
+        path = tmp_path / (name.replace(" ", "_") + ".dae")
+        path.write_bytes(data)
+        paths.append(str(path))
+    proc = run_limited(_SOLID_PROGRAM, *paths)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and len(lines) == len(cases), proc.stderr[-3000:]
+    for (name, (_, expected)), path, line in zip(cases.items(), paths, lines, strict=True):
+        assert expected in line, (name, line)
+        if name != "honest":
+            assert repr(path) in line, (name, line)
+
+
+def test_collada_triangles_and_polygons_are_capped(tmp_path: Path) -> None:
+    """Triangles (a long ``<p>``, a polygon of a billion corners) and vertices past the caps
+    are refused before they are built."""
+    cube = cube_dae()
+    many = cube.replace(b'<triangles count="12">', b'<triangles count="2400">').replace(
+        b"3 4 7</p>", b"3 4 7 " + b"0 2 1 " * 2400 + b"</p>")
+    polygon = cube.replace(b"</mesh>", b'<polylist count="1"><input semantic="VERTEX" '
+                                        b'source="#v" offset="0"/><vcount>1000000000</vcount>'
+                                        b"<p>0 1 2</p></polylist></mesh>")
+    for name, data in (("many.dae", many), ("polygon.dae", polygon)):
+        (tmp_path / name).write_bytes(data)
+    proc = run_limited(_SOLID_PROGRAM, str(tmp_path / "many.dae"), str(tmp_path / "polygon.dae"),
+                       env={"GZINERTIA_MAX_MESH_FACES": "1000"})
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2 and all("more than the 1000 triangles read" in ln for ln in lines), (
+        proc.stdout, proc.stderr[-2000:])
+    proc = run_limited(_SOLID_PROGRAM, str(tmp_path / "many.dae"),
+                       env={"GZINERTIA_MAX_MESH_VERTICES": "5"})
+    assert "declares 8 vertices, more than the 5 read" in proc.stdout, proc.stdout
+
+
+def test_a_collada_file_opens_no_image_or_other_file_it_names(tmp_path: Path, fifo: Path) -> None:
+    """Images, textures and any other file a COLLADA file names are not geometry: the cube
+    whose material's image is a FIFO outside the model folder (opening it would block) reads
+    with volume 1, and the only file opened is the DAE itself."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    image = outside / "texture.png"
+    os.mkfifo(image)
+    images = (f'<library_images><image id="img"><init_from>../outside/texture.png</init_from>'
+              f'</image><image id="abs"><init_from>{fifo.as_uri()}</init_from></image>'
+              '</library_images><library_effects><effect id="e"><profile_COMMON>'
+              '<newparam sid="surf"><surface type="2D"><init_from>img</init_from></surface>'
+              '</newparam><technique sid="t"><phong><diffuse><texture texture="surf" '
+              'texcoord="uv"/></diffuse></phong></technique></profile_COMMON></effect>'
+              '</library_effects><library_materials><material id="mat">'
+              '<instance_effect url="#e"/></material></library_materials>')
+    model = tmp_path / "model"
+    model.mkdir()
+    dae = model / "cube.dae"
+    dae.write_bytes(cube_dae(library=images))
+    program = (
+        "import builtins, os, sys\n"
+        "opened = []\n"
+        "real_open, real_os_open = builtins.open, os.open\n"
+        "def rec_open(f, *a, **k):\n    opened.append(str(f)); return real_open(f, *a, **k)\n"
+        "def rec_os_open(f, *a, **k):\n    opened.append(str(f)); return real_os_open(f, *a, **k)\n"
+        "from gzinertia.physics.shapes import mesh_solid\n"
+        "import trimesh, numpy\n"
+        "builtins.open, os.open = rec_open, rec_os_open\n"
+        "volume = mesh_solid(sys.argv[1]).volume\n"
+        "builtins.open, os.open = real_open, real_os_open\n"
+        "print(volume)\n"
+        "print('\\n'.join(p for p in opened if not p.endswith('.py') and '/proc/' not in p))\n"
+    )
+    proc = run_limited(program, str(dae))
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert float(lines[0]) == pytest.approx(1.0, rel=1e-12)
+    assert lines[1:] == [str(dae)], lines
+
+
+def test_a_hostile_collada_collision_is_one_cli_error_line(tmp_path: Path) -> None:
+    """Through the CLI: ``addmass --bem`` (which needs the collision) exits 2 with one
+    ``gzinertia: error:`` line naming the model file, the collision and the mesh;
+    ``addmass --ellipsoid`` skips the link with one line saying why (its convention for a link
+    it cannot fit). No traceback, the file untouched."""
+    laughs = LAUGHS
+    (tmp_path / "bomb.dae").write_bytes(
+        cube_dae(head=f'<!DOCTYPE COLLADA [<!ENTITY l0 "lol">{laughs}]>',
+                 asset="<contributor>&l9;</contributor>"))
+    model = _model(tmp_path, "model.sdf",
+                   '<link name="l"><inertial><mass>1</mass></inertial><collision name="c">'
+                   "<geometry><mesh><uri>bomb.dae</uri></mesh></geometry></collision></link>")
+    before = model.read_bytes()
+    proc = run_cli_limited(["addmass", str(model), "--bem", "--in-place"])
+    assert proc.returncode == 2, (proc.stdout, proc.stderr[-2000:])
+    errors = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(errors) == 1 and errors[0].startswith("gzinertia: error:"), proc.stderr
+    assert f"model.sdf:4: collision 'c': mesh {str(tmp_path / 'bomb.dae')!r}" in errors[0], errors
+    assert "refusing a <!DOCTYPE>" in errors[0], errors
+    proc = run_cli_limited(["addmass", str(model), "--ellipsoid", "--in-place"])
+    skipped = [ln for ln in proc.stderr.splitlines() if ln.startswith("skipped")]
+    assert proc.returncode == 0 and len(skipped) == 1, proc.stderr
+    assert "bomb.dae" in skipped[0] and "refusing a <!DOCTYPE>" in skipped[0], skipped
+    assert "Traceback" not in proc.stderr
+    assert model.read_bytes() == before
+
+
+def test_the_bem_geometry_digest_reads_meshes_only_as_regular_files(
+    tmp_path: Path, fifo: Path, deadline: None
+) -> None:
+    """The BEM provenance digest (written by ``addmass --bem``, recomputed by the audit) reads a
+    mesh through safe_read: a FIFO named as a mesh is not opened (it would block), it digests
+    as unreadable; a regular mesh's bytes change the digest."""
+    from gzinertia.physics.rotation import Pose
+    from gzinertia.physics.surface_mesh import geometry_digest
+    from gzinertia.records import Collision, Geometry, SourceRef
+
+    def digest(path: Path) -> str:
+        geometry = Geometry("mesh", mesh_path=str(path))
+        return geometry_digest([Collision("c", Pose(), geometry, SourceRef("m.sdf", 1))])
+
+    mesh = tmp_path / "cube.dae"
+    mesh.write_bytes(cube_dae())
+    first = digest(mesh)
+    mesh.write_bytes(cube_dae(asset="<contributor>x</contributor>"))
+    assert digest(mesh) != first
+    assert digest(fifo) == digest(tmp_path / "missing.dae")

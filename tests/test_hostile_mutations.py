@@ -47,6 +47,24 @@ CUBE_STL = b"".join(
 )
 CUBE_STL = b"solid cube\n" + CUBE_STL + b"endsolid cube\n"
 HULL_STL = (EXAMPLES / "spar_buoy" / "meshes" / "buoy_hull.stl").read_bytes()
+#: A unit cube in COLLADA, in centimetres under a node transform (rotation and translation).
+CUBE_DAE = b"""<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+<asset><unit name="centimeter" meter="0.01"/><up_axis>Z_UP</up_axis></asset>
+<library_geometries><geometry id="g"><mesh>
+<source id="p"><float_array id="pa" count="24">0 0 0 100 0 0 100 100 0 0 100 0 0 0 100 100 0 100
+100 100 100 0 100 100</float_array><technique_common><accessor source="#pa" count="8" stride="3">
+<param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+</accessor></technique_common></source>
+<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+<polylist count="6"><input semantic="VERTEX" source="#v" offset="0"/><vcount>4 4 4 4 4 4</vcount>
+<p>0 3 2 1 4 5 6 7 0 1 5 4 1 2 6 5 2 3 7 6 3 0 4 7</p></polylist>
+</mesh></geometry></library_geometries>
+<library_visual_scenes><visual_scene id="s"><node name="cube"><translate>-50 -50 -50</translate>
+<rotate>0 0 1 30</rotate><instance_geometry url="#g"/></node></visual_scene>
+</library_visual_scenes><scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+"""
 
 INERTIAL = (
     "<inertial><pose>0.1 0 0.05 0 0 0.3</pose><mass>{mass}</mass><inertia><ixx>2</ixx>"
@@ -56,7 +74,7 @@ INERTIAL = (
 )
 
 #: A model with a bit of everything the commands touch: boxes, meshes (OBJ, ASCII and binary
-#: STL), <fluid_added_mass>, a Hydrodynamics plugin, an included model (model://) and an
+#: STL, COLLADA), <fluid_added_mass>, a Hydrodynamics plugin, an included model (model://) and an
 #: included file (relative path), a frame and a placement frame.
 KITCHEN_SINK = f"""<?xml version="1.0"?>
 <sdf version="1.10">
@@ -78,6 +96,8 @@ KITCHEN_SINK = f"""<?xml version="1.0"?>
       </collision>
       <collision name="hull"><geometry><mesh><uri>meshes/hull.stl</uri><scale>0.1 0.1 0.1</scale>
         </mesh></geometry></collision>
+      <collision name="dae"><pose>0 0.3 0 0 0 0</pose><geometry><mesh><uri>meshes/cube.dae</uri>
+        <scale>0.2 0.2 0.2</scale></mesh></geometry></collision>
     </link>
     <frame name="tip" attached_to="fin"><pose>0.1 0 0 0 0 0</pose></frame>
     <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
@@ -215,6 +235,7 @@ def files(draw: st.DrawFn) -> dict[str, bytes]:
         "meshes/tet.obj": draw(_mutated_bytes(TETRAHEDRON)),
         "meshes/cube.stl": draw(_mutated_bytes(CUBE_STL)),
         "meshes/hull.stl": draw(_mutated_bytes(HULL_STL)),
+        "meshes/cube.dae": draw(_mutated_bytes(CUBE_DAE)),
         "sub/model.config": draw(_mutated_bytes(SUB_CONFIG)),
         "sub/model.sdf": draw(_mutated_bytes(SUB_SDF)),
         "parts/part.sdf": draw(_mutated_bytes(PART_SDF)),
@@ -389,7 +410,7 @@ def _pinned(args: list[str], changes: dict[str, bytes] | None = None) -> Scenari
     main = main.replace(b"{PART_URI}", b"parts/part.sdf")
     folder = {"main.sdf": main, "sub/model.config": SUB_CONFIG, "sub/model.sdf": SUB_SDF,
               "parts/part.sdf": PART_SDF, "meshes/tet.obj": TETRAHEDRON,
-              "meshes/cube.stl": CUBE_STL, "meshes/hull.stl": HULL_STL}
+              "meshes/cube.stl": CUBE_STL, "meshes/hull.stl": HULL_STL, "meshes/cube.dae": CUBE_DAE}
     folder.update(changes or {})
     writes = ["main.sdf"] if "--in-place" in args else []
     return Scenario(folder, [*args, "-m", "{root}", "{root}/main.sdf"], writes)

@@ -140,7 +140,7 @@ def test_clipped_volume_matches_trimesh_hull_on_the_same_rotated_mesh(kind: str)
 
 
 def _corpus_meshes() -> list[str]:
-    # the corpus's COLLADA files need pycollada, which the venv does not have: STL only
+    # STL here; the corpus COLLADA files are checked in tests/test_collada.py
     return sorted(str(p) for p in CORPUS.rglob("*.stl") if p.is_file())
 
 

@@ -29,7 +29,6 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -96,11 +95,20 @@ def geometry_digest(collisions: Sequence[Collision]) -> str:
         h.update("\x1f".join(fields).encode())
         if g.kind == "mesh" and g.mesh_path is not None:
             try:
-                h.update(hashlib.sha256(Path(g.mesh_path).read_bytes()).digest())
+                h.update(hashlib.sha256(_mesh_bytes(g.mesh_path)).digest())
             except OSError:
                 h.update(b"<unreadable>")
         h.update(b"\x1e")
     return "sha256:" + h.hexdigest()[:16]
+
+
+def _mesh_bytes(path: str) -> bytes:
+    """A mesh file's bytes through :func:`~gzinertia.safe_read.read_regular_file` (a FIFO or a
+    device named as a mesh is refused, not read; at most the mesh size cap)."""
+    from gzinertia.limits import MeshLimits
+    from gzinertia.safe_read import read_regular_file
+
+    return read_regular_file(path, MeshLimits.from_environment().max_bytes)
 
 
 def _segments(radius: float, h: float) -> int:
