@@ -552,3 +552,41 @@ def test_together_reduces_to_alone_when_far_apart(
             assert change < 1e-5
         else:
             assert change > 1e-3  # the neighbour's shadow, far above round-off
+
+
+def test_a_finely_faceted_mesh_file_is_solved_at_the_quality_panel_count(
+    tmp_path: Path,
+) -> None:
+    """A hull exported with far more triangles than the quality asks for (20,480) is decimated
+    to about the quality's panel count, its coarser solve is a genuinely coarser surface (so
+    the error estimate is finite), and the result is within that estimate of Tuckerman's closed
+    form: the mesh file stands for the smooth ellipsoid it was exported from."""
+    from gzinertia.physics.bem import QUALITY_PANELS
+
+    sphere = trimesh.creation.icosphere(subdivisions=5, radius=1.0)
+    stl = tmp_path / "hull.stl"
+    _write_stl(stl, np.asarray(sphere.vertices) * np.array(SEMI_AXES), np.asarray(sphere.faces))
+    hull = Collision(
+        "hull", Pose(p_BoEo_B, R_BE), Geometry("mesh", mesh_uri=stl.name, mesh_path=str(stl)),
+        SourceRef("e.sdf", 1),
+    )
+    result = bem_added_mass([hull], DENSITY, quality="default", use_cache=False)
+    assert abs(result.panels / QUALITY_PANELS["default"] - 1.0) < 0.15, result.panels
+    assert result.coarse_panels < 0.75 * result.panels
+    assert np.all(np.isfinite(result.error_bound)) and 0.0 < result.relative_error < 0.05
+    exact = _exact_A_BBo_B().linear_first()
+    A = result.A_BBo_B.symmetric().linear_first()
+    assert np.all(np.abs(A - exact) <= result.error_bound), np.max(
+        np.abs(A - exact) / result.error_bound
+    )
+
+
+def test_a_solve_is_refused_beyond_the_panel_limit_counted_on_the_mesh() -> None:
+    """The limit on the dense BEM's size holds on the panels actually meshed, not only on the
+    estimate from the area made before meshing."""
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.physics.bem import MAX_PANELS, require_solvable
+
+    require_solvable(MAX_PANELS, [_ellipsoid()])
+    with pytest.raises(GzInertiaError, match=r"e\.sdf:1.*panels"):
+        require_solvable(MAX_PANELS + 1, [_ellipsoid()])

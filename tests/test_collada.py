@@ -291,8 +291,8 @@ def test_bem_of_a_collada_hull_equals_the_stl_and_the_primitive_surface(tmp_path
     translation, stretched in x and undone by the SDF ``<scale>``) equals, to round-off, the
     same closed surface read from an ASCII STL and the solve on the ellipsoid primitive it was
     meshed from; that primitive solve is within its reported error of Tuckerman's closed form.
-    (The panel size for the files is larger than their panels, so the BEM solves them as
-    written.)"""
+    (The files are solved at the primitive's panel size, which their triangles already have:
+    the BEM solves them as written, neither refined nor decimated.)"""
     pytest.importorskip("manifold3d")
     from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import bem_added_mass
@@ -315,7 +315,7 @@ def test_bem_of_a_collada_hull_equals_the_stl_and_the_primitive_surface(tmp_path
                            '<instance_geometry url="#hull"/></node>', unit=1e-3))
     stl = tmp_path / "hull.stl"
     stl.write_bytes(_ascii_stl(v, f))
-    h_files = 2.5 * r_primitive.panel_size
+    h_files = r_primitive.panel_size
     results = {}
     for path, scale in ((dae, (0.5, 1.0, 1.0)), (stl, (1.0, 1.0, 1.0))):
         mesh = Geometry("mesh", mesh_path=str(path), scale=scale)

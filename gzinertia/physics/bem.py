@@ -208,6 +208,17 @@ def require_panel_count(
         )
 
 
+def require_solvable(panels: int, collisions: Sequence[Collision]) -> None:
+    """Refuses a solve on more than :data:`MAX_PANELS` panels, counted on the meshed surfaces
+    themselves (:func:`require_panel_count` estimates before meshing, from the area)."""
+    if panels > MAX_PANELS:
+        places = ", ".join(str(c.source) for c in collisions)
+        raise GzInertiaError(
+            f"{places}: the surface to solve has {panels} panels; the dense BEM is "
+            f"limited to {MAX_PANELS} (memory grows as the square): choose a larger --panel-size"
+        )
+
+
 class SolveProgress(Protocol):
     """Told when a BEM solve starts (what it is, how many radiation problems: six per body)
     and when each of its radiation problems is solved."""
@@ -397,6 +408,7 @@ def _meshes(
         wet_coarse = free_surface.wetted(collisions, h * COARSE_RATIO, element)
         fine, coarse = wet_fine.surface, wet_coarse.surface
         volume, closed = wet_fine.displaced_volume, wet_fine.closed_panels
+    require_solvable(fine.panels, collisions)
     length = (3.0 * volume / (4.0 * math.pi)) ** (1.0 / 3.0)
     return _Meshes(fine, coarse, closed, length)
 
@@ -589,6 +601,7 @@ def bem_added_mass_together(
     meshes = [_meshes(c, h, fs, element) for (c, _), fs in zip(links, surfaces, strict=True)]
     fine = [m.fine for m in meshes]
     coarse = [m.coarse for m in meshes]
+    require_solvable(sum(s.panels for s in fine), [c for cs, _ in links for c in cs])
     poses = "|".join(",".join(f"{v:.17g}" for v in (*X.p, *X.R.ravel())) for _, X in links)
     domain = "inf" if waterline is None else "|".join(repr(v) for v in waterline)
     key = hashlib.sha256(

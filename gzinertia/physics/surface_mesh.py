@@ -8,7 +8,8 @@ larger than a panel size ``h``. This module builds it from the link's collision 
   resolution derived from ``h`` (``ceil(2πr/h)`` segments round a circle);
 * mesh files (STL, OBJ, DAE after ``<scale>``) are checked (:func:`checked_mesh_file`): closed,
   consistently oriented, outward, no degenerate triangles; repaired where that is unambiguous,
-  refused (:class:`SurfaceMeshError`, naming file and problem) otherwise;
+  refused (:class:`SurfaceMeshError`, naming file and problem) otherwise; a file faceted finer
+  than ``h`` is decimated to about the panel count its area holds at ``h`` (:func:`coarsened`);
 * every shape is posed in the link frame B (``X_BC``) and the shapes are united with manifold3d's
   exact boolean union; the union is then refined so that edges are about ``h`` long (every
   original edge split into pieces of at most ``h``, interior edges near it, below ``2h``:
@@ -162,10 +163,51 @@ def _primitive(geometry: Geometry, h: float, where: str) -> Any:
             raise SurfaceMeshError(f"{where}: mesh {geometry.mesh_uri!r} did not resolve to a file")
         try:
             vertices, faces = checked_mesh_file(geometry.mesh_path, geometry.scale, h)
+            vertices, faces = coarsened(vertices, faces, h)
             return _manifold_of(vertices, faces, f"mesh {geometry.mesh_path!r}")
         except SurfaceMeshError as exc:
             raise SurfaceMeshError(f"{where}: {exc}") from None
     raise SurfaceMeshError(f"{where}: a {kind} geometry displaces no volume the BEM can mesh")
+
+
+#: A mesh file is decimated when its mean edge is shorter than this fraction of the panel size
+#: (surfaces meshed at ``h`` have edges between ``h/2`` and ``h``: a file this fine is finer
+#: than anything the mesher makes)...
+COARSEN_BELOW = 0.4
+#: ... to about this mean edge, relative to ``h`` (what primitives meshed at ``h`` have).
+COARSEN_TO = 0.7
+
+
+def coarsened(vertices: FloatArray, faces: IntArray, h: float) -> tuple[FloatArray, IntArray]:
+    """A mesh file's closed surface decimated to a mean edge of about ``0.7·h`` when its own
+    triangles are much finer than panels of size ``h`` (mean edge below ``0.4·h``); the file's
+    triangles otherwise (the refinement to ``h`` then splits the long ones).
+
+    A mesh file's triangles are its geometry, so refinement alone cannot make its panels
+    coarser: without this, a finely faceted hull would be solved with all its triangles (the
+    dense BEM's memory grows as the square of the panel count), and the error estimate's
+    second, coarser solve would be the same solve. Quadric-error decimation
+    (``fast_simplification``, the Fast-Quadric-Mesh-Simplification library trimesh also uses)
+    keeps the surface closed and its shape to within about a panel's sagitta, as meshing a
+    primitive at ``h`` does; the coarser solve at ``√2·h`` is decimated further, so the error
+    estimate covers the faceting the decimation introduces. A result that is no longer a closed
+    2-manifold is refused by the caller's manifold check.
+    """
+    if not math.isfinite(h) or len(faces) == 0:
+        return vertices, faces
+    v = vertices[faces]
+    mean_edge = float(np.linalg.norm(v - np.roll(v, 1, axis=1), axis=2).mean())
+    if mean_edge >= COARSEN_BELOW * h:
+        return vertices, faces
+    import fast_simplification
+
+    target = max(int(len(faces) * (mean_edge / (COARSEN_TO * h)) ** 2), 64)
+    out_v, out_f = fast_simplification.simplify(
+        np.ascontiguousarray(vertices, dtype=np.float64),
+        np.ascontiguousarray(faces, dtype=np.int64),
+        target_count=target,
+    )
+    return np.asarray(out_v, dtype=np.float64), np.asarray(out_f, dtype=np.int64)
 
 
 def _manifold_of(vertices: FloatArray, faces: IntArray, what: str) -> Any:
