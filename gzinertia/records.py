@@ -244,6 +244,12 @@ class LinkRecord:
     #: file's root, not the names ``<include>`` gave them): one element read through two
     #: includes, or audited on its own too, has one ``name_in_file``.
     name_in_file: str = ""
+    #: The free body the link belongs to: the scoped name of the root link of the set of links
+    #: joined to it by joints (:mod:`gzinertia.physics.bodies`); ``""`` when the reader does
+    #: not know (URDF: one tree, the whole model).
+    body: str = ""
+    #: Its body is joined to ``world`` by some joint (fixed or not): not a free vehicle.
+    body_anchored: bool = False
 
     @property
     def M_BBo_B(self) -> SpatialInertia:

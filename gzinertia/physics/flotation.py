@@ -275,8 +275,8 @@ def model_flotation(
     """The model's floating equilibrium: at ``--waterline`` (water of the fluid's density
     there below it, nothing above), else at a graded fluid's lowest layer (its densities
     below and above) for a model that floats there; ``None`` otherwise (static models too)."""
-    if model.links and all(link.static for link in model.links):
-        return None
+    if model.anchored:
+        return None  # static, or held by a joint to the world: it does not float freely
     if waterline is not None:
         z, rho_water, rho_above = waterline, fluid.density_at(waterline - 1e-9), 0.0
     elif fluid.kind == "graded" and fluid.layers:

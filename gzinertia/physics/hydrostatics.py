@@ -85,6 +85,10 @@ class LinkHydrostatics:
     p_WB_exact: Vec3
     collisions: tuple[CollisionVolume, ...]
     static: bool = False
+    #: The free body the link moves with (:attr:`LinkRecord.body`; ``""``: the whole model),
+    #: and whether a joint holds that body to the world (fixed: ``static``-like; or hinged).
+    body: str = ""
+    anchored: bool = False
 
     def __post_init__(self) -> None:
         for name in ("p_WG", "p_BoBv_B", "p_BoBv_B_exact", "f_W", "p_WB", "f_W_exact",
@@ -428,7 +432,8 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
         p_ex_W = _centre(f_ex, m_ex, _up(g_W), p_WBv_ex)
     return LinkHydrostatics(
         link.name, link.model, enabled, inertial.mass, p_WG, V_gz, p_gz, V_ex, p_ex,
-        f_gz, p_gz_W, f_ex, p_ex_W, parts, link.static,
+        f_gz, p_gz_W, f_ex, p_ex_W, parts, link.static, link.body,
+        link.body_anchored or link.welded_to_world,
     )
 
 
@@ -543,6 +548,25 @@ class ModelHydrostatics:
         """Small-angle restoring moment per radian of tilt for a submerged body,
         ``B·(z_B - z_G)`` along ``up`` (N·m/rad): negative when B lies below G (unstable)."""
         return self.buoyancy * float((self.p_WB - self.p_WG) @ self._up())
+
+    @property
+    def anchored(self) -> bool:
+        """Static, or held by a joint to the world: not a free vehicle (no rule judges it)."""
+        return bool(self.links) and all(link.static or link.anchored for link in self.links)
+
+    @property
+    def bodies(self) -> tuple[ModelHydrostatics, ...]:
+        """The model's free bodies (:mod:`gzinertia.physics.bodies`), each as the same
+        numbers over its links, in file order of their first link. A model of one body gives
+        one entry named as the model; otherwise each is named by its root link's scoped name
+        (``model::link``). Rules and flotation judge these, not the model's sum."""
+        groups: dict[str, list[LinkHydrostatics]] = {}
+        for link in self.links:
+            groups.setdefault(link.body or self.name, []).append(link)
+        if len(groups) == 1:
+            return (self,)
+        return tuple(ModelHydrostatics(name, tuple(group), self.g_W, self.X_WM)
+                     for name, group in groups.items())
 
     def in_model_frame(self, p_W: Any) -> Vec3 | None:
         """A world point in the model frame M (``None`` when M is not known)."""
