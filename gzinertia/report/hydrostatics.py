@@ -151,6 +151,8 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
         "p_WB": _vec(f.p_WB), "p_WG": _vec(f.p_WG), "I_T": _num(f.I_T), "I_L": _num(f.I_L),
         "KB": _num(f.KB), "KG": _num(f.KG), "BM_T": _num(f.BM_T), "BM_L": _num(f.BM_L),
         "GM_T": _num(f.GM_T), "GM_L": _num(f.GM_L),
+        "stiffness_G": None if f.K_G_W is None else [
+            [_num(float(x)) for x in row] for row in np.asarray(f.K_G_W)],
     }
 
 
