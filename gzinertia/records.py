@@ -82,7 +82,8 @@ class Note:
 
 
 GeometryKind = Literal[
-    "box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh", "plane", "heightmap", "other"
+    "box", "sphere", "cylinder", "capsule", "ellipsoid", "cone", "mesh", "plane", "heightmap",
+    "other",
 ]
 
 
@@ -91,7 +92,9 @@ class Geometry:
     """A collision shape in its own frame (SI units, mesh sizes after ``<scale>``).
 
     ``size`` holds box full sizes ``(x, y, z)`` or ellipsoid semi-axes ``(a, b, c)``; ``radius``
-    and ``length`` the sphere/cylinder/capsule dimensions (capsule length excludes the caps);
+    and ``length`` the sphere/cylinder/capsule/cone dimensions (capsule length excludes the
+    caps; a cone (SDFormat 1.11) has its base of ``radius`` at ``z = -length/2`` and its apex at
+    ``z = +length/2``, as gz-math's ``Cone``);
     meshes keep their URI, the file it resolved to (or ``None``) and ``scale``.
     """
 

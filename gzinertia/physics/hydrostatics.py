@@ -4,19 +4,22 @@ What Gazebo does (gz-sim ``src/systems/buoyancy/Buoyancy.cc``, gz-math shapes, g
 ``Mesh::Volume``), reproduced here:
 
 * **Volume of a link** (uniform fluid): the sum over its collisions of each geometry's volume:
-  primitives exactly (box, sphere, cylinder, capsule, ellipsoid); a mesh by gz-common's
+  primitives exactly (box, sphere, cylinder, capsule, ellipsoid, cone); a mesh by gz-common's
   ``Mesh::Volume``, the absolute signed-tetrahedron sum of the file's triangles **without**
   ``<scale>``; planes, heightmaps and unknown shapes count 0.
 * **Centre of volume of a link**: ``Σ V_c·p_BoCo_B / Σ V_c``, each collision weighted at its
-  **origin** Co (not its centroid): exact for the centred primitives, wrong for a mesh whose
-  centroid is not at its origin (gz-sim#3909, with the scale).
+  **origin** Co (not its centroid): exact for the centred primitives, wrong for a cone (its
+  centroid is a quarter of its length below its origin) and for a mesh whose centroid is not at
+  its origin (gz-sim#3909, with the scale).
 * **Uniform fluid**: force ``-ρ·V·g`` at the centre of volume, whatever the link's height
   (the whole world is fluid).
 * **Graded fluid**: per collision, the volume below each layer's height is that of the shape
   below the plane ``z_C = h - z_WCo`` **in the shape's own axes** (the plane is not rotated,
   gz-sim#3892: right for upright shapes only), the centre of each slab placed with the full
   pose; the slab between two heights gets the density of the lower layer (``default_density``
-  below the first). Meshes and other shapes get **no** buoyancy in a graded world.
+  below the first); the part above the highest layer is placed as if the whole shape's centre
+  of volume were its origin (right for every primitive but the cone). Meshes and other shapes
+  get **no** buoyancy in a graded world.
 
 :func:`link_hydrostatics` computes both Gazebo's numbers and the exact geometry's (the mesh's
 centroid after ``<scale>``; graded slices by the true horizontal plane, on the shape's triangle
@@ -39,7 +42,7 @@ from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).
 GAZEBO_SLAB_EPSILON = 1e-10
 #: Shapes gz-sim's graded buoyancy computes (meshes and the rest get nothing).
-GRADED_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
+GRADED_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid", "cone")
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,20 @@ def _cap(r: float, d: float) -> tuple[float, float]:
     return V, V * z
 
 
+def _cone_below(r: float, length: float, d: float) -> tuple[float, float]:
+    """A cone along z (base of radius r at ``-L/2``, apex at ``+L/2``) below z = d: the whole
+    cone minus the tip of height ``u = L/2 - d`` above the plane (gz-math's
+    ``Cone::VolumeBelow``/``CenterOfVolumeBelow`` for a plane normal to its axis):
+    ``V = π·r²·(L³ - u³)/(3L²)``, ``V·z_c = π·r²/L²·(L/2·(L³ - u³)/3 - (L⁴ - u⁴)/4)``."""
+    L = length
+    if L <= 0.0 or r <= 0.0:
+        return 0.0, 0.0
+    half = 0.5 * L
+    u = half - min(max(d, -half), half)
+    k = math.pi * r * r / (L * L)
+    return k * (L**3 - u**3) / 3.0, k * (half * (L**3 - u**3) / 3.0 - (L**4 - u**4) / 4.0)
+
+
 def _prism(area: float, length: float, d: float) -> tuple[float, float]:
     """A straight prism along z of this cross-section, centred, below z = d."""
     h = min(max(d + 0.5 * length, 0.0), length)
@@ -197,6 +214,8 @@ def volume_below(geometry: Geometry, d: float) -> tuple[float, float]:
         a, b, c = geometry.size
         V, M = _cap(c, d)  # the sphere of radius c stretched by a/c and b/c across z
         return V * a * b / (c * c), M * a * b / (c * c)
+    if kind == "cone" and geometry.radius is not None and geometry.length is not None:
+        return _cone_below(geometry.radius, geometry.length, d)
     return 0.0, 0.0
 
 
@@ -225,7 +244,8 @@ def _graded_gazebo(
         force += f
         moment += float(f @ up) * point
         prev_rho, prev_V, prev_M = rho, V, M
-    V_all, M_all = volume_below(geometry, math.inf)
+    V_all, _ = volume_below(geometry, math.inf)
+    M_all = 0.0  # Gazebo takes the whole shape's centre of volume at its origin (not a cone's)
     if abs(V_all - prev_V) >= GAZEBO_SLAB_EPSILON:
         f = -(V_all - prev_V) * prev_rho * np.asarray(g_W)
         point = X_WC.transform_point([0.0, 0.0, (M_all - prev_M) / (V_all - prev_V)])
@@ -255,6 +275,9 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
     if g.kind == "capsule" and g.radius is not None and g.length is not None:
         return trimesh.creation.capsule(height=g.length, radius=g.radius,
                                         count=[sections, sections])
+    if g.kind == "cone" and g.radius is not None and g.length is not None:
+        cone = trimesh.creation.cone(radius=g.radius, height=g.length, sections=sections)
+        return cone.apply_translation([0.0, 0.0, -0.5 * g.length])  # base at -L/2
     if g.kind == "ellipsoid" and g.size is not None:
         mesh = trimesh.creation.uv_sphere(radius=1.0, count=[sections, sections])
         S = np.eye(4)
@@ -318,13 +341,15 @@ def volume_below_plane(triangles: Any, height: float) -> tuple[float, Any]:
 
 
 def _is_upright(geometry: Geometry, X_WC: Pose, up: Any) -> bool:
-    """A primitive whose own z axis is vertical (either way up; every primitive is symmetric
-    about its z = 0 plane), or a sphere: its horizontal slices are the closed forms'."""
+    """A primitive whose own z axis is vertical (either way up, every primitive but the cone
+    being symmetric about its z = 0 plane; a cone apex up), or a sphere: its horizontal slices
+    are the closed forms'."""
     if geometry.kind == "sphere":
         return True
     if geometry.kind not in GRADED_SHAPES or not np.allclose(up, [0.0, 0.0, 1.0]):
         return False
-    return abs(float(np.asarray(X_WC.R)[2, 2])) >= 1.0 - 1e-12
+    R_zz = float(np.asarray(X_WC.R)[2, 2])
+    return (R_zz if geometry.kind == "cone" else abs(R_zz)) >= 1.0 - 1e-12
 
 
 def _upright_fluid_force(

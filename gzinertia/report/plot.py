@@ -93,6 +93,10 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
             return np.vstack([ring + up, ring - up])
         cap = _unit_sphere_points() * r
         return np.vstack([cap + up, cap - up])
+    if kind == "cone" and None not in (geometry.radius, geometry.length):
+        r, h = float(geometry.radius or 0.0), float(geometry.length or 0.0) / 2.0
+        base = np.c_[_ring() * r, np.full(_RING, -h)]
+        return np.vstack([base, [[0.0, 0.0, h]]])
     if kind == "mesh" and geometry.mesh_path is not None:
         from gzinertia.physics.shapes import convex_hull, load_mesh
 
