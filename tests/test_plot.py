@@ -189,11 +189,11 @@ def test_per_link_views_mark_g_b_and_the_waterline(
         plt.close(f)
 
 
-def test_whole_model_view_marks_the_models_g_and_b(
+def test_whole_model_view_marks_the_bodies_g_and_b(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without `--link`: the model's G and B (as `hydrostatics --json` reports them) and the
-    waterline z = 0 in the side and front views."""
+    """Without `--link`: each free body's G and B (the two links have no joint: two bodies), as
+    `hydrostatics --json` reports them, and the waterline z = 0 in the side and front views."""
     import json
 
     import numpy as np
@@ -208,8 +208,44 @@ def test_whole_model_view_marks_the_models_g_and_b(
     assert status == 0, err
     status, out, err = run_cli(["hydrostatics", str(path), "--json"], capsys)
     (model,) = json.loads(out)["models"]
+    bodies = model["bodies"]
+    assert len(bodies) == 2
     for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2))):
         marks = _marks(figures[0])[k]
-        assert np.allclose(marks["G"][0].get_xydata(), [[model["p_WG"][i], model["p_WG"][j]]])
-        assert np.allclose(marks["B"][0].get_xydata(), [[model["p_WB"][i], model["p_WB"][j]]])
+        for key, gid in (("p_WG", "G"), ("p_WB", "B")):
+            drawn = sorted(tuple(a.get_xydata()[0]) for a in marks[gid])
+            assert np.allclose(drawn, sorted((b[key][i], b[key][j]) for b in bodies))
         assert ("waterline" in marks) == (j == 2)
+
+
+def test_whole_model_view_marks_each_free_body(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A float and its sinker, no joint between them: two free bodies, each marked at its own
+    G and B (spheres: B at their centres, closed form), not one mark for their sum."""
+    import numpy as np
+
+    import gzinertia.report.plot as plot_module
+
+    plugin = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
+              "<uniform_fluid_density>1000</uniform_fluid_density></plugin>")
+
+    def sphere(name: str, r: float, z: float) -> str:
+        return (f'<link name="{name}"><pose>0 0 {z} 0 0 0</pose><inertial><mass>10</mass>'
+                "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
+                f'<collision name="c"><geometry><sphere><radius>{r}</radius></sphere>'
+                "</geometry></collision></link>")
+
+    path = tmp_path / "w.sdf"
+    path.write_text(f'<sdf version="1.10"><world name="w">{plugin}<model name="buoy">'
+                    f'{sphere("float", 0.3, -1.0)}{sphere("sinker", 0.1, -3.0)}'
+                    "</model></world></sdf>")
+    figures = []
+    monkeypatch.setattr(plot_module, "render",
+                        lambda rows, out, hydro=None: figures.append(plot_module.figure(rows, hydro)))
+    status, _, err = run_cli(["plot", str(path), "-o", str(tmp_path / "m.png")], capsys)
+    assert status == 0, err
+    side = _marks(figures[0])[1]  # x–z
+    b_points = sorted(tuple(a.get_xydata()[0]) for a in side["B"])
+    assert np.allclose(b_points, [(0.0, -3.0), (0.0, -1.0)], atol=1e-12)
+    assert len(side["G"]) == 2

@@ -92,8 +92,8 @@ def plot(
 
 
 def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
-    """G and B of each model the world's Buoyancy plugin acts on, and a graded world's
-    waterline (``None`` when the file has no Buoyancy plugin)."""
+    """G and B of each free body (docs/hydrostatics.md) the world's Buoyancy plugin acts on,
+    and a graded world's waterline (``None`` when the file has no Buoyancy plugin)."""
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.report.plot import HydroMarks
     from gzinertia.sdf.buoyancy import read_buoyancy_world
@@ -102,7 +102,9 @@ def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
     if fluid is None:
         return None
     models = model_hydrostatics(links, fluid)
-    centres = tuple((m.name, m.p_WG, m.p_WB) for m in models if m.buoyancy > 0)
+    # each free body's (a model of one body: the model's own), as the audit judges them
+    centres = tuple((b.name, b.p_WG, b.p_WB) for m in models for b in m.bodies
+                    if b.buoyancy > 0)
     waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None
     return HydroMarks(centres, waterline)
 

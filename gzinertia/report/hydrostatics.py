@@ -176,8 +176,9 @@ def _body_lines(b: dict[str, Any]) -> list[str]:
     net_pct = b["net_percent"]
     state = ("held by a joint to the world" if b["anchored"] and not b["static"]
              else "static: does not move" if b["static"] else _state(b))
+    links = "" if b["links"] == [b["name"]] else f" ({', '.join(b['links'])})"
     lines = [
-        f"  body {b['name']} ({', '.join(b['links'])}): mass {b['mass']:.6g} kg, volume "
+        f"  body {b['name']}{links}: mass {b['mass']:.6g} kg, volume "
         f"{b['volume']:.6g} m^3, buoyancy {b['buoyancy']:.6g} N, weight {b['weight']:.6g} N, "
         f"net {b['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
         f"{state}",

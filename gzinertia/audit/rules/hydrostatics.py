@@ -118,9 +118,10 @@ def _who(model: ModelHydrostatics, body: ModelHydrostatics) -> str:
     """The words naming what a finding judges: the model, or one of its free bodies."""
     if body is model:
         return f"model {model.name!r}"
-    return (f"body {body.name!r} of model {model.name!r} (links "
-            f"{', '.join(link.name for link in body.links)}: no joint to the model's other "
-            "links, it moves on its own)")
+    names = [link.name for link in body.links]
+    links = "" if names == [body.name] else f"links {', '.join(names)}; "
+    return (f"body {body.name!r} of model {model.name!r} ({links}no joint to the model's "
+            "other links: it moves on its own)")
 
 
 def _submerged(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
