@@ -251,3 +251,31 @@ def test_gzi303_judges_each_floating_body(tmp_path: Path) -> None:
     assert [f.values["body"] for f in found] == ["pair::tall"]
     d, B, KG = 0.5, 1.0, 0.5 + 0.45
     assert found[0].values["GM_T"] == pytest.approx(d / 2 + B**2 / (12 * d) - KG, rel=1e-9)
+
+
+def urdf_arm(world: bool) -> str:
+    """A neutral sphere with G above its centre, hinged to the world (``world`` root) or free."""
+    m = RHO * sphere_volume(0.3)
+    hinge = ('<link name="world"/><joint name="j0" type="revolute"><parent link="world"/>'
+             '<child link="a"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" '
+             'velocity="1"/></joint>') if world else ""
+    return (f'<robot name="arm">{hinge}<link name="a"><inertial><origin xyz="0 0 0.05"/>'
+            f'<mass value="{m!r}"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
+            '</inertial><collision><geometry><sphere radius="0.3"/></geometry></collision>'
+            "</link></robot>")
+
+
+def test_urdf_body_hinged_to_the_world_is_not_judged(tmp_path: Path) -> None:
+    """URDF is one tree: one body, anchored when its root is ``world``; GZI301 judges the free
+    sphere (B 5 cm below G) and not the hinged one."""
+    from audit_helpers import run
+    from sdf_builders import write
+
+    def gzi301(folder: Path, text: str) -> list[object]:
+        result = run([write(folder, text, "arm.urdf")])
+        assert not result.files_with("error"), result.files
+        return [f for f in result.findings if f.code == "GZI301"]
+
+    found = gzi301(tmp_path / "free", urdf_arm(False))
+    assert [f.values["body"] for f in found] == ["arm"]  # type: ignore[attr-defined]
+    assert gzi301(tmp_path / "hinged", urdf_arm(True)) == []
