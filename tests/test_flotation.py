@@ -85,6 +85,7 @@ def _corpus_hulls() -> list[str]:
     )]
 
 
+@pytest.mark.oracle("capytaine")
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus")
 @pytest.mark.parametrize("path", _corpus_hulls())
 def test_metacentric_heights_match_capytaine(path: str) -> None:
