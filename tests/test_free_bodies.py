@@ -279,3 +279,14 @@ def test_urdf_body_hinged_to_the_world_is_not_judged(tmp_path: Path) -> None:
     found = gzi301(tmp_path / "free", urdf_arm(False))
     assert [f.values["body"] for f in found] == ["arm"]  # type: ignore[attr-defined]
     assert gzi301(tmp_path / "hinged", urdf_arm(True)) == []
+
+
+def test_text_output_lists_each_free_body(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "w.sdf"
+    path.write_text(mooring())
+    code, out, err = run_cli(["hydrostatics", str(path)], capsys)
+    assert code == 0, err
+    assert "model buoy:" in out and "several free bodies (below)" in out
+    float_line = next(line for line in out.splitlines() if "body buoy::float:" in line)
+    sinker_line = next(line for line in out.splitlines() if "body buoy::sinker:" in line)
+    assert float_line.endswith("rises") and sinker_line.endswith("sinks")

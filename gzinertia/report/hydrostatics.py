@@ -174,7 +174,8 @@ def _state(m: dict[str, Any]) -> str:
 def _body_lines(b: dict[str, Any]) -> list[str]:
     """A free body of a model of several (docs/hydrostatics.md)."""
     net_pct = b["net_percent"]
-    state = ("held by a joint to the world" if b["anchored"] and not b["static"]
+    state = ("held by a joint to the world (the joint takes the net force)"
+             if b["anchored"] and not b["static"]
              else "static: does not move" if b["static"] else _state(b))
     links = "" if b["links"] == [b["name"]] else f" ({', '.join(b['links'])})"
     lines = [
@@ -225,6 +226,8 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.append("")
         net_pct = m["net_percent"]
         state = _state(m) if len(m["bodies"]) == 1 else "several free bodies (below)"
+        if len(m["bodies"]) == 1 and m["bodies"][0]["anchored"]:
+            state = "held by a joint to the world (the joint takes the net force)"
         if m["static"]:
             state = "static: does not move"
         lines.append(f"model {m['name']}: mass {m['mass']:.6g} kg, volume {m['volume']:.6g} m^3")
