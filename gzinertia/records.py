@@ -82,7 +82,8 @@ class Note:
 
 
 GeometryKind = Literal[
-    "box", "sphere", "cylinder", "capsule", "ellipsoid", "mesh", "plane", "heightmap", "other"
+    "box", "sphere", "cylinder", "capsule", "ellipsoid", "cone", "mesh", "plane", "heightmap",
+    "other",
 ]
 
 
@@ -91,7 +92,9 @@ class Geometry:
     """A collision shape in its own frame (SI units, mesh sizes after ``<scale>``).
 
     ``size`` holds box full sizes ``(x, y, z)`` or ellipsoid semi-axes ``(a, b, c)``; ``radius``
-    and ``length`` the sphere/cylinder/capsule dimensions (capsule length excludes the caps);
+    and ``length`` the sphere/cylinder/capsule/cone dimensions (capsule length excludes the
+    caps; a cone (SDFormat 1.11) has its base of ``radius`` at ``z = -length/2`` and its apex at
+    ``z = +length/2``, as gz-math's ``Cone``);
     meshes keep their URI, the file it resolved to (or ``None``) and ``scale``.
     """
 
@@ -248,6 +251,12 @@ class LinkRecord:
     #: file's root, not the names ``<include>`` gave them): one element read through two
     #: includes, or audited on its own too, has one ``name_in_file``.
     name_in_file: str = ""
+    #: The free body the link belongs to: the scoped name of the root link of the set of links
+    #: joined to it by joints (:mod:`gzinertia.physics.bodies`); ``""`` when the reader does
+    #: not know (URDF: one tree, the whole model).
+    body: str = ""
+    #: Its body is joined to ``world`` by some joint (fixed or not): not a free vehicle.
+    body_anchored: bool = False
 
     @property
     def M_BBo_B(self) -> SpatialInertia:

@@ -37,6 +37,7 @@ SHAPES = {
     "cylinder": Geometry("cylinder", radius=0.3, length=1.1),
     "capsule": Geometry("capsule", radius=0.25, length=0.8),
     "ellipsoid": Geometry("ellipsoid", size=(0.6, 0.4, 0.3)),
+    "cone": Geometry("cone", radius=0.45, length=0.9),
 }
 
 
@@ -55,6 +56,10 @@ def _area(g: Geometry, z: float) -> float:
         assert g.radius is not None and g.length is not None
         off = max(abs(z) - g.length / 2, 0.0)
         return math.pi * max(g.radius**2 - off * off, 0.0)
+    if g.kind == "cone":  # base at -L/2, apex at +L/2: radius r·(L/2 - z)/L
+        assert g.radius is not None and g.length is not None
+        return math.pi * (g.radius * (g.length / 2 - z) / g.length) ** 2 if abs(
+            z) <= g.length / 2 else 0.0
     assert g.size is not None
     a, b, c = g.size
     return math.pi * a * b * max(1.0 - (z / c) ** 2, 0.0)

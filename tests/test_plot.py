@@ -93,3 +93,159 @@ def test_unknown_picture_format_is_a_usage_error(
         ["plot", str(EXAMPLES / "box_rov" / "model.sdf"), "-o", str(tmp_path / "x.gif")], capsys
     )
     assert status == 2 and "png or .svg" in err
+
+
+def _graded_world(tmp_path: Path) -> Path:
+    """A graded world (water of 1000 kg/m³ below z = 0, nothing above) holding a box link
+    yawed by 0.7 rad at height 0.1 m (collision 0.3 m along its x, a 1 m cube) and a link
+    rolled by 0.4 rad."""
+    plugin = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
+              "<graded_buoyancy><default_density>1000</default_density><density_change>"
+              "<above_depth>0</above_depth><density>0</density></density_change>"
+              "</graded_buoyancy></plugin>")
+    inertial = ("<inertial><pose>0.1 0.2 0.05 0 0 0</pose><mass>300</mass><inertia><ixx>1</ixx>"
+                "<iyy>1</iyy><izz>1</izz></inertia></inertial>")
+    box = ('<collision name="c"><pose>0.3 0 0 0 0 0</pose><geometry><box><size>1 1 1</size>'
+           "</box></geometry></collision>")
+    text = (f'<sdf version="1.10"><world name="w">{plugin}<model name="m">'
+            f'<link name="yawed"><pose>1 2 0.1 0 0 0.7</pose>{inertial}{box}</link>'
+            f'<link name="rolled"><pose>4 0 0.2 0.4 0 0</pose>{inertial}{box}</link>'
+            "</model></world></sdf>")
+    path = tmp_path / "w.sdf"
+    path.write_text(text)
+    return path
+
+
+def _marks(fig: object) -> list[dict[str, list[object]]]:
+    """Per axes (rows of three views), the artists with each hydrostatics gid."""
+    out = []
+    for ax in fig.axes:  # type: ignore[attr-defined]
+        found: dict[str, list[object]] = {}
+        for artist in ax.get_children():
+            gid = artist.get_gid() if hasattr(artist, "get_gid") else None
+            if gid in ("G", "B", "waterline"):
+                found.setdefault(gid, []).append(artist)
+        out.append(found)
+    return out
+
+
+def test_per_link_views_mark_g_b_and_the_waterline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--link`: each link's row marks its centre of mass G (the inertial pose), its centre of
+    buoyancy B and the free surface, in the link frame. The yawed cube (closed form): 0.4 m of
+    it under water, so B is the wet slab's centre, 0.2 m above the cube's bottom, on the
+    collision's axis: (0.3, 0, -0.3) in B; the surface is the plane z_B = -0.1. The rolled
+    link: the surface's trace in each view lies on the plane n_B·p = c, n_B = R_WBᵀ·e_z
+    (scipy's rotation), c = -z_WBo."""
+    import numpy as np
+    from scipy.spatial.transform import Rotation
+
+    import gzinertia.report.plot as plot_module
+
+    figures = []
+    real_render = plot_module.render
+
+    def keep(rows, out, hydro=None):  # type: ignore[no-untyped-def]
+        figures.append(plot_module.figure(rows, hydro))
+        real_render(rows, out, hydro)
+
+    monkeypatch.setattr(plot_module, "render", keep)
+    out = tmp_path / "links.png"
+    path = _graded_world(tmp_path)
+    status, _, err = run_cli(["plot", str(path), "--link", "m::*", "-o", str(out)], capsys)
+    assert status == 0, err
+    (fig,) = figures
+    per_axes = _marks(fig)
+    assert len(per_axes) == 6  # two rows (yawed, rolled) of three views
+    views = ((0, 1), (0, 2), (1, 2))
+    G_B = np.array([0.1, 0.2, 0.05])
+    B_yawed = np.array([0.3, 0.0, -0.3])
+    for k, (i, j) in enumerate(views):
+        marks = per_axes[k]
+        (g,) = marks["G"]
+        (b,) = marks["B"]
+        assert np.allclose(g.get_xydata(), [[G_B[i], G_B[j]]], atol=1e-12)
+        assert np.allclose(b.get_xydata(), [[B_yawed[i], B_yawed[j]]], atol=1e-12)
+        if j != 2:
+            assert "waterline" not in marks  # the top view of a level surface
+            continue
+        (line,) = marks["waterline"]
+        for point in (line.get_xy1(), line.get_xy2()):
+            assert point[1] == pytest.approx(-0.1, abs=1e-12)
+    n_B = Rotation.from_euler("xyz", [0.4, 0.0, 0.0]).as_matrix().T @ [0.0, 0.0, 1.0]
+    c = 0.0 - 0.2
+    for k, (i, j) in enumerate(views):
+        marks = per_axes[3 + k]
+        assert len(marks["G"]) == 1 and len(marks["B"]) == 1
+        (line,) = marks["waterline"]
+        for u, v in (line.get_xy1(), line.get_xy2()):
+            p = np.zeros(3)
+            p[i], p[j] = u, v
+            assert float(n_B @ p) == pytest.approx(c, abs=1e-12)
+    for f in figures:
+        import matplotlib.pyplot as plt
+
+        plt.close(f)
+
+
+def test_whole_model_view_marks_the_bodies_g_and_b(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without `--link`: each free body's G and B (the two links have no joint: two bodies), as
+    `hydrostatics --json` reports them, and the waterline z = 0 in the side and front views."""
+    import json
+
+    import numpy as np
+
+    import gzinertia.report.plot as plot_module
+
+    figures = []
+    monkeypatch.setattr(plot_module, "render",
+                        lambda rows, out, hydro=None: figures.append(plot_module.figure(rows, hydro)))
+    path = _graded_world(tmp_path)
+    status, _, err = run_cli(["plot", str(path), "-o", str(tmp_path / "m.png")], capsys)
+    assert status == 0, err
+    status, out, err = run_cli(["hydrostatics", str(path), "--json"], capsys)
+    (model,) = json.loads(out)["models"]
+    bodies = model["bodies"]
+    assert len(bodies) == 2
+    for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2))):
+        marks = _marks(figures[0])[k]
+        for key, gid in (("p_WG", "G"), ("p_WB", "B")):
+            drawn = sorted(tuple(a.get_xydata()[0]) for a in marks[gid])
+            assert np.allclose(drawn, sorted((b[key][i], b[key][j]) for b in bodies))
+        assert ("waterline" in marks) == (j == 2)
+
+
+def test_whole_model_view_marks_each_free_body(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A float and its sinker, no joint between them: two free bodies, each marked at its own
+    G and B (spheres: B at their centres, closed form), not one mark for their sum."""
+    import numpy as np
+
+    import gzinertia.report.plot as plot_module
+
+    plugin = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
+              "<uniform_fluid_density>1000</uniform_fluid_density></plugin>")
+
+    def sphere(name: str, r: float, z: float) -> str:
+        return (f'<link name="{name}"><pose>0 0 {z} 0 0 0</pose><inertial><mass>10</mass>'
+                "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
+                f'<collision name="c"><geometry><sphere><radius>{r}</radius></sphere>'
+                "</geometry></collision></link>")
+
+    path = tmp_path / "w.sdf"
+    path.write_text(f'<sdf version="1.10"><world name="w">{plugin}<model name="buoy">'
+                    f'{sphere("float", 0.3, -1.0)}{sphere("sinker", 0.1, -3.0)}'
+                    "</model></world></sdf>")
+    figures = []
+    monkeypatch.setattr(plot_module, "render",
+                        lambda rows, out, hydro=None: figures.append(plot_module.figure(rows, hydro)))
+    status, _, err = run_cli(["plot", str(path), "-o", str(tmp_path / "m.png")], capsys)
+    assert status == 0, err
+    side = _marks(figures[0])[1]  # x–z
+    b_points = sorted(tuple(a.get_xydata()[0]) for a in side["B"])
+    assert np.allclose(b_points, [(0.0, -3.0), (0.0, -1.0)], atol=1e-12)
+    assert len(side["G"]) == 2

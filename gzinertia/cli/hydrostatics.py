@@ -52,7 +52,7 @@ def hydrostatics(
     from gzinertia.audit.formats import json_safe
     from gzinertia.cli.app import fluid_density
     from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
+    from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
     from gzinertia.report.hydrostatics import (
         flotation_summary,
@@ -90,12 +90,16 @@ def hydrostatics(
     if waterline is not None and not math.isfinite(waterline):
         raise GzInertiaError(f"--waterline must be a finite height in m, not {waterline}")
     entries = []
+    records = {link.name: link for link in links}
     for m in models:
         entry = model_summary(m)
-        entry["flotation"] = flotation_summary(
-            model_flotation(m, [link for link in links if top_model(link) == m.name], chosen,
-                            waterline, not no_trim)
-        )
+        for body, body_entry in zip(m.bodies, entry["bodies"], strict=True):
+            body_entry["flotation"] = flotation_summary(
+                model_flotation(body, [records[link.name] for link in body.links], chosen,
+                                waterline, not no_trim)
+            )
+        # the model's own flotation: its one body's (several free bodies float apart)
+        entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
         entries.append(entry)
     summary: dict[str, Any] = {
         "file": str(file),

@@ -75,14 +75,14 @@ def plot(
         drawings = [link_drawing(lk, lk.X_WB, method) for lk in links]
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
-        hydro = [_hydro_marks(file, links)]
+        hydro: list[HydroMarks | None] | None = [_hydro_marks(file, links)]
     else:
         if len(links) > MAX_ROWS:
             raise GzInertiaError(
                 f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
             )
         rows = [(_title(lk), [link_drawing(lk, Pose(), method)]) for lk in links]
-        hydro = None
+        hydro = _link_hydro_marks(file, links)
     render(rows, output, hydro)
     for _, drawings in rows:
         for d in drawings:
@@ -92,8 +92,8 @@ def plot(
 
 
 def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
-    """G and B of each model the world's Buoyancy plugin acts on, and a graded world's
-    waterline (``None`` when the file has no Buoyancy plugin)."""
+    """G and B of each free body (docs/hydrostatics.md) the world's Buoyancy plugin acts on,
+    and a graded world's waterline (``None`` when the file has no Buoyancy plugin)."""
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.report.plot import HydroMarks
     from gzinertia.sdf.buoyancy import read_buoyancy_world
@@ -102,6 +102,34 @@ def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
     if fluid is None:
         return None
     models = model_hydrostatics(links, fluid)
-    centres = tuple((m.name, m.p_WG, m.p_WB) for m in models if m.buoyancy > 0)
+    # each free body's (a model of one body: the model's own), as the audit judges them
+    centres = tuple((b.name, b.p_WG, b.p_WB) for m in models for b in m.bodies
+                    if b.buoyancy > 0)
     waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None
     return HydroMarks(centres, waterline)
+
+
+def _link_hydro_marks(file: Path, links: list[LinkRecord]) -> list[HydroMarks | None] | None:
+    """Per link drawn in its own frame B: its centre of mass G and the centre of buoyancy B
+    Gazebo gives it (link frame), and the free surface's plane in B, in a world with the
+    Buoyancy plugin (``None`` otherwise)."""
+    from gzinertia.physics.hydrostatics import link_hydrostatics
+    from gzinertia.report.plot import HydroMarks, surface_in_frame
+    from gzinertia.sdf.buoyancy import read_buoyancy_world
+
+    fluid = read_buoyancy_world(file)
+    if fluid is None:
+        return None
+    waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None
+    marks: list[HydroMarks | None] = []
+    for lk in links:
+        h = link_hydrostatics(lk, fluid)
+        X_BW = lk.X_WB.inverse()
+        p_BoB_B = X_BW.transform_point(h.p_WB)
+        # no buoyancy acts (not enabled, or out of the fluid): no B, as in the model's view
+        centres = ((lk.name.rsplit("::", 1)[-1], lk.inertial.p_BoBcm_B, p_BoB_B),) if any(
+            h.f_W) else ()
+        surface = None if waterline is None else surface_in_frame(waterline, lk.X_WB)
+        marks.append(HydroMarks(centres, None, surface))
+    return marks
+

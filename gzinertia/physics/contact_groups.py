@@ -7,11 +7,12 @@ length). The groups are the connected components of that relation (a chain of to
 is one body).
 
 Shapes are judged by their convex hulls, in the link frame B: boxes, spheres, cylinders,
-capsules and ellipsoids exactly (they are convex), meshes by the convex hull of their vertices
-after ``<scale>``, so a non-convex mesh reaches as far as its hull (shapes in a hollow of it count
-as touching it: conservative, it merges rather than splits). The gap between two convex shapes
-comes from the Gilbert–Johnson–Keerthi algorithm on their support functions, which gives an upper
-and a lower bound on the gap at each step; it stops as soon as one of them decides.
+capsules, ellipsoids and cones exactly (they are convex), meshes by the convex hull of their
+vertices after ``<scale>``, so a non-convex mesh reaches as far as its hull (shapes in a hollow
+of it count as touching it: conservative, it merges rather than splits). The gap between two
+convex shapes comes from the Gilbert–Johnson–Keerthi algorithm on their support functions, which
+gives an upper and a lower bound on the gap at each step; it stops as soon as one of them
+decides.
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def _primitive_support(collision: Collision) -> tuple[Callable[[Vec3], Vec3], fl
             return tip + (rr * radial / norm if norm > 0.0 else 0.0)
 
         return round_shape, (half + rr if capsule else float(np.hypot(rr, half))), np.zeros(3)
+    if kind == "cone" and g.radius is not None and g.length is not None:
+        return cone_support(g.radius, g.length), float(np.hypot(g.radius, 0.5 * g.length)), \
+            np.zeros(3)
     if kind == "mesh" and g.mesh_path is not None:
         from gzinertia.physics.shapes import load_mesh
 
@@ -92,6 +96,21 @@ def _primitive_support(collision: Collision) -> tuple[Callable[[Vec3], Vec3], fl
         radius = float(np.max(np.linalg.norm(hull - centre, axis=1)))
         return (lambda d: hull[int(np.argmax(hull @ d))]), radius, centre
     raise ValueError(f"collision {collision.name!r}: a {kind} geometry has no convex shape")
+
+
+def cone_support(radius: float, length: float) -> Callable[[Vec3], Vec3]:
+    """The support function of a cone along z (base of ``radius`` at ``-L/2``, apex at
+    ``+L/2``): the apex or the base rim's point furthest along ``d``."""
+    half = 0.5 * length
+
+    def support(d: Vec3) -> Vec3:
+        radial = np.array([d[0], d[1], 0.0])
+        norm = float(np.linalg.norm(radial))
+        rim = np.array([0.0, 0.0, -half]) + (radius * radial / norm if norm > 0.0 else 0.0)
+        apex = np.array([0.0, 0.0, half])
+        return apex if float(apex @ d) >= float(rim @ d) else rim
+
+    return support
 
 
 def convex_shape(collision: Collision, volume: float) -> ConvexShape:

@@ -20,7 +20,9 @@ Methods (``FIT_METHODS``):
   interaction neglected by the sum falls as (size/distance)³ (Capytaine, in the tests).
 * ``mujoco``: MuJoCo's rule (``fluidshape="ellipsoid"``), one ellipsoid per collision at the
   collision frame: sphere ``(r, r, r)``, capsule ``(r, r, L/2 + r)``, cylinder ``(r, r, L/2)``
-  (SDF ``<length>`` is the full length), box half-sizes, ellipsoid radii. A mesh geom is
+  (SDF ``<length>`` is the full length), box half-sizes, ellipsoid radii. MuJoCo has no cone:
+  a cone gets the mesh rule below on its exact extent: semi-axes ``r``, ``r`` and ``3L/4`` (the
+  apex's distance) about its centroid, its axes in MuJoCo's mesh order. A mesh geom is
   re-centred at its centroid and turned to its principal axes (largest principal moment on x,
   smallest on z, as MuJoCo does), and its semi-axes are ``max(|min|, |max|)`` of the vertex
   coordinates along each of those axes (MuJoCo's mesh ``geom_size``: the half-sizes of the
@@ -287,6 +289,23 @@ def _mesh_vertices_C(geometry: Geometry) -> Vec3:
     return np.asarray(load_mesh(geometry.mesh_path, geometry.scale).vertices, dtype=float)
 
 
+def _mujoco_cone(radius: float, length: float, geometry: Geometry) -> tuple[Vec3, Pose, None]:
+    """MuJoCo has no cone: a cone reaches it as a mesh, so its mesh rule applies, with the
+    cone's exact extent in place of vertices: E at the centroid ``(0, 0, -L/4)`` on the
+    principal axes (largest moment on x), semi-axes the cone's furthest reach from the
+    centroid along each (``max(h(e) - c·e, h(-e) + c·e)`` with the support function h)."""
+    from gzinertia.physics.contact_groups import cone_support
+
+    solid = geometry_solid(geometry)
+    moments, R_CP = _principal_frame(solid.G_FFc_F)
+    _moments, R_CE = _nearest_to_link(moments, R_CP, descending=True)
+    c = np.asarray(solid.p_FoFc_F, dtype=float)
+    h = cone_support(radius, length)
+    semi = np.array([max(float(h(e) @ e) - float(c @ e), float(h(-e) @ -e) + float(c @ e))
+                     for e in np.asarray(R_CE).T])
+    return semi, Pose(c, R_CE), None
+
+
 def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | None]:
     """MuJoCo's fluid-ellipsoid semi-axes of one collision geometry, the frame E they are along
     (``X_CE`` in the collision frame C) and the shape's approximation note.
@@ -307,7 +326,9 @@ def mujoco_semi_axes_and_frame(geometry: Geometry) -> tuple[Vec3, Pose, str | No
         X_CE = Pose(solid.p_FoFc_F, R_CE)
         v_E = (_mesh_vertices_C(geometry) - solid.p_FoFc_F) @ R_CE
         return np.max(np.abs(v_E), axis=0), X_CE, solid.approximation
-    if kind in ("sphere", "capsule", "cylinder", "box", "ellipsoid"):
+    if kind == "cone" and geometry.radius is not None and geometry.length is not None:
+        return _mujoco_cone(geometry.radius, geometry.length, geometry)
+    if kind in ("sphere", "capsule", "cylinder", "box", "ellipsoid", "cone"):
         raise ShapeError(f"the {kind} geometry is missing its dimensions")
     raise ShapeError(f"a {kind} geometry has no MuJoCo fluid ellipsoid")
 

@@ -32,6 +32,9 @@ import numpy as np
 from gzinertia.physics.hydrostatics import volume_below_plane
 from gzinertia.physics.rotation import Vec3, rotation_from_rpy
 
+#: |g| of Gazebo's default ``<gravity>`` (m/s²), for the stiffness when none is given.
+GAZEBO_GRAVITY = 9.8
+
 if TYPE_CHECKING:
     from gzinertia.physics.hydrostatics import ModelHydrostatics
     from gzinertia.records import BuoyancyWorld, LinkRecord
@@ -125,6 +128,9 @@ class Flotation:
     GM_L: float
     converged: bool
     floats: bool
+    #: Hydrostatic stiffness at equilibrium about G (:func:`hydrostatic_stiffness`): 6×6,
+    #: linear-first ``[x y z p q r]``, world axes.
+    K_G_W: Any = None
 
 
 def _moved(triangles: Any, p_WG: Any, dz: float, roll: float, pitch: float) -> Any:
@@ -143,11 +149,13 @@ def solve_flotation(
     rho_above: float = 0.0,
     heading_W: Any = (1.0, 0.0, 0.0),
     trim: bool = True,
+    g: float = GAZEBO_GRAVITY,
 ) -> Flotation:
     """The equilibrium of the hull ``triangles`` (world frame) of mass ``mass`` (kg) with its
     centre of mass at ``p_WG``, in water of ``rho_water`` below ``z_surface`` (see module).
     ``heading_W``: the craft's longitudinal axis (projected on the horizontal); ``trim``:
-    also solve roll and pitch (else heave only, level as posed)."""
+    also solve roll and pitch (else heave only, level as posed); ``g`` (m/s²) only scales
+    the stiffness."""
     T = np.asarray(triangles, dtype=float)
     G0 = np.asarray(p_WG, dtype=float)
     V_total, _ = volume_below_plane(T, math.inf)
@@ -208,9 +216,107 @@ def solve_flotation(
         if not converged:
             x = level  # no trim found (e.g. several free bodies): the level equilibrium
     tris = _moved(T, G0, x[0], x[1], x[2]) if floats else T + np.array([0.0, 0.0, x[0]])
+    p_WG_eq = G0 + np.array([0.0, 0.0, x[0]])
+    h = posed_hydrostatics(tris, mass, p_WG_eq, rho_water, z_surface, heading_W, g)
+    return Flotation(
+        z_surface, float(x[0]), float(x[1]) if floats else 0.0, float(x[2]) if floats else 0.0,
+        h.volume, h.p_WB, h.p_WG, h.draft, h.waterplane_area, h.p_WF, h.I_T, h.I_L, h.BM_T,
+        h.BM_L, h.KB, h.KG, h.GM_T, h.GM_L, converged, bool(floats), h.K_O_W,
+    )
+
+
+@dataclass(frozen=True)
+class PosedHull:
+    """A hull's hydrostatics as posed (heeled, trimmed, at any height: not necessarily at
+    equilibrium), SI units, world frame W, water below ``z_surface``.
+
+    ``volume``, ``p_WB``: the submerged part and its centroid; ``p_WG`` the centre of mass;
+    ``draft``, ``waterplane_area``, ``p_WF``, ``I_T``, ``I_L``, ``BM_T``, ``BM_L``, ``KB``,
+    ``KG``, ``GM_T``, ``GM_L`` as :class:`Flotation`'s; ``K_O_W`` the hydrostatic stiffness
+    (see :func:`hydrostatic_stiffness`) about ``p_WO``."""
+
+    z_surface: float
+    volume: float
+    p_WB: Vec3
+    p_WG: Vec3
+    draft: float
+    waterplane_area: float
+    p_WF: Vec3
+    I_T: float
+    I_L: float
+    BM_T: float
+    BM_L: float
+    KB: float
+    KG: float
+    GM_T: float
+    GM_L: float
+    p_WO: Vec3
+    K_O_W: Any
+
+
+def hydrostatic_stiffness(
+    wp: Waterplane, volume: float, p_WB: Any, mass: float, p_WG: Any, p_WO: Any,
+    rho_water: float, g: float,
+) -> Any:
+    """The rigid body's hydrostatic stiffness ``K_O_W`` (6×6, linear-first
+    ``[x y z p q r]`` = surge, sway, heave, roll, pitch, yaw; about the point O at ``p_WO``,
+    world axes; N/m, N, N·m/rad): the change of the hydrostatic and gravity force and moment
+    about O, ``-K·δ``, for a small displacement ``δ`` (translation, then rotation about O) of
+    the body as posed, from its waterplane ``wp``, submerged ``volume`` and centroid ``p_WB``,
+    ``mass`` at ``p_WG``, water density ``rho_water`` and gravity ``g`` (m/s²). With
+    ``(x, y)`` waterplane coordinates and ``(x_c, y_c, z_c)`` O's (the general rigid-body
+    formulas, Newman's and Capytaine's ``compute_hydrostatic_stiffness``):
+
+    * ``K_zz = ρg·A``; ``K_zp = K_pz = ρg·∫(y-y_c)``; ``K_zq = K_qz = -ρg·∫(x-x_c)``;
+    * ``K_pp = ρg·(∫(y-y_c)² + V·(z_B-z_c)) - mg·(z_G-z_c)``, ``K_qq`` the same with x;
+      ``K_pq = K_qp = -ρg·∫(x-x_c)(y-y_c)``;
+    * ``K_pr = -ρg·V·(x_B-x_c) + mg·(x_G-x_c)``, ``K_qr = -ρg·V·(y_B-y_c) + mg·(y_G-y_c)``
+      (zero at equilibrium; ``K_rp = K_rq = 0``: the matrix is not symmetric off it).
+
+    The waterplane integrals are exact (Green's theorem on the cut edges)."""
+    K = np.zeros((6, 6))
+    O = np.asarray(p_WO, dtype=float)
+    B = np.asarray(p_WB, dtype=float) - O
+    Gv = np.asarray(p_WG, dtype=float) - O
+    m_over_rho = mass / rho_water
+    if wp.area > 0:
+        dx, dy = float(wp.p_WF[0] - O[0]), float(wp.p_WF[1] - O[1])
+        A = wp.area
+        Sx, Sy = A * dx, A * dy  # ∫(x-x_c), ∫(y-y_c)
+        Ixx = float(wp.J_F[0, 0]) + A * dx * dx
+        Iyy = float(wp.J_F[1, 1]) + A * dy * dy
+        Ixy = float(wp.J_F[0, 1]) + A * dx * dy
+    else:
+        A = Sx = Sy = Ixx = Iyy = Ixy = 0.0
+    K[2, 2] = A
+    K[2, 3] = K[3, 2] = Sy
+    K[2, 4] = K[4, 2] = -Sx
+    K[3, 3] = Iyy + volume * B[2] - m_over_rho * Gv[2]
+    K[4, 4] = Ixx + volume * B[2] - m_over_rho * Gv[2]
+    K[3, 4] = K[4, 3] = -Ixy
+    K[3, 5] = -volume * B[0] + m_over_rho * Gv[0]
+    K[4, 5] = -volume * B[1] + m_over_rho * Gv[1]
+    return rho_water * g * K
+
+
+def posed_hydrostatics(
+    triangles: Any,
+    mass: float,
+    p_WG: Any,
+    rho_water: float,
+    z_surface: float = 0.0,
+    heading_W: Any = (1.0, 0.0, 0.0),
+    g: float = GAZEBO_GRAVITY,
+    p_WO: Any = None,
+) -> PosedHull:
+    """The hull ``triangles`` (closed, outward wound, world frame) as posed, in water of
+    ``rho_water`` below ``z_surface``: submerged volume and centroid, waterplane, metacentric
+    radii and heights (as :func:`solve_flotation`'s, about the centre of flotation, across and
+    along ``heading_W``) and the stiffness about ``p_WO`` (default: G)."""
+    tris = np.asarray(triangles, dtype=float)
+    G = np.asarray(p_WG, dtype=float)
     V, M = volume_below_plane(tris, z_surface)
     p_WB = M / V if V > 0 else np.full(3, math.nan)
-    p_WG_eq = G0 + np.array([0.0, 0.0, x[0]])
     wp = waterplane(tris, z_surface)
     up = np.array([0.0, 0.0, 1.0])
     u = np.asarray(heading_W, dtype=float)
@@ -222,11 +328,13 @@ def solve_flotation(
     keel = float(tris[:, :, 2].min())
     BM_T = I_T / V if V > 0 else math.nan
     BM_L = I_L / V if V > 0 else math.nan
-    KB, KG = float(p_WB[2]) - keel, float(p_WG_eq[2]) - keel
-    return Flotation(
-        z_surface, float(x[0]), float(x[1]) if floats else 0.0, float(x[2]) if floats else 0.0,
-        float(V), p_WB, p_WG_eq, z_surface - keel, wp.area, wp.p_WF, I_T, I_L, BM_T, BM_L,
-        KB, KG, KB + BM_T - KG, KB + BM_L - KG, converged, bool(floats),
+    KB, KG = float(p_WB[2]) - keel, float(G[2]) - keel
+    O = G if p_WO is None else np.asarray(p_WO, dtype=float)
+    K = hydrostatic_stiffness(wp, float(V), p_WB if V > 0 else np.zeros(3), mass, G, O,
+                              rho_water, g)
+    return PosedHull(
+        z_surface, float(V), p_WB, G, z_surface - keel, wp.area, wp.p_WF, I_T, I_L, BM_T,
+        BM_L, KB, KG, KB + BM_T - KG, KB + BM_L - KG, O, K,
     )
 
 
@@ -275,8 +383,8 @@ def model_flotation(
     """The model's floating equilibrium: at ``--waterline`` (water of the fluid's density
     there below it, nothing above), else at a graded fluid's lowest layer (its densities
     below and above) for a model that floats there; ``None`` otherwise (static models too)."""
-    if model.links and all(link.static for link in model.links):
-        return None
+    if model.anchored:
+        return None  # static, or held by a joint to the world: it does not float freely
     if waterline is not None:
         z, rho_water, rho_above = waterline, fluid.density_at(waterline - 1e-9), 0.0
     elif fluid.kind == "graded" and fluid.layers:
@@ -292,4 +400,5 @@ def model_flotation(
     heaviest = max(links, key=lambda link: link.inertial.mass)
     X = model.X_WM if model.X_WM is not None else heaviest.X_WB
     heading = np.asarray(X.R)[:, 0]
-    return solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim)
+    return solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim,
+                           model.g)

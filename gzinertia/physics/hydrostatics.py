@@ -4,19 +4,22 @@ What Gazebo does (gz-sim ``src/systems/buoyancy/Buoyancy.cc``, gz-math shapes, g
 ``Mesh::Volume``), reproduced here:
 
 * **Volume of a link** (uniform fluid): the sum over its collisions of each geometry's volume:
-  primitives exactly (box, sphere, cylinder, capsule, ellipsoid); a mesh by gz-common's
+  primitives exactly (box, sphere, cylinder, capsule, ellipsoid, cone); a mesh by gz-common's
   ``Mesh::Volume``, the absolute signed-tetrahedron sum of the file's triangles **without**
   ``<scale>``; planes, heightmaps and unknown shapes count 0.
 * **Centre of volume of a link**: ``Σ V_c·p_BoCo_B / Σ V_c``, each collision weighted at its
-  **origin** Co (not its centroid): exact for the centred primitives, wrong for a mesh whose
-  centroid is not at its origin (gz-sim#3909, with the scale).
+  **origin** Co (not its centroid): exact for the centred primitives, wrong for a cone (its
+  centroid is a quarter of its length below its origin) and for a mesh whose centroid is not at
+  its origin (gz-sim#3909, with the scale).
 * **Uniform fluid**: force ``-ρ·V·g`` at the centre of volume, whatever the link's height
   (the whole world is fluid).
 * **Graded fluid**: per collision, the volume below each layer's height is that of the shape
   below the plane ``z_C = h - z_WCo`` **in the shape's own axes** (the plane is not rotated,
   gz-sim#3892: right for upright shapes only), the centre of each slab placed with the full
   pose; the slab between two heights gets the density of the lower layer (``default_density``
-  below the first). Meshes and other shapes get **no** buoyancy in a graded world.
+  below the first); the part above the highest layer is placed as if the whole shape's centre
+  of volume were its origin (right for every primitive but the cone). Meshes and other shapes
+  get **no** buoyancy in a graded world.
 
 :func:`link_hydrostatics` computes both Gazebo's numbers and the exact geometry's (the mesh's
 centroid after ``<scale>``; graded slices by the true horizontal plane, on the shape's triangle
@@ -39,7 +42,7 @@ from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).
 GAZEBO_SLAB_EPSILON = 1e-10
 #: Shapes gz-sim's graded buoyancy computes (meshes and the rest get nothing).
-GRADED_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
+GRADED_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid", "cone")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,10 @@ class LinkHydrostatics:
     p_WB_exact: Vec3
     collisions: tuple[CollisionVolume, ...]
     static: bool = False
+    #: The free body the link moves with (:attr:`LinkRecord.body`; ``""``: the whole model),
+    #: and whether a joint holds that body to the world (fixed: ``static``-like; or hinged).
+    body: str = ""
+    anchored: bool = False
 
     def __post_init__(self) -> None:
         for name in ("p_WG", "p_BoBv_B", "p_BoBv_B_exact", "f_W", "p_WB", "f_W_exact",
@@ -158,6 +165,20 @@ def _cap(r: float, d: float) -> tuple[float, float]:
     return V, V * z
 
 
+def _cone_below(r: float, length: float, d: float) -> tuple[float, float]:
+    """A cone along z (base of radius r at ``-L/2``, apex at ``+L/2``) below z = d: the whole
+    cone minus the tip of height ``u = L/2 - d`` above the plane (gz-math's
+    ``Cone::VolumeBelow``/``CenterOfVolumeBelow`` for a plane normal to its axis):
+    ``V = π·r²·(L³ - u³)/(3L²)``, ``V·z_c = π·r²/L²·(L/2·(L³ - u³)/3 - (L⁴ - u⁴)/4)``."""
+    L = length
+    if L <= 0.0 or r <= 0.0:
+        return 0.0, 0.0
+    half = 0.5 * L
+    u = half - min(max(d, -half), half)
+    k = math.pi * r * r / (L * L)
+    return k * (L**3 - u**3) / 3.0, k * (half * (L**3 - u**3) / 3.0 - (L**4 - u**4) / 4.0)
+
+
 def _prism(area: float, length: float, d: float) -> tuple[float, float]:
     """A straight prism along z of this cross-section, centred, below z = d."""
     h = min(max(d + 0.5 * length, 0.0), length)
@@ -193,6 +214,8 @@ def volume_below(geometry: Geometry, d: float) -> tuple[float, float]:
         a, b, c = geometry.size
         V, M = _cap(c, d)  # the sphere of radius c stretched by a/c and b/c across z
         return V * a * b / (c * c), M * a * b / (c * c)
+    if kind == "cone" and geometry.radius is not None and geometry.length is not None:
+        return _cone_below(geometry.radius, geometry.length, d)
     return 0.0, 0.0
 
 
@@ -221,7 +244,8 @@ def _graded_gazebo(
         force += f
         moment += float(f @ up) * point
         prev_rho, prev_V, prev_M = rho, V, M
-    V_all, M_all = volume_below(geometry, math.inf)
+    V_all, _ = volume_below(geometry, math.inf)
+    M_all = 0.0  # Gazebo takes the whole shape's centre of volume at its origin (not a cone's)
     if abs(V_all - prev_V) >= GAZEBO_SLAB_EPSILON:
         f = -(V_all - prev_V) * prev_rho * np.asarray(g_W)
         point = X_WC.transform_point([0.0, 0.0, (M_all - prev_M) / (V_all - prev_V)])
@@ -251,6 +275,9 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
     if g.kind == "capsule" and g.radius is not None and g.length is not None:
         return trimesh.creation.capsule(height=g.length, radius=g.radius,
                                         count=[sections, sections])
+    if g.kind == "cone" and g.radius is not None and g.length is not None:
+        cone = trimesh.creation.cone(radius=g.radius, height=g.length, sections=sections)
+        return cone.apply_translation([0.0, 0.0, -0.5 * g.length])  # base at -L/2
     if g.kind == "ellipsoid" and g.size is not None:
         mesh = trimesh.creation.uv_sphere(radius=1.0, count=[sections, sections])
         S = np.eye(4)
@@ -314,13 +341,15 @@ def volume_below_plane(triangles: Any, height: float) -> tuple[float, Any]:
 
 
 def _is_upright(geometry: Geometry, X_WC: Pose, up: Any) -> bool:
-    """A primitive whose own z axis is vertical (either way up; every primitive is symmetric
-    about its z = 0 plane), or a sphere: its horizontal slices are the closed forms'."""
+    """A primitive whose own z axis is vertical (either way up, every primitive but the cone
+    being symmetric about its z = 0 plane; a cone apex up), or a sphere: its horizontal slices
+    are the closed forms'."""
     if geometry.kind == "sphere":
         return True
     if geometry.kind not in GRADED_SHAPES or not np.allclose(up, [0.0, 0.0, 1.0]):
         return False
-    return abs(float(np.asarray(X_WC.R)[2, 2])) >= 1.0 - 1e-12
+    R_zz = float(np.asarray(X_WC.R)[2, 2])
+    return (R_zz if geometry.kind == "cone" else abs(R_zz)) >= 1.0 - 1e-12
 
 
 def _upright_fluid_force(
@@ -428,7 +457,8 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
         p_ex_W = _centre(f_ex, m_ex, _up(g_W), p_WBv_ex)
     return LinkHydrostatics(
         link.name, link.model, enabled, inertial.mass, p_WG, V_gz, p_gz, V_ex, p_ex,
-        f_gz, p_gz_W, f_ex, p_ex_W, parts, link.static,
+        f_gz, p_gz_W, f_ex, p_ex_W, parts, link.static, link.body,
+        link.body_anchored or link.welded_to_world,
     )
 
 
@@ -557,6 +587,25 @@ class ModelHydrostatics:
         """Small-angle restoring moment per radian of tilt for a submerged body,
         ``B·(z_B - z_G)`` along ``up`` (N·m/rad): negative when B lies below G (unstable)."""
         return self.buoyancy * float((self.p_WB - self.p_WG) @ self._up())
+
+    @property
+    def anchored(self) -> bool:
+        """Static, or held by a joint to the world: not a free vehicle (no rule judges it)."""
+        return bool(self.links) and all(link.static or link.anchored for link in self.links)
+
+    @property
+    def bodies(self) -> tuple[ModelHydrostatics, ...]:
+        """The model's free bodies (:mod:`gzinertia.physics.bodies`), each as the same
+        numbers over its links, in file order of their first link. A model of one body gives
+        one entry named as the model; otherwise each is named by its root link's scoped name
+        (``model::link``). Rules and flotation judge these, not the model's sum."""
+        groups: dict[str, list[LinkHydrostatics]] = {}
+        for link in self.links:
+            groups.setdefault(link.body or self.name, []).append(link)
+        if len(groups) == 1:
+            return (self,)
+        return tuple(ModelHydrostatics(name, tuple(group), self.g_W, self.X_WM)
+                     for name, group in groups.items())
 
     def in_model_frame(self, p_W: Any) -> Vec3 | None:
         """A world point in the model frame M (``None`` when M is not known)."""

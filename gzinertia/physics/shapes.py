@@ -6,11 +6,11 @@ density 1 kg/m³ expressed in F's axes (m⁵). At density ρ the solid's mass is
 rotational inertia about its centre of mass is ``ρ·G_FFc_F``.
 
 :func:`solid_properties` works in the geometry's own frame C (the ``<collision>`` frame), with
-SDF's axes: cylinders and capsules along z, boxes by full sizes, ellipsoids by semi-axes. Meshes
-are read with trimesh after ``<scale>``; a mesh that does not bound a volume (not watertight,
-or not consistently wound) is replaced by its convex hull, and the result says so in
-``approximation``. :func:`collision_solid` re-expresses a solid in the link frame B through
-``X_BC``; :func:`combine_solids` is the union of disjoint solids.
+SDF's axes: cylinders, capsules and cones along z (a cone's base at ``z = -L/2``), boxes by full
+sizes, ellipsoids by semi-axes. Meshes are read with trimesh after ``<scale>``; a mesh that does
+not bound a volume (not watertight, or not consistently wound) is replaced by its convex hull,
+and the result says so in ``approximation``. :func:`collision_solid` re-expresses a solid in the
+link frame B through ``X_BC``; :func:`combine_solids` is the union of disjoint solids.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ __all__ = [
     "capsule_solid",
     "collision_solid",
     "combine_solids",
+    "cone_solid",
     "convex_hull",
     "cylinder_solid",
     "ellipsoid_solid",
@@ -136,6 +137,18 @@ def capsule_solid(radius: float, length: float) -> SolidProperties:
     axial = 0.5 * V_c * r2 + 0.4 * V_s * r2
     transverse = V_c * (3.0 * r2 + L * L) / 12.0 + V_s * (0.4 * r2 + 0.25 * L * L + 0.375 * L * r)
     return _solid(V_c + V_s, np.zeros(3), np.diag([transverse, transverse, axial]))
+
+
+def cone_solid(radius: float, length: float) -> SolidProperties:
+    """Cone along C's z, base of ``radius`` at ``z = -L/2``, apex at ``z = +L/2`` (gz-math's
+    ``Cone``): ``V = π·r²·L/3``, centroid ``(0, 0, -L/4)`` (a quarter of the height above the
+    base), ``G = V·diag(3(4r² + L²)/80, 3(4r² + L²)/80, 3r²/10)`` about the centroid (gz-math's
+    ``MassMatrix3::SetFromConeZ``)."""
+    r2, L = radius * radius, length
+    V = math.pi * r2 * L / 3.0
+    transverse = V * 3.0 * (4.0 * r2 + L * L) / 80.0
+    return _solid(V, np.array([0.0, 0.0, -0.25 * L]),
+                  np.diag([transverse, transverse, 0.3 * V * r2]))
 
 
 def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
@@ -268,6 +281,11 @@ def _raw_solid(geometry: Geometry, kind: str) -> SolidProperties:
         )
     elif kind == "ellipsoid":
         solid = ellipsoid_solid(_require3(geometry.size, "ellipsoid <radii>"))
+    elif kind == "cone":
+        solid = cone_solid(
+            _require(geometry.radius, "cone <radius>"),
+            _require(geometry.length, "cone <length>"),
+        )
     elif kind == "mesh":
         if geometry.mesh_path is None:
             raise ShapeError(f"mesh {geometry.mesh_uri!r} did not resolve to a file")

@@ -158,6 +158,11 @@ def _primitive(geometry: Geometry, h: float, where: str) -> Any:
                 m3.OpType.Add,
             )
         return body
+    if kind == "cone":  # base at -L/2, apex at +L/2 (gz-math's Cone)
+        r, length = _require_positive(
+            [geometry.radius, geometry.length], "cone radius and length", where
+        )
+        return m3.Manifold.cylinder(length, r, 0.0, _segments(r, h), center=True)
     if kind == "mesh":
         if geometry.mesh_path is None:
             raise SurfaceMeshError(f"{where}: mesh {geometry.mesh_uri!r} did not resolve to a file")

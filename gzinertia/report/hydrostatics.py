@@ -111,6 +111,33 @@ def model_summary(model: ModelHydrostatics) -> dict[str, Any]:
         "restoring_stiffness": _num(model.restoring_stiffness),
         "links": [link_summary(link, up) for link in model.links],
         "differences": differences,
+        "bodies": [body_summary(body) for body in model.bodies],
+    }
+
+
+def body_summary(body: ModelHydrostatics) -> dict[str, Any]:
+    """One entry of a model's ``bodies`` list (docs/hydrostatics.md): a free body's totals,
+    the same keys as the model's, its links by name, and whether a joint anchors it."""
+    return {
+        "name": body.name,
+        "links": [link.name for link in body.links],
+        "anchored": body.anchored,
+        "static": all(link.static for link in body.links),
+        "mass": body.mass,
+        "volume": body.volume,
+        "volume_exact": body.volume_exact,
+        "fluid_density": _num(body.fluid_density),
+        "buoyancy": body.buoyancy,
+        "buoyancy_exact": body.buoyancy_exact,
+        "weight": body.weight,
+        "net": body.net,
+        "net_percent": _num(body.net_percent),
+        "p_WG": _vec(body.p_WG),
+        "p_WB": _vec(body.p_WB),
+        "p_WB_exact": _vec(body.p_WB_exact),
+        "p_BG_W": _vec(body.p_BG_W),
+        "righting_moment_W": _vec(body.righting_moment_W),
+        "restoring_stiffness": _num(body.restoring_stiffness),
     }
 
 
@@ -125,6 +152,8 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
         "p_WB": _vec(f.p_WB), "p_WG": _vec(f.p_WG), "I_T": _num(f.I_T), "I_L": _num(f.I_L),
         "KB": _num(f.KB), "KG": _num(f.KG), "BM_T": _num(f.BM_T), "BM_L": _num(f.BM_L),
         "GM_T": _num(f.GM_T), "GM_L": _num(f.GM_L),
+        "stiffness_G": None if f.K_G_W is None else [
+            [_num(float(x)) for x in row] for row in np.asarray(f.K_G_W)],
     }
 
 
@@ -136,6 +165,52 @@ def _fmt(v: Any) -> str:
 
 def _scalar(x: float | None) -> str:
     return "-" if x is None else f"{x:.4g}"
+
+
+def _state(m: dict[str, Any]) -> str:
+    neutral = abs(m["net"]) <= 1e-9 * max(m["weight"], m["buoyancy"])
+    return "hovers" if neutral else "rises" if m["net"] > 0 else "sinks"
+
+
+def _body_lines(b: dict[str, Any]) -> list[str]:
+    """A free body of a model of several (docs/hydrostatics.md)."""
+    net_pct = b["net_percent"]
+    state = ("held by a joint to the world (the joint takes the net force)"
+             if b["anchored"] and not b["static"]
+             else "static: does not move" if b["static"] else _state(b))
+    links = "" if b["links"] == [b["name"]] else f" ({', '.join(b['links'])})"
+    lines = [
+        f"  body {b['name']}{links}: mass {b['mass']:.6g} kg, volume "
+        f"{b['volume']:.6g} m^3, buoyancy {b['buoyancy']:.6g} N, weight {b['weight']:.6g} N, "
+        f"net {b['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
+        f"{state}",
+        f"    G {_fmt(b['p_WG'])} m, B {_fmt(b['p_WB'])} m (world); restoring stiffness "
+        f"{_scalar(b['restoring_stiffness'])} N m/rad",
+    ]
+    lines.extend(_flotation_lines(b.get("flotation"), "    "))
+    return lines
+
+
+def _flotation_lines(fl: dict[str, Any] | None, indent: str) -> list[str]:
+    lines: list[str] = []
+    if fl is not None and not fl["floats"]:
+        lines.append(f"{indent}surface at z = {fl['z_surface']:g}: the hull cannot carry the "
+                     "weight with any part dry (neutral or heavier): no waterline")
+    elif fl is not None:
+        lines.append(
+            f"{indent}floating at z = {fl['z_surface']:g}: heave {fl['heave']:+.4g} m, roll "
+            f"{fl['roll']:+.4g} rad, pitch {fl['pitch']:+.4g} rad from the file's pose"
+            f"{'' if fl['converged'] else ' (no trim found: level, heave only)'}; draft "
+            f"{fl['draft']:.4g} m, "
+            f"waterplane {fl['waterplane_area']:.4g} m^2"
+        )
+        lines.append(
+            f"{indent}KB {_scalar(fl['KB'])} m, KG {_scalar(fl['KG'])} m, BM_T "
+            f"{_scalar(fl['BM_T'])} m, BM_L {_scalar(fl['BM_L'])} m: GM_T "
+            f"{_scalar(fl['GM_T'])} m, GM_L {_scalar(fl['GM_L'])} m"
+            f"{' (negative: capsizes)' if min(fl['GM_T'] or 0, fl['GM_L'] or 0) < 0 else ''}"
+        )
+    return lines
 
 
 def render_text(summary: dict[str, Any]) -> str:
@@ -151,8 +226,9 @@ def render_text(summary: dict[str, Any]) -> str:
     for m in summary["models"]:
         lines.append("")
         net_pct = m["net_percent"]
-        neutral = abs(m["net"]) <= 1e-9 * max(m["weight"], m["buoyancy"])
-        state = "hovers" if neutral else "rises" if m["net"] > 0 else "sinks"
+        state = _state(m) if len(m["bodies"]) == 1 else "several free bodies (below)"
+        if len(m["bodies"]) == 1 and m["bodies"][0]["anchored"]:
+            state = "held by a joint to the world (the joint takes the net force)"
         if m["static"]:
             state = "static: does not move"
         lines.append(f"model {m['name']}: mass {m['mass']:.6g} kg, volume {m['volume']:.6g} m^3")
@@ -171,24 +247,10 @@ def render_text(summary: dict[str, Any]) -> str:
             off = "" if link["enabled"] else " (not enabled: no buoyancy)"
             lines.append(f"    {link['name']}: volume {link['volume']:.6g} m^3, B "
                          f"{_fmt(link['p_WB'])}{off}")
-        fl = m.get("flotation")
-        if fl is not None and not fl["floats"]:
-            lines.append(f"  surface at z = {fl['z_surface']:g}: the hull cannot carry the weight"
-                         " with any part dry (neutral or heavier): no waterline")
-        elif fl is not None:
-            lines.append(
-                f"  floating at z = {fl['z_surface']:g}: heave {fl['heave']:+.4g} m, roll "
-                f"{fl['roll']:+.4g} rad, pitch {fl['pitch']:+.4g} rad from the file's pose"
-                f"{'' if fl['converged'] else ' (no trim found: level, heave only)'}; draft "
-                f"{fl['draft']:.4g} m, "
-                f"waterplane {fl['waterplane_area']:.4g} m^2"
-            )
-            lines.append(
-                f"  KB {_scalar(fl['KB'])} m, KG {_scalar(fl['KG'])} m, BM_T "
-                f"{_scalar(fl['BM_T'])} m, BM_L {_scalar(fl['BM_L'])} m: GM_T "
-                f"{_scalar(fl['GM_T'])} m, GM_L {_scalar(fl['GM_L'])} m"
-                f"{' (negative: capsizes)' if min(fl['GM_T'] or 0, fl['GM_L'] or 0) < 0 else ''}"
-            )
+        lines.extend(_flotation_lines(m.get("flotation"), "  "))
+        if len(m["bodies"]) > 1:
+            for b in m["bodies"]:
+                lines.extend(_body_lines(b))
         for d in m["differences"]:
             lines.append(f"  differs from exact geometry: {d}")
     return "\n".join(lines)

@@ -11,6 +11,7 @@ links (``--link`` matching many, or none given) are drawn together in the world 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,9 +32,12 @@ __all__ = [
     "AXIS_NAMES",
     "VIEWS",
     "LinkDrawing",
+    "figure",
     "link_drawing",
     "render",
+    "surface_in_frame",
     "surface_points",
+    "surface_trace",
 ]
 
 #: (horizontal axis, vertical axis, title) of each view.
@@ -89,6 +93,10 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
             return np.vstack([ring + up, ring - up])
         cap = _unit_sphere_points() * r
         return np.vstack([cap + up, cap - up])
+    if kind == "cone" and None not in (geometry.radius, geometry.length):
+        r, h = float(geometry.radius or 0.0), float(geometry.length or 0.0) / 2.0
+        base = np.c_[_ring() * r, np.full(_RING, -h)]
+        return np.vstack([base, [[0.0, 0.0, h]]])
     if kind == "mesh" and geometry.mesh_path is not None:
         from gzinertia.physics.shapes import convex_hull, load_mesh
 
@@ -217,6 +225,33 @@ class HydroMarks:
 
     centres: tuple[tuple[str, NDArray[np.float64], NDArray[np.float64]], ...] = ()
     waterline_z: float | None = None
+    #: The free surface as a plane ``n_F·p_F = c`` in F (``(n_F, c)``, unit ``n_F`` pointing
+    #: up), for rows drawn in a link's frame, where the surface need not be level; each view
+    #: draws its trace in the view's plane through F's origin. Unused when ``waterline_z`` is
+    #: set (F is the world).
+    surface_F: tuple[NDArray[np.float64], float] | None = None
+
+
+def surface_in_frame(waterline_z: float, X_WF: Pose) -> tuple[NDArray[np.float64], float]:
+    """The horizontal plane ``z_W = waterline_z`` as ``(n_F, c)`` with ``n_F·p_F = c`` in a
+    frame F posed at ``X_WF``: ``n_F = R_WFᵀ·e_z``, ``c = waterline_z - z_WFo``."""
+    n_F = np.asarray(X_WF.R, dtype=float).T @ np.array([0.0, 0.0, 1.0])
+    return n_F, float(waterline_z - np.asarray(X_WF.p, dtype=float)[2])
+
+
+def surface_trace(
+    surface_F: tuple[NDArray[np.float64], float], i: int, j: int
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Two points ``(u, v)`` of the plane's trace in the view plane (axes ``i``, ``j``)
+    through F's origin, ``None`` when the view plane is parallel to it (the top view of a
+    level surface)."""
+    n, c = surface_F
+    a, b = float(n[i]), float(n[j])
+    norm = math.hypot(a, b)
+    if norm < 1e-9:
+        return None
+    p0 = (a * c / norm**2, b * c / norm**2)  # the trace's point nearest the origin
+    return p0, (p0[0] - b / norm, p0[1] + a / norm)
 
 
 def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> None:
@@ -224,22 +259,41 @@ def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> None:
     for name, G, B in marks.centres:
         label = name if labelled else ""
         if np.all(np.isfinite(G)):
-            ax.plot(G[i], G[j], marker="o", ms=6, color="black", ls="", zorder=8)
+            ax.plot(G[i], G[j], marker="o", ms=6, color="black", ls="", zorder=8, gid="G")
             ax.annotate(f"G {label}", (G[i], G[j]), xytext=(4, 4), textcoords="offset points",
                         fontsize=7, zorder=9)
         if np.all(np.isfinite(B)):
             ax.plot(B[i], B[j], marker="^", ms=7, color="tab:cyan", mec="black", ls="",
-                    zorder=8)
+                    zorder=8, gid="B")
             ax.annotate(f"B {label}", (B[i], B[j]), xytext=(4, -10),
                         textcoords="offset points", fontsize=7, zorder=9)
     if marks.waterline_z is not None and j == 2:
-        ax.axhline(marks.waterline_z, color="tab:cyan", lw=1.2, ls="-.", zorder=0)
+        ax.axhline(marks.waterline_z, color="tab:cyan", lw=1.2, ls="-.", zorder=0,
+                   gid="waterline")
+    elif marks.waterline_z is None and marks.surface_F is not None:
+        trace = surface_trace(marks.surface_F, i, j)
+        if trace is not None:
+            ax.axline(trace[0], trace[1], color="tab:cyan", lw=1.2, ls="-.", zorder=0,
+                      gid="waterline")
 
 
 def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
            hydro: Sequence[HydroMarks | None] | None = None) -> None:
     """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg);
     ``hydro``: per row, the centres of mass and buoyancy and the waterline to mark."""
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise GzInertiaError(f"{out}: the picture must be .png or .svg")
+    fig = figure(rows, hydro)
+    import matplotlib.pyplot as plt
+
+    fig.savefig(out, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def figure(rows: Sequence[tuple[str, Sequence[LinkDrawing]]],
+           hydro: Sequence[HydroMarks | None] | None = None) -> Any:
+    """The matplotlib ``Figure`` :func:`render` writes (the caller closes it). Marks of
+    buoyancy carry a ``gid``: ``"G"``, ``"B"``, ``"waterline"``."""
     try:
         import matplotlib
     except ImportError as exc:  # a runtime dependency: only a broken install lacks it
@@ -252,8 +306,6 @@ def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    if out.suffix.lower() not in (".png", ".svg"):
-        raise GzInertiaError(f"{out}: the picture must be .png or .svg")
     fig = plt.figure(figsize=(13, 4.2 * len(rows) + 0.4))
     subfigures = fig.subfigures(len(rows), 1, squeeze=False)[:, 0]
     marks = list(hydro) if hydro is not None else [None] * len(rows)
@@ -274,14 +326,15 @@ def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
         Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="centre of mass"),
         Line2D([], [], color="tab:red", label="link axes x, y, z (red, green, blue)"),
     ]
-    if any(m is not None and (m.centres or m.waterline_z is not None) for m in marks):
+    if any(m is not None and (m.centres or m.waterline_z is not None
+                              or m.surface_F is not None) for m in marks):
         legend += [
-            Line2D([], [], marker="o", color="black", ls="", label="G: model centre of mass"),
+            Line2D([], [], marker="o", color="black", ls="",
+                   label="G: centre of mass (model, or the row's link)"),
             Line2D([], [], marker="^", color="tab:cyan", mec="black", ls="",
                    label="B: centre of buoyancy (Gazebo)"),
             Line2D([], [], color="tab:cyan", ls="-.", label="waterline"),
         ]
     fig.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=8,
                frameon=False)
-    fig.savefig(out, dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    return fig

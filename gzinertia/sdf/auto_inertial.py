@@ -8,7 +8,8 @@ computes, for a link B whose ``<inertial>`` has ``auto="true"``:
   else ``<inertial><density>``, else 1000 kg/m³ (water; :data:`DEFAULT_DENSITY`). Its mass is
   ``ρ_C·V_C``, its centre of mass the centroid ``p_BoCc_B`` and its rotational inertia
   ``ρ_C·G_BCc_B`` (:func:`gzinertia.physics.shapes.collision_solid`, through the resolved ``X_BC``);
-* box, sphere, cylinder, capsule and ellipsoid in closed form (gz-math's mass matrices).
+* box, sphere, cylinder, capsule, ellipsoid and cone in closed form (gz-math's mass matrices;
+  a cone's centre of mass a quarter of its length below its origin, as ``Cone::CalculateInertial``).
   Meshes need a calculator registered with libsdformat; Gazebo (gz-sim) registers its
   ``MeshInertiaCalculator``, which integrates the triangles after ``<scale>``: that is what
   this module follows (a mesh that bounds no volume is replaced by its convex hull, with a

@@ -178,3 +178,14 @@ class FrameGraph:
             X = X @ self._pose_in_parent(self._nodes[frame], ())
             self._world_poses[frame] = X
         return X
+
+    def parent_of(self, name: str) -> str | None:
+        """The frame ``name``'s pose is relative to (``None`` for the world, an unknown name,
+        or a reference that does not resolve)."""
+        node = self._nodes.get(name)
+        if node is None:
+            return None
+        try:
+            return self._parent(node)
+        except SdfError:
+            return None

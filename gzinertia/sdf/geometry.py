@@ -70,6 +70,12 @@ def read_geometry(
         )
     if kind == "ellipsoid":
         return Geometry("ellipsoid", size=_sizes(shape, "radii", file, (1.0, 1.0, 1.0)))
+    if kind == "cone":  # SDFormat 1.11 (cone_shape.sdf: both default to 1)
+        return Geometry(
+            "cone",
+            radius=_length(shape, "radius", file, 1.0),
+            length=_length(shape, "length", file, 1.0),
+        )
     if kind == "mesh":
         uri_elem = child(shape, "uri")
         uri = "" if uri_elem is None else text_of(uri_elem)

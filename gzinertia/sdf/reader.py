@@ -142,6 +142,7 @@ class _Reader:
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, str] = {}  # each file's declared <sdf version>
         self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
+        self.all_joints: list[tuple[str, str, str]] = []  # (type, parent, child), as fixed_joints
         self.incomplete_scopes: set[str] = set()
         self.dependencies: list[Dependency] = []
         self.unresolved: list[UnresolvedInclude] = []
@@ -381,12 +382,32 @@ class _Reader:
                     grew = True
         return welded
 
+    def note_joint(self, elem: etree._Element, scope: Scope) -> None:
+        """Remembers any joint's type, parent and child (scoped; ``world`` kept)."""
+        parent_elem, child_elem = child(elem, "parent"), child(elem, "child")
+        if parent_elem is None or child_elem is None:
+            return
+        parent, kid = text_of(parent_elem), text_of(child_elem)
+        if not parent or not kid:
+            return
+        self.all_joints.append(
+            ((elem.get("type") or "").strip(),
+             parent if parent == "world" else scope.absolute(parent), scope.absolute(kid))
+        )
+
+    def free_bodies(self, names: Sequence[str]) -> dict[str, tuple[str, bool]]:
+        """Each link's free body (:func:`gzinertia.physics.bodies.free_bodies`)."""
+        from gzinertia.physics.bodies import free_bodies
+
+        return free_bodies(names, self.all_joints, self.graph.parent_of)
+
     def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
         child_elem = child(elem, "child")
         if child_elem is None or not text_of(child_elem):
             raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
         self.note_weld(elem, scope)
+        self.note_joint(elem, scope)
         if self.version_of(file) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
@@ -543,6 +564,7 @@ class _Reader:
                 )
         records = []
         welded = self.welded_to_world()
+        bodies = self.free_bodies([p.name for p in self.links])
         for p in self.links:
             X_WB = self.graph.world_pose(p.name)
             collisions = []
@@ -576,6 +598,8 @@ class _Reader:
                     suppressed_codes=p.suppressed,
                     welded_to_world=p.name in welded,
                     name_in_file=p.name_in_file,
+                    body=bodies[p.name][0],
+                    body_anchored=bodies[p.name][1],
                 )
             )
         return tuple(records)

@@ -347,6 +347,8 @@ def _record(
         static=robot.static,
         welded_to_world=link.name in welded,
         name_in_file=name,
+        # one tree (urdfdom's rule): one body, held by the world when the root is ``world``
+        body_anchored=any(j.parent == WORLD for j in robot.joints),
     )
 
 

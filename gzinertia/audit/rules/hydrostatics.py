@@ -10,8 +10,10 @@ plugin), GZI301 and GZI305 look at the models that nearly hover in Gazebo's defa
 (the same vehicle may float at the surface of one world and hover in another), and GZI303 a
 graded one (the only kind of Gazebo world with a free surface). The scope
 depends only on masses, poses and collisions, which the editing commands never change (so an
-edit cannot bring a model into scope). Models are taken at the poses the file gives them; a
-model's links count together, joined or not.
+edit cannot bring a model into scope). Models are taken at the poses the file gives them.
+GZI301, GZI302 and GZI303 judge each **free body** (:attr:`ModelHydrostatics.bodies`: links
+joined by joints move together, links without a joint between them apart, as gz-physics builds
+them) and skip bodies a joint holds to the world; GZI305's "hovers" test is per body too.
 """
 
 from __future__ import annotations
@@ -103,6 +105,25 @@ def _anchor(h: DocumentHydrostatics, model: ModelHydrostatics) -> LinkRecord:
     return h.records[best.name]
 
 
+def free_bodies(h: DocumentHydrostatics) -> Iterator[tuple[ModelHydrostatics, ModelHydrostatics]]:
+    """``(model, body)`` for each free body of the models in scope (not static, not held to
+    the world by a joint); a model of one body is its own body."""
+    for model in h.models:
+        for body in model.bodies:
+            if not body.anchored:
+                yield model, body
+
+
+def _who(model: ModelHydrostatics, body: ModelHydrostatics) -> str:
+    """The words naming what a finding judges: the model, or one of its free bodies."""
+    if body is model:
+        return f"model {model.name!r}"
+    names = [link.name for link in body.links]
+    links = "" if names == [body.name] else f"links {', '.join(names)}; "
+    return (f"body {body.name!r} of model {model.name!r} ({links}no joint to the model's "
+            "other links: it moves on its own)")
+
+
 def _submerged(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
     """Every buoyant link entirely in the bottom fluid (always, in a uniform fluid)."""
     if h.fluid.kind == "uniform":
@@ -115,29 +136,29 @@ def _submerged(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
 def buoyancy_centre_below_mass_centre(doc: DocumentContext) -> Iterator[Finding]:
     """GZI301 buoyancy-centre-below-mass-centre: a near-neutral submerged body, B below G."""
     h = hydrostatics_of(doc)
-    for model in h.models:
-        if not (model.weight > 0 and model.buoyancy > 0 and model.volume > 0):
+    for model, body in free_bodies(h):
+        if not (body.weight > 0 and body.buoyancy > 0 and body.volume > 0):
             continue
-        ratio = model.buoyancy / model.weight
-        if not (NEAR_NEUTRAL[0] <= ratio <= NEAR_NEUTRAL[1]) or not _submerged(h, model):
+        ratio = body.buoyancy / body.weight
+        if not (NEAR_NEUTRAL[0] <= ratio <= NEAR_NEUTRAL[1]) or not _submerged(h, body):
             continue
-        up = model._up()
-        dz = float((model.p_WB - model.p_WG) @ up)
-        size = model.volume ** (1.0 / 3.0)
+        up = body._up()
+        dz = float((body.p_WB - body.p_WG) @ up)
+        size = body.volume ** (1.0 / 3.0)
         if not dz < -VERTICAL_TOLERANCE * size:
             continue
-        anchor = _anchor(h, model)
+        anchor = _anchor(h, body)
         yield finding(
             "GZI301", anchor.source, anchor.name,
-            f"model {model.name!r} submerged {_fluid_words(h)}: its centre of buoyancy B "
-            f"{fmt_vec(model.p_WB)} m lies {fmt(-dz)} m below its centre of mass G "
-            f"{fmt_vec(model.p_WG)} m (buoyancy {fmt(model.buoyancy)} N, weight "
-            f"{fmt(model.weight)} N): statically unstable, restoring stiffness "
-            f"{fmt(model.restoring_stiffness)} N m/rad; it rolls over until B is above G "
+            f"{_who(model, body)} submerged {_fluid_words(h)}: its centre of buoyancy B "
+            f"{fmt_vec(body.p_WB)} m lies {fmt(-dz)} m below its centre of mass G "
+            f"{fmt_vec(body.p_WG)} m (buoyancy {fmt(body.buoyancy)} N, weight "
+            f"{fmt(body.weight)} N): statically unstable, restoring stiffness "
+            f"{fmt(body.restoring_stiffness)} N m/rad; it rolls over until B is above G "
             "(move the ballast down or the buoyant volume up)",
-            {"model": model.name, "z_B_minus_z_G": dz,
-             "restoring_stiffness": model.restoring_stiffness,
-             "buoyancy": model.buoyancy, "weight": model.weight},
+            {"model": model.name, "body": body.name, "z_B_minus_z_G": dz,
+             "restoring_stiffness": body.restoring_stiffness,
+             "buoyancy": body.buoyancy, "weight": body.weight},
         )
 
 
@@ -159,26 +180,26 @@ def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
     if not h.from_plugin:
         return  # the fluid is known only in a world with the plugin (a model file: any world)
     fraction = doc.net_buoyancy
-    for model in h.models:
-        V = submerged_volume(h, model)
-        buoyancy = h.fluid.density * V * model.g
-        if not (model.weight > 0 and buoyancy > 0):
+    for model, body in free_bodies(h):
+        V = submerged_volume(h, body)
+        buoyancy = h.fluid.density * V * body.g
+        if not (body.weight > 0 and buoyancy > 0):
             continue
-        net = buoyancy - model.weight
-        if not abs(net) > fraction * model.weight:
+        net = buoyancy - body.weight
+        if not abs(net) > fraction * body.weight:
             continue
-        anchor = _anchor(h, model)
+        anchor = _anchor(h, body)
         way = "rises" if net > 0 else "sinks"
         if net > 0 and h.fluid.kind == "graded":
             way = "rises to the surface and floats there"
-        percent = 100.0 * net / model.weight
+        percent = 100.0 * net / body.weight
         yield finding(
             "GZI302", anchor.source, anchor.name,
-            f"model {model.name!r} submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
-            f"weight {fmt(model.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
+            f"{_who(model, body)} submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
+            f"weight {fmt(body.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
             f"beyond {fmt(100 * fraction)} %): it {way} (volume {fmt(V)} m^3, mass "
-            f"{fmt(model.mass)} kg; neutral at {fmt(model.mass / h.fluid.density)} m^3)",
-            {"model": model.name, "buoyancy": buoyancy, "weight": model.weight,
+            f"{fmt(body.mass)} kg; neutral at {fmt(body.mass / h.fluid.density)} m^3)",
+            {"model": model.name, "body": body.name, "buoyancy": buoyancy, "weight": body.weight,
              "net_percent": percent},
         )
 
@@ -195,26 +216,26 @@ def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
         return
     from gzinertia.physics.flotation import model_flotation
 
-    for model in h.models:
-        links = [h.records[link.name] for link in model.links]
-        f = model_flotation(model, links, h.fluid, None, True)
+    for model, body in free_bodies(h):
+        links = [h.records[link.name] for link in body.links]
+        f = model_flotation(body, links, h.fluid, None, True)
         if f is None or not (f.floats and f.converged):
             continue
-        size = max(model.volume_exact, 0.0) ** (1.0 / 3.0)
+        size = max(body.volume_exact, 0.0) ** (1.0 / 3.0)
         negative = [(name, gm) for name, gm in (("GM_T", f.GM_T), ("GM_L", f.GM_L))
                     if gm < -GM_TOLERANCE * size]
         if not negative:
             continue
-        anchor = _anchor(h, model)
+        anchor = _anchor(h, body)
         worst = ", ".join(f"{name} = {fmt(gm)} m" for name, gm in negative)
         yield finding(
             "GZI303", anchor.source, anchor.name,
-            f"model {model.name!r} floats at the surface (z = {fmt(f.z_surface)} m, draft "
+            f"{_who(model, body)} floats at the surface (z = {fmt(f.z_surface)} m, draft "
             f"{fmt(f.draft)} m, {_fluid_words(h)}) with {worst} (KB {fmt(f.KB)} m + BM_T "
             f"{fmt(f.BM_T)} m / BM_L {fmt(f.BM_L)} m - KG {fmt(f.KG)} m): upright is unstable, "
             "it capsizes; lower the centre of mass or widen the waterplane "
             f"(`gzinertia hydrostatics {doc.doc.path}` shows the numbers)",
-            {"model": model.name, "GM_T": f.GM_T, "GM_L": f.GM_L},
+            {"model": model.name, "body": body.name, "GM_T": f.GM_T, "GM_L": f.GM_L},
         )
 
 
@@ -304,9 +325,7 @@ def buoyancy_not_as_geometry(doc: DocumentContext) -> Iterator[Finding]:
     """GZI305 buoyancy-not-as-geometry: Gazebo's volume or centre differs from the geometry's."""
     h = hydrostatics_of(doc)
     for model in h.models:
-        if not _hovers(h, model):
-            continue
-        for link in model.links:
+        for link in (link for body in model.bodies if _hovers(h, body) for link in body.links):
             if not link.enabled or not math.isfinite(link.volume_exact):
                 continue
             differences = _link_differences(h, link)
