@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from gzinertia.errors import MacrosOnlyError
+from gzinertia.errors import MacrosOnlyError, SdfError
 from gzinertia.limits import ReadLimits
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
@@ -54,12 +54,13 @@ def read_urdf_file(
     """
     name = str(path)
     if is_xacro(name):
-        from gzinertia.urdf.xacro_expand import LAST_INCLUDES, expand_xacro
+        from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
-        text = expand_xacro(name, xacro_args, package_paths)
+        expansion = expand_xacro_sourced(name, xacro_args, package_paths)
+        text = expansion.text
         included = tuple(
             Dependency("include", f, name, f if Path(f).is_file() else None)
-            for f in dict.fromkeys(LAST_INCLUDES)
+            for f in dict.fromkeys(expansion.includes)
         )
         if _no_links(text):
             raise MacrosOnlyError(
@@ -68,7 +69,7 @@ def read_urdf_file(
             )
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
-            source_text=read_file_bytes(name),
+            line_sources={k: v[0] for k, v in expansion.sources.items()},
         )
         return replace(doc, dependencies=(*included, *doc.dependencies))
     return read_urdf_bytes(
@@ -90,14 +91,24 @@ def read_urdf_bytes(
     legacy: bool = False,
     limits: ReadLimits | None = None,
     source_text: bytes | None = None,
+    line_sources: Mapping[int, tuple[str, int]] | None = None,
 ) -> SdfDocument:
-    """Reads URDF bytes; ``name`` stands for the file in messages. ``source_text``: the xacro
-    source ``data`` was expanded from (lines then point into it where an element's name is
-    written literally there, else to line 1 of it)."""
+    """Reads URDF bytes; ``name`` stands for the file in messages. ``line_sources``: for a
+    xacro expansion ``data``, the file and line each of its lines' element is written at
+    (through macros and includes: :class:`~gzinertia.urdf.xacro_expand.XacroExpansion`);
+    every place is then reported there. ``source_text`` (older form): the xacro source ``data``
+    was expanded from (lines then point into it where an element's name is written literally
+    there, else to line 1 of it)."""
     limits = limits or ReadLimits.from_environment()
     root = parse_xml_bytes(data, name)
-    robot = parse_robot(root, name, limits.max_links)
-    conversion = convert(robot, lump=lump, legacy=legacy)
+    try:
+        robot = parse_robot(root, name, limits.max_links)
+        conversion = convert(robot, lump=lump, legacy=legacy)
+    except SdfError as exc:
+        if line_sources is None or exc.file != name or exc.line is None:
+            raise
+        place = _SourcePlaces(name, line_sources).ref(SourceRef(name, exc.line))
+        raise SdfError(place.file, place.line, exc.message) from None
     links: list[LinkRecord] = list(conversion.links)
     notes: list[Note] = list(conversion.notes)
     if not links:
@@ -126,7 +137,11 @@ def read_urdf_bytes(
             collisions.append(c)
         resolved_links.append(replace(rec, collisions=tuple(collisions)))
     links = resolved_links
-    if source_text is not None:
+    if line_sources is not None:
+        placer = _SourcePlaces(name, line_sources)
+        links = [placer.record(r) for r in links]
+        notes = [placer.note(n) for n in notes]
+    elif source_text is not None:
         mapper = _XacroLines(name, source_text)
         links = [mapper.record(r) for r in links]
         notes = [mapper.note(n) for n in notes]
@@ -205,3 +220,43 @@ class _XacroLines:
         if note.link:
             line = self._link_line(note.link.split("::", 1)[-1])
         return replace(note, source=self._ref(line))
+
+
+class _SourcePlaces:
+    """Moves every place in an expanded xacro text (``file`` = the xacro file, line = a line
+    of the expansion) to where its element is written; a line no element starts on stays
+    line 1 of the xacro file."""
+
+    def __init__(self, file: str, places: Mapping[int, tuple[str, int]]) -> None:
+        self.file = file
+        self.places = places
+
+    def ref(self, ref: SourceRef) -> SourceRef:
+        if ref.file != self.file:
+            return ref
+        place = self.places.get(ref.line)
+        return SourceRef(*place) if place is not None else SourceRef(self.file, 1)
+
+    def _opt(self, ref: SourceRef | None) -> SourceRef | None:
+        return None if ref is None else self.ref(ref)
+
+    def record(self, rec: LinkRecord) -> LinkRecord:
+        ine = rec.inertial
+        return replace(
+            rec,
+            source=self.ref(rec.source),
+            inertial=replace(
+                ine, source=self._opt(ine.source), mass_source=self._opt(ine.mass_source),
+                inertia_source=self._opt(ine.inertia_source),
+                added_mass_source=self._opt(ine.added_mass_source),
+            ),
+            collisions=tuple(replace(c, source=self.ref(c.source)) for c in rec.collisions),
+            hydrodynamics=tuple(
+                replace(h, source=self.ref(h.source),
+                        term_sources={k: self.ref(v) for k, v in h.term_sources.items()})
+                for h in rec.hydrodynamics
+            ),
+        )
+
+    def note(self, note: Note) -> Note:
+        return replace(note, source=self.ref(note.source))
