@@ -138,7 +138,9 @@ def _audit_file(
         doc = (
             read_stdin_document(search)
             if path == STDIN_NAME
-            else read_model_file(path, search, limits)
+            else read_model_file(
+                path, search, limits, xacro_args=config.xacro_args_for(path) or None
+            )
         )
         found = check_document(doc, config)
     except MacrosOnlyError as exc:
@@ -259,7 +261,7 @@ def open_cache(
 
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
-        net_buoyancy=config.net_buoyancy,
+        net_buoyancy=config.net_buoyancy, xacro_args=config.xacro_args,
     )
     return AuditCache(folder, key, search)
 

@@ -30,9 +30,12 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.urdf.xacro_sandbox import XacroLimits
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_sandbox import XacroLimits
 
 MAX_DEPTH = 6
 ENV_ROS_PACKAGE_PATH = "ROS_PACKAGE_PATH"
