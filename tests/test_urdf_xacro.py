@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import CORPUS
+from corpus_packages import corpus_xacros, in_tree, package_tree
 
 from gzinertia.errors import SdfError
 from gzinertia.urdf import read_urdf_file
@@ -21,30 +21,20 @@ from gzinertia.urdf.xacro_expand import expand_xacro, find_package, resolve_pack
 XACRO = Path(sys.executable).parent / "xacro"
 
 
-def _package_tree(root: Path) -> Path:
-    """A copy of the corpus in which each folder holding ``urdf/`` is a package (package.xml
-    naming it by the folder), as a ROS workspace has them."""
-    tree = root / "ws"
-    shutil.copytree(CORPUS, tree, symlinks=False,
-                    ignore=shutil.ignore_patterns("*.dae", "*.stl", "*.obj", "*.png"))
-    for urdf in tree.rglob("urdf"):
-        pkg = urdf.parent
-        (pkg / "package.xml").write_text(f"<package><name>{pkg.name}</name></package>")
-    return tree
+@pytest.fixture(scope="module")
+def corpus_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus's repositories as a package tree (tests/corpus_packages.py), built once."""
+    return package_tree(CORPUS, tmp_path_factory.mktemp("corpus"))
 
 
-def _corpus_xacros() -> list[Path]:
-    return sorted(CORPUS.rglob("*.xacro")) if CORPUS.is_dir() else []
-
-
-@pytest.mark.parametrize("path", _corpus_xacros(), ids=lambda p: p.name)
-def test_expansion_equals_the_xacro_command(path: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("path", corpus_xacros(CORPUS), ids=lambda p: p.name)
+def test_expansion_equals_the_xacro_command(path: Path, corpus_tree: Path) -> None:
     """Same bytes as ``xacro FILE`` (with ROS_PACKAGE_PATH naming the same packages), or the
     same failure."""
     if not XACRO.exists():
         pytest.skip("xacro command not installed")
-    tree = _package_tree(tmp_path)
-    copy = tree / path.relative_to(CORPUS)
+    tree = corpus_tree
+    copy = in_tree(tree, CORPUS, path)
     env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(tree)}
     # the command finds packages through ament (not installed here): give it our resolver by
     # running it in a Python that patches only $(find)

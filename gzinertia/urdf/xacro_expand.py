@@ -291,6 +291,7 @@ def expand_annotated(
             inside = f" (in macro {macros[-1]!r})" if macros else ""
             text = " ".join(str(exc).split()) or type(exc).__name__
             text = re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text)
+            text = re.sub(r"(.{20,}?) \1(?= |$)", r"\1", text)  # xacro repeats what it wraps
             limit = _limit_hit(exc)
             if limit is not None:
                 expression = re.search(r"when evaluating expression '(.{0,200}?)'(?= when|$)", text)
