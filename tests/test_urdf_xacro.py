@@ -225,10 +225,16 @@ def test_findings_on_macro_built_links_name_the_macro_file_and_line(
     assert findings and all(Path(f["file"]) == hull for f in findings)
     assert {f["line"] for f in findings} <= {link_line, inertia_line}
     assert any(f["line"] == inertia_line for f in findings)
+    call = f"{main}:{_line_of_text(main, '<xacro:hull ')}"
+    assert all(f["values"]["xacro_call"] == call and f["message"].endswith(f"called at {call})")
+               for f in findings)
     assert code == 1  # findings, no error
     doc = read_urdf_file(main, [ws])
     [rec] = doc.links
     assert (Path(rec.source.file), rec.source.line) == (hull, link_line)
+    [note] = [n for n in doc.notes if n.code == "xacro-macro-call"]
+    assert note.link == rec.name and str(note.source) == call
+    assert note.data["written"] == f"{hull}:{link_line}"
     expansion = expand_xacro_sourced(main, None, [ws])
     calls = {call for _, call in expansion.sources.values() if call is not None}
     assert {(Path(f), n) for f, n in calls} == {(main, _line_of_text(main, "<xacro:hull "))}

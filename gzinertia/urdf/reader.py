@@ -70,6 +70,7 @@ def read_urdf_file(
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
+            macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
         )
         return replace(doc, dependencies=(*included, *doc.dependencies))
     return read_urdf_bytes(
@@ -92,13 +93,16 @@ def read_urdf_bytes(
     limits: ReadLimits | None = None,
     source_text: bytes | None = None,
     line_sources: Mapping[int, tuple[str, int]] | None = None,
+    macro_calls: Mapping[int, tuple[str, int]] | None = None,
 ) -> SdfDocument:
     """Reads URDF bytes; ``name`` stands for the file in messages. ``line_sources``: for a
     xacro expansion ``data``, the file and line each of its lines' element is written at
     (through macros and includes: :class:`~gzinertia.urdf.xacro_expand.XacroExpansion`);
     every place is then reported there. ``source_text`` (older form): the xacro source ``data``
     was expanded from (lines then point into it where an element's name is written literally
-    there, else to line 1 of it)."""
+    there, else to line 1 of it). ``macro_calls``: for the lines of elements a xacro macro
+    made, where the (outermost) macro call is written: each such link gets an info note
+    ``xacro-macro-call`` (``data``: ``written``, ``called``, as ``file:line``)."""
     limits = limits or ReadLimits.from_environment()
     root = parse_xml_bytes(data, name)
     try:
@@ -139,8 +143,9 @@ def read_urdf_bytes(
     links = resolved_links
     if line_sources is not None:
         placer = _SourcePlaces(name, line_sources)
+        called = _macro_call_notes(links, placer, macro_calls or {})  # places already final
         links = [placer.record(r) for r in links]
-        notes = [placer.note(n) for n in notes]
+        notes = [placer.note(n) for n in notes] + called
     elif source_text is not None:
         mapper = _XacroLines(name, source_text)
         links = [mapper.record(r) for r in links]
@@ -220,6 +225,26 @@ class _XacroLines:
         if note.link:
             line = self._link_line(note.link.split("::", 1)[-1])
         return replace(note, source=self._ref(line))
+
+
+def _macro_call_notes(
+    links: list[LinkRecord], placer: _SourcePlaces, calls: Mapping[int, tuple[str, int]]
+) -> list[Note]:
+    """An info note per link a xacro macro built: where its ``<link>`` is written and where
+    the macro was called (``links`` still point into the expanded text)."""
+    out = []
+    for rec in links:
+        call = calls.get(rec.source.line) if rec.source.file == placer.file else None
+        if call is None:
+            continue
+        written, called = placer.ref(rec.source), SourceRef(*call)
+        out.append(Note(
+            "info", "xacro-macro-call",
+            f"link {rec.name!r} is built by a xacro macro: written at {written}, macro called "
+            f"at {called}", called, link=rec.name,
+            data={"written": str(written), "called": str(called)},
+        ))
+    return out
 
 
 class _SourcePlaces:
