@@ -3,7 +3,9 @@
 Run: ``python benchmarks/bench_urdf.py [--sizes 1000,4000,16000]``;
 ``python benchmarks/bench_urdf.py --xacro [--repeat 30]`` measures what the limited child
 process adds to one xacro expansion: in-process (no limits), forked child (the default) and a
-fresh ``python -I`` child (the fallback where forking is unsafe), median ms per file.
+child of the helper process (where forking is unsafe; its start-up, once per process, is
+printed separately), median ms per file; ``--numpy`` imports NumPy first (as an audit worker
+has: OpenBLAS's fork handlers make each fork dearer).
 
 Each robot is one chain (the worst case for lumping and for anything that walks up the tree):
 link ``i`` hangs from link ``i-1`` by a fixed joint for even ``i`` (lumped) and a revolute one
@@ -64,10 +66,16 @@ def bench_xacro(repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "auv.urdf.xacro")
         Path(path).write_text(XACRO)
+        from gzinertia.urdf.xacro_sandbox import _HELPER
+
+        _HELPER.stop()
+        start = time.perf_counter()
+        run_expansion(path, {}, [], fork=False)
+        print(f"helper start-up and first expansion: {1e3 * (time.perf_counter() - start):.0f} ms")
         ways = {
             "in-process (no limits)": lambda: expand_annotated(path),
             "forked child": lambda: run_expansion(path, {}, [], fork=True),
-            "python -I child": lambda: run_expansion(path, {}, [], fork=False),
+            "helper (threads running)": lambda: run_expansion(path, {}, [], fork=False),
         }
         base = None
         print(f"{'expansion':<24} {'median ms':>10} {'added ms':>9}")
@@ -90,7 +98,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,4000,16000")
     parser.add_argument("--xacro", action="store_true")
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--numpy", action="store_true")
     options = parser.parse_args()
+    if options.numpy:
+        import numpy  # noqa: F401
     if options.xacro:
         bench_xacro(options.repeat)
         return

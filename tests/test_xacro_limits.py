@@ -18,6 +18,7 @@ from conftest import CORPUS, run_cli
 
 from gzinertia.errors import SdfError
 from gzinertia.urdf.xacro_expand import expand_annotated
+from gzinertia.urdf.xacro_lines import strip
 from gzinertia.urdf.xacro_sandbox import (
     ENV_XACRO_MEMORY,
     ENV_XACRO_SECONDS,
@@ -126,17 +127,67 @@ def _corpus_file() -> Path:
     return found[0]
 
 
-def test_forked_and_fresh_children_expand_alike(deadline: None) -> None:
-    """The ``python -I`` child (used where forking is unsafe) gives what the forked child and
-    in-process expansion give, and keeps the limits."""
+def test_forked_and_helper_children_expand_alike(deadline: None) -> None:
+    """The helper process (used where forking this process is unsafe) gives what the forked
+    child and in-process expansion give."""
     path = str(_corpus_file())
     here = expand_annotated(path)
     assert run_expansion(path, {}, [], fork=True) == here
     assert run_expansion(path, {}, [], fork=False) == here
 
 
-def test_the_fresh_child_keeps_the_limits(tmp_path: Path, deadline: None) -> None:
+def test_the_helper_keeps_the_limits(tmp_path: Path, deadline: None) -> None:
     path = _bomb(tmp_path, BOMBS["huge list"])
     with pytest.raises(SdfError) as err:
         run_expansion(str(path), {}, [], XacroLimits(seconds=SECONDS), fork=False)
     assert str(err.value).startswith(f"{path}:3: xacro: needs more memory")
+    slow = _bomb(tmp_path, BOMBS["C loop"])
+    with pytest.raises(SdfError) as err:
+        run_expansion(str(slow), {}, [], XacroLimits(seconds=SECONDS), fork=False)
+    assert ENV_XACRO_SECONDS in str(err.value)
+    good = tmp_path / "good.xacro"  # the helper survives its children's limit hits
+    good.write_text('<robot name="g"><link name="a"/></robot>\n')
+    assert run_expansion(str(good), {}, [], fork=False)[0] == "ok"
+
+
+def test_with_another_thread_running_the_helper_expands_in_the_callers_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deadline: None
+) -> None:
+    """A thread is running (a progress bar, a threaded caller): expansion goes through the
+    helper, with the caller's current environment (ROS_PACKAGE_PATH) and working folder
+    (relative paths), which may change between calls."""
+    import threading
+
+    from gzinertia.urdf.xacro_sandbox import fork_is_safe
+
+    def package(root: Path, mass: str) -> None:
+        (root / "pkg").mkdir(parents=True)
+        (root / "pkg" / "package.xml").write_text("<package><name>pkg</name></package>")
+        (root / "pkg" / "m.xacro").write_text(
+            f'<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+            f'<xacro:property name="mass" value="{mass}"/></robot>'
+        )
+
+    package(tmp_path / "ws1", "1.5")
+    package(tmp_path / "ws2", "2.5")
+    (tmp_path / "robot.xacro").write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="$(find pkg)/m.xacro"/><link name="a"><inertial>'
+        '<mass value="${mass}"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+        "</inertial></link></robot>\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not fork_is_safe()
+        masses = []
+        for ws in ("ws1", "ws2"):
+            monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / ws))
+            _, text, _, _ = run_expansion("robot.xacro", {}, [])
+            masses.append(strip(text).split('<mass value="')[1].split('"')[0])
+        assert masses == ["1.5", "2.5"]
+    finally:
+        stop.set()
+        thread.join()

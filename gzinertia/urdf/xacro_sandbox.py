@@ -13,13 +13,15 @@ not the time or memory an expression may take (``${2**2**40}``, ``${[0]*10**10}`
   expansion did, and sends back the text and the files it read (pickled, over a pipe).
 
 The child is a ``fork`` of the calling process (xacro already imported: about a millisecond,
-``benchmarks/bench_urdf.py --xacro``); where ``fork`` is unsafe (other threads running) or
-missing, a fresh ``python -I`` interpreter (about 0.1 s). A limit hit, an error or a crash
+``benchmarks/bench_urdf.py --xacro``); where ``fork`` is unsafe (other threads running: a
+progress bar, a threaded caller), a helper ``python -I`` process started once per process forks
+the children instead (:class:`_Helper`). A limit hit, an error or a crash
 becomes one :class:`~gzinertia.errors.SdfError` naming the file (and line, where known).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import os
@@ -213,49 +215,124 @@ def _run_forked(work: Callable[[], Payload], path: str, limits: XacroLimits) -> 
 
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from gzinertia.urdf.xacro_sandbox import _subprocess_main; _subprocess_main()"
+    "from gzinertia.urdf.xacro_sandbox import _helper_main; _helper_main()"
 )
+_LENGTH = 8  # bytes of the big-endian length before each pickled message
 
 
-def _subprocess_main() -> None:
-    """The child of :func:`_run_subprocess`: a pickled request on stdin, the payload on
-    stdout."""
+def _read_exactly(fd: int, n: int, deadline: float | None = None) -> bytes | None:
+    """``n`` bytes from ``fd`` (``None`` at end of file; ``TimeoutError`` past ``deadline``)."""
+    chunks: list[bytes] = []
+    while n > 0:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                raise TimeoutError
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def _serve(request: dict[str, Any]) -> Payload:
+    """One request in the helper: a forked, limited child expands the file in the caller's
+    environment and working folder."""
     from gzinertia.urdf.xacro_expand import expand_annotated
 
-    request = pickle.loads(sys.stdin.buffer.read())
-    limits = XacroLimits(*request["limits"])
-    _limit_self(limits)
     path, args, package_paths = request["path"], request["args"], request["package_paths"]
-    data = _child_payload(lambda: expand_annotated(path, args, package_paths), path)
-    sys.stdout.buffer.write(data)
-    sys.stdout.flush()
+    env, cwd = request["env"], request["cwd"]
+    _warm(package_paths)
 
+    def work() -> Payload:
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(cwd)
+        return expand_annotated(path, args, package_paths)
 
-def _run_subprocess(
-    path: str, args: dict[str, str], package_paths: list[str], limits: XacroLimits
-) -> Payload:
-    package_root = str(Path(__file__).resolve().parents[2])
-    request = pickle.dumps({"path": path, "args": args, "package_paths": package_paths,
-                            "limits": (limits.seconds, limits.memory_mib)})
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-c", _BOOT, package_root],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env=dict(os.environ),
-    )
     try:
-        out, _ = proc.communicate(request, timeout=wall_seconds(limits))
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        raise SdfError(path, None, f"xacro: stopped after {wall_seconds(limits):g} s "
-                       f"(wall-clock limit; {ENV_XACRO_SECONDS})") from None
-    finally:
-        if proc.poll() is None:
+        return _run_forked(work, path, XacroLimits(*request["limits"]))
+    except SdfError as exc:
+        return ("error", exc.file, exc.line, exc.message)
+
+
+def _helper_main() -> None:
+    """The helper process: serves requests from stdin until end of file (it is
+    single-threaded: forking it is safe); each payload goes to stdout."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; EOF ends the helper
+    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
+    while True:
+        head = _read_exactly(stdin, _LENGTH)
+        body = None if head is None else _read_exactly(stdin, int.from_bytes(head, "big"))
+        if body is None:
+            return
+        data = pickle.dumps(_serve(pickle.loads(body)), protocol=pickle.HIGHEST_PROTOCOL)
+        _write_all(stdout, len(data).to_bytes(_LENGTH, "big") + data)
+
+
+class _Helper:
+    """A ``python -I`` process, started on first use, that forks one limited child per
+    expansion: for processes that must not fork themselves (other threads running). Its
+    start-up (about 0.1-0.2 s) is paid once per process; each expansion then costs about as
+    much as a direct fork."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        package_root = str(Path(__file__).resolve().parents[2])
+        self._proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", _BOOT, package_root],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=dict(os.environ), bufsize=0,
+        )
+        return self._proc
+
+    def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
-    status = proc.returncode
-    wait_status = (-status) if status < 0 else (status << 8)  # as os.waitpid reports it
-    return _unpickle(out, path, wait_status, limits)
+        for stream in (proc.stdin, proc.stdout) if proc is not None else ():
+            if stream is not None:
+                stream.close()
+
+    def run(self, path: str, args: dict[str, str], package_paths: list[str],
+            limits: XacroLimits) -> Payload:
+        request = pickle.dumps({"path": path, "args": args, "package_paths": package_paths,
+                                "limits": (limits.seconds, limits.memory_mib),
+                                "env": dict(os.environ), "cwd": os.getcwd()})
+        with self._lock:
+            proc = self._proc if self._proc is not None and self._proc.poll() is None \
+                else self._start()
+            assert proc.stdin is not None and proc.stdout is not None
+            deadline = time.monotonic() + wall_seconds(limits) + 10.0
+            try:
+                _write_all(proc.stdin.fileno(), len(request).to_bytes(_LENGTH, "big") + request)
+                head = _read_exactly(proc.stdout.fileno(), _LENGTH, deadline)
+                body = None if head is None else _read_exactly(
+                    proc.stdout.fileno(), int.from_bytes(head, "big"), deadline)
+            except (OSError, TimeoutError):
+                body = None
+            if body is None:
+                self.stop()
+                raise SdfError(path, None, "xacro: the expansion helper process stopped")
+        payload = pickle.loads(body)
+        if not isinstance(payload, tuple):  # pragma: no cover - our own helper
+            raise SdfError(path, None, "xacro: the expansion sent nothing usable")
+        return payload
+
+
+_HELPER = _Helper()
+
+
+def _stop_helper() -> None:
+    _HELPER.stop()
+
+
+atexit.register(_stop_helper)
 
 
 def _warm(package_paths: list[str]) -> None:
@@ -301,8 +378,9 @@ def run_expansion(
     *,
     fork: bool | None = None,
 ) -> Payload:
-    """``expand_annotated(path, args, package_paths)`` in a limited child process (``fork``:
-    force or refuse forking; default: :func:`fork_is_safe`). Raises
+    """``expand_annotated(path, args, package_paths)`` in a limited child process, forked from
+    this process or, with ``fork=False`` (default where :func:`fork_is_safe` says no), from the
+    helper process. Raises
     :class:`~gzinertia.errors.SdfError` for an error or a limit hit."""
     from gzinertia.urdf.xacro_expand import expand_annotated
 
@@ -311,7 +389,7 @@ def run_expansion(
         _warm(package_paths)
         payload = _run_forked(lambda: expand_annotated(path, args, package_paths), path, limits)
     else:
-        payload = _run_subprocess(path, args, package_paths, limits)
+        payload = _HELPER.run(path, args, package_paths, limits)
     if payload[0] == "error":
         _, file, line, message = payload
         raise SdfError(str(file), line, str(message))
