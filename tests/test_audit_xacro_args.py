@@ -137,3 +137,28 @@ def test_workers_get_the_args(tmp_path: Path) -> None:
     two = audit([str(tmp_path)], config, jobs=2)
     assert one == two
     assert sorted({f.file for f in two.findings}) == sorted(str(p) for p in paths)
+
+
+def test_an_edit_of_an_included_macro_file_misses_the_cache(
+    tmp_path: Path, checked: list[str]
+) -> None:
+    """The finding of a macro-built link names the macro's file; editing that file (not the
+    audited one) is seen: the audited file is checked again."""
+    lib = tmp_path / "robots" / "hull.xacro"
+    lib.parent.mkdir()
+    lib.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="hull">\n'
+        '<link name="hull"><inertial><mass value="10"/>\n'
+        '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link>\n'
+        "</xacro:macro></robot>\n"
+    )
+    robot = tmp_path / "robots" / "r.urdf.xacro"
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     '<xacro:include filename="hull.xacro"/><xacro:hull/></robot>\n')
+    cache = tmp_path / "cache"
+    first = audit([str(robot)], cache_dir=cache)
+    assert _codes(first) == {"GZI104"} and {f.file for f in first.findings} == {str(lib)}
+    assert audit([str(robot)], cache_dir=cache) == first and checked == [str(robot)]
+    lib.write_text(lib.read_text().replace('izz="3"', 'izz="1.5"'))
+    assert not audit([str(robot)], cache_dir=cache).findings
+    assert checked == [str(robot)] * 2

@@ -126,7 +126,8 @@ class Annotator:
                 known = annotator._calls.get(id(node))
                 if known is not None and known[0] is node:
                     call = known[1]
-                    for element in _elements(by):
+                    for element in (e for b in (by if isinstance(by, list) else [by])
+                                    for e in _elements(b)):
                         if (element.hasAttribute(SOURCE_ATTRIBUTE)
                                 and not element.hasAttribute(CALL_ATTRIBUTE)):
                             element.setAttribute(CALL_ATTRIBUTE, call)
