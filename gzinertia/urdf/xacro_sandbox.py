@@ -12,7 +12,7 @@ not the time or memory an expression may take (``${2**2**40}``, ``${[0]*10**10}`
 * the child reads every file through :mod:`gzinertia.safe_read`, exactly as in-process
   expansion did, and sends back the text and the files it read (pickled, over a pipe).
 
-The child is a ``fork`` of the calling process (xacro already imported: about a millisecond,
+The child is a ``fork`` of the calling process (xacro already imported: about 5 ms per file,
 ``benchmarks/bench_urdf.py --xacro``); where ``fork`` is unsafe (other threads running: a
 progress bar, a threaded caller), a helper ``python -I`` process started once per process forks
 the children instead (:class:`_Helper`). A limit hit, an error or a crash
