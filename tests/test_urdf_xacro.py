@@ -322,3 +322,45 @@ def test_a_macro_from_another_project_keeps_its_finding(
     places = {(Path(f["file"]).resolve(), f["line"]) for f in report["findings"]}
     assert places == {(hull.resolve(), _line_of_text(hull, "<inertia "))}
     assert code == 1  # the finding fails the run
+
+
+def test_links_one_macro_builds_identically_are_one_text_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two calls of one macro build two identical invalid links: one text line at the macro's
+    line (with the first call's site) saying the same holds for the other link; JSON keeps
+    both findings, each with its own call site."""
+    import json
+
+    from conftest import run_cli
+
+    path = tmp_path / "twins.urdf.xacro"
+    path.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="fin" params="n">\n'
+        '    <link name="${n}"><inertial><mass value="1"/>\n'
+        '      <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link>\n'
+        '    <joint name="${n}_j" type="fixed"><parent link="base"/><child link="${n}"/>\n'
+        "    </joint>\n"
+        "  </xacro:macro>\n"
+        '  <link name="base"><inertial><mass value="5"/>\n'
+        '    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>\n'
+        '  <xacro:fin n="port"/>\n'
+        '  <xacro:fin n="starboard"/>\n'
+        '  <gazebo reference="port_j"><disableFixedJointLumping>true</disableFixedJointLumping>'
+        "</gazebo>\n"
+        '  <gazebo reference="starboard_j"><disableFixedJointLumping>true</disableFixedJointLumping>'
+        "</gazebo>\n"
+        "</robot>\n"
+    )
+    code, out, _ = run_cli(["audit", "--no-cache", "--format", "json", str(path)], capsys)
+    findings = json.loads(out)["findings"]
+    calls = {f["link"]: f["values"]["xacro_call"] for f in findings}
+    port, starboard = (_line_of_text(path, f'<xacro:fin n="{n}"') for n in ("port", "starboard"))
+    assert calls == {"r::port": f"{path}:{port}", "r::starboard": f"{path}:{starboard}"}
+    code, out, _ = run_cli(["audit", "--no-cache", "--format", "text", str(path)], capsys)
+    [line, summary] = out.strip().splitlines()
+    assert code == 1 and summary.startswith("Found 2 errors")
+    inertia = _line_of_text(path, "<inertia ")
+    assert line.startswith(f"{path}:{inertia}: ") and "[r::port]" in line
+    assert line.endswith("(the same on 1 more identical link: r::starboard)"), line
