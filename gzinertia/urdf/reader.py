@@ -8,7 +8,6 @@ Link names are scoped by the robot name (``robot::link``), like an SDF model's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -91,16 +90,13 @@ def read_urdf_bytes(
     lump: bool = True,
     legacy: bool = False,
     limits: ReadLimits | None = None,
-    source_text: bytes | None = None,
     line_sources: Mapping[int, tuple[str, int]] | None = None,
     macro_calls: Mapping[int, tuple[str, int]] | None = None,
 ) -> SdfDocument:
     """Reads URDF bytes; ``name`` stands for the file in messages. ``line_sources``: for a
     xacro expansion ``data``, the file and line each of its lines' element is written at
     (through macros and includes: :class:`~gzinertia.urdf.xacro_expand.XacroExpansion`);
-    every place is then reported there. ``source_text`` (older form): the xacro source ``data``
-    was expanded from (lines then point into it where an element's name is written literally
-    there, else to line 1 of it). ``macro_calls``: for the lines of elements a xacro macro
+    every place is then reported there. ``macro_calls``: for the lines of elements a xacro macro
     made, where the (outermost) macro call is written: each such link gets an info note
     ``xacro-macro-call`` (``data``: ``written``, ``called``, as ``file:line``)."""
     limits = limits or ReadLimits.from_environment()
@@ -146,10 +142,6 @@ def read_urdf_bytes(
         called = _macro_call_notes(links, placer, macro_calls or {})  # places already final
         links = [placer.record(r) for r in links]
         notes = [placer.note(n) for n in notes] + called
-    elif source_text is not None:
-        mapper = _XacroLines(name, source_text)
-        links = [mapper.record(r) for r in links]
-        notes = [mapper.note(n) for n in notes]
     return SdfDocument(
         path=name,
         sdf_version=CONVERTED_SDF_VERSION,
@@ -159,72 +151,6 @@ def read_urdf_bytes(
         dependencies=tuple(dependencies),
         file_versions={name: CONVERTED_SDF_VERSION},
     )
-
-
-class _XacroLines:
-    """Maps records of an expanded xacro back to lines of the xacro file where a link's name is
-    written literally in it (``<link name="hull">``); elsewhere line 1."""
-
-    def __init__(self, file: str, text: bytes) -> None:
-        self.file = file
-        self.lines = text.decode("utf-8", "replace").splitlines()
-        self.link_lines: dict[str, int] = {}
-        pattern = re.compile(r"<link\s[^>]*?name\s*=\s*[\"']([^\"'$]*)[\"']")
-        for i, line in enumerate(self.lines, 1):
-            for match in pattern.finditer(line):
-                self.link_lines.setdefault(match.group(1), i)
-
-    def _link_line(self, link: str) -> int | None:
-        return self.link_lines.get(link)
-
-    def _after(self, start: int, tag: str) -> int | None:
-        pattern = re.compile(r"<" + tag + r"[\s>/]")
-        for i in range(start, min(len(self.lines), start + 200)):
-            if pattern.search(self.lines[i - 1]):
-                return i
-            if i > start and "</link" in self.lines[i - 1]:
-                return None
-        return None
-
-    def _ref(self, line: int | None) -> SourceRef:
-        return SourceRef(self.file, line or 1)
-
-    def record(self, rec: LinkRecord) -> LinkRecord:
-        short = rec.name.split("::", 1)[-1]
-        line = self._link_line(short)
-        inertial = rec.inertial
-        if line is not None:
-            ine = self._after(line, "inertial")
-            inertial = replace(
-                inertial,
-                source=self._ref(ine) if inertial.source else None,
-                mass_source=self._ref(ine and self._after(ine, "mass"))
-                if inertial.mass_source else None,
-                inertia_source=self._ref(ine and self._after(ine, "inertia"))
-                if inertial.inertia_source else None,
-            )
-        else:
-            inertial = replace(
-                inertial,
-                source=self._ref(None) if inertial.source else None,
-                mass_source=self._ref(None) if inertial.mass_source else None,
-                inertia_source=self._ref(None) if inertial.inertia_source else None,
-            )
-        return replace(
-            rec,
-            source=self._ref(line),
-            inertial=inertial,
-            collisions=tuple(replace(c, source=self._ref(line)) for c in rec.collisions),
-            hydrodynamics=tuple(
-                replace(h, source=self._ref(None), term_sources={}) for h in rec.hydrodynamics
-            ),
-        )
-
-    def note(self, note: Note) -> Note:
-        line = None
-        if note.link:
-            line = self._link_line(note.link.split("::", 1)[-1])
-        return replace(note, source=self._ref(line))
 
 
 def _macro_call_notes(

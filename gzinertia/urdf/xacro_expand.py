@@ -41,8 +41,6 @@ MAX_DEPTH = 6
 ENV_ROS_PACKAGE_PATH = "ROS_PACKAGE_PATH"
 ENV_AMENT_PREFIX_PATH = "AMENT_PREFIX_PATH"
 _LOCK = threading.Lock()
-#: The files the last expansion included (xacro:include, load_yaml), as xacro named them.
-LAST_INCLUDES: list[str] = []
 
 
 def parse_xacro_args(pairs: Sequence[str]) -> dict[str, str]:
@@ -194,7 +192,6 @@ def expand_xacro_sourced(
     _, annotated, includes, files = run_expansion(
         str(path), dict(args or {}), [str(p) for p in package_paths], limits
     )
-    LAST_INCLUDES[:] = list(includes)
     return XacroExpansion(strip(annotated), tuple(includes), line_sources(annotated, files))
 
 
