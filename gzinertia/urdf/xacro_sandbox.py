@@ -109,7 +109,9 @@ def _limit_self(limits: XacroLimits) -> None:
     for cap in (soft, hard):
         if cap != resource.RLIM_INFINITY:
             want = min(want, cap)
-    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    if used:  # the address space in use is known (Linux): the budget is on top of it
+        with contextlib.suppress(ValueError, OSError):  # a system that does not enforce it
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     cpu = limits.seconds
     cpu_hard = cpu + 2 if hard == resource.RLIM_INFINITY else min(cpu + 2, hard)
