@@ -1,6 +1,11 @@
 """Reading URDF as Gazebo converts it: time and memory against the number of links.
 
-Run: ``python benchmarks/bench_urdf.py [--sizes 1000,4000,16000]``
+Run: ``python benchmarks/bench_urdf.py [--sizes 1000,4000,16000]``;
+``python benchmarks/bench_urdf.py --xacro [--repeat 30]`` measures what the limited child
+process adds to one xacro expansion: in-process (no limits), forked child (the default) and a
+child of the helper process (where forking is unsafe; its start-up, once per process, is
+printed separately), median ms per file; ``--numpy`` imports NumPy first (as an audit worker
+has: OpenBLAS's fork handlers make each fork dearer).
 
 Each robot is one chain (the worst case for lumping and for anything that walks up the tree):
 link ``i`` hangs from link ``i-1`` by a fixed joint for even ``i`` (lumped) and a revolute one
@@ -38,12 +43,69 @@ def chain(n: int) -> str:
     return "\n".join(lines)
 
 
+XACRO = """<robot name="auv" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="m" value="12.5"/>
+  <xacro:macro name="thruster" params="i x">
+    <link name="thruster_${i}"><inertial><origin xyz="${x} 0 0"/><mass value="${m/10}"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+    <joint name="j${i}" type="revolute"><parent link="hull"/><child link="thruster_${i}"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  </xacro:macro>
+  <link name="hull"><inertial><mass value="${m}"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="2"/></inertial></link>
+  <xacro:thruster i="1" x="0.5"/><xacro:thruster i="2" x="-0.5"/>
+  <xacro:thruster i="3" x="0.2"/><xacro:thruster i="4" x="-0.2"/>
+</robot>
+"""
+
+
+def bench_xacro(repeat: int) -> None:
+    from gzinertia.urdf.xacro_expand import expand_annotated
+    from gzinertia.urdf.xacro_sandbox import run_expansion
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "auv.urdf.xacro")
+        Path(path).write_text(XACRO)
+        from gzinertia.urdf.xacro_sandbox import _HELPER
+
+        _HELPER.stop()
+        start = time.perf_counter()
+        run_expansion(path, {}, [], fork=False)
+        print(f"helper start-up and first expansion: {1e3 * (time.perf_counter() - start):.0f} ms")
+        ways = {
+            "in-process (no limits)": lambda: expand_annotated(path),
+            "forked child": lambda: run_expansion(path, {}, [], fork=True),
+            "helper (threads running)": lambda: run_expansion(path, {}, [], fork=False),
+        }
+        base = None
+        print(f"{'expansion':<24} {'median ms':>10} {'added ms':>9}")
+        for label, run in ways.items():
+            run()  # imports, caches
+            times = []
+            for _ in range(repeat):
+                start = time.perf_counter()
+                run()
+                times.append(time.perf_counter() - start)
+            t = 1e3 * statistics.median(times)
+            base = t if base is None else base
+            print(f"{label:<24} {t:>10.2f} {t - base:>9.2f}")
+
+
 def main() -> None:
     from gzinertia.urdf import read_urdf_file
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,4000,16000")
-    sizes = [int(s) for s in parser.parse_args().sizes.split(",")]
+    parser.add_argument("--xacro", action="store_true")
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--numpy", action="store_true")
+    options = parser.parse_args()
+    if options.numpy:
+        import numpy  # noqa: F401
+    if options.xacro:
+        bench_xacro(options.repeat)
+        return
+    sizes = [int(s) for s in options.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'links':>8} {'median s':>10} {'µs/link':>9} {'peak MiB':>9}")
         for n in sizes:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import CORPUS
+from corpus_packages import corpus_xacros, in_tree, package_tree
 
 from gzinertia.errors import SdfError
 from gzinertia.urdf import read_urdf_file
@@ -21,30 +21,20 @@ from gzinertia.urdf.xacro_expand import expand_xacro, find_package, resolve_pack
 XACRO = Path(sys.executable).parent / "xacro"
 
 
-def _package_tree(root: Path) -> Path:
-    """A copy of the corpus in which each folder holding ``urdf/`` is a package (package.xml
-    naming it by the folder), as a ROS workspace has them."""
-    tree = root / "ws"
-    shutil.copytree(CORPUS, tree, symlinks=False,
-                    ignore=shutil.ignore_patterns("*.dae", "*.stl", "*.obj", "*.png"))
-    for urdf in tree.rglob("urdf"):
-        pkg = urdf.parent
-        (pkg / "package.xml").write_text(f"<package><name>{pkg.name}</name></package>")
-    return tree
+@pytest.fixture(scope="module")
+def corpus_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus's repositories as a package tree (tests/corpus_packages.py), built once."""
+    return package_tree(CORPUS, tmp_path_factory.mktemp("corpus"))
 
 
-def _corpus_xacros() -> list[Path]:
-    return sorted(CORPUS.rglob("*.xacro")) if CORPUS.is_dir() else []
-
-
-@pytest.mark.parametrize("path", _corpus_xacros(), ids=lambda p: p.name)
-def test_expansion_equals_the_xacro_command(path: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("path", corpus_xacros(CORPUS), ids=lambda p: p.name)
+def test_expansion_equals_the_xacro_command(path: Path, corpus_tree: Path) -> None:
     """Same bytes as ``xacro FILE`` (with ROS_PACKAGE_PATH naming the same packages), or the
     same failure."""
     if not XACRO.exists():
         pytest.skip("xacro command not installed")
-    tree = _package_tree(tmp_path)
-    copy = tree / path.relative_to(CORPUS)
+    tree = corpus_tree
+    copy = in_tree(tree, CORPUS, path)
     env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(tree)}
     # the command finds packages through ament (not installed here): give it our resolver by
     # running it in a Python that patches only $(find)
@@ -181,3 +171,196 @@ def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
     with pytest.raises(SdfError) as err:
         read_urdf_file(dev)
     assert str(err.value).startswith(f"{dev}:2: xacro: /dev/zero: is a character device")
+
+
+def _xacro_command(path: Path, ws: Path) -> str:
+    """What the ``xacro`` command prints for ``path``, packages found under ``ws``."""
+    import os
+
+    script = (
+        "import sys; from xacro import substitution_args as s, main\n"
+        "from gzinertia.urdf.xacro_expand import find_package\n"
+        "def f(p):\n"
+        "    d = find_package(p)\n"
+        "    if d is None: raise s.SubstitutionException('no package ' + p)\n"
+        "    return str(d)\n"
+        "s._eval_find = f\n"
+        "sys.argv = ['xacro', sys.argv[1]]; main()\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(ws),
+           "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                          text=True, env=env, timeout=120, check=True)
+    return proc.stdout
+
+
+def _line_of_text(path: Path, needle: str, after: int = 0) -> int:
+    """The 1-based line of ``path`` holding ``needle``, the first after line ``after``."""
+    lines = path.read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if i > after and needle in line)
+
+
+def test_findings_on_macro_built_links_name_the_macro_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link made by a macro in an included file: the audit names that file and the line of
+    ``<inertia>`` inside the macro; ``show`` names the line of ``<link>``; the macro call's
+    place is known; the expansion, marks taken out, is the ``xacro`` command's text."""
+    import json
+
+    from conftest import run_cli
+
+    from gzinertia.urdf.xacro_expand import expand_xacro_sourced
+
+    ws = _fake_workspace(tmp_path)
+    hull = ws / "deep" / "my_auv_description" / "urdf" / "hull.xacro"
+    hull.write_text(hull.read_text().replace('iyy="2"', 'iyy="0.1"'))  # violates the triangle
+    main = ws / "deep" / "my_auv_description" / "urdf" / "auv.urdf.xacro"
+    code, out, _ = run_cli(["audit", "--format", "json", "--package-path", str(ws), str(main)],
+                           capsys)
+    findings = json.loads(out)["findings"]
+    link_line = _line_of_text(hull, '<link name="hull">')
+    inertia_line = _line_of_text(hull, "<inertia ", link_line)
+    assert inertia_line > link_line > 1
+    assert findings and all(Path(f["file"]) == hull for f in findings)
+    assert {f["line"] for f in findings} <= {link_line, inertia_line}
+    assert any(f["line"] == inertia_line for f in findings)
+    call = f"{main}:{_line_of_text(main, '<xacro:hull ')}"
+    assert all(f["values"]["xacro_call"] == call and f["message"].endswith(f"called at {call})")
+               for f in findings)
+    assert code == 1  # findings, no error
+    doc = read_urdf_file(main, [ws])
+    [rec] = doc.links
+    assert (Path(rec.source.file), rec.source.line) == (hull, link_line)
+    [note] = [n for n in doc.notes if n.code == "xacro-macro-call"]
+    assert note.link == rec.name and str(note.source) == call
+    assert note.data["written"] == f"{hull}:{link_line}"
+    expansion = expand_xacro_sourced(main, None, [ws])
+    calls = {call for _, call in expansion.sources.values() if call is not None}
+    assert {(Path(f), n) for f, n in calls} == {(main, _line_of_text(main, "<xacro:hull "))}
+    assert expansion.text == _xacro_command(main, ws)
+    assert "gzinertia-" not in expansion.text
+
+
+def test_nested_macros_and_xacro_element_keep_their_places(tmp_path: Path) -> None:
+    """A macro calling a macro, a block parameter, ``xacro:element`` and ``xacro:if``: every
+    link is placed where its ``<link>`` (or ``xacro:element``) is written, and the text is
+    the ``xacro`` command's."""
+    path = tmp_path / "nested.urdf.xacro"
+    path.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="inner" params="n *body">\n'
+        '    <link name="${n}">\n'
+        '      <xacro:insert_block name="body"/>\n'
+        "    </link>\n"
+        "  </xacro:macro>\n"
+        '  <xacro:macro name="outer" params="n">\n'
+        '    <xacro:inner n="${n}_a">\n'
+        '      <inertial><mass value="1"/>\n'
+        '        <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>\n'
+        "    </xacro:inner>\n"
+        '    <xacro:element xacro:name="link" name="${n}_b"/>\n'
+        "  </xacro:macro>\n"
+        '  <link name="base"/>\n'
+        '  <xacro:if value="${1 == 1}">\n'
+        '    <xacro:outer n="x"/>\n'
+        "  </xacro:if>\n"
+        '  <joint name="j1" type="fixed"><parent link="base"/><child link="x_a"/></joint>\n'
+        '  <joint name="j2" type="fixed"><parent link="base"/><child link="x_b"/></joint>\n'
+        "</robot>\n"
+    )
+    from gzinertia.urdf.xacro_expand import expand_xacro_sourced
+
+    expansion = expand_xacro_sourced(path)
+    assert expansion.text == _xacro_command(path, tmp_path)
+    lines = expansion.text.splitlines()
+    placed = {}
+    for number, (where, _call) in expansion.sources.items():
+        import re
+
+        named = re.search(r'<link name="(\w+)"', lines[number - 1])
+        if named:
+            placed[named.group(1)] = where[1]
+    assert placed == {
+        "base": _line_of_text(path, '<link name="base"'),
+        "x_a": _line_of_text(path, '<link name="${n}">'),
+        "x_b": _line_of_text(path, "<xacro:element"),
+    }
+    inertial = next(n for n, (w, _) in expansion.sources.items() if "<mass" in lines[n - 1])
+    assert expansion.sources[inertial][0][1] == _line_of_text(path, "<mass ")
+
+
+def test_a_macro_from_another_project_keeps_its_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Project A's robot uses a macro from project B (which B's audit skips: macros only): the
+    finding on the link the macro builds is reported, at B's file and line."""
+    import json
+
+    from conftest import run_cli
+
+    for project in ("a", "b"):
+        (tmp_path / project).mkdir()
+        (tmp_path / project / ".gzinertia.toml").write_text('fail-on = "error"\n')
+    hull = tmp_path / "b" / "hull.xacro"
+    hull.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="hull">\n'
+        '    <link name="hull"><inertial><mass value="1"/>\n'
+        '      <inertia ixx="1" ixy="0" ixz="0" iyy="-1" iyz="0" izz="1"/></inertial></link>\n'
+        "  </xacro:macro>\n</robot>\n"
+    )
+    robot = tmp_path / "a" / "robot.urdf.xacro"
+    robot.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:include filename="../b/hull.xacro"/>\n  <xacro:hull/>\n</robot>\n'
+    )
+    code, out, _ = run_cli(["audit", "--format", "json", str(tmp_path)], capsys)
+    report = json.loads(out)
+    status = {Path(f["path"]).name: f["status"] for f in report["files"]}
+    assert status == {"hull.xacro": "skipped", "robot.urdf.xacro": "ok"}
+    places = {(Path(f["file"]).resolve(), f["line"]) for f in report["findings"]}
+    assert places == {(hull.resolve(), _line_of_text(hull, "<inertia "))}
+    assert code == 1  # the finding fails the run
+
+
+def test_links_one_macro_builds_identically_are_one_text_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two calls of one macro build two identical invalid links: one text line at the macro's
+    line (with the first call's site) saying the same holds for the other link; JSON keeps
+    both findings, each with its own call site."""
+    import json
+
+    from conftest import run_cli
+
+    path = tmp_path / "twins.urdf.xacro"
+    path.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="fin" params="n">\n'
+        '    <link name="${n}"><inertial><mass value="1"/>\n'
+        '      <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link>\n'
+        '    <joint name="${n}_j" type="fixed"><parent link="base"/><child link="${n}"/>\n'
+        "    </joint>\n"
+        "  </xacro:macro>\n"
+        '  <link name="base"><inertial><mass value="5"/>\n'
+        '    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>\n'
+        '  <xacro:fin n="port"/>\n'
+        '  <xacro:fin n="starboard"/>\n'
+        '  <gazebo reference="port_j"><disableFixedJointLumping>true</disableFixedJointLumping>'
+        "</gazebo>\n"
+        '  <gazebo reference="starboard_j"><disableFixedJointLumping>true</disableFixedJointLumping>'
+        "</gazebo>\n"
+        "</robot>\n"
+    )
+    code, out, _ = run_cli(["audit", "--no-cache", "--format", "json", str(path)], capsys)
+    findings = json.loads(out)["findings"]
+    calls = {f["link"]: f["values"]["xacro_call"] for f in findings}
+    port, starboard = (_line_of_text(path, f'<xacro:fin n="{n}"') for n in ("port", "starboard"))
+    assert calls == {"r::port": f"{path}:{port}", "r::starboard": f"{path}:{starboard}"}
+    code, out, _ = run_cli(["audit", "--no-cache", "--format", "text", str(path)], capsys)
+    [line, summary] = out.strip().splitlines()
+    assert code == 1 and summary.startswith("Found 2 errors")
+    inertia = _line_of_text(path, "<inertia ")
+    assert line.startswith(f"{path}:{inertia}: ") and "[r::port]" in line
+    assert line.endswith("(the same on 1 more identical link: r::starboard)"), line

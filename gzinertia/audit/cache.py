@@ -159,9 +159,12 @@ def _code_fingerprint() -> str:
 
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
-            net_buoyancy: float = 0.05) -> str:
+            net_buoyancy: float = 0.05,
+            xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = ()) -> str:
     """The key of one cache file: code, settings, read and mesh limits (``limits``, default
-    from the environment), model path and working directory."""
+    from the environment), model path and working directory; for xacro files, the arguments
+    (``xacro_args``, by glob), the package roots from the environment and the expansion
+    limits."""
     from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
 
@@ -179,8 +182,22 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         [read_limits.max_included_models, read_limits.max_links],
         [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
         net_buoyancy,
+        _xacro_settings(xacro_args),
     ]
     return _digest(json.dumps(settings).encode())
+
+
+def _xacro_settings(xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> JsonValue:
+    """What else decides a xacro file's expansion: its arguments, where ``$(find)`` looks
+    (beyond the model path) and the expansion's limits (a lower one can turn a result into an
+    error)."""
+    from gzinertia.urdf.xacro_sandbox import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
+
+    env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH", ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)
+    return [
+        [[glob, [[name, value] for name, value in pairs]] for glob, pairs in xacro_args],
+        [os.environ.get(name, "") for name in env],
+    ]
 
 
 @dataclass

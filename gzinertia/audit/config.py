@@ -67,7 +67,7 @@ Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
-        "net-buoyancy")
+        "net-buoyancy", "xacro-args")
 
 
 class ConfigError(GzInertiaError):
@@ -95,6 +95,10 @@ class AuditConfig:
     model_paths: tuple[str, ...] = ()
     #: GZI302: net buoyancy reported beyond this fraction of the weight.
     net_buoyancy: float = 0.05
+    #: xacro ``$(arg)`` values: ``(glob, ((name, value), ...))`` in order; every glob that
+    #: matches a file (as ``per_path_ignores`` match) applies, later ones win
+    #: (:meth:`xacro_args_for`); ``--xacro-arg`` comes last, as the glob ``*``.
+    xacro_args: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -108,17 +112,33 @@ class AuditConfig:
         """Code patterns that ``per_path_ignores`` switch off for the file ``path``."""
         if not self.per_path_ignores:
             return frozenset()
+        candidates = self._path_candidates(path)
+        out: set[str] = set()
+        for pattern, codes in self.per_path_ignores:
+            if any(fnmatchcase(c, pattern) for c in candidates):
+                out.update(codes)
+        return frozenset(out)
+
+    def _path_candidates(self, path: str) -> set[str]:
         candidates = {PurePath(path).as_posix()}
         try:
             rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
             candidates.add(PurePath(rel).as_posix())
         except ValueError:  # another drive on Windows
             pass
-        out: set[str] = set()
-        for pattern, codes in self.per_path_ignores:
+        return candidates
+
+    def xacro_args_for(self, path: str) -> dict[str, str]:
+        """The xacro arguments for the file ``path``: those of every ``xacro_args`` glob that
+        matches it (relative to ``root``, or as given), in order, later ones winning."""
+        if not self.xacro_args:
+            return {}
+        candidates = self._path_candidates(path)
+        out: dict[str, str] = {}
+        for pattern, pairs in self.xacro_args:
             if any(fnmatchcase(c, pattern) for c in candidates):
-                out.update(codes)
-        return frozenset(out)
+                out.update(pairs)
+        return out
 
     def is_ignored(self, code: str, path: str) -> bool:
         """Whether ``per_path_ignores`` switch ``code`` off for the file ``path``."""
@@ -188,6 +208,34 @@ def parse_fraction(value: object, where: str) -> float:
     return fraction
 
 
+def parse_xacro_args_table(
+    value: object, where: str
+) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """``xacro-args``: a table of ``glob = { name = value, ... }`` (strings, numbers or
+    booleans, the last written ``true``/``false`` as xacro spells them)."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where} must be a table of glob = {{ name = \"value\" }}")
+    out = []
+    for glob, args in value.items():
+        if not isinstance(args, Mapping):
+            raise ConfigError(f"{where}.{glob} must be a table of name = \"value\", "
+                              f"not {args!r}")
+        pairs = []
+        for name, arg in args.items():
+            if isinstance(arg, bool):
+                text = "true" if arg else "false"
+            elif isinstance(arg, (str, int, float)):
+                text = str(arg)
+            else:
+                raise ConfigError(f"{where}.{glob}.{name} must be a string, number or boolean, "
+                                  f"not {arg!r}")
+            if not str(name).strip():
+                raise ConfigError(f"{where}.{glob}: an argument name is empty")
+            pairs.append((str(name), text))
+        out.append((str(glob), tuple(pairs)))
+    return tuple(out)
+
+
 def parse_tolerance(value: object, where: str) -> Tolerance:
     """``tolerance`` (``gz`` or ``drake``); a :class:`ConfigError` naming ``where`` otherwise."""
     for tolerance in TOLERANCES:
@@ -228,6 +276,8 @@ def config_from_table(
             values[key] = parse_tolerance(value, source)
         elif key == "net-buoyancy":
             values[key] = parse_fraction(value, source)
+        elif key == "xacro-args":
+            values[key] = parse_xacro_args_table(value, where)
         elif key == "model-path":
             values[key] = tuple(
                 str(Path(root) / p) for p in _string_list(value, key, source)
@@ -241,6 +291,7 @@ def config_from_table(
         tolerance=values.get("tolerance", "gz"),
         model_paths=values.get("model-path", ()),
         net_buoyancy=values.get("net-buoyancy", 0.05),
+        xacro_args=values.get("xacro-args", ()),
         root=root,
         source=source,
         known_codes=known,
@@ -376,9 +427,11 @@ def with_overrides(
     density: float | None = None,
     tolerance: str | None = None,
     model_paths: Sequence[str] = (),
+    xacro_args: Mapping[str, str] | None = None,
 ) -> AuditConfig:
     """``config`` with the command-line options that were given replacing its values
-    (``model_paths`` are searched before the file's)."""
+    (``model_paths`` are searched before the file's; ``xacro_args`` apply to every file, over
+    the file's)."""
     known = config.known_codes
     changes: dict[str, Any] = {}
     if select is not None:
@@ -393,4 +446,6 @@ def with_overrides(
         changes["tolerance"] = parse_tolerance(tolerance, "--tolerance")
     if model_paths:
         changes["model_paths"] = (*model_paths, *config.model_paths)
+    if xacro_args:
+        changes["xacro_args"] = (*config.xacro_args, ("*", tuple(xacro_args.items())))
     return replace(config, **changes)

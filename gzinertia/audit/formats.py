@@ -244,6 +244,14 @@ def _link_free(finding: Finding) -> str:
     return re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", "\0", text)
 
 
+def _without_macro_call(finding: Finding) -> Finding:
+    """The finding without the xacro macro call site its message ends with."""
+    from dataclasses import replace
+
+    message = finding.message.split(" (link built by a xacro macro called at ", 1)[0]
+    return replace(finding, message=message)
+
+
 def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
     """Findings in their order, those that say the same thing about identical links gathered
     into one group (at the place of the first): same file, rule, severity, ``values`` and
@@ -255,8 +263,11 @@ def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
         if f.link is None:
             groups.append([f])
             continue
-        values = json.dumps(json_safe(dict(f.values)), sort_keys=True, allow_nan=False)
-        key = (f.file, f.code, f.severity, _link_free(f), values)
+        # links one xacro macro built, called from several places, are identical links too
+        plain = {k: v for k, v in f.values.items() if k != "xacro_call"}
+        values = json.dumps(json_safe(plain), sort_keys=True, allow_nan=False)
+        said = _link_free(_without_macro_call(f) if "xacro_call" in f.values else f)
+        key = (f.file, f.code, f.severity, said, values)
         if key in index:
             groups[index[key]].append(f)
         else:

@@ -109,10 +109,15 @@ def merge(
     """One result from the groups' results (``results[i]`` audited ``groups[i]``): files in
     the order ``targets`` were found, each finding once. A finding about a file that another
     group audits (a model of project B included by project A) is left to that group: the
-    file's own project's settings decide what is reported about it."""
+    file's own project's settings decide what is reported about it. A file its group did not
+    read (a xacro macro library is skipped; an error) leaves findings about it to the group
+    that found them (a link a macro from project B builds in project A's robot)."""
     status = {s.path: s for r in results for s in r.files}
     files = tuple(status[t.path] for t in targets if t.path in status)
-    owner = {t.real: i for i, group in enumerate(groups) for t in group if t.real}
+    owner = {
+        t.real: i for i, group in enumerate(groups) for t in group
+        if t.real and t.path in status and status[t.path].status == "ok"
+    }
     real_of: dict[str, str] = {}
     seen: dict[tuple[str, str, int, str | None, str], Finding] = {}
     for i, result in enumerate(results):

@@ -81,10 +81,25 @@ def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
                     raise _RuleError(code, link_ctx.name, exc) from exc
     suppressed = {lk.name: lk.suppressed_codes for lk in doc.links}
     in_file = {lk.name: lk.name_in_file for lk in doc.links}
-    return [
+    return _with_macro_calls(doc, [
         replace(f, link_in_file=in_file[f.link]) if f.link in in_file else f
         for f in findings
         if f.link is None or f.code not in suppressed.get(f.link, ())
+    ])
+
+
+def _with_macro_calls(doc: SdfDocument, findings: list[Finding]) -> list[Finding]:
+    """Findings on a link a xacro macro built also name where the macro was called (the
+    finding's file and line are where the element is written, inside the macro)."""
+    calls = {n.link: n.data["called"] for n in doc.notes
+             if n.code == "xacro-macro-call" and n.link is not None}
+    if not calls:
+        return findings
+    return [
+        replace(f, message=f"{f.message} (link built by a xacro macro called at "
+                f"{calls[f.link]})", values={**f.values, "xacro_call": calls[f.link]})
+        if f.link in calls else f
+        for f in findings
     ]
 
 
@@ -138,7 +153,9 @@ def _audit_file(
         doc = (
             read_stdin_document(search)
             if path == STDIN_NAME
-            else read_model_file(path, search, limits)
+            else read_model_file(
+                path, search, limits, xacro_args=config.xacro_args_for(path) or None
+            )
         )
         found = check_document(doc, config)
     except MacrosOnlyError as exc:
@@ -259,7 +276,7 @@ def open_cache(
 
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
-        net_buoyancy=config.net_buoyancy,
+        net_buoyancy=config.net_buoyancy, xacro_args=config.xacro_args,
     )
     return AuditCache(folder, key, search)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import ModelPathOption, PackagePathOption, app
+from gzinertia.cli.app import ModelPathOption, PackagePathOption, XacroArgOption, app
 from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice, literal
 
 if TYPE_CHECKING:
@@ -115,6 +115,7 @@ def audit(
     ] = False,
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
+    xacro_arg: XacroArgOption = None,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -174,6 +175,7 @@ def audit(
         density=density,
         tolerance=None if tolerance is None else tolerance.value,
         model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
+        xacro_args=_xacro_args(xacro_arg),
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -255,6 +257,15 @@ def docs_base_uri(option: str | None) -> str | None:
     if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
         return tree.as_uri() + "/"
     return None
+
+
+def _xacro_args(pairs: list[str] | None) -> dict[str, str] | None:
+    """``--xacro-arg`` values (every xacro file gets them, over its settings' ``xacro-args``)."""
+    if not pairs:
+        return None
+    from gzinertia.cli.app import xacro_mapping
+
+    return xacro_mapping(pairs)
 
 
 def _read_limits(max_links: int | None, max_included_models: int | None) -> ReadLimits:

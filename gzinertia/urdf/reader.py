@@ -8,12 +8,11 @@ Link names are scoped by the robot name (``robot::link``), like an SDF model's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from gzinertia.errors import MacrosOnlyError
+from gzinertia.errors import MacrosOnlyError, SdfError
 from gzinertia.limits import ReadLimits
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
@@ -55,12 +54,13 @@ def read_urdf_file(
     """
     name = str(path)
     if is_xacro(name):
-        from gzinertia.urdf.xacro_expand import LAST_INCLUDES, expand_xacro
+        from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
-        text = expand_xacro(name, xacro_args, package_paths)
+        expansion = expand_xacro_sourced(name, xacro_args, package_paths)
+        text = expansion.text
         included = tuple(
             Dependency("include", f, name, f if Path(f).is_file() else None)
-            for f in dict.fromkeys(LAST_INCLUDES)
+            for f in dict.fromkeys(expansion.includes)
         )
         if _no_links(text):
             raise MacrosOnlyError(
@@ -69,7 +69,8 @@ def read_urdf_file(
             )
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
-            source_text=read_file_bytes(name),
+            line_sources={k: v[0] for k, v in expansion.sources.items()},
+            macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
         )
         return replace(doc, dependencies=(*included, *doc.dependencies))
     return read_urdf_bytes(
@@ -90,15 +91,25 @@ def read_urdf_bytes(
     lump: bool = True,
     legacy: bool = False,
     limits: ReadLimits | None = None,
-    source_text: bytes | None = None,
+    line_sources: Mapping[int, tuple[str, int]] | None = None,
+    macro_calls: Mapping[int, tuple[str, int]] | None = None,
 ) -> SdfDocument:
-    """Reads URDF bytes; ``name`` stands for the file in messages. ``source_text``: the xacro
-    source ``data`` was expanded from (lines then point into it where an element's name is
-    written literally there, else to line 1 of it)."""
+    """Reads URDF bytes; ``name`` stands for the file in messages. ``line_sources``: for a
+    xacro expansion ``data``, the file and line each of its lines' element is written at
+    (through macros and includes: :class:`~gzinertia.urdf.xacro_expand.XacroExpansion`);
+    every place is then reported there. ``macro_calls``: for the lines of elements a xacro macro
+    made, where the (outermost) macro call is written: each such link gets an info note
+    ``xacro-macro-call`` (``data``: ``written``, ``called``, as ``file:line``)."""
     limits = limits or ReadLimits.from_environment()
     root = parse_xml_bytes(data, name)
-    robot = parse_robot(root, name, limits.max_links)
-    conversion = convert(robot, lump=lump, legacy=legacy)
+    try:
+        robot = parse_robot(root, name, limits.max_links)
+        conversion = convert(robot, lump=lump, legacy=legacy)
+    except SdfError as exc:
+        if line_sources is None or exc.file != name or exc.line is None:
+            raise
+        place = _SourcePlaces(name, line_sources).ref(SourceRef(name, exc.line))
+        raise SdfError(place.file, place.line, exc.message) from None
     links: list[LinkRecord] = list(conversion.links)
     notes: list[Note] = list(conversion.notes)
     if not links:
@@ -127,10 +138,11 @@ def read_urdf_bytes(
             collisions.append(c)
         resolved_links.append(replace(rec, collisions=tuple(collisions)))
     links = resolved_links
-    if source_text is not None:
-        mapper = _XacroLines(name, source_text)
-        links = [mapper.record(r) for r in links]
-        notes = [mapper.note(n) for n in notes]
+    if line_sources is not None:
+        placer = _SourcePlaces(name, line_sources)
+        called = _macro_call_notes(links, placer, macro_calls or {})  # places already final
+        links = [placer.record(r) for r in links]
+        notes = [placer.note(n) for n in notes] + called
     return SdfDocument(
         path=name,
         sdf_version=CONVERTED_SDF_VERSION,
@@ -142,67 +154,61 @@ def read_urdf_bytes(
     )
 
 
-class _XacroLines:
-    """Maps records of an expanded xacro back to lines of the xacro file where a link's name is
-    written literally in it (``<link name="hull">``); elsewhere line 1."""
+def _macro_call_notes(
+    links: list[LinkRecord], placer: _SourcePlaces, calls: Mapping[int, tuple[str, int]]
+) -> list[Note]:
+    """An info note per link a xacro macro built: where its ``<link>`` is written and where
+    the macro was called (``links`` still point into the expanded text)."""
+    out = []
+    for rec in links:
+        call = calls.get(rec.source.line) if rec.source.file == placer.file else None
+        if call is None:
+            continue
+        written, called = placer.ref(rec.source), SourceRef(*call)
+        out.append(Note(
+            "info", "xacro-macro-call",
+            f"link {rec.name!r} is built by a xacro macro: written at {written}, macro called "
+            f"at {called}", called, link=rec.name,
+            data={"written": str(written), "called": str(called)},
+        ))
+    return out
 
-    def __init__(self, file: str, text: bytes) -> None:
+
+class _SourcePlaces:
+    """Moves every place in an expanded xacro text (``file`` = the xacro file, line = a line
+    of the expansion) to where its element is written; a line no element starts on stays
+    line 1 of the xacro file."""
+
+    def __init__(self, file: str, places: Mapping[int, tuple[str, int]]) -> None:
         self.file = file
-        self.lines = text.decode("utf-8", "replace").splitlines()
-        self.link_lines: dict[str, int] = {}
-        pattern = re.compile(r"<link\s[^>]*?name\s*=\s*[\"']([^\"'$]*)[\"']")
-        for i, line in enumerate(self.lines, 1):
-            for match in pattern.finditer(line):
-                self.link_lines.setdefault(match.group(1), i)
+        self.places = places
 
-    def _link_line(self, link: str) -> int | None:
-        return self.link_lines.get(link)
+    def ref(self, ref: SourceRef) -> SourceRef:
+        if ref.file != self.file:
+            return ref
+        place = self.places.get(ref.line)
+        return SourceRef(*place) if place is not None else SourceRef(self.file, 1)
 
-    def _after(self, start: int, tag: str) -> int | None:
-        pattern = re.compile(r"<" + tag + r"[\s>/]")
-        for i in range(start, min(len(self.lines), start + 200)):
-            if pattern.search(self.lines[i - 1]):
-                return i
-            if i > start and "</link" in self.lines[i - 1]:
-                return None
-        return None
-
-    def _ref(self, line: int | None) -> SourceRef:
-        return SourceRef(self.file, line or 1)
+    def _opt(self, ref: SourceRef | None) -> SourceRef | None:
+        return None if ref is None else self.ref(ref)
 
     def record(self, rec: LinkRecord) -> LinkRecord:
-        short = rec.name.split("::", 1)[-1]
-        line = self._link_line(short)
-        inertial = rec.inertial
-        if line is not None:
-            ine = self._after(line, "inertial")
-            inertial = replace(
-                inertial,
-                source=self._ref(ine) if inertial.source else None,
-                mass_source=self._ref(ine and self._after(ine, "mass"))
-                if inertial.mass_source else None,
-                inertia_source=self._ref(ine and self._after(ine, "inertia"))
-                if inertial.inertia_source else None,
-            )
-        else:
-            inertial = replace(
-                inertial,
-                source=self._ref(None) if inertial.source else None,
-                mass_source=self._ref(None) if inertial.mass_source else None,
-                inertia_source=self._ref(None) if inertial.inertia_source else None,
-            )
+        ine = rec.inertial
         return replace(
             rec,
-            source=self._ref(line),
-            inertial=inertial,
-            collisions=tuple(replace(c, source=self._ref(line)) for c in rec.collisions),
+            source=self.ref(rec.source),
+            inertial=replace(
+                ine, source=self._opt(ine.source), mass_source=self._opt(ine.mass_source),
+                inertia_source=self._opt(ine.inertia_source),
+                added_mass_source=self._opt(ine.added_mass_source),
+            ),
+            collisions=tuple(replace(c, source=self.ref(c.source)) for c in rec.collisions),
             hydrodynamics=tuple(
-                replace(h, source=self._ref(None), term_sources={}) for h in rec.hydrodynamics
+                replace(h, source=self.ref(h.source),
+                        term_sources={k: self.ref(v) for k, v in h.term_sources.items()})
+                for h in rec.hydrodynamics
             ),
         )
 
     def note(self, note: Note) -> Note:
-        line = None
-        if note.link:
-            line = self._link_line(note.link.split("::", 1)[-1])
-        return replace(note, source=self._ref(line))
+        return replace(note, source=self.ref(note.source))

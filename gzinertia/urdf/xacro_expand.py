@@ -12,7 +12,12 @@
 * xacro's errors become :class:`~gzinertia.errors.SdfError` naming the file being processed
   (and the line, for XML errors), one line.
 
-xacro keeps its state in module globals: expansions are serialised by a lock.
+* Each expansion runs in a child process with a CPU, memory and wall-clock limit
+  (:mod:`gzinertia.urdf.xacro_sandbox`): xacro's ``${...}`` are Python ``eval`` calls.
+* Each element of the output knows the file and line it is written at, through macros
+  (:mod:`gzinertia.urdf.xacro_lines`).
+
+xacro keeps its state in module globals: expansions in one process are serialised by a lock.
 """
 
 from __future__ import annotations
@@ -23,16 +28,19 @@ import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.errors import GzInertiaError, SdfError
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_sandbox import XacroLimits
 
 MAX_DEPTH = 6
 ENV_ROS_PACKAGE_PATH = "ROS_PACKAGE_PATH"
 ENV_AMENT_PREFIX_PATH = "AMENT_PREFIX_PATH"
 _LOCK = threading.Lock()
-#: The files the last expansion included (xacro:include, load_yaml), as xacro named them.
-LAST_INCLUDES: list[str] = []
 
 
 def parse_xacro_args(pairs: Sequence[str]) -> dict[str, str]:
@@ -156,18 +164,80 @@ class _SafeOpen:
         return io.StringIO(data.decode("utf-8"))
 
 
+@dataclass(frozen=True)
+class XacroExpansion:
+    """One expansion: ``text`` (the bytes the ``xacro`` command prints), ``includes`` (the
+    files xacro included or loaded, as it named them) and ``sources``: for each line of
+    ``text`` that starts an element, where the element is written (file, line) and, for one a
+    macro made, where the outermost macro call is written
+    (see :mod:`gzinertia.urdf.xacro_lines`)."""
+
+    text: str
+    includes: tuple[str, ...]
+    sources: dict[int, tuple[tuple[str, int], tuple[str, int] | None]]
+
+
+def expand_xacro_sourced(
+    path: str | Path,
+    args: Mapping[str, str] | None = None,
+    package_paths: Sequence[str | Path] = (),
+    limits: XacroLimits | None = None,
+) -> XacroExpansion:
+    """Expands ``path`` in a child process with a CPU, memory and wall-clock limit
+    (:mod:`gzinertia.urdf.xacro_sandbox`); errors and limit hits are
+    :class:`~gzinertia.errors.SdfError` naming file and line where known."""
+    from gzinertia.urdf.xacro_lines import line_sources, strip
+    from gzinertia.urdf.xacro_sandbox import run_expansion
+
+    _, annotated, includes, files = run_expansion(
+        str(path), dict(args or {}), [str(p) for p in package_paths], limits
+    )
+    return XacroExpansion(strip(annotated), tuple(includes), line_sources(annotated, files))
+
+
 def expand_xacro(
     path: str | Path,
     args: Mapping[str, str] | None = None,
     package_paths: Sequence[str | Path] = (),
 ) -> str:
-    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command)."""
+    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command),
+    expanded in a limited child process."""
+    return expand_xacro_sourced(path, args, package_paths).text
+
+
+def _limit_hit(exc: BaseException) -> str | None:
+    """What limit ``exc`` (or an exception it wraps) reports, if any."""
+    from gzinertia.urdf.xacro_sandbox import ENV_XACRO_MEMORY, CpuLimitError
+
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, MemoryError):
+            return f"needs more memory than its limit ({ENV_XACRO_MEMORY})"
+        if isinstance(current, CpuLimitError):
+            return str(current)
+        inner = getattr(current, "exc", None)
+        current = inner if isinstance(inner, BaseException) else (
+            current.__cause__ or current.__context__)
+    return None
+
+
+def expand_annotated(
+    path: str | Path,
+    args: Mapping[str, str] | None = None,
+    package_paths: Sequence[str | Path] = (),
+) -> tuple[str, str, list[str], list[str]]:
+    """In this process (the child of :func:`expand_xacro_sourced`): ``("ok", text with source
+    annotations, files included, files parsed)``; the annotations index the files parsed."""
     try:
         import xacro
         from xacro import substitution_args
     except ImportError as exc:  # pragma: no cover - a declared dependency
         raise GzInertiaError(f"{path}: expanding xacro needs the 'xacro' package ({exc})") from None
     import xml.parsers.expat
+
+    from gzinertia.urdf.xacro_lines import Annotator
 
     name = str(path)
 
@@ -185,14 +255,17 @@ def expand_xacro(
         saved_find = substitution_args._eval_find
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
+        saved_hooks = (xacro.parse, xacro.handle_macro_call, xacro.replace_node)
         substitution_args._eval_find = find
         xacro.open = _SafeOpen()
         xacro.verbosity = 0
         xacro.all_includes = []
+        annotator = Annotator()
+        annotator.install(xacro)
         try:
             doc = xacro.process_file(name, mappings=dict(args or {}))
-            LAST_INCLUDES[:] = [str(f) for f in xacro.all_includes]
-            return str(doc.toprettyxml(indent="  "))
+            includes = [str(f) for f in xacro.all_includes]
+            return ("ok", str(doc.toprettyxml(indent="  ")), includes, list(annotator.files))
         except SdfError as exc:
             stack = [str(f) for f in (xacro.filestack or []) if f]
             if exc.line is None and len(stack) >= 2 and stack[-1] == exc.file:
@@ -215,6 +288,13 @@ def expand_xacro(
             inside = f" (in macro {macros[-1]!r})" if macros else ""
             text = " ".join(str(exc).split()) or type(exc).__name__
             text = re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text)
+            text = re.sub(r"(.{20,}?) \1(?= |$)", r"\1", text)  # xacro repeats what it wraps
+            limit = _limit_hit(exc)
+            if limit is not None:
+                expression = re.search(r"when evaluating expression '(.{0,200}?)'(?= when|$)", text)
+                shown = f" evaluating ${{{expression.group(1)}}}" if expression else ""
+                raise SdfError(str(where), _line_of(str(where), text),
+                               f"xacro: {limit}{shown}{inside}") from None
             raise SdfError(str(where), _line_of(str(where), text), f"xacro: {text}{inside}") \
                 from None
         finally:
@@ -224,3 +304,4 @@ def expand_xacro(
             else:
                 xacro.open = saved_open
             xacro.verbosity = saved_verbosity
+            xacro.parse, xacro.handle_macro_call, xacro.replace_node = saved_hooks
