@@ -261,8 +261,8 @@ def hydrostatic_stiffness(
     """The rigid body's hydrostatic stiffness ``K_O_W`` about O, in world axes, linear-first.
 
     ``K_O_W`` is 6×6, ``[x y z p q r]`` = surge, sway, heave, roll, pitch, yaw, about the point
-    O at ``p_WO``, world axes (N/m, N, N·m/rad): the change of the hydrostatic and gravity force and moment
-    about O, ``-K·δ``, for a small displacement ``δ`` (translation, then rotation about O) of
+    O at ``p_WO``, world axes (N/m, N, N·m/rad): the change of the hydrostatic and gravity
+    force and moment about O, ``-K·δ``, for a small displacement ``δ`` (translation, then rotation about O) of
     the body as posed, from its waterplane ``wp``, submerged ``volume`` and centroid ``p_WB``,
     ``mass`` at ``p_WG``, water density ``rho_water`` and gravity ``g`` (m/s²). With
     ``(x, y)`` waterplane coordinates and ``(x_c, y_c, z_c)`` O's (the general rigid-body
