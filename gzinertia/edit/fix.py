@@ -30,6 +30,7 @@ from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.gz_math_inertia import gz_is_valid
 from gzinertia.physics.inertia_repair import (
     InertiaRepair,
     RepairError,
@@ -148,9 +149,10 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
     """``I_target`` as it will be written: each entry rounded to the fewest of 10, 12, 14 or 16
     significant digits (17, exact, as the last resort) that keep it as valid as the target,
     i.e. ``min(λ_i, λ_i + λ_j - λ_k)`` at least half of ``min(target's, ε)`` (ε the repair's
-    margin, :func:`~gzinertia.physics.inertia_repair.validity_margin`): readable numbers, and a
-    read-back that Drake and libsdformat accept. Entries equal to the written ones stay as
-    written (a re-run changes nothing)."""
+    margin, :func:`~gzinertia.physics.inertia_repair.validity_margin`) and that libsdformat's
+    own check (:func:`~gzinertia.physics.gz_math_inertia.gz_is_valid`) accepts: readable
+    numbers, and a read-back that Drake and libsdformat accept. Entries equal to the written
+    ones stay as written (a re-run changes nothing)."""
     I_target = 0.5 * (I_target + I_target.T)
     lam = np.linalg.eigvalsh(I_target)
     target = moments_margin(lam)
@@ -162,7 +164,7 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
             rounded = np.where(same, I_old, rounded)
             if np.all(np.isfinite(rounded)) and moments_margin(
                 np.linalg.eigvalsh(rounded)
-            ) >= need:
+            ) >= need and gz_is_valid(1.0, rounded):
                 return np.asarray(rounded, dtype=float)
     return I_target
 
