@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -622,3 +624,43 @@ def test_a_mesh_with_2d_vertices_is_one_line_not_an_internal_error(
         code, out, err = run_cli([*args, str(path)], capsys)
         assert "internal error" not in out + err and "Traceback" not in err, (args, out, err)
         assert code in (0, 1, 2)
+
+
+def _piped(args: list[str], data: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """``gzinertia ARGS < data`` with a real standard input."""
+    import gzinertia
+
+    root = str(Path(gzinertia.__file__).resolve().parents[1])
+    return subprocess.run(
+        [sys.executable, "-c", "from gzinertia.cli import main; main()", *args],
+        input=data, cwd=cwd, env={**os.environ, "PYTHONPATH": root}, capture_output=True,
+        timeout=120, check=False,
+    )
+
+
+def test_fix_reads_standard_input_and_writes_the_same_as_for_the_file(tmp_path: Path) -> None:
+    """``fix -`` is a filter: the repaired text on stdout is byte for byte what ``fix FILE -o``
+    writes; ``--check`` and ``--diff`` mean what they mean for a file; ``--in-place`` is
+    refused in one line (there is no file to rewrite)."""
+    path = tmp_path / "m.sdf"
+    path.write_text(BROKEN)
+    data = path.read_bytes()
+    out = tmp_path / "out.sdf"
+    from_file = _piped(["fix", str(path), "-o", str(out)], b"", tmp_path)
+    assert from_file.returncode == 0, from_file.stderr
+    piped = _piped(["fix", "-"], data, tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == out.read_bytes() != data
+    assert b"m::body: nearest (GZI104)" in piped.stderr
+    check = _piped(["fix", "-", "--check"], data, tmp_path)
+    assert (check.returncode, check.stdout) == (1, b"")
+    assert b"<stdin>: would change" in check.stderr
+    assert _piped(["fix", "-", "--check"], piped.stdout, tmp_path).returncode == 0
+    diff = _piped(["fix", "-", "--diff"], data, tmp_path)
+    assert diff.returncode == 0 and diff.stdout.startswith(b"--- a/<stdin>\n+++ b/<stdin>\n")
+    refused = _piped(["fix", "-", "--in-place"], data, tmp_path)
+    assert refused.returncode == 2 and refused.stdout == b""
+    assert refused.stderr.decode().count("\n") == 1 and "standard input" in refused.stderr.decode()
+    bad = _piped(["fix", "-"], b"<sdf", tmp_path)
+    assert bad.returncode == 2 and bad.stderr.decode().startswith("gzinertia: error: <stdin>:")
+    assert "Traceback" not in bad.stderr.decode()

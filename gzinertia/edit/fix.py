@@ -474,9 +474,16 @@ def _verify(path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str
             )
 
 
-def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> FixResult:
-    """Repairs the selected links of ``path`` as ``options`` say (nothing is written here)."""
-    edit = FileEdit.open(path, model_paths)
+def fix(
+    path: Path,
+    options: FixOptions,
+    model_paths: Sequence[str | Path],
+    data: bytes | None = None,
+) -> FixResult:
+    """Repairs the selected links of ``path`` as ``options`` say (nothing is written here);
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative includes resolve against the working directory)."""
+    edit = FileEdit.open(path, model_paths, data)
     doc = edit.doc
     rho = options.density
     if rho is not None and not (math.isfinite(rho) and rho > 0):
