@@ -490,6 +490,39 @@ def test_geometry_visual_equals_drake_fix_inertia_from_illustration(
     assert _compare_with_drake(path, tmp_path, capsys, visual=True) == 5
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_geometry_visual_posed_relative_to_frames_equals_drake_fix_inertia(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Visuals posed ``relative_to`` a frame attached to the link, to the model frame and to
+    another link (placed through the frame graph, as libsdformat resolves them): what Drake's
+    fix_inertia computes from the same illustration geometry."""
+    pytest.importorskip("pydrake")
+    from sdfgen import fmt, geometry_xml, pose_xml
+
+    rng = np.random.default_rng(100 + seed)
+    links = []
+    kinds = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
+    for i, kind in enumerate(kinds):
+        refs = [f"f{i}", "__model__", f"l{(i + 1) % len(kinds)}", f"l{i}"]
+        visuals = "".join(
+            f'<visual name="v{j}">{pose_xml(rng, ref, allow_omit=False, scale=0.5)}'
+            f"{geometry_xml(rng, kind, '')}</visual>"
+            for j, ref in enumerate(refs)
+        )
+        links.append(
+            f'<link name="l{i}">{pose_xml(rng, None, allow_omit=False)}<inertial>'
+            f"<mass>{fmt(rng.uniform(0.5, 50.0))}</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
+            f"<izz>1</izz></inertia></inertial>{visuals}</link>"
+            f'<frame name="f{i}" attached_to="l{i}">{pose_xml(rng, "__model__", allow_omit=False)}'
+            "</frame>"
+        )
+    path = tmp_path / "r.sdf"
+    path.write_text(f'<sdf version="1.9"><model name="r{seed}">{"".join(links)}</model></sdf>')
+    assert 'relative_to="f0"' in path.read_text()
+    assert _compare_with_drake(path, tmp_path, capsys, visual=True) == len(kinds)
+
+
 def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

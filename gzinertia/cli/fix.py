@@ -67,7 +67,11 @@ def fix(
         ),
     ] = False,
     geometry: Annotated[
-        str, typer.Option("--geometry", help="Geometry for --method geometry: collision.")
+        str, typer.Option(
+            "--geometry",
+            help="Geometry for --method geometry: collision (default) or visual (visuals "
+            "posed relative_to any frame are placed as libsdformat resolves them).",
+        )
     ] = "collision",
     move_com: Annotated[
         bool,
