@@ -32,7 +32,8 @@ def fix(
     file: Annotated[
         list[Path],
         typer.Argument(
-            help="SDFormat model or world files to repair; - reads one from standard input and "
+            help="SDFormat model or world files, or URDF/xacro files (-m then gives package "
+            "paths), to repair; - reads one from standard input and "
             "writes the repaired file to standard output (or -o OUT; --check and --diff as for "
             "a file)."
         ),
@@ -187,14 +188,21 @@ def run_fix(
     from gzinertia.edit.fix import fix
     from gzinertia.edit.output import deliver
     from gzinertia.report.fix import describe_fix, fix_json
+    from gzinertia.sdf.model_file import is_urdf_path
 
     status = 0
     reports = []
     for path in files:
         if str(path) == "-":
             result = _fix_stdin(options, model_paths)
+        elif is_urdf_path(path):  # URDF/xacro: -m gives package paths
+            from gzinertia.urdf.fix import fix_urdf
+
+            result = fix_urdf(path, options, model_paths)
         else:
             result = fix(path, options, model_paths)
+        if result.pending:
+            status = max(status, 1)
         for line in describe_fix(result):
             print(line, file=sys.stderr)
         if str(path) == "-" and not (mode.check or mode.diff or mode.writes):

@@ -137,6 +137,9 @@ class FixResult:
     new: bytes
     fixed: tuple[LinkFix, ...]
     skipped: tuple[str, ...] = field(default_factory=tuple)
+    #: Repairs that could not be written (a xacro value that is not a literal number, a link
+    #: made by a macro): where to write which value. The command then exits 1.
+    pending: tuple[str, ...] = field(default_factory=tuple)
 
 
 def format_value(x: float) -> str:

@@ -85,8 +85,8 @@ class Conversion:
 
 def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Conversion:
     """The link records Gazebo builds from ``robot``; with ``lump=False`` every link but
-    ``world`` with its own inertial (no ``<inertial>``: mass 0), as a parser that does not lump
-    (Drake) reads it."""
+    ``world`` with its own inertial (no ``<inertial>``: mass 0) and its own collisions, as a
+    parser that does not lump (Drake) reads it."""
     parent_joint = robot.parent_joint
     children: dict[str, list[UrdfJoint]] = {}
     # urdfdom keeps joints in a map sorted by name: child links come in that order
@@ -107,7 +107,8 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     prefix = f"{model}::"
     if not lump:
         records = [
-            _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]), [], prefix, set())
+            _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]),
+                    list(robot.links[n].collisions), prefix, set())
             for n in order if n != WORLD
         ]
         return Conversion(tuple(records), (), {}, ())

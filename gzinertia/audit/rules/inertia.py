@@ -115,7 +115,7 @@ def _judged_moments(ctx: LinkContext) -> tuple[np.ndarray, str]:
     if ctx.document.tolerance != "gz":
         return moments, ""
     gz = np.sort(np.asarray(ctx.gz_principal_moments, dtype=float))
-    if np.array_equal(gz, moments):
+    if fmt_vec(gz) == fmt_vec(moments):
         return gz, ""
     return gz, (f" (as gz-math computes them for libsdformat's check; the eigenvalues are "
                 f"{fmt_vec(moments)})")
