@@ -239,3 +239,21 @@ def test_xacro_literal_values_are_edited_and_the_rest_is_printed(
     after = _codes(path)
     assert "GZI104" not in after.get("x::mast", set())
     assert "GZI104" in after["x::hull"] and "GZI104" in after["x::fin1"]
+
+
+def test_audit_fix_repairs_a_urdf_near_miss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``audit --fix`` applies the safe fix (a near miss: izz written 1e-5 over ixx + iyy) in
+    the URDF, and the audit that follows, libsdformat and Drake find nothing left."""
+    path = tmp_path / "n.urdf"
+    path.write_text(
+        '<robot name="n"><link name="b"><inertial><mass value="3"/>'
+        '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.30001"/></inertial>'
+        '<collision><geometry><box size="0.5 0.4 0.3"/></geometry></collision></link></robot>\n'
+    )
+    assert "GZI104" in _codes(path)["n::b"]
+    code, out, err = run_cli(["audit", "--fix", str(path)], capsys)
+    assert "fixed " in err and "n::b: nearest (GZI104)" in err
+    assert "GZI104" not in _codes(path).get("n::b", set())
+    assert _libsdformat_inertia_errors(path) == [] and _drake_invalid(path) == set()
