@@ -51,7 +51,7 @@ from gzinertia.edit.fix import (
     _plan,
     format_value,
 )
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
@@ -82,12 +82,24 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
 
     if not is_xacro(path):
         return data
+    if data == read_file_bytes(path):  # the file as it is: expanded where it is
+        return expand_xacro(path, xacro_args, package_paths).encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(suffix=".gzinertia.xacro", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(suffix=".gzinertia.xacro", dir=folder)
+    except OSError as exc:
+        raise GzInertiaError(
+            f"{path}: cannot check the edited xacro: expanding it needs a temporary copy beside "
+            f"it (its includes are relative), and {folder} refuses one ({exc.strerror or exc})"
+        ) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         return expand_xacro(tmp, xacro_args, package_paths).encode("utf-8")
+    except SdfError as exc:  # name the user's file, not the copy
+        if exc.file == tmp:
+            raise SdfError(str(path), exc.line, exc.message) from None
+        raise
     finally:
         os.unlink(tmp)
 
