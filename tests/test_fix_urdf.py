@@ -258,3 +258,53 @@ def test_audit_fix_repairs_a_urdf_near_miss(
     assert "fixed " in err and "n::b: nearest (GZI104)" in err
     assert "GZI104" not in _codes(path).get("n::b", set())
     assert _libsdformat_inertia_errors(path) == [] and _drake_invalid(path) == set()
+
+
+def _lumped_pair() -> str:
+    """Two links libsdformat lumps into one body, each accepted by libsdformat on its own but
+    not their sum: ``base`` has a product of inertia below gz-math's ``1e-6·max(diagonal)``
+    (so gz-math judges its diagonal, ``1 + 1 ≥ 2``, while its eigenvalues break the triangle
+    inequality by 7e-12); ``rod``, a thin rod (moments 0, k, k), lumped at the same point,
+    brings products that switch gz-math's closed form on for the sum."""
+    t, k = 0.26, 1e-3
+    u = np.array([np.cos(t), np.sin(t), 0.0])
+    B = k * (np.eye(3) - np.outer(u, u))
+
+    def attrs(I: np.ndarray) -> str:
+        return " ".join(f'{n}="{float(I[i, j])!r}"' for n, i, j in (
+            ("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2), ("iyy", 1, 1), ("iyz", 1, 2),
+            ("izz", 2, 2)))
+
+    A = np.array([[1.0, 0.0, 1.9e-6], [0.0, 1.0, 0.0], [1.9e-6, 0.0, 2.0]])
+    return (
+        '<robot name="p">\n'
+        f'  <link name="base"><inertial><mass value="10"/><inertia {attrs(A)}/></inertial></link>\n'
+        f'  <link name="rod"><inertial><mass value="1"/><inertia {attrs(B)}/></inertial></link>\n'
+        '  <joint name="j" type="fixed"><parent link="base"/><child link="rod"/></joint>\n'
+        "</robot>\n"
+    )
+
+
+@pytest.mark.oracle("sdformat")
+def test_lumped_finding_that_no_written_inertial_explains_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """libsdformat rejects the lumped body and accepts each link: the audit (gz) agrees, and
+    fix names the links that make the body instead of editing either; with ``--tolerance
+    drake`` (Drake reads the URDF unlumped and rejects ``base``) ``base`` is repaired, and
+    libsdformat then accepts the body too."""
+    from gzinertia.physics.gz_math_inertia import gz_is_valid
+
+    path = tmp_path / "p.urdf"
+    path.write_text(_lumped_pair())
+    own = {r.name: r.inertial for r in read_urdf_file(path, lump=False).links}
+    assert all(gz_is_valid(i.mass, i.I_BBcm_I) for i in own.values())
+    assert [e.split()[3] for e in _libsdformat_inertia_errors(path)] == ["base"]
+    assert "GZI104" in _codes(path)["p::base"]
+    code, out, err = run_cli(["fix", str(path), "--diff"], capsys)
+    assert code == 0 and out == "", err
+    assert "p::base: GZI104 on the body libsdformat lumps from links base, rod" in err
+    assert "cannot be attributed" in err
+    code, _, err = run_cli(["fix", str(path), "--tolerance", "drake", "--in-place"], capsys)
+    assert code == 0 and "p::base: nearest (GZI104)" in err, err
+    assert _libsdformat_inertia_errors(path) == [] and _drake_invalid(path) == set()
