@@ -126,12 +126,6 @@ def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
     return _Read(lumped, own, members, frozenset(prefix + d for d in conversion.dropped))
 
 
-def _literal_link(editor: XmlEditor, short: str) -> etree._Element | None:
-    """The one ``<link>`` written with this literal name (``None``: none, or several)."""
-    found = [e for e in editor.root.iter("link") if (e.get("name") or "").strip() == short]
-    return found[0] if len(found) == 1 else None
-
-
 def _number(text: str | None) -> float | None:
     from gzinertia.sdf.values import c_double
 
@@ -148,18 +142,27 @@ class _Writer:
         self.path = path
         self.editor = XmlEditor(data, str(path))
         self.xacro = xacro
-        self.text = data.decode("utf-8", "replace")
         self.pending: list[str] = []
+        # indexes built once (linear in the file): literal link names, property definitions
+        self.links: dict[str, list[etree._Element]] = {}
+        for e in self.editor.root.iter("link"):
+            self.links.setdefault((e.get("name") or "").strip(), []).append(e)
+        self.properties: dict[str, int] = {}
+        pattern = re.compile(r"<xacro:property\s[^>]*name\s*=\s*[\"']([^\"']+)[\"']")
+        for i, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+            for m in pattern.finditer(line):
+                self.properties.setdefault(m.group(1), i)
+
+    def _literal_link(self, short: str) -> etree._Element | None:
+        """The one ``<link>`` written with this literal name (``None``: none, or several)."""
+        found = self.links.get(short, [])
+        return found[0] if len(found) == 1 else None
 
     def _where(self, elem: etree._Element) -> str:
         return f"{self.path}:{line_of(elem)}"
 
     def _property_line(self, name: str) -> int | None:
-        pattern = re.compile(r"<xacro:property\s[^>]*name\s*=\s*[\"']" + re.escape(name) + "[\"']")
-        for i, line in enumerate(self.text.splitlines(), 1):
-            if pattern.search(line):
-                return i
-        return None
+        return self.properties.get(name)
 
     def _set(self, elem: etree._Element, attr: str, value: float, what: str,
              edits: list[tuple[etree._Element, str, str]]) -> list[str]:
@@ -194,7 +197,7 @@ class _Writer:
             block += f' <mass value="{format_value(plan.fix.mass_after)}"/>'
         if _moves(plan):
             block += f' <origin xyz="{_xyz(plan)}"/> (rpy as written)'
-        link_elem = _literal_link(self.editor, short)
+        link_elem = self._literal_link(short)
         if link_elem is None:
             self.pending.append(
                 f"{plan.link.source}: link {short!r} is not written literally in {self.path} "
