@@ -1,6 +1,7 @@
 """Reading URDF as Gazebo converts it: time and memory against the number of links.
 
-Run: ``python benchmarks/bench_urdf.py [--sizes 1000,4000,16000]``;
+Run: ``python benchmarks/bench_urdf.py [--sizes 1000,4000,16000] [--fix]`` (``--fix`` times
+``gzinertia fix`` instead of reading);
 ``python benchmarks/bench_urdf.py --xacro [--repeat 30]`` measures what the limited child
 process adds to one xacro expansion: in-process (no limits), forked child (the default) and a
 child of the helper process (where forking is unsafe; its start-up, once per process, is
@@ -11,7 +12,9 @@ Each robot is one chain (the worst case for lumping and for anything that walks 
 link ``i`` hangs from link ``i-1`` by a fixed joint for even ``i`` (lumped) and a revolute one
 for odd ``i``, every link with a rotated inertial. Prints the median wall time of three
 ``read_urdf_file`` calls, the time per link, and the peak traced memory; the time per link
-should stay flat (the reader is linear in its input).
+should stay flat (the reader is linear in its input). ``--fix`` times ``gzinertia fix``
+(nearest) instead, on the same chain with every inertia invalid (``izz = 2.5 > ixx + iyy``):
+read, audit lumped and unlumped, write every link, read back and audit again.
 """
 
 from __future__ import annotations
@@ -24,12 +27,12 @@ import tracemalloc
 from pathlib import Path
 
 
-def chain(n: int) -> str:
+def chain(n: int, izz: str = "1") -> str:
     lines = ['<robot name="chain">']
     for i in range(n):
         lines.append(
             f'<link name="l{i}"><inertial><origin xyz="0.1 0 0" rpy="0.1 0.2 0.3"/>'
-            '<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+            f'<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="{izz}"/>'
             "</inertial></link>"
         )
     for i in range(1, n):
@@ -92,32 +95,39 @@ def bench_xacro(repeat: int) -> None:
 
 
 def main() -> None:
+    from gzinertia.edit.fix import FixOptions
     from gzinertia.urdf import read_urdf_file
+    from gzinertia.urdf.fix import fix_urdf
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,4000,16000")
     parser.add_argument("--xacro", action="store_true")
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--numpy", action="store_true")
-    options = parser.parse_args()
-    if options.numpy:
+    parser.add_argument("--fix", action="store_true", help="time gzinertia fix instead")
+    args = parser.parse_args()
+    if args.numpy:
         import numpy  # noqa: F401
-    if options.xacro:
-        bench_xacro(options.repeat)
+    if args.xacro:
+        bench_xacro(args.repeat)
         return
-    sizes = [int(s) for s in options.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    def run(path: Path) -> object:
+        return fix_urdf(path, FixOptions("nearest")) if args.fix else read_urdf_file(path)
+
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'links':>8} {'median s':>10} {'µs/link':>9} {'peak MiB':>9}")
         for n in sizes:
             path = Path(tmp) / f"chain{n}.urdf"
-            path.write_text(chain(n))
+            path.write_text(chain(n, "2.5" if args.fix else "1"))
             times = []
             for _ in range(3):
                 start = time.perf_counter()
-                read_urdf_file(path)
+                run(path)
                 times.append(time.perf_counter() - start)
             tracemalloc.start()
-            read_urdf_file(path)
+            run(path)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             t = statistics.median(times)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, EXAMPLES, run_cli
 from sdfgen import vehicle_sdf_for_seed
+from urdfgen import random_urdf, with_invalid_inertias
 
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.runner import audit
@@ -129,9 +130,15 @@ def _sources() -> list[tuple[str, Path | int]]:
     return files
 
 
-def _materialise(source: Path | int, tmp: Path) -> Path:
+def _materialise(source: Path | int | str, tmp: Path) -> Path:
     """A writable copy: a corpus or example file with its whole project (relative includes
-    keep resolving), or a generated vehicle."""
+    keep resolving), a generated vehicle, or (``"urdf:SEED"``) a generated URDF robot with
+    about half of its inertias made invalid."""
+    if isinstance(source, str):
+        seed = int(source.removeprefix("urdf:"))
+        path = tmp / f"robot_{seed}.urdf"
+        path.write_text(with_invalid_inertias(random_urdf(seed).text, seed))
+        return path
     if isinstance(source, int):
         path = tmp / f"vehicle_{source}.sdf"
         path.write_text(vehicle_sdf_for_seed(source))
@@ -161,7 +168,7 @@ def _findings(path: Path) -> tuple[str, set[tuple[str, str | None]], list[Findin
 
 
 def check_invariant(
-    command: str, source: Path | int, tmp: Path, capsys: pytest.CaptureFixture[str]
+    command: str, source: Path | int | str, tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _materialise(source, tmp)
     text = path.read_bytes()
@@ -202,3 +209,17 @@ def test_edit_adds_no_finding_many_vehicles(
     command: str, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     check_invariant(command, seed, tmp_path, capsys)
+
+
+#: The editing commands that take URDF and xacro, on generated robots (fixed joints lumped by
+#: libsdformat, massless links dropped, inertias broken on purpose).
+URDF_EDITS = ("fix", "fix-geometry")
+URDF_SEEDS = range(10)
+
+
+@pytest.mark.parametrize("command", URDF_EDITS)
+@pytest.mark.parametrize("seed", URDF_SEEDS)
+def test_edit_adds_no_finding_on_generated_urdf(
+    command: str, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_invariant(command, f"urdf:{seed}", tmp_path, capsys)

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -488,6 +490,39 @@ def test_geometry_visual_equals_drake_fix_inertia_from_illustration(
     assert _compare_with_drake(path, tmp_path, capsys, visual=True) == 5
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_geometry_visual_posed_relative_to_frames_equals_drake_fix_inertia(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Visuals posed ``relative_to`` a frame attached to the link, to the model frame and to
+    another link (placed through the frame graph, as libsdformat resolves them): what Drake's
+    fix_inertia computes from the same illustration geometry."""
+    pytest.importorskip("pydrake")
+    from sdfgen import fmt, geometry_xml, pose_xml
+
+    rng = np.random.default_rng(100 + seed)
+    links = []
+    kinds = ("box", "sphere", "cylinder", "capsule", "ellipsoid")
+    for i, kind in enumerate(kinds):
+        refs = [f"f{i}", "__model__", f"l{(i + 1) % len(kinds)}", f"l{i}"]
+        visuals = "".join(
+            f'<visual name="v{j}">{pose_xml(rng, ref, allow_omit=False, scale=0.5)}'
+            f"{geometry_xml(rng, kind, '')}</visual>"
+            for j, ref in enumerate(refs)
+        )
+        links.append(
+            f'<link name="l{i}">{pose_xml(rng, None, allow_omit=False)}<inertial>'
+            f"<mass>{fmt(rng.uniform(0.5, 50.0))}</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
+            f"<izz>1</izz></inertia></inertial>{visuals}</link>"
+            f'<frame name="f{i}" attached_to="l{i}">{pose_xml(rng, "__model__", allow_omit=False)}'
+            "</frame>"
+        )
+    path = tmp_path / "r.sdf"
+    path.write_text(f'<sdf version="1.9"><model name="r{seed}">{"".join(links)}</model></sdf>')
+    assert 'relative_to="f0"' in path.read_text()
+    assert _compare_with_drake(path, tmp_path, capsys, visual=True) == len(kinds)
+
+
 def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -622,3 +657,43 @@ def test_a_mesh_with_2d_vertices_is_one_line_not_an_internal_error(
         code, out, err = run_cli([*args, str(path)], capsys)
         assert "internal error" not in out + err and "Traceback" not in err, (args, out, err)
         assert code in (0, 1, 2)
+
+
+def _piped(args: list[str], data: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """``gzinertia ARGS < data`` with a real standard input."""
+    import gzinertia
+
+    root = str(Path(gzinertia.__file__).resolve().parents[1])
+    return subprocess.run(
+        [sys.executable, "-c", "from gzinertia.cli import main; main()", *args],
+        input=data, cwd=cwd, env={**os.environ, "PYTHONPATH": root}, capture_output=True,
+        timeout=120, check=False,
+    )
+
+
+def test_fix_reads_standard_input_and_writes_the_same_as_for_the_file(tmp_path: Path) -> None:
+    """``fix -`` is a filter: the repaired text on stdout is byte for byte what ``fix FILE -o``
+    writes; ``--check`` and ``--diff`` mean what they mean for a file; ``--in-place`` is
+    refused in one line (there is no file to rewrite)."""
+    path = tmp_path / "m.sdf"
+    path.write_text(BROKEN)
+    data = path.read_bytes()
+    out = tmp_path / "out.sdf"
+    from_file = _piped(["fix", str(path), "-o", str(out)], b"", tmp_path)
+    assert from_file.returncode == 0, from_file.stderr
+    piped = _piped(["fix", "-"], data, tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == out.read_bytes() != data
+    assert b"m::body: nearest (GZI104)" in piped.stderr
+    check = _piped(["fix", "-", "--check"], data, tmp_path)
+    assert (check.returncode, check.stdout) == (1, b"")
+    assert b"<stdin>: would change" in check.stderr
+    assert _piped(["fix", "-", "--check"], piped.stdout, tmp_path).returncode == 0
+    diff = _piped(["fix", "-", "--diff"], data, tmp_path)
+    assert diff.returncode == 0 and diff.stdout.startswith(b"--- a/<stdin>\n+++ b/<stdin>\n")
+    refused = _piped(["fix", "-", "--in-place"], data, tmp_path)
+    assert refused.returncode == 2 and refused.stdout == b""
+    assert refused.stderr.decode().count("\n") == 1 and "standard input" in refused.stderr.decode()
+    bad = _piped(["fix", "-"], b"<sdf", tmp_path)
+    assert bad.returncode == 2 and bad.stderr.decode().startswith("gzinertia: error: <stdin>:")
+    assert "Traceback" not in bad.stderr.decode()

@@ -126,3 +126,23 @@ def random_urdf(seed: int) -> GeneratedUrdf:
         lines.append(f'  <gazebo reference="{names[-1]}"><self_collide>true</self_collide></gazebo>')
     lines.append("</robot>")
     return GeneratedUrdf(seed, "\n".join(lines) + "\n", tuple(massless), world)
+
+
+def with_invalid_inertias(text: str, seed: int, fraction: float = 0.5) -> str:
+    """``text`` with about ``fraction`` of its ``<inertia>`` s made invalid: ``izz`` set to
+    1.2·(ixx + iyy), beyond the triangle inequality in any axes (each diagonal entry of a
+    valid inertia is at most the sum of the other two)."""
+    import re
+
+    rng = np.random.default_rng(seed)
+
+    def breaks(match: re.Match[str]) -> str:
+        if rng.random() >= fraction:
+            return match.group(0)
+        ixx, iyy = float(match.group("ixx")), float(match.group("iyy"))
+        return match.group(0).replace(f'izz="{match.group("izz")}"',
+                                      f'izz="{_f(1.2 * (ixx + iyy))}"')
+
+    pattern = (r'<inertia ixx="(?P<ixx>[^"]+)"[^>]*iyy="(?P<iyy>[^"]+)"[^>]*'
+               r'izz="(?P<izz>[^"]+)"/>')
+    return re.sub(pattern, breaks, text)

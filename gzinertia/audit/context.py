@@ -204,18 +204,40 @@ class LinkContext:
         return gz_tolerance(moments)
 
     @functools.cached_property
+    def gz_principal_moments(self) -> tuple[float, float, float]:
+        """The principal moments gz-math computes (what libsdformat judges validity on)."""
+        from gzinertia.physics.gz_math_inertia import gz_principal_moments
+
+        return gz_principal_moments(self.link.inertial.I_BBcm_I)
+
+    @functools.cached_property
     def inertia_is_psd(self) -> bool:
-        """Principal moments about Bcm all finite and above ``-ε`` (the configured tolerance)."""
+        """Positive semi-definite: with ``--tolerance gz`` exactly as libsdformat decides
+        (gz-math's leading minors and closed-form moments,
+        :mod:`gzinertia.physics.gz_math_inertia`), with ``drake`` on the eigenvalues."""
         moments = self.principal_moments
-        return bool(np.all(np.isfinite(moments)) and moments[0] >= -self.inertia_tolerance)
+        if not np.all(np.isfinite(moments)):
+            return False
+        if self.document.tolerance == "gz":
+            from gzinertia.physics.gz_math_inertia import gz_epsilon, gz_is_near_positive
+
+            gz = self.gz_principal_moments
+            eps = gz_epsilon(gz)
+            return gz_is_near_positive(0.0, self.link.inertial.I_BBcm_I) and min(gz) + eps >= 0
+        return bool(moments[0] >= -self.inertia_tolerance)
 
     @functools.cached_property
     def inertia_is_valid(self) -> bool:
-        """Positive semi-definite and satisfying the triangle inequality (to the tolerance)."""
+        """Positive semi-definite and satisfying the triangle inequality (to the tolerance;
+        with ``--tolerance gz`` libsdformat's verdict, ``MassMatrix3::IsValid``)."""
         from gzinertia.physics.inertia import triangle_margin
 
         if not self.inertia_is_psd:
             return False
+        if self.document.tolerance == "gz":
+            from gzinertia.physics.gz_math_inertia import gz_valid_moments
+
+            return gz_valid_moments(self.gz_principal_moments)
         return triangle_margin(self.principal_moments) >= -self.inertia_tolerance
 
     @property

@@ -1,7 +1,9 @@
 """``gzinertia audit --fix``: the safe fixes, applied before the audit (ruff's convention: each
 rule's page in ``docs/rules/`` says whether its fix is safe).
 
-Safe today: GZI103 and GZI104 repaired by the nearest valid inertia (``gzinertia fix``'s
+URDF and xacro files are fixed as ``gzinertia fix`` fixes them (each link's own ``<inertial>``;
+a xacro only where its values are literal). Safe today: GZI103 and GZI104 repaired by the
+nearest valid inertia (``gzinertia fix``'s
 default method) when no principal moment moves by more than
 :data:`gzinertia.edit.fix.SAFE_RELATIVE_CHANGE` of the largest: round-off and values written
 with too few digits. Everything else needs ``gzinertia fix`` and a choice of method.
@@ -43,6 +45,7 @@ def apply_safe_fixes(
     from gzinertia.edit.fix import FixOptions, fix
     from gzinertia.edit.output import WriteMode, deliver
     from gzinertia.report.fix import describe_link
+    from gzinertia.sdf.model_file import is_urdf_path
 
     if "-" in paths:
         raise GzInertiaError("--fix cannot rewrite standard input; name the file")
@@ -66,7 +69,12 @@ def apply_safe_fixes(
             )
             path = Path(target.path)
             try:
-                result = fix(path, options, list(config.model_paths))
+                if is_urdf_path(path):
+                    from gzinertia.urdf.fix import fix_urdf
+
+                    result = fix_urdf(path, options, list(config.model_paths))
+                else:
+                    result = fix(path, options, list(config.model_paths))
                 deliver(path, result.old, result.new, WriteMode(in_place=True))
             except GzInertiaError as exc:
                 print(f"gzinertia: note: --fix left {path} as it was ({exc})", file=sys.stderr)
@@ -75,5 +83,7 @@ def apply_safe_fixes(
                 print(f"fixed {path}: {describe_link(link)}", file=sys.stderr)
             for note in result.skipped:
                 print(f"{path}: {note}", file=sys.stderr)
+            for pending in result.pending:
+                print(f"{path}: warning: not written: {pending}", file=sys.stderr)
             repaired += len(result.fixed)
     return repaired

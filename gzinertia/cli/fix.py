@@ -22,14 +22,22 @@ from gzinertia.cli.options import chosen
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.edit.fix import FixOptions
+    from gzinertia.edit.fix import FixOptions, FixResult
     from gzinertia.edit.output import WriteMode
 
 
 # duplicates: typer option declarations, alike by shape only
 @app.command()
 def fix(
-    file: Annotated[list[Path], typer.Argument(help="SDFormat model or world files to repair.")],
+    file: Annotated[
+        list[Path],
+        typer.Argument(
+            help="SDFormat model or world files, or URDF/xacro files (-m then gives package "
+            "paths), to repair; - reads one from standard input and "
+            "writes the repaired file to standard output (or -o OUT; --check and --diff as for "
+            "a file)."
+        ),
+    ],
     link: LinkOption = None,
     select: Annotated[
         Optional[str],  # noqa: UP045
@@ -60,7 +68,11 @@ def fix(
         ),
     ] = False,
     geometry: Annotated[
-        str, typer.Option("--geometry", help="Geometry for --method geometry: collision.")
+        str, typer.Option(
+            "--geometry",
+            help="Geometry for --method geometry: collision (default) or visual (visuals "
+            "posed relative_to any frame are placed as libsdformat resolves them).",
+        )
     ] = "collision",
     move_com: Annotated[
         bool,
@@ -135,6 +147,18 @@ def fix(
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
+    if any(str(f) == "-" for f in file):
+        if len(file) > 1:
+            raise GzInertiaError("- (standard input) cannot be combined with other FILEs")
+        if in_place:
+            raise GzInertiaError(
+                "--in-place cannot rewrite standard input: the repaired file goes to stdout "
+                "(or -o OUT)"
+            )
+        if json_report and not (check or diff or output is not None):
+            raise GzInertiaError(
+                "--json and the repaired file (fix -) both print to stdout: add -o OUT or --check"
+            )
     mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
     options = FixOptions(
         method=chosen(method, METHODS),
@@ -164,17 +188,40 @@ def run_fix(
     from gzinertia.edit.fix import fix
     from gzinertia.edit.output import deliver
     from gzinertia.report.fix import describe_fix, fix_json
+    from gzinertia.sdf.model_file import is_urdf_path
 
     status = 0
     reports = []
     for path in files:
-        result = fix(path, options, model_paths)
+        if str(path) == "-":
+            result = _fix_stdin(options, model_paths)
+        elif is_urdf_path(path):  # URDF/xacro: -m gives package paths
+            from gzinertia.urdf.fix import fix_urdf
+
+            result = fix_urdf(path, options, model_paths)
+        else:
+            result = fix(path, options, model_paths)
+        if result.pending:
+            status = max(status, 1)
         for line in describe_fix(result):
             print(line, file=sys.stderr)
-        status = max(status, deliver(path, result.old, result.new, mode))
+        if str(path) == "-" and not (mode.check or mode.diff or mode.writes):
+            sys.stdout.buffer.write(result.new)  # a filter: fix - < in.sdf > out.sdf
+            sys.stdout.flush()
+        else:
+            status = max(status, deliver(result.path, result.old, result.new, mode))
         reports.append(fix_json(result))
     if json_report:
         import json
 
         sys.stdout.write(json.dumps(reports, indent=2, allow_nan=False) + "\n")
     return status
+
+
+def _fix_stdin(options: FixOptions, model_paths: list[Path]) -> FixResult:
+    """``fix -``: the file on standard input (named ``<stdin>``, relative includes against
+    the working directory, as ``show -`` and ``audit -`` read it)."""
+    from gzinertia.edit.fix import fix
+    from gzinertia.sdf.stdin import STDIN_NAME, stdin_bytes
+
+    return fix(Path(STDIN_NAME), options, model_paths, data=stdin_bytes())

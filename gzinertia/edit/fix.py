@@ -18,7 +18,7 @@ valid inertia is implausible for the geometry: GZI105) is withdrawn and reported
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -30,6 +30,7 @@ from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.gz_math_inertia import gz_is_valid
 from gzinertia.physics.inertia_repair import (
     InertiaRepair,
     RepairError,
@@ -43,6 +44,8 @@ from gzinertia.physics.inertia_repair import (
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.records import Collision, Geometry, LinkRecord, SdfDocument, SourceRef
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.sdf.frames import FrameGraph
+from gzinertia.sdf.reader import read_sdf_bytes_with_frames
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
 
@@ -137,6 +140,9 @@ class FixResult:
     new: bytes
     fixed: tuple[LinkFix, ...]
     skipped: tuple[str, ...] = field(default_factory=tuple)
+    #: Repairs that could not be written (a xacro value that is not a literal number, a link
+    #: made by a macro): where to write which value. The command then exits 1.
+    pending: tuple[str, ...] = field(default_factory=tuple)
 
 
 def format_value(x: float) -> str:
@@ -151,9 +157,10 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
     """``I_target`` as it will be written: each entry rounded to the fewest of 10, 12, 14 or 16
     significant digits (17, exact, as the last resort) that keep it as valid as the target,
     i.e. ``min(λ_i, λ_i + λ_j - λ_k)`` at least half of ``min(target's, ε)`` (ε the repair's
-    margin, :func:`~gzinertia.physics.inertia_repair.validity_margin`): readable numbers, and a
-    read-back that Drake and libsdformat accept. Entries equal to the written ones stay as
-    written (a re-run changes nothing)."""
+    margin, :func:`~gzinertia.physics.inertia_repair.validity_margin`) and that libsdformat's
+    own check (:func:`~gzinertia.physics.gz_math_inertia.gz_is_valid`) accepts: readable
+    numbers, and a read-back that Drake and libsdformat accept. Entries equal to the written
+    ones stay as written (a re-run changes nothing)."""
     I_target = 0.5 * (I_target + I_target.T)
     lam = np.linalg.eigvalsh(I_target)
     target = moments_margin(lam)
@@ -165,7 +172,7 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
             rounded = np.where(same, I_old, rounded)
             if np.all(np.isfinite(rounded)) and moments_margin(
                 np.linalg.eigvalsh(rounded)
-            ) >= need:
+            ) >= need and gz_is_valid(1.0, rounded):
                 return np.asarray(rounded, dtype=float)
     return I_target
 
@@ -183,12 +190,34 @@ def _findings(doc: SdfDocument, options: FixOptions) -> dict[str, set[str]]:
     return found
 
 
+#: ``(relative_to, line) -> X_BF``: the pose in the link frame B of the frame F a
+#: ``relative_to`` attribute names (written at ``line``), as libsdformat resolves it.
+FrameInLink = Callable[[str, int], Pose]
+
+
+def frame_in_link(graph: FrameGraph, link: LinkRecord) -> FrameInLink:
+    """:data:`FrameInLink` for ``link`` through the file's frame graph (names looked up in the
+    link's model scope, as the reader resolves a collision's ``relative_to``):
+    ``X_BF = X_WB⁻¹·X_WF``."""
+
+    def pose(relative_to: str, line: int) -> Pose:
+        ref = graph.resolve_name(graph.scope_of(link.name), relative_to, link.source.file, line,
+                                 "visual <pose> relative_to")
+        return link.X_WB.inverse() @ graph.world_pose(ref)
+
+    return pose
+
+
 def visuals_of(
-    link_elem: etree._Element, file: str, model_paths: Sequence[str | Path]
+    link_elem: etree._Element,
+    file: str,
+    model_paths: Sequence[str | Path],
+    frame_pose: FrameInLink | None = None,
 ) -> tuple[Collision, ...]:
     """The link's ``<visual>`` geometries as :class:`~gzinertia.records.Collision` records
     with their poses ``X_BV`` in the link frame (the reader keeps collisions only). A visual
-    posed ``relative_to`` another frame is refused (:class:`RepairError`)."""
+    posed ``relative_to`` another frame F is placed by ``frame_pose`` (``X_BV = X_BF·X_FV``);
+    without one it is refused (:class:`RepairError`)."""
     from gzinertia.sdf.geometry import read_geometry
     from gzinertia.sdf.values import child_pose
     from gzinertia.sdf.xml import line_of
@@ -197,17 +226,20 @@ def visuals_of(
     visuals = []
     for v in children(link_elem, "visual"):
         pose = child_pose(v, file)
+        X_BV = Pose() if pose is None else pose.X
         if pose is not None and pose.relative_to not in ("", own):
-            raise RepairError(
-                f"visual {v.get('name')!r} is posed relative_to {pose.relative_to!r}: "
-                "only visuals posed in the link frame are supported"
-            )
+            if frame_pose is None:
+                raise RepairError(
+                    f"visual {v.get('name')!r} is posed relative_to {pose.relative_to!r}, "
+                    "a frame this file's reading cannot place"
+                )
+            X_BV = frame_pose(pose.relative_to, line_of(v)) @ pose.X
         geom = child(v, "geometry")
         geometry = Geometry("other") if geom is None else read_geometry(geom, file, model_paths)
         visuals.append(
             Collision(
                 name=(v.get("name") or "").strip(),
-                X_BC=Pose() if pose is None else pose.X,
+                X_BC=X_BV,
                 geometry=geometry,
                 source=SourceRef(file, line_of(v)),
             )
@@ -475,9 +507,16 @@ def _verify(path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str
             )
 
 
-def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> FixResult:
-    """Repairs the selected links of ``path`` as ``options`` say (nothing is written here)."""
-    edit = FileEdit.open(path, model_paths)
+def fix(
+    path: Path,
+    options: FixOptions,
+    model_paths: Sequence[str | Path],
+    data: bytes | None = None,
+) -> FixResult:
+    """Repairs the selected links of ``path`` as ``options`` say (nothing is written here);
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative includes resolve against the working directory)."""
+    edit = FileEdit.open(path, model_paths, data)
     doc = edit.doc
     rho = options.density
     if rho is not None and not (math.isfinite(rho) and rho > 0):
@@ -491,6 +530,7 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
             f"{', '.join(FIXABLE[options.method])} only"
         )
     found = _findings(doc, options)
+    graph: FrameGraph | None = None  # read when --geometry visual needs it
     plans: dict[str, _Plan] = {}
     skipped: list[str] = []
     for link in select_links(doc.links, options.pattern, str(path)):
@@ -516,7 +556,10 @@ def fix(path: Path, options: FixOptions, model_paths: Sequence[str | Path]) -> F
                 _check_pose_editable(link_element(edit.editor, link))
             shapes = None
             if options.method == "geometry" and options.geometry == "visual":
-                shapes = visuals_of(link_element(edit.editor, link), str(path), model_paths)
+                if graph is None:
+                    graph = read_sdf_bytes_with_frames(edit.old, str(path), model_paths)[1]
+                shapes = visuals_of(link_element(edit.editor, link), str(path), model_paths,
+                                    frame_in_link(graph, link))
             attributes = None
             if link.inertial.inertia_defaulted:
                 attributes = inertia_attributes(link_element(edit.editor, link))

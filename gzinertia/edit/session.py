@@ -27,9 +27,12 @@ class FileEdit:
     editor: XmlEditor
 
     @classmethod
-    def open(cls, path: Path, model_paths: Sequence[str | Path]) -> FileEdit:
-        """Reads ``path`` as SDF (errors name file and line) and prepares its bytes for edits."""
-        old = read_file_bytes(path)
+    def open(
+        cls, path: Path, model_paths: Sequence[str | Path], data: bytes | None = None
+    ) -> FileEdit:
+        """Reads ``path`` as SDF (errors name file and line) and prepares its bytes for edits;
+        ``data``: the bytes themselves (standard input, named ``path``), nothing read."""
+        old = read_file_bytes(path) if data is None else data
         doc = read_sdf_bytes(old, str(path), model_paths)
         return cls(path, model_paths, doc, old, XmlEditor(old, str(path)))
 

@@ -262,11 +262,11 @@ def hydrostatic_stiffness(
 
     ``K_O_W`` is 6×6, ``[x y z p q r]`` = surge, sway, heave, roll, pitch, yaw, about the point
     O at ``p_WO``, world axes (N/m, N, N·m/rad): the change of the hydrostatic and gravity
-    force and moment about O, ``-K·δ``, for a small displacement ``δ`` (translation, then rotation about O) of
-    the body as posed, from its waterplane ``wp``, submerged ``volume`` and centroid ``p_WB``,
-    ``mass`` at ``p_WG``, water density ``rho_water`` and gravity ``g`` (m/s²). With
-    ``(x, y)`` waterplane coordinates and ``(x_c, y_c, z_c)`` O's (the general rigid-body
-    formulas, Newman's and Capytaine's ``compute_hydrostatic_stiffness``):
+    force and moment about O, ``-K·δ``, for a small displacement ``δ`` (translation, then
+    rotation about O) of the body as posed, from its waterplane ``wp``, submerged ``volume``
+    and centroid ``p_WB``, ``mass`` at ``p_WG``, water density ``rho_water`` and gravity ``g``
+    (m/s²). With ``(x, y)`` waterplane coordinates and ``(x_c, y_c, z_c)`` O's (the general
+    rigid-body formulas, Newman's and Capytaine's ``compute_hydrostatic_stiffness``):
 
     * ``K_zz = ρg·A``; ``K_zp = K_pz = ρg·∫(y-y_c)``; ``K_zq = K_qz = -ρg·∫(x-x_c)``;
     * ``K_pp = ρg·(∫(y-y_c)² + V·(z_B-z_c)) - mg·(z_G-z_c)``, ``K_qq`` the same with x;

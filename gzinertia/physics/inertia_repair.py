@@ -20,8 +20,15 @@ enough: gz-math (``MassMatrix3::PrincipalMoments``, which libsdformat's validity
 computes the moments in closed form through ``acos``, which is accurate only to about
 ``√DBL_EPSILON·λ ≈ 1e-8·λ`` when two moments are (nearly) equal, exactly where a projection onto
 the triangle face lands; a repair sitting within 1e-15 of the boundary reads back as invalid in
-libsdformat (checked by ``tests/test_fix.py``). 1e-6 leaves a factor of 100 over that error, and
-lets the written values be rounded to 10 significant digits.
+libsdformat (checked by ``tests/test_fix.py``). Measured (4,000 rotated inertias with a double
+moment on a triangle face, against mpmath's eigenvalues): gz-math's moments are off by up to
+2.6e-8·½·trace, so a triangle margin ``λ_i + λ_j - λ_k`` by up to about 8e-8·½·trace; on 3,000
+random invalid inertias projected with a relative margin of 1e-8, 3e-8 and 5e-8 libsdformat
+(:func:`~gzinertia.physics.gz_math_inertia.gz_is_valid`, which agrees with the compiled
+libsdformat on every case of ``tests/test_gz_math_inertia.py``) rejects 442, 106 and 0 of the
+repairs; 1e-7 and 1e-6 none. 1e-6 is kept: about 13 times the worst triangle error, a change of
+one part per million (far below any inertia's real uncertainty), and room to round the written
+values to 10 significant digits; ``fix`` also checks each written matrix with ``gz_is_valid``.
 """
 
 from __future__ import annotations

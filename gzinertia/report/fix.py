@@ -55,7 +55,8 @@ def describe_fix(result: FixResult) -> list[str]:
     """One line per repaired link, then one per skipped link (or "no link to repair")."""
     lines = [describe_link(f) for f in result.fixed]
     lines += [f"{result.path}: {s}" for s in result.skipped]
-    if not result.fixed and not result.skipped:
+    lines += [f"warning: not written: {p}" for p in result.pending]
+    if not result.fixed and not result.skipped and not result.pending:
         lines.append(f"{result.path}: no link to repair")
     return lines
 
@@ -101,6 +102,7 @@ def fix_json(result: FixResult) -> dict[str, object]:
         "changed": result.new != result.old,
         "links": links,
         "not_repaired": list(result.skipped),
+        "not_written": list(result.pending),
     }
     return {k: _plain_tree(v) for k, v in out.items()}
 

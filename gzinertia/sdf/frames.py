@@ -162,6 +162,11 @@ class FrameGraph:
             current = self._parent(node)
         return X
 
+    def scope_of(self, name: str) -> Scope:
+        """The scope the frame ``name`` was declared in (where names its children's
+        ``relative_to`` attributes give are looked up)."""
+        return self._nodes[name].scope
+
     def world_pose(self, name: str) -> Pose:
         """``X_WF`` of the frame ``name`` (memoised; cycles are an SdfError naming the chain)."""
         chain: list[str] = []

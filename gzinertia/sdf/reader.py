@@ -58,6 +58,7 @@ __all__ = [
     "KNOWN_VERSIONS",
     "MAX_INCLUDE_DEPTH",
     "read_sdf_bytes",
+    "read_sdf_bytes_with_frames",
     "read_sdf_file",
     "read_sdf_string",
 ]
@@ -610,6 +611,7 @@ def _read(
     file: str,
     model_paths: Sequence[str | Path],
     limits: ReadLimits | None = None,
+    frames: list[FrameGraph] | None = None,
 ) -> SdfDocument:
     version = _sdf_version(root, file)
     notes: list[Note] = []
@@ -623,6 +625,8 @@ def _read(
             )
         )
     reader = _Reader(model_paths, limits)
+    if frames is not None:
+        frames.append(reader.graph)
     reader.register_version(file, version)
     stack = (str(Path(file).resolve()),)
     world = child(root, "world")
@@ -691,6 +695,17 @@ def read_sdf_bytes(
     """Reads SDFormat bytes (any declared encoding); ``name`` stands for the file in messages
     and relative includes (e.g. edited bytes checked before they replace the file)."""
     return _read(parse_xml_bytes(data, name), name, model_paths, limits)
+
+
+def read_sdf_bytes_with_frames(
+    data: bytes, name: str, model_paths: Sequence[str | Path] = ()
+) -> tuple[SdfDocument, FrameGraph]:
+    """:func:`read_sdf_bytes` and the file's resolved frame graph (every link, frame, joint
+    and model by its scoped name), for poses the records do not hold (a ``<visual>`` posed
+    ``relative_to`` a frame)."""
+    frames: list[FrameGraph] = []
+    doc = _read(parse_xml_bytes(data, name), name, model_paths, None, frames)
+    return doc, frames[0]
 
 
 def _placement_frame(scope: Scope, placement: str) -> str:

@@ -85,8 +85,8 @@ class Conversion:
 
 def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Conversion:
     """The link records Gazebo builds from ``robot``; with ``lump=False`` every link but
-    ``world`` with its own inertial (no ``<inertial>``: mass 0), as a parser that does not lump
-    (Drake) reads it."""
+    ``world`` with its own inertial (no ``<inertial>``: mass 0) and its own collisions, as a
+    parser that does not lump (Drake) reads it."""
     parent_joint = robot.parent_joint
     children: dict[str, list[UrdfJoint]] = {}
     # urdfdom keeps joints in a map sorted by name: child links come in that order
@@ -107,7 +107,8 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     prefix = f"{model}::"
     if not lump:
         records = [
-            _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]), [], prefix, set())
+            _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]),
+                    list(robot.links[n].collisions), prefix, set())
             for n in order if n != WORLD
         ]
         return Conversion(tuple(records), (), {}, ())
@@ -378,19 +379,30 @@ def _dropped_note(
 def _invalid_inertial(inertial: UrdfInertial | None) -> str:
     """Why libsdformat/gz-math would call this inertial invalid (``""`` when it is valid):
     negative mass, or principal moments about the centre of mass that are negative or break
-    the triangle inequality beyond ``ε = 10·DBL_EPSILON·½·trace`` (gz-math)."""
+    the triangle inequality beyond ``ε = 10·DBL_EPSILON·½·trace``, judged exactly as
+    libsdformat does (gz-math's ``MassMatrix3::IsValid``,
+    :mod:`gzinertia.physics.gz_math_inertia`)."""
+    from gzinertia.physics.gz_math_inertia import (
+        gz_epsilon,
+        gz_is_valid,
+        gz_principal_moments,
+    )
+
     if inertial is None:
         return ""
     if inertial.mass < 0.0:
         return f"mass {inertial.mass:g} < 0"
-    moments = np.linalg.eigvalsh(np.asarray(inertial.I_BBcm_I, dtype=float))
-    eps = 10.0 * np.finfo(float).eps * 0.5 * float(np.trace(inertial.I_BBcm_I))
+    I = np.asarray(inertial.I_BBcm_I, dtype=float)
+    if gz_is_valid(inertial.mass, I):
+        return ""
+    moments = sorted(gz_principal_moments(I))
+    eps = gz_epsilon(moments)
     if moments[0] < -eps:
         return f"a principal moment is negative ({moments[0]:.6g})"
     if moments[0] + moments[1] < moments[2] - eps:
         return ("its principal moments break the triangle inequality "
                 f"({moments[0]:.6g} + {moments[1]:.6g} < {moments[2]:.6g})")
-    return ""
+    return "it is not positive semi-definite (a leading principal minor is negative)"
 
 
 def _invalid_lumped_note(

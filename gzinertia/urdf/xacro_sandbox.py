@@ -71,6 +71,8 @@ class XacroLimits:
 
     @classmethod
     def from_environment(cls) -> XacroLimits:
+        """The limits the environment sets (``GZINERTIA_XACRO_SECONDS``,
+        ``GZINERTIA_XACRO_MAX_MEMORY``), or the defaults."""
         return cls(
             _from_env(ENV_XACRO_SECONDS, DEFAULT_SECONDS),
             _from_env(ENV_XACRO_MEMORY, DEFAULT_MEMORY_MIB),

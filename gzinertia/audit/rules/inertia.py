@@ -108,6 +108,21 @@ def inertial_missing(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI102", inertial.source or ctx.where, ctx.name, message, values)
 
 
+def _judged_moments(ctx: LinkContext) -> tuple[np.ndarray, str]:
+    """The principal moments the chosen check judges, ascending, and how they were computed
+    when that is not the eigenvalues: with ``--tolerance gz``, gz-math's closed form (what
+    libsdformat uses; near a double moment it differs from the eigenvalues by up to ~1e-8
+    relative, and it ignores products of inertia below 1e-6 of the largest diagonal entry)."""
+    moments = np.asarray(ctx.principal_moments, dtype=float)
+    if ctx.document.tolerance != "gz":
+        return moments, ""
+    gz = np.sort(np.asarray(ctx.gz_principal_moments, dtype=float))
+    if fmt_vec(gz) == fmt_vec(moments):
+        return gz, ""
+    return gz, (f" (as gz-math computes them for libsdformat's check; the eigenvalues are "
+                f"{fmt_vec(moments)})")
+
+
 @link_rule("GZI103")
 def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     """GZI103 inertia-not-psd: ``I_BBcm_I`` not positive semi-definite (to the tolerance)."""
@@ -120,9 +135,14 @@ def inertia_not_psd(ctx: LinkContext) -> Iterator[Finding]:
         message = "<inertia> holds a value that is not a finite number"
         values: dict[str, object] = {"I_BBcm_I": inertial.I_BBcm_I}
     else:
+        judged, how = _judged_moments(ctx)
+        minors = "" if judged[0] < -ctx.inertia_tolerance else (
+            " (libsdformat's check: a leading principal minor of the matrix is below -ε)"
+        )
         message = (
-            f"<inertia> is not positive semi-definite: principal moments {fmt_vec(moments)} kg·m², "
-            f"the smallest below -ε = {fmt(-ctx.inertia_tolerance)} ({_tolerance_name(ctx)}); "
+            f"<inertia> is not positive semi-definite: principal moments {fmt_vec(judged)} "
+            f"kg·m²{how}, the smallest below -ε = {fmt(-ctx.inertia_tolerance)} "
+            f"({_tolerance_name(ctx)}){minors}; "
             "libsdformat reports the link's inertia as invalid and Drake refuses it. Products of "
             "inertia are tensor entries (ixy = -∫xy dm): check their signs and units"
         )
@@ -140,12 +160,12 @@ def inertia_triangle(ctx: LinkContext) -> Iterator[Finding]:
     inertial = ctx.link.inertial
     if not ctx.written_inertia or inertial.inertia_defaulted or not ctx.inertia_is_psd:
         return
-    moments = ctx.principal_moments
-    margin = triangle_margin(moments)
-    if margin >= -ctx.inertia_tolerance:
+    if ctx.inertia_is_valid:
         return
+    moments, how = _judged_moments(ctx)
+    margin = triangle_margin(moments)
     message = (
-        f"principal moments {fmt_vec(moments)} kg·m² violate the triangle inequality: "
+        f"principal moments {fmt_vec(moments)} kg·m²{how} violate the triangle inequality: "
         f"λ₁ + λ₂ - λ₃ = {fmt(margin)} kg·m² < -ε = {fmt(-ctx.inertia_tolerance)} "
         f"({_tolerance_name(ctx)}); no rigid body has these moments (each is a sum of two "
         "second moments of mass), libsdformat reports the inertia as invalid and Drake refuses it; "
