@@ -286,7 +286,7 @@ def test_every_third_party_import_is_a_declared_runtime_dependency() -> None:
     declared = {re.split(r"[<>=!~; \[]", d, maxsplit=1)[0].lower() for d in project["dependencies"]}
     optional = {"matplotlib"}  # `plot` extra: `gzinertia plot` says how to install it
     # `bem` extra: `addmass --bem`/`--from` say how to install it (tests/test_bem.py)
-    optional |= {re.split(r"[<>=!~; \[]", d, maxsplit=1)[0].lower()
+    optional |= {re.split(r"[<>=!~; \[]", d, maxsplit=1)[0].lower().replace("-", "_")
                  for d in tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
                      "optional-dependencies"]["bem"]}
     imported = {"networkx"}

@@ -232,3 +232,31 @@ def test_unreadable_mesh_raises(tmp_path: Path) -> None:
         solid_properties(Geometry("mesh", mesh_path=str(bad)))
     with pytest.raises(ShapeError):
         combine_solids([])
+
+
+def test_a_mesh_whose_pieces_face_opposite_ways_bounds_no_solid(tmp_path: Path) -> None:
+    """Two boxes side by side, one inside out (as in DAVE's wave glider meshes): the signed
+    volume integrals sum to moments no body has, so the mesh is refused; a hollow box (its inner
+    shell facing in) is a body, and its solid is the outer box's minus the cavity's."""
+    import trimesh
+
+    from gzinertia.physics.shapes import mesh_solid
+
+    outer = trimesh.creation.box((1.0, 1.0, 1.0))
+    beside = trimesh.creation.box((1.0, 0.2, 0.2))
+    beside.apply_translation((2.0, 0.0, 0.0))
+    beside.invert()
+    mixed = tmp_path / "mixed.stl"
+    trimesh.util.concatenate([outer, beside]).export(mixed)
+    with pytest.raises(GzInertiaError, match="does not bound a solid"):
+        mesh_solid(str(mixed))
+
+    cavity = trimesh.creation.box((0.5, 0.5, 0.5))
+    cavity.invert()
+    hollow = tmp_path / "hollow.stl"
+    trimesh.util.concatenate([outer, cavity]).export(hollow)
+    solid = mesh_solid(str(hollow))
+    assert rel_err(solid.volume, 1.0 - 0.125) < 1e-12
+    # inertia per unit density about the centre: a cube's is V·(a² + a²)/12, minus the cavity's
+    expected = 1.0 * (1.0 + 1.0) / 12.0 - 0.125 * (0.25 + 0.25) / 12.0
+    assert np.allclose(np.linalg.eigvalsh(np.asarray(solid.G_FFc_F)), expected, rtol=1e-12)

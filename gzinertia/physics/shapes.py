@@ -219,7 +219,24 @@ def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -
     volume = float(props.volume)
     if not volume > 0.0:
         raise ShapeError(f"mesh {path!r} encloses no volume")
+    _require_body_moments(path, props.inertia)
     return _solid(volume, props.center_mass, props.inertia, approximation)
+
+
+def _require_body_moments(path: str, I_per_density: Any) -> None:
+    """Refuses volume integrals no body has: the principal moments of a solid (a hollow one
+    too) are positive and satisfy the strict triangle inequality. A closed mesh whose pieces
+    face opposite ways (an inside-out piece beside outward ones, as in DAVE's wave glider)
+    sums them with opposite signs into moments that break it, and every geometry rule built on
+    them would be meaningless."""
+    with np.errstate(invalid="ignore"):
+        I = np.asarray(I_per_density, dtype=float)
+        moments = np.linalg.eigvalsh(0.5 * (I + I.T))
+    if not (moments[0] > 0.0 and moments[0] + moments[1] > moments[2]):
+        raise ShapeError(
+            f"mesh {path!r} does not bound a solid: its closed pieces face opposite ways (an "
+            "inside-out piece beside outward ones), so its volume integrals are no body's"
+        )
 
 
 def _require_solid_extent(path: str, vertices: Any) -> None:
