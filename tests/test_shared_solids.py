@@ -4,12 +4,18 @@
 The rules' link context, the volume fit, the hydrostatics and the buoyancy-proxy comparison all
 ask for the same collisions' solids; inside the block each record's solid is computed once and
 is the very value computed without the block, refusals included, and nothing outlives it.
+And the quick overflow check of a solid agrees with its definition.
 """
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from gzinertia.physics import shapes
 from gzinertia.physics.rotation import Pose
@@ -83,3 +89,38 @@ def test_nothing_outlives_the_block_and_nested_blocks_share(computed: list[Geome
         assert collision_solid(box) is first
     assert collision_solid(box) is not first
     assert len(computed) == 2
+
+
+_EXTREME = st.sampled_from(
+    [0.0, 1.0, -2.5, 1e-300, 8.9e307, -9e307, 1e308, 1.7e308, math.inf, -math.inf, math.nan]
+)
+
+
+@settings(max_examples=300)
+@given(
+    volume=_EXTREME,
+    centroid=st.lists(_EXTREME, min_size=3, max_size=3),
+    inertia=st.lists(_EXTREME, min_size=9, max_size=9),
+)
+@example(volume=1.0, centroid=[0.0, 0.0, 0.0], inertia=[1e308, 0, 0, 0, 1.0, 0, 0, 0, 1.0])
+@example(volume=1.0, centroid=[0.0, 0.0, 0.0], inertia=[8.9e307, 0, 0, 0, 1.0, 0, 0, 0, 1.0])
+def test_a_solid_is_refused_exactly_when_a_value_overflowed(
+    volume: float, centroid: list[float], inertia: list[float]
+) -> None:
+    """The quick overflow check agrees with its definition: the volume, the centroid and
+    ``G + Gᵀ`` (what the symmetric part is computed from) all finite; no warning escapes."""
+    G = np.array(inertia).reshape(3, 3)
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = (
+            math.isfinite(volume)
+            and bool(np.all(np.isfinite(centroid)))
+            and bool(np.all(np.isfinite(G + G.T)))
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if finite:
+            solid = shapes._solid(volume, centroid, G)
+            np.testing.assert_array_equal(solid.G_FFc_F, 0.5 * (G + G.T))
+        else:
+            with pytest.raises(ShapeError, match="too large"):
+                shapes._solid(volume, centroid, G)
