@@ -9,12 +9,15 @@ describes a hull the model no longer has.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from gzinertia.audit.context import LinkContext
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule
-from gzinertia.physics.bem_provenance import BemProvenance, parse_provenance
 from gzinertia.shell import command_line, exact_link_pattern
+
+if TYPE_CHECKING:
+    from gzinertia.physics.bem_provenance import BemProvenance
 
 
 def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
@@ -22,6 +25,8 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
     inertial = ctx.link.inertial
     if inertial.A_BBo_B is None:
         return None
+    from gzinertia.physics.bem_provenance import parse_provenance  # only links with added mass
+
     return parse_provenance(inertial.added_mass_comment)
 
 

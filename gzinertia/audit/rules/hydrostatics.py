@@ -227,7 +227,6 @@ def _marine_by_visuals(model: ModelHydrostatics, visual_volume: float) -> bool:
 
 @document_rule("GZI304")
 def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
-    from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
     from gzinertia.sdf.visuals import link_visuals
 
     h = hydrostatics_of(doc)
@@ -239,8 +238,10 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
             if not link.enabled or not record.collisions:
                 continue
             visuals, skipped = link_visuals(record, trees=trees)
-            if skipped:
-                continue
+            if skipped or not visuals:
+                continue  # (no visual: nothing to compare, buoyancy_proxy gives None)
+            from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
+
             found = buoyancy_proxy(record.collisions, visuals)
             if found is not None:
                 evidence.append((record, found))
