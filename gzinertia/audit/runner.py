@@ -62,25 +62,31 @@ def _document_context(doc: SdfDocument, config: AuditConfig) -> DocumentContext:
 
 def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
     """The findings of the selected rules on one read document, suppressions applied except
-    per-path ignores (see :func:`audit`). Raises whatever a rule raises."""
-    from gzinertia.audit.rules import RULES
+    per-path ignores (see :func:`audit`). Raises whatever a rule raises. The rules, the fits and
+    the hydrostatics share each collision's solid (computed once per document)."""
     from gzinertia.physics.shapes import shared_solids
+
+    with shared_solids():
+        return _check_document(doc, config)
+
+
+def _check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
+    from gzinertia.audit.rules import RULES
 
     selected = config.selected(RULES)
     ctx = _document_context(doc, config)
     findings: list[Finding] = []
-    with shared_solids():  # the rules, fits and hydrostatics share each collision's solid
-        for code, rule in RULES.items():
-            if code not in selected:
-                continue
-            if rule.check_document is not None:
-                findings.extend(rule.check_document(ctx))
-            if rule.check_link is not None:
-                for link_ctx in ctx.links:
-                    try:
-                        findings.extend(rule.check_link(link_ctx))
-                    except Exception as exc:  # a bug in a rule: name it, keep the run going
-                        raise _RuleError(code, link_ctx.name, exc) from exc
+    for code, rule in RULES.items():
+        if code not in selected:
+            continue
+        if rule.check_document is not None:
+            findings.extend(rule.check_document(ctx))
+        if rule.check_link is not None:
+            for link_ctx in ctx.links:
+                try:
+                    findings.extend(rule.check_link(link_ctx))
+                except Exception as exc:  # a bug in a rule: name it, keep the run going
+                    raise _RuleError(code, link_ctx.name, exc) from exc
     suppressed = {lk.name: lk.suppressed_codes for lk in doc.links}
     in_file = {lk.name: lk.name_in_file for lk in doc.links}
     return [
