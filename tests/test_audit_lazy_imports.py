@@ -4,7 +4,8 @@ Cold start is measured by ``benchmarks/bench_coldstart.py``, not here (no wall c
 these tests check the cause, by module presence in a fresh interpreter: auditing an SDF model
 file imports neither the URDF reader, nor the BEM solver and its meshing, nor the flotation
 solver (graded Buoyancy worlds only), nor the editing commands, nor SciPy, trimesh or
-matplotlib; the BEM provenance parser loads only for a link with ``<fluid_added_mass>``.
+matplotlib; the BEM provenance parser loads only for a link with ``<fluid_added_mass>``; and
+neither ``show`` nor ``audit`` of an SDF file on the command line loads the URDF package.
 """
 
 from __future__ import annotations
@@ -70,3 +71,29 @@ def test_an_auv_with_added_mass_and_visuals_loads_only_what_its_rules_need() -> 
     assert "gzinertia.physics.buoyancy_proxy" in modules  # its links have visuals: GZI304
     for package in NOT_FOR_SDF:
         assert _loaded(modules, package) == [], package
+
+
+def test_show_and_audit_of_an_sdf_file_on_the_command_line_load_no_urdf_module() -> None:
+    """The command line's own options (``--xacro-arg``) do not pull the URDF package in."""
+    path = EXAMPLES / "torpedo_auv" / "model.sdf"
+    for command in (["show", "--json"], ["audit", "--no-cache"]):
+        program = (
+            "import io, json, sys, contextlib\n"
+            "from gzinertia.cli import main\n"
+            f"sys.argv = ['gzinertia', *{command!r}, {str(path)!r}]\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n"
+            "        main()\n"
+            "    except SystemExit as exc:\n"
+            "        status = exc.code\n"
+            "    else:\n"
+            "        status = 0\n"
+            "print(json.dumps([status, sorted(sys.modules)]))\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", program], capture_output=True, text=True, check=True
+        ).stdout
+        status, modules = json.loads(out)
+        assert status == 0, command
+        assert "gzinertia.sdf.reader" in modules  # the file was read
+        assert _loaded(set(modules), "gzinertia.urdf") == [], command
