@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import GZINERTIA, machine_description, median_seconds, print_table
+from common import CHILD_ENV, GZINERTIA, machine_description, median_seconds, print_table
 from lxml import etree
 from synthetic_corpus import write_compact_model, write_single_model
 
@@ -109,7 +109,9 @@ class Run:
 def run_process(args: list[str]) -> Run:
     """Runs ``args`` with output discarded; its wall time and peak RSS (``wait4``)."""
     start = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV
+    )
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)

@@ -315,14 +315,15 @@ class LinkContext:
         A_BBo_B = self._A_BBo_B_per_density
         return None if A_BBo_B is None else density * A_BBo_B
 
-    @property
+    @functools.cached_property
     def added_mass(self) -> np.ndarray | None:
-        """``<fluid_added_mass>`` as libsdformat loads it (``A_BBo_B``, linear-first, symmetric),
-        ``None`` when absent or all zero."""
+        """``<fluid_added_mass>`` as libsdformat loads it (``A_BBo_B``, linear-first, symmetric,
+        read-only), ``None`` when absent or all zero."""
         A = self.link.inertial.A_BBo_B
         if A is None:
             return None
         S = A.symmetric().linear_first()
+        S.setflags(write=False)  # shared by the rules that read it
         return S if np.any(S) else None
 
     def fluid_centre(self) -> tuple[Vec3, str] | None:

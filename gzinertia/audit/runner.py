@@ -62,7 +62,15 @@ def _document_context(doc: SdfDocument, config: AuditConfig) -> DocumentContext:
 
 def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
     """The findings of the selected rules on one read document, suppressions applied except
-    per-path ignores (see :func:`audit`). Raises whatever a rule raises."""
+    per-path ignores (see :func:`audit`). Raises whatever a rule raises. The rules, the fits and
+    the hydrostatics share each collision's solid (computed once per document)."""
+    from gzinertia.physics.shapes import shared_solids
+
+    with shared_solids():
+        return _check_document(doc, config)
+
+
+def _check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
     from gzinertia.audit.rules import RULES
 
     selected = config.selected(RULES)

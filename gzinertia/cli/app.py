@@ -97,6 +97,8 @@ PackagePathOption = Annotated[
 
 def xacro_mapping(pairs: list[str] | None) -> dict[str, str]:
     """``--xacro-arg`` values as a mapping (an error naming a malformed one)."""
+    if not pairs:
+        return {}  # (the URDF package is not imported for an SDF file's command line)
     from gzinertia.urdf.xacro_expand import parse_xacro_args
 
     return parse_xacro_args(pairs or [])

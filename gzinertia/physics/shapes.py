@@ -10,14 +10,18 @@ SDF's axes: cylinders, capsules and cones along z (a cone's base at ``z = -L/2``
 sizes, ellipsoids by semi-axes. Meshes are read with trimesh after ``<scale>``; a mesh that does
 not bound a volume (not watertight, or not consistently wound) is replaced by its convex hull,
 and the result says so in ``approximation``. :func:`collision_solid` re-expresses a solid in the
-link frame B through ``X_BC``; :func:`combine_solids` is the union of disjoint solids.
+link frame B through ``X_BC``; :func:`combine_solids` is the union of disjoint solids. Inside a
+:func:`shared_solids` block (the audit opens one per document), each collision record's solid
+is computed once, however many computations ask for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +49,7 @@ __all__ = [
     "load_mesh",
     "mesh_solid",
     "reexpress_solid",
+    "shared_solids",
     "solid_properties",
     "sphere_solid",
 ]
@@ -74,11 +79,21 @@ def _solid(volume: float, p: Any, G: Any, approximation: str | None = None) -> S
     """The solid, refused (:class:`ShapeError`) when a value overflowed float64: a shape whose
     size is below the reader's value limit can still have a volume or second moment beyond it
     (a box of side 1e100 has ``G ~ 1e500``)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        centroid = np.array(p, dtype=float).reshape(3)
-        inertia = np.array(G, dtype=float).reshape(3, 3)
-        finite = math.isfinite(volume) and bool(np.all(np.isfinite(centroid)))
-        finite = finite and bool(np.all(np.isfinite(inertia + inertia.T)))
+    centroid = np.array(p, dtype=float).reshape(3)
+    inertia = np.array(G, dtype=float).reshape(3, 3)
+    # The usual case without NumPy's error-state switching (a tenth of an audit's time): when
+    # twice the sum of the entries' magnitudes is finite, so is every entry and every sum of
+    # two, an entry with itself included (``inertia + inertia.T``); NaN, infinity and huge
+    # entries take the general check.
+    finite = (
+        math.isfinite(volume)
+        and math.isfinite(sum(map(abs, centroid.tolist())))
+        and math.isfinite(2.0 * sum(map(abs, inertia.ravel().tolist())))
+    )
+    if not finite:
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = math.isfinite(volume) and bool(np.all(np.isfinite(centroid)))
+            finite = finite and bool(np.all(np.isfinite(inertia + inertia.T)))
     if not finite:
         raise ShapeError(
             "the shape is too large: its volume or second moment of volume overflows float64"
@@ -325,9 +340,49 @@ def reexpress_solid(solid_C: SolidProperties, R_BC: Any, p_BoCo_B: Any) -> Solid
 
 
 def collision_solid(collision: Collision) -> SolidProperties:
-    """The collision's solid in the link frame B (through ``collision.X_BC``)."""
+    """The collision's solid in the link frame B (through ``collision.X_BC``); inside a
+    :func:`shared_solids` block, computed once per record (the refusal too)."""
+    memo = _SHARED_SOLIDS.get()
+    if memo is None:
+        return _collision_solid(collision)
+    hit = memo.get(id(collision))
+    if hit is None or hit[0] is not collision:
+        try:
+            hit = (collision, _collision_solid(collision))
+        except ShapeError as exc:
+            hit = (collision, exc)
+        memo[id(collision)] = hit  # the entry holds the record: its id is not reused meanwhile
+    if isinstance(hit[1], ShapeError):
+        raise ShapeError(str(hit[1]))
+    return hit[1]
+
+
+def _collision_solid(collision: Collision) -> SolidProperties:
     solid_C = solid_properties(collision.geometry)
     return reexpress_solid(solid_C, collision.X_BC.R, collision.X_BC.p)
+
+
+#: The solids of :func:`shared_solids`' block: by ``id`` of the record, with the record itself
+#: (kept alive, and compared by identity, so a freed record's reused ``id`` cannot match).
+_SHARED_SOLIDS: ContextVar[
+    dict[int, tuple[Collision, SolidProperties | ShapeError]] | None
+] = ContextVar("gzinertia_shared_solids", default=None)
+
+
+@contextlib.contextmanager
+def shared_solids() -> Iterator[None]:
+    """A block within which :func:`collision_solid` computes each :class:`Collision` record's
+    solid once (records are immutable, and a solid is a function of its record and, for a mesh,
+    of the file :func:`load_mesh` already caches); the solids are dropped when the block ends.
+    Blocks nest (the outer one's solids are kept); each thread or task has its own."""
+    if _SHARED_SOLIDS.get() is not None:
+        yield
+        return
+    token = _SHARED_SOLIDS.set({})
+    try:
+        yield
+    finally:
+        _SHARED_SOLIDS.reset(token)
 
 
 def combine_solids(solids: Sequence[SolidProperties]) -> SolidProperties:

@@ -23,18 +23,23 @@ from gzinertia.sdf.xml import child, line_of, parse_xml_file_shared
 
 
 def link_visuals(
-    link: LinkRecord, model_paths: Sequence[str | Path] = ()
+    link: LinkRecord,
+    model_paths: Sequence[str | Path] = (),
+    trees: dict[str, etree._Element | None] | None = None,
 ) -> tuple[list[Collision], int]:
     """``(visuals, skipped)``: the link's visuals as :class:`~gzinertia.records.Collision`
     records (``X_BC`` is the visual's pose in the link frame), and how many were left out.
     ``([], 0)`` when the link's element cannot be found again (standard input, a changed
-    file)."""
+    file). ``trees``: a memo of the files' parses (``None`` for one that cannot be read) to
+    reuse over the links of one document (each file is then looked up once)."""
     path = link.source.file
-    if not Path(path).is_file():
-        return [], 0
-    try:
-        root = parse_xml_file_shared(path)
-    except GzInertiaError:
+    if trees is None:
+        root = _file_tree(path)
+    else:
+        if path not in trees:
+            trees[path] = _file_tree(path)
+        root = trees[path]
+    if root is None:
         return [], 0
     own = link.name.rsplit("::", 1)[-1]
     elem = _links_by_line_and_name(root).get((link.source.line, own))
@@ -59,6 +64,17 @@ def link_visuals(
         visuals.append(Collision((v.get("name") or "").strip(), X_BV, geometry,
                                  SourceRef(path, line_of(v))))
     return visuals, skipped
+
+
+def _file_tree(path: str) -> etree._Element | None:
+    """The shared parse of the file that holds a link, ``None`` when it is not a regular
+    file (standard input) or cannot be read."""
+    if not Path(path).is_file():
+        return None
+    try:
+        return parse_xml_file_shared(path)
+    except GzInertiaError:
+        return None
 
 
 @functools.lru_cache(maxsize=4)

@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.audit.context import LinkContext
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule
-from gzinertia.physics.bem_provenance import BemProvenance, parse_provenance
 from gzinertia.records import Collision
 from gzinertia.shell import command_line, exact_link_pattern
+
+if TYPE_CHECKING:
+    from gzinertia.physics.bem_provenance import BemProvenance
 
 
 def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
@@ -29,6 +32,8 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
     inertial = ctx.link.inertial
     if inertial.A_BBo_B is None:
         return None
+    from gzinertia.physics.bem_provenance import parse_provenance  # only links with added mass
+
     return parse_provenance(inertial.added_mass_comment)
 
 
