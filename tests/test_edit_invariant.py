@@ -109,9 +109,8 @@ def _addmass_fit(method: str) -> Runs:
             return [Run(("addmass", str(path), "--ellipsoid", "--fit", method))]
         import numpy as np
 
-        from gzinertia.sdf.model_file import read_model_file
-
         from gzinertia.errors import GzInertiaError
+        from gzinertia.sdf.model_file import read_model_file
 
         try:
             links = read_model_file(path).links
