@@ -590,8 +590,9 @@ def _shape_geometry(rng: np.random.Generator, kind: str, folder: Path, name: str
 def shapes_vehicle(rng: np.random.Generator, folder: Path) -> str:
     """A model (SDFormat 1.11) of 1–3 links in a chain, each with an ``<inertial>`` as
     :func:`inertial_xml` writes it and 2–4 collisions of any of :data:`FIT_SHAPES` (every link
-    at least one cone or mesh), posed near the link origin in any form; mesh files (closed, some
-    not convex, some scaled) are written under ``folder/meshes``."""
+    at least one cone or mesh), posed near the link origin in any form (in half of the links
+    all without rotation); mesh files (closed, some not convex, some scaled) are written under
+    ``folder/meshes``."""
     ind = "    "
     links = []
     n_links = int(rng.integers(1, 4))
@@ -603,9 +604,15 @@ def shapes_vehicle(rng: np.random.Generator, folder: Path) -> str:
         kinds = [str(rng.choice(FIT_SHAPES)) for _ in range(n)]
         if not {"cone", "mesh"} & set(kinds):
             kinds[int(rng.integers(n))] = str(rng.choice(["cone", "mesh"]))
+        aligned = rng.random() < 0.5  # shapes posed without rotation, as people write them
         for c, kind in enumerate(kinds):
             cind = ind + "    "
-            text += f'{ind}  <collision name="c{c}">\n' + pose_xml(rng, None, cind, scale=0.4)
+            if aligned:
+                xyz = " ".join(fmt(v) for v in rng.uniform(-0.4, 0.4, size=3))
+                pose = f"{cind}<pose>{xyz} 0 0 0</pose>\n"
+            else:
+                pose = pose_xml(rng, None, cind, scale=0.4)
+            text += f'{ind}  <collision name="c{c}">\n' + pose
             text += _shape_geometry(rng, kind, folder, f"{name}_c{c}", cind)
             text += f"{ind}  </collision>\n"
         text += f"{ind}</link>\n"
