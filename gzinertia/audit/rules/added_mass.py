@@ -5,7 +5,9 @@ The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-firs
 (eigenvalues,
 change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
 fluid ellipsoid (:mod:`gzinertia.physics.fits`,
-:meth:`gzinertia.physics.fits.EllipsoidFit.added_mass`).
+:meth:`gzinertia.physics.fits.EllipsoidFit.added_mass`), or, for a matrix ``addmass
+--ellipsoid`` wrote, of the fit its comment names (:func:`recorded_fit_of`,
+:mod:`gzinertia.physics.fit_provenance`).
 """
 
 from __future__ import annotations
