@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from sdf_builders import num as fmt  # shortest text that reads back as the same double
@@ -535,3 +536,96 @@ def random_vehicle_sdf(rng: np.random.Generator) -> str:
 def vehicle_sdf_for_seed(seed: int) -> str:
     """:func:`random_vehicle_sdf` of ``numpy.random.default_rng(seed)``."""
     return random_vehicle_sdf(np.random.default_rng(seed))
+
+
+# ------------------------------------------------------------------------------------------
+# Links of every shape, for the ellipsoid fits (a separate stream: the others stay as they were)
+
+#: Every collision shape the fits handle: the SDFormat 1.11 primitives and mesh files.
+FIT_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid", "cone", "mesh")
+#: The closed meshes :func:`shapes_vehicle` writes (convex and not).
+MESH_KINDS = ("box", "blob", "hull", "capsule", "annulus")
+
+
+def _mesh_file(rng: np.random.Generator, folder: Path, name: str) -> str:
+    """A closed, outward-oriented mesh of random size written to ``folder/meshes/name.stl``
+    (trimesh's creators), returned as the relative URI a model next to ``folder`` names."""
+    import trimesh
+
+    kind = str(rng.choice(MESH_KINDS))
+    a, b, c = rng.uniform(0.05, 0.6, size=3)
+    if kind == "box":
+        mesh = trimesh.creation.box((a, b, c))
+    elif kind == "blob":  # an ellipsoid's icosphere, off-centre in its own file
+        mesh = trimesh.creation.icosphere(subdivisions=2)
+        mesh.apply_scale((a, b, c))
+        mesh.apply_translation(rng.uniform(-0.2, 0.2, size=3))
+    elif kind == "hull":
+        mesh = trimesh.convex.convex_hull(rng.uniform(-1.0, 1.0, size=(12, 3)) * (a, b, c))
+    elif kind == "capsule":
+        mesh = trimesh.creation.capsule(height=2.0 * a, radius=0.5 * b)
+    else:  # a ring: not convex, centroid in the hole
+        mesh = trimesh.creation.annulus(r_min=0.5 * a, r_max=0.5 * a + b, height=c)
+    uri = f"meshes/{name}.stl"
+    (folder / "meshes").mkdir(parents=True, exist_ok=True)
+    mesh.export(folder / uri)
+    return uri
+
+
+def _shape_geometry(rng: np.random.Generator, kind: str, folder: Path, name: str,
+                    indent: str) -> str:
+    if kind == "cone":
+        r, length = rng.uniform(0.05, 0.6, size=2)
+        cone = f"<cone><radius>{fmt(r)}</radius><length>{fmt(length)}</length></cone>"
+        return f"{indent}<geometry>{cone}</geometry>\n"
+    if kind == "mesh":
+        uri = _mesh_file(rng, folder, name)
+        scale = ""
+        if rng.random() < 0.4:
+            scale = f"<scale>{' '.join(fmt(v) for v in rng.uniform(0.5, 2.0, size=3))}</scale>"
+        return f"{indent}<geometry><mesh><uri>{uri}</uri>{scale}</mesh></geometry>\n"
+    return geometry_xml(rng, kind, indent)
+
+
+def shapes_vehicle(rng: np.random.Generator, folder: Path) -> str:
+    """A model (SDFormat 1.11) of 1–3 links in a chain, each with an ``<inertial>`` as
+    :func:`inertial_xml` writes it and 2–4 collisions of any of :data:`FIT_SHAPES` (every link
+    at least one cone or mesh), posed near the link origin in any form (in half of the links
+    all without rotation); mesh files (closed, some not convex, some scaled) are written under
+    ``folder/meshes``."""
+    ind = "    "
+    links = []
+    n_links = int(rng.integers(1, 4))
+    for k in range(n_links):
+        name = f"link{k}"
+        text = f'{ind}<link name="{name}">\n' + pose_xml(rng, None, ind + "  ", scale=1.5)
+        text += inertial_xml(rng, ind + "  ")
+        n = int(rng.integers(2, 5))
+        kinds = [str(rng.choice(FIT_SHAPES)) for _ in range(n)]
+        if not {"cone", "mesh"} & set(kinds):
+            kinds[int(rng.integers(n))] = str(rng.choice(["cone", "mesh"]))
+        aligned = rng.random() < 0.5  # shapes posed without rotation, as people write them
+        for c, kind in enumerate(kinds):
+            cind = ind + "    "
+            if aligned:
+                xyz = " ".join(fmt(v) for v in rng.uniform(-0.4, 0.4, size=3))
+                pose = f"{cind}<pose>{xyz} 0 0 0</pose>\n"
+            else:
+                pose = pose_xml(rng, None, cind, scale=0.4)
+            text += f'{ind}  <collision name="c{c}">\n' + pose
+            text += _shape_geometry(rng, kind, folder, f"{name}_c{c}", cind)
+            text += f"{ind}  </collision>\n"
+        text += f"{ind}</link>\n"
+        links.append(text)
+        if k:
+            links.append(f'{ind}<joint name="j{k}" type="revolute">\n'
+                         f"{ind}  <parent>link{k - 1}</parent>\n{ind}  <child>{name}</child>\n"
+                         f"{ind}  <axis><xyz>0 0 1</xyz></axis>\n{ind}</joint>\n")
+    pose = pose_xml(rng, None, "    ")
+    model = f'  <model name="shapes">\n{pose}{"".join(links)}  </model>\n'
+    return f'<?xml version="1.0"?>\n<sdf version="1.11">\n{model}</sdf>\n'
+
+
+def shapes_vehicle_for_seed(seed: int, folder: Path) -> str:
+    """:func:`shapes_vehicle` of ``numpy.random.default_rng(seed)``."""
+    return shapes_vehicle(np.random.default_rng(seed), folder)

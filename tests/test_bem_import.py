@@ -222,3 +222,69 @@ def test_an_imported_result_goes_stale_with_the_hull(
     assert len(stale) == 1 and stale[0].link == "boat::body"
     assert "was imported" in stale[0].message and "--from" in stale[0].message
     assert stale[0].values["origin"] == "imported"
+
+
+#: The hull as the link's visual (the 1 x 0.4 x 0.3 m box of :func:`_hull_F`, posed in B where
+#: F puts it), its collision a thin buoyancy-proxy slab; the mass that of the water the hull
+#: displaces (a vehicle that hovers).
+VISUAL_HULL = """<?xml version="1.0"?>
+<sdf version="1.10">
+  <model name="boat">
+    <link name="body">
+      <inertial><mass>120</mass><inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>
+      <collision name="proxy"><geometry><box><size>0.3 0.2 0.01</size></box></geometry></collision>
+      <visual name="hull"><pose>{pose}</pose><geometry><box><size>1 0.4 0.3</size></box></geometry></visual>
+    </link>
+  </model>
+</sdf>
+"""
+
+
+def test_import_for_the_visual_hull(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``addmass --from DATASET --geometry visual``: the result is taken to describe the link's
+    visual hull (the collision a buoyancy proxy). The matrix is the Capytaine oracle's, as for
+    collisions (the same change of point and axes); the comment names the visual and its
+    digest; ``--check`` passes and the audit adds no finding (GZI204 and GZI207 defer to the
+    imported hull; GZI304 keeps the proxy's buoyancy but says the added mass was imported for
+    the visuals). Resizing the proxy leaves it current; resizing the visual makes it stale
+    (GZI212), pointing at a new import for the visual."""
+    from gzinertia.audit.runner import audit
+    from gzinertia.physics.bem_provenance import parse_provenance
+
+    dataset = _dataset(tmp_path, [np.inf])
+    p_BoHo_B = R_BF @ np.array([0.25, 0.1, -1.0]) + p_BoFo_B  # the hull's centre, in B
+    sdf = tmp_path / "boat.sdf"
+    sdf.write_text(VISUAL_HULL.format(
+        pose=" ".join(f"{v:.17g}" for v in (*p_BoHo_B, 0.0, 0.0, YAW_BF))))
+    before = {(f.code, f.link) for f in audit([str(sdf)]).findings}
+    args = ["addmass", str(sdf), "--from", str(dataset), "--link", "body", "--geometry",
+            "visual", "--about", " ".join(f"{v:.17g}" for v in p_BoP_B), "--axes",
+            f"0 0 {YAW_BF:.17g}"]
+    code, _, err = run_cli([*args, "--in-place"], capsys)
+    assert code == 0, err
+    link = read_sdf_bytes(sdf.read_bytes(), str(sdf), []).links[0]
+    assert link.inertial.A_BBo_B is not None
+    A = link.inertial.A_BBo_B.linear_first()
+    oracle = _oracle_A_BBo_B(np.inf)
+    assert np.max(np.abs(A - oracle)) <= 1e-5 * np.max(np.abs(oracle))
+    provenance = parse_provenance(link.inertial.added_mass_comment)
+    assert provenance is not None
+    assert (provenance.element, provenance.collisions, provenance.origin) == (
+        "visual", ("hull",), "imported")
+    code, _, err = run_cli([*args, "--check"], capsys)
+    assert code == 0, err
+
+    findings = audit([str(sdf)]).findings
+    after = {(f.code, f.link) for f in findings}
+    assert after <= before, after - before
+    proxy = [f.message for f in findings if f.code == "GZI304"]
+    assert ("GZI304", "boat::body") in before and len(proxy) == 1
+    assert "imported for the visuals" in proxy[0] and "gzinertia hydrostatics" in proxy[0]
+
+    text = sdf.read_text()
+    sdf.write_text(text.replace("<size>0.3 0.2 0.01</size>", "<size>0.3 0.2 0.02</size>"))
+    assert "GZI212" not in {f.code for f in audit([str(sdf)]).findings}
+    sdf.write_text(text.replace("<size>1 0.4 0.3</size>", "<size>1.1 0.4 0.3</size>"))
+    stale = [f for f in audit([str(sdf)]).findings if f.code == "GZI212"]
+    assert len(stale) == 1 and stale[0].values["origin"] == "imported"
+    assert "--from" in stale[0].message and "--geometry visual:hull" in stale[0].message

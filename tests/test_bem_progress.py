@@ -115,3 +115,28 @@ def test_the_choice_of_display(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI", "true")
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     assert isinstance(bem_progress(None), LineProgress)
+
+
+def test_under_a_waterline_the_status_line_counts_wetted_panels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``--waterline`` only the part of each hull below the free surface is solved on:
+    the status line says so ("wetted panels") with the count the provenance comment gives for
+    the same link; in unbounded fluid the closed surface is solved on and the line says
+    "panels" only."""
+    import re
+
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = _model(tmp_path)
+    args = ["addmass", str(path), "--bem", "--panel-size", PANEL, "--waterline", "0"]
+    code, _, err = run_cli([*args, "--in-place"], capsys)
+    assert code == 0, err
+    comments = re.findall(r"(\d+) wetted panels \(cut at the waterline", path.read_text())
+    status = [line for line in err.splitlines() if line.startswith("... ")]
+    solved = [re.search(r"BEM solve, (\d+) wetted panels$", line) for line in status]
+    assert [m.group(1) for m in solved if m] == comments and len(comments) == 2, err
+    assert all("wetted panels" in line for line in status), err
+    code, _, err = run_cli(["addmass", str(_model(tmp_path)), "--bem", "--panel-size", PANEL,
+                            "-o", str(tmp_path / "o.sdf")], capsys)
+    status = [line for line in err.splitlines() if line.startswith("... ")]
+    assert code == 0 and len(status) == 4 and not any("wetted" in s for s in status), err

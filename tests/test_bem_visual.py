@@ -206,3 +206,31 @@ def test_a_visual_mesh_file_that_changes_is_reported_through_the_audit_cache(
     trimesh.creation.box((0.6, 0.3, 0.2)).export(stl)
     stale = gzi212()
     assert len(stale) == 1 and "visuals (shell)" in stale[0], stale
+
+
+def test_proxy_finding_says_the_added_mass_came_from_the_visuals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GZI304 (the slab is a buoyancy proxy: its volume a tenth of the visual's) stays after a
+    BEM of the visuals, since Gazebo's buoyancy still sees the slab; but it no longer tells the
+    user to fit the added mass to the visual's shape, which is what was done: it says the added
+    mass came from a BEM solve of the visuals. Once the visual changes (GZI212: stale), the
+    finding gives the advice again."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = _model(tmp_path)
+
+    def proxy() -> list[str]:
+        return [f.message for f in audit([str(path)]).findings if f.code == "GZI304"]
+
+    [before] = proxy()
+    assert "fit the added mass to the visual's shape" in before
+    code, _, err = run_cli(["addmass", str(path), *ARGS, "--in-place"], capsys)
+    assert code == 0, err
+    [after] = proxy()
+    assert after.split(". ")[0] == before.split(". ")[0]  # the same evidence
+    assert "BEM solve of the visuals" in after and "gzinertia hydrostatics" in after
+    assert "fit the added mass to the visual's shape" not in after
+    assert "any added mass fitted to the collisions" not in after
+    path.write_text(path.read_text().replace("<radii>0.3 ", "<radii>0.29 "))
+    [stale] = proxy()
+    assert "fit the added mass to the visual's shape" in stale

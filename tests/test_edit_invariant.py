@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS, EXAMPLES, run_cli
-from sdfgen import vehicle_sdf_for_seed
+from sdfgen import FIT_SHAPES, shapes_vehicle_for_seed, vehicle_sdf_for_seed
 from urdfgen import random_urdf, with_invalid_inertias
 
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.runner import audit
+from gzinertia.cli.options import FitChoice
+from gzinertia.physics.fits import DEFAULT_FIT, FIT_METHODS
 
 #: Generated vehicles in the quick run (CI) and under the ``slow`` marker.
 QUICK_SEEDS = range(12)
@@ -97,6 +99,38 @@ def _addmass_bem_visual(path: Path, text: bytes, found: Sequence[Finding]) -> li
     return [Run(("addmass", str(path), *args))]
 
 
+def _addmass_fit(method: str) -> Runs:
+    """``addmass --ellipsoid --fit METHOD`` on the whole file; for ``explicit`` (``--semi-axes``,
+    which takes one link) one run per moving link, with an ellipsoid of random semi-axes, centre
+    and orientation drawn from the file's name and the link (a user's own hull ellipsoid)."""
+
+    def runs(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
+        if method != "explicit":
+            return [Run(("addmass", str(path), "--ellipsoid", "--fit", method))]
+        import numpy as np
+
+        from gzinertia.errors import GzInertiaError
+        from gzinertia.sdf.model_file import read_model_file
+
+        try:
+            links = read_model_file(path).links
+        except GzInertiaError:  # a file the audit cannot read either: the test skips it
+            return []
+        out = []
+        for k, link in enumerate(links):
+            if link.static or link.welded_to_world:
+                continue
+            rng = np.random.default_rng([sum(path.name.encode()), k])
+            a = ",".join(f"{v:.6g}" for v in rng.uniform(0.05, 0.8, size=3))
+            c = ",".join(f"{v:.6g}" for v in rng.uniform(-0.5, 0.5, size=3))
+            rpy = ",".join(f"{v:.6g}" for v in rng.uniform(-3.0, 3.0, size=3))
+            out.append(Run(("addmass", str(path), "--ellipsoid", "--link", link.name,
+                            f"--semi-axes={a}", f"--center={c}", f"--rpy={rpy}")))
+        return out
+
+    return runs
+
+
 def _fix(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
     return [Run(("fix", str(path)))] if b"<inertia" in text else []
 
@@ -121,6 +155,20 @@ EDITS: dict[str, Runs] = {
 }
 
 
+#: ``addmass --ellipsoid`` with every fit the command line offers (``--fit`` and, for
+#: ``explicit``, ``--semi-axes``); ``EDITS["addmass"]`` is the default fit.
+FIT_EDITS: dict[str, Runs] = {f"addmass-{m}": _addmass_fit(m) for m in FIT_METHODS}
+
+
+def test_fit_edits_cover_every_fit_the_cli_offers() -> None:
+    """Every ``--fit`` choice and the explicit ellipsoid are checked (a new fit method in
+    :data:`gzinertia.physics.fits.FIT_METHODS` or the CLI joins the invariant by itself)."""
+    offered = {c.value for c in FitChoice} | {"explicit"}
+    assert offered == set(FIT_METHODS)
+    assert {f"addmass-{m}" for m in offered} == set(FIT_EDITS)
+    assert DEFAULT_FIT == "volume" and EDITS["addmass"] is _addmass
+
+
 def _sources() -> list[tuple[str, Path | int]]:
     files: list[tuple[str, Path | int]] = []
     files += [(f"examples/{p.relative_to(EXAMPLES)}", p) for p in sorted(EXAMPLES.rglob("*.sdf"))]
@@ -132,8 +180,14 @@ def _sources() -> list[tuple[str, Path | int]]:
 
 def _materialise(source: Path | int | str, tmp: Path) -> Path:
     """A writable copy: a corpus or example file with its whole project (relative includes
-    keep resolving), a generated vehicle, or (``"urdf:SEED"``) a generated URDF robot with
-    about half of its inertias made invalid."""
+    keep resolving), a generated vehicle, (``"urdf:SEED"``) a generated URDF robot with
+    about half of its inertias made invalid, or (``"shapes:SEED"``) a generated model whose
+    links hold several collisions of every shape and mesh files."""
+    if isinstance(source, str) and source.startswith("shapes:"):
+        seed = int(source.removeprefix("shapes:"))
+        path = tmp / f"shapes_{seed}.sdf"
+        path.write_text(shapes_vehicle_for_seed(seed, tmp))
+        return path
     if isinstance(source, str):
         seed = int(source.removeprefix("urdf:"))
         path = tmp / f"robot_{seed}.urdf"
@@ -173,7 +227,7 @@ def check_invariant(
     path = _materialise(source, tmp)
     text = path.read_bytes()
     status, before, found = _findings(path)
-    runs = EDITS[command](path, text, found)
+    runs = {**EDITS, **FIT_EDITS}[command](path, text, found)
     if status != "ok" or not runs:
         pytest.skip(f"{command} does not apply ({status})")
     for run in runs:
@@ -223,3 +277,48 @@ def test_edit_adds_no_finding_on_generated_urdf(
     command: str, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     check_invariant(command, f"urdf:{seed}", tmp_path, capsys)
+
+
+#: Generated models of every shape per fit method: the quick run and the ``slow`` one.
+SHAPE_QUICK_SEEDS = range(4)
+SHAPE_SLOW_SEEDS = range(4, 80)
+
+
+def test_quick_shape_models_hold_every_shape(tmp_path: Path) -> None:
+    """The quick seeds together put every primitive, the cone and mesh files, several to a
+    link, in front of every fit."""
+    from gzinertia.sdf.model_file import read_model_file
+
+    kinds: set[str] = set()
+    for seed in SHAPE_QUICK_SEEDS:
+        path = _materialise(f"shapes:{seed}", tmp_path / str(seed))
+        for link in read_model_file(path).links:
+            assert len(link.collisions) >= 2
+            kinds |= {c.geometry.kind for c in link.collisions}
+    assert kinds == set(FIT_SHAPES)
+
+
+@pytest.mark.parametrize("command", sorted(FIT_EDITS))
+@pytest.mark.parametrize("seed", SHAPE_QUICK_SEEDS)
+def test_every_fit_adds_no_finding(
+    command: str, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_invariant(command, f"shapes:{seed}", tmp_path, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(FIT_EDITS))
+@pytest.mark.parametrize("seed", SHAPE_SLOW_SEEDS)
+def test_every_fit_adds_no_finding_many_shapes(
+    command: str, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_invariant(command, f"shapes:{seed}", tmp_path, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(FIT_EDITS))
+@pytest.mark.parametrize("source", [s for _, s in _QUICK], ids=[i for i, _ in _QUICK])
+def test_every_fit_adds_no_finding_on_every_file(
+    command: str, source: Path | int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_invariant(command, source, tmp_path, capsys)

@@ -89,9 +89,13 @@ class FitChooser:
 
 
 def provenance(fit: EllipsoidFit, density: float) -> str:
-    """The comment written before ``<fluid_added_mass>`` (no ``--`` inside)."""
+    """The comment written before ``<fluid_added_mass>`` (no ``--`` inside). The audit reads
+    the fit back (:func:`gzinertia.physics.fit_provenance.parse_fit_provenance`) and judges the
+    matrix against that fit of the link (GZI204, GZI207)."""
+    from gzinertia.physics.fit_provenance import PREFIX  # read back by the audit
+
     text = (
-        f"gzinertia addmass: Tuckerman ellipsoid added mass, {fit.description}, "
+        f"{PREFIX}{fit.description}, "
         f"fluid density {density:g} kg/m^3; about the link origin in link axes"
     )
     return ascii_comment(text)

@@ -393,6 +393,13 @@ class _Meshes:
     length: float
 
 
+def solved_panels(panels: int, free_surface: FreeSurface | None) -> str:
+    """``"N panels"`` for the progress line of a solve; ``"N wetted panels"`` under a free
+    surface, where only the part below the waterline is solved on (as the provenance comment
+    says)."""
+    return f"{panels} panels" if free_surface is None else f"{panels} wetted panels"
+
+
 def _meshes(
     collisions: Sequence[Collision],
     h: float,
@@ -474,11 +481,12 @@ def bem_added_mass(
         A_coarse = np.asarray(cached["A_coarse"], dtype=float).reshape(6, 6)
     else:
         A_fine = solve_surface(
-            fine, density, free_surface, progress, f"BEM solve, {fine.panels} panels"
+            fine, density, free_surface, progress,
+            f"BEM solve, {solved_panels(fine.panels, free_surface)}",
         )
         A_coarse = solve_surface(
             coarse, density, free_surface, progress,
-            f"BEM solve for the error estimate, {coarse.panels} panels",
+            f"BEM solve for the error estimate, {solved_panels(coarse.panels, free_surface)}",
         )
         if use_cache:
             _store(
@@ -620,12 +628,14 @@ def bem_added_mass_together(
         fine_blocks, cross = _solve_together(
             [(s, X) for s, (_, X) in zip(fine, links, strict=True)], density, surfaces[0],
             progress,
-            f"BEM solve of {len(links)} links together, {sum(s.panels for s in fine)} panels",
+            f"BEM solve of {len(links)} links together, "
+            f"{solved_panels(sum(s.panels for s in fine), surfaces[0])}",
         )
         coarse_blocks, _ = _solve_together(
             [(s, X) for s, (_, X) in zip(coarse, links, strict=True)], density, surfaces[0],
             progress,
-            f"BEM solve for the error estimate, {sum(s.panels for s in coarse)} panels",
+            "BEM solve for the error estimate, "
+            f"{solved_panels(sum(s.panels for s in coarse), surfaces[0])}",
         )
         if use_cache:
             _store(

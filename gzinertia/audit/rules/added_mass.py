@@ -5,13 +5,16 @@ The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-firs
 (eigenvalues,
 change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
 fluid ellipsoid (:mod:`gzinertia.physics.fits`,
-:meth:`gzinertia.physics.fits.EllipsoidFit.added_mass`).
+:meth:`gzinertia.physics.fits.EllipsoidFit.added_mass`), or, for a matrix ``addmass
+--ellipsoid`` wrote, of the fit its comment names (:func:`recorded_fit_of`,
+:mod:`gzinertia.physics.fit_provenance`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,6 +46,7 @@ __all__ = [
     "applied_added_mass",
     "auto_drops_added_mass",
     "implied_centre",
+    "recorded_fit_of",
     "total_not_pd",
 ]
 
@@ -203,6 +207,50 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     return np.asarray(r, dtype=float)
 
 
+@dataclass(frozen=True)
+class RecordedFit:
+    """The fit an ``addmass --ellipsoid`` comment names, refitted to the link as it is now:
+    ``A_per_density`` is its Tuckerman ``A_BBo_B`` (linear-first, about Bo in link axes) in a
+    fluid of 1 kg/m³, ``what`` names it in messages, ``options`` recompute it on the command
+    line."""
+
+    A_per_density: np.ndarray
+    what: str
+    options: tuple[str, ...]
+
+
+def recorded_fit_of(ctx: LinkContext) -> RecordedFit | None:
+    """The fit the link's ``<fluid_added_mass>`` comment says produced it (``addmass
+    --ellipsoid``, any ``--fit`` or ``--semi-axes``), of the link as it is now; ``None`` without
+    such a comment or when the link can no longer be fitted that way. GZI204 and GZI207 judge
+    the written matrix against it: each fit is a legitimate estimate with its own centre and
+    size (MuJoCo's ellipsoid of a cone, the inertia fit at the centre of mass), and the
+    matrix it wrote must not be read as a mistake for differing from another fit."""
+    from gzinertia.physics.fit_provenance import parse_fit_provenance, recorded_fit
+    from gzinertia.physics.fits import FitError
+
+    if ctx.added_mass is None:
+        return None
+    provenance = parse_fit_provenance(ctx.link.inertial.added_mass_comment)
+    if provenance is None:
+        return None
+    fit = recorded_fit(ctx.link, provenance)
+    if fit is None:
+        return None
+    try:
+        A = fit.added_mass(1.0).linear_first()
+    except FitError:  # overflow: the default reference then
+        return None
+    if provenance.explicit is not None:
+        a, c, rpy = (",".join(f"{v:.6g}" for v in t) for t in provenance.explicit)
+        what = "explicit ellipsoid its comment names"
+        options: tuple[str, ...] = (f"--semi-axes={a}", f"--center={c}", f"--rpy={rpy}")
+    else:
+        what = f"{provenance.method} fit its comment names"
+        options = () if provenance.method == "volume" else ("--fit", provenance.method)
+    return RecordedFit(A, what, options)
+
+
 def _bem_is_current(ctx: LinkContext) -> bool:
     from gzinertia.audit.rules.bem import bem_is_current
 
@@ -218,7 +266,12 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     A_BBo_B, where, what_matrix = applied
     if what_matrix == ELEMENT and _bem_is_current(ctx):
         return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
+    # Written by `addmass --ellipsoid`: judged against the fit its comment names, refitted now.
+    recorded = recorded_fit_of(ctx) if what_matrix == ELEMENT else None
     reference = ctx.fluid_centre()
+    if recorded is not None:
+        centre = implied_centre(recorded.A_per_density)
+        reference = None if centre is None else (centre, f"centre of the {recorded.what}")
     r = implied_centre(A_BBo_B)
     if reference is None or r is None:
         return
@@ -256,6 +309,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
     file = ctx.link.source.file
     link = exact_link_pattern(ctx.name)
+    recompute = () if recorded is None else recorded.options
     convert_first = (
         ""
         if what_matrix == ELEMENT
@@ -266,7 +320,8 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
         f"{convert_first}`{command_line('shift', file, '--link', link, '--from', point)}`, or "
-        f"recompute it with `{command_line('addmass', file, '--ellipsoid', '--link', link)}`"
+        f"recompute it with "
+        f"`{command_line('addmass', file, '--ellipsoid', *recompute, '--link', link)}`"
         + plot_hint(file, ctx.name)
     )
     values = {
@@ -295,16 +350,19 @@ def auto_drops_added_mass(ctx: LinkContext) -> Iterator[Finding]:
 
 
 def _magnitude_problems(
-    ctx: LinkContext, written: np.ndarray
+    ctx: LinkContext, written: np.ndarray, recorded: RecordedFit | None = None
 ) -> tuple[str, float, np.ndarray, list[tuple[int, float]]] | None:
-    """Picks the candidate fluid whose Tuckerman estimate fits the written linear diagonal best;
-    returns (fluid, density, expected diagonal, [(axis, ratio) off by MAGNITUDE_FACTOR])."""
+    """Picks the candidate fluid whose Tuckerman estimate (of ``recorded``, else of the volume
+    fit) fits the written linear diagonal best; returns (fluid, density, expected diagonal,
+    [(axis, ratio) off by MAGNITUDE_FACTOR])."""
     best: tuple[float, str, float, np.ndarray, np.ndarray] | None = None
     nonzero = [i for i in range(3) if written[i] != 0.0]
     if not nonzero:
         return None
     for name, rho in ctx.document.densities:
-        expected = ctx.expected_added_mass(rho)
+        expected = (
+            ctx.expected_added_mass(rho) if recorded is None else rho * recorded.A_per_density
+        )
         if expected is None:
             return None
         e = np.diag(expected)[:3]
@@ -323,14 +381,19 @@ def _magnitude_problems(
 
 
 def added_mass_magnitude_findings(
-    ctx: LinkContext, written: np.ndarray, labels: tuple[str, str, str], where: SourceRef
+    ctx: LinkContext,
+    written: np.ndarray,
+    labels: tuple[str, str, str],
+    where: SourceRef,
+    recorded: RecordedFit | None = None,
 ) -> Iterator[Finding]:
     """GZI207 for one written linear diagonal (``<fluid_added_mass>`` ``xx yy zz``, or the
-    plugin's ``|xDotU| |yDotV| |zDotW|``), named by ``labels``."""
+    plugin's ``|xDotU| |yDotV| |zDotW|``), named by ``labels``; estimated by the ``recorded``
+    fit (:func:`recorded_fit_of`) when given, else by the collisions' volume fit."""
     solid = ctx.geometry
     if solid is None or ctx.link.static:
         return
-    result = _magnitude_problems(ctx, written)
+    result = _magnitude_problems(ctx, written, recorded)
     if result is None:
         return
     fluid, rho, expected, bad = result
@@ -338,9 +401,15 @@ def added_mass_magnitude_findings(
         f"{labels[i]} = {fmt(written[i])} kg is {fmt(q)}× the estimate {fmt(expected[i])} kg"
         for i, q in bad
     ]
+    basis = (
+        f"ellipsoid of the collisions' {fmt(solid.volume)} m³"
+        if recorded is None
+        else f"added mass of the {recorded.what}, refitted to the link as it is now; the "
+        f"collisions' volume {fmt(solid.volume)} m³"
+    )
     message = (
         f"added mass implausible for the displaced volume: {'; '.join(parts)} (Tuckerman "
-        f"ellipsoid of the collisions' {fmt(solid.volume)} m³ in {fluid}, ρ = {fmt(rho)} kg/m³, "
+        f"{basis} in {fluid}, ρ = {fmt(rho)} kg/m³, "
         f"ρV = {fmt(rho * solid.volume)} kg); a matrix from another vehicle, or wrong units? "
         "`gzinertia addmass --ellipsoid` estimates it from the geometry"
     )
@@ -368,8 +437,9 @@ def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
     # A BEM solve of the visuals (the collisions a buoyancy proxy): the collisions' estimate
     # is not the reference (GZI212 watches that geometry instead).
     if A_BBo_B is not None and not _bem_of_visuals_is_current(ctx):
+        # Written by `addmass --ellipsoid`: estimated by the fit its comment names.
         yield from added_mass_magnitude_findings(ctx, np.diag(A_BBo_B)[:3], ("xx", "yy", "zz"),
-                                                 _where(ctx))
+                                                 _where(ctx), recorded_fit_of(ctx))
     names = ("xDotU", "yDotV", "zDotW")
     for plugin in ctx.link.hydrodynamics:
         D = plugin.D_BBo_B

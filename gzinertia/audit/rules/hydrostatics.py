@@ -276,15 +276,42 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
         for record, e in evidence:
             if not e.reasons:
                 continue
+            from_visuals = _added_mass_from_visuals(doc, record.name)
+            if from_visuals:
+                consequence = (
+                    "Gazebo's Buoyancy system sees the proxy, not the hull: check the buoyancy "
+                    "with `gzinertia hydrostatics`. The link's added mass already describes the "
+                    f"hull: {from_visuals}, as its comment records (GZI212 watches that "
+                    "geometry)"
+                )
+            else:
+                consequence = (
+                    "Gazebo's Buoyancy system and any added mass fitted to the collisions "
+                    "(`gzinertia addmass`) see the proxy, not the hull: fit the added mass to "
+                    "the visual's shape, and check the buoyancy with `gzinertia hydrostatics`"
+                )
             yield finding(
                 "GZI304", record.source, record.name,
-                f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}. Gazebo's "
-                "Buoyancy system and any added mass fitted to the collisions (`gzinertia "
-                "addmass`) see the proxy, not the hull: fit the added mass to the visual's "
-                "shape, and check the buoyancy with `gzinertia hydrostatics`",
+                f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}. "
+                + consequence,
                 {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
-                 "offset": e.offset},
+                 "offset": e.offset, "added_mass_from_visuals": bool(from_visuals)},
             )
+
+
+def _added_mass_from_visuals(doc: DocumentContext, name: str) -> str:
+    """How the link's ``<fluid_added_mass>`` was computed from its visuals (a current
+    ``addmass --bem --geometry visual`` solve or ``--from ... --geometry visual`` import, as its
+    provenance comment records), ``""`` when it was not."""
+    from gzinertia.audit.rules.bem import bem_of_visuals_is_current, bem_provenance
+
+    ctx = next((c for c in doc.links if c.name == name), None)
+    if ctx is None or not bem_of_visuals_is_current(ctx):
+        return ""
+    provenance = bem_provenance(ctx)
+    if provenance is not None and provenance.origin == "imported":
+        return "it was imported for the visuals (`addmass --from ... --geometry visual`)"
+    return "a BEM solve of the visuals (`addmass --bem --geometry visual`)"
 
 
 def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[str]:
