@@ -502,7 +502,7 @@ def fix(
     ``xacro_args`` as for :func:`read`). Links not repaired, and why, are
     :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
-    from gzinertia.edit.fix import METHODS, FixOptions
+    from gzinertia.edit.fix import FIXABLE, METHODS, FixOptions
     from gzinertia.edit.fix import fix as run_fix
     from gzinertia.sdf.model_file import is_urdf_path
 
@@ -522,6 +522,9 @@ def fix(
         all_links=all_links, geometry=geometry, move_com=move_com, density=density, mass=mass,
         tolerance=tolerance,
     )
+    if not options.codes() and not all_links:
+        raise ValueError(f"select {', '.join(options.select)}: method {method!r} repairs "
+                         f"{', '.join(FIXABLE[method])} only")
     p = Path(path)
     if is_urdf_path(p):
         from gzinertia.urdf.fix import fix_urdf
