@@ -563,6 +563,7 @@ class HydrostaticsResult:
     models: tuple[ModelHydrostatics, ...]
     flotation: Mapping[str, Flotation | None]
 
+    # duplicates: a lookup by name with the known names in the KeyError, as SdfDocument.link
     def model(self, name: str) -> ModelHydrostatics:
         """The model with this (top-level) name (``KeyError`` naming the models otherwise)."""
         for m in self.models:

@@ -191,16 +191,19 @@ def test_addmass_from_returns_the_text_the_command_writes(
 def test_addmass_bem_without_capytaine_raises_the_install_hint(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The library raises what the command prints (one line, the extra to install)."""
+    """The library raises the hint the command prints (the extra to install), naming the
+    function where the command names its flag (gzinertia.options)."""
     from gzinertia.physics.bem import INSTALL_HINT, BemUnavailableError
 
     monkeypatch.setitem(sys.modules, "capytaine", None)  # import capytaine raises ImportError
     path = ROOT / "sdf_examples/spar_buoy/model.sdf"
     with pytest.raises(BemUnavailableError) as exc:
         gzinertia.addmass_bem(path)
-    assert str(exc.value) == INSTALL_HINT and isinstance(exc.value, gzinertia.GzInertiaError)
+    assert str(exc.value) == INSTALL_HINT.format(what="gzinertia.addmass_bem")
+    assert isinstance(exc.value, gzinertia.GzInertiaError)
     status, _, err = run_cli(["addmass", str(path), "--bem", "--check"], capsys)
-    assert status == 2 and INSTALL_HINT in err
+    assert status == 2 and INSTALL_HINT.format(what="--bem") in err
+    assert "pip install 'gzinertia[bem]'" in str(exc.value)
 
 
 SPHERE = """<?xml version="1.0"?>
