@@ -195,3 +195,31 @@ def test_bad_arguments_raise_value_errors_without_option_names() -> None:
         with pytest.raises(ValueError) as exc:
             gzinertia.hydrostatics(path, **kwargs)  # type: ignore[arg-type]
         assert "--" not in str(exc.value)
+
+
+def test_a_xacro_with_arguments_and_a_package_path(tmp_path: Path) -> None:
+    """A xacro's argument sets the mass, its package holds the hull's macro: the result is
+    Archimedes' for the box the macro writes (Gazebo's default fluid, 1000 kg/m³ and
+    g = 9.8 m/s², with no world)."""
+    parts = tmp_path / "ws/hulls"
+    (parts / "urdf").mkdir(parents=True)
+    (parts / "package.xml").write_text("<package><name>hulls</name></package>")
+    (parts / "urdf/box.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:macro name="box" params="mass"><link name="base">'
+        '<inertial><mass value="${mass}"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+        'izz="1"/></inertial><collision><origin xyz="0 0 0.1"/><geometry>'
+        '<box size="1 0.5 0.3"/></geometry></collision></link></xacro:macro></robot>')
+    model = tmp_path / "boat.urdf.xacro"
+    model.write_text(
+        '<robot name="boat" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:arg name="mass" default="10"/>'
+        '<xacro:include filename="$(find hulls)/urdf/box.xacro"/>'
+        '<xacro:box mass="$(arg mass)"/></robot>')
+    result = gzinertia.hydrostatics(model, package_paths=[tmp_path / "ws"],
+                                    xacro_args={"mass": "12.5"})
+    (boat,) = result.models
+    volume = 1.0 * 0.5 * 0.3
+    assert boat.mass == 12.5 and math.isclose(boat.volume, volume, rel_tol=1e-12)
+    assert math.isclose(boat.net, (1000.0 * volume - 12.5) * 9.8, rel_tol=1e-12)
+    np.testing.assert_allclose(boat.p_BG_W, [0.0, 0.0, -0.1], atol=1e-12)  # B 0.1 m above G
