@@ -49,8 +49,6 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "bem_from": ("--from", "gzinertia.addmass_from"),
     "panel_size": ("--panel-size", "panel_size"),
     "quality_fine": ("--quality fine", 'quality="fine"'),
-    "geometry_visual_names": ("--geometry visual:NAME[,NAME...]",
-                              'geometry="visual", shapes=[NAME, ...]'),
     "frequency": ("--frequency", "frequency"),
     "frequency_choice": ("--frequency VALUE|zero|infinite",
                          'frequency="zero", "infinite" or omega in rad/s as text'),

@@ -134,7 +134,7 @@ def shapes_of(
         raise GzInertiaError(
             f"{link.source}: link {link.name!r}: {skipped} of its visuals cannot be meshed "
             "(posed relative_to another frame, or a <geometry> that cannot be read): name the "
-            f"ones to mesh with {option('geometry_visual_names')}"
+            "ones to mesh with --geometry visual:NAME[,NAME...]"
         )
     return displacing_collisions(link, names, visuals, "visual")
 
