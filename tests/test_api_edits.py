@@ -243,3 +243,20 @@ def test_addmass_bem_returns_the_text_the_command_writes_and_each_solve(
     half_displaced = 1025.0 * 4.0 / 3.0 * np.pi * 0.2**3 / 2.0
     error = np.abs(np.diag(bem.A_BBo_B.linear_first())[:3] - half_displaced)
     assert np.all(error <= np.diag(bem.error_bound)[:3])
+
+
+def test_addmass_on_a_urdf_writes_the_block_the_command_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """URDF has no ``<fluid_added_mass>``: the library writes the ``<gazebo>`` Hydrodynamics
+    block ``addmass --ellipsoid`` writes, byte for byte."""
+    path = tmp_path / "boat.urdf"
+    path.write_text(
+        '<robot name="boat"><link name="hull"><inertial><mass value="40"/>'
+        '<inertia ixx="1" ixy="0" ixz="0" iyy="3" iyz="0" izz="3"/></inertial>'
+        '<collision><geometry><cylinder radius="0.15" length="1.2"/></geometry></collision>'
+        "</link></robot>\n")
+    text = gzinertia.addmass(path, density=1025.0)
+    assert text == cli_output(["addmass", str(path), "--ellipsoid", "--density", "1025"],
+                              tmp_path, capsys)
+    assert "Hydrodynamics" in text and text != path.read_text(encoding="utf-8")
