@@ -19,8 +19,11 @@ The library in five lines (``docs/api.md`` has worked examples)::
 * :func:`fit` the link's fluid ellipsoids; ``fit(link).added_mass(density)`` is ``A_BBo_B``.
 * :func:`audit_paths` files or folders: a list of :class:`Finding` (``gzinertia.audit`` is the
   audit's sub-package, hence the name).
-* Edits return the new text and write nothing: :func:`addmass`, :func:`shift`,
-  :func:`convert`, :func:`hydro`.
+* Edits return the new text and write nothing: :func:`addmass`, :func:`addmass_from`,
+  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix` (:class:`FixedFile`) and
+  :func:`addmass_bem` (:class:`BemFile`) return the text with each link's outcome.
+* :func:`hydrostatics`: buoyancy, weight, G and B per model, free body and link, and the
+  floating equilibrium, as :class:`HydrostaticsResult` (``gzinertia hydrostatics --json``).
 
 Names are imported on first use, so ``import gzinertia`` (and the CLI's start-up) stays light.
 """
@@ -33,22 +36,35 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from gzinertia.api import (
+        BemFile,
+        FixedFile,
         GzInertiaWarning,
+        HydrostaticsResult,
         addmass,
+        addmass_bem,
+        addmass_from,
         audit_paths,
         convert,
         fit,
+        fix,
         hydro,
+        hydrostatics,
         read,
         register_reader,
         shift,
     )
     from gzinertia.audit.findings import Finding
+    from gzinertia.edit.addmass_bem import LinkBem
+    from gzinertia.edit.fix import LinkFix
     from gzinertia.errors import GzInertiaError
     from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.physics.bem import BemResult
     from gzinertia.physics.fits import EllipsoidFit
+    from gzinertia.physics.flotation import Flotation
+    from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
+    from gzinertia.physics.inertia_repair import InertiaRepair
     from gzinertia.physics.spatial_matrix import SpatialInertia, SpatialMatrix
-    from gzinertia.records import Inertial
+    from gzinertia.records import BuoyancyWorld, Inertial
     from gzinertia.records import LinkRecord as Link
     from gzinertia.records import SdfDocument as Document
 
@@ -62,6 +78,21 @@ _LAZY: dict[str, tuple[str, str]] = {
     "shift": ("gzinertia.api", "shift"),
     "convert": ("gzinertia.api", "convert"),
     "hydro": ("gzinertia.api", "hydro"),
+    "addmass_from": ("gzinertia.api", "addmass_from"),
+    "addmass_bem": ("gzinertia.api", "addmass_bem"),
+    "BemFile": ("gzinertia.api", "BemFile"),
+    "fix": ("gzinertia.api", "fix"),
+    "FixedFile": ("gzinertia.api", "FixedFile"),
+    "hydrostatics": ("gzinertia.api", "hydrostatics"),
+    "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
+    "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
+    "BemResult": ("gzinertia.physics.bem", "BemResult"),
+    "LinkFix": ("gzinertia.edit.fix", "LinkFix"),
+    "InertiaRepair": ("gzinertia.physics.inertia_repair", "InertiaRepair"),
+    "ModelHydrostatics": ("gzinertia.physics.hydrostatics", "ModelHydrostatics"),
+    "LinkHydrostatics": ("gzinertia.physics.hydrostatics", "LinkHydrostatics"),
+    "Flotation": ("gzinertia.physics.flotation", "Flotation"),
+    "BuoyancyWorld": ("gzinertia.records", "BuoyancyWorld"),
     "GzInertiaWarning": ("gzinertia.api", "GzInertiaWarning"),
     "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
     "Document": ("gzinertia.records", "SdfDocument"),
@@ -76,21 +107,36 @@ _LAZY: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "AddedMass",
+    "BemFile",
+    "BemResult",
+    "BuoyancyWorld",
     "Document",
     "EllipsoidFit",
     "Finding",
+    "FixedFile",
+    "Flotation",
     "GzInertiaError",
     "GzInertiaWarning",
+    "HydrostaticsResult",
+    "InertiaRepair",
     "Inertial",
     "Link",
+    "LinkBem",
+    "LinkFix",
+    "LinkHydrostatics",
+    "ModelHydrostatics",
     "SpatialInertia",
     "SpatialMatrix",
     "__version__",
     "addmass",
+    "addmass_bem",
+    "addmass_from",
     "audit_paths",
     "convert",
     "fit",
+    "fix",
     "hydro",
+    "hydrostatics",
     "read",
     "register_reader",
     "shift",

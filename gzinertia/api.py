@@ -10,34 +10,52 @@ its numbers only in a named ordering (``.linear_first()`` ``[v; ω]`` = SDFormat
 link origin Bo in link axes B), ``link.M_BBcm_B`` (about the centre of mass), ``link.A_BBo_B``
 (``<fluid_added_mass>``, about Bo in B; ``None`` when absent).
 
-Each edit (:func:`addmass`, :func:`shift`, :func:`convert`, :func:`hydro`) reads the file and
-returns its new text; it writes nothing. What the command line prints as warnings (skipped
+Each edit (:func:`addmass`, :func:`addmass_from`, :func:`shift`, :func:`convert`, :func:`hydro`)
+reads the file and returns its new text; it writes nothing. The two whose per-link outcome is
+more than the matrix they write return the text with it: :func:`fix` (:class:`FixedFile`: each
+link's inertia change) and :func:`addmass_bem` (:class:`BemFile`: each link's solve and its
+error estimate). :func:`hydrostatics` returns data (:class:`HydrostaticsResult`), the numbers
+of ``gzinertia hydrostatics --json``. What the command line prints as warnings (skipped
 links, plausibility) is issued as :class:`GzInertiaWarning` through :mod:`warnings`; what it
 refuses raises :class:`~gzinertia.errors.GzInertiaError` naming the file and line.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
+    from gzinertia.edit.addmass_bem import LinkBem
+    from gzinertia.edit.fix import LinkFix
+    from gzinertia.physics.bem import Quality
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
-    from gzinertia.records import LinkRecord, SdfDocument
+    from gzinertia.physics.flotation import Flotation
+    from gzinertia.physics.hydrostatics import ModelHydrostatics
+    from gzinertia.records import BuoyancyWorld, LinkRecord, SdfDocument
 
 # duplicates: __all__ lists (here and gzinertia/__init__.py) are alike by shape only
 __all__ = [
+    "BemFile",
+    "FixedFile",
     "GzInertiaWarning",
+    "HydrostaticsResult",
     "Reader",
     "addmass",
+    "addmass_bem",
+    "addmass_from",
     "audit_paths",
     "convert",
     "fit",
+    "fix",
     "hydro",
+    "hydrostatics",
     "read",
     "readers",
     "register_reader",
@@ -91,19 +109,41 @@ def _reader_for(path: Path) -> Reader:
     return function
 
 
-def read(path: str | Path, *, model_paths: Sequence[str | Path] = ()) -> SdfDocument:
+def read(
+    path: str | Path,
+    *,
+    model_paths: Sequence[str | Path] = (),
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+) -> SdfDocument:
     """Reads a model or world file, and everything it includes, into a document of links.
 
     The reader is chosen by suffix: one registered with :func:`register_reader`, else the
     built-in one (URDF for ``.urdf``, xacro for ``.xacro`` and ``.urdf.xacro``, converted as
     libsdformat converts them; SDFormat for anything else).
     ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
-    ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Links are scoped ``model::nested::link``
-    (:meth:`~gzinertia.records.SdfDocument.link`). Raises
-    :class:`~gzinertia.errors.GzInertiaError` (file and line) for a file it cannot read.
+    ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. For URDF and xacro, ``package_paths`` (then
+    ``model_paths``) are searched for ``package://`` and ``$(find pkg)``, then
+    ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``; ``xacro_args`` are xacro's
+    ``name:=value`` arguments (``{"name": "value"}``; the built-in reader only).
+    Links are scoped ``model::nested::link`` (:meth:`~gzinertia.records.SdfDocument.link`).
+    Raises :class:`~gzinertia.errors.GzInertiaError` (file and line) for a file it cannot read.
     """
     p = Path(path)
-    return _reader_for(p)(p, model_paths)
+    paths = [*package_paths, *model_paths]
+    if xacro_args is None:
+        return _reader_for(p)(p, paths)
+    if p.suffix.lower() in _READERS:
+        raise ValueError(
+            f"xacro_args go to the built-in reader; the reader registered for {p.suffix} files "
+            "takes (path, model_paths) only"
+        )
+    from gzinertia.sdf.model_file import read_model_file
+    from gzinertia.urdf.reader import is_xacro
+
+    if not is_xacro(str(p)):
+        raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
+    return read_model_file(p, paths, xacro_args=dict(xacro_args))
 
 
 def fit(link: LinkRecord, method: FitMethod = "volume") -> EllipsoidFit:
@@ -174,9 +214,15 @@ def addmass(
     ``links``: a glob on scoped link names (``None``: every link that moves). The version is
     raised to SDF 1.10 when older unless ``upgrade_version=False``. Links skipped (static,
     without collisions, already covered by a Hydrodynamics plugin or by an overlapping
-    ellipsoid) are reported as :class:`GzInertiaWarning`.
+    ellipsoid) are reported as :class:`GzInertiaWarning`. A URDF or xacro file (which has no
+    ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block ``gzinertia addmass``
+    writes there, ``model_paths`` then being package paths.
     """
     from gzinertia.edit.addmass import FitChooser, add_mass
+    from gzinertia.sdf.model_file import is_urdf_path
+
+    if is_urdf_path(path):
+        return _urdf_fit_edit(Path(path), method, density, links, model_paths)
 
     result = add_mass(
         Path(path), fit_for=FitChooser(method), density=density, pattern=links,
@@ -274,3 +320,333 @@ def hydro(
     )
     _warn(result.warnings)
     return _text(result.new)
+
+
+def _urdf_fit_edit(
+    path: Path, method: FitMethod, density: float, links: str | None,
+    package_paths: Sequence[str | Path],
+) -> str:
+    """:func:`addmass` on a URDF or xacro file: the ``<gazebo>`` Hydrodynamics block the CLI
+    writes (URDF has no ``<fluid_added_mass>``)."""
+    from gzinertia.edit.addmass import FitChooser
+    from gzinertia.urdf.addmass import add_mass_urdf
+
+    result = add_mass_urdf(path, fit_for=FitChooser(method), density=density, pattern=links,
+                           package_paths=package_paths)
+    _warn([*result.skipped, *result.warnings])
+    return _text(result.new)
+
+
+def addmass_from(
+    path: str | Path,
+    result: str | Path,
+    *,
+    link: str,
+    about: tuple[float, float, float] | None = None,
+    axes_rpy: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    frequency: str | None = None,
+    density: float | None = None,
+    wamit_length: float = 1.0,
+    geometry: Literal["collision", "visual"] = "collision",
+    shapes: Sequence[str] | None = None,
+    upgrade_version: bool = True,
+    model_paths: Sequence[str | Path] = (),
+) -> str:
+    """The file's new text with a boundary-element result computed elsewhere written as one
+    link's ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link axes B), as
+    ``gzinertia addmass --from`` writes it.
+
+    ``result``: a Capytaine dataset (NetCDF from ``assemble_dataset``) or a WAMIT ``.1`` file
+    (non-dimensionalised by ``ρ·L^k`` with ``L = wamit_length``, m). The matrix, computed about
+    the point ``about`` (x, y, z in the link frame, m; default: the point the dataset records)
+    in axes rotated from the link's by ``axes_rpy`` (roll, pitch, yaw, rad), is rotated to the
+    link axes and moved to Bo exactly. ``frequency``: ``"zero"``, ``"infinite"`` or ω in
+    rad/s as text (default: the dataset's only one). ``density`` (kg/m³) rescales a result
+    solved at another density. ``link`` is a glob matching exactly one link; ``geometry`` and
+    ``shapes`` (names; ``None``: all) record which of the link's shapes the result describes,
+    so the audit reports it stale (GZI212) when they change.
+    """
+    from gzinertia.edit.bem_import import add_mass_from
+
+    _old, new, _name, _A, _notes = add_mass_from(
+        Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
+        axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
+        model_paths=model_paths, wamit_length=wamit_length,
+        geometry=(None if shapes is None else tuple(shapes), geometry),
+    )
+    return _text(new)
+
+
+@dataclass(frozen=True)
+class BemFile:
+    """What :func:`addmass_bem` made: the file's new ``text`` and, per link solved, its
+    :class:`~gzinertia.edit.addmass_bem.LinkBem` (the link, the shapes meshed, their digest,
+    and the :class:`~gzinertia.physics.bem.BemResult`: ``A_BBo_B`` about Bo in link axes,
+    panel counts, the estimated ``relative_error``, density, Capytaine's version)."""
+
+    text: str
+    links: tuple[LinkBem, ...]
+
+
+# duplicates: the keyword parameters of add_mass_bem, alike by shape only
+def addmass_bem(
+    path: str | Path,
+    *,
+    density: float = 1000.0,
+    links: str | None = None,
+    geometry: Literal["collision", "visual"] = "collision",
+    shapes: Sequence[str] | None = None,
+    panel_size: float | None = None,
+    quality: Quality = "default",
+    waterline: float | None = None,
+    depth: float = math.inf,
+    frequency: Literal["zero", "infinite"] = "zero",
+    together: bool = False,
+    cache: bool = True,
+    upgrade_version: bool = True,
+    replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
+    model_paths: Sequence[str | Path] = (),
+) -> BemFile:
+    """The file's new text with each selected link's added mass from a boundary-element solve
+    (Capytaine, direct method) written as ``<fluid_added_mass>`` (``A_BBo_B``: about the link
+    origin Bo in link axes B, linear-first as the spec orders it) with its provenance comment,
+    as ``gzinertia addmass --bem`` writes it (docs/bem.md); and each link's solve.
+
+    A separate function from :func:`addmass` (whose ``method`` is the ellipsoid fit): the solve
+    takes its own settings and returns its own per-link outcome (panels, error estimate).
+    ``geometry``: mesh the link's collisions or its visuals; ``shapes``: their names (``None``:
+    all). ``panel_size`` (m) or ``quality`` (``"fast"``, ``"default"``, ``"fine"``) set the
+    resolution. ``waterline``: a free surface at this world height z (m; ``None``: unbounded
+    fluid), with ``depth`` (m) and the ``frequency`` limit; ``together``: one problem for all
+    selected links. ``cache``: read and write the result cache. Skipped links and results whose
+    error estimate exceeds a few percent are reported as :class:`GzInertiaWarning`.
+
+    Raises :class:`~gzinertia.physics.bem.BemUnavailableError` (a
+    :class:`~gzinertia.errors.GzInertiaError`) with the CLI's install hint when Capytaine or
+    manifold3d is missing (``pip install 'gzinertia[bem]'``).
+    """
+    from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
+    from gzinertia.physics.bem import QUALITY_PANELS, require_bem
+
+    require_bem()
+    if quality not in QUALITY_PANELS:
+        raise ValueError(f"quality must be one of {', '.join(QUALITY_PANELS)}, not {quality!r}")
+    if panel_size is not None and not 0.0 < panel_size < math.inf:
+        raise ValueError(f"panel_size must be a positive length in m, not {panel_size!r}")
+    if waterline is not None and not math.isfinite(waterline):
+        raise ValueError(f"waterline must be a finite height in m, not {waterline!r}")
+    if not depth > 0.0:
+        raise ValueError(f"depth must be a positive length in m, not {depth!r}")
+    if waterline is None and (depth != math.inf or frequency != "zero"):
+        raise ValueError("depth and frequency go with a waterline (a free surface)")
+    if frequency not in ("zero", "infinite"):
+        raise ValueError(f"frequency must be 'zero' or 'infinite', not {frequency!r}")
+    if not (math.isfinite(density) and density > 0.0):
+        raise ValueError(f"density must be a positive number of kg/m^3, not {density!r}")
+    settings = BemSettings(
+        density, panel_size, quality, None if shapes is None else tuple(shapes), cache,
+        waterline, depth, frequency, together, geometry,
+    )
+    result, solved = add_mass_bem(
+        Path(path), settings=settings, pattern=links, upgrade_version=upgrade_version,
+        model_paths=model_paths, replace_plugin_added_mass=replace_plugin_added_mass,
+        allow_overlap=allow_overlap,
+    )
+    _warn([*result.skipped, *result.warnings])
+    return BemFile(_text(result.new), solved)
+
+
+@dataclass(frozen=True)
+class FixedFile:
+    """What :func:`fix` made: the file's new ``text``, per repaired link its
+    :class:`~gzinertia.edit.fix.LinkFix` (the codes repaired, ``repair``: ``I_BBcm_I`` before
+    and after, about the centre of mass in the inertial frame's axes, their principal moments
+    and ``relative_change``; the mass and ``p_BoBcm_B`` before and after), and ``pending``:
+    repairs that could not be written into a xacro (where to write which value)."""
+
+    text: str
+    links: tuple[LinkFix, ...]
+    pending: tuple[str, ...] = ()
+
+
+def fix(
+    path: str | Path,
+    *,
+    method: Literal["nearest", "geometry", "balance"] = "nearest",
+    links: str | None = None,
+    select: Iterable[str] = (),
+    all_links: bool = False,
+    geometry: Literal["collision", "visual"] = "collision",
+    move_com: bool = False,
+    density: float | None = None,
+    mass: float | None = None,
+    tolerance: Literal["gz", "drake"] = "gz",
+    model_paths: Sequence[str | Path] = (),
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+) -> FixedFile:
+    """The file's new text with invalid and implausible rigid inertia repaired, as
+    ``gzinertia fix`` writes it (only the ``<inertia>`` children that change; ``<pose>`` with
+    ``move_com``; a whole ``<inertial>`` for a link without one), and what changed per link.
+
+    ``method``: ``"nearest"`` (the Frobenius-nearest valid ``I_BBcm_I``, principal axes kept:
+    round-off and near misses), ``"geometry"`` (the uniform solid of the link's ``geometry``,
+    collisions or visuals, with the declared mass; ``density`` or ``mass`` for links without
+    ``<inertial>`` or positive mass; ``move_com`` moves the centre of mass to the solid's
+    centroid) or ``"balance"`` (MuJoCo's ``balanceinertia``). ``links``: a glob on scoped link
+    names; ``select``: codes or prefixes among those the method repairs (default: all of them);
+    ``all_links``: every selected link, not only those with findings; ``tolerance``: whose
+    validity check decides (``"gz"``: libsdformat's, ``"drake"``); the repair satisfies both.
+    URDF and xacro files are repaired in place of their own values (``package_paths``,
+    ``xacro_args`` as for :func:`read`). Links not repaired, and why, are
+    :class:`GzInertiaWarning`; so are ``pending`` repairs.
+    """
+    from gzinertia.edit.fix import FIXABLE, METHODS, FixOptions
+    from gzinertia.edit.fix import fix as run_fix
+    from gzinertia.sdf.model_file import is_urdf_path
+
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if density is not None and mass is not None:
+        raise ValueError("give either density or mass, not both")
+    for value, what, unit in ((density, "density", "kg/m^3"), (mass, "mass", "kg")):
+        if value is not None and not (math.isfinite(value) and value > 0.0):
+            raise ValueError(f"{what} must be a positive number of {unit}, not {value!r}")
+    if method != "geometry" and (
+        density is not None or mass is not None or move_com or geometry != "collision"
+    ):
+        raise ValueError("density, mass, move_com and geometry go with method='geometry'")
+    options = FixOptions(
+        method=method, pattern=links, select=tuple(s.strip().upper() for s in select),
+        all_links=all_links, geometry=geometry, move_com=move_com, density=density, mass=mass,
+        tolerance=tolerance,
+    )
+    if not options.codes() and not all_links:
+        raise ValueError(f"select {', '.join(options.select)}: method {method!r} repairs "
+                         f"{', '.join(FIXABLE[method])} only")
+    p = Path(path)
+    if is_urdf_path(p):
+        from gzinertia.urdf.fix import fix_urdf
+
+        result = fix_urdf(p, options, [*package_paths, *model_paths], xacro_args)
+    else:
+        if xacro_args is not None:
+            raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
+        result = run_fix(p, options, model_paths)
+    _warn([*result.skipped, *(f"not written: {p}" for p in result.pending)])
+    return FixedFile(_text(result.new), result.fixed, result.pending)
+
+
+@dataclass(frozen=True)
+class HydrostaticsResult:
+    """What :func:`hydrostatics` computed: the numbers of ``gzinertia hydrostatics --json``
+    (docs/hydrostatics.md) as typed data. SI units; points in the world frame W unless named
+    otherwise.
+
+    ``fluid`` is the fluid used (:class:`~gzinertia.records.BuoyancyWorld`: uniform or graded,
+    density, layers, ``<enable>``, gravity ``g_W``) and ``fluid_origin`` where it came from.
+    ``models``, in file order, are
+    :class:`~gzinertia.physics.hydrostatics.ModelHydrostatics`: ``mass``, ``volume``,
+    ``buoyancy``, ``weight``, ``net``, ``p_WG``, ``p_WB``, ``p_BG_W``, ``righting_moment_W``,
+    ``restoring_stiffness`` (and ``*_exact`` by exact geometry), ``links``
+    (:class:`~gzinertia.physics.hydrostatics.LinkHydrostatics`) and ``bodies``, the model's
+    free bodies with the same numbers. ``flotation`` maps each model's name and each free
+    body's name to its floating equilibrium
+    (:class:`~gzinertia.physics.flotation.Flotation`: heave, trim, draft, ``GM_T``, ``GM_L``;
+    ``None`` where none is solved, and for a model of several free bodies, which float apart).
+    """
+
+    path: str
+    fluid: BuoyancyWorld
+    fluid_origin: str
+    models: tuple[ModelHydrostatics, ...]
+    flotation: Mapping[str, Flotation | None]
+
+    # duplicates: a lookup by name with the known names in the KeyError, as SdfDocument.link
+    def model(self, name: str) -> ModelHydrostatics:
+        """The model with this (top-level) name (``KeyError`` naming the models otherwise)."""
+        for m in self.models:
+            if m.name == name:
+                return m
+        known = ", ".join(m.name for m in self.models) or "none"
+        raise KeyError(f"no model named {name!r} in {self.path} (models: {known})")
+
+
+def hydrostatics(
+    path: str | Path | SdfDocument,
+    *,
+    model: str | None = None,
+    density: float | None = None,
+    fluid: Literal["freshwater", "seawater", "air"] | None = None,
+    world: str | Path | None = None,
+    waterline: float | None = None,
+    trim: bool = True,
+    model_paths: Sequence[str | Path] = (),
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+) -> HydrostaticsResult:
+    """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model, free
+    body and link, as gz-sim's Buoyancy system computes them from the collisions (and by exact
+    geometry), with the floating equilibrium of surface craft: what
+    ``gzinertia hydrostatics --json`` prints, as :class:`HydrostaticsResult`.
+
+    ``path``: a file (read as :func:`read` reads it, with ``model_paths``, ``package_paths``
+    and ``xacro_args``) or a document :func:`read` returned (its file gives the world and the
+    models' poses). The fluid is the Buoyancy plugin of the world in ``world`` (default: the
+    file itself), else Gazebo's default (1000 kg/m³ with the world's gravity); ``density``
+    (kg/m³) or ``fluid`` overrides its density and makes it uniform. ``model``: a glob on
+    top-level model names. ``waterline``: the free-surface height z (m, world) at which each
+    free body's floating equilibrium is solved (default: a graded fluid's lowest layer, for
+    bodies that float there); ``trim=False`` solves the heave only.
+    """
+    from dataclasses import replace
+    from fnmatch import fnmatchcase
+
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.physics.flotation import model_flotation
+    from gzinertia.physics.fluids import FLUID_DENSITIES
+    from gzinertia.physics.hydrostatics import model_hydrostatics
+    from gzinertia.records import BuoyancyWorld, SdfDocument
+    from gzinertia.sdf.buoyancy import read_buoyancy_world, read_gravity, read_model_poses
+
+    if density is not None and fluid is not None:
+        raise ValueError("give either density or fluid, not both")
+    if density is not None and not (math.isfinite(density) and density > 0.0):
+        raise ValueError(f"density must be a positive number of kg/m^3, not {density!r}")
+    if fluid is not None and fluid not in FLUID_DENSITIES:
+        raise ValueError(f"fluid must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}")
+    if waterline is not None and not math.isfinite(waterline):
+        raise ValueError(f"waterline must be a finite height in m, not {waterline!r}")
+    if isinstance(path, SdfDocument):
+        doc = path
+    else:
+        doc = read(path, model_paths=model_paths, package_paths=package_paths,
+                   xacro_args=xacro_args)
+    file = doc.path
+    world_file = file if world is None else str(world)
+    plugin = read_buoyancy_world(world_file)
+    if plugin is not None:
+        chosen, origin = plugin, f"Buoyancy plugin at {plugin.source}"
+    else:
+        chosen = BuoyancyWorld(g_W=read_gravity(world_file))
+        origin = "no Buoyancy plugin: Gazebo's default"
+    if density is not None or fluid is not None:
+        rho = density if density is not None else FLUID_DENSITIES[str(fluid)]
+        chosen = replace(chosen, kind="uniform", density=rho, layers=())
+        origin = f"density {rho:g} kg/m^3 given" if density is not None else f"{fluid} given"
+    models = model_hydrostatics(doc.links, chosen, read_model_poses(file))
+    if model is not None:
+        models = [m for m in models if fnmatchcase(m.name, model)]
+        if not models:
+            names = ", ".join(dict.fromkeys(lk.name.split("::", 1)[0] for lk in doc.links))
+            raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
+                                 f"{names or 'none'})")
+    records = {link.name: link for link in doc.links}
+    flotation: dict[str, Flotation | None] = {}
+    for m in models:
+        for body in m.bodies:
+            flotation[body.name] = model_flotation(
+                body, [records[link.name] for link in body.links], chosen, waterline, trim)
+        flotation[m.name] = flotation[m.bodies[0].name] if len(m.bodies) == 1 else None
+    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation)

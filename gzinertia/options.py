@@ -45,6 +45,19 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "parser_sdformat": ("--parser sdformat", "the libsdformat parser"),
     "force_readonly": ("--force-readonly", "force_readonly=True"),
     "diff_or_check": ("--diff or --check", "an edit function that returns the text"),
+    "bem": ("--bem", "gzinertia.addmass_bem"),
+    "bem_from": ("--from", "gzinertia.addmass_from"),
+    "panel_size": ("--panel-size", "panel_size"),
+    "quality_fine": ("--quality fine", 'quality="fine"'),
+    "frequency": ("--frequency", "frequency"),
+    "frequency_choice": ("--frequency VALUE|zero|infinite",
+                         'frequency="zero", "infinite" or omega in rad/s as text'),
+    "frequency_zero_infinite_omega": ("--frequency zero|infinite|OMEGA (rad/s)",
+                                      'frequency="zero", "infinite" or OMEGA (rad/s) as text'),
+    "density_or_fluid": ("--density or --fluid", "density"),
+    "wamit_length": ("--wamit-length", "wamit_length"),
+    "about": ("--about", "about"),
+    "from_link": ("--from needs --link", "addmass_from needs link="),
 }
 
 _COMMAND_LINE = False

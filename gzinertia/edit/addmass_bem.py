@@ -27,6 +27,7 @@ from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
 
@@ -225,7 +226,7 @@ def add_mass_bem(
             warnings.append(
                 f"{link.name}: estimated discretisation error "
                 f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
-                "use a smaller --panel-size or --quality fine"
+                f"use a smaller {option('panel_size')} or {option('quality_fine')}"
             )
         solved.append(LinkBem(link, names, digest, result))
         written[link.name] = result.A_BBo_B

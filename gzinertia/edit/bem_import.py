@@ -23,6 +23,7 @@ from typing import Literal
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_provenance import dataset_digest, format_import_geometry
 from gzinertia.physics.rotation import Pose
@@ -53,7 +54,7 @@ def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
             return 0
         raise GzInertiaError(
             f"{path}: the dataset holds {len(omegas)} frequencies (omega = {values} rad/s): "
-            "choose one with --frequency VALUE|zero|infinite"
+            f"choose one with {option('frequency_choice')}"
         )
     key = wanted.strip().lower()
     target = 0.0 if key == "zero" else math.inf if key in ("infinite", "inf") else None
@@ -62,7 +63,8 @@ def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
             target = float(key)
         except ValueError:
             raise GzInertiaError(
-                f"--frequency must be zero, infinite or a number in rad/s, not {wanted!r}"
+                f"{option('frequency')} must be zero, infinite or a number in rad/s, not "
+                f"{wanted!r}"
             ) from None
     hits = [i for i, w in enumerate(omegas) if w == target or math.isclose(w, target, rel_tol=1e-9)]
     if not hits:
@@ -78,7 +80,8 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
         import xarray as xr
     except ImportError:
         raise GzInertiaError(
-            "--from needs xarray (and a NetCDF reader): pip install 'gzinertia[bem]'"
+            f"{option('bem_from')} needs xarray (and a NetCDF reader): pip install "
+            "'gzinertia[bem]'"
         ) from None
     import io
 
@@ -154,7 +157,7 @@ def _wamit_period(frequency: str | None, path: Path) -> float:
     zero period (infinite frequency), else ``2π/ω`` seconds."""
     if frequency is None:
         raise GzInertiaError(
-            f"{path}: choose the frequency with --frequency zero|infinite|OMEGA (rad/s)"
+            f"{path}: choose the frequency with {option('frequency_zero_infinite_omega')}"
         )
     key = frequency.strip().lower()
     if key == "zero":
@@ -165,10 +168,13 @@ def _wamit_period(frequency: str | None, path: Path) -> float:
         omega = float(key)
     except ValueError:
         raise GzInertiaError(
-            f"--frequency must be zero, infinite or a number in rad/s, not {frequency!r}"
+            f"{option('frequency')} must be zero, infinite or a number in rad/s, not "
+            f"{frequency!r}"
         ) from None
     if not (math.isfinite(omega) and omega > 0.0):
-        raise GzInertiaError(f"--frequency must be zero, infinite or positive, not {frequency!r}")
+        raise GzInertiaError(
+            f"{option('frequency')} must be zero, infinite or positive, not {frequency!r}"
+        )
     return 2.0 * math.pi / omega
 
 
@@ -185,10 +191,12 @@ def read_wamit_1(
     if density is None:
         raise GzInertiaError(
             f"{path}: a WAMIT .1 file is non-dimensional: give the density it was computed "
-            "for with --density or --fluid"
+            f"for with {option('density_or_fluid')}"
         )
     if not (math.isfinite(length) and length > 0.0):
-        raise GzInertiaError(f"--wamit-length must be a positive length, not {length!r}")
+        raise GzInertiaError(
+            f"{option('wamit_length')} must be a positive length, not {length!r}"
+        )
     period = _wamit_period(frequency, path)
     try:
         raw = read_regular_file(path, MAX_DATASET_BYTES)
@@ -238,7 +246,8 @@ def imported_in_link(
     if p_BoP_B is None:
         if imported.rotation_center is None:
             raise GzInertiaError(
-                "the dataset names no rotation_center: give the point it is about with --about"
+                "the dataset names no rotation_center: give the point it is about with "
+                f"{option('about')}"
             )
         p_BoP_B = imported.rotation_center
     A = imported.A
@@ -305,12 +314,15 @@ def add_mass_from(
     from gzinertia.edit.session import FileEdit
 
     if pattern is None:
-        raise GzInertiaError("--from needs --link naming the one link the result belongs to")
+        raise GzInertiaError(
+            f"{option('from_link')} naming the one link the result belongs to"
+        )
     if result.suffix == ".1":
         if about is None:
             raise GzInertiaError(
                 f"{result}: a WAMIT .1 file does not say the point it is about: give the "
-                "origin of its body coordinates (XBODY) in link coordinates with --about"
+                f"origin of its body coordinates (XBODY) in link coordinates with "
+                f"{option('about')}"
             )
         imported = read_wamit_1(result, frequency, density, wamit_length)
     else:

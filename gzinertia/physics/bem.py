@@ -41,6 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Pose
 from gzinertia.physics.surface_mesh import (
@@ -72,10 +73,17 @@ COARSE_RATIO: Final = math.sqrt(2.0)
 RIGID_BODY_DOFS: Final = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 #: Bumped when what the solve computes changes, so old cache entries are not reused.
 CACHE_VERSION: Final = 2
+#: ``{what}``: ``--bem`` on the command line, ``gzinertia.addmass_bem`` in Python
+#: (:func:`gzinertia.options.option`); :func:`install_hint` fills it.
 INSTALL_HINT: Final = (
-    "--bem needs the optional boundary-element solver: pip install 'gzinertia[bem]' "
+    "{what} needs the optional boundary-element solver: pip install 'gzinertia[bem]' "
     "(capytaine and manifold3d)"
 )
+
+
+def install_hint() -> str:
+    """:data:`INSTALL_HINT` naming the setting as the running interface spells it."""
+    return INSTALL_HINT.format(what=option("bem"))
 
 
 class BemUnavailableError(GzInertiaError):
@@ -88,7 +96,7 @@ def require_bem() -> str:
         import capytaine
         import manifold3d  # noqa: F401
     except ImportError:
-        raise BemUnavailableError(INSTALL_HINT) from None
+        raise BemUnavailableError(install_hint()) from None
     return str(capytaine.__version__)
 
 
@@ -204,7 +212,7 @@ def require_panel_count(
         raise GzInertiaError(
             f"{places}: a panel size of {h:g} m gives about {estimate:.3g} panels on "
             f"{area:.3g} m^2 of surface; the dense BEM is limited to {MAX_PANELS} "
-            "(memory grows as the square): choose a larger --panel-size"
+            f"(memory grows as the square): choose a larger {option('panel_size')}"
         )
 
 
@@ -215,7 +223,8 @@ def require_solvable(panels: int, collisions: Sequence[Collision]) -> None:
         places = ", ".join(str(c.source) for c in collisions)
         raise GzInertiaError(
             f"{places}: the surface to solve has {panels} panels; the dense BEM is "
-            f"limited to {MAX_PANELS} (memory grows as the square): choose a larger --panel-size"
+            f"limited to {MAX_PANELS} (memory grows as the square): choose a larger "
+            f"{option('panel_size')}"
         )
 
 
