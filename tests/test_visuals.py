@@ -156,3 +156,35 @@ def test_gzi304_judges_a_visual_posed_relative_to_a_frame_where_libsdformat_puts
     assert abs(found[0].values["visual_volume"] - 4.0 / 3.0 * np.pi * 0.3**3) < 1e-12
     twin = _proxy_model("mount", "mount", "<sphere><radius>0.3</radius></sphere>")
     assert findings_of(tmp_path / "t", twin, "GZI304") == []
+
+
+def test_fix_geometry_visual_refuses_a_link_with_an_unread_visual(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``fix --geometry visual`` does not fill a link from some of its visuals: with one that
+    cannot be read, the link is not repaired and the message names that visual's file and
+    line; without it, the link is repaired from the others (a sphere's ``2/5·m·r²``)."""
+    from conftest import run_cli
+
+    body = (
+        '<sdf version="1.9"><model name="m"><link name="l">\n'
+        "<inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia>"
+        "</inertial>\n"
+        '<visual name="ok"><geometry><sphere><radius>0.1</radius></sphere></geometry></visual>\n'
+        "{lost}</link></model></sdf>\n"
+    )
+    lost = (
+        '<visual name="lost"><pose relative_to="nowhere">0 0 0 0 0 0</pose><geometry>'
+        "<sphere><radius>0.1</radius></sphere></geometry></visual>\n"
+    )
+    path = write(tmp_path / "u", body.format(lost=lost))
+    args = ["fix", str(path), "--method", "geometry", "--geometry", "visual", "--in-place"]
+    old = path.read_text()
+    _, _, err = run_cli(args, capsys)
+    assert path.read_text() == old
+    assert f"{path}:4: visual 'lost'" in err and "'nowhere'" in err, err
+    path.write_text(body.format(lost=""))
+    code, _, err = run_cli(args, capsys)
+    assert code == 0, err
+    [link] = read_sdf_file(path).links
+    np.testing.assert_allclose(np.diag(link.inertial.I_BBcm_B), [0.4 * 2 * 0.1**2] * 3)
