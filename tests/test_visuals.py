@@ -188,3 +188,58 @@ def test_fix_geometry_visual_refuses_a_link_with_an_unread_visual(
     assert code == 0, err
     [link] = read_sdf_file(path).links
     np.testing.assert_allclose(np.diag(link.inertial.I_BBcm_B), [0.4 * 2 * 0.1**2] * 3)
+
+
+def _urdf(seed: int) -> str:
+    """A base with a fixed child (lumped into it) and a revolute child, visuals at random
+    ``<origin>`` on each (one unnamed, one with no ``<origin>``)."""
+    rng = np.random.default_rng(seed)
+
+    def origin() -> str:
+        xyz = " ".join(f"{v:.6f}" for v in rng.uniform(-0.5, 0.5, 3))
+        rpy = " ".join(f"{v:.6f}" for v in rng.uniform(-np.pi, np.pi, 3))
+        return f'<origin xyz="{xyz}" rpy="{rpy}"/>'
+
+    inertial = ('<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" '
+                'ixz="0" iyz="0"/></inertial>')
+    box = '<geometry><box size="0.1 0.2 0.3"/></geometry>'
+    return (
+        f'<robot name="r"><link name="base">{inertial}'
+        f'<visual name="hull">{origin()}{box}</visual><visual>{box}</visual></link>'
+        f'<joint name="j1" type="fixed"><parent link="base"/><child link="fin"/>{origin()}'
+        f'</joint><link name="fin">{inertial}<visual name="finv">{origin()}{box}</visual>'
+        f"<visual>{origin()}{box}</visual></link>"
+        f'<joint name="j2" type="revolute"><parent link="base"/><child link="arm"/>{origin()}'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        f'<link name="arm">{inertial}<visual name="armv">{origin()}{box}</visual></link>'
+        "</robot>"
+    )
+
+
+@pytest.mark.oracle("sdformat")
+def test_urdf_visual_poses_equal_libsdformat_with_lumping(tmp_path: Path) -> None:
+    """URDF visuals: each ``<origin>``, and the visuals of a link lumped through a fixed joint
+    moved into the link it joins, in libsdformat's order and at its ``X_BV`` (3 random
+    robots)."""
+    from oracles.sdformat_oracle import read_with_sdformat
+
+    from gzinertia.urdf import read_urdf_file
+
+    paths = []
+    for seed in range(3):
+        path = tmp_path / f"r{seed}.urdf"
+        path.write_text(_urdf(seed))
+        paths.append(path)
+    compared = 0
+    for path, oracle in zip(paths, read_with_sdformat(paths), strict=True):
+        assert oracle["errors"] == [], oracle["errors"]
+        ours = {link.name: link for link in read_urdf_file(path, legacy=True).links}
+        assert set(ours) == {link["name"] for link in oracle["links"]}
+        for link in oracle["links"]:
+            record = ours[link["name"]]
+            assert len(record.visuals) == len(link["visuals"]) and not record.unread_visuals
+            for visual, expected in zip(record.visuals, link["visuals"], strict=True):
+                X_BV = np.array(expected["X_BV"], dtype=float).reshape(4, 4)
+                np.testing.assert_allclose(visual.X_BC.matrix(), X_BV, atol=1e-9)
+                compared += 1
+    assert compared == 3 * 5
