@@ -19,6 +19,7 @@ from gzinertia.audit.runner import audit
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Pose, rpy_from_rotation
 from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_bytes
 
 pytest.importorskip("capytaine")
@@ -53,6 +54,22 @@ def _model(tmp_path: Path, radii: tuple[float, float, float] = RADII) -> Path:
     return path
 
 
+def _assert_bem_of_the_ellipsoid_at(link: LinkRecord, X_BV: Pose) -> None:
+    """The link's written ``<fluid_added_mass>`` is the BEM of its visuals (the result cache
+    holds exactly that solve) and within the reported error of Tuckerman's closed form for the
+    ellipsoid of :data:`RADII` posed at ``X_BV``, moved to the link origin."""
+    assert link.inertial.A_BBo_B is not None
+    A = link.inertial.A_BBo_B.linear_first()
+    visuals, skipped = link_visuals(link)
+    assert skipped == 0
+    result = bem_added_mass(visuals, DENSITY, quality="fast", element="visual")
+    assert result.cached  # the command solved exactly this
+    exact = AddedMass(
+        ellipsoid_added_mass_matrix(RADII, DENSITY), ordering="linear-first", point="Vo", axes="V"
+    ).in_link(X_BV).linear_first()
+    assert np.all(np.abs(A - exact) <= result.error_bound)
+
+
 ARGS = ["--bem", "--geometry", "visual", "--quality", "fast", "--density", str(DENSITY)]
 
 
@@ -74,17 +91,7 @@ def test_the_visual_hull_is_meshed_not_the_proxy(
     provenance = parse_provenance(link.inertial.added_mass_comment)
     assert provenance is not None and provenance.element == "visual"
     assert provenance.collisions == ("shell",)
-    assert link.inertial.A_BBo_B is not None
-    A = link.inertial.A_BBo_B.linear_first()
-
-    visuals, skipped = link_visuals(link)
-    assert skipped == 0
-    result = bem_added_mass(visuals, DENSITY, quality="fast", element="visual")
-    assert result.cached  # the command solved exactly this
-    exact = AddedMass(
-        ellipsoid_added_mass_matrix(RADII, DENSITY), ordering="linear-first", point="Vo", axes="V"
-    ).in_link(Pose(p_BoVo_B, R_BV)).linear_first()
-    assert np.all(np.abs(A - exact) <= result.error_bound)
+    _assert_bem_of_the_ellipsoid_at(link, Pose(p_BoVo_B, R_BV))
 
     code, _, err = run_cli(["addmass", str(path), *ARGS, "--check"], capsys)
     assert code == 0, err
@@ -182,16 +189,7 @@ def test_a_visual_posed_relative_to_a_frame_is_meshed_where_libsdformat_puts_it(
     code, _, err = run_cli(["addmass", str(path), *ARGS, "--in-place"], capsys)
     assert code == 0, err
     link = read_sdf_bytes(path.read_bytes(), str(path), []).links[0]
-    assert link.inertial.A_BBo_B is not None
-    A = link.inertial.A_BBo_B.linear_first()
-    visuals, skipped = link_visuals(link)
-    assert skipped == 0
-    result = bem_added_mass(visuals, DENSITY, quality="fast", element="visual")
-    assert result.cached  # the command solved exactly this
-    exact = AddedMass(
-        ellipsoid_added_mass_matrix(RADII, DENSITY), ordering="linear-first", point="Vo", axes="V"
-    ).in_link(Pose(X_BV[:3, 3], X_BV[:3, :3])).linear_first()
-    assert np.all(np.abs(A - exact) <= result.error_bound)
+    _assert_bem_of_the_ellipsoid_at(link, Pose(X_BV[:3, 3], X_BV[:3, :3]))
 
 
 MESH_MODEL = """<?xml version="1.0"?>

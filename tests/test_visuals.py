@@ -10,6 +10,7 @@ visual volume and centre of volume follow the pose libsdformat gives.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,17 +25,21 @@ _REFS_OUTER = (None, "l{i}", "__model__", "l{j}", "f{i}", "j{i}", "n", "n::nf", 
 _REFS_NESTED = (None, "nl", "__model__", "nf")
 
 
+def _visuals(rng: np.random.Generator, prefix: str, refs: Sequence[str | None], kind: str) -> str:
+    """One ``<visual>`` of a random ``kind`` shape per entry of ``refs``, posed relative to it
+    (``None``: no ``relative_to``, the pose sometimes omitted)."""
+    return "".join(
+        f'<visual name="{prefix}{k}">{pose_xml(rng, ref)}{geometry_xml(rng, kind, "")}</visual>'
+        for k, ref in enumerate(refs)
+    )
+
+
 def _links(rng: np.random.Generator, count: int) -> str:
     out = []
     for i in range(count):
         j = (i + 1) % count
-        visuals = "".join(
-            f'<visual name="v{k}">'
-            + (pose_xml(rng, None) if ref is None else pose_xml(rng, ref.format(i=i, j=j)))
-            + geometry_xml(rng, "box", "")
-            + "</visual>"
-            for k, ref in enumerate(_REFS_OUTER)
-        )
+        refs = [None if ref is None else ref.format(i=i, j=j) for ref in _REFS_OUTER]
+        visuals = _visuals(rng, "v", refs, "box")
         out.append(
             f'<link name="l{i}">{pose_xml(rng, "__model__" if i % 2 else None)}{visuals}</link>'
             f'<frame name="f{i}" attached_to="l{i}">{pose_xml(rng, f"l{j}")}</frame>'
@@ -45,13 +50,7 @@ def _links(rng: np.random.Generator, count: int) -> str:
                 f"{pose_xml(rng, None)}<axis><xyz>0 0 1</xyz></axis></joint>"
             )
     out.append('<joint name="j0" type="fixed"><parent>l0</parent><child>n::nl</child></joint>')
-    nested = "".join(
-        f'<visual name="w{k}">'
-        + (pose_xml(rng, None) if ref is None else pose_xml(rng, ref))
-        + geometry_xml(rng, "sphere", "")
-        + "</visual>"
-        for k, ref in enumerate(_REFS_NESTED)
-    )
+    nested = _visuals(rng, "w", _REFS_NESTED, "sphere")
     out.append(
         f'<model name="n">{pose_xml(rng, "l0")}<link name="nl">{pose_xml(rng, None)}{nested}'
         f'</link><frame name="nf" attached_to="nl">{pose_xml(rng, None)}</frame></model>'
