@@ -39,6 +39,7 @@ __all__ = [
     "NoteLevel",
     "SdfDocument",
     "SourceRef",
+    "UnreadVisual",
     "UnresolvedInclude",
 ]
 
@@ -110,13 +111,31 @@ class Geometry:
 
 @dataclass(frozen=True)
 class Collision:
-    """A ``<collision>`` of a link: its pose in the link frame (``X_BC``) and its geometry."""
+    """A ``<collision>`` of a link: its pose in the link frame (``X_BC``) and its geometry.
+
+    A link's ``<visual>`` shapes use the same record (:attr:`LinkRecord.visuals`): ``X_BC`` is
+    then the visual's pose ``X_BV`` and ``density`` is ``None``."""
 
     name: str
     X_BC: Pose
     geometry: Geometry
     source: SourceRef
     density: float | None = None
+
+
+@dataclass(frozen=True)
+class UnreadVisual:
+    """A ``<visual>`` of a link that could not be read into a posed shape: its ``name``, where
+    it is written, and ``reason`` (its ``<pose relative_to>`` names no frame, its
+    ``<geometry>`` cannot be read). Users of visuals refuse or stay silent rather than
+    compute with a part of the link missing."""
+
+    name: str
+    source: SourceRef
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: visual {self.name!r}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -257,6 +276,13 @@ class LinkRecord:
     body: str = ""
     #: Its body is joined to ``world`` by some joint (fixed or not): not a free vehicle.
     body_anchored: bool = False
+    #: The link's ``<visual>`` shapes, read with its collisions: each a :class:`Collision`
+    #: whose ``X_BC`` is the visual's pose ``X_BV`` in the link frame B (``relative_to``
+    #: resolved through the file's frame graph, as libsdformat does) and whose mesh URIs are
+    #: resolved as the collisions' are. ``()`` where the reader reads none (URDF).
+    visuals: tuple[Collision, ...] = ()
+    #: The visuals that could not be read (left out of ``visuals``).
+    unread_visuals: tuple[UnreadVisual, ...] = ()
 
     @property
     def M_BBo_B(self) -> SpatialInertia:

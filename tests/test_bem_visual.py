@@ -19,6 +19,7 @@ from gzinertia.audit.runner import audit
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Pose, rpy_from_rotation
 from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_bytes
 
 pytest.importorskip("capytaine")
@@ -53,6 +54,22 @@ def _model(tmp_path: Path, radii: tuple[float, float, float] = RADII) -> Path:
     return path
 
 
+def _assert_bem_of_the_ellipsoid_at(link: LinkRecord, X_BV: Pose) -> None:
+    """The link's written ``<fluid_added_mass>`` is the BEM of its visuals (the result cache
+    holds exactly that solve) and within the reported error of Tuckerman's closed form for the
+    ellipsoid of :data:`RADII` posed at ``X_BV``, moved to the link origin."""
+    assert link.inertial.A_BBo_B is not None
+    A = link.inertial.A_BBo_B.linear_first()
+    visuals, skipped = link_visuals(link)
+    assert skipped == 0
+    result = bem_added_mass(visuals, DENSITY, quality="fast", element="visual")
+    assert result.cached  # the command solved exactly this
+    exact = AddedMass(
+        ellipsoid_added_mass_matrix(RADII, DENSITY), ordering="linear-first", point="Vo", axes="V"
+    ).in_link(X_BV).linear_first()
+    assert np.all(np.abs(A - exact) <= result.error_bound)
+
+
 ARGS = ["--bem", "--geometry", "visual", "--quality", "fast", "--density", str(DENSITY)]
 
 
@@ -74,17 +91,7 @@ def test_the_visual_hull_is_meshed_not_the_proxy(
     provenance = parse_provenance(link.inertial.added_mass_comment)
     assert provenance is not None and provenance.element == "visual"
     assert provenance.collisions == ("shell",)
-    assert link.inertial.A_BBo_B is not None
-    A = link.inertial.A_BBo_B.linear_first()
-
-    visuals, skipped = link_visuals(link)
-    assert skipped == 0
-    result = bem_added_mass(visuals, DENSITY, quality="fast", element="visual")
-    assert result.cached  # the command solved exactly this
-    exact = AddedMass(
-        ellipsoid_added_mass_matrix(RADII, DENSITY), ordering="linear-first", point="Vo", axes="V"
-    ).in_link(Pose(p_BoVo_B, R_BV)).linear_first()
-    assert np.all(np.abs(A - exact) <= result.error_bound)
+    _assert_bem_of_the_ellipsoid_at(link, Pose(p_BoVo_B, R_BV))
 
     code, _, err = run_cli(["addmass", str(path), *ARGS, "--check"], capsys)
     assert code == 0, err
@@ -132,18 +139,19 @@ def test_named_visual_and_unknown_name(
 def test_a_visual_that_cannot_be_read_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A visual posed relative to another frame is not read by the visuals reader: meshing the
-    others alone would solve a hull with a part missing, so the command refuses (one line, the
-    link's file and line, exit 2)."""
+    """A visual that cannot be read (its ``relative_to`` names no frame) is not meshed:
+    meshing the others alone would solve a hull with a part missing, so the command refuses
+    (one line, the visual's file and line and why, exit 2)."""
     path = _model(tmp_path)
     path.write_text(
-        path.read_text()
-        .replace("    <link", '    <frame name="f"/>\n    <link')
-        .replace(
+        path.read_text().replace(
             "    </link>",
-            '      <visual name="fin"><pose relative_to="f">0 0 0 0 0 0</pose><geometry>'
+            '      <visual name="fin"><pose relative_to="nowhere">0 0 0 0 0 0</pose><geometry>'
             "<box><size>0.1 0.01 0.1</size></box></geometry></visual>\n    </link>",
         )
+    )
+    line = 1 + path.read_text().splitlines().index(
+        next(x for x in path.read_text().splitlines() if 'name="fin"' in x)
     )
     old = path.read_bytes()
     code, _, err = run_cli(
@@ -151,7 +159,37 @@ def test_a_visual_that_cannot_be_read_is_refused(
     )
     assert code == 2 and path.read_bytes() == old
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and f"{path}:" in lines[0] and "cannot be meshed" in lines[0], err
+    assert len(lines) == 1 and f"{path}:{line}:" in lines[0], err
+    assert "'fin' cannot be meshed" in lines[0] and "'nowhere'" in lines[0], err
+
+
+@pytest.mark.oracle("sdformat")
+def test_a_visual_posed_relative_to_a_frame_is_meshed_where_libsdformat_puts_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hull visual posed ``relative_to`` a frame attached to the link (not the link): the
+    written matrix is Tuckerman's closed form moved to the link origin by the pose libsdformat
+    resolves for the visual (``Visual::SemanticPose()`` in the link), within the error the
+    tool reports."""
+    from oracles.sdformat_oracle import read_with_sdformat
+
+    path = _model(tmp_path)
+    frame = '<frame name="mount" attached_to="base_link"><pose>0.1 -0.05 0.02 0.3 -0.2 0.5</pose></frame>'
+    path.write_text(
+        path.read_text()
+        .replace('version="1.10"', 'version="1.9"')
+        .replace("    </link>", f"    </link>\n    {frame}")
+        .replace('<visual name="shell"><pose>', '<visual name="shell"><pose relative_to="mount">')
+    )
+    [oracle] = read_with_sdformat([path])
+    assert oracle["errors"] == [], oracle["errors"]
+    [visual] = oracle["links"][0]["visuals"]
+    X_BV = np.array(visual["X_BV"], dtype=float).reshape(4, 4)
+    assert np.linalg.norm(X_BV[:3, 3] - p_BoVo_B) > 0.05  # the frame does move it
+    code, _, err = run_cli(["addmass", str(path), *ARGS, "--in-place"], capsys)
+    assert code == 0, err
+    link = read_sdf_bytes(path.read_bytes(), str(path), []).links[0]
+    _assert_bem_of_the_ellipsoid_at(link, Pose(X_BV[:3, 3], X_BV[:3, :3]))
 
 
 MESH_MODEL = """<?xml version="1.0"?>

@@ -107,34 +107,32 @@ def displacing_collisions(
     return [by_name[n] for n in names]
 
 
-def displacing_shapes(
-    link: LinkRecord, settings: BemSettings, model_paths: Sequence[str | Path]
-) -> list[Collision]:
+def displacing_shapes(link: LinkRecord, settings: BemSettings) -> list[Collision]:
     """What ``settings`` says to mesh for ``link`` (:func:`shapes_of`)."""
-    return shapes_of(link, settings.collisions, settings.element, model_paths)
+    return shapes_of(link, settings.collisions, settings.element)
 
 
 def shapes_of(
     link: LinkRecord,
     names: Sequence[str] | None,
     element: Element,
-    model_paths: Sequence[str | Path],
 ) -> list[Collision]:
-    """The link's displacing shapes: its collisions, or its visuals read from the link's file
-    (:func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's); all
-    of them or those ``names`` names. Visuals that cannot be read (posed ``relative_to``
-    another frame, an unreadable ``<geometry>``) are refused unless the readable ones are
-    named: a hull with a part left out would be solved silently wrong."""
+    """The link's displacing shapes: its collisions, or its visuals (read with them:
+    :func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's and
+    GZI304's); all of them or those ``names`` names. Visuals that cannot be read (a
+    ``relative_to`` that names no frame, an unreadable ``<geometry>``) are refused unless the
+    readable ones are named: a hull with a part left out would be solved silently wrong."""
     if element == "collision":
         return displacing_collisions(link, names)
     from gzinertia.sdf.visuals import link_visuals
 
-    visuals, skipped = link_visuals(link, model_paths)
+    visuals, skipped = link_visuals(link)
     if skipped and names is None:
+        first = link.unread_visuals[0]
+        more = f" (and {skipped - 1} more)" if skipped > 1 else ""
         raise GzInertiaError(
-            f"{link.source}: link {link.name!r}: {skipped} of its visuals cannot be meshed "
-            "(posed relative_to another frame, or a <geometry> that cannot be read): name the "
-            "ones to mesh with --geometry visual:NAME[,NAME...]"
+            f"{first.source}: link {link.name!r}: its visual {first.name!r} cannot be meshed: "
+            f"{first.reason}{more}; name the ones to mesh with --geometry visual:NAME[,NAME...]"
         )
     return displacing_collisions(link, names, visuals, "visual")
 
@@ -247,7 +245,7 @@ def add_mass_bem(
         if admitted is None:
             continue
         clash, plugins = admitted
-        collisions = displacing_shapes(link, settings, model_paths)
+        collisions = displacing_shapes(link, settings)
         if not collisions:
             skipped.append(f"{link.name}: no {element} geometry to mesh")
             continue

@@ -270,7 +270,6 @@ def imported_in_link(
 def _geometry_record(
     link: LinkRecord,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]],
-    model_paths: Sequence[str | Path],
     digest: str,
 ) -> str:
     """``; geometry ...; mesh digest ...; dataset digest ...`` for the link's shapes (none when
@@ -279,7 +278,7 @@ def _geometry_record(
     from gzinertia.physics.surface_mesh import geometry_digest
 
     names, element = geometry
-    shapes = shapes_of(link, names, element, model_paths)
+    shapes = shapes_of(link, names, element)
     if not shapes:
         return ""
     return "; " + format_import_geometry(
@@ -331,7 +330,7 @@ def add_mass_from(
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
     A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)
-    text += _geometry_record(link, geometry, model_paths, imported.digest)
+    text += _geometry_record(link, geometry, imported.digest)
     write_fluid_added_mass(
         edit.editor, link_element(edit.editor, link), A_BBo_B, ascii_comment(text)
     )

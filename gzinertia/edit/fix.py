@@ -18,7 +18,7 @@ valid inertia is implausible for the geometry: GZI105) is withdrawn and reported
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -41,11 +41,9 @@ from gzinertia.physics.inertia_repair import (
     solid_inertia,
     validity_margin,
 )
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
-from gzinertia.records import Collision, Geometry, LinkRecord, SdfDocument, SourceRef
+from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.records import Collision, LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
-from gzinertia.sdf.frames import FrameGraph
-from gzinertia.sdf.reader import read_sdf_bytes_with_frames
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
 
@@ -190,60 +188,17 @@ def _findings(doc: SdfDocument, options: FixOptions) -> dict[str, set[str]]:
     return found
 
 
-#: ``(relative_to, line) -> X_BF``: the pose in the link frame B of the frame F a
-#: ``relative_to`` attribute names (written at ``line``), as libsdformat resolves it.
-FrameInLink = Callable[[str, int], Pose]
+def visual_shapes(link: LinkRecord) -> tuple[Collision, ...]:
+    """The link's ``<visual>`` shapes posed in the link frame (read with its collisions:
+    :func:`gzinertia.sdf.visuals.link_visuals`, ``relative_to`` resolved as libsdformat does);
+    a :class:`RepairError` naming the first that cannot be read: an inertia computed with a
+    part of the body missing would be wrong."""
+    from gzinertia.sdf.visuals import link_visuals
 
-
-def frame_in_link(graph: FrameGraph, link: LinkRecord) -> FrameInLink:
-    """:data:`FrameInLink` for ``link`` through the file's frame graph (names looked up in the
-    link's model scope, as the reader resolves a collision's ``relative_to``):
-    ``X_BF = X_WB⁻¹·X_WF``."""
-
-    def pose(relative_to: str, line: int) -> Pose:
-        ref = graph.resolve_name(graph.scope_of(link.name), relative_to, link.source.file, line,
-                                 "visual <pose> relative_to")
-        return link.X_WB.inverse() @ graph.world_pose(ref)
-
-    return pose
-
-
-def visuals_of(
-    link_elem: etree._Element,
-    file: str,
-    model_paths: Sequence[str | Path],
-    frame_pose: FrameInLink | None = None,
-) -> tuple[Collision, ...]:
-    """The link's ``<visual>`` geometries as :class:`~gzinertia.records.Collision` records
-    with their poses ``X_BV`` in the link frame (the reader keeps collisions only). A visual
-    posed ``relative_to`` another frame F is placed by ``frame_pose`` (``X_BV = X_BF·X_FV``);
-    without one it is refused (:class:`RepairError`)."""
-    from gzinertia.sdf.geometry import read_geometry
-    from gzinertia.sdf.values import child_pose
-    from gzinertia.sdf.xml import line_of
-
-    own = (link_elem.get("name") or "").strip()
-    visuals = []
-    for v in children(link_elem, "visual"):
-        pose = child_pose(v, file)
-        X_BV = Pose() if pose is None else pose.X
-        if pose is not None and pose.relative_to not in ("", own):
-            if frame_pose is None:
-                raise RepairError(
-                    f"visual {v.get('name')!r} is posed relative_to {pose.relative_to!r}, "
-                    "a frame this file's reading cannot place"
-                )
-            X_BV = frame_pose(pose.relative_to, line_of(v)) @ pose.X
-        geom = child(v, "geometry")
-        geometry = Geometry("other") if geom is None else read_geometry(geom, file, model_paths)
-        visuals.append(
-            Collision(
-                name=(v.get("name") or "").strip(),
-                X_BC=X_BV,
-                geometry=geometry,
-                source=SourceRef(file, line_of(v)),
-            )
-        )
+    visuals, skipped = link_visuals(link)
+    if skipped:
+        more = f" (and {skipped - 1} more)" if skipped > 1 else ""
+        raise RepairError(f"{link.unread_visuals[0]}{more}")
     return tuple(visuals)
 
 
@@ -530,7 +485,6 @@ def fix(
             f"{', '.join(FIXABLE[options.method])} only"
         )
     found = _findings(doc, options)
-    graph: FrameGraph | None = None  # read when --geometry visual needs it
     plans: dict[str, _Plan] = {}
     skipped: list[str] = []
     for link in select_links(doc.links, options.pattern, str(path)):
@@ -556,10 +510,7 @@ def fix(
                 _check_pose_editable(link_element(edit.editor, link))
             shapes = None
             if options.method == "geometry" and options.geometry == "visual":
-                if graph is None:
-                    graph = read_sdf_bytes_with_frames(edit.old, str(path), model_paths)[1]
-                shapes = visuals_of(link_element(edit.editor, link), str(path), model_paths,
-                                    frame_in_link(graph, link))
+                shapes = visual_shapes(link)
             attributes = None
             if link.inertial.inertia_defaulted:
                 attributes = inertia_attributes(link_element(edit.editor, link))

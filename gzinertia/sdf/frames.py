@@ -90,13 +90,9 @@ class FrameGraph:
 
     def resolve_name(self, scope: Scope, ref: str, file: str, line: int, what: str) -> str:
         """The absolute frame name ``ref`` means in ``scope`` (an SdfError when there is none)."""
-        ref = ref.strip()
-        if ref == MODEL_FRAME or (ref == WORLD and not scope.prefix):
-            return scope.model_frame
-        if ref.endswith("::" + MODEL_FRAME):
-            ref = ref[: -len("::" + MODEL_FRAME)]
-        name = scope.absolute(ref)
-        if name not in self._nodes:
+        name = self.find_name(scope, ref)
+        if name is None:
+            ref = ref.strip().removesuffix("::" + MODEL_FRAME)
             if scope.prefix in self.incomplete:
                 # Perhaps a frame of the include that did not resolve: say so, not an error,
                 # and read the pose as relative to the model frame.
@@ -108,6 +104,17 @@ class FrameGraph:
                 return scope.model_frame
             raise SdfError(file, line, f"{what} names {ref!r}, which is no frame in this scope")
         return name
+
+    def find_name(self, scope: Scope, ref: str) -> str | None:
+        """The absolute frame name ``ref`` means in ``scope``, or ``None`` when it names no
+        frame (no error, no note: for references the caller may leave unread)."""
+        ref = ref.strip()
+        if ref == MODEL_FRAME or (ref == WORLD and not scope.prefix):
+            return scope.model_frame
+        if ref.endswith("::" + MODEL_FRAME):
+            ref = ref[: -len("::" + MODEL_FRAME)]
+        name = scope.absolute(ref)
+        return name if name in self._nodes else None
 
     def _parent(self, node: FrameNode) -> str:
         ref = node.ref or node.default_ref

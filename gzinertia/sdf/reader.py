@@ -18,7 +18,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from gzinertia.errors import SdfError
+from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
 from gzinertia.physics.rotation import Pose
@@ -32,6 +32,7 @@ from gzinertia.records import (
     Note,
     SdfDocument,
     SourceRef,
+    UnreadVisual,
     UnresolvedInclude,
 )
 from gzinertia.sdf.auto_inertial import resolve_auto_inertial
@@ -58,7 +59,6 @@ __all__ = [
     "KNOWN_VERSIONS",
     "MAX_INCLUDE_DEPTH",
     "read_sdf_bytes",
-    "read_sdf_bytes_with_frames",
     "read_sdf_file",
     "read_sdf_string",
 ]
@@ -88,6 +88,9 @@ class _PendingLink:
     suppressed: frozenset[str]
     hydrodynamics: list[HydroPlugin] = field(default_factory=list)
     name_in_file: str = ""
+    #: ``<visual>`` shapes as read (poses not yet resolved), and those that could not be.
+    visuals: list[_PendingCollision] = field(default_factory=list)
+    unread_visuals: list[UnreadVisual] = field(default_factory=list)
 
 
 def _name_of(elem: etree._Element, file: str) -> str:
@@ -312,9 +315,10 @@ class _Reader:
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
+        visuals, unread_visuals = self.visuals(elem, file, scope)
         comment = inertial.added_mass_comment
         if comment and "geometry visuals=" in comment:
-            self.visual_mesh_dependencies(elem, file)
+            self.visual_mesh_dependencies(visuals, file)
         # duplicates: a keyword-argument constructor call, alike other such calls by shape only
         pending = _PendingLink(
             name=name,
@@ -327,22 +331,46 @@ class _Reader:
             suppressed=_suppressed_codes(elem),
             hydrodynamics=hydrodynamics,
             name_in_file=f"{model_in_file}::{own}" if model_in_file else own,
+            visuals=visuals,
+            unread_visuals=unread_visuals,
         )
         self.links.append(pending)
 
-    def visual_mesh_dependencies(self, elem: etree._Element, file: str) -> None:
+    def visuals(
+        self, elem: etree._Element, file: str, scope: Scope
+    ) -> tuple[list[_PendingCollision], list[UnreadVisual]]:
+        """The link's ``<visual>`` shapes with their poses as written (resolved in
+        :meth:`resolve`), and those that cannot be read. A visual is read as a collision is
+        (a missing ``<geometry>`` is ``Geometry("other")``, mesh URIs resolved through the
+        model paths), but one that cannot be read is left out with the reason, not an error:
+        physics does not use visuals, and libsdformat's loading of the rest stands."""
+        visuals: list[_PendingCollision] = []
+        unread: list[UnreadVisual] = []
+        for v in elem.iterchildren("visual"):
+            vname = (v.get("name") or "").strip()
+            where = SourceRef(file, line_of(v))
+            try:
+                vpose = _own_pose(v, file)
+                geom = child(v, "geometry")
+                geometry = (
+                    Geometry("other") if geom is None
+                    else read_geometry(geom, file, self.model_paths)
+                )
+            except GzInertiaError as exc:
+                why = exc.message if isinstance(exc, SdfError) else str(exc)
+                unread.append(UnreadVisual(vname, where, why))
+                continue
+            visual = Collision(name=vname, X_BC=vpose.X, geometry=geometry, source=where)
+            visuals.append(_PendingCollision(vname, vpose, scope, visual))
+        return visuals, unread
+
+    def visual_mesh_dependencies(self, visuals: Sequence[_PendingCollision], file: str) -> None:
         """The mesh files of a link's visuals, as dependencies, for a link whose added mass was
         computed from its visuals (``addmass --bem --geometry visual``; GZI212 compares them):
         the audit cache then re-checks the file when one changes, and GZI212 finds them where
         this reading's model paths resolve them."""
-        for v in elem.iterchildren("visual"):
-            geom = child(v, "geometry")
-            if geom is None:
-                continue
-            try:
-                geometry = read_geometry(geom, file, self.model_paths)
-            except SdfError:
-                continue
+        for v in visuals:
+            geometry = v.collision.geometry
             if geometry.mesh_uri:
                 self.dependencies.append(
                     Dependency("resource", geometry.mesh_uri, file, geometry.mesh_path)
@@ -583,6 +611,7 @@ class _Reader:
                 )
                 X_BC = X_WB.inverse() @ self.graph.world_pose(ref) @ pc.pose.X
                 collisions.append(replace(pc.collision, X_BC=X_BC))
+            visuals, unread_visuals = self.resolve_visuals(p, X_WB)
             inertial, notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
             self.notes.extend(replace(n, link=p.name) for n in notes)
             # duplicates: LinkRecord from SDF here, from URDF in urdf/lumping.py: shape only
@@ -601,9 +630,39 @@ class _Reader:
                     name_in_file=p.name_in_file,
                     body=bodies[p.name][0],
                     body_anchored=bodies[p.name][1],
+                    visuals=visuals,
+                    unread_visuals=unread_visuals,
                 )
             )
         return tuple(records)
+
+    def resolve_visuals(
+        self, p: _PendingLink, X_WB: Pose
+    ) -> tuple[tuple[Collision, ...], tuple[UnreadVisual, ...]]:
+        """``p``'s visuals posed in its link frame B, as libsdformat resolves a visual's
+        ``<pose relative_to="F">``: F looked up in the link's model scope (another link, a
+        frame, a joint, a nested model, ``__model__``; no attribute: the link itself), then
+        ``X_BV = X_WB⁻¹·X_WF·X_FV``. A name that is no frame leaves the visual unread."""
+        visuals: list[Collision] = []
+        unread = list(p.unread_visuals)
+        for pv in p.visuals:
+            ref = pv.pose.relative_to
+            if not ref:
+                visuals.append(pv.collision)
+                continue
+            frame = self.graph.find_name(pv.scope, ref)
+            if frame is None:
+                why = f"its <pose relative_to={ref!r}> names no frame of its model"
+                unread.append(UnreadVisual(pv.name, pv.collision.source, why))
+                continue
+            try:
+                X_WF = self.graph.world_pose(frame)
+            except SdfError as exc:  # e.g. a relative_to cycle among frames no link uses
+                unread.append(UnreadVisual(pv.name, pv.collision.source, exc.message))
+                continue
+            X_BV = X_WB.inverse() @ X_WF @ pv.pose.X
+            visuals.append(replace(pv.collision, X_BC=X_BV))
+        return tuple(visuals), tuple(sorted(unread, key=lambda u: u.source.line))
 
 
 def _read(
@@ -611,7 +670,6 @@ def _read(
     file: str,
     model_paths: Sequence[str | Path],
     limits: ReadLimits | None = None,
-    frames: list[FrameGraph] | None = None,
 ) -> SdfDocument:
     version = _sdf_version(root, file)
     notes: list[Note] = []
@@ -625,8 +683,6 @@ def _read(
             )
         )
     reader = _Reader(model_paths, limits)
-    if frames is not None:
-        frames.append(reader.graph)
     reader.register_version(file, version)
     stack = (str(Path(file).resolve()),)
     world = child(root, "world")
@@ -695,17 +751,6 @@ def read_sdf_bytes(
     """Reads SDFormat bytes (any declared encoding); ``name`` stands for the file in messages
     and relative includes (e.g. edited bytes checked before they replace the file)."""
     return _read(parse_xml_bytes(data, name), name, model_paths, limits)
-
-
-def read_sdf_bytes_with_frames(
-    data: bytes, name: str, model_paths: Sequence[str | Path] = ()
-) -> tuple[SdfDocument, FrameGraph]:
-    """:func:`read_sdf_bytes` and the file's resolved frame graph (every link, frame, joint
-    and model by its scoped name), for poses the records do not hold (a ``<visual>`` posed
-    ``relative_to`` a frame)."""
-    frames: list[FrameGraph] = []
-    doc = _read(parse_xml_bytes(data, name), name, model_paths, None, frames)
-    return doc, frames[0]
 
 
 def _placement_frame(scope: Scope, placement: str) -> str:

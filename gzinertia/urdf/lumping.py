@@ -108,7 +108,8 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     if not lump:
         records = [
             _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]),
-                    list(robot.links[n].collisions), prefix, set())
+                    list(robot.links[n].collisions), prefix, set(),
+                    visuals=list(robot.links[n].visuals))
             for n in order if n != WORLD
         ]
         return Conversion(tuple(records), (), {}, ())
@@ -185,11 +186,16 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     for name in kept:
         link = robot.links[name]
         collisions = list(link.collisions)
+        visuals = list(link.visuals)
         for small in members.get(name, []):
             X_BS = X_MB[name].inverse() @ X_MB[small]
             collisions.extend(
                 Collision(c.name or small, X_BS @ c.X_BC, c.geometry, c.source, c.density)
                 for c in robot.links[small].collisions
+            )
+            visuals.extend(  # libsdformat moves the lumped link's visuals as its collisions
+                Collision(v.name or small, X_BS @ v.X_BC, v.geometry, v.source)
+                for v in robot.links[small].visuals
             )
             notes.append(_lumped_note(robot, small, name, parent_joint[small], prefix))
             invalid = _invalid_inertial(robot.links[small].inertial)
@@ -198,7 +204,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                                                   invalid, prefix))
         records.append(
             _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
-                    members.get(name, []))
+                    members.get(name, []), visuals)
         )
     for name in kept:
         if name in gimbal:
@@ -300,6 +306,7 @@ def _record(
     prefix: str,
     welded: set[str],
     members: list[str] | None = None,
+    visuals: list[Collision] | None = None,
 ) -> LinkRecord:
     own = link.inertial
     if own is not None and not members:
@@ -344,6 +351,9 @@ def _record(
         X_WB=X_WB,
         inertial=inertial,
         collisions=tuple(collisions),
+        visuals=tuple(visuals or ()),
+        unread_visuals=(*link.unread_visuals,
+                        *(u for m in members or [] for u in robot.links[m].unread_visuals)),
         source=link.source,
         static=robot.static,
         welded_to_world=link.name in welded,

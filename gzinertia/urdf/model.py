@@ -26,7 +26,7 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef
+from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef, UnreadVisual
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
 from gzinertia.sdf.values import MAX_MAGNITUDE, c_double
 from gzinertia.sdf.xml import line_of
@@ -50,12 +50,16 @@ class UrdfInertial:
 
 @dataclass
 class UrdfLink:
-    """A URDF ``<link>``: its ``<inertial>`` (``None`` when absent) and collisions."""
+    """A URDF ``<link>``: its ``<inertial>`` (``None`` when absent), collisions and visuals
+    (``X_BC`` of a visual is its ``<origin>``, ``X_BV``), and the visuals that could not be
+    read."""
 
     name: str
     source: SourceRef
     inertial: UrdfInertial | None
     collisions: list[Collision] = field(default_factory=list)
+    visuals: list[Collision] = field(default_factory=list)
+    unread_visuals: list[UnreadVisual] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,19 @@ def _geometry(elem: etree._Element | None, file: str) -> Geometry:
     return Geometry("other")
 
 
+def _read_visuals(elem: etree._Element, file: str, link: UrdfLink) -> None:
+    """The link's ``<visual>`` shapes, read as its collisions are; one that cannot be read is
+    recorded in ``link.unread_visuals`` (physics does not use visuals)."""
+    for v in elem.iterchildren("visual"):
+        name, where = (v.get("name") or "").strip(), SourceRef(file, line_of(v))
+        try:
+            X_BV, geometry = read_origin(v, file), _geometry(v.find("geometry"), file)
+        except SdfError as exc:
+            link.unread_visuals.append(UnreadVisual(name, where, exc.message))
+            continue
+        link.visuals.append(Collision(name=name, X_BC=X_BV, geometry=geometry, source=where))
+
+
 def _flag(elem: etree._Element) -> bool:
     """A ``<gazebo>`` switch as libsdformat reads it: text (or ``value``) true/yes/1."""
     raw = (elem.text or elem.get("value") or "").strip()
@@ -225,6 +242,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                         source=SourceRef(file, line_of(c)),
                     )
                 )
+            _read_visuals(elem, file, link)
             links[name] = link
         elif elem.tag == "joint":
             name = _name(elem, file)

@@ -9,7 +9,8 @@
 //                              "line": int|null}, ...],
 //    "root": "world" | "model" | "none",
 //    "links": [{"name": "top::nested::link", "X_WB": [16 numbers], "mass": m,
-//               "X_BI": [16 numbers], "I": [ixx, iyy, izz, ixy, ixz, iyz]}, ...]}
+//               "X_BI": [16 numbers], "I": [ixx, iyy, izz, ixy, ixz, iyz],
+//               "visuals": [{"name": str, "X_BV": [16 numbers]}, ...]}, ...]}
 //
 // Frames and conventions (gzinertia's DESIGN.md, Drake monogram notation):
 // * X_WB: pose of the link frame B in the root frame W, a 4x4 homogeneous matrix, row-major.
@@ -17,6 +18,8 @@
 //   posed in, i.e. the model's own <pose> (and placement_frame) is applied, as Drake does.
 // * X_BI: pose of the inertial frame I (origin at the centre of mass Bcm) in the link frame,
 //   4x4 row-major (gz-math Inertiald::Pose()).
+// * X_BV: pose of a <visual>'s frame V in the link frame B (sdf::Visual::SemanticPose()
+//   resolved relative to the link: relative_to another frame applied as libsdformat does).
 // * I: the rotational inertia about Bcm in I axes (gz-math MassMatrix3d), tensor entries
 //   (ixy = -integral of x y dm), in the order ixx iyy izz ixy ixz iyz.
 // * Names are scoped from the top-level model ("model::nested::link"); in a world file the
@@ -140,7 +143,18 @@ std::string JsonLink(const sdf::Link &link, const std::string &scope, const Mat4
   out += ",\"mass\":" + JsonNumber(M.Mass());
   out += ",\"X_BI\":" + JsonMatrix(Mat4(inertial.Pose()));
   out += ",\"I\":[" + JsonNumber(d.X()) + "," + JsonNumber(d.Y()) + "," + JsonNumber(d.Z()) +
-         "," + JsonNumber(o.X()) + "," + JsonNumber(o.Y()) + "," + JsonNumber(o.Z()) + "]}";
+         "," + JsonNumber(o.X()) + "," + JsonNumber(o.Y()) + "," + JsonNumber(o.Z()) + "]";
+  out += ",\"visuals\":[";
+  for (uint64_t i = 0; i < link.VisualCount(); ++i)
+  {
+    const sdf::Visual &visual = *link.VisualByIndex(i);
+    Pose X_BV;
+    const sdf::Errors ve = visual.SemanticPose().Resolve(X_BV, link.Name());
+    errors.insert(errors.end(), ve.begin(), ve.end());
+    out += (i ? "," : "") + std::string("{\"name\":") + JsonString(visual.Name());
+    out += ",\"X_BV\":" + JsonMatrix(Mat4(X_BV)) + "}";
+  }
+  out += "]}";
   return out;
 }
 

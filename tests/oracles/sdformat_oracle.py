@@ -43,12 +43,20 @@ class SdformatError(TypedDict):
     line: int | None
 
 
+class SdformatVisual(TypedDict):
+    """One ``<visual>``: its name and ``X_BV``, its pose in the link frame (4x4, row-major)."""
+
+    name: str
+    X_BV: list[float | None]
+
+
 class SdformatLink(TypedDict):
     """One link as libsdformat loads it.
 
     ``X_WB`` and ``X_BI`` are 4x4 homogeneous matrices, row-major (16 numbers): the link frame
     in the root frame W, and the inertial frame I (origin Bcm) in the link frame B. ``I`` is the
     rotational inertia about Bcm in I axes, ``[ixx, iyy, izz, ixy, ixz, iyz]`` (tensor entries).
+    ``visuals``: each ``<visual>`` with its pose in the link frame, ``relative_to`` resolved.
     Non-finite numbers come back as ``None``.
     """
 
@@ -57,6 +65,7 @@ class SdformatLink(TypedDict):
     mass: float | None
     X_BI: list[float | None]
     I: list[float | None]
+    visuals: list[SdformatVisual]
 
 
 class SdformatFile(TypedDict):

@@ -13,8 +13,6 @@ matrix describes a hull the model no longer has. The result file itself is not r
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.context import LinkContext
@@ -37,38 +35,21 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
     return parse_provenance(inertial.added_mass_comment)
 
 
-#: :func:`current_digest` when the shapes cannot be read back faithfully (the link's visuals
-#: from standard input, a visual mesh whose URI does not resolve without the command's ``-m``
-#: paths): the rule then stays silent rather than guess.
+#: :func:`current_digest` when the shapes cannot be read back faithfully (a visual mesh whose
+#: URI the audit's reading did not resolve, where the command's ``-m`` paths did): the rule
+#: then stays silent rather than guess.
 UNKNOWN = "unknown"
 
 
-def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision] | None:
-    """The link's shapes of the kind the comment names (collisions, or visuals read through
-    :func:`gzinertia.sdf.visuals.link_visuals`, the reader ``addmass --geometry visual`` used);
-    ``None`` when they cannot be read back."""
+def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision]:
+    """The link's shapes of the kind the comment names: its collisions, or its visuals as the
+    reader recorded them (:func:`gzinertia.sdf.visuals.link_visuals`, the reader ``addmass
+    --geometry visual`` used, meshes resolved through the audit's model paths)."""
     if provenance.element == "collision":
         return list(ctx.link.collisions)
     from gzinertia.sdf.visuals import link_visuals
 
-    if not Path(ctx.link.source.file).is_file():
-        return None
-    visuals, _skipped = link_visuals(ctx.link)
-    # Mesh URIs as the audited reading resolved them (its model paths, the reader's
-    # visual-mesh dependencies of such links), where the visuals reader alone did not.
-    resolved = {
-        (d.uri, d.base): d.path
-        for d in ctx.document.doc.dependencies
-        if d.kind == "resource" and d.path is not None
-    }
-    out = []
-    for v in visuals:
-        g = v.geometry
-        path = resolved.get((g.mesh_uri or "", v.source.file))
-        if g.kind == "mesh" and g.mesh_path is None and path is not None:
-            v = replace(v, geometry=replace(g, mesh_path=path))
-        out.append(v)
-    return out
+    return link_visuals(ctx.link)[0]
 
 
 def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
@@ -77,8 +58,6 @@ def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
     from gzinertia.physics.surface_mesh import geometry_digest
 
     shapes = _shapes_now(ctx, provenance)
-    if shapes is None:
-        return UNKNOWN
     by_name = {c.name: c for c in shapes}
     if not provenance.collisions or any(n not in by_name for n in provenance.collisions):
         return None

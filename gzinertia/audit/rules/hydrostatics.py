@@ -22,7 +22,6 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,9 +31,6 @@ from gzinertia.audit.rules.registry import document_rule, finding
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics, top_model
 from gzinertia.records import BuoyancyWorld, LinkRecord
-
-if TYPE_CHECKING:
-    from lxml import etree
 
 #: GZI301 looks at bodies whose buoyancy is within this range of their weight (submerged
 #: vehicles, near neutral); heavier ones sink, lighter ones surface.
@@ -255,14 +251,13 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
     from gzinertia.sdf.visuals import link_visuals
 
     h = hydrostatics_of(doc)
-    trees: dict[str, etree._Element | None] = {}  # each file of the links, looked up once
     for model in h.models:
         evidence = []
         for link in model.links:
             record = h.records[link.name]
             if not link.enabled or not record.collisions:
                 continue
-            visuals, skipped = link_visuals(record, trees=trees)
+            visuals, skipped = link_visuals(record)
             if skipped or not visuals:
                 continue  # (no visual: nothing to compare, buoyancy_proxy gives None)
             from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
