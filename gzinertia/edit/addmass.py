@@ -271,6 +271,7 @@ def add_mass(
     model_paths: Sequence[str | Path],
     replace_plugin_added_mass: bool = False,
     allow_overlap: bool = False,
+    data: bytes | None = None,
 ) -> AddMassResult:
     """Computes and writes (in memory) the added mass of the selected links of ``path``.
 
@@ -283,7 +284,7 @@ def add_mass(
     counted by the other already, unless ``allow_overlap``
     (:class:`~gzinertia.edit.overlap_guard.OverlapGuard`).
     """
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     links, skipped = _editable_links(doc, path, pattern, fit_for.explicit)
     warnings = []

@@ -175,6 +175,7 @@ def add_mass_bem(
     replace_plugin_added_mass: bool = False,
     allow_overlap: bool = False,
     progress: BemRunProgress | None = None,
+    data: bytes | None = None,
 ) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
     """Solves and writes (in memory) the BEM added mass of the selected links of ``path``.
 
@@ -192,7 +193,7 @@ def add_mass_bem(
     from gzinertia.physics.surface_mesh import geometry_digest
 
     require_bem()
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     links, skipped = _editable_links(doc, path, pattern, False)
     warnings: list[str] = []

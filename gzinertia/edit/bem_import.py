@@ -291,6 +291,7 @@ def add_mass_from(
     model_paths: Sequence[str | Path],
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    data: bytes | None = None,
 ) -> tuple[bytes, bytes, str, AddedMass, list[str]]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
     memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``.
@@ -315,7 +316,7 @@ def add_mass_from(
         imported = read_wamit_1(result, frequency, density, wamit_length)
     else:
         imported = read_capytaine_dataset(result, frequency)
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
     A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)

@@ -233,6 +233,7 @@ def hydro(
     model_paths: Sequence[str | Path],
     cross_terms: bool = False,
     force: bool = False,
+    data: bytes | None = None,
 ) -> HydroResult:
     """Computes and writes (in memory) the damping terms of the selected links.
 
@@ -241,7 +242,7 @@ def hydro(
     :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`."""
     if not viscosity >= 0.0:
         raise GzInertiaError(f"{option('viscosity')} must be >= 0, not {viscosity}")
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
     skipped: list[str] = []

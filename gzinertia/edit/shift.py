@@ -87,9 +87,10 @@ def shift(
     axes: SourceAxes,
     force: bool,
     model_paths: Sequence[str | Path],
+    data: bytes | None = None,
 ) -> ShiftResult:
     """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin."""
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
         names = ", ".join(lk.name for lk in links)
