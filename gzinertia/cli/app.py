@@ -304,7 +304,8 @@ def _with_last_resort(info: CommandInfo) -> CommandInfo:
             if _is_click_signal(exc) or os.environ.get("GZINERTIA_TRACEBACK"):
                 raise
             files = kwargs.get("file", kwargs.get("paths"))
-            where = ", ".join(map(str, files)) if isinstance(files, list) else str(files)
+            named = files if isinstance(files, list) else [files]
+            where = ", ".join("<stdin>" if str(f) == "-" else str(f) for f in named)
             text = " ".join(f"{type(exc).__name__}: {exc}".split())
             raise InternalError(
                 f"{where}: internal error, please report ({text}; "
