@@ -283,6 +283,8 @@ def add_mass(
     link carrying added mass (as the audit's GZI210 judges it) is skipped, its fluid being
     counted by the other already, unless ``allow_overlap``
     (:class:`~gzinertia.edit.overlap_guard.OverlapGuard`).
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory).
     """
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor

@@ -181,7 +181,9 @@ def add_mass_bem(
 
     Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
     conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
-    error naming the file and the problem (nothing is written)."""
+    error naming the file and the problem (nothing is written).
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.physics.bem import (
         WARN_ERROR,
         BemResult,

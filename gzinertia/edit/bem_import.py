@@ -299,7 +299,9 @@ def add_mass_from(
     The comment also records the link's displacing geometry the result is taken to describe
     (``geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them) with its
     digest, and the digest of the result file: the audit reports the matrix as stale (GZI212)
-    once that geometry changes."""
+    once that geometry changes.
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.edit.addmass import _editable_links
     from gzinertia.edit.links import ascii_comment, link_element, write_fluid_added_mass
     from gzinertia.edit.sdf_version import check_version_for_added_mass

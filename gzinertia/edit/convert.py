@@ -145,7 +145,9 @@ def hydro_to_sdf(
     data: bytes | None = None,
 ) -> ConvertResult:
     """Writes each selected link's plugin added mass as ``<fluid_added_mass>`` (declaring SDF
-    1.10 as :func:`~gzinertia.edit.sdf_version.check_version_for_added_mass` does)."""
+    1.10 as :func:`~gzinertia.edit.sdf_version.check_version_for_added_mass` does);
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     edit, converted, warnings, written = _begin(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     for link in _selected(doc.links, pattern):
@@ -220,7 +222,9 @@ def sdf_to_hydro(
 ) -> ConvertResult:
     """Writes each selected link's ``<fluid_added_mass>`` into its Hydrodynamics plugin as
     ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
-    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin."""
+    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin.
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     if sign == "auto":
         raise GzInertiaError(
             f"{option('sdf_to_hydro')} needs {option('sign_fossen_or_physical')}"

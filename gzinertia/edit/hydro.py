@@ -239,7 +239,9 @@ def hydro(
 
     Terms a plugin already has are replaced only with ``force`` (or when gzinertia wrote the
     plugin): they may be identified values, better than this estimate. Replacements more than
-    :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`."""
+    :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`.
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     if not viscosity >= 0.0:
         raise GzInertiaError(f"{option('viscosity')} must be >= 0, not {viscosity}")
     edit = FileEdit.open(path, model_paths, data)
