@@ -144,6 +144,10 @@ def test_an_edit_of_standard_input_writes_what_the_edit_of_the_file_writes(
     status, stdout, err = run("-", "-o", str(tmp_path / "o2.sdf"), stdin=data)
     assert (status, stdout) == (0, b""), err
     assert (tmp_path / "o2.sdf").read_bytes() == out.read_bytes()
+    # -o - : the edited file to stdout, for a file too
+    status, stdout, err = run(name, "-o", "-")
+    assert (status, stdout) == (0, out.read_bytes()), err
+    assert not (folder / "-").exists()
 
     status, stdout, err = run("-", "--check", stdin=data)
     assert (status, stdout) == (1, b""), err
@@ -313,3 +317,22 @@ def test_stdin_next_to_other_files_and_libsdformat_are_refused(
     assert status == 2 and "reads files only" in err
     status, _, err = run_cli(["fix", "-", "--json"], capsys)
     assert status == 2 and "both print to stdout" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--diff"], "-o - and --diff both print to stdout: choose one"),
+        (["--check"], "-o - (stdout) goes without --in-place and --check"),
+        (["--in-place"], "give either -o/--output or --in-place, not both"),
+    ],
+)
+def test_output_to_stdout_is_refused_with_what_also_prints_or_writes(
+    extra: list[str], message: str, harbour_file: Path, monkeypatch: pytest.MonkeyPatch,
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    for command in EDITS:
+        status, stdout, err = run_piped([*EDITS[command], harbour_file.name, "-o", "-", *extra],
+                                        None, harbour_file.parent, monkeypatch, capsysbinary)
+        assert (status, stdout) == (2, b""), (command, err)
+        assert err.decode() == f"gzinertia: error: {message}\n", (command, err)

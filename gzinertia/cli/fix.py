@@ -149,9 +149,11 @@ def fix(
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
     if len(file) > 1 and any(is_stdin_arg(f) for f in file):
         raise GzInertiaError("- (standard input) cannot be combined with other FILEs")
-    if json_report and is_stdin_arg(file[0]) and not (check or diff or output is not None):
+    if json_report and (
+        is_stdin_arg(output) or (is_stdin_arg(file[0]) and not (check or diff or output))
+    ):
         raise GzInertiaError(
-            "--json and the repaired file (fix -) both print to stdout: add -o OUT or --check"
+            "--json and the repaired file both print to stdout: add -o OUT or --check"
         )
     first, mode = edit_mode(file[0], output, in_place, check, diff, force_readonly=force_readonly)
     if first is not None:

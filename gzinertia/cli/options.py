@@ -163,7 +163,9 @@ EditedFileArgument = Annotated[
 ]
 OutputOption = Annotated[
     Optional[Path],  # noqa: UP045 (typer needs Optional on Python 3.10)
-    typer.Option("--output", "-o", help="Write the edited file here (atomically)."),
+    typer.Option(
+        "--output", "-o", help="Write the edited file here (atomically); - writes it to stdout."
+    ),
 ]
 InPlaceOption = Annotated[
     bool, typer.Option("--in-place", help="Rewrite FILE atomically (only when it changes).")
@@ -249,16 +251,22 @@ def edit_mode(
     """The FILE an editing command edits and its :class:`~gzinertia.edit.output.WriteMode`:
     for FILE ``-``, ``<stdin>`` and a mode holding standard input's bytes (read here, bounded
     as a file is: :func:`gzinertia.sdf.stdin.stdin_bytes`), after ``--in-place`` is refused
-    without reading anything; any other FILE as given."""
+    without reading anything; any other FILE as given. ``-o -`` writes to stdout."""
     from gzinertia.edit.output import STDIN_IN_PLACE, WriteMode
     from gzinertia.errors import GzInertiaError
     from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, stdin_bytes
 
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+    stdout = is_stdin_arg(output)
+    if stdout:
+        if in_place:
+            raise GzInertiaError("give either -o/--output or --in-place, not both")
+        output = None
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly, stdout=stdout)
     if not is_stdin_arg(file):
         return file, mode
     if in_place:
         raise GzInertiaError(STDIN_IN_PLACE)
     return STDIN_PATH, WriteMode(
-        output, in_place, check, diff, force_readonly=force_readonly, stdin_data=stdin_bytes()
+        output, in_place, check, diff, force_readonly=force_readonly, stdin_data=stdin_bytes(),
+        stdout=stdout,
     )

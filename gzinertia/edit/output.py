@@ -4,7 +4,8 @@ an in-place write fails when the file changed since it was read), or nothing wri
 
 An edit of standard input (FILE ``-``: :attr:`WriteMode.stdin_data` holds its bytes, named
 ``<stdin>``) is a filter: the edited file goes to stdout unless ``-o OUT``, ``--check`` or
-``--diff`` says otherwise; ``--in-place`` is refused (there is no file to rewrite).
+``--diff`` says otherwise; ``--in-place`` is refused (there is no file to rewrite). ``-o -``
+(:attr:`WriteMode.stdout`) sends the edited file to stdout for any FILE.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class WriteMode:
     force_readonly: bool = False
     #: FILE was ``-``: the bytes read from standard input (the edit is named ``<stdin>``).
     stdin_data: bytes | None = field(default=None, repr=False, compare=False)
+    #: ``-o -``: the edited file goes to stdout (``output`` is then ``None``).
+    stdout: bool = False
 
     def __post_init__(self) -> None:
         if self.output is not None and self.in_place:
@@ -45,13 +48,17 @@ class WriteMode:
             raise GzInertiaError("--check writes nothing: drop -o/--output and --in-place")
         if self.in_place and self.stdin_data is not None:
             raise GzInertiaError(STDIN_IN_PLACE)
+        if self.stdout and (self.output is not None or self.in_place or self.check):
+            raise GzInertiaError("-o - (stdout) goes without --in-place and --check")
+        if self.stdout and self.diff:
+            raise GzInertiaError("-o - and --diff both print to stdout: choose one")
 
     @property
     def to_stdout(self) -> bool:
         """Whether the edited file itself goes to stdout: FILE is standard input and neither
         ``-o``, ``--check`` nor ``--diff`` was given (a filter: ``CMD - < in.sdf > out.sdf``)."""
-        return self.stdin_data is not None and not (
-            self.check or self.diff or self.output is not None
+        return self.stdout or (
+            self.stdin_data is not None and not (self.check or self.diff or self.output is not None)
         )
 
     @property
