@@ -514,3 +514,69 @@ def test_jobs_is_capped_at_the_cpus_and_the_files(
     assert f"--jobs 500 capped to {started[0]}" in err
     status1, out1, _ = run_cli(["audit", "--no-cache", "--jobs", "1", str(tmp_path)], capsys)
     assert (status, out) == (status1, out1)
+
+
+# --- standard input: ``-`` through every command ----------------------------------------------
+
+#: Hostile standard input: (bytes, what the one error line says).
+STDIN_CASES = {
+    "empty": (b"", "file is empty"),
+    "blank": (b" \n\t\n", "file is empty"),
+    "malformed": (b'<sdf version="1.10"><model name="m">', "not well-formed XML"),
+    "binary": (bytes(range(256)) * 64, "XML"),
+    "nul": (b"\x00" * 4096, "XML"),
+    "entities": (b'<!DOCTYPE sdf [<!ENTITY a "aaaa">]><sdf version="1.10">&a;</sdf>',
+                 "refusing a DTD that declares entities"),
+    "urdf": (b'<robot name="r"><link name="a"/></robot>',
+             "standard input holds URDF (root element <robot>): pass the file name"),
+    "huge": (b"", "standard input is larger than 64 MiB"),  # the limit and a byte: built below
+}
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("case", STDIN_CASES)
+@pytest.mark.parametrize("command", COMMANDS)
+def test_hostile_standard_input_is_one_error_in_every_command(
+    command: str, case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``CMD -`` with malformed, binary, empty, oversized or non-SDF standard input: one line
+    naming ``<stdin>``, exit 2, nothing on stdout (the audit: the file's error in its report)."""
+    from gzinertia.sdf.xml import MAX_FILE_BYTES
+
+    data, expected = STDIN_CASES[case]
+    if case == "huge":
+        data = b"<sdf>" + b" " * (MAX_FILE_BYTES - 4)
+    _stdin(monkeypatch, data)
+    status, out, err = run_cli([*(a.format(tmp=tmp_path) for a in COMMANDS[command]), "-"],
+                               capsys)
+    stdin = Path("<stdin>")
+    if command == "audit":
+        assert_audit_file_error(status, out, stdin, expected)
+    else:
+        assert out == "", out
+        assert_one_line_error(status, err, stdin, expected)
+
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "audit"])
+def test_an_unexpected_exception_on_standard_input_names_stdin(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last resort names ``<stdin>`` (the text's name everywhere), not ``-``."""
+    import gzinertia.sdf.reader as reader
+
+    def planted(*_: object, **__: object) -> None:
+        raise KeyError("planted")
+
+    monkeypatch.setattr(reader._Reader, "finish", planted)
+    _stdin(monkeypatch, model(link()).encode())
+    status, out, err = run_cli([*(a.format(tmp=tmp_path) for a in COMMANDS[command]), "-"],
+                               capsys)
+    assert (status, out, err.count("\n")) == (2, "", 1), err
+    assert err.startswith("gzinertia: error: <stdin>: internal error, please report (KeyError")

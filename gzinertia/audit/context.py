@@ -31,6 +31,8 @@ from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 
 if TYPE_CHECKING:
+    from lxml import etree
+
     from gzinertia.physics.fits import EllipsoidFit
     from gzinertia.physics.shapes import SolidProperties
 
@@ -119,6 +121,9 @@ class DocumentContext:
     net_buoyancy: float = 0.05
     #: Cache of :mod:`gzinertia.audit.rules.hydrostatics` (the models' buoyancy, computed once).
     hydrostatics_cache: object | None = None
+    #: The document's parsed tree when it cannot be read again from its path (standard input):
+    #: what the records do not hold (a world's Buoyancy plugin) is read from it.
+    tree: etree._Element | None = None
 
     @property
     def links(self) -> list[LinkContext]:

@@ -24,6 +24,8 @@ from gzinertia.audit.findings import AuditResult, FileStatus, Finding
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from lxml import etree
+
     from gzinertia.audit.cache import AuditCache
     from gzinertia.audit.context import DocumentContext
     from gzinertia.limits import ReadLimits
@@ -52,29 +54,36 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _document_context(doc: SdfDocument, config: AuditConfig) -> DocumentContext:
+def _document_context(
+    doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
+) -> DocumentContext:
     from gzinertia.audit.context import DEFAULT_FLUIDS, DocumentContext
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
     return DocumentContext(doc, densities=densities, tolerance=config.tolerance,
-                           net_buoyancy=config.net_buoyancy)
+                           net_buoyancy=config.net_buoyancy, tree=tree)
 
 
-def check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
+def check_document(
+    doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
+) -> list[Finding]:
     """The findings of the selected rules on one read document, suppressions applied except
-    per-path ignores (see :func:`audit`). Raises whatever a rule raises. The rules, the fits and
-    the hydrostatics share each collision's solid (computed once per document)."""
+    per-path ignores (see :func:`audit`). Raises whatever a rule raises. ``tree``: the
+    document's parsed tree when its path cannot be read again (standard input). The rules, the
+    fits and the hydrostatics share each collision's solid (computed once per document)."""
     from gzinertia.physics.shapes import shared_solids
 
     with shared_solids():
-        return _check_document(doc, config)
+        return _check_document(doc, config, tree)
 
 
-def _check_document(doc: SdfDocument, config: AuditConfig) -> list[Finding]:
+def _check_document(
+    doc: SdfDocument, config: AuditConfig, tree: etree._Element | None
+) -> list[Finding]:
     from gzinertia.audit.rules import RULES
 
     selected = config.selected(RULES)
-    ctx = _document_context(doc, config)
+    ctx = _document_context(doc, config, tree)
     findings: list[Finding] = []
     for code, rule in RULES.items():
         if code not in selected:
@@ -150,7 +159,7 @@ def _audit_file(
     ``limits`` caps what reading it may pull in (default: from the environment)."""
     from gzinertia.errors import MacrosOnlyError
     from gzinertia.sdf.model_file import read_model_file
-    from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_document
+    from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
 
     taken = None
     if digest and path != STDIN_NAME:  # standard input is never cached
@@ -158,14 +167,14 @@ def _audit_file(
 
         taken = file_digest(path)
     try:
-        doc = (
-            read_stdin_document(search)
-            if path == STDIN_NAME
-            else read_model_file(
+        tree = None
+        if path == STDIN_NAME:
+            doc, tree = read_stdin_model(search)
+        else:
+            doc = read_model_file(
                 path, search, limits, xacro_args=config.xacro_args_for(path) or None
             )
-        )
-        found = check_document(doc, config)
+        found = check_document(doc, config, tree)
     except MacrosOnlyError as exc:
         return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [])
     except GzInertiaError as exc:

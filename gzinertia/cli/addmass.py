@@ -36,7 +36,8 @@ def addmass(
         Path,
         typer.Argument(
             help="SDFormat model or world file to edit; or URDF/xacro (gets a <gazebo> "
-            "Hydrodynamics block; -m then gives package paths)."
+            "Hydrodynamics block; -m then gives package paths); - reads SDFormat from "
+            "standard input and writes the edited file to standard output (or -o OUT)."
         ),
     ],
     ellipsoid: Annotated[
@@ -276,6 +277,7 @@ def addmass(
         model_paths=model_path or [],
         replace_plugin_added_mass=replace_plugin_added_mass,
         allow_overlap=allow_overlap,
+        data=mode.stdin_data,
     )
     _report(result)
     deliver_edit(file, result.old, result.new, mode)
@@ -306,7 +308,7 @@ def _addmass_from(
     old, new, name, A, notes = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=model_paths,
-        wamit_length=wamit_length, geometry=geometry,
+        wamit_length=wamit_length, geometry=geometry, data=mode.stdin_data,
     )
     print(
         f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
@@ -381,6 +383,7 @@ def _addmass_bem(
             replace_plugin_added_mass=replace_plugin_added_mass,
             allow_overlap=allow_overlap,
             progress=progress,
+            data=mode.stdin_data,
         )
     finally:
         progress.close()  # the bar goes before any error or summary line is printed

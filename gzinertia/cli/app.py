@@ -33,6 +33,7 @@ from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
 Vec3Tuple = tuple[float, float, float]
 
 if TYPE_CHECKING:
+    from lxml import etree
     from rich.console import Console
 
     from gzinertia.edit.output import WriteMode
@@ -54,6 +55,7 @@ __all__ = [
     "deliver_edit",
     "fluid_density",
     "load_document",
+    "load_model",
     "main",
     "parse_vector",
     "print_notes",
@@ -196,6 +198,25 @@ def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
         raise typer.Exit(status)
 
 
+def load_model(
+    file: Path,
+    model_paths: list[Path],
+    parser: ParserChoice = ParserChoice.gzinertia,
+    xacro_args: dict[str, str] | None = None,
+) -> tuple[Path, SdfDocument, etree._Element | None]:
+    """:func:`load_document` for the commands that also read the file's text (a world's
+    Buoyancy plugin, gravity, model poses): the path to name it by (``<stdin>`` for ``-``),
+    the document, and, for standard input, its parsed tree (``None``: read it from the path)."""
+    from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, read_stdin_model
+
+    if not is_stdin_arg(file):
+        return file, load_document(file, model_paths, parser, xacro_args), None
+    if parser is not ParserChoice.gzinertia:
+        raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
+    doc, root = read_stdin_model(model_paths)
+    return STDIN_PATH, doc, root
+
+
 def load_document(
     file: Path,
     model_paths: list[Path],
@@ -203,7 +224,12 @@ def load_document(
     xacro_args: dict[str, str] | None = None,
 ) -> SdfDocument:
     """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
-    URDF and xacro files by suffix (``model_paths`` are then package paths)."""
+    URDF and xacro files by suffix (``model_paths`` are then package paths); ``-``: the
+    SDFormat file on standard input (named ``<stdin>``: :mod:`gzinertia.sdf.stdin`)."""
+    from gzinertia.sdf.stdin import is_stdin_arg
+
+    if is_stdin_arg(file):
+        return load_model(file, model_paths, parser, xacro_args)[1]
     if parser is ParserChoice.gzinertia:
         from gzinertia.sdf.model_file import read_model_file
 
@@ -280,7 +306,8 @@ def _with_last_resort(info: CommandInfo) -> CommandInfo:
             if _is_click_signal(exc) or os.environ.get("GZINERTIA_TRACEBACK"):
                 raise
             files = kwargs.get("file", kwargs.get("paths"))
-            where = ", ".join(map(str, files)) if isinstance(files, list) else str(files)
+            named = files if isinstance(files, list) else [files]
+            where = ", ".join("<stdin>" if str(f) == "-" else str(f) for f in named)
             text = " ".join(f"{type(exc).__name__}: {exc}".split())
             raise InternalError(
                 f"{where}: internal error, please report ({text}; "

@@ -84,11 +84,14 @@ def convert(
             force=force,
             model_paths=paths,
             upgrade_version=upgrade_version,
+            data=mode.stdin_data,
         )
     else:
         if remove_plugin_terms:
             raise GzInertiaError("--remove-plugin-terms goes with --hydro-to-sdf")
-        result = to_hydro(file, pattern=link, sign=literal(sign), model_paths=paths)
+        result = to_hydro(
+            file, pattern=link, sign=literal(sign), model_paths=paths, data=mode.stdin_data
+        )
     for item in result.links:
         print(
             f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "

@@ -18,11 +18,11 @@ from gzinertia.cli.app import (
     OutputOption,
     app,
 )
-from gzinertia.cli.options import chosen
+from gzinertia.cli.options import chosen, edit_mode
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.edit.fix import FixOptions, FixResult
+    from gzinertia.edit.fix import FixOptions
     from gzinertia.edit.output import WriteMode
 
 
@@ -128,7 +128,7 @@ def fix(
     """
     from gzinertia.audit.config import TOLERANCES
     from gzinertia.edit.fix import METHODS, SHAPE_SOURCES, FixOptions
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.sdf.stdin import is_stdin_arg
 
     if method not in METHODS:
         raise GzInertiaError(f"--method must be nearest, geometry or balance, not {method!r}")
@@ -147,19 +147,17 @@ def fix(
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
-    if any(str(f) == "-" for f in file):
-        if len(file) > 1:
-            raise GzInertiaError("- (standard input) cannot be combined with other FILEs")
-        if in_place:
-            raise GzInertiaError(
-                "--in-place cannot rewrite standard input: the repaired file goes to stdout "
-                "(or -o OUT)"
-            )
-        if json_report and not (check or diff or output is not None):
-            raise GzInertiaError(
-                "--json and the repaired file (fix -) both print to stdout: add -o OUT or --check"
-            )
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+    if len(file) > 1 and any(is_stdin_arg(f) for f in file):
+        raise GzInertiaError("- (standard input) cannot be combined with other FILEs")
+    if json_report and (
+        is_stdin_arg(output) or (is_stdin_arg(file[0]) and not (check or diff or output))
+    ):
+        raise GzInertiaError(
+            "--json and the repaired file both print to stdout: add -o OUT or --check"
+        )
+    first, mode = edit_mode(file[0], output, in_place, check, diff, force_readonly=force_readonly)
+    if first is not None:
+        file = [first, *file[1:]]
     options = FixOptions(
         method=chosen(method, METHODS),
         pattern=link,
@@ -193,8 +191,8 @@ def run_fix(
     status = 0
     reports = []
     for path in files:
-        if str(path) == "-":
-            result = _fix_stdin(options, model_paths)
+        if mode.stdin_data is not None:  # FILE -: the bytes read from standard input
+            result = fix(path, options, model_paths, data=mode.stdin_data)
         elif is_urdf_path(path):  # URDF/xacro: -m gives package paths
             from gzinertia.urdf.fix import fix_urdf
 
@@ -205,11 +203,7 @@ def run_fix(
             status = max(status, 1)
         for line in describe_fix(result):
             print(line, file=sys.stderr)
-        if str(path) == "-" and not (mode.check or mode.diff or mode.writes):
-            sys.stdout.buffer.write(result.new)  # a filter: fix - < in.sdf > out.sdf
-            sys.stdout.flush()
-        else:
-            status = max(status, deliver(result.path, result.old, result.new, mode))
+        status = max(status, deliver(result.path, result.old, result.new, mode))
         reports.append(fix_json(result))
     if json_report:
         import json
@@ -217,11 +211,3 @@ def run_fix(
         sys.stdout.write(json.dumps(reports, indent=2, allow_nan=False) + "\n")
     return status
 
-
-def _fix_stdin(options: FixOptions, model_paths: list[Path]) -> FixResult:
-    """``fix -``: the file on standard input (named ``<stdin>``, relative includes against
-    the working directory, as ``show -`` and ``audit -`` read it)."""
-    from gzinertia.edit.fix import fix
-    from gzinertia.sdf.stdin import STDIN_NAME, stdin_bytes
-
-    return fix(Path(STDIN_NAME), options, model_paths, data=stdin_bytes())

@@ -113,6 +113,7 @@ def hydro(
         model_paths=model_path or [],
         cross_terms=cross_terms,
         force=force,
+        data=mode.stdin_data,
     )
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in

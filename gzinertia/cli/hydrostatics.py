@@ -10,13 +10,19 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_document
+from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_model
 from gzinertia.errors import GzInertiaError
 
 
 @app.command()
 def hydrostatics(
-    file: Annotated[Path, typer.Argument(help="SDFormat world or model file.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="SDFormat world or model file; - reads it from standard input (named <stdin>, "
+            "includes and meshes relative to the working directory)."
+        ),
+    ],
     model: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--model", help="Glob on top-level model names (default: every model)."),
@@ -66,21 +72,21 @@ def hydrostatics(
         read_model_poses,
     )
 
-    doc = load_document(file, model_path or [])
-    world_file = world if world is not None else file
-    plugin = read_buoyancy_world(world_file)
+    file, doc, root = load_model(file, model_path or [])
+    world_file, world_root = (world, None) if world is not None else (file, root)
+    plugin = read_buoyancy_world(world_file, world_root)
     if plugin is not None:
         chosen = plugin
         origin = f"Buoyancy plugin at {plugin.source}"
     else:
-        chosen = BuoyancyWorld(g_W=read_gravity(world_file))
+        chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_root))
         origin = "no Buoyancy plugin: Gazebo's default"
     if density is not None or fluid is not None:
         rho = fluid_density(density, fluid)
         chosen = replace(chosen, kind="uniform", density=rho, layers=())
         origin = f"--density {rho:g}" if density is not None else f"--fluid {fluid}"
     links = list(doc.links)
-    models = model_hydrostatics(links, chosen, read_model_poses(file))
+    models = model_hydrostatics(links, chosen, read_model_poses(file, root))
     if model is not None:
         models = [m for m in models if fnmatchcase(m.name, model)]
         if not models:

@@ -16,6 +16,11 @@
           ...
           deliver_edit(file, old, new, mode)
 
+  FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
+  the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
+  to the edit as ``data=``); :func:`~gzinertia.edit.output.deliver` then writes the edited file
+  to stdout unless ``-o``, ``--check`` or ``--diff`` is given, and ``--in-place`` is refused.
+
 Nothing here imports NumPy (CLI start-up).
 """
 
@@ -50,6 +55,7 @@ __all__ = [
     "SignChoice",
     "ToleranceChoice",
     "chosen",
+    "edit_mode",
     "literal",
     "write_mode_options",
 ]
@@ -149,11 +155,17 @@ def literal(choice: Enum) -> Any:
 
 #: The FILE argument of every editing command.
 EditedFileArgument = Annotated[
-    Path, typer.Argument(help="SDFormat model or world file to edit.")
+    Path,
+    typer.Argument(
+        help="SDFormat model or world file to edit; - reads it from standard input and writes "
+        "the edited file to standard output (or -o OUT; --check and --diff as for a file)."
+    ),
 ]
 OutputOption = Annotated[
     Optional[Path],  # noqa: UP045 (typer needs Optional on Python 3.10)
-    typer.Option("--output", "-o", help="Write the edited file here (atomically)."),
+    typer.Option(
+        "--output", "-o", help="Write the edited file here (atomically); - writes it to stdout."
+    ),
 ]
 InPlaceOption = Annotated[
     bool, typer.Option("--in-place", help="Rewrite FILE atomically (only when it changes).")
@@ -210,12 +222,14 @@ def write_mode_options(command: F) -> F:
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
-        from gzinertia.edit.output import WriteMode
-
         output, in_place, check, diff, force_readonly = (
             kwargs.pop(name, default) for name, _, default in _WRITE_MODE_PARAMETERS
         )
-        mode: WriteMode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly)
+        file, mode = edit_mode(
+            kwargs.get("file"), output, in_place, check, diff, force_readonly=force_readonly
+        )
+        if "file" in kwargs:
+            kwargs["file"] = file
         return command(*args, mode=mode, **kwargs)
 
     parameters = [*kept, *added]
@@ -223,3 +237,36 @@ def write_mode_options(command: F) -> F:
     run.__annotations__ = {p.name: p.annotation for p in parameters}
     run.__annotations__["return"] = None
     return cast(F, run)
+
+
+def edit_mode(
+    file: Path | None,
+    output: Path | None,
+    in_place: bool,
+    check: bool,
+    diff: bool,
+    *,
+    force_readonly: bool = False,
+) -> tuple[Path | None, WriteMode]:
+    """The FILE an editing command edits and its :class:`~gzinertia.edit.output.WriteMode`:
+    for FILE ``-``, ``<stdin>`` and a mode holding standard input's bytes (read here, bounded
+    as a file is: :func:`gzinertia.sdf.stdin.stdin_bytes`), after ``--in-place`` is refused
+    without reading anything; any other FILE as given. ``-o -`` writes to stdout."""
+    from gzinertia.edit.output import STDIN_IN_PLACE, WriteMode
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, stdin_bytes
+
+    stdout = is_stdin_arg(output)
+    if stdout:
+        if in_place:
+            raise GzInertiaError("give either -o/--output or --in-place, not both")
+        output = None
+    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly, stdout=stdout)
+    if not is_stdin_arg(file):
+        return file, mode
+    if in_place:
+        raise GzInertiaError(STDIN_IN_PLACE)
+    return STDIN_PATH, WriteMode(
+        output, in_place, check, diff, force_readonly=force_readonly, stdin_data=stdin_bytes(),
+        stdout=stdout,
+    )

@@ -15,13 +15,15 @@ from gzinertia.cli.app import (
     PackagePathOption,
     XacroArgOption,
     app,
-    load_document,
+    load_model,
     xacro_mapping,
 )
 from gzinertia.cli.options import FitChoice, literal
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from lxml import etree
+
     from gzinertia.records import LinkRecord
     from gzinertia.report.plot import HydroMarks
 
@@ -45,7 +47,13 @@ def _title(link: LinkRecord) -> str:
 
 @app.command()
 def plot(
-    file: Annotated[Path, typer.Argument(help="SDFormat world or model file.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="SDFormat world or model file, or URDF/xacro; - reads SDFormat from standard "
+            "input (named <stdin>, includes and meshes relative to the working directory)."
+        ),
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="Picture to write: .png or .svg.")],
     link: LinkOption = None,
     fit: Annotated[
@@ -65,7 +73,7 @@ def plot(
     from gzinertia.selection import select_links
 
     method = literal(fit)
-    doc = load_document(
+    file, doc, root = load_model(
         file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg)
     )
     links = select_links(doc.links, link, str(file))
@@ -75,14 +83,14 @@ def plot(
         drawings = [link_drawing(lk, lk.X_WB, method) for lk in links]
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
-        hydro: list[HydroMarks | None] | None = [_hydro_marks(file, links)]
+        hydro: list[HydroMarks | None] | None = [_hydro_marks(file, links, root)]
     else:
         if len(links) > MAX_ROWS:
             raise GzInertiaError(
                 f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
             )
         rows = [(_title(lk), [link_drawing(lk, Pose(), method)]) for lk in links]
-        hydro = _link_hydro_marks(file, links)
+        hydro = _link_hydro_marks(file, links, root)
     render(rows, output, hydro)
     for _, drawings in rows:
         for d in drawings:
@@ -91,14 +99,16 @@ def plot(
     print(f"wrote {output}", file=sys.stderr)
 
 
-def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
+def _hydro_marks(
+    file: Path, links: list[LinkRecord], root: etree._Element | None = None
+) -> HydroMarks | None:
     """G and B of each free body (docs/hydrostatics.md) the world's Buoyancy plugin acts on,
     and a graded world's waterline (``None`` when the file has no Buoyancy plugin)."""
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.report.plot import HydroMarks
     from gzinertia.sdf.buoyancy import read_buoyancy_world
 
-    fluid = read_buoyancy_world(file)
+    fluid = read_buoyancy_world(file, root)
     if fluid is None:
         return None
     models = model_hydrostatics(links, fluid)
@@ -109,7 +119,9 @@ def _hydro_marks(file: Path, links: list[LinkRecord]) -> HydroMarks | None:
     return HydroMarks(centres, waterline)
 
 
-def _link_hydro_marks(file: Path, links: list[LinkRecord]) -> list[HydroMarks | None] | None:
+def _link_hydro_marks(
+    file: Path, links: list[LinkRecord], root: etree._Element | None = None
+) -> list[HydroMarks | None] | None:
     """Per link drawn in its own frame B: its centre of mass G and the centre of buoyancy B
     Gazebo gives it (link frame), and the free surface's plane in B, in a world with the
     Buoyancy plugin (``None`` otherwise)."""
@@ -117,7 +129,7 @@ def _link_hydro_marks(file: Path, links: list[LinkRecord]) -> list[HydroMarks | 
     from gzinertia.report.plot import HydroMarks, surface_in_frame
     from gzinertia.sdf.buoyancy import read_buoyancy_world
 
-    fluid = read_buoyancy_world(file)
+    fluid = read_buoyancy_world(file, root)
     if fluid is None:
         return None
     waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None

@@ -70,6 +70,7 @@ def shift(
         axes=literal(axes),
         force=force,
         model_paths=model_path or [],
+        data=mode.stdin_data,
     )
     where = " ".join(f"{v:.6g}" for v in result.p_BoQ_B)
     if result.already_done:

@@ -19,7 +19,6 @@ from gzinertia.cli.app import (
     xacro_mapping,
 )
 from gzinertia.cli.options import OrderingChoice, ParserChoice, literal
-from gzinertia.errors import GzInertiaError
 
 __all__ = ["show"]
 
@@ -58,19 +57,9 @@ def show(
     from gzinertia.report.show import document_summary
     from gzinertia.selection import select_links
 
-    if str(file) == "-":
-        from gzinertia.sdf.stdin import read_stdin_document
-
-        if parser is not ParserChoice.gzinertia:
-            raise GzInertiaError(
-                "--parser sdformat reads files only; save standard input to a file"
-            )
-        doc = read_stdin_document(model_path or [])
-    else:
-        doc = load_document(
-            file, [*(model_path or []), *(package_path or [])], parser,
-            xacro_mapping(xacro_arg),
-        )
+    doc = load_document(
+        file, [*(model_path or []), *(package_path or [])], parser, xacro_mapping(xacro_arg)
+    )
     summary = document_summary(doc, select_links(doc.links, link, str(file)), literal(ordering))
     if as_json:
         from gzinertia.report.json_stream import write_json

@@ -275,6 +275,7 @@ def add_mass(
     model_paths: Sequence[str | Path],
     replace_plugin_added_mass: bool = False,
     allow_overlap: bool = False,
+    data: bytes | None = None,
 ) -> AddMassResult:
     """Computes and writes (in memory) the added mass of the selected links of ``path``.
 
@@ -286,8 +287,10 @@ def add_mass(
     link carrying added mass (as the audit's GZI210 judges it) is skipped, its fluid being
     counted by the other already, unless ``allow_overlap``
     (:class:`~gzinertia.edit.overlap_guard.OverlapGuard`).
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory).
     """
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     links, skipped = _editable_links(doc, path, pattern, fit_for.explicit)
     warnings = []

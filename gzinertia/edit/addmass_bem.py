@@ -174,12 +174,15 @@ def add_mass_bem(
     replace_plugin_added_mass: bool = False,
     allow_overlap: bool = False,
     progress: BemRunProgress | None = None,
+    data: bytes | None = None,
 ) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
     """Solves and writes (in memory) the BEM added mass of the selected links of ``path``.
 
     Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
     conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
-    error naming the file and the problem (nothing is written)."""
+    error naming the file and the problem (nothing is written).
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.physics.bem import (
         WARN_ERROR,
         BemResult,
@@ -191,7 +194,7 @@ def add_mass_bem(
     from gzinertia.physics.surface_mesh import geometry_digest
 
     require_bem()
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     links, skipped = _editable_links(doc, path, pattern, False)
     warnings: list[str] = []

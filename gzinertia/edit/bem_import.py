@@ -299,6 +299,7 @@ def add_mass_from(
     model_paths: Sequence[str | Path],
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    data: bytes | None = None,
 ) -> tuple[bytes, bytes, str, AddedMass, list[str]]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
     memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``.
@@ -306,7 +307,9 @@ def add_mass_from(
     The comment also records the link's displacing geometry the result is taken to describe
     (``geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them) with its
     digest, and the digest of the result file: the audit reports the matrix as stale (GZI212)
-    once that geometry changes."""
+    once that geometry changes.
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.edit.addmass import _editable_links
     from gzinertia.edit.links import ascii_comment, link_element, write_fluid_added_mass
     from gzinertia.edit.sdf_version import check_version_for_added_mass
@@ -326,7 +329,7 @@ def add_mass_from(
         imported = read_wamit_1(result, frequency, density, wamit_length)
     else:
         imported = read_capytaine_dataset(result, frequency)
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
     A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)

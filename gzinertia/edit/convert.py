@@ -115,11 +115,11 @@ def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkReco
 
 
 def _begin(
-    path: Path, model_paths: Sequence[str | Path]
+    path: Path, model_paths: Sequence[str | Path], data: bytes | None = None
 ) -> tuple[FileEdit, list[ConvertedLink], list[str], dict[str, AddedMass | None]]:
     """A conversion's start, shared by both directions: the opened file, and the empty lists of
     converted links and warnings and map of what each link's ``<fluid_added_mass>`` becomes."""
-    return FileEdit.open(path, model_paths), [], [], {}
+    return FileEdit.open(path, model_paths, data), [], [], {}
 
 
 def already_written(link: LinkRecord, A_BBo_B: AddedMass) -> bool:
@@ -142,10 +142,13 @@ def hydro_to_sdf(
     force: bool,
     model_paths: Sequence[str | Path],
     upgrade_version: bool = True,
+    data: bytes | None = None,
 ) -> ConvertResult:
     """Writes each selected link's plugin added mass as ``<fluid_added_mass>`` (declaring SDF
-    1.10 as :func:`~gzinertia.edit.sdf_version.check_version_for_added_mass` does)."""
-    edit, converted, warnings, written = _begin(path, model_paths)
+    1.10 as :func:`~gzinertia.edit.sdf_version.check_version_for_added_mass` does);
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
+    edit, converted, warnings, written = _begin(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     for link in _selected(doc.links, pattern):
         for plugin in link.hydrodynamics:
@@ -215,15 +218,18 @@ def sdf_to_hydro(
     pattern: str | None,
     sign: Sign,
     model_paths: Sequence[str | Path],
+    data: bytes | None = None,
 ) -> ConvertResult:
     """Writes each selected link's ``<fluid_added_mass>`` into its Hydrodynamics plugin as
     ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
-    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin."""
+    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin.
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     if sign == "auto":
         raise GzInertiaError(
             f"{option('sdf_to_hydro')} needs {option('sign_fossen_or_physical')}"
         )
-    edit, converted, warnings, written = _begin(path, model_paths)
+    edit, converted, warnings, written = _begin(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     for link in _selected(doc.links, pattern):
         if link.inertial.A_BBo_B is None:

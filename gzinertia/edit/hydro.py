@@ -233,15 +233,18 @@ def hydro(
     model_paths: Sequence[str | Path],
     cross_terms: bool = False,
     force: bool = False,
+    data: bytes | None = None,
 ) -> HydroResult:
     """Computes and writes (in memory) the damping terms of the selected links.
 
     Terms a plugin already has are replaced only with ``force`` (or when gzinertia wrote the
     plugin): they may be identified values, better than this estimate. Replacements more than
-    :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`."""
+    :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`.
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
     if not viscosity >= 0.0:
         raise GzInertiaError(f"{option('viscosity')} must be >= 0, not {viscosity}")
-    edit = FileEdit.open(path, model_paths)
+    edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
     skipped: list[str] = []

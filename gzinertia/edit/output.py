@@ -1,18 +1,29 @@
 """Delivering an edit: ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
 diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.edit.safe_write`:
-an in-place write fails when the file changed since it was read), or nothing written."""
+an in-place write fails when the file changed since it was read), or nothing written.
+
+An edit of standard input (FILE ``-``: :attr:`WriteMode.stdin_data` holds its bytes, named
+``<stdin>``) is a filter: the edited file goes to stdout unless ``-o OUT``, ``--check`` or
+``--diff`` says otherwise; ``--in-place`` is refused (there is no file to rewrite). ``-o -``
+(:attr:`WriteMode.stdout`) sends the edited file to stdout for any FILE.
+"""
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzinertia.edit.line_diff import unified_diff as unified_diff_lines
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
 
-__all__ = ["WriteMode", "deliver", "unified_diff"]
+__all__ = ["STDIN_IN_PLACE", "WriteMode", "deliver", "unified_diff"]
+
+#: The refusal of ``--in-place`` for FILE ``-``.
+STDIN_IN_PLACE = (
+    "--in-place cannot rewrite standard input: the edited file goes to stdout (or -o OUT)"
+)
 
 
 @dataclass(frozen=True)
@@ -25,12 +36,30 @@ class WriteMode:
     diff: bool = False
     #: Write a file whose permissions say read-only (``--force-readonly``); it stays read-only.
     force_readonly: bool = False
+    #: FILE was ``-``: the bytes read from standard input (the edit is named ``<stdin>``).
+    stdin_data: bytes | None = field(default=None, repr=False, compare=False)
+    #: ``-o -``: the edited file goes to stdout (``output`` is then ``None``).
+    stdout: bool = False
 
     def __post_init__(self) -> None:
         if self.output is not None and self.in_place:
             raise GzInertiaError("give either -o/--output or --in-place, not both")
         if self.check and (self.output is not None or self.in_place):
             raise GzInertiaError("--check writes nothing: drop -o/--output and --in-place")
+        if self.in_place and self.stdin_data is not None:
+            raise GzInertiaError(STDIN_IN_PLACE)
+        if self.stdout and (self.output is not None or self.in_place or self.check):
+            raise GzInertiaError("-o - (stdout) goes without --in-place and --check")
+        if self.stdout and self.diff:
+            raise GzInertiaError("-o - and --diff both print to stdout: choose one")
+
+    @property
+    def to_stdout(self) -> bool:
+        """Whether the edited file itself goes to stdout: FILE is standard input and neither
+        ``-o``, ``--check`` nor ``--diff`` was given (a filter: ``CMD - < in.sdf > out.sdf``)."""
+        return self.stdout or (
+            self.stdin_data is not None and not (self.check or self.diff or self.output is not None)
+        )
 
     @property
     def writes(self) -> bool:
@@ -52,6 +81,11 @@ def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
     """Does what ``mode`` says with the edited bytes; returns the exit status (1 only for
     ``--check`` on a file that would change). Status lines go to stderr."""
     changed = new != old
+    if mode.to_stdout:  # a filter: the edited file (or the input as it was) and nothing else
+        sys.stdout.flush()
+        sys.stdout.buffer.write(new)
+        sys.stdout.flush()
+        return 0
     if mode.diff and changed:
         sys.stdout.write(unified_diff(path, old, new))
         sys.stdout.flush()

@@ -87,9 +87,12 @@ def shift(
     axes: SourceAxes,
     force: bool,
     model_paths: Sequence[str | Path],
+    data: bytes | None = None,
 ) -> ShiftResult:
-    """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin."""
-    edit = FileEdit.open(path, model_paths)
+    """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin;
+    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+    ``<stdin>``: relative URIs resolve against the working directory)."""
+    edit = FileEdit.open(path, model_paths, data)
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
         names = ", ".join(lk.name for lk in links)

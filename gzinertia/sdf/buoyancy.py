@@ -82,13 +82,16 @@ def buoyancy_from_plugin(
                          tuple(notes))
 
 
-def read_buoyancy_world(path: str | Path) -> BuoyancyWorld | None:
+def read_buoyancy_world(
+    path: str | Path, root: etree._Element | None = None
+) -> BuoyancyWorld | None:
     """The Buoyancy system of the ``<world>`` in the file at ``path`` (its first such plugin,
     as Gazebo loads one system of a kind per world); ``None`` when the file holds no world or
     its world has no Buoyancy plugin. Raises :class:`~gzinertia.errors.SdfError` for a file
-    that cannot be read or a value that is not a number."""
+    that cannot be read or a value that is not a number. ``root``: the file's parsed tree when
+    it is not read from ``path`` (standard input, named ``<stdin>``)."""
     file = str(path)
-    root = parse_xml_file_shared(file)
+    root = parse_xml_file_shared(file) if root is None else root
     world = child(root, "world")
     if world is None:
         return None
@@ -99,23 +102,27 @@ def read_buoyancy_world(path: str | Path) -> BuoyancyWorld | None:
     return None
 
 
-def read_gravity(path: str | Path) -> tuple[float, float, float]:
-    """The gravity of the ``<world>`` in the file (Gazebo's default for a model file)."""
+def read_gravity(
+    path: str | Path, root: etree._Element | None = None
+) -> tuple[float, float, float]:
+    """The gravity of the ``<world>`` in the file (Gazebo's default for a model file);
+    ``root`` as for :func:`read_buoyancy_world`."""
     file = str(path)
-    world = child(parse_xml_file_shared(file), "world")
+    world = child(parse_xml_file_shared(file) if root is None else root, "world")
     return DEFAULT_GRAVITY_W if world is None else read_world_gravity(world, file)
 
 
-def read_model_poses(path: str | Path) -> dict[str, Pose]:
+def read_model_poses(path: str | Path, root: etree._Element | None = None) -> dict[str, Pose]:
     """``X_WM`` of each top-level model the file poses directly: a ``<model>`` (or a named
     ``<include>``) with a ``<pose>`` relative to the world (no ``relative_to``, or
     ``relative_to="world"``), or none (identity). Models posed relative to other frames are left
-    out (their model frame is then not reported)."""
+    out (their model frame is then not reported). ``root`` as for
+    :func:`read_buoyancy_world`."""
     from gzinertia.physics.rotation import Pose
     from gzinertia.sdf.values import child_pose
 
     file = str(path)
-    root = parse_xml_file_shared(file)
+    root = parse_xml_file_shared(file) if root is None else root
     world = child(root, "world")
     parent = root if world is None else world
     poses: dict[str, Pose] = {}

@@ -46,6 +46,7 @@ from gzinertia.sdf.includes import (
     unknown_scheme_message,
 )
 from gzinertia.sdf.inertial import read_inertial
+from gzinertia.sdf.stdin import STDIN_NAME, URDF_ON_STDIN
 from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import (
     child,
@@ -127,6 +128,8 @@ def _uri_label(uri: str) -> str:
 def _sdf_version(root: etree._Element, file: str) -> str:
     if root.tag != "sdf":
         hint = " (this is URDF; convert it with `gz sdf -p`)" if root.tag == "robot" else ""
+        if root.tag == "robot" and file == STDIN_NAME:  # no suffix to read it as URDF by
+            raise SdfError(file, line_of(root), URDF_ON_STDIN)
         raise SdfError(file, line_of(root), f"root element is <{root.tag}>, not <sdf>{hint}")
     version = (root.get("version") or "").strip()
     if not version:

@@ -53,12 +53,13 @@ class DocumentHydrostatics:
 
 
 def _world_fluid(doc: DocumentContext) -> BuoyancyWorld | None:
-    if doc.doc.root_kind != "world" or not Path(doc.doc.path).is_file():
+    tree = doc.tree  # standard input's (its path names no file)
+    if doc.doc.root_kind != "world" or (tree is None and not Path(doc.doc.path).is_file()):
         return None
     from gzinertia.sdf.buoyancy import read_buoyancy_world
 
     try:
-        return read_buoyancy_world(doc.doc.path)
+        return read_buoyancy_world(doc.doc.path, tree)
     except GzInertiaError:
         return None  # the reader reports what it cannot read
 
