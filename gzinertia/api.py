@@ -502,29 +502,16 @@ def fix(
     ``xacro_args`` as for :func:`read`). Links not repaired, and why, are
     :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
-    from gzinertia.edit.fix import FIXABLE, METHODS, FixOptions
+    from gzinertia.edit.fix import FixOptions
     from gzinertia.edit.fix import fix as run_fix
     from gzinertia.sdf.model_file import is_urdf_path
 
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    if density is not None and mass is not None:
-        raise ValueError("give either density or mass, not both")
-    for value, what, unit in ((density, "density", "kg/m^3"), (mass, "mass", "kg")):
-        if value is not None and not (math.isfinite(value) and value > 0.0):
-            raise ValueError(f"{what} must be a positive number of {unit}, not {value!r}")
-    if method != "geometry" and (
-        density is not None or mass is not None or move_com or geometry != "collision"
-    ):
-        raise ValueError("density, mass, move_com and geometry go with method='geometry'")
     options = FixOptions(
         method=method, pattern=links, select=tuple(s.strip().upper() for s in select),
         all_links=all_links, geometry=geometry, move_com=move_com, density=density, mass=mass,
         tolerance=tolerance,
     )
-    if not options.codes() and not all_links:
-        raise ValueError(f"select {', '.join(options.select)}: method {method!r} repairs "
-                         f"{', '.join(FIXABLE[method])} only")
+    options.validate()  # a FixOptionsError is a ValueError
     p = Path(path)
     if is_urdf_path(p):
         from gzinertia.urdf.fix import fix_urdf

@@ -58,6 +58,15 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "wamit_length": ("--wamit-length", "wamit_length"),
     "about": ("--about", "about"),
     "from_link": ("--from needs --link", "addmass_from needs link="),
+    "density": ("--density", "density"),
+    "mass": ("--mass", "mass"),
+    "select": ("--select", "select"),
+    "method": ("--method", "method"),
+    "geometry": ("--geometry", "geometry"),
+    "tolerance": ("--tolerance", "tolerance"),
+    "fix_geometry_only": ("--density, --mass, --move-com and --geometry",
+                          "density, mass, move_com and geometry"),
+    "method_geometry": ("--method geometry", 'method="geometry"'),
 }
 
 _COMMAND_LINE = False

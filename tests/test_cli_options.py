@@ -22,14 +22,17 @@ from gzinertia.audit.findings import Severity
 from gzinertia.audit.formats import FORMATS
 from gzinertia.cli.options import (
     FitChoice,
+    FixMethodChoice,
     FluidChoice,
     FormatChoice,
     OrderingChoice,
     SeverityChoice,
+    ShapeSourceChoice,
     SignChoice,
     ToleranceChoice,
 )
 from gzinertia.edit.convert import SIGNS
+from gzinertia.edit.fix import METHODS, SHAPE_SOURCES
 from gzinertia.physics.fits import FIT_METHODS
 from gzinertia.physics.fluids import FLUID_DENSITIES
 from gzinertia.physics.spatial import ORDERINGS
@@ -52,6 +55,8 @@ def values(choice: type[Enum]) -> set[str]:
         (FormatChoice, set(FORMATS)),
         (SeverityChoice, set(get_args(Severity))),
         (ToleranceChoice, set(TOLERANCES)),
+        (FixMethodChoice, set(METHODS)),
+        (ShapeSourceChoice, set(SHAPE_SOURCES)),
     ],
 )
 def test_each_choice_is_the_library_vocabulary(choice: type[Enum], vocabulary: set[str]) -> None:
@@ -71,6 +76,9 @@ def test_each_choice_is_the_library_vocabulary(choice: type[Enum], vocabulary: s
         ("audit", "--format", FormatChoice),
         ("audit", "--fail-on", SeverityChoice),
         ("audit", "--tolerance", ToleranceChoice),
+        ("fix", "--method", FixMethodChoice),
+        ("fix", "--geometry", ShapeSourceChoice),
+        ("fix", "--tolerance", ToleranceChoice),
     ],
 )
 def test_help_lists_the_choices_and_a_bad_one_is_one_line(

@@ -18,7 +18,13 @@ from gzinertia.cli.app import (
     OutputOption,
     app,
 )
-from gzinertia.cli.options import chosen, edit_mode
+from gzinertia.cli.options import (
+    FixMethodChoice,
+    ShapeSourceChoice,
+    ToleranceChoice,
+    edit_mode,
+    literal,
+)
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -50,7 +56,7 @@ def fix(
         ),
     ] = None,
     method: Annotated[
-        str,
+        FixMethodChoice,
         typer.Option(
             "--method",
             help="nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, "
@@ -58,7 +64,7 @@ def fix(
             "mass (as libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's "
             "balanceinertia (all moments to their mean).",
         ),
-    ] = "nearest",
+    ] = FixMethodChoice.nearest,
     all_links: Annotated[
         bool,
         typer.Option(
@@ -68,12 +74,12 @@ def fix(
         ),
     ] = False,
     geometry: Annotated[
-        str, typer.Option(
+        ShapeSourceChoice, typer.Option(
             "--geometry",
             help="Geometry for --method geometry: collision (default) or visual (visuals "
             "posed relative_to any frame are placed as libsdformat resolves them).",
         )
-    ] = "collision",
+    ] = ShapeSourceChoice.collision,
     move_com: Annotated[
         bool,
         typer.Option(
@@ -98,13 +104,13 @@ def fix(
         ),
     ] = None,
     tolerance: Annotated[
-        str,
+        ToleranceChoice,
         typer.Option(
             "--tolerance",
             help="Which links are invalid: gz (gz-math/libsdformat, default) or drake. The "
             "repair satisfies both.",
         ),
-    ] = "gz",
+    ] = ToleranceChoice.gz,
     json_report: Annotated[
         bool,
         typer.Option(
@@ -126,23 +132,9 @@ def fix(
     <inertial> for a link without one), keeps comments and formatting, and says per link what
     changed: the relative change of each principal moment and the centre-of-mass move.
     """
-    from gzinertia.audit.config import TOLERANCES
-    from gzinertia.edit.fix import METHODS, SHAPE_SOURCES, FixOptions
+    from gzinertia.edit.fix import FixOptions
     from gzinertia.sdf.stdin import is_stdin_arg
 
-    if method not in METHODS:
-        raise GzInertiaError(f"--method must be nearest, geometry or balance, not {method!r}")
-    if geometry not in ("collision", "visual"):
-        raise GzInertiaError(f"--geometry must be collision or visual, not {geometry!r}")
-    if tolerance not in ("gz", "drake"):
-        raise GzInertiaError(f"--tolerance must be gz or drake, not {tolerance!r}")
-    if density is not None and mass is not None:
-        raise GzInertiaError("give either --density or --mass, not both")
-    geometry_only = density is not None or mass is not None or move_com or geometry != "collision"
-    if geometry_only and method != "geometry":
-        raise GzInertiaError(
-            "--density, --mass, --move-com and --geometry go with --method geometry"
-        )
     if json_report and diff:
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
@@ -159,16 +151,17 @@ def fix(
     if first is not None:
         file = [first, *file[1:]]
     options = FixOptions(
-        method=chosen(method, METHODS),
+        method=literal(method),
         pattern=link,
         select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
         all_links=all_links,
-        geometry=chosen(geometry, SHAPE_SOURCES),
+        geometry=literal(geometry),
         move_com=move_com,
         density=density,
         mass=mass,
-        tolerance=chosen(tolerance, TOLERANCES),
+        tolerance=literal(tolerance),
     )
+    options.validate()
     status = run_fix(file, options, mode, model_path or [], json_report)
     if status:
         raise typer.Exit(status)

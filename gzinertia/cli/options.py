@@ -44,6 +44,7 @@ __all__ = [
     "DiffOption",
     "EditedFileArgument",
     "FitChoice",
+    "FixMethodChoice",
     "FluidChoice",
     "ForceReadonlyOption",
     "FormatChoice",
@@ -52,6 +53,7 @@ __all__ = [
     "OutputOption",
     "ParserChoice",
     "SeverityChoice",
+    "ShapeSourceChoice",
     "SignChoice",
     "ToleranceChoice",
     "chosen",
@@ -132,6 +134,22 @@ class ToleranceChoice(str, Enum):
 
     gz = "gz"
     drake = "drake"
+
+
+class FixMethodChoice(str, Enum):
+    """Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`)."""
+
+    nearest = "nearest"
+    geometry = "geometry"
+    balance = "balance"
+
+
+class ShapeSourceChoice(str, Enum):
+    """Which of a link's geometries stands for the body
+    (:data:`gzinertia.edit.fix.SHAPE_SOURCES`)."""
+
+    collision = "collision"
+    visual = "visual"
 
 
 S = TypeVar("S", bound=str)

@@ -30,6 +30,7 @@ from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
 from gzinertia.physics.gz_math_inertia import gz_is_valid
 from gzinertia.physics.inertia_repair import (
     InertiaRepair,
@@ -96,6 +97,42 @@ class FixOptions:
         if not self.select:
             return own
         return tuple(c for c in own if any(c.startswith(s) for s in self.select))
+
+    def validate(self) -> None:
+        """Refuses settings that do not go together (:class:`FixOptionsError`, spelled as the
+        caller's interface spells them: :func:`gzinertia.options.option`): an unknown method,
+        geometry or tolerance; both a density and a mass, or either not a positive number;
+        the geometry method's settings with another method; a selection of codes the method
+        does not repair."""
+        choices = ((self.method, "method", METHODS), (self.geometry, "geometry", SHAPE_SOURCES),
+                   (self.tolerance, "tolerance", ("gz", "drake")))
+        for value, key, allowed in choices:
+            if value not in allowed:
+                raise FixOptionsError(
+                    f"{option(key)} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        if self.density is not None and self.mass is not None:
+            raise FixOptionsError(f"give either {option('density')} or {option('mass')}, not both")
+        for number, key, unit in ((self.density, "density", "kg/m^3"), (self.mass, "mass", "kg")):
+            if number is not None and not (math.isfinite(number) and number > 0.0):
+                raise FixOptionsError(
+                    f"{option(key)} must be a positive number of {unit}, not {number!r}"
+                )
+        geometry_only = (self.density is not None or self.mass is not None or self.move_com
+                         or self.geometry != "collision")
+        if geometry_only and self.method != "geometry":
+            raise FixOptionsError(
+                f"{option('fix_geometry_only')} go with {option('method_geometry')}"
+            )
+        if not self.codes() and not self.all_links:
+            raise FixOptionsError(
+                f"{option('select')} {','.join(self.select)}: {option('method')} {self.method} "
+                f"repairs {', '.join(FIXABLE[self.method])} only"
+            )
+
+
+class FixOptionsError(GzInertiaError, ValueError):
+    """Settings of a repair that do not go together (:meth:`FixOptions.validate`)."""
 
 
 @dataclass(frozen=True)
@@ -471,19 +508,10 @@ def fix(
     """Repairs the selected links of ``path`` as ``options`` say (nothing is written here);
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative includes resolve against the working directory)."""
+    options.validate()
     edit = FileEdit.open(path, model_paths, data)
     doc = edit.doc
-    rho = options.density
-    if rho is not None and not (math.isfinite(rho) and rho > 0):
-        raise GzInertiaError(f"--density must be a positive number of kg/m^3, not {rho}")
-    if options.mass is not None and not (math.isfinite(options.mass) and options.mass > 0):
-        raise GzInertiaError(f"--mass must be a positive number of kg, not {options.mass}")
     codes = set(options.codes())
-    if not codes and not options.all_links:
-        raise GzInertiaError(
-            f"--select {','.join(options.select)}: --method {options.method} repairs "
-            f"{', '.join(FIXABLE[options.method])} only"
-        )
     found = _findings(doc, options)
     plans: dict[str, _Plan] = {}
     skipped: list[str] = []

@@ -43,7 +43,6 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.fix import (
-    FIXABLE,
     INERTIA_TAGS,
     FixOptions,
     FixResult,
@@ -315,15 +314,8 @@ def fix_urdf(
             f"{path}: --geometry visual reads SDFormat visuals; for URDF/xacro the geometry is "
             "the links' <collision> elements"
         )
-    for value, what in ((options.density, "--density"), (options.mass, "--mass")):
-        if value is not None and not (np.isfinite(value) and value > 0):
-            raise GzInertiaError(f"{what} must be a positive number, not {value}")
+    options.validate()
     codes = set(options.codes())
-    if not codes and not options.all_links:
-        raise GzInertiaError(
-            f"--select {','.join(options.select)}: --method {options.method} repairs "
-            f"{', '.join(FIXABLE[options.method])} only"
-        )
     old = read_file_bytes(path)
     xacro = is_xacro(path)
     state = _read(path, old, package_paths, xacro_args)
