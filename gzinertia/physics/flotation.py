@@ -225,6 +225,8 @@ def solve_flotation(
     )
 
 
+# duplicates: PosedHull repeats Flotation's hull fields by design: two public records (as posed,
+# at equilibrium) whose flat fields map one to one onto their JSON contracts
 @dataclass(frozen=True)
 class PosedHull:
     """A hull's hydrostatics as posed (heeled, trimmed, at any height: not necessarily at
