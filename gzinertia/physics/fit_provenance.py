@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["PREFIX", "FitProvenance", "parse_fit_provenance", "recorded_fit"]
 
 PREFIX = "gzinertia addmass: Tuckerman ellipsoid added mass, "
+_FITS: dict[str, FitMethod] = {"volume": "volume", "mujoco": "mujoco", "inertia": "inertia"}
 _METHOD = re.compile(r"(volume|mujoco|inertia) fit|(explicit) ellipsoid")
 _TRIPLE = r"\(([^,()]+), ([^,()]+), ([^,()]+)\)"
 _EXPLICIT = re.compile(
@@ -55,8 +56,7 @@ def parse_fit_provenance(comment: str | None) -> FitProvenance | None:
     try:
         rho = float(density.group(1))
         if method.group(2) is None:
-            name: FitMethod = method.group(1)  # type: ignore[assignment]
-            return FitProvenance(name, rho)
+            return FitProvenance(_FITS[method.group(1)], rho)
         numbers = _EXPLICIT.match(rest)
         if numbers is None:
             return None
