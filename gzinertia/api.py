@@ -28,7 +28,9 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
@@ -46,12 +48,14 @@ __all__ = [
     "FixedFile",
     "GzInertiaWarning",
     "HydrostaticsResult",
+    "HydrostaticsSettingsError",
     "Reader",
     "addmass",
     "addmass_bem",
     "addmass_from",
     "audit_paths",
     "convert",
+    "document_hydrostatics",
     "fit",
     "fix",
     "hydro",
@@ -96,8 +100,6 @@ def _reader_for(path: Path) -> Reader:
         return entry
     module_name, _, attr = entry.partition(":")
     import importlib
-
-    from gzinertia.errors import GzInertiaError
 
     try:
         module = importlib.import_module(module_name)
@@ -587,42 +589,82 @@ def hydrostatics(
     free body's floating equilibrium is solved (default: a graded fluid's lowest layer, for
     bodies that float there); ``trim=False`` solves the heave only.
     """
-    from dataclasses import replace
-    from fnmatch import fnmatchcase
+    from gzinertia.records import SdfDocument
 
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.fluids import FLUID_DENSITIES
-    from gzinertia.physics.hydrostatics import model_hydrostatics
-    from gzinertia.records import BuoyancyWorld, SdfDocument
-    from gzinertia.sdf.buoyancy import read_buoyancy_world, read_gravity, read_model_poses
-
-    if density is not None and fluid is not None:
-        raise ValueError("give either density or fluid, not both")
-    if density is not None and not (math.isfinite(density) and density > 0.0):
-        raise ValueError(f"density must be a positive number of kg/m^3, not {density!r}")
-    if fluid is not None and fluid not in FLUID_DENSITIES:
-        raise ValueError(f"fluid must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}")
-    if waterline is not None and not math.isfinite(waterline):
-        raise ValueError(f"waterline must be a finite height in m, not {waterline!r}")
     if isinstance(path, SdfDocument):
         doc = path
     else:
         doc = read(path, model_paths=model_paths, package_paths=package_paths,
                    xacro_args=xacro_args)
+    return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
+                                 waterline=waterline, trim=trim)
+
+
+class HydrostaticsSettingsError(GzInertiaError, ValueError):
+    """Settings of :func:`hydrostatics` that do not go together (spelled as the caller's
+    interface spells them: :func:`gzinertia.options.option`)."""
+
+
+def document_hydrostatics(
+    doc: SdfDocument,
+    *,
+    tree: Any = None,
+    model: str | None = None,
+    density: float | None = None,
+    fluid: str | None = None,
+    world: str | Path | None = None,
+    waterline: float | None = None,
+    trim: bool = True,
+) -> HydrostaticsResult:
+    """:func:`hydrostatics` of a document already read: the one assembly of fluid, models,
+    free bodies and flotation that the library and the ``hydrostatics`` command share.
+
+    ``tree``: the document's parsed XML (an lxml element) when its file cannot be read again
+    (standard input); the world's Buoyancy plugin, gravity and model poses are then read from
+    it. The other arguments are :func:`hydrostatics`'s; a bad combination raises
+    :class:`HydrostaticsSettingsError` (a :class:`ValueError`).
+    """
+    from dataclasses import replace
+    from fnmatch import fnmatchcase
+
+    from gzinertia.options import option
+    from gzinertia.physics.flotation import model_flotation
+    from gzinertia.physics.fluids import FLUID_DENSITIES
+    from gzinertia.physics.hydrostatics import model_hydrostatics
+    from gzinertia.records import BuoyancyWorld
+    from gzinertia.sdf.buoyancy import read_buoyancy_world, read_gravity, read_model_poses
+
+    if density is not None and fluid is not None:
+        raise HydrostaticsSettingsError(
+            f"give either {option('density')} or {option('fluid')}, not both"
+        )
+    if density is not None and not (math.isfinite(density) and density > 0.0):
+        raise HydrostaticsSettingsError(
+            f"{option('density')} must be a positive number of kg/m^3, not {density!r}"
+        )
+    if fluid is not None and fluid not in FLUID_DENSITIES:
+        raise HydrostaticsSettingsError(
+            f"{option('fluid')} must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}"
+        )
+    if waterline is not None and not math.isfinite(waterline):
+        raise HydrostaticsSettingsError(
+            f"{option('waterline')} must be a finite height in m, not {waterline!r}"
+        )
     file = doc.path
-    world_file = file if world is None else str(world)
-    plugin = read_buoyancy_world(world_file)
+    world_file, world_tree = (str(world), None) if world is not None else (file, tree)
+    plugin = read_buoyancy_world(world_file, world_tree)
     if plugin is not None:
         chosen, origin = plugin, f"Buoyancy plugin at {plugin.source}"
     else:
-        chosen = BuoyancyWorld(g_W=read_gravity(world_file))
+        chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_tree))
         origin = "no Buoyancy plugin: Gazebo's default"
-    if density is not None or fluid is not None:
-        rho = density if density is not None else FLUID_DENSITIES[str(fluid)]
-        chosen = replace(chosen, kind="uniform", density=rho, layers=())
-        origin = f"density {rho:g} kg/m^3 given" if density is not None else f"{fluid} given"
-    models = model_hydrostatics(doc.links, chosen, read_model_poses(file))
+    if fluid is not None:
+        chosen = replace(chosen, kind="uniform", density=FLUID_DENSITIES[fluid], layers=())
+        origin = f"{option('fluid')} {fluid}"
+    elif density is not None:
+        chosen = replace(chosen, kind="uniform", density=density, layers=())
+        origin = f"{option('density')} {density:g}"
+    models = model_hydrostatics(doc.links, chosen, read_model_poses(file, tree))
     if model is not None:
         models = [m for m in models if fnmatchcase(m.name, model)]
         if not models:
@@ -635,5 +677,6 @@ def hydrostatics(
         for body in m.bodies:
             flotation[body.name] = model_flotation(
                 body, [records[link.name] for link in body.links], chosen, waterline, trim)
+        # the model's own flotation: its one body's (several free bodies float apart)
         flotation[m.name] = flotation[m.bodies[0].name] if len(m.bodies) == 1 else None
     return HydrostaticsResult(file, chosen, origin, tuple(models), flotation)

@@ -59,6 +59,8 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "about": ("--about", "about"),
     "from_link": ("--from needs --link", "addmass_from needs link="),
     "density": ("--density", "density"),
+    "fluid": ("--fluid", "fluid"),
+    "waterline": ("--waterline", "waterline"),
     "mass": ("--mass", "mass"),
     "select": ("--select", "select"),
     "method": ("--method", "method"),

@@ -4,14 +4,12 @@ will compute them (docs/hydrostatics.md)."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_model
-from gzinertia.errors import GzInertiaError
 
 
 @app.command()
@@ -52,68 +50,34 @@ def hydrostatics(
     as gz-sim's Buoyancy system computes them from the collisions (and by exact geometry where
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
-    from dataclasses import replace
-    from fnmatch import fnmatchcase
-
+    from gzinertia.api import document_hydrostatics
     from gzinertia.audit.formats import json_safe
-    from gzinertia.cli.app import fluid_density
-    from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.hydrostatics import model_hydrostatics
-    from gzinertia.records import BuoyancyWorld
     from gzinertia.report.hydrostatics import (
         flotation_summary,
         fluid_summary,
         model_summary,
         render_text,
     )
-    from gzinertia.sdf.buoyancy import (
-        read_buoyancy_world,
-        read_gravity,
-        read_model_poses,
-    )
 
     file, doc, root = load_model(file, model_path or [])
-    world_file, world_root = (world, None) if world is not None else (file, root)
-    plugin = read_buoyancy_world(world_file, world_root)
-    if plugin is not None:
-        chosen = plugin
-        origin = f"Buoyancy plugin at {plugin.source}"
-    else:
-        chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_root))
-        origin = "no Buoyancy plugin: Gazebo's default"
-    if density is not None or fluid is not None:
-        rho = fluid_density(density, fluid)
-        chosen = replace(chosen, kind="uniform", density=rho, layers=())
-        origin = f"--density {rho:g}" if density is not None else f"--fluid {fluid}"
-    links = list(doc.links)
-    models = model_hydrostatics(links, chosen, read_model_poses(file, root))
-    if model is not None:
-        models = [m for m in models if fnmatchcase(m.name, model)]
-        if not models:
-            names = ", ".join(dict.fromkeys(link.name.split("::", 1)[0] for link in links))
-            raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
-                                 f"{names or 'none'})")
-    if waterline is not None and not math.isfinite(waterline):
-        raise GzInertiaError(f"--waterline must be a finite height in m, not {waterline}")
+    result = document_hydrostatics(
+        doc, tree=root, model=model, density=density,
+        fluid=None if fluid is None else fluid.value, world=world, waterline=waterline,
+        trim=not no_trim,
+    )
     entries = []
-    records = {link.name: link for link in links}
-    for m in models:
+    for m in result.models:
         entry = model_summary(m)
         for body, body_entry in zip(m.bodies, entry["bodies"], strict=True):
-            body_entry["flotation"] = flotation_summary(
-                model_flotation(body, [records[link.name] for link in body.links], chosen,
-                                waterline, not no_trim)
-            )
-        # the model's own flotation: its one body's (several free bodies float apart)
+            body_entry["flotation"] = flotation_summary(result.flotation[body.name])
         entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
         entries.append(entry)
     summary: dict[str, Any] = {
         "file": str(file),
-        "fluid": fluid_summary(chosen, origin),
+        "fluid": fluid_summary(result.fluid, result.fluid_origin),
         "models": entries,
     }
     if as_json:
         typer.echo(json.dumps(json_safe(summary), indent=2, allow_nan=False))
         return
     typer.echo(render_text(summary))
-
