@@ -20,13 +20,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import EXAMPLES, run_cli
+from fix_oracles import drake_fix_inertia as _drake_fix_inertia
+from fix_oracles import libsdformat_inertia_errors as _libsdformat_inertia_errors
 
 from gzinertia.audit.runner import audit
 from gzinertia.sdf import read_sdf_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-LINK_INERTIA_INVALID = 18  # sdf::ErrorCode::LINK_INERTIA_INVALID in libsdformat 12
 
 BROKEN = """<?xml version="1.0"?>
 <sdf version="1.10">
@@ -75,16 +76,6 @@ def _codes(path: Path) -> dict[str, set[str]]:
         if f.link is not None:
             out.setdefault(f.link, set()).add(f.code)
     return out
-
-
-def _libsdformat_inertia_errors(path: Path) -> list[str]:
-    from oracles.sdformat_oracle import build_sdformat_dump, read_with_sdformat
-
-    if build_sdformat_dump() is None:
-        pytest.skip("libsdformat oracle unavailable")
-    [result] = read_with_sdformat([path])
-    assert result["root"] != "none", result["errors"][:3]
-    return [e["message"] for e in result["errors"] if e["code"] == LINK_INERTIA_INVALID]
 
 
 def _drake_replaced(path: Path) -> dict[str, str]:
@@ -196,34 +187,6 @@ def test_bad_options_are_one_line_errors(
 
 
 # --- geometry against Drake's fix_inertia -------------------------------------------------
-
-
-def _drake_fix_inertia(path: Path, role: str = "proximity") -> dict[str, np.ndarray]:
-    """Drake's fix_inertia result per body (scoped name): ``M_BBo_B`` angular-first, at full
-    precision, from the collision (proximity) geometry with the body's declared mass."""
-    from pydrake.geometry import Role, SceneGraph
-    from pydrake.multibody import _inertia_fixer
-    from pydrake.multibody.parsing import Parser
-    from pydrake.multibody.plant import MultibodyPlant
-    from pydrake.multibody.tree import BodyIndex
-
-    plant = MultibodyPlant(0.0)
-    scene_graph = SceneGraph()
-    plant.RegisterAsSourceForSceneGraph(scene_graph)
-    Parser(plant).AddModels(str(path))
-    roles = {"proximity": Role.kProximity, "illustration": Role.kIllustration}
-    processor = _inertia_fixer.InertiaProcessor(plant, scene_graph, None, [roles[role]])
-    out = {}
-    for i in range(1, plant.num_bodies()):
-        body = plant.get_body(BodyIndex(i))
-        fixed = processor._maybe_fix_inertia(BodyIndex(i))
-        if fixed is None:
-            continue
-        M_BBcm_B, pose = fixed
-        M_BBo_B = M_BBcm_B.Shift(-np.asarray(pose[:3]))
-        name = f"{plant.GetModelInstanceName(body.model_instance())}::{body.name()}"
-        out[name] = M_BBo_B.CopyToFullMatrix6()
-    return out
 
 
 def _compare_with_drake(
@@ -529,8 +492,8 @@ def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
     """Forty near-valid inertias in random axes (triangle broken, a negative moment, both; two
     equal moments, where gz-math's closed-form eigenvalues are least accurate), repaired and
     written: libsdformat and Drake accept every one."""
+    from fix_oracles import near_valid_inertia as _near_valid
     from scipy.spatial.transform import Rotation
-    from test_inertia_repair import _near_valid
 
     cases = [_near_valid(seed) for seed in range(34)]
     R = Rotation.from_euler("xyz", [0.4, -0.2, 0.9]).as_matrix()

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_cli
-from test_fix import _drake_fix_inertia, _libsdformat_inertia_errors
+from fix_oracles import drake_fix_inertia as _drake_fix_inertia
+from fix_oracles import libsdformat_inertia_errors as _libsdformat_inertia_errors
 from urdfgen import random_urdf, with_invalid_inertias
 
 from gzinertia.audit.runner import audit
@@ -175,6 +176,35 @@ def test_geometry_equals_drake_fix_inertia_on_generated_urdf(
     code, _, err = run_cli(["fix", str(out), "--method", "geometry", "--move-com",
                             "--all-links", "--check"], capsys)
     assert code == 0, err
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_geometry_visual_equals_drake_fix_inertia_on_illustration_geometry(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The generated robots with their collisions written as visuals: ``fix --method geometry
+    --geometry visual`` computes each link from its own visuals (posed by their ``<origin>``)
+    as Drake's fix_inertia does from the illustration geometry."""
+    pytest.importorskip("pydrake")
+    text = with_invalid_inertias(random_urdf(seed).text, seed)
+    path = tmp_path / "v.urdf"
+    path.write_text(text.replace("<collision", "<visual").replace("</collision>", "</visual>"))
+    out = tmp_path / "fixed.urdf"
+    code, _, err = run_cli(["fix", str(path), "--method", "geometry", "--geometry", "visual",
+                            "--move-com", "--all-links", "-o", str(out)], capsys)
+    assert code == 0, err
+    drake = _drake_fix_inertia(path, role="illustration")
+    withdrawn = {ln.split(": ")[1] for ln in err.splitlines() if ": not repaired: " in ln}
+    compared = 0
+    for link in read_urdf_file(out, lump=False).links:
+        if link.name not in drake or not link.inertial.mass > 0 or link.name in withdrawn:
+            continue
+        if not link.visuals:
+            continue
+        M, ref = link.M_BBo_B.angular_first(), drake[link.name]
+        assert np.max(np.abs(M - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref)))), link.name
+        compared += 1
+    assert compared > 0
 
 
 def _holders(path: Path) -> dict[str, str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from fix_oracles import near_valid_inertia as _near_valid
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
@@ -25,24 +26,6 @@ from gzinertia.physics.inertia_repair import (
     project_moments,
     validity_margin,
 )
-
-
-def _near_valid(seed: int) -> np.ndarray:
-    """A random inertia (random axes) just outside the valid set: a triangle inequality or the
-    smallest moment broken by up to 20 % of the largest moment."""
-    rng = np.random.default_rng(seed)
-    lam = np.sort(rng.uniform(0.05, 1.0, size=3))
-    kind = seed % 3
-    if kind == 0:  # triangle broken
-        lam[2] = lam[0] + lam[1] + rng.uniform(1e-12, 0.2) * lam[2]
-    elif kind == 1:  # a slightly negative moment
-        lam[0] = -rng.uniform(1e-12, 0.2) * lam[2]
-    else:  # both at once, in shuffled order
-        lam[0] = -rng.uniform(0.0, 0.1) * lam[2]
-        lam[2] = lam[1] + rng.uniform(0.0, 0.2) * lam[2]
-        rng.shuffle(lam)
-    R = Rotation.random(random_state=seed).as_matrix()
-    return R @ np.diag(lam) @ R.T
 
 
 def _brute_force_distance(I: np.ndarray, eps: float, starts: int = 12) -> float:

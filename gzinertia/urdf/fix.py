@@ -50,6 +50,7 @@ from gzinertia.edit.fix import (
     _Plan,
     _plan,
     format_value,
+    visual_shapes,
 )
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.physics.inertia_repair import RepairError
@@ -309,11 +310,6 @@ def fix_urdf(
     literally into a xacro are in ``pending`` (with where to write them)."""
     from gzinertia.urdf.reader import is_xacro
 
-    if options.geometry != "collision":
-        raise GzInertiaError(
-            f"{path}: --geometry visual reads SDFormat visuals; for URDF/xacro the geometry is "
-            "the links' <collision> elements"
-        )
     options.validate()
     codes = set(options.codes())
     old = read_file_bytes(path)
@@ -335,7 +331,10 @@ def fix_urdf(
         if not here and not options.all_links:
             continue
         try:
-            plan = _plan(link, here, options)
+            shapes = None
+            if options.method == "geometry" and options.geometry == "visual":
+                shapes = visual_shapes(link)
+            plan = _plan(link, here, options, shapes)
         except RepairError as exc:
             skipped.append(f"{link.name}: not repaired: {exc}")
             continue
