@@ -22,6 +22,7 @@ wrong type are errors (:class:`ConfigError`, exit status 2).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
@@ -105,8 +106,8 @@ class AuditConfig:
 
     def selected(self, codes: Iterable[str]) -> frozenset[str]:
         """The codes among ``codes`` that ``select`` and ``ignore`` leave on."""
-        chosen = {c for c in codes if not self.select or _matches(c, self.select)}
-        return frozenset(c for c in chosen if not _matches(c, self.ignore))
+        # Asked once per audited document with the same codes: matched once per run.
+        return _selected_codes(tuple(codes), tuple(self.select), tuple(self.ignore))
 
     def ignored_for(self, path: str) -> frozenset[str]:
         """Code patterns that ``per_path_ignores`` switch off for the file ``path``."""
@@ -147,6 +148,16 @@ class AuditConfig:
 
 def _matches(code: str, patterns: Sequence[str]) -> bool:
     return any(p == "ALL" or code.startswith(p) for p in patterns)
+
+
+@functools.lru_cache(maxsize=8)
+def _selected_codes(
+    codes: tuple[str, ...], select: tuple[str, ...], ignore: tuple[str, ...]
+) -> frozenset[str]:
+    """:meth:`AuditConfig.selected`: the ``codes`` that ``select`` (empty: all) and ``ignore``
+    leave on."""
+    chosen = {c for c in codes if not select or _matches(c, select)}
+    return frozenset(c for c in chosen if not _matches(c, ignore))
 
 
 def check_codes(patterns: Iterable[str], known: Iterable[str], where: str) -> tuple[str, ...]:

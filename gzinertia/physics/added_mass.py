@@ -130,12 +130,19 @@ class AddedMass(SpatialMatrix):
         """Allowance for the semi-definiteness check, on :meth:`unit_balanced`'s eigenvalues:
         what writing the matrix at ``WRITTEN_DIGITS`` significant digits can cost,
         ``PSD_RTOL·max|S·A·S|``."""
-        return PSD_RTOL * max(float(np.max(np.abs(self.unit_balanced()))), 1e-300)
+        return _psd_tolerance_of(self.unit_balanced())
 
     def is_positive_semidefinite(self) -> bool:
         """No eigenvalue of :meth:`unit_balanced` below ``-psd_tolerance()``: positive
         semi-definite up to the precision gzinertia writes (the writer and GZI202 share it)."""
-        return bool(np.linalg.eigvalsh(self.unit_balanced())[0] >= -self.psd_tolerance())
+        S = self.unit_balanced()  # once: it is both the checked matrix and the tolerance's scale
+        return bool(np.linalg.eigvalsh(S)[0] >= -_psd_tolerance_of(S))
+
+
+def _psd_tolerance_of(S: NDArray[np.float64]) -> float:
+    """:meth:`AddedMass.psd_tolerance` of the matrix whose :meth:`AddedMass.unit_balanced` is
+    ``S``."""
+    return PSD_RTOL * max(float(np.max(np.abs(S))), 1e-300)
 
 
 def total_is_positive_definite(

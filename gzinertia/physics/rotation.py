@@ -93,7 +93,9 @@ def frozen(a: ArrayLike, shape: tuple[int, ...]) -> NDArray[np.float64]:
         and a.flags.owndata  # not a read-only view of an array someone may still write
     ):
         return a
-    arr = np.array(np.reshape(a, shape), dtype=float)  # a copy that owns its data
+    arr = np.array(a, dtype=float)  # a copy that owns its data
+    if arr.shape != shape:
+        arr = np.array(arr.reshape(shape))  # (a reshaped copy is a view: copy it again)
     arr.setflags(write=False)
     return arr
 

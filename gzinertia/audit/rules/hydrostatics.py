@@ -22,6 +22,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,8 +30,10 @@ from gzinertia.audit.context import DocumentContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics, top_model
 from gzinertia.records import BuoyancyWorld, LinkRecord
+
+if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
+    from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
 
 #: GZI301 looks at bodies whose buoyancy is within this range of their weight (submerged
 #: vehicles, near neutral); heavier ones sink, lighter ones surface.
@@ -69,7 +72,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
     cached = doc.hydrostatics_cache
     if isinstance(cached, DocumentHydrostatics):
         return cached
-    from gzinertia.physics.hydrostatics import model_hydrostatics
+    from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
 
     fluid = _world_fluid(doc)
     from_plugin = fluid is not None
