@@ -202,6 +202,8 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
             if invalid:
                 notes.append(_invalid_lumped_note(robot, small, name, parent_joint[small],
                                                   invalid, prefix))
+        collisions = _sdf_names(name, collisions, "collision")
+        visuals = _sdf_names(name, visuals, "visual")
         records.append(
             _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
                     members.get(name, []), visuals)
@@ -295,6 +297,22 @@ def _welded(robot: UrdfRobot, kept: list[str], parent_joint: dict[str, UrdfJoint
         welded.add(j.child)
         todo.extend(c for c in children.get(j.child, []) if c.kind == "fixed")
     return welded & set(kept)
+
+
+def _sdf_names(link: str, shapes: list[Collision], kind: str) -> list[Collision]:
+    """The shapes named as libsdformat's conversion names them in the SDF Gazebo loads (so
+    ``--geometry`` names and the BEM provenance name what Gazebo shows, and every name is
+    unique): the ``k``-th shape of the kept ``link``, written with name (or, unnamed, lumped
+    from link) ``n``, is ``{link}_{kind}`` when ``n`` is the link itself, else
+    ``{link}_fixed_joint_lump__{n}_{kind}``; ``_{k}`` is appended for ``k > 0``."""
+    from dataclasses import replace
+
+    out = []
+    for k, shape in enumerate(shapes):
+        n = shape.name or link
+        base = f"{link}_{kind}" if n == link else f"{link}_fixed_joint_lump__{n}_{kind}"
+        out.append(replace(shape, name=base if k == 0 else f"{base}_{k}"))
+    return out
 
 
 def _record(
@@ -468,9 +486,25 @@ def _with_plugins(
         if i is not None:
             extra.setdefault(i, []).append(plugin)
     return [
-        replace(r, hydrodynamics=(*r.hydrodynamics, *extra[i])) if i in extra else r
+        _with_comment(replace(r, hydrodynamics=(*r.hydrodynamics, *extra[i])))
+        if i in extra else r
         for i, r in enumerate(records)
     ]
+
+
+def _with_comment(record: LinkRecord) -> LinkRecord:
+    """The link with the comment of its (last) Hydrodynamics plugin that applies added mass as
+    its added-mass comment, the way the SDF reader records the comment before
+    ``<fluid_added_mass>``: ``addmass`` on URDF writes its provenance there (the audit's
+    GZI204 and GZI212 read it)."""
+    from dataclasses import replace
+
+    from gzinertia.gazebo.hydrodynamics import added_mass_active
+
+    comments = [p.comment for p in record.hydrodynamics if p.comment and added_mass_active(p)]
+    if not comments or record.inertial.added_mass_comment is not None:
+        return record
+    return replace(record, inertial=replace(record.inertial, added_mass_comment=comments[-1]))
 
 
 def _plugin_notes(
