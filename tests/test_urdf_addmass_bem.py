@@ -210,3 +210,39 @@ def test_xacro_macro_link_gets_the_bem_block_to_paste(
     assert status == 0, err
     assert path.read_text() == text
     assert "not written literally" in err and "BEM" in err and "<link_name>hull</link_name>" in err
+
+
+def test_xacro_with_literal_link_gets_the_block_and_goes_stale_with_its_properties(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "auv.urdf.xacro"
+    path.write_text(AUV.replace('<robot name="auv">', '<robot name="auv" '
+                                'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                                '  <xacro:property name="w" value="0.4"/>')
+                    .replace('size="1.2 0.4 0.3"', 'size="1.2 ${w} 0.3"'))
+    assert run_cli(["addmass", str(path), "--bem", *FAST, "--in-place"], capsys)[0] == 0
+    assert run_cli(["addmass", str(path), "--bem", *FAST, "--check"], capsys)[0] == 0
+    status, out, _ = run_cli(["audit", str(path), "--no-cache", "--select", "GZI2"], capsys)
+    assert status == 0 and "No findings" in out, out
+    path.write_text(path.read_text().replace('name="w" value="0.4"', 'name="w" value="0.5"'))
+    _, out, _ = run_cli(["audit", str(path), "--no-cache", "--format", "json"], capsys)
+    assert [f["link"] for f in json.loads(out)["findings"] if f["code"] == "GZI212"] == [
+        "auv::hull"
+    ]
+
+
+def test_comment_before_the_block_is_read_as_the_links_provenance(tmp_path: Path) -> None:
+    """Blocks written by earlier versions hold the comment before ``<gazebo>``, not inside."""
+    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.urdf.addmass import hydrodynamics_block
+
+    block = hydrodynamics_block("hull", AddedMass(np.diag([1.0, 2, 3, 4, 5, 6]),
+                                                  ordering="linear-first"), "gzinertia: a note")
+    lines = block.splitlines()
+    assert lines[0].strip() == "<gazebo>" and lines[1].strip() == "<!-- gzinertia: a note -->"
+    old_style = "\n".join([lines[1], lines[0], *lines[2:]]) + "\n"
+    for text in (block, old_style):
+        path = tmp_path / "auv.urdf"
+        path.write_text(AUV.replace("</robot>", text + "</robot>"))
+        [hull] = read_urdf_file(path).links
+        assert hull.inertial.added_mass_comment == "gzinertia: a note"
