@@ -246,3 +246,24 @@ def test_comment_before_the_block_is_read_as_the_links_provenance(tmp_path: Path
         path.write_text(AUV.replace("</robot>", text + "</robot>"))
         [hull] = read_urdf_file(path).links
         assert hull.inertial.added_mass_comment == "gzinertia: a note"
+
+
+def test_from_refuses_several_links_and_a_link_with_plugin_added_mass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("xarray")
+    dataset = _dataset(tmp_path)
+    urdf = tmp_path / "auv.urdf"
+    text = AUV.replace('<joint name="f" type="fixed">', '<joint name="f" type="revolute">'
+                       '<axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/>')
+    urdf.write_text(text)
+    status, _, err = run_cli(["addmass", str(urdf), "--from", str(dataset), "--link", "*",
+                              "--in-place"], capsys)
+    assert status == 2 and str(urdf) in err and "2 links" in err
+    assert urdf.read_text() == text
+    args = ["addmass", str(urdf), "--from", str(dataset), "--link", "hull", "--in-place"]
+    assert run_cli(args, capsys)[0] == 0
+    once = urdf.read_text()
+    status, _, err = run_cli(args, capsys)
+    assert status == 2 and "remove its <gazebo> block" in err and f"{urdf}:" in err
+    assert urdf.read_text() == once

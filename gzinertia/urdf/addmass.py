@@ -140,6 +140,12 @@ def add_matrix_urdf(
     for link in selected:
         short = link.name.split("::", 1)[-1]
         if any(_applies_added_mass(p.terms, p.disable_added_mass) for p in link.hydrodynamics):
+            if single:  # the one link named: say so rather than write nothing
+                raise GzInertiaError(
+                    f"{link.source}: link {link.name!r} already has a Hydrodynamics plugin that "
+                    "applies added mass (<iDotJ>); a second one would count it twice: remove its "
+                    "<gazebo> block first"
+                )
             skipped.append(f"{link.name}: its Hydrodynamics plugin already applies added mass "
                            "(<iDotJ>); a second one would count it twice (remove its <gazebo> "
                            "block to write a new one)")
