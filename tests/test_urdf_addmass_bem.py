@@ -267,3 +267,35 @@ def test_from_refuses_several_links_and_a_link_with_plugin_added_mass(
     status, _, err = run_cli(args, capsys)
     assert status == 2 and "remove its <gazebo> block" in err and f"{urdf}:" in err
     assert urdf.read_text() == once
+
+
+#: gz-sim's hydrodynamics tutorial in URDF: a thin slab collision (a buoyancy proxy) under a
+#: cylinder visual, the hull.
+PROXY = """<robot name="tube">
+  <link name="body">
+    <inertial><mass value="250"/><inertia ixx="80" ixy="0" ixz="0" iyy="80" iyz="0" izz="5"/>
+    </inertial>
+    <collision><geometry><box size="1 1 0.01"/></geometry></collision>
+    <visual><geometry><cylinder radius="0.2" length="2"/></geometry></visual>
+  </link>
+</robot>
+"""
+
+
+def test_a_bem_of_the_visual_hull_is_not_judged_by_the_proxy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GZI207 estimates added mass from the collisions; a current BEM of the visuals is the
+    better estimate, on URDF as on SDF. Without its comment the same block is judged (and
+    flagged) against the slab: the comment is what the rule reads."""
+    urdf = tmp_path / "tube.urdf"
+    urdf.write_text(PROXY)
+    args = ["addmass", str(urdf), "--bem", "--geometry", "visual", *FAST]
+    assert run_cli([*args, "--in-place"], capsys)[0] == 0
+    status, out, _ = run_cli(["audit", str(urdf), "--no-cache", "--select", "GZI2"], capsys)
+    assert status == 0 and "No findings" in out, out
+    text = urdf.read_text()
+    start = text.index("<!-- gzinertia")
+    urdf.write_text(text[:start] + text[text.index("-->", start) + 3:])
+    _, out, _ = run_cli(["audit", str(urdf), "--no-cache", "--format", "json"], capsys)
+    assert "GZI207" in {f["code"] for f in json.loads(out)["findings"]}
