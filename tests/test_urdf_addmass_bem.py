@@ -91,7 +91,11 @@ def _native_A(sdf: Path) -> np.ndarray:
 @pytest.mark.parametrize(
     ("text", "tolerance"), [(AUV, 1e-9), (AUV_TURNED, 1e-5)], ids=["exact", "turned"]
 )
-@pytest.mark.parametrize("geometry", [(), ("--geometry", "visual")], ids=["collision", "visual"])
+@pytest.mark.parametrize(
+    "geometry",
+    [(), ("--geometry", "visual"), ("--waterline", "0.1")],
+    ids=["collision", "visual", "waterline"],
+)
 def test_bem_on_urdf_equals_bem_on_libsdformats_conversion(
     geometry: tuple[str, ...], text: str, tolerance: float, tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
