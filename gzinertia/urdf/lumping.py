@@ -153,6 +153,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     dropped: list[str] = []
     lumped_into: dict[str, str] = {}
     holder: dict[str, str] = {}  # link -> the kept link (or world) it is lumped into
+    shapes_into: dict[str, str] = {}  # dropped link -> the kept link that gets its shapes
     start = [j.child for j in children.get(root, [])] if root == WORLD else [root]
     stack = list(reversed(start))
     while stack:
@@ -170,6 +171,11 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 lost = _subtree(name, children)
                 dropped.extend(lost)
                 notes.append(_dropped_note(robot, name, pj, lost, legacy, parent_reduced))
+                if legacy and parent_reduced and pj is not None and pj.parent != WORLD:
+                    # < 12.7.2 still moves its shapes first (ReduceFixedJoints runs before
+                    # the mass test): those of it and of its fixed-joint descendants
+                    for d in _reduced_part(name, children, robot):
+                        shapes_into[d] = holder[name]
                 continue
         if pj is None or pj.parent == WORLD or not reduced:
             if not massless(groups[name]):
@@ -182,12 +188,14 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     for small, big in lumped_into.items():
         members.setdefault(big, []).append(small)
     welded = _welded(robot, kept, parent_joint)
+    rank = {n: i for i, n in enumerate(order)}
     records = []
     for name in kept:
         link = robot.links[name]
         collisions = list(link.collisions)
         visuals = list(link.visuals)
-        for small in members.get(name, []):
+        moved = [*members.get(name, []), *(s for s, big in shapes_into.items() if big == name)]
+        for small in sorted(moved, key=rank.__getitem__):  # as ReduceFixedJoints reaches them
             X_BS = X_MB[name].inverse() @ X_MB[small]
             collisions.extend(
                 Collision(c.name or small, X_BS @ c.X_BC, c.geometry, c.source, c.density)
@@ -197,6 +205,8 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 Collision(v.name or small, X_BS @ v.X_BC, v.geometry, v.source)
                 for v in robot.links[small].visuals
             )
+            if small in shapes_into:
+                continue  # dropped (legacy): only its shapes moved
             notes.append(_lumped_note(robot, small, name, parent_joint[small], prefix))
             invalid = _invalid_inertial(robot.links[small].inertial)
             if invalid:
@@ -274,6 +284,16 @@ def _merge(g: _Group, child: _Group, X_BC: Pose) -> None:
     g.mass += child.mass
     g.first_moment = g.first_moment + child.mass * p_B
     g.I_BBo_B = g.I_BBo_B + parallel_axis(reexpress_inertia(I_CCcm_C, X_BC.R), child.mass, p_B)
+
+
+def _reduced_part(name: str, children: dict[str, list[UrdfJoint]], robot: UrdfRobot) -> list[str]:
+    """``name`` and the links below it through reduced (fixed, lumped) joints only."""
+    out, stack = [], [name]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(j.child for j in children.get(n, []) if is_reduced(j, robot))
+    return out
 
 
 def _subtree(name: str, children: dict[str, list[UrdfJoint]]) -> list[str]:
