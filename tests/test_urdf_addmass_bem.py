@@ -303,3 +303,16 @@ def test_a_bem_of_the_visual_hull_is_not_judged_by_the_proxy(
     urdf.write_text(text[:start] + text[text.index("-->", start) + 3:])
     _, out, _ = run_cli(["audit", str(urdf), "--no-cache", "--format", "json"], capsys)
     assert "GZI207" in {f["code"] for f in json.loads(out)["findings"]}
+
+
+def test_the_library_writes_what_the_command_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gzinertia import api
+
+    urdf = tmp_path / "auv.urdf"
+    urdf.write_text(AUV)
+    made = api.addmass_bem(urdf, quality="fast", cache=False)
+    assert [item.link.name for item in made.links] == ["auv::hull"]
+    assert run_cli(["addmass", str(urdf), "--bem", *FAST, "--in-place"], capsys)[0] == 0
+    assert made.text == urdf.read_text()
