@@ -316,3 +316,14 @@ def test_the_library_writes_what_the_command_writes(
     assert [item.link.name for item in made.links] == ["auv::hull"]
     assert run_cli(["addmass", str(urdf), "--bem", *FAST, "--in-place"], capsys)[0] == 0
     assert made.text == urdf.read_text()
+
+
+def test_replacing_plugin_added_mass_is_refused_on_urdf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    urdf = tmp_path / "auv.urdf"
+    urdf.write_text(AUV)
+    status, _, err = run_cli(["addmass", str(urdf), "--bem", "--replace-plugin-added-mass",
+                              "--in-place"], capsys)
+    assert status == 2 and str(urdf) in err and "remove the link's <gazebo>" in err
+    assert len(err.strip().splitlines()) == 1 and urdf.read_text() == AUV

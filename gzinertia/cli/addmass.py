@@ -396,6 +396,13 @@ def _addmass_bem(
         if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: no <fluid_added_mass>
             from gzinertia.edit.addmass_bem import add_mass_bem_urdf
 
+            if replace_plugin_added_mass:
+                raise GzInertiaError(
+                    f"{file}: --replace-plugin-added-mass is for SDF (<fluid_added_mass> beside "
+                    "the plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block "
+                    "and run addmass again"
+                )
+
             result, solved = add_mass_bem_urdf(
                 file, settings=settings, pattern=link, package_paths=model_paths,
                 progress=progress,
