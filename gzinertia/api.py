@@ -366,10 +366,23 @@ def addmass_from(
     rad/s as text (default: the dataset's only one). ``density`` (kg/m³) rescales a result
     solved at another density. ``link`` is a glob matching exactly one link; ``geometry`` and
     ``shapes`` (names; ``None``: all) record which of the link's shapes the result describes,
-    so the audit reports it stale (GZI212) when they change.
+    so the audit reports it stale (GZI212) when they change. A URDF or xacro file gets the
+    ``<gazebo>`` Hydrodynamics block instead (``model_paths`` then being package paths).
     """
     from gzinertia.edit.bem_import import add_mass_from
+    from gzinertia.sdf.model_file import is_urdf_path
 
+    if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
+        from gzinertia.edit.bem_import import add_mass_from_urdf
+
+        edit, _name, _A = add_mass_from_urdf(
+            Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
+            axes_rpy=axes_rpy, density=density, package_paths=model_paths,
+            wamit_length=wamit_length,
+            geometry=(None if shapes is None else tuple(shapes), geometry),
+        )
+        _warn([*edit.skipped, *edit.warnings])
+        return _text(edit.new)
     _old, new, _name, _A, _notes = add_mass_from(
         Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
         axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
@@ -413,7 +426,9 @@ def addmass_bem(
     """The file's new text with each selected link's added mass from a boundary-element solve
     (Capytaine, direct method) written as ``<fluid_added_mass>`` (``A_BBo_B``: about the link
     origin Bo in link axes B, linear-first as the spec orders it) with its provenance comment,
-    as ``gzinertia addmass --bem`` writes it (docs/bem.md); and each link's solve.
+    as ``gzinertia addmass --bem`` writes it (docs/bem.md); and each link's solve. A URDF or
+    xacro file gets the ``<gazebo>`` Hydrodynamics block instead (``model_paths`` then being
+    package paths; ``together`` is refused there).
 
     A separate function from :func:`addmass` (whose ``method`` is the ellipsoid fit): the solve
     takes its own settings and returns its own per-link outcome (panels, error estimate).
@@ -450,11 +465,20 @@ def addmass_bem(
         density, panel_size, quality, None if shapes is None else tuple(shapes), cache,
         waterline, depth, frequency, together, geometry,
     )
-    result, solved = add_mass_bem(
-        Path(path), settings=settings, pattern=links, upgrade_version=upgrade_version,
-        model_paths=model_paths, replace_plugin_added_mass=replace_plugin_added_mass,
-        allow_overlap=allow_overlap,
-    )
+    from gzinertia.sdf.model_file import is_urdf_path
+
+    if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
+        from gzinertia.edit.addmass_bem import add_mass_bem_urdf
+
+        result, solved = add_mass_bem_urdf(
+            Path(path), settings=settings, pattern=links, package_paths=model_paths
+        )
+    else:
+        result, solved = add_mass_bem(
+            Path(path), settings=settings, pattern=links, upgrade_version=upgrade_version,
+            model_paths=model_paths, replace_plugin_added_mass=replace_plugin_added_mass,
+            allow_overlap=allow_overlap,
+        )
     _warn([*result.skipped, *result.warnings])
     return BemFile(_text(result.new), solved)
 

@@ -154,6 +154,9 @@ class HydroPlugin:
     disable_added_mass: bool
     source: SourceRef
     term_sources: dict[str, SourceRef] = field(default_factory=dict)
+    #: The XML comment written with the plugin (URDF: inside its ``<gazebo>`` block before the
+    #: ``<plugin>``, or directly before the block), gzinertia's provenance; ``None`` elsewhere.
+    comment: str | None = None
 
     @property
     def D_BBo_B(self) -> NDArray[np.float64]:

@@ -79,6 +79,11 @@ def _hydro(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
 def _addmass_bem(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
     """``addmass --bem`` on generated vehicles only (seeds 0-3, every tenth slow seed): each link
     is two boundary-element solves, seconds each, too slow for every corpus file."""
+    if path.suffix == ".urdf":  # generated robots: a Hydrodynamics block per lumped link
+        seed = path.stem.removeprefix("robot_")
+        if not seed.isdigit() or int(seed) not in URDF_BEM_SEEDS:
+            return []
+        return [Run(("addmass", str(path), "--bem", "--quality", "fast"))]
     seed = path.stem.removeprefix("vehicle_")
     if not path.name.startswith("vehicle_") or not seed.isdigit():
         return []
@@ -267,8 +272,10 @@ def test_edit_adds_no_finding_many_vehicles(
 
 #: The editing commands that take URDF and xacro, on generated robots (fixed joints lumped by
 #: libsdformat, massless links dropped, inertias broken on purpose).
-URDF_EDITS = ("fix", "fix-geometry")
+URDF_EDITS = ("fix", "fix-geometry", "addmass", "addmass-bem")
 URDF_SEEDS = range(10)
+#: The generated robots ``addmass --bem`` solves (each link two solves: the quick run stays short).
+URDF_BEM_SEEDS = range(4)
 
 
 @pytest.mark.parametrize("command", URDF_EDITS)

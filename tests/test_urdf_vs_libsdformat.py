@@ -78,6 +78,29 @@ def _compare_docs(ours: SdfDocument, theirs: SdfDocument, what: str) -> None:
             "M_BBo_B": _rel(rec.M_BBo_B.angular_first(), ref.M_BBo_B.angular_first()),
         }
         assert max(errors.values()) <= RTOL, (what, rec.name, errors)
+        # the shapes carry the names libsdformat gives them (--geometry and the BEM provenance)
+        assert sorted(c.name for c in rec.collisions) == sorted(c.name for c in ref.collisions)
+        assert sorted(v.name for v in rec.visuals) == sorted(v.name for v in ref.visuals)
+
+
+def _with_visuals(text: str) -> str:
+    """The robot with a ``<visual>`` beside each ``<collision>`` (the same shape and origin;
+    every other one named, the others not, and every third collision named): libsdformat
+    moves visuals and collisions of lumped links and renames both."""
+    import re
+
+    count = iter(range(10**6))
+
+    def visual(match: re.Match[str]) -> str:
+        k = next(count)
+        collision = match.group(0)
+        if k % 3 == 0:
+            collision = collision.replace("<collision>", f'<collision name="c{k}">', 1)
+        body = match.group(1)
+        tag = f'<visual name="v{k}">' if k % 2 else "<visual>"
+        return f"{collision}{tag}{body}</visual>"
+
+    return re.sub(r"<collision>(.*?)</collision>", visual, text, flags=re.S)
 
 
 @pytest.fixture(scope="module")
@@ -87,8 +110,9 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, str]
     for seed in range(N_RANDOM):
         g = random_urdf(seed)
         path = folder / f"gen{seed}.urdf"
-        path.write_text(g.text)
-        out.append((path, g.text))
+        text = _with_visuals(g.text)
+        path.write_text(text)
+        out.append((path, text))
     return out
 
 
@@ -99,7 +123,7 @@ def test_generated_urdfs_read_as_libsdformat_converts_them(
     blocks. Every link libsdformat keeps is kept, with its pose and lumped inertia."""
     _needs_dump()
     results = read_with_sdformat([p for p, _ in generated])
-    lumped = dropped = gimbals = empty = 0
+    lumped = dropped = gimbals = empty = visuals = 0
     for (path, _), theirs in zip(generated, results, strict=True):
         ours = read_urdf_file(path, legacy=True)
         if not theirs["links"]:  # libsdformat refuses a model without links; so does the note
@@ -126,6 +150,10 @@ def test_generated_urdfs_read_as_libsdformat_converts_them(
                 "M_BBo_B": _rel(rec.M_BBo_B.angular_first(), _their_M(link)),
             }
             assert max(errors.values()) <= RTOL, (path, link["name"], errors)
+            names = sorted(v.name for v in rec.visuals)
+            assert names == sorted(v["name"] for v in link["visuals"]), (path, link["name"])
+            visuals += len(names)
+    assert visuals > 100  # the names of the shapes libsdformat lumps and renames
     # the generator exercised what it claims to
     assert lumped > 100 and dropped > 20
 

@@ -305,6 +305,24 @@ def _addmass_from(
 
     p = None if about is None else parse_vector(about, "--about", (0.0, 0.0, 0.0))
     rpy = parse_vector(axes, "--axes", (0.0, 0.0, 0.0))
+    from gzinertia.sdf.model_file import is_urdf_path
+
+    if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
+        from gzinertia.edit.bem_import import add_mass_from_urdf
+
+        edit, name, A = add_mass_from_urdf(
+            file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
+            density=density, package_paths=model_paths, wamit_length=wamit_length,
+            geometry=geometry,
+        )
+        print(
+            f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
+            + " ".join(f"{v:.4g}" for v in np.diag(A.linear_first())),
+            file=sys.stderr,
+        )
+        _report(edit, written=True)
+        deliver_edit(file, edit.old, edit.new, mode)
+        return
     old, new, name, A, notes = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=model_paths,
@@ -372,19 +390,36 @@ def _addmass_bem(
     from gzinertia.report.bem_progress import bem_progress
 
     progress = bem_progress(progress_bar)
+    from gzinertia.sdf.model_file import is_urdf_path
+
     try:
-        # duplicates: a keyword-argument call, alike other such calls by shape only
-        result, solved = add_mass_bem(
-            file,
-            settings=settings,
-            pattern=link,
-            upgrade_version=upgrade_version,
-            model_paths=model_paths,
-            replace_plugin_added_mass=replace_plugin_added_mass,
-            allow_overlap=allow_overlap,
-            progress=progress,
-            data=mode.stdin_data,
-        )
+        if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: no <fluid_added_mass>
+            from gzinertia.edit.addmass_bem import add_mass_bem_urdf
+
+            if replace_plugin_added_mass:
+                raise GzInertiaError(
+                    f"{file}: --replace-plugin-added-mass is for SDF (<fluid_added_mass> beside "
+                    "the plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block "
+                    "and run addmass again"
+                )
+
+            result, solved = add_mass_bem_urdf(
+                file, settings=settings, pattern=link, package_paths=model_paths,
+                progress=progress,
+            )
+        else:
+            # duplicates: a keyword-argument call, alike other such calls by shape only
+            result, solved = add_mass_bem(
+                file,
+                settings=settings,
+                pattern=link,
+                upgrade_version=upgrade_version,
+                model_paths=model_paths,
+                replace_plugin_added_mass=replace_plugin_added_mass,
+                allow_overlap=allow_overlap,
+                progress=progress,
+                data=mode.stdin_data,
+            )
     finally:
         progress.close()  # the bar goes before any error or summary line is printed
     import numpy as np

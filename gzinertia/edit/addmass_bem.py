@@ -299,3 +299,71 @@ def add_mass_bem(
         path, edit.old, new, (), tuple(skipped), tuple(warnings), tuple(notes)
     )
     return result_all, tuple(solved)
+
+
+def add_mass_bem_urdf(
+    path: Path,
+    *,
+    settings: BemSettings,
+    pattern: str | None,
+    package_paths: Sequence[str | Path] = (),
+    progress: BemRunProgress | None = None,
+) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
+    """``addmass --bem`` on a URDF/xacro file: each selected link's BEM added mass (about the
+    link origin Bo in link axes), written as a ``<gazebo>`` Hydrodynamics block with the BEM
+    provenance comment inside it (:func:`gzinertia.urdf.addmass.add_matrix_urdf`; URDF has no
+    ``<fluid_added_mass>``). The geometry is the link as Gazebo builds it: libsdformat's
+    fixed-joint lumping moves a lumped link's collisions and visuals into the link that holds
+    it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
+    refused (one problem over several links is not wired for URDF yet)."""
+    from gzinertia.physics.bem import WARN_ERROR, FreeSurface, bem_added_mass, require_bem
+    from gzinertia.physics.surface_mesh import geometry_digest
+    from gzinertia.urdf.addmass import LinkSkippedError, add_matrix_urdf
+
+    require_bem()
+    if settings.together:
+        raise GzInertiaError(
+            f"{path}: --together is for SDF models; on URDF/xacro each link is solved alone"
+        )
+    element = settings.element
+    solved: list[LinkBem] = []
+    warnings: list[str] = []
+    reached = [0]
+
+    def solve(link: LinkRecord) -> tuple[AddedMass, str]:
+        if progress is not None:
+            progress.link(link.name, reached[0], reached[0] + 1)
+        reached[0] += 1
+        shapes = displacing_shapes(link, settings)
+        if not shapes:
+            raise LinkSkippedError(f"no {element} geometry to mesh")
+        result = bem_added_mass(
+            shapes,
+            settings.density,
+            panel_size=settings.panel_size,
+            quality=settings.quality,
+            use_cache=settings.use_cache,
+            progress=progress,
+            free_surface=None
+            if settings.waterline is None
+            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),
+            element=element,
+        )
+        names = tuple(c.name for c in shapes)
+        digest = geometry_digest(shapes)
+        solved.append(LinkBem(link, names, digest, result))
+        if result.relative_error > WARN_ERROR:
+            warnings.append(
+                f"{link.name}: estimated discretisation error "
+                f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
+                f"use a smaller {option('panel_size')} or {option('quality_fine')}"
+            )
+        return result.A_BBo_B, provenance(result, names, digest, element)
+
+    result, _ = add_matrix_urdf(
+        path, matrix_for=solve, pattern=pattern, package_paths=package_paths
+    )
+    from dataclasses import replace
+
+    # every solve is reported, also those whose block is printed to paste (a xacro macro link)
+    return replace(result, warnings=(*result.warnings, *warnings)), tuple(solved)

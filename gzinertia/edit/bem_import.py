@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_provenance import dataset_digest, format_import_geometry
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import LinkRecord
+
+if TYPE_CHECKING:
+    from gzinertia.edit.addmass import AddMassResult
 
 #: Largest dataset file read (bytes).
 MAX_DATASET_BYTES = 256 * 1024 * 1024
@@ -286,6 +289,26 @@ def _geometry_record(
     )
 
 
+def _read_result(
+    result: Path,
+    frequency: str | None,
+    about: Sequence[float] | None,
+    density: float | None,
+    wamit_length: float,
+) -> ImportedAddedMass:
+    """The result file read: a WAMIT ``.1`` file (which needs ``about``) or a Capytaine
+    dataset."""
+    if result.suffix == ".1":
+        if about is None:
+            raise GzInertiaError(
+                f"{result}: a WAMIT .1 file does not say the point it is about: give the "
+                f"origin of its body coordinates (XBODY) in link coordinates with "
+                f"{option('about')}"
+            )
+        return read_wamit_1(result, frequency, density, wamit_length)
+    return read_capytaine_dataset(result, frequency)
+
+
 def add_mass_from(
     path: Path,
     *,
@@ -319,16 +342,7 @@ def add_mass_from(
         raise GzInertiaError(
             f"{option('from_link')} naming the one link the result belongs to"
         )
-    if result.suffix == ".1":
-        if about is None:
-            raise GzInertiaError(
-                f"{result}: a WAMIT .1 file does not say the point it is about: give the "
-                f"origin of its body coordinates (XBODY) in link coordinates with "
-                f"{option('about')}"
-            )
-        imported = read_wamit_1(result, frequency, density, wamit_length)
-    else:
-        imported = read_capytaine_dataset(result, frequency)
+    imported = _read_result(result, frequency, about, density, wamit_length)
     edit = FileEdit.open(path, model_paths, data)
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
@@ -343,3 +357,40 @@ def add_mass_from(
         notes.append(said)
     new = edit.finish({link.name: A_BBo_B})
     return edit.old, new, link.name, A_BBo_B, notes
+
+
+def add_mass_from_urdf(
+    path: Path,
+    *,
+    result: Path,
+    pattern: str | None,
+    frequency: str | None,
+    about: Sequence[float] | None,
+    axes_rpy: Sequence[float],
+    density: float | None,
+    package_paths: Sequence[str | Path] = (),
+    wamit_length: float = 1.0,
+    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+) -> tuple[AddMassResult, str, AddedMass]:
+    """:func:`add_mass_from` for a URDF/xacro file: the imported matrix, moved to the link
+    origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics block
+    (:func:`gzinertia.urdf.addmass.add_matrix_urdf`) with the import's provenance comment inside
+    it (geometry and dataset digests: GZI212 watches the link as Gazebo builds it). Returns
+    ``(result, link name, A_BBo_B)``."""
+    from gzinertia.urdf.addmass import add_matrix_urdf
+
+    if pattern is None:
+        raise GzInertiaError(f"{option('from_link')} naming the one link the result belongs to")
+    imported = _read_result(result, frequency, about, density, wamit_length)
+    A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)
+
+    def matrix_for(link: LinkRecord) -> tuple[AddedMass, str]:
+        from gzinertia.edit.links import ascii_comment
+
+        return A_BBo_B, ascii_comment(text + _geometry_record(link, geometry, imported.digest))
+
+    edit, written = add_matrix_urdf(
+        path, matrix_for=matrix_for, pattern=pattern, package_paths=package_paths, single=True
+    )
+    name = written[0][0].name if written else pattern
+    return edit, name, A_BBo_B

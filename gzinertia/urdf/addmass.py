@@ -16,7 +16,8 @@ it. Links whose Hydrodynamics plugin already applies added mass are skipped (cou
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,7 @@ from gzinertia.edit.links import format_value
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydrodynamics import FILENAME, NAME, added_mass_term
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.fits import FitError
+from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import read_file_bytes
@@ -42,10 +43,13 @@ EXPLICIT_NOTE = (
 def hydrodynamics_block(link: str, A_BBo_B: AddedMass, comment: str, indent: str = "  ") -> str:
     """The ``<gazebo>`` block carrying ``D = -A`` (36 terms, zeros left out, linear-first
     ``[x y z p q r]`` rows/columns as ``xyzkmn``/``UVWPQR``) for URDF link ``link``; ``A_BBo_B``
-    is about the link origin in link axes, where the Hydrodynamics plugin applies it."""
+    is about the link origin in link axes, where the Hydrodynamics plugin applies it. The
+    provenance ``comment`` goes inside the block, before the plugin: the URDF reader records it
+    as the link's added-mass comment (the audit's GZI204/GZI212 read it), and a block pasted by
+    hand carries it along."""
     A = A_BBo_B.symmetric().linear_first()
     scales = entry_scales(A)  # round-off judged within units, as every writer does
-    lines = [f"{indent}<!-- {comment} -->", f"{indent}<gazebo>",
+    lines = [f"{indent}<gazebo>", f"{indent * 2}<!-- {comment} -->",
              f'{indent * 2}<plugin filename="{FILENAME}" name="{NAME}">',
              f"{indent * 3}<link_name>{link}</link_name>"]
     for i in range(6):
@@ -55,6 +59,16 @@ def hydrodynamics_block(link: str, A_BBo_B: AddedMass, comment: str, indent: str
                 lines.append(f"{indent * 3}<{term}>{value}</{term}>")
     lines += [f"{indent * 2}</plugin>", f"{indent}</gazebo>"]
     return "\n".join(lines) + "\n"
+
+
+#: A link's added mass and the provenance comment written with it: ``(A_BBo_B, comment)``,
+#: about the link origin Bo in link axes. It raises :class:`LinkSkippedError` for a link it has no
+#: matrix for (the link is then listed as skipped with the reason).
+MatrixFor = Callable[[LinkRecord], tuple[AddedMass, str]]
+
+
+class LinkSkippedError(Exception):
+    """A link :data:`MatrixFor` has no matrix for; the message says why."""
 
 
 def add_mass_urdf(
@@ -69,6 +83,44 @@ def add_mass_urdf(
     """Computes each selected link's ellipsoid added mass and inserts its Hydrodynamics block
     (in memory: ``new``). A xacro file whose blocks cannot be placed literally is left as is
     and the blocks are in the warnings."""
+    fits: dict[str, EllipsoidFit] = {}
+
+    def ellipsoid(link: LinkRecord) -> tuple[AddedMass, str]:
+        try:
+            fit = fit_for(link)
+            A_BBo_B = fit.added_mass(density)
+        except FitError as exc:
+            if pattern is not None:
+                raise
+            raise LinkSkippedError(str(exc)) from None
+        fits[link.name] = fit
+        return A_BBo_B, provenance(fit, density)
+
+    result, written = add_matrix_urdf(
+        path, matrix_for=ellipsoid, pattern=pattern, package_paths=package_paths,
+        xacro_args=xacro_args,
+    )
+    links = tuple(LinkAddedMass(link, fits[link.name], density, A) for link, A in written)
+    return replace(result, links=links)
+
+
+def add_matrix_urdf(
+    path: Path,
+    *,
+    matrix_for: MatrixFor,
+    pattern: str | None,
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+    single: bool = False,
+) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
+    """Inserts a Hydrodynamics block for each selected link of the URDF/xacro ``path`` with the
+    matrix ``matrix_for`` gives (an ellipsoid fit, a BEM solve, an imported result), in memory:
+    ``(result, ((link, A_BBo_B), ...))`` for the links written, ``A_BBo_B`` about the link
+    origin Bo in link axes. The links are those Gazebo builds (libsdformat's fixed-joint
+    lumping: the records :func:`gzinertia.urdf.reader.read_urdf_file` gives). ``single``: the
+    pattern must select exactly one link (``--from``). A xacro file whose blocks cannot be
+    placed literally is left as is and the blocks are in the warnings; the edit is read back
+    (each block must give ``A`` again) before it is returned."""
     from gzinertia.urdf.reader import is_xacro, read_urdf_file
 
     doc = read_urdf_file(path, package_paths, xacro_args=xacro_args)
@@ -76,23 +128,34 @@ def add_mass_urdf(
     text = old.decode("utf-8")
     skipped: list[str] = []
     warnings: list[str] = []
-    results: list[LinkAddedMass] = []
+    results: list[tuple[LinkRecord, AddedMass]] = []
     blocks: list[str] = []
-    for link in select_links(doc.links, pattern, str(path)):
+    selected = select_links(doc.links, pattern, str(path))
+    if single and len(selected) != 1:
+        names = ", ".join(link.name for link in selected)
+        raise GzInertiaError(
+            f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
+            "belongs to one"
+        )
+    for link in selected:
         short = link.name.split("::", 1)[-1]
         if any(_applies_added_mass(p.terms, p.disable_added_mass) for p in link.hydrodynamics):
+            if single:  # the one link named: say so rather than write nothing
+                raise GzInertiaError(
+                    f"{link.source}: link {link.name!r} already has a Hydrodynamics plugin that "
+                    "applies added mass (<iDotJ>); a second one would count it twice: remove its "
+                    "<gazebo> block first"
+                )
             skipped.append(f"{link.name}: its Hydrodynamics plugin already applies added mass "
-                           "(<iDotJ>); a second one would count it twice")
+                           "(<iDotJ>); a second one would count it twice (remove its <gazebo> "
+                           "block to write a new one)")
             continue
         try:
-            fit = fit_for(link)
-            A_BBo_B = fit.added_mass(density)
-        except FitError as exc:
-            if pattern is not None:
-                raise
+            A_BBo_B, comment = matrix_for(link)
+        except LinkSkippedError as exc:
             skipped.append(f"{link.name}: {exc}")
             continue
-        block = hydrodynamics_block(short, A_BBo_B, provenance(fit, density) + "; " + _ascii(
+        block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
         if is_xacro(path) and not _literal_link(text, short):
             warnings.append(
@@ -100,7 +163,7 @@ def add_mass_urdf(
                 "macro): put this block inside the <robot> that defines it:\n" + block
             )
             continue
-        results.append(LinkAddedMass(link, fit, density, A_BBo_B))
+        results.append((link, A_BBo_B))
         blocks.append(block)
     new = old
     if blocks:
@@ -111,7 +174,10 @@ def add_mass_urdf(
         new = (text[:end] + "".join(blocks) + text[end:]).encode("utf-8")
         _verify(path, new, results, package_paths, xacro_args)
     notes = (EXPLICIT_NOTE,) if results else ()
-    return AddMassResult(path, old, new, tuple(results), tuple(skipped), tuple(warnings), notes)
+    return (
+        AddMassResult(path, old, new, (), tuple(skipped), tuple(warnings), notes),
+        tuple(results),
+    )
 
 
 def _ascii(text: str) -> str:
@@ -129,7 +195,7 @@ def _literal_link(text: str, name: str) -> bool:
 def _verify(
     path: Path,
     new: bytes,
-    results: Sequence[LinkAddedMass],
+    results: Sequence[tuple[LinkRecord, AddedMass]],
     package_paths: Sequence[str | Path],
     xacro_args: Mapping[str, str] | None,
 ) -> None:
@@ -152,14 +218,14 @@ def _verify(
     else:
         after = read_urdf_bytes(new, str(path), package_paths)
     by_name = {r.name: r for r in after.links}
-    for item in results:
-        rec: LinkRecord | None = by_name.get(item.link.name)
+    for link, A_BBo_B in results:
+        rec: LinkRecord | None = by_name.get(link.name)
         plugins = [] if rec is None else [p for p in rec.hydrodynamics if p.link_name]
         if not plugins:
-            raise GzInertiaError(f"{path}: the written block for {item.link.name!r} does not read "
+            raise GzInertiaError(f"{path}: the written block for {link.name!r} does not read "
                                  "back as its Hydrodynamics plugin; nothing written")
         D = plugins[-1].D_BBo_B
-        A = item.A_BBo_B.symmetric().linear_first()
+        A = A_BBo_B.symmetric().linear_first()
         if np.max(np.abs(-(D + D.T) / 2 - A)) > 1e-9 * max(float(np.max(np.abs(A))), 1e-300):
-            raise GzInertiaError(f"{path}: the written added mass of {item.link.name!r} does not "
+            raise GzInertiaError(f"{path}: the written added mass of {link.name!r} does not "
                                  "read back as computed; nothing written")

@@ -153,6 +153,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     dropped: list[str] = []
     lumped_into: dict[str, str] = {}
     holder: dict[str, str] = {}  # link -> the kept link (or world) it is lumped into
+    shapes_into: dict[str, str] = {}  # dropped link -> the kept link that gets its shapes
     start = [j.child for j in children.get(root, [])] if root == WORLD else [root]
     stack = list(reversed(start))
     while stack:
@@ -170,6 +171,11 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 lost = _subtree(name, children)
                 dropped.extend(lost)
                 notes.append(_dropped_note(robot, name, pj, lost, legacy, parent_reduced))
+                if legacy and parent_reduced and pj is not None and pj.parent != WORLD:
+                    # < 12.7.2 still moves its shapes first (ReduceFixedJoints runs before
+                    # the mass test): those of it and of its fixed-joint descendants
+                    for d in _reduced_part(name, children, robot):
+                        shapes_into[d] = holder[name]
                 continue
         if pj is None or pj.parent == WORLD or not reduced:
             if not massless(groups[name]):
@@ -182,12 +188,14 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     for small, big in lumped_into.items():
         members.setdefault(big, []).append(small)
     welded = _welded(robot, kept, parent_joint)
+    rank = {n: i for i, n in enumerate(order)}
     records = []
     for name in kept:
         link = robot.links[name]
         collisions = list(link.collisions)
         visuals = list(link.visuals)
-        for small in members.get(name, []):
+        moved = [*members.get(name, []), *(s for s, big in shapes_into.items() if big == name)]
+        for small in sorted(moved, key=rank.__getitem__):  # as ReduceFixedJoints reaches them
             X_BS = X_MB[name].inverse() @ X_MB[small]
             collisions.extend(
                 Collision(c.name or small, X_BS @ c.X_BC, c.geometry, c.source, c.density)
@@ -197,11 +205,15 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 Collision(v.name or small, X_BS @ v.X_BC, v.geometry, v.source)
                 for v in robot.links[small].visuals
             )
+            if small in shapes_into:
+                continue  # dropped (legacy): only its shapes moved
             notes.append(_lumped_note(robot, small, name, parent_joint[small], prefix))
             invalid = _invalid_inertial(robot.links[small].inertial)
             if invalid:
                 notes.append(_invalid_lumped_note(robot, small, name, parent_joint[small],
                                                   invalid, prefix))
+        collisions = _sdf_names(name, collisions, "collision")
+        visuals = _sdf_names(name, visuals, "visual")
         records.append(
             _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
                     members.get(name, []), visuals)
@@ -274,6 +286,16 @@ def _merge(g: _Group, child: _Group, X_BC: Pose) -> None:
     g.I_BBo_B = g.I_BBo_B + parallel_axis(reexpress_inertia(I_CCcm_C, X_BC.R), child.mass, p_B)
 
 
+def _reduced_part(name: str, children: dict[str, list[UrdfJoint]], robot: UrdfRobot) -> list[str]:
+    """``name`` and the links below it through reduced (fixed, lumped) joints only."""
+    out, stack = [], [name]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(j.child for j in children.get(n, []) if is_reduced(j, robot))
+    return out
+
+
 def _subtree(name: str, children: dict[str, list[UrdfJoint]]) -> list[str]:
     out, todo = [], [name]
     while todo:
@@ -295,6 +317,22 @@ def _welded(robot: UrdfRobot, kept: list[str], parent_joint: dict[str, UrdfJoint
         welded.add(j.child)
         todo.extend(c for c in children.get(j.child, []) if c.kind == "fixed")
     return welded & set(kept)
+
+
+def _sdf_names(link: str, shapes: list[Collision], kind: str) -> list[Collision]:
+    """The shapes named as libsdformat's conversion names them in the SDF Gazebo loads (so
+    ``--geometry`` names and the BEM provenance name what Gazebo shows, and every name is
+    unique): the ``k``-th shape of the kept ``link``, written with name (or, unnamed, lumped
+    from link) ``n``, is ``{link}_{kind}`` when ``n`` is the link itself, else
+    ``{link}_fixed_joint_lump__{n}_{kind}``; ``_{k}`` is appended for ``k > 0``."""
+    from dataclasses import replace
+
+    out = []
+    for k, shape in enumerate(shapes):
+        n = shape.name or link
+        base = f"{link}_{kind}" if n == link else f"{link}_fixed_joint_lump__{n}_{kind}"
+        out.append(replace(shape, name=base if k == 0 else f"{base}_{k}"))
+    return out
 
 
 def _record(
@@ -468,9 +506,25 @@ def _with_plugins(
         if i is not None:
             extra.setdefault(i, []).append(plugin)
     return [
-        replace(r, hydrodynamics=(*r.hydrodynamics, *extra[i])) if i in extra else r
+        _with_comment(replace(r, hydrodynamics=(*r.hydrodynamics, *extra[i])))
+        if i in extra else r
         for i, r in enumerate(records)
     ]
+
+
+def _with_comment(record: LinkRecord) -> LinkRecord:
+    """The link with the comment of its (last) Hydrodynamics plugin that applies added mass as
+    its added-mass comment, the way the SDF reader records the comment before
+    ``<fluid_added_mass>``: ``addmass`` on URDF writes its provenance there (the audit's
+    GZI204 and GZI212 read it)."""
+    from dataclasses import replace
+
+    from gzinertia.gazebo.hydrodynamics import added_mass_active
+
+    comments = [p.comment for p in record.hydrodynamics if p.comment and added_mass_active(p)]
+    if not comments or record.inertial.added_mass_comment is not None:
+        return record
+    return replace(record, inertial=replace(record.inertial, added_mass_comment=comments[-1]))
 
 
 def _plugin_notes(

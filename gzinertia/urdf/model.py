@@ -19,7 +19,7 @@ urdfdom's rules, followed here (an error is one line naming file and line):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from lxml import etree
@@ -271,7 +271,8 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                 elif c.tag == "static" and not ref:
                     static = _flag(c)
                 elif c.tag == "plugin" and is_gz_hydrodynamics(c):
-                    plugins.append((ref, read_hydrodynamics(c, file)))
+                    plugin = replace(read_hydrodynamics(c, file), comment=_comment_before(c))
+                    plugins.append((ref, plugin))
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
         robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins
@@ -317,3 +318,17 @@ def _check_tree(
     if lost is not None:
         j = parent_of[lost]
         raise SdfError(j.source.file, j.source.line, f"joints form a loop through link {lost!r}")
+
+
+def _comment_before(elem: etree._Element) -> str | None:
+    """The comment written with a ``<gazebo>`` block's element: the nearest comment before it
+    inside the block (only whitespace and comments between), else the one directly before the
+    block (``addmass`` on URDF wrote it there before it wrote it inside)."""
+    for node in (elem, elem.getparent()):
+        if node is None:
+            return None
+        prev = node.getprevious()
+        if isinstance(prev, etree._Comment):
+            return (prev.text or "").strip()
+    return None
+

@@ -136,7 +136,18 @@ def read_urdf_bytes(
                 dependencies.append(Dependency("resource", c.geometry.mesh_uri, name, found))
                 c = replace(c, geometry=replace(c.geometry, mesh_path=found))
             collisions.append(c)
-        resolved_links.append(replace(rec, collisions=tuple(collisions)))
+        visuals = []  # resolved as the collisions are (addmass/fix --geometry visual mesh them)
+        for v in rec.visuals:
+            if v.geometry.mesh_uri and v.geometry.mesh_path is None:
+                from gzinertia.urdf.xacro_expand import resolve_package_uri
+
+                found = resolve_package_uri(v.geometry.mesh_uri, package_paths, base)
+                dependencies.append(Dependency("resource", v.geometry.mesh_uri, name, found))
+                v = replace(v, geometry=replace(v.geometry, mesh_path=found))
+            visuals.append(v)
+        resolved_links.append(
+            replace(rec, collisions=tuple(collisions), visuals=tuple(visuals))
+        )
     links = resolved_links
     if line_sources is not None:
         placer = _SourcePlaces(name, line_sources)

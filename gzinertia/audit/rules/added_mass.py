@@ -264,7 +264,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     if applied is None:
         return
     A_BBo_B, where, what_matrix = applied
-    if what_matrix == ELEMENT and _bem_is_current(ctx):
+    if _bem_is_current(ctx):  # <fluid_added_mass> or (URDF) the block addmass wrote
         return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
     # Written by `addmass --ellipsoid`: judged against the fit its comment names, refitted now.
     recorded = recorded_fit_of(ctx) if what_matrix == ELEMENT else None
@@ -441,6 +441,8 @@ def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
         yield from added_mass_magnitude_findings(ctx, np.diag(A_BBo_B)[:3], ("xx", "yy", "zz"),
                                                  _where(ctx), recorded_fit_of(ctx))
     names = ("xDotU", "yDotV", "zDotW")
+    if A_BBo_B is None and _bem_of_visuals_is_current(ctx):
+        return  # URDF: the block addmass --bem --geometry visual wrote (GZI212 watches it)
     for plugin in ctx.link.hydrodynamics:
         D = plugin.D_BBo_B
         if plugin.disable_added_mass or not np.any(D):

@@ -26,13 +26,21 @@ if TYPE_CHECKING:
 
 
 def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
-    """The link's BEM provenance comment, if its ``<fluid_added_mass>`` has one."""
+    """The link's BEM provenance comment, if its ``<fluid_added_mass>`` has one (or, URDF, the
+    ``<gazebo>`` block of its Hydrodynamics plugin that applies added mass: the URDF reader
+    records that block's comment as the link's added-mass comment)."""
     inertial = ctx.link.inertial
-    if inertial.A_BBo_B is None:
+    if inertial.A_BBo_B is None and not _plugin_added_mass(ctx):
         return None
     from gzinertia.physics.bem_provenance import parse_provenance  # only links with added mass
 
     return parse_provenance(inertial.added_mass_comment)
+
+
+def _plugin_added_mass(ctx: LinkContext) -> bool:
+    from gzinertia.gazebo.hydrodynamics import added_mass_active
+
+    return any(added_mass_active(p) for p in ctx.link.hydrodynamics)
 
 
 #: :func:`current_digest` when the shapes cannot be read back faithfully (a visual mesh whose
@@ -115,21 +123,27 @@ def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
         else ()
     )
     solve = command_line("addmass", file, "--bem", *geometry, "--link", link)
+    inertial = ctx.link.inertial
+    matrix, where = "<fluid_added_mass>", inertial.added_mass_source or inertial.source
+    first = ""
+    if inertial.A_BBo_B is None:  # URDF: the Hydrodynamics block addmass wrote
+        plugin = next(p for p in reversed(ctx.link.hydrodynamics) if p.comment)
+        matrix, where = "the Hydrodynamics plugin's added mass (<iDotJ>)", plugin.source
+        first = "remove its <gazebo> block, then "
     if provenance.origin == "imported":
         again = command_line("addmass", file, "--from", "RESULT", *geometry, "--link", link)
         dataset = provenance.dataset_digest or "unknown"
         message = (
-            f"<fluid_added_mass> was imported (dataset {dataset}) for another hull: {what}. "
-            f"Compute the result for the hull the link has and import it again (`{again}`), "
-            f"or compute it here: `{solve}`"
+            f"{matrix} was imported (dataset {dataset}) for another hull: {what}. "
+            f"Compute the result for the hull the link has and import it again ({first}"
+            f"`{again}`), or compute it here: {first}`{solve}`"
         )
     else:
         message = (
-            f"<fluid_added_mass> comes from a BEM solve of another hull: {what}. Recompute it: "
-            f"`{solve}`"
+            f"{matrix} comes from a BEM solve of another hull: {what}. Recompute it: "
+            f"{first}`{solve}`"
         )
-    inertial = ctx.link.inertial
-    where = inertial.added_mass_source or inertial.source or ctx.where
+    where = where or ctx.where
     values = {
         "written_digest": provenance.digest,
         "current_digest": digest or "",
