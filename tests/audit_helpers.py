@@ -85,3 +85,12 @@ def parse_workflow_command(line: str) -> tuple[str, dict[str, str], str]:
         if part and sep and key and value:
             properties[key] = _runner_unescape(value, _PROPERTY)
     return name, properties, _runner_unescape(line[end + 2 :], _DATA)
+
+
+def codes_by_link(path: Path) -> dict[str, set[str]]:
+    """The audit's finding codes on ``path``, per link (file-level findings left out)."""
+    out: dict[str, set[str]] = {}
+    for f in audit([str(path)]).findings:
+        if f.link is not None:
+            out.setdefault(f.link, set()).add(f.code)
+    return out

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_helpers import codes_by_link
 from conftest import EXAMPLES, run_cli
 from fix_oracles import drake_fix_inertia as _drake_fix_inertia
 from fix_oracles import libsdformat_inertia_errors as _libsdformat_inertia_errors
 
-from gzinertia.audit.runner import audit
 from gzinertia.sdf import read_sdf_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -70,12 +70,7 @@ BROKEN = """<?xml version="1.0"?>
 """
 
 
-def _codes(path: Path) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for f in audit([str(path)]).findings:
-        if f.link is not None:
-            out.setdefault(f.link, set()).add(f.code)
-    return out
+_codes = codes_by_link
 
 
 def _drake_replaced(path: Path) -> dict[str, str]:

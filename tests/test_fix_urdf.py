@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from audit_helpers import codes_by_link
 from conftest import run_cli
 from fix_oracles import drake_fix_inertia as _drake_fix_inertia
 from fix_oracles import libsdformat_inertia_errors as _libsdformat_inertia_errors
 from urdfgen import random_urdf, with_invalid_inertias
 
-from gzinertia.audit.runner import audit
 from gzinertia.urdf import read_urdf_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,12 +61,7 @@ ROBOT = """<?xml version="1.0"?>
 """
 
 
-def _codes(path: Path) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for f in audit([str(path)]).findings:
-        if f.link is not None:
-            out.setdefault(f.link, set()).add(f.code)
-    return out
+_codes = codes_by_link
 
 
 def _drake_invalid(path: Path) -> set[str]:
@@ -154,18 +149,9 @@ def test_geometry_equals_drake_fix_inertia_on_generated_urdf(
     code, _, err = run_cli(["fix", str(path), "--method", "geometry", "--move-com",
                             "--all-links", "-o", str(out)], capsys)
     assert code == 0, err
-    drake = _drake_fix_inertia(path)
-    withdrawn = {ln.split(": ")[1] for ln in err.splitlines() if ": not repaired: " in ln}
+    withdrawn = _withdrawn(err)
     left = {r.name for r in read_urdf_file(out, lump=False).links if not r.collisions} | withdrawn
-    compared = 0
-    for link in read_urdf_file(out, lump=False).links:
-        if link.name not in drake or not link.inertial.mass > 0 or link.name in withdrawn:
-            continue
-        if not link.collisions:
-            continue
-        M, ref = link.M_BBo_B.angular_first(), drake[link.name]
-        assert np.max(np.abs(M - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref)))), link.name
-        compared += 1
+    compared = _equal_to_drake(out, _drake_fix_inertia(path), withdrawn, "collisions")
     assert compared > 0 or not any(r.collisions for r in read_urdf_file(path, lump=False).links)
     # what is still invalid is a link with no collision to compute from (or a withdrawn
     # repair), in Drake's reading, and in libsdformat's the body holding it
@@ -194,17 +180,29 @@ def test_geometry_visual_equals_drake_fix_inertia_on_illustration_geometry(
                             "--move-com", "--all-links", "-o", str(out)], capsys)
     assert code == 0, err
     drake = _drake_fix_inertia(path, role="illustration")
-    withdrawn = {ln.split(": ")[1] for ln in err.splitlines() if ": not repaired: " in ln}
+    assert _equal_to_drake(out, drake, _withdrawn(err), "visuals") > 0
+
+
+def _withdrawn(err: str) -> set[str]:
+    """The links ``fix`` reports as not repaired (their repair withdrawn)."""
+    return {ln.split(": ")[1] for ln in err.splitlines() if ": not repaired: " in ln}
+
+
+def _equal_to_drake(
+    out: Path, drake: dict[str, np.ndarray], withdrawn: set[str], shapes: str
+) -> int:
+    """Asserts that every repaired link with ``shapes`` ("collisions" or "visuals") has Drake's
+    ``M_BBo_B`` (angular-first) to 1e-9; returns how many links were compared."""
     compared = 0
     for link in read_urdf_file(out, lump=False).links:
         if link.name not in drake or not link.inertial.mass > 0 or link.name in withdrawn:
             continue
-        if not link.visuals:
+        if not getattr(link, shapes):
             continue
         M, ref = link.M_BBo_B.angular_first(), drake[link.name]
         assert np.max(np.abs(M - ref)) <= 1e-9 * max(1.0, float(np.max(np.abs(ref)))), link.name
         compared += 1
-    assert compared > 0
+    return compared
 
 
 def _holders(path: Path) -> dict[str, str]:
