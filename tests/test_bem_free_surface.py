@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -246,17 +247,7 @@ def test_together_under_a_free_surface_against_capytaine(tmp_path: Path) -> None
             cpt.FloatingBody(mesh=mesh, dofs=cpt.rigid_body_dofs(rotation_center=(0, 0, 0)),
                              name=f"h{k}")
         )
-    joined = bodies[0] + bodies[1]
-    names = [f"h{k}__{d}" for k in range(2) for d in RIGID_BODY_DOFS]
-    solver = cpt.BEMSolver(method="direct")
-    A_W = np.empty((12, 12))
-    for i, dof in enumerate(names):
-        problem = cpt.RadiationProblem(
-            body=joined, radiating_dof=dof, omega=0.0, free_surface=0.0, water_depth=np.inf,
-            rho=RHO,
-        )
-        added = solver.solve(problem, keep_details=False).added_mass
-        A_W[i] = [added[j] for j in names]
+    A_W = _solved_together(bodies)
     for k, (lk, result) in enumerate(zip(links, results, strict=True)):
         s = slice(6 * k, 6 * k + 6)
         A_WWo_W = AddedMass(A_W[s, s], ordering="linear-first", point="Wo", axes="W")
@@ -336,6 +327,21 @@ def test_together_under_a_free_surface_against_capytaine_own_meshes(tmp_path: Pa
                              name=f"h{k}")
         )
     assert all(b.mesh.nb_faces > results[0].panels for b in bodies)
+    A_W = _solved_together(bodies)
+    for k, (lk, result) in enumerate(zip(links, results, strict=True)):
+        s = slice(6 * k, 6 * k + 6)
+        A_BBo_W = AddedMass(A_W[s, s], ordering="linear-first", point="Bo", axes="W")
+        oracle = A_BBo_W.reexpressed("B", np.asarray(lk.X_WB.R).T).linear_first()
+        got = result.A_BBo_B.linear_first()
+        assert np.all(np.abs(got - oracle) <= result.error_bound), np.max(
+            np.abs(got - oracle) / result.error_bound
+        )
+
+
+def _solved_together(bodies: list[Any]) -> np.ndarray:
+    """Capytaine's 12x12 added mass of two bodies ``h0``, ``h1`` solved as one problem under a
+    free surface at z = 0 (zero frequency, deep water): linear-first per body, each about its
+    own ``rotation_center``, in world axes."""
     joined = bodies[0] + bodies[1]
     names = [f"h{k}__{d}" for k in range(2) for d in RIGID_BODY_DOFS]
     solver = cpt.BEMSolver(method="direct")
@@ -347,11 +353,4 @@ def test_together_under_a_free_surface_against_capytaine_own_meshes(tmp_path: Pa
         )
         added = solver.solve(problem, keep_details=False).added_mass
         A_W[i] = [added[j] for j in names]
-    for k, (lk, result) in enumerate(zip(links, results, strict=True)):
-        s = slice(6 * k, 6 * k + 6)
-        A_BBo_W = AddedMass(A_W[s, s], ordering="linear-first", point="Bo", axes="W")
-        oracle = A_BBo_W.reexpressed("B", np.asarray(lk.X_WB.R).T).linear_first()
-        got = result.A_BBo_B.linear_first()
-        assert np.all(np.abs(got - oracle) <= result.error_bound), np.max(
-            np.abs(got - oracle) / result.error_bound
-        )
+    return A_W

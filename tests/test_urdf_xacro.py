@@ -21,6 +21,20 @@ from gzinertia.urdf.xacro_expand import expand_xacro, find_package, resolve_pack
 XACRO = Path(sys.executable).parent / "xacro"
 
 
+#: The ``xacro`` command run in a Python that patches only ``$(find)`` to our resolver (ament,
+#: which the command uses, is not installed here).
+XACRO_COMMAND = (
+    "import sys; from xacro import substitution_args as s, main\n"
+    "from gzinertia.urdf.xacro_expand import find_package\n"
+    "def f(p):\n"
+    "    d = find_package(p)\n"
+    "    if d is None: raise s.SubstitutionException('no package ' + p)\n"
+    "    return str(d)\n"
+    "s._eval_find = f\n"
+    "sys.argv = ['xacro', sys.argv[1]]; main()\n"
+)
+
+
 @pytest.fixture(scope="module")
 def corpus_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The corpus's repositories as a package tree (tests/corpus_packages.py), built once."""
@@ -36,18 +50,7 @@ def test_expansion_equals_the_xacro_command(path: Path, corpus_tree: Path) -> No
     tree = corpus_tree
     copy = in_tree(tree, CORPUS, path)
     env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(tree)}
-    # the command finds packages through ament (not installed here): give it our resolver by
-    # running it in a Python that patches only $(find)
-    script = (
-        "import sys; from xacro import substitution_args as s, main\n"
-        "from gzinertia.urdf.xacro_expand import find_package\n"
-        "def f(p):\n"
-        "    d = find_package(p)\n"
-        "    if d is None: raise s.SubstitutionException('no package ' + p)\n"
-        "    return str(d)\n"
-        "s._eval_find = f\n"
-        "sys.argv = ['xacro', sys.argv[1]]; main()\n"
-    )
+    script = XACRO_COMMAND
     import os
 
     env["PYTHONPATH"] = os.environ.get("PYTHONPATH", "")
@@ -177,16 +180,7 @@ def _xacro_command(path: Path, ws: Path) -> str:
     """What the ``xacro`` command prints for ``path``, packages found under ``ws``."""
     import os
 
-    script = (
-        "import sys; from xacro import substitution_args as s, main\n"
-        "from gzinertia.urdf.xacro_expand import find_package\n"
-        "def f(p):\n"
-        "    d = find_package(p)\n"
-        "    if d is None: raise s.SubstitutionException('no package ' + p)\n"
-        "    return str(d)\n"
-        "s._eval_find = f\n"
-        "sys.argv = ['xacro', sys.argv[1]]; main()\n"
-    )
+    script = XACRO_COMMAND
     env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(ws),
            "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
     proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
