@@ -11,7 +11,6 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -238,33 +237,31 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path: Path)
 
 
 WRITER = """
-import sys
+import os, sys, time
 from pathlib import Path
 from gzinertia.edit.safe_write import write_atomically
-path = Path(sys.argv[1])
-print("ready", flush=True)
-while True:
-    write_atomically(path, b"x" * 20_000_000)
+
+def fsync_then_hang(fd):  # the temporary is written: say so, and wait for the kill
+    print("writing", flush=True)
+    time.sleep(600)
+
+os.fsync = fsync_then_hang
+write_atomically(Path(sys.argv[1]), b"x" * 1_000_000)
 """
 
 
 def test_after_sigkill_mid_write_the_next_run_leaves_no_temporary(tmp_path: Path) -> None:
-    """A writer killed while writing 20 MB leaves its temporary; the next write removes it."""
+    """A writer killed while writing leaves its temporary; the next write removes it."""
     target = tmp_path / "model.sdf"
     target.write_bytes(OLD)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    left = []
-    for _ in range(10):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target)],
-                                stdout=subprocess.PIPE, env=env)
-        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
-        time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        left += temporaries(tmp_path)
-        if left:
-            break
-    assert left, "no kill landed mid-write in 10 tries"
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target)],
+                            stdout=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"writing"
+    proc.send_signal(signal.SIGKILL)  # mid-write: the temporary is there, not yet renamed
+    proc.wait()
+    assert temporaries(tmp_path), "the killed writer left its temporary"
+    assert target.read_bytes() == OLD
     write_atomically(target, NEW)
     assert temporaries(tmp_path) == []
     assert target.read_bytes() == NEW
