@@ -330,6 +330,12 @@ def model_config(sdf: str = "model.sdf", version: str = "1.9", name: str | None 
     )
 
 
+def lines(*parts: str) -> str:
+    """``parts`` one per line, as one part of an element (``link("l", lines(a, b))``): for
+    tests that name the line of an element inside a link or model."""
+    return "\n" + "\n".join(parts) + "\n"
+
+
 def one_line(text: str) -> str:
     """A whole file of :func:`model` or :func:`world` laid out on one line (for tests of
     layout: every element on line 1)."""
