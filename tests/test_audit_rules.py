@@ -20,18 +20,22 @@ from conftest import EXAMPLES, random_rotation
 from sdf_builders import (
     BOX,
     BOX_MASS,
+    MODEL_FRAME,
     added_mass_xml,
     box,
     box_inertia,
     box_link,
     ellipsoid,
     hydro_plugin,
+    include,
     inertia_xml,
     inertial,
     link,
     model,
+    model_config,
     sphere,
     sphere_inertia,
+    world,
     write,
 )
 
@@ -173,11 +177,7 @@ def test_gzi107_centre_of_mass_outside_the_collisions(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
-    body = (
-        f'<inertial><pose relative_to="__model__">0 0 0 0 0 0</pose><mass>{BOX_MASS!r}</mass>'
-        f"{inertia_xml(I)}</inertial>"
-    )
-    text = model(link("body", body, box(BOX)))
+    text = model(link("body", inertial(BOX_MASS, I, relative_to=MODEL_FRAME), box(BOX)))
     found = findings_of(tmp_path, text, "GZI108")
     line = next(i for i, s in enumerate(text.splitlines(), 1) if "relative_to" in s)
     assert len(found) == 1 and found[0].line == line
@@ -518,14 +518,8 @@ def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_gzi001_include_not_resolved(tmp_path: Path) -> None:
     write(tmp_path / "models" / "crate", model(box_link(), name="crate"))
-    (tmp_path / "models" / "crate" / "model.config").write_text(
-        '<?xml version="1.0"?><model><sdf version="1.10">model.sdf</sdf></model>'
-    )
-    world = (
-        '<?xml version="1.0"?><sdf version="1.10"><world name="w">'
-        "<include><uri>model://crate</uri></include></world></sdf>"
-    )
-    path = write(tmp_path, world, "world.sdf")
+    (tmp_path / "models" / "crate" / "model.config").write_text(model_config(version="1.10"))
+    path = write(tmp_path, world(include("model://crate"), version="1.10"), "world.sdf")
     assert [f.code for f in run([path]).findings] == ["GZI001"]
     assert run([path], model_paths=[str(tmp_path / "models")]).findings == ()
 
