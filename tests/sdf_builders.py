@@ -261,6 +261,28 @@ def _model_attrs(
     return f'name="{name}"{canonical}{placement}'
 
 
+def buoyancy_plugin(
+    uniform: float | None = None, *, default: float | None = None,
+    changes: Sequence[tuple[float, float]] = (),
+) -> str:
+    """The world's Buoyancy plugin: a uniform fluid of density ``uniform`` (kg/m³), or (when
+    ``uniform`` is None) graded: ``default`` density, and ``(above_depth, density)`` for each
+    layer above that depth (m, world z)."""
+    if uniform is not None:
+        fluid = f"<uniform_fluid_density>{num(uniform)}</uniform_fluid_density>"
+    else:
+        own = "" if default is None else f"<default_density>{num(default)}</default_density>"
+        layers = "".join(
+            f"<density_change><above_depth>{num(z)}</above_depth><density>{num(rho)}</density>"
+            "</density_change>" for z, rho in changes
+        )
+        fluid = f"<graded_buoyancy>{own}{layers}</graded_buoyancy>"
+    return (
+        '<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
+        f"{fluid}</plugin>"
+    )
+
+
 def model(
     *parts: str, version: str = "1.10", name: str = "m", static: bool = False,
     pose: Pose6 | None = None, relative_to: str | None = None,
