@@ -267,8 +267,10 @@ def buoyancy_plugin(
 ) -> str:
     """The world's Buoyancy plugin: a uniform fluid of density ``uniform`` (kg/m³), or (when
     ``uniform`` is None) graded: ``default`` density, and ``(above_depth, density)`` for each
-    layer above that depth (m, world z)."""
-    if uniform is not None:
+    layer above that depth (m, world z); no argument: an empty plugin (Gazebo's defaults)."""
+    if uniform is None and default is None and not changes:
+        fluid = ""
+    elif uniform is not None:
         fluid = f"<uniform_fluid_density>{num(uniform)}</uniform_fluid_density>"
     else:
         own = "" if default is None else f"<default_density>{num(default)}</default_density>"
