@@ -78,6 +78,13 @@ def inertial(
     return f"<inertial>{own}<mass>{num(mass)}</mass>{inertia}{added}{extra}</inertial>"
 
 
+def auto_inertial(density: float | None = None) -> str:
+    """``<inertial auto="true">`` (SDFormat 1.11: mass, centre of mass and inertia computed from
+    the collisions), of the collisions' ``density`` (kg/m³) when given."""
+    rho = "" if density is None else f"<density>{num(density)}</density>"
+    return f'<inertial auto="true">{rho}</inertial>'
+
+
 Pose6 = Sequence[float]
 ORIGIN: Pose6 = (0, 0, 0, 0, 0, 0)
 
