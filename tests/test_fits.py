@@ -29,10 +29,7 @@ from sdf_builders import (
     cylinder_geometry,
     ellipsoid_geometry,
     inertial,
-    lines,
-    link,
     mesh_geometry,
-    model,
     sphere_geometry,
     vec,
 )
@@ -141,8 +138,12 @@ def sdf_geometry(s: Shape) -> str:
 
 
 def sdf_link(collisions: str, inertial: str = "", tmp_path: Path | None = None) -> LinkRecord:
-    """The single link ``m::body`` of an SDF 1.11 model (its elements one per line)."""
-    text = model(link("body", lines(inertial, collisions)), version="1.11")
+    """The single link ``m::body`` of an SDF 1.11 model (``<link>`` on line 3 of model.sdf)."""
+    # Inline: errors must name line 3, the <link>'s (asserted).
+    text = (
+        '<?xml version="1.0"?>\n<sdf version="1.11"><model name="m">\n'
+        f'<link name="body">\n{inertial}\n{collisions}\n</link>\n</model></sdf>\n'
+    )
     name = str((tmp_path or Path("/tmp")) / "model.sdf")
     return read_sdf_string(text, name=name).links[0]
 
