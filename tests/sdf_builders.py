@@ -78,11 +78,15 @@ def inertial(
     return f"<inertial>{own}<mass>{num(mass)}</mass>{inertia}{added}{extra}</inertial>"
 
 
-def auto_inertial(density: float | None = None) -> str:
+def auto_inertial(
+    density: float | None = None, *, mass: float | None = None, extra: str = ""
+) -> str:
     """``<inertial auto="true">`` (SDFormat 1.11: mass, centre of mass and inertia computed from
-    the collisions), of the collisions' ``density`` (kg/m³) when given."""
+    the collisions), of the collisions' ``density`` (kg/m³) when given, rescaled to ``mass``
+    (kg) when given; ``extra``: further elements (which libsdformat overwrites or drops)."""
     rho = "" if density is None else f"<density>{num(density)}</density>"
-    return f'<inertial auto="true">{rho}</inertial>'
+    own_mass = "" if mass is None else f"<mass>{num(mass)}</mass>"
+    return f'<inertial auto="true">{rho}{own_mass}{extra}</inertial>'
 
 
 Pose6 = Sequence[float]
@@ -148,6 +152,12 @@ def sphere_geometry(radius: float) -> str:
 def cylinder_geometry(radius: float, length: float, kind: str = "cylinder") -> str:
     """``<cylinder>`` (or ``kind="capsule"``) of this radius and length."""
     return f"<{kind}><radius>{num(radius)}</radius><length>{num(length)}</length></{kind}>"
+
+
+def plane_geometry(normal: Sequence[float], size: Sequence[float] | None = None) -> str:
+    """``<plane>`` of this ``normal`` (and ``size``)."""
+    own_size = "" if size is None else f"<size>{vec(size)}</size>"
+    return f"<plane><normal>{vec(normal)}</normal>{own_size}</plane>"
 
 
 def ellipsoid_geometry(radii: Sequence[float]) -> str:
