@@ -22,9 +22,11 @@ from sdf_builders import (
     BOX_MASS,
     MODEL_FRAME,
     added_mass_xml,
+    auto_inertial,
     box,
     box_inertia,
     box_link,
+    collision,
     ellipsoid,
     hydro_plugin,
     include,
@@ -33,6 +35,7 @@ from sdf_builders import (
     link,
     model,
     model_config,
+    plane_geometry,
     sphere,
     sphere_inertia,
     world,
@@ -186,6 +189,7 @@ def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
 
 @pytest.mark.oracle("pydrake")
 def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
+    # Inline: the URDF-style <inertia> attributes (what GZI109 finds) are the point.
     body = (
         f'<inertial><mass>{BOX_MASS!r}</mass>'
         '<inertia ixx="0.5" ixy="0" ixz="0" iyy="0.6" iyz="0" izz="0.8"/></inertial>'
@@ -198,7 +202,7 @@ def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_gzi110_two_poses_in_inertial(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
-    body = (
+    body = (  # two <pose> elements (what GZI110 finds): no builder writes that
         f"<inertial><pose>0 0 0 0 0 0</pose><pose>0 0 1 0 0 0</pose><mass>{BOX_MASS!r}</mass>"
         f"{inertia_xml(I)}</inertial>"
     )
@@ -207,11 +211,8 @@ def test_gzi110_two_poses_in_inertial(tmp_path: Path) -> None:
 
 
 def test_gzi111_auto_inertial_that_cannot_be_computed(tmp_path: Path) -> None:
-    plane = (
-        '<collision name="p"><geometry><plane><normal>0 0 1</normal></plane></geometry>'
-        "</collision>"
-    )
-    auto = '<inertial auto="true"><density>1000</density></inertial>'
+    plane = collision(plane_geometry((0, 0, 1)), pose=None, name="p")
+    auto = auto_inertial(1000.0)
     assert len(findings_of(tmp_path, model(link("b", auto, box(BOX), plane), version="1.11"),
                            "GZI111")) == 1
     clean(tmp_path, model(link("b", auto, box(BOX)), version="1.11"))
@@ -399,7 +400,7 @@ def test_gzi205_added_mass_counted_twice(tmp_path: Path) -> None:
 
 def test_gzi206_auto_inertial_drops_added_mass(tmp_path: Path) -> None:
     A = tuckerman_about_centre()
-    auto = f'<inertial auto="true"><density>1000</density>{added_mass_xml(A)}</inertial>'
+    auto = auto_inertial(1000.0, extra=added_mass_xml(A))
     found = findings_of(tmp_path, model(link("b", auto, ellipsoid(SEMI_AXES)), version="1.11"),
                         "GZI206")
     assert len(found) == 1
