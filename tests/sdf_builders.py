@@ -11,8 +11,14 @@ attached_to=..., pose=..., relative_to=...)``, ``joint(name, parent, child, type
 relative_to=...)``, and ``relative_to`` on every element that has a ``<pose>`` (``link``,
 ``inertial``, ``collision``, ``visual``, ``nested_model``, ``include`` with its
 ``placement_frame``). ``MODEL_FRAME`` is ``__model__``. Each file builder lays out one element
-of its top level per line (line numbers are predictable); :func:`one_line` and
-:func:`one_element_per_line` give the other layouts.
+of its top level per line (the first part on line 4: line numbers are predictable);
+:func:`lines` puts an element's children one per line, :func:`one_line` and
+:func:`one_element_per_line` give the other layouts. Also: ``visual``, ``auto_inertial``
+(SDFormat 1.11), ``plane_geometry``, the world's ``buoyancy_plugin``, ``model_config``.
+
+Texts whose bytes are the point of a test (hostile or malformed input, comment- and
+layout-preserving edits, asserted line numbers of a hand-made layout) stay inline in their test,
+with a comment saying so.
 
 Numbers are written with ``repr`` (every digit). Inertias of solids come from Drake
 (``box_inertia``, ``sphere_inertia``: imported only when called). Randomised whole documents for
