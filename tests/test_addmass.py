@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import CORPUS, EXAMPLES, random_rotation, random_spd6, rel_err, run_cli
 from editing import assert_only_added_mass_changed
 
@@ -26,11 +27,9 @@ def test_sdf_values_are_the_upper_triangle_the_reader_reads(rng: np.random.Gener
     values = values_of(A)
     assert list(values) == list(SDF_TAGS)
     entries = "".join(f"<{t}>{v!r}</{t}>" for t, v in values.items())
-    link = read_sdf_bytes(
-        b'<sdf version="1.10"><model name="m"><link name="a"><inertial>'
-        + f"<fluid_added_mass>{entries}</fluid_added_mass>".encode()
-        + b"</inertial></link></model></sdf>"
-    ).link("m::a")
+    text = sdf.model(sdf.link("a", f"<inertial><fluid_added_mass>{entries}</fluid_added_mass>"
+                                   "</inertial>"), version="1.10")
+    link = read_sdf_bytes(text.encode()).link("m::a")
     assert link.inertial.A_BBo_B is not None
     assert np.array_equal(link.inertial.A_BBo_B.linear_first(), A.linear_first())
     assert np.array_equal(added_mass_from_values(values).linear_first(), A.linear_first())
@@ -145,6 +144,7 @@ def test_every_output_says_which_fit(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 #: A 0.2 m sphere of 30 kg: slightly lighter than the 33.5 kg of water it displaces, as an ROV
 #: float is (a 2 kg one would float 94 % out of the water and rightly draw a warning).
+# Inline: CRLF line ends and tab indentation, which the edit must keep.
 SIMPLE = (
     '<?xml version="1.0"?>\r\n<sdf version="{version}">\r\n<model name="m">\r\n'
     '\t<link name="a">\r\n\t\t<inertial>\r\n\t\t\t<mass>30</mass>\r\n\t\t</inertial>\r\n'
@@ -197,11 +197,8 @@ def test_links_whose_added_mass_would_be_lost_are_refused(
     inertial: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "bad.sdf"
-    path.write_text(
-        '<sdf version="1.11">\n<model name="m">\n<link name="a">\n' + inertial + "\n"
-        "<collision name='c'><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
-        "</link>\n</model>\n</sdf>\n"
-    )
+    path.write_text(sdf.model(sdf.link("a", inertial, sdf.box((1, 1, 1), pose=None)),
+                              version="1.11"))
     before = path.read_bytes()
     status, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--in-place"], capsys)
     assert status == 0 and "skipped m::a" in err and message in err

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 
 from gzinertia.physics.rotation import rotation_from_rpy
@@ -32,27 +33,12 @@ SEMI_AXES = (0.55, 0.21, 0.12)
 CENTER = (0.31, -0.07, 0.05)
 RPY = (0.3, -0.4, 0.9)
 
-MODEL = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="glider">
-    <link name="body">
-      <pose>1 2 -3 0.1 0.2 0.3</pose>
-      <inertial>
-        <pose>0.12 0.03 -0.02 0.2 0.1 -0.4</pose>
-        <mass>42.0</mass>
-        <inertia>
-          <ixx>0.9</ixx><ixy>0.01</ixy><ixz>-0.02</ixz>
-          <iyy>3.1</iyy><iyz>0.03</iyz>
-          <izz>3.3</izz>
-        </inertia>
-      </inertial>
-      <collision name="hull">
-        <geometry><box><size>1 0.4 0.3</size></box></geometry>
-      </collision>
-    </link>
-  </model>
-</sdf>
-"""
+I_BBcm_I = np.array([[0.9, 0.01, -0.02], [0.01, 3.1, 0.03], [-0.02, 0.03, 3.3]])
+#: A glider posed off the origin, its inertial off the link origin and rotated, a box hull.
+MODEL = sdf.model(sdf.link(
+    "body", sdf.inertial(42.0, I_BBcm_I, com=(0.12, 0.03, -0.02), rpy=(0.2, 0.1, -0.4)),
+    sdf.box((1, 0.4, 0.3), pose=None, name="hull"), pose=(1, 2, -3, 0.1, 0.2, 0.3),
+), version="1.10", name="glider")
 
 
 def _dart_acceleration(link: LinkRecord, wrench_angular_first: np.ndarray) -> np.ndarray:

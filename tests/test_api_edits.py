@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 
 import gzinertia
@@ -67,16 +68,9 @@ def test_fix_arguments_are_checked_without_option_names() -> None:
         assert "--" not in str(exc.value)
 
 
-NOT_POSITIVE = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="m">
-    <link name="a">
-      <inertial><mass>2</mass><inertia><ixx>-0.1</ixx><iyy>0.2</iyy><izz>0.2</izz></inertia>
-      </inertial>
-    </link>
-  </model>
-</sdf>
-"""
+#: A link with a negative moment (GZI103).
+NOT_POSITIVE = sdf.model(
+    sdf.link("a", sdf.inertial(2.0, np.diag([-0.1, 0.2, 0.2]), posed=False)), version="1.10")
 
 
 def test_fix_warns_about_the_links_it_does_not_repair(tmp_path: Path) -> None:
@@ -206,18 +200,9 @@ def test_addmass_bem_without_capytaine_raises_the_install_hint(
     assert "pip install 'gzinertia[bem]'" in str(exc.value)
 
 
-SPHERE = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="ball">
-    <link name="body">
-      <inertial><mass>50</mass><inertia><ixx>0.5</ixx><iyy>0.5</iyy><izz>0.5</izz></inertia>
-      </inertial>
-      <collision name="hull"><geometry><sphere><radius>0.2</radius></sphere></geometry>
-      </collision>
-    </link>
-  </model>
-</sdf>
-"""
+SPHERE = sdf.model(sdf.link(
+    "body", sdf.inertial(50.0, 0.5 * np.eye(3), posed=False), sdf.sphere(0.2, None, "hull"),
+), version="1.10", name="ball")
 
 
 @pytest.mark.oracle("capytaine")

@@ -15,39 +15,47 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from audit_helpers import run
 from conftest import CORPUS, run_cli
-from sdf_builders import write
+from sdf_builders import (
+    box,
+    frame,
+    hydro_plugin,
+    include,
+    inertial,
+    link,
+    mesh,
+    model,
+    model_config,
+    nested_model,
+    one_element_per_line,
+    one_line,
+    write,
+)
+from sdf_builders import world as world_text
 
 from gzinertia.audit.context import DocumentContext
 from gzinertia.sdf import read_sdf_file
 
 GZ_SIM_WORLDS = CORPUS / "gazebosim__gz-sim" / "examples" / "worlds"
 
-_I = "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>"
-
-
-def _link(name: str, mass: float, relative_to: str = "") -> str:
-    pose = f'<pose relative_to="{relative_to}">0 0 0 0 0 0</pose>' if relative_to else ""
-    return (
-        f'<link name="{name}"><inertial>{pose}<mass>{mass}</mass>{_I}</inertial>'
-        '<collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision>'
-        "</link>"
-    )
+def _link(name: str, mass: float, relative_to: str | None = None) -> str:
+    """A unit cube of ``mass`` (unit inertia), its inertial posed ``relative_to`` a frame when
+    given (which SDFormat ignores there: the reader's ``inertial-relative-to`` note)."""
+    return link(name, inertial(mass, np.eye(3), relative_to=relative_to,
+                               posed=relative_to is not None), box((1, 1, 1), pose=None))
 
 
 def _model(*links: str, name: str = "m") -> str:
-    return f'<?xml version="1.0"?><sdf version="1.9"><model name="{name}">{"".join(links)}</model></sdf>'
+    """A model file of ``links``, all on one line (the layout under test)."""
+    return one_line(model(*links, version="1.9", name=name))
 
 
-def _one_per_line(text: str) -> str:
-    """The same SDF with a line break before every element: the layout oracle."""
-    return re.sub(r"><", ">\n<", text)
+_one_per_line = one_element_per_line
 
 
 def _pairs(paths: list[Path]) -> list[tuple[str, str | None]]:
@@ -83,10 +91,9 @@ def test_reader_notes_carry_their_link(tmp_path: Path) -> None:
 def test_a_model_included_twice_gets_each_note_on_its_own_link(tmp_path: Path) -> None:
     model = tmp_path / "models" / "boat"
     write(model, _model(_link("hull", 1.0), _link("fin", 1.0, relative_to="hull"), name="boat"))
-    world = write(tmp_path, '<?xml version="1.0"?><sdf version="1.9"><world name="w">'
-                  "<include><name>a</name><uri>models/boat</uri></include>"
-                  "<include><name>b</name><pose>9 0 0 0 0 0</pose><uri>models/boat</uri></include>"
-                  "</world></sdf>", "world.sdf")
+    world = write(tmp_path, world_text(include("models/boat", "a"),
+                                       include("models/boat", "b", (9, 0, 0, 0, 0, 0)),
+                                       version="1.9"), "world.sdf")
     doc = read_sdf_file(world)
     ctx = DocumentContext(doc)
     notes = {lk.name: [n.code for n in lk.notes] for lk in ctx.links}
@@ -98,9 +105,7 @@ def test_a_model_included_twice_gets_each_note_on_its_own_link(tmp_path: Path) -
 
 
 def test_same_named_links_of_two_nested_models_on_one_line_both_report(tmp_path: Path) -> None:
-    text = ('<?xml version="1.0"?><sdf version="1.9"><model name="m">'
-            f'<model name="x">{_link("l", -1.0)}</model><model name="y">{_link("l", -1.0)}</model>'
-            "</model></sdf>")
+    text = _model(nested_model("x", _link("l", -1.0)), nested_model("y", _link("l", -1.0)))
     one = write(tmp_path / "one", text)
     many = write(tmp_path / "many", _one_per_line(text))
     assert ("GZI101", "m::x::l") in _pairs([many]) and ("GZI101", "m::y::l") in _pairs([many])
@@ -109,22 +114,17 @@ def test_same_named_links_of_two_nested_models_on_one_line_both_report(tmp_path:
 
 # --- Hydrodynamics plugins inside includes ---------------------------------------------------
 
-_HYDRO = ('<plugin filename="gz-sim-hydrodynamics-system" '
-          'name="gz::sim::systems::Hydrodynamics"><link_name>base_link</link_name>{terms}'
-          "</plugin>")
-
-
-def _world_with_include(uri: str, terms: str, name: str = "") -> str:
-    named = f"<name>{name}</name>" if name else ""
-    return ('<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n<include>\n'
-            f"{named}<uri>{uri}</uri>\n" + _HYDRO.format(terms=terms) + "\n</include>\n"
-            "</world>\n</sdf>\n")
+def _world_with_include(uri: str, terms: dict[str, float], name: str | None = None) -> str:
+    """A world including ``uri`` with a Hydrodynamics plugin of ``terms`` for its
+    ``base_link`` inside the ``<include>``."""
+    return world_text(include(uri, name, parts=[hydro_plugin("base_link", terms)]),
+                      version="1.9")
 
 
 def test_plugin_inside_an_unresolved_include_is_checked_from_its_text(tmp_path: Path) -> None:
     world = write(tmp_path, _world_with_include(
-        "https://fuel.gazebosim.org/1.0/someone/models/Sub", "<xDotU>6.4</xDotU>\n<yUabsU>-3"
-        "</yUabsU>", name="sub"), "w.sdf")
+        "https://fuel.gazebosim.org/1.0/someone/models/Sub", {"xDotU": 6.4, "yUabsU": -3},
+        name="sub"), "w.sdf")
     found = {f.code: f for f in run([world]).findings}
     assert found["GZI208"].link == "sub::base_link"  # positive xDotU: negative added mass
     assert found["GZI209"].link == "sub::base_link"  # yUabsU without xUabsU
@@ -133,11 +133,14 @@ def test_plugin_inside_an_unresolved_include_is_checked_from_its_text(tmp_path: 
 
 
 def test_model_plugin_naming_a_link_of_an_unresolved_include_is_checked(tmp_path: Path) -> None:
-    model = write(tmp_path, '<?xml version="1.0"?><sdf version="1.9"><model name="auv">'
-                  "<include merge='true'><uri>model://hull_not_here</uri></include>\n"
-                  + _HYDRO.format(terms="<zDotW>\n15.4</zDotW>") + "</model></sdf>")
-    found = {f.code: f for f in run([model]).findings}
-    assert found["GZI208"].link == "auv::base_link" and found["GZI208"].line == 2  # <zDotW>
+    text = _one_per_line(model(include("model://hull_not_here", merge=True),
+                               hydro_plugin("base_link", {"zDotW": 15.4}), version="1.9",
+                               name="auv"))
+    model_file = write(tmp_path, text)
+    found = {f.code: f for f in run([model_file]).findings}
+    [z_line] = [i for i, line in enumerate(text.splitlines(), 1) if "<zDotW>" in line]
+    assert z_line != next(i for i, line in enumerate(text.splitlines(), 1) if "<plugin" in line)
+    assert found["GZI208"].link == "auv::base_link" and found["GZI208"].line == z_line
     assert "GZI211" not in found  # the link may be in the include: not claimed missing
 
 
@@ -163,7 +166,7 @@ def test_gz_sim_auv_controls_says_what_was_and_was_not_checked() -> None:
 
 def test_plugin_inside_a_resolved_include_applies_to_the_included_link(tmp_path: Path) -> None:
     write(tmp_path / "models" / "sub", _model(_link("base_link", 10.0), name="sub"))
-    world = write(tmp_path, _world_with_include("models/sub", "<xDotU>-2</xDotU>"), "w.sdf")
+    world = write(tmp_path, _world_with_include("models/sub", {"xDotU": -2}), "w.sdf")
     link = read_sdf_file(world).link("sub::base_link")
     assert [p.terms for p in link.hydrodynamics] == [{"xDotU": -2.0}]
 
@@ -174,8 +177,7 @@ def test_plugin_inside_a_resolved_include_applies_to_the_included_link(tmp_path:
 def _fuel_model(cache: Path, host: str, owner: str, name: str, version: str, mass: float) -> Path:
     folder = cache / host / owner / "models" / name / version
     write(folder, _model(_link("base_link", mass), name="tethys"))
-    (folder / "model.config").write_text(
-        '<?xml version="1.0"?><model><sdf version="1.9">model.sdf</sdf></model>')
+    (folder / "model.config").write_text(model_config(version="1.9"))
     return folder
 
 
@@ -196,12 +198,12 @@ def test_fuel_url_resolves_from_the_local_cache_newest_version(
     # Fuel lowercases names: the folder is "mbari tethys lrauv"; versions 2 and 10.
     _fuel_model(cache, "fuel.gazebosim.org", "accurrent", "mbari tethys lrauv", "2", 2.0)
     _fuel_model(cache, "fuel.gazebosim.org", "accurrent", "mbari tethys lrauv", "10", 10.0)
-    world = write(tmp_path, _world_with_include(FUEL_URL, "<xDotU>-2</xDotU>"), "w.sdf")
+    world = write(tmp_path, _world_with_include(FUEL_URL, {"xDotU": -2}), "w.sdf")
     doc = read_sdf_file(world)
     link = doc.link("tethys::base_link")
     assert link.inertial.mass == 10.0  # the newest version folder, by number
     assert [p.terms for p in link.hydrodynamics] == [{"xDotU": -2.0}]
-    pinned = write(tmp_path / "pinned", _world_with_include(FUEL_URL + "/2", ""), "w.sdf")
+    pinned = write(tmp_path / "pinned", _world_with_include(FUEL_URL + "/2", {}), "w.sdf")
     assert read_sdf_file(pinned).link("tethys::base_link").inertial.mass == 2.0
     assert not [f for f in run([world]).findings if f.code == "GZI001"]
 
@@ -219,9 +221,7 @@ def test_fuel_mesh_urls_resolve_from_the_cache_and_nothing_leaves_it(
     (tmp_path / "secret.stl").write_bytes((folder / "meshes" / "hull.stl").read_bytes())
 
     def mesh_path(uri: str) -> str | None:
-        link = ('<link name="l"><collision name="c"><geometry><mesh><uri>' + uri +
-                "</uri></mesh></geometry></collision></link>")
-        doc = read_sdf_file(write(tmp_path / "m", _model(link)))
+        doc = read_sdf_file(write(tmp_path / "m", _model(link("l", mesh(uri, pose=None)))))
         return doc.link("m::l").collisions[0].geometry.mesh_path
 
     base = "https://fuel.gazebosim.org/1.0/accurrent/models/MBARI%20Tethys%20LRAUV/3/files/"
@@ -239,7 +239,7 @@ def test_fuel_url_missing_from_the_cache_says_where_it_looked(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("GZ_FUEL_CACHE_PATH", str(tmp_path / "cache"))
     (tmp_path / "cache").mkdir()
-    world = write(tmp_path, _world_with_include(FUEL_URL, ""), "w.sdf")
+    world = write(tmp_path, _world_with_include(FUEL_URL, {}), "w.sdf")
     [note] = [n for n in read_sdf_file(world).notes if n.code == "unresolved-include"]
     assert "Fuel cache" in note.message and str(tmp_path / "cache") in note.message
 
@@ -248,16 +248,15 @@ def test_fuel_url_missing_from_the_cache_says_where_it_looked(
 
 
 def test_a_misspelt_scheme_is_reported_with_the_near_one(tmp_path: Path) -> None:
-    mesh = ('<link name="hull"><inertial><mass>2</mass>' + _I + "</inertial>"
-            '<collision name="c"><geometry><mesh><uri>models://blueboat/meshes/hull.stl</uri>'
-            "</mesh></geometry></collision></link>")
-    model = write(tmp_path / "m", _one_per_line(_model(mesh)))
+    hull = link("hull", inertial(2.0, np.eye(3), posed=False),
+                mesh("models://blueboat/meshes/hull.stl", pose=None))
+    model = write(tmp_path / "m", _one_per_line(_model(hull)))
     [f] = [f for f in run([model]).findings if f.code == "GZI002"]
     assert "models://blueboat/meshes/hull.stl" in f.message and "model://" in f.message
     assert f.link == "m::hull"
     assert "<uri>models://" in model.read_text().splitlines()[f.line - 1]
     assert "not on the model path" in f.message
-    world = write(tmp_path / "w", _world_with_include("models://blueboat", ""), "w.sdf")
+    world = write(tmp_path / "w", _world_with_include("models://blueboat", {}), "w.sdf")
     [g] = [f for f in run([world]).findings if f.code == "GZI002"]
     assert "models://blueboat" in g.message and "model://" in g.message
 
@@ -271,12 +270,11 @@ def test_a_misspelt_scheme_resolves_as_gz_sim_resolves_it(tmp_path: Path) -> Non
     meshes = tmp_path / "models" / "blueboat" / "meshes"
     meshes.mkdir(parents=True)
     trimesh.creation.box((1.0, 1.0, 1.0)).export(meshes / "hull.stl")
-    mesh = ('<link name="hull"><inertial><mass>0.02</mass>' + _I + "</inertial>"
-            '<collision name="c"><geometry><mesh><uri>models://blueboat/meshes/hull.stl</uri>'
-            "</mesh></geometry></collision></link>")
-    model = write(tmp_path / "m", _one_per_line(_model(mesh)))
-    link = read_sdf_file(model, [tmp_path / "models"]).link("m::hull")
-    assert link.collisions[0].geometry.mesh_path == str(meshes / "hull.stl")
+    hull = link("hull", inertial(0.02, np.eye(3), posed=False),
+                mesh("models://blueboat/meshes/hull.stl", pose=None))
+    model = write(tmp_path / "m", _one_per_line(_model(hull)))
+    read = read_sdf_file(model, [tmp_path / "models"]).link("m::hull")
+    assert read.collisions[0].geometry.mesh_path == str(meshes / "hull.stl")
     found = {f.code: f for f in run([model], model_paths=[str(tmp_path / "models")]).findings}
     assert "found at" in found["GZI002"].message
     assert found["GZI106"].values["density"] == pytest.approx(0.02)
@@ -301,8 +299,8 @@ def test_show_json_lists_the_readers_notes(tmp_path: Path,
 def test_show_gives_the_plugins_added_mass_as_convert_writes_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    terms = "<xDotU>-4.9</xDotU><yDotV>-126</yDotV><zDotW>-126</zDotW><mDotQ>-33</mDotQ>"
-    text = _model(_link("base_link", 147.0), _HYDRO.format(terms=terms))
+    terms = {"xDotU": -4.9, "yDotV": -126, "zDotW": -126, "mDotQ": -33}
+    text = _model(_link("base_link", 147.0), hydro_plugin("base_link", terms))
     model = write(tmp_path / "plugin", _one_per_line(text))
     code, out, _ = run_cli(["show", str(model), "--json", "--ordering", "linear-first"], capsys)
     [link] = json.loads(out)["links"]
@@ -330,12 +328,12 @@ def test_show_gives_the_plugins_added_mass_as_convert_writes_it(
 def test_a_missing_include_comes_before_its_consequences(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    world = write(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n'
-                  "<include><name>boat</name><uri>model://boat_not_here</uri></include>\n"
-                  '<frame name="camera"><pose relative_to="boat::base_link">1 0 0 0 0 0</pose>'
-                  "</frame>\n"
-                  '<model name="dock"><pose relative_to="boat::base_link">0 0 0 0 0 0</pose>'
-                  + _link("l", 1.0) + "</model>\n</world>\n</sdf>\n", "w.sdf")
+    world = write(tmp_path, world_text(
+        include("model://boat_not_here", "boat"),
+        frame("camera", pose=(1, 0, 0, 0, 0, 0), relative_to="boat::base_link"),
+        nested_model("dock", _link("l", 1.0), pose=(0, 0, 0, 0, 0, 0),
+                     relative_to="boat::base_link"),
+        version="1.9"), "w.sdf")
     doc = read_sdf_file(world)
     codes = [n.code for n in doc.notes if n.level != "info"]
     assert codes[0] == "unresolved-include"
@@ -381,12 +379,11 @@ def test_an_error_after_a_missing_include_names_the_include_first(tmp_path: Path
     the include) is reported at the <include>, with the error after it."""
     from gzinertia.errors import SdfError
 
-    world = write(tmp_path, '<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n'
-                  "<include><uri>model://boat_not_here</uri></include>\n"
-                  '<frame name="a"><pose relative_to="b"/></frame>\n'
-                  '<frame name="b"><pose relative_to="a"/></frame>\n'
-                  '<model name="m"><pose relative_to="a"/>' + _link("l", 1.0) + "</model>\n"
-                  "</world>\n</sdf>\n", "w.sdf")
+    world = write(tmp_path, world_text(
+        include("model://boat_not_here"),
+        frame("a", relative_to="b"), frame("b", relative_to="a"),  # a cycle
+        nested_model("m", _link("l", 1.0), relative_to="a"),
+        version="1.9"), "w.sdf")
     with pytest.raises(SdfError) as raised:
         read_sdf_file(world)
     assert (raised.value.file, raised.value.line) == (str(world), 4)
@@ -403,10 +400,9 @@ def test_findings_served_from_the_cache_keep_their_link(tmp_path: Path) -> None:
 
     write(tmp_path / "models" / "boat",
           _model(_link("a", -1.0), _link("b", -1.0, relative_to="a"), name="boat"))
-    write(tmp_path, '<?xml version="1.0"?><sdf version="1.9"><world name="w">'
-          "<include><name>x</name><uri>models/boat</uri></include>"
-          "<include><name>y</name><pose>9 0 0 0 0 0</pose><uri>models/boat</uri></include>"
-          "</world></sdf>", "world.sdf")
+    write(tmp_path, one_line(world_text(include("models/boat", "x"),
+                                        include("models/boat", "y", (9, 0, 0, 0, 0, 0)),
+                                        version="1.9")), "world.sdf")
     config = AuditConfig(known_codes=frozenset(RULES))
     runs = [audit([str(tmp_path)], config, cache_dir=tmp_path / "cache") for _ in range(2)]
     first, second = ([(f.code, f.file, f.line, f.link) for f in r.findings] for r in runs)

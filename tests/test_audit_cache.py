@@ -20,6 +20,7 @@ from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.findings import AuditResult
 from gzinertia.audit.rules import RULES
 
+# Inline: the cache keys on size and time, and tests rewrite these files to the same size.
 ROBOT = """<?xml version="1.0"?>
 <sdf version="1.10">
   <model name="robot">
@@ -209,6 +210,7 @@ def test_files_that_cannot_be_read_are_checked_every_time(
     tree: Path, tmp_path: Path, checked: list[str]
 ) -> None:
     cache = tmp_path / "cache"
+    # Inline: a truncated file.
     (tree / "robots" / "broken.sdf").write_text("<sdf version='1.10'><model", encoding="utf-8")
     first = _audit(tree, cache)
     second = _audit(tree, cache)

@@ -16,7 +16,17 @@ from pathlib import Path
 import jsonschema
 import pytest
 from conftest import EXAMPLES, REPO, run_cli
-from sdf_builders import BOX, BOX_MASS, box_inertia, box_link, model, write
+from sdf_builders import (
+    BOX,
+    BOX_MASS,
+    box_inertia,
+    box_link,
+    include,
+    model,
+    model_config,
+    world,
+    write,
+)
 
 from gzinertia.audit.config import (
     AuditConfig,
@@ -74,6 +84,7 @@ def test_unreadable_file_exits_2_and_the_rest_is_still_audited(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write(tmp_path / "repo" / "a", _triangle_model())
+    # Inline: not well-formed XML (its bytes are the point).
     write(tmp_path / "repo" / "b", "<sdf version='1.10'><model name='x'><link name=l></model>")
     code, out, err = run_cli(["audit", str(tmp_path / "repo"), "--format", "json"], capsys)
     assert code == 2
@@ -242,12 +253,10 @@ def test_model_path_from_settings_is_relative_to_the_file(
 ) -> None:
     (tmp_path / ".gzinertia.toml").write_text('model-path = ["models"]\n')
     write(tmp_path / "models" / "crate", _triangle_model())
-    (tmp_path / "models" / "crate" / "model.config").write_text(
-        '<?xml version="1.0"?><model><sdf version="1.10">model.sdf</sdf></model>'
-    )
-    world = write(tmp_path / "worlds", '<?xml version="1.0"?><sdf version="1.10"><world name="w">'
-                  "<include><uri>model://crate</uri></include></world></sdf>", "w.sdf")
-    code, out, _ = run_cli(["audit", str(world), "--config", str(tmp_path / ".gzinertia.toml"),
+    (tmp_path / "models" / "crate" / "model.config").write_text(model_config(version="1.10"))
+    world_file = write(tmp_path / "worlds", world(include("model://crate"), version="1.10"),
+                       "w.sdf")
+    code, out, _ = run_cli(["audit", str(world_file), "--config", str(tmp_path / ".gzinertia.toml"),
                             "--format", "text"], capsys)
     assert code == 1 and "GZI104" in out  # found through the include
 
@@ -266,13 +275,10 @@ def test_links_from_an_include_and_the_file_itself_are_reported_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     crate = write(tmp_path / "models" / "crate", _triangle_model())
-    (crate.parent / "model.config").write_text(
-        '<?xml version="1.0"?><model><sdf version="1.10">model.sdf</sdf></model>'
-    )
-    write(tmp_path, '<?xml version="1.0"?><sdf version="1.10"><world name="w">'
-          "<include><name>a</name><uri>model://crate</uri></include>"
-          "<include><name>b</name><pose>5 0 0 0 0 0</pose><uri>model://crate</uri></include>"
-          "</world></sdf>", "world.sdf")
+    (crate.parent / "model.config").write_text(model_config(version="1.10"))
+    write(tmp_path, world(include("model://crate", "a"),
+                          include("model://crate", "b", (5, 0, 0, 0, 0, 0)), version="1.10"),
+          "world.sdf")
     args = ["audit", str(tmp_path), "-m", str(tmp_path / "models"), "--format", "json"]
     _, out, _ = run_cli(args, capsys)
     found = [f for f in json.loads(out)["findings"] if f["code"] == "GZI104"]

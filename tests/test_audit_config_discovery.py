@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sdf_builders as sdf
 from conftest import EXAMPLES, run_cli
 
 from gzinertia.audit.config import ConfigFinder
@@ -135,11 +136,7 @@ def test_an_included_file_audited_in_its_own_project_follows_its_own_settings(
     a = tmp_path / "a"
     a.mkdir()
     (a / "world.sdf").write_text(
-        f"""<?xml version="1.0"?>
-<sdf version="1.10"><world name="w">
-  <include><uri>{b / "models" / "auv.sdf"}</uri><name>guest</name></include>
-</world></sdf>
-""",
+        sdf.world(sdf.include(str(b / "models" / "auv.sdf"), "guest"), version="1.10"),
         encoding="utf-8",
     )
     assert _audit([str(a), str(b)], capsys) == (0, set())

@@ -39,6 +39,7 @@ def _tree(root: Path) -> Path:
     models = root / "models"
     models.mkdir()
     shutil.copy(MODEL, models / FINDING_NAME)
+    # Inline: a truncated file.
     (models / BROKEN_NAME).write_text("<sdf version='1.10'><model", encoding="utf-8")
     (models / TEMPLATE_NAME).write_text("<%= 1 %>", encoding="utf-8")
     return models

@@ -20,18 +20,25 @@ from conftest import EXAMPLES, random_rotation
 from sdf_builders import (
     BOX,
     BOX_MASS,
+    MODEL_FRAME,
     added_mass_xml,
+    auto_inertial,
     box,
     box_inertia,
     box_link,
+    collision,
     ellipsoid,
     hydro_plugin,
+    include,
     inertia_xml,
     inertial,
     link,
     model,
+    model_config,
+    plane_geometry,
     sphere,
     sphere_inertia,
+    world,
     write,
 )
 
@@ -173,11 +180,7 @@ def test_gzi107_centre_of_mass_outside_the_collisions(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
-    body = (
-        f'<inertial><pose relative_to="__model__">0 0 0 0 0 0</pose><mass>{BOX_MASS!r}</mass>'
-        f"{inertia_xml(I)}</inertial>"
-    )
-    text = model(link("body", body, box(BOX)))
+    text = model(link("body", inertial(BOX_MASS, I, relative_to=MODEL_FRAME), box(BOX)))
     found = findings_of(tmp_path, text, "GZI108")
     line = next(i for i, s in enumerate(text.splitlines(), 1) if "relative_to" in s)
     assert len(found) == 1 and found[0].line == line
@@ -186,6 +189,7 @@ def test_gzi108_inertial_pose_relative_to(tmp_path: Path) -> None:
 
 @pytest.mark.oracle("pydrake")
 def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
+    # Inline: the URDF-style <inertia> attributes (what GZI109 finds) are the point.
     body = (
         f'<inertial><mass>{BOX_MASS!r}</mass>'
         '<inertia ixx="0.5" ixy="0" ixz="0" iyy="0.6" iyz="0" izz="0.8"/></inertial>'
@@ -198,7 +202,7 @@ def test_gzi109_urdf_style_inertia(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_gzi110_two_poses_in_inertial(tmp_path: Path) -> None:
     I = box_inertia(BOX_MASS, BOX)
-    body = (
+    body = (  # two <pose> elements (what GZI110 finds): no builder writes that
         f"<inertial><pose>0 0 0 0 0 0</pose><pose>0 0 1 0 0 0</pose><mass>{BOX_MASS!r}</mass>"
         f"{inertia_xml(I)}</inertial>"
     )
@@ -207,11 +211,8 @@ def test_gzi110_two_poses_in_inertial(tmp_path: Path) -> None:
 
 
 def test_gzi111_auto_inertial_that_cannot_be_computed(tmp_path: Path) -> None:
-    plane = (
-        '<collision name="p"><geometry><plane><normal>0 0 1</normal></plane></geometry>'
-        "</collision>"
-    )
-    auto = '<inertial auto="true"><density>1000</density></inertial>'
+    plane = collision(plane_geometry((0, 0, 1)), pose=None, name="p")
+    auto = auto_inertial(1000.0)
     assert len(findings_of(tmp_path, model(link("b", auto, box(BOX), plane), version="1.11"),
                            "GZI111")) == 1
     clean(tmp_path, model(link("b", auto, box(BOX)), version="1.11"))
@@ -399,7 +400,7 @@ def test_gzi205_added_mass_counted_twice(tmp_path: Path) -> None:
 
 def test_gzi206_auto_inertial_drops_added_mass(tmp_path: Path) -> None:
     A = tuckerman_about_centre()
-    auto = f'<inertial auto="true"><density>1000</density>{added_mass_xml(A)}</inertial>'
+    auto = auto_inertial(1000.0, extra=added_mass_xml(A))
     found = findings_of(tmp_path, model(link("b", auto, ellipsoid(SEMI_AXES)), version="1.11"),
                         "GZI206")
     assert len(found) == 1
@@ -518,14 +519,8 @@ def test_gzi211_plugin_names_no_link(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_gzi001_include_not_resolved(tmp_path: Path) -> None:
     write(tmp_path / "models" / "crate", model(box_link(), name="crate"))
-    (tmp_path / "models" / "crate" / "model.config").write_text(
-        '<?xml version="1.0"?><model><sdf version="1.10">model.sdf</sdf></model>'
-    )
-    world = (
-        '<?xml version="1.0"?><sdf version="1.10"><world name="w">'
-        "<include><uri>model://crate</uri></include></world></sdf>"
-    )
-    path = write(tmp_path, world, "world.sdf")
+    (tmp_path / "models" / "crate" / "model.config").write_text(model_config(version="1.10"))
+    path = write(tmp_path, world(include("model://crate"), version="1.10"), "world.sdf")
     assert [f.code for f in run([path]).findings] == ["GZI001"]
     assert run([path], model_paths=[str(tmp_path / "models")]).findings == ()
 

@@ -28,7 +28,19 @@ from gzinertia.sdf.auto_inertial import DEFAULT_DENSITY
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from oracles.drake_oracle import DrakeLoad, load_in_drake
-from sdf_builders import box, model
+from sdf_builders import (
+    added_mass_xml,
+    auto_inertial,
+    box,
+    collision,
+    inertia_xml,
+    link,
+    mesh_geometry,
+    model,
+    plane_geometry,
+    pose,
+    sphere,
+)
 from sdfgen import auto_inertial_sdf_for_seed
 
 RTOL = 1e-12
@@ -51,6 +63,10 @@ def _codes(doc: SdfDocument) -> list[str]:
     return [n.code for n in doc.notes]
 
 
+
+
+#: An ``<inertia>`` written inside an auto inertial (libsdformat overwrites it).
+INERTIA_7 = inertia_xml(np.diag([7.0, 1.0, 1.0]))
 
 
 def _model(links: str, version: str = "1.11") -> str:
@@ -92,11 +108,9 @@ def test_many_random_auto_inertial_models_match_drake(tmp_path: Path) -> None:
 def test_density_precedence_and_default(tmp_path: Path) -> None:
     """``<collision><density>`` beats ``<inertial><density>``, which beats 1000 kg/m³."""
     doc, drake = _load(_model(
-        '<link name="own"><inertial auto="true"><density>7</density></inertial>'
-        + box((1, 2, 3), pose=None, density=3) + "</link>"
-        '<link name="link_level"><inertial auto="true"><density>7</density></inertial>'
-        + box((1, 2, 3), pose=None) + "</link>"
-        '<link name="default"><inertial auto="true"/>' + box((1, 2, 3), pose=None) + "</link>"
+        link("own", auto_inertial(7.0), box((1, 2, 3), pose=None, density=3))
+        + link("link_level", auto_inertial(7.0), box((1, 2, 3), pose=None))
+        + link("default", auto_inertial(), box((1, 2, 3), pose=None))
     ), tmp_path)
     assert drake.links is not None
     for name, rho in (("m::own", 3.0), ("m::link_level", 7.0), ("m::default", DEFAULT_DENSITY)):
@@ -109,12 +123,11 @@ def test_density_precedence_and_default(tmp_path: Path) -> None:
 @pytest.mark.oracle("pydrake")
 def test_mass_rescales_the_sum_and_keeps_the_centre_of_mass(tmp_path: Path) -> None:
     """With ``<mass>``: the collision sum's centre of mass, its inertia times m / Σm_C."""
-    links = (box((1, 2, 3), pose=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6))
-             + '<collision name="s"><pose>-1 0 0 0 0 0</pose><density>500</density>'
-             "<geometry><sphere><radius>0.5</radius></sphere></geometry></collision>")
+    links = (box((1, 2, 3), pose=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6)),
+             sphere(0.5, pose=(-1, 0, 0, 0, 0, 0), name="s", density=500))
     doc, drake = _load(_model(
-        f'<link name="free"><inertial auto="true"/>{links}</link>'
-        f'<link name="weighed"><inertial auto="true"><mass>3</mass></inertial>{links}</link>'
+        link("free", auto_inertial(), *links)
+        + link("weighed", auto_inertial(mass=3.0), *links)
     ), tmp_path)
     assert drake.links is not None
     free, weighed = doc.link("m::free").inertial, doc.link("m::weighed").inertial
@@ -130,8 +143,7 @@ def test_result_is_the_posed_solids_summed_in_link_axes(tmp_path: Path) -> None:
     """One rotated box: mass ρV, centre at the collision origin, ``R·ρG·Rᵀ``, no pose rotation."""
     rpy = (0.4, -0.5, 0.6)
     doc, drake = _load(_model(
-        '<link name="a"><inertial auto="true"><density>2</density></inertial>'
-        + box((1, 2, 3), pose=(0.1, 0.2, 0.3, *rpy)) + "</link>"
+        link("a", auto_inertial(2.0), box((1, 2, 3), pose=(0.1, 0.2, 0.3, *rpy)))
     ), tmp_path)
     inertial = doc.link("m::a").inertial
     solid = solid_properties(doc.link("m::a").collisions[0].geometry)
@@ -146,9 +158,9 @@ def test_result_is_the_posed_solids_summed_in_link_axes(tmp_path: Path) -> None:
 
 @pytest.mark.oracle("pydrake")
 def test_fluid_added_mass_is_dropped(tmp_path: Path) -> None:
+    A = np.diag([5.0, 0.0, 0.0, 0.0, 2.0, 0.0])  # linear-first: xx 5, qq 2
     doc, drake = _load(_model(
-        '<link name="a"><inertial auto="true"><fluid_added_mass><xx>5</xx><qq>2</qq>'
-        "</fluid_added_mass></inertial>" + box((1, 1, 1), pose=None) + "</link>"
+        link("a", auto_inertial(extra=added_mass_xml(A)), box((1, 1, 1), pose=None))
     ), tmp_path)
     inertial = doc.link("m::a").inertial
     assert inertial.A_BBo_B is None
@@ -162,9 +174,8 @@ def test_fluid_added_mass_is_dropped(tmp_path: Path) -> None:
 def test_collision_without_inertia_adds_nothing(tmp_path: Path) -> None:
     """A zero density makes a collision's inertia invalid (an error); the others still count."""
     doc, drake = _load(_model(
-        '<link name="a"><inertial auto="true"/>'
-        + box((1, 2, 3), pose=None, density=0, name="void")
-        + box((1, 1, 1), pose=(1, 0, 0, 0, 0, 0)) + "</link>"
+        link("a", auto_inertial(), box((1, 2, 3), pose=None, density=0, name="void"),
+             box((1, 1, 1), pose=(1, 0, 0, 0, 0, 0)))
     ), tmp_path)
     assert drake.ok and drake.links is not None
     assert any("Inertia Calculated for collision: void is invalid" in w for w in drake.warnings)
@@ -179,13 +190,12 @@ def test_collision_without_inertia_adds_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("links", "code", "drake_says"),
     [
-        ('<link name="a"><inertial auto="true"/></link>',
+        (link("a", auto_inertial()),
          "auto-inertial-no-collisions", "there are no <collision> elements"),
-        ('<link name="a"><inertial auto="true"/><collision name="p"><geometry><plane>'
-         "<normal>0 0 1</normal></plane></geometry></collision></link>",
+        (link("a", auto_inertial(), collision(plane_geometry((0, 0, 1)), pose=None, name="p")),
          "auto-inertial-collision", "not supported for the given Geometry type"),
-        ('<link name="a"><inertial auto="true"><pose>1 2 3 0 0 0</pose>'
-         "<inertia><ixx>7</ixx></inertia></inertial>" + box((1, 1, 1), pose=None) + "</link>",
+        (link("a", auto_inertial(extra=pose((1, 2, 3, 0, 0, 0)) + INERTIA_7),
+              box((1, 1, 1), pose=None)),
          "auto-inertial-overwritten", "will be overwritten by the computed inertial values"),
     ],
     ids=["no-collision", "plane", "pose-and-inertia-written"],
@@ -201,8 +211,8 @@ def test_what_libsdformat_reports(links: str, code: str, drake_says: str,
 @pytest.mark.oracle("pydrake")
 def test_overwritten_values_are_not_used(tmp_path: Path) -> None:
     doc, _ = _load(_model(
-        '<link name="a"><inertial auto="true"><pose>1 2 3 0.1 0 0</pose>'
-        "<inertia><ixx>7</ixx></inertia></inertial>" + box((1, 1, 1), pose=None) + "</link>"
+        link("a", auto_inertial(extra=pose((1, 2, 3, 0.1, 0, 0)) + INERTIA_7),
+             box((1, 1, 1), pose=None))
     ), tmp_path)
     inertial = doc.link("m::a").inertial
     np.testing.assert_array_equal(inertial.X_BI.p, 0.0)
@@ -211,8 +221,8 @@ def test_overwritten_values_are_not_used(tmp_path: Path) -> None:
 
 @pytest.mark.oracle("pydrake")
 def test_no_collision_keeps_libsdformats_initial_inertial(tmp_path: Path) -> None:
-    doc, _ = _load(_model('<link name="a"><inertial auto="true"><fluid_added_mass><xx>5</xx>'
-                          "</fluid_added_mass></inertial></link>"), tmp_path)
+    A = np.diag([5.0, 0.0, 0.0, 0.0, 0.0, 0.0])  # linear-first: xx 5
+    doc, _ = _load(_model(link("a", auto_inertial(extra=added_mass_xml(A)))), tmp_path)
     inertial = doc.link("m::a").inertial
     assert inertial.mass == 1.0 and not inertial.added_mass_dropped
     np.testing.assert_array_equal(inertial.I_BBcm_I, np.eye(3))
@@ -241,12 +251,9 @@ def test_mesh_as_gazebo_computes_it_and_drakes_offset(tmp_path: Path) -> None:
     """
     obj = _write_obj(SPAR_STL, tmp_path / "hull.obj")
     rpy, p_BoCo_B, rho, scale = (0.3, -0.2, 0.1), [0.1, -0.2, -0.785], 600.0, 0.001
-    doc, drake = _load(_model(
-        '<link name="hull"><inertial auto="true"/><collision name="c">'
-        f"<pose>{' '.join(map(repr, [*p_BoCo_B, *rpy]))}</pose><density>{rho!r}</density>"
-        f"<geometry><mesh><uri>file://{obj}</uri><scale>{scale} {scale} {scale}</scale>"
-        "</mesh></geometry></collision></link>"
-    ), tmp_path)
+    doc, drake = _load(_model(link("hull", auto_inertial(), collision(
+        mesh_geometry(f"file://{obj}", scale=(scale,) * 3), (*p_BoCo_B, *rpy), density=rho,
+    ))), tmp_path)
     hull = solid_properties(doc.link("m::hull").collisions[0].geometry)
     R_BC = rotation_from_rpy(*rpy)
     inertial = doc.link("m::hull").inertial
@@ -271,10 +278,8 @@ def test_open_mesh_warns_about_the_hull(tmp_path: Path) -> None:
     mesh = trimesh.load(SPAR_STL, force="mesh")
     mesh.update_faces(np.arange(len(mesh.faces)) != 3)
     mesh.export(tmp_path / "open.stl")
-    doc = read_sdf_file(_write_sdf(tmp_path, _model(
-        '<link name="a"><inertial auto="true"/><collision name="c"><geometry><mesh>'
-        "<uri>open.stl</uri><scale>0.001 0.001 0.001</scale></mesh></geometry></collision></link>"
-    )))
+    doc = read_sdf_file(_write_sdf(tmp_path, _model(link("a", auto_inertial(), collision(
+        mesh_geometry("open.stl", scale=(0.001,) * 3), pose=None)))))
     notes = [n for n in doc.notes if n.code == "auto-inertial-mesh"]
     assert len(notes) == 1 and notes[0].level == "warning" and "convex hull" in notes[0].message
     hull = solid_properties(doc.link("m::a").collisions[0].geometry)
@@ -282,11 +287,9 @@ def test_open_mesh_warns_about_the_hull(tmp_path: Path) -> None:
 
 
 def test_unresolved_mesh_is_an_error_and_adds_nothing(tmp_path: Path) -> None:
-    doc = read_sdf_file(_write_sdf(tmp_path, _model(
-        '<link name="a"><inertial auto="true"/><collision name="c"><geometry><mesh>'
-        "<uri>missing.stl</uri></mesh></geometry></collision>" + box((1, 1, 1), pose=None, name="b")
-        + "</link>"
-    )))
+    doc = read_sdf_file(_write_sdf(tmp_path, _model(link(
+        "a", auto_inertial(), collision(mesh_geometry("missing.stl"), pose=None),
+        box((1, 1, 1), pose=None, name="b")))))
     assert [n.level for n in doc.notes if n.code == "auto-inertial-collision"] == ["error"]
     assert doc.link("m::a").inertial.mass == DEFAULT_DENSITY
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 import trimesh
 from conftest import REPO, run_cli
 from scipy.spatial.transform import Rotation
@@ -149,23 +150,12 @@ def test_union_is_one_closed_outward_surface() -> None:
 # the command
 
 
-LINK = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="rov">
-    <link name="body">
-      <inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.7</iyy><izz>0.8</izz></inertia></inertial>
-{collisions}
-    </link>
-  </model>
-</sdf>
-"""
+I_BBcm_I = np.diag([0.5, 0.7, 0.8])
 
 
-def _collision(name: str, geometry: str, pose: str = "0 0 0 0 0 0") -> str:
-    return (
-        f'      <collision name="{name}"><pose>{pose}</pose>'
-        f"<geometry>{geometry}</geometry></collision>"
-    )
+def _rov(*collisions: str, inertial: str = sdf.inertial(30.0, I_BBcm_I, posed=False)) -> str:
+    """The ROV: one link ``body`` of 30 kg and ``collisions``."""
+    return sdf.model(sdf.link("body", inertial, *collisions), version="1.10", name="rov")
 
 
 def test_addmass_bem_writes_the_solve_about_the_link_origin(
@@ -175,17 +165,9 @@ def test_addmass_bem_writes_the_solve_about_the_link_origin(
     (within its reported error of the closed form), with the provenance comment; a second run
     changes nothing, ``--check`` passes, and the audit adds no finding."""
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
-    xyz = " ".join(f"{v:.17g}" for v in p_BoEo_B)
-    rpy = " ".join(f"{v:.17g}" for v in rpy_from_rotation(R_BE))
-    radii = " ".join(f"{v:g}" for v in SEMI_AXES)
+    X_BE = (*p_BoEo_B, *rpy_from_rotation(R_BE))
     path = tmp_path / "rov.sdf"
-    path.write_text(
-        LINK.format(
-            collisions=_collision(
-                "hull", f"<ellipsoid><radii>{radii}</radii></ellipsoid>", f"{xyz} {rpy}"
-            )
-        )
-    )
+    path.write_text(_rov(sdf.ellipsoid(SEMI_AXES, X_BE, "hull")))
     before = {(f.code, f.link) for f in audit([str(path)]).findings}
     collisions = read_sdf_bytes(path.read_bytes(), str(path), []).links[0].collisions
     args = ["addmass", str(path), "--bem", "--density", str(DENSITY), "--quality", "default"]
@@ -224,15 +206,15 @@ def test_stale_provenance_is_reported(
     """GZI212 after the box the BEM meshed is resized; none before."""
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "box.sdf"
-    path.write_text(
-        LINK.format(collisions=_collision("hull", "<box><size>0.4 0.3 0.2</size></box>"))
-    )
+    path.write_text(_rov(sdf.box((0.4, 0.3, 0.2), name="hull")))
     code, _, err = run_cli(
         ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
     )
     assert code == 0, err
     assert "GZI212" not in {f.code for f in audit([str(path)]).findings}
-    path.write_text(path.read_text().replace("0.4 0.3 0.2", "0.5 0.3 0.2"))
+    text = path.read_text()
+    assert text.count("<size>0.4 0.3 0.2</size>") == 1
+    path.write_text(text.replace("<size>0.4 0.3 0.2</size>", "<size>0.5 0.3 0.2</size>"))
     stale = [f for f in audit([str(path)]).findings if f.code == "GZI212"]
     assert len(stale) == 1 and stale[0].link == "rov::body"
     assert "addmass" in stale[0].message and "--bem" in stale[0].message
@@ -296,9 +278,7 @@ def test_refused_mesh_files(
     v, f = build()  # type: ignore[operator]
     _write_stl(stl, v, f)
     path = tmp_path / "m.sdf"
-    path.write_text(
-        LINK.format(collisions=_collision("hull", f"<mesh><uri>{stl.name}</uri></mesh>"))
-    )
+    path.write_text(_rov(sdf.mesh(stl.name, name="hull")))
     old = path.read_bytes()
     code, _out, err = run_cli(
         ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
@@ -313,16 +293,8 @@ def test_refused_mesh_files(
 def test_non_manifold_union_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Two boxes touching along one edge only: their union has no single outside."""
     path = tmp_path / "edge.sdf"
-    path.write_text(
-        LINK.format(
-            collisions="\n".join(
-                [
-                    _collision("a", "<box><size>0.2 0.2 0.2</size></box>"),
-                    _collision("b", "<box><size>0.2 0.2 0.2</size></box>", "0.2 0.2 0 0 0 0"),
-                ]
-            )
-        )
-    )
+    path.write_text(_rov(sdf.box((0.2, 0.2, 0.2), name="a"),
+                         sdf.box((0.2, 0.2, 0.2), (0.2, 0.2, 0, 0, 0, 0), "b")))
     old = path.read_bytes()
     code, _, err = run_cli(
         ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
@@ -341,9 +313,7 @@ def test_without_the_extra_bem_says_how_to_install(tmp_path: Path) -> None:
         "raise ImportError('blocked for the test')\n"
     )
     path = tmp_path / "m.sdf"
-    path.write_text(
-        LINK.format(collisions=_collision("hull", "<sphere><radius>0.2</radius></sphere>"))
-    )
+    path.write_text(_rov(sdf.sphere(0.2, name="hull")))
     old = path.read_bytes()
     env = dict(os.environ, PYTHONPATH=f"{blocker}{os.pathsep}{REPO}")
     proc = subprocess.run(
@@ -393,22 +363,11 @@ def test_dart_accelerates_as_rigid_plus_bem_added_mass(
 
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "rov.sdf"
-    path.write_text(
-        LINK.format(
-            collisions="\n".join(
-                [
-                    _collision(
-                        "frame", "<box><size>0.45 0.34 0.25</size></box>", "0.02 0 0.05 0 0 0"
-                    ),
-                    _collision(
-                        "tube",
-                        "<cylinder><radius>0.07</radius><length>0.4</length></cylinder>",
-                        "0 0.03 0.17 0 1.5707963 0",
-                    ),
-                ]
-            )
-        ).replace("<inertial>", "<inertial><pose>0.03 -0.01 0.02 0.1 0 0.2</pose>", 1)
-    )
+    path.write_text(_rov(
+        sdf.box((0.45, 0.34, 0.25), (0.02, 0, 0.05, 0, 0, 0), "frame"),
+        sdf.cylinder(0.07, 0.4, (0, 0.03, 0.17, 0, 1.5707963, 0), "tube"),
+        inertial=sdf.inertial(30.0, I_BBcm_I, com=(0.03, -0.01, 0.02), rpy=(0.1, 0, 0.2)),
+    ))
     code, _, err = run_cli(
         ["addmass", str(path), "--bem", "--quality", "fast", "--in-place"], capsys
     )
@@ -459,9 +418,7 @@ def test_floating_hemisphere_at_the_two_frequency_limits(
     a, rho = 0.5, 1000.0
     half_sphere = ellipsoid_added_mass_matrix((a, a, a), rho)[0, 0] / 2.0
     path = tmp_path / "buoy.sdf"
-    path.write_text(
-        LINK.format(collisions=_collision("hull", f"<sphere><radius>{a}</radius></sphere>"))
-    )
+    path.write_text(_rov(sdf.sphere(a, name="hull")))
     code, _, err = run_cli(
         [
             "addmass",
@@ -499,24 +456,14 @@ def test_floating_hemisphere_at_the_two_frequency_limits(
 # ---------------------------------------------------------------------------------------------
 # --together: hulls that shadow each other
 
-CATAMARAN = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="cat">
-{links}
-  </model>
-</sdf>
-"""
+def _catamaran(gap: float) -> str:
+    """Two hulls ``gap`` apart along y: cylinders along x."""
+    def hull(name: str, y: float) -> str:
+        return sdf.link(name, sdf.inertial(30.0, I_BBcm_I, posed=False),
+                        sdf.cylinder(0.15, 1.2, (0, 0, 0, 0, np.pi / 2, 0), "hull"),
+                        pose=(0, y, 0, 0, 0, 0))
 
-
-def _hull_link(name: str, y: float) -> str:
-    return (
-        f'    <link name="{name}"><pose>0 {y} 0 0 0 0</pose>\n'
-        "      <inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.7</iyy><izz>0.8</izz>"
-        "</inertia></inertial>\n"
-        '      <collision name="hull"><pose>0 0 0 0 1.5707963267948966 0</pose><geometry>'
-        "<cylinder><radius>0.15</radius><length>1.2</length></cylinder></geometry></collision>\n"
-        "    </link>"
-    )
+    return sdf.model(hull("left", gap / 2), hull("right", -gap / 2), version="1.10", name="cat")
 
 
 def _written_diagonals(path: Path) -> list[np.ndarray]:
@@ -534,7 +481,7 @@ def test_together_reduces_to_alone_when_far_apart(
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "cat.sdf"
     path.write_text(
-        CATAMARAN.format(links=_hull_link("left", gap / 2) + "\n" + _hull_link("right", -gap / 2))
+        _catamaran(gap)
     )
     alone, together = tmp_path / "alone.sdf", tmp_path / "together.sdf"
     base = ["addmass", str(path), "--bem", "--quality", "fast"]

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 
 from gzinertia.physics.added_mass import AddedMass
@@ -50,16 +51,11 @@ def _half_sphere() -> float:
     return float(ellipsoid_added_mass_matrix((A_SPHERE,) * 3, RHO)[0, 0]) / 2.0
 
 
-BUOY = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="buoy">
-    <link name="body">
-      <inertial><mass>100</mass><inertia><ixx>10</ixx><iyy>10</iyy><izz>10</izz></inertia></inertial>
-      <collision name="hull"><geometry><sphere><radius>{a}</radius></sphere></geometry></collision>
-    </link>
-  </model>
-</sdf>
-"""
+def buoy(a: float, *collisions: str) -> str:
+    """A 100 kg buoy: a sphere of radius ``a`` (or ``collisions`` instead)."""
+    hull = collisions or (sdf.sphere(a, pose=None, name="hull"),)
+    body = sdf.link("body", sdf.inertial(100.0, 10.0 * np.eye(3), posed=False), *hull)
+    return sdf.model(body, version="1.10", name="buoy")
 
 
 def test_the_comment_counts_the_wetted_panels(
@@ -71,7 +67,7 @@ def test_the_comment_counts_the_wetted_panels(
     waterline, its rim exactly on it."""
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "buoy.sdf"
-    path.write_text(BUOY.format(a=A_SPHERE))
+    path.write_text(buoy(A_SPHERE))
     code, _, err = run_cli(
         ["addmass", str(path), "--bem", "--waterline", "0", "--panel-size", "0.12", "--in-place"],
         capsys,
@@ -156,32 +152,22 @@ def test_deep_ellipsoid_under_a_free_surface_is_the_unbounded_closed_form(
 # --together under a free surface: two half-submerged hulls
 
 
-CATAMARAN = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="cat">
-{links}
-  </model>
-</sdf>
-"""
 RADIUS, LENGTH = 0.15, 1.2
 
 
 def _hull_link(name: str, y: float) -> str:
-    return (
-        f'    <link name="{name}"><pose>0.1 {y} 0.02 0 0 0.05</pose>\n'
-        "      <inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.7</iyy><izz>0.8</izz>"
-        "</inertia></inertial>\n"
-        '      <collision name="hull"><pose>0 0 0 0 1.5707963267948966 0</pose><geometry>'
-        f"<cylinder><radius>{RADIUS}</radius><length>{LENGTH}</length></cylinder></geometry>"
-        "</collision>\n    </link>"
+    """A hull: a cylinder along x, its link at ``y`` (and slightly yawed)."""
+    return sdf.link(
+        name, sdf.inertial(30.0, np.diag([0.5, 0.7, 0.8]), posed=False),
+        sdf.cylinder(RADIUS, LENGTH, (0, 0, 0, 0, math.pi / 2, 0), "hull"),
+        pose=(0.1, y, 0.02, 0, 0, 0.05),
     )
 
 
 def _catamaran(tmp_path: Path, gap: float) -> Path:
     path = tmp_path / f"cat_{gap:g}.sdf"
-    path.write_text(
-        CATAMARAN.format(links=_hull_link("left", gap / 2) + "\n" + _hull_link("right", -gap / 2))
-    )
+    path.write_text(sdf.model(_hull_link("left", gap / 2), _hull_link("right", -gap / 2),
+                              version="1.10", name="cat"))
     return path
 
 
@@ -265,13 +251,8 @@ def test_touching_shapes_are_refused_under_a_free_surface_too(
     one line naming the file, exit 2, the file untouched."""
     path = tmp_path / "edge.sdf"
     path.write_text(
-        BUOY.format(a=0.2).replace(
-            '<collision name="hull"><geometry><sphere><radius>0.2</radius></sphere></geometry>'
-            "</collision>",
-            '<collision name="a"><geometry><box><size>0.2 0.2 0.2</size></box></geometry>'
-            '</collision><collision name="b"><pose>0.2 0.2 0 0 0 0</pose><geometry><box>'
-            "<size>0.2 0.2 0.2</size></box></geometry></collision>",
-        )
+        buoy(0.2, sdf.box((0.2, 0.2, 0.2), pose=None, name="a"),
+             sdf.box((0.2, 0.2, 0.2), pose=(0.2, 0.2, 0, 0, 0, 0), name="b"))
     )
     old = path.read_bytes()
     code, _, err = run_cli(
@@ -288,7 +269,7 @@ def test_a_link_above_the_waterline_is_refused(
 ) -> None:
     """Nothing below the waterline, nothing to solve: one line naming the file, exit 2."""
     path = tmp_path / "buoy.sdf"
-    path.write_text(BUOY.format(a=A_SPHERE))
+    path.write_text(buoy(A_SPHERE))
     old = path.read_bytes()
     code, _, err = run_cli(
         ["addmass", str(path), "--bem", "--waterline", "-1", "--quality", "fast", "--in-place"],

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders
 from conftest import run_cli
 
 from gzinertia.physics.rotation import rotation_from_rpy
@@ -31,16 +32,17 @@ p_BoP_B = np.array([0.3, 0.2, -0.9])  # the same point in the link frame (same d
 R_BF = rotation_from_rpy(0.0, 0.0, YAW_BF)
 p_BoFo_B = p_BoP_B - R_BF @ p_FoP_F
 
-LINK = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="boat">
-    <link name="body">
-      <inertial><mass>60</mass><inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>
-      <collision name="hull"><geometry><box><size>1 0.4 0.3</size></box></geometry></collision>
-    </link>
-  </model>
-</sdf>
-"""
+HULL = sdf_builders.box_geometry((1.0, 0.4, 0.3))
+LINK = sdf_builders.model(sdf_builders.link(
+    "body", sdf_builders.inertial(60.0, np.diag([2.0, 3.0, 4.0]), posed=False),
+    sdf_builders.collision(HULL, pose=None, name="hull"),
+), version="1.10", name="boat")
+
+
+def _edited(text: str, old: str, new: str) -> str:
+    """``text`` with its one ``old`` replaced by ``new`` (a hand edit)."""
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
 
 
 def _hull_F() -> cpt.Mesh:
@@ -214,30 +216,30 @@ def test_an_imported_result_goes_stale_with_the_hull(
     assert "geometry collisions=hull; mesh digest sha256:" in text
     assert f"dataset digest sha256:{hashlib.sha256(dataset.read_bytes()).hexdigest()[:16]}" in text
 
-    sdf.write_text(text.replace("<mass>60</mass>", "<mass>65</mass>"))
+    mass = "<mass>{}</mass>"
+    sdf.write_text(_edited(text, mass.format(sdf_builders.num(60)),
+                           mass.format(sdf_builders.num(65))))
     assert "GZI212" not in {f.code for f in audit([str(sdf)]).findings}
 
-    sdf.write_text(text.replace("<size>1 0.4 0.3</size>", "<size>1.2 0.4 0.3</size>"))
+    sdf.write_text(_edited(text, HULL, sdf_builders.box_geometry((1.2, 0.4, 0.3))))
     stale = [f for f in audit([str(sdf)]).findings if f.code == "GZI212"]
     assert len(stale) == 1 and stale[0].link == "boat::body"
     assert "was imported" in stale[0].message and "--from" in stale[0].message
     assert stale[0].values["origin"] == "imported"
 
 
-#: The hull as the link's visual (the 1 x 0.4 x 0.3 m box of :func:`_hull_F`, posed in B where
+#: (:func:`_visual_hull`) The hull as the link's visual (the 1 x 0.4 x 0.3 m box of :func:`_hull_F`, posed in B where
 #: F puts it), its collision a thin buoyancy-proxy slab; the mass that of the water the hull
 #: displaces (a vehicle that hovers).
-VISUAL_HULL = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="boat">
-    <link name="body">
-      <inertial><mass>120</mass><inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>
-      <collision name="proxy"><geometry><box><size>0.3 0.2 0.01</size></box></geometry></collision>
-      <visual name="hull"><pose>{pose}</pose><geometry><box><size>1 0.4 0.3</size></box></geometry></visual>
-    </link>
-  </model>
-</sdf>
-"""
+PROXY = sdf_builders.box_geometry((0.3, 0.2, 0.01))
+
+
+def _visual_hull(pose: sdf_builders.Pose6) -> str:
+    return sdf_builders.model(sdf_builders.link(
+        "body", sdf_builders.inertial(120.0, np.diag([2.0, 3.0, 4.0]), posed=False),
+        sdf_builders.collision(PROXY, pose=None, name="proxy"),
+        sdf_builders.visual(HULL, pose, "hull"),
+    ), version="1.10", name="boat")
 
 
 def test_import_for_the_visual_hull(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,8 +256,7 @@ def test_import_for_the_visual_hull(tmp_path: Path, capsys: pytest.CaptureFixtur
     dataset = _dataset(tmp_path, [np.inf])
     p_BoHo_B = R_BF @ np.array([0.25, 0.1, -1.0]) + p_BoFo_B  # the hull's centre, in B
     sdf = tmp_path / "boat.sdf"
-    sdf.write_text(VISUAL_HULL.format(
-        pose=" ".join(f"{v:.17g}" for v in (*p_BoHo_B, 0.0, 0.0, YAW_BF))))
+    sdf.write_text(_visual_hull((*p_BoHo_B, 0.0, 0.0, YAW_BF)))
     before = {(f.code, f.link) for f in audit([str(sdf)]).findings}
     args = ["addmass", str(sdf), "--from", str(dataset), "--link", "body", "--geometry",
             "visual", "--about", " ".join(f"{v:.17g}" for v in p_BoP_B), "--axes",
@@ -282,9 +283,9 @@ def test_import_for_the_visual_hull(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "imported for the visuals" in proxy[0] and "gzinertia hydrostatics" in proxy[0]
 
     text = sdf.read_text()
-    sdf.write_text(text.replace("<size>0.3 0.2 0.01</size>", "<size>0.3 0.2 0.02</size>"))
+    sdf.write_text(_edited(text, PROXY, sdf_builders.box_geometry((0.3, 0.2, 0.02))))
     assert "GZI212" not in {f.code for f in audit([str(sdf)]).findings}
-    sdf.write_text(text.replace("<size>1 0.4 0.3</size>", "<size>1.1 0.4 0.3</size>"))
+    sdf.write_text(_edited(text, HULL, sdf_builders.box_geometry((1.1, 0.4, 0.3))))
     stale = [f for f in audit([str(sdf)]).findings if f.code == "GZI212"]
     assert len(stale) == 1 and stale[0].values["origin"] == "imported"
     assert "--from" in stale[0].message and "--geometry visual:hull" in stale[0].message

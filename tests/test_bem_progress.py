@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 
 pytest.importorskip("capytaine")
@@ -18,30 +20,20 @@ pytest.importorskip("manifold3d")
 from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
 from gzinertia.report.bem_progress import BarProgress, LineProgress, bem_progress
 
-#: Two small spheres of different sizes (equal ones would share a cache entry), coarse panels (about 200): the solves take a fraction of a second.
-MODEL = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="pair">
-{links}
-  </model>
-</sdf>
-"""
+#: (:func:`_model`) Two small spheres of different sizes (equal ones would share a cache entry), coarse panels (about 200): the solves take a fraction of a second.
 PANEL = "0.09"
 
 
 def _link(name: str, y: float, radius: float) -> str:
-    return (
-        f'    <link name="{name}"><pose>0 {y} 0 0 0 0</pose>'
-        "<inertial><mass>30</mass><inertia><ixx>0.5</ixx><iyy>0.5</iyy><izz>0.5</izz></inertia>"
-        "</inertial><collision name=\"hull\"><geometry>"
-        f"<sphere><radius>{radius}</radius></sphere>"
-        "</geometry></collision></link>"
-    )
+    """A 30 kg sphere of ``radius`` at ``y``."""
+    return sdf.link(name, sdf.inertial(30.0, 0.5 * np.eye(3), posed=False),
+                    sdf.sphere(radius, pose=None, name="hull"), pose=(0, y, 0, 0, 0, 0))
 
 
 def _model(tmp_path: Path) -> Path:
     path = tmp_path / "pair.sdf"
-    path.write_text(MODEL.format(links=_link("a", 1.0, 0.2) + "\n" + _link("b", -1.0, 0.17)))
+    path.write_text(sdf.model(_link("a", 1.0, 0.2), _link("b", -1.0, 0.17), version="1.10",
+                              name="pair"))
     return path
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 from scipy.spatial.transform import Rotation
 
@@ -34,24 +35,22 @@ RADII = (0.3, 0.15, 0.1)
 R_BV = Rotation.from_euler("xyz", [0.2, 0.1, -0.4]).as_matrix()
 p_BoVo_B = np.array([0.05, -0.02, 0.03])
 
-MODEL = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="turtle">
-    <link name="base_link">
-      <inertial><mass>10</mass><inertia><ixx>0.35</ixx><iyy>0.35</iyy><izz>0.6</izz></inertia></inertial>
-      <collision name="proxy"><geometry><box><size>0.6 0.3 0.01</size></box></geometry></collision>
-      <visual name="shell"><pose>{pose}</pose><geometry><ellipsoid><radii>{radii}</radii></ellipsoid></geometry></visual>
-    </link>
-  </model>
-</sdf>
-"""
-
-
-def _model(tmp_path: Path, radii: tuple[float, float, float] = RADII) -> Path:
-    pose = " ".join(f"{v:.17g}" for v in (*p_BoVo_B, *rpy_from_rotation(R_BV)))
-    path = tmp_path / "turtle.sdf"
-    path.write_text(MODEL.format(pose=pose, radii=" ".join(f"{r:g}" for r in radii)))
-    return path
+def _model(
+    tmp_path: Path, radii: tuple[float, float, float] = RADII, *, version: str = "1.10",
+    shell_relative_to: str | None = None, visuals: tuple[str, ...] = (),
+    frames: tuple[str, ...] = (),
+) -> Path:
+    """The turtle: a thin slab collision (the buoyancy proxy) and the hull drawn by the
+    ellipsoid visual ``shell`` of ``radii`` at ``X_BV`` (in the frame ``shell_relative_to``
+    names when given), then ``visuals``; each element of the link on its own line."""
+    shell = sdf.visual(sdf.ellipsoid_geometry(radii), (*p_BoVo_B, *rpy_from_rotation(R_BV)),
+                       "shell", relative_to=shell_relative_to)
+    link = sdf.link("base_link", sdf.lines(
+        sdf.inertial(10.0, np.diag([0.35, 0.35, 0.6]), posed=False),
+        sdf.collision(sdf.box_geometry((0.6, 0.3, 0.01)), pose=None, name="proxy"),
+        shell, *visuals))
+    return sdf.write(tmp_path, sdf.model(link, *frames, version=version, name="turtle"),
+                     "turtle.sdf")
 
 
 def _assert_bem_of_the_ellipsoid_at(link: LinkRecord, X_BV: Pose) -> None:
@@ -142,14 +141,9 @@ def test_a_visual_that_cannot_be_read_is_refused(
     """A visual that cannot be read (its ``relative_to`` names no frame) is not meshed:
     meshing the others alone would solve a hull with a part missing, so the command refuses
     (one line, the visual's file and line and why, exit 2)."""
-    path = _model(tmp_path)
-    path.write_text(
-        path.read_text().replace(
-            "    </link>",
-            '      <visual name="fin"><pose relative_to="nowhere">0 0 0 0 0 0</pose><geometry>'
-            "<box><size>0.1 0.01 0.1</size></box></geometry></visual>\n    </link>",
-        )
-    )
+    fin = sdf.visual(sdf.box_geometry((0.1, 0.01, 0.1)), sdf.ORIGIN, "fin",
+                     relative_to="nowhere")
+    path = _model(tmp_path, visuals=(fin,))
     line = 1 + path.read_text().splitlines().index(
         next(x for x in path.read_text().splitlines() if 'name="fin"' in x)
     )
@@ -173,14 +167,8 @@ def test_a_visual_posed_relative_to_a_frame_is_meshed_where_libsdformat_puts_it(
     tool reports."""
     from oracles.sdformat_oracle import read_with_sdformat
 
-    path = _model(tmp_path)
-    frame = '<frame name="mount" attached_to="base_link"><pose>0.1 -0.05 0.02 0.3 -0.2 0.5</pose></frame>'
-    path.write_text(
-        path.read_text()
-        .replace('version="1.10"', 'version="1.9"')
-        .replace("    </link>", f"    </link>\n    {frame}")
-        .replace('<visual name="shell"><pose>', '<visual name="shell"><pose relative_to="mount">')
-    )
+    mount = sdf.frame("mount", attached_to="base_link", pose=(0.1, -0.05, 0.02, 0.3, -0.2, 0.5))
+    path = _model(tmp_path, version="1.9", shell_relative_to="mount", frames=(mount,))
     [oracle] = read_with_sdformat([path])
     assert oracle["errors"] == [], oracle["errors"]
     [visual] = oracle["links"][0]["visuals"]
@@ -192,17 +180,13 @@ def test_a_visual_posed_relative_to_a_frame_is_meshed_where_libsdformat_puts_it(
     _assert_bem_of_the_ellipsoid_at(link, Pose(X_BV[:3, 3], X_BV[:3, :3]))
 
 
-MESH_MODEL = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="boat">
-    <link name="hull">
-      <inertial><mass>10</mass><inertia><ixx>0.35</ixx><iyy>0.35</iyy><izz>0.6</izz></inertia></inertial>
-      <collision name="proxy"><geometry><box><size>0.6 0.3 0.01</size></box></geometry></collision>
-      <visual name="shell"><geometry><mesh><uri>{uri}</uri></mesh></geometry></visual>
-    </link>
-  </model>
-</sdf>
-"""
+def _mesh_model(uri: str) -> str:
+    """A boat whose hull is drawn by the mesh visual at ``uri`` over the slab proxy."""
+    return sdf.model(sdf.link(
+        "hull", sdf.inertial(10.0, np.diag([0.35, 0.35, 0.6]), posed=False),
+        sdf.collision(sdf.box_geometry((0.6, 0.3, 0.01)), pose=None, name="proxy"),
+        sdf.visual(sdf.mesh_geometry(uri), pose=None, name="shell"),
+    ), version="1.10", name="boat")
 
 
 @pytest.mark.parametrize("uri", ["meshes/shell.stl", "model://shellpkg/meshes/shell.stl"])
@@ -223,7 +207,7 @@ def test_a_visual_mesh_file_that_changes_is_reported_through_the_audit_cache(
     path = (tmp_path / "boat.sdf") if uri.startswith("model://") else (package / "boat.sdf")
     stl = package / "meshes" / "shell.stl"
     trimesh.creation.box((0.5, 0.3, 0.2)).export(stl)
-    path.write_text(MESH_MODEL.format(uri=uri))
+    path.write_text(_mesh_model(uri))
     paths = [str(root)] if uri.startswith("model://") else []
     flags = [arg for p in paths for arg in ("-m", p)]
     code, _, err = run_cli(

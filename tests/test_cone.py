@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 import trimesh
 from conftest import oracle_module
 
@@ -37,12 +38,12 @@ def gz_math_cone_moi(mass: float, length: float, radius: float) -> np.ndarray:
     return np.diag([transverse, transverse, 3.0 * mass * radius**2 / 10.0])
 
 
-def cone_sdf(pose: str = "0 0 0 0 0 0", density: float = 500.0, shape: str = "") -> str:
-    shape = shape or f"<cone><radius>{R!r}</radius><length>{L!r}</length></cone>"
-    return (f'<?xml version="1.0"?>\n<sdf version="1.11"><model name="m"><link name="l">'
-            f'<inertial auto="true"><density>{density!r}</density></inertial>'
-            f'<collision name="c"><pose>{pose}</pose><geometry>{shape}</geometry></collision>'
-            "</link></model></sdf>\n")
+def cone_sdf(pose: sdf.Pose6 = sdf.ORIGIN, density: float = 500.0, shape: str = "") -> str:
+    """A link whose inertial is computed (``auto``) from one cone collision (``shape``: another
+    geometry body in its place) of ``density`` at ``pose``."""
+    shape = shape or sdf.cylinder_geometry(R, L, kind="cone")
+    link = sdf.link("l", sdf.auto_inertial(density), sdf.collision(shape, pose))
+    return sdf.model(link, version="1.11")
 
 
 def test_reader_reads_cones_with_the_specs_defaults(tmp_path: Path) -> None:
@@ -50,7 +51,7 @@ def test_reader_reads_cones_with_the_specs_defaults(tmp_path: Path) -> None:
     path.write_text(cone_sdf())
     (c,) = read_sdf_file(path).links[0].collisions
     assert c.geometry == CONE
-    path.write_text(cone_sdf(shape="<cone/>"))  # cone_shape.sdf: radius 1, length 1
+    path.write_text(cone_sdf(shape="<cone/>"))  # cone_shape.sdf: radius 1, length 1 (defaults)
     (c,) = read_sdf_file(path).links[0].collisions
     assert (c.geometry.kind, c.geometry.radius, c.geometry.length) == ("cone", 1.0, 1.0)
 
@@ -94,7 +95,7 @@ def test_auto_inertial_of_a_posed_cone_is_gz_maths() -> None:
     rho, xyz, rpy = 500.0, np.array([0.1, -0.2, 0.3]), (0.3, -0.5, 0.8)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "m.sdf"
-        path.write_text(cone_sdf(" ".join(repr(float(v)) for v in (*xyz, *rpy)), rho))
+        path.write_text(cone_sdf((*xyz, *rpy), rho))
         inertial = read_sdf_file(path).links[0].inertial
     mass = rho * math.pi * R * R * L / 3
     R_BC = np.asarray(rotation_from_rpy(*rpy))

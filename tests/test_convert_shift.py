@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import CORPUS, EXAMPLES, rel_err, run_cli
 from editing import assert_only_added_mass_changed
 
@@ -18,36 +19,21 @@ from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 from gzinertia.sdf.fluid_added_mass import values_of
 
-HYDRO = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="sub">
-    <link name="hull">
-      <inertial>
-        <mass>20</mass>
-        <inertia><ixx>1</ixx><iyy>2</iyy><izz>2</izz></inertia>
-      </inertial>
-    </link>
-    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
-      <link_name>hull</link_name>
-      {terms}
-      <xUabsU>-6</xUabsU>
-    </plugin>
-  </model>
-</sdf>
-"""
 
-
-def _file(tmp_path: Path, terms: str) -> Path:
+def _file(tmp_path: Path, terms: dict[str, float]) -> Path:
+    """The sub: a hull of 20 kg whose Hydrodynamics plugin has ``terms`` and a drag term."""
+    hull = sdf.link("hull", sdf.inertial(20.0, np.diag([1.0, 2.0, 2.0]), posed=False))
+    plugin = sdf.hydro_plugin("hull", {**terms, "xUabsU": -6.0})
     path = tmp_path / "sub.sdf"
-    path.write_text(HYDRO.format(terms=terms))
+    path.write_text(sdf.model(hull, plugin, version="1.10", name="sub"))
     return path
 
 
 def test_fossen_derivatives_become_positive_added_mass_and_the_plugin_stops_adding_it(
     tmp_path: Path,
 ) -> None:
-    path = _file(tmp_path, "<xDotU>-2</xDotU><yDotV>-8</yDotV><zDotW>-8</zDotW><mDotQ>-0.5</mDotQ>"
-                           "<zDotQ>0.3</zDotQ><mDotW>0.3</mDotW>")
+    path = _file(tmp_path, {"xDotU": -2, "yDotV": -8, "zDotW": -8, "mDotQ": -0.5,
+                            "zDotQ": 0.3, "mDotW": 0.3})
     result = hydro_to_sdf(path, pattern=None, sign="auto", remove_plugin_terms=False,
                           force=False, model_paths=[])
     (item,) = result.links
@@ -82,7 +68,7 @@ def test_round_trip_through_the_plugin_and_back(tmp_path: Path) -> None:
 
 
 def test_positive_values_are_taken_as_physical(tmp_path: Path) -> None:
-    path = _file(tmp_path, "<xDotU>2</xDotU><yDotV>8</yDotV>")
+    path = _file(tmp_path, {"xDotU": 2, "yDotV": 8})
     (item,) = hydro_to_sdf(path, pattern=None, sign="auto", remove_plugin_terms=False,
                            force=False, model_paths=[]).links
     assert item.sign == "physical" and item.A_BBo_B.linear_first()[1, 1] == 8.0
@@ -91,13 +77,13 @@ def test_positive_values_are_taken_as_physical(tmp_path: Path) -> None:
 def test_mixed_signs_are_refused_with_the_diagonal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _file(tmp_path, "<xDotU>2</xDotU><yDotV>-8</yDotV>")
+    path = _file(tmp_path, {"xDotU": 2, "yDotV": -8})
     status, _, err = run_cli(["convert", str(path), "--hydro-to-sdf"], capsys)
     assert status == 2 and "yDotV=-8" in err and "--sign" in err
 
 
 def test_asymmetric_terms_are_symmetrised_with_a_warning(tmp_path: Path) -> None:
-    path = _file(tmp_path, "<xDotU>-2</xDotU><yDotV>-8</yDotV><yDotR>-0.4</yDotR><nDotV>-0.2</nDotV>")
+    path = _file(tmp_path, {"xDotU": -2, "yDotV": -8, "yDotR": -0.4, "nDotV": -0.2})
     result = hydro_to_sdf(path, pattern=None, sign="fossen", remove_plugin_terms=False,
                           force=False, model_paths=[])
     assert any("0.2" in w and "yDotR" in w for w in result.warnings)
@@ -148,6 +134,7 @@ def test_existing_fluid_added_mass_is_not_overwritten_without_force(tmp_path: Pa
 
 # --- shift ------------------------------------------------------------------------------------
 
+# Inline: `shift` must change only the <fluid_added_mass> lines of this layout (minimal diff).
 SHIFT_MODEL = """<sdf version="1.10">
   <model name="m">
     <link name="body">
@@ -165,8 +152,10 @@ SHIFT_MODEL = """<sdf version="1.10">
 """
 
 
-def _authored(A: AddedMass) -> str:
-    return "\n".join(f"          <{k}>{v!r}</{k}>" for k, v in values_of(A).items())
+def _shift_model(A: AddedMass) -> str:
+    """:data:`SHIFT_MODEL` holding ``A`` as written, one entry per line."""
+    values = "\n".join(f"          <{k}>{v!r}</{k}>" for k, v in values_of(A).items())
+    return SHIFT_MODEL.format(values=values)
 
 
 @pytest.mark.parametrize("axes", ["link", "inertial"])
@@ -179,7 +168,7 @@ def test_shift_from_the_com_gives_the_matrix_about_the_origin(
     R = X_BI.R if axes == "inertial" else np.eye(3)
     A_authored, _ = ellipsoid_added_mass((0.5, 0.2, 0.1), 1000.0)
     path = tmp_path / "m.sdf"
-    path.write_text(SHIFT_MODEL.format(values=_authored(AddedMass(A_authored.linear_first(), ordering="linear-first"))))
+    path.write_text(_shift_model(AddedMass(A_authored.linear_first(), ordering="linear-first")))
     status, _, err = run_cli(
         ["shift", str(path), "--link", "body", "--from", "com", "--axes", axes, "--in-place"],
         capsys,
@@ -207,7 +196,7 @@ def test_shift_changes_only_the_element(tmp_path: Path) -> None:
 
     A, _ = ellipsoid_added_mass((0.5, 0.2, 0.1), 1000.0)
     path = tmp_path / "m.sdf"
-    path.write_text(SHIFT_MODEL.format(values=_authored(AddedMass(A.linear_first(), ordering="linear-first"))))
+    path.write_text(_shift_model(AddedMass(A.linear_first(), ordering="linear-first")))
     result = shift(path, pattern="body", point=(0.1, 0.2, 0.3), axes="link", force=False,
                    model_paths=[])
     assert_only_added_mass_changed(result.old, result.new)

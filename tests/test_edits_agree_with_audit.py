@@ -12,44 +12,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import CORPUS, random_rotation, run_cli
-from sdf_builders import inertial, link, model
+from sdf_builders import box, hydro_plugin, inertial, joint, link, model, sphere
 
 from gzinertia.audit.runner import audit
 from gzinertia.edit.links import fluid_added_mass_lines
 from gzinertia.physics.added_mass import PSD_RTOL, AddedMass
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
-ROV = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="rov">
-    <link name="hull">
-      <inertial>
-        <mass>40</mass>
-        <inertia><ixx>1.2</ixx><iyy>2.2</iyy><izz>2.4</izz></inertia>
-      </inertial>
-      <collision name="c"><geometry><box><size>0.9 0.5 0.4</size></box></geometry></collision>
-    </link>
-    <link name="thruster">
-      <pose>0.2 0.1 0 0 0 0</pose>
-      <inertial>
-        <mass>0.5</mass>
-        <inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia>
-      </inertial>
-      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>
-    </link>
-    <joint name="j" type="revolute">
-      <parent>hull</parent><child>thruster</child><axis><xyz>1 0 0</xyz></axis>
-    </joint>{plugin}
-  </model>
-</sdf>
-"""
-PLUGIN = """
-    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
-      <link_name>hull</link_name>
-      <xDotU>-5</xDotU><yDotV>-20</yDotV><zDotW>-30</zDotW>
-      <kDotP>-0.5</kDotP><mDotQ>-1</mDotQ><nDotR>-1</nDotR>
-      <xUabsU>-30</xUabsU>
-    </plugin>"""
+#: The hull's Hydrodynamics plugin: Fossen's added-mass derivatives and a drag term.
+PLUGIN = hydro_plugin("hull", {"xDotU": -5, "yDotV": -20, "zDotW": -30, "kDotP": -0.5,
+                               "mDotQ": -1, "nDotR": -1, "xUabsU": -30})
+
+
+def rov(*plugins: str) -> str:
+    """A 40 kg hull and a thruster hinged to it about x, and ``plugins``."""
+    hull = link("hull", inertial(40.0, np.diag([1.2, 2.2, 2.4]), posed=False),
+                box((0.9, 0.5, 0.4), pose=None))
+    thruster = link("thruster", inertial(0.5, 0.001 * np.eye(3), posed=False),
+                    sphere(0.05, pose=None), pose=(0.2, 0.1, 0, 0, 0, 0))
+    hinge = joint("j", "hull", "thruster", type="revolute", axis=(1, 0, 0))
+    return model(hull, thruster, hinge, *plugins, version="1.10", name="rov")
 
 
 def _codes(path: Path) -> set[tuple[str, str | None]]:
@@ -63,7 +45,7 @@ def test_addmass_leaves_a_link_whose_plugin_applies_added_mass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "rov.sdf"
-    path.write_text(ROV.format(plugin=PLUGIN))
+    path.write_text(rov(PLUGIN))
     before = _codes(path)
     status, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--in-place"], capsys)
     assert status == 0, err
@@ -82,7 +64,7 @@ def test_addmass_can_replace_the_plugins_added_mass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "rov.sdf"
-    path.write_text(ROV.format(plugin=PLUGIN))
+    path.write_text(rov(PLUGIN))
     args = ["addmass", str(path), "--ellipsoid", "--link", "hull", "--replace-plugin-added-mass"]
     status, _, err = run_cli([*args, "--in-place"], capsys)
     assert status == 0 and "turned off the added mass of its Hydrodynamics plugin" in err, err
@@ -100,7 +82,7 @@ def test_addmass_skips_a_link_inside_the_hulls_fluid_ellipsoid(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "rov.sdf"
-    path.write_text(ROV.format(plugin=""))
+    path.write_text(rov())
     status, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--in-place"], capsys)
     assert status == 0, err
     doc = read_sdf_file(path)

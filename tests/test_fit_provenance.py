@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 from sdf_builders import added_mass_xml
 
@@ -31,30 +32,23 @@ from gzinertia.sdf import read_sdf_bytes
 #: side of the link origin from the collisions' volume centroid. Found by a search over cones
 #: and spheres; GZI204 fired after `addmass --ellipsoid --fit mujoco` before the audit read the
 #: fit back.
-CONE_AND_SPHERE = """<?xml version="1.0"?>
-<sdf version="1.11">
-  <model name="m">
-    <link name="body">
-      <inertial><mass>50</mass><inertia><ixx>2</ixx><iyy>2</iyy><izz>2</izz></inertia></inertial>
-      <collision name="c0"><pose>0.02287141060801734 -0.03253129369167701 -0.35012033668009956 0 0 0</pose><geometry><cone><radius>0.5545137376349965</radius><length>0.07177608216531157</length></cone></geometry></collision>
-      <collision name="c1"><pose>0.11306253531150001 0.28210627078452544 0.07435281448342723 0 0 0</pose><geometry><sphere><radius>0.19305359625547275</radius></sphere></geometry></collision>
-    </link>
-  </model>
-</sdf>
-"""
+CONE_AND_SPHERE = sdf.model(sdf.link(
+    "body", sdf.inertial(50.0, 2.0 * np.eye(3), posed=False),
+    sdf.collision(
+        sdf.cylinder_geometry(0.5545137376349965, 0.07177608216531157, kind="cone"),
+        (0.02287141060801734, -0.03253129369167701, -0.35012033668009956, 0, 0, 0), "c0"),
+    sdf.sphere(0.19305359625547275,
+               (0.11306253531150001, 0.28210627078452544, 0.07435281448342723, 0, 0, 0), "c1"),
+), version="1.11")
 
-#: A box hull whose centre of mass (ballast) sits off the origin: the inertia fit's ellipsoid
+#: (:func:`ballasted`) A box hull whose centre of mass (ballast) sits off the origin: the inertia fit's ellipsoid
 #: is centred there, the collision centroid at the origin.
-BALLASTED = """<?xml version="1.0"?>
-<sdf version="1.11">
-  <model name="m">
-    <link name="body">
-      <inertial><pose>{com} 0 0 0 0 0</pose><mass>20</mass><inertia><ixx>0.3</ixx><iyy>0.4</iyy><izz>0.5</izz></inertia></inertial>
-      <collision name="hull"><geometry><box><size>0.8 0.3 0.2</size></box></geometry></collision>
-    </link>
-  </model>
-</sdf>
-"""
+def ballasted(com_x: float) -> str:
+    """The box hull with its centre of mass ``com_x`` along x."""
+    return sdf.model(sdf.link(
+        "body", sdf.inertial(20.0, np.diag([0.3, 0.4, 0.5]), com=(com_x, 0, 0)),
+        sdf.box((0.8, 0.3, 0.2), pose=None, name="hull"),
+    ), version="1.11")
 
 
 def _codes(path: Path) -> dict[str, list[str]]:
@@ -84,7 +78,7 @@ def test_the_comment_reads_back_every_fit(tmp_path: Path) -> None:
     """The comment ``addmass`` writes names the fit (every method) and the density; an explicit
     ellipsoid's numbers read back to the 6 digits written; BEM comments and others are no fit."""
     path = tmp_path / "m.sdf"
-    path.write_text(BALLASTED.format(com="0.2"))
+    path.write_text(ballasted(0.2))
     link = read_sdf_bytes(path.read_bytes(), str(path), []).links[0]
     for method in FIT_METHODS:
         fit = (
@@ -137,13 +131,15 @@ def test_a_stale_inertia_fit_is_reported_against_that_fit_and_recomputed(
     inertia fit no longer is: GZI204 names that fit and suggests recomputing it with
     ``--fit inertia``; running the suggestion clears it."""
     path = tmp_path / "m.sdf"
-    path.write_text(BALLASTED.format(com="0.3"))
+    path.write_text(ballasted(0.3))
     before = _codes(path)
     code, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--fit", "inertia",
                             "--in-place"], capsys)
     assert code == 0, err
     assert set(_codes(path)) <= set(before)
-    path.write_text(path.read_text().replace("<pose>0.3 0 0", "<pose>-0.3 0 0"))
+    text = path.read_text()
+    assert text.count("<pose>0.3 0.0 0.0") == 1
+    path.write_text(text.replace("<pose>0.3 0.0 0.0", "<pose>-0.3 0.0 0.0"))
     [message] = _codes(path)["GZI204"]
     assert "inertia fit its comment names" in message and "--fit inertia" in message
     code, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--fit", "inertia",
@@ -159,7 +155,7 @@ def test_a_hand_edit_under_the_comment_is_still_judged(
     change of point, as if computed about another point) under the same comment draws GZI204;
     the same fit multiplied by 100 (wrong units) draws GZI207 against that fit's estimate."""
     path = tmp_path / "m.sdf"
-    path.write_text(BALLASTED.format(com="0.3"))
+    path.write_text(ballasted(0.3))
     code, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--fit", "inertia",
                             "--in-place"], capsys)
     assert code == 0, err

@@ -24,12 +24,15 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES, oracle_module, rel_err
 from sdf_builders import (
+    auto_inertial,
     box_geometry,
     collision,
     cylinder_geometry,
     ellipsoid_geometry,
+    inertia_xml,
     inertial,
     mesh_geometry,
+    plane_geometry,
     sphere_geometry,
     vec,
 )
@@ -139,6 +142,7 @@ def sdf_geometry(s: Shape) -> str:
 
 def sdf_link(collisions: str, inertial: str = "", tmp_path: Path | None = None) -> LinkRecord:
     """The single link ``m::body`` of an SDF 1.11 model (``<link>`` on line 3 of model.sdf)."""
+    # Inline: errors must name line 3, the <link>'s (asserted).
     text = (
         '<?xml version="1.0"?>\n<sdf version="1.11"><model name="m">\n'
         f'<link name="body">\n{inertial}\n{collisions}\n</link>\n</model></sdf>\n'
@@ -270,10 +274,7 @@ def test_mujoco_fit_of_a_non_convex_mesh_equals_mujoco_exact_inertia(
 
 def test_mujoco_fit_of_a_sphere_is_half_its_displaced_mass() -> None:
     """A sphere's added mass is ρV/2 on every axis and its moments vanish (Lamb), posed anywhere."""
-    link = sdf_link(
-        '<collision name="ball"><pose>0.1 0.2 0.3 0.4 0.5 0.6</pose>'
-        "<geometry><sphere><radius>0.25</radius></sphere></geometry></collision>"
-    )
+    link = sdf_link(collision(sphere_geometry(0.25), (0.1, 0.2, 0.3, 0.4, 0.5, 0.6), "ball"))
     fit = fit_link(link, "mujoco")
     (ball,) = fit.ellipsoids
     rho, V = 1025.0, 4.0 / 3.0 * np.pi * 0.25**3
@@ -397,17 +398,12 @@ def test_aligned_shapes_keep_the_link_axes() -> None:
     """A cylinder turned onto x (pitch written as 1.5707963, as files do) and a box beside it:
     the fitted E is B itself (to the file's precision), not an arbitrary roll about the axis
     of equal moments."""
-    link = sdf_link(
-        '<collision name="tube"><pose>0 0 0 0 1.5707963 0</pose><geometry><cylinder>'
-        "<radius>0.1</radius><length>1.2</length></cylinder></geometry></collision>"
-    )
+    link = sdf_link(collision(cylinder_geometry(0.1, 1.2), (0, 0, 0, 0, 1.5707963, 0), "tube"))
     for method in ("volume", "inertia"):
         if method == "inertia":
             link = sdf_link(
-                "<collision name='s'><geometry><sphere><radius>1</radius></sphere></geometry>"
-                "</collision>",
-                "<inertial><pose>0.1 0 0 0 1.5707963 0</pose><mass>3</mass><inertia>"
-                "<ixx>0.2</ixx><iyy>0.2</iyy><izz>0.05</izz></inertia></inertial>",
+                collision(sphere_geometry(1.0), None, "s"),
+                inertial(3.0, np.diag([0.2, 0.2, 0.05]), com=(0.1, 0, 0), rpy=(0, 1.5707963, 0)),
             )
         (e,) = fit_link(link, method).ellipsoids
         assert np.max(np.abs(e.X_FE.R - np.eye(3))) < 1e-7, method
@@ -420,11 +416,8 @@ def test_open_mesh_fits_say_they_used_its_convex_hull(tmp_path: Path) -> None:
 
     box = trimesh.creation.box(extents=(0.4, 0.2, 0.1))
     write_obj(box.vertices, box.faces[1:], tmp_path / "open.obj")  # one triangle missing
-    link = sdf_link(
-        f'<collision name="shell"><geometry><mesh><uri>{tmp_path / "open.obj"}</uri></mesh>'
-        "</geometry></collision>",
-        tmp_path=tmp_path,
-    )
+    link = sdf_link(collision(mesh_geometry(str(tmp_path / "open.obj")), None, "shell"),
+                    tmp_path=tmp_path)
     for method in ("volume", "mujoco"):
         fit = fit_link(link, method)
         assert fit.approximation is not None
@@ -511,11 +504,15 @@ def test_explicit_fit_rejects_bad_values(semi_axes: object, center: object, rpy:
 
 # --- what users can get wrong -------------------------------------------------------------------
 
-BOX = "<collision name='hull'><geometry><box><size>1 0.5 0.2</size></box></geometry></collision>"
-GOOD_INERTIAL = (
-    "<inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.25</izz></inertia>"
-    "</inertial>"
-)
+BOX = collision(box_geometry((1, 0.5, 0.2)), None, "hull")
+I_GOOD = np.diag([0.1, 0.2, 0.25])
+GOOD_INERTIAL = inertial(2.0, I_GOOD, posed=False)
+
+
+def _flat(kind: str, size: tuple[float, ...], name: str = "flat") -> str:
+    """A collision of zero volume."""
+    geometry = box_geometry(size) if kind == "box" else cylinder_geometry(*size)
+    return collision(geometry, None, name)
 
 
 @pytest.mark.parametrize(
@@ -523,29 +520,27 @@ GOOD_INERTIAL = (
     [
         ("volume", "", GOOD_INERTIAL, "no <collision>"),
         ("mujoco", "", GOOD_INERTIAL, "no <collision>"),
-        ("volume", "<collision name='floor'><geometry><plane><normal>0 0 1</normal></plane>"
-         "</geometry></collision>" + BOX, GOOD_INERTIAL, "plane"),
-        ("mujoco", "<collision name='sea'><geometry><heightmap><uri>h.png</uri></heightmap>"
-         "</geometry></collision>", GOOD_INERTIAL, "heightmap"),
-        ("volume", "<collision name='hull'><geometry><mesh><uri>model://nowhere/hull.stl</uri>"
-         "</mesh></geometry></collision>", GOOD_INERTIAL, "did not resolve"),
-        ("mujoco", "<collision name='hull'><geometry><mesh><uri>missing.stl</uri>"
-         "</mesh></geometry></collision>", GOOD_INERTIAL, "did not resolve"),
-        ("mujoco", "<collision name='flat'><geometry><box><size>1 0.5 0</size></box>"
-         "</geometry></collision>", GOOD_INERTIAL, "degenerate"),
-        ("volume", "<collision name='flat'><geometry><box><size>1 0.5 0</size></box>"
-         "</geometry></collision>", GOOD_INERTIAL, "zero volume"),
-        ("mujoco", "<collision name='line'><geometry><cylinder><radius>0.1</radius>"
-         "<length>0</length></cylinder></geometry></collision>", GOOD_INERTIAL, "degenerate"),
+        ("volume", collision(plane_geometry((0, 0, 1)), None, "floor") + BOX, GOOD_INERTIAL,
+         "plane"),
+        ("mujoco", collision("<heightmap><uri>h.png</uri></heightmap>", None, "sea"),
+         GOOD_INERTIAL, "heightmap"),
+        ("volume", collision(mesh_geometry("model://nowhere/hull.stl"), None, "hull"),
+         GOOD_INERTIAL, "did not resolve"),
+        ("mujoco", collision(mesh_geometry("missing.stl"), None, "hull"), GOOD_INERTIAL,
+         "did not resolve"),
+        ("mujoco", _flat("box", (1, 0.5, 0)), GOOD_INERTIAL, "degenerate"),
+        ("volume", _flat("box", (1, 0.5, 0)), GOOD_INERTIAL, "zero volume"),
+        ("mujoco", _flat("cylinder", (0.1, 0), "line"), GOOD_INERTIAL, "degenerate"),
         ("inertia", BOX, "", "no <inertial>"),
-        ("inertia", BOX, "<inertial><mass>2</mass></inertial>", "default unit inertia"),
+        ("inertia", BOX, inertial(2.0, None, posed=False), "default unit inertia"),
+        # URDF-style attributes (GZI109) stay inline: the libsdformat-ignored form is the point.
         ("inertia", BOX, "<inertial><mass>2</mass><inertia ixx='1' iyy='1' izz='1'/></inertial>",
          "default unit inertia"),
-        ("inertia", BOX, GOOD_INERTIAL.replace("<inertial>", "<inertial auto='true'>"),
-         "auto"),
-        ("inertia", BOX, GOOD_INERTIAL.replace("0.25", "0.5"), "triangle inequality"),
-        ("inertia", BOX, GOOD_INERTIAL.replace("0.25", "0.3"), "degenerate"),
-        ("inertia", BOX, GOOD_INERTIAL.replace("<mass>2", "<mass>0"), "positive mass"),
+        ("inertia", BOX, auto_inertial(mass=2.0, extra=inertia_xml(I_GOOD)), "auto"),
+        ("inertia", BOX, inertial(2.0, np.diag([0.1, 0.2, 0.5]), posed=False),
+         "triangle inequality"),
+        ("inertia", BOX, inertial(2.0, np.diag([0.1, 0.2, 0.3]), posed=False), "degenerate"),
+        ("inertia", BOX, inertial(0.0, I_GOOD, posed=False), "positive mass"),
     ],
 )
 def test_link_that_cannot_be_fitted_names_itself_and_another_fit(

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from audit_helpers import codes_by_link
 from conftest import EXAMPLES, run_cli
 from fix_oracles import drake_fix_inertia as _drake_fix_inertia
@@ -29,6 +30,8 @@ from gzinertia.sdf import read_sdf_file
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+# Inline: the fix must keep this file's comment and layout (minimal diff), and tests edit its
+# exact text.
 BROKEN = """<?xml version="1.0"?>
 <sdf version="1.10">
   <model name="m">
@@ -216,7 +219,7 @@ def _compare_with_drake(
 
 
 def _random_primitive_model(seed: int) -> str:
-    from sdfgen import fmt, geometry_xml, pose_xml
+    from sdfgen import geometry_xml, pose_xml
 
     rng = np.random.default_rng(seed)
     links = []
@@ -226,14 +229,10 @@ def _random_primitive_model(seed: int) -> str:
             for j in range(1 + int(rng.integers(0, 3)))
         )
         I = np.diag(rng.uniform(0.1, 1.0, 3))  # often invalid: ignored by geometry
-        links.append(
-            f'<link name="l{i}"><pose>{i} 0 0 0 0 0</pose><inertial>'
-            f"<pose>{' '.join(fmt(v) for v in rng.uniform(-0.2, 0.2, 3))} 0.1 0.2 0.3</pose>"
-            f"<mass>{fmt(rng.uniform(0.5, 50.0))}</mass><inertia><ixx>{fmt(I[0, 0])}</ixx>"
-            f"<iyy>{fmt(I[1, 1])}</iyy><izz>{fmt(I[2, 2])}</izz></inertia></inertial>"
-            f"{collisions}</link>"
-        )
-    return f'<sdf version="1.11"><model name="g{seed}">{"".join(links)}</model></sdf>'
+        com = rng.uniform(-0.2, 0.2, 3)
+        inertial = sdf.inertial(rng.uniform(0.5, 50.0), I, com, rpy=(0.1, 0.2, 0.3))
+        links.append(sdf.link(f"l{i}", inertial, collisions, pose=(i, 0, 0, 0, 0, 0)))
+    return sdf.model(*links, version="1.11", name=f"g{seed}")
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -273,20 +272,16 @@ def test_geometry_equals_drake_fix_inertia_on_meshes(
     trimesh.creation.annulus(r_min=0.2, r_max=0.5, height=0.3).export(tmp_path / "ring.obj")
     trimesh.creation.box(extents=(0.3, 0.6, 0.2)).export(tmp_path / "box.obj")
     path = tmp_path / "mesh.sdf"
-    path.write_text(
-        '<sdf version="1.10"><model name="mm">'
-        '<link name="ring"><inertial><pose>0.1 0 0 0 0 0</pose><mass>12</mass><inertia>'
-        "<ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial>"
-        '<collision name="c"><pose>0.2 -0.1 0.05 0.3 0.2 0.1</pose><geometry><mesh>'
-        "<uri>ring.obj</uri><scale>1.5 1 0.5</scale></mesh></geometry></collision>"
-        '<collision name="s"><pose>0 0 0.6 0 0 0</pose><geometry><sphere><radius>0.1'
-        "</radius></sphere></geometry></collision></link>"
-        '<link name="block"><pose>2 0 0 0 0 0</pose><inertial><mass>4</mass><inertia>'
-        "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.3</izz></inertia></inertial>"
-        '<collision name="c"><pose>0 0 0 0 0.4 0</pose><geometry><mesh><uri>box.obj</uri>'
-        "</mesh></geometry></collision></link>"
-        "</model></sdf>"
+    ring = sdf.link(
+        "ring", sdf.inertial(12.0, np.diag([1.0, 1.0, 3.0]), com=(0.1, 0, 0)),
+        sdf.mesh("ring.obj", scale=(1.5, 1, 0.5), pose=(0.2, -0.1, 0.05, 0.3, 0.2, 0.1)),
+        sdf.sphere(0.1, pose=(0, 0, 0.6, 0, 0, 0), name="s"),
     )
+    block = sdf.link(
+        "block", sdf.inertial(4.0, np.diag([0.1, 0.1, 0.3]), posed=False),
+        sdf.mesh("box.obj", pose=(0, 0, 0, 0, 0.4, 0)), pose=(2, 0, 0, 0, 0, 0),
+    )
+    path.write_text(sdf.model(ring, block, version="1.10", name="mm"))
     assert _compare_with_drake(path, tmp_path, capsys) == 2
 
 
@@ -374,18 +369,14 @@ def test_inertial_without_inertia_and_included_links(
     """An <inertial> with <mass> only (the spec's unit inertia applies) gets an <inertia>; a
     link defined in an included file is left to that file, and the report says so."""
     (tmp_path / "part").mkdir()
-    (tmp_path / "part" / "model.sdf").write_text(
-        '<sdf version="1.10"><model name="part"><link name="p"><inertial><mass>1</mass>'
-        "<inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.3</izz></inertia></inertial>"
-        "</link></model></sdf>"
-    )
+    (tmp_path / "part" / "model.sdf").write_text(sdf.model(
+        sdf.link("p", sdf.inertial(1.0, np.diag([0.1, 0.1, 0.3]), posed=False)),
+        version="1.10", name="part"))
     path = tmp_path / "m.sdf"
-    path.write_text(
-        '<sdf version="1.10"><world name="w"><model name="m"><link name="a"><inertial>'
-        "<mass>0.1</mass></inertial>"
-        '<collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry>'
-        "</collision></link></model><include><uri>part</uri></include></world></sdf>"
-    )
+    mass_only = sdf.link("a", sdf.inertial(0.1, None, posed=False),
+                         sdf.box((0.1, 0.1, 0.1), pose=None))
+    path.write_text(sdf.world(sdf.nested_model("m", mass_only), sdf.include("part"),
+                              version="1.10"))
     code, _, err = run_cli(["fix", str(path), "--method", "geometry", "--in-place"], capsys)
     assert code == 0, err
     assert "part::p: defined in" in err
@@ -456,7 +447,7 @@ def test_geometry_visual_posed_relative_to_frames_equals_drake_fix_inertia(
     another link (placed through the frame graph, as libsdformat resolves them): what Drake's
     fix_inertia computes from the same illustration geometry."""
     pytest.importorskip("pydrake")
-    from sdfgen import fmt, geometry_xml, pose_xml
+    from sdfgen import geometry_xml, pose_xml
 
     rng = np.random.default_rng(100 + seed)
     links = []
@@ -468,15 +459,14 @@ def test_geometry_visual_posed_relative_to_frames_equals_drake_fix_inertia(
             f"{geometry_xml(rng, kind, '')}</visual>"
             for j, ref in enumerate(refs)
         )
-        links.append(
-            f'<link name="l{i}">{pose_xml(rng, None, allow_omit=False)}<inertial>'
-            f"<mass>{fmt(rng.uniform(0.5, 50.0))}</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
-            f"<izz>1</izz></inertia></inertial>{visuals}</link>"
-            f'<frame name="f{i}" attached_to="l{i}">{pose_xml(rng, "__model__", allow_omit=False)}'
-            "</frame>"
-        )
+        # Random <pose> elements (sdfgen: every form) as the elements' parts.
+        links.append(sdf.link(
+            f"l{i}", pose_xml(rng, None, allow_omit=False),
+            sdf.inertial(rng.uniform(0.5, 50.0), np.eye(3), posed=False), visuals))
+        links.append(sdf.frame(f"f{i}", pose_xml(rng, sdf.MODEL_FRAME, allow_omit=False),
+                               attached_to=f"l{i}"))
     path = tmp_path / "r.sdf"
-    path.write_text(f'<sdf version="1.9"><model name="r{seed}">{"".join(links)}</model></sdf>')
+    path.write_text(sdf.model(*links, version="1.9", name=f"r{seed}"))
     assert 'relative_to="f0"' in path.read_text()
     assert _compare_with_drake(path, tmp_path, capsys, visual=True) == len(kinds)
 
@@ -497,15 +487,10 @@ def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
         cases.append(R @ np.diag(lam) @ R.T)
     links = []
     for i, I in enumerate(cases):
-        values = "".join(
-            f"<{t}>{float(I[a, b])!r}</{t}>"
-            for t, (a, b) in (("ixx", (0, 0)), ("ixy", (0, 1)), ("ixz", (0, 2)),
-                              ("iyy", (1, 1)), ("iyz", (1, 2)), ("izz", (2, 2)))
-        )
-        links.append(f'<link name="l{i}"><pose>{i} 0 0 0 0 0</pose><inertial><mass>2</mass>'
-                     f"<inertia>{values}</inertia></inertial></link>")
+        links.append(sdf.link(f"l{i}", sdf.inertial(2.0, I, posed=False),
+                              pose=(i, 0, 0, 0, 0, 0)))
     path = tmp_path / "many.sdf"
-    path.write_text(f'<sdf version="1.10"><model name="m">{"".join(links)}</model></sdf>')
+    path.write_text(sdf.model(*links, version="1.10"))
     assert len(_libsdformat_inertia_errors(path)) == len(cases)
     code, _, err = run_cli(["fix", str(path), "--in-place"], capsys)
     assert code == 0, err
@@ -560,6 +545,7 @@ def test_urdf_style_attributes_become_child_elements(
         '<inertia ixx="0.01" iyy="0.01" izz="0.05"/></inertial></link>'
     )
     path = tmp_path / "m.sdf"
+    # Inline: the URDF-style <inertia> attributes (what GZI109 finds) are the point.
     path.write_text(f'<sdf version="1.10"><model name="m">{body}</model></sdf>')
     assert "GZI109" in _codes(path)["m::a"]
     code, _, err = run_cli(["fix", str(path), "--in-place"], capsys)
@@ -604,12 +590,9 @@ def test_a_mesh_with_2d_vertices_is_one_line_not_an_internal_error(
         "v 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
     )
     path = tmp_path / "m.sdf"
-    path.write_text(
-        '<sdf version="1.10"><model name="m"><link name="fin"><inertial><mass>1</mass>'
-        "<inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz></inertia></inertial>"
-        '<collision name="tet"><geometry><mesh><uri>tet.obj</uri></mesh></geometry>'
-        "</collision></link></model></sdf>"
-    )
+    path.write_text(sdf.model(sdf.link(
+        "fin", sdf.inertial(1.0, np.diag([2.0, 3.0, 4.0]), posed=False),
+        sdf.mesh("tet.obj", pose=None, name="tet")), version="1.10"))
     for args in (["audit", "--no-cache", "--format", "text"], ["fix", "--method", "geometry",
                                                                 "--all-links"]):
         code, out, err = run_cli([*args, str(path)], capsys)

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 import trimesh
 from conftest import CORPUS, run_cli
 
@@ -137,11 +138,8 @@ def test_cli_waterline_reports_flotation(tmp_path, capsys) -> None:
 
     L, B, H, rho = 2.0, 1.0, 0.5, 1000.0
     m = 0.4 * rho * L * B * H
-    text = f"""<sdf version="1.10"><model name="barge"><pose>0 0 3 0 0 0</pose>
-      <link name="hull"><inertial><mass>{m}</mass>
-      <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
-      <collision name="c"><geometry><box><size>{L} {B} {H}</size></box></geometry></collision>
-      </link></model></sdf>"""
+    hull = sdf.link("hull", sdf.inertial(m, np.eye(3), posed=False), sdf.box((L, B, H), pose=None))
+    text = sdf.model(hull, version="1.10", name="barge", pose=(0, 0, 3, 0, 0, 0))
     path = tmp_path / "barge.sdf"
     path.write_text(text)
     code, out, err = run_cli(["hydrostatics", str(path), "--json", "--waterline", "0"], capsys)

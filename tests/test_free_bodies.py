@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from audit_helpers import findings_of
 from conftest import run_cli
 from hypothesis import HealthCheck, example, given, settings
@@ -19,21 +20,19 @@ from hypothesis import strategies as st
 from gzinertia.physics.bodies import free_bodies
 
 RHO, G = 1000.0, 9.8
-UNIFORM = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
-           f"<uniform_fluid_density>{RHO:g}</uniform_fluid_density></plugin>")
+UNIFORM = sdf.buoyancy_plugin(RHO)
 
 
 def sphere_link(name: str, radius: float, mass: float, z: float, com_z: float = 0.0,
                 x: float = 0.0) -> str:
-    return (f'<link name="{name}"><pose>{x} 0 {z} 0 0 0</pose><inertial><pose>0 0 {com_z} 0 0 0'
-            f"</pose><mass>{mass!r}</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
-            f'</inertia></inertial><collision name="c"><geometry><sphere><radius>{radius!r}'
-            "</radius></sphere></geometry></collision></link>")
+    """A sphere of ``radius`` at ``(x, 0, z)`` (unit inertia), G ``com_z`` above its centre."""
+    return sdf.link(name, sdf.inertial(mass, np.eye(3), com=(0, 0, com_z)),
+                    sdf.sphere(radius, pose=None), pose=(x, 0, z, 0, 0, 0))
 
 
 def joint(name: str, kind: str, parent: str, child: str) -> str:
-    return (f'<joint name="{name}" type="{kind}"><parent>{parent}</parent><child>{child}'
-            "</child><axis><xyz>0 1 0</xyz></axis></joint>")
+    """A joint of ``kind`` about y."""
+    return sdf.joint(name, parent, child, type=kind, axis=(0, 1, 0))
 
 
 def sphere_volume(r: float) -> float:
@@ -95,7 +94,7 @@ def test_free_bodies_are_drakes_floating_bases(case: tuple[int, list[tuple[int, 
     bodies = free_bodies(names, joints)
     links = "".join(sphere_link(name, 0.1, 1.0, i) for i, name in enumerate(names))
     js = "".join(joint(f"j{k}", kind, p, c) for k, (kind, p, c) in enumerate(joints))
-    text = f'<sdf version="1.10"><model name="m">{links}{js}</model></sdf>'
+    text = sdf.model(links, js, version="1.10")
     free_roots = {root for root, anchored in bodies.values() if not anchored}
     assert free_roots == _drake_floating_bases(text)
     edges = [(names.index(p), names.index(c)) for _, p, c in joints if p != "world"]
@@ -114,13 +113,15 @@ def test_reader_gives_each_link_its_body(tmp_path: Path) -> None:
     link they are attached to) join bodies; a joint to the world anchors one."""
     from gzinertia.sdf.reader import read_sdf_file
 
-    text = ('<sdf version="1.10"><model name="m">'
-            f'{sphere_link("a", 0.1, 1.0, 0)}{sphere_link("b", 0.1, 1.0, 1)}'
-            '<frame name="fb" attached_to="b"/>'
-            '<model name="n">' + sphere_link("c", 0.1, 1.0, 2) + "</model>"
-            f'{sphere_link("d", 0.1, 1.0, 3)}{sphere_link("e", 0.1, 1.0, 4)}'
-            f'{joint("j1", "revolute", "a", "fb")}{joint("j2", "ball", "b", "n")}'
-            f'{joint("j3", "revolute", "world", "d")}</model></sdf>')
+    text = sdf.model(
+        sphere_link("a", 0.1, 1.0, 0), sphere_link("b", 0.1, 1.0, 1),
+        sdf.frame("fb", attached_to="b"),
+        sdf.nested_model("n", sphere_link("c", 0.1, 1.0, 2)),
+        sphere_link("d", 0.1, 1.0, 3), sphere_link("e", 0.1, 1.0, 4),
+        joint("j1", "revolute", "a", "fb"), joint("j2", "ball", "b", "n"),
+        joint("j3", "revolute", "world", "d"),
+        version="1.10",
+    )
     path = tmp_path / "m.sdf"
     path.write_text(text)
     links = {link.name: link for link in read_sdf_file(path).links}
@@ -141,9 +142,10 @@ M_SINK = RHO * (sphere_volume(R_FLOAT) + sphere_volume(R_SINK)) - M_FLOAT  # the
 def mooring(joined: str = "") -> str:
     """A float above its sinker in one model, in a uniform-fluid world; the model as a whole
     is exactly neutral, each of them is not (unless ``joined`` joins them)."""
-    return (f'<sdf version="1.10"><world name="w">{UNIFORM}<model name="buoy">'
-            f'<pose>0 0 -10 0 0 0</pose>{sphere_link("float", R_FLOAT, M_FLOAT, 0.0)}'
-            f'{sphere_link("sinker", R_SINK, M_SINK, -2.0)}{joined}</model></world></sdf>')
+    buoy = sdf.nested_model("buoy", sphere_link("float", R_FLOAT, M_FLOAT, 0.0),
+                            sphere_link("sinker", R_SINK, M_SINK, -2.0), joined,
+                            pose=(0, 0, -10, 0, 0, 0))
+    return sdf.world(UNIFORM, buoy, version="1.10")
 
 
 def test_json_bodies_of_a_float_and_its_sinker(tmp_path: Path, capsys) -> None:
@@ -171,8 +173,7 @@ def test_json_chain_joined_by_revolute_joints_is_one_body(tmp_path: Path, capsys
     links = "".join(sphere_link(f"s{i}", 0.1 * (i + 1), 1.0, -2.0 * i) for i in range(3))
     js = joint("j0", "revolute", "s0", "s1") + joint("j1", "revolute", "s1", "s2")
     path = tmp_path / "w.sdf"
-    path.write_text(f'<sdf version="1.10"><world name="w">{UNIFORM}<model name="chain">'
-                    f"{links}{js}</model></world></sdf>")
+    path.write_text(sdf.world(UNIFORM, sdf.nested_model("chain", links, js), version="1.10"))
     code, out, err = run_cli(["hydrostatics", str(path), "--json"], capsys)
     assert code == 0, err
     (m,) = json.loads(out)["models"]
@@ -209,9 +210,9 @@ def pair(joined: str) -> str:
     centre (unstable alone), the second with G 0.5 r below (stable); their sum is stable."""
     r = 0.2
     m = RHO * sphere_volume(r)
-    return (f'<sdf version="1.10"><model name="rov">'
-            f'{sphere_link("top", r, m, 0.0, 0.1 * r)}'
-            f'{sphere_link("keel", r, m, 0.0, -0.5 * r, x=1.0)}{joined}</model></sdf>')
+    return sdf.model(sphere_link("top", r, m, 0.0, 0.1 * r),
+                     sphere_link("keel", r, m, 0.0, -0.5 * r, x=1.0), joined,
+                     version="1.10", name="rov")
 
 
 def test_gzi301_judges_each_free_body_and_the_joined_twin(tmp_path: Path) -> None:
@@ -226,27 +227,22 @@ def test_gzi301_judges_each_free_body_and_the_joined_twin(tmp_path: Path) -> Non
     assert findings_of(tmp_path / "c", twin, "GZI301") == []
 
 
-GRADED = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
-          f"<graded_buoyancy><default_density>{RHO:g}</default_density><density_change>"
-          "<above_depth>0</above_depth><density>0</density></density_change>"
-          "</graded_buoyancy></plugin>")
+GRADED = sdf.buoyancy_plugin(default=RHO, changes=[(0.0, 0.0)])  # water below z = 0, air above
 
 
 def barge(name: str, x: float, com_z: float) -> str:
     """A 2 × 1 × 1 m box of half the water's density (draft 0.5 m), G ``com_z`` above its
     centre."""
     m = 0.5 * RHO * 2.0
-    return (f'<link name="{name}"><pose>{x} 0 0 0 0 0</pose><inertial><pose>0 0 {com_z} 0 0 0'
-            f"</pose><mass>{m!r}</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>"
-            '</inertial><collision name="c"><geometry><box><size>2 1 1</size></box></geometry>'
-            "</collision></link>")
+    return sdf.link(name, sdf.inertial(m, np.eye(3), com=(0, 0, com_z)),
+                    sdf.box((2, 1, 1), pose=None), pose=(x, 0, 0, 0, 0, 0))
 
 
 def test_gzi303_judges_each_floating_body(tmp_path: Path) -> None:
     """Two barges in one model, no joint: the top-heavy one capsizes (box closed form
     GM_T = d/2 + B²/(12d) - KG), the other is stable; only the first is reported."""
-    text = (f'<sdf version="1.10"><world name="w">{GRADED}<model name="pair">'
-            f'{barge("tall", 0.0, 0.45)}{barge("low", 5.0, -0.3)}</model></world></sdf>')
+    text = sdf.world(GRADED, sdf.nested_model("pair", barge("tall", 0.0, 0.45),
+                                              barge("low", 5.0, -0.3)), version="1.10")
     found = findings_of(tmp_path / "d", text, "GZI303")
     assert [f.values["body"] for f in found] == ["pair::tall"]
     d, B, KG = 0.5, 1.0, 0.5 + 0.45

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 #: each example costs an oracle run: a failure is reported as found, not shrunk for minutes
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 LINK_INERTIA_INVALID = 18  # sdf::ErrorCode::LINK_INERTIA_INVALID in libsdformat 12
-TAGS = (("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2), ("iyy", 1, 1), ("iyz", 1, 2), ("izz", 2, 2))
 
 
 def _rotation(q: tuple[float, float, float, float]) -> np.ndarray:
@@ -76,14 +76,9 @@ def near_limit(draw: st.DrawFn) -> np.ndarray:
 
 
 def _sdf(inertias: list[np.ndarray]) -> str:
-    links = []
-    for n, I in enumerate(inertias):
-        values = "".join(f"<{t}>{float(I[i, j])!r}</{t}>" for t, i, j in TAGS)
-        links.append(
-            f'<link name="l{n}"><pose>{n} 0 0 0 0 0</pose><inertial><mass>1</mass>'
-            f"<inertia>{values}</inertia></inertial></link>"
-        )
-    return f'<sdf version="1.9"><model name="m">{"".join(links)}</model></sdf>\n'
+    links = [sdf.link(f"l{n}", sdf.inertial(1.0, I, posed=False), pose=(n, 0, 0, 0, 0, 0))
+             for n, I in enumerate(inertias)]
+    return sdf.model(*links, version="1.9")
 
 
 def _libsdformat_invalid(path: Path) -> set[str]:

@@ -9,6 +9,8 @@ tetrahedron whose winding needs repair (trimesh needs networkx, then undeclared)
 --from 1e160,0,0`` and ``addmass --center 1e300,0,0`` wrote 21 zeros and said "updated".
 """
 
+# The SDF texts here stay inline: hostile bytes and the lines the errors name are the point.
+
 from __future__ import annotations
 
 import ast

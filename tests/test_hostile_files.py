@@ -17,6 +17,8 @@ Each hostile case runs in a child process under a time limit and an address-spac
 13. cache entries that do not verify are not trusted; a cache file nested too deeply is ignored.
 """
 
+# The SDF texts here stay inline: hostile bytes (DOCTYPEs, entities, caps) are the point.
+
 from __future__ import annotations
 
 import ctypes

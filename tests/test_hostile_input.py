@@ -7,6 +7,8 @@ every audit rule without an exception. The default run draws 1,000 mutated
 files; `make test-slow` draws 10,000.
 """
 
+# The SDF texts here stay inline: hostile and broken bytes, and the lines they name, are the point.
+
 from __future__ import annotations
 
 import os

@@ -10,6 +10,8 @@ command. Examples are derandomized; a case that failed once is pinned with ``@ex
 (``PINNED``: one per command, from the reproducers of issue 11).
 """
 
+# The SDF texts here stay inline: they are the mutator's seeds, mutated byte by byte.
+
 from __future__ import annotations
 
 import os

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import REPO, run_cli
 from hydro_oracles import gz_hydrodynamics_wrench, random_posed_ellipsoid
 
@@ -127,20 +128,11 @@ def test_cross_terms_add_up_over_ellipsoids(rng: np.random.Generator) -> None:
     assert np.linalg.norm(fitted - total) < np.linalg.norm(plugin_wrench(base, states) - total)
 
 
-BOX = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="rov">
-    <link name="hull">
-      <inertial><mass>20</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
-      <collision name="box"><geometry><box><size>0.45 0.34 0.25</size></box></geometry></collision>
-      <collision name="float">
-        <pose>0.1 -0.2 0.15 0.3 -0.5 1.1</pose>
-        <geometry><cylinder><radius>0.06</radius><length>0.3</length></cylinder></geometry>
-      </collision>
-    </link>
-  </model>
-</sdf>
-"""
+BOX = sdf.model(sdf.link(
+    "hull", sdf.inertial(20.0, np.eye(3), posed=False),
+    sdf.box((0.45, 0.34, 0.25), pose=None, name="box"),
+    sdf.cylinder(0.06, 0.3, (0.1, -0.2, 0.15, 0.3, -0.5, 1.1), "float"),
+), version="1.10", name="rov")
 
 
 @pytest.mark.parametrize("cross", [False, True])

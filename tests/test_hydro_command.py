@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import run_cli
 from editing import changed_lines
 from hydro_oracles import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
@@ -18,6 +19,7 @@ from gzinertia.sdf import read_sdf_file
 DENSITY, VISCOSITY = 1025.0, 0.02
 RADII = (0.4, 0.15, 0.08)
 
+# Inline: the edit's minimal diff is checked line by line against this layout.
 MODEL = """<?xml version="1.0"?>
 <sdf version="1.10">
   <model name="glider">
@@ -102,34 +104,16 @@ def test_bad_options_are_usage_errors(
 
 BOX = (0.45, 0.34, 0.25)  # a small ROV hull, full sizes
 CYLINDER_POSE = Pose.from_xyz_rpy((0.1, -0.2, 0.15), (0.3, -0.5, 1.1))
-TWO_GEOMS = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="rov">
-    <link name="hull">
-      <inertial><mass>20</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
-      <collision name="box"><geometry><box><size>{box}</size></box></geometry></collision>
-    </link>
-    <link name="frame">
-      <inertial><mass>20</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
-      <collision name="box"><geometry><box><size>{box}</size></box></geometry></collision>
-      <collision name="float">
-        <pose>{pose}</pose>
-        <geometry><cylinder><radius>0.06</radius><length>0.3</length></cylinder></geometry>
-      </collision>
-    </link>
-  </model>
-</sdf>
-"""
-
-
 def _rov(tmp_path: Path) -> Path:
-    xyz, rpy = CYLINDER_POSE.p, CYLINDER_POSE.rpy()
+    """Two links of 20 kg: ``hull`` a box of :data:`BOX`, ``frame`` the same box and a
+    cylinder ``float`` at :data:`CYLINDER_POSE`."""
+    inertial = sdf.inertial(20.0, np.eye(3), posed=False)
+    hull = sdf.box(BOX, pose=None, name="box")
+    cylinder = sdf.cylinder(0.06, 0.3, (*CYLINDER_POSE.p, *CYLINDER_POSE.rpy()), "float")
+    text = sdf.model(sdf.link("hull", inertial, hull),
+                     sdf.link("frame", inertial, hull, cylinder), version="1.10", name="rov")
     path = tmp_path / "rov.sdf"
-    path.write_text(
-        TWO_GEOMS.format(
-            box=" ".join(map(str, BOX)), pose=" ".join(f"{x:.17g}" for x in (*xyz, *rpy))
-        )
-    )
+    path.write_text(text)
     return path
 
 

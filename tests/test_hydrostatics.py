@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 import trimesh
 from conftest import CORPUS, run_cli
 from scipy.integrate import quad
@@ -367,6 +368,7 @@ def test_cli_density_overrides_plugin_and_bad_input_is_one_line(tmp_path, capsys
     code, _, err = run_cli([*run, "--model", "nope"], capsys)
     assert code == 2 and err.count("\n") == 1 and "no model matches" in err
     broken = tmp_path / "w.sdf"
+    # Inline: a density that is not a number, on line 1 (asserted).
     broken.write_text('<sdf version="1.9"><world name="w"><plugin filename="gz-sim-buoyancy-'
                       'system" name="gz::sim::systems::Buoyancy"><uniform_fluid_density>x'
                       '</uniform_fluid_density></plugin></world></sdf>')
@@ -379,14 +381,10 @@ def test_plot_marks_g_b_and_the_waterline(tmp_path, capsys) -> None:
     legend entries and each model's labels), at the hydrostatics' positions."""
     from gzinertia.report.plot import HydroMarks
 
-    text = ('<sdf version="1.10"><world name="w"><plugin filename="gz-sim-buoyancy-system" '
-            'name="gz::sim::systems::Buoyancy"><graded_buoyancy><default_density>1000'
-            "</default_density><density_change><above_depth>0</above_depth><density>1"
-            "</density></density_change></graded_buoyancy></plugin><model name=\"buoy\">"
-            '<pose>0 0 -1 0 0 0</pose><link name="b"><inertial><pose>0 0 -0.1 0 0 0</pose>'
-            "<mass>10</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
-            '<collision name="c"><geometry><sphere><radius>0.3</radius></sphere></geometry>'
-            "</collision></link></model></world></sdf>")
+    ball = sdf.link("b", sdf.inertial(10.0, np.eye(3), com=(0, 0, -0.1)),
+                    sdf.sphere(0.3, pose=None))
+    text = sdf.world(sdf.buoyancy_plugin(default=1000.0, changes=[(0.0, 1.0)]),
+                     sdf.nested_model("buoy", ball, pose=(0, 0, -1, 0, 0, 0)), version="1.10")
     path = tmp_path / "w.sdf"
     path.write_text(text)
     out = tmp_path / "w.svg"

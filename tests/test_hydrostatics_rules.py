@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import sdf_builders as sdf
 import trimesh
 from audit_helpers import findings_of
 from sdf_builders import write
@@ -13,28 +15,27 @@ from gzinertia.audit.config import AuditConfig, config_from_table
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
 
-UNIFORM = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
-           "<uniform_fluid_density>1000</uniform_fluid_density></plugin>")
-GRADED = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
-          "<graded_buoyancy><default_density>1000</default_density><density_change>"
-          "<above_depth>0</above_depth><density>1</density></density_change>"
-          "</graded_buoyancy></plugin>")
-HYDRO = ('<plugin filename="gz-sim-hydrodynamics-system" '
-         'name="gz::sim::systems::Hydrodynamics"><link_name>body</link_name>'
-         "<xUabsU>-4</xUabsU></plugin>")
+UNIFORM = sdf.buoyancy_plugin(1000.0)
+GRADED = sdf.buoyancy_plugin(default=1000.0, changes=[(0.0, 1.0)])  # air above z = 0
+HYDRO = sdf.hydro_plugin("body", {"xUabsU": -4.0})
+HULL = sdf.box_geometry((0.5, 0.5, 0.4))
 
 
-def world(plugin: str, body: str, pose: str = "0 0 -5 0 0 0") -> str:
-    return (f'<sdf version="1.10"><world name="w">{plugin}<model name="rov"><pose>{pose}</pose>'
-            f"{body}</model></world></sdf>")
+def world(plugin: str, body: str, pose: sdf.Pose6 = (0, 0, -5, 0, 0, 0)) -> str:
+    """A world of the Buoyancy ``plugin`` and the model ``rov`` of ``body`` at ``pose``."""
+    return sdf.world(plugin, sdf.nested_model("rov", body, pose=pose), version="1.10")
 
 
-def box_link(mass: float, com_z: float, geometry: str = "<box><size>0.5 0.5 0.4</size></box>",
-             collision_pose: str = "0 0 0 0 0 0") -> str:
-    return (f'<link name="body"><inertial><pose>0 0 {com_z} 0 0 0</pose><mass>{mass}</mass>'
-            "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
-            f'<collision name="hull"><pose>{collision_pose}</pose><geometry>{geometry}'
-            "</geometry></collision></link>")
+def rov(*parts: str) -> str:
+    """A model file of ``parts``: Gazebo's default water."""
+    return sdf.model(*parts, version="1.10", name="rov")
+
+
+def box_link(mass: float, com_z: float, geometry: str = HULL,
+             collision_pose: sdf.Pose6 = sdf.ORIGIN) -> str:
+    """The link ``body`` (unit inertia), G ``com_z`` above its origin, its collision ``hull``."""
+    return sdf.link("body", sdf.inertial(mass, np.eye(3), com=(0, 0, com_z)),
+                    sdf.collision(geometry, collision_pose, "hull"))
 
 
 def codes(folder: Path, text: str) -> set[str]:
@@ -53,7 +54,7 @@ def test_gzi301_needs_near_neutral_and_submerged(tmp_path: Path) -> None:
     # a brick (2× its displaced mass) with G high is not a hovering vehicle
     assert "GZI301" not in codes(tmp_path / "b", world(UNIFORM, box_link(200.0, 0.05)))
     # in a graded world, the body half out of the water is not submerged
-    surface = world(GRADED, box_link(50.0, 0.05), pose="0 0 0 0 0 0")
+    surface = world(GRADED, box_link(50.0, 0.05), pose=sdf.ORIGIN)
     assert "GZI301" not in codes(tmp_path / "s", surface)
     deep = world(GRADED, box_link(100.0, 0.05))
     assert "GZI301" in codes(tmp_path / "g", deep)
@@ -63,12 +64,11 @@ def test_gzi301_in_a_model_file_for_bodies_that_nearly_hover(tmp_path: Path) -> 
     """A model file: Gazebo's default water; the near-neutral body is judged (with or without
     a Hydrodynamics plugin, which `hydro` adds: an edit must not bring a model into scope),
     a dense one is not."""
-    vehicle = (f'<sdf version="1.10"><model name="rov">{box_link(100.0, 0.05)}{HYDRO}</model>'
-               "</sdf>")
+    vehicle = rov(box_link(100.0, 0.05), HYDRO)
     assert "GZI301" in codes(tmp_path / "v", vehicle)
-    bare = f'<sdf version="1.10"><model name="rov">{box_link(100.0, 0.05)}</model></sdf>'
+    bare = rov(box_link(100.0, 0.05))
     assert "GZI301" in codes(tmp_path / "b", bare)
-    dense = f'<sdf version="1.10"><model name="rov">{box_link(300.0, 0.05)}</model></sdf>'
+    dense = rov(box_link(300.0, 0.05))
     assert "GZI301" not in codes(tmp_path / "d", dense)
 
 
@@ -87,8 +87,7 @@ def test_gzi302_net_buoyancy_threshold_and_setting(tmp_path: Path) -> None:
 
 
 def test_gzi302_not_in_model_files(tmp_path: Path) -> None:
-    vehicle = (f'<sdf version="1.10"><model name="rov">{box_link(50.0, -0.05)}{HYDRO}</model>'
-               "</sdf>")
+    vehicle = rov(box_link(50.0, -0.05), HYDRO)
     assert "GZI302" not in codes(tmp_path, vehicle)
 
 
@@ -103,22 +102,22 @@ def _mesh(folder: Path, offset: float) -> Path:
 
 def test_gzi305_mesh_scale_and_centroid_and_the_clean_twin(tmp_path: Path) -> None:
     path = _mesh(tmp_path / "m", 0.0)
-    scaled = f"<mesh><uri>{path}</uri><scale>2 2 2</scale></mesh>"
+    scaled = sdf.mesh_geometry(str(path), scale=(2, 2, 2))
     found = findings_of(tmp_path / "m", world(UNIFORM, box_link(100.0, -0.05, scaled)),
                         "GZI305")
     assert len(found) == 1 and "<scale> ignored" in found[0].message
-    clean = f"<mesh><uri>{path}</uri></mesh>"
+    clean = sdf.mesh_geometry(str(path))
     assert "GZI305" not in codes(tmp_path / "m", world(UNIFORM, box_link(100.0, -0.05, clean)))
     off = _mesh(tmp_path / "o", 0.3)
     found = findings_of(tmp_path / "o",
-                        world(UNIFORM, box_link(100.0, -0.05, f"<mesh><uri>{off}</uri></mesh>")),
+                        world(UNIFORM, box_link(100.0, -0.05, sdf.mesh_geometry(str(off)))),
                         "GZI305")
     assert len(found) == 1 and "centre of volume" in found[0].message
 
 
 def test_gzi305_mesh_in_graded_world(tmp_path: Path) -> None:
     path = _mesh(tmp_path / "g", 0.0)
-    text = world(GRADED, box_link(100.0, -0.05, f"<mesh><uri>{path}</uri></mesh>"))
+    text = world(GRADED, box_link(100.0, -0.05, sdf.mesh_geometry(str(path))))
     found = findings_of(tmp_path / "g", text, "GZI305")
     assert len(found) == 1 and "no buoyancy in a graded" in found[0].message
     primitive = world(GRADED, box_link(100.0, -0.05))
@@ -126,8 +125,8 @@ def test_gzi305_mesh_in_graded_world(tmp_path: Path) -> None:
 
 
 def barge(com_z: float) -> str:
-    return world(GRADED, box_link(600.0, com_z, "<box><size>4 1 1</size></box>"),
-                 pose="0 0 0.2 0 0 0")
+    return world(GRADED, box_link(600.0, com_z, sdf.box_geometry((4, 1, 1))),
+                 pose=(0, 0, 0.2, 0, 0, 0))
 
 
 def test_gzi303_top_heavy_barge_and_its_ballasted_twin(tmp_path: Path) -> None:
@@ -141,34 +140,35 @@ def test_gzi303_top_heavy_barge_and_its_ballasted_twin(tmp_path: Path) -> None:
 
 
 def test_gzi303_only_in_graded_worlds(tmp_path: Path) -> None:
-    uniform = world(UNIFORM, box_link(600.0, 0.4, "<box><size>4 1 1</size></box>"))
+    uniform = world(UNIFORM, box_link(600.0, 0.4, sdf.box_geometry((4, 1, 1))))
     assert "GZI303" not in codes(tmp_path, uniform)
 
 
-def proxy_model(size: str, z: float) -> str:
-    return ('<sdf version="1.10"><model name="rov"><link name="body"><inertial>'
-            "<mass>60</mass><inertia><ixx>1.7</ixx><iyy>2.1</iyy><izz>2.6</izz></inertia>"
-            '</inertial><visual name="hull"><geometry><box><size>0.6 0.4 0.3</size></box>'
-            f'</geometry></visual><collision name="c"><pose>0 0 {z} 0 0 0</pose><geometry>'
-            f"<box><size>{size}</size></box></geometry></collision></link></model></sdf>")
+def proxy_model(size: tuple[float, float, float], z: float) -> str:
+    """The hull drawn by a 0.6 × 0.4 × 0.3 m box visual, its collision a box of ``size`` at
+    height ``z``."""
+    return rov(sdf.link(
+        "body", sdf.inertial(60.0, np.diag([1.7, 2.1, 2.6]), posed=False),
+        sdf.visual(sdf.box_geometry((0.6, 0.4, 0.3)), pose=None, name="hull"),
+        sdf.box(size, pose=(0, 0, z, 0, 0, 0))))
 
 
 def test_gzi304_small_or_offset_proxy_and_the_hull_twin(tmp_path: Path) -> None:
-    small = findings_of(tmp_path / "s", proxy_model("0.2 0.2 0.1", 0.0), "GZI304")
+    small = findings_of(tmp_path / "s", proxy_model((0.2, 0.2, 0.1), 0.0), "GZI304")
     assert len(small) == 1 and small[0].values["collision_volume"] < 0.25 * 0.072
-    offset = findings_of(tmp_path / "o", proxy_model("0.6 0.4 0.3", 0.3), "GZI304")
+    offset = findings_of(tmp_path / "o", proxy_model((0.6, 0.4, 0.3), 0.3), "GZI304")
     assert len(offset) == 1 and abs(offset[0].values["offset"] - 0.3) < 1e-12
-    assert "GZI304" not in codes(tmp_path / "c", proxy_model("0.6 0.4 0.3", 0.0))
+    assert "GZI304" not in codes(tmp_path / "c", proxy_model((0.6, 0.4, 0.3), 0.0))
 
 
 def test_addmass_warns_before_fitting_a_proxy(tmp_path: Path, capsys) -> None:
     from conftest import run_cli
 
-    path = write(tmp_path / "p", proxy_model("0.2 0.2 0.1", 0.0))
+    path = write(tmp_path / "p", proxy_model((0.2, 0.2, 0.1), 0.0))
     code, out, err = run_cli(["addmass", "--ellipsoid", "--diff", str(path)], capsys)
     assert code == 0, err
     assert "buoyancy proxy" in out + err and "GZI304" in out + err
-    path = write(tmp_path / "h", proxy_model("0.6 0.4 0.3", 0.0))
+    path = write(tmp_path / "h", proxy_model((0.6, 0.4, 0.3), 0.0))
     code, out, err = run_cli(["addmass", "--ellipsoid", "--diff", str(path)], capsys)
     assert code == 0, err
     assert "buoyancy proxy" not in out + err

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 import pytest
+import sdf_builders as sdf
 from conftest import EXAMPLES, run_cli
 
 TRIANGLE = EXAMPLES / "defects" / "triangle_inequality" / "model.sdf"
@@ -68,10 +69,9 @@ def test_hydrostatics_writes_what_is_not_a_number_as_null(
         capsys)
     assert status == 0, err
     assert all(math.isfinite(x) for x in _numbers(_strict(out)))
-    world = (  # a model without collisions: no volume, no buoyancy, no centre of buoyancy
-        '<sdf version="1.10"><world name="w"><plugin filename="gz-sim-buoyancy-system" '
-        'name="gz::sim::systems::Buoyancy"/><model name="m"><link name="l"/></model></world>'
-        "</sdf>")
+    # a model without collisions: no volume, no buoyancy, no centre of buoyancy
+    world = sdf.world(sdf.buoyancy_plugin(), sdf.nested_model("m", sdf.link("l")),
+                      version="1.10")
     from gzinertia.audit.formats import json_safe
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld

@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sdf_builders as sdf
 
 from gzinertia.audit.runner import audit
 from gzinertia.sdf import read_sdf_file
 
 
 def _world(uri: str) -> str:
-    return (f'<?xml version="1.0"?><sdf version="1.9"><world name="w"><include><uri>{uri}</uri>'
-            "</include></world></sdf>")
+    return sdf.world(sdf.include(uri), version="1.9")
 
 
 def test_gzi001_says_once_that_nothing_is_downloaded(
@@ -40,6 +40,7 @@ def test_gzi001_says_once_that_nothing_is_downloaded(
 
 def test_gzi109_names_the_urdf_attributes_from_the_note(tmp_path: Path) -> None:
     model = tmp_path / "m.sdf"
+    # Inline: the URDF-style <inertia> attributes (what GZI109 finds) are the point.
     model.write_text(
         '<sdf version="1.9"><model name="m"><link name="l"><inertial><mass>2</mass>'
         '<inertia ixx="0.1" iyy="0.2" izz="0.3"/></inertial></link></model></sdf>'

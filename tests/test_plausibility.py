@@ -17,6 +17,7 @@ import pytest
 from conftest import CORPUS, random_rotation
 from lxml import etree
 from sdf_builders import box, inertial, link, model
+from sdf_builders import link as link_xml
 from sdf_builders import sphere as sphere_collision
 
 from gzinertia.audit.config import AuditConfig
@@ -225,12 +226,10 @@ def wamv_from_xacro(xacro: Path) -> bytes:
     I = inertial.find("inertia")
     assert I is not None
     inertia = "".join(f"<{k}>{I.get(k)}</{k}>" for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
-    return (
-        '<?xml version="1.0"?>\n<sdf version="1.10"><model name="wamv"><link name="base_link">'
-        f"<inertial><mass>{mass}</mass><inertia>{inertia}</inertia></inertial>"
-        + "".join(parts)
-        + "</link></model></sdf>\n"
-    ).encode()
+    # The inertial and collisions as the xacro writes them (values copied as text).
+    base_link = link_xml("base_link", f"<inertial><mass>{mass}</mass><inertia>{inertia}</inertia>"
+                         "</inertial>", *parts)
+    return model(base_link, version="1.10", name="wamv").encode()
 
 
 def test_the_wamv_surface_boat_warns_that_it_floats(tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+import sdf_builders as sdf
 from conftest import EXAMPLES, run_cli
 
 
@@ -99,18 +101,12 @@ def _graded_world(tmp_path: Path) -> Path:
     """A graded world (water of 1000 kg/m³ below z = 0, nothing above) holding a box link
     yawed by 0.7 rad at height 0.1 m (collision 0.3 m along its x, a 1 m cube) and a link
     rolled by 0.4 rad."""
-    plugin = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
-              "<graded_buoyancy><default_density>1000</default_density><density_change>"
-              "<above_depth>0</above_depth><density>0</density></density_change>"
-              "</graded_buoyancy></plugin>")
-    inertial = ("<inertial><pose>0.1 0.2 0.05 0 0 0</pose><mass>300</mass><inertia><ixx>1</ixx>"
-                "<iyy>1</iyy><izz>1</izz></inertia></inertial>")
-    box = ('<collision name="c"><pose>0.3 0 0 0 0 0</pose><geometry><box><size>1 1 1</size>'
-           "</box></geometry></collision>")
-    text = (f'<sdf version="1.10"><world name="w">{plugin}<model name="m">'
-            f'<link name="yawed"><pose>1 2 0.1 0 0 0.7</pose>{inertial}{box}</link>'
-            f'<link name="rolled"><pose>4 0 0.2 0.4 0 0</pose>{inertial}{box}</link>'
-            "</model></world></sdf>")
+    plugin = sdf.buoyancy_plugin(default=1000.0, changes=[(0.0, 0.0)])
+    inertial = sdf.inertial(300.0, np.eye(3), com=(0.1, 0.2, 0.05))
+    box = sdf.box((1, 1, 1), pose=(0.3, 0, 0, 0, 0, 0))
+    links = (sdf.link("yawed", inertial, box, pose=(1, 2, 0.1, 0, 0, 0.7)),
+             sdf.link("rolled", inertial, box, pose=(4, 0, 0.2, 0.4, 0, 0)))
+    text = sdf.world(plugin, sdf.nested_model("m", *links), version="1.10")
     path = tmp_path / "w.sdf"
     path.write_text(text)
     return path
@@ -223,23 +219,15 @@ def test_whole_model_view_marks_each_free_body(
 ) -> None:
     """A float and its sinker, no joint between them: two free bodies, each marked at its own
     G and B (spheres: B at their centres, closed form), not one mark for their sum."""
-    import numpy as np
-
     import gzinertia.report.plot as plot_module
 
-    plugin = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
-              "<uniform_fluid_density>1000</uniform_fluid_density></plugin>")
-
     def sphere(name: str, r: float, z: float) -> str:
-        return (f'<link name="{name}"><pose>0 0 {z} 0 0 0</pose><inertial><mass>10</mass>'
-                "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
-                f'<collision name="c"><geometry><sphere><radius>{r}</radius></sphere>'
-                "</geometry></collision></link>")
+        return sdf.link(name, sdf.inertial(10.0, np.eye(3), posed=False),
+                        sdf.sphere(r, pose=None), pose=(0, 0, z, 0, 0, 0))
 
     path = tmp_path / "w.sdf"
-    path.write_text(f'<sdf version="1.10"><world name="w">{plugin}<model name="buoy">'
-                    f'{sphere("float", 0.3, -1.0)}{sphere("sinker", 0.1, -3.0)}'
-                    "</model></world></sdf>")
+    buoy = sdf.nested_model("buoy", sphere("float", 0.3, -1.0), sphere("sinker", 0.1, -3.0))
+    path.write_text(sdf.world(sdf.buoyancy_plugin(1000.0), buoy, version="1.10"))
     figures = []
     monkeypatch.setattr(plot_module, "render",
                         lambda rows, out, hydro=None: figures.append(plot_module.figure(rows, hydro)))

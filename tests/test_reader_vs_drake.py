@@ -33,6 +33,7 @@ from oracles.drake_oracle import (
     drake_links_stripped,
     load_in_drake,
 )
+from sdf_builders import frame, inertial, joint, link, model, nested_model, world
 from sdfgen import sdf_for_seed
 
 pytestmark = pytest.mark.oracle("pydrake")
@@ -189,36 +190,32 @@ def _drake_of(text: str, tmp_path: Path) -> Links:
 
 def test_oracle_names_and_model_pose(tmp_path: Path) -> None:
     links = _drake_of(
-        """<sdf version="1.9"><model name="top"><pose>1 2 3 0 0 0</pose>
-        <link name="a"><pose>0 0 1 0 0 0</pose></link>
-        <model name="n1"><link name="b"/><model name="n2"><link name="c"/></model></model>
-        </model></sdf>""",
+        model(link("a", pose=(0, 0, 1, 0, 0, 0)),
+              nested_model("n1", link("b"), nested_model("n2", link("c"))),
+              version="1.9", name="top", pose=(1, 2, 3, 0, 0, 0)),
         tmp_path,
     )
     assert set(links) == {"top::a", "top::n1::b", "top::n1::n2::c"}
     np.testing.assert_allclose(links["top::a"][0][:3, 3], [1, 2, 4])  # model pose applied
     np.testing.assert_allclose(links["top::n1::n2::c"][0][:3, 3], [1, 2, 3])
-    world = _drake_of(
-        """<sdf version="1.9"><world name="w">
-        <frame name="f"><pose>0 0 1 0 0 0</pose></frame>
-        <model name="m1"><pose relative_to="f">1 0 0 0 0 0</pose><link name="a"/></model>
-        <model name="m2"><link name="a"/><model name="n"><link name="b"/></model></model>
-        </world></sdf>""",
+    in_world = _drake_of(
+        world(frame("f", pose=(0, 0, 1, 0, 0, 0)),
+              nested_model("m1", link("a"), pose=(1, 0, 0, 0, 0, 0), relative_to="f"),
+              nested_model("m2", link("a"), nested_model("n", link("b"))),
+              version="1.9"),
         tmp_path,
     )
-    assert set(world) == {"m1::a", "m2::a", "m2::n::b"}  # no world name in the scope
-    np.testing.assert_allclose(world["m1::a"][0][:3, 3], [1, 0, 1])
+    assert set(in_world) == {"m1::a", "m2::a", "m2::n::b"}  # no world name in the scope
+    np.testing.assert_allclose(in_world["m1::a"][0][:3, 3], [1, 0, 1])
 
 
 def test_oracle_defaults_and_invalid_inertia(tmp_path: Path) -> None:
     path = tmp_path / "d.sdf"
     path.write_text(
-        """<sdf version="1.9"><model name="m">
-        <link name="none"/>
-        <link name="mass_only"><inertial><mass>2</mass></inertial></link>
-        <link name="bad"><inertial><mass>2</mass>
-          <inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz></inertia></inertial></link>
-        </model></sdf>""",
+        model(link("none"),
+              link("mass_only", inertial(2.0, None, posed=False)),
+              link("bad", inertial(2.0, np.diag([1.0, 1.0, 5.0]), posed=False)),  # 1 + 1 < 5
+              version="1.9"),
         encoding="utf-8",
     )
     result = load_in_drake(path)
@@ -232,6 +229,7 @@ def test_oracle_defaults_and_invalid_inertia(tmp_path: Path) -> None:
 
 def test_oracle_copy_strips_what_drake_rejects(tmp_path: Path) -> None:
     src = tmp_path / "src.world"
+    # Inline: the copy is checked line for line against these lines (what it blanks, what it keeps).
     src.write_text(
         """<?xml version="1.0"?>
 <sdf version="1.9">
@@ -263,32 +261,20 @@ def test_oracle_copy_strips_what_drake_rejects(tmp_path: Path) -> None:
     np.testing.assert_allclose(links["m::b"][0][:3, 3], [0, 0, 1])
 
 
-WELDS = """<?xml version="1.0"?>
-<sdf version="1.9">
-  <world name="w">
-    <model name="m">
-      <link name="a"/>
-      <link name="b"/>
-      <joint name="ab" type="revolute"><parent>a</parent><child>b</child>
-        <axis><xyz>0 0 1</xyz></axis></joint>
-      <model name="inner">
-        <link name="a"/>
-        <joint name="weld" type="fixed"><parent>world</parent><child>a</child></joint>
-      </model>
-    </model>
-    <model name="n"><link name="a"/></model>
-    <model name="k">
-      <link name="tool"/>
-      <link name="body"/>
-      <link name="wheel"/>
-      <joint name="mount" type="fixed"><parent>body</parent><child>tool</child></joint>
-      <joint name="to_world" type="fixed"><parent>world</parent><child>body</child></joint>
-      <joint name="axle" type="continuous"><parent>body</parent><child>wheel</child>
-        <axis><xyz>0 1 0</xyz></axis></joint>
-    </model>
-  </world>
-</sdf>
-"""
+WELDS = world(
+    nested_model(
+        "m", link("a"), link("b"), joint("ab", "a", "b", type="revolute", axis=(0, 0, 1)),
+        nested_model("inner", link("a"), joint("weld", "world", "a")),
+    ),
+    nested_model("n", link("a")),
+    nested_model(
+        "k", link("tool"), link("body"), link("wheel"),
+        joint("mount", "body", "tool"),
+        joint("to_world", "world", "body"),
+        joint("axle", "body", "wheel", type="continuous", axis=(0, 1, 0)),
+    ),
+    version="1.9",
+)
 
 
 def test_links_welded_to_the_world_match_drake(tmp_path: Path) -> None:

@@ -60,6 +60,7 @@ from lxml import etree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import sdf_builders as sdf
 from conftest import CORPUS, EXAMPLES
 from oracles.sdformat_oracle import (
     SdformatFile,
@@ -522,16 +523,12 @@ def test_many_random_models_match_libsdformat(tmp_path: Path) -> None:
 @pytest.mark.oracle("sdformat")
 def test_oracle_names_poses_and_inertia(tmp_path: Path) -> None:
     path = tmp_path / "m.sdf"
+    I = np.array([[1.0, 0.1, 0.0], [0.1, 2.0, 0.0], [0.0, 0.0, 2.5]])
     path.write_text(
-        """<?xml version="1.0"?>
-<sdf version="1.9"><model name="top"><pose>1 2 3 0 0 1.5707963267948966</pose>
-  <link name="a"><pose>1 0 0 0 0 0</pose>
-    <inertial><pose>0.5 0 0 0 0 0</pose><mass>2</mass>
-      <inertia><ixx>1</ixx><iyy>2</iyy><izz>2.5</izz><ixy>0.1</ixy><ixz>0</ixz><iyz>0</iyz>
-      </inertia></inertial></link>
-  <model name="n"><pose>0 0 1 0 0 0</pose><link name="b"/></model>
-</model></sdf>
-""",
+        sdf.model(
+            sdf.link("a", sdf.inertial(2.0, I, com=(0.5, 0, 0)), pose=(1, 0, 0, 0, 0, 0)),
+            sdf.nested_model("n", sdf.link("b"), pose=(0, 0, 1, 0, 0, 0)),
+            version="1.9", name="top", pose=(1, 2, 3, 0, 0, np.pi / 2)),
         encoding="utf-8",
     )
     [result] = read_with_sdformat([path])
@@ -554,11 +551,8 @@ def test_oracle_names_poses_and_inertia(tmp_path: Path) -> None:
 def test_oracle_keeps_an_invalid_inertia(tmp_path: Path) -> None:
     path = tmp_path / "bad.sdf"
     path.write_text(
-        """<?xml version="1.0"?>
-<sdf version="1.9"><model name="m"><link name="bad"><inertial><mass>2</mass>
-  <inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>
-</inertial></link></model></sdf>
-""",
+        sdf.model(sdf.link("bad", sdf.inertial(2.0, np.diag([1.0, 1.0, 5.0]), posed=False)),
+                  version="1.9"),  # 1 + 1 < 5: not a physical inertia
         encoding="utf-8",
     )
     [result] = read_with_sdformat([path])
@@ -571,11 +565,12 @@ def test_oracle_keeps_an_invalid_inertia(tmp_path: Path) -> None:
 @pytest.mark.oracle("sdformat")
 def test_oracle_reports_errors_and_still_gives_a_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.sdf"
+    # Inline: a truncated file (its bytes are the point).
     broken.write_text("<sdf version='1.9'><model name='m'><link name='a'>", encoding="utf-8")
     missing = tmp_path / "missing.sdf"
     missing.write_text(
-        "<sdf version='1.9'><world name='w'><include><uri>model://nowhere</uri></include>"
-        "<model name='m'><link name='a'/></model></world></sdf>",
+        sdf.world(sdf.include("model://nowhere"), sdf.nested_model("m", sdf.link("a")),
+                  version="1.9"),
         encoding="utf-8",
     )
     results = read_with_sdformat([broken, missing])
@@ -591,23 +586,21 @@ def _thing_model(tmp_path: Path) -> Path:
     models = tmp_path / "models"
     (models / "thing").mkdir(parents=True)
     (models / "thing" / "model.config").write_text(
-        "<model><name>thing</name><sdf version='1.9'>model.sdf</sdf></model>", encoding="utf-8")
+        sdf.model_config(version="1.9", name="thing"), encoding="utf-8")
     (models / "thing" / "model.sdf").write_text(
-        "<sdf version='1.9'><model name='thing'><link name='body'/></model></sdf>",
-        encoding="utf-8")
+        sdf.model(sdf.link("body"), version="1.9", name="thing"), encoding="utf-8")
     return models
 
 
 @pytest.mark.oracle("sdformat")
 def test_oracle_resolves_model_uris_through_the_model_path(tmp_path: Path) -> None:
     models = _thing_model(tmp_path)
-    world = tmp_path / "w.sdf"
-    world.write_text(
-        "<sdf version='1.9'><world name='w'><include><uri>model://thing</uri><name>t1</name>"
-        "<pose>0 0 2 0 0 0</pose></include></world></sdf>",
+    world_file = tmp_path / "w.sdf"
+    world_file.write_text(
+        sdf.world(sdf.include("model://thing", "t1", (0, 0, 2, 0, 0, 0)), version="1.9"),
         encoding="utf-8",
     )
-    [result] = read_with_sdformat([world], [models])
+    [result] = read_with_sdformat([world_file], [models])
     assert result["errors"] == []
     [link] = result["links"]
     assert link["name"] == "t1::body"
@@ -615,6 +608,7 @@ def test_oracle_resolves_model_uris_through_the_model_path(tmp_path: Path) -> No
 
 
 def test_version_rewrite_changes_only_the_version() -> None:
+    # Inline: the rewrite is checked byte for byte on these texts.
     text = '<?xml version="1.0"?>\n<sdf version="1.11">\n<model name="m"/></sdf>\n'
     assert as_sdformat_1_9(text) == text.replace('"1.11"', '"1.9"')
     assert as_sdformat_1_9(text.replace("1.11", "1.6")) == text.replace("1.11", "1.6")
@@ -629,15 +623,13 @@ def test_oracle_rounds_merge_include_poses_to_six_digits(tmp_path: Path) -> None
     models = _thing_model(tmp_path)
     yaw = 1.23456789
     paths = []
-    for merge in ("true", "false"):
-        world = tmp_path / f"merge_{merge}.sdf"
-        world.write_text(
-            f"<sdf version='1.9'><world name='w'><model name='outer'><link name='l'/>"
-            f"<include merge='{merge}'><uri>model://thing</uri><pose>0 0 0 0 0 {yaw!r}</pose>"
-            "</include></model></world></sdf>",
-            encoding="utf-8",
-        )
-        paths.append(world)
+    for merge in (True, False):
+        text = sdf.world(sdf.nested_model("outer", sdf.link("l"), sdf.include(
+            "model://thing", pose=(0, 0, 0, 0, 0, yaw), merge=merge)), version="1.9")
+        world_file = tmp_path / f"merge_{str(merge).lower()}.sdf"
+        world_file.write_text(text, encoding="utf-8")
+        paths.append(world_file)
+    [include_line] = [i for i, line in enumerate(text.splitlines(), 1) if "<include" in line]
     merged, nested = read_with_sdformat(paths, [models])
     assert merged["errors"] == [] and nested["errors"] == []
 
@@ -647,7 +639,8 @@ def test_oracle_rounds_merge_include_poses_to_six_digits(tmp_path: Path) -> None
 
     assert yaw_of(nested, "outer::thing::body") == pytest.approx(yaw, abs=1e-15)
     assert yaw_of(merged, "outer::body") == pytest.approx(float(f"{yaw:.6g}"), abs=1e-15)
-    assert truncated_merge_includes(paths[0], [models]) == ["model://thing in merge_true.sdf:1"]
+    assert truncated_merge_includes(paths[0], [models]) == [
+        f"model://thing in merge_true.sdf:{include_line}"]
     assert truncated_merge_includes(paths[1], [models]) == []
 
 

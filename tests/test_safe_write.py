@@ -16,6 +16,7 @@ import pytest
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
 
+# Inline: bytes to write atomically, not models (the writer never parses them).
 OLD = b"<sdf version='1.10'><!-- old -->" + b"a" * 2_000_000 + b"</sdf>\n"
 NEW = b"<sdf version='1.10'><!-- new -->" + b"b" * 2_000_000 + b"</sdf>\n"
 

@@ -19,6 +19,7 @@ from conftest import EXAMPLES, run_cli
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
 
+# Inline: bytes to write atomically, not models (the writer never parses them).
 OLD = b"<sdf version='1.10'><!-- old --></sdf>\n"
 NEW = b"<sdf version='1.10'><!-- new --></sdf>\n"
 ROOT = os.geteuid() == 0

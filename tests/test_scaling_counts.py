@@ -17,7 +17,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import numpy as np
 import pytest
+import sdf_builders as sdf
 
 #: Links of the smaller model; the larger has 4 times as many.
 N = 32
@@ -31,38 +33,19 @@ def model_sdf(links: int) -> str:
     """One model of ``links`` links in a chain: each has a box collision, a diagonal inertia
     and a Hydrodynamics plugin; one in two has ``<fluid_added_mass>``, the others have
     added-mass terms in their plugin (so that every command has work on every link)."""
-    parts = ['<?xml version="1.0"?>\n<sdf version="1.10">\n  <model name="m">\n']
+    parts = []
     for k in range(links):
-        pose = "0 0 0 0 0 0" if k == 0 else "1 0 0 0 0 0"
-        rel = f' relative_to="l{k - 1}"' if k else ""
-        added = (
-            "<fluid_added_mass><xx>1</xx><yy>2</yy><zz>3</zz></fluid_added_mass>" if k % 2 else ""
-        )
-        parts.append(
-            f'    <link name="l{k}">\n'
-            f"      <pose{rel}>{pose}</pose>\n"
-            "      <inertial>\n"
-            "        <mass>2</mass>\n"
-            "        <inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.25</izz></inertia>\n"
-            f"        {added}\n"
-            "      </inertial>\n"
-            '      <collision name="c"><geometry><box><size>0.4 0.6 0.8</size></box></geometry>'
-            "</collision>\n"
-            "    </link>\n"
-        )
-        terms = "<xU>-5</xU>" if k % 2 else "<xDotU>-1</xDotU><yDotV>-2</yDotV><xU>-5</xU>"
-        parts.append(
-            '    <plugin filename="gz-sim-hydrodynamics-system" '
-            f'name="gz::sim::systems::Hydrodynamics"><link_name>l{k}</link_name>{terms}'
-            "</plugin>\n"
-        )
+        A = np.diag([1.0, 2.0, 3.0, 0.0, 0.0, 0.0]) if k % 2 else None  # linear-first
+        inertial = sdf.inertial(2.0, np.diag([0.1, 0.2, 0.25]), A=A, posed=False)
+        parts.append(sdf.link(f"l{k}", inertial, sdf.box((0.4, 0.6, 0.8), pose=None),
+                              pose=(1, 0, 0, 0, 0, 0) if k else sdf.ORIGIN,
+                              relative_to=f"l{k - 1}" if k else None))
+        terms = {"xU": -5.0} if k % 2 else {"xDotU": -1.0, "yDotV": -2.0, "xU": -5.0}
+        parts.append(sdf.hydro_plugin(f"l{k}", terms))
         if k:
-            parts.append(
-                f'    <joint name="j{k}" type="revolute"><parent>l{k - 1}</parent>'
-                f"<child>l{k}</child><axis><xyz>0 0 1</xyz></axis></joint>\n"
-            )
-    parts.append("  </model>\n</sdf>\n")
-    return "".join(parts)
+            parts.append(sdf.joint(f"j{k}", f"l{k - 1}", f"l{k}", type="revolute",
+                                   axis=(0, 0, 1)))
+    return sdf.model(*parts, version="1.10")
 
 
 def lines_run(action: Callable[[], object]) -> int:

@@ -14,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import sdf_builders as sdf
 from conftest import CORPUS, run_cli
 from oracles.sdformat_oracle import build_sdformat_dump, read_with_sdformat
 
@@ -23,25 +24,17 @@ from gzinertia.edit.sdf_version import meaning_changes, version_tuple
 from gzinertia.errors import GzInertiaError
 from gzinertia.sdf.xml import parse_xml_file
 
-MODEL = """<?xml version="1.0"?>
-<sdf version="{version}">
-  <model name="m">
-    <link name="a">
-      <inertial><mass>33</mass></inertial>
-      <collision name="c"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision>
-    </link>
-    <link name="b">
-      <pose>1 0 0 0 0 0</pose>
-      <inertial><mass>33</mass></inertial>
-      <collision name="c"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision>
-    </link>
-    <joint name="j" type="revolute">
-      <parent>a</parent><child>b</child>
-      <axis><xyz>0 0 1</xyz>{extra}</axis>
-    </joint>
-  </model>
-</sdf>
-"""
+
+def _model_text(version: str, extra: str = "") -> str:
+    """Two 33 kg spheres (a, and b 1 m along x) hinged about z under SDFormat ``version``;
+    ``extra``: a further element of the joint's ``<axis>`` (a construct of old versions)."""
+    spheres = [
+        sdf.link(name, sdf.inertial(33.0, None, posed=False), sdf.sphere(0.2, pose=None),
+                 pose=pose)
+        for name, pose in (("a", None), ("b", (1, 0, 0, 0, 0, 0)))
+    ]
+    hinge = sdf.joint("j", "a", "b", f"<axis><xyz>0 0 1</xyz>{extra}</axis>", type="revolute")
+    return sdf.model(*spheres, hinge, version=version)
 _VERSION = re.compile(r'(<sdf\b[^>]*\bversion\s*=\s*["\'])([^"\']*)(["\'])')
 
 
@@ -54,7 +47,7 @@ def _addmass(path: Path, upgrade: bool = True) -> tuple[bytes, tuple[str, ...], 
 @pytest.mark.parametrize("version", ["1.5", "1.6", "1.7", "1.9"])
 def test_old_file_is_declared_1_10_and_audits_clean(version: str, tmp_path: Path) -> None:
     path = tmp_path / "m.sdf"
-    path.write_text(MODEL.format(version=version, extra=""))
+    path.write_text(_model_text(version))
     new, notes, warnings = _addmass(path)
     assert b'<sdf version="1.10">' in new
     assert any(f"was {version}" in n for n in notes) and not warnings
@@ -73,7 +66,7 @@ def test_file_whose_meaning_would_change_is_refused(
     version: str, extra: str, construct: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "m.sdf"
-    path.write_text(MODEL.format(version=version, extra=extra))
+    path.write_text(_model_text(version, extra))
     before = path.read_bytes()
     with pytest.raises(GzInertiaError, match=construct):
         _addmass(path)
@@ -87,7 +80,7 @@ def test_file_whose_meaning_would_change_is_refused(
 
 def test_versions_before_1_4_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "m.sdf"
-    path.write_text(MODEL.format(version="1.3", extra=""))
+    path.write_text(_model_text("1.3"))
     with pytest.raises(GzInertiaError, match="gz sdf -p"):
         _addmass(path)
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sdf_builders as sdf
 from conftest import EXAMPLES, run_cli
 
 import gzinertia
@@ -52,11 +53,7 @@ def test_audit_reads_standard_input_as_the_file_would_be_read(tmp_path: Path) ->
 
 def test_relative_includes_resolve_against_the_working_directory(tmp_path: Path) -> None:
     shutil.copytree(DEFECT, tmp_path / "models" / "defect")
-    world = b"""<?xml version="1.0"?>
-<sdf version="1.10"><world name="w">
-  <include><uri>models/defect</uri></include>
-</world></sdf>
-"""
+    world = sdf.world(sdf.include("models/defect"), version="1.10").encode()
     piped = _console_script(["audit", "-", "--format", "json", "-j", "4"], world, tmp_path)
     assert piped.returncode == 0, piped.stderr
     data = json.loads(piped.stdout)

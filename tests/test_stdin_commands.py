@@ -30,6 +30,7 @@ from sdf_builders import (
     link,
     mesh,
     model,
+    model_config,
     nested_model,
     world,
     write,
@@ -72,9 +73,7 @@ def harbour(folder: Path) -> Path:
     write(folder / "parts" / "float", model(link("buoy", inertial(5.0, np.eye(3) * 0.1),
                                                   box((0.3, 0.3, 0.3)))))
     (folder / "parts" / "float" / "model.config").write_text(
-        "<?xml version='1.0'?><model><name>float</name><sdf version='1.10'>model.sdf</sdf>"
-        "</model>"
-    )
+        model_config(version="1.10", name="float"))
     A = np.diag([2.0, 30.0, 30.0, 0.1, 4.0, 4.0])
     rov = nested_model(
         "rov",

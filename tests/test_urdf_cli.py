@@ -113,7 +113,7 @@ def test_xacro_args_and_package_paths_on_the_command_line(
          '<joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
          '<joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint></robot>',
          "exactly one root link, found none"),
-        ('<sdf version="1.9"/>', "not <robot>"),
+        ('<sdf version="1.9"/>', "not <robot>"),  # inline, as every bad text of this table
     ],
 )
 def test_bad_urdf_is_one_line_and_exit_2(

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sdf_builders as sdf
 from audit_helpers import findings_of
 from sdf_builders import write
 from sdfgen import geometry_xml, pose_xml
@@ -40,30 +41,27 @@ def _links(rng: np.random.Generator, count: int) -> str:
         j = (i + 1) % count
         refs = [None if ref is None else ref.format(i=i, j=j) for ref in _REFS_OUTER]
         visuals = _visuals(rng, "v", refs, "box")
-        out.append(
-            f'<link name="l{i}">{pose_xml(rng, "__model__" if i % 2 else None)}{visuals}</link>'
-            f'<frame name="f{i}" attached_to="l{i}">{pose_xml(rng, f"l{j}")}</frame>'
-        )
+        # Random <pose> elements (sdfgen: every form, sometimes none) as the elements' parts.
+        out.append(sdf.link(f"l{i}", pose_xml(rng, "__model__" if i % 2 else None), visuals))
+        out.append(sdf.frame(f"f{i}", pose_xml(rng, f"l{j}"), attached_to=f"l{i}"))
         if i:
-            out.append(
-                f'<joint name="j{i}" type="revolute"><parent>l{i - 1}</parent><child>l{i}</child>'
-                f"{pose_xml(rng, None)}<axis><xyz>0 0 1</xyz></axis></joint>"
-            )
-    out.append('<joint name="j0" type="fixed"><parent>l0</parent><child>n::nl</child></joint>')
+            out.append(sdf.joint(f"j{i}", f"l{i - 1}", f"l{i}", pose_xml(rng, None),
+                                 type="revolute", axis=(0, 0, 1)))
+    out.append(sdf.joint("j0", "l0", "n::nl"))
     nested = _visuals(rng, "w", _REFS_NESTED, "sphere")
-    out.append(
-        f'<model name="n">{pose_xml(rng, "l0")}<link name="nl">{pose_xml(rng, None)}{nested}'
-        f'</link><frame name="nf" attached_to="nl">{pose_xml(rng, None)}</frame></model>'
-    )
+    out.append(sdf.nested_model(
+        "n", pose_xml(rng, "l0"), sdf.link("nl", pose_xml(rng, None), nested),
+        sdf.frame("nf", pose_xml(rng, None), attached_to="nl"),
+    ))
     return "".join(out)
 
 
 def _model_text(seed: int, in_world: bool) -> str:
     rng = np.random.default_rng(seed)
-    model = f'<model name="m">{pose_xml(rng, None)}{_links(rng, 3)}</model>'
+    parts = (pose_xml(rng, None), _links(rng, 3))
     if in_world:
-        model = f'<world name="w">{model}</world>'
-    return f'<sdf version="1.9">{model}</sdf>'
+        return sdf.world(sdf.nested_model("m", *parts), version="1.9")
+    return sdf.model(*parts, version="1.9")
 
 
 @pytest.mark.oracle("sdformat")
@@ -98,6 +96,7 @@ def test_a_visual_that_cannot_be_read_is_recorded_with_its_line() -> None:
     """A visual whose ``relative_to`` names no frame (libsdformat refuses the file) or whose
     geometry cannot be read is left out of ``visuals`` and named, with its file and line and
     why, in ``unread_visuals``; the link's other visuals and the reading stand."""
+    # Inline: the lines of the input (one visual per line) are asserted.
     text = (
         '<sdf version="1.9"><model name="m"><link name="l">\n'
         '<visual name="ok"><geometry><sphere><radius>0.1</radius></sphere></geometry></visual>\n'
@@ -118,17 +117,16 @@ def test_a_visual_that_cannot_be_read_is_recorded_with_its_line() -> None:
 def _proxy_model(visual_ref: str, collision_ref: str, collision: str) -> str:
     """An ROV whose hull is drawn by a sphere visual posed relative to a frame attached to
     the link (60 kg over 0.0905 m^3: near water's density, so the audit judges it marine)."""
-    return (
-        '<sdf version="1.9"><model name="rov">'
-        '<link name="body"><pose>0.3 -0.2 0.1 0.2 0.1 0.4</pose><inertial><mass>60</mass>'
-        "<inertia><ixx>1.7</ixx><iyy>2.1</iyy><izz>2.6</izz></inertia></inertial>"
-        f'<visual name="hull"><pose relative_to="{visual_ref}">0.05 0.02 -0.03 0.3 0 0</pose>'
-        "<geometry><sphere><radius>0.3</radius></sphere></geometry></visual>"
-        f'<collision name="c"><pose relative_to="{collision_ref}">0.05 0.02 -0.03 0.3 0 0'
-        f"</pose><geometry>{collision}</geometry></collision></link>"
-        '<frame name="mount" attached_to="body"><pose relative_to="__model__">'
-        "0.5 0.1 0.2 0 0.4 -0.3</pose></frame></model></sdf>"
+    offset = (0.05, 0.02, -0.03, 0.3, 0, 0)
+    body = sdf.link(
+        "body", sdf.inertial(60.0, np.diag([1.7, 2.1, 2.6]), posed=False),
+        sdf.visual(sdf.sphere_geometry(0.3), offset, "hull", relative_to=visual_ref),
+        sdf.collision(collision, offset, relative_to=collision_ref),
+        pose=(0.3, -0.2, 0.1, 0.2, 0.1, 0.4),
     )
+    mount = sdf.frame("mount", attached_to="body", pose=(0.5, 0.1, 0.2, 0, 0.4, -0.3),
+                      relative_to=sdf.MODEL_FRAME)
+    return sdf.model(body, mount, version="1.9", name="rov")
 
 
 @pytest.mark.oracle("sdformat")
@@ -141,7 +139,7 @@ def test_gzi304_judges_a_visual_posed_relative_to_a_frame_where_libsdformat_puts
     sphere's volume; the twin whose collision is the same sphere at the same pose is not."""
     from oracles.sdformat_oracle import read_with_sdformat
 
-    small = "<box><size>0.1 0.1 0.1</size></box>"
+    small = sdf.box_geometry((0.1, 0.1, 0.1))
     text = _proxy_model("mount", "body", small)
     path = write(tmp_path / "p", text)
     [oracle] = read_with_sdformat([path])
@@ -153,7 +151,7 @@ def test_gzi304_judges_a_visual_posed_relative_to_a_frame_where_libsdformat_puts
     assert len(found) == 1, found
     assert abs(found[0].values["offset"] - np.linalg.norm(p_BoVo_B - p_BoCo_B)) < 1e-9
     assert abs(found[0].values["visual_volume"] - 4.0 / 3.0 * np.pi * 0.3**3) < 1e-12
-    twin = _proxy_model("mount", "mount", "<sphere><radius>0.3</radius></sphere>")
+    twin = _proxy_model("mount", "mount", sdf.sphere_geometry(0.3))
     assert findings_of(tmp_path / "t", twin, "GZI304") == []
 
 
@@ -165,6 +163,7 @@ def test_fix_geometry_visual_refuses_a_link_with_an_unread_visual(
     line; without it, the link is repaired from the others (a sphere's ``2/5·m·r²``)."""
     from conftest import run_cli
 
+    # Inline: the message must name the lost visual's line (4) of this input.
     body = (
         '<sdf version="1.9"><model name="m"><link name="l">\n'
         "<inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia>"

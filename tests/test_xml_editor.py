@@ -2,6 +2,8 @@
 bytes they are about, whatever the file's layout (comments, CDATA, quoted '>', one-line
 elements, self-closing tags, tabs, CRLF)."""
 
+# The SDF texts here stay inline: their layout (comments, CRLF, tabs, encodings) is the point.
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -10,6 +10,8 @@ import pytest
 
 from gzinertia.sdf import xml
 
+# Inline texts: the parse cache keys on the file's bytes, size and time (two of the same size).
+
 
 def test_an_unchanged_file_is_parsed_once_and_a_changed_one_again(tmp_path: Path) -> None:
     path = tmp_path / "model.sdf"
