@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "IDENTITY_POSE",
     "Mat3",
     "Pose",
     "Vec3",
@@ -159,3 +160,7 @@ class Pose:
     def rpy(self) -> Vec3:
         """Roll, pitch, yaw of ``R`` (:func:`rpy_from_rotation`)."""
         return rpy_from_rotation(self.R)
+
+
+#: The identity pose, shared (poses are immutable): what ``Pose()`` builds, without building it.
+IDENTITY_POSE = Pose()

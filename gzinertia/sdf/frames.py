@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.rotation import Pose
+from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 
 __all__ = [
     "MODEL_FRAME",
@@ -68,7 +68,7 @@ class FrameGraph:
 
     def __init__(self) -> None:
         self._nodes: dict[str, FrameNode] = {}
-        self._world_poses: dict[str, Pose] = {WORLD: Pose()}
+        self._world_poses: dict[str, Pose] = {WORLD: IDENTITY_POSE}
         #: Scope prefixes holding an ``<include>`` that did not resolve, with words naming it:
         #: a name not found there may be one of its frames (see :meth:`resolve_name`).
         self.incomplete: dict[str, str] = {}
@@ -150,7 +150,7 @@ class FrameGraph:
 
     def pose_in(self, frame: str, ancestor: str, visiting: tuple[str, ...] = ()) -> Pose:
         """``X_AF``: the pose of ``frame`` in ``ancestor``, found by walking ``frame``'s chain."""
-        X = Pose()
+        X = IDENTITY_POSE
         current = frame
         seen: list[str] = []
         while current != ancestor:

@@ -21,7 +21,7 @@ from lxml import etree
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
-from gzinertia.physics.rotation import Pose
+from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.records import (
     Collision,
     Dependency,
@@ -47,9 +47,18 @@ from gzinertia.sdf.includes import (
 )
 from gzinertia.sdf.inertial import read_inertial
 from gzinertia.sdf.stdin import STDIN_NAME, URDF_ON_STDIN
-from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
+from gzinertia.sdf.values import (
+    PoseSpec,
+    attr_bool,
+    child_pose,
+    parse_bool,
+    parse_float,
+    parse_pose,
+    text_of,
+)
 from gzinertia.sdf.xml import (
     child,
+    first_children,
     line_of,
     parse_xml_bytes,
     parse_xml_file,
@@ -105,7 +114,7 @@ def _name_of(elem: etree._Element, file: str) -> str:
 
 def _own_pose(elem: etree._Element, file: str) -> PoseSpec:
     """The element's ``<pose>``, or the identity relative to the default frame."""
-    return child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+    return child_pose(elem, file) or PoseSpec(IDENTITY_POSE, "", line_of(elem))
 
 
 def _suppressed_codes(elem: etree._Element) -> frozenset[str]:
@@ -148,6 +157,7 @@ class _Reader:
         self.notes: list[Note] = []
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, str] = {}  # each file's declared <sdf version>
+        self.version_numbers: dict[str, tuple[int, ...]] = {}  # version_of's, once per file
         self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
         self.all_joints: list[tuple[str, str, str]] = []  # (type, parent, child), as fixed_joints
         self.incomplete_scopes: set[str] = set()
@@ -157,13 +167,18 @@ class _Reader:
 
     def register_version(self, file: str, version: str) -> None:
         self.versions[file] = version
+        self.version_numbers.pop(file, None)
 
     def version_of(self, file: str) -> tuple[int, ...]:
         """``file``'s version as numbers (an unreadable one is read as 1.12, as the reader does)."""
-        try:
-            return tuple(int(x) for x in self.versions.get(file, "1.12").split("."))
-        except ValueError:
-            return (1, 12)
+        numbers = self.version_numbers.get(file)
+        if numbers is None:
+            try:
+                numbers = tuple(int(x) for x in self.versions.get(file, "1.12").split("."))
+            except ValueError:
+                numbers = (1, 12)
+            self.version_numbers[file] = numbers
+        return numbers
 
     def add_frame(
         self,
@@ -385,9 +400,17 @@ class _Reader:
         attached_to = (elem.get("attached_to") or "").strip()
         self.add_frame("frame", name, elem, file, scope, pose, attached_to or MODEL_FRAME)
 
-    def note_weld(self, elem: etree._Element, scope: Scope) -> None:
-        """Remembers a ``<joint type="fixed">`` (parent and child as scoped names)."""
-        parent_elem, child_elem = child(elem, "parent"), child(elem, "child")
+    def note_weld(
+        self,
+        elem: etree._Element,
+        scope: Scope,
+        parts: dict[str, etree._Element] | None = None,
+    ) -> None:
+        """Remembers a ``<joint type="fixed">`` (parent and child as scoped names); ``parts``:
+        the joint's :func:`~gzinertia.sdf.xml.first_children` when the caller has them."""
+        if parts is None:
+            parts = first_children(elem)
+        parent_elem, child_elem = parts.get("parent"), parts.get("child")
         if (elem.get("type") or "").strip() != "fixed" or parent_elem is None:
             return
         if child_elem is None or not text_of(child_elem) or not text_of(parent_elem):
@@ -414,9 +437,12 @@ class _Reader:
                     grew = True
         return welded
 
-    def note_joint(self, elem: etree._Element, scope: Scope) -> None:
-        """Remembers any joint's type, parent and child (scoped; ``world`` kept)."""
-        parent_elem, child_elem = child(elem, "parent"), child(elem, "child")
+    def note_joint(
+        self, elem: etree._Element, scope: Scope, parts: dict[str, etree._Element]
+    ) -> None:
+        """Remembers any joint's type, parent and child (scoped; ``world`` kept); ``parts``:
+        the joint's :func:`~gzinertia.sdf.xml.first_children`."""
+        parent_elem, child_elem = parts.get("parent"), parts.get("child")
         if parent_elem is None or child_elem is None:
             return
         parent, kid = text_of(parent_elem), text_of(child_elem)
@@ -435,15 +461,21 @@ class _Reader:
 
     def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
-        child_elem = child(elem, "child")
+        parts = first_children(elem)
+        child_elem = parts.get("child")
         if child_elem is None or not text_of(child_elem):
             raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
-        self.note_weld(elem, scope)
-        self.note_joint(elem, scope)
+        self.note_weld(elem, scope, parts)
+        self.note_joint(elem, scope, parts)
         if self.version_of(file) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
-        pose = _own_pose(elem, file)
+        pose_elem = parts.get("pose")
+        pose = (
+            PoseSpec(IDENTITY_POSE, "", line_of(elem))
+            if pose_elem is None
+            else parse_pose(pose_elem, file)
+        )
         self.add_frame("joint", name, elem, file, scope, pose, text_of(child_elem))
 
     def include(
@@ -514,7 +546,7 @@ class _Reader:
         pose = child_pose(elem, file)
         if pose is None:
             own = child_pose(model_elem, str(target.path))
-            pose = PoseSpec(own.X if own else Pose(), "", line_of(elem))
+            pose = PoseSpec(own.X if own else IDENTITY_POSE, "", line_of(elem))
         inner = self.model(
             model_elem,
             str(target.path),

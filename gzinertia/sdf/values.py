@@ -10,7 +10,12 @@ import numpy as np
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw, rotation_from_rpy
+from gzinertia.physics.rotation import (
+    IDENTITY_POSE,
+    Pose,
+    rotation_from_quaternion_xyzw,
+    rotation_from_rpy,
+)
 from gzinertia.sdf.xml import child, line_of
 
 __all__ = [
@@ -216,10 +221,6 @@ class PoseSpec:
     line: int
 
 
-#: The identity, shared by every empty ``<pose>`` (poses are immutable).
-_IDENTITY = Pose()
-
-
 def parse_pose(elem: etree._Element, file: str) -> PoseSpec:
     """A ``<pose>`` element: ``x y z roll pitch yaw`` (radians, or degrees with ``degrees="true"``)
     or ``x y z qx qy qz qw`` with ``rotation_format="quat_xyzw"``. Empty text is the identity."""
@@ -228,7 +229,7 @@ def parse_pose(elem: etree._Element, file: str) -> PoseSpec:
     line = line_of(elem)
     relative_to = (elem.get("relative_to") or "").strip()
     if not (elem.text or "").strip():
-        return PoseSpec(_IDENTITY, relative_to, line)
+        return PoseSpec(IDENTITY_POSE, relative_to, line)
     if fmt == "euler_rpy":
         v = parse_floats(elem, file, 6)
         rpy = np.radians(v[3:]) if degrees else v[3:]
