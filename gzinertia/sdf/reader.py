@@ -112,9 +112,13 @@ def _name_of(elem: etree._Element, file: str) -> str:
     return name
 
 
-def _own_pose(elem: etree._Element, file: str) -> PoseSpec:
-    """The element's ``<pose>``, or the identity relative to the default frame."""
-    return child_pose(elem, file) or PoseSpec(IDENTITY_POSE, "", line_of(elem))
+def _own_pose(
+    elem: etree._Element, file: str, parts: dict[str, etree._Element] | None = None
+) -> PoseSpec:
+    """The element's ``<pose>``, or the identity relative to the default frame; ``parts``: the
+    element's :func:`~gzinertia.sdf.xml.first_children` when the caller has them."""
+    pose = child(elem, "pose") if parts is None else parts.get("pose")
+    return PoseSpec(IDENTITY_POSE, "", line_of(elem)) if pose is None else parse_pose(pose, file)
 
 
 def _suppressed_codes(elem: etree._Element) -> frozenset[str]:
@@ -304,18 +308,21 @@ class _Reader:
         pose = _own_pose(elem, file)
         self.add_frame("link", name, elem, file, scope, pose, MODEL_FRAME)
         inertial, notes = read_inertial(elem, file)
-        self.notes.extend(replace(n, link=name) for n in notes)
+        if notes:
+            self.notes.extend(replace(n, link=name) for n in notes)
         collisions = []
         hydrodynamics = []
         for c in elem:
-            if c.tag == "plugin" and is_gz_hydrodynamics(c):
+            tag = c.tag
+            if tag == "plugin" and is_gz_hydrodynamics(c):
                 hydrodynamics.append(read_hydrodynamics(c, file))
-            if c.tag != "collision":
+            if tag != "collision":
                 continue
             cname = (c.get("name") or "").strip()
-            cpose = _own_pose(c, file)
-            geom = child(c, "geometry")
-            density_elem = child(c, "density")
+            parts = first_children(c)
+            cpose = _own_pose(c, file, parts)
+            geom = parts.get("geometry")
+            density_elem = parts.get("density")
             geometry = (
                 Geometry("other") if geom is None else read_geometry(geom, file, self.model_paths)
             )
@@ -470,12 +477,7 @@ class _Reader:
         if self.version_of(file) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
-        pose_elem = parts.get("pose")
-        pose = (
-            PoseSpec(IDENTITY_POSE, "", line_of(elem))
-            if pose_elem is None
-            else parse_pose(pose_elem, file)
-        )
+        pose = _own_pose(elem, file, parts)
         self.add_frame("joint", name, elem, file, scope, pose, text_of(child_elem))
 
     def include(

@@ -121,6 +121,13 @@ def _acceptable(v: float | None) -> bool:
     return v is not None and -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE  # False for NaN too
 
 
+#: A text at most this long whose words ``float()`` reads, with no ``e``/``E`` (no exponent) and no
+#: ``n``/``N`` (no ``inf``, ``infinity``, ``nan``), holds only plain decimals of at most this many
+#: characters: each is a zero strtod reads as zero (an underflow takes over 300 digits) or has a
+#: magnitude within [1e-88, 1e90], a normal double within ``±MAX_MAGNITUDE``.
+_SHORT_TEXT = 90
+
+
 def _plain_zero(v: float, word: str) -> bool:
     """Whether ``v = float(word)`` (an ASCII word without ``_``, outside the normal range) is a
     zero written without an exponent or any non-zero digit, i.e. a zero strtod reads as such
@@ -142,6 +149,10 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
             except ValueError:  # hexadecimal, nan(...), words: the slow path names the culprit
                 pass
             else:
+                if len(text) <= _SHORT_TEXT and not (
+                    "e" in text or "E" in text or "n" in text or "N" in text
+                ):
+                    return values
                 for v, w in zip(values, words, strict=True):
                     if not _DBL_MIN <= abs(v) <= MAX_MAGNITUDE and not _plain_zero(v, w):
                         break  # out of range, subnormal, NaN, or a zero that may underflow
@@ -178,7 +189,9 @@ def parse_float(elem: etree._Element, file: str) -> float:
         except ValueError:
             pass
         else:
-            if _DBL_MIN <= abs(v) <= MAX_MAGNITUDE or _plain_zero(v, text):
+            if _DBL_MIN <= abs(v) <= MAX_MAGNITUDE or (
+                v == 0.0 and not text.strip().strip("+-.0")  # (as _plain_zero, inline)
+            ):
                 return v
     return _parse_floats_exactly(elem, file, 1)[0]
 
