@@ -9,6 +9,7 @@ Unresolvable or unreadable includes become notes; the rest of the file is still 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -522,7 +523,7 @@ class _Reader:
                 Note("warning", "unknown-uri-scheme", f"{problem}; found at {target.path}",
                      SourceRef(file, line_of(uri_elem)))
             )
-        key = str(target.path.resolve())
+        key = os.path.realpath(target.path)  # (as str(Path.resolve()), without its Path)
         if key in stack:
             raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
         if len(stack) >= MAX_INCLUDE_DEPTH:
@@ -650,7 +651,8 @@ class _Reader:
                 collisions.append(replace(pc.collision, X_BC=X_BC))
             visuals, unread_visuals = self.resolve_visuals(p, X_WB)
             inertial, notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
-            self.notes.extend(replace(n, link=p.name) for n in notes)
+            if notes:
+                self.notes.extend(replace(n, link=p.name) for n in notes)
             # duplicates: LinkRecord from SDF here, from URDF in urdf/lumping.py: shape only
             records.append(
                 LinkRecord(
@@ -721,7 +723,7 @@ def _read(
         )
     reader = _Reader(model_paths, limits)
     reader.register_version(file, version)
-    stack = (str(Path(file).resolve()),)
+    stack = (os.path.realpath(file),)
     world = child(root, "world")
     kind: Literal["world", "model"] = "world" if world is not None else "model"
     if world is not None:
