@@ -313,10 +313,13 @@ class _Reader:
             self.notes.extend(replace(n, link=name) for n in notes)
         collisions = []
         hydrodynamics = []
+        visual_elems = []
         for c in elem:
             tag = c.tag
             if tag == "plugin" and is_gz_hydrodynamics(c):
                 hydrodynamics.append(read_hydrodynamics(c, file))
+            elif tag == "visual":
+                visual_elems.append(c)
             if tag != "collision":
                 continue
             cname = (c.get("name") or "").strip()
@@ -341,7 +344,7 @@ class _Reader:
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
-        visuals, unread_visuals = self.visuals(elem, file, scope)
+        visuals, unread_visuals = self.visuals(visual_elems, file, scope)
         comment = inertial.added_mass_comment
         if comment and "geometry visuals=" in comment:
             self.visual_mesh_dependencies(visuals, file)
@@ -363,16 +366,17 @@ class _Reader:
         self.links.append(pending)
 
     def visuals(
-        self, elem: etree._Element, file: str, scope: Scope
+        self, elems: Sequence[etree._Element], file: str, scope: Scope
     ) -> tuple[list[_PendingCollision], list[UnreadVisual]]:
-        """The link's ``<visual>`` shapes with their poses as written (resolved in
-        :meth:`resolve`), and those that cannot be read. A visual is read as a collision is
+        """The link's ``<visual>`` shapes (``elems``, in file order) with their poses as
+        written (resolved in :meth:`resolve`), and those that cannot be read. A visual is read
+        as a collision is
         (a missing ``<geometry>`` is ``Geometry("other")``, mesh URIs resolved through the
         model paths), but one that cannot be read is left out with the reason, not an error:
         physics does not use visuals, and libsdformat's loading of the rest stands."""
         visuals: list[_PendingCollision] = []
         unread: list[UnreadVisual] = []
-        for v in elem.iterchildren("visual"):
+        for v in elems:
             vname = (v.get("name") or "").strip()
             where = SourceRef(file, line_of(v))
             try:
