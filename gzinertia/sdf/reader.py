@@ -435,18 +435,19 @@ class _Reader:
 
     def welded_to_world(self) -> set[str]:
         """Links joined to the world by a chain of fixed joints (as Drake's
-        ``GetBodiesWeldedTo(world)``)."""
+        ``GetBodiesWeldedTo(world)``): the world's component of the graph of fixed joints,
+        found in one walk (linear in the joints, whatever order they are written in)."""
+        joined: dict[str, list[str]] = {}
+        for parent, kid in self.fixed_joints:
+            joined.setdefault(parent, []).append(kid)
+            joined.setdefault(kid, []).append(parent)
         welded = {"world"}
-        grew = True
-        while grew:
-            grew = False
-            for parent, kid in self.fixed_joints:
-                if parent in welded and kid not in welded:
-                    welded.add(kid)
-                    grew = True
-                elif kid in welded and parent not in welded:
-                    welded.add(parent)
-                    grew = True
+        todo = ["world"]
+        while todo:
+            for other in joined.get(todo.pop(), ()):
+                if other not in welded:
+                    welded.add(other)
+                    todo.append(other)
         return welded
 
     def note_joint(
