@@ -16,6 +16,7 @@ A model with a placement frame F has a pose that places F, so
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gzinertia.errors import SdfError
 from gzinertia.physics.rotation import IDENTITY_POSE, Pose
@@ -48,9 +49,9 @@ class Scope:
 WORLD_SCOPE = Scope("", WORLD)
 
 
-@dataclass(frozen=True)
-class FrameNode:
-    """One frame: its pose as written, relative to ``ref`` in ``scope`` ('': ``default_ref``)."""
+class FrameNode(NamedTuple):
+    """One frame: its pose as written, relative to ``ref`` in ``scope`` ('': ``default_ref``);
+    an immutable named tuple (one is built per frame: half a frozen dataclass's cost)."""
 
     name: str
     kind: str
