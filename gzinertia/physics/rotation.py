@@ -13,12 +13,14 @@ Conventions (``docs/conventions.md``):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "IDENTITY_POSE",
     "Mat3",
     "Pose",
     "Vec3",
@@ -40,10 +42,11 @@ def skew(v: ArrayLike) -> Mat3:
 
 
 def rotation_from_rpy(roll: float, pitch: float, yaw: float) -> Mat3:
-    """``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)`` (SDFormat's fixed-axis roll-pitch-yaw, radians)."""
-    cr, sr = np.cos(roll), np.sin(roll)
-    cp, sp = np.cos(pitch), np.sin(pitch)
-    cy, sy = np.cos(yaw), np.sin(yaw)
+    """``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)`` (SDFormat's fixed-axis roll-pitch-yaw, radians;
+    scalars: the sines and cosines are C's, as NumPy's for float64)."""
+    cr, sr = math.cos(roll), math.sin(roll)
+    cp, sp = math.cos(pitch), math.sin(pitch)
+    cy, sy = math.cos(yaw), math.sin(yaw)
     return np.array(
         [
             [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
@@ -117,6 +120,18 @@ class Pose:
         object.__setattr__(self, "R", frozen(self.R, (3, 3)))
 
     @staticmethod
+    def adopt(p: Vec3, R: Mat3) -> Pose:
+        """``X_AB`` from ``p = p_AoBo_A`` (float64, shape (3,)) and ``R = R_AB`` (float64,
+        shape (3, 3)) that are fresh arrays owning their data, held by no one else: they are
+        made read-only and kept, not copied (the cheap path for results just computed)."""
+        p.setflags(write=False)
+        R.setflags(write=False)
+        X = object.__new__(Pose)
+        object.__setattr__(X, "p", p)
+        object.__setattr__(X, "R", R)
+        return X
+
+    @staticmethod
     def from_xyz_rpy(xyz: ArrayLike, rpy: ArrayLike) -> Pose:
         """``X_AB`` from ``p_AoBo_A = xyz`` and ``R_AB``'s SDFormat roll-pitch-yaw ``rpy`` (rad)."""
         r, p, y = np.asarray(rpy, dtype=float)
@@ -124,12 +139,12 @@ class Pose:
 
     def __matmul__(self, other: Pose) -> Pose:
         """``X_AB @ X_BC = X_AC``."""
-        return Pose(self.p + self.R @ other.p, self.R @ other.R)
+        return Pose.adopt(self.p + self.R @ other.p, self.R @ other.R)
 
     def inverse(self) -> Pose:
         """``X_AB.inverse() = X_BA``."""
         Rt = self.R.T
-        return Pose(-Rt @ self.p, Rt)
+        return Pose.adopt(-Rt @ self.p, np.array(Rt))  # (a copy, laid out as Rt is)
 
     def transform_point(self, p_BoQ_B: ArrayLike) -> Vec3:
         """``p_AoQ_A = X_AB · p_BoQ_B``."""
@@ -145,3 +160,7 @@ class Pose:
     def rpy(self) -> Vec3:
         """Roll, pitch, yaw of ``R`` (:func:`rpy_from_rotation`)."""
         return rpy_from_rotation(self.R)
+
+
+#: The identity pose, shared (poses are immutable): what ``Pose()`` builds, without building it.
+IDENTITY_POSE = Pose()

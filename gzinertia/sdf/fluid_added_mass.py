@@ -21,6 +21,8 @@ __all__ = ["SDF_AXES", "SDF_TAGS", "added_mass_from_values", "values_of"]
 SDF_AXES = "xyzpqr"
 #: The 21 child elements in spec order: the upper triangle, row by row.
 SDF_TAGS: tuple[str, ...] = tuple(SDF_AXES[i] + SDF_AXES[j] for i in range(6) for j in range(i, 6))
+#: Each tag's row and column in the linear-first matrix, in :data:`SDF_TAGS` order.
+_ENTRIES = tuple((tag, SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])) for tag in SDF_TAGS)
 
 
 def added_mass_from_values(
@@ -36,11 +38,10 @@ def added_mass_from_values(
     unknown = sorted(set(values) - set(SDF_TAGS))
     if unknown:
         raise ValueError(f"not <fluid_added_mass> entries: {', '.join(unknown)}")
-    A = np.zeros((6, 6))
-    for tag in SDF_TAGS:
-        i, j = SDF_AXES.index(tag[0]), SDF_AXES.index(tag[1])
-        A[i, j] = A[j, i] = float(values.get(tag, 0.0))
-    return AddedMass(A, ordering="linear-first", point=point, axes=axes)
+    rows = [[0.0] * 6 for _ in range(6)]
+    for tag, i, j in _ENTRIES:
+        rows[i][j] = rows[j][i] = float(values.get(tag, 0.0))
+    return AddedMass(np.array(rows), ordering="linear-first", point=point, axes=axes)
 
 
 def values_of(A: AddedMass) -> dict[str, float]:

@@ -16,9 +16,10 @@ A model with a placement frame F has a pose that places F, so
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.rotation import Pose
+from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 
 __all__ = [
     "MODEL_FRAME",
@@ -48,9 +49,9 @@ class Scope:
 WORLD_SCOPE = Scope("", WORLD)
 
 
-@dataclass(frozen=True)
-class FrameNode:
-    """One frame: its pose as written, relative to ``ref`` in ``scope`` ('': ``default_ref``)."""
+class FrameNode(NamedTuple):
+    """One frame: its pose as written, relative to ``ref`` in ``scope`` ('': ``default_ref``);
+    an immutable named tuple (one is built per frame: half a frozen dataclass's cost)."""
 
     name: str
     kind: str
@@ -68,7 +69,7 @@ class FrameGraph:
 
     def __init__(self) -> None:
         self._nodes: dict[str, FrameNode] = {}
-        self._world_poses: dict[str, Pose] = {WORLD: Pose()}
+        self._world_poses: dict[str, Pose] = {WORLD: IDENTITY_POSE}
         #: Scope prefixes holding an ``<include>`` that did not resolve, with words naming it:
         #: a name not found there may be one of its frames (see :meth:`resolve_name`).
         self.incomplete: dict[str, str] = {}
@@ -150,7 +151,7 @@ class FrameGraph:
 
     def pose_in(self, frame: str, ancestor: str, visiting: tuple[str, ...] = ()) -> Pose:
         """``X_AF``: the pose of ``frame`` in ``ancestor``, found by walking ``frame``'s chain."""
-        X = Pose()
+        X = IDENTITY_POSE
         current = frame
         seen: list[str] = []
         while current != ancestor:

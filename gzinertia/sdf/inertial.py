@@ -12,7 +12,7 @@ import re
 import numpy as np
 from lxml import etree
 
-from gzinertia.physics.rotation import Pose
+from gzinertia.physics.rotation import IDENTITY_POSE
 from gzinertia.records import Inertial, Note, SourceRef
 from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
@@ -82,7 +82,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     mass_elem = parts.get("mass")
     mass = 1.0 if mass_elem is None else parse_float(mass_elem, file)
 
-    X_BI = Pose()
+    X_BI = IDENTITY_POSE
     poses = children(elem, "pose")
     if poses:
         spec = parse_pose(poses[0], file)

@@ -9,6 +9,7 @@ Unresolvable or unreadable includes become notes; the rest of the file is still 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -21,7 +22,7 @@ from lxml import etree
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
-from gzinertia.physics.rotation import Pose
+from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.records import (
     Collision,
     Dependency,
@@ -47,9 +48,18 @@ from gzinertia.sdf.includes import (
 )
 from gzinertia.sdf.inertial import read_inertial
 from gzinertia.sdf.stdin import STDIN_NAME, URDF_ON_STDIN
-from gzinertia.sdf.values import PoseSpec, attr_bool, child_pose, parse_bool, parse_float, text_of
+from gzinertia.sdf.values import (
+    PoseSpec,
+    attr_bool,
+    child_pose,
+    parse_bool,
+    parse_float,
+    parse_pose,
+    text_of,
+)
 from gzinertia.sdf.xml import (
     child,
+    first_children,
     line_of,
     parse_xml_bytes,
     parse_xml_file,
@@ -103,9 +113,13 @@ def _name_of(elem: etree._Element, file: str) -> str:
     return name
 
 
-def _own_pose(elem: etree._Element, file: str) -> PoseSpec:
-    """The element's ``<pose>``, or the identity relative to the default frame."""
-    return child_pose(elem, file) or PoseSpec(Pose(), "", line_of(elem))
+def _own_pose(
+    elem: etree._Element, file: str, parts: dict[str, etree._Element] | None = None
+) -> PoseSpec:
+    """The element's ``<pose>``, or the identity relative to the default frame; ``parts``: the
+    element's :func:`~gzinertia.sdf.xml.first_children` when the caller has them."""
+    pose = child(elem, "pose") if parts is None else parts.get("pose")
+    return PoseSpec(IDENTITY_POSE, "", line_of(elem)) if pose is None else parse_pose(pose, file)
 
 
 def _suppressed_codes(elem: etree._Element) -> frozenset[str]:
@@ -148,6 +162,7 @@ class _Reader:
         self.notes: list[Note] = []
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, str] = {}  # each file's declared <sdf version>
+        self.version_numbers: dict[str, tuple[int, ...]] = {}  # version_of's, once per file
         self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
         self.all_joints: list[tuple[str, str, str]] = []  # (type, parent, child), as fixed_joints
         self.incomplete_scopes: set[str] = set()
@@ -157,13 +172,18 @@ class _Reader:
 
     def register_version(self, file: str, version: str) -> None:
         self.versions[file] = version
+        self.version_numbers.pop(file, None)
 
     def version_of(self, file: str) -> tuple[int, ...]:
         """``file``'s version as numbers (an unreadable one is read as 1.12, as the reader does)."""
-        try:
-            return tuple(int(x) for x in self.versions.get(file, "1.12").split("."))
-        except ValueError:
-            return (1, 12)
+        numbers = self.version_numbers.get(file)
+        if numbers is None:
+            try:
+                numbers = tuple(int(x) for x in self.versions.get(file, "1.12").split("."))
+            except ValueError:
+                numbers = (1, 12)
+            self.version_numbers[file] = numbers
+        return numbers
 
     def add_frame(
         self,
@@ -289,18 +309,24 @@ class _Reader:
         pose = _own_pose(elem, file)
         self.add_frame("link", name, elem, file, scope, pose, MODEL_FRAME)
         inertial, notes = read_inertial(elem, file)
-        self.notes.extend(replace(n, link=name) for n in notes)
+        if notes:
+            self.notes.extend(replace(n, link=name) for n in notes)
         collisions = []
         hydrodynamics = []
+        visual_elems = []
         for c in elem:
-            if c.tag == "plugin" and is_gz_hydrodynamics(c):
+            tag = c.tag
+            if tag == "plugin" and is_gz_hydrodynamics(c):
                 hydrodynamics.append(read_hydrodynamics(c, file))
-            if c.tag != "collision":
+            elif tag == "visual":
+                visual_elems.append(c)
+            if tag != "collision":
                 continue
             cname = (c.get("name") or "").strip()
-            cpose = _own_pose(c, file)
-            geom = child(c, "geometry")
-            density_elem = child(c, "density")
+            parts = first_children(c)
+            cpose = _own_pose(c, file, parts)
+            geom = parts.get("geometry")
+            density_elem = parts.get("density")
             geometry = (
                 Geometry("other") if geom is None else read_geometry(geom, file, self.model_paths)
             )
@@ -318,7 +344,7 @@ class _Reader:
                 density=None if density_elem is None else parse_float(density_elem, file),
             )
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
-        visuals, unread_visuals = self.visuals(elem, file, scope)
+        visuals, unread_visuals = self.visuals(visual_elems, file, scope)
         comment = inertial.added_mass_comment
         if comment and "geometry visuals=" in comment:
             self.visual_mesh_dependencies(visuals, file)
@@ -340,16 +366,17 @@ class _Reader:
         self.links.append(pending)
 
     def visuals(
-        self, elem: etree._Element, file: str, scope: Scope
+        self, elems: Sequence[etree._Element], file: str, scope: Scope
     ) -> tuple[list[_PendingCollision], list[UnreadVisual]]:
-        """The link's ``<visual>`` shapes with their poses as written (resolved in
-        :meth:`resolve`), and those that cannot be read. A visual is read as a collision is
+        """The link's ``<visual>`` shapes (``elems``, in file order) with their poses as
+        written (resolved in :meth:`resolve`), and those that cannot be read. A visual is read
+        as a collision is
         (a missing ``<geometry>`` is ``Geometry("other")``, mesh URIs resolved through the
         model paths), but one that cannot be read is left out with the reason, not an error:
         physics does not use visuals, and libsdformat's loading of the rest stands."""
         visuals: list[_PendingCollision] = []
         unread: list[UnreadVisual] = []
-        for v in elem.iterchildren("visual"):
+        for v in elems:
             vname = (v.get("name") or "").strip()
             where = SourceRef(file, line_of(v))
             try:
@@ -385,9 +412,17 @@ class _Reader:
         attached_to = (elem.get("attached_to") or "").strip()
         self.add_frame("frame", name, elem, file, scope, pose, attached_to or MODEL_FRAME)
 
-    def note_weld(self, elem: etree._Element, scope: Scope) -> None:
-        """Remembers a ``<joint type="fixed">`` (parent and child as scoped names)."""
-        parent_elem, child_elem = child(elem, "parent"), child(elem, "child")
+    def note_weld(
+        self,
+        elem: etree._Element,
+        scope: Scope,
+        parts: dict[str, etree._Element] | None = None,
+    ) -> None:
+        """Remembers a ``<joint type="fixed">`` (parent and child as scoped names); ``parts``:
+        the joint's :func:`~gzinertia.sdf.xml.first_children` when the caller has them."""
+        if parts is None:
+            parts = first_children(elem)
+        parent_elem, child_elem = parts.get("parent"), parts.get("child")
         if (elem.get("type") or "").strip() != "fixed" or parent_elem is None:
             return
         if child_elem is None or not text_of(child_elem) or not text_of(parent_elem):
@@ -400,23 +435,27 @@ class _Reader:
 
     def welded_to_world(self) -> set[str]:
         """Links joined to the world by a chain of fixed joints (as Drake's
-        ``GetBodiesWeldedTo(world)``)."""
+        ``GetBodiesWeldedTo(world)``): the world's component of the graph of fixed joints,
+        found in one walk (linear in the joints, whatever order they are written in)."""
+        joined: dict[str, list[str]] = {}
+        for parent, kid in self.fixed_joints:
+            joined.setdefault(parent, []).append(kid)
+            joined.setdefault(kid, []).append(parent)
         welded = {"world"}
-        grew = True
-        while grew:
-            grew = False
-            for parent, kid in self.fixed_joints:
-                if parent in welded and kid not in welded:
-                    welded.add(kid)
-                    grew = True
-                elif kid in welded and parent not in welded:
-                    welded.add(parent)
-                    grew = True
+        todo = ["world"]
+        while todo:
+            for other in joined.get(todo.pop(), ()):
+                if other not in welded:
+                    welded.add(other)
+                    todo.append(other)
         return welded
 
-    def note_joint(self, elem: etree._Element, scope: Scope) -> None:
-        """Remembers any joint's type, parent and child (scoped; ``world`` kept)."""
-        parent_elem, child_elem = child(elem, "parent"), child(elem, "child")
+    def note_joint(
+        self, elem: etree._Element, scope: Scope, parts: dict[str, etree._Element]
+    ) -> None:
+        """Remembers any joint's type, parent and child (scoped; ``world`` kept); ``parts``:
+        the joint's :func:`~gzinertia.sdf.xml.first_children`."""
+        parent_elem, child_elem = parts.get("parent"), parts.get("child")
         if parent_elem is None or child_elem is None:
             return
         parent, kid = text_of(parent_elem), text_of(child_elem)
@@ -435,15 +474,16 @@ class _Reader:
 
     def joint(self, elem: etree._Element, file: str, scope: Scope) -> None:
         name = scope.absolute(_name_of(elem, file))
-        child_elem = child(elem, "child")
+        parts = first_children(elem)
+        child_elem = parts.get("child")
         if child_elem is None or not text_of(child_elem):
             raise SdfError(file, line_of(elem), f"joint {name!r} has no <child>")
-        self.note_weld(elem, scope)
-        self.note_joint(elem, scope)
+        self.note_weld(elem, scope, parts)
+        self.note_joint(elem, scope, parts)
         if self.version_of(file) < (1, 7) and name in self.graph:
             # Before 1.7 a joint may share a link's name; the name then means the link.
             return
-        pose = _own_pose(elem, file)
+        pose = _own_pose(elem, file, parts)
         self.add_frame("joint", name, elem, file, scope, pose, text_of(child_elem))
 
     def include(
@@ -488,7 +528,7 @@ class _Reader:
                 Note("warning", "unknown-uri-scheme", f"{problem}; found at {target.path}",
                      SourceRef(file, line_of(uri_elem)))
             )
-        key = str(target.path.resolve())
+        key = os.path.realpath(target.path)  # (as str(Path.resolve()), without its Path)
         if key in stack:
             raise SdfError(file, line_of(elem), f"include cycle: {uri!r} includes itself")
         if len(stack) >= MAX_INCLUDE_DEPTH:
@@ -514,7 +554,7 @@ class _Reader:
         pose = child_pose(elem, file)
         if pose is None:
             own = child_pose(model_elem, str(target.path))
-            pose = PoseSpec(own.X if own else Pose(), "", line_of(elem))
+            pose = PoseSpec(own.X if own else IDENTITY_POSE, "", line_of(elem))
         inner = self.model(
             model_elem,
             str(target.path),
@@ -616,7 +656,8 @@ class _Reader:
                 collisions.append(replace(pc.collision, X_BC=X_BC))
             visuals, unread_visuals = self.resolve_visuals(p, X_WB)
             inertial, notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
-            self.notes.extend(replace(n, link=p.name) for n in notes)
+            if notes:
+                self.notes.extend(replace(n, link=p.name) for n in notes)
             # duplicates: LinkRecord from SDF here, from URDF in urdf/lumping.py: shape only
             records.append(
                 LinkRecord(
@@ -687,7 +728,7 @@ def _read(
         )
     reader = _Reader(model_paths, limits)
     reader.register_version(file, version)
-    stack = (str(Path(file).resolve()),)
+    stack = (os.path.realpath(file),)
     world = child(root, "world")
     kind: Literal["world", "model"] = "world" if world is not None else "model"
     if world is not None:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw, rotation_from_rpy
+from gzinertia.physics.rotation import (
+    IDENTITY_POSE,
+    Pose,
+    rotation_from_quaternion_xyzw,
+    rotation_from_rpy,
+)
 from gzinertia.sdf.xml import child, line_of
 
 __all__ = [
@@ -116,35 +121,58 @@ def _acceptable(v: float | None) -> bool:
     return v is not None and -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE  # False for NaN too
 
 
+#: A text at most this long whose words ``float()`` reads, with no ``e``/``E`` (no exponent) and no
+#: ``n``/``N`` (no ``inf``, ``infinity``, ``nan``), holds only plain decimals of at most this many
+#: characters: each is a zero strtod reads as zero (an underflow takes over 300 digits) or has a
+#: magnitude within [1e-88, 1e90], a normal double within ``±MAX_MAGNITUDE``.
+_SHORT_TEXT = 90
+
+
+def _plain_zero(v: float, word: str) -> bool:
+    """Whether ``v = float(word)`` (an ASCII word without ``_``, outside the normal range) is a
+    zero written without an exponent or any non-zero digit, i.e. a zero strtod reads as such
+    (``1e-400`` and ``0.(400 zeros)1`` underflow to 0.0, which libsdformat refuses:
+    :func:`c_double` decides those)."""
+    return v == 0.0 and not word.strip().strip("+-.0")
+
+
 def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> list[float]:
     """The whitespace-separated finite numbers of ``elem`` (exactly ``count`` when given), read
     as libsdformat reads them (:func:`c_double`), within ``±MAX_MAGNITUDE``; anything else is
     an error naming the word, file and line."""
+    text = elem.text or ""
+    if text.isascii() and "_" not in text:  # then Python's float() reads as strtod does
+        words = text.split()
+        if count is None or len(words) == count:
+            try:
+                values = list(map(float, words))
+            except ValueError:  # hexadecimal, nan(...), words: the slow path names the culprit
+                pass
+            else:
+                if len(text) <= _SHORT_TEXT and not (
+                    "e" in text or "E" in text or "n" in text or "N" in text
+                ):
+                    return values
+                for v, w in zip(values, words, strict=True):
+                    if not _DBL_MIN <= abs(v) <= MAX_MAGNITUDE and not _plain_zero(v, w):
+                        break  # out of range, subnormal, NaN, or a zero that may underflow
+                else:
+                    return values
+    return _parse_floats_exactly(elem, file, count)
+
+
+def _parse_floats_exactly(
+    elem: etree._Element, file: str, count: int | None = None
+) -> list[float]:
+    """:func:`parse_floats` word by word through :func:`c_double` (the reference semantics;
+    :func:`parse_floats` takes a shortcut for plain decimal words and comes here otherwise)."""
     words = _words(elem)
-    tag = elem.tag
     if count is not None and len(words) != count:
         raise SdfError(
             file,
             line_of(elem),
-            f"<{tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}",
+            f"<{elem.tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}",
         )
-    text = elem.text or ""
-    if text.isascii() and "_" not in text:  # then Python's float() reads as strtod does
-        try:
-            values = [float(w) for w in words]
-        except ValueError:  # hexadecimal, nan(...), words: the slow path names the culprit
-            pass
-        else:
-            # In range and not subnormal (False for NaN too); a zero written with an exponent
-            # may be an underflow (1e-400): the slow path decides.
-            if all(_DBL_MIN <= abs(v) <= MAX_MAGNITUDE or v == 0.0 for v in values) and (
-                ("e" not in text and "E" not in text)
-                or not any(
-                    v == 0.0 and ("e" in w or "E" in w)
-                    for v, w in zip(values, words, strict=True)
-                )
-            ):
-                return values
     parsed = [c_double(w) for w in words]
     for w, v in zip(words, parsed, strict=True):
         if not _acceptable(v):
@@ -154,7 +182,18 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
 
 def parse_float(elem: etree._Element, file: str) -> float:
     """The element's text as one number, read as libsdformat reads it (:func:`parse_floats`)."""
-    return parse_floats(elem, file, 1)[0]
+    text = elem.text
+    if text is not None and text.isascii() and "_" not in text:
+        try:
+            v = float(text)  # strips ASCII white space as str.split() does; "1 2" is refused
+        except ValueError:
+            pass
+        else:
+            if _DBL_MIN <= abs(v) <= MAX_MAGNITUDE or (
+                v == 0.0 and not text.strip().strip("+-.0")  # (as _plain_zero, inline)
+            ):
+                return v
+    return _parse_floats_exactly(elem, file, 1)[0]
 
 
 def child_float(parent: etree._Element, tag: str, file: str, default: float) -> float:
@@ -186,9 +225,9 @@ def attr_bool(elem: etree._Element, name: str, file: str, default: bool = False)
     raise SdfError(file, line_of(elem), f"attribute {name}={value!r} is not a boolean")
 
 
-@dataclass(frozen=True)
-class PoseSpec:
-    """A ``<pose>`` as written: the transform, the frame it is relative to ('' = the default)."""
+class PoseSpec(NamedTuple):
+    """A ``<pose>`` as written: the transform, the frame it is relative to ('' = the default);
+    an immutable named tuple (one is built per pose element: half a frozen dataclass's cost)."""
 
     X: Pose
     relative_to: str
@@ -200,15 +239,14 @@ def parse_pose(elem: etree._Element, file: str) -> PoseSpec:
     or ``x y z qx qy qz qw`` with ``rotation_format="quat_xyzw"``. Empty text is the identity."""
     fmt = (elem.get("rotation_format") or "euler_rpy").strip()
     degrees = attr_bool(elem, "degrees", file)
-    words = text_of(elem).split()
     line = line_of(elem)
     relative_to = (elem.get("relative_to") or "").strip()
-    if not words:
-        return PoseSpec(Pose(), relative_to, line)
+    if not (elem.text or "").strip():
+        return PoseSpec(IDENTITY_POSE, relative_to, line)
     if fmt == "euler_rpy":
         v = parse_floats(elem, file, 6)
-        rpy = np.radians(v[3:]) if degrees else np.asarray(v[3:])
-        X = Pose(np.asarray(v[:3]), rotation_from_rpy(*rpy))
+        rpy = np.radians(v[3:]) if degrees else v[3:]
+        X = Pose.adopt(np.array(v[:3]), rotation_from_rpy(*rpy))
     elif fmt == "quat_xyzw":
         v = parse_floats(elem, file, 7)
         if degrees:
