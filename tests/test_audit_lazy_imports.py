@@ -138,6 +138,10 @@ def test_a_command_imports_its_own_command_module_only(tmp_path: Path) -> None:
         status, modules = _cli_modules(args)
         assert status == 0, args
         assert modules & set(COMMAND_MODULES.values()) == {COMMAND_MODULES[args[0]]}, args
+        assert _loaded(modules, "gzinertia.urdf") == [], args
+    # the last run read nothing but the cache: no XML parser, no reader, no NumPy
+    for package in ("lxml", "gzinertia.sdf.reader", "numpy", "gzinertia.audit.rules"):
+        assert _loaded(modules, package) == [], package
     status, modules = _cli_modules(["--help"])
     assert status == 0
     assert set(COMMAND_MODULES.values()) <= modules

@@ -191,7 +191,7 @@ def _xacro_settings(xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]])
     """What else decides a xacro file's expansion: its arguments, where ``$(find)`` looks
     (beyond the model path) and the expansion's limits (a lower one can turn a result into an
     error)."""
-    from gzinertia.urdf.xacro_sandbox import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
+    from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
 
     env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH", ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)
     return [

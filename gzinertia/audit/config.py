@@ -35,11 +35,6 @@ from typing import Any, Literal
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.errors import GzInertiaError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
 # duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "CONFIG_FILE",
@@ -314,6 +309,11 @@ MAX_CONFIG_BYTES = 16 * 1024 * 1024
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):  # imported here: a run without settings files does without
+        import tomllib
+    else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
     from gzinertia.safe_read import read_regular_file
 
     try:

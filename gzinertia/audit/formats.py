@@ -30,7 +30,6 @@ import io
 import json
 import math
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
@@ -46,6 +45,8 @@ from gzinertia.audit.findings import (
 )
 
 if TYPE_CHECKING:  # rich is imported only for the table (cold start of the other formats)
+    import xml.etree.ElementTree as ET
+
     from rich.console import Console
 
 __all__ = [
@@ -531,6 +532,7 @@ def _testcase(
     suite: ET.Element, path: str, name: str, findings: list[Finding], status: FileStatus | None
 ) -> str:
     """Adds one ``<testcase>``; returns its outcome: error, failure, skipped or passed."""
+    import xml.etree.ElementTree as ET
     attrs = {"classname": _xml_text(_classname(path)), "name": _xml_text(name), "time": "0"}
     attrs["file"] = _xml_text(portable_path(path)[0])
     if findings and findings[0].line > 0:
@@ -588,6 +590,8 @@ def render_junit(result: AuditResult) -> str:
     Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
     outcome: error, else failure, else skipped, else passed.
     """
+    import xml.etree.ElementTree as ET
+
     root = ET.Element("testsuites", {"name": f"{TOOL_NAME} audit"})
     status_of = {s.path: s for s in result.files}
     all_outcomes: list[str] = []
