@@ -34,6 +34,8 @@ __all__ = [
     "ENV_MAX_MESH_BYTES",
     "ENV_MAX_MESH_FACES",
     "ENV_MAX_MESH_VERTICES",
+    "ENV_XACRO_MEMORY",
+    "ENV_XACRO_SECONDS",
     "MeshLimits",
     "ReadLimits",
 ]
@@ -43,6 +45,10 @@ ENV_MAX_LINKS = "GZINERTIA_MAX_LINKS"
 ENV_MAX_MESH_BYTES = "GZINERTIA_MAX_MESH_BYTES"
 ENV_MAX_MESH_VERTICES = "GZINERTIA_MAX_MESH_VERTICES"
 ENV_MAX_MESH_FACES = "GZINERTIA_MAX_MESH_FACES"
+#: A xacro expansion's CPU seconds and memory (MiB): :mod:`gzinertia.urdf.xacro_sandbox` reads
+#: them; named here so that the audit cache's key reads them without importing the URDF package.
+ENV_XACRO_SECONDS = "GZINERTIA_XACRO_SECONDS"
+ENV_XACRO_MEMORY = "GZINERTIA_XACRO_MAX_MEMORY"
 
 
 def _from_env(name: str, default: int) -> int:

@@ -97,3 +97,62 @@ def test_show_and_audit_of_an_sdf_file_on_the_command_line_load_no_urdf_module()
         assert status == 0, command
         assert "gzinertia.sdf.reader" in modules  # the file was read
         assert _loaded(set(modules), "gzinertia.urdf") == [], command
+
+
+def _cli_modules(args: list[str]) -> tuple[int, set[str]]:
+    """``gzinertia ARGS`` run in a fresh interpreter: its exit status and every module loaded."""
+    program = (
+        "import io, json, sys, contextlib\n"
+        "from gzinertia.cli import main\n"
+        f"sys.argv = ['gzinertia', *{args!r}]\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit as exc:\n"
+        "        status = exc.code\n"
+        "    else:\n"
+        "        status = 0\n"
+        "print(json.dumps([status, sorted(sys.modules)]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    ).stdout
+    status, modules = json.loads(out)
+    return int(status or 0), set(modules)
+
+
+def test_a_command_imports_its_own_command_module_only(tmp_path: Path) -> None:
+    """typer turns a command module's options into click parameters when it is imported: a run
+    of one command imports no other command's module (``--help`` imports them all)."""
+    from gzinertia.cli.app import COMMAND_MODULES
+
+    path = str(EXAMPLES / "torpedo_auv" / "model.sdf")
+    cache = str(tmp_path / "cache")
+    runs = [
+        ["show", "--json", path],
+        ["audit", "--no-cache", path],
+        ["audit", "--cache-dir", cache, path],  # fills the cache
+        ["audit", "--cache-dir", cache, path],  # every file from the cache
+    ]
+    for args in runs:
+        status, modules = _cli_modules(args)
+        assert status == 0, args
+        assert modules & set(COMMAND_MODULES.values()) == {COMMAND_MODULES[args[0]]}, args
+        assert _loaded(modules, "gzinertia.urdf") == [], args
+    # the last run read nothing but the cache: no XML parser, no reader, no NumPy
+    for package in ("lxml", "gzinertia.sdf.reader", "numpy", "gzinertia.audit.rules"):
+        assert _loaded(modules, package) == [], package
+    status, modules = _cli_modules(["--help"])
+    assert status == 0
+    assert set(COMMAND_MODULES.values()) <= modules
+
+
+def test_the_app_lists_every_command_in_the_order_of_the_help() -> None:
+    """``from gzinertia.cli import app`` is the whole app, whichever commands ran before."""
+    import typer.main
+
+    from gzinertia.cli import app
+    from gzinertia.cli.app import COMMAND_MODULES
+
+    group = typer.main.get_command(app)
+    assert list(group.commands) == list(COMMAND_MODULES)  # type: ignore[attr-defined]

@@ -122,10 +122,25 @@ def _entry_mac_key(fingerprint: str) -> bytes:
 
 def entry_mac(mac_key: bytes, entry_key: str, entry: dict[str, JsonValue]) -> str:
     """The keyed BLAKE2b digest of ``entry`` (without its ``mac``) stored under ``entry_key``:
-    canonical JSON (sorted keys), so an entry read back from the cache file gives the same."""
+    of ``[entry_key, body]`` as compact JSON in the entry's own key order (the order
+    :func:`json.loads` gives back: the order in the cache file), so an entry read back from the
+    cache file gives the same and an entry whose keys were reordered does not verify."""
     body = {k: v for k, v in entry.items() if k != "mac"}
-    text = json.dumps([entry_key, body], sort_keys=True, separators=(",", ":"))
+    return _text_mac(mac_key, entry_key, _compact(body))
+
+
+def _text_mac(mac_key: bytes, entry_key: str, body: str) -> str:
+    """:func:`entry_mac` of the entry whose body (without ``mac``) is the compact JSON
+    ``body``."""
+    text = "[" + json.dumps(entry_key) + "," + body + "]"
     return hashlib.blake2b(text.encode(), key=mac_key, digest_size=16).hexdigest()
+
+
+def _compact(entry: dict[str, JsonValue]) -> str:
+    """An entry as :meth:`AuditCache.save` writes it (and :func:`entry_mac` digests it):
+    compact JSON, keys in their order (``mac`` is added last, so the text before it is the text
+    its MAC was computed over)."""
+    return json.dumps(entry, separators=(",", ":"))
 
 
 @functools.cache
@@ -139,7 +154,7 @@ def _code_fingerprint() -> str:
 
     package = Path(__file__).resolve().parent.parent
     stamped: list[tuple[str, Path | None]] = [
-        (str(p.relative_to(package)), p) for p in sorted(package.rglob("*.py"))
+        (relative, package / relative) for relative in _modules_under(str(package))
     ]
     for name in _DEPENDENCIES:
         spec = importlib.util.find_spec(name)
@@ -155,6 +170,18 @@ def _code_fingerprint() -> str:
         stamp = "absent" if st is None else f"{st.st_size}:{st.st_mtime_ns}"
         h.update(f"{label}:{stamp}\n".encode())
     return h.hexdigest()
+
+
+def _modules_under(root: str) -> list[str]:
+    """Every ``*.py`` under ``root`` (symlinked folders not entered), relative to it, in the
+    order ``sorted(Path(root).rglob("*.py"))`` gives (by path component): the same
+    fingerprint, without a ``Path`` per file."""
+    found: list[tuple[str, ...]] = []
+    for folder, dirnames, filenames in os.walk(root):
+        relative = os.path.relpath(folder, root)
+        parts = () if relative == os.curdir else tuple(relative.split(os.sep))
+        found += [(*parts, name) for name in (*dirnames, *filenames) if name.endswith(".py")]
+    return [os.path.join(*parts) for parts in sorted(found)]
 
 
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
@@ -191,7 +218,7 @@ def _xacro_settings(xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]])
     """What else decides a xacro file's expansion: its arguments, where ``$(find)`` looks
     (beyond the model path) and the expansion's limits (a lower one can turn a result into an
     error)."""
-    from gzinertia.urdf.xacro_sandbox import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
+    from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
 
     env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH", ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)
     return [
@@ -246,6 +273,48 @@ def _finding_from_json(d: object) -> Finding:
     )
 
 
+#: The first and last lines of a cache file as :meth:`AuditCache.save` writes it; between them,
+#: one entry a line (``"KEY":{...}``, compact JSON, a comma after each but the last): one JSON
+#: document, whose entries' MACs are checked on their text, without encoding them again.
+_HEAD = '{"schema":' + str(SCHEMA) + ',"entries":{'
+_TAIL = "}}"
+_DECODER = json.JSONDecoder()
+
+
+def _entries_by_line(
+    raw: bytes,
+) -> tuple[dict[str, dict[str, JsonValue]], dict[str, str]] | None:
+    """The entries of a cache file in :meth:`AuditCache.save`'s layout, and each one's text
+    (``None``: another layout; ``ValueError`` when a line is not an entry, as for a file that
+    is not JSON). Each entry is parsed from its own text, so the text whose MAC is checked is
+    the text the entry was read from."""
+    if not raw.startswith(_HEAD.encode()):
+        return None
+    try:
+        lines = raw.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return None  # left to json.loads (and its own error)
+    if len(lines) < 2 or lines[0] != _HEAD or lines[-1] != _TAIL:
+        return None
+    entries: dict[str, dict[str, JsonValue]] = {}
+    texts: dict[str, str] = {}
+    last = len(lines) - 2
+    for i, line in enumerate(lines[1:-1], start=1):
+        if i < last:
+            if not line.endswith(","):
+                raise ValueError(f"line {i + 1}: no comma after the entry")
+            line = line[:-1]
+        key, end = _DECODER.raw_decode(line) if line.startswith('"') else (None, 0)
+        if not isinstance(key, str) or line[end : end + 1] != ":":
+            raise ValueError(f"line {i + 1}: not an entry")
+        text = line[end + 1 :]
+        entry = json.loads(text)
+        if not isinstance(entry, dict):
+            raise ValueError(f"line {i + 1}: an entry is not an object")
+        entries[key], texts[key] = entry, text
+    return entries, texts
+
+
 class AuditCache:
     """The cached results of one run key, loaded from and saved to ``folder``.
 
@@ -264,16 +333,23 @@ class AuditCache:
         self._stored: dict[str, dict[str, JsonValue]] = {}  # this run's new entries
         self._resolutions: dict[tuple[str, str, str], str | None] = {}
         self._mac_key = _entry_mac_key(_code_fingerprint())
-        self._entries = self._load(report=True)
+        self._entries, self._texts = self._load(report=True)
 
-    def _load(self, report: bool) -> dict[str, dict[str, JsonValue]]:
+    def _load(
+        self, report: bool
+    ) -> tuple[dict[str, dict[str, JsonValue]], dict[str, str]]:
         """The entries on disk (none when there is no cache file or it cannot be read, is not a
-        regular file, is larger than :data:`MAX_CACHE_BYTES` or nested too deeply to parse)."""
+        regular file, is larger than :data:`MAX_CACHE_BYTES` or nested too deeply to parse),
+        and, for a file in :meth:`save`'s layout (one entry a line), each entry's text."""
         try:
-            data = json.loads(read_regular_file(self.path, MAX_CACHE_BYTES))
+            raw = read_regular_file(self.path, MAX_CACHE_BYTES)
+            by_line = _entries_by_line(raw)
+            if by_line is not None:
+                return by_line
+            data = json.loads(raw)
             if isinstance(data, dict) and data.get("schema") == SCHEMA:
                 entries = data.get("entries", {})
-                return dict(entries) if isinstance(entries, dict) else {}
+                return (dict(entries) if isinstance(entries, dict) else {}), {}
         except (FileNotFoundError, NotADirectoryError):  # no cache yet (or no folder for one)
             pass
         except (OSError, ValueError) as exc:
@@ -282,7 +358,7 @@ class AuditCache:
         except RecursionError:
             if report:
                 self.problems.append(f"{self.path}: unreadable cache ignored (nested too deeply)")
-        return {}
+        return {}, {}
 
     def _verified(self, key: str, entry: object) -> bool:
         """Whether ``entry`` carries the MAC this code gives it under ``key``."""
@@ -291,6 +367,14 @@ class AuditCache:
         mac = entry.get("mac")
         if not isinstance(mac, str):
             return False
+        # The entry as read from a line save() wrote: its MAC checked on that very text (the
+        # entry is the object parsed from it), without encoding it again.
+        text = self._texts.get(key) if self._entries.get(key) is entry else None
+        tail = ',"mac":' + json.dumps(mac) + "}"
+        if text is not None and text.endswith(tail):
+            body = text[: -len(tail)] + "}"
+            if hmac.compare_digest(mac, _text_mac(self._mac_key, key, body)):
+                return True
         try:
             expected = entry_mac(self._mac_key, key, entry)
         except (TypeError, ValueError, RecursionError):  # not JSON-serialisable as stored
@@ -367,10 +451,16 @@ class AuditCache:
 
         try:
             self._prepare_folder()
-            entries = {**self._load(report=False), **self._stored}
+            on_disk, texts = self._load(report=False)
+            entries = {**on_disk, **self._stored}
             # Entries of files that are gone would only grow the file.
-            live = {k: v for k, v in entries.items() if os.path.exists(k.split("\0", 1)[0])}
-            data = json.dumps({"schema": SCHEMA, "entries": live}, separators=(",", ":"))
+            live = [k for k in entries if os.path.exists(k.split("\0", 1)[0])]
+            lines = [
+                json.dumps(k) + ":" + (_compact(self._stored[k]) if k in self._stored
+                                       else texts.get(k) or _compact(entries[k]))
+                for k in live
+            ]
+            data = _HEAD + "\n" + ",\n".join(lines) + ("\n" if lines else "") + _TAIL
             write_atomically(self.path, data.encode("utf-8"))
             self._prune()
         except Exception as exc:  # a cache is an optimisation: never fail the audit for it

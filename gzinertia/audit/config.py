@@ -35,11 +35,6 @@ from typing import Any, Literal
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.errors import GzInertiaError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
 # duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "CONFIG_FILE",
@@ -314,6 +309,11 @@ MAX_CONFIG_BYTES = 16 * 1024 * 1024
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):  # imported here: a run without settings files does without
+        import tomllib
+    else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
     from gzinertia.safe_read import read_regular_file
 
     try:
@@ -365,25 +365,34 @@ class ConfigFinder:
 
     def __init__(self, cwd: Path | None = None) -> None:
         self.cwd = Path(os.path.abspath(cwd or Path.cwd()))
-        self._by_folder: dict[Path, Path | None] = {}
+        # folder (absolute, as a string: one dictionary look-up per file of a known folder)
+        self._by_folder: dict[str, Path | None] = {}
 
     def nearest(self, folder: Path) -> Path | None:
         """The nearest settings file in ``folder`` (absolute) or a parent of it."""
-        visited: list[Path] = []
+        return self._nearest(str(folder))
+
+    def _nearest(self, folder: str) -> Path | None:
+        visited: list[str] = []
         found: Path | None = None
-        for current in (folder, *folder.parents):
+        current = folder
+        while True:
             if current in self._by_folder:
                 found = self._by_folder[current]
                 break
             visited.append(current)
-            candidate = current / CONFIG_FILE
-            if candidate.is_file():
-                found = candidate
+            candidate = os.path.join(current, CONFIG_FILE)
+            if os.path.isfile(candidate):
+                found = Path(candidate)
                 break
-            pyproject = current / "pyproject.toml"
+            pyproject = Path(current, "pyproject.toml")
             if pyproject.is_file() and _table_of(pyproject) is not None:
                 found = pyproject
                 break
+            parent = os.path.dirname(current)
+            if parent == current:  # the root
+                break
+            current = parent
         for current in visited:
             self._by_folder[current] = found
         return found
@@ -394,9 +403,9 @@ class ConfigFinder:
         directory, else ``None`` (defaults)."""
         from gzinertia.sdf.stdin import STDIN_NAME
 
-        folder = self.cwd if path == STDIN_NAME else Path(os.path.abspath(path)).parent
-        found = self.nearest(folder)
-        return found if found is not None else self.nearest(self.cwd)
+        folder = str(self.cwd) if path == STDIN_NAME else os.path.dirname(os.path.abspath(path))
+        found = self._nearest(folder)
+        return found if found is not None else self._nearest(str(self.cwd))
 
 
 def load_config_file(file: Path, known_codes: Iterable[str]) -> AuditConfig:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -148,7 +148,7 @@ def discover(paths: Sequence[str]) -> list[Target]:
             key = target.path
         else:
             key = os.path.realpath(target.path)
-            target = replace(target, real=key)
+            target = Target(target.path, target.state, target.message, key)
         if key in seen:
             return
         seen.add(key)

@@ -30,8 +30,8 @@ import io
 import json
 import math
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
+from json.encoder import encode_basestring_ascii as _quote  # the C encoder's
 from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, urljoin, urlsplit
@@ -46,6 +46,8 @@ from gzinertia.audit.findings import (
 )
 
 if TYPE_CHECKING:  # rich is imported only for the table (cold start of the other formats)
+    import xml.etree.ElementTree as ET
+
     from rich.console import Console
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "TOOL_NAME",
     "Format",
     "artifact_uri",
+    "dumps_indented",
     "escape_github_data",
     "escape_github_property",
     "file_status_line",
@@ -102,6 +105,15 @@ _TABLE_WIDTH = 120
 def json_safe(value: JsonValue) -> JsonValue:
     """``value`` with non-finite floats (NaN, ±∞) replaced by ``None`` (JSON ``null``), the one
     convention of every gzinertia JSON output (docs/json.md); strings are left alone."""
+    kind = type(value)  # the plain types first: a report holds thousands of values
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {key: json_safe(item) for key, item in value.items()}  # type: ignore[union-attr]
+    if kind is float:
+        return value if math.isfinite(value) else None  # type: ignore[arg-type]
+    if kind is list or kind is tuple:
+        return [json_safe(item) for item in value]  # type: ignore[union-attr]
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, Mapping):
@@ -375,7 +387,76 @@ def to_json_data(result: AuditResult, version: str) -> dict[str, Any]:
 
 def render_json(result: AuditResult, version: str) -> str:
     """:func:`to_json_data` as indented, ASCII-only, strictly valid JSON."""
-    return json.dumps(to_json_data(result, version), indent=2, allow_nan=False) + "\n"
+    return dumps_indented(to_json_data(result, version)) + "\n"
+
+
+class _NotPlainError(Exception):
+    """A value :func:`dumps_indented` leaves to :func:`json.dumps`."""
+
+
+def dumps_indented(value: Any) -> str:
+    """``json.dumps(value, indent=2, allow_nan=False)``, byte for byte, in about half the time:
+    the standard library encodes an indented document in Python, a generator per list and
+    dict; this writes dicts with string keys, lists, tuples, strings, ints, finite floats,
+    booleans and ``None`` (exactly those types) directly, with the standard library's own
+    string quoting and number formatting. Anything else (a subclass, a non-string key, a
+    non-finite float: an error) goes to :func:`json.dumps` whole."""
+    out: list[str] = []
+    try:
+        _dump(value, "\n", out)
+    except (_NotPlainError, RecursionError):
+        return json.dumps(value, indent=2, allow_nan=False)
+    return "".join(out)
+
+
+def _dump(value: Any, newline: str, out: list[str]) -> None:
+    """Appends ``value`` to ``out`` as :func:`dumps_indented` writes it, nested where the
+    line breaks of its container are ``newline`` (a newline and the container's indent)."""
+    kind = type(value)
+    if kind is str:
+        out.append(_quote(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif kind is float:
+        if not math.isfinite(value):
+            raise _NotPlainError
+        out.append(float.__repr__(value))
+    elif kind is list or kind is tuple:
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + "  "
+        out.append("[")
+        separator = inner
+        for item in value:
+            out.append(separator)
+            _dump(item, inner, out)
+            separator = "," + inner
+        out.append(newline + "]")
+    elif kind is dict:
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        out.append("{")
+        separator = inner
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlainError
+            out.append(separator)
+            out.append(_quote(key))
+            out.append(": ")
+            _dump(item, inner, out)
+            separator = "," + inner
+        out.append(newline + "}")
+    else:
+        raise _NotPlainError
 
 
 # ---------------------------------------------------------------------------------------------
@@ -496,7 +577,7 @@ def render_sarif(
 ) -> str:
     """:func:`to_sarif_log` as indented, ASCII-only, strictly valid JSON."""
     log = to_sarif_log(result, rules, version, project_uri)
-    return json.dumps(log, indent=2, allow_nan=False) + "\n"
+    return dumps_indented(log) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,6 +612,7 @@ def _testcase(
     suite: ET.Element, path: str, name: str, findings: list[Finding], status: FileStatus | None
 ) -> str:
     """Adds one ``<testcase>``; returns its outcome: error, failure, skipped or passed."""
+    import xml.etree.ElementTree as ET
     attrs = {"classname": _xml_text(_classname(path)), "name": _xml_text(name), "time": "0"}
     attrs["file"] = _xml_text(portable_path(path)[0])
     if findings and findings[0].line > 0:
@@ -588,6 +670,8 @@ def render_junit(result: AuditResult) -> str:
     Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
     outcome: error, else failure, else skipped, else passed.
     """
+    import xml.etree.ElementTree as ET
+
     root = ET.Element("testsuites", {"name": f"{TOOL_NAME} audit"})
     status_of = {s.path: s for s in result.files}
     all_outcomes: list[str] = []

@@ -4,8 +4,6 @@ Exit status: 0 when nothing is at or above ``--fail-on``; 1 when something is; 2
 error or a file that could not be read (the other files are still audited and reported).
 """
 
-from __future__ import annotations
-
 import os
 import sys
 from pathlib import Path
@@ -268,7 +266,7 @@ def _xacro_args(pairs: list[str] | None) -> dict[str, str] | None:
     return xacro_mapping(pairs)
 
 
-def _read_limits(max_links: int | None, max_included_models: int | None) -> ReadLimits:
+def _read_limits(max_links: int | None, max_included_models: int | None) -> "ReadLimits":
     """The environment's read limits with ``--max-links`` / ``--max-included-models`` applied."""
     from dataclasses import replace
 
@@ -287,7 +285,7 @@ def _read_limits(max_links: int | None, max_included_models: int | None) -> Read
     return limits
 
 
-def exit_status(result: AuditResult, fail_on: Severity) -> int:
+def exit_status(result: "AuditResult", fail_on: "Severity") -> int:
     """2 if a file could not be read, else 1 if a finding is at or above ``fail_on``, else 0."""
     if result.files_with("error"):
         return 2
@@ -311,7 +309,7 @@ class _ProgressBar:
         self.progress: Progress | None = None
         self.task: TaskID | None = None
 
-    def __enter__(self) -> _ProgressBar:
+    def __enter__(self) -> "_ProgressBar":
         return self
 
     def update(self, done: int, total: int, path: str) -> None:

@@ -1,7 +1,5 @@
 """``gzinertia show``: every link's pose, mass, CoM, inertia about Bcm and Bo, and added mass."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

@@ -29,12 +29,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from lxml import etree
-
 from gzinertia.options import option
-from gzinertia.sdf.xml import children, parse_xml_file_shared
+
+if TYPE_CHECKING:  # lxml loads when a model.config is read (a cached audit may need none)
+    from lxml import etree
 
 __all__ = [
     "KNOWN_SCHEMES",
@@ -256,6 +257,8 @@ def _version_key(v: str) -> tuple[int, ...]:
 
 def sdf_file_in_folder(folder: Path) -> Path | None:
     """The SDF file a model folder designates (``model.config``, else ``model.sdf``)."""
+    from gzinertia.sdf.xml import children, parse_xml_file_shared
+
     config = folder / "model.config"
     if config.is_file():
         try:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.limits import _from_env
+from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS, _from_env
 
 __all__ = [
     "DEFAULT_MEMORY_MIB",
@@ -51,8 +51,6 @@ __all__ = [
     "wall_seconds",
 ]
 
-ENV_XACRO_SECONDS = "GZINERTIA_XACRO_SECONDS"
-ENV_XACRO_MEMORY = "GZINERTIA_XACRO_MAX_MEMORY"
 DEFAULT_SECONDS = 10
 DEFAULT_MEMORY_MIB = 1024
 
