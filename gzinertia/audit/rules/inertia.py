@@ -12,7 +12,13 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.audit.context import LinkContext, fmt, fmt_vec, gyration_factors
+from gzinertia.audit.context import (
+    LinkContext,
+    fmt,
+    fmt_vec,
+    gyration_factors,
+    gyration_factors_within,
+)
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
 from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
@@ -197,7 +203,10 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     assert solid is not None
     inertial = ctx.link.inertial
     m, V = inertial.mass, solid.volume
-    f_min, f_max = gyration_factors(inertial.I_BBcm_B / m, np.asarray(solid.G_FFc_F) / V)
+    I_over_m, G_over_V = inertial.I_BBcm_B / m, np.asarray(solid.G_FFc_F) / V
+    if gyration_factors_within(I_over_m, G_over_V, GYRATION_FACTOR):
+        return  # (the common case, without LAPACK: only a finding needs the factors)
+    f_min, f_max = gyration_factors(I_over_m, G_over_V)
     if f_min >= 1.0 / GYRATION_FACTOR and f_max <= GYRATION_FACTOR:
         return
     factor = f_max if f_max * f_min > 1.0 else f_min
