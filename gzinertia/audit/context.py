@@ -18,6 +18,7 @@ Rules that need them then stay silent rather than guess.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -84,6 +85,20 @@ def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, 
     if vertices.size == 0:
         return None
     return vertices.min(axis=0), vertices.max(axis=0)
+
+
+def _local_bounds_C(collision: Collision) -> tuple[list[float], list[float]] | None:
+    """The corners of :func:`collision_corners_C` as ``(lo, hi)`` in C, plain floats."""
+    g = collision.geometry
+    half = primitive_semi_axes(g)
+    if half is not None:
+        h = half.tolist()
+        return [-h[0], -h[1], -h[2]], h
+    if g.kind == "mesh" and g.mesh_path is not None:
+        sx, sy, sz = (float(s) for s in g.scale)
+        bounds = _mesh_bounds_C(g.mesh_path, (sx, sy, sz))
+        return None if bounds is None else (bounds[0].tolist(), bounds[1].tolist())
+    return None
 
 
 def collision_corners_C(collision: Collision) -> np.ndarray | None:
@@ -302,6 +317,37 @@ class LinkContext:
             return None
         points = np.vstack(corners)
         return points.min(axis=0), points.max(axis=0)
+
+    def certainly_inside_bounding_box(self, p_BoQ_B: Vec3) -> bool:
+        """Whether the point Q (measured from Bo, in B) lies inside :attr:`bounding_box` by
+        more than that box's rounding, decided in plain floats without building the box: each
+        collision's box in B is ``p_BoCo_B ± Σ_j |R_BC[i, j]|·(half-size)_j``, the exact extent of
+        its eight corners. False: outside, near a face, or no box (then build it)."""
+        collisions = self.link.collisions
+        if not collisions:
+            return False
+        lo, hi = [math.inf] * 3, [-math.inf] * 3
+        scale = 0.0
+        for c in collisions:
+            bounds = _local_bounds_C(c)
+            if bounds is None:
+                return False
+            lo_C, hi_C = bounds
+            p, R = c.X_BC.p.tolist(), c.X_BC.R.tolist()
+            for i in range(3):
+                a = b = p[i]
+                size = abs(a)
+                for r, l, h in zip(R[i], lo_C, hi_C, strict=True):
+                    u, v = r * l, r * h
+                    if u > v:
+                        u, v = v, u
+                    a, b = a + u, b + v
+                    size += max(-u, v)
+                lo[i], hi[i] = min(lo[i], a), max(hi[i], b)
+                scale = max(scale, size)
+        q = np.asarray(p_BoQ_B, dtype=float).tolist()
+        margin = 1e-9 * (scale + max(abs(x) for x in q))
+        return all(lo[i] + margin < q[i] < hi[i] - margin for i in range(3))  # (NaN: False)
 
     # --- fluid ----------------------------------------------------------------------------
     @functools.cached_property

@@ -263,6 +263,8 @@ def com_outside(ctx: LinkContext) -> Iterator[Finding]:
     """GZI107 com-outside-collisions: ``p_BoBcm_B`` outside the collisions' bounding box."""
     if not _plausibility_applies(ctx):
         return
+    if ctx.certainly_inside_bounding_box(ctx.link.inertial.p_BoBcm_B):
+        return  # (the common case, without building the box: distance 0)
     box = ctx.bounding_box
     if box is None:
         return
