@@ -273,7 +273,7 @@ class LinkContext:
     def mass_is_positive(self) -> bool:
         """``<mass>`` finite and positive."""
         m = self.link.inertial.mass
-        return bool(np.isfinite(m) and m > 0.0)
+        return math.isfinite(m) and m > 0.0
 
     # --- collisions -----------------------------------------------------------------------
     @functools.cached_property
