@@ -327,7 +327,7 @@ class LinkContext:
         if not collisions:
             return False
         lo, hi = [math.inf] * 3, [-math.inf] * 3
-        scale = 0.0
+        scale = 0.0  # the sum of every term's magnitude: bounds each corner's rounding
         for c in collisions:
             bounds = _local_bounds_C(c)
             if bounds is None:
@@ -336,17 +336,22 @@ class LinkContext:
             p, R = c.X_BC.p.tolist(), c.X_BC.R.tolist()
             for i in range(3):
                 a = b = p[i]
-                size = abs(a)
+                scale += abs(a)
                 for r, l, h in zip(R[i], lo_C, hi_C, strict=True):
                     u, v = r * l, r * h
                     if u > v:
                         u, v = v, u
-                    a, b = a + u, b + v
-                    size += max(-u, v)
-                lo[i], hi[i] = min(lo[i], a), max(hi[i], b)
-                scale = max(scale, size)
+                    a += u
+                    b += v
+                    scale += abs(u) + abs(v)
+                if a < lo[i]:
+                    lo[i] = a
+                if b > hi[i]:
+                    hi[i] = b
+        if not math.isfinite(scale):
+            return False  # (NaN or infinity anywhere: it propagates into the sum)
         q = np.asarray(p_BoQ_B, dtype=float).tolist()
-        margin = 1e-9 * (scale + max(abs(x) for x in q))
+        margin = 1e-9 * (scale + abs(q[0]) + abs(q[1]) + abs(q[2]))
         return all(lo[i] + margin < q[i] < hi[i] - margin for i in range(3))  # (NaN: False)
 
     # --- fluid ----------------------------------------------------------------------------
