@@ -1,9 +1,10 @@
-"""The audit's cheap screens agree with the exact computations they spare.
+"""The audit's cheap screens and the physics' plain-float fast paths agree with the exact
+computations they spare.
 
-Each screen settles the common case in plain floats and leaves the rest to the exact path
-(LAPACK, the built bounding box, the full hydrostatics): it may say "not certain" too often,
-never a verdict the exact path would contradict. Findings are unchanged by construction; these
-tests check the screens themselves, near their thresholds too.
+Each settles the common case in plain floats and leaves the rest to the exact path (LAPACK,
+the built bounding box, the full hydrostatics, NumPy's checks): it may say "not certain" too
+often, never a verdict the exact path would contradict. Findings are unchanged by
+construction; these tests check the fast paths themselves, near their thresholds too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from gzinertia.audit.context import DocumentContext, gyration_factors, gyration_
 from gzinertia.audit.findings import plain_json_value
 from gzinertia.audit.rules import hydrostatics as hydro_rules
 from gzinertia.audit.rules.inertia import GYRATION_FACTOR
+from gzinertia.physics.ellipsoid import PosedEllipsoid, semi_axes_problem, validated_semi_axes
+from gzinertia.physics.inertia import reverses_orientation
+from gzinertia.physics.rotation import Pose
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.reader import read_sdf_string
 
@@ -180,3 +184,45 @@ def test_finite_moments_without_the_eigenvalues(scale: float) -> None:
     with np.errstate(all="ignore"):
         expected = bool(np.all(np.isfinite(ctx.principal_moments)))
     assert ctx._finite_moments == expected
+
+
+@given(seed=st.integers(0, 2**32 - 1), flip=st.booleans(),
+       noise=st.sampled_from([0.0, 1e-12, 1e-3, 0.3, 0.7, 2.0]))
+@example(seed=0, flip=False, noise=0.0)
+def test_orientation_sign_is_lapacks(seed: int, flip: bool, noise: float) -> None:
+    rng = np.random.default_rng(seed)
+    R = random_rotation(rng) @ np.diag([1.0, 1.0, -1.0 if flip else 1.0])
+    R = R + noise * rng.normal(size=(3, 3))
+    assert reverses_orientation(R) == bool(np.linalg.det(R) < 0.0)
+    assert reverses_orientation(np.zeros((3, 3))) is False
+
+
+def _numpy_accepts(semi_axes: np.ndarray, R: np.ndarray, p: np.ndarray) -> bool:
+    ok = (semi_axes_problem(semi_axes) is None and bool(np.all(np.isfinite(p)))
+          and bool(np.all(np.isfinite(R))))
+    return ok and bool(np.max(np.abs(R.T @ R - np.eye(3))) < 1e-9
+                       and abs(np.linalg.det(R) - 1.0) < 1e-9)
+
+
+@given(seed=st.integers(0, 2**32 - 1),
+       noise=st.sampled_from([0.0, 1e-13, 2e-10, 4e-10, 6e-10, 1e-9, 2e-9, 1e-3]),
+       axes=st.sampled_from([(1.0, 2.0, 3.0), (0.0, 1.0, 1.0), (-1.0, 1.0, 1.0),
+                             (np.inf, 1.0, 1.0), (np.nan, 1.0, 1.0), (1e-300, 1e300, 1.0)]),
+       flip=st.booleans())
+@example(seed=0, noise=0.0, axes=(1.0, 2.0, 3.0), flip=False)
+def test_a_posed_ellipsoid_is_accepted_exactly_as_numpy_checks_it(
+    seed: int, noise: float, axes: tuple[float, float, float], flip: bool
+) -> None:
+    rng = np.random.default_rng(seed)
+    R = random_rotation(rng) @ np.diag([1.0, 1.0, -1.0 if flip else 1.0])
+    R = R + noise * rng.normal(size=(3, 3))
+    p = rng.normal(size=3)
+    semi_axes = np.array(axes)
+    try:
+        PosedEllipsoid(semi_axes, Pose(p, R))
+        accepted = True
+    except ValueError:
+        accepted = False
+    assert accepted == _numpy_accepts(semi_axes, R, p)
+    if accepted:
+        assert validated_semi_axes(semi_axes).tolist() == semi_axes.tolist()
