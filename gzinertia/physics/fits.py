@@ -205,7 +205,8 @@ def _nearest_to_link(
         for p in itertools.permutations(range(3))
         if not descending or all(v[p[k]] >= v[p[k + 1]] - tol for k in range(2))
     ]
-    best = max(perms, key=lambda perm: sum(abs(R_BP[j, perm[j]]) for j in range(3)))
+    rows = np.asarray(R_BP, dtype=float).tolist()  # the same sums, without NumPy scalars
+    best = max(perms, key=lambda perm: sum(abs(rows[j][perm[j]]) for j in range(3)))
     order = list(best)
     R = R_BP[:, order].copy()
     signs = np.where(np.diag(R) < 0.0, -1.0, 1.0)

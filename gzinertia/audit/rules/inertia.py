@@ -8,6 +8,7 @@ solid's, centre of mass against the collisions' bounding box.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -66,6 +67,8 @@ def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
     if not ctx.written_inertia:
         return
     m = inertial.mass
+    if m > 0.0 and math.isfinite(m):
+        return  # (the usual case: nothing below applies)
     where = inertial.mass_source or inertial.source or ctx.where
     values = {"mass": m, "static": ctx.link.static}
     if not np.isfinite(m):
