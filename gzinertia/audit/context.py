@@ -448,7 +448,8 @@ def _pivots_positive(a00: float, a01: float, a02: float,
 
 
 def gyration_factors_within(I_over_m: Mat3, G_over_V: Mat3, factor: float) -> bool:
-    """A cheap screen for :func:`gyration_factors`: True only when certainly
+    """A cheap screen for :func:`gyration_factors` (same arguments: ``I_BBcm_B/m`` and
+    ``G_BBc_B/V``, m², each about its own centre, in the link axes B): True only when certainly
     ``1/factor ≤ f_min`` and ``f_max ≤ factor``, i.e. ``I/m - G/V/factor²`` and
     ``factor²·G/V - I/m`` are positive definite with a relative margin of
     :data:`_GYRATION_SCREEN_MARGIN` and ``G/V`` is well conditioned. False means "not
