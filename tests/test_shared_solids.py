@@ -168,30 +168,3 @@ def test_one_solid_combines_to_the_bits_of_the_general_sum(
             except ShapeError as exc:
                 general = str(exc)
     assert quick == general
-
-
-_GEOMETRIES = [
-    Geometry("box", size=(0.3, 0.2, 0.1)), Geometry("sphere", radius=0.25),
-    Geometry("cylinder", radius=0.1, length=0.7), Geometry("capsule", radius=0.1, length=0.3),
-    Geometry("ellipsoid", size=(0.4, 0.2, 0.1)), Geometry("cone", radius=0.2, length=0.5),
-    Geometry("box", size=(-0.3, -0.2, 0.1)), Geometry("box", size=(1e-30, 1e-30, 1e-30)),
-]
-
-
-@pytest.mark.parametrize("geometry", _GEOMETRIES, ids=lambda g: g.kind)
-@pytest.mark.parametrize("p", [(0.0, 0.0, 0.0), (-0.0, 0.0, 0.0), (0.1, 0.0, 0.0)])
-def test_a_solid_posed_by_the_identity_keeps_the_bits_of_the_products(
-    geometry: Geometry, p: tuple[float, float, float]
-) -> None:
-    """``reexpress_solid`` skips ``R·G·Rᵀ`` for a collision without ``<pose>`` yet gives the
-    bits the products give (signed zeros included), or takes the general path."""
-    solid_C = shapes.solid_properties(geometry)
-    R, p_B = np.eye(3), np.array(p)
-    quick = _bits(shapes.reexpress_solid(solid_C, R, p_B))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(shapes, "_reexpressed_by_identity", lambda *_: None)
-        general = _bits(shapes.reexpress_solid(solid_C, R, p_B))
-    assert quick == general
-    flipped = shapes.SolidProperties(solid_C.volume, -solid_C.p_FoFc_F, solid_C.G_FFc_F)
-    assert _bits(shapes.reexpress_solid(flipped, R, p_B))[1] == np.asarray(
-        np.asarray(p_B) + R @ flipped.p_FoFc_F).tobytes()

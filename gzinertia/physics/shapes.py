@@ -333,47 +333,10 @@ def reexpress_solid(solid_C: SolidProperties, R_BC: Any, p_BoCo_B: Any) -> Solid
     ``p_BoBc_B = p_BoCo_B + R_BC·p_CoCc_C``; ``G_BBc_B = R_BC·G_CCc_C·R_BCᵀ`` (same point).
     """
     R = np.asarray(R_BC, dtype=float)
-    same = _reexpressed_by_identity(solid_C, R, p_BoCo_B)
-    if same is not None:
-        return same
     p_BoBc_B = np.asarray(p_BoCo_B, dtype=float) + R @ solid_C.p_FoFc_F
     return _solid(
         solid_C.volume, p_BoBc_B, reexpress_inertia(solid_C.G_FFc_F, R), solid_C.approximation
     )
-
-
-def _positive_zero_or_more(values: list[float]) -> bool:
-    """Every value ``> 0`` or ``+0.0`` (not ``-0.0``, not NaN)."""
-    return all(v > 0.0 or (v == 0.0 and math.copysign(1.0, v) > 0.0) for v in values)
-
-
-def _reexpressed_by_identity(solid_C: SolidProperties, R: Any, p_BoCo_B: Any
-                             ) -> SolidProperties | None:
-    """:func:`reexpress_solid`'s result for the identity pose (a ``<collision>`` without
-    ``<pose>``), without the products, when its bits are certain (else ``None``): with ``R``
-    exactly the identity (``+0.0`` off its diagonal), ``p_BoCo_B`` exactly ``+0.0`` and every
-    entry of ``G`` ``≥ +0`` and symmetric (the primitives' own), each product ``R·G·Rᵀ`` and
-    ``R·p`` sums the entry itself with ``+0.0`` terms only (in any order, fused or not), so it
-    is that entry (``+0.0`` added to a centroid coordinate turns ``-0.0`` into ``+0.0``)."""
-    if R.shape != (3, 3):
-        return None
-    (a, b, c), (d, e, f), (g, h, i) = R.tolist()
-    if not (a == e == i == 1.0 and _positive_zero_or_more([b, c, d, f, g, h])
-            and b == c == d == f == g == h == 0.0):
-        return None
-    p = np.asarray(p_BoCo_B, dtype=float)
-    if p.shape != (3,) or not _positive_zero_or_more(p.tolist()) or any(p.tolist()):
-        return None
-    G = np.asarray(solid_C.G_FFc_F, dtype=float)
-    c_C = np.asarray(solid_C.p_FoFc_F, dtype=float)
-    if G.shape != (3, 3) or c_C.shape != (3,):
-        return None
-    (g00, g01, g02), (g10, g11, g12), (g20, g21, g22) = G.tolist()
-    if not (_positive_zero_or_more([g00, g01, g02, g10, g11, g12, g20, g21, g22])
-            and g01 == g10 and g02 == g20 and g12 == g21 and math.isfinite(g00 + g11 + g22)
-            and all(math.isfinite(x) for x in c_C.tolist())):
-        return None
-    return _solid(solid_C.volume, c_C + 0.0, G, solid_C.approximation)
 
 
 def collision_solid(collision: Collision) -> SolidProperties:
