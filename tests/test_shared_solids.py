@@ -124,3 +124,47 @@ def test_a_solid_is_refused_exactly_when_a_value_overflowed(
         else:
             with pytest.raises(ShapeError, match="too large"):
                 shapes._solid(volume, centroid, G)
+
+
+def _bits(solid: shapes.SolidProperties) -> tuple[object, ...]:
+    return (np.float64(solid.volume).tobytes(), np.asarray(solid.p_FoFc_F).tobytes(),
+            np.asarray(solid.G_FFc_F).tobytes(), solid.approximation)
+
+
+_SIZE = st.floats(1e-6, 1e6) | st.sampled_from([0.0, -0.0, 1e-300, 1e300])
+
+
+@given(
+    volume=st.floats(1e-12, 1e12) | st.sampled_from([1e-300, 1e300, 3.0, 0.1]),
+    centroid=st.lists(_SIZE | _SIZE.map(lambda x: -x), min_size=3, max_size=3),
+    inertia=st.lists(_SIZE | _SIZE.map(lambda x: -x), min_size=9, max_size=9),
+    approximation=st.sampled_from([None, "", "convex hull"]),
+)
+@example(volume=3.0, centroid=[0.1, -0.0, 1e300], inertia=[1.0, -0.0, 0, 0, 2.0, 0, 0, 0, 3.0],
+         approximation=None)
+@example(volume=1e300, centroid=[1e300, 1.0, 0.0], inertia=[1.0, 0, 0, 0, 2.0, 0, 0, 0, 3.0],
+         approximation="")
+def test_one_solid_combines_to_the_bits_of_the_general_sum(
+    volume: float, centroid: list[float], inertia: list[float], approximation: str | None,
+) -> None:
+    """``combine_solids`` of one solid (the usual link) skips NumPy yet gives the bits the
+    general volume-weighted sum gives, signed zeros included, or takes the general path."""
+    G = np.array(inertia).reshape(3, 3)
+    with np.errstate(over="ignore", invalid="ignore"):
+        try:
+            solid = shapes._solid(volume, centroid, G, approximation)
+        except ShapeError:
+            return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the general path may overflow: so does the quick one)
+        try:
+            quick: object = _bits(shapes.combine_solids([solid]))
+        except ShapeError as exc:
+            quick = str(exc)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(shapes, "_combined_alone", lambda _: None)
+            try:
+                general: object = _bits(shapes.combine_solids([solid]))
+            except ShapeError as exc:
+                general = str(exc)
+    assert quick == general

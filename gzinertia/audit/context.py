@@ -18,6 +18,7 @@ Rules that need them then stay silent rather than guess.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ __all__ = [
     "fmt",
     "fmt_vec",
     "gyration_factors",
+    "gyration_factors_within",
 ]
 
 #: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.
@@ -83,6 +85,20 @@ def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, 
     if vertices.size == 0:
         return None
     return vertices.min(axis=0), vertices.max(axis=0)
+
+
+def _local_bounds_C(collision: Collision) -> tuple[list[float], list[float]] | None:
+    """The corners of :func:`collision_corners_C` as ``(lo, hi)`` in C, plain floats."""
+    g = collision.geometry
+    half = primitive_semi_axes(g)
+    if half is not None:
+        h = half.tolist()
+        return [-h[0], -h[1], -h[2]], h
+    if g.kind == "mesh" and g.mesh_path is not None:
+        sx, sy, sz = (float(s) for s in g.scale)
+        bounds = _mesh_bounds_C(g.mesh_path, (sx, sy, sz))
+        return None if bounds is None else (bounds[0].tolist(), bounds[1].tolist())
+    return None
 
 
 def collision_corners_C(collision: Collision) -> np.ndarray | None:
@@ -220,8 +236,7 @@ class LinkContext:
         """Positive semi-definite: with ``--tolerance gz`` exactly as libsdformat decides
         (gz-math's leading minors and closed-form moments,
         :mod:`gzinertia.physics.gz_math_inertia`), with ``drake`` on the eigenvalues."""
-        moments = self.principal_moments
-        if not np.all(np.isfinite(moments)):
+        if not self._finite_moments:
             return False
         if self.document.tolerance == "gz":
             from gzinertia.physics.gz_math_inertia import gz_epsilon, gz_is_near_positive
@@ -229,7 +244,16 @@ class LinkContext:
             gz = self.gz_principal_moments
             eps = gz_epsilon(gz)
             return gz_is_near_positive(0.0, self.link.inertial.I_BBcm_I) and min(gz) + eps >= 0
-        return bool(moments[0] >= -self.inertia_tolerance)
+        return bool(self.principal_moments[0] >= -self.inertia_tolerance)
+
+    @functools.cached_property
+    def _finite_moments(self) -> bool:
+        """Whether :attr:`principal_moments` are finite, without computing them when the
+        entries settle it: finite entries of magnitude at most 1e300 have eigenvalues bounded
+        by 3e300 (the Frobenius norm), which LAPACK computes without overflow."""
+        if all(abs(v) <= 1e300 for v in self.link.inertial.I_BBcm_I.ravel().tolist()):
+            return True  # (NaN fails the comparison)
+        return bool(np.all(np.isfinite(self.principal_moments)))
 
     @functools.cached_property
     def inertia_is_valid(self) -> bool:
@@ -249,7 +273,7 @@ class LinkContext:
     def mass_is_positive(self) -> bool:
         """``<mass>`` finite and positive."""
         m = self.link.inertial.mass
-        return bool(np.isfinite(m) and m > 0.0)
+        return math.isfinite(m) and m > 0.0
 
     # --- collisions -----------------------------------------------------------------------
     @functools.cached_property
@@ -293,6 +317,42 @@ class LinkContext:
             return None
         points = np.vstack(corners)
         return points.min(axis=0), points.max(axis=0)
+
+    def certainly_inside_bounding_box(self, p_BoQ_B: Vec3) -> bool:
+        """Whether the point Q (measured from Bo, in B) lies inside :attr:`bounding_box` by
+        more than that box's rounding, decided in plain floats without building the box: each
+        collision's box in B is ``p_BoCo_B ± Σ_j |R_BC[i, j]|·(half-size)_j``, the exact extent of
+        its eight corners. False: outside, near a face, or no box (then build it)."""
+        collisions = self.link.collisions
+        if not collisions:
+            return False
+        lo, hi = [math.inf] * 3, [-math.inf] * 3
+        scale = 0.0  # the sum of every term's magnitude: bounds each corner's rounding
+        for c in collisions:
+            bounds = _local_bounds_C(c)
+            if bounds is None:
+                return False
+            lo_C, hi_C = bounds
+            p, R = c.X_BC.p.tolist(), c.X_BC.R.tolist()
+            for i in range(3):
+                a = b = p[i]
+                scale += abs(a)
+                for r, l, h in zip(R[i], lo_C, hi_C, strict=True):
+                    u, v = r * l, r * h
+                    if u > v:
+                        u, v = v, u
+                    a += u
+                    b += v
+                    scale += abs(u) + abs(v)
+                if a < lo[i]:
+                    lo[i] = a
+                if b > hi[i]:
+                    hi[i] = b
+        if not math.isfinite(scale):
+            return False  # (NaN or infinity anywhere: it propagates into the sum)
+        q = np.asarray(p_BoQ_B, dtype=float).tolist()
+        margin = 1e-9 * (scale + abs(q[0]) + abs(q[1]) + abs(q[2]))
+        return all(lo[i] + margin < q[i] < hi[i] - margin for i in range(3))  # (NaN: False)
 
     # --- fluid ----------------------------------------------------------------------------
     @functools.cached_property
@@ -362,3 +422,52 @@ def gyration_factors(I_over_m: Mat3, G_over_V: Mat3) -> tuple[float, float]:
     Linv = np.linalg.inv(L)
     w = np.linalg.eigvalsh(Linv @ (0.5 * (I_over_m + I_over_m.T)) @ Linv.T)
     return float(np.sqrt(max(w[0], 0.0))), float(np.sqrt(max(w[-1], 0.0)))
+
+
+#: :func:`gyration_factors_within`'s relative margin on the squared factors: decisions within
+#: it of a threshold are left to :func:`gyration_factors` (LAPACK), whose rounding is far
+#: smaller for the conditioning the screen accepts.
+_GYRATION_SCREEN_MARGIN = 1e-3
+#: The screen accepts ``G_over_V`` with ``det/trace³`` above this (condition number below
+#: 1e8), so that neither its rounding nor LAPACK's can reach the margin.
+_GYRATION_SCREEN_CONDITIONING = 1e-8
+
+
+def _pivots_positive(a00: float, a01: float, a02: float,
+                     a11: float, a12: float, a22: float) -> bool:
+    """Whether the symmetric matrix ``[[a00, a01, a02], [., a11, a12], [., ., a22]]`` is
+    positive definite: every pivot of its LDLᵀ factorisation positive (NaN: not)."""
+    if not a00 > 0.0:
+        return False
+    l10, l20 = a01 / a00, a02 / a00
+    d1 = a11 - l10 * a01
+    if not d1 > 0.0:
+        return False
+    r21 = a12 - l20 * a01
+    return bool(a22 - l20 * a02 - (r21 / d1) * r21 > 0.0)
+
+
+def gyration_factors_within(I_over_m: Mat3, G_over_V: Mat3, factor: float) -> bool:
+    """A cheap screen for :func:`gyration_factors` (same arguments: ``I_BBcm_B/m`` and
+    ``G_BBc_B/V``, m², each about its own centre, in the link axes B): True only when certainly
+    ``1/factor ≤ f_min`` and ``f_max ≤ factor``, i.e. ``I/m - G/V/factor²`` and
+    ``factor²·G/V - I/m`` are positive definite with a relative margin of
+    :data:`_GYRATION_SCREEN_MARGIN` and ``G/V`` is well conditioned. False means "not
+    certain": compute the factors. Plain floats (both matrices symmetrised as there)."""
+    i = I_over_m.tolist() if isinstance(I_over_m, np.ndarray) else I_over_m
+    g = G_over_V.tolist() if isinstance(G_over_V, np.ndarray) else G_over_V
+    i00, i11, i22 = i[0][0], i[1][1], i[2][2]
+    i01, i02, i12 = 0.5 * (i[0][1] + i[1][0]), 0.5 * (i[0][2] + i[2][0]), 0.5 * (i[1][2] + i[2][1])
+    g00, g11, g22 = g[0][0], g[1][1], g[2][2]
+    g01, g02, g12 = 0.5 * (g[0][1] + g[1][0]), 0.5 * (g[0][2] + g[2][0]), 0.5 * (g[1][2] + g[2][1])
+    trace = g00 + g11 + g22
+    det = (g00 * (g11 * g22 - g12 * g12) - g01 * (g01 * g22 - g12 * g02)
+           + g02 * (g01 * g12 - g11 * g02))
+    if not (trace > 0.0 and det > _GYRATION_SCREEN_CONDITIONING * trace * trace * trace):
+        return False  # (NaN and infinity too)
+    lo = (1.0 + _GYRATION_SCREEN_MARGIN) / (factor * factor)
+    hi = (1.0 - _GYRATION_SCREEN_MARGIN) * factor * factor
+    return _pivots_positive(i00 - lo * g00, i01 - lo * g01, i02 - lo * g02,
+                            i11 - lo * g11, i12 - lo * g12, i22 - lo * g22) and _pivots_positive(
+        hi * g00 - i00, hi * g01 - i01, hi * g02 - i02,
+        hi * g11 - i11, hi * g12 - i12, hi * g22 - i22)

@@ -69,6 +69,10 @@ class RuleInfo:
         _check_severity(self.severity, self.code)
 
 
+#: Types :func:`plain_json_value` keeps as they are (exactly these: not subclasses).
+_PLAIN_SCALARS = frozenset({str, float, int, bool, type(None)})
+
+
 def plain_json_value(value: object, where: str = "value") -> JsonValue:
     """``value`` as plain Python JSON data: tuples and NumPy arrays become lists, NumPy scalars
     Python numbers; non-finite floats are kept. Raises ``TypeError`` for anything else."""
@@ -86,6 +90,8 @@ def plain_json_value(value: object, where: str = "value") -> JsonValue:
             out[key] = plain_json_value(item, f"{where}.{key}")
         return out
     if isinstance(value, (list, tuple)):
+        if all(type(item) in _PLAIN_SCALARS for item in value):  # e.g. an array's tolist()
+            return list(value)
         return [plain_json_value(item, f"{where}[{i}]") for i, item in enumerate(value)]
     tolist = getattr(value, "tolist", None)  # NumPy arrays and scalars, without importing NumPy
     if callable(tolist):

@@ -99,10 +99,16 @@ def _check_document(
     suppressed = {lk.name: lk.suppressed_codes for lk in doc.links}
     in_file = {lk.name: lk.name_in_file for lk in doc.links}
     return _with_macro_calls(doc, [
-        replace(f, link_in_file=in_file[f.link]) if f.link in in_file else f
+        _with_link_in_file(f, in_file[f.link]) if f.link in in_file else f
         for f in findings
         if f.link is None or f.code not in suppressed.get(f.link, ())
     ])
+
+
+def _with_link_in_file(f: Finding, name: str) -> Finding:
+    """``f`` with ``link_in_file``: its values are plain already (not normalised again)."""
+    return Finding.from_json_data(f.code, f.severity, f.file, f.line, f.link, f.message,
+                                  dict(f.values), link_in_file=name)
 
 
 def _with_macro_calls(doc: SdfDocument, findings: list[Finding]) -> list[Finding]:

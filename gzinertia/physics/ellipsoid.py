@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -86,6 +87,11 @@ def validated_semi_axes(
 ) -> Vec3:
     """``semi_axes`` as a read-only float array of shape (3,); a ValueError naming ``name``
     with :func:`semi_axes_problem`'s reason otherwise."""
+    if max_ratio is None:  # the usual case in plain floats: three finite positive numbers
+        r = np.array(semi_axes, dtype=float)
+        if r.shape == (3,) and all(0.0 < x < math.inf for x in r.tolist()):
+            r.setflags(write=False)
+            return r
     problem = semi_axes_problem(semi_axes, max_ratio)
     if problem is not None:
         raise ValueError(f"{name}: {problem}")
@@ -112,6 +118,22 @@ def inverse_quadric_matrix(semi_axes: ArrayLike, R_FE: ArrayLike) -> Mat3:
 _ROTATION_TOL: Final[float] = 1e-9
 
 
+def _plainly_proper(R: Mat3, p: Vec3) -> bool:
+    """A finite centre and a rotation within half of :data:`_ROTATION_TOL` of orthonormal
+    with determinant 1, in plain floats (the sum of the errors' magnitudes bounds each, and
+    NaN or infinity propagates into it); False: let the NumPy checks decide."""
+    if len(p) != 3 or not all(math.isfinite(x) for x in np.asarray(p, dtype=float).tolist()):
+        return False
+    if np.shape(R) != (3, 3):
+        return False
+    (a, b, c), (d, e, f), (g, h, i) = np.asarray(R, dtype=float).tolist()
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    errors = (abs(a * a + d * d + g * g - 1.0) + abs(b * b + e * e + h * h - 1.0)
+              + abs(c * c + f * f + i * i - 1.0) + 2.0 * (abs(a * b + d * e + g * h)
+              + abs(a * c + d * f + g * i) + abs(b * c + e * f + h * i)) + abs(det - 1.0))
+    return errors < 0.5 * _ROTATION_TOL
+
+
 @dataclass(frozen=True)
 class PosedEllipsoid:
     """A solid ellipsoid E posed in a frame F.
@@ -132,6 +154,8 @@ class PosedEllipsoid:
         if not isinstance(self.X_FE, Pose):
             raise TypeError(f"X_FE must be a Pose, not {type(self.X_FE).__name__}")
         R, p = self.X_FE.R, self.X_FE.p
+        if _plainly_proper(R, p):
+            return  # (the usual case, in plain floats; near the tolerance: the checks below)
         if not np.all(np.isfinite(p)):
             raise ValueError(f"the centre p_FoEo_F must be finite, got {p}")
         if not (

@@ -63,6 +63,7 @@ from gzinertia.physics.inertia import (
     DBL_EPSILON,
     equivalent_ellipsoid_semi_axes,
     principal_axes,
+    reverses_orientation,
     triangle_margin,
 )
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
@@ -153,7 +154,7 @@ def _snap_symmetric(M: ArrayLike) -> Mat3:
 def _proper(R: Mat3) -> Mat3:
     """``R`` with its last column negated if needed so that ``det R = +1``."""
     R = np.array(R, dtype=float)
-    if np.linalg.det(R) < 0.0:
+    if reverses_orientation(R):
         R[:, 2] = -R[:, 2]
     return R
 
@@ -204,12 +205,13 @@ def _nearest_to_link(
         for p in itertools.permutations(range(3))
         if not descending or all(v[p[k]] >= v[p[k + 1]] - tol for k in range(2))
     ]
-    best = max(perms, key=lambda perm: sum(abs(R_BP[j, perm[j]]) for j in range(3)))
+    rows = np.asarray(R_BP, dtype=float).tolist()  # the same sums, without NumPy scalars
+    best = max(perms, key=lambda perm: sum(abs(rows[j][perm[j]]) for j in range(3)))
     order = list(best)
     R = R_BP[:, order].copy()
     signs = np.where(np.diag(R) < 0.0, -1.0, 1.0)
     R = R * signs
-    if np.linalg.det(R) < 0.0:
+    if reverses_orientation(R):
         weakest = int(np.argmin(np.abs(np.diag(R))))
         R[:, weakest] = -R[:, weakest]
     return v[order], R

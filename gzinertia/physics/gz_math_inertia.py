@@ -42,9 +42,8 @@ _DBL_EPSILON = 2.220446049250313e-16
 
 def _entries(I_BBcm_I: ArrayLike) -> tuple[float, float, float, float, float, float]:
     """``(ixx, iyy, izz, ixy, ixz, iyz)`` as gz-math stores them (upper triangle)."""
-    I = np.asarray(I_BBcm_I, dtype=float)
-    return (float(I[0, 0]), float(I[1, 1]), float(I[2, 2]),
-            float(I[0, 1]), float(I[0, 2]), float(I[1, 2]))
+    (xx, xy, xz), (_, yy, yz), (_, _, zz) = np.asarray(I_BBcm_I, dtype=float).tolist()
+    return (xx, yy, zz, xy, xz, yz)
 
 
 def gz_epsilon(moments: Sequence[float], tolerance: float = DEFAULT_TOLERANCE) -> float:

@@ -24,6 +24,7 @@ __all__ = [
     "parallel_axis",
     "principal_axes",
     "reexpress_inertia",
+    "reverses_orientation",
     "spatial_inertia_about_com",
     "spatial_inertia_about_origin",
     "triangle_margin",
@@ -74,9 +75,21 @@ def principal_axes(I_BBcm_B: ArrayLike) -> tuple[Vec3, Mat3]:
     """
     I_sym = np.asarray(I_BBcm_B, dtype=float)
     moments, R_BP = np.linalg.eigh(0.5 * (I_sym + I_sym.T))
-    if np.linalg.det(R_BP) < 0:
+    if reverses_orientation(R_BP):
         R_BP[:, 2] = -R_BP[:, 2]
     return moments, R_BP
+
+
+def reverses_orientation(R: ArrayLike) -> bool:
+    """``det R < 0`` for a 3x3 ``R`` whose determinant is ±1 up to rounding (a rotation or a
+    reflection, e.g. eigenvectors): the cofactor expansion in plain floats, whose sign then
+    cannot differ from LAPACK's; LAPACK's determinant when it is not near ±1 (or not finite)."""
+    M = np.asarray(R, dtype=float)
+    (a, b, c), (d, e, f), (g, h, i) = M.tolist()
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    if 0.5 < abs(det) < 2.0:
+        return det < 0.0
+    return bool(np.linalg.det(M) < 0.0)
 
 
 def equivalent_ellipsoid_semi_axes(mass: float, principal_moments: ArrayLike) -> Vec3:

@@ -395,6 +395,10 @@ def combine_solids(solids: Sequence[SolidProperties]) -> SolidProperties:
     """
     if not solids:
         raise ShapeError("no solids to combine")
+    if len(solids) == 1:
+        alone = _combined_alone(solids[0])
+        if alone is not None:
+            return alone
     volume = sum(s.volume for s in solids)
     if not volume > 0.0:
         raise ShapeError("the solids have no volume")
@@ -405,3 +409,30 @@ def combine_solids(solids: Sequence[SolidProperties]) -> SolidProperties:
     notes = [s.approximation for s in solids if s.approximation]
     approximation = "; ".join(dict.fromkeys(notes)) if notes else None
     return _solid(volume, centroid, G, approximation)
+
+
+def _combined_alone(solid: SolidProperties) -> SolidProperties | None:
+    """``combine_solids([solid])`` without NumPy's small-array overhead, when its centroid
+    comes back exactly (``(0 + V·p)/V == p``, the usual case; else ``None``: take the general
+    path). The same IEEE operations on the same numbers give the same bits: the centroid is
+    ``(0 + V·p)/V`` element by element, and with a zero offset the parallel-axis term adds
+    (signed) zeros to ``G``, which then lands in a zero matrix: ``G + 0.0`` (``-0.0`` becomes
+    ``+0.0``), already symmetric (exactly: ``_solid`` symmetrised it)."""
+    V = solid.volume
+    if not (type(V) is float and V > 0.0):
+        return None
+    p = np.asarray(solid.p_FoFc_F, dtype=float)
+    G = np.asarray(solid.G_FFc_F, dtype=float)
+    if p.shape != (3,) or G.shape != (3, 3):
+        return None
+    centroid = [(0.0 + V * x) / V for x in p.tolist()]
+    if any(x - c != 0.0 for x, c in zip(p.tolist(), centroid, strict=True)):
+        return None  # (NaN too)
+    g = G.tolist()
+    if not (g[0][1] == g[1][0] and g[0][2] == g[2][0] and g[1][2] == g[2][1]):
+        return None
+    p_FoFc_F = np.array(centroid)
+    G_FFc_F = G + 0.0
+    p_FoFc_F.setflags(write=False)
+    G_FFc_F.setflags(write=False)
+    return SolidProperties(V, p_FoFc_F, G_FFc_F, solid.approximation or None)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,8 +51,12 @@ class DocumentHydrostatics:
 
     fluid: BuoyancyWorld
     from_plugin: bool
+    #: The models GZI301, GZI302, GZI303 and GZI305 judge: every model in scope in a world with
+    #: the plugin; in a model file only those with a body that may hover (:func:`_may_hover`).
     models: tuple[ModelHydrostatics, ...]
     records: dict[str, LinkRecord]
+    #: Every model in scope (top-level name → its links, in file order), for GZI304.
+    groups: dict[str, tuple[LinkRecord, ...]] = field(default_factory=dict)
 
 
 def _world_fluid(doc: DocumentContext) -> BuoyancyWorld | None:
@@ -81,18 +85,58 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
     for link in links:
         groups.setdefault(top_model(link), []).append(link)
     chosen = []
-    for group in groups.values():
+    in_scope: dict[str, tuple[LinkRecord, ...]] = {}
+    judged: list[LinkRecord] = []
+    for name, group in groups.items():
         if all(link.static or link.welded_to_world for link in group):
             continue
         chosen.extend(group)
+        in_scope[name] = tuple(group)
+        if from_plugin or _may_hover(name, group):
+            judged.extend(group)
     result = DocumentHydrostatics(
         fluid or BuoyancyWorld(),
         from_plugin,
-        tuple(model_hydrostatics(chosen, fluid or BuoyancyWorld())) if chosen else (),
+        tuple(model_hydrostatics(judged, fluid or BuoyancyWorld())) if judged else (),
         {link.name: link for link in chosen},
+        in_scope,
     )
     doc.hydrostatics_cache = result
     return result
+
+
+#: :func:`_may_hover`'s range of mass over displaced mass: :data:`NEAR_NEUTRAL` (and its
+#: inverse, GZI305's) widened well beyond the rounding of the vector sums the rules compare.
+_MAY_HOVER = (0.7, 1.4)
+
+
+def _may_hover(model: str, links: list[LinkRecord]) -> bool:
+    """Whether a body of this top-level model (in Gazebo's default fluid, no Buoyancy plugin)
+    may weigh near the water it displaces by Gazebo's volume (GZI301) or the geometry's
+    (GZI305): False only when every body is plainly out of :data:`_MAY_HOVER` or weighs or
+    displaces nothing, so the rules would pass it over; then its hydrostatics are not
+    computed. Bodies as :attr:`ModelHydrostatics.bodies` groups them."""
+    from gzinertia.physics.hydrostatics import collision_volume
+
+    density = BuoyancyWorld().density
+    bodies: dict[str, list[float]] = {}
+    for link in links:
+        sums = bodies.setdefault(link.body or model, [0.0, 0.0, 0.0])
+        sums[0] += link.inertial.mass
+        for c in link.collisions:
+            part = collision_volume(c)
+            sums[1] += part.volume_gz
+            if part.volume is not None and part.p_BoCv_B is not None:
+                sums[2] += part.volume
+    for mass, volume_gz, volume_exact in bodies.values():
+        for volume in (volume_gz, volume_exact):
+            if volume > 0 and mass > 0:
+                ratio = mass / (density * volume)
+                if not (ratio < _MAY_HOVER[0] or ratio > _MAY_HOVER[1]):
+                    return True  # (NaN too)
+            elif not (volume <= 0 or mass <= 0):
+                return True  # NaN: not settled here
+    return False
 
 
 def _fluid_words(h: DocumentHydrostatics) -> str:
@@ -243,10 +287,10 @@ def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
         )
 
 
-def _marine_by_visuals(model: ModelHydrostatics, visual_volume: float) -> bool:
-    """A model whose mass over its visuals' volume is near the water's (a vehicle drawn at
-    its real size, whatever its collisions)."""
-    return visual_volume > 0 and 0.5 <= model.mass / (1000.0 * visual_volume) <= 1.5
+def _marine_by_visuals(mass: float, visual_volume: float) -> bool:
+    """A model of this mass (kg) whose mass over its visuals' volume is near the water's (a
+    vehicle drawn at its real size, whatever its collisions)."""
+    return visual_volume > 0 and 0.5 <= mass / (1000.0 * visual_volume) <= 1.5
 
 
 @document_rule("GZI304")
@@ -255,11 +299,10 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
     from gzinertia.sdf.visuals import link_visuals
 
     h = hydrostatics_of(doc)
-    for model in h.models:
+    for records in h.groups.values():
         evidence = []
-        for link in model.links:
-            record = h.records[link.name]
-            if not link.enabled or not record.collisions:
+        for record in records:
+            if not h.fluid.is_enabled(record.name) or not record.collisions:
                 continue
             visuals, skipped = link_visuals(record)
             if skipped or not visuals:
@@ -270,7 +313,8 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
             if found is not None:
                 evidence.append((record, found))
         visual_volume = sum(e.visual_volume for _, e in evidence)
-        if not h.from_plugin and not _marine_by_visuals(model, visual_volume):
+        mass = float(sum(record.inertial.mass for record in records))  # ModelHydrostatics.mass
+        if not h.from_plugin and not _marine_by_visuals(mass, visual_volume):
             continue
         for record, e in evidence:
             if not e.reasons:

@@ -8,11 +8,18 @@ solid's, centre of mass against the collisions' bounding box.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.audit.context import LinkContext, fmt, fmt_vec, gyration_factors
+from gzinertia.audit.context import (
+    LinkContext,
+    fmt,
+    fmt_vec,
+    gyration_factors,
+    gyration_factors_within,
+)
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
 from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
@@ -60,6 +67,8 @@ def mass_not_positive(ctx: LinkContext) -> Iterator[Finding]:
     if not ctx.written_inertia:
         return
     m = inertial.mass
+    if m > 0.0 and math.isfinite(m):
+        return  # (the usual case: nothing below applies)
     where = inertial.mass_source or inertial.source or ctx.where
     values = {"mass": m, "static": ctx.link.static}
     if not np.isfinite(m):
@@ -197,7 +206,10 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     assert solid is not None
     inertial = ctx.link.inertial
     m, V = inertial.mass, solid.volume
-    f_min, f_max = gyration_factors(inertial.I_BBcm_B / m, np.asarray(solid.G_FFc_F) / V)
+    I_over_m, G_over_V = inertial.I_BBcm_B / m, np.asarray(solid.G_FFc_F) / V
+    if gyration_factors_within(I_over_m, G_over_V, GYRATION_FACTOR):
+        return  # (the common case, without LAPACK: only a finding needs the factors)
+    f_min, f_max = gyration_factors(I_over_m, G_over_V)
     if f_min >= 1.0 / GYRATION_FACTOR and f_max <= GYRATION_FACTOR:
         return
     factor = f_max if f_max * f_min > 1.0 else f_min
@@ -254,6 +266,8 @@ def com_outside(ctx: LinkContext) -> Iterator[Finding]:
     """GZI107 com-outside-collisions: ``p_BoBcm_B`` outside the collisions' bounding box."""
     if not _plausibility_applies(ctx):
         return
+    if ctx.certainly_inside_bounding_box(ctx.link.inertial.p_BoBcm_B):
+        return  # (the common case, without building the box: distance 0)
     box = ctx.bounding_box
     if box is None:
         return
