@@ -105,17 +105,10 @@ _TABLE_WIDTH = 120
 def json_safe(value: JsonValue) -> JsonValue:
     """``value`` with non-finite floats (NaN, ±∞) replaced by ``None`` (JSON ``null``), the one
     convention of every gzinertia JSON output (docs/json.md); strings are left alone."""
-    kind = type(value)  # the plain types first: a report holds thousands of values
-    if kind is str or kind is int or kind is bool or value is None:
+    if value is None or isinstance(value, (str, int)):  # bool is an int
         return value
-    if kind is dict:
-        return {key: json_safe(item) for key, item in value.items()}  # type: ignore[union-attr]
-    if kind is float:
-        return value if math.isfinite(value) else None  # type: ignore[arg-type]
-    if kind is list or kind is tuple:
-        return [json_safe(item) for item in value]  # type: ignore[union-attr]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
+    if isinstance(value, float):  # NumPy's float64 too
+        return value if math.isfinite(value) else None
     if isinstance(value, Mapping):
         return {key: json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
