@@ -226,11 +226,11 @@ def recorded_fit_of(ctx: LinkContext) -> RecordedFit | None:
     the written matrix against it: each fit is a legitimate estimate with its own centre and
     size (MuJoCo's ellipsoid of a cone, the inertia fit at the centre of mass), and the
     matrix it wrote must not be read as a mistake for differing from another fit."""
+    if ctx.added_mass is None or not ctx.link.inertial.added_mass_comment:
+        return None
     from gzinertia.physics.fit_provenance import parse_fit_provenance, recorded_fit
     from gzinertia.physics.fits import FitError
 
-    if ctx.added_mass is None:
-        return None
     provenance = parse_fit_provenance(ctx.link.inertial.added_mass_comment)
     if provenance is None:
         return None

@@ -30,9 +30,11 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
     ``<gazebo>`` block of its Hydrodynamics plugin that applies added mass: the URDF reader
     records that block's comment as the link's added-mass comment)."""
     inertial = ctx.link.inertial
-    if inertial.A_BBo_B is None and not _plugin_added_mass(ctx):
+    if not inertial.added_mass_comment or (
+        inertial.A_BBo_B is None and not _plugin_added_mass(ctx)
+    ):
         return None
-    from gzinertia.physics.bem_provenance import parse_provenance  # only links with added mass
+    from gzinertia.physics.bem_provenance import parse_provenance  # only commented added mass
 
     return parse_provenance(inertial.added_mass_comment)
 
