@@ -15,19 +15,20 @@ from typing import TYPE_CHECKING, Any
 # about 50 ms of a 0.25 s budget on a busy 2-core machine). A value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from gzinertia.cli.app import main
+# Reading a file builds a few dozen long-lived objects per link and no garbage cycles; with the
+# default thresholds (700, 10, 10) the collector walks every live object again each time they
+# grow by a quarter, 15 to 30 % of reading or auditing 10^5 links for nothing collected
+# (benchmarks/bench_scaling.py --large). Cycles are still collected, less often. Set before the
+# imports below, which build long-lived objects too.
+gc.set_threshold(100_000, 50, 100)
+
+from gzinertia.cli.app import main  # noqa: E402 (after the BLAS and collector settings)
 
 if TYPE_CHECKING:
     from gzinertia.cli.app import app
 
 # Importing the submodule bound its name here; ``app`` is the typer app (see __getattr__).
 globals().pop("app", None)
-
-# Reading a file builds a few dozen long-lived objects per link and no garbage cycles; with the
-# default thresholds (700, 10, 10) the collector walks every live object again each time they
-# grow by a quarter, 15 to 30 % of reading or auditing 10^5 links for nothing collected
-# (benchmarks/bench_scaling.py --large). Cycles are still collected, less often.
-gc.set_threshold(100_000, 50, 100)
 
 __all__ = ["app", "main"]
 

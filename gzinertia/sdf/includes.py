@@ -113,11 +113,12 @@ def _after_scheme(uri: str, model_paths: Sequence[str | Path]) -> Path | None:
     return None
 
 
-_FUEL_MODEL = re.compile(
+# Fuel URLs are rare: their patterns are kept as text, compiled on first use by re's cache.
+_FUEL_MODEL = (
     r"^https?://([^/\s]+)/+(?:[0-9]+\.[0-9]+/+)?([^/\s]+)/+models/+([^/]+)"
     r"(?:/+([0-9]+|tip))?/*$"
 )
-_FUEL_FILE = re.compile(
+_FUEL_FILE = (
     r"^https?://([^/\s]+)/+(?:[0-9]+\.[0-9]+/+)?([^/\s]+)/+models/+([^/]+)/+([0-9]+|tip)"
     r"/+files/+(.+)$"
 )
@@ -206,7 +207,7 @@ def _fuel_version_folder(
 def _resolve_fuel(uri: str) -> Resolved | None:
     """A Fuel model URL from the local cache; ``None`` when ``uri`` is no Fuel model URL.
     Raises :class:`UnresolvedIncludeError` when the model is not in any cache."""
-    match = _FUEL_MODEL.match(uri)
+    match = re.match(_FUEL_MODEL, uri)
     if match is None:
         return None
     host, owner, name, version = match.groups()
@@ -224,7 +225,7 @@ def _resolve_fuel(uri: str) -> Resolved | None:
 
 def _fuel_file(uri: str) -> Path | None:
     """A file of a Fuel model (``.../<version>/files/<path>``) from the local cache."""
-    match = _FUEL_FILE.match(uri)
+    match = re.match(_FUEL_FILE, uri)
     if match is None:
         return None
     host, owner, name, version, rest = match.groups()

@@ -43,19 +43,22 @@ def text_of(elem: etree._Element) -> str:
     return (elem.text or "").strip()
 
 
+# The patterns below serve only words float() does not read as strtod does: kept as text,
+# compiled on first use by re's cache (compiling them costs every command's start-up).
+
 #: Smallest normal double: libsdformat (``std::stod``) refuses a value that underflows below it.
 _DBL_MIN = 2.2250738585072014e-308
 #: The whole of a number as C's ``strtod`` reads it (what libsdformat uses), ASCII only:
 #: decimal, hexadecimal (``0x1.8p3``), ``inf``/``infinity``, ``nan``/``nan(chars)``.
-_C_NUMBER = re.compile(
+_C_NUMBER = (
     r"[+-]?(?:"
     r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
     r"|(?i:inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?)"
     r")"
 )
-_ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")
-_HEX_PREFIX = re.compile(r"[+-]?0[xX]")
+_ASCII_SPACE = r"[ \t\n\r\f\v]+"
+_HEX_PREFIX = r"[+-]?0[xX]"
 
 
 def _words(elem: etree._Element) -> list[str]:
@@ -64,7 +67,7 @@ def _words(elem: etree._Element) -> list[str]:
     raw = elem.text or ""
     if raw.isascii():
         return raw.split()
-    return [w for w in _ASCII_SPACE.split(raw) if w]
+    return [w for w in re.split(_ASCII_SPACE, raw) if w]
 
 
 def c_double(word: str) -> float | None:
@@ -73,10 +76,10 @@ def c_double(word: str) -> float | None:
     not numbers (libsdformat reads only a leading part of some of them, or refuses them).
     Overflow gives ±inf and underflow below the smallest normal double gives NaN (libsdformat
     refuses both); callers reject non-finite values."""
-    if not _C_NUMBER.fullmatch(word):
+    if not re.fullmatch(_C_NUMBER, word):
         return None
     try:
-        if _HEX_PREFIX.match(word):
+        if re.match(_HEX_PREFIX, word):
             value = float.fromhex(word)
             mantissa = word.split("0", 1)[1][1:].split("p")[0].split("P")[0]
         elif word.lstrip("+-")[:1].lower() in ("i", "n"):
@@ -94,7 +97,7 @@ def c_double(word: str) -> float | None:
 def _leading_number(word: str) -> str:
     """The longest start of ``word`` (at most 64 characters) that is a whole C number."""
     for end in range(min(len(word), 64), 0, -1):
-        if _C_NUMBER.fullmatch(word[:end]):
+        if re.fullmatch(_C_NUMBER, word[:end]):
             return word[:end]
     return ""
 

@@ -46,11 +46,13 @@ __all__ = [
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
-_PREFIX_RE = re.compile(rb"[<\s/]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*")
-_DECLARED_RE = re.compile(rb"xmlns:([A-Za-z_][\w.-]*)\s*=")
-_ROOT_RE = re.compile(rb"<(?![?!])[A-Za-z_][\w.:-]*")
-_DOCTYPE_RE = re.compile(rb"<!DOCTYPE\b")
-_DEPTH_MSG = re.compile(r"Excessive depth in document: (\d+)")
+# Patterns of the rare paths (undeclared prefixes, errors): kept as text, compiled on first use
+# by re's cache (compiling them costs every command's start-up).
+_PREFIX_RE = rb"[<\s/]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*"
+_DECLARED_RE = rb"xmlns:([A-Za-z_][\w.-]*)\s*="
+_ROOT_RE = rb"<(?![?!])[A-Za-z_][\w.:-]*"
+_DOCTYPE_RE = rb"<!DOCTYPE\b"
+_DEPTH_MSG = r"Excessive depth in document: (\d+)"
 
 
 def safe_parser() -> etree.XMLParser:
@@ -83,11 +85,11 @@ def _shared_parser() -> etree.XMLParser:
 
 
 def _declare_missing_prefixes(data: bytes) -> bytes:
-    used = set(_PREFIX_RE.findall(data)) - {b"xml", b"xmlns"}
-    missing = sorted(used - set(_DECLARED_RE.findall(data)))
+    used = set(re.findall(_PREFIX_RE, data)) - {b"xml", b"xmlns"}
+    missing = sorted(used - set(re.findall(_DECLARED_RE, data)))
     if not missing:
         return data
-    root = _ROOT_RE.search(data)
+    root = re.search(_ROOT_RE, data)
     if root is None:
         return data
     decl = b"".join(b' xmlns:%s="urn:gzinertia:undeclared:%s"' % (p, p) for p in missing)
@@ -131,7 +133,7 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
             raise SdfError(
                 name, _doctype_line(data) or line, f"{_ENTITY_REFUSAL}: {declared}"
             ) from None
-        depth = _DEPTH_MSG.search(msg)
+        depth = re.search(_DEPTH_MSG, msg)
         if depth:
             raise SdfError(
                 name, line, f"elements nested deeper than {depth.group(1)} levels (limit)"
@@ -149,7 +151,7 @@ _ENTITY_REFUSAL = "refusing a DTD that declares entities (SDFormat does not use 
 
 def _doctype_line(data: bytes) -> int | None:
     """The line of ``<!DOCTYPE`` in an ASCII-compatible file (for messages only)."""
-    found = _DOCTYPE_RE.search(data)
+    found = re.search(_DOCTYPE_RE, data)
     return None if found is None else data.count(b"\n", 0, found.start()) + 1
 
 
