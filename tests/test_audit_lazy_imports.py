@@ -73,32 +73,6 @@ def test_an_auv_with_added_mass_and_visuals_loads_only_what_its_rules_need() -> 
         assert _loaded(modules, package) == [], package
 
 
-def test_show_and_audit_of_an_sdf_file_on_the_command_line_load_no_urdf_module() -> None:
-    """The command line's own options (``--xacro-arg``) do not pull the URDF package in."""
-    path = EXAMPLES / "torpedo_auv" / "model.sdf"
-    for command in (["show", "--json"], ["audit", "--no-cache"]):
-        program = (
-            "import io, json, sys, contextlib\n"
-            "from gzinertia.cli import main\n"
-            f"sys.argv = ['gzinertia', *{command!r}, {str(path)!r}]\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    try:\n"
-            "        main()\n"
-            "    except SystemExit as exc:\n"
-            "        status = exc.code\n"
-            "    else:\n"
-            "        status = 0\n"
-            "print(json.dumps([status, sorted(sys.modules)]))\n"
-        )
-        out = subprocess.run(
-            [sys.executable, "-c", program], capture_output=True, text=True, check=True
-        ).stdout
-        status, modules = json.loads(out)
-        assert status == 0, command
-        assert "gzinertia.sdf.reader" in modules  # the file was read
-        assert _loaded(set(modules), "gzinertia.urdf") == [], command
-
-
 def _cli_modules(args: list[str]) -> tuple[int, set[str]]:
     """``gzinertia ARGS`` run in a fresh interpreter: its exit status and every module loaded."""
     program = (
@@ -119,6 +93,16 @@ def _cli_modules(args: list[str]) -> tuple[int, set[str]]:
     ).stdout
     status, modules = json.loads(out)
     return int(status or 0), set(modules)
+
+
+def test_show_and_audit_of_an_sdf_file_on_the_command_line_load_no_urdf_module() -> None:
+    """The command line's own options (``--xacro-arg``) do not pull the URDF package in."""
+    path = EXAMPLES / "torpedo_auv" / "model.sdf"
+    for command in (["show", "--json"], ["audit", "--no-cache"]):
+        status, modules = _cli_modules([*command, str(path)])
+        assert status == 0, command
+        assert "gzinertia.sdf.reader" in modules  # the file was read
+        assert _loaded(modules, "gzinertia.urdf") == [], command
 
 
 def test_a_command_imports_its_own_command_module_only(tmp_path: Path) -> None:

@@ -432,7 +432,7 @@ def _dump(value: Any, newline: str, out: list[str]) -> None:
             _dump(item, inner, out)
             separator = "," + inner
         out.append(newline + "]")
-    elif kind is dict:
+    elif kind is dict:  # duplicates: the list layout with keys, as json.encoder has two loops
         if not value:
             out.append("{}")
             return
