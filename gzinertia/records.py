@@ -44,6 +44,12 @@ __all__ = [
 ]
 
 
+# Records holding poses or matrices (NumPy arrays) are compared and hashed by identity
+# (``eq=False``): ``==`` field by field cannot work on arrays (NumPy compares element-wise, and
+# an array's hash is refused), and not generating ``__eq__`` and ``__hash__`` for them saves part
+# of every command's start-up. Records of plain values keep value equality.
+
+
 @dataclass(frozen=True)
 class SourceRef:
     """A place in a file: path as given (or resolved for includes) and 1-based line."""
@@ -109,7 +115,7 @@ class Geometry:
     normal: tuple[float, float, float] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
 class Collision:
     """A ``<collision>`` of a link: its pose in the link frame (``X_BC``) and its geometry.
 
@@ -174,7 +180,7 @@ def _default_inertia() -> Mat3:
     return I
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
 class Inertial:
     """A link's ``<inertial>`` as libsdformat loads it.
 
@@ -250,7 +256,7 @@ class Inertial:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
 class LinkRecord:
     """One link, resolved: scoped name, pose in the root frame ``X_WB``, inertial, collisions.
 
@@ -335,7 +341,7 @@ class UnresolvedInclude:
         return f"{self.name}::{plugin.link_name}" if self.name else plugin.link_name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
 class SdfDocument:
     """Everything read from one SDFormat file (with its includes).
 
