@@ -108,7 +108,7 @@ _ZERO3 = frozen(np.zeros(3), (3,))
 _EYE3 = frozen(np.eye(3), (3, 3))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity, as records
 class Pose:
     """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A``, ``R`` is ``R_AB`` (read-only arrays)."""
 

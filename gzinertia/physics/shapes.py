@@ -59,7 +59,7 @@ class ShapeError(GzInertiaError):
     """A geometry that has no solid to compute (plane, heightmap, unreadable mesh, no volume)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity, as records
 class SolidProperties:
     """Volume, centroid and unit-density rotational inertia of a solid, expressed in a frame F.
 
