@@ -32,7 +32,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
 
 if TYPE_CHECKING:
-    from gzinertia.physics.bem import Quality
+    from gzinertia.physics.bem import BemResult, Quality
 
 #: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
 Element = Literal["collision", "visual"]
@@ -163,6 +163,46 @@ def provenance(
     )
 
 
+def _solve_link(
+    link: LinkRecord,
+    shapes: Sequence[Collision],
+    settings: BemSettings,
+    progress: BemRunProgress | None,
+) -> BemResult:
+    """One link's BEM solve with ``settings`` (panels, quality, cache, fluid, element), its free
+    surface, when there is one, at the link's pose ``X_WB``."""
+    from gzinertia.physics.bem import FreeSurface, bem_added_mass
+
+    free_surface = (
+        None
+        if settings.waterline is None
+        else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth)
+    )
+    return bem_added_mass(
+        list(shapes),
+        settings.density,
+        panel_size=settings.panel_size,
+        quality=settings.quality,
+        use_cache=settings.use_cache,
+        progress=progress,
+        free_surface=free_surface,
+        element=settings.element,
+    )
+
+
+def _error_warning(link_name: str, result: BemResult) -> str | None:
+    """The warning for a solve whose estimated discretisation error is above ``WARN_ERROR``."""
+    from gzinertia.physics.bem import WARN_ERROR
+
+    if result.relative_error <= WARN_ERROR:
+        return None
+    return (
+        f"{link_name}: estimated discretisation error "
+        f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
+        f"use a smaller {option('panel_size')} or {option('quality_fine')}"
+    )
+
+
 # duplicates: the keyword parameters of add_mass, alike by shape only
 def add_mass_bem(
     path: Path,
@@ -184,10 +224,6 @@ def add_mass_bem(
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.physics.bem import (
-        WARN_ERROR,
-        BemResult,
-        FreeSurface,
-        bem_added_mass,
         bem_added_mass_together,
         require_bem,
     )
@@ -223,12 +259,9 @@ def add_mass_bem(
             editor, link, plugins, written_A, policy, (skipped, notes), replaces
         ):
             return
-        if result.relative_error > WARN_ERROR:
-            warnings.append(
-                f"{link.name}: estimated discretisation error "
-                f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
-                f"use a smaller {option('panel_size')} or {option('quality_fine')}"
-            )
+        said = _error_warning(link.name, result)
+        if said:
+            warnings.append(said)
         solved.append(LinkBem(link, names, digest, result))
         written[link.name] = result.A_BBo_B
         guard.accept(link)
@@ -256,19 +289,7 @@ def add_mass_bem(
             pending.append((link, collisions, plugins, clash))
             guard.accept(link)
             continue
-        result = bem_added_mass(
-            collisions,
-            settings.density,
-            panel_size=settings.panel_size,
-            quality=settings.quality,
-            use_cache=settings.use_cache,
-            progress=progress,
-            free_surface=None
-            if free_surface is None
-            else FreeSurface(free_surface[0], link.X_WB, free_surface[1], free_surface[2]),
-            element=element,
-        )
-        write(link, collisions, plugins, clash, result)
+        write(link, collisions, plugins, clash, _solve_link(link, collisions, settings, progress))
     if pending:
         if progress is not None:
             progress.link(f"{len(pending)} links together", len(links), len(links))
@@ -316,7 +337,7 @@ def add_mass_bem_urdf(
     fixed-joint lumping moves a lumped link's collisions and visuals into the link that holds
     it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
     refused (one problem over several links is not wired for URDF yet)."""
-    from gzinertia.physics.bem import WARN_ERROR, FreeSurface, bem_added_mass, require_bem
+    from gzinertia.physics.bem import require_bem
     from gzinertia.physics.surface_mesh import geometry_digest
     from gzinertia.urdf.addmass import LinkSkippedError, add_matrix_urdf
 
@@ -337,27 +358,13 @@ def add_mass_bem_urdf(
         shapes = displacing_shapes(link, settings)
         if not shapes:
             raise LinkSkippedError(f"no {element} geometry to mesh")
-        result = bem_added_mass(
-            shapes,
-            settings.density,
-            panel_size=settings.panel_size,
-            quality=settings.quality,
-            use_cache=settings.use_cache,
-            progress=progress,
-            free_surface=None
-            if settings.waterline is None
-            else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth),
-            element=element,
-        )
+        result = _solve_link(link, shapes, settings, progress)
         names = tuple(c.name for c in shapes)
         digest = geometry_digest(shapes)
         solved.append(LinkBem(link, names, digest, result))
-        if result.relative_error > WARN_ERROR:
-            warnings.append(
-                f"{link.name}: estimated discretisation error "
-                f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
-                f"use a smaller {option('panel_size')} or {option('quality_fine')}"
-            )
+        said = _error_warning(link.name, result)
+        if said:
+            warnings.append(said)
         return result.A_BBo_B, provenance(result, names, digest, element)
 
     result, _ = add_matrix_urdf(
