@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conftest import run_cli
+from urdfgen import with_macro_named_link
 
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
@@ -73,10 +74,7 @@ def test_xacro_link_made_by_a_macro_is_left_alone_with_the_block_to_paste(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "auv.urdf.xacro"
-    text = AUV.replace('<robot name="auv">', '<robot name="auv" '
-                       'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                       '  <xacro:property name="n" value="hull"/>').replace(
-        '<link name="hull">', '<link name="${n}">')
+    text = with_macro_named_link(AUV, "auv", "hull")
     path.write_text(text)
     status, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--in-place"], capsys)
     assert status == 0, err

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_cli
+from urdfgen import with_macro_named_link
 
 from gzinertia.physics.bem_provenance import parse_provenance
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
@@ -205,10 +206,7 @@ def test_xacro_macro_link_gets_the_bem_block_to_paste(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "auv.urdf.xacro"
-    text = AUV.replace('<robot name="auv">', '<robot name="auv" '
-                       'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                       '  <xacro:property name="n" value="hull"/>').replace(
-        '<link name="hull">', '<link name="${n}">')
+    text = with_macro_named_link(AUV, "auv", "hull")
     path.write_text(text)
     status, _, err = run_cli(["addmass", str(path), "--bem", *FAST, "--in-place"], capsys)
     assert status == 0, err

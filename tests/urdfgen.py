@@ -146,3 +146,13 @@ def with_invalid_inertias(text: str, seed: int, fraction: float = 0.5) -> str:
     pattern = (r'<inertia ixx="(?P<ixx>[^"]+)"[^>]*iyy="(?P<iyy>[^"]+)"[^>]*'
                r'izz="(?P<izz>[^"]+)"/>')
     return re.sub(pattern, breaks, text)
+
+
+def with_macro_named_link(text: str, robot: str, link: str) -> str:
+    """``text`` as a xacro whose link ``link`` is named through a property (``${n}``): a link
+    name no edit can write back literally."""
+    return text.replace(
+        f'<robot name="{robot}">',
+        f'<robot name="{robot}" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        f'  <xacro:property name="n" value="{link}"/>',
+    ).replace(f'<link name="{link}">', '<link name="${n}">')
