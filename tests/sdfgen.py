@@ -49,6 +49,13 @@ JOINT_TYPES = ("revolute", "prismatic", "fixed", "ball", "continuous")
 VERSIONS = ("1.9", "1.10", "1.11")
 
 
+def _chain_joint_xml(k: int, name: str, ind: str) -> str:
+    """The revolute joint ``j{k}`` from ``link{k-1}`` to ``name`` (a chain of links)."""
+    return (f'{ind}<joint name="j{k}" type="revolute">\n'
+            f"{ind}  <parent>link{k - 1}</parent>\n{ind}  <child>{name}</child>\n"
+            f"{ind}  <axis><xyz>0 0 1</xyz></axis>\n{ind}</joint>\n")
+
+
 def random_rotation(rng: np.random.Generator) -> np.ndarray:
     """A uniformly random rotation matrix (from a random unit quaternion)."""
     q = rng.normal(size=4)
@@ -523,9 +530,7 @@ def random_vehicle_sdf(rng: np.random.Generator) -> str:
         text += f"{ind}</link>\n"
         links.append(text)
         if k:
-            links.append(f'{ind}<joint name="j{k}" type="revolute">\n'
-                         f"{ind}  <parent>link{k - 1}</parent>\n{ind}  <child>{name}</child>\n"
-                         f"{ind}  <axis><xyz>0 0 1</xyz></axis>\n{ind}</joint>\n")
+            links.append(_chain_joint_xml(k, name, ind))
         if rng.random() < 0.5:
             plugins.append(_hydro_plugin_xml(rng, name, ind))
     model = ('  <model name="vehicle">\n' + pose_xml(rng, None, "    ")
@@ -618,9 +623,7 @@ def shapes_vehicle(rng: np.random.Generator, folder: Path) -> str:
         text += f"{ind}</link>\n"
         links.append(text)
         if k:
-            links.append(f'{ind}<joint name="j{k}" type="revolute">\n'
-                         f"{ind}  <parent>link{k - 1}</parent>\n{ind}  <child>{name}</child>\n"
-                         f"{ind}  <axis><xyz>0 0 1</xyz></axis>\n{ind}</joint>\n")
+            links.append(_chain_joint_xml(k, name, ind))
     pose = pose_xml(rng, None, "    ")
     model = f'  <model name="shapes">\n{pose}{"".join(links)}  </model>\n'
     return f'<?xml version="1.0"?>\n<sdf version="1.11">\n{model}</sdf>\n'
