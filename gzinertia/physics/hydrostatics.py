@@ -29,6 +29,7 @@ collision; ``p_WB`` in the JSON is the centre of buoyancy, ``p_WG`` the centre o
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -105,8 +106,12 @@ class LinkHydrostatics:
 # Gazebo's volumes
 
 
+@functools.lru_cache(maxsize=64)
 def gazebo_mesh_volume(path: str) -> float:
-    """gz-common's ``Mesh::Volume``: ``|Σ v1·(v2×v3)/6|`` over the file's triangles, unscaled."""
+    """gz-common's ``Mesh::Volume``: ``|Σ v1·(v2×v3)/6|`` over the file's triangles, unscaled;
+    computed once per file and process, as the mesh itself is read
+    (:func:`gzinertia.physics.shapes.load_mesh`): the audit's screen of the models that may hover
+    and their hydrostatics both need it."""
     from gzinertia.physics.shapes import load_mesh
 
     mesh = load_mesh(path, (1.0, 1.0, 1.0))
