@@ -88,7 +88,9 @@ def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, 
 
 
 def _local_bounds_C(collision: Collision) -> tuple[list[float], list[float]] | None:
-    """The corners of :func:`collision_corners_C` as ``(lo, hi)`` in C, plain floats."""
+    """The collision geometry's bounding box in its own frame C as ``(lo, hi)`` corners, plain
+    floats (a primitive's box is its ellipsoid's), or ``None`` when the shape has none (plane,
+    heightmap, unresolved mesh)."""
     g = collision.geometry
     half = primitive_semi_axes(g)
     if half is not None:
@@ -104,18 +106,10 @@ def _local_bounds_C(collision: Collision) -> tuple[list[float], list[float]] | N
 def collision_corners_C(collision: Collision) -> np.ndarray | None:
     """The 8 corners of the collision geometry's bounding box in its own frame C (n x 3), or
     ``None`` when the shape has none (plane, heightmap, unresolved mesh)."""
-    g = collision.geometry
-    half = primitive_semi_axes(g)  # a primitive's bounding box is its ellipsoid's
-    if half is not None:
-        lo, hi = -half, half
-    elif g.kind == "mesh" and g.mesh_path is not None:
-        sx, sy, sz = (float(s) for s in g.scale)
-        bounds = _mesh_bounds_C(g.mesh_path, (sx, sy, sz))
-        if bounds is None:
-            return None
-        lo, hi = bounds
-    else:
+    bounds = _local_bounds_C(collision)
+    if bounds is None:
         return None
+    lo, hi = bounds
     return np.array(
         [[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
     )
