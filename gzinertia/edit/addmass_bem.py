@@ -293,6 +293,7 @@ def add_mass_bem(
     if pending:
         if progress is not None:
             progress.link(f"{len(pending)} links together", len(links), len(links))
+        # duplicates: the settings passed as _solve_link passes them, to the several-body solve
         results, cross = bem_added_mass_together(
             [(c, link.X_WB) for link, c, _, _ in pending],
             settings.density,
