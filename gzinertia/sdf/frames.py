@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from gzinertia.errors import SdfError
 from gzinertia.physics.rotation import IDENTITY_POSE, Pose
+from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "MODEL_FRAME",
@@ -34,8 +35,8 @@ WORLD = "world"
 MODEL_FRAME = "__model__"
 
 
-@dataclass(frozen=True)
-class Scope:
+@dataclass(frozen=True, repr=False, eq=False)
+class Scope(ValueRecord):
     """Where names are looked up: ``prefix`` (''=world) and the frame ``__model__`` stands for."""
 
     prefix: str

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from gzinertia.options import option
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:  # lxml loads when a model.config is read (a cached audit may need none)
     from lxml import etree
@@ -54,8 +55,8 @@ __all__ = [
 MODEL_PATH_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "SDF_PATH", "IGN_GAZEBO_RESOURCE_PATH")
 
 
-@dataclass(frozen=True)
-class Resolved:
+@dataclass(frozen=True, repr=False, eq=False)
+class Resolved(ValueRecord):
     """An include target: the SDF file, and which rule found it."""
 
     path: Path
