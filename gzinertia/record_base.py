@@ -18,7 +18,8 @@ compares them with what ``@dataclass`` generates); only ``__init__`` and, for fr
 
 Records that hold poses or matrices (NumPy arrays) are compared by identity: ``==`` field by
 field cannot work on arrays (NumPy compares element-wise, and an array's hash is refused). A
-mutable builder keeps ``@dataclass(repr=False)`` and the equality dataclasses gives it.
+mutable builder derives from ``Record`` with ``@dataclass(repr=False)`` (the value equality
+dataclasses generates), or ``@dataclass(repr=False, eq=False)`` when nothing compares it.
 """
 
 from __future__ import annotations
