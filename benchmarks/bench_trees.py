@@ -5,8 +5,9 @@ Run: ``python benchmarks/bench_trees.py TREE [TREE ...] [--runs 15] [--repeats 5
 Each ``TREE`` is a folder holding the ``gzinertia`` package (a checkout, or ``git archive REV``
 unpacked); it is put first on ``PYTHONPATH`` of every command, so the venv's console script runs
 that tree's code. On a machine shared with others, times taken minutes apart are not comparable:
-here every repetition runs each tree in turn, and the table gives each tree's median wall time and
-median CPU time (user + system of the process, which other users' load disturbs less).
+here every repetition runs each tree in turn (forwards, then backwards), and the table gives each
+tree's median wall time and median CPU time (user + system of the process, which other users'
+load disturbs less).
 
 * Cold start (``--runs`` processes each): ``gzinertia --help``, ``show --json FILE``,
   ``audit --no-cache FILE`` and ``audit FILE`` re-run with a filled cache, on
@@ -78,6 +79,12 @@ def _in_process(tree: Path, corpus: Corpus, cache: Path) -> tuple[Sample, Sample
     return (first[0], first[1]), (cached[0], cached[1])
 
 
+def _turn(trees: list[Path], i: int) -> list[Path]:
+    """The trees in the order repetition ``i`` runs them: forwards, then backwards, so that no
+    tree always runs right after another's work (or always first)."""
+    return trees if i % 2 == 0 else trees[::-1]
+
+
 def _cell(samples: list[Sample], scale: float) -> str:
     wall = statistics.median(s[0] for s in samples) * scale
     cpu = statistics.median(s[1] for s in samples) * scale
@@ -102,9 +109,9 @@ def cold_start(trees: list[Path], runs: int) -> None:
         for argv in commands(tree).values():
             _run(tree, argv)
     samples: dict[tuple[Path, str], list[Sample]] = {}
-    for _ in range(runs):
+    for i in range(runs):
         for name in commands(trees[0]):
-            for tree in trees:
+            for tree in _turn(trees, i):
                 samples.setdefault((tree, name), []).append(_run(tree, commands(tree)[name]))
     print(f"\ncold start: median wall s / CPU s of {runs} processes each "
           f"(load average {load_average()})")
@@ -138,8 +145,8 @@ def corpus_audit(trees: list[Path], repeats: int, files: int) -> None:
         for tree in trees:  # warm-up, and fill the CLI's cache
             _run(tree, argv(tree, "CLI, cached re-run"))
             _in_process(tree, corpus, caches[tree] / "in-process")
-        for _ in range(repeats):
-            for tree in trees:
+        for i in range(repeats):
+            for tree in _turn(trees, i):
                 for mode in modes:
                     samples.setdefault((tree, mode), []).append(_run(tree, argv(tree, mode)))
                 first, cached = _in_process(tree, corpus, caches[tree] / "in-process")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
@@ -392,8 +393,8 @@ def addmass_from(
     return _text(new)
 
 
-@dataclass(frozen=True)
-class BemFile:
+@dataclass(frozen=True, repr=False, eq=False)
+class BemFile(ValueRecord):
     """What :func:`addmass_bem` made: the file's new ``text`` and, per link solved, its
     :class:`~gzinertia.edit.addmass_bem.LinkBem` (the link, the shapes meshed, their digest,
     and the :class:`~gzinertia.physics.bem.BemResult`: ``A_BBo_B`` about Bo in link axes,
@@ -483,8 +484,8 @@ def addmass_bem(
     return BemFile(_text(result.new), solved)
 
 
-@dataclass(frozen=True)
-class FixedFile:
+@dataclass(frozen=True, repr=False, eq=False)
+class FixedFile(ValueRecord):
     """What :func:`fix` made: the file's new ``text``, per repaired link its
     :class:`~gzinertia.edit.fix.LinkFix` (the codes repaired, ``repair``: ``I_BBcm_I`` before
     and after, about the centre of mass in the inertial frame's axes, their principal moments
@@ -551,8 +552,8 @@ def fix(
     return FixedFile(_text(result.new), result.fixed, result.pending)
 
 
-@dataclass(frozen=True)
-class HydrostaticsResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class HydrostaticsResult(ValueRecord):
     """What :func:`hydrostatics` computed: the numbers of ``gzinertia hydrostatics --json``
     (docs/hydrostatics.md) as typed data. SI units; points in the world frame W unless named
     otherwise.

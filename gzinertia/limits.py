@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "ENV_MAX_INCLUDED_MODELS",
@@ -65,8 +66,8 @@ def _from_env(name: str, default: int) -> int:
     return value
 
 
-@dataclass(frozen=True)
-class ReadLimits:
+@dataclass(frozen=True, repr=False, eq=False)
+class ReadLimits(ValueRecord):
     """Caps on what reading one SDF file may pull in: ``max_included_models`` ``<include>``
     elements resolved (at any depth, each inclusion counted), ``max_links`` links (the file's
     own and those of the models it includes)."""
@@ -84,8 +85,8 @@ class ReadLimits:
         )
 
 
-@dataclass(frozen=True)
-class MeshLimits:
+@dataclass(frozen=True, repr=False, eq=False)
+class MeshLimits(ValueRecord):
     """Caps on one mesh file: its size in bytes (checked before it is read), its vertices and
     its triangles (checked from the file's header where the format declares them, else after
     loading)."""

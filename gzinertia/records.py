@@ -23,6 +23,7 @@ from gzinertia.physics.inertia import (
 )
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.spatial_matrix import SpatialInertia
+from gzinertia.record_base import Record, ValueRecord
 
 __all__ = [
     "DEFAULT_GRAVITY_W",
@@ -44,14 +45,13 @@ __all__ = [
 ]
 
 
-# Records holding poses or matrices (NumPy arrays) are compared and hashed by identity
-# (``eq=False``): ``==`` field by field cannot work on arrays (NumPy compares element-wise, and
-# an array's hash is refused), and not generating ``__eq__`` and ``__hash__`` for them saves part
-# of every command's start-up. Records of plain values keep value equality.
+# Records holding poses or matrices (NumPy arrays) derive from ``Record`` and are compared and
+# hashed by identity; records of plain values derive from ``ValueRecord`` and keep the value
+# equality of ``@dataclass(frozen=True)`` (see :mod:`gzinertia.record_base`).
 
 
-@dataclass(frozen=True)
-class SourceRef:
+@dataclass(frozen=True, repr=False, eq=False)
+class SourceRef(ValueRecord):
     """A place in a file: path as given (or resolved for includes) and 1-based line."""
 
     file: str
@@ -64,8 +64,8 @@ class SourceRef:
 NoteLevel = Literal["info", "warning", "error"]
 
 
-@dataclass(frozen=True)
-class Note:
+@dataclass(frozen=True, repr=False, eq=False)
+class Note(ValueRecord):
     """Something the reader noticed and did the way libsdformat does (e.g. ignored, defaulted).
 
     ``link`` is the scoped name of the link the note is about (``None`` for notes about the file,
@@ -94,8 +94,8 @@ GeometryKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class Geometry:
+@dataclass(frozen=True, repr=False, eq=False)
+class Geometry(ValueRecord):
     """A collision shape in its own frame (SI units, mesh sizes after ``<scale>``).
 
     ``size`` holds box full sizes ``(x, y, z)`` or ellipsoid semi-axes ``(a, b, c)``; ``radius``
@@ -115,8 +115,8 @@ class Geometry:
     normal: tuple[float, float, float] | None = None
 
 
-@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
-class Collision:
+@dataclass(frozen=True, repr=False, eq=False)
+class Collision(Record):
     """A ``<collision>`` of a link: its pose in the link frame (``X_BC``) and its geometry.
 
     A link's ``<visual>`` shapes use the same record (:attr:`LinkRecord.visuals`): ``X_BC`` is
@@ -129,8 +129,8 @@ class Collision:
     density: float | None = None
 
 
-@dataclass(frozen=True)
-class UnreadVisual:
+@dataclass(frozen=True, repr=False, eq=False)
+class UnreadVisual(ValueRecord):
     """A ``<visual>`` of a link that could not be read into a posed shape: its ``name``, where
     it is written, and ``reason`` (its ``<pose relative_to>`` names no frame, its
     ``<geometry>`` cannot be read). Users of visuals refuse or stay silent rather than
@@ -144,8 +144,8 @@ class UnreadVisual:
         return f"{self.source}: visual {self.name!r}: {self.reason}"
 
 
-@dataclass(frozen=True)
-class HydroPlugin:
+@dataclass(frozen=True, repr=False, eq=False)
+class HydroPlugin(ValueRecord):
     """Gazebo's Hydrodynamics system configured for one link.
 
     ``terms`` maps parameter names (``xDotU``, ``xUabsU``, ``xU``, ...) to values as written;
@@ -180,8 +180,8 @@ def _default_inertia() -> Mat3:
     return I
 
 
-@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
-class Inertial:
+@dataclass(frozen=True, repr=False, eq=False)
+class Inertial(Record):
     """A link's ``<inertial>`` as libsdformat loads it.
 
     ``X_BI`` is ``<inertial><pose>`` (always relative to the link frame B; its origin is Bcm),
@@ -256,8 +256,8 @@ class Inertial:
         )
 
 
-@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
-class LinkRecord:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkRecord(Record):
     """One link, resolved: scoped name, pose in the root frame ``X_WB``, inertial, collisions.
 
     ``name`` is scoped from the top-level model (``model::nested::link``); ``X_WB`` is the link
@@ -309,8 +309,8 @@ class LinkRecord:
         return self.inertial.A_BBo_B
 
 
-@dataclass(frozen=True)
-class Dependency:
+@dataclass(frozen=True, repr=False, eq=False)
+class Dependency(ValueRecord):
     """A URI the reading looked up: an ``<include><uri>`` (``kind="include"``) or a mesh
     (``kind="resource"``), as written in the file ``base``, and the file it resolved to
     (``path``; ``None`` when it was not found). What else was read follows from these: the
@@ -322,8 +322,8 @@ class Dependency:
     path: str | None
 
 
-@dataclass(frozen=True)
-class UnresolvedInclude:
+@dataclass(frozen=True, repr=False, eq=False)
+class UnresolvedInclude(ValueRecord):
     """An ``<include>`` whose URI did not resolve, and what its own text still says.
 
     ``name`` is the scoped name the included model would have: the include's ``<name>``, else
@@ -341,8 +341,8 @@ class UnresolvedInclude:
         return f"{self.name}::{plugin.link_name}" if self.name else plugin.link_name
 
 
-@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity (note above SourceRef)
-class SdfDocument:
+@dataclass(frozen=True, repr=False, eq=False)
+class SdfDocument(Record):
     """Everything read from one SDFormat file (with its includes).
 
     ``dependencies``: every include and mesh URI looked up while reading, in reading order;
@@ -377,8 +377,8 @@ DEFAULT_GRAVITY_W: tuple[float, float, float] = (0.0, 0.0, -9.8)
 BuoyancyKind = Literal["uniform", "graded"]
 
 
-@dataclass(frozen=True)
-class BuoyancyWorld:
+@dataclass(frozen=True, repr=False, eq=False)
+class BuoyancyWorld(ValueRecord):
     """The fluid as Gazebo's Buoyancy system sees it.
 
     ``kind``: ``"uniform"`` (``density`` everywhere) or ``"graded"`` (``density`` below the

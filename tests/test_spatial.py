@@ -91,6 +91,9 @@ def test_shift_goes_in_drakes_direction(rng: np.random.Generator) -> None:
 
 def test_orderings_are_a_block_swap_and_axes_changes_compose(rng: np.random.Generator) -> None:
     S = random_spd6(rng)
+    P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
+    assert np.array_equal(block_swap(S), P @ S @ P)
     assert np.array_equal(block_swap(block_swap(S)), S)
+    assert not np.shares_memory(block_swap(S), S)
     R1, R2 = random_rotation(rng), random_rotation(rng)
     assert rel_err(change_axes(change_axes(S, R1), R2), change_axes(S, R2 @ R1)) < 1e-14

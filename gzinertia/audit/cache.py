@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.findings import Finding, JsonValue
+from gzinertia.record_base import Record
 from gzinertia.safe_read import digest_regular_file, read_regular_file
 
 if TYPE_CHECKING:
@@ -227,8 +228,8 @@ def _xacro_settings(xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]])
     ]
 
 
-@dataclass
-class _Digests:
+@dataclass(repr=False)
+class _Digests(Record):
     """File digests computed at most once per run (``None``: the file cannot be read)."""
 
     known: dict[str, str | None] = field(default_factory=dict)

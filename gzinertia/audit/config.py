@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
@@ -70,8 +71,8 @@ class ConfigError(GzInertiaError):
     """A configuration file or option the audit cannot use."""
 
 
-@dataclass(frozen=True)
-class AuditConfig:
+@dataclass(frozen=True, repr=False, eq=False)
+class AuditConfig(ValueRecord):
     """Everything that shapes one audit run.
 
     ``select``/``ignore``: rule codes or prefixes (empty ``select``: every rule);

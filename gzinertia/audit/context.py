@@ -29,6 +29,7 @@ from gzinertia.audit.config import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 
 if TYPE_CHECKING:
@@ -115,8 +116,8 @@ def collision_corners_C(collision: Collision) -> np.ndarray | None:
     )
 
 
-@dataclass
-class DocumentContext:
+@dataclass(repr=False)
+class DocumentContext(Record):
     """One audited document and the settings the rules use.
 
     ``densities``: the candidate fluid densities (name, kg/m³) for added-mass plausibility;
@@ -157,8 +158,8 @@ class DocumentContext:
         return [n for n in self.doc.notes if n.code == code]
 
 
-@dataclass
-class LinkContext:
+@dataclass(repr=False)
+class LinkContext(Record):
     """One link of a :class:`DocumentContext`, with cached derived quantities (SI units)."""
 
     link: LinkRecord

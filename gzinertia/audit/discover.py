@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
 __all__ = [
@@ -54,8 +55,8 @@ URDF_READ = (".urdf", ".xacro", ".urdf.xacro")
 TargetState = Literal["audit", "skipped", "error"]
 
 
-@dataclass(frozen=True)
-class Target:
+@dataclass(frozen=True, repr=False, eq=False)
+class Target(ValueRecord):
     """A file to audit (``audit``), or one reported without reading it (``skipped``, ``error``)
     with the reason in ``message``; ``real`` is its path with symlinks resolved (``""`` for
     ``error``)."""

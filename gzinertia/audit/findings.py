@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
+from gzinertia.record_base import ValueRecord
+
 __all__ = [
     "SEVERITY_RANK",
     "AuditResult",
@@ -49,8 +51,8 @@ def _check_severity(severity: str, what: str) -> None:
         raise ValueError(f"{what}: severity {severity!r} is not one of {tuple(SEVERITY_RANK)}")
 
 
-@dataclass(frozen=True)
-class RuleInfo:
+@dataclass(frozen=True, repr=False, eq=False)
+class RuleInfo(ValueRecord):
     """What a rule is: ``code`` (``"GZI101"``), kebab-case ``name`` (``"mass-not-positive"``),
     default ``severity``, one-sentence ``summary`` and ``doc``, the path of its page relative to
     the repository root (``"docs/rules/GZI101.md"``)."""
@@ -99,8 +101,8 @@ def plain_json_value(value: object, where: str = "value") -> JsonValue:
     raise TypeError(f"{where}: {type(value).__name__} is not JSON-able")
 
 
-@dataclass(frozen=True)
-class Finding:
+@dataclass(frozen=True, repr=False, eq=False)
+class Finding(ValueRecord):
     """One rule firing on one place.
 
     ``line`` is 1-based; ``0`` means the finding is about the whole file (no line). ``link`` is
@@ -177,8 +179,8 @@ class Finding:
         return (self.file, self.line, self.code, self.link or "", self.message)
 
 
-@dataclass(frozen=True)
-class FileStatus:
+@dataclass(frozen=True, repr=False, eq=False)
+class FileStatus(ValueRecord):
     """How reading one audited file went: ``ok``, ``skipped`` (not an SDF file, excluded...) or
     ``error`` (unreadable, not XML...), with a human ``message`` for the last two."""
 
@@ -191,8 +193,8 @@ class FileStatus:
             raise ValueError(f"{self.path}: status {self.status!r} is not ok, skipped or error")
 
 
-@dataclass(frozen=True)
-class AuditResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class AuditResult(ValueRecord):
     """Everything one audit run found. ``files`` keep the order given (the audited paths);
     ``findings`` are sorted by :attr:`Finding.sort_key` on construction."""
 

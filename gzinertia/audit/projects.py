@@ -20,6 +20,7 @@ from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.runner import Progress
 from gzinertia.audit.runner import audit as run_audit
 from gzinertia.limits import ReadLimits
+from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "ProjectRun",
@@ -29,8 +30,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ProjectRun:
+@dataclass(frozen=True, repr=False, eq=False)
+class ProjectRun(ValueRecord):
     """The files of one settings file (``config.source``; ``None``: the defaults) and their
     result."""
 

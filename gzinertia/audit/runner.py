@@ -22,6 +22,7 @@ from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -143,8 +144,8 @@ class _RuleError(Exception):
 PARALLEL_MIN_FILES = 32
 
 
-@dataclass(frozen=True)
-class FileResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class FileResult(ValueRecord):
     """One audited file: its status, findings, the URIs its reading looked up, and the digest
     of its bytes taken before they were read (for :class:`~gzinertia.audit.cache.AuditCache`)."""
 

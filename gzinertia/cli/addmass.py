@@ -18,7 +18,7 @@ from gzinertia.cli.app import (
     fluid_density,
     parse_vector,
 )
-from gzinertia.cli.options import FitChoice, literal, write_mode_options
+from gzinertia.cli.options import FitChoice, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def addmass(
             "axes as its collisions), mujoco (MuJoCo's rule per collision), inertia "
             "(equivalent ellipsoid of the rigid inertia)."
         ),
-    ] = FitChoice.volume,
+    ] = "volume",
     semi_axes: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--semi-axes", help="Explicit ellipsoid semi-axes a,b,c in metres."),
@@ -255,7 +255,7 @@ def addmass(
     elif center is not None or rpy is not None:
         raise GzInertiaError("--center and --rpy go with --semi-axes (an explicit ellipsoid)")
     else:
-        chooser = FitChooser(method=literal(fit))
+        chooser = FitChooser(method=fit)
     from gzinertia.sdf.model_file import is_urdf_path
 
     if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>

@@ -138,7 +138,7 @@ def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
     if density is not None and fluid is not None:
         raise GzInertiaError("give either --density or --fluid, not both")
     if fluid is not None:
-        return FLUID_DENSITIES[fluid.value]
+        return FLUID_DENSITIES[fluid]
     if density is None:
         return DEFAULT_FLUID_DENSITY
     if not (density > 0.0 and density < float("inf")):
@@ -203,7 +203,7 @@ def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
 def load_model(
     file: Path,
     model_paths: list[Path],
-    parser: ParserChoice = ParserChoice.gzinertia,
+    parser: ParserChoice = "gzinertia",
     xacro_args: dict[str, str] | None = None,
 ) -> tuple[Path, SdfDocument, etree._Element | None]:
     """:func:`load_document` for the commands that also read the file's text (a world's
@@ -213,7 +213,7 @@ def load_model(
 
     if not is_stdin_arg(file):
         return file, load_document(file, model_paths, parser, xacro_args), None
-    if parser is not ParserChoice.gzinertia:
+    if parser != "gzinertia":
         raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
     doc, root = read_stdin_model(model_paths)
     return STDIN_PATH, doc, root
@@ -222,7 +222,7 @@ def load_model(
 def load_document(
     file: Path,
     model_paths: list[Path],
-    parser: ParserChoice = ParserChoice.gzinertia,
+    parser: ParserChoice = "gzinertia",
     xacro_args: dict[str, str] | None = None,
 ) -> SdfDocument:
     """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
@@ -232,11 +232,11 @@ def load_document(
 
     if is_stdin_arg(file):
         return load_model(file, model_paths, parser, xacro_args)[1]
-    if parser is ParserChoice.gzinertia:
+    if parser == "gzinertia":
         from gzinertia.sdf.model_file import read_model_file
 
         return read_model_file(file, model_paths, xacro_args=xacro_args)
-    if parser is ParserChoice.sdformat:
+    if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
         from gzinertia.sdf.model_file import is_urdf_path
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from gzinertia.cli.app import ModelPathOption, PackagePathOption, XacroArgOption, app
-from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice, literal
+from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -47,7 +47,7 @@ def audit(
         typer.Option(
             "--format", help="Report format: table, text, json, sarif, junit or github."
         ),
-    ] = FormatChoice.table,
+    ] = "table",
     fail_on: Annotated[
         Optional[SeverityChoice],  # noqa: UP045
         typer.Option(
@@ -169,9 +169,9 @@ def audit(
         with_overrides,
         select=select,
         ignore=ignore,
-        fail_on=None if fail_on is None else fail_on.value,
+        fail_on=fail_on,
         density=density,
-        tolerance=None if tolerance is None else tolerance.value,
+        tolerance=tolerance,
         model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
         xacro_args=_xacro_args(xacro_arg),
     )
@@ -214,13 +214,13 @@ def audit(
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
     rules = RULE_INFOS
     clean = not result.findings and all(s.status == "ok" for s in result.files)
-    if output is None and output_format is FormatChoice.table and sys.stdout.isatty() and not clean:
+    if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
         from rich.console import Console
 
         render_table(result, Console(), rules)
     else:
-        project_uri = docs_base_uri(docs_url) if output_format is FormatChoice.sarif else None
-        text = render(result, literal(output_format), rules, __version__, project_uri=project_uri)
+        project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
+        text = render(result, output_format, rules, __version__, project_uri=project_uri)
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gzinertia.cli.app import LinkOption, ModelPathOption, app, deliver_edit
-from gzinertia.cli.options import EditedFileArgument, SignChoice, literal, write_mode_options
+from gzinertia.cli.options import EditedFileArgument, SignChoice, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def convert(
             help="Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical "
             "(A = D), or auto (from the diagonal; --hydro-to-sdf only)."
         ),
-    ] = SignChoice.auto,
+    ] = "auto",
     remove_plugin_terms: Annotated[
         bool,
         typer.Option(
@@ -79,7 +79,7 @@ def convert(
         result = to_sdf(
             file,
             pattern=link,
-            sign=literal(sign),
+            sign=sign,
             remove_plugin_terms=remove_plugin_terms,
             force=force,
             model_paths=paths,
@@ -90,7 +90,7 @@ def convert(
         if remove_plugin_terms:
             raise GzInertiaError("--remove-plugin-terms goes with --hydro-to-sdf")
         result = to_hydro(
-            file, pattern=link, sign=literal(sign), model_paths=paths, data=mode.stdin_data
+            file, pattern=link, sign=sign, model_paths=paths, data=mode.stdin_data
         )
     for item in result.links:
         print(

@@ -23,7 +23,6 @@ from gzinertia.cli.options import (
     ShapeSourceChoice,
     ToleranceChoice,
     edit_mode,
-    literal,
 )
 from gzinertia.errors import GzInertiaError
 
@@ -64,7 +63,7 @@ def fix(
             "mass (as libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's "
             "balanceinertia (all moments to their mean).",
         ),
-    ] = FixMethodChoice.nearest,
+    ] = "nearest",
     all_links: Annotated[
         bool,
         typer.Option(
@@ -79,7 +78,7 @@ def fix(
             help="Geometry for --method geometry: collision (default) or visual (visuals "
             "posed relative_to any frame are placed as libsdformat resolves them).",
         )
-    ] = ShapeSourceChoice.collision,
+    ] = "collision",
     move_com: Annotated[
         bool,
         typer.Option(
@@ -110,7 +109,7 @@ def fix(
             help="Which links are invalid: gz (gz-math/libsdformat, default) or drake. The "
             "repair satisfies both.",
         ),
-    ] = ToleranceChoice.gz,
+    ] = "gz",
     json_report: Annotated[
         bool,
         typer.Option(
@@ -151,15 +150,15 @@ def fix(
     if first is not None:
         file = [first, *file[1:]]
     options = FixOptions(
-        method=literal(method),
+        method=method,
         pattern=link,
         select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
         all_links=all_links,
-        geometry=literal(geometry),
+        geometry=geometry,
         move_com=move_com,
         density=density,
         mass=mass,
-        tolerance=literal(tolerance),
+        tolerance=tolerance,
     )
     options.validate()
     status = run_fix(file, options, mode, model_path or [], json_report)

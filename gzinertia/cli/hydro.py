@@ -15,7 +15,7 @@ from gzinertia.cli.app import (
     deliver_edit,
     fluid_density,
 )
-from gzinertia.cli.options import EditedFileArgument, FitChoice, literal, write_mode_options
+from gzinertia.cli.options import EditedFileArgument, FitChoice, write_mode_options
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.fluids import WATER_VISCOSITY
 
@@ -27,7 +27,7 @@ __all__ = ["HYDRO_DEFAULT_FIT", "hydro"]
 
 #: hydro's default fit: the damping model is MuJoCo's ellipsoid drag, and MuJoCo puts one
 #: ellipsoid on each geom by its own rule, so only this fit reproduces MuJoCo's wrench.
-HYDRO_DEFAULT_FIT = FitChoice.mujoco
+HYDRO_DEFAULT_FIT: FitChoice = "mujoco"
 
 
 def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
@@ -105,7 +105,7 @@ def hydro(
     result = run_hydro(
         file,
         pattern=link,
-        method=literal(fit),
+        method=fit,
         density=fluid_density(density, fluid),
         viscosity=viscosity,
         coefs=_coefficients(coefs),
@@ -131,7 +131,7 @@ def hydro(
                   + ("" if cross_terms or max(c) < 1e-6 else " (--cross-terms can reduce it)"),
                   file=sys.stderr)
     if result.links and fit != HYDRO_DEFAULT_FIT:
-        print(f"note: --fit {fit.value}: MuJoCo's drag law on the {fit.value}-fit ellipsoid, "
+        print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, "
               "not on MuJoCo's own per-collision ellipsoids: the terms do not reproduce a "
               "MuJoCo run of this model (--fit mujoco does)", file=sys.stderr)
     for skipped in result.skipped:

@@ -62,7 +62,7 @@ def hydrostatics(
     file, doc, root = load_model(file, model_path or [])
     result = document_hydrostatics(
         doc, tree=root, model=model, density=density,
-        fluid=None if fluid is None else fluid.value, world=world, waterline=waterline,
+        fluid=fluid, world=world, waterline=waterline,
         trim=not no_trim,
     )
     entries = []

@@ -1,10 +1,10 @@
 """Options and choices shared by the commands, declared once.
 
 * The choices of the command line (``--fit``, ``--fluid``, ``--ordering``, ``--sign``,
-  ``--format``, ...) are :class:`enum.Enum` types: typer lists them in ``--help`` and refuses
-  any other value with a usage error (exit status 2), so no command validates them by hand.
-  Each names the library's own vocabulary (``tests/test_cli_help.py`` checks that they agree);
-  :func:`literal` hands a choice to the library under the library's ``Literal`` type.
+  ``--format``, ...) are ``Literal`` types: typer lists them in ``--help`` and refuses any other
+  value with a usage error (exit status 2), so no command validates them by hand, and mypy
+  checks that each fits the library's own ``Literal`` where a command hands it over
+  (``tests/test_cli_options.py`` checks that each names exactly the library's vocabulary).
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
-from enum import Enum
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar, cast
 
 import typer
 
@@ -56,119 +55,33 @@ __all__ = [
     "ShapeSourceChoice",
     "SignChoice",
     "ToleranceChoice",
-    "chosen",
     "edit_mode",
-    "literal",
     "write_mode_options",
 ]
 
-# duplicates: the choice Enums below are alike by shape only, one per set of values
-class FitChoice(str, Enum):
-    """Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
-    ``--semi-axes`` chooses)."""
-
-    volume = "volume"
-    mujoco = "mujoco"
-    inertia = "inertia"
-
-
-class FluidChoice(str, Enum):
-    """Named fluids (:data:`gzinertia.physics.fluids.FLUID_DENSITIES`)."""
-
-    freshwater = "freshwater"
-    seawater = "seawater"
-    air = "air"
-
-
-class OrderingChoice(str, Enum):
-    """6x6 orderings (:data:`gzinertia.physics.spatial.ORDERINGS`)."""
-
-    angular_first = "angular-first"
-    linear_first = "linear-first"
-
-
-class SignChoice(str, Enum):
-    """Signs of the Hydrodynamics plugin's ``<iDotJ>`` values
-    (:data:`gzinertia.edit.convert.SIGNS`)."""
-
-    fossen = "fossen"
-    physical = "physical"
-    auto = "auto"
-
-
-class AxesChoice(str, Enum):
-    """Axes an authored ``<fluid_added_mass>`` is expressed in (``shift --axes``)."""
-
-    link = "link"
-    inertial = "inertial"
-
-
-class ParserChoice(str, Enum):
-    """SDFormat readers: gzinertia's own, or libsdformat's Python module."""
-
-    gzinertia = "gzinertia"
-    sdformat = "sdformat"
-
-
-class FormatChoice(str, Enum):
-    """Audit report formats (:data:`gzinertia.audit.formats.FORMATS`)."""
-
-    table = "table"
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-    github = "github"
-
-
-class SeverityChoice(str, Enum):
-    """Finding severities (:data:`gzinertia.audit.findings.Severity`)."""
-
-    error = "error"
-    warning = "warning"
-    info = "info"
-
-
-class ToleranceChoice(str, Enum):
-    """Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`)."""
-
-    gz = "gz"
-    drake = "drake"
-
-
-class FixMethodChoice(str, Enum):
-    """Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`)."""
-
-    nearest = "nearest"
-    geometry = "geometry"
-    balance = "balance"
-
-
-class ShapeSourceChoice(str, Enum):
-    """Which of a link's geometries stands for the body
-    (:data:`gzinertia.edit.fix.SHAPE_SOURCES`)."""
-
-    collision = "collision"
-    visual = "visual"
-
-
-S = TypeVar("S", bound=str)
-
-
-def chosen(value: str, choices: Sequence[S]) -> S:
-    """The member of ``choices`` (a ``Literal`` vocabulary) equal to ``value``, typed as that
-    ``Literal``; the command has checked ``value`` is one of them (``ValueError`` otherwise)."""
-    for choice in choices:
-        if choice == value:
-            return choice
-    raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
-
-
-def literal(choice: Enum) -> Any:
-    """The value of ``choice`` for the library, which takes it as a ``Literal`` of the same
-    strings (typed ``Any`` so that it fits that ``Literal``: the enums above and the library's
-    vocabularies are checked equal by ``tests/test_cli_help.py``)."""
-    return choice.value
+#: Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
+#: ``--semi-axes`` chooses).
+FitChoice = Literal["volume", "mujoco", "inertia"]
+#: Named fluids (:data:`gzinertia.physics.fluids.FLUID_DENSITIES`).
+FluidChoice = Literal["freshwater", "seawater", "air"]
+#: 6x6 orderings (:data:`gzinertia.physics.spatial.ORDERINGS`).
+OrderingChoice = Literal["angular-first", "linear-first"]
+#: Signs of the Hydrodynamics plugin's ``<iDotJ>`` values (:data:`gzinertia.edit.convert.SIGNS`).
+SignChoice = Literal["fossen", "physical", "auto"]
+#: Axes an authored ``<fluid_added_mass>`` is expressed in (``shift --axes``).
+AxesChoice = Literal["link", "inertial"]
+#: SDFormat readers: gzinertia's own, or libsdformat's Python module.
+ParserChoice = Literal["gzinertia", "sdformat"]
+#: Audit report formats (:data:`gzinertia.audit.formats.FORMATS`).
+FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github"]
+#: Finding severities (:data:`gzinertia.audit.findings.Severity`).
+SeverityChoice = Literal["error", "warning", "info"]
+#: Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`).
+ToleranceChoice = Literal["gz", "drake"]
+#: Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`).
+FixMethodChoice = Literal["nearest", "geometry", "balance"]
+#: Which of a link's geometries stands for the body (:data:`gzinertia.edit.fix.SHAPE_SOURCES`).
+ShapeSourceChoice = Literal["collision", "visual"]
 
 
 #: The FILE argument of every editing command.

@@ -18,7 +18,7 @@ from gzinertia.cli.app import (
     load_model,
     xacro_mapping,
 )
-from gzinertia.cli.options import FitChoice, literal
+from gzinertia.cli.options import FitChoice
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def plot(
     link: LinkOption = None,
     fit: Annotated[
         FitChoice, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
-    ] = FitChoice.volume,
+    ] = "volume",
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
     xacro_arg: XacroArgOption = None,
@@ -72,7 +72,7 @@ def plot(
     from gzinertia.report.plot import link_drawing, render
     from gzinertia.selection import select_links
 
-    method = literal(fit)
+    method = fit
     file, doc, root = load_model(
         file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg)
     )

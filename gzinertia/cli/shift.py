@@ -4,22 +4,19 @@ origin."""
 from __future__ import annotations
 
 import sys
-from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from gzinertia.cli.app import ModelPathOption, app, deliver_edit, parse_vector
-from gzinertia.cli.options import AxesChoice, EditedFileArgument, literal, write_mode_options
+from gzinertia.cli.options import AxesChoice, EditedFileArgument, write_mode_options
 
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
 
 
-class TargetPoint(str, Enum):
-    """Where ``shift`` moves the matrix: the link origin, the point the spec says."""
-
-    origin = "origin"
+#: Where ``shift`` moves the matrix: the link origin, the point the spec says.
+TargetPoint = Literal["origin"]
 
 __all__ = ["shift"]
 
@@ -38,14 +35,14 @@ def shift(
     ],
     to: Annotated[
         TargetPoint, typer.Option("--to", help="Target point: the link origin (the spec's point).")
-    ] = TargetPoint.origin,
+    ] = "origin",
     axes: Annotated[
         AxesChoice,
         typer.Option(
             help="Axes the written matrix is expressed in: link, or inertial (the "
             "<inertial><pose> rotation)."
         ),
-    ] = AxesChoice.link,
+    ] = "link",
     force: Annotated[
         bool, typer.Option(help="Shift even a matrix gzinertia wrote (already about the origin).")
     ] = False,
@@ -67,7 +64,7 @@ def shift(
         file,
         pattern=link,
         point=point,
-        axes=literal(axes),
+        axes=axes,
         force=force,
         model_paths=model_path or [],
         data=mode.stdin_data,

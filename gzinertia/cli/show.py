@@ -16,7 +16,7 @@ from gzinertia.cli.app import (
     print_notes,
     xacro_mapping,
 )
-from gzinertia.cli.options import OrderingChoice, ParserChoice, literal
+from gzinertia.cli.options import OrderingChoice, ParserChoice
 
 __all__ = ["show"]
 
@@ -35,7 +35,7 @@ def show(
     ordering: Annotated[
         OrderingChoice,
         typer.Option(help="6x6 ordering: angular-first [ω; v] or linear-first [v; ω] (SDF's)."),
-    ] = OrderingChoice.angular_first,
+    ] = "angular-first",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
@@ -49,7 +49,7 @@ def show(
     parser: Annotated[
         ParserChoice,
         typer.Option(help="gzinertia (built in) or sdformat (libsdformat's Python module)."),
-    ] = ParserChoice.gzinertia,
+    ] = "gzinertia",
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
     from gzinertia.report.show import document_summary
@@ -58,7 +58,7 @@ def show(
     doc = load_document(
         file, [*(model_path or []), *(package_path or [])], parser, xacro_mapping(xacro_arg)
     )
-    summary = document_summary(doc, select_links(doc.links, link, str(file)), literal(ordering))
+    summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)
     if as_json:
         from gzinertia.report.json_stream import write_json
 

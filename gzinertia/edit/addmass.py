@@ -28,6 +28,7 @@ from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.selection import select_links
 
@@ -47,8 +48,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class LinkAddedMass:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkAddedMass(ValueRecord):
     """The added mass computed for one link and how."""
 
     link: LinkRecord
@@ -58,8 +59,8 @@ class LinkAddedMass:
 
 
 # duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True)
-class AddMassResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class AddMassResult(ValueRecord):
     """The file's old and new bytes, what was computed, and what was skipped and why."""
 
     path: Path
@@ -71,8 +72,8 @@ class AddMassResult:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class FitChooser:
+@dataclass(frozen=True, repr=False, eq=False)
+class FitChooser(ValueRecord):
     """How each link's ellipsoid is obtained: a fit method, or one explicit ellipsoid."""
 
     method: FitMethod = "volume"
@@ -159,8 +160,8 @@ def _editable_links(
     return links, skipped
 
 
-@dataclass(frozen=True)
-class WritePolicy:
+@dataclass(frozen=True, repr=False, eq=False)
+class WritePolicy(ValueRecord):
     """What an addmass run lets through: the selection pattern (``None``: all links), whether
     overlapping fluid ellipsoids (GZI210) and plugins applying added mass are allowed."""
 

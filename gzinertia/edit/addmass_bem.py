@@ -29,6 +29,7 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ if TYPE_CHECKING:
 Element = Literal["collision", "visual"]
 
 
-@dataclass(frozen=True)
-class BemSettings:
+@dataclass(frozen=True, repr=False, eq=False)
+class BemSettings(ValueRecord):
     """How the solve is set up: fluid density (kg/m³), panel size (m) or quality, which
     collisions (``None``: all of the link's), cache on or off."""
 
@@ -74,8 +75,8 @@ class BemRunProgress(Protocol):
         """One radiation problem of the current solve is solved."""
 
 
-@dataclass(frozen=True)
-class LinkBem:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkBem(ValueRecord):
     """One link's BEM result (:class:`gzinertia.physics.bem.BemResult`) and its geometry."""
 
     link: LinkRecord

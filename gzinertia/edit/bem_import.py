@@ -27,6 +27,7 @@ from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_provenance import dataset_digest, format_import_geometry
 from gzinertia.physics.rotation import Pose
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ MAX_DATASET_BYTES = 256 * 1024 * 1024
 RIGID_BODY_DOFS = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 
 
-@dataclass(frozen=True)
-class ImportedAddedMass:
+@dataclass(frozen=True, repr=False, eq=False)
+class ImportedAddedMass(ValueRecord):
     """``A_FP_F`` as read (linear-first, about P in F axes) and what the dataset says."""
 
     A: np.ndarray

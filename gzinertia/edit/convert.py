@@ -43,6 +43,7 @@ from gzinertia.gazebo.hydrodynamics import (
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.negligible import entry_scales
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
@@ -84,8 +85,8 @@ def decide_sign(D: np.ndarray, sign: Sign, where: str) -> Literal["fossen", "phy
     )
 
 
-@dataclass(frozen=True)
-class ConvertedLink:
+@dataclass(frozen=True, repr=False, eq=False)
+class ConvertedLink(ValueRecord):
     """One converted link: its plugin, the sign convention read (``fossen``: ``A = -sym(D)``),
     the written ``A_BBo_B`` (about Bo in B axes; linear-first through its accessors) and the
     asymmetry of the terms as written (``max|D - Dᵀ|``)."""
@@ -98,8 +99,8 @@ class ConvertedLink:
 
 
 # duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True)
-class ConvertResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class ConvertResult(ValueRecord):
     """The file's old and new bytes, the converted links, warnings and notes."""
 
     path: Path

@@ -23,13 +23,14 @@ from gzinertia.edit.spans import (
     newline_of,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.xml import child, parse_xml_bytes
 
 __all__ = ["XmlEditor"]
 
 
-@dataclass(frozen=True)
-class _Edit:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Edit(ValueRecord):
     start: int
     end: int
     text: bytes

@@ -43,6 +43,7 @@ from gzinertia.physics.inertia_repair import (
     validity_margin,
 )
 from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
@@ -74,8 +75,8 @@ _INDEX = {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1), "iyz": (1,
 _DEFAULT = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
 
 
-@dataclass(frozen=True)
-class FixOptions:
+@dataclass(frozen=True, repr=False, eq=False)
+class FixOptions(ValueRecord):
     """What the user asked for (see ``gzinertia fix --help``)."""
 
     method: Method = "nearest"
@@ -135,8 +136,8 @@ class FixOptionsError(GzInertiaError, ValueError):
     """Settings of a repair that do not go together (:meth:`FixOptions.validate`)."""
 
 
-@dataclass(frozen=True)
-class LinkFix:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkFix(ValueRecord):
     """One repaired link: the inertia change (``repair``, in I axes), the mass, the centre of
     mass before and after (``p_BoBcm_B``, m) and, for geometry, the geometry's centroid."""
 
@@ -166,8 +167,8 @@ class LinkFix:
 
 
 # duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True)
-class FixResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class FixResult(ValueRecord):
     """The file's old and new bytes, the repaired links, and the links skipped and why."""
 
     path: Path
@@ -259,8 +260,8 @@ def _solid(
     return solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float)
 
 
-@dataclass(frozen=True)
-class _Plan:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Plan(ValueRecord):
     link: LinkRecord
     fix: LinkFix
     I_BBcm_I: Mat3

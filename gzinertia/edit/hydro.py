@@ -38,6 +38,7 @@ from gzinertia.physics.hydro_damping import (
     quadratic_cross_terms,
     sum_damping,
 )
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
 
@@ -55,8 +56,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class LinkDamping:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkDamping(ValueRecord):
     """The damping terms written for one link (Gazebo's names and sign, about Bo in B axes), the
     fit they come from, and whether the plugin was created."""
 
@@ -68,8 +69,8 @@ class LinkDamping:
     combined: CombinedMotionError | None = None
 
 
-@dataclass(frozen=True)
-class HydroResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class HydroResult(ValueRecord):
     """The file's old and new bytes, the links written, the links skipped and why, warnings."""
 
     path: Path

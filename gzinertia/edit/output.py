@@ -17,6 +17,7 @@ from pathlib import Path
 from gzinertia.edit.line_diff import unified_diff as unified_diff_lines
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 
 __all__ = ["STDIN_IN_PLACE", "WriteMode", "deliver", "unified_diff"]
 
@@ -26,8 +27,8 @@ STDIN_IN_PLACE = (
 )
 
 
-@dataclass(frozen=True)
-class WriteMode:
+@dataclass(frozen=True, repr=False, eq=False)
+class WriteMode(ValueRecord):
     """What the user asked for; ``output`` and ``in_place`` exclude each other."""
 
     output: Path | None = None

@@ -9,6 +9,7 @@ from pathlib import Path
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.verify import verify_edit
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.record_base import Record
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import read_file_bytes
@@ -16,8 +17,8 @@ from gzinertia.sdf.xml import read_file_bytes
 __all__ = ["FileEdit"]
 
 
-@dataclass
-class FileEdit:
+@dataclass(repr=False)
+class FileEdit(Record):
     """Open with :meth:`open`, make edits through :attr:`editor`, then :meth:`finish`."""
 
     path: Path

@@ -19,6 +19,7 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
@@ -35,8 +36,8 @@ __all__ = [
 SourceAxes = Literal["link", "inertial"]
 
 
-@dataclass(frozen=True)
-class ShiftResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class ShiftResult(ValueRecord):
     """The file's old and new bytes, the link, ``p_BoQ_B`` (m), the matrix as written taken
     about Q (``A_before``, in B axes) and the result ``A_BBo_B`` about Bo in B axes."""
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from gzinertia.errors import SdfError
+from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "ElementSpan",
@@ -25,8 +26,8 @@ __all__ = [
 _NAME = re.compile(rb"[^\s/>]+")
 
 
-@dataclass(frozen=True)
-class ElementSpan:
+@dataclass(frozen=True, repr=False, eq=False)
+class ElementSpan(ValueRecord):
     """Where an element sits in the bytes.
 
     ``start`` is the offset of ``<``; ``start_tag_end`` is just past the start tag's ``>``;

@@ -52,6 +52,7 @@ from gzinertia.physics.surface_mesh import (
     surface_area,
     wetted_surface,
 )
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 
 FloatArray = NDArray[np.float64]
@@ -100,8 +101,8 @@ def require_bem() -> str:
     return str(capytaine.__version__)
 
 
-@dataclass(frozen=True)
-class BemResult:
+@dataclass(frozen=True, repr=False, eq=False)
+class BemResult(ValueRecord):
     """One link's BEM added mass and how it was obtained.
 
     ``A_BBo_B`` is the finer solve (linear-first, about Bo in B axes, as the BEM gives it:
@@ -239,8 +240,8 @@ class SolveProgress(Protocol):
         """One radiation problem of the current solve is solved."""
 
 
-@dataclass(frozen=True)
-class FreeSurface:
+@dataclass(frozen=True, repr=False, eq=False)
+class FreeSurface(ValueRecord):
     """A free surface for the solve: the plane ``z_W = waterline`` of the world frame W (z up),
     the link posed in W by ``X_WB``, the sea bed ``depth`` metres below it (``inf``: deep
     water), and the frequency limit (``"zero"``: rigid lid ``∂φ/∂z = 0``; ``"infinite"``:
@@ -390,8 +391,8 @@ def _store(key: str, data: dict[str, object]) -> None:
         pass  # a cache that cannot be written only costs time
 
 
-@dataclass(frozen=True)
-class _Meshes:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Meshes(ValueRecord):
     """The fine and coarse surfaces of one link as solved: closed (unbounded fluid) or wetted
     (below a waterline), with the closed surfaces' panel counts when wetted, and the length
     scale of the error estimate (radius of the sphere of the displaced volume)."""

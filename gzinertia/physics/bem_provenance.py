@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from gzinertia.record_base import ValueRecord
+
 PREFIX = "gzinertia addmass: BEM added mass"
 #: The comment ``addmass --from`` writes starts so; since it also names the geometry the result
 #: was imported for (and the dataset's digest), GZI212 reads it as it reads :data:`PREFIX`.
@@ -23,8 +25,8 @@ _DIGEST = re.compile(r"mesh digest (sha256:[0-9a-f]{16})")
 _COLLISIONS = re.compile(r"geometry (collisions|visuals)=([^;]*);")
 
 
-@dataclass(frozen=True)
-class BemProvenance:
+@dataclass(frozen=True, repr=False, eq=False)
+class BemProvenance(ValueRecord):
     """What a BEM provenance comment says about the geometry it was computed from: the names
     of the shapes meshed, which element they are (``"collision"``, or ``"visual"`` after
     ``--geometry visual``), and their digest."""

@@ -16,14 +16,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from gzinertia.physics.rotation import Vec3
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 
 PROXY_VOLUME_FRACTION = 0.25
 PROXY_OFFSET_FRACTION = 0.25
 
 
-@dataclass(frozen=True)
-class ProxyEvidence:
+@dataclass(frozen=True, repr=False, eq=False)
+class ProxyEvidence(ValueRecord):
     """Collision and visual volumes (m³) and centres of volume (link frame, m), and why the
     collisions look like a proxy (``reasons``, empty when they do not)."""
 

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.physics.rotation import Vec3
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 
 __all__ = [
@@ -43,8 +44,8 @@ _MAX_ITERATIONS = 64
 Support = Callable[[Vec3], Vec3]
 
 
-@dataclass(frozen=True)
-class ConvexShape:
+@dataclass(frozen=True, repr=False, eq=False)
+class ConvexShape(ValueRecord):
     """A convex set in B given by its support function ``d ↦ argmax_{x ∈ S} d·x``, a bounding
     sphere (``centre``, ``radius``) and its equivalent radius (m)."""
 

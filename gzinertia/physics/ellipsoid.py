@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.records import Geometry
@@ -134,8 +135,8 @@ def _plainly_proper(R: Mat3, p: Vec3) -> bool:
     return errors < 0.5 * _ROTATION_TOL
 
 
-@dataclass(frozen=True)
-class PosedEllipsoid:
+@dataclass(frozen=True, repr=False, eq=False)
+class PosedEllipsoid(ValueRecord):
     """A solid ellipsoid E posed in a frame F.
 
     ``semi_axes`` are the half-lengths along E's x, y, z axes (m; finite, positive); ``X_FE``

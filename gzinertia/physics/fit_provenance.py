@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gzinertia.record_base import ValueRecord
+
 if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
     from gzinertia.records import LinkRecord
@@ -33,8 +35,8 @@ _EXPLICIT = re.compile(
 _DENSITY = re.compile(r"fluid density ([^ ]+) kg/m\^3")
 
 
-@dataclass(frozen=True)
-class FitProvenance:
+@dataclass(frozen=True, repr=False, eq=False)
+class FitProvenance(ValueRecord):
     """What an ``addmass --ellipsoid`` comment says: the fit method, the fluid density
     (kg/m³) and, for ``explicit``, the ellipsoid (semi-axes in m, centre ``p_BoEo_B`` in m and
     roll-pitch-yaw in rad, all in the link frame B, as written: 6 significant digits)."""

@@ -76,6 +76,7 @@ from gzinertia.physics.shapes import (
 )
 from gzinertia.physics.shapes import solid_properties as geometry_solid
 from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry, LinkRecord
 
 __all__ = [
@@ -106,8 +107,8 @@ class FitError(GzInertiaError):
     """A link (or explicit input) that the requested ellipsoid fit cannot handle."""
 
 
-@dataclass(frozen=True)
-class EllipsoidFit:
+@dataclass(frozen=True, repr=False, eq=False)
+class EllipsoidFit(ValueRecord):
     """The ellipsoids of one fit of a link, and what to tell the user about it.
 
     ``ellipsoids`` holds one ellipsoid, except for ``mujoco`` (one per collision) and ``volume``

@@ -31,6 +31,7 @@ import numpy as np
 
 from gzinertia.physics.hydrostatics import volume_below_plane
 from gzinertia.physics.rotation import Vec3, rotation_from_rpy
+from gzinertia.record_base import ValueRecord
 
 #: |g| of Gazebo's default ``<gravity>`` (m/s²), for the stiffness when none is given.
 GAZEBO_GRAVITY = 9.8
@@ -40,8 +41,8 @@ if TYPE_CHECKING:
     from gzinertia.records import BuoyancyWorld, LinkRecord
 
 
-@dataclass(frozen=True)
-class Waterplane:
+@dataclass(frozen=True, repr=False, eq=False)
+class Waterplane(ValueRecord):
     """The section of the hull by the plane ``z = height`` (world frame): area ``area`` (m²),
     centroid ``p_WF`` (the centre of flotation, m) and second moments about F,
     ``J_F = [[∫x'², ∫x'y'], [∫x'y', ∫y'²]]`` (m⁴, x' y' along W's x and y from F)."""
@@ -93,8 +94,8 @@ def waterplane(triangles: Any, height: float) -> Waterplane:
     return Waterplane(float(A), np.array([xF, yF, height]), J)
 
 
-@dataclass(frozen=True)
-class Flotation:
+@dataclass(frozen=True, repr=False, eq=False)
+class Flotation(ValueRecord):
     """A surface craft at equilibrium (SI units, world frame W).
 
     ``heave`` (m) and ``roll``/``pitch`` (rad, about G, world x then y) are the motion from the
@@ -227,8 +228,8 @@ def solve_flotation(
 
 # duplicates: PosedHull repeats Flotation's hull fields by design: two public records (as posed,
 # at equilibrium) whose flat fields map one to one onto their JSON contracts
-@dataclass(frozen=True)
-class PosedHull:
+@dataclass(frozen=True, repr=False, eq=False)
+class PosedHull(ValueRecord):
     """A hull's hydrostatics as posed (heeled, trimmed, at any height: not necessarily at
     equilibrium), SI units, world frame W, water below ``z_surface``.
 

@@ -46,6 +46,7 @@ from gzinertia.physics.inertia import (
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.physics.spatial import shift_operator
 from gzinertia.physics.tuckerman import ellipsoid_added_mass
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Geometry
 
 __all__ = [
@@ -76,8 +77,8 @@ Vec6 = NDArray[np.float64]
 MJ_MINVAL: Final[float] = 1e-15
 
 
-@dataclass(frozen=True)
-class EllipsoidFluidCoefficients:
+@dataclass(frozen=True, repr=False, eq=False)
+class EllipsoidFluidCoefficients(ValueRecord):
     """The five per-geom coefficients of MuJoCo's ellipsoid model (MJCF ``fluidcoef`` order).
 
     Defaults are MuJoCo's: blunt drag 0.5, slender drag 0.25, angular drag 1.5, Kutta lift 1.0,
@@ -525,8 +526,8 @@ def ellipsoid_fluid_wrench(
     ).total
 
 
-@dataclass(frozen=True)
-class FluidGeom:
+@dataclass(frozen=True, repr=False, eq=False)
+class FluidGeom(ValueRecord):
     """One geom of a link under the ellipsoid model.
 
     ``ellipsoid`` is the geom's ellipsoid E posed in the link frame B (its ``X_FE`` is ``X_BE``:

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from gzinertia.physics.rotation import Pose, Vec3
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
 
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).
@@ -46,8 +47,8 @@ GAZEBO_SLAB_EPSILON = 1e-10
 GRADED_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid", "cone")
 
 
-@dataclass(frozen=True)
-class CollisionVolume:
+@dataclass(frozen=True, repr=False, eq=False)
+class CollisionVolume(ValueRecord):
     """One collision's displaced volume: Gazebo's (``volume_gz``, centre at the collision origin
     ``p_BoCv_B_gz``) and the exact solid's (``volume``, centroid ``p_BoCv_B``; ``None`` when the
     geometry has no solid), in the link frame B (m³, m)."""
@@ -61,8 +62,8 @@ class CollisionVolume:
     note: str | None = None
 
 
-@dataclass(frozen=True)
-class LinkHydrostatics:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkHydrostatics(ValueRecord):
     """A link's buoyancy at its pose ``X_WB`` as Gazebo computes it, and by exact geometry.
 
     ``volume`` and ``p_BoBv_B`` (centre of volume, link frame) are Gazebo's; ``volume_exact`` and
@@ -467,8 +468,8 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
     )
 
 
-@dataclass(frozen=True)
-class ModelHydrostatics:
+@dataclass(frozen=True, repr=False, eq=False)
+class ModelHydrostatics(ValueRecord):
     """A top-level model's buoyancy against its weight, at the poses the file gives.
 
     ``mass`` (kg), ``weight`` and ``buoyancy`` (N, magnitudes along gravity), ``volume`` (m³,

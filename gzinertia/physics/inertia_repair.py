@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike
 
 from gzinertia.physics.inertia import drake_tolerance, gz_tolerance, principal_axes
 from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.record_base import ValueRecord
 
 #: Rows ``a`` of the constraints ``a·λ ≥ ε`` on principal moments: positive definite
 #: (``λ_i ≥ ε``) and the three triangle inequalities (``λ_i + λ_j - λ_k ≥ ε``).
@@ -116,8 +117,8 @@ def project_moments(principal_moments: ArrayLike, eps: float) -> Vec3:
     return best
 
 
-@dataclass(frozen=True)
-class InertiaRepair:
+@dataclass(frozen=True, repr=False, eq=False)
+class InertiaRepair(ValueRecord):
     """A repaired rotational inertia about Bcm and what changed.
 
     ``I_before`` and ``I_after`` are in the same axes (those of the input); ``moments_before``

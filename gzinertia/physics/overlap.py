@@ -58,6 +58,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.rotation import Vec3, frozen
+from gzinertia.record_base import ValueRecord
 
 # duplicates: __all__ lists and module constants are alike by shape only
 __all__ = [
@@ -76,8 +77,8 @@ FloatArray = NDArray[np.float64]
 _MAX_STEPS: Final[int] = 100
 
 
-@dataclass(frozen=True)
-class Contact:
+@dataclass(frozen=True, repr=False, eq=False)
+class Contact(ValueRecord):
     """Perram–Wertheim contact of ellipsoids A and B (all vectors in W).
 
     :ivar F: the contact function ``max_λ S(λ)``, ``λ ∈ [0, 1]``; ``√F`` scales both ellipsoids'
@@ -102,8 +103,8 @@ class Contact:
     depth: float
 
 
-@dataclass(frozen=True)
-class Contacts:
+@dataclass(frozen=True, repr=False, eq=False)
+class Contacts(ValueRecord):
     """:class:`Contact` fields for many pairs at once: arrays with leading shape ``(...)``.
 
     ``F``, ``lam``, ``depth`` and ``overlap`` have shape ``(...)``; ``normal_W`` and ``point_W``

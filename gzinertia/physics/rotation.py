@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.record_base import Record
+
 __all__ = [
     "IDENTITY_POSE",
     "Mat3",
@@ -108,8 +110,8 @@ _ZERO3 = frozen(np.zeros(3), (3,))
 _EYE3 = frozen(np.eye(3), (3, 3))
 
 
-@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity, as records
-class Pose:
+@dataclass(frozen=True, repr=False, eq=False)
+class Pose(Record):
     """A rigid transform ``X_AB``: ``p`` is ``p_AoBo_A``, ``R`` is ``R_AB`` (read-only arrays)."""
 
     p: Vec3 = field(default_factory=lambda: _ZERO3)

@@ -30,6 +30,7 @@ import numpy as np
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
 from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.record_base import Record
 from gzinertia.records import Collision, Geometry
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ class ShapeError(GzInertiaError):
     """A geometry that has no solid to compute (plane, heightmap, unreadable mesh, no volume)."""
 
 
-@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity, as records
-class SolidProperties:
+@dataclass(frozen=True, repr=False, eq=False)
+class SolidProperties(Record):
     """Volume, centroid and unit-density rotational inertia of a solid, expressed in a frame F.
 
     ``volume`` in m³ (> 0); ``p_FoFc_F`` the centroid Fc (centre of volume) measured from F's

@@ -53,11 +53,17 @@ def as_6x6(M: ArrayLike) -> Mat6:
     return arr
 
 
+# Rows and columns of ``P·M·P`` taken from ``M``: one fancy index, a copy (not ``np.block``, ten
+# times as slow for a 6x6).
+_SWAPPED_ROWS = np.array([3, 4, 5, 0, 1, 2])[:, None]
+_SWAPPED_COLUMNS = np.array([3, 4, 5, 0, 1, 2])[None, :]
+
+
 def block_swap(M: ArrayLike) -> Mat6:
     """``P·M·P``: converts angular-first to linear-first and back (an involution); the point
     and axes stay."""
     m = as_6x6(M)
-    return np.block([[m[3:, 3:], m[3:, :3]], [m[:3, 3:], m[:3, :3]]])
+    return m[_SWAPPED_ROWS, _SWAPPED_COLUMNS]
 
 
 def reorder(M: ArrayLike, source: Ordering, target: Ordering) -> Mat6:

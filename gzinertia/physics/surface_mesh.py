@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry
 
 FloatArray = NDArray[np.float64]
@@ -50,8 +51,8 @@ class SurfaceMeshError(GzInertiaError):
     the shape and the problem)."""
 
 
-@dataclass(frozen=True)
-class Surface:
+@dataclass(frozen=True, repr=False, eq=False)
+class Surface(ValueRecord):
     """A closed triangle surface in link axes: ``vertices`` (n x 3, metres, in B, from Bo) and
     ``faces`` (m x 3 vertex indices, counter-clockwise seen from outside: normals point out of
     the body into the fluid)."""
@@ -371,8 +372,8 @@ def _require_manifold(vertices: FloatArray, faces: IntArray, places: str) -> Non
         )
 
 
-@dataclass(frozen=True)
-class WettedSurface:
+@dataclass(frozen=True, repr=False, eq=False)
+class WettedSurface(ValueRecord):
     """The part of a link's surface below a waterline: ``surface`` (vertices in B, from Bo; an
     open surface whose rim lies on the waterplane, no lid: the faces of the cut are dropped),
     the panels of the closed surface it was cut from (``closed_panels``), and the displaced

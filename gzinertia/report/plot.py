@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 from gzinertia.physics.rotation import Pose
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Geometry, LinkRecord
 
 if TYPE_CHECKING:
@@ -46,8 +47,8 @@ AXIS_NAMES = "xyz"
 _RING = 48
 
 
-@dataclass(frozen=True)
-class LinkDrawing:
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkDrawing(ValueRecord):
     """What is drawn for one link, already in the drawing frame F (B for one link, W for many)."""
 
     name: str
@@ -217,8 +218,8 @@ def _ranges(drawings: Sequence[LinkDrawing]) -> NDArray[np.float64]:
     return np.maximum(np.ptp(np.vstack(pts), axis=0), 1e-3)
 
 
-@dataclass(frozen=True)
-class HydroMarks:
+@dataclass(frozen=True, repr=False, eq=False)
+class HydroMarks(ValueRecord):
     """What ``plot`` adds for buoyancy, in the row's frame F: each model's centre of mass G
     and centre of buoyancy B (``(label, p_FoG_F, p_FoB_F)``) and the free surface's height
     ``waterline_z`` (a graded world's lowest layer; ``None``: no free surface)."""

@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Span, Text
 
+from gzinertia.record_base import Record
+
 __all__ = ["render_show"]
 
 
@@ -21,8 +23,8 @@ def _vec(values: list[float | None]) -> str:
     return "[" + ", ".join(_num(v, 5) for v in values) + "]"
 
 
-@dataclass
-class _Lines:
+@dataclass(repr=False)
+class _Lines(Record):
     """A panel's lines as plain strings, with the ranges (line, start, end, style) to style:
     cheaper to build than rich ``Text`` appends, which cost about as much as the numbers."""
 

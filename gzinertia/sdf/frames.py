@@ -15,7 +15,6 @@ A model with a placement frame F has a pose that places F, so
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from gzinertia.errors import SdfError
@@ -34,9 +33,9 @@ WORLD = "world"
 MODEL_FRAME = "__model__"
 
 
-@dataclass(frozen=True)
-class Scope:
-    """Where names are looked up: ``prefix`` (''=world) and the frame ``__model__`` stands for."""
+class Scope(NamedTuple):
+    """Where names are looked up: ``prefix`` (''=world) and the frame ``__model__`` stands for;
+    an immutable named tuple, as :class:`FrameNode`."""
 
     prefix: str
     model_frame: str

@@ -27,9 +27,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from gzinertia.options import option
@@ -54,9 +53,9 @@ __all__ = [
 MODEL_PATH_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "SDF_PATH", "IGN_GAZEBO_RESOURCE_PATH")
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """An include target: the SDF file, and which rule found it."""
+class Resolved(NamedTuple):
+    """An include target: the SDF file, and which rule found it (an immutable named tuple:
+    one is built per include, and a class of them costs start-up less than a dataclass)."""
 
     path: Path
     rule: str

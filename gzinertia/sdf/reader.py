@@ -23,6 +23,7 @@ from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
 from gzinertia.physics.rotation import IDENTITY_POSE, Pose
+from gzinertia.record_base import Record
 from gzinertia.records import (
     Collision,
     Dependency,
@@ -79,16 +80,16 @@ KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
 _SUPPRESSION = re.compile(r"gzinertia:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 
-@dataclass
-class _PendingCollision:
+@dataclass(repr=False, eq=False)
+class _PendingCollision(Record):
     name: str
     pose: PoseSpec
     scope: Scope
     collision: Collision
 
 
-@dataclass
-class _PendingLink:
+@dataclass(repr=False, eq=False)
+class _PendingLink(Record):
     name: str
     model: str
     scope: Scope

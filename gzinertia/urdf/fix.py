@@ -54,6 +54,7 @@ from gzinertia.edit.fix import (
 )
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.physics.inertia_repair import RepairError
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
 from gzinertia.selection import select_links
@@ -67,8 +68,8 @@ _INDEX = {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1), "iyz": (1,
 _PROPERTY = re.compile(r"^\$\{\s*([A-Za-z_][\w]*)\s*\}$")
 
 
-@dataclass(frozen=True)
-class _Read:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Read(ValueRecord):
     """The file as Gazebo sees it (lumped), as written per link (own), and the lumping."""
 
     lumped: SdfDocument

@@ -31,6 +31,7 @@ import numpy as np
 from gzinertia.errors import SdfError
 from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
 from gzinertia.physics.rotation import Pose
+from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SourceRef
 from gzinertia.urdf.model import WORLD, UrdfInertial, UrdfJoint, UrdfLink, UrdfRobot
 
@@ -38,8 +39,8 @@ from gzinertia.urdf.model import WORLD, UrdfInertial, UrdfJoint, UrdfLink, UrdfR
 LEGACY_MASS_EPSILON = 1e-6
 
 
-@dataclass
-class _Group:
+@dataclass(repr=False)
+class _Group(Record):
     """A link and what is lumped into it, as sums about the link origin, in link axes."""
 
     mass: float = 0.0
@@ -72,8 +73,8 @@ def is_reduced(joint: UrdfJoint | None, robot: UrdfRobot) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class Conversion:
+@dataclass(frozen=True, repr=False, eq=False)
+class Conversion(ValueRecord):
     """The records of the kept links (in libsdformat's order), the notes, and for each lumped
     link the kept link that holds it."""
 

@@ -26,6 +26,7 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.physics.rotation import Pose
+from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef, UnreadVisual
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
 from gzinertia.sdf.values import MAX_MAGNITUDE, c_double
@@ -36,8 +37,8 @@ INERTIA_ATTRIBUTES = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 WORLD = "world"
 
 
-@dataclass(frozen=True)
-class UrdfInertial:
+@dataclass(frozen=True, repr=False, eq=False)
+class UrdfInertial(ValueRecord):
     """``<inertial>``: mass, ``X_BI`` (the inertial ``<origin>``), ``I_BBcm_I`` (tensor)."""
 
     mass: float
@@ -48,8 +49,8 @@ class UrdfInertial:
     inertia_source: SourceRef
 
 
-@dataclass
-class UrdfLink:
+@dataclass(repr=False)
+class UrdfLink(Record):
     """A URDF ``<link>``: its ``<inertial>`` (``None`` when absent), collisions and visuals
     (``X_BC`` of a visual is its ``<origin>``, ``X_BV``), and the visuals that could not be
     read."""
@@ -62,8 +63,8 @@ class UrdfLink:
     unread_visuals: list[UnreadVisual] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class UrdfJoint:
+@dataclass(frozen=True, repr=False, eq=False)
+class UrdfJoint(ValueRecord):
     """A URDF ``<joint>``: ``X_PJ`` is its ``<origin>``, the child link frame in the parent's."""
 
     name: str
@@ -74,8 +75,8 @@ class UrdfJoint:
     source: SourceRef
 
 
-@dataclass
-class UrdfRobot:
+@dataclass(repr=False)
+class UrdfRobot(Record):
     """A parsed ``<robot>``: links in document order, joints by child link name."""
 
     name: str

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_sandbox import XacroLimits
@@ -164,8 +165,8 @@ class _SafeOpen:
         return io.StringIO(data.decode("utf-8"))
 
 
-@dataclass(frozen=True)
-class XacroExpansion:
+@dataclass(frozen=True, repr=False, eq=False)
+class XacroExpansion(ValueRecord):
     """One expansion: ``text`` (the bytes the ``xacro`` command prints), ``includes`` (the
     files xacro included or loaded, as it named them) and ``sources``: for each line of
     ``text`` that starts an element, where the element is written (file, line) and, for one a

@@ -39,6 +39,7 @@ from typing import Any
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS, _from_env
+from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "DEFAULT_MEMORY_MIB",
@@ -59,8 +60,8 @@ class CpuLimitError(Exception):
     """Raised in the child when it has used its CPU time (``SIGXCPU``)."""
 
 
-@dataclass(frozen=True)
-class XacroLimits:
+@dataclass(frozen=True, repr=False, eq=False)
+class XacroLimits(ValueRecord):
     """CPU seconds and memory (MiB of address space beyond what the process already has) one
     xacro expansion may use."""
 

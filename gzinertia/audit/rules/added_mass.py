@@ -28,6 +28,7 @@ from gzinertia.physics.added_mass import (
     total_is_positive_definite,
 )
 from gzinertia.physics.rotation import Vec3
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
 
@@ -207,8 +208,8 @@ def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
     return np.asarray(r, dtype=float)
 
 
-@dataclass(frozen=True)
-class RecordedFit:
+@dataclass(frozen=True, repr=False, eq=False)
+class RecordedFit(ValueRecord):
     """The fit an ``addmass --ellipsoid`` comment names, refitted to the link as it is now:
     ``A_per_density`` is its Tuckerman ``A_BBo_B`` (linear-first, about Bo in link axes) in a
     fluid of 1 kg/m³, ``what`` names it in messages, ``options`` recompute it on the command

@@ -30,6 +30,7 @@ from gzinertia.audit.context import DocumentContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
@@ -45,8 +46,8 @@ VOLUME_TOLERANCE = 0.01
 CENTRE_TOLERANCE = 0.01
 
 
-@dataclass(frozen=True)
-class DocumentHydrostatics:
+@dataclass(frozen=True, repr=False, eq=False)
+class DocumentHydrostatics(ValueRecord):
     """The fluid the rules assume, where it comes from, and the models in scope."""
 
     fluid: BuoyancyWorld

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.findings import Finding, RuleInfo, plain_json_value
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
 
 if TYPE_CHECKING:
@@ -36,8 +37,8 @@ LinkCheck = Callable[["LinkContext"], Iterator[Finding]]
 DocumentCheck = Callable[["DocumentContext"], Iterator[Finding]]
 
 
-@dataclass(frozen=True)
-class Rule:
+@dataclass(frozen=True, repr=False, eq=False)
+class Rule(ValueRecord):
     """A registered rule: what it is, and the function that checks a link or a document."""
 
     info: RuleInfo
