@@ -59,6 +59,8 @@ __all__ = [
     "write_mode_options",
 ]
 
+# duplicates: the choice Literals below are alike by shape only (one per set of values), as is
+# every module's list of Literal vocabularies after its __all__ (audit/findings.py)
 #: Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
 #: ``--semi-axes`` chooses).
 FitChoice = Literal["volume", "mujoco", "inertia"]
