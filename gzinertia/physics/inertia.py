@@ -84,12 +84,12 @@ def reverses_orientation(R: ArrayLike) -> bool:
     """``det R < 0`` for a 3x3 ``R`` whose determinant is ±1 up to rounding (a rotation or a
     reflection, e.g. eigenvectors): the cofactor expansion in plain floats, whose sign then
     cannot differ from LAPACK's; LAPACK's determinant when it is not near ±1 (or not finite)."""
-    M = np.asarray(R, dtype=float)
-    (a, b, c), (d, e, f), (g, h, i) = M.tolist()
+    R_array = np.asarray(R, dtype=float)
+    (a, b, c), (d, e, f), (g, h, i) = R_array.tolist()
     det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
     if 0.5 < abs(det) < 2.0:
         return det < 0.0
-    return bool(np.linalg.det(M) < 0.0)
+    return bool(np.linalg.det(R_array) < 0.0)
 
 
 def equivalent_ellipsoid_semi_axes(mass: float, principal_moments: ArrayLike) -> Vec3:
