@@ -51,6 +51,7 @@ __all__ = [
     "ConfigFinder",
     "Tolerance",
     "check_codes",
+    "check_settings_choice",
     "config_from_table",
     "find_config_file",
     "load_config",
@@ -146,6 +147,13 @@ class AuditConfig(ValueRecord):
     def is_ignored(self, code: str, path: str) -> bool:
         """Whether ``per_path_ignores`` switch ``code`` off for the file ``path``."""
         return _matches(code, tuple(self.ignored_for(path)))
+
+    def checked(self, codes: Iterable[str], path: str) -> frozenset[str]:
+        """The codes among ``codes`` checked in the file ``path``: :meth:`selected`, and not
+        switched off for its path (:meth:`ignored_for`)."""
+        selected = self.selected(codes)
+        ignored = tuple(self.ignored_for(path))
+        return frozenset(c for c in selected if not _matches(c, ignored)) if ignored else selected
 
 
 def _matches(code: str, patterns: Sequence[str]) -> bool:
@@ -512,6 +520,16 @@ def load_config(
     table = _table_of(found)
     assert table is not None
     return config_from_table(table, str(found), known)
+
+
+def check_settings_choice(config: str | Path | None, isolated: bool) -> None:
+    """A :class:`ConfigError` for ``--config`` with ``--isolated`` (ruff refuses it too: one
+    names the settings file, the other says to read none)."""
+    if isolated and config is not None:
+        raise ConfigError(
+            f"--config {_visible(config)} cannot be used with --isolated (which reads no "
+            "settings file)"
+        )
 
 
 def with_overrides(

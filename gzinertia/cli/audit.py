@@ -82,10 +82,18 @@ def audit(
         typer.Option(
             "--config",
             help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]) for "
-            "every file; default: for each audited file, the nearest one above it (else above "
-            "the working directory).",
+            "every file, its relative paths relative to the working directory; no other "
+            "settings file is read. Default: for each audited file, the nearest one above it "
+            "(else above the working directory).",
         ),
     ] = None,
+    isolated: Annotated[
+        bool,
+        typer.Option(
+            "--isolated",
+            help="Read no settings file: the defaults and the command-line options only.",
+        ),
+    ] = False,
     output: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
@@ -154,12 +162,18 @@ def audit(
     Every finding names the rule, the file and line, the link, the numbers that prove it and
     the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
     <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
+    Every report names the settings files that changed what was checked.
     """
     from functools import partial
 
     from gzinertia import __version__
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import AuditConfig, load_config, with_overrides
+    from gzinertia.audit.config import (
+        AuditConfig,
+        check_settings_choice,
+        load_config,
+        with_overrides,
+    )
     from gzinertia.audit.formats import render, render_table
     from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
@@ -177,6 +191,7 @@ def audit(
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
+    check_settings_choice(config, isolated)
     overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
@@ -194,7 +209,7 @@ def audit(
     if fix:
         from gzinertia.cli.audit_fix import apply_safe_fixes
 
-        apply_safe_fixes(paths, config, known, overrides)
+        apply_safe_fixes(paths, config, known, overrides, isolated)
     cache_notes: list[str] = []
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
@@ -203,6 +218,7 @@ def audit(
             paths,
             config_file=config,
             known_codes=frozenset(RULE_INFOS),
+            isolated=isolated,
             overrides=overrides,
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
