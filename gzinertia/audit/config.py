@@ -152,8 +152,8 @@ class AuditConfig(ValueRecord):
         """The codes among ``codes`` checked in the file ``path``: :meth:`selected`, and not
         switched off for its path (:meth:`ignored_for`)."""
         selected = self.selected(codes)
-        ignored = tuple(self.ignored_for(path))
-        return frozenset(c for c in selected if not _matches(c, ignored)) if ignored else selected
+        ignored = self.ignored_for(path)
+        return _unmatched(selected, tuple(sorted(ignored))) if ignored else selected
 
 
 def _matches(code: str, patterns: Sequence[str]) -> bool:
@@ -200,6 +200,12 @@ def _selected_codes(
     leave on."""
     chosen = {c for c in codes if not select or _matches(c, select)}
     return frozenset(c for c in chosen if not _matches(c, ignore))
+
+
+@functools.lru_cache(maxsize=64)
+def _unmatched(codes: frozenset[str], patterns: tuple[str, ...]) -> frozenset[str]:
+    """The ``codes`` no pattern matches (asked once per file: the same few answers)."""
+    return frozenset(c for c in codes if not _matches(c, patterns))
 
 
 def check_codes(patterns: Iterable[str], known: Iterable[str], where: str) -> tuple[str, ...]:
