@@ -614,7 +614,7 @@ def test_a_settings_file_is_sized_before_it_is_read(tmp_path: Path) -> None:
     proc = run_cli_limited(["audit", "m.sdf", "--no-cache"], cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        f"gzinertia: error: {tmp_path / '.gzinertia.toml'}: cannot read: is larger than 16 MiB "
+        f"gzinertia: error: {tmp_path / '.gzinertia.toml'}: cannot read: is larger than 1 MiB "
         "(4294967296 bytes): not read"
     ]
 
