@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -160,7 +161,8 @@ def test_xacro_include_of_a_fifo_is_refused(tmp_path: Path) -> None:
 
 
 def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
-    """A macro that calls itself, and load_yaml of a device: refused, one line each."""
+    """A macro that calls itself, load_yaml of a device (outside the model's folders) and of a
+    FIFO beside the model (not a regular file): refused, one line each."""
     rec = tmp_path / "rec.xacro"
     rec.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
                    '  <xacro:macro name="m"><xacro:m/></xacro:macro>\n  <xacro:m/>\n</robot>\n')
@@ -168,12 +170,19 @@ def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
         read_urdf_file(rec)
     assert "nest too deeply" in str(err.value) and "\n" not in str(err.value)
     dev = tmp_path / "dev.xacro"
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
     dev.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                   "  <xacro:property name=\"y\" value=\"${xacro.load_yaml('/dev/zero')}\"/>\n"
+                   "  <xacro:property name=\"y\" value=\"${xacro.load_yaml('zero.yaml')}\"/>\n"
                    '  <link name="${y}"/>\n</robot>\n')
     with pytest.raises(SdfError) as err:
         read_urdf_file(dev)
-    assert str(err.value).startswith(f"{dev}:2: xacro: /dev/zero: is a character device")
+    assert str(err.value).startswith(f"{dev}:2: xacro: {tmp_path / 'zero.yaml'}: outside the "
+                                     "folders xacro may read")
+    os.mkfifo(tmp_path / "pipe.yaml")
+    dev.write_text(dev.read_text().replace("zero.yaml", "pipe.yaml"))
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(dev)
+    assert str(err.value).startswith(f"{dev}:2: xacro: {tmp_path / 'pipe.yaml'}: is a FIFO")
 
 
 def _xacro_command(path: Path, ws: Path) -> str:

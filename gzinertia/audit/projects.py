@@ -17,7 +17,7 @@ from pathlib import Path
 from gzinertia.audit.config import AuditConfig, ConfigFinder, load_config, load_config_file
 from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, Finding
-from gzinertia.audit.runner import Progress
+from gzinertia.audit.runner import Progress, folders_of
 from gzinertia.audit.runner import audit as run_audit
 from gzinertia.limits import ReadLimits
 from gzinertia.record_base import ValueRecord
@@ -71,6 +71,7 @@ def audit_projects(
     :func:`~gzinertia.audit.runner.audit`."""
     targets = discover(paths)
     groups = group_targets(targets, config_file)
+    roots = folders_of(paths)
     runs: list[ProjectRun] = []
     done = 0
     for source, members in groups:
@@ -97,6 +98,7 @@ def audit_projects(
             cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
+            read_roots=roots,
         )
         runs.append(ProjectRun(config, result))
         done += len(members)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
     from gzinertia.records import SdfDocument
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 URDF_SUFFIXES = (".urdf", ".xacro")
 
@@ -29,13 +30,16 @@ def read_model_file(
     limits: ReadLimits | None = None,
     *,
     xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> SdfDocument:
     """Reads an SDFormat, URDF or xacro file into link records. For URDF/xacro, ``model_paths``
-    are the package paths (``$(find)``, ``package://``)."""
+    are the package paths (``$(find)``, ``package://``); ``xacro_policy`` says what a xacro
+    expansion may do (default: evaluate without Python, read no environment variable)."""
     if is_urdf_path(path):
         from gzinertia.urdf import read_urdf_file
 
-        return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits)
+        return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits,
+                              xacro_policy=xacro_policy)
     from gzinertia.sdf import read_sdf_file
 
     return read_sdf_file(path, model_paths, limits)
