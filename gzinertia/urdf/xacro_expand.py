@@ -31,10 +31,10 @@ import io
 import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import ValueRecord
@@ -175,6 +175,28 @@ class _SafeOpen:
         return io.StringIO(data.decode("utf-8"))
 
 
+def _acyclic(xacro: Any) -> Callable[..., Iterator[str]]:
+    """The ``get_include_files`` of xacro, refusing a file being included already (a file
+    that includes itself, directly or through others, would nest until Python's recursion
+    limit, with no word of the include): one :class:`~gzinertia.errors.SdfError` at the
+    include's line, naming the cycle."""
+    original = xacro.get_include_files
+
+    def get_include_files(filename_spec: str, symbols: Any) -> Iterator[str]:
+        for filename in original(filename_spec, symbols):
+            stack = [str(f) for f in xacro.filestack or [] if f]
+            real = os.path.realpath(filename)
+            if real in (os.path.realpath(f) for f in stack):
+                start = [os.path.realpath(f) for f in stack].index(real)
+                cycle = " -> ".join(os.path.basename(f) for f in [*stack[start:], filename])
+                includer = stack[-1]
+                raise SdfError(includer, _line_of(includer, f"'{filename_spec}'"),
+                               f"xacro: the include of {filename} is a cycle ({cycle})")
+            yield filename
+
+    return get_include_files
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class XacroExpansion(ValueRecord):
     """One expansion: ``text`` (the bytes the ``xacro`` command prints), ``includes`` (the
@@ -266,7 +288,7 @@ def expand_annotated(
     import xml.parsers.expat
 
     from gzinertia.urdf.xacro_lines import Annotator
-    from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots, installed
+    from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots, installed, patched
 
     name = str(path)
     policy = policy or XacroPolicy()
@@ -284,7 +306,8 @@ def expand_annotated(
         readable.add(folder)
         return str(folder)
 
-    with _LOCK, installed(xacro, substitution_args, policy, readable, find, optenv_defaults):
+    with _LOCK, installed(xacro, substitution_args, policy, readable, find, optenv_defaults), \
+            patched(xacro, {"get_include_files": _acyclic(xacro)}):
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
         saved_hooks = (xacro.parse, xacro.handle_macro_call, xacro.replace_node)

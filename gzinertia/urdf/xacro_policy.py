@@ -42,6 +42,7 @@ __all__ = [
     "enclosing_package",
     "first_optenv_line",
     "installed",
+    "patched",
 ]
 
 #: The flag that lets xacro's ``eval`` run a model's Python.
@@ -173,19 +174,19 @@ def installed(
     module_patches: dict[str, Any] = {"_eval_env": env.env, "_eval_optenv": env.optenv,
                                       "_eval_find": find}
     xacro_patches: dict[str, Any] = {"glob": _Globber(roots)}
-    with _patched(symbols["xacro"], yaml_loaders, entries=True), \
-            _patched(symbols, yaml_loaders, entries=True):
+    with patched(symbols["xacro"], yaml_loaders, entries=True), \
+            patched(symbols, yaml_loaders, entries=True):
         if not policy.trust:  # (after the loaders are in: the vocabulary offers them)
             module_patches["_eval"] = _safe_substitution(substitution_args)
             xacro_patches["safe_eval"] = _safe_eval(xacro)
         substitutions = {"env": env.env, "optenv": env.optenv, "find": find}
-        with _patched(substitution_args, module_patches), _patched(xacro, xacro_patches), \
-                _patched(substitution_args._eval_dict, substitutions, entries=True):
+        with patched(substitution_args, module_patches), patched(xacro, xacro_patches), \
+                patched(substitution_args._eval_dict, substitutions, entries=True):
             yield
 
 
 @contextlib.contextmanager
-def _patched(target: Any, values: Mapping[str, Any], entries: bool = False) -> Iterator[None]:
+def patched(target: Any, values: Mapping[str, Any], entries: bool = False) -> Iterator[None]:
     """``target``'s attributes (with ``entries``: its dictionary entries, written past any
     ``__setitem__`` of its own) set to ``values`` for the time of the ``with`` block."""
     table: dict[str, Any] = target if entries else target.__dict__

@@ -55,6 +55,10 @@ __all__ = [
 
 DEFAULT_SECONDS = 10
 DEFAULT_MEMORY_MIB = 1024
+#: The largest limits the environment may set: a day of CPU time, 4 TiB of address space
+#: (larger ones overflow the clocks and resource limits the sandbox sets).
+MAX_SECONDS = 86_400
+MAX_MEMORY_MIB = 1 << 22
 
 
 class CpuLimitError(Exception):
@@ -74,8 +78,8 @@ class XacroLimits(ValueRecord):
         """The limits the environment sets (``GZINERTIA_XACRO_SECONDS``,
         ``GZINERTIA_XACRO_MAX_MEMORY``), or the defaults."""
         return cls(
-            _from_env(ENV_XACRO_SECONDS, DEFAULT_SECONDS),
-            _from_env(ENV_XACRO_MEMORY, DEFAULT_MEMORY_MIB),
+            _from_env(ENV_XACRO_SECONDS, DEFAULT_SECONDS, MAX_SECONDS),
+            _from_env(ENV_XACRO_MEMORY, DEFAULT_MEMORY_MIB, MAX_MEMORY_MIB),
         )
 
 
