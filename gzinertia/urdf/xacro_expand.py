@@ -175,24 +175,32 @@ class _SafeOpen:
         return io.StringIO(data.decode("utf-8"))
 
 
-def _acyclic(xacro: Any) -> Callable[..., Iterator[str]]:
-    """The ``get_include_files`` of xacro, refusing a file being included already (a file
-    that includes itself, directly or through others, would nest until Python's recursion
-    limit, with no word of the include): one :class:`~gzinertia.errors.SdfError` at the
-    include's line, naming the cycle."""
+def _checked_includes(xacro: Any) -> Callable[..., Iterator[str]]:
+    """The ``get_include_files`` of xacro, with its refusals placed at the include's line: a
+    file being included already (a cycle, which would nest until Python's recursion limit with
+    no word of the include), and a pattern the read policy refuses
+    (:meth:`~gzinertia.urdf.xacro_policy.ReadRoots.glob`)."""
     original = xacro.get_include_files
 
     def get_include_files(filename_spec: str, symbols: Any) -> Iterator[str]:
-        for filename in original(filename_spec, symbols):
-            stack = [str(f) for f in xacro.filestack or [] if f]
-            real = os.path.realpath(filename)
-            if real in (os.path.realpath(f) for f in stack):
-                start = [os.path.realpath(f) for f in stack].index(real)
-                cycle = " -> ".join(os.path.basename(f) for f in [*stack[start:], filename])
-                includer = stack[-1]
-                raise SdfError(includer, _line_of(includer, f"'{filename_spec}'"),
-                               f"xacro: the include of {filename} is a cycle ({cycle})")
-            yield filename
+        includer = str((xacro.filestack or ["?"])[-1])
+
+        def refused(message: str) -> SdfError:
+            return SdfError(includer, _line_of(includer, f"'{filename_spec}'"), message)
+
+        try:
+            for filename in original(filename_spec, symbols):
+                stack = [os.path.realpath(f) for f in xacro.filestack or [] if f]
+                if os.path.realpath(filename) in stack:
+                    names = [str(f) for f in xacro.filestack if f]
+                    start = stack.index(os.path.realpath(filename))
+                    cycle = " -> ".join(os.path.basename(f) for f in [*names[start:], filename])
+                    raise refused(f"xacro: the include of {filename} is a cycle ({cycle})")
+                yield filename
+        except SdfError as exc:
+            if exc.file == includer:
+                raise
+            raise refused(f"xacro: include of {filename_spec}: {exc.message}") from None
 
     return get_include_files
 
@@ -307,7 +315,7 @@ def expand_annotated(
         return str(folder)
 
     with _LOCK, installed(xacro, substitution_args, policy, readable, find, optenv_defaults), \
-            patched(xacro, {"get_include_files": _acyclic(xacro)}):
+            patched(xacro, {"get_include_files": _checked_includes(xacro)}):
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
         saved_hooks = (xacro.parse, xacro.handle_macro_call, xacro.replace_node)

@@ -226,21 +226,24 @@ class Vocabulary:
             check(args, kwargs)
 
     def attribute(self, obj: Any, name: str) -> Any:
-        """``obj.name`` as an expression may read it, or :class:`RefusedExpressionError`."""
+        """``obj.name`` as an expression may read it: a listed method of a plain value, or what
+        the vocabulary resolves; ``AttributeError`` as Python raises it where ``obj`` has no
+        such attribute at all; else :class:`RefusedExpressionError`."""
         allowed = _methods_of(obj)
-        if allowed is not None:
-            if name not in allowed:
-                raise RefusedExpressionError(
-                    f"attribute {name!r} of a {type(obj).__name__} is not evaluated (not among "
-                    "the plain methods an expression may use)"
-                )
+        if allowed is not None and name in allowed:
             return getattr(obj, name)
         if self._attribute is not None:
             value = self._attribute(obj, name)
             if value is not NotImplemented:
                 return value
+        kind = type(obj)
+        own = getattr(obj, "__dict__", None)
+        if not hasattr(kind, "__getattr__") and not hasattr(kind, name) and \
+                not (isinstance(own, dict) and name in own):
+            raise AttributeError(f"{kind.__name__!r} object has no attribute {name!r}")
         raise RefusedExpressionError(
-            f"attribute {name!r} of a {type(obj).__name__} is not evaluated")
+            f"attribute {name!r} of a {kind.__name__} is not evaluated (not among the plain "
+            "methods an expression may use)")
 
 
 def plain_methods(kind: type) -> frozenset[str]:

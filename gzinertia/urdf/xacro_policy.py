@@ -136,12 +136,12 @@ class ReadRoots:
                                default=len(pattern))]
         folder = os.path.dirname(literal) or "."
         if not self.allows(folder):
-            raise SdfError(pattern, None, "xacro:include pattern lists a folder outside the "
-                           "folders xacro may read")
+            raise SdfError(pattern, None, "the pattern lists a folder outside the folders "
+                           "xacro may read")
         matches = sorted(_glob.glob(pattern))
         if not all(self.allows(m) for m in matches):
-            raise SdfError(pattern, None, "xacro:include pattern matches files outside the "
-                           "folders xacro may read (through a link)")
+            raise SdfError(pattern, None, "the pattern matches files outside the folders "
+                           "xacro may read (through a link)")
         return matches
 
 
