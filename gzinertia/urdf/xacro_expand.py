@@ -254,10 +254,11 @@ def expand_xacro(
     path: str | Path,
     args: Mapping[str, str] | None = None,
     package_paths: Sequence[str | Path] = (),
+    policy: XacroPolicy | None = None,
 ) -> str:
-    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command),
-    expanded in a limited child process."""
-    return expand_xacro_sourced(path, args, package_paths).text
+    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command, where the
+    model stays within ``policy``), expanded in a limited child process."""
+    return expand_xacro_sourced(path, args, package_paths, policy=policy).text
 
 
 def _limit_hit(exc: BaseException) -> str | None:
