@@ -168,7 +168,7 @@ def _audit_file(
     ``limits`` caps what reading it may pull in (default: from the environment);
     ``read_roots``: the audited folders (a xacro file's reads may reach them)."""
     from gzinertia.errors import MacrosOnlyError
-    from gzinertia.sdf.model_file import read_model_file
+    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
 
     taken = None
@@ -183,7 +183,7 @@ def _audit_file(
         else:
             doc = read_model_file(
                 path, search, limits, xacro_args=config.xacro_args_for(path) or None,
-                xacro_policy=config.xacro_policy(read_roots),
+                xacro_policy=config.xacro_policy(read_roots) if is_xacro_path(path) else None,
             )
         found = check_document(doc, config, tree)
     except MacrosOnlyError as exc:

@@ -16,12 +16,18 @@ if TYPE_CHECKING:
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-URDF_SUFFIXES = (".urdf", ".xacro")
+XACRO_SUFFIXES = (".xacro",)
+URDF_SUFFIXES = (".urdf", *XACRO_SUFFIXES)
 
 
 def is_urdf_path(path: str | Path) -> bool:
     """Whether ``path`` is read as URDF (``.urdf``, ``.xacro``, ``.urdf.xacro``)."""
     return str(path).lower().endswith(URDF_SUFFIXES)
+
+
+def is_xacro_path(path: str | Path) -> bool:
+    """Whether ``path`` is expanded as xacro before it is read (``.xacro``, ``.urdf.xacro``)."""
+    return str(path).lower().endswith(XACRO_SUFFIXES)
 
 
 def read_model_file(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from gzinertia.errors import MacrosOnlyError, SdfError
 from gzinertia.limits import ReadLimits
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import convert
 from gzinertia.urdf.model import parse_robot
@@ -25,17 +26,10 @@ if TYPE_CHECKING:
 
 #: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
 CONVERTED_SDF_VERSION = "1.9"
-XACRO_SUFFIXES = (".xacro",)
-
-
-def is_xacro(path: str | Path) -> bool:
-    """Whether ``path`` names a xacro file (by its suffix)."""
-    return str(path).lower().endswith(XACRO_SUFFIXES)
-
-
-def is_urdf(path: str | Path) -> bool:
-    """Whether ``path`` names a URDF or xacro file (by its suffix)."""
-    return str(path).lower().endswith((".urdf", *XACRO_SUFFIXES))
+#: Whether a path names a xacro file, or a URDF or xacro file (by suffix: one home,
+#: :mod:`gzinertia.sdf.model_file`, which every command's reading goes through).
+is_xacro = is_xacro_path
+is_urdf = is_urdf_path
 
 
 def read_urdf_file(
