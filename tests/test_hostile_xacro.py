@@ -13,6 +13,7 @@ must appear in no output of any command or format, unless the user named the var
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -96,6 +97,20 @@ def test_no_expression_reaches_python(attack: object, tmp_path: Path) -> None:
     # the attack is real: trusted, xacro's own eval runs it
     run_cli_limited(["show", "--trust-xacro", str(path)])
     assert marker.read_text() == "pwned"
+
+
+def test_yaml_unit_tags_are_evaluated_without_python(tmp_path: Path) -> None:
+    """xacro evaluates the text after a YAML unit tag (``!degrees 90``) as an expression."""
+    marker = tmp_path / "pwned"
+    (tmp_path / "units.yaml").write_text("angle: !degrees 90\n")
+    (tmp_path / "attack.yaml").write_text(f"angle: !degrees \"{_lambda_attack(marker)[2:-1]}\"\n")
+    good = robot(tmp_path, "", link="a_${xacro.load_yaml('units.yaml').angle}")
+    proc = run_cli_limited(["show", "--json", str(good)])
+    assert json.loads(proc.stdout)["links"][0]["name"] == f"r::a_{math.pi / 2}"
+    bad = robot(tmp_path, "", name="bad.urdf.xacro",
+                link="a_${xacro.load_yaml('attack.yaml').angle}")
+    assert "is not evaluated" in one_error_line(run_cli_limited(["show", str(bad)]), bad)
+    assert not marker.exists()
 
 
 def test_str_format_walks_no_attribute(tmp_path: Path) -> None:
