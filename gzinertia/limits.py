@@ -52,17 +52,23 @@ ENV_XACRO_SECONDS = "GZINERTIA_XACRO_SECONDS"
 ENV_XACRO_MEMORY = "GZINERTIA_XACRO_MAX_MEMORY"
 
 
-def _from_env(name: str, default: int) -> int:
-    """A positive integer from the environment variable ``name`` (``default`` when unset)."""
+#: The largest value any limit takes from the environment (2**53: exact as a float too).
+MAX_LIMIT = 2**53
+
+
+def _from_env(name: str, default: int, maximum: int = MAX_LIMIT) -> int:
+    """A whole number from 1 to ``maximum`` from the environment variable ``name``
+    (``default`` when unset); anything else is an error naming the variable."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     try:
-        value = int(raw, 10)
-    except ValueError:
+        value = int(raw, 10) if raw.isascii() and raw.isdigit() else 0
+    except ValueError:  # more digits than Python converts
         value = 0
-    if value < 1:
-        raise GzInertiaError(f"{name} must be a positive whole number, not {raw!r}")
+    if not 1 <= value <= maximum:
+        raise GzInertiaError(f"{name} must be a whole number from 1 to {maximum}, not "
+                             f"{raw[:40]!r}")
     return value
 
 

@@ -188,11 +188,13 @@ def _modules_under(root: str) -> list[str]:
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
             net_buoyancy: float = 0.05,
-            xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = ()) -> str:
+            xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = (),
+            xacro_env: Sequence[str] = (), trust_xacro: bool = False) -> str:
     """The key of one cache file: code, settings, read and mesh limits (``limits``, default
     from the environment), model path and working directory; for xacro files, the arguments
-    (``xacro_args``, by glob), the package roots from the environment and the expansion
-    limits."""
+    (``xacro_args``, by glob), the environment variables ``$(env)`` may read and their values
+    (``xacro_env``; only their digest is kept), whether expressions run as Python
+    (``trust_xacro``), the package roots from the environment and the expansion limits."""
     from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
 
@@ -211,6 +213,8 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
         net_buoyancy,
         _xacro_settings(xacro_args),
+        [[name, os.environ.get(name)] for name in sorted(set(xacro_env))],
+        trust_xacro,
     ]
     return _digest(json.dumps(settings).encode())
 

@@ -17,6 +17,7 @@ Keys (kebab-case; snake_case is accepted too)::
     density = 1025.0                     # fluid density, kg/m³ (default: water or air)
     tolerance = "gz"                     # inertia validity: gz (default) or drake
     model-path = ["models"]              # folders for model:// URIs, relative to the file
+    xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     [tool.gzinertia.per-path-ignores]    # (in .gzinertia.toml: [per-path-ignores])
     "test/worlds/*.sdf" = ["GZI106"]     # fnmatch globs relative to the config file's folder
 
@@ -34,11 +35,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
@@ -71,7 +75,7 @@ Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
-        "net-buoyancy", "xacro-args")
+        "net-buoyancy", "xacro-args", "xacro-env")
 
 
 class ConfigError(GzInertiaError):
@@ -103,6 +107,12 @@ class AuditConfig(ValueRecord):
     #: matches a file (as ``per_path_ignores`` match) applies, later ones win
     #: (:meth:`xacro_args_for`); ``--xacro-arg`` comes last, as the glob ``*``.
     xacro_args: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    #: Environment variables xacro's ``$(env)``/``$(optenv)`` may read (``xacro-env``,
+    #: ``--xacro-env``).
+    xacro_env: tuple[str, ...] = ()
+    #: Evaluate xacro expressions with Python (``--trust-xacro``; never from a settings file: a
+    #: pull request could add one).
+    trust_xacro: bool = False
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -143,6 +153,15 @@ class AuditConfig(ValueRecord):
             if any(fnmatchcase(c, pattern) for c in candidates):
                 out.update(pairs)
         return out
+
+    def xacro_policy(self, read_roots: Sequence[str] = ()) -> XacroPolicy:
+        """What a xacro expansion may do under these settings; ``read_roots``: folders its
+        reads may reach besides the file's own folder, package and the package paths (the
+        audited folders, the settings file's folder)."""
+        from gzinertia.urdf.xacro_policy import XacroPolicy
+
+        roots = (*read_roots, self.root) if self.source is not None else tuple(read_roots)
+        return XacroPolicy(frozenset(self.xacro_env), self.trust_xacro, roots)
 
     def is_ignored(self, code: str, path: str) -> bool:
         """Whether ``per_path_ignores`` switch ``code`` off for the file ``path``."""
@@ -347,6 +366,8 @@ def config_from_table(
             values[key] = parse_fraction(value, shown)
         elif key == "xacro-args":
             values[key] = parse_xacro_args_table(value, where)
+        elif key == "xacro-env":
+            values[key] = tuple(_string_list(value, key, source))
         elif key == "model-path":
             values[key] = tuple(str(Path(root) / p) for p in _string_list(value, key, shown))
     return AuditConfig(
@@ -359,6 +380,7 @@ def config_from_table(
         model_paths=values.get("model-path", ()),
         net_buoyancy=values.get("net-buoyancy", 0.05),
         xacro_args=values.get("xacro-args", ()),
+        xacro_env=values.get("xacro-env", ()),
         root=root,
         source=source,
         known_codes=known,
@@ -548,10 +570,13 @@ def with_overrides(
     tolerance: str | None = None,
     model_paths: Sequence[str] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> AuditConfig:
     """``config`` with the command-line options that were given replacing its values
     (``model_paths`` are searched before the file's; ``xacro_args`` apply to every file, over
-    the file's)."""
+    the file's; ``xacro_env`` names variables besides the file's; ``trust_xacro`` is never
+    set by a file)."""
     known = config.known_codes
     changes: dict[str, Any] = {}
     if select is not None:
@@ -568,4 +593,8 @@ def with_overrides(
         changes["model_paths"] = (*model_paths, *config.model_paths)
     if xacro_args:
         changes["xacro_args"] = (*config.xacro_args, ("*", tuple(xacro_args.items())))
+    if xacro_env:
+        changes["xacro_env"] = tuple(dict.fromkeys((*config.xacro_env, *xacro_env)))
+    if trust_xacro:
+        changes["trust_xacro"] = True
     return replace(config, **changes)

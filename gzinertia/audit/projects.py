@@ -25,7 +25,7 @@ from gzinertia.audit.config import (
 )
 from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, Finding
-from gzinertia.audit.runner import Progress
+from gzinertia.audit.runner import Progress, folders_of
 from gzinertia.audit.runner import audit as run_audit
 from gzinertia.audit.settings_use import settings_use
 from gzinertia.limits import ReadLimits
@@ -110,6 +110,7 @@ def audit_projects(
     targets = discover(paths)
     groups = settings_groups(targets, known_codes, config_file, isolated)
     baseline = overrides(AuditConfig(known_codes=frozenset(known_codes)))
+    roots = folders_of(paths)
     runs: list[ProjectRun] = []
     uses = []
     done = 0
@@ -131,6 +132,7 @@ def audit_projects(
             cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
+            read_roots=roots,
         )
         runs.append(ProjectRun(config, result))
         uses.append(settings_use(config, baseline, [t.path for t in members

@@ -46,6 +46,11 @@ def changed_settings(config: AuditConfig, baseline: AuditConfig) -> dict[str, Js
            baseline.xacro_args]
     if own:
         out["xacro-args"] = {glob: dict(pairs) for glob, pairs in own}
+    # the environment variables a xacro expansion may read: the file's names are those the
+    # command line did not name
+    env = [name for name in config.xacro_env if name not in baseline.xacro_env]
+    if env:
+        out["xacro-env"] = env
     return out
 
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from gzinertia.edit.output import WriteMode
     from gzinertia.records import SdfDocument
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
     "COMMAND_MODULES",
@@ -89,6 +90,24 @@ XacroArgOption = Annotated[
         help="name:=value for a xacro file's $(arg name) (repeatable).",
     ),
 ]
+XacroEnvOption = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--xacro-env",
+        help="Environment variable a xacro file's $(env NAME) and $(optenv NAME) may read "
+        "(repeatable); no other is read: $(env) of another is an error, $(optenv) of another "
+        "takes its default.",
+    ),
+]
+TrustXacroOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust-xacro",
+        help="Evaluate xacro expressions with Python, as the xacro package does: this runs the "
+        "model's Python. Only for files you trust; by default expressions are evaluated "
+        "without Python (docs/security.md).",
+    ),
+]
 PackagePathOption = Annotated[
     Optional[list[Path]],  # noqa: UP045
     typer.Option(
@@ -106,6 +125,16 @@ def xacro_mapping(pairs: list[str] | None) -> dict[str, str]:
     from gzinertia.urdf.xacro_expand import parse_xacro_args
 
     return parse_xacro_args(pairs or [])
+
+
+def xacro_policy(env: list[str] | None, trust: bool) -> XacroPolicy | None:
+    """What ``--xacro-env`` and ``--trust-xacro`` let a xacro expansion do (``None``: the
+    defaults, without importing the URDF package)."""
+    if not env and not trust:
+        return None
+    from gzinertia.urdf.xacro_policy import XacroPolicy
+
+    return XacroPolicy(env=frozenset(env or ()), trust=trust)
 
 
 LinkOption = Annotated[
@@ -205,6 +234,7 @@ def load_model(
     model_paths: list[Path],
     parser: ParserChoice = "gzinertia",
     xacro_args: dict[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> tuple[Path, SdfDocument, etree._Element | None]:
     """:func:`load_document` for the commands that also read the file's text (a world's
     Buoyancy plugin, gravity, model poses): the path to name it by (``<stdin>`` for ``-``),
@@ -212,7 +242,7 @@ def load_model(
     from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, read_stdin_model
 
     if not is_stdin_arg(file):
-        return file, load_document(file, model_paths, parser, xacro_args), None
+        return file, load_document(file, model_paths, parser, xacro_args, xacro_policy), None
     if parser != "gzinertia":
         raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
     doc, root = read_stdin_model(model_paths)
@@ -224,6 +254,7 @@ def load_document(
     model_paths: list[Path],
     parser: ParserChoice = "gzinertia",
     xacro_args: dict[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> SdfDocument:
     """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
     URDF and xacro files by suffix (``model_paths`` are then package paths); ``-``: the
@@ -235,7 +266,8 @@ def load_document(
     if parser == "gzinertia":
         from gzinertia.sdf.model_file import read_model_file
 
-        return read_model_file(file, model_paths, xacro_args=xacro_args)
+        return read_model_file(file, model_paths, xacro_args=xacro_args,
+                               xacro_policy=xacro_policy)
     if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
         from gzinertia.sdf.model_file import is_urdf_path

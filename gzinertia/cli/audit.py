@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import ModelPathOption, PackagePathOption, XacroArgOption, app
+from gzinertia.cli.app import (
+    ModelPathOption,
+    PackagePathOption,
+    TrustXacroOption,
+    XacroArgOption,
+    XacroEnvOption,
+    app,
+)
 from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
 
 if TYPE_CHECKING:
@@ -122,6 +129,8 @@ def audit(
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
     xacro_arg: XacroArgOption = None,
+    xacro_env: XacroEnvOption = None,
+    trust_xacro: TrustXacroOption = False,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -188,6 +197,8 @@ def audit(
         tolerance=tolerance,
         model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
         xacro_args=_xacro_args(xacro_arg),
+        xacro_env=tuple(xacro_env or ()),
+        trust_xacro=trust_xacro,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
