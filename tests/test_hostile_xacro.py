@@ -188,6 +188,9 @@ def test_optenv_of_a_variable_not_named_takes_its_default_and_says_so(tmp_path: 
     audit = json.loads(run_cli_limited(["audit", "--no-cache", "--format", "json", "--select",
                                         "GZI404", str(tmp_path)], env=env).stdout)
     assert audit["findings"] == []
+    # ... and the report says which settings file let it be read (a pull request could add one)
+    [use] = audit["settings"]
+    assert use["changes"]["xacro-env"] == [f"{SECRET_NAME}_MASS", SECRET_NAME]
 
 
 def test_a_named_variable_s_value_never_reaches_an_error_line(tmp_path: Path) -> None:
