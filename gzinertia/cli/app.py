@@ -397,6 +397,14 @@ def _command_name(info: CommandInfo) -> str:
     return "" if callback is None else callback.__name__.lower().replace("_", "-")
 
 
+def _shown(message: str) -> str:
+    """An error message as one line a terminal shows as it is: line breaks as spaces, control
+    and bidi characters (from file or link names) escaped."""
+    from gzinertia.audit.formats import visible
+
+    return visible(" ".join(message.splitlines()))
+
+
 def main() -> None:
     """Console-script entry: runs the app, turning user errors into one line and exit status 2
     (an unexpected exception too: "internal error, please report", naming the file)."""
@@ -409,7 +417,7 @@ def main() -> None:
         if isinstance(status, int) and status:
             sys.exit(status)
     except GzInertiaError as exc:
-        typer.echo(f"gzinertia: error: {exc}", err=True)
+        typer.echo(f"gzinertia: error: {_shown(str(exc))}", err=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("gzinertia: aborted", err=True)
@@ -426,13 +434,15 @@ def main() -> None:
             if type(exc).__name__ == "NoArgsIsHelpError" or not callable(message):
                 show()
             else:
-                typer.echo(f"gzinertia: error: {' '.join(str(message()).split())}", err=True)
+                typer.echo(f"gzinertia: error: {_shown(' '.join(str(message()).split()))}",
+                           err=True)
             sys.exit(2)
         if os.environ.get("GZINERTIA_TRACEBACK"):
             raise
         # Outside a command (e.g. while typer parses): still one line, never a traceback.
         text = " ".join(f"{type(exc).__name__}: {exc}".split())
-        typer.echo(f"gzinertia: error: internal error, please report ({text})", err=True)
+        typer.echo(f"gzinertia: error: internal error, please report ({_shown(text)})",
+                   err=True)
         sys.exit(2)
     finally:
         options.use_library_spelling()
