@@ -187,6 +187,8 @@ def audit(
         if jobs_note:
             typer.echo(f"gzinertia: note: {jobs_note}", err=True)
     limits = _read_limits(max_links, max_included_models)
+    if output is not None:
+        _check_output(output)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -292,13 +294,32 @@ def exit_status(result: "AuditResult", fail_on: "Severity") -> int:
     return 1 if result.fails(fail_on) else 0
 
 
+def _check_output(path: Path) -> None:
+    """Refuses, before anything is read, a report path through a symbolic link below the
+    working directory (or, outside it, a report file that is a link): a pull request can
+    commit ``gzinertia.sarif`` as a link to a file elsewhere (the write refuses it again)."""
+    from gzinertia.confined import first_link, write_root
+    from gzinertia.errors import GzInertiaError
+
+    link = first_link(path, write_root(path))
+    if link is not None:
+        raise GzInertiaError(
+            f"--output {path}: {link} is a symbolic link: a report is never written through a "
+            "link (name the real path)"
+        )
+
+
 def _write(path: Path, text: str) -> None:
+    """The report, written atomically through no symbolic link below the working directory
+    (:func:`gzinertia.confined.write_root`)."""
+    from gzinertia.confined import write_root
+    from gzinertia.edit.safe_write import write_atomically
     from gzinertia.errors import GzInertiaError
 
     try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise GzInertiaError(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+        write_atomically(path, text.encode("utf-8"), root=write_root(path))
+    except GzInertiaError as exc:
+        raise GzInertiaError(f"--output {exc}") from None
 
 
 class _ProgressBar:
