@@ -11,10 +11,10 @@ path twice. Callers then create, replace and delete names through the folder's d
 (``dir_fd``), and open files with ``O_NOFOLLOW`` (new ones with ``O_CREAT | O_EXCL``, which
 never follows a link either).
 
-Which root: :func:`write_root` for what gzinertia writes for itself (the working directory
-when the path lies below it, else the path's own folder); the folder walked for files found
-by walking it (:func:`resolved_within` first resolves the links a walk met, and refuses a
-file they lead out of).
+Which root: :func:`working_root` for what gzinertia writes for itself (the working directory
+when the path lies below it; a cache folder elsewhere is its own root); the folder walked for
+files found by walking it (:func:`resolved_within` first resolves the links a walk met, and
+refuses a file they lead out of).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ __all__ = [
     "open_folder",
     "resolved_within",
     "within",
-    "write_root",
+    "working_root",
 ]
 
 #: ``O_NOFOLLOW`` where the system has it (0 elsewhere).
@@ -73,13 +73,12 @@ def within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def write_root(path: str | Path) -> str:
-    """The root of a file gzinertia writes for itself (a report, the cache): the working
-    directory when ``path`` lies below it (a checkout's own links are never followed), else
-    ``path``'s folder as named (the user chose a place outside)."""
+def working_root(path: str | Path) -> str | None:
+    """The root of a file or folder gzinertia writes for itself (a report, the cache): the
+    working directory when ``path`` lies below it (a checkout's own links are never followed),
+    else ``None``: a place outside it the user chose, taken as named."""
     cwd = os.getcwd()
-    absolute = os.path.abspath(path)
-    return cwd if within(absolute, cwd) else os.path.dirname(absolute)
+    return cwd if within(os.path.abspath(path), cwd) else None
 
 
 def resolved_within(path: str | Path, tree: str | Path) -> str:

@@ -309,6 +309,22 @@ def test_the_action_neither_writes_nor_uploads_a_sarif_link(
     assert "hashFiles" not in upload["if"]  # it would hash the link's target
 
 
+def test_a_report_outside_the_checkout_is_taken_as_named(places: tuple[Path, Path]) -> None:
+    """Outside the working directory the user chose the place: ``/dev/null`` is written to
+    (not replaced), and a link the user made there is written through, as before."""
+    checkout, outside = places
+    status, out, err = audit(checkout, "--no-cache", "--format", "sarif", "--output",
+                             os.devnull, ".")
+    assert (status, out) == (1, "") and "Traceback" not in err, err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    (outside / "mine.sarif").symlink_to("real.sarif")
+    status, _, err = audit(checkout, "--no-cache", "--format", "sarif", "--output",
+                           str(outside / "mine.sarif"), ".")
+    assert status == 1, err
+    assert (outside / "mine.sarif").is_symlink()
+    assert json.loads((outside / "real.sarif").read_text())["version"] == "2.1.0"
+
+
 # --- the tree walk and audit --fix --------------------------------------------------------------
 
 

@@ -39,7 +39,7 @@ file). The folder holds a ``.gitignore`` and a ``CACHEDIR.TAG`` so that it is ne
 nor backed up.
 
 Nothing in it is reached through a symbolic link (:mod:`gzinertia.confined`): below the
-working directory (or, for a cache folder elsewhere, below its parent) every folder on the way,
+working directory (or, for a cache folder elsewhere, below that folder) every folder on the way,
 the markers and the cache files are opened without following a link, so a link a pull request
 commits (``.gzinertia_cache/audit`` to a folder elsewhere, a dangling ``.gitignore``), or one
 an ``actions/cache`` archive restores, makes the cache unused (with a note), never written,
@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.findings import Finding, JsonValue
-from gzinertia.confined import create_new, open_folder, write_root
+from gzinertia.confined import create_new, open_folder, working_root
 from gzinertia.record_base import Record
 from gzinertia.safe_read import digest_regular_file, read_regular_file
 
@@ -111,21 +111,29 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get(ENV_DIR) or DEFAULT_DIR)
 
 
+def _root(folder: Path) -> str:
+    """Where links stop being followed for the cache folder ``folder``: the working directory
+    when it lies below it, else the folder itself (taken as named: the user chose it; what it
+    holds may come from an ``actions/cache`` archive)."""
+    return working_root(folder) or os.path.abspath(folder)
+
+
 def load_cache_file(folder: Path, path: Path, limit: int = MAX_CACHE_BYTES) -> bytes:
     """The bytes of the cache file ``path`` (under the cache folder ``folder``), reached
-    through no symbolic link below :func:`~gzinertia.confined.write_root` of ``folder``
-    and read as :func:`~gzinertia.safe_read.read_regular_file` reads (at most ``limit``
-    bytes); an ``OSError`` when it cannot be (:class:`FileNotFoundError`: no cache yet)."""
-    with open_folder(path.parent, write_root(folder)) as opened:
+    through no symbolic link below the working directory (or below ``folder``, when it is
+    elsewhere) and read as :func:`~gzinertia.safe_read.read_regular_file` reads (at most
+    ``limit`` bytes); an ``OSError`` when it cannot be (:class:`FileNotFoundError`: no cache
+    yet)."""
+    with open_folder(path.parent, _root(folder)) as opened:
         return read_regular_file(path.name, limit, dir_fd=opened.fd)
 
 
 def prepare_cache_folder(folder: Path, inner: Path) -> None:
     """Makes the cache folder ``folder`` (with its ``.gitignore`` and ``CACHEDIR.TAG``) and the
-    folder ``inner`` in it, as needed, through no symbolic link below
-    :func:`~gzinertia.confined.write_root` of ``folder``; an ``OSError``
+    folder ``inner`` in it, as needed, through no symbolic link below the working directory
+    (or below ``folder``, when it is elsewhere); an ``OSError``
     (:class:`~gzinertia.confined.LinkError` for a link) when it cannot."""
-    root = write_root(folder)
+    root = _root(folder)
     with open_folder(folder, root, create=True) as top:
         for name, text in _MARKERS:
             create_new(top, name, text.encode("utf-8"))
@@ -140,7 +148,7 @@ def store_cache_file(folder: Path, path: Path, data: bytes) -> None:
     from gzinertia.edit.safe_write import write_atomically
 
     prepare_cache_folder(folder, path.parent)
-    write_atomically(path, data, root=write_root(folder))
+    write_atomically(path, data, root=_root(folder))
 
 
 def _digest(data: bytes) -> str:
@@ -508,7 +516,7 @@ class AuditCache:
                 for k in live
             ]
             data = _HEAD + "\n" + ",\n".join(lines) + ("\n" if lines else "") + _TAIL
-            write_atomically(self.path, data.encode("utf-8"), root=write_root(self.folder))
+            write_atomically(self.path, data.encode("utf-8"), root=_root(self.folder))
             self._prune()
         except Exception as exc:  # a cache is an optimisation: never fail the audit for it
             self.problems.append(f"{self.path}: cache not written ({exc})")
@@ -519,7 +527,7 @@ class AuditCache:
     def _prune(self) -> None:
         """Keeps the newest :data:`MAX_KEYS` cache files: regular ``*.json`` files only,
         deleted by name in the cache's own folder (never through a link)."""
-        with open_folder(self.path.parent, write_root(self.folder)) as folder:
+        with open_folder(self.path.parent, _root(self.folder)) as folder:
             files = sorted(
                 (entry.stat(follow_symlinks=False).st_mtime_ns, entry.name)
                 for entry in os.scandir(folder.fd)

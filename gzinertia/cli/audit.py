@@ -295,13 +295,15 @@ def exit_status(result: "AuditResult", fail_on: "Severity") -> int:
 
 
 def _check_output(path: Path) -> None:
-    """Refuses, before anything is read, a report path through a symbolic link below the
-    working directory (or, outside it, a report file that is a link): a pull request can
-    commit ``gzinertia.sarif`` as a link to a file elsewhere (the write refuses it again)."""
-    from gzinertia.confined import first_link, write_root
+    """Refuses, before anything is read, a report path below the working directory that goes
+    through a symbolic link (or is one): a pull request can commit ``gzinertia.sarif`` as a
+    link to a file elsewhere (the write refuses it again). A path outside the working
+    directory is the user's choice, taken as named."""
+    from gzinertia.confined import first_link, working_root
     from gzinertia.errors import GzInertiaError
 
-    link = first_link(path, write_root(path))
+    root = working_root(path)
+    link = None if root is None else first_link(path, root)
     if link is not None:
         raise GzInertiaError(
             f"--output {path}: {link} is a symbolic link: a report is never written through a "
@@ -310,16 +312,37 @@ def _check_output(path: Path) -> None:
 
 
 def _write(path: Path, text: str) -> None:
-    """The report, written atomically through no symbolic link below the working directory
-    (:func:`gzinertia.confined.write_root`)."""
-    from gzinertia.confined import write_root
-    from gzinertia.edit.safe_write import write_atomically
+    """The report, written atomically, through no symbolic link below the working directory
+    (:func:`gzinertia.confined.working_root`); outside it, as named: links followed, and a
+    character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced."""
+    from gzinertia.confined import working_root
     from gzinertia.errors import GzInertiaError
 
+    root = working_root(path)
+    data = text.encode("utf-8")
     try:
-        write_atomically(path, text.encode("utf-8"), root=write_root(path))
+        if root is None and _is_stream(path):
+            with open(path, "wb") as out:
+                out.write(data)
+        else:
+            from gzinertia.edit.safe_write import write_atomically
+
+            write_atomically(path, data, root=root)
+    except OSError as exc:
+        raise GzInertiaError(f"--output {path}: cannot write: {exc.strerror or exc}") from None
     except GzInertiaError as exc:
         raise GzInertiaError(f"--output {exc}") from None
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` (links followed) is a character device or a FIFO."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 class _ProgressBar:
