@@ -213,6 +213,8 @@ def audit(
         if jobs_note:
             typer.echo(f"gzinertia: note: {jobs_note}", err=True)
     limits = _read_limits(max_links, max_included_models)
+    if output is not None:
+        _check_output(output)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -319,13 +321,55 @@ def exit_status(result: "AuditResult", fail_on: "Severity") -> int:
     return 1 if result.fails(fail_on) else 0
 
 
-def _write(path: Path, text: str) -> None:
+def _check_output(path: Path) -> None:
+    """Refuses, before anything is read, a report path below the working directory that goes
+    through a symbolic link (or is one): a pull request can commit ``gzinertia.sarif`` as a
+    link to a file elsewhere (the write refuses it again). A path outside the working
+    directory is the user's choice, taken as named."""
+    from gzinertia.confined import first_link, working_root
     from gzinertia.errors import GzInertiaError
 
+    root = working_root(path)
+    link = None if root is None else first_link(path, root)
+    if link is not None:
+        raise GzInertiaError(
+            f"--output {path}: {link} is a symbolic link: a report is never written through a "
+            "link (name the real path)"
+        )
+
+
+def _write(path: Path, text: str) -> None:
+    """The report, written atomically, through no symbolic link below the working directory
+    (:func:`gzinertia.confined.working_root`); outside it, as named: links followed, and a
+    character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced."""
+    from gzinertia.confined import working_root
+    from gzinertia.errors import GzInertiaError
+
+    root = working_root(path)
+    data = text.encode("utf-8")
     try:
-        path.write_text(text, encoding="utf-8")
+        if root is None and _is_stream(path):
+            with open(path, "wb") as out:
+                out.write(data)
+        else:
+            from gzinertia.edit.safe_write import write_atomically
+
+            write_atomically(path, data, root=root)
     except OSError as exc:
         raise GzInertiaError(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+    except GzInertiaError as exc:
+        raise GzInertiaError(f"--output {exc}") from None
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` (links followed) is a character device or a FIFO."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 class _ProgressBar:

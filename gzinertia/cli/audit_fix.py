@@ -12,6 +12,10 @@ Each file is fixed under the settings the audit applies to it (its nearest setti
 ``--config``, or none with ``--isolated``; then the command-line options): rules it does not
 select, ignores, or ignores for its path (``per-path-ignores``) are not fixed, and its
 ``tolerance`` decides what is invalid.
+
+A file found by walking a folder is written only within that folder, through no link below it
+(:attr:`gzinertia.edit.output.WriteMode.tree`); one whose link leads out of it was listed as
+skipped and is not touched. A file named on the command line is written through its links.
 """
 
 from __future__ import annotations
@@ -59,14 +63,15 @@ def apply_safe_fixes(
                 method="nearest", select=codes, tolerance=config.tolerance, safe_only=True
             )
             path = Path(target.path)
+            tree = target.tree or None  # found by walking: written only within that folder
             try:
                 if is_urdf_path(path):
                     from gzinertia.urdf.fix import fix_urdf
 
-                    result = fix_urdf(path, options, list(config.model_paths))
+                    result = fix_urdf(path, options, list(config.model_paths), tree=tree)
                 else:
                     result = fix(path, options, list(config.model_paths))
-                deliver(path, result.old, result.new, WriteMode(in_place=True))
+                deliver(path, result.old, result.new, WriteMode(in_place=True, tree=tree))
             except GzInertiaError as exc:
                 print(f"gzinertia: note: --fix left {path} as it was ({exc})", file=sys.stderr)
                 continue
