@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -43,6 +43,14 @@ if TYPE_CHECKING:
 
 #: Largest dataset file read (bytes).
 MAX_DATASET_BYTES = 256 * 1024 * 1024
+#: Largest total of the variables a dataset import reads (bytes; 64 MiB is the added mass at
+#: 230,000 frequencies), checked before they are read.
+MAX_DATASET_VARIABLE_BYTES = 64 * 1024 * 1024
+#: The variables of a Capytaine dataset the import reads; no other is read.
+DATASET_VARIABLES = (
+    "added_mass", "omega", "radiating_dof", "influenced_dof", "rho", "water_depth",
+    "rotation_center",
+)
 RIGID_BODY_DOFS = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 
 
@@ -91,6 +99,46 @@ def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
     return hits[0]
 
 
+def _open_needed(xr: Any, data: bytes, path: Path) -> Any:
+    """The dataset's :data:`DATASET_VARIABLES` (those it has), loaded; nothing else is read.
+
+    A NetCDF classic file is cut down to them first (:func:`gzinertia.netcdf_classic.subset`,
+    sized before they are copied); another file (NetCDF-4/HDF5) is opened lazily and they are
+    sized before they are loaded. Either way they may take :data:`MAX_DATASET_VARIABLE_BYTES`.
+    """
+    import io
+
+    from gzinertia.netcdf_classic import NetcdfError, is_classic, subset
+
+    engine = None
+    if is_classic(data):
+        try:
+            data = subset(data, DATASET_VARIABLES, MAX_DATASET_VARIABLE_BYTES)
+        except NetcdfError as exc:
+            raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({exc})") from None
+        engine = "scipy"
+    try:
+        ds = xr.open_dataset(io.BytesIO(data), engine=engine)
+        ds = ds.drop_vars([name for name in ds.variables if name not in DATASET_VARIABLES])
+        total = sum(int(v.nbytes) for v in ds.variables.values())
+        if total > MAX_DATASET_VARIABLE_BYTES:
+            raise GzInertiaError(
+                f"{path}: the variables the import reads declare {total} bytes, more than the "
+                f"{MAX_DATASET_VARIABLE_BYTES} read"
+            )
+        return ds.load()
+    except GzInertiaError:
+        raise
+    except Exception as exc:  # xarray/netCDF raise many types for unreadable files
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        hint = (
+            " (an HDF5-based NetCDF-4 file: pip install h5netcdf to read it)"
+            if data.startswith(b"\x89HDF")
+            else ""
+        )
+        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first}){hint}") from None
+
+
 def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMass:
     """The added mass at one frequency of a Capytaine NetCDF dataset (errors name the file)."""
     try:
@@ -100,25 +148,13 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
             f"{option('bem_from')} needs xarray (and a NetCDF reader): pip install "
             "'gzinertia[bem]'"
         ) from None
-    import io
-
     from gzinertia.safe_read import read_regular_file
 
     try:
         data = read_regular_file(path, MAX_DATASET_BYTES)
     except OSError as exc:
         raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        ds = xr.open_dataset(io.BytesIO(data))
-        ds.load()
-    except Exception as exc:  # xarray/netCDF raise many types for unreadable files
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        hint = (
-            " (an HDF5-based NetCDF-4 file: pip install h5netcdf to read it)"
-            if data.startswith(b"\x89HDF")
-            else ""
-        )
-        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first}){hint}") from None
+    ds = _open_needed(xr, data, path)
     if "added_mass" not in ds:
         raise GzInertiaError(f"{path}: no 'added_mass' variable (not a Capytaine dataset?)")
     am = ds["added_mass"]
@@ -150,9 +186,14 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
             for r in RIGID_BODY_DOFS
         ]
     )
-    if not np.all(np.isfinite(A)):
-        raise GzInertiaError(f"{path}: the added mass at omega = {omegas[k]:g} is not finite")
+    if not np.all(np.abs(A) <= MAX_MAGNITUDE):  # NaN too
+        raise GzInertiaError(
+            f"{path}: the added mass at omega = {omegas[k]:g} is not finite or beyond "
+            f"{MAX_MAGNITUDE:g}"
+        )
     rho = float(np.atleast_1d(ds["rho"].values)[0]) if "rho" in ds else math.nan
+    if "rho" in ds and not 0.0 < rho <= MAX_MAGNITUDE:
+        raise GzInertiaError(f"{path}: rho = {rho:g} is not a positive density within 1e100")
     centre = None
     if "rotation_center" in ds:
         c = np.asarray(ds["rotation_center"].values, dtype=float).reshape(-1)
