@@ -53,13 +53,16 @@ ENV_XACRO_MEMORY = "GZINERTIA_XACRO_MAX_MEMORY"
 
 
 def _from_env(name: str, default: int) -> int:
-    """A positive integer from the environment variable ``name`` (``default`` when unset)."""
+    """A positive integer from the environment variable ``name`` (``default`` when unset), in
+    ASCII digits (``int()`` took ``1_000`` and ``１０``)."""
+    from gzinertia.numbers import NumberError, read_integer
+
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     try:
-        value = int(raw, 10)
-    except ValueError:
+        value = read_integer(raw)
+    except NumberError:
         value = 0
     if value < 1:
         raise GzInertiaError(f"{name} must be a positive whole number, not {raw!r}")
