@@ -191,7 +191,7 @@ def _fortran_as_c(word: str) -> str | None:
     return spelled
 
 
-def _problem(word: str, syntax: Syntax) -> tuple[float | None, str]:
+def _problem(word: str, syntax: Syntax, limit: float) -> tuple[float | None, str]:
     """The value ``syntax`` reads from ``word`` and ``""``, or ``None`` and why not."""
     spelled: str | None = word
     if syntax.fortran:
@@ -210,23 +210,24 @@ def _problem(word: str, syntax: Syntax) -> tuple[float | None, str]:
         return None, f"underflows ({syntax.reader} refuses it: below 2.2e-308)"
     if not math.isfinite(value):
         return None, "is not finite"
-    if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
-        return None, f"is out of range (|x| > {MAX_MAGNITUDE:g})"
+    if not -limit <= value <= limit:
+        return None, f"is out of range (|x| > {limit:g})"
     return value, ""
 
 
-def read_number(word: str, syntax: Syntax = DECIMAL) -> float:
+def read_number(word: str, syntax: Syntax = DECIMAL, limit: float = MAX_MAGNITUDE) -> float:
     """``word`` (no surrounding white space) read as ``syntax``'s reader reads it, finite and
-    within ``±MAX_MAGNITUDE``; a :class:`NumberError` naming the word otherwise."""
+    within ``±limit`` (every number read from a file: ``±MAX_MAGNITUDE``); a
+    :class:`NumberError` naming the word otherwise."""
     if word.isascii() and "_" not in word:  # then Python's float() reads as strtod does
         try:
             v = float(word)
         except ValueError:  # hexadecimal, Fortran exponents, nan(...), words: the slow path
             pass
         else:
-            if DBL_MIN <= abs(v) <= MAX_MAGNITUDE or (v == 0.0 and plain_zero(word)):
+            if DBL_MIN <= abs(v) <= limit or (v == 0.0 and plain_zero(word)):
                 return v
-    value, reason = _problem(word, syntax)
+    value, reason = _problem(word, syntax, limit)
     if value is None:
         raise NumberError(word, reason)
     return value

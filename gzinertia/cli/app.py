@@ -147,15 +147,18 @@ def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
 
 
 def parse_vector(text: str | None, option: str, default: tuple[float, float, float]) -> Vec3Tuple:
-    """``"x,y,z"`` (commas or spaces) as three numbers as C reads them (finite, within ±1e100:
-    :func:`gzinertia.numbers.read_number`; ``1_0`` and ``１`` are no numbers); an error naming
-    the option."""
+    """``"x,y,z"`` (commas or spaces) as three finite numbers as C reads them
+    (:func:`gzinertia.numbers.read_number`: ``1_0`` and ``１`` are no numbers); an error naming
+    the option. Their magnitude is the command's to judge (an overflow is an error naming the
+    file and link)."""
+    import math
+
     from gzinertia.numbers import NumberError, read_number
 
     if text is None:
         return default
     try:
-        values = [read_number(p) for p in text.replace(",", " ").split()]
+        values = [read_number(p, limit=math.inf) for p in text.replace(",", " ").split()]
     except NumberError as exc:
         raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}: {exc}"
                              ) from None
