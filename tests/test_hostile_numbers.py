@@ -22,7 +22,7 @@ import ctypes
 import math
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -179,6 +179,18 @@ def _volumes(paths: Sequence[Path], env: dict[str, str] | None = None) -> list[s
     return lines
 
 
+def _read_cases(tmp: Path, cases: dict[str, tuple[bytes, int | None]], suffix: str
+                ) -> Iterator[tuple[str, int | None, Path, str]]:
+    """Each case's bytes as a mesh file, read in one limited child: ``(name, its line, path,
+    volume or error)``."""
+    paths = []
+    for i, (data, _) in enumerate(cases.values()):
+        paths.append(tmp / f"case{i}.{suffix}")
+        paths[-1].write_bytes(data)
+    for (name, (_, line)), path, read in zip(cases.items(), paths, _volumes(paths), strict=True):
+        yield name, line, path, read
+
+
 def _gz_common_reads(word: str) -> float | None:
     """What gzinertia may read for a word of a mesh: ``strtod``'s value when it reads all of a
     decimal word and the value is finite (gz-common's ``strtod``/``std::stod``; its node
@@ -234,12 +246,7 @@ def test_collada_numbers_refuse_words_gz_common_reads_otherwise(tmp_path: Path) 
                                 ("stride", 'stride="3"', 'stride="３"'),
                                 ("offset", 'offset="0"', 'offset="0_0"')):
         cases[attribute] = (cube.replace(old.encode(), new.encode()), None)
-    paths = []
-    for i, (data, _) in enumerate(cases.values()):
-        paths.append(tmp_path / f"case{i}.dae")
-        paths[-1].write_bytes(data)
-    for (name, (_, line_number)), path, line in zip(cases.items(), paths, _volumes(paths),
-                                                   strict=True):
+    for name, line_number, path, line in _read_cases(tmp_path, cases, "dae"):
         word = name.split(" ", 1)[1] if " " in name else None
         reads = strtoul_reads_all if name.startswith("index") else _gz_common_reads
         if word is not None and reads(word) not in (None, False):
@@ -281,6 +288,16 @@ def _addmass_from(tmp: Path, result: Path, *options: str) -> tuple[int, list[str
     return proc.returncode, [ln for ln in proc.stderr.splitlines() if ln.strip()], boat.read_bytes()
 
 
+def _imported(tmp: Path, result: Path, *options: str) -> np.ndarray:
+    """The ``A_BBo_B`` (linear-first) ``addmass --from result`` writes, read back."""
+    code, errors, after = _addmass_from(tmp, result, *options)
+    assert code == 0, errors
+    (tmp / "out.sdf").write_bytes(after)
+    A = read_sdf_file(tmp / "out.sdf").links[0].inertial.A_BBo_B
+    assert A is not None
+    return A.linear_first()
+
+
 def _one_error(code: int, errors: list[str], after: bytes) -> str:
     assert code == 2 and len(errors) == 1, (code, errors)
     assert errors[0].startswith("gzinertia: error:") and "internal error" not in errors[0], errors
@@ -317,12 +334,7 @@ def test_a_wamit_file_with_fortran_d_exponents_reads_as_its_e_twin(tmp_path: Pat
     for exponent in ("E", "D"):
         wamit = tmp_path / f"hull_{exponent}.1"
         wamit.write_text("\n".join(_wamit_lines(exponent)) + "\n", encoding="ascii")
-        code, errors, after = _addmass_from(tmp_path, wamit, *_WAMIT_OPTIONS)
-        assert code == 0, errors
-        (tmp_path / "out.sdf").write_bytes(after)
-        A = read_sdf_file(tmp_path / "out.sdf").links[0].inertial.A_BBo_B
-        assert A is not None
-        written.append(A.linear_first())
+        written.append(_imported(tmp_path, wamit, *_WAMIT_OPTIONS))
     assert np.array_equal(written[0], written[1])
     assert np.allclose(written[0], 1000.0 * ABAR, rtol=1e-9, atol=0)
 
@@ -469,12 +481,7 @@ def test_a_netcdf_whose_variables_share_one_block_is_read_within_the_memory_limi
                        ("shared.nc", capytaine_like(shared=shared))):
         path = tmp_path / name
         path.write_bytes(data)
-        code, errors, after = _addmass_from(tmp_path, path, "--about", "0,0,0")
-        assert code == 0, errors
-        (tmp_path / "out.sdf").write_bytes(after)
-        A = read_sdf_file(tmp_path / "out.sdf").links[0].inertial.A_BBo_B
-        assert A is not None
-        imported.append(A.linear_first())
+        imported.append(_imported(tmp_path, path, "--about", "0,0,0"))
     assert np.array_equal(imported[0], imported[1])
     assert np.allclose(imported[0], A_DATASET, rtol=1e-9, atol=0)
 
@@ -606,7 +613,7 @@ def test_text_meshes_refuse_numbers_gz_common_reads_otherwise(tmp_path: Path, ki
     mesh, its line and the word; spellings it reads whole read as the cube (volume 8, as trimesh
     reads the file); a Latin-1 comment or name does not matter."""
     text = _cube_texts()[kind]
-    cases: dict[str, tuple[bytes, int]] = {}
+    cases: dict[str, tuple[bytes, int | None]] = {}
     for word in ("1.0", "1e0", "+1", "1_000", "１", "1abc", "0x1", "inf", "NaN", "1e200"):
         spelled, line = _spell_first_one(text, word)
         cases[word] = (spelled.encode("utf-8"), line)
@@ -614,12 +621,7 @@ def test_text_meshes_refuse_numbers_gz_common_reads_otherwise(tmp_path: Path, ki
              "ply": ("\nelement vertex", "\ncomment caf\xe9\nelement vertex"),
              "off": ("OFF\n", "OFF\n# caf\xe9\n")}[kind]
     cases["latin-1"] = (text.replace(*latin, 1).encode("latin-1"), 0)
-    paths = []
-    for i, (data, _) in enumerate(cases.values()):
-        paths.append(tmp_path / f"case{i}.{kind}")
-        paths[-1].write_bytes(data)
-    for (word, (_, line_number)), path, line in zip(cases.items(), paths, _volumes(paths),
-                                                   strict=True):
+    for word, line_number, path, line in _read_cases(tmp_path, cases, kind):
         value = 1.0 if word == "latin-1" else _gz_common_reads(word)
         if value is not None and abs(value) <= 1e100:
             assert line.startswith("volume") and float(line.split()[1]) == pytest.approx(8.0), (
