@@ -201,7 +201,7 @@ def _problem(word: str, syntax: Syntax, limit: float) -> tuple[float | None, str
     read = None if spelled is None else _strtod(spelled)
     if read is None:
         if re.match(_HEX_PREFIX, word) and _strtod(word) is not None:
-            return None, "is hexadecimal: write it in decimal"
+            return None, "is hexadecimal, which is not read here: write it in decimal"
         lead = _leading_number(word) if syntax.prefix else ""
         hint = f" ({syntax.reader} would read only its start, {lead!r})" if lead else ""
         return None, f"is not a number{hint}"
