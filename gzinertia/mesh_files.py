@@ -195,22 +195,27 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
             # NumPy < 2 only warned, and read part of a word; a coordinate that overflows is
             # refused below (_check_coordinates), not warned about
             warnings.filterwarnings("error", message="string or file could not be read")
-            loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh", **options)
+            loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh",
+                                  process=False, **options)
     except Exception:
         if file_type in TEXT_FORMATS:  # name the word trimesh's reader refused, if one is
             found = bad_number(data.decode("utf-8", errors="replace"), file_type, path)
             if found is not None:
                 raise MeshFileError(found) from None
         raise
-    vertices = getattr(loaded, "vertices", ())
-    _check_counts(path, len(vertices), len(getattr(loaded, "faces", ())), limits, "has")
-    _check_coordinates(path, vertices)
+    # checked before trimesh's processing, which drops the triangles of a NaN or an infinity
+    _check_coordinates(path, getattr(loaded, "vertices", ()))
+    if isinstance(loaded, trimesh.Trimesh):
+        loaded.process()  # as trimesh.load does by default: merged vertices
+    _check_counts(path, len(getattr(loaded, "vertices", ())),
+                  len(getattr(loaded, "faces", ())), limits, "has")
     return loaded
 
 
 def _check_coordinates(path: str, vertices: Any) -> None:
     """Vertex coordinates finite and within ±1e100, as every number gzinertia reads (trimesh
-    reads ``inf``, ``nan`` and ``1e300`` as such)."""
+    reads ``inf``, ``nan`` and ``1e300`` as such, in text and binary formats alike, and its
+    processing then drops the triangles of the non-finite ones without a word)."""
     import numpy as np
 
     from gzinertia.numbers import MAX_MAGNITUDE
