@@ -546,6 +546,31 @@ def test_a_binary_stl_whose_count_lies_is_one_line_naming_it(tmp_path: Path) -> 
         assert f"declares {count} triangles" in line and f"{len(data)} bytes" in line, line
 
 
+def test_binary_meshes_with_a_vertex_that_is_not_finite_are_one_line(tmp_path: Path) -> None:
+    """A NaN or an infinity in a binary PLY or a GLB (no text to check): trimesh's processing
+    dropped the triangles it touches and the mesh read as another one; now one line. The same
+    sphere without it reads as trimesh reads it."""
+    import trimesh
+
+    sphere = trimesh.creation.icosphere(subdivisions=2)
+    paths = []
+    for kind in ("ply", "glb"):
+        for bad in (None, math.nan, math.inf):
+            vertices = sphere.vertices.copy()
+            if bad is not None:
+                vertices[5, 1] = bad
+            mesh = trimesh.Trimesh(vertices, sphere.faces, process=False)
+            paths.append(tmp_path / f"{kind}_{bad}.{kind}")
+            paths[-1].write_bytes(mesh.export(file_type=kind))
+    for path, line in zip(paths, _volumes(paths), strict=True):
+        if "None" in path.name:
+            assert line.startswith("volume"), line
+            assert float(line.split()[1]) == pytest.approx(sphere.volume, rel=1e-6), line
+        else:
+            assert line == (f"mesh {str(path)!r} has a vertex coordinate that is not finite or "
+                            "beyond 1e+100"), line
+
+
 AUTO = ('<?xml version="1.0"?>\n<sdf version="1.11">\n<model name="m">\n<link name="l">\n'
         '<inertial auto="true"><density>1000</density></inertial>\n'
         '<collision name="c"><geometry><mesh><uri>{mesh}</uri></mesh></geometry></collision>\n'
