@@ -58,13 +58,16 @@ MAX_LIMIT = 2**53
 
 def _from_env(name: str, default: int, maximum: int = MAX_LIMIT) -> int:
     """A whole number from 1 to ``maximum`` from the environment variable ``name``
-    (``default`` when unset); anything else is an error naming the variable."""
+    (``default`` when unset), in ASCII digits (``int()`` took ``1_000`` and ``１０``); anything
+    else is an error naming the variable."""
+    from gzinertia.numbers import NumberError, read_integer
+
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     try:
-        value = int(raw, 10) if raw.isascii() and raw.isdigit() else 0
-    except ValueError:  # more digits than Python converts
+        value = read_integer(raw)
+    except NumberError:
         value = 0
     if not 1 <= value <= maximum:
         raise GzInertiaError(f"{name} must be a whole number from 1 to {maximum}, not "

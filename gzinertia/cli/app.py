@@ -176,17 +176,22 @@ def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
 
 
 def parse_vector(text: str | None, option: str, default: tuple[float, float, float]) -> Vec3Tuple:
-    """``"x,y,z"`` (commas or spaces) as three finite floats; an error naming the option."""
+    """``"x,y,z"`` (commas or spaces) as three finite numbers as C reads them
+    (:func:`gzinertia.numbers.read_number`: ``1_0`` and ``１`` are no numbers); an error naming
+    the option. Their magnitude is the command's to judge (an overflow is an error naming the
+    file and link)."""
     import math
+
+    from gzinertia.numbers import NumberError, read_number
 
     if text is None:
         return default
-    parts = [p for p in text.replace(",", " ").split() if p]
     try:
-        values = [float(p) for p in parts]
-    except ValueError:
-        values = []
-    if len(values) != 3 or not all(math.isfinite(v) for v in values):
+        values = [read_number(p, limit=math.inf) for p in text.replace(",", " ").split()]
+    except NumberError as exc:
+        raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}: {exc}"
+                             ) from None
+    if len(values) != 3:
         raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}")
     return (values[0], values[1], values[2])
 

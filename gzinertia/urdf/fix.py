@@ -140,7 +140,7 @@ def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
 
 
 def _number(text: str | None) -> float | None:
-    from gzinertia.sdf.values import c_double
+    from gzinertia.numbers import c_double
 
     if text is None:
         return None
