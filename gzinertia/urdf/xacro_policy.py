@@ -102,8 +102,9 @@ class ReadRoots:
     """The folders an expansion may read under (resolved: links followed), growing as
     ``$(find)`` finds packages."""
 
-    def __init__(self, roots: Iterable[str | Path]) -> None:
+    def __init__(self, roots: Iterable[str | Path], files: Iterable[str | Path] = ()) -> None:
         self._roots: list[Path] = []
+        self._files = {Path(os.path.realpath(f)) for f in files}
         for root in roots:
             self.add(root)
 
@@ -114,9 +115,13 @@ class ReadRoots:
             self._roots.append(real)
 
     def allows(self, path: str | Path) -> bool:
-        """Whether ``path`` (links resolved) is under one of the roots, through no hidden
-        folder or file below it (``.git``: a CI checkout keeps its token in ``.git/config``)."""
+        """Whether ``path`` (links resolved) is one of the files named readable (the file being
+        expanded, which may be a hidden temporary copy), or under one of the roots through no
+        hidden folder or file below it (``.git``: a CI checkout keeps its token in
+        ``.git/config``)."""
         real = Path(os.path.realpath(path))
+        if real in self._files:
+            return True
         return any(real.is_relative_to(root) and not any(
             part.startswith(".") for part in real.relative_to(root).parts)
             for root in self._roots)
@@ -419,4 +424,4 @@ def default_roots(path: str | Path, package_roots: Sequence[Path],
     package = enclosing_package(path)
     if package is not None:
         roots.append(package)
-    return ReadRoots([*roots, *package_roots, *policy.read_roots])
+    return ReadRoots([*roots, *package_roots, *policy.read_roots], files=[path])
