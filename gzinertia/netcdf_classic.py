@@ -25,6 +25,8 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gzinertia.record_base import ValueRecord
+
 __all__ = ["MAX_HEADER_ENTRIES", "NetcdfError", "is_classic", "subset"]
 
 #: Dimensions, attributes (per list) and variables read from one header.
@@ -43,8 +45,8 @@ def is_classic(data: bytes) -> bool:
     return data[:3] == b"CDF"
 
 
-@dataclass(frozen=True)
-class _Variable:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Variable(ValueRecord):
     name: str
     shape: tuple[int, ...]
     record: bool

@@ -232,7 +232,9 @@ def _run_action(root: Path, config: str | None) -> tuple[int, list[tuple[str, di
     done = subprocess.run(["bash", "-e", "-c", script], cwd=root, env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    status = int((root / "github_output").read_text().strip().removeprefix("exit-code="))
+    outputs = dict(line.split("=", 1) for line in
+                   (root / "github_output").read_text().strip().splitlines())
+    status = int(outputs["exit-code"])
     log = json.loads((root / "out.sarif").read_text())
     assert not list(jsonschema.Draft4Validator(SCHEMA).iter_errors(log))
     return status, _commands(done.stdout), log
