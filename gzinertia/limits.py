@@ -131,6 +131,7 @@ def _bounded_from_env(name: str, default: int, maximum: int) -> int:
     return value
 
 
+# duplicates: the limits records (ReadLimits, MeshLimits) are alike by shape only: one per set
 @dataclass(frozen=True, repr=False, eq=False)
 class MesherLimits(ValueRecord):
     """CPU seconds and memory (MiB of address space beyond what the process has) the BEM's

@@ -31,11 +31,11 @@ from conftest import run_cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_hostile_files import run_cli_limited, run_limited  # noqa: E402
+from test_hostile_files import run_cli_limited, run_limited
 
-from gzinertia.physics.rotation import Pose  # noqa: E402
-from gzinertia.records import Collision, Geometry, SourceRef  # noqa: E402
-from gzinertia.wording import bounded  # noqa: E402
+from gzinertia.physics.rotation import Pose
+from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.wording import bounded
 
 pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
@@ -239,6 +239,27 @@ def test_native_meshing_through_the_helper_when_threads_run() -> None:
     mesh_sandbox._HELPER.stop()
     assert helped.panels == forked.panels and helped.coarse_panels == forked.coarse_panels
     np.testing.assert_array_equal(helped.A_BBo_B.linear_first(), forked.A_BBo_B.linear_first())
+
+
+def test_the_progress_bars_leave_the_meshing_forked() -> None:
+    """On a terminal, ``addmass --bem`` draws rich bars; rich's refresh thread made forking
+    unsafe, and each link's meshing would have gone through the helper (0.4 s more per mesh
+    file, ``benchmarks/bench_bem.py --child``). The bars are redrawn at each event instead."""
+    import io
+
+    from rich.console import Console
+
+    from gzinertia.report.bem_progress import BarProgress
+    from gzinertia.sandbox import fork_is_safe
+
+    bars = BarProgress(Console(file=io.StringIO(), force_terminal=True))
+    try:
+        bars.link("m::a", 0, 2)
+        bars.solve("BEM solve, 2000 panels", 6)
+        bars.advance()
+        assert fork_is_safe()
+    finally:
+        bars.close()
 
 
 # --- scale: the mesher and the solver see the body at unit size ----------------------------------

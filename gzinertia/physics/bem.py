@@ -28,9 +28,10 @@ the spec's point in the spec's axes and no change of point is needed.
   (:mod:`gzinertia.physics.mesh_sandbox`).
 * **Scale.** Capytaine has absolute thresholds: the same panels 1 mm across gave an added mass
   6e-4 off the unit body's scaled, 0.1 mm 16-49 % off, 1 µm negative diagonal entries. Potential
-  flow has no length scale, so each solve is of the surface scaled to about unit size by a
-  power of two (exact), and the result is scaled back: ``ℓ³`` for the linear block, ``ℓ⁴`` the
-  coupling, ``ℓ⁵`` the angular one (:func:`solve_surface`).
+  flow has no length scale, so a surface much smaller or larger than a metre is solved scaled
+  to about unit size by a power of two (exact: :func:`~gzinertia.physics.surface_mesh.unit_scale`),
+  and the result is scaled back: ``ℓ³`` for the linear block, ``ℓ⁴`` the coupling, ``ℓ⁵`` the
+  angular one (:func:`solve_surface`).
 """
 
 from __future__ import annotations
