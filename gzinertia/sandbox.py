@@ -167,13 +167,26 @@ def read_exactly(fd: int, n: int, deadline: float | None = None) -> bytes | None
     return b"".join(chunks)
 
 
+def _silence_stderr() -> None:
+    """In the child: nothing it writes reaches the caller's standard error, neither Python's
+    warnings nor a native library's, nor the dump of a fault handler (``-X faulthandler``,
+    pytest's) when it crashes: the caller's one line is the message."""
+    import faulthandler
+
+    faulthandler.disable()
+    sys.stderr = Discard()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
 def run_forked(
     work: Callable[[], bytes], limits: ChildLimits, cpu_message: str
 ) -> ChildOutcome:
     """Runs ``work`` in a forked child under ``limits`` and returns what it sent and how it
     ended. ``work`` turns its own errors into the bytes it returns (an exception escaping it
     ends the child with exit code 3 and no bytes); the child's standard error is discarded
-    (the caller's one line is the message)."""
+    (:func:`_silence_stderr`)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -183,7 +196,7 @@ def run_forked(
 
             gc.freeze()  # the parent's objects: never scanned here (no copy-on-write faults)
             os.close(read_fd)
-            sys.stderr = Discard()
+            _silence_stderr()
             limit_self(limits, cpu_message)
             write_all(write_fd, work())
         except BaseException:

@@ -532,17 +532,20 @@ def test_the_mesher_limits_come_from_the_environment(
         monkeypatch.delenv(name)
 
 
-def test_sandbox_outcomes() -> None:
-    """The generic child runner (gzinertia.sandbox): a crash is a signal, not a dead parent; a
-    hang is stopped at the wall-clock limit; the bytes of a good child come back whole."""
+def test_sandbox_outcomes(capfd: pytest.CaptureFixture[str]) -> None:
+    """The generic child runner (gzinertia.sandbox): a crash is a signal, not a dead parent, and
+    prints nothing (pytest's fault handler, inherited, dumped a traceback to stderr); a hang is
+    stopped at the wall-clock limit; the bytes of a good child come back whole."""
     import ctypes
     import time
 
     from gzinertia.sandbox import ChildLimits, run_forked
 
     limits = ChildLimits(seconds=1, memory_mib=256)
+    capfd.readouterr()
     crashed = run_forked(lambda: bytes(ctypes.string_at(0)), limits, "cpu")
     assert crashed.signal == 11 and crashed.data == b""
+    assert capfd.readouterr() == ("", "")
     start = time.monotonic()
     hung = run_forked(lambda: (time.sleep(1000), b"")[1], limits, "cpu")
     assert hung.status is None and time.monotonic() - start < limits.wall_seconds + 2.0
