@@ -385,6 +385,8 @@ def test_a_link_of_1600_boxes_gives_no_line_longer_than_a_screen(
     if "--bem" in args:
         line = _one_error(status, err)
         assert "and 1597 more" in line, line
+        # each box already has its fewest triangles: fewer shapes, not larger panels, would do
+        assert "at a panel size of" in line and "--geometry NAMES" in line, line
 
 
 def test_an_unknown_link_names_a_few_of_the_links(

@@ -231,15 +231,18 @@ def require_panel_count(
         )
 
 
-def require_solvable(panels: int, places: str) -> None:
+def require_solvable(panels: int, places: str, h: float | None = None) -> None:
     """Refuses a solve on more than :data:`MAX_PANELS` panels, counted on the meshed surfaces
     themselves (:func:`require_panel_count` estimates before meshing, from the area);
-    ``places`` names the shapes (:func:`~gzinertia.physics.mesh_domain.shapes_place`)."""
+    ``places`` names the shapes (:func:`~gzinertia.physics.mesh_domain.shapes_place`), ``h``
+    the panel size they were meshed at (shapes smaller than it have their fewest triangles
+    already: many of them need fewer shapes, not larger panels)."""
     if panels > MAX_PANELS:
+        at = "" if h is None else f" at a panel size of {h:.3g} m"
         raise GzInertiaError(
-            f"{places}: the surface to solve has {panels} panels; the dense BEM is "
+            f"{places}: the surface to solve has {panels} panels{at}; the dense BEM is "
             f"limited to {MAX_PANELS} (memory grows as the square): choose a larger "
-            f"{option('panel_size')}"
+            f"{option('panel_size')}, or mesh fewer shapes ({option('geometry')} NAMES)"
         )
 
 
@@ -472,7 +475,7 @@ def _meshes(
         wet_coarse = free_surface.wetted(collisions, h * COARSE_RATIO, element, link)
         fine, coarse = wet_fine.surface, wet_coarse.surface
         volume, closed = wet_fine.displaced_volume, wet_fine.closed_panels
-    require_solvable(fine.panels, shapes_place(collisions, element, link))
+    require_solvable(fine.panels, shapes_place(collisions, element, link), h)
     length = (3.0 * volume / (4.0 * math.pi)) ** (1.0 / 3.0)
     return _Meshes(fine, coarse, closed, length)
 
@@ -756,7 +759,7 @@ def bem_added_mass_together(
     )
     fine = [m.fine for m in meshes]
     coarse = [m.coarse for m in meshes]
-    require_solvable(sum(s.panels for s in fine), places)
+    require_solvable(sum(s.panels for s in fine), places, h)
     poses = "|".join(",".join(f"{v:.17g}" for v in (*X.p, *X.R.ravel())) for _, X in links)
     domain = "inf" if waterline is None else "|".join(repr(v) for v in waterline)
     key = hashlib.sha256(
