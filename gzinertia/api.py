@@ -118,6 +118,8 @@ def read(
     model_paths: Sequence[str | Path] = (),
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> SdfDocument:
     """Reads a model or world file, and everything it includes, into a document of links.
 
@@ -129,11 +131,22 @@ def read(
     ``model_paths``) are searched for ``package://`` and ``$(find pkg)``, then
     ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``; ``xacro_args`` are xacro's
     ``name:=value`` arguments (``{"name": "value"}``; the built-in reader only).
+    ``xacro_env`` names the environment variables xacro's ``$(env)``/``$(optenv)`` may read
+    (no other is); ``trust_xacro`` evaluates xacro expressions with Python, which runs the
+    model's code (by default they are evaluated without Python: docs/security.md).
     Links are scoped ``model::nested::link`` (:meth:`~gzinertia.records.SdfDocument.link`).
     Raises :class:`~gzinertia.errors.GzInertiaError` (file and line) for a file it cannot read.
     """
     p = Path(path)
     paths = [*package_paths, *model_paths]
+    if xacro_env or trust_xacro:
+        from gzinertia.urdf.xacro_policy import XacroPolicy
+
+        policy = XacroPolicy(frozenset(xacro_env), trust_xacro)
+        if xacro_args is None:
+            xacro_args = {}
+    else:
+        policy = None
     if xacro_args is None:
         return _reader_for(p)(p, paths)
     if p.suffix.lower() in _READERS:
@@ -146,7 +159,7 @@ def read(
 
     if not is_xacro(str(p)):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
-    return read_model_file(p, paths, xacro_args=dict(xacro_args))
+    return read_model_file(p, paths, xacro_args=dict(xacro_args), xacro_policy=policy)
 
 
 def fit(link: LinkRecord, method: FitMethod = "volume") -> EllipsoidFit:

@@ -60,17 +60,26 @@ ENV_XACRO_SECONDS = "GZINERTIA_XACRO_SECONDS"
 ENV_XACRO_MEMORY = "GZINERTIA_XACRO_MAX_MEMORY"
 
 
-def _from_env(name: str, default: int) -> int:
-    """A positive integer from the environment variable ``name`` (``default`` when unset)."""
+#: The largest value any limit takes from the environment (2**53: exact as a float too).
+MAX_LIMIT = 2**53
+
+
+def _from_env(name: str, default: int, maximum: int = MAX_LIMIT) -> int:
+    """A whole number from 1 to ``maximum`` from the environment variable ``name``
+    (``default`` when unset), in ASCII digits (``int()`` took ``1_000`` and ``１０``); anything
+    else is an error naming the variable."""
+    from gzinertia.numbers import NumberError, read_integer
+
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     try:
-        value = int(raw, 10)
-    except ValueError:
+        value = read_integer(raw)
+    except NumberError:
         value = 0
-    if value < 1:
-        raise GzInertiaError(f"{name} must be a positive whole number, not {raw!r}")
+    if not 1 <= value <= maximum:
+        raise GzInertiaError(f"{name} must be a whole number from 1 to {maximum}, not "
+                             f"{raw[:40]!r}")
     return value
 
 
@@ -123,14 +132,6 @@ MAX_MESH_SECONDS = 86_400
 MAX_MESH_MEMORY_MIB = 1 << 22
 
 
-def _bounded_from_env(name: str, default: int, maximum: int) -> int:
-    """:func:`_from_env`, and at most ``maximum`` (an error naming the variable beyond)."""
-    value = _from_env(name, default)
-    if value > maximum:
-        raise GzInertiaError(f"{name} must be a whole number from 1 to {maximum}, not {value}")
-    return value
-
-
 # duplicates: the limits records (ReadLimits, MeshLimits) are alike by shape only: one per set
 @dataclass(frozen=True, repr=False, eq=False)
 class MesherLimits(ValueRecord):
@@ -146,6 +147,6 @@ class MesherLimits(ValueRecord):
         """The defaults, replaced by ``GZINERTIA_MESH_SECONDS`` and
         ``GZINERTIA_MESH_MAX_MEMORY`` where set."""
         return cls(
-            seconds=_bounded_from_env(ENV_MESH_SECONDS, cls.seconds, MAX_MESH_SECONDS),
-            memory_mib=_bounded_from_env(ENV_MESH_MEMORY, cls.memory_mib, MAX_MESH_MEMORY_MIB),
+            seconds=_from_env(ENV_MESH_SECONDS, cls.seconds, MAX_MESH_SECONDS),
+            memory_mib=_from_env(ENV_MESH_MEMORY, cls.memory_mib, MAX_MESH_MEMORY_MIB),
         )

@@ -27,7 +27,9 @@ textures a COLLADA file names are not geometry and are never looked at):
 
 Hostile files: the XML is parsed with lxml without entities, DTDs or network (a document with a
 ``<!DOCTYPE>`` is refused: COLLADA never needs one), numbers are parsed only up to what the
-caps (:class:`~gzinertia.limits.MeshLimits`) allow, node nesting and visits are bounded (an
+caps (:class:`~gzinertia.limits.MeshLimits`) allow, and each only when gz-common would read all
+of the word (:data:`gzinertia.numbers.GZ_COMMON`: ``1_000``, full-width digits, trailing
+letters are refused, naming the word and its line), node nesting and visits are bounded (an
 ``<instance_node>`` cycle ends in an error), and every problem is a
 :class:`~gzinertia.mesh_files.MeshFileError` naming the file and, where known, the line.
 """
@@ -43,6 +45,7 @@ import numpy as np
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
+from gzinertia.numbers import GZ_COMMON, MAX_MAGNITUDE, NumberError, read_integer, read_number
 
 __all__ = ["MAX_NODE_DEPTH", "MAX_NODE_VISITS", "ColladaError", "read_collada"]
 
@@ -75,10 +78,20 @@ def _first(element: Any, name: str) -> Any:
 _STEP = 1 << 20
 
 
+class _BadNumberError(Exception):
+    """A word of an element's text that is not a number, and the lines before it there."""
+
+    def __init__(self, error: NumberError, newlines: int) -> None:
+        super().__init__(str(error))
+        self.error, self.newlines = error, newlines
+
+
 def _numbers(text: str | None, count: int, dtype: Any) -> Any:
-    """At most ``count`` whitespace-separated numbers from ``text``, stopping at the first token
-    that is not one (as gz-common's ``strtod``/``strtoul`` loops stop), read in steps of
-    :data:`_STEP` characters so that memory is bounded by ``count``, not by the text."""
+    """At most ``count`` whitespace-separated numbers from ``text`` (floats or, for an integer
+    ``dtype``, whole numbers), each a word gz-common's ``strtod``/``strtoul`` reads whole
+    (:data:`gzinertia.numbers.GZ_COMMON`), read in steps of :data:`_STEP` characters so that
+    memory is bounded by ``count``, not by the text. Any other word is a :class:`_BadNumberError`
+    (gz-common would read a different number, or stop there)."""
     if not text or count <= 0:
         return np.zeros(0, dtype=dtype)
     parts: list[Any] = []
@@ -87,30 +100,44 @@ def _numbers(text: str | None, count: int, dtype: Any) -> Any:
         end = min(size, pos + _STEP)
         while end < size and not text[end].isspace():
             end += 1  # finish the token
-        tokens = text[pos:end].split()[: count - have]
-        pos = end
-        try:
-            values = np.array(tokens, dtype=dtype)
-            complete = True
-        except (ValueError, OverflowError):
-            values, complete = _prefix(tokens, dtype), False
+        values = _step(text[pos:end], count - have, dtype)
+        if values is None:
+            values = _step_exactly(text, pos, end, count - have, dtype)
         parts.append(values)
         have += len(values)
-        if not complete:
-            break
+        pos = end
     return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
 
-def _prefix(tokens: list[str], dtype: Any) -> Any:
-    """The numbers before the first token that is not one."""
-    good: list[str] = []
-    for token in tokens:
-        try:
-            np.array([token], dtype=dtype)
-        except (ValueError, OverflowError):
+def _step(chunk: str, most: int, dtype: Any) -> Any:
+    """The step's numbers when every word is plain (ASCII, no ``_``: Python then reads as
+    ``strtod`` does) and, for floats, finite within ``±MAX_MAGNITUDE``; else ``None``."""
+    if not chunk.isascii() or "_" in chunk:
+        return None
+    try:
+        values = np.array(chunk.split()[:most], dtype=dtype)
+    except (ValueError, OverflowError):
+        return None
+    if values.dtype.kind == "f" and len(values) and not (
+        np.all(np.isfinite(values)) and float(np.max(np.abs(values))) <= MAX_MAGNITUDE
+    ):
+        return None
+    return values
+
+
+def _step_exactly(text: str, pos: int, end: int, most: int, dtype: Any) -> Any:
+    """:func:`_step` word by word, naming the first word that is not a number."""
+    integers = np.issubdtype(dtype, np.integer)
+    values: list[float | int] = []
+    for match in re.finditer(r"[^ \t\n\r\f\v]+", text[pos:end]):
+        if len(values) == most:
             break
-        good.append(token)
-    return np.array(good, dtype=dtype)
+        word = match.group()
+        try:
+            values.append(read_integer(word) if integers else read_number(word, GZ_COMMON))
+        except NumberError as exc:
+            raise _BadNumberError(exc, text.count("\n", 0, pos + match.start())) from None
+    return np.array(values, dtype=dtype)
 
 
 class _Reader:
@@ -135,6 +162,33 @@ class _Reader:
         where = f", line {line}" if line else ""
         return ColladaError(f"mesh {self.path!r}{where}: {message}")
 
+    def numbers(self, element: Any, count: int, dtype: Any) -> Any:
+        """:func:`_numbers` of the element's text, a word that is not a number an error naming
+        its line."""
+        try:
+            return _numbers(element.text, count, dtype)
+        except _BadNumberError as bad:
+            line = getattr(element, "sourceline", None)
+            where = f", line {line + bad.newlines}" if line else ""
+            raise ColladaError(
+                f"mesh {self.path!r}{where}: <{_local(element)}> value {bad.error}"
+            ) from None
+
+    def attribute_number(self, element: Any, name: str) -> float:
+        """Attribute ``name`` as gz-common reads a number (``std::stod``, whole word)."""
+        try:
+            return read_number(element.get(name).strip(" \t\n\r"), GZ_COMMON)
+        except NumberError as exc:
+            raise self.fail(element, f"<{_local(element)} {name}> value {exc}") from None
+
+    def attribute_integer(self, element: Any, name: str, default: str = "") -> int:
+        """Attribute ``name`` as a whole number in ASCII digits (``int()`` read ``2_4`` as 24,
+        tinyxml2 and ``std::stoi`` read 2)."""
+        try:
+            return read_integer((element.get(name) or default).strip(" \t\n\r"))
+        except NumberError as exc:
+            raise self.fail(element, f"<{_local(element)} {name}> value {exc}") from None
+
     def element(self, url: str | None, referrer: Any) -> Any:
         """gz-common's ``ElementId``: the element whose id (or sid) the URL names."""
         key = (url or "").strip()
@@ -152,11 +206,8 @@ class _Reader:
         asset = _first(self.root, "asset")
         unit = _first(asset, "unit") if asset is not None else None
         if unit is not None and unit.get("meter") is not None:
-            try:
-                meter = float(unit.get("meter"))
-            except ValueError:
-                meter = math.nan
-            if not (math.isfinite(meter) and meter > 0.0):
+            meter = self.attribute_number(unit, "meter")
+            if not meter > 0.0:
                 raise self.fail(unit, f"<unit meter={unit.get('meter')!r}> is not a positive "
                                       "number of metres")
         scene = _first(self.root, "scene")
@@ -198,7 +249,7 @@ class _Reader:
         matrix = _first(node, "matrix")
         if matrix is not None:
             values = np.zeros(16)
-            read = _numbers(matrix.text, 16, float)
+            read = self.numbers(matrix, 16, float)
             values[: len(read)] = read
             return values.reshape(4, 4)
         translate = _first(node, "translate")
@@ -215,7 +266,7 @@ class _Reader:
         return X
 
     def vector(self, element: Any, n: int) -> Any:
-        values = _numbers(element.text, n, float)
+        values = self.numbers(element, n, float)
         if len(values) < n:
             raise self.fail(element, f"<{_local(element)}> needs {n} numbers")
         return values
@@ -234,11 +285,7 @@ class _Reader:
         positions = None
         for put in _children(primitive, "input"):
             semantic = put.get("semantic") or ""
-            try:
-                offset = int(put.get("offset") or "0")
-            except ValueError:
-                raise self.fail(put, f"<input offset={put.get('offset')!r}> is not an integer"
-                                ) from None
+            offset = self.attribute_integer(put, "offset", "0")
             if semantic not in ("VERTEX", "NORMAL", "TEXCOORD"):
                 semantic = f"other {len(offsets)}"  # gz-common: each such input on its own
             offsets.setdefault(semantic, set()).add(offset)
@@ -258,11 +305,11 @@ class _Reader:
             vcount = _first(primitive, "vcount")
             if vcount is None:
                 raise self.fail(primitive, "<polylist> has no <vcount>")
-            counts = _numbers(vcount.text, self.limits.max_faces - self.faces + 1, np.int64)
+            counts = self.numbers(vcount, self.limits.max_faces - self.faces + 1, np.int64)
             corners = int(np.sum(np.maximum(counts - 2, 0)))
             self.count_faces(primitive, corners)
             room = int(np.sum(counts)) * tuple_size
-        indices = _numbers(p.text, room, np.int64)
+        indices = self.numbers(p, room, np.int64)
         corners_index = indices[vertex_offset::tuple_size][: len(indices) // tuple_size]
         if kind == "triangles":
             tri = corners_index[: len(corners_index) // 3 * 3].reshape(-1, 3)
@@ -305,12 +352,8 @@ class _Reader:
             accessor = _first(technique, "accessor")
         if array is None or accessor is None:
             raise self.fail(source, "a position <source> without <float_array> or <accessor>")
-        try:
-            total = int(array.get("count", ""))
-            stride = int(accessor.get("stride", ""))
-        except ValueError:
-            raise self.fail(source, "a position <source> whose <float_array count> or "
-                                    "<accessor stride> is not an integer") from None
+        total = self.attribute_integer(array, "count")
+        stride = self.attribute_integer(accessor, "stride")
         if total < 0 or stride < 3:
             raise self.fail(source, f"a position <source> with count {total} and stride "
                                     f"{stride} (stride must be at least 3)")
@@ -319,7 +362,7 @@ class _Reader:
             raise self.fail(array, f"declares {points} vertices, more than the "
                                    f"{self.limits.max_vertices} read (raise "
                                    f"{ENV_MAX_MESH_VERTICES} to read it)")
-        values = _numbers(array.text, total, float)
+        values = self.numbers(array, total, float)
         n = max(0, (len(values) - 3) // stride + 1) if len(values) >= 3 else 0
         starts = np.arange(n) * stride
         out = values[starts[:, None] + np.arange(3)[None, :]] if n else np.zeros((0, 3))

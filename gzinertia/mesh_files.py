@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from pathlib import Path, PurePath
 from typing import Any
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
+from gzinertia.mesh_text import TEXT_FORMATS, MeshTextError, bad_number, prepared_text_mesh
 from gzinertia.safe_read import RefusedFileError, read_regular_file
 
 __all__ = [
@@ -173,8 +175,14 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
                 f"mesh {path!r} is {kind}-compressed or archived data: not read "
                 "(decompress it and name the mesh itself)"
             )
+    if file_type in TEXT_FORMATS:
+        try:
+            data = prepared_text_mesh(data, file_type, path)
+        except MeshTextError as exc:
+            raise MeshFileError(str(exc)) from None
     _check_counts(path, *_declared_counts(data, file_type), limits, "declares")
-    import trimesh  # lazy: only meshes need it
+    import numpy as np  # lazy, with trimesh: only meshes need them
+    import trimesh
 
     if file_type == "dae":
         return _load_collada(data, path, limits)
@@ -182,11 +190,42 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
     options: dict[str, Any] = {"resolver": _folder_resolver(Path(path).parent, limits.max_bytes)}
     if file_type in ("obj", "gltf", "glb"):
         options["skip_materials"] = True
-    loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh", **options)
-    vertices = len(getattr(loaded, "vertices", ()))
-    faces = len(getattr(loaded, "faces", ()))
-    _check_counts(path, vertices, faces, limits, "has")
+    try:
+        with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
+            # NumPy < 2 only warned, and read part of a word; a coordinate that overflows is
+            # refused below (_check_coordinates), not warned about
+            warnings.filterwarnings("error", message="string or file could not be read")
+            loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh",
+                                  process=False, **options)
+    except Exception:
+        if file_type in TEXT_FORMATS:  # name the word trimesh's reader refused, if one is
+            found = bad_number(data.decode("utf-8", errors="replace"), file_type, path)
+            if found is not None:
+                raise MeshFileError(found) from None
+        raise
+    # checked before trimesh's processing, which drops the triangles of a NaN or an infinity
+    _check_coordinates(path, getattr(loaded, "vertices", ()))
+    if isinstance(loaded, trimesh.Trimesh):
+        loaded.process()  # as trimesh.load does by default: merged vertices
+    _check_counts(path, len(getattr(loaded, "vertices", ())),
+                  len(getattr(loaded, "faces", ())), limits, "has")
     return loaded
+
+
+def _check_coordinates(path: str, vertices: Any) -> None:
+    """Vertex coordinates finite and within ±1e100, as every number gzinertia reads (trimesh
+    reads ``inf``, ``nan`` and ``1e300`` as such, in text and binary formats alike, and its
+    processing then drops the triangles of the non-finite ones without a word)."""
+    import numpy as np
+
+    from gzinertia.numbers import MAX_MAGNITUDE
+
+    v = np.asarray(vertices, dtype=float)
+    if v.size and not float(np.max(np.abs(v))) <= MAX_MAGNITUDE:  # NaN too
+        raise MeshFileError(
+            f"mesh {path!r} has a vertex coordinate that is not finite or beyond "
+            f"{MAX_MAGNITUDE:g}"
+        )
 
 
 def _load_collada(data: bytes, path: str, limits: MeshLimits) -> Any:
@@ -203,4 +242,5 @@ def _load_collada(data: bytes, path: str, limits: MeshLimits) -> Any:
         raise MeshFileError(str(exc)) from None
     mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
     _check_counts(path, len(mesh.vertices), len(mesh.faces), limits, "has")
+    _check_coordinates(path, mesh.vertices)
     return mesh

@@ -58,6 +58,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "density_or_fluid": ("--density or --fluid", "density"),
     "wamit_length": ("--wamit-length", "wamit_length"),
     "about": ("--about", "about"),
+    "axes": ("--axes", "axes_rpy"),
     "from_link": ("--from needs --link", "addmass_from needs link="),
     "density": ("--density", "density"),
     "fluid": ("--fluid", "fluid"),

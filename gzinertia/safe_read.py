@@ -73,16 +73,24 @@ def _check(st: os.stat_result, limit: int) -> None:
         raise RefusedFileError(f"is larger than {size_text(limit)} ({st.st_size} bytes): not read")
 
 
-def open_regular_file(path: str | Path, limit: int) -> int:
+def open_regular_file(path: str | Path, limit: int, *, dir_fd: int | None = None) -> int:
     """A read-only descriptor of the regular file ``path`` (at most ``limit`` bytes long).
 
     Raises :class:`RefusedFileError` for anything else (checked before opening),
     :class:`FileNotFoundError`, :class:`IsADirectoryError` or another :class:`OSError`.
-    The caller closes the descriptor.
+    The caller closes the descriptor. ``dir_fd``: ``path`` is a name in that open folder, and a
+    symbolic link there is refused, not followed (``O_NOFOLLOW``).
     """
-    st = os.stat(path)
-    _check(st, limit)
-    fd = os.open(path, _OPEN_FLAGS)
+    if dir_fd is None:
+        st = os.stat(path)
+        _check(st, limit)
+        fd = os.open(path, _OPEN_FLAGS)
+    else:
+        st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode):
+            raise RefusedFileError("is a symbolic link: not followed")
+        _check(st, limit)
+        fd = os.open(path, _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0), dir_fd=dir_fd)
     try:
         opened = os.fstat(fd)
         if (opened.st_dev, opened.st_ino) != (st.st_dev, st.st_ino):
@@ -107,10 +115,11 @@ def _chunks(fd: int, limit: int) -> Iterator[bytes]:
         yield chunk
 
 
-def read_regular_file(path: str | Path, limit: int) -> bytes:
+def read_regular_file(path: str | Path, limit: int, *, dir_fd: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, refused (:class:`RefusedFileError`) unless it is
-    a regular file of at most ``limit`` bytes; see :func:`open_regular_file`."""
-    fd = open_regular_file(path, limit)
+    a regular file of at most ``limit`` bytes; see :func:`open_regular_file` (and its
+    ``dir_fd``)."""
+    fd = open_regular_file(path, limit, dir_fd=dir_fd)
     try:
         return b"".join(_chunks(fd, limit))
     finally:

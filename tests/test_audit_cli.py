@@ -123,7 +123,8 @@ def test_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run_cli(["audit", str(DEFECTS), "--format", "json"], capsys)
     assert code == 1
     data = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
-    assert set(data) == {"version", "files", "findings"} and isinstance(data["version"], str)
+    assert set(data) == {"version", "files", "findings", "settings"}
+    assert isinstance(data["version"], str) and data["settings"] == []
     for f in data["files"]:
         assert set(f) == {"path", "status", "message"}
         assert f["status"] in ("ok", "skipped", "error")
@@ -249,16 +250,29 @@ def test_overrides_and_selection() -> None:
 
 @pytest.mark.oracle("pydrake")
 def test_model_path_from_settings_is_relative_to_the_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / ".gzinertia.toml").write_text('model-path = ["models"]\n')
-    write(tmp_path / "models" / "crate", _triangle_model())
-    (tmp_path / "models" / "crate" / "model.config").write_text(model_config(version="1.10"))
-    world_file = write(tmp_path / "worlds", world(include("model://crate"), version="1.10"),
-                       "w.sdf")
-    code, out, _ = run_cli(["audit", str(world_file), "--config", str(tmp_path / ".gzinertia.toml"),
-                            "--format", "text"], capsys)
+    """A settings file found for the audited file: its paths are relative to its folder; one
+    given with ``--config``: relative to the working directory, as ruff has it (it applies to
+    every file, wherever it lies)."""
+    settings = tmp_path / "proj" / ".gzinertia.toml"
+    write(tmp_path / "proj" / "models" / "crate", _triangle_model())
+    settings.write_text('model-path = ["models"]\n')
+    (tmp_path / "proj" / "models" / "crate" / "model.config").write_text(
+        model_config(version="1.10"))
+    world_file = write(tmp_path / "proj" / "worlds",
+                       world(include("model://crate"), version="1.10"), "w.sdf")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    code, out, _ = run_cli(["audit", str(world_file), "--format", "text"], capsys)
     assert code == 1 and "GZI104" in out  # found through the include
+    code, out, _ = run_cli(["audit", str(world_file), "--config", str(settings),
+                            "--format", "text"], capsys)
+    assert "GZI104" not in out and "GZI001" in out  # elsewhere/models does not exist
+    monkeypatch.chdir(tmp_path / "proj")
+    code, out, _ = run_cli(["audit", str(world_file), "--config", str(settings),
+                            "--format", "text"], capsys)
+    assert code == 1 and "GZI104" in out
 
 
 @pytest.mark.oracle("pydrake")

@@ -26,8 +26,11 @@ def _example(text: str, heading: str) -> tuple[str, str]:
 
 
 def _file_name(example: str) -> str:
-    """URDF examples (GZI4xx) are written as ``model.urdf``, the others as ``model.sdf``."""
-    return "model.urdf" if example.lstrip().startswith("<robot") else "model.sdf"
+    """URDF examples (GZI4xx) are written as ``model.urdf`` (``model.urdf.xacro`` when they
+    declare xacro's namespace), the others as ``model.sdf``."""
+    if not example.lstrip().startswith("<robot"):
+        return "model.sdf"
+    return "model.urdf.xacro" if "xmlns:xacro" in example else "model.urdf"
 
 
 @pytest.mark.parametrize("code", sorted(RULES))

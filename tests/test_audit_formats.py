@@ -18,6 +18,7 @@ import math
 import os
 import pickle
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import FrozenInstanceError, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -42,6 +43,7 @@ from gzinertia.audit.findings import (
     FileStatus,
     Finding,
     RuleInfo,
+    SettingsUse,
     plain_json_value,
 )
 from gzinertia.audit.formats import (
@@ -230,7 +232,12 @@ def _same_json(a: Any, b: Any) -> bool:
 
 
 def _check_json_contract(data: Any, result: AuditResult) -> None:
-    assert list(data) == ["version", "files", "findings"]
+    assert list(data) == ["version", "files", "findings", "settings"]
+    assert data["settings"] == [
+        {"path": u.path, "files": list(u.files), "changes": _as_json_sees_it(dict(u.changes)),
+         "rules_off": list(u.rules_off), "unchecked": list(u.unchecked)}
+        for u in result.settings
+    ]
     assert data["version"] == VERSION
     assert [list(f) for f in data["files"]] == [["path", "status", "message"]] * len(result.files)
     assert [FileStatus(**f) for f in data["files"]] == list(result.files)
@@ -262,6 +269,7 @@ def test_json_round_trips_the_contract() -> None:
 
 def test_json_of_nothing() -> None:
     assert _strict_json(render(EMPTY, "json", RULES, VERSION)) == {
+        "settings": [],
         "version": VERSION,
         "files": [],
         "findings": [],
@@ -331,10 +339,19 @@ _statuses = st.builds(
     status=st.sampled_from(["ok", "skipped", "error"]),
     message=st.one_of(st.none(), _words),
 )
+_settings = st.builds(
+    SettingsUse,
+    path=st.sampled_from(["pyproject.toml", "sub/.gzinertia.toml", "my models/x,y:z.toml"]),
+    files=st.lists(_paths, max_size=3, unique=True).map(tuple),
+    changes=st.dictionaries(st.sampled_from(["select", "ignore", "model-path", "xacro-args"]),
+                            st.lists(_words, max_size=2), min_size=1, max_size=2),
+    rules_off=st.lists(_codes, max_size=3, unique=True).map(lambda c: tuple(sorted(c))),
+)
 _results = st.builds(
     AuditResult,
     files=st.lists(_statuses, max_size=4, unique_by=lambda s: s.path).map(tuple),
     findings=st.lists(_findings, max_size=8).map(tuple),
+    settings=st.lists(_settings, max_size=2, unique_by=lambda u: u.path).map(tuple),
 )
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -602,7 +619,7 @@ def test_junit_of_nothing_and_of_unprintable_text() -> None:
     nasty = Finding("GZI101", "error", "a.sdf", 1, "m::l\x01", "bell\x07 esc\x1b ]]> & <x/>")
     text = render(AuditResult((), (nasty,)), "junit", RULES, VERSION)
     case = etree.fromstring(text.encode("utf-8")).findall("testsuite/testcase")[1]
-    assert case.get("name") == "m::l\ufffd"
+    assert case.get("name") == "m::l\\x01"  # shown escaped, as in the text format
     # Controls XML cannot hold are shown escaped (as in the text format), not dropped.
     assert case.find("failure").get("message") == "bell\\x07 esc\\x1b ]]> & <x/>"
 
@@ -648,9 +665,19 @@ def test_github_escaping_as_the_docs_say() -> None:
     assert escape_github_data("%0A") == "%250A"  # a literal %0A stays literal
 
 
+def _acted_on(text: str) -> set[str]:
+    """The characters of ``text`` a terminal or a log viewer acts on instead of showing: every
+    control (C0, DEL, C1) but the line feed, format characters (bidi overrides, isolates, zero
+    widths), line and paragraph separators, surrogates."""
+    return {ch for ch in text if ch != "\n"
+            and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")}
+
+
 @FAST
 @given(st.lists(_findings, min_size=1, max_size=5))
 def test_github_round_trips_any_text(findings: list[Finding]) -> None:
+    """What the runner reads back is the finding, exactly when it holds nothing to act on;
+    otherwise those characters arrive escaped, and the message keeps its line breaks."""
     result = AuditResult((), tuple(findings))
     out = render(result, "github", RULES, VERSION)
     lines = out.split("\n")[: len(findings)]
@@ -658,7 +685,11 @@ def test_github_round_trips_any_text(findings: list[Finding]) -> None:
         assert "\n" not in line and "\r" not in line
         _, props, data = parse_workflow_command(line)
         assert props["file"] == f.file and props["title"] == f.code
-        assert data == (f"[{f.link}] {f.message}" if f.link else f.message)
+        written = f"[{f.link}] {f.message}" if f.link else f.message
+        assert not _acted_on(data)
+        if not _acted_on(written):
+            assert data == written
+        assert data.count("\n") == written.count("\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -708,7 +739,7 @@ def test_text_has_one_line_per_finding(result: AuditResult) -> None:
     """One line per finding, except that findings repeated on identical links share one
     (tests/test_audit_grouping.py); every finding is on a line of its file, code and link."""
     lines = render(result, "text", RULES, VERSION).splitlines()
-    n_bad = sum(s.status != "ok" for s in result.files)
+    n_bad = sum(s.status != "ok" for s in result.files) + len(result.settings)  # a line each
     file_level = [f for f in result.findings if f.link is None]
     with_link = [f for f in result.findings if f.link is not None]
     assert len(file_level) + n_bad + 1 <= len(lines) <= len(result.findings) + n_bad + 1

@@ -61,10 +61,12 @@ def test_no_file_name_starts_a_workflow_command(
     commands = _commands(out)
     if fmt != "github":
         assert commands == [], commands
-    else:  # exactly one command per finding or file not audited, reading back the real names
+    else:  # exactly one command per finding or file not audited, the names shown escaped
         parsed = [parse_workflow_command(line) for line in commands]
         files = sorted(props["file"] for _, props, _ in parsed)
-        assert files == sorted(f"models/{n}" for n in (FINDING_NAME, BROKEN_NAME, TEMPLATE_NAME))
+        assert files == sorted([
+            "models/x\\n::error file=evil.sdf,line=1::owned\\r\\x1b[31m.sdf",
+            "models/y\\n::error::broken.sdf", "models/z\\n::warning::t.sdf.erb"])
     if fmt in ("text", "table"):
         assert "models/x\\n::error file=evil.sdf,line=1::owned\\r\\x1b[31m.sdf" in out
         assert "\x1b" not in out
@@ -101,7 +103,7 @@ def test_link_names_with_line_breaks_stay_on_their_line(
         parsed = [parse_workflow_command(line) for line in commands]
         assert sorted(props["file"] for _, props, _ in parsed) == [str(evil), str(odd)]
         (finding,) = [m for c, p, m in parsed if p["file"] == str(odd)]
-        assert finding.startswith("[added_mass_about_com::hull\n\r2] ")
+        assert finding.startswith("[added_mass_about_com::hull\\n\\r2] ")  # shown escaped
     else:
         assert commands == [], commands
     if fmt in ("text", "table", "junit"):

@@ -300,6 +300,8 @@ def test_every_third_party_import_is_a_declared_runtime_dependency() -> None:
                 imported.add(node.module.split(".")[0])
     third_party = {m for m in imported if m not in sys.stdlib_module_names} - {"gzinertia"}
     third_party -= {"tomli", "sdformat", "sdformat13", "sdformat14", "sdformat15"}  # optional
+    distributions = {"yaml": "pyyaml"}  # import name -> the name pyproject declares
+    third_party = {distributions.get(m, m) for m in third_party}
     assert third_party - optional <= declared, third_party - optional - declared
     import networkx  # noqa: F401  (installed, as declared)
 
@@ -582,3 +584,18 @@ def test_an_unexpected_exception_on_standard_input_names_stdin(
                                capsys)
     assert (status, out, err.count("\n")) == (2, "", 1), err
     assert err.startswith("gzinertia: error: <stdin>: internal error, please report (KeyError")
+
+
+@pytest.mark.parametrize("name", ["esc\x1b[31mred.sdf", "bel\x07.sdf", "csi\x9b2J.sdf",
+                                  "bidi\u202eFDS.sdf", "nl\n::error file=x::y.sdf"])
+def test_an_error_line_shows_control_characters_of_a_file_name_escaped(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file name with terminal controls, C1 controls, bidi overrides or a line break is one
+    error line that a terminal or a CI log shows as it is (issue 23 item 12)."""
+    path = tmp_path / name
+    path.write_text("not xml")
+    code, out, err = run_cli(["show", str(path)], capsys)
+    assert code == 2 and out == ""
+    [line] = err.splitlines()
+    assert line.isprintable() and "\u202e" not in line and line.startswith("gzinertia: error: ")

@@ -85,7 +85,7 @@ def test_a_failed_rename_leaves_the_original_and_no_temporary(
     target = tmp_path / "model.sdf"
     target.write_bytes(OLD)
 
-    def refuse(*_: object) -> None:
+    def refuse(*_: object, **__: object) -> None:  # os.replace(tmp, name, src_dir_fd=...)
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", refuse)

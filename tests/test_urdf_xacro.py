@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,61 +12,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import CORPUS
-from corpus_packages import corpus_xacros, in_tree, package_tree
+from test_xacro_compatibility import XACRO_COMMAND
 
 from gzinertia.errors import SdfError
 from gzinertia.urdf import read_urdf_file
-from gzinertia.urdf.xacro_expand import expand_xacro, find_package, resolve_package_uri
-
-XACRO = Path(sys.executable).parent / "xacro"
-
-
-#: The ``xacro`` command run in a Python that patches only ``$(find)`` to our resolver (ament,
-#: which the command uses, is not installed here).
-XACRO_COMMAND = (
-    "import sys; from xacro import substitution_args as s, main\n"
-    "from gzinertia.urdf.xacro_expand import find_package\n"
-    "def f(p):\n"
-    "    d = find_package(p)\n"
-    "    if d is None: raise s.SubstitutionException('no package ' + p)\n"
-    "    return str(d)\n"
-    "s._eval_find = f\n"
-    "sys.argv = ['xacro', sys.argv[1]]; main()\n"
-)
-
-
-@pytest.fixture(scope="module")
-def corpus_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The corpus's repositories as a package tree (tests/corpus_packages.py), built once."""
-    return package_tree(CORPUS, tmp_path_factory.mktemp("corpus"))
-
-
-@pytest.mark.parametrize("path", corpus_xacros(CORPUS), ids=lambda p: p.name)
-def test_expansion_equals_the_xacro_command(path: Path, corpus_tree: Path) -> None:
-    """Same bytes as ``xacro FILE`` (with ROS_PACKAGE_PATH naming the same packages), or the
-    same failure."""
-    if not XACRO.exists():
-        pytest.skip("xacro command not installed")
-    tree = corpus_tree
-    copy = in_tree(tree, CORPUS, path)
-    env = {"PATH": "/usr/bin:/bin", "ROS_PACKAGE_PATH": str(tree)}
-    script = XACRO_COMMAND
-    import os
-
-    env["PYTHONPATH"] = os.environ.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, "-c", script, str(copy)], capture_output=True,
-                          text=True, env=env, timeout=120)
-    monkey = pytest.MonkeyPatch()
-    monkey.setenv("ROS_PACKAGE_PATH", str(tree))
-    try:
-        if proc.returncode != 0:
-            with pytest.raises(SdfError):
-                expand_xacro(copy)
-            return
-        assert expand_xacro(copy) == proc.stdout
-    finally:
-        monkey.undo()
+from gzinertia.urdf.xacro_expand import find_package, resolve_package_uri
 
 
 def _fake_workspace(tmp_path: Path) -> Path:
@@ -160,7 +111,8 @@ def test_xacro_include_of_a_fifo_is_refused(tmp_path: Path) -> None:
 
 
 def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
-    """A macro that calls itself, and load_yaml of a device: refused, one line each."""
+    """A macro that calls itself, load_yaml of a device (outside the model's folders) and of a
+    FIFO beside the model (not a regular file): refused, one line each."""
     rec = tmp_path / "rec.xacro"
     rec.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
                    '  <xacro:macro name="m"><xacro:m/></xacro:macro>\n  <xacro:m/>\n</robot>\n')
@@ -168,12 +120,19 @@ def test_hostile_xacro_is_one_line_no_hang(tmp_path: Path) -> None:
         read_urdf_file(rec)
     assert "nest too deeply" in str(err.value) and "\n" not in str(err.value)
     dev = tmp_path / "dev.xacro"
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
     dev.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                   "  <xacro:property name=\"y\" value=\"${xacro.load_yaml('/dev/zero')}\"/>\n"
+                   "  <xacro:property name=\"y\" value=\"${xacro.load_yaml('zero.yaml')}\"/>\n"
                    '  <link name="${y}"/>\n</robot>\n')
     with pytest.raises(SdfError) as err:
         read_urdf_file(dev)
-    assert str(err.value).startswith(f"{dev}:2: xacro: /dev/zero: is a character device")
+    assert str(err.value).startswith(f"{dev}:2: xacro: {tmp_path / 'zero.yaml'}: outside the "
+                                     "folders xacro may read")
+    os.mkfifo(tmp_path / "pipe.yaml")
+    dev.write_text(dev.read_text().replace("zero.yaml", "pipe.yaml"))
+    with pytest.raises(SdfError) as err:
+        read_urdf_file(dev)
+    assert str(err.value).startswith(f"{dev}:2: xacro: {tmp_path / 'pipe.yaml'}: is a FIFO")
 
 
 def _xacro_command(path: Path, ws: Path) -> str:

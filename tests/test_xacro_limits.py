@@ -1,6 +1,8 @@
-"""xacro's ``${...}`` are Python ``eval`` calls: each expansion runs in a child process with a
-CPU-time, memory and wall-clock limit. Expression bombs end as one line naming the file (and
-the line where it is known), exit status 2, well within the ``deadline``; good files expand to
+"""Each xacro expansion runs in a child process with a CPU-time, memory and wall-clock limit.
+Expression bombs end as one line naming the file (and the line where it is known), exit status
+2, well within the ``deadline``: refused by gzinertia's evaluator before they run (the default),
+or stopped by the limits when the model is trusted (``--trust-xacro``, xacro's own ``eval``);
+macros that multiply without any expression are stopped by the limits. Good files expand to
 the same text whichever way the child is started."""
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from conftest import CORPUS, run_cli
 from gzinertia.errors import SdfError
 from gzinertia.urdf.xacro_expand import expand_annotated
 from gzinertia.urdf.xacro_lines import strip
+from gzinertia.urdf.xacro_policy import TRUST_FLAG, XacroPolicy
 from gzinertia.urdf.xacro_sandbox import (
     ENV_XACRO_MEMORY,
     ENV_XACRO_SECONDS,
@@ -54,40 +57,69 @@ BOMBS = {
 }
 
 
+#: What gzinertia's evaluator says of each bomb: refused before anything runs, or a bound.
+REFUSALS = ("is not evaluated", "more than", "longer than")
+
+
+@pytest.mark.parametrize("trust", [False, True], ids=["evaluated", "trusted"])
 @pytest.mark.parametrize("expression", BOMBS.values(), ids=BOMBS.keys())
 def test_expression_bombs_exit_2_with_one_line(
-    expression: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    expression: str, trust: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch, deadline: None,
 ) -> None:
     monkeypatch.setenv(ENV_XACRO_SECONDS, str(SECONDS))
     path = _bomb(tmp_path, expression)
     start = time.monotonic()
-    code, out, err = run_cli(["show", str(path)], capsys)
+    code, out, err = run_cli(["show", *([TRUST_FLAG] if trust else []), str(path)], capsys)
     elapsed = time.monotonic() - start
     assert code == 2 and out == ""
     [line] = err.strip().splitlines()
     assert line.startswith(f"gzinertia: error: {path}") and "xacro" in line
     assert elapsed < wall_seconds(XacroLimits(SECONDS)) + 5.0
-    # the limit named where one was hit
-    assert any(s in line for s in (ENV_XACRO_SECONDS, ENV_XACRO_MEMORY, "recursion"))
+    if trust:  # Python ran it: the limit that stopped it is named
+        assert any(s in line for s in (ENV_XACRO_SECONDS, ENV_XACRO_MEMORY, "recursion"))
+    else:  # refused or bounded before it ran, at the expression's line
+        assert line.startswith(f"gzinertia: error: {path}:3: xacro: ")
+        assert any(s in line for s in REFUSALS), line
+        assert elapsed < 5.0
+
+
+def test_macros_that_multiply_are_stopped_by_the_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    deadline: None,
+) -> None:
+    """No expression at all: each macro calls the next twice, 2**40 links. Only the child's
+    limits stop it (the evaluator has nothing to refuse)."""
+    monkeypatch.setenv(ENV_XACRO_SECONDS, str(SECONDS))
+    macros = "".join(f'<xacro:macro name="m{i}"><xacro:m{i + 1}/><xacro:m{i + 1}/></xacro:macro>'
+                     for i in range(40))
+    path = tmp_path / "macro_bomb.urdf.xacro"
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    f'  {macros}<xacro:macro name="m40"><link name="l"/></xacro:macro>\n'
+                    '  <xacro:m0/>\n</robot>\n')
+    code, out, err = run_cli(["show", str(path)], capsys)
+    assert code == 2 and out == ""
+    [line] = err.strip().splitlines()
+    assert line.startswith(f"gzinertia: error: {path}") and "xacro" in line
+    assert any(s in line for s in (ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)), line
 
 
 def test_macro_recursion_and_the_memory_limit_from_the_environment(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     deadline: None,
 ) -> None:
-    """A list of 10⁸ entries (800 MB) is refused under a 200 MiB limit; the line of the
-    expression is named."""
+    """Trusted (Python evaluates), a list of 10⁸ entries (800 MB) is refused under a 200 MiB
+    limit; the line of the expression is named."""
     monkeypatch.setenv(ENV_XACRO_MEMORY, "200")
     path = _bomb(tmp_path, "len([0]*10**8)")
-    code, _, err = run_cli(["show", str(path)], capsys)
+    code, _, err = run_cli(["show", TRUST_FLAG, str(path)], capsys)
     assert code == 2
     assert err.strip() == (
         f"gzinertia: error: {path}:3: xacro: needs more memory than its limit "
         f"({ENV_XACRO_MEMORY}) evaluating ${{len([0]*10**8)}}"
     )
     monkeypatch.setenv(ENV_XACRO_SECONDS, "0")
-    code, _, err = run_cli(["show", str(path)], capsys)
+    code, _, err = run_cli(["show", TRUST_FLAG, str(path)], capsys)
     assert code == 2 and ENV_XACRO_SECONDS in err and len(err.strip().splitlines()) == 1
 
 
@@ -137,13 +169,14 @@ def test_forked_and_helper_children_expand_alike(deadline: None) -> None:
 
 
 def test_the_helper_keeps_the_limits(tmp_path: Path, deadline: None) -> None:
+    trusted = XacroPolicy(trust=True)
     path = _bomb(tmp_path, BOMBS["huge list"])
     with pytest.raises(SdfError) as err:
-        run_expansion(str(path), {}, [], XacroLimits(seconds=SECONDS), fork=False)
+        run_expansion(str(path), {}, [], XacroLimits(seconds=SECONDS), trusted, fork=False)
     assert str(err.value).startswith(f"{path}:3: xacro: needs more memory")
     slow = _bomb(tmp_path, BOMBS["C loop"])
     with pytest.raises(SdfError) as err:
-        run_expansion(str(slow), {}, [], XacroLimits(seconds=SECONDS), fork=False)
+        run_expansion(str(slow), {}, [], XacroLimits(seconds=SECONDS), trusted, fork=False)
     assert ENV_XACRO_SECONDS in str(err.value)
     good = tmp_path / "good.xacro"  # the helper survives its children's limit hits
     good.write_text('<robot name="g"><link name="a"/></robot>\n')
@@ -185,7 +218,7 @@ def test_with_another_thread_running_the_helper_expands_in_the_callers_setting(
         masses = []
         for ws in ("ws1", "ws2"):
             monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / ws))
-            _, text, _, _ = run_expansion("robot.xacro", {}, [])
+            _, text, _, _, _ = run_expansion("robot.xacro", {}, [])
             masses.append(strip(text).split('<mass value="')[1].split('"')[0])
         assert masses == ["1.5", "2.5"]
     finally:

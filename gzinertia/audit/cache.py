@@ -37,10 +37,18 @@ The cache lives in ``.gzinertia_cache/`` in the working directory (``--cache-dir
 a run; a cache that cannot be read or written is ignored (the audit then simply checks every
 file). The folder holds a ``.gitignore`` and a ``CACHEDIR.TAG`` so that it is neither committed
 nor backed up.
+
+Nothing in it is reached through a symbolic link (:mod:`gzinertia.confined`): below the
+working directory (or, for a cache folder elsewhere, below that folder) every folder on the way,
+the markers and the cache files are opened without following a link, so a link a pull request
+commits (``.gzinertia_cache/audit`` to a folder elsewhere, a dangling ``.gitignore``), or one
+an ``actions/cache`` archive restores, makes the cache unused (with a note), never written,
+read or pruned through. Pruning deletes only regular ``*.json`` files, by name in the folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -53,6 +61,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.findings import Finding, JsonValue
+from gzinertia.confined import create_new, open_folder, working_root
 from gzinertia.record_base import Record
 from gzinertia.safe_read import digest_regular_file, read_regular_file
 
@@ -71,7 +80,10 @@ __all__ = [
     "default_cache_dir",
     "entry_mac",
     "file_digest",
+    "load_cache_file",
+    "prepare_cache_folder",
     "run_key",
+    "store_cache_file",
 ]
 
 #: Bump when the entry layout or the meaning of a stored field changes.
@@ -90,11 +102,53 @@ _TAG = (
     "# This file is a cache directory tag created by gzinertia.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
+#: The files that keep the cache folder out of commits and backups: name, text.
+_MARKERS = ((".gitignore", "# created by gzinertia\n*\n"), ("CACHEDIR.TAG", _TAG))
 
 
 def default_cache_dir() -> Path:
     """``$GZINERTIA_CACHE_DIR``, else ``.gzinertia_cache`` in the working directory."""
     return Path(os.environ.get(ENV_DIR) or DEFAULT_DIR)
+
+
+def _root(folder: Path) -> str:
+    """Where links stop being followed for the cache folder ``folder``: the working directory
+    when it lies below it, else the folder itself (taken as named: the user chose it; what it
+    holds may come from an ``actions/cache`` archive)."""
+    return working_root(folder) or os.path.abspath(folder)
+
+
+def load_cache_file(folder: Path, path: Path, limit: int = MAX_CACHE_BYTES) -> bytes:
+    """The bytes of the cache file ``path`` (under the cache folder ``folder``), reached
+    through no symbolic link below the working directory (or below ``folder``, when it is
+    elsewhere) and read as :func:`~gzinertia.safe_read.read_regular_file` reads (at most
+    ``limit`` bytes); an ``OSError`` when it cannot be (:class:`FileNotFoundError`: no cache
+    yet)."""
+    with open_folder(path.parent, _root(folder)) as opened:
+        return read_regular_file(path.name, limit, dir_fd=opened.fd)
+
+
+def prepare_cache_folder(folder: Path, inner: Path) -> None:
+    """Makes the cache folder ``folder`` (with its ``.gitignore`` and ``CACHEDIR.TAG``) and the
+    folder ``inner`` in it, as needed, through no symbolic link below the working directory
+    (or below ``folder``, when it is elsewhere); an ``OSError``
+    (:class:`~gzinertia.confined.LinkError` for a link) when it cannot."""
+    root = _root(folder)
+    with open_folder(folder, root, create=True) as top:
+        for name, text in _MARKERS:
+            create_new(top, name, text.encode("utf-8"))
+    with open_folder(inner, root, create=True):
+        pass
+
+
+def store_cache_file(folder: Path, path: Path, data: bytes) -> None:
+    """Writes the cache file ``path`` atomically (:func:`prepare_cache_folder` first), through
+    no symbolic link; an ``OSError`` or :class:`~gzinertia.errors.GzInertiaError` when it
+    cannot."""
+    from gzinertia.edit.safe_write import write_atomically
+
+    prepare_cache_folder(folder, path.parent)
+    write_atomically(path, data, root=_root(folder))
 
 
 def _digest(data: bytes) -> str:
@@ -188,11 +242,13 @@ def _modules_under(root: str) -> list[str]:
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
             net_buoyancy: float = 0.05,
-            xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = ()) -> str:
+            xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = (),
+            xacro_env: Sequence[str] = (), trust_xacro: bool = False) -> str:
     """The key of one cache file: code, settings, read and mesh limits (``limits``, default
     from the environment), model path and working directory; for xacro files, the arguments
-    (``xacro_args``, by glob), the package roots from the environment and the expansion
-    limits."""
+    (``xacro_args``, by glob), the environment variables ``$(env)`` may read and their values
+    (``xacro_env``; only their digest is kept), whether expressions run as Python
+    (``trust_xacro``), the package roots from the environment and the expansion limits."""
     from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
 
@@ -211,6 +267,8 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
         net_buoyancy,
         _xacro_settings(xacro_args),
+        [[name, os.environ.get(name)] for name in sorted(set(xacro_env))],
+        trust_xacro,
     ]
     return _digest(json.dumps(settings).encode())
 
@@ -343,7 +401,7 @@ class AuditCache:
         regular file, is larger than :data:`MAX_CACHE_BYTES` or nested too deeply to parse),
         and, for a file in :meth:`save`'s layout (one entry a line), each entry's text."""
         try:
-            raw = read_regular_file(self.path, MAX_CACHE_BYTES)
+            raw = load_cache_file(self.folder, self.path)
             by_line = _entries_by_line(raw)
             if by_line is not None:
                 return by_line
@@ -462,19 +520,24 @@ class AuditCache:
                 for k in live
             ]
             data = _HEAD + "\n" + ",\n".join(lines) + ("\n" if lines else "") + _TAIL
-            write_atomically(self.path, data.encode("utf-8"))
+            write_atomically(self.path, data.encode("utf-8"), root=_root(self.folder))
             self._prune()
         except Exception as exc:  # a cache is an optimisation: never fail the audit for it
             self.problems.append(f"{self.path}: cache not written ({exc})")
 
     def _prepare_folder(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for name, text in ((".gitignore", "# created by gzinertia\n*\n"), ("CACHEDIR.TAG", _TAG)):
-            marker = self.folder / name
-            if not marker.exists():
-                marker.write_text(text, encoding="utf-8")
+        prepare_cache_folder(self.folder, self.path.parent)
 
     def _prune(self) -> None:
-        files = sorted(self.path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
-        for old in files[:-MAX_KEYS]:
-            old.unlink(missing_ok=True)
+        """Keeps the newest :data:`MAX_KEYS` cache files: regular ``*.json`` files only,
+        deleted by name in the cache's own folder (never through a link)."""
+        with open_folder(self.path.parent, _root(self.folder)) as folder:
+            files = sorted(
+                (entry.stat(follow_symlinks=False).st_mtime_ns, entry.name)
+                for entry in os.scandir(folder.fd)
+                if entry.name.endswith(".json") and not entry.name.startswith(".")
+                and entry.is_file(follow_symlinks=False)
+            )
+            for _, name in files[:-MAX_KEYS]:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(name, dir_fd=folder.fd)

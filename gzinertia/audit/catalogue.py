@@ -244,5 +244,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "within 0.26° of ±90° is snapped (wrong rotation), or a zero-mass <inertial> is "
             "lumped into a massless link (0/0: the model does not load).",
         ),
+        _rule(
+            "GZI404",
+            "xacro-optenv-default",
+            "info",
+            "A xacro $(optenv NAME default) took its default because NAME is not among the "
+            "environment variables gzinertia may read (--xacro-env): the audited model is the "
+            "one built where NAME is unset.",
+        ),
     ]
 )

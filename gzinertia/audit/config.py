@@ -4,7 +4,11 @@ Found for each audited file as ruff does (:class:`ConfigFinder`): the nearest se
 the file's folder or a parent of it (in each folder ``.gzinertia.toml`` first, then a
 ``pyproject.toml`` that has a ``[tool.gzinertia]`` table), so files of several projects audited
 in one run each get their own project's settings; a file with none above it gets the one
-found from the working directory, else the defaults. ``--config FILE`` applies to every file.
+found from the working directory, else the defaults. As in ruff, ``--config FILE`` applies
+that one file to every file (its relative paths relative to the working directory) and no other
+settings file is read; ``--isolated`` reads none. Every report names the settings files that
+changed what was checked (:mod:`gzinertia.audit.settings_use`).
+
 Keys (kebab-case; snake_case is accepted too)::
 
     select = ["GZI1", "GZI204"]          # codes or prefixes; default: every rule
@@ -13,6 +17,7 @@ Keys (kebab-case; snake_case is accepted too)::
     density = 1025.0                     # fluid density, kg/m³ (default: water or air)
     tolerance = "gz"                     # inertia validity: gz (default) or drake
     model-path = ["models"]              # folders for model:// URIs, relative to the file
+    xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     [tool.gzinertia.per-path-ignores]    # (in .gzinertia.toml: [per-path-ignores])
     "test/worlds/*.sdf" = ["GZI106"]     # fnmatch globs relative to the config file's folder
 
@@ -30,11 +35,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
@@ -47,6 +55,7 @@ __all__ = [
     "ConfigFinder",
     "Tolerance",
     "check_codes",
+    "check_settings_choice",
     "config_from_table",
     "find_config_file",
     "load_config",
@@ -54,6 +63,8 @@ __all__ = [
     "parse_density",
     "parse_severity",
     "parse_tolerance",
+    "root_settings_file",
+    "settings_file_in",
     "split_codes",
     "with_overrides",
 ]
@@ -64,7 +75,7 @@ Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
-        "net-buoyancy", "xacro-args")
+        "net-buoyancy", "xacro-args", "xacro-env")
 
 
 class ConfigError(GzInertiaError):
@@ -96,6 +107,12 @@ class AuditConfig(ValueRecord):
     #: matches a file (as ``per_path_ignores`` match) applies, later ones win
     #: (:meth:`xacro_args_for`); ``--xacro-arg`` comes last, as the glob ``*``.
     xacro_args: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    #: Environment variables xacro's ``$(env)``/``$(optenv)`` may read (``xacro-env``,
+    #: ``--xacro-env``).
+    xacro_env: tuple[str, ...] = ()
+    #: Evaluate xacro expressions with Python (``--trust-xacro``; never from a settings file: a
+    #: pull request could add one).
+    trust_xacro: bool = False
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -137,13 +154,61 @@ class AuditConfig(ValueRecord):
                 out.update(pairs)
         return out
 
+    def xacro_policy(self, read_roots: Sequence[str] = ()) -> XacroPolicy:
+        """What a xacro expansion may do under these settings; ``read_roots``: folders its
+        reads may reach besides the file's own folder, package and the package paths (the
+        audited folders, the settings file's folder)."""
+        from gzinertia.urdf.xacro_policy import XacroPolicy
+
+        roots = (*read_roots, self.root) if self.source is not None else tuple(read_roots)
+        return XacroPolicy(frozenset(self.xacro_env), self.trust_xacro, roots)
+
     def is_ignored(self, code: str, path: str) -> bool:
         """Whether ``per_path_ignores`` switch ``code`` off for the file ``path``."""
         return _matches(code, tuple(self.ignored_for(path)))
 
+    def checked(self, codes: Iterable[str], path: str) -> frozenset[str]:
+        """The codes among ``codes`` checked in the file ``path``: :meth:`selected`, and not
+        switched off for its path (:meth:`ignored_for`)."""
+        selected = self.selected(codes)
+        ignored = self.ignored_for(path)
+        return _unmatched(selected, tuple(sorted(ignored))) if ignored else selected
+
 
 def _matches(code: str, patterns: Sequence[str]) -> bool:
     return any(p == "ALL" or code.startswith(p) for p in patterns)
+
+
+def _shown(value: object) -> str:
+    """``value`` as ``repr`` writes it (control characters escaped), cut short: a settings
+    file may hold a string of a megabyte or lists nested 32 deep, and an error is one line."""
+    import reprlib
+
+    short = reprlib.Repr()
+    short.maxlevel, short.maxstring, short.maxother = 3, 80, 80
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 6
+    return short.repr(value)
+
+
+def _part(name: str) -> str:
+    """A key or glob from a settings file as an error names it: control characters escaped
+    (:func:`~gzinertia.audit.formats.visible`), cut short."""
+    if name.isprintable() and len(name) <= 80:
+        return name
+    from gzinertia.audit.formats import visible
+
+    shown = visible(name)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
+def _visible(path: str | Path) -> str:
+    """A settings file's path as errors and reports name it (:func:`visible`)."""
+    text = str(path)
+    if text.isprintable():
+        return text
+    from gzinertia.audit.formats import visible
+
+    return visible(text)
 
 
 @functools.lru_cache(maxsize=8)
@@ -156,6 +221,12 @@ def _selected_codes(
     return frozenset(c for c in chosen if not _matches(c, ignore))
 
 
+@functools.lru_cache(maxsize=64)
+def _unmatched(codes: frozenset[str], patterns: tuple[str, ...]) -> frozenset[str]:
+    """The ``codes`` no pattern matches (asked once per file: the same few answers)."""
+    return frozenset(c for c in codes if not _matches(c, patterns))
+
+
 def check_codes(patterns: Iterable[str], known: Iterable[str], where: str) -> tuple[str, ...]:
     """``patterns`` upper-cased; each must be ``ALL`` or a prefix of at least one known code."""
     known_codes = sorted(known)
@@ -166,8 +237,8 @@ def check_codes(patterns: Iterable[str], known: Iterable[str], where: str) -> tu
             continue
         if code != "ALL" and not any(k.startswith(code) for k in known_codes):
             raise ConfigError(
-                f"{where}: unknown rule code {raw!r} (known: {', '.join(known_codes)}, or a "
-                "prefix such as GZI2)"
+                f"{where}: unknown rule code {_shown(raw)} (known: {', '.join(known_codes)}, "
+                "or a prefix such as GZI2)"
             )
         out.append(code)
     return tuple(out)
@@ -183,7 +254,7 @@ def _string_list(value: object, key: str, where: str) -> list[str]:
         return split_codes(value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return [str(v) for v in value]
-    raise ConfigError(f"{where}: {key} must be a list of strings, not {value!r}")
+    raise ConfigError(f"{where}: {key} must be a list of strings, not {_shown(value)}")
 
 
 def parse_severity(value: object, where: str) -> Severity:
@@ -191,27 +262,33 @@ def parse_severity(value: object, where: str) -> Severity:
     for severity in SEVERITY_RANK:
         if severity == value:
             return severity
-    raise ConfigError(f"{where}: fail-on must be error, warning or info, not {value!r}")
+    raise ConfigError(f"{where}: fail-on must be error, warning or info, not {_shown(value)}")
 
 
 def parse_density(value: object, where: str) -> float:
     """``density`` (kg/m³), a finite positive number; a :class:`ConfigError` naming ``where``
     otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{where}: density must be a number of kg/m^3, not {value!r}")
+        raise ConfigError(f"{where}: density must be a number of kg/m^3, not {_shown(value)}")
     density = float(value)
     if not (math.isfinite(density) and density > 0.0):
-        raise ConfigError(f"{where}: density must be a positive number of kg/m^3, not {value!r}")
+        raise ConfigError(
+            f"{where}: density must be a positive number of kg/m^3, not {_shown(value)}"
+        )
     return density
 
 
 def parse_fraction(value: object, where: str) -> float:
     """``net-buoyancy``: a fraction of the weight, a finite number >= 0."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{where}: net-buoyancy must be a fraction of the weight, not {value!r}")
+        raise ConfigError(
+            f"{where}: net-buoyancy must be a fraction of the weight, not {_shown(value)}"
+        )
     fraction = float(value)
     if not (math.isfinite(fraction) and fraction >= 0.0):
-        raise ConfigError(f"{where}: net-buoyancy must be a finite number >= 0, not {value!r}")
+        raise ConfigError(
+            f"{where}: net-buoyancy must be a finite number >= 0, not {_shown(value)}"
+        )
     return fraction
 
 
@@ -225,8 +302,8 @@ def parse_xacro_args_table(
     out = []
     for glob, args in value.items():
         if not isinstance(args, Mapping):
-            raise ConfigError(f"{where}.{glob} must be a table of name = \"value\", "
-                              f"not {args!r}")
+            raise ConfigError(f"{where}.{_part(glob)} must be a table of name = \"value\", "
+                              f"not {_shown(args)}")
         pairs = []
         for name, arg in args.items():
             if isinstance(arg, bool):
@@ -234,10 +311,10 @@ def parse_xacro_args_table(
             elif isinstance(arg, (str, int, float)):
                 text = str(arg)
             else:
-                raise ConfigError(f"{where}.{glob}.{name} must be a string, number or boolean, "
-                                  f"not {arg!r}")
+                raise ConfigError(f"{where}.{_part(glob)}.{_part(name)} must be a string, "
+                                  f"number or boolean, not {_shown(arg)}")
             if not str(name).strip():
-                raise ConfigError(f"{where}.{glob}: an argument name is empty")
+                raise ConfigError(f"{where}.{_part(glob)}: an argument name is empty")
             pairs.append((str(name), text))
         out.append((str(glob), tuple(pairs)))
     return tuple(out)
@@ -248,47 +325,51 @@ def parse_tolerance(value: object, where: str) -> Tolerance:
     for tolerance in TOLERANCES:
         if tolerance == value:
             return tolerance
-    raise ConfigError(f"{where}: tolerance must be gz or drake, not {value!r}")
+    raise ConfigError(f"{where}: tolerance must be gz or drake, not {_shown(value)}")
 
 
 def config_from_table(
-    table: Mapping[str, Any], source: str, known_codes: Iterable[str]
+    table: Mapping[str, Any], source: str, known_codes: Iterable[str], root: str | None = None
 ) -> AuditConfig:
-    """An :class:`AuditConfig` from a parsed TOML table found in file ``source``."""
+    """An :class:`AuditConfig` from a parsed TOML table found in file ``source``; relative paths
+    in it (``per-path-ignores`` and ``xacro-args`` globs, ``model-path``) are relative to
+    ``root``, by default the file's folder."""
     known = frozenset(known_codes)
-    root = str(Path(source).parent)
+    root = str(Path(source).parent) if root is None else root
+    shown = _visible(source)
     values: dict[str, Any] = {}
     for raw_key, value in table.items():
         key = raw_key.replace("_", "-")
-        where = f"{source}: {raw_key}"
+        where = f"{shown}: {_part(raw_key)}"
         if key not in KEYS:
             raise ConfigError(
-                f"{source}: unknown key {raw_key!r} in the gzinertia settings "
+                f"{shown}: unknown key {_shown(raw_key)} in the gzinertia settings "
                 f"(known: {', '.join(KEYS)})"
             )
         if key in ("select", "ignore"):
-            values[key] = check_codes(_string_list(value, key, source), known, where)
+            values[key] = check_codes(_string_list(value, key, shown), known, where)
         elif key == "per-path-ignores":
             if not isinstance(value, Mapping):
                 raise ConfigError(f"{where} must be a table of glob = [codes]")
             values[key] = tuple(
-                (str(glob), check_codes(_string_list(codes, key, source), known, f"{where}.{glob}"))
+                (str(glob),
+                 check_codes(_string_list(codes, key, shown), known, f"{where}.{_part(glob)}"))
                 for glob, codes in value.items()
             )
         elif key == "fail-on":
-            values[key] = parse_severity(value, source)
+            values[key] = parse_severity(value, shown)
         elif key == "density":
-            values[key] = parse_density(value, source)
+            values[key] = parse_density(value, shown)
         elif key == "tolerance":
-            values[key] = parse_tolerance(value, source)
+            values[key] = parse_tolerance(value, shown)
         elif key == "net-buoyancy":
-            values[key] = parse_fraction(value, source)
+            values[key] = parse_fraction(value, shown)
         elif key == "xacro-args":
             values[key] = parse_xacro_args_table(value, where)
+        elif key == "xacro-env":
+            values[key] = tuple(_string_list(value, key, source))
         elif key == "model-path":
-            values[key] = tuple(
-                str(Path(root) / p) for p in _string_list(value, key, source)
-            )
+            values[key] = tuple(str(Path(root) / p) for p in _string_list(value, key, shown))
     return AuditConfig(
         select=values.get("select", ()),
         ignore=values.get("ignore", ()),
@@ -299,14 +380,16 @@ def config_from_table(
         model_paths=values.get("model-path", ()),
         net_buoyancy=values.get("net-buoyancy", 0.05),
         xacro_args=values.get("xacro-args", ()),
+        xacro_env=values.get("xacro-env", ()),
         root=root,
         source=source,
         known_codes=known,
     )
 
 
-#: Largest settings file read (checked before reading, see :mod:`gzinertia.safe_read`).
-MAX_CONFIG_BYTES = 16 * 1024 * 1024
+#: Largest settings file read (checked before reading, see :mod:`gzinertia.safe_read`): a
+#: megabyte of TOML already costs tomllib up to a few seconds and a few hundred MB.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -315,17 +398,25 @@ def _read_toml(path: Path) -> dict[str, Any]:
     else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
+    from gzinertia.audit.toml_limits import TomlShapeError, check_toml_shape
     from gzinertia.safe_read import read_regular_file
 
+    shown = _visible(path)
     try:
-        return tomllib.loads(read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8"))
+        text = read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8")
+        check_toml_shape(text)
+        return tomllib.loads(text)
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    except TomlShapeError as exc:
+        raise ConfigError(f"{shown}:{exc.line}: not read: {exc}") from None
+    except RecursionError:  # the shape check keeps tomllib well within the recursion limit
+        raise ConfigError(f"{shown}: not read: nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{shown}: not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:  # TOML is UTF-8; tomllib decodes without catching this
         raise ConfigError(
-            f"{path}: not valid TOML: byte {exc.start} is not UTF-8 (TOML files are UTF-8)"
+            f"{shown}: not valid TOML: byte {exc.start} is not UTF-8 (TOML files are UTF-8)"
         ) from None
 
 
@@ -338,9 +429,34 @@ def _table_of(path: Path) -> Mapping[str, Any] | None:
         if table is None:
             return None
         if not isinstance(table, Mapping):
-            raise ConfigError(f"{path}: [tool.gzinertia] must be a table")
+            raise ConfigError(f"{_visible(path)}: [tool.gzinertia] must be a table")
         return table
     return data
+
+
+def settings_file_in(folder: str | Path) -> Path | None:
+    """The settings file in ``folder`` itself (not its parents), as discovery takes it there:
+    ``.gzinertia.toml``, else a ``pyproject.toml`` with a ``[tool.gzinertia]`` table; ``None``
+    for neither (a ``pyproject.toml`` that cannot be read is a :class:`ConfigError`)."""
+    candidate = os.path.join(folder, CONFIG_FILE)
+    if os.path.isfile(candidate):
+        return Path(candidate)
+    pyproject = Path(folder, "pyproject.toml")
+    if pyproject.is_file() and _table_of(pyproject) is not None:
+        return pyproject
+    return None
+
+
+def root_settings_file(folder: str | Path = os.curdir) -> str:
+    """The file the GitHub Action pins every audited file's settings to (``--config``): the
+    settings file in ``folder`` (the repository's root), or ``""`` when it has none (the
+    Action then passes ``--isolated``). A ``pyproject.toml`` there that cannot be read is
+    named all the same, so that the audit reports it instead of passing it over."""
+    try:
+        found = settings_file_in(folder)
+    except ConfigError:
+        return str(Path(folder, "pyproject.toml"))
+    return "" if found is None else str(found)
 
 
 def find_config_file(start: Path | None = None) -> Path | None:
@@ -348,12 +464,9 @@ def find_config_file(start: Path | None = None) -> Path | None:
     ``start`` (default: the working directory) or a parent of it."""
     directory = (start or Path.cwd()).resolve()
     for folder in (directory, *directory.parents):
-        candidate = folder / CONFIG_FILE
-        if candidate.is_file():
-            return candidate
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _table_of(pyproject) is not None:
-            return pyproject
+        found = settings_file_in(folder)
+        if found is not None:
+            return found
     return None
 
 
@@ -382,13 +495,8 @@ class ConfigFinder:
                 found = self._by_folder[current]
                 break
             visited.append(current)
-            candidate = os.path.join(current, CONFIG_FILE)
-            if os.path.isfile(candidate):
-                found = Path(candidate)
-                break
-            pyproject = Path(current, "pyproject.toml")
-            if pyproject.is_file() and _table_of(pyproject) is not None:
-                found = pyproject
+            found = settings_file_in(current)
+            if found is not None:
                 break
             parent = os.path.dirname(current)
             if parent == current:  # the root
@@ -421,22 +529,35 @@ def load_config(
     path: str | Path | None, known_codes: Iterable[str], start: Path | None = None
 ) -> AuditConfig:
     """The settings from ``path`` (``--config``), or from the nearest config file, or the
-    defaults. A ``--config`` file that is missing or has no settings table is an error."""
+    defaults. A ``--config`` file that is missing or has no settings table is an error; as in
+    ruff, relative paths in it (globs, ``model-path``) are relative to the working directory,
+    since it applies to every file wherever it lies."""
     known = frozenset(known_codes)
     if path is not None:
         file = Path(path)
+        shown = _visible(path)
         if not file.is_file():
-            raise ConfigError(f"--config {path}: no such file")
+            raise ConfigError(f"--config {shown}: no such file")
         table = _table_of(file)
         if table is None:
-            raise ConfigError(f"--config {path}: has no [tool.gzinertia] table")
-        return config_from_table(table, str(file), known)
+            raise ConfigError(f"--config {shown}: has no [tool.gzinertia] table")
+        return config_from_table(table, str(file), known, root=os.curdir)
     found = find_config_file(start)
     if found is None:
         return AuditConfig(known_codes=known)
     table = _table_of(found)
     assert table is not None
     return config_from_table(table, str(found), known)
+
+
+def check_settings_choice(config: str | Path | None, isolated: bool) -> None:
+    """A :class:`ConfigError` for ``--config`` with ``--isolated`` (ruff refuses it too: one
+    names the settings file, the other says to read none)."""
+    if isolated and config is not None:
+        raise ConfigError(
+            f"--config {_visible(config)} cannot be used with --isolated (which reads no "
+            "settings file)"
+        )
 
 
 def with_overrides(
@@ -449,10 +570,13 @@ def with_overrides(
     tolerance: str | None = None,
     model_paths: Sequence[str] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> AuditConfig:
     """``config`` with the command-line options that were given replacing its values
     (``model_paths`` are searched before the file's; ``xacro_args`` apply to every file, over
-    the file's)."""
+    the file's; ``xacro_env`` names variables besides the file's; ``trust_xacro`` is never
+    set by a file)."""
     known = config.known_codes
     changes: dict[str, Any] = {}
     if select is not None:
@@ -469,4 +593,8 @@ def with_overrides(
         changes["model_paths"] = (*model_paths, *config.model_paths)
     if xacro_args:
         changes["xacro_args"] = (*config.xacro_args, ("*", tuple(xacro_args.items())))
+    if xacro_env:
+        changes["xacro_env"] = tuple(dict.fromkeys((*config.xacro_env, *xacro_env)))
+    if trust_xacro:
+        changes["trust_xacro"] = True
     return replace(config, **changes)

@@ -12,6 +12,11 @@
   converts them (:mod:`gzinertia.urdf`); a xacro file that expands to no link (macros only)
   is reported skipped, with why, when it is read.
 * Any other file given by name is audited whatever its suffix.
+* A file found in a folder that is a symbolic link leading out of that folder (or dangling
+  there) is listed as skipped, with why, and never read (nor written by ``audit --fix``): a
+  pull request must not make the audit read, or fix, a file elsewhere on the machine. A link
+  that stays in the folder is followed. A file named on the command line is read whatever
+  links it goes through. Linked folders are not entered (as before).
 * A path that does not exist is an error. ``-`` is standard input (:data:`STDIN_NAME`).
 
 Files keep the spelling they were given (directory argument joined with the relative path,
@@ -28,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from gzinertia.confined import within
 from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
@@ -59,12 +65,15 @@ TargetState = Literal["audit", "skipped", "error"]
 class Target(ValueRecord):
     """A file to audit (``audit``), or one reported without reading it (``skipped``, ``error``)
     with the reason in ``message``; ``real`` is its path with symlinks resolved (``""`` for
-    ``error``)."""
+    ``error`` and for a link leading out of its folder); ``tree``: the folder it was found in
+    by walking, symlinks resolved (``""`` for a file named on the command line), which
+    whatever is written for it stays in."""
 
     path: str
     state: TargetState
     message: str | None = None
     real: str = ""
+    tree: str = ""
 
 
 def template_kind(name: str) -> str | None:
@@ -139,17 +148,36 @@ def _walk(root: str) -> list[str]:
     return sorted(found, key=lambda p: Path(p).as_posix())
 
 
+def _leaving(path: str, given: str) -> Target:
+    """A file found in the folder ``given`` whose links lead out of it: skipped, not read."""
+    return Target(path, "skipped", f"a symbolic link to a file outside the folder audited "
+                  f"({given}): not read; name it on the command line to audit it")
+
+
 def discover(paths: Sequence[str]) -> list[Target]:
-    """The targets for ``paths`` (files or directories), in order, each file once."""
+    """The targets for ``paths`` (files or directories), in order, each file once. A link
+    skipped because it leads out of the folder walked is audited in its place when it is also
+    named on the command line."""
     targets: list[Target] = []
     seen: set[str] = set()
+    leaving: dict[str, int] = {}  # skipped links, by absolute path: their index in targets
 
-    def add(target: Target) -> None:
+    def add(target: Target, tree: str = "", given: str = "") -> None:
         if target.state == "error" or target.path == STDIN_NAME:
             key = target.path
         else:
             key = os.path.realpath(target.path)
-            target = Target(target.path, target.state, target.message, key)
+            if tree and not within(key, tree):  # a link out of the folder walked
+                if key not in seen and os.path.abspath(target.path) not in leaving:
+                    leaving[os.path.abspath(target.path)] = len(targets)
+                    targets.append(_leaving(target.path, given))
+                return
+            target = Target(target.path, target.state, target.message, key, tree)
+            named = None if tree else leaving.pop(os.path.abspath(target.path), None)
+            if named is not None and key not in seen:  # named after all: audited there
+                seen.add(key)
+                targets[named] = target
+                return
         if key in seen:
             return
         seen.add(key)
@@ -159,8 +187,9 @@ def discover(paths: Sequence[str]) -> list[Target]:
         if given == STDIN_ARG:
             add(Target(STDIN_NAME, "audit"))
         elif os.path.isdir(given):
+            tree = os.path.realpath(given)
             for path in _walk(given):
-                add(_classify(path))
+                add(_classify(path), tree, given)
         elif os.path.exists(given):
             add(_classify(given))
         else:

@@ -26,6 +26,7 @@ __all__ = [
     "Finding",
     "JsonValue",
     "RuleInfo",
+    "SettingsUse",
     "Severity",
     "plain_json_value",
 ]
@@ -194,16 +195,43 @@ class FileStatus(ValueRecord):
 
 
 @dataclass(frozen=True, repr=False, eq=False)
+class SettingsUse(ValueRecord):
+    """A settings file that changed what the audit checked in some of the audited files.
+
+    ``path``: the settings file (relative to the working directory when under it, else
+    absolute); ``files``: the audited files it applied to, in order; ``changes``: each setting
+    it changed (its key as the settings spell it, kebab-case) with its value as written there,
+    as plain JSON data; ``rules_off``: the rule codes it switched off in at least one of its
+    files (on without it, with the same command line), sorted; ``unchecked``: its files in
+    which it switched every rule off. See :mod:`gzinertia.audit.settings_use`.
+    """
+
+    path: str
+    files: tuple[str, ...]
+    changes: Mapping[str, JsonValue] = field(default_factory=dict, hash=False)
+    rules_off: tuple[str, ...] = ()
+    unchecked: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        plain = plain_json_value(dict(self.changes), f"{self.path}: changes")
+        assert isinstance(plain, dict)
+        object.__setattr__(self, "changes", MappingProxyType(plain))
+
+
+@dataclass(frozen=True, repr=False, eq=False)
 class AuditResult(ValueRecord):
     """Everything one audit run found. ``files`` keep the order given (the audited paths);
-    ``findings`` are sorted by :attr:`Finding.sort_key` on construction."""
+    ``findings`` are sorted by :attr:`Finding.sort_key` on construction; ``settings`` name the
+    settings files that changed what was checked, in the order of their first file."""
 
     files: tuple[FileStatus, ...] = ()
     findings: tuple[Finding, ...] = ()
+    settings: tuple[SettingsUse, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", tuple(self.files))
         object.__setattr__(self, "findings", tuple(sorted(self.findings, key=_sort_key)))
+        object.__setattr__(self, "settings", tuple(self.settings))
 
     def counts(self) -> dict[Severity, int]:
         """Number of findings per severity, every severity present, worst first."""
@@ -217,6 +245,10 @@ class AuditResult(ValueRecord):
         if not self.findings:
             return None
         return max((f.severity for f in self.findings), key=SEVERITY_RANK.__getitem__)
+
+    def unchecked(self) -> tuple[str, ...]:
+        """The audited files in which settings switched every rule off, in order."""
+        return tuple(dict.fromkeys(path for use in self.settings for path in use.unchecked))
 
     def files_with(self, status: FileState) -> tuple[FileStatus, ...]:
         """The files whose status is ``status``, in the given order."""
@@ -240,7 +272,8 @@ class AuditResult(ValueRecord):
     def at_least(self, severity: Severity) -> AuditResult:
         """The same result keeping only findings of ``severity`` or worse."""
         floor = SEVERITY_RANK[severity]
-        return AuditResult(self.files, tuple(f for f in self.findings if f.rank >= floor))
+        kept = tuple(f for f in self.findings if f.rank >= floor)
+        return AuditResult(self.files, kept, self.settings)
 
     def fails(self, threshold: Severity = "error") -> bool:
         """Whether CI should fail: a finding at ``threshold`` or worse, or an unreadable file."""

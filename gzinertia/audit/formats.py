@@ -8,12 +8,22 @@ could not be audited. Conventions shared by the formats:
   it; SARIF writes those as percent-encoded URI references relative to ``%SRCROOT%`` (the
   directory the audit ran in, normally the repository root) and other absolute paths as
   ``file://`` URIs.
-* Names a pull request chooses cannot steer a CI log: in text, table and JUnit text, control
-  characters in file and link names (a newline, ESC, bidi overrides) and the undecodable bytes
-  of a file name are shown escaped (:func:`visible`: ``\n``, ``\x1b``, ``\xff``), so no output
-  line can begin with ``::`` (a GitHub Actions workflow command). GitHub output escapes them as
-  workflow commands require (``%0A``...); SARIF percent-encodes URIs (a name's bytes) and
-  writes messages as valid UTF-8; JSON keeps names exactly (docs/json.md).
+* Names a pull request chooses cannot steer a CI log or a viewer: every format that is shown
+  as it is (text, table, JUnit, GitHub, and what a SARIF viewer shows: messages and link
+  names) shows the control characters (C0, DEL, C1 such as U+009B), format characters (bidi
+  overrides and isolates such as U+202E, U+2066) and line separators of file names, link names,
+  settings and messages escaped, with the undecodable bytes of a file name (:func:`visible`:
+  ``\n``, ``\x1b``, ``\x9b``, ``\u202e``, ``\xff``), so no output line can begin with ``::``
+  (a GitHub Actions workflow command) and no name can recolour, move or reorder what a log
+  shows. Messages keep their own line breaks where the format has them (GitHub ``%0A``, SARIF
+  text; :func:`visible_lines`). SARIF percent-encodes the bytes of a name in its URIs. JSON is
+  data: it keeps names exactly, so that a program finds the file, and is ASCII-only, every
+  other character written as a ``\u`` escape (docs/json.md).
+* Settings: each format names the settings files that changed what was checked
+  (:attr:`AuditResult.settings`): text and table a line each before the summary
+  (:func:`settings_line`), JSON ``settings``, SARIF ``toolConfigurationNotifications``, GitHub a
+  notice (a warning for one that switched every rule off in a file), JUnit a property of each
+  file's suite.
 * Severities: ``error``/``warning``/``info``; SARIF levels ``error``/``warning``/``note``; GitHub
   commands ``error``/``warning``/``notice``.
 * Non-finite numbers in ``values`` (JSON, SARIF, JUnit details): JSON has no NaN or infinity,
@@ -42,6 +52,7 @@ from gzinertia.audit.findings import (
     Finding,
     JsonValue,
     RuleInfo,
+    SettingsUse,
     Severity,
 )
 
@@ -74,11 +85,13 @@ __all__ = [
     "render_sarif",
     "render_table",
     "render_text",
+    "settings_line",
+    "settings_summary",
     "summary_line",
     "to_json_data",
     "to_sarif_log",
-    "unicode_safe",
     "visible",
+    "visible_lines",
 ]
 
 Format = Literal["table", "json", "sarif", "junit", "github", "text"]
@@ -149,9 +162,11 @@ def summary_line(result: AuditResult) -> str:
     """One sentence: findings per severity, files audited, unreadable and skipped files."""
     counts = result.counts()
     files = _plural(len(result.files), "file")
+    unchecked = len(result.unchecked())
     extra = [
         f"{len(result.files_with('error'))} unreadable" if result.files_with("error") else "",
         f"{len(result.files_with('skipped'))} skipped" if result.files_with("skipped") else "",
+        f"{unchecked} with every rule off" if unchecked else "",
     ]
     tail = ", ".join(e for e in extra if e)
     if not result.files_with("ok") and not result.findings:  # never "No findings in 0 files"
@@ -195,21 +210,10 @@ def visible(text: str) -> str:
     return "".join(out)
 
 
-def unicode_safe(text: str) -> str:
-    r"""``text`` without lone surrogates: the undecodable bytes of a file name (surrogateescape)
-    become ``\xNN``, any other lone surrogate ``\udNNN`` (for outputs that must be valid
-    UTF-8 yet keep every other character as it is: SARIF, GitHub)."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        pass
-    return "".join(
-        f"\\x{ord(ch) - 0xDC00:02x}" if 0xDC80 <= ord(ch) <= 0xDCFF
-        else f"\\u{ord(ch):04x}" if 0xD800 <= ord(ch) <= 0xDFFF
-        else ch
-        for ch in text
-    )
+def visible_lines(text: str) -> str:
+    r"""``text`` with its own line breaks (``\n``) kept and everything else :func:`visible`:
+    for messages in formats that show line breaks (GitHub annotations, SARIF)."""
+    return "\n".join(visible(line) for line in text.split("\n"))
 
 
 def _one_line(text: str) -> str:
@@ -230,6 +234,27 @@ def file_status_line(status: FileStatus) -> str:
     """``file: error: message`` (or ``skipped``) for a file that was not audited (on one line,
     as :func:`finding_line`)."""
     return f"{visible(status.path)}: {status.status}: {_one_line(status.message or status.status)}"
+
+
+def settings_summary(use: SettingsUse) -> str:
+    """What a settings file changed, on one line with control characters escaped:
+    ``KEY = VALUE; ... (applied to N files)``, then ``every rule is off for M files: nothing is
+    checked there`` or ``rules off: CODES``."""
+    changes = "; ".join(f"{key} = {json.dumps(value, ensure_ascii=False)}"
+                        for key, value in use.changes.items())
+    text = f"{changes} (applied to {_plural(len(use.files), 'file')})"
+    if use.unchecked:
+        n = _plural(len(use.unchecked), "file")
+        text += f"; every rule is off for {n}: nothing is checked there"
+    elif use.rules_off:
+        text += f"; rules off: {', '.join(use.rules_off)}"
+    return _one_line(text)
+
+
+def settings_line(use: SettingsUse) -> str:
+    """``PATH: settings: ...`` (:func:`settings_summary`) for a settings file that changed what
+    was checked (as :func:`file_status_line` for a file)."""
+    return f"{visible(use.path)}: settings: {settings_summary(use)}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,10 +336,12 @@ def group_line(group: Sequence[Finding]) -> str:
 
 def render_text(result: AuditResult) -> str:
     """ruff/mypy-style lines: one per finding (findings repeated on identical links in one
-    line, :func:`group_findings`), then unreadable and skipped files, then a summary line
-    (which counts every finding)."""
+    line, :func:`group_findings`), then unreadable and skipped files, then the settings files
+    that changed what was checked (:func:`settings_line`), then a summary line (which counts
+    every finding)."""
     lines = [group_line(g) for g in group_findings(result.findings)]
     lines += [file_status_line(s) for s in result.files if s.status != "ok"]
+    lines += [settings_line(use) for use in result.settings]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 
@@ -322,7 +349,8 @@ def render_text(result: AuditResult) -> str:
 def render_table(
     result: AuditResult, console: Console, rules: Mapping[str, RuleInfo] | None = None
 ) -> None:
-    """Findings grouped by file in rich tables, severity coloured, then the summary line.
+    """Findings grouped by file in rich tables, severity coloured, then the settings files that
+    changed what was checked (:func:`settings_line`), then the summary line.
 
     Files that were not audited are listed with their reason; clean files are not shown.
     """
@@ -362,6 +390,9 @@ def render_table(
                 Text(_one_line(f.message)),  # Text: no markup, "[kg]" stays as written
             )
         console.print(table)
+    for use in result.settings:
+        style = "bold yellow" if use.unchecked else "dim"
+        console.print(Text(settings_line(use), style=style), soft_wrap=True)
     worst = result.worst()
     style = "bold red" if result.fails("error") else _STYLE[worst] if worst else "green"
     console.print(Text(summary_line(result), style=style))
@@ -372,12 +403,23 @@ def render_table(
 
 
 def to_json_data(result: AuditResult, version: str) -> dict[str, Any]:
-    """The public JSON contract: ``{"version", "files": [...], "findings": [...]}``."""
+    """The public JSON contract: ``{"version", "files": [...], "findings": [...],
+    "settings": [...]}`` (docs/audit.md)."""
     return {
         "version": version,
         "files": [{"path": s.path, "status": s.status, "message": s.message} for s in result.files],
         "findings": [
             {**f.to_plain(), "values": json_safe(dict(f.values))} for f in result.findings
+        ],
+        "settings": [
+            {
+                "path": use.path,
+                "files": list(use.files),
+                "changes": json_safe(dict(use.changes)),
+                "rules_off": list(use.rules_off),
+                "unchecked": list(use.unchecked),
+            }
+            for use in result.settings
         ],
     }
 
@@ -499,8 +541,8 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
     if finding.link:
         location["logicalLocations"] = [
             {
-                "name": finding.link.rsplit("::", 1)[-1],
-                "fullyQualifiedName": finding.link,
+                "name": visible(finding.link.rsplit("::", 1)[-1]),
+                "fullyQualifiedName": visible(finding.link),
                 "kind": "element",  # SARIF's well-known kind for an XML element: <link>
             }
         ]
@@ -508,7 +550,7 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": _SARIF_LEVEL[finding.severity],
-        "message": {"text": unicode_safe(finding.message)},
+        "message": {"text": visible_lines(finding.message)},
         "locations": [location],
         "properties": {"values": json_safe(dict(finding.values))},
     }
@@ -516,11 +558,29 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
 
 def _notification(status: FileStatus) -> dict[str, Any]:
     kind = "file-error" if status.status == "error" else "file-skipped"
+    message = f"{visible(status.path)}: {visible_lines(status.message or status.status)}"
     return {
         "level": "error" if status.status == "error" else "note",
-        "message": {"text": unicode_safe(f"{status.path}: {status.message or status.status}")},
+        "message": {"text": message},
         "locations": [{"physicalLocation": _physical_location(status.path, 0)}],
         "descriptor": {"id": kind},
+    }
+
+
+def _settings_notification(use: SettingsUse) -> dict[str, Any]:
+    """A ``toolConfigurationNotification``: a settings file and what it changed (a warning
+    when it switched every rule off in a file); its files as URIs in ``properties``."""
+    return {
+        "level": "warning" if use.unchecked else "note",
+        "message": {"text": f"{visible(use.path)}: {settings_summary(use)}"},
+        "locations": [{"physicalLocation": _physical_location(use.path, 0)}],
+        "descriptor": {"id": "settings"},
+        "properties": {
+            "files": [artifact_uri(path)[0] for path in use.files],
+            "changes": json_safe(dict(use.changes)),
+            "rulesOff": list(use.rules_off),
+            "unchecked": [artifact_uri(path)[0] for path in use.unchecked],
+        },
     }
 
 
@@ -536,7 +596,9 @@ def to_sarif_log(
     any finding code missing from it); each result points at its rule with ``ruleId`` and
     ``ruleIndex``. The link is a logical location (``fullyQualifiedName`` = scoped name). Files
     that could not be audited are ``invocations[0].toolExecutionNotifications`` (error for
-    ``error``, note for ``skipped``); the run itself is reported as successful.
+    ``error``, note for ``skipped``); the run itself is reported as successful. Settings files
+    that changed what was checked are ``invocations[0].toolConfigurationNotifications``
+    (descriptor ``settings``; what they changed in ``properties``).
 
     ``project_uri``: absolute URI of the project's root (ending in ``/``) under which the rule
     pages ``docs/rules/CODE.md`` are served. SARIF requires ``informationUri`` and ``helpUri`` to
@@ -558,6 +620,10 @@ def to_sarif_log(
     notifications = [_notification(s) for s in result.files if s.status != "ok"]
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
+    if result.settings:
+        invocation["toolConfigurationNotifications"] = [
+            _settings_notification(use) for use in result.settings
+        ]
     run = {
         "tool": {"driver": driver},
         "invocations": [invocation],
@@ -602,7 +668,7 @@ def _finding_details(finding: Finding) -> str:
 
 def _classname(path: str) -> str:
     posix = PurePosixPath(portable_path(path)[0])
-    return str(posix.with_suffix("")) if posix.suffix else str(posix)
+    return visible(str(posix.with_suffix("")) if posix.suffix else str(posix))
 
 
 def _testcase(
@@ -610,8 +676,9 @@ def _testcase(
 ) -> str:
     """Adds one ``<testcase>``; returns its outcome: error, failure, skipped or passed."""
     import xml.etree.ElementTree as ET
-    attrs = {"classname": _xml_text(_classname(path)), "name": _xml_text(name), "time": "0"}
-    attrs["file"] = _xml_text(portable_path(path)[0])
+    attrs = {"classname": _xml_text(_classname(path)), "name": _xml_text(visible(name)),
+             "time": "0"}
+    attrs["file"] = _xml_text(visible(portable_path(path)[0]))
     if findings and findings[0].line > 0:
         attrs["line"] = str(findings[0].line)
     case = ET.SubElement(suite, "testcase", attrs)
@@ -665,15 +732,24 @@ def render_junit(result: AuditResult) -> str:
     case, info included. An unreadable file is an ``<error type="file-error">``, a skipped one
     ``<skipped>``.
     Counts (``tests``, ``failures``, ``errors``, ``skipped``) count test cases, each in one
-    outcome: error, else failure, else skipped, else passed.
+    outcome: error, else failure, else skipped, else passed. A file whose settings file changed
+    what was checked has ``<properties><property name="gzinertia.settings" value="SETTINGS:
+    what it changed"/></properties>`` in its suite.
     """
     import xml.etree.ElementTree as ET
 
     root = ET.Element("testsuites", {"name": f"{TOOL_NAME} audit"})
     status_of = {s.path: s for s in result.files}
+    settings_of = {path: use for use in result.settings for path in use.files}
     all_outcomes: list[str] = []
     for path, findings in result.by_file().items():
-        suite = ET.SubElement(root, "testsuite", {"name": _xml_text(portable_path(path)[0])})
+        name = _xml_text(visible(portable_path(path)[0]))
+        suite = ET.SubElement(root, "testsuite", {"name": name})
+        use = settings_of.get(path)
+        if use is not None:  # <properties> come first in a <testsuite>
+            value = _xml_text(f"{visible(portable_path(use.path)[0])}: {settings_summary(use)}")
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", {"name": "gzinertia.settings", "value": value})
         by_link: dict[str | None, list[Finding]] = {None: []}
         for f in findings:
             by_link.setdefault(f.link, []).append(f)
@@ -704,23 +780,27 @@ def escape_github_property(text: str) -> str:
 
 
 def _github_command(command: str, properties: Mapping[str, str], message: str) -> str:
+    """``::command key=value,...::message``: property values made :func:`visible`, the message
+    with its line breaks kept (:func:`visible_lines`), then both escaped as the runner
+    requires."""
     props = ",".join(
-        f"{key}={escape_github_property(unicode_safe(value))}" for key, value in properties.items()
+        f"{key}={escape_github_property(visible(value))}" for key, value in properties.items()
     )
-    return f"::{command} {props}::{escape_github_data(unicode_safe(message))}"
+    return f"::{command} {props}::{escape_github_data(visible_lines(message))}"
 
 
 def render_github(result: AuditResult) -> str:
     """One GitHub Actions annotation per finding (``::error file=F,line=L,title=CODE::[link]
     message``; info becomes ``notice``), one per unreadable (``error``) or skipped (``notice``)
-    file, then the summary line as plain log text."""
+    file, one per settings file that changed what was checked (``notice``, ``warning`` when it
+    switched every rule off in a file), then the summary line as plain log text."""
     lines = []
     for f in result.findings:
         props = {"file": portable_path(f.file)[0]}
         if f.line > 0:
             props["line"] = str(f.line)
         props["title"] = f.code
-        message = f"[{f.link}] {f.message}" if f.link else f.message
+        message = f"[{visible(f.link)}] {f.message}" if f.link else f.message
         lines.append(_github_command(_GITHUB_COMMAND[f.severity], props, message))
     for s in result.files:
         if s.status == "ok":
@@ -728,6 +808,10 @@ def render_github(result: AuditResult) -> str:
         props = {"file": portable_path(s.path)[0], "title": f"{TOOL_NAME}: file {s.status}"}
         command = "error" if s.status == "error" else "notice"
         lines.append(_github_command(command, props, s.message or s.status))
+    for use in result.settings:
+        props = {"file": portable_path(use.path)[0], "title": f"{TOOL_NAME}: settings"}
+        command = "warning" if use.unchecked else "notice"
+        lines.append(_github_command(command, props, settings_summary(use)))
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 
@@ -763,7 +847,9 @@ def render(
         return render_github(result)
     if fmt == "table":
         if not result.findings and all(s.status == "ok" for s in result.files):
-            return summary_line(result) + "\n"  # nothing to tabulate: no need to load rich
+            # nothing to tabulate: no need to load rich
+            return "".join(f"{line}\n" for line in [
+                *(settings_line(use) for use in result.settings), summary_line(result)])
         from rich.console import Console
 
         buffer = io.StringIO()

@@ -4,21 +4,30 @@ Settings are found for each audited file (:class:`~gzinertia.audit.config.Config
 nearest ``.gzinertia.toml`` or ``pyproject.toml`` with ``[tool.gzinertia]`` above it, as ruff
 does), the files are audited in groups that share settings, and the results are merged back
 into one result in the order the files were found. The command-line options apply to every
-group; ``--config FILE`` makes one group.
+group; ``--config FILE`` makes one group with that file's settings, ``--isolated`` one with
+none (ruff's semantics). The result names each settings file that changed what was checked
+(:mod:`gzinertia.audit.settings_use`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gzinertia.audit.config import AuditConfig, ConfigFinder, load_config, load_config_file
+from gzinertia.audit.config import (
+    AuditConfig,
+    ConfigFinder,
+    check_settings_choice,
+    load_config,
+    load_config_file,
+)
 from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, Finding
-from gzinertia.audit.runner import Progress
+from gzinertia.audit.runner import Progress, folders_of
 from gzinertia.audit.runner import audit as run_audit
+from gzinertia.audit.settings_use import settings_use
 from gzinertia.limits import ReadLimits
 from gzinertia.record_base import ValueRecord
 
@@ -27,6 +36,7 @@ __all__ = [
     "audit_projects",
     "group_targets",
     "merge",
+    "settings_groups",
 ]
 
 
@@ -53,11 +63,38 @@ def group_targets(
     return list(groups.items())
 
 
+def settings_groups(
+    targets: Sequence[Target],
+    known_codes: Iterable[str],
+    config_file: Path | None = None,
+    isolated: bool = False,
+) -> list[tuple[AuditConfig, list[Target]]]:
+    """``targets`` grouped by the settings that apply to them (:func:`group_targets`), each
+    group with those settings before the command-line options: its settings file's, ``--config``
+    ``config_file``'s for every file, or the defaults (no file above it, or ``isolated``: no
+    settings file is read). Every settings file is read before any model."""
+    check_settings_choice(config_file, isolated)
+    known = frozenset(known_codes)
+    if isolated:
+        return [(AuditConfig(known_codes=known), list(targets))] if targets else []
+    out = []
+    for source, members in group_targets(targets, config_file):
+        if config_file is not None:
+            base = load_config(config_file, known)
+        elif source is None:
+            base = AuditConfig(known_codes=known)
+        else:
+            base = load_config_file(source, known)
+        out.append((base, members))
+    return out
+
+
 def audit_projects(
     paths: Sequence[str],
     *,
     config_file: Path | None,
     known_codes: Sequence[str] | frozenset[str],
+    isolated: bool = False,
     overrides: Callable[[AuditConfig], AuditConfig] = lambda config: config,
     progress: Progress | None = None,
     jobs: int = 1,
@@ -65,21 +102,19 @@ def audit_projects(
     cache_notes: list[str] | None = None,
     limits: ReadLimits | None = None,
 ) -> tuple[AuditResult, list[ProjectRun]]:
-    """Audits ``paths``, each file with its own settings (``overrides`` applied to each: the
-    command-line options). Returns the merged result and each group's settings and result
-    (each group's ``fail_on`` decides whether its findings fail the run). ``limits``: as for
+    """Audits ``paths``, each file with its own settings (:func:`settings_groups`; ``overrides``
+    applied to each: the command-line options). Returns the merged result, which names the
+    settings files that changed what was checked, and each group's settings and result (each
+    group's ``fail_on`` decides whether its findings fail the run). ``limits``: as for
     :func:`~gzinertia.audit.runner.audit`."""
     targets = discover(paths)
-    groups = group_targets(targets, config_file)
+    groups = settings_groups(targets, known_codes, config_file, isolated)
+    baseline = overrides(AuditConfig(known_codes=frozenset(known_codes)))
+    roots = folders_of(paths)
     runs: list[ProjectRun] = []
+    uses = []
     done = 0
-    for source, members in groups:
-        if config_file is not None:
-            base = load_config(config_file, known_codes)
-        elif source is None:
-            base = AuditConfig(known_codes=frozenset(known_codes))
-        else:
-            base = load_config_file(source, known_codes)
+    for base, members in groups:
         config = overrides(base)
         offset = done
 
@@ -97,11 +132,15 @@ def audit_projects(
             cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
+            read_roots=roots,
         )
         runs.append(ProjectRun(config, result))
+        uses.append(settings_use(config, baseline, [t.path for t in members
+                                                    if t.state == "audit"]))
         done += len(members)
     audited_by = [group for _, group in groups]
-    return merge(targets, audited_by, [r.result for r in runs]), runs
+    merged = merge(targets, audited_by, [r.result for r in runs])
+    return replace(merged, settings=tuple(u for u in uses if u is not None)), runs
 
 
 def merge(

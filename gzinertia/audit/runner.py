@@ -41,6 +41,7 @@ __all__ = [
     "capped_jobs",
     "check_document",
     "default_jobs",
+    "folders_of",
     "open_cache",
 ]
 
@@ -161,11 +162,13 @@ def _audit_file(
     config: AuditConfig,
     digest: bool = False,
     limits: ReadLimits | None = None,
+    read_roots: Sequence[str] = (),
 ) -> FileResult:
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first.
-    ``limits`` caps what reading it may pull in (default: from the environment)."""
+    ``limits`` caps what reading it may pull in (default: from the environment);
+    ``read_roots``: the audited folders (a xacro file's reads may reach them)."""
     from gzinertia.errors import MacrosOnlyError
-    from gzinertia.sdf.model_file import read_model_file
+    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
 
     taken = None
@@ -179,7 +182,8 @@ def _audit_file(
             doc, tree = read_stdin_model(search)
         else:
             doc = read_model_file(
-                path, search, limits, xacro_args=config.xacro_args_for(path) or None
+                path, search, limits, xacro_args=config.xacro_args_for(path) or None,
+                xacro_policy=config.xacro_policy(read_roots) if is_xacro_path(path) else None,
             )
         found = check_document(doc, config, tree)
     except MacrosOnlyError as exc:
@@ -202,6 +206,7 @@ def _audited(
     jobs: int,
     cache: AuditCache | None,
     limits: ReadLimits | None = None,
+    read_roots: Sequence[str] = (),
 ) -> Iterator[FileResult]:
     """Each target's result, in order: from the cache where it is up to date, else checked,
     spread over ``jobs`` processes when enough files need checking."""
@@ -218,7 +223,8 @@ def _audited(
         from functools import partial
 
         check = partial(
-            _audit_file, search=search, config=config, digest=cache is not None, limits=limits
+            _audit_file, search=search, config=config, digest=cache is not None, limits=limits,
+            read_roots=read_roots,
         )
         jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
@@ -226,7 +232,8 @@ def _audited(
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
     checked = (
-        _audit_file(path, search, config, cache is not None, limits) for path in to_check
+        _audit_file(path, search, config, cache is not None, limits, read_roots)
+        for path in to_check
     )
     yield from _in_order(targets, cached, checked)
 
@@ -260,6 +267,12 @@ class _Spellings:
         if file not in self._known:
             self._known[file] = self._by_real.get(os.path.realpath(file), file)
         return self._known[file]
+
+
+def folders_of(paths: Sequence[str]) -> tuple[str, ...]:
+    """The folders among ``paths``, absolute: what an audit walks, and a xacro file found there
+    may read (:meth:`~gzinertia.audit.config.AuditConfig.xacro_policy`)."""
+    return tuple(os.path.abspath(p) for p in paths if os.path.isdir(p))
 
 
 def default_jobs() -> int:
@@ -301,6 +314,7 @@ def open_cache(
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
         net_buoyancy=config.net_buoyancy, xacro_args=config.xacro_args,
+        xacro_env=config.xacro_env, trust_xacro=config.trust_xacro,
     )
     return AuditCache(folder, key, search)
 
@@ -316,6 +330,7 @@ def audit(
     cache_notes: list[str] | None = None,
     targets: Sequence[Target] | None = None,
     limits: ReadLimits | None = None,
+    read_roots: Sequence[str] | None = None,
 ) -> AuditResult:
     """Audits files and directories (see :mod:`gzinertia.audit.discover`) with ``config``.
 
@@ -328,7 +343,9 @@ def audit(
     line appended to ``cache_notes`` when given. ``targets``: the files ``paths`` were
     already found to be (:func:`~gzinertia.audit.discover.discover`), to audit a part of them.
     ``limits`` caps the included models and links of each file
-    (:class:`~gzinertia.limits.ReadLimits`; default: from the environment).
+    (:class:`~gzinertia.limits.ReadLimits`; default: from the environment). ``read_roots``:
+    folders a xacro file's reads may reach besides its own folder, package and the package
+    paths (default: the folders among ``paths``).
     """
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
@@ -339,10 +356,13 @@ def audit(
         limits = ReadLimits.from_environment()
     cache = None if cache_dir is None else open_cache(cache_dir, config, search, limits)
     spelling = _Spellings(targets)
+    if read_roots is None:
+        read_roots = folders_of(paths)
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str, str], Finding] = {}
     for done, (target, result) in enumerate(
-        zip(targets, _audited(targets, search, config, jobs, cache, limits), strict=True),
+        zip(targets, _audited(targets, search, config, jobs, cache, limits, read_roots),
+            strict=True),
         start=1,
     ):
         status, found = result.status, result.findings

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from gzinertia.edit.output import WriteMode
     from gzinertia.records import SdfDocument
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
     "COMMAND_MODULES",
@@ -89,6 +90,24 @@ XacroArgOption = Annotated[
         help="name:=value for a xacro file's $(arg name) (repeatable).",
     ),
 ]
+XacroEnvOption = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--xacro-env",
+        help="Environment variable a xacro file's $(env NAME) and $(optenv NAME) may read "
+        "(repeatable); no other is read: $(env) of another is an error, $(optenv) of another "
+        "takes its default.",
+    ),
+]
+TrustXacroOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust-xacro",
+        help="Evaluate xacro expressions with Python, as the xacro package does: this runs the "
+        "model's Python. Only for files you trust; by default expressions are evaluated "
+        "without Python (docs/security.md).",
+    ),
+]
 PackagePathOption = Annotated[
     Optional[list[Path]],  # noqa: UP045
     typer.Option(
@@ -106,6 +125,16 @@ def xacro_mapping(pairs: list[str] | None) -> dict[str, str]:
     from gzinertia.urdf.xacro_expand import parse_xacro_args
 
     return parse_xacro_args(pairs or [])
+
+
+def xacro_policy(env: list[str] | None, trust: bool) -> XacroPolicy | None:
+    """What ``--xacro-env`` and ``--trust-xacro`` let a xacro expansion do (``None``: the
+    defaults, without importing the URDF package)."""
+    if not env and not trust:
+        return None
+    from gzinertia.urdf.xacro_policy import XacroPolicy
+
+    return XacroPolicy(env=frozenset(env or ()), trust=trust)
 
 
 LinkOption = Annotated[
@@ -147,17 +176,22 @@ def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
 
 
 def parse_vector(text: str | None, option: str, default: tuple[float, float, float]) -> Vec3Tuple:
-    """``"x,y,z"`` (commas or spaces) as three finite floats; an error naming the option."""
+    """``"x,y,z"`` (commas or spaces) as three finite numbers as C reads them
+    (:func:`gzinertia.numbers.read_number`: ``1_0`` and ``１`` are no numbers); an error naming
+    the option. Their magnitude is the command's to judge (an overflow is an error naming the
+    file and link)."""
     import math
+
+    from gzinertia.numbers import NumberError, read_number
 
     if text is None:
         return default
-    parts = [p for p in text.replace(",", " ").split() if p]
     try:
-        values = [float(p) for p in parts]
-    except ValueError:
-        values = []
-    if len(values) != 3 or not all(math.isfinite(v) for v in values):
+        values = [read_number(p, limit=math.inf) for p in text.replace(",", " ").split()]
+    except NumberError as exc:
+        raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}: {exc}"
+                             ) from None
+    if len(values) != 3:
         raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}")
     return (values[0], values[1], values[2])
 
@@ -205,6 +239,7 @@ def load_model(
     model_paths: list[Path],
     parser: ParserChoice = "gzinertia",
     xacro_args: dict[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> tuple[Path, SdfDocument, etree._Element | None]:
     """:func:`load_document` for the commands that also read the file's text (a world's
     Buoyancy plugin, gravity, model poses): the path to name it by (``<stdin>`` for ``-``),
@@ -212,7 +247,7 @@ def load_model(
     from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, read_stdin_model
 
     if not is_stdin_arg(file):
-        return file, load_document(file, model_paths, parser, xacro_args), None
+        return file, load_document(file, model_paths, parser, xacro_args, xacro_policy), None
     if parser != "gzinertia":
         raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
     doc, root = read_stdin_model(model_paths)
@@ -224,6 +259,7 @@ def load_document(
     model_paths: list[Path],
     parser: ParserChoice = "gzinertia",
     xacro_args: dict[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> SdfDocument:
     """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
     URDF and xacro files by suffix (``model_paths`` are then package paths); ``-``: the
@@ -235,7 +271,8 @@ def load_document(
     if parser == "gzinertia":
         from gzinertia.sdf.model_file import read_model_file
 
-        return read_model_file(file, model_paths, xacro_args=xacro_args)
+        return read_model_file(file, model_paths, xacro_args=xacro_args,
+                               xacro_policy=xacro_policy)
     if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
         from gzinertia.sdf.model_file import is_urdf_path
@@ -365,6 +402,14 @@ def _command_name(info: CommandInfo) -> str:
     return "" if callback is None else callback.__name__.lower().replace("_", "-")
 
 
+def _shown(message: str) -> str:
+    """An error message as one line a terminal shows as it is: line breaks as spaces, control
+    and bidi characters (from file or link names) escaped."""
+    from gzinertia.audit.formats import visible
+
+    return visible(" ".join(message.splitlines()))
+
+
 def main() -> None:
     """Console-script entry: runs the app, turning user errors into one line and exit status 2
     (an unexpected exception too: "internal error, please report", naming the file)."""
@@ -377,7 +422,7 @@ def main() -> None:
         if isinstance(status, int) and status:
             sys.exit(status)
     except GzInertiaError as exc:
-        typer.echo(f"gzinertia: error: {exc}", err=True)
+        typer.echo(f"gzinertia: error: {_shown(str(exc))}", err=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("gzinertia: aborted", err=True)
@@ -394,13 +439,15 @@ def main() -> None:
             if type(exc).__name__ == "NoArgsIsHelpError" or not callable(message):
                 show()
             else:
-                typer.echo(f"gzinertia: error: {' '.join(str(message()).split())}", err=True)
+                typer.echo(f"gzinertia: error: {_shown(' '.join(str(message()).split()))}",
+                           err=True)
             sys.exit(2)
         if os.environ.get("GZINERTIA_TRACEBACK"):
             raise
         # Outside a command (e.g. while typer parses): still one line, never a traceback.
         text = " ".join(f"{type(exc).__name__}: {exc}".split())
-        typer.echo(f"gzinertia: error: internal error, please report ({text})", err=True)
+        typer.echo(f"gzinertia: error: internal error, please report ({_shown(text)})",
+                   err=True)
         sys.exit(2)
     finally:
         options.use_library_spelling()

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import ModelPathOption, PackagePathOption, XacroArgOption, app
+from gzinertia.cli.app import (
+    ModelPathOption,
+    PackagePathOption,
+    TrustXacroOption,
+    XacroArgOption,
+    XacroEnvOption,
+    app,
+)
 from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
 
 if TYPE_CHECKING:
@@ -82,10 +89,18 @@ def audit(
         typer.Option(
             "--config",
             help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]) for "
-            "every file; default: for each audited file, the nearest one above it (else above "
-            "the working directory).",
+            "every file, its relative paths relative to the working directory; no other "
+            "settings file is read. Default: for each audited file, the nearest one above it "
+            "(else above the working directory).",
         ),
     ] = None,
+    isolated: Annotated[
+        bool,
+        typer.Option(
+            "--isolated",
+            help="Read no settings file: the defaults and the command-line options only.",
+        ),
+    ] = False,
     output: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
@@ -114,6 +129,8 @@ def audit(
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
     xacro_arg: XacroArgOption = None,
+    xacro_env: XacroEnvOption = None,
+    trust_xacro: TrustXacroOption = False,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -154,12 +171,18 @@ def audit(
     Every finding names the rule, the file and line, the link, the numbers that prove it and
     the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
     <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
+    Every report names the settings files that changed what was checked.
     """
     from functools import partial
 
     from gzinertia import __version__
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import AuditConfig, load_config, with_overrides
+    from gzinertia.audit.config import (
+        AuditConfig,
+        check_settings_choice,
+        load_config,
+        with_overrides,
+    )
     from gzinertia.audit.formats import render, render_table
     from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
@@ -174,9 +197,12 @@ def audit(
         tolerance=tolerance,
         model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
         xacro_args=_xacro_args(xacro_arg),
+        xacro_env=tuple(xacro_env or ()),
+        trust_xacro=trust_xacro,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
+    check_settings_choice(config, isolated)
     overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
     if jobs is not None and jobs < 1:
         raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
@@ -187,6 +213,8 @@ def audit(
         if jobs_note:
             typer.echo(f"gzinertia: note: {jobs_note}", err=True)
     limits = _read_limits(max_links, max_included_models)
+    if output is not None:
+        _check_output(output)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -194,7 +222,7 @@ def audit(
     if fix:
         from gzinertia.cli.audit_fix import apply_safe_fixes
 
-        apply_safe_fixes(paths, config, known, overrides)
+        apply_safe_fixes(paths, config, known, overrides, isolated)
     cache_notes: list[str] = []
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
@@ -203,6 +231,7 @@ def audit(
             paths,
             config_file=config,
             known_codes=frozenset(RULE_INFOS),
+            isolated=isolated,
             overrides=overrides,
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
@@ -292,13 +321,55 @@ def exit_status(result: "AuditResult", fail_on: "Severity") -> int:
     return 1 if result.fails(fail_on) else 0
 
 
-def _write(path: Path, text: str) -> None:
+def _check_output(path: Path) -> None:
+    """Refuses, before anything is read, a report path below the working directory that goes
+    through a symbolic link (or is one): a pull request can commit ``gzinertia.sarif`` as a
+    link to a file elsewhere (the write refuses it again). A path outside the working
+    directory is the user's choice, taken as named."""
+    from gzinertia.confined import first_link, working_root
     from gzinertia.errors import GzInertiaError
 
+    root = working_root(path)
+    link = None if root is None else first_link(path, root)
+    if link is not None:
+        raise GzInertiaError(
+            f"--output {path}: {link} is a symbolic link: a report is never written through a "
+            "link (name the real path)"
+        )
+
+
+def _write(path: Path, text: str) -> None:
+    """The report, written atomically, through no symbolic link below the working directory
+    (:func:`gzinertia.confined.working_root`); outside it, as named: links followed, and a
+    character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced."""
+    from gzinertia.confined import working_root
+    from gzinertia.errors import GzInertiaError
+
+    root = working_root(path)
+    data = text.encode("utf-8")
     try:
-        path.write_text(text, encoding="utf-8")
+        if root is None and _is_stream(path):
+            with open(path, "wb") as out:
+                out.write(data)
+        else:
+            from gzinertia.edit.safe_write import write_atomically
+
+            write_atomically(path, data, root=root)
     except OSError as exc:
         raise GzInertiaError(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+    except GzInertiaError as exc:
+        raise GzInertiaError(f"--output {exc}") from None
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` (links followed) is a character device or a FIFO."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 class _ProgressBar:

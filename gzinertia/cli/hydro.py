@@ -35,9 +35,11 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
 
     if text is None:
         return EllipsoidFluidCoefficients()
+    from gzinertia.numbers import NumberError, read_number
+
     try:
-        values = [float(v) for v in text.replace(",", " ").split()]
-    except ValueError:
+        values = [read_number(v) for v in text.replace(",", " ").split()]
+    except NumberError:
         values = []
     if len(values) != 5:
         raise GzInertiaError(

@@ -13,10 +13,13 @@ from gzinertia.cli.app import (
     LinkOption,
     ModelPathOption,
     PackagePathOption,
+    TrustXacroOption,
     XacroArgOption,
+    XacroEnvOption,
     app,
     load_model,
     xacro_mapping,
+    xacro_policy,
 )
 from gzinertia.cli.options import FitChoice
 from gzinertia.errors import GzInertiaError
@@ -62,6 +65,8 @@ def plot(
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
     xacro_arg: XacroArgOption = None,
+    xacro_env: XacroEnvOption = None,
+    trust_xacro: TrustXacroOption = False,
 ) -> None:
     """Draw links: collision outlines, origin axes, CoM, inertia and fluid ellipsoids.
 
@@ -74,7 +79,8 @@ def plot(
 
     method = fit
     file, doc, root = load_model(
-        file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg)
+        file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg),
+        xacro_policy=xacro_policy(xacro_env, trust_xacro),
     )
     links = select_links(doc.links, link, str(file))
     if not links:

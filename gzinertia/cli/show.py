@@ -10,11 +10,14 @@ from gzinertia.cli.app import (
     LinkOption,
     ModelPathOption,
     PackagePathOption,
+    TrustXacroOption,
     XacroArgOption,
+    XacroEnvOption,
     app,
     load_document,
     print_notes,
     xacro_mapping,
+    xacro_policy,
 )
 from gzinertia.cli.options import OrderingChoice, ParserChoice
 
@@ -40,6 +43,8 @@ def show(
     model_path: ModelPathOption = None,
     package_path: PackagePathOption = None,
     xacro_arg: XacroArgOption = None,
+    xacro_env: XacroEnvOption = None,
+    trust_xacro: TrustXacroOption = False,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -56,7 +61,8 @@ def show(
     from gzinertia.selection import select_links
 
     doc = load_document(
-        file, [*(model_path or []), *(package_path or [])], parser, xacro_mapping(xacro_arg)
+        file, [*(model_path or []), *(package_path or [])], parser, xacro_mapping(xacro_arg),
+        xacro_policy(xacro_env, trust_xacro),
     )
     summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)
     if as_json:

@@ -18,11 +18,19 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.numbers import (
+    DECIMAL,
+    FORTRAN,
+    MAX_MAGNITUDE,
+    NumberError,
+    read_integer,
+    read_number,
+)
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_provenance import dataset_digest, format_import_geometry
@@ -35,6 +43,14 @@ if TYPE_CHECKING:
 
 #: Largest dataset file read (bytes).
 MAX_DATASET_BYTES = 256 * 1024 * 1024
+#: Largest total of the variables a dataset import reads (bytes; 64 MiB is the added mass at
+#: 230,000 frequencies), checked before they are read.
+MAX_DATASET_VARIABLE_BYTES = 64 * 1024 * 1024
+#: The variables of a Capytaine dataset the import reads; no other is read.
+DATASET_VARIABLES = (
+    "added_mass", "omega", "radiating_dof", "influenced_dof", "rho", "water_depth",
+    "rotation_center",
+)
 RIGID_BODY_DOFS = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 
 
@@ -51,6 +67,17 @@ class ImportedAddedMass(ValueRecord):
     digest: str = ""
 
 
+def _omega_option(text: str) -> float:
+    """``--frequency`` given as a number (rad/s), read as C reads a number."""
+    try:
+        return read_number(text.strip(), DECIMAL)
+    except NumberError as exc:
+        raise GzInertiaError(
+            f"{option('frequency')} must be zero, infinite or a number in rad/s, not {text!r} "
+            f"({exc.reason})"
+        ) from None
+
+
 def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
     values = ", ".join(f"{w:g}" for w in omegas)
     if wanted is None:
@@ -63,19 +90,53 @@ def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
     key = wanted.strip().lower()
     target = 0.0 if key == "zero" else math.inf if key in ("infinite", "inf") else None
     if target is None:
-        try:
-            target = float(key)
-        except ValueError:
-            raise GzInertiaError(
-                f"{option('frequency')} must be zero, infinite or a number in rad/s, not "
-                f"{wanted!r}"
-            ) from None
+        target = _omega_option(wanted)
     hits = [i for i, w in enumerate(omegas) if w == target or math.isclose(w, target, rel_tol=1e-9)]
     if not hits:
         raise GzInertiaError(
             f"{path}: no omega = {target:g} rad/s in the dataset (it holds {values})"
         )
     return hits[0]
+
+
+def _open_needed(xr: Any, data: bytes, path: Path) -> Any:
+    """The dataset's :data:`DATASET_VARIABLES` (those it has), loaded; nothing else is read.
+
+    A NetCDF classic file is cut down to them first (:func:`gzinertia.netcdf_classic.subset`,
+    sized before they are copied); another file (NetCDF-4/HDF5) is opened lazily and they are
+    sized before they are loaded. Either way they may take :data:`MAX_DATASET_VARIABLE_BYTES`.
+    """
+    import io
+
+    from gzinertia.netcdf_classic import NetcdfError, is_classic, subset
+
+    engine = None
+    if is_classic(data):
+        try:
+            data = subset(data, DATASET_VARIABLES, MAX_DATASET_VARIABLE_BYTES)
+        except NetcdfError as exc:
+            raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({exc})") from None
+        engine = "scipy"
+    try:
+        ds = xr.open_dataset(io.BytesIO(data), engine=engine)
+        ds = ds.drop_vars([name for name in ds.variables if name not in DATASET_VARIABLES])
+        total = sum(int(v.nbytes) for v in ds.variables.values())
+        if total > MAX_DATASET_VARIABLE_BYTES:
+            raise GzInertiaError(
+                f"{path}: the variables the import reads declare {total} bytes, more than the "
+                f"{MAX_DATASET_VARIABLE_BYTES} read"
+            )
+        return ds.load()
+    except GzInertiaError:
+        raise
+    except Exception as exc:  # xarray/netCDF raise many types for unreadable files
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        hint = (
+            " (an HDF5-based NetCDF-4 file: pip install h5netcdf to read it)"
+            if data.startswith(b"\x89HDF")
+            else ""
+        )
+        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first}){hint}") from None
 
 
 def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMass:
@@ -87,25 +148,13 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
             f"{option('bem_from')} needs xarray (and a NetCDF reader): pip install "
             "'gzinertia[bem]'"
         ) from None
-    import io
-
     from gzinertia.safe_read import read_regular_file
 
     try:
         data = read_regular_file(path, MAX_DATASET_BYTES)
     except OSError as exc:
         raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        ds = xr.open_dataset(io.BytesIO(data))
-        ds.load()
-    except Exception as exc:  # xarray/netCDF raise many types for unreadable files
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        hint = (
-            " (an HDF5-based NetCDF-4 file: pip install h5netcdf to read it)"
-            if data.startswith(b"\x89HDF")
-            else ""
-        )
-        raise GzInertiaError(f"{path}: cannot read as a NetCDF dataset ({first}){hint}") from None
+    ds = _open_needed(xr, data, path)
     if "added_mass" not in ds:
         raise GzInertiaError(f"{path}: no 'added_mass' variable (not a Capytaine dataset?)")
     am = ds["added_mass"]
@@ -137,9 +186,14 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
             for r in RIGID_BODY_DOFS
         ]
     )
-    if not np.all(np.isfinite(A)):
-        raise GzInertiaError(f"{path}: the added mass at omega = {omegas[k]:g} is not finite")
+    if not np.all(np.abs(A) <= MAX_MAGNITUDE):  # NaN too
+        raise GzInertiaError(
+            f"{path}: the added mass at omega = {omegas[k]:g} is not finite or beyond "
+            f"{MAX_MAGNITUDE:g}"
+        )
     rho = float(np.atleast_1d(ds["rho"].values)[0]) if "rho" in ds else math.nan
+    if "rho" in ds and not 0.0 < rho <= MAX_MAGNITUDE:
+        raise GzInertiaError(f"{path}: rho = {rho:g} is not a positive density within 1e100")
     centre = None
     if "rotation_center" in ds:
         c = np.asarray(ds["rotation_center"].values, dtype=float).reshape(-1)
@@ -168,18 +222,49 @@ def _wamit_period(frequency: str | None, path: Path) -> float:
         return -1.0
     if key in ("infinite", "inf"):
         return 0.0
-    try:
-        omega = float(key)
-    except ValueError:
-        raise GzInertiaError(
-            f"{option('frequency')} must be zero, infinite or a number in rad/s, not "
-            f"{frequency!r}"
-        ) from None
-    if not (math.isfinite(omega) and omega > 0.0):
+    omega = _omega_option(frequency)
+    if not omega > 0.0:
         raise GzInertiaError(
             f"{option('frequency')} must be zero, infinite or positive, not {frequency!r}"
         )
     return 2.0 * math.pi / omega
+
+
+def _wamit_line(fields: list[str], where: str, line: str) -> tuple[float, int, int, float]:
+    """``PER I J Abar`` of one line, each number as the files' Fortran readers read it
+    (:data:`gzinertia.numbers.FORTRAN`: ``1.0D+03`` is 1000, ``1_000`` no number), finite
+    within ±1e100 (``Bbar``, when there, is checked the same way and not used)."""
+    if len(fields) < 4:
+        raise GzInertiaError(f"{where}: not a WAMIT .1 line (PER I J A [B]): {line.strip()[:60]!r}")
+    try:
+        per, abar = read_number(fields[0], FORTRAN), read_number(fields[3], FORTRAN)
+        i, j = read_integer(fields[1]), read_integer(fields[2])
+        for bbar in fields[4:5]:
+            read_number(bbar, FORTRAN)
+    except NumberError as exc:
+        raise GzInertiaError(
+            f"{where}: value {exc} (a WAMIT .1 line is PER I J A [B], numbers as Fortran reads "
+            "them)"
+        ) from None
+    return per, i, j, abar
+
+
+def _dimensional_factors(density: float, length: float) -> dict[int, float]:
+    """``ρ·L^k`` for k = 3, 4, 5, each within [1e-100, 1e100] (else the added mass would
+    overflow, or vanish, in float64 and in an SDF file)."""
+    factors = {}
+    for k in (3, 4, 5):
+        try:
+            factors[k] = density * length**k
+        except OverflowError:
+            factors[k] = math.inf
+        if not 1.0 / MAX_MAGNITUDE <= factors[k] <= MAX_MAGNITUDE:
+            raise GzInertiaError(
+                f"{option('density')} {density:g} kg/m^3 and {option('wamit_length')} "
+                f"{length:g} m make rho*ULEN^{k} = {factors[k]:g}, outside [1e-100, 1e100]: the "
+                "added mass would not be a number an SDF file holds"
+            )
+    return factors
 
 
 def read_wamit_1(
@@ -206,26 +291,21 @@ def read_wamit_1(
         raw = read_regular_file(path, MAX_DATASET_BYTES)
     except OSError as exc:
         raise GzInertiaError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    text = raw.decode("ascii", errors="replace")
+    factors = _dimensional_factors(density, length)
+    text = raw.decode("utf-8", errors="replace")
     A = np.full((6, 6), np.nan)
     periods: set[float] = set()
     for number, line in enumerate(text.splitlines(), start=1):
         fields = line.split()
         if not fields:
             continue
-        try:
-            per, i, j, abar = float(fields[0]), int(fields[1]), int(fields[2]), float(fields[3])
-        except (ValueError, IndexError):
-            raise GzInertiaError(
-                f"{path}:{number}: not a WAMIT .1 line (PER I J A [B]): {line.strip()[:60]!r}"
-            ) from None
+        per, i, j, abar = _wamit_line(fields, f"{path}:{number}", line)
         periods.add(per)
         if not (1 <= i <= 6 and 1 <= j <= 6):
             continue  # generalized modes or other bodies: not this rigid body
         same = per == period or (period > 0 and math.isclose(per, period, rel_tol=1e-5))
         if same:
-            k = 3 + (i > 3) + (j > 3)
-            A[i - 1, j - 1] = abar * density * length**k
+            A[i - 1, j - 1] = abar * factors[3 + (i > 3) + (j > 3)]
     if np.all(np.isnan(A)):
         have = ", ".join(f"{p:g}" for p in sorted(periods))
         raise GzInertiaError(f"{path}: no PER = {period:g} s in the file (it holds {have})")
@@ -238,6 +318,19 @@ def read_wamit_1(
     return ImportedAddedMass(A, omega, density, None, description, dataset_digest(raw))
 
 
+def _vector_text(values: Sequence[float] | np.ndarray) -> str:
+    return " ".join(f"{v:.6g}" for v in values)
+
+
+def _check_vector(values: Sequence[float], name: str) -> None:
+    """Three finite numbers within ±1e100 (the numbers an SDF file holds)."""
+    if len(values) != 3 or not all(abs(v) <= MAX_MAGNITUDE for v in values):  # NaN too
+        raise GzInertiaError(
+            f"{name} must be three finite numbers within ±{MAX_MAGNITUDE:g}, not "
+            f"({_vector_text(values)})"
+        )
+
+
 def imported_in_link(
     imported: ImportedAddedMass,
     p_BoP_B: Sequence[float] | None,
@@ -247,6 +340,7 @@ def imported_in_link(
     """``A_BBo_B`` from the dataset's ``A_FP_F``: scaled to ``density`` when given (added mass
     is proportional to ρ), re-expressed in B with ``R_BF`` and moved from P to Bo; and the
     provenance text."""
+    about_given = p_BoP_B is not None
     if p_BoP_B is None:
         if imported.rotation_center is None:
             raise GzInertiaError(
@@ -260,10 +354,23 @@ def imported_in_link(
     if density is not None and math.isfinite(rho) and rho > 0 and density != rho:
         A = A * (density / rho)
         note = f"scaled from {rho:g} to {density:g} kg/m^3"
+    point = option("about") if about_given else "the dataset's rotation_center"
+    _check_vector(p_BoP_B, point)
+    _check_vector(rpy_BF, option("axes"))
     X_BF = Pose.from_xyz_rpy(np.asarray(p_BoP_B, dtype=float), np.asarray(rpy_BF, dtype=float))
-    A_BBo_B = AddedMass(A, ordering="linear-first", point="P", axes="F").in_link(X_BF)
-    p = " ".join(f"{v:.6g}" for v in X_BF.p)
-    rpy = " ".join(f"{v:.6g}" for v in rpy_BF)
+    try:
+        A_BBo_B = AddedMass(A, ordering="linear-first", point="P", axes="F").in_link(X_BF)
+        peak = float(np.max(np.abs(A_BBo_B.linear_first())))
+    except Float64OverflowError:
+        peak = math.inf
+    if not peak <= MAX_MAGNITUDE:
+        raise GzInertiaError(
+            f"the imported added mass ({note}), moved from {point} ({_vector_text(p_BoP_B)} m) "
+            f"to the link origin, reaches {peak:g}, beyond the {MAX_MAGNITUDE:g} an SDF file "
+            "holds"
+        )
+    p = _vector_text(X_BF.p)
+    rpy = _vector_text(rpy_BF)
     text = (
         f"gzinertia addmass: imported added mass ({imported.description}, {note}), computed "
         f"about ({p}) in axes rpy ({rpy}) of the link; moved to the link origin in link axes"

@@ -288,7 +288,7 @@ class _Plan(ValueRecord):
 def inertia_attributes(link_elem: etree._Element) -> dict[str, float] | None:
     """URDF-style ``<inertia ixx="..." .../>`` values (SDFormat reads none of them: GZI109),
     or ``None`` when there are none or one is not a number."""
-    from gzinertia.sdf.values import c_double
+    from gzinertia.numbers import c_double
 
     inertial = child(link_elem, "inertial")
     inertia = None if inertial is None else child(inertial, "inertia")
@@ -393,12 +393,11 @@ def _plan(
 
 
 def _old_value(elem: etree._Element | None, tag: str) -> float | None:
+    from gzinertia.numbers import c_double
+
     if elem is None:
         return _DEFAULT[tag]
-    try:
-        return float((elem.text or "").strip())
-    except ValueError:
-        return None
+    return c_double((elem.text or "").strip())
 
 
 def _write(editor: XmlEditor, plan: _Plan) -> None:

@@ -156,7 +156,7 @@ def require_finite(
     """Refuses to write ``what`` into ``elem`` unless every value is a finite number the reader
     accepts (``|x| <= MAX_MAGNITUDE``): a :class:`NonFiniteValueError` naming file, line and
     link; nothing is written."""
-    from gzinertia.sdf.values import MAX_MAGNITUDE
+    from gzinertia.numbers import MAX_MAGNITUDE
 
     bad = [v for v in values if not abs(v) <= MAX_MAGNITUDE]  # NaN too
     if bad:

@@ -1,6 +1,8 @@
 """Delivering an edit: ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
 diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.edit.safe_write`:
-an in-place write fails when the file changed since it was read), or nothing written.
+an in-place write fails when the file changed since it was read), or nothing written. A file
+found by walking a folder (:attr:`WriteMode.tree`) is written in place only within that folder,
+through no link below it.
 
 An edit of standard input (FILE ``-``: :attr:`WriteMode.stdin_data` holds its bytes, named
 ``<stdin>``) is a filter: the edited file goes to stdout unless ``-o OUT``, ``--check`` or
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzinertia.edit.line_diff import unified_diff as unified_diff_lines
-from gzinertia.edit.safe_write import write_atomically
+from gzinertia.edit.safe_write import resolved_in_tree, write_atomically
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
@@ -41,6 +43,10 @@ class WriteMode(ValueRecord):
     stdin_data: bytes | None = field(default=None, repr=False, compare=False)
     #: ``-o -``: the edited file goes to stdout (``output`` is then ``None``).
     stdout: bool = False
+    #: The folder FILE was found in by walking it (symlinks resolved; ``audit --fix``): written
+    #: in place only if its links lead to a file within it, reached through no link below it.
+    #: ``None``: FILE was named by the user (links followed as named).
+    tree: str | None = None
 
     def __post_init__(self) -> None:
         if self.output is not None and self.in_place:
@@ -99,7 +105,8 @@ def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
     elif mode.in_place:
         if changed:
             # ``old`` as read: a file another process changed meanwhile is not overwritten.
-            write_atomically(path, new, expected=old, force_readonly=mode.force_readonly)
+            write_atomically(_in_tree(path, mode.tree), new, expected=old,
+                             force_readonly=mode.force_readonly, root=mode.tree)
             print(f"updated {path}", file=sys.stderr)
         else:
             print(f"{path}: unchanged", file=sys.stderr)
@@ -110,3 +117,10 @@ def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+
+def _in_tree(path: Path, tree: str | None) -> Path:
+    """The file an in-place write of ``path`` replaces: ``path`` (named by the user), or, for a
+    file found in ``tree``, the file its links lead to, within ``tree``."""
+    return path if tree is None else resolved_in_tree(path, tree)

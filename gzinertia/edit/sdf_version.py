@@ -34,11 +34,11 @@ OLDEST_UPGRADABLE = (1, 4)
 
 
 def version_tuple(version: str) -> tuple[int, ...]:
-    """``"1.10"`` as ``(1, 10)``; ``(0,)`` for anything that is not dotted integers."""
-    try:
-        return tuple(int(p) for p in version.strip().split("."))
-    except ValueError:
-        return (0,)
+    """``"1.10"`` as ``(1, 10)``; ``(0,)`` for anything that is not dotted integers in ASCII
+    digits (``int()`` read ``1.1_0`` as 1.10)."""
+    from gzinertia.numbers import dotted_integers
+
+    return dotted_integers(version) or (0,)
 
 
 def _local(elem: etree._Element) -> str:

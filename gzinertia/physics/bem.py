@@ -36,11 +36,10 @@ the spec's point in the spec's axes and no change of point is needed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
-import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -417,11 +416,14 @@ def _cache_file(key: str) -> Path:
 
 
 def _load_cached(key: str) -> dict[str, Any] | None:
-    """The cached JSON record under ``key`` (parsed JSON, so ``Any``), or ``None``."""
-    path = _cache_file(key)
+    """The cached JSON record under ``key`` (parsed JSON, so ``Any``), or ``None`` (also when
+    the cache would be reached through a symbolic link:
+    :func:`~gzinertia.audit.cache.load_cache_file`)."""
+    from gzinertia.audit.cache import default_cache_dir, load_cache_file
+
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
+        data = json.loads(load_cache_file(default_cache_dir(), _cache_file(key)))
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("key") != key:
         return None
@@ -429,15 +431,13 @@ def _load_cached(key: str) -> dict[str, Any] | None:
 
 
 def _store(key: str, data: dict[str, object]) -> None:
-    path = _cache_file(key)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+    """Stores a record atomically, through no symbolic link
+    (:func:`~gzinertia.audit.cache.store_cache_file`); a cache that cannot be written only
+    costs time."""
+    from gzinertia.audit.cache import default_cache_dir, store_cache_file
+
+    with contextlib.suppress(OSError, GzInertiaError):
+        store_cache_file(default_cache_dir(), _cache_file(key), json.dumps(data).encode())
 
 
 @dataclass(frozen=True, repr=False, eq=False)

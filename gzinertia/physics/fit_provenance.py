@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gzinertia.numbers import NumberError, read_number
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -55,15 +56,15 @@ def parse_fit_provenance(comment: str | None) -> FitProvenance | None:
     method, density = _METHOD.match(rest), _DENSITY.search(rest)
     if method is None or density is None:
         return None
-    try:
-        rho = float(density.group(1))
+    try:  # the numbers as written (a comment that is not ours may spell 1_000: not ours)
+        rho = read_number(density.group(1))
         if method.group(2) is None:
             return FitProvenance(_FITS[method.group(1)], rho)
         numbers = _EXPLICIT.match(rest)
         if numbers is None:
             return None
-        v = tuple(float(x) for x in numbers.groups())
-    except ValueError:
+        v = tuple(read_number(x.strip()) for x in numbers.groups())
+    except NumberError:
         return None
     return FitProvenance("explicit", rho, (v[0:3], v[3:6], v[6:9]))
 

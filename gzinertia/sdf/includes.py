@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
+from gzinertia.numbers import dotted_integers
 from gzinertia.options import option
 
 if TYPE_CHECKING:  # lxml loads when a model.config is read (a cached audit may need none)
@@ -193,7 +194,7 @@ def _fuel_version_folder(
             try:
                 numbered = [
                     int(e.name) for e in os.scandir(model_dir)
-                    if e.name.isdigit() and len(e.name) < 10
+                    if e.name.isascii() and e.name.isdigit() and len(e.name) < 10
                     and (Path(e.path) / "model.config").is_file()
                 ]
             except OSError:
@@ -249,10 +250,7 @@ def model_search_path(explicit: Sequence[str | Path] = ()) -> list[tuple[Path, s
 
 
 def _version_key(v: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(x) for x in v.split("."))
-    except ValueError:
-        return (0,)
+    return dotted_integers(v) or (0,)
 
 
 def sdf_file_in_folder(folder: Path) -> Path | None:

@@ -14,13 +14,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
     from gzinertia.records import SdfDocument
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
-URDF_SUFFIXES = (".urdf", ".xacro")
+XACRO_SUFFIXES = (".xacro",)
+URDF_SUFFIXES = (".urdf", *XACRO_SUFFIXES)
 
 
 def is_urdf_path(path: str | Path) -> bool:
     """Whether ``path`` is read as URDF (``.urdf``, ``.xacro``, ``.urdf.xacro``)."""
     return str(path).lower().endswith(URDF_SUFFIXES)
+
+
+def is_xacro_path(path: str | Path) -> bool:
+    """Whether ``path`` is expanded as xacro before it is read (``.xacro``, ``.urdf.xacro``)."""
+    return str(path).lower().endswith(XACRO_SUFFIXES)
 
 
 def read_model_file(
@@ -29,13 +36,16 @@ def read_model_file(
     limits: ReadLimits | None = None,
     *,
     xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> SdfDocument:
     """Reads an SDFormat, URDF or xacro file into link records. For URDF/xacro, ``model_paths``
-    are the package paths (``$(find)``, ``package://``)."""
+    are the package paths (``$(find)``, ``package://``); ``xacro_policy`` says what a xacro
+    expansion may do (default: evaluate without Python, read no environment variable)."""
     if is_urdf_path(path):
         from gzinertia.urdf import read_urdf_file
 
-        return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits)
+        return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits,
+                              xacro_policy=xacro_policy)
     from gzinertia.sdf import read_sdf_file
 
     return read_sdf_file(path, model_paths, limits)

@@ -21,6 +21,7 @@ from lxml import etree
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
+from gzinertia.numbers import dotted_integers
 from gzinertia.options import option
 from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.record_base import Record
@@ -179,10 +180,7 @@ class _Reader:
         """``file``'s version as numbers (an unreadable one is read as 1.12, as the reader does)."""
         numbers = self.version_numbers.get(file)
         if numbers is None:
-            try:
-                numbers = tuple(int(x) for x in self.versions.get(file, "1.12").split("."))
-            except ValueError:
-                numbers = (1, 12)
+            numbers = dotted_integers(self.versions.get(file, "1.12")) or (1, 12)
             self.version_numbers[file] = numbers
         return numbers
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from typing import NamedTuple
 
@@ -10,6 +9,14 @@ import numpy as np
 from lxml import etree
 
 from gzinertia.errors import SdfError
+from gzinertia.numbers import (
+    DBL_MIN,
+    LIBSDFORMAT,
+    MAX_MAGNITUDE,
+    NumberError,
+    plain_zero,
+    read_number,
+)
 from gzinertia.physics.rotation import (
     IDENTITY_POSE,
     Pose,
@@ -22,7 +29,6 @@ __all__ = [
     "MAX_MAGNITUDE",
     "PoseSpec",
     "attr_bool",
-    "c_double",
     "child_float",
     "child_pose",
     "parse_bool",
@@ -32,33 +38,13 @@ __all__ = [
     "text_of",
 ]
 
-#: Largest magnitude accepted for any number. Far beyond any physical mass (kg), length (m) or
-#: inertia (kg·m²), and small enough that products and sums of a few of them stay finite in
-#: float64, so no computation downstream overflows to inf or NaN.
-MAX_MAGNITUDE = 1e100
-
 
 def text_of(elem: etree._Element) -> str:
     """The element's text, stripped (``""`` when empty)."""
     return (elem.text or "").strip()
 
 
-# The patterns below serve only words float() does not read as strtod does: kept as text,
-# compiled on first use by re's cache (compiling them costs every command's start-up).
-
-#: Smallest normal double: libsdformat (``std::stod``) refuses a value that underflows below it.
-_DBL_MIN = 2.2250738585072014e-308
-#: The whole of a number as C's ``strtod`` reads it (what libsdformat uses), ASCII only:
-#: decimal, hexadecimal (``0x1.8p3``), ``inf``/``infinity``, ``nan``/``nan(chars)``.
-_C_NUMBER = (
-    r"[+-]?(?:"
-    r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-    r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
-    r"|(?i:inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?)"
-    r")"
-)
 _ASCII_SPACE = r"[ \t\n\r\f\v]+"
-_HEX_PREFIX = r"[+-]?0[xX]"
 
 
 def _words(elem: etree._Element) -> list[str]:
@@ -70,58 +56,9 @@ def _words(elem: etree._Element) -> list[str]:
     return [w for w in re.split(_ASCII_SPACE, raw) if w]
 
 
-def c_double(word: str) -> float | None:
-    """The value libsdformat (``std::stod``, i.e. C ``strtod``) reads from ``word`` when it reads
-    *all* of it, else ``None``: ``1_000``, ``1abc``, ``1,5``, full-width or Arabic-Indic digits are
-    not numbers (libsdformat reads only a leading part of some of them, or refuses them).
-    Overflow gives ±inf and underflow below the smallest normal double gives NaN (libsdformat
-    refuses both); callers reject non-finite values."""
-    if not re.fullmatch(_C_NUMBER, word):
-        return None
-    try:
-        if re.match(_HEX_PREFIX, word):
-            value = float.fromhex(word)
-            mantissa = word.split("0", 1)[1][1:].split("p")[0].split("P")[0]
-        elif word.lstrip("+-")[:1].lower() in ("i", "n"):
-            return float(word.split("(", 1)[0])
-        else:
-            value = float(word)
-            mantissa = word.split("e")[0].split("E")[0]
-    except OverflowError:
-        return math.inf if not word.startswith("-") else -math.inf
-    if abs(value) < _DBL_MIN and any(c not in "0.+-" for c in mantissa):
-        return math.nan  # strtod's ERANGE: a non-zero number that underflows
-    return value
-
-
-def _leading_number(word: str) -> str:
-    """The longest start of ``word`` (at most 64 characters) that is a whole C number."""
-    for end in range(min(len(word), 64), 0, -1):
-        if re.fullmatch(_C_NUMBER, word[:end]):
-            return word[:end]
-    return ""
-
-
-def _bad_word(elem: etree._Element, file: str, w: str) -> SdfError:
-    """The error for the first word of ``elem`` that is not an acceptable number."""
-    tag, line = elem.tag, line_of(elem)
-    v = c_double(w)
-    if v is None:
-        lead = _leading_number(w)
-        hint = f" (libsdformat would read only its start, {lead!r})" if lead else ""
-        return SdfError(file, line, f"<{tag}> value {w!r} is not a number{hint}")
-    if math.isnan(v) and w.lstrip("+-")[:1].lower() != "n":
-        return SdfError(
-            file, line, f"<{tag}> value {w!r} underflows (libsdformat refuses it: below 2.2e-308)"
-        )
-    if not math.isfinite(v):
-        return SdfError(file, line, f"<{tag}> value {w!r} is not finite")
-    limit = f"|x| > {MAX_MAGNITUDE:g}"
-    return SdfError(file, line, f"<{tag}> value {w!r} is out of range ({limit})")
-
-
-def _acceptable(v: float | None) -> bool:
-    return v is not None and -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE  # False for NaN too
+def _bad_word(elem: etree._Element, file: str, exc: NumberError) -> SdfError:
+    """The error for a word of ``elem`` that is not an acceptable number."""
+    return SdfError(file, line_of(elem), f"<{elem.tag}> value {exc}")
 
 
 #: A text at most this long whose words ``float()`` reads, with no ``e``/``E`` (no exponent) and no
@@ -131,18 +68,10 @@ def _acceptable(v: float | None) -> bool:
 _SHORT_TEXT = 90
 
 
-def _plain_zero(v: float, word: str) -> bool:
-    """Whether ``v = float(word)`` (an ASCII word without ``_``, outside the normal range) is a
-    zero written without an exponent or any non-zero digit, i.e. a zero strtod reads as such
-    (``1e-400`` and ``0.(400 zeros)1`` underflow to 0.0, which libsdformat refuses:
-    :func:`c_double` decides those)."""
-    return v == 0.0 and not word.strip().strip("+-.0")
-
-
 def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> list[float]:
     """The whitespace-separated finite numbers of ``elem`` (exactly ``count`` when given), read
-    as libsdformat reads them (:func:`c_double`), within ``±MAX_MAGNITUDE``; anything else is
-    an error naming the word, file and line."""
+    as libsdformat reads them (:func:`gzinertia.numbers.read_number`), within
+    ``±MAX_MAGNITUDE``; anything else is an error naming the word, file and line."""
     text = elem.text or ""
     if text.isascii() and "_" not in text:  # then Python's float() reads as strtod does
         words = text.split()
@@ -157,7 +86,7 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
                 ):
                     return values
                 for v, w in zip(values, words, strict=True):
-                    if not _DBL_MIN <= abs(v) <= MAX_MAGNITUDE and not _plain_zero(v, w):
+                    if not DBL_MIN <= abs(v) <= MAX_MAGNITUDE and not (v == 0.0 and plain_zero(w)):
                         break  # out of range, subnormal, NaN, or a zero that may underflow
                 else:
                     return values
@@ -167,8 +96,9 @@ def parse_floats(elem: etree._Element, file: str, count: int | None = None) -> l
 def _parse_floats_exactly(
     elem: etree._Element, file: str, count: int | None = None
 ) -> list[float]:
-    """:func:`parse_floats` word by word through :func:`c_double` (the reference semantics;
-    :func:`parse_floats` takes a shortcut for plain decimal words and comes here otherwise)."""
+    """:func:`parse_floats` word by word through :func:`gzinertia.numbers.read_number` (the
+    reference semantics; :func:`parse_floats` takes a shortcut for plain decimal words and comes
+    here otherwise)."""
     words = _words(elem)
     if count is not None and len(words) != count:
         raise SdfError(
@@ -176,11 +106,13 @@ def _parse_floats_exactly(
             line_of(elem),
             f"<{elem.tag}> needs {count} numbers, got {len(words)}: {text_of(elem)!r}",
         )
-    parsed = [c_double(w) for w in words]
-    for w, v in zip(words, parsed, strict=True):
-        if not _acceptable(v):
-            raise _bad_word(elem, file, w)
-    return [v for v in parsed if v is not None]
+    values = []
+    for w in words:
+        try:
+            values.append(read_number(w, LIBSDFORMAT))
+        except NumberError as exc:
+            raise _bad_word(elem, file, exc) from None
+    return values
 
 
 def parse_float(elem: etree._Element, file: str) -> float:
@@ -192,9 +124,7 @@ def parse_float(elem: etree._Element, file: str) -> float:
         except ValueError:
             pass
         else:
-            if _DBL_MIN <= abs(v) <= MAX_MAGNITUDE or (
-                v == 0.0 and not text.strip().strip("+-.0")  # (as _plain_zero, inline)
-            ):
+            if DBL_MIN <= abs(v) <= MAX_MAGNITUDE or (v == 0.0 and plain_zero(text)):
                 return v
     return _parse_floats_exactly(elem, file, 1)[0]
 

@@ -205,17 +205,11 @@ def _verify(
     from gzinertia.urdf.reader import is_xacro, read_urdf_bytes, read_urdf_file
 
     if is_xacro(path):  # expanding needs the file beside its relative includes
-        import os
-        import tempfile
+        from gzinertia.edit.safe_write import temporary_copy
 
-        folder = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(suffix=".gzinertia.xacro", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(new)
+        why = "reading the edited xacro back needs one, as its includes are relative"
+        with temporary_copy(path, new, suffix=".xacro", why=why) as tmp:
             after = read_urdf_file(tmp, package_paths, xacro_args=xacro_args)
-        finally:
-            os.unlink(tmp)
     else:
         after = read_urdf_bytes(new, str(path), package_paths)
     by_name = {r.name: r for r in after.links}

@@ -30,9 +30,7 @@ was meant, and no link may gain a finding (such a repair is withdrawn and report
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -80,10 +78,12 @@ class _Read(ValueRecord):
 
 
 def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
-            xacro_args: Mapping[str, str] | None) -> XacroExpansion | None:
+            xacro_args: Mapping[str, str] | None, tree: str | None) -> XacroExpansion | None:
     """The xacro expansion ``data`` stands for (``None`` for plain URDF): expanded from a copy
     beside ``path`` when ``data`` is not the file as it is (so its relative includes resolve as
-    the original's); places in the copy are reported as ``path``'s."""
+    the original's); places in the copy are reported as ``path``'s. ``tree``: the folder
+    ``path`` was found in by walking it, which the copy stays in (through no link)."""
+    from gzinertia.edit.safe_write import resolved_in_tree, temporary_copy
     from gzinertia.urdf.reader import is_xacro
     from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
@@ -91,24 +91,16 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
         return None
     if data == read_file_bytes(path):  # the file as it is: expanded where it is
         return expand_xacro_sourced(path, xacro_args, package_paths)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(suffix=".gzinertia.xacro", dir=folder)
-    except OSError as exc:
-        raise GzInertiaError(
-            f"{path}: cannot check the edited xacro: expanding it needs a temporary copy beside "
-            f"it (its includes are relative), and {folder} refuses one ({exc.strerror or exc})"
-        ) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        expansion = expand_xacro_sourced(tmp, xacro_args, package_paths)
-    except SdfError as exc:  # name the user's file, not the copy
-        if exc.file == tmp:
-            raise SdfError(str(path), exc.line, exc.message) from None
-        raise
-    finally:
-        os.unlink(tmp)
+    # found by walking: beside the real file in the tree (its folder, links resolved)
+    beside = path if tree is None else resolved_in_tree(path.absolute().parent, tree) / path.name
+    why = "expanding the edited xacro needs one, as its includes are relative"
+    with temporary_copy(beside, data, suffix=".xacro", root=tree, why=why) as tmp:
+        try:
+            expansion = expand_xacro_sourced(tmp, xacro_args, package_paths)
+        except SdfError as exc:  # name the user's file, not the copy
+            if exc.file == tmp:
+                raise SdfError(str(path), exc.line, exc.message) from None
+            raise
 
     def named(place: tuple[str, int]) -> tuple[str, int]:
         return (str(path), place[1]) if place[0] == tmp else place
@@ -121,13 +113,13 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
 
 
 def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
-          xacro_args: Mapping[str, str] | None) -> _Read:
+          xacro_args: Mapping[str, str] | None, tree: str | None = None) -> _Read:
     from gzinertia.sdf.xml import parse_xml_bytes
     from gzinertia.urdf.lumping import convert
     from gzinertia.urdf.model import parse_robot
     from gzinertia.urdf.reader import read_urdf_bytes
 
-    expansion = _expand(path, data, package_paths, xacro_args)
+    expansion = _expand(path, data, package_paths, xacro_args, tree)
     urdf = data if expansion is None else expansion.text.encode("utf-8")
     places: dict[str, Any] = {}
     if expansion is not None:
@@ -149,7 +141,7 @@ def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
 
 
 def _number(text: str | None) -> float | None:
-    from gzinertia.sdf.values import c_double
+    from gzinertia.numbers import c_double
 
     if text is None:
         return None
@@ -306,17 +298,21 @@ def fix_urdf(
     options: FixOptions,
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    *,
+    tree: str | None = None,
 ) -> FixResult:
     """Repairs the selected links of a URDF or xacro file as ``options`` say (in memory).
     ``package_paths`` resolve ``package://`` and ``$(find)``. Repairs that cannot be written
-    literally into a xacro are in ``pending`` (with where to write them)."""
+    literally into a xacro are in ``pending`` (with where to write them). ``tree``: the folder
+    ``path`` was found in by walking it (``audit --fix``), which the temporary copy a xacro's
+    check needs stays in, through no link."""
     from gzinertia.urdf.reader import is_xacro
 
     options.validate()
     codes = set(options.codes())
     old = read_file_bytes(path)
     xacro = is_xacro(path)
-    state = _read(path, old, package_paths, xacro_args)
+    state = _read(path, old, package_paths, xacro_args, tree)
     found_own = _findings(state.own, options)
     found_lumped = _findings(state.lumped, options)
     plans: dict[str, _Plan] = {}
@@ -361,7 +357,7 @@ def fix_urdf(
         new = writer.editor.result()
         if new == old:
             return FixResult(path, old, new, (), tuple(skipped), tuple(writer.pending))
-        after = _read(path, new, package_paths, xacro_args)
+        after = _read(path, new, package_paths, xacro_args, tree)
         _verify(path, state.own, after.own, written)
         own_after = _findings(after.own, options)
         lumped_after = _findings(after.lumped, options)

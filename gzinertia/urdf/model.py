@@ -25,11 +25,11 @@ import numpy as np
 from lxml import etree
 
 from gzinertia.errors import SdfError
+from gzinertia.numbers import MAX_MAGNITUDE, c_double
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef, UnreadVisual
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
-from gzinertia.sdf.values import MAX_MAGNITUDE, c_double
 from gzinertia.sdf.xml import line_of
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")

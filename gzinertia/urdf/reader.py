@@ -11,27 +11,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.errors import MacrosOnlyError, SdfError
 from gzinertia.limits import ReadLimits
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import convert
 from gzinertia.urdf.model import parse_robot
 
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
+
 #: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
 CONVERTED_SDF_VERSION = "1.9"
-XACRO_SUFFIXES = (".xacro",)
-
-
-def is_xacro(path: str | Path) -> bool:
-    """Whether ``path`` names a xacro file (by its suffix)."""
-    return str(path).lower().endswith(XACRO_SUFFIXES)
-
-
-def is_urdf(path: str | Path) -> bool:
-    """Whether ``path`` names a URDF or xacro file (by its suffix)."""
-    return str(path).lower().endswith((".urdf", *XACRO_SUFFIXES))
+#: Whether a path names a xacro file, or a URDF or xacro file (by suffix: one home,
+#: :mod:`gzinertia.sdf.model_file`, which every command's reading goes through).
+is_xacro = is_xacro_path
+is_urdf = is_urdf_path
 
 
 def read_urdf_file(
@@ -42,11 +40,15 @@ def read_urdf_file(
     lump: bool = True,
     legacy: bool = False,
     limits: ReadLimits | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> SdfDocument:
     """Reads a URDF file (a ``*.xacro`` file is expanded first) into link records.
 
     ``package_paths`` resolve ``$(find pkg)`` and ``package://`` (then ``ROS_PACKAGE_PATH``
-    and ``AMENT_PREFIX_PATH``); ``xacro_args`` are xacro's ``name:=value`` arguments.
+    and ``AMENT_PREFIX_PATH``); ``xacro_args`` are xacro's ``name:=value`` arguments;
+    ``xacro_policy`` says what the expansion may do
+    (:class:`~gzinertia.urdf.xacro_policy.XacroPolicy`: by default, expressions evaluated
+    without Python and no environment variable read).
     ``lump=False`` gives every link with its own inertial, before libsdformat's fixed-joint
     lumping and massless-link dropping (as Drake's parser reads URDF); ``legacy=True`` follows
     libsdformat < 12.7.2 (see :mod:`gzinertia.urdf.lumping`). Errors are
@@ -56,7 +58,7 @@ def read_urdf_file(
     if is_xacro(name):
         from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
-        expansion = expand_xacro_sourced(name, xacro_args, package_paths)
+        expansion = expand_xacro_sourced(name, xacro_args, package_paths, policy=xacro_policy)
         text = expansion.text
         included = tuple(
             Dependency("include", f, name, f if Path(f).is_file() else None)
@@ -72,10 +74,35 @@ def read_urdf_file(
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
         )
-        return replace(doc, dependencies=(*included, *doc.dependencies))
+        return replace(doc, dependencies=(*included, *doc.dependencies),
+                       notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults)))
     return read_urdf_bytes(
         read_file_bytes(name), name, package_paths, lump=lump, legacy=legacy, limits=limits
     )
+
+
+def optenv_notes(defaults: Sequence[tuple[str, str]]) -> list[Note]:
+    """One info note ``xacro-optenv-default`` per file whose ``$(optenv NAME default)`` took
+    its default because NAME is not among the variables the expansion may read (``defaults``:
+    ``(name, file)`` pairs in the order met), at the line of the first such substitution."""
+    by_file: dict[str, list[str]] = {}
+    for variable, file in defaults:
+        by_file.setdefault(file, []).append(variable)
+    notes = []
+    for file, variables in by_file.items():
+        from gzinertia.urdf.xacro_policy import ENV_FLAG, first_optenv_line
+
+        shown = ", ".join(variables[:8]) + (f" and {len(variables) - 8} more"
+                                            if len(variables) > 8 else "")
+        notes.append(Note(
+            "info", "xacro-optenv-default",
+            f"$(optenv) took its default for {len(variables)} environment variable(s) the "
+            f"expansion may not read: {shown} (name them with {ENV_FLAG} or the xacro-env "
+            "setting to read them)",
+            SourceRef(file, first_optenv_line(file, variables)),
+            data={"variables": ",".join(variables)},
+        ))
+    return notes
 
 
 def _no_links(text: str) -> bool:

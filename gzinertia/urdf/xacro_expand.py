@@ -12,8 +12,12 @@
 * xacro's errors become :class:`~gzinertia.errors.SdfError` naming the file being processed
   (and the line, for XML errors), one line.
 
+* What the model may do is :class:`~gzinertia.urdf.xacro_policy.XacroPolicy`'s: expressions
+  are evaluated without Python (:mod:`gzinertia.urdf.xacro_expression`) unless trusted,
+  ``$(env)``/``$(optenv)`` read only the variables the user names, reads stay under the
+  model's folders and the package paths.
 * Each expansion runs in a child process with a CPU, memory and wall-clock limit
-  (:mod:`gzinertia.urdf.xacro_sandbox`): xacro's ``${...}`` are Python ``eval`` calls.
+  (:mod:`gzinertia.urdf.xacro_sandbox`): macros can still nest and multiply.
 * Each element of the output knows the file and line it is written at, through macros
   (:mod:`gzinertia.urdf.xacro_lines`).
 
@@ -27,15 +31,16 @@ import io
 import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import ReadRoots, XacroPolicy
     from gzinertia.urdf.xacro_sandbox import XacroLimits
 
 MAX_DEPTH = 6
@@ -152,17 +157,52 @@ def _line_of(file: str, message: str) -> int | None:
 
 
 class _SafeOpen:
-    """``open`` for xacro's module: reads through :mod:`gzinertia.safe_read`."""
+    """``open`` for xacro's module: reads through :mod:`gzinertia.safe_read`, only under the
+    folders the expansion may read (:class:`~gzinertia.urdf.xacro_policy.ReadRoots`)."""
+
+    def __init__(self, roots: ReadRoots) -> None:
+        self._roots = roots
 
     def __call__(self, file: str, mode: str = "r", *args: object, **kwargs: object) -> io.IOBase:
         if "r" not in mode or any(c in mode for c in "wax+"):
             raise PermissionError(f"xacro may not write {file!r}")
         from gzinertia.sdf.xml import read_file_bytes
 
+        self._roots.check(file)
         data = read_file_bytes(file)
         if "b" in mode:
             return io.BytesIO(data)
         return io.StringIO(data.decode("utf-8"))
+
+
+def _checked_includes(xacro: Any) -> Callable[..., Iterator[str]]:
+    """The ``get_include_files`` of xacro, with its refusals placed at the include's line: a
+    file being included already (a cycle, which would nest until Python's recursion limit with
+    no word of the include), and a pattern the read policy refuses
+    (:meth:`~gzinertia.urdf.xacro_policy.ReadRoots.glob`)."""
+    original = xacro.get_include_files
+
+    def get_include_files(filename_spec: str, symbols: Any) -> Iterator[str]:
+        includer = str((xacro.filestack or ["?"])[-1])
+
+        def refused(message: str) -> SdfError:
+            return SdfError(includer, _line_of(includer, f"'{filename_spec}'"), message)
+
+        try:
+            for filename in original(filename_spec, symbols):
+                stack = [os.path.realpath(f) for f in xacro.filestack or [] if f]
+                if os.path.realpath(filename) in stack:
+                    names = [str(f) for f in xacro.filestack if f]
+                    start = stack.index(os.path.realpath(filename))
+                    cycle = " -> ".join(os.path.basename(f) for f in [*names[start:], filename])
+                    raise refused(f"xacro: the include of {filename} is a cycle ({cycle})")
+                yield filename
+        except SdfError as exc:
+            if exc.file == includer:
+                raise
+            raise refused(f"xacro: include of {filename_spec}: {exc.message}") from None
+
+    return get_include_files
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -176,6 +216,9 @@ class XacroExpansion(ValueRecord):
     text: str
     includes: tuple[str, ...]
     sources: dict[int, tuple[tuple[str, int], tuple[str, int] | None]]
+    #: ``(variable, file)``: environment variables whose ``$(optenv)`` default was taken in
+    #: ``file`` because the policy does not name them (in the order met).
+    optenv_defaults: tuple[tuple[str, str], ...] = ()
 
 
 def expand_xacro_sourced(
@@ -183,27 +226,39 @@ def expand_xacro_sourced(
     args: Mapping[str, str] | None = None,
     package_paths: Sequence[str | Path] = (),
     limits: XacroLimits | None = None,
+    policy: XacroPolicy | None = None,
 ) -> XacroExpansion:
     """Expands ``path`` in a child process with a CPU, memory and wall-clock limit
-    (:mod:`gzinertia.urdf.xacro_sandbox`); errors and limit hits are
-    :class:`~gzinertia.errors.SdfError` naming file and line where known."""
+    (:mod:`gzinertia.urdf.xacro_sandbox`), under ``policy`` (default: nothing trusted, no
+    environment variable named); errors and limit hits are
+    :class:`~gzinertia.errors.SdfError` naming file and line where known, never a named
+    variable's value."""
     from gzinertia.urdf.xacro_lines import line_sources, strip
+    from gzinertia.urdf.xacro_policy import XacroPolicy
     from gzinertia.urdf.xacro_sandbox import run_expansion
 
-    _, annotated, includes, files = run_expansion(
-        str(path), dict(args or {}), [str(p) for p in package_paths], limits
-    )
-    return XacroExpansion(strip(annotated), tuple(includes), line_sources(annotated, files))
+    policy = policy or XacroPolicy()
+    roots = [str(Path(p).absolute()) for p in package_roots(package_paths)]
+    try:
+        _, annotated, includes, files, defaults = run_expansion(
+            str(path), dict(args or {}), [str(p) for p in package_paths], limits,
+            policy.with_roots(roots),
+        )
+    except SdfError as exc:
+        raise SdfError(exc.file, exc.line, policy.redact(exc.message)) from None
+    return XacroExpansion(strip(annotated), tuple(includes), line_sources(annotated, files),
+                          tuple((str(v), str(f)) for v, f in defaults))
 
 
 def expand_xacro(
     path: str | Path,
     args: Mapping[str, str] | None = None,
     package_paths: Sequence[str | Path] = (),
+    policy: XacroPolicy | None = None,
 ) -> str:
-    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command),
-    expanded in a limited child process."""
-    return expand_xacro_sourced(path, args, package_paths).text
+    """The URDF text ``xacro PATH name:=value...`` prints (same bytes as the command, where the
+    model stays within ``policy``), expanded in a limited child process."""
+    return expand_xacro_sourced(path, args, package_paths, policy=policy).text
 
 
 def _limit_hit(exc: BaseException) -> str | None:
@@ -228,9 +283,12 @@ def expand_annotated(
     path: str | Path,
     args: Mapping[str, str] | None = None,
     package_paths: Sequence[str | Path] = (),
-) -> tuple[str, str, list[str], list[str]]:
+    policy: XacroPolicy | None = None,
+) -> tuple[str, str, list[str], list[str], list[tuple[str, str]]]:
     """In this process (the child of :func:`expand_xacro_sourced`): ``("ok", text with source
-    annotations, files included, files parsed)``; the annotations index the files parsed."""
+    annotations, files included, files parsed, variables whose $(optenv) default was taken)``;
+    the annotations index the files parsed. ``policy`` holds for the time of the expansion
+    (:func:`gzinertia.urdf.xacro_policy.installed`)."""
     try:
         import xacro
         from xacro import substitution_args
@@ -239,8 +297,12 @@ def expand_annotated(
     import xml.parsers.expat
 
     from gzinertia.urdf.xacro_lines import Annotator
+    from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots, installed, patched
 
     name = str(path)
+    policy = policy or XacroPolicy()
+    readable = default_roots(name, package_roots(package_paths), policy)
+    optenv_defaults: list[tuple[str, str]] = []
 
     def find(pkg: str) -> str:
         folder = find_package(pkg, package_paths)
@@ -250,15 +312,15 @@ def expand_annotated(
                 f"$(find {pkg}): no package {pkg!r} under the package paths ({roots}; add "
                 "--package-path, ROS_PACKAGE_PATH or AMENT_PREFIX_PATH)"
             )
+        readable.add(folder)
         return str(folder)
 
-    with _LOCK:
-        saved_find = substitution_args._eval_find
+    with _LOCK, installed(xacro, substitution_args, policy, readable, find, optenv_defaults), \
+            patched(xacro, {"get_include_files": _checked_includes(xacro)}):
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
         saved_hooks = (xacro.parse, xacro.handle_macro_call, xacro.replace_node)
-        substitution_args._eval_find = find
-        xacro.open = _SafeOpen()
+        xacro.open = _SafeOpen(readable)
         xacro.verbosity = 0
         xacro.all_includes = []
         annotator = Annotator()
@@ -266,7 +328,8 @@ def expand_annotated(
         try:
             doc = xacro.process_file(name, mappings=dict(args or {}))
             includes = [str(f) for f in xacro.all_includes]
-            return ("ok", str(doc.toprettyxml(indent="  ")), includes, list(annotator.files))
+            return ("ok", str(doc.toprettyxml(indent="  ")), includes, list(annotator.files),
+                    optenv_defaults)
         except SdfError as exc:
             stack = [str(f) for f in (xacro.filestack or []) if f]
             if exc.line is None and len(stack) >= 2 and stack[-1] == exc.file:
@@ -299,7 +362,6 @@ def expand_annotated(
             raise SdfError(str(where), _line_of(str(where), text), f"xacro: {text}{inside}") \
                 from None
         finally:
-            substitution_args._eval_find = saved_find
             if saved_open is None:
                 xacro.__dict__.pop("open", None)
             else:

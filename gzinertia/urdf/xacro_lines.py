@@ -25,9 +25,9 @@ __all__ = ["CALL_ATTRIBUTE", "SOURCE_ATTRIBUTE", "Annotator", "line_sources", "s
 
 SOURCE_ATTRIBUTE = "gzinertia-source-7f3c"
 CALL_ATTRIBUTE = "gzinertia-call-7f3c"
-_ATTRIBUTE_RE = re.compile(r' gzinertia-(?:source|call)-7f3c="\d+:\d+"')
-_SOURCE_RE = re.compile(r' gzinertia-source-7f3c="(\d+):(\d+)"')
-_CALL_RE = re.compile(r' gzinertia-call-7f3c="(\d+):(\d+)"')
+_ATTRIBUTE_RE = re.compile(r' gzinertia-(?:source|call)-7f3c="[0-9]+:[0-9]+"')
+_SOURCE_RE = re.compile(r' gzinertia-source-7f3c="([0-9]+):([0-9]+)"')
+_CALL_RE = re.compile(r' gzinertia-call-7f3c="([0-9]+):([0-9]+)"')
 
 #: A place in a file: (file, 1-based line).
 Place = tuple[str, int]

@@ -40,6 +40,7 @@ from gzinertia.sandbox import (
     run_forked,
     serve_forever,
 )
+from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
     "DEFAULT_MEMORY_MIB",
@@ -54,6 +55,10 @@ __all__ = [
 
 DEFAULT_SECONDS = 10
 DEFAULT_MEMORY_MIB = 1024
+#: The largest limits the environment may set: a day of CPU time, 4 TiB of address space
+#: (larger ones overflow the clocks and resource limits the sandbox sets).
+MAX_SECONDS = 86_400
+MAX_MEMORY_MIB = 1 << 22
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -69,8 +74,8 @@ class XacroLimits(ValueRecord):
         """The limits the environment sets (``GZINERTIA_XACRO_SECONDS``,
         ``GZINERTIA_XACRO_MAX_MEMORY``), or the defaults."""
         return cls(
-            _from_env(ENV_XACRO_SECONDS, DEFAULT_SECONDS),
-            _from_env(ENV_XACRO_MEMORY, DEFAULT_MEMORY_MIB),
+            _from_env(ENV_XACRO_SECONDS, DEFAULT_SECONDS, MAX_SECONDS),
+            _from_env(ENV_XACRO_MEMORY, DEFAULT_MEMORY_MIB, MAX_MEMORY_MIB),
         )
 
 
@@ -146,14 +151,14 @@ def _serve(request: dict[str, Any]) -> Payload:
     from gzinertia.urdf.xacro_expand import expand_annotated
 
     path, args, package_paths = request["path"], request["args"], request["package_paths"]
-    env, cwd = request["env"], request["cwd"]
+    env, cwd, policy = request["env"], request["cwd"], request["policy"]
     _warm(package_paths)
 
     def work() -> Payload:
         os.environ.clear()
         os.environ.update(env)
         os.chdir(cwd)
-        return expand_annotated(path, args, package_paths)
+        return expand_annotated(path, args, package_paths, policy)
 
     try:
         return _run_forked(work, path, XacroLimits(*request["limits"]))
@@ -177,10 +182,11 @@ class _Helper(Helper):
         super().__init__(_BOOT)
 
     def run(self, path: str, args: dict[str, str], package_paths: list[str],
-            limits: XacroLimits) -> Payload:
+            limits: XacroLimits, policy: XacroPolicy) -> Payload:
         request = pickle.dumps({"path": path, "args": args, "package_paths": package_paths,
                                 "limits": (limits.seconds, limits.memory_mib),
-                                "env": dict(os.environ), "cwd": os.getcwd()})
+                                "env": dict(os.environ), "cwd": os.getcwd(),
+                                "policy": policy})
         payload = self.call(request, wall_seconds(limits) + 10.0)
         if payload is None:
             raise SdfError(path, None, "xacro: the expansion helper process stopped")
@@ -233,21 +239,24 @@ def run_expansion(
     args: dict[str, str],
     package_paths: list[str],
     limits: XacroLimits | None = None,
+    policy: XacroPolicy | None = None,
     *,
     fork: bool | None = None,
 ) -> Payload:
-    """``expand_annotated(path, args, package_paths)`` in a limited child process, forked from
-    this process or, with ``fork=False`` (default where :func:`fork_is_safe` says no), from the
-    helper process. Raises
+    """``expand_annotated(path, args, package_paths, policy)`` in a limited child process,
+    forked from this process or, with ``fork=False`` (default where :func:`fork_is_safe` says
+    no), from the helper process. Raises
     :class:`~gzinertia.errors.SdfError` for an error or a limit hit."""
     from gzinertia.urdf.xacro_expand import expand_annotated
 
     limits = limits or XacroLimits.from_environment()
+    policy = policy or XacroPolicy()
     if fork if fork is not None else fork_is_safe():
         _warm(package_paths)
-        payload = _run_forked(lambda: expand_annotated(path, args, package_paths), path, limits)
+        payload = _run_forked(lambda: expand_annotated(path, args, package_paths, policy),
+                              path, limits)
     else:
-        payload = _HELPER.run(path, args, package_paths, limits)
+        payload = _HELPER.run(path, args, package_paths, limits, policy)
     if payload[0] == "error":
         _, file, line, message = payload
         raise SdfError(str(file), line, str(message))

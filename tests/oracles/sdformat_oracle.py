@@ -17,15 +17,15 @@ is *not* in the returned errors, and elements new in 1.10+ (``<fluid_added_mass>
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
+
+from oracles.compiled import compiled_program
 
 SOURCE = Path(__file__).resolve().parent / "sdformat_dump.cc"
 PKG = "sdformat12"
@@ -77,13 +77,6 @@ class SdformatFile(TypedDict):
     links: list[SdformatLink]
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME")
-    return Path(base) / "gzinertia-oracles" if base else (
-        Path(tempfile.gettempdir()) / "gzinertia-oracles"
-    )
-
-
 def _pkg_config_flags() -> list[str] | None:
     pkg_config = shutil.which("pkg-config")
     if pkg_config is None:
@@ -108,31 +101,10 @@ def build_sdformat_dump() -> Path | None:
     hash of the source and the compiler flags, so it is compiled once per machine; the result
     is memoised for the session.
     """
-    gxx = shutil.which("g++")
     flags = _pkg_config_flags()
-    if gxx is None or flags is None or not SOURCE.is_file():
+    if flags is None:
         return None
-    cmd_flags = ["-std=c++17", "-O1", *flags]
-    digest = hashlib.sha256(SOURCE.read_bytes() + "\0".join(cmd_flags).encode()).hexdigest()
-    binary = _cache_dir() / f"sdformat_dump-{digest[:16]}"
-    if binary.is_file() and os.access(binary, os.X_OK):
-        return binary
-    try:
-        binary.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=binary.name + ".", dir=binary.parent)
-        os.close(fd)
-    except OSError:
-        return None
-    try:
-        subprocess.run(
-            [gxx, str(SOURCE), "-o", tmp_name, *cmd_flags],
-            capture_output=True, text=True, check=True, timeout=300,
-        )
-        os.replace(tmp_name, binary)  # atomic: concurrent sessions never see half a binary
-    except (subprocess.SubprocessError, OSError):
-        Path(tmp_name).unlink(missing_ok=True)
-        return None
-    return binary
+    return compiled_program("g++", SOURCE, ["-std=c++17", "-O1", *flags])
 
 
 def read_with_sdformat(

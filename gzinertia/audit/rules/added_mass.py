@@ -64,10 +64,9 @@ MAGNITUDE_FACTOR = 10.0
 
 
 def _version(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(p) for p in text.split("."))
-    except ValueError:
-        return ()
+    from gzinertia.numbers import dotted_integers
+
+    return dotted_integers(text) or ()
 
 
 def _where(ctx: LinkContext) -> SourceRef:

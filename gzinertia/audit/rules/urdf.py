@@ -1,6 +1,8 @@
-"""Rules about what libsdformat's URDF→SDF conversion does to a URDF's links (GZI401–GZI403).
+"""Rules about what libsdformat's URDF→SDF conversion does to a URDF's links (GZI401–GZI403)
+and what a xacro expansion could not read (GZI404).
 
-They read the notes :mod:`gzinertia.urdf.lumping` writes while converting (SDF files have none).
+They read the notes :mod:`gzinertia.urdf.lumping` and :mod:`gzinertia.urdf.reader` write while
+converting and expanding (SDF files have none).
 """
 
 from __future__ import annotations
@@ -32,3 +34,11 @@ def lumping_miscomputed(doc: DocumentContext) -> Iterator[Finding]:
     for code in ("urdf-lumping-gimbal", "urdf-lumping-nan"):
         for note in doc.notes(code):
             yield finding("GZI403", note.source, note.link, note.message, {})
+
+
+@document_rule("GZI404")
+def optenv_default(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI404 xacro-optenv-default: $(optenv) took its default for a variable not named."""
+    for note in doc.notes("xacro-optenv-default"):
+        yield finding("GZI404", note.source, None, note.message,
+                      {"variables": note.data.get("variables", "")})

@@ -1,0 +1,52 @@
+"""Oracle programs compiled once per machine (C++ with ``g++``, Fortran with ``gfortran``).
+
+:func:`compiled_program` compiles a source file next to the oracles and caches the binary under
+``$XDG_CACHE_HOME/gzinertia-oracles`` (else ``<tempdir>/gzinertia-oracles``), named by a hash of
+the source and the compiler flags; ``None`` when the compiler is missing or the compilation
+fails (the tests that need the program then skip).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """Where compiled oracles are kept."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    return Path(base) / "gzinertia-oracles" if base else (
+        Path(tempfile.gettempdir()) / "gzinertia-oracles"
+    )
+
+
+def compiled_program(compiler: str, source: Path, flags: Sequence[str]) -> Path | None:
+    """``source`` compiled by ``compiler`` with ``flags`` (cached), or ``None``."""
+    found = shutil.which(compiler)
+    if found is None or not source.is_file():
+        return None
+    digest = hashlib.sha256(source.read_bytes() + "\0".join(flags).encode()).hexdigest()
+    binary = cache_dir() / f"{source.stem}-{digest[:16]}"
+    if binary.is_file() and os.access(binary, os.X_OK):
+        return binary
+    try:
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=binary.name + ".", dir=binary.parent)
+        os.close(fd)
+    except OSError:
+        return None
+    try:
+        subprocess.run(
+            [found, str(source), "-o", tmp_name, *flags],
+            capture_output=True, text=True, check=True, timeout=300,
+        )
+        os.replace(tmp_name, binary)  # atomic: concurrent sessions never see half a binary
+    except (subprocess.SubprocessError, OSError):
+        Path(tmp_name).unlink(missing_ok=True)
+        return None
+    return binary
