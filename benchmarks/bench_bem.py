@@ -12,6 +12,10 @@ Run: ``python benchmarks/bench_bem.py [--quick] [--corpus]``
    frequency limits: wetted panels solved, seconds, the true error of the entry the mirror images
    fix (surge at zero, heave at infinite frequency: ``ρπa³/3``), the bound reported on it, and
    the one figure reported (docs/bem.md, *The error under a free surface*).
+5. ``--child``: what running the native meshing in a limited child costs
+   (:mod:`gzinertia.physics.mesh_sandbox`): the meshing step of the box (and of the corpus's
+   blueboat hull, a 2,600-triangle STL, with ``--corpus``) in this process, in a forked child,
+   and through the helper process (other threads running), against the two solves it precedes.
 
 The machine description (CPU, cores, load) is printed first: the BEM is dense linear algebra,
 O(N²) memory and O(N²)-O(N³) time, and other processes on a shared machine slow it down.
@@ -27,9 +31,9 @@ from pathlib import Path
 import numpy as np
 from common import REPO, machine_description, print_table
 
+from gzinertia.errors import GzInertiaError
 from gzinertia.physics.bem import QUALITY_PANELS, FreeSurface, bem_added_mass
 from gzinertia.physics.rotation import Pose
-from gzinertia.physics.surface_mesh import SurfaceMeshError
 from gzinertia.records import Collision, Geometry, SourceRef
 
 BOX = Collision("frame", Pose(), Geometry("box", size=(0.45, 0.34, 0.25)), SourceRef("box", 1))
@@ -55,7 +59,15 @@ def main() -> None:
     parser.add_argument(
         "--hemisphere", action="store_true", help="also the floating hemisphere (free surface)"
     )
+    parser.add_argument(
+        "--child", action="store_true", help="only the cost of meshing in a limited child"
+    )
     args = parser.parse_args()
+    if args.child:
+        for line in machine_description(["capytaine", "manifold3d"]):
+            print(line)
+        _child(args.corpus)
+        return
     for line in machine_description(["capytaine", "manifold3d"]):
         print(line)
 
@@ -102,7 +114,7 @@ def main() -> None:
             collision = Collision("hull", Pose(), geometry, SourceRef(rel, 1))
             try:
                 secs, r = _timed([collision], quality="default")
-            except SurfaceMeshError as exc:
+            except GzInertiaError as exc:
                 rows.append((Path(rel).name, "-", "-", f"refused: {str(exc)[-90:]}"))
                 continue
             rows.append(
@@ -153,6 +165,54 @@ def _hemisphere(quick: bool) -> None:
          "reported"),
         rows,
     )
+
+
+def _child(corpus: bool) -> None:
+    """Milliseconds of one link's meshing step (panel size for the default quality, fine and
+    coarse surfaces) in this process, in a forked child and through the helper, and of the two
+    solves that follow it."""
+    import statistics
+
+    from gzinertia.physics import mesh_sandbox
+    from gzinertia.physics.bem import _mesh_link, solve_surface
+    from gzinertia.physics.mesh_sandbox import run_meshing
+
+    links = [("box 0.45 x 0.34 x 0.25 m", [BOX])]
+    if corpus:
+        root = Path(os.environ.get("GZINERTIA_CORPUS", REPO.parent / "shared" / "corpus"))
+        rel = CORPUS_MESHES[0]
+        hull = Geometry("mesh", mesh_uri=rel, mesh_path=str(root / rel))
+        links.append(("blueboat hull (STL)", [Collision("hull", Pose(), hull, SourceRef(rel, 1))]))
+    rows = []
+    for label, shapes in links:
+        step_args = (shapes, None, "default", None, "collision", "l")
+
+        def median_ms(run: object, repeat: int = 7) -> float:
+            times = []
+            for _ in range(repeat):
+                start = time.perf_counter()
+                run()  # type: ignore[operator]
+                times.append(time.perf_counter() - start)
+            return 1e3 * statistics.median(times)
+
+        mesh_sandbox._HELPER.stop()
+        start = time.perf_counter()
+        run_meshing(_mesh_link, step_args, label, fork=False)
+        first_helper = 1e3 * (time.perf_counter() - start)
+        in_process = median_ms(lambda: _mesh_link(*step_args))  # noqa: B023
+        forked = median_ms(lambda: run_meshing(_mesh_link, step_args, label, fork=True))  # noqa: B023
+        helped = median_ms(lambda: run_meshing(_mesh_link, step_args, label, fork=False))  # noqa: B023
+        _, meshes = _mesh_link(*step_args)
+        start = time.perf_counter()
+        solve_surface(meshes.fine, 1000.0)
+        solve_surface(meshes.coarse, 1000.0)
+        solve_ms = 1e3 * (time.perf_counter() - start)
+        rows.append((label, meshes.fine.panels, f"{in_process:.0f}", f"{forked - in_process:+.0f}",
+                     f"{helped - in_process:+.0f}", f"{first_helper:.0f}", f"{solve_ms:.0f}",
+                     f"{100 * (forked - in_process) / solve_ms:.2g} %"))
+    print("\nmeshing step of one link at default quality, median of 7 (ms):")
+    print_table(("link", "panels", "in process", "forked child", "helper", "helper start",
+                 "both solves", "child / solves"), rows)
 
 
 if __name__ == "__main__":

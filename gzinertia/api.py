@@ -596,7 +596,9 @@ class HydrostaticsResult(ValueRecord):
         for m in self.models:
             if m.name == name:
                 return m
-        known = ", ".join(m.name for m in self.models) or "none"
+        from gzinertia.wording import bounded
+
+        known = bounded(m.name for m in self.models) or "none"
         raise KeyError(f"no model named {name!r} in {self.path} (models: {known})")
 
 
@@ -706,7 +708,9 @@ def document_hydrostatics(
     if model is not None:
         models = [m for m in models if fnmatchcase(m.name, model)]
         if not models:
-            names = ", ".join(dict.fromkeys(lk.name.split("::", 1)[0] for lk in doc.links))
+            from gzinertia.wording import bounded
+
+            names = bounded(dict.fromkeys(lk.name.split("::", 1)[0] for lk in doc.links))
             raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
                                  f"{names or 'none'})")
     records = {link.name: link for link in doc.links}

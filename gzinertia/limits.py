@@ -19,6 +19,11 @@ mesh triangles                 2,000,000                  ``GZINERTIA_MAX_MESH_F
 
 SDF files (the audited one, includes, ``model.config``) are capped at 64 MiB
 (:data:`gzinertia.sdf.xml.MAX_FILE_BYTES`), checked before they are read.
+
+The BEM's native meshing runs in a child process (:mod:`gzinertia.physics.mesh_sandbox`) limited
+to ``GZINERTIA_MESH_SECONDS`` of CPU time (default 60; three times that plus 5 s of wall-clock
+time) and ``GZINERTIA_MESH_MAX_MEMORY`` MiB of memory beyond what the process has (default
+2048): :class:`MesherLimits`.
 """
 
 from __future__ import annotations
@@ -35,9 +40,12 @@ __all__ = [
     "ENV_MAX_MESH_BYTES",
     "ENV_MAX_MESH_FACES",
     "ENV_MAX_MESH_VERTICES",
+    "ENV_MESH_MEMORY",
+    "ENV_MESH_SECONDS",
     "ENV_XACRO_MEMORY",
     "ENV_XACRO_SECONDS",
     "MeshLimits",
+    "MesherLimits",
     "ReadLimits",
 ]
 
@@ -112,4 +120,33 @@ class MeshLimits(ValueRecord):
             max_bytes=_from_env(ENV_MAX_MESH_BYTES, cls.max_bytes),
             max_vertices=_from_env(ENV_MAX_MESH_VERTICES, cls.max_vertices),
             max_faces=_from_env(ENV_MAX_MESH_FACES, cls.max_faces),
+        )
+
+
+#: CPU seconds and memory (MiB) of the BEM's native meshing child (:class:`MesherLimits`).
+ENV_MESH_SECONDS = "GZINERTIA_MESH_SECONDS"
+ENV_MESH_MEMORY = "GZINERTIA_MESH_MAX_MEMORY"
+#: The largest limits the environment may set for it: a day of CPU time, 4 TiB of memory
+#: (larger ones overflow the clocks and resource limits the child sets).
+MAX_MESH_SECONDS = 86_400
+MAX_MESH_MEMORY_MIB = 1 << 22
+
+
+# duplicates: the limits records (ReadLimits, MeshLimits) are alike by shape only: one per set
+@dataclass(frozen=True, repr=False, eq=False)
+class MesherLimits(ValueRecord):
+    """CPU seconds and memory (MiB of address space beyond what the process has) the BEM's
+    native meshing child may use (:mod:`gzinertia.physics.mesh_sandbox`): a link's meshing
+    takes milliseconds to a few seconds (a finely faceted mesh file decimated)."""
+
+    seconds: int = 60
+    memory_mib: int = 2048
+
+    @classmethod
+    def from_environment(cls) -> MesherLimits:
+        """The defaults, replaced by ``GZINERTIA_MESH_SECONDS`` and
+        ``GZINERTIA_MESH_MAX_MEMORY`` where set."""
+        return cls(
+            seconds=_from_env(ENV_MESH_SECONDS, cls.seconds, MAX_MESH_SECONDS),
+            memory_mib=_from_env(ENV_MESH_MEMORY, cls.memory_mib, MAX_MESH_MEMORY_MIB),
         )

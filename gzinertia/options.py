@@ -47,6 +47,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "diff_or_check": ("--diff or --check", "an edit function that returns the text"),
     "bem": ("--bem", "gzinertia.addmass_bem"),
     "bem_from": ("--from", "gzinertia.addmass_from"),
+    "ellipsoid": ("--ellipsoid", "gzinertia.addmass"),
     "panel_size": ("--panel-size", "panel_size"),
     "quality_fine": ("--quality fine", 'quality="fine"'),
     "frequency": ("--frequency", "frequency"),

@@ -368,7 +368,9 @@ class SdfDocument(Record):
         for rec in self.links:
             if rec.name == name:
                 return rec
-        known = ", ".join(r.name for r in self.links) or "none"
+        from gzinertia.wording import bounded
+
+        known = bounded(r.name for r in self.links) or "none"
         raise KeyError(f"no link named {name!r} in {self.path} (links: {known})")
 
 

@@ -7,6 +7,7 @@ from fnmatch import fnmatchcase
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import LinkRecord
+from gzinertia.wording import bounded
 
 __all__ = ["link_matches", "select_links"]
 
@@ -25,6 +26,6 @@ def select_links(links: Iterable[LinkRecord], pattern: str | None, file: str) ->
         return all_links
     chosen = [link for link in all_links if link_matches(link.name, pattern)]
     if not chosen:
-        known = ", ".join(link.name for link in all_links) or "none"
+        known = bounded(link.name for link in all_links) or "none"
         raise GzInertiaError(f"{file}: no link matches {pattern!r} (links: {known})")
     return chosen

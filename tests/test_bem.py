@@ -533,7 +533,8 @@ def test_a_solve_is_refused_beyond_the_panel_limit_counted_on_the_mesh() -> None
     estimate from the area made before meshing."""
     from gzinertia.errors import GzInertiaError
     from gzinertia.physics.bem import MAX_PANELS, require_solvable
+    from gzinertia.physics.mesh_domain import shapes_place
 
-    require_solvable(MAX_PANELS, [_ellipsoid()])
+    require_solvable(MAX_PANELS, shapes_place([_ellipsoid()]))
     with pytest.raises(GzInertiaError, match=r"e\.sdf:1.*panels"):
-        require_solvable(MAX_PANELS + 1, [_ellipsoid()])
+        require_solvable(MAX_PANELS + 1, shapes_place([_ellipsoid()]))

@@ -830,10 +830,10 @@ def test_a_collada_file_opens_no_image_or_other_file_it_names(tmp_path: Path, fi
 
 
 def test_a_hostile_collada_collision_is_one_cli_error_line(tmp_path: Path) -> None:
-    """Through the CLI: ``addmass --bem`` (which needs the collision) exits 2 with one
-    ``gzinertia: error:`` line naming the model file, the collision and the mesh;
-    ``addmass --ellipsoid`` skips the link with one line saying why (its convention for a link
-    it cannot fit). No traceback, the file untouched."""
+    """Through the CLI: ``addmass --bem`` and ``addmass --ellipsoid`` (which need the
+    collision) exit 2 with one ``gzinertia: error:`` line naming the model file, the link, the
+    collision and the mesh (``--ellipsoid`` skipped the link and exited 0 before issue 23, item
+    13). No traceback, the file untouched."""
     laughs = LAUGHS
     (tmp_path / "bomb.dae").write_bytes(
         cube_dae(head=f'<!DOCTYPE COLLADA [<!ENTITY l0 "lol">{laughs}]>',
@@ -846,12 +846,14 @@ def test_a_hostile_collada_collision_is_one_cli_error_line(tmp_path: Path) -> No
     assert proc.returncode == 2, (proc.stdout, proc.stderr[-2000:])
     errors = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(errors) == 1 and errors[0].startswith("gzinertia: error:"), proc.stderr
-    assert f"model.sdf:4: collision 'c': mesh {str(tmp_path / 'bomb.dae')!r}" in errors[0], errors
+    assert (f"model.sdf:4: link 'm::l', collision 'c': mesh {str(tmp_path / 'bomb.dae')!r}"
+            in errors[0]), errors
     assert "refusing a <!DOCTYPE>" in errors[0], errors
     proc = run_cli_limited(["addmass", str(model), "--ellipsoid", "--in-place"])
-    skipped = [ln for ln in proc.stderr.splitlines() if ln.startswith("skipped")]
-    assert proc.returncode == 0 and len(skipped) == 1, proc.stderr
-    assert "bomb.dae" in skipped[0] and "refusing a <!DOCTYPE>" in skipped[0], skipped
+    errors = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert proc.returncode == 2 and len(errors) == 1, proc.stderr
+    assert errors[0].startswith("gzinertia: error:") and "link 'm::l'" in errors[0], errors
+    assert "bomb.dae" in errors[0] and "refusing a <!DOCTYPE>" in errors[0], errors
     assert "Traceback" not in proc.stderr
     assert model.read_bytes() == before
 

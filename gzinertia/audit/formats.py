@@ -308,7 +308,11 @@ def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
 
 def _others(group: Sequence[Finding], short: bool = False) -> str:
     """``x500::rotor_1 (line 60), ...`` for the group's findings after the first (``short``:
-    ``rotor_1 (60), ...``, the last component of each name)."""
+    ``rotor_1 (60), ...``, the last component of each name), bounded: the first eight (an
+    octocopter's other rotors) and how many more (:func:`gzinertia.wording.bounded`; a model of
+    2,000 identical links made one 42,000-character line)."""
+    from gzinertia.wording import bounded
+
     first = group[0]
     out = []
     for f in group[1:]:
@@ -317,7 +321,7 @@ def _others(group: Sequence[Finding], short: bool = False) -> str:
         if f.line != first.line:
             name += f" ({f.line})" if short else f" (line {f.line})"
         out.append(name)
-    return ", ".join(out)
+    return bounded(out, shown=8)
 
 
 def group_line(group: Sequence[Finding]) -> str:

@@ -283,6 +283,11 @@ def add_mass(
     A link whose Hydrodynamics plugin applies added mass (``<iDotJ>`` terms, not disabled) is
     skipped (an error when ``pattern`` names it) unless ``replace_plugin_added_mass``: then the
     plugin gets ``<disable_added_mass>true</disable_added_mass>`` so the added mass counts once.
+    Static links, links of other files and links without collisions (when no pattern names
+    them) are skipped, each with why. A selected link whose ellipsoid cannot be fitted or whose
+    added mass overflows (the input: a shape too large, a degenerate or unreadable mesh, a mesh
+    over the caps) raises :class:`~gzinertia.physics.fits.FitError` and nothing is written:
+    writing the other links would make an edit that depends on the order runs were made in.
 
     Links are written largest fluid ellipsoid first; one whose ellipsoid overlaps that of a
     link carrying added mass (as the audit's GZI210 judges it) is skipped, its fluid being
@@ -307,11 +312,8 @@ def add_mass(
         clash, plugins = admitted
         try:
             fit = fit_for(link)
-        except FitError as exc:
-            if pattern is not None:
-                raise
-            skipped.append(f"{link.name}: {exc}")
-            continue
+        except FitError as exc:  # the input: an error (exit 2), never a link skipped silently
+            raise FitError(f"{exc}; nothing written") from None
         if not fit_for.explicit:
             warnings += proxy_warnings(link)
         try:

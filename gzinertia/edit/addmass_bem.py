@@ -188,20 +188,35 @@ def _solve_link(
         progress=progress,
         free_surface=free_surface,
         element=settings.element,
+        link=link.name,
     )
 
 
-def _error_warning(link_name: str, result: BemResult) -> str | None:
-    """The warning for a solve whose estimated discretisation error is above ``WARN_ERROR``."""
+def _check_links(links: Sequence[LinkRecord], settings: BemSettings) -> None:
+    """Refuses, before any link is solved, a link whose shapes the BEM cannot take
+    (:func:`gzinertia.physics.bem.check_domain`): the run stops at its first such link with
+    nothing written, and no solve is wasted on the others."""
+    from gzinertia.physics.bem import check_domain
+
+    for link in links:
+        shapes = displacing_shapes(link, settings)
+        if shapes:
+            check_domain(shapes, settings.density, settings.element, link.name,
+                         settings.panel_size)
+
+
+def _error_warning(link_name: str, result: BemResult) -> list[str]:
+    """The warnings of a solve: its own (a shape thinner than the error estimate covers), and
+    one when its estimated discretisation error is above ``WARN_ERROR``."""
     from gzinertia.physics.bem import WARN_ERROR
 
     if result.relative_error <= WARN_ERROR:
-        return None
-    return (
+        return list(result.warnings)
+    return [*result.warnings, (
         f"{link_name}: estimated discretisation error "
         f"{100.0 * result.relative_error:.2g} % (above {100.0 * WARN_ERROR:g} %): "
         f"use a smaller {option('panel_size')} or {option('quality_fine')}"
-    )
+    )]
 
 
 # duplicates: the keyword parameters of add_mass, alike by shape only
@@ -221,7 +236,8 @@ def add_mass_bem(
 
     Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
     conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
-    error naming the file and the problem (nothing is written).
+    error naming the file, the link and the problem (nothing is written): the shapes of every
+    selected link are checked before the first solve (:func:`_check_links`).
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.physics.bem import (
@@ -260,9 +276,7 @@ def add_mass_bem(
             editor, link, plugins, written_A, policy, (skipped, notes), replaces
         ):
             return
-        said = _error_warning(link.name, result)
-        if said:
-            warnings.append(said)
+        warnings.extend(_error_warning(link.name, result))
         solved.append(LinkBem(link, names, digest, result))
         written[link.name] = result.A_BBo_B
         guard.accept(link)
@@ -275,6 +289,7 @@ def add_mass_bem(
         else (settings.waterline, settings.frequency, settings.depth)
     )
     element = settings.element
+    _check_links(links, settings)
     for index, link in enumerate(sorted(links, key=lambda lk: -guard.volume(lk))):
         if progress is not None:
             progress.link(link.name, index, len(links))
@@ -304,6 +319,7 @@ def add_mass_bem(
             progress=progress,
             waterline=free_surface,
             element=element,
+            names=[link.name for link, _, _, _ in pending],
         )
         for (link, collisions, plugins, clash), result in zip(pending, results, strict=True):
             write(link, collisions, plugins, clash, result)
@@ -364,9 +380,7 @@ def add_mass_bem_urdf(
         names = tuple(c.name for c in shapes)
         digest = geometry_digest(shapes)
         solved.append(LinkBem(link, names, digest, result))
-        said = _error_warning(link.name, result)
-        if said:
-            warnings.append(said)
+        warnings.extend(_error_warning(link.name, result))
         return result.A_BBo_B, provenance(result, names, digest, element)
 
     result, _ = add_matrix_urdf(

@@ -244,19 +244,34 @@ def _solid(
     link: LinkRecord, shapes: tuple[Collision, ...] | None = None
 ) -> tuple[float, Vec3, Mat3]:
     """``(V, p_BoBc_B, G_BBc_B)`` of the union of the link's collisions (or of ``shapes``, its
-    visuals), overlaps counted twice, as libsdformat and Drake sum them."""
+    visuals), overlaps counted twice, as libsdformat and Drake sum them. A link without shapes
+    is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too large,
+    a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
+    :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
+    written)."""
     from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
 
     what = "<collision>" if shapes is None else "<visual>"
     shapes = link.collisions if shapes is None else shapes
     if not shapes:
         raise RepairError(f"it has no {what} to compute the inertia from")
+    solids = []
+    for c in shapes:
+        try:
+            solids.append(collision_solid(c))
+        except ShapeError as exc:
+            raise GzInertiaError(
+                f"{c.source}: link {link.name!r}: {what[1:-1]} {c.name!r}: {exc}; nothing written"
+            ) from None
     try:
-        solid = combine_solids([collision_solid(c) for c in shapes])
-    except ShapeError as exc:
-        raise RepairError(str(exc)) from None
-    if not solid.volume > 0.0:
-        raise RepairError("its collisions enclose no volume")
+        solid = combine_solids(solids)
+    except ShapeError:  # no volume between them, or their union's moment overflows
+        solid = None
+    if solid is None or not solid.volume > 0.0:
+        raise GzInertiaError(
+            f"{link.source}: link {link.name!r}: its {what[1:-1]}s enclose no finite volume; "
+            "nothing written"
+        )
     return solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float)
 
 

@@ -123,14 +123,15 @@ def replaced_terms(
 
 def describe_replacements(replaced: list[tuple[str, float, float, float]]) -> str:
     """``name old -> new`` for replaced terms (the first eight), marking large differences."""
-    shown = [
+    from gzinertia.wording import bounded
+
+    shown = (
         f"{name} {old:g} -> {new:g}" + ("" if f <= DIFFERENCE_FACTOR else
                                          (" (sign or zero changes)" if f == float("inf")
                                           else f" ({f:.3g}x apart)"))
-        for name, old, new, f in replaced[:8]
-    ]
-    more = f" and {len(replaced) - 8} more" if len(replaced) > 8 else ""
-    return ", ".join(shown) + more
+        for name, old, new, f in replaced
+    )
+    return bounded(shown, shown=8)
 
 
 def link_damping(

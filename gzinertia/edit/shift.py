@@ -96,7 +96,9 @@ def shift(
     edit = FileEdit.open(path, model_paths, data)
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
-        names = ", ".join(lk.name for lk in links)
+        from gzinertia.wording import bounded
+
+        names = bounded(lk.name for lk in links)
         raise GzInertiaError(
             f"{path}: {option('link')} must select one link, not {len(links)} ({names})"
         )

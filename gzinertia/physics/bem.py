@@ -22,6 +22,16 @@ the spec's point in the spec's axes and no change of point is needed.
 * **Cache.** Results are kept in ``<cache dir>/bem/<key>.json`` (the audit's cache directory,
   ``$GZINERTIA_CACHE_DIR`` or ``.gzinertia_cache``), the key a sha256 of both panel meshes, the
   density, the method and the Capytaine version, so a CI re-run costs only the meshing.
+* **Hostile shapes.** Before anything is meshed, the link's shapes are checked against what the
+  mesher and the solver take (:func:`check_domain`: dimensions, aspect ratio, size, panel
+  count); the meshing itself runs in a limited child process
+  (:mod:`gzinertia.physics.mesh_sandbox`).
+* **Scale.** Capytaine has absolute thresholds: the same panels 1 mm across gave an added mass
+  6e-4 off the unit body's scaled, 0.1 mm 16-49 % off, 1 µm negative diagonal entries. Potential
+  flow has no length scale, so a surface much smaller or larger than a metre is solved scaled
+  to about unit size by a power of two (exact: :func:`~gzinertia.physics.surface_mesh.unit_scale`),
+  and the result is scaled back: ``ℓ³`` for the linear block, ``ℓ⁴`` the coupling, ``ℓ⁵`` the
+  angular one (:func:`solve_surface`).
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ from numpy.typing import NDArray
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.mesh_domain import MAX_PANELS, shapes_place
 from gzinertia.physics.rotation import Pose
 from gzinertia.physics.surface_mesh import (
     WATERPLANE_TOLERANCE,
@@ -49,6 +60,7 @@ from gzinertia.physics.surface_mesh import (
     WettedSurface,
     link_surface,
     surface_area,
+    unit_scale,
     wetted_surface,
 )
 from gzinertia.record_base import ValueRecord
@@ -64,8 +76,6 @@ QUALITY_PANELS: Final[dict[Quality, int]] = {"fast": 900, "default": 2000, "fine
 #: exactly similar (measured on ellipsoids: the true error of the finer solve was 0.65-1.4 times
 #: the fine-coarse difference at a panel ratio of about 2).
 ASSUMED_ORDER: Final = 0.5
-#: Most panels of one solve (memory grows as N²).
-MAX_PANELS: Final = 10_000
 #: Relative discretisation error above which a result is flagged.
 WARN_ERROR: Final = 0.05
 #: Ratio of the coarse panel size to the fine one (about half the panels).
@@ -127,6 +137,8 @@ class BemResult(ValueRecord):
     #: Under a free surface: the panels of the closed surface the wetted part (``panels``) was
     #: cut from (no lid is added); ``None`` in unbounded fluid (``panels`` is the closed surface).
     closed_panels: int | None = None
+    #: What the solve should be read with (a shape thinner than the error estimate covers).
+    warnings: tuple[str, ...] = ()
 
     @property
     def error_bound(self) -> FloatArray:
@@ -184,14 +196,15 @@ def panel_size_for(
     panels: int,
     element: str = "collision",
     mesher: Callable[[float], Surface] | None = None,
+    link: str | None = None,
 ) -> float:
     """The panel size giving about ``panels`` panels to solve on (within about 15 %): on the
     link's closed surface, or on what ``mesher(h)`` builds (the wetted part below a waterline).
 
     Refined surfaces have about ``area / (0.4·h²)`` triangles; the first guess from the area is
     corrected up to twice by ``sqrt(N/panels)`` (meshing costs milliseconds)."""
-    mesh = mesher or (lambda size: link_surface(collisions, size, element))
-    h = math.sqrt(surface_area(collisions, element) / (0.4 * panels))
+    mesh = mesher or (lambda size: link_surface(collisions, size, element, link))
+    h = math.sqrt(surface_area(collisions, element, link) / (0.4 * panels))
     for _ in range(3):
         n = mesh(h).panels
         if abs(n / panels - 1.0) < 0.15:
@@ -201,14 +214,15 @@ def panel_size_for(
 
 
 def require_panel_count(
-    collisions: Sequence[Collision], h: float, element: str = "collision"
+    collisions: Sequence[Collision], h: float, element: str = "collision",
+    link: str | None = None,
 ) -> None:
     """Refuses a panel size that would give more than :data:`MAX_PANELS` panels (the dense BEM
     needs about 64·N² bytes: 6.4 GB at 10,000), before meshing."""
-    area = surface_area(collisions, element)
+    area = surface_area(collisions, element, link)
     estimate = area / (0.4 * h * h)
     if not estimate <= MAX_PANELS:
-        places = ", ".join(str(c.source) for c in collisions)
+        places = shapes_place(collisions, element, link)
         raise GzInertiaError(
             f"{places}: a panel size of {h:g} m gives about {estimate:.3g} panels on "
             f"{area:.3g} m^2 of surface; the dense BEM is limited to {MAX_PANELS} "
@@ -216,15 +230,18 @@ def require_panel_count(
         )
 
 
-def require_solvable(panels: int, collisions: Sequence[Collision]) -> None:
+def require_solvable(panels: int, places: str, h: float | None = None) -> None:
     """Refuses a solve on more than :data:`MAX_PANELS` panels, counted on the meshed surfaces
-    themselves (:func:`require_panel_count` estimates before meshing, from the area)."""
+    themselves (:func:`require_panel_count` estimates before meshing, from the area);
+    ``places`` names the shapes (:func:`~gzinertia.physics.mesh_domain.shapes_place`), ``h``
+    the panel size they were meshed at (shapes smaller than it have their fewest triangles
+    already: many of them need fewer shapes, not larger panels)."""
     if panels > MAX_PANELS:
-        places = ", ".join(str(c.source) for c in collisions)
+        at = "" if h is None else f" at a panel size of {h:.3g} m"
         raise GzInertiaError(
-            f"{places}: the surface to solve has {panels} panels; the dense BEM is "
+            f"{places}: the surface to solve has {panels} panels{at}; the dense BEM is "
             f"limited to {MAX_PANELS} (memory grows as the square): choose a larger "
-            f"{option('panel_size')}"
+            f"{option('panel_size')}, or mesh fewer shapes ({option('geometry')} NAMES)"
         )
 
 
@@ -266,23 +283,28 @@ class FreeSurface(ValueRecord):
         return np.asarray(self.X_WB.p, dtype=float) - np.array([0.0, 0.0, self.waterline])
 
     def wetted(
-        self, collisions: Sequence[Collision], h: float, element: str = "collision"
+        self, collisions: Sequence[Collision], h: float, element: str = "collision",
+        link: str | None = None,
     ) -> WettedSurface:
         """The link's surface below this waterline (:func:`surface_mesh.wetted_surface`)."""
         return wetted_surface(
-            collisions, h, np.asarray(self.X_WB.R, dtype=float), self.p_WaterBo_W(), element
+            collisions, h, np.asarray(self.X_WB.R, dtype=float), self.p_WaterBo_W(), element,
+            link,
         )
 
 
 def _posed_body(
-    surface: Surface, R_SB: FloatArray, p_SoBo_S: FloatArray, name: str, on_waterplane: bool
+    surface: Surface, R_SB: FloatArray, p_SoBo_S: FloatArray, name: str, on_waterplane: bool,
+    scale: float = 1.0,
 ) -> Any:
-    """A Capytaine rigid body of ``surface`` (vertices in B) posed in the solve frame S, its
-    rotations about Bo. ``on_waterplane``: S's ``z = 0`` is the free surface and the surface
-    is a wetted one (:func:`surface_mesh.wetted_surface`): its rim is put exactly on it."""
+    """A Capytaine rigid body of ``surface`` (vertices in B) posed in the solve frame S and
+    scaled by ``scale`` (a power of two: :func:`_solve_scale`), its rotations about Bo.
+    ``on_waterplane``: S's ``z = 0`` is the free surface and the surface is a wetted one
+    (:func:`surface_mesh.wetted_surface`): its rim is put exactly on it."""
     import capytaine as cpt
 
-    vertices = surface.vertices @ np.asarray(R_SB).T + np.asarray(p_SoBo_S)
+    vertices = scale * (surface.vertices @ np.asarray(R_SB).T + np.asarray(p_SoBo_S))
+    p_SoBo_S = scale * np.asarray(p_SoBo_S, dtype=float)
     if on_waterplane:
         scale = max(float(np.max(np.abs(vertices))), 1e-300)
         vertices[np.abs(vertices[:, 2]) <= WATERPLANE_TOLERANCE * scale, 2] = 0.0
@@ -294,16 +316,40 @@ def _posed_body(
     )
 
 
+def _solve_scale(
+    surfaces: Sequence[Surface], R_SB: Sequence[FloatArray], p_SoBo_S: Sequence[FloatArray]
+) -> float:
+    """The power of two that brings the posed surfaces (and their rotation centres) to about
+    unit size in the solve frame (module docstring: Capytaine's absolute thresholds)."""
+    reach = max(
+        float(np.max(np.abs(s.vertices @ np.asarray(R).T + np.asarray(p))))
+        for s, R, p in zip(surfaces, R_SB, p_SoBo_S, strict=True)
+    )
+    return unit_scale(max(reach, 1e-300))
+
+
+def _unscaled(A: FloatArray, scale: float) -> FloatArray:
+    """The added mass of the body at its own size from the solve of the scaled one (6n x 6n,
+    linear-first): each entry times ``ℓ^(3 + angular row + angular column)``, ``ℓ = 1/scale``
+    (exact for a power of two that does not overflow)."""
+    angular = np.tile(np.repeat([0, 1], 3), A.shape[0] // 6)
+    powers = 3 + np.add.outer(angular, angular)
+    with np.errstate(over="ignore"):
+        return np.asarray(A * (1.0 / scale) ** powers, dtype=float)
+
+
 def _solve_bodies(
     bodies: Sequence[Any],
     density: float,
     free_surface: FreeSurface | None,
     progress: SolveProgress | None,
     description: str,
+    scale: float = 1.0,
 ) -> FloatArray:
     """The joint added mass (6n x 6n, linear-first, body after body, each about its own
     rotation centre, in the solve frame's axes; row i the radiating dof) of ``bodies`` in
-    unbounded fluid or under ``free_surface`` (the solve frame's ``z = 0``)."""
+    unbounded fluid or under ``free_surface`` (the solve frame's ``z = 0``), the bodies scaled
+    by ``scale`` (the result is the unscaled bodies', :func:`_unscaled`)."""
     import capytaine as cpt
 
     if len(bodies) == 1:
@@ -317,7 +363,7 @@ def _solve_bodies(
         omega, fs, depth = np.inf, np.inf, np.inf
     else:
         omega = 0.0 if free_surface.frequency == "zero" else np.inf
-        fs, depth = 0.0, free_surface.depth
+        fs, depth = 0.0, free_surface.depth * scale
     if progress is not None:
         progress.solve(description, len(names))
     solver = cpt.BEMSolver(method="direct")
@@ -333,7 +379,7 @@ def _solve_bodies(
             progress.advance()
     if not np.all(np.isfinite(A)):
         raise GzInertiaError("Capytaine returned a non-finite added mass")
-    return A
+    return _unscaled(A, scale)
 
 
 def solve_surface(
@@ -351,11 +397,14 @@ def solve_surface(
     surface at ``z = 0``), solved about Bo at the frequency limit asked for, and the result
     re-expressed in B axes."""
     if free_surface is None:
-        body = _posed_body(surface, np.eye(3), np.zeros(3), "link", False)
-        return _solve_bodies([body], density, None, progress, description)
+        scale = _solve_scale([surface], [np.eye(3)], [np.zeros(3)])
+        body = _posed_body(surface, np.eye(3), np.zeros(3), "link", False, scale)
+        return _solve_bodies([body], density, None, progress, description, scale)
     R_WB = np.asarray(free_surface.X_WB.R, dtype=float)
-    body = _posed_body(surface, R_WB, free_surface.p_WaterBo_W(), "link", True)
-    A = _solve_bodies([body], density, free_surface, progress, description)
+    p = free_surface.p_WaterBo_W()
+    scale = _solve_scale([surface], [R_WB], [p])
+    body = _posed_body(surface, R_WB, p, "link", True, scale)
+    A = _solve_bodies([body], density, free_surface, progress, description, scale)
     A_BBo_W = AddedMass(A, ordering="linear-first", point="Bo", axes="W")
     return A_BBo_W.reexpressed("B", R_WB.T).linear_first()
 
@@ -415,17 +464,18 @@ def _meshes(
     h: float,
     free_surface: FreeSurface | None,
     element: str,
+    link: str | None = None,
 ) -> _Meshes:
     if free_surface is None:
-        fine = link_surface(collisions, h, element)
-        coarse = link_surface(collisions, h * COARSE_RATIO, element)
+        fine = link_surface(collisions, h, element, link)
+        coarse = link_surface(collisions, h * COARSE_RATIO, element, link)
         volume, closed = fine.volume(), None
     else:
-        wet_fine = free_surface.wetted(collisions, h, element)
-        wet_coarse = free_surface.wetted(collisions, h * COARSE_RATIO, element)
+        wet_fine = free_surface.wetted(collisions, h, element, link)
+        wet_coarse = free_surface.wetted(collisions, h * COARSE_RATIO, element, link)
         fine, coarse = wet_fine.surface, wet_coarse.surface
         volume, closed = wet_fine.displaced_volume, wet_fine.closed_panels
-    require_solvable(fine.panels, collisions)
+    require_solvable(fine.panels, shapes_place(collisions, element, link), h)
     length = (3.0 * volume / (4.0 * math.pi)) ** (1.0 / 3.0)
     return _Meshes(fine, coarse, closed, length)
 
@@ -436,6 +486,7 @@ def _panel_size(
     quality: Quality,
     free_surface: FreeSurface | None,
     element: str,
+    link: str | None = None,
 ) -> float:
     """The given panel size, or the one giving the quality's panel count on what is solved
     (the wetted part under a free surface)."""
@@ -444,9 +495,74 @@ def _panel_size(
     mesher = (
         None
         if free_surface is None
-        else lambda size: free_surface.wetted(collisions, size, element).surface
+        else lambda size: free_surface.wetted(collisions, size, element, link).surface
     )
-    return panel_size_for(collisions, QUALITY_PANELS[quality], element, mesher)
+    return panel_size_for(collisions, QUALITY_PANELS[quality], element, mesher, link)
+
+
+def check_domain(
+    collisions: Sequence[Collision],
+    density: float,
+    element: str = "collision",
+    link: str | None = None,
+    panel_size: float | None = None,
+) -> tuple[str, ...]:
+    """Refuses, before anything is meshed (no native code runs), shapes the mesher or the
+    solver cannot take (:mod:`gzinertia.physics.mesh_domain`: dimensions that are not positive
+    and finite, an aspect ratio beyond 1:1000, a result SDF cannot hold, a mesh file that
+    cannot be read or is over the caps, and at ``panel_size`` more triangles than the mesher
+    makes), each with one message naming the file, ``link`` and the shape, why and what would
+    work. Returns the warnings the solve is to be read with (a shape thinner than the error
+    estimate covers)."""
+    from gzinertia.physics.mesh_domain import aspect_warning, require_refinable, require_writable
+    from gzinertia.physics.surface_mesh import checked_shapes
+
+    shapes = checked_shapes(collisions, element, link)
+    sizes = [shape.size for shape in shapes]
+    require_writable(collisions, sizes, density, shapes_place(collisions, element, link))
+    if panel_size is not None:
+        for shape in shapes:
+            if shape.mesh is None:  # a mesh file's: once it is decimated, in the mesher
+                require_refinable(shape.size, panel_size, shape.where)
+    said = (aspect_warning(shape.size, shape.where) for shape in shapes)
+    return tuple(w for w in said if w)
+
+
+def _mesh_link(
+    collisions: Sequence[Collision],
+    panel_size: float | None,
+    quality: Quality,
+    free_surface: FreeSurface | None,
+    element: str,
+    link: str | None,
+) -> tuple[float, _Meshes]:
+    """The meshing step of one link (in the meshing child: :func:`bem_added_mass`): the panel
+    size and the fine and coarse surfaces."""
+    h = _panel_size(collisions, panel_size, quality, free_surface, element, link)
+    require_panel_count(collisions, h, element, link)
+    return h, _meshes(collisions, h, free_surface, element, link)
+
+
+def _mesh_links(
+    links: Sequence[Sequence[Collision]],
+    free_surfaces: Sequence[FreeSurface | None],
+    panel_size: float | None,
+    quality: Quality,
+    element: str,
+    names: Sequence[str | None],
+) -> tuple[float, list[_Meshes]]:
+    """The meshing step of several links solved together (in the meshing child:
+    :func:`bem_added_mass_together`): one panel size (given, or from ``quality`` for the link
+    with the most surface) and each link's surfaces."""
+    if panel_size is None:
+        k = max(range(len(links)), key=lambda i: surface_area(links[i], element, names[i]))
+        panel_size = _panel_size(links[k], None, quality, free_surfaces[k], element, names[k])
+    for collisions, name in zip(links, names, strict=True):
+        require_panel_count(collisions, panel_size, element, name)
+    return panel_size, [
+        _meshes(c, panel_size, fs, element, name)
+        for c, fs, name in zip(links, free_surfaces, names, strict=True)
+    ]
 
 
 def bem_added_mass(
@@ -459,6 +575,7 @@ def bem_added_mass(
     progress: SolveProgress | None = None,
     free_surface: FreeSurface | None = None,
     element: str = "collision",
+    link: str | None = None,
 ) -> BemResult:
     """The BEM added mass ``A_BBo_B`` of the union of ``collisions`` (posed in link B), with its
     discretisation error from a second solve at ``panel_size·√2``.
@@ -474,11 +591,20 @@ def bem_added_mass(
     :param progress: told when each solve starts and as its radiation problems are solved.
     :param free_surface: a waterline, sea bed and frequency limit (default: unbounded fluid); the
         surface is then cut at the waterline (:meth:`FreeSurface.wetted`).
+    :param link: the link's name, for messages.
+
+    The shapes are checked first (:func:`check_domain`), then meshed in a limited child process
+    (:func:`gzinertia.physics.mesh_sandbox.run_meshing`); each refusal, crash or limit hit is a
+    :class:`~gzinertia.errors.GzInertiaError` naming the file, the link and the shapes.
     """
+    from gzinertia.physics.mesh_sandbox import run_meshing
+
     version = require_bem()
-    h = _panel_size(collisions, panel_size, quality, free_surface, element)
-    require_panel_count(collisions, h, element)
-    meshes = _meshes(collisions, h, free_surface, element)
+    warnings = check_domain(collisions, density, element, link, panel_size)
+    h, meshes = run_meshing(
+        _mesh_link, (list(collisions), panel_size, quality, free_surface, element, link),
+        shapes_place(collisions, element, link),
+    )
     fine, coarse = meshes.fine, meshes.coarse
     key = hashlib.sha256(
         f"{CACHE_VERSION}|{fine.digest()}|{coarse.digest()}|{density!r}|direct|"
@@ -511,7 +637,7 @@ def bem_added_mass(
     return _bem_result(
         (A_fine, A_coarse), meshes, h, density, version, seconds, cached is not None,
         "infinite" if free_surface is None else free_surface.frequency,
-        "unbounded fluid" if free_surface is None else free_surface.domain(),
+        "unbounded fluid" if free_surface is None else free_surface.domain(), warnings,
     )
 
 
@@ -525,6 +651,7 @@ def _bem_result(
     cached: bool,
     frequency: str,
     fluid_domain: str,
+    warnings: tuple[str, ...] = (),
 ) -> BemResult:
     """The :class:`BemResult` of one link's fine and coarse solves (6×6 linear-first blocks about
     Bo in link axes B, from the fine and coarse surfaces solved on), with the error estimate on
@@ -548,6 +675,7 @@ def _bem_result(
         frequency=frequency,
         fluid_domain=fluid_domain,
         closed_panels=meshes.closed_panels,
+        warnings=warnings,
     )
 
 
@@ -565,14 +693,18 @@ def _solve_together(
     the largest cross-link coupling relative to the largest diagonal translational entry (what
     one matrix per link cannot carry)."""
     down = np.zeros(3) if free_surface is None else np.array([0.0, 0.0, free_surface.waterline])
+    scale = _solve_scale(
+        [s for s, _ in surfaces], [np.asarray(X.R) for _, X in surfaces],
+        [np.asarray(X.p) - down for _, X in surfaces],
+    )
     bodies = [
         _posed_body(
             surface, np.asarray(X_WB.R), np.asarray(X_WB.p) - down, f"l{k}",
-            free_surface is not None,
+            free_surface is not None, scale,
         )
         for k, (surface, X_WB) in enumerate(surfaces)
     ]
-    A = _solve_bodies(bodies, density, free_surface, progress, description)
+    A = _solve_bodies(bodies, density, free_surface, progress, description, scale)
     blocks = []
     cross = 0.0
     for k, (_, X_WB) in enumerate(surfaces):
@@ -597,6 +729,7 @@ def bem_added_mass_together(
     progress: SolveProgress | None = None,
     waterline: tuple[float, Literal["zero", "infinite"], float] | None = None,
     element: str = "collision",
+    names: Sequence[str] | None = None,
 ) -> tuple[list[BemResult], float]:
     """Like :func:`bem_added_mass` for several links solved in one problem (``--together``):
     each link's shapes posed in the world by its ``X_WB``; every result is that link's own
@@ -604,22 +737,29 @@ def bem_added_mass_together(
     the link with the most surface) is common to all. ``waterline``: ``(z_W, frequency limit,
     depth)`` of a free surface, every link cut there (:class:`FreeSurface`); default unbounded
     fluid. Also returns the largest cross-link coupling relative to the largest translational
-    entry (written nowhere: SDF has one matrix per link)."""
+    entry (written nowhere: SDF has one matrix per link). ``names``: the links' names, for
+    messages. Checked and meshed as :func:`bem_added_mass` checks and meshes one link."""
+    from gzinertia.physics.mesh_sandbox import run_meshing
+
     version = require_bem()
+    link_names: list[str | None] = list(names) if names is not None else [None] * len(links)
     surfaces = [
         None if waterline is None else FreeSurface(waterline[0], X, waterline[1], waterline[2])
         for _, X in links
     ]
-    if panel_size is None:
-        k = max(range(len(links)), key=lambda i: surface_area(links[i][0], element))
-        panel_size = _panel_size(links[k][0], None, quality, surfaces[k], element)
-    h = panel_size
-    for collisions, _ in links:
-        require_panel_count(collisions, h, element)
-    meshes = [_meshes(c, h, fs, element) for (c, _), fs in zip(links, surfaces, strict=True)]
+    warnings = [
+        check_domain(c, density, element, name, panel_size)
+        for (c, _), name in zip(links, link_names, strict=True)
+    ]
+    places = _links_place(links, link_names, element)
+    h, meshes = run_meshing(
+        _mesh_links,
+        ([list(c) for c, _ in links], surfaces, panel_size, quality, element, link_names),
+        places,
+    )
     fine = [m.fine for m in meshes]
     coarse = [m.coarse for m in meshes]
-    require_solvable(sum(s.panels for s in fine), [c for cs, _ in links for c in cs])
+    require_solvable(sum(s.panels for s in fine), places, h)
     poses = "|".join(",".join(f"{v:.17g}" for v in (*X.p, *X.R.ravel())) for _, X in links)
     domain = "inf" if waterline is None else "|".join(repr(v) for v in waterline)
     key = hashlib.sha256(
@@ -666,6 +806,21 @@ def bem_added_mass_together(
                 (fine_blocks[k], coarse_blocks[k]), meshes[k], h, density, version,
                 seconds, cached is not None, "infinite" if fs is None else fs.frequency,
                 f"unbounded fluid, {others}" if fs is None else f"{fs.domain()}, {others}",
+                warnings[k],
             )
         )
     return results, cross
+
+
+def _links_place(
+    links: Sequence[tuple[Sequence[Collision], Pose]], names: Sequence[str | None], element: str
+) -> str:
+    """Where several links solved together are, for messages: the first shape's file and line,
+    and the links' names (bounded: :func:`gzinertia.wording.bounded`)."""
+    from gzinertia.wording import bounded
+
+    shapes = [c for cs, _ in links for c in cs]
+    known = [repr(n) for n in names if n]
+    if not known:
+        return shapes_place(shapes, element)
+    return f"{shapes[0].source}: links {bounded(known)}"

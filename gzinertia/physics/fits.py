@@ -78,6 +78,7 @@ from gzinertia.physics.shapes import solid_properties as geometry_solid
 from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry, LinkRecord
+from gzinertia.wording import bounded
 
 __all__ = [
     "DEFAULT_FIT",
@@ -413,7 +414,7 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         semi_axes, X_BE = ellipsoid_of_solid(part)
         what = "the volume-equivalent ellipsoid of its collisions"
         if len(bodies) > 1:
-            names = ", ".join(f"'{collisions[i].name}'" for i in body)
+            names = bounded(f"'{collisions[i].name}'" for i in body)
             what = f"the volume-equivalent ellipsoid of collision(s) {names}"
         problem = _check_semi_axes(semi_axes, what)
         if problem:

@@ -111,7 +111,9 @@ def floating_warning(
     exceeds :data:`FLOATING_RATIO` times the model's mass (kg)."""
     if not (model_mass > 0.0 and displaced > FLOATING_RATIO * model_mass):
         return None
-    shown = ", ".join(links[:3]) + (f" and {len(links) - 3} more" if len(links) > 3 else "")
+    from gzinertia.wording import bounded
+
+    shown = bounded(links)
     return (
         f"model {model}: the fitted shapes of {shown} displace {_g(displaced)} kg of fluid "
         f"(ρ = {_g(density)} kg/m³), {_g(displaced / model_mass)}x the model's "

@@ -20,6 +20,14 @@ manifold inputs, it ships wheels for every platform, and it is fast (millisecond
 gmsh/OpenCASCADE would mesh curved primitives exactly but is a 100 MB dependency driven through
 a global-state API, and trimesh's booleans delegate to manifold3d anyway (docs/bem.md).
 
+Before any native call, each shape is checked against what the mesher can take
+(:mod:`gzinertia.physics.mesh_domain`: dimensions, aspect ratio, reach, the triangles a
+refinement at ``h`` would make), and a link much smaller or larger than a metre is scaled to
+about unit size by a power of two (exact in floating point: :func:`unit_scale`): manifold3d's
+tolerances are absolute (the union of shapes 1e-20 m across came out empty, at 1e-9 m with
+other panels), so the mesh of a link at any size is the mesh of the link at unit size, scaled
+back.
+
 Coordinates are B's (link frame, origin Bo), metres. manifold3d is imported lazily: only the BEM
 needs it (the ``gzinertia[bem]`` extra).
 """
@@ -36,8 +44,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.mesh_domain import (
+    ShapeSize,
+    mesh_size,
+    primitive_size,
+    require_reach,
+    require_refinable,
+    require_shape,
+    segments,
+    shape_place,
+    shapes_place,
+)
 from gzinertia.record_base import ValueRecord
-from gzinertia.records import Collision, Geometry
+from gzinertia.records import Collision
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -113,67 +132,121 @@ def _mesh_bytes(path: str) -> bytes:
     return read_regular_file(path, MeshLimits.from_environment().max_bytes)
 
 
-def _segments(radius: float, h: float) -> int:
-    """Segments round a circle of ``radius`` for edges about ``h`` long (a multiple of 4, >= 8)."""
-    if not math.isfinite(h):
-        return 8
-    n = math.ceil(2.0 * math.pi * radius / h)
-    return max(8, 4 * math.ceil(n / 4))
+#: Reaches (m) of a link's geometry from its origin that the mesher and the solver take as they
+#: are (the results of every link of ordinary size are those of a solve at its own size); any
+#: other is scaled to about unit size (:func:`unit_scale`). Measured: Capytaine is 1e-9 off at
+#: 0.1 m, 1e-5 at 1 cm; manifold3d's absolute tolerances are felt below about 1e-6 m.
+UNSCALED_REACH = (0.125, 64.0)
 
 
-def _require_positive(values: Sequence[float | None], what: str, where: str) -> list[float]:
-    out = [float(v) if v is not None else float("nan") for v in values]
-    if not all(math.isfinite(v) and v > 0.0 for v in out):
-        raise SurfaceMeshError(f"{where}: {what} must be positive and finite, got {values}")
-    return out
+def unit_scale(length: float) -> float:
+    """1 for a length within :data:`UNSCALED_REACH`; otherwise the power of two ``s`` with
+    ``s·length`` in ``[0.5, 1)`` (multiplying by it is exact)."""
+    if UNSCALED_REACH[0] <= length <= UNSCALED_REACH[1]:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(length)[1])
 
 
-def _primitive(geometry: Geometry, h: float, where: str) -> Any:
-    """The shape in its own frame C as a manifold3d.Manifold."""
+@dataclass(frozen=True, repr=False, eq=False)
+class CheckedShape(ValueRecord):
+    """One shape as the mesher takes it: the collision, where it is (for messages), its
+    :class:`~gzinertia.physics.mesh_domain.ShapeSize` and, for a mesh file, its checked
+    closed surface (vertices in metres in its own frame, faces)."""
+
+    collision: Collision
+    where: str
+    size: ShapeSize
+    mesh: tuple[FloatArray, IntArray] | None = None
+
+
+def _shape(c: Collision, h: float, element: str, link: str | None) -> CheckedShape:
+    """The shape of ``c`` with its size (a mesh file read and checked: :func:`checked_mesh_file`),
+    refused when its dimensions are not positive and finite or it is thinner than the mesher
+    takes (:func:`~gzinertia.physics.mesh_domain.require_shape`). No native code runs."""
+    where = shape_place(c, element, link)
+    g = c.geometry
+    if g.kind != "mesh":
+        size = primitive_size(g, where)
+        require_shape(size, where)
+        return CheckedShape(c, where, size)
+    if g.mesh_path is None:
+        raise SurfaceMeshError(f"{where}: mesh {g.mesh_uri!r} did not resolve to a file")
+    try:
+        vertices, faces = checked_mesh_file(g.mesh_path, g.scale, h)
+    except SurfaceMeshError as exc:
+        raise SurfaceMeshError(f"{where}: {exc}") from None
+    size = mesh_size(vertices, faces)
+    require_shape(size, where)
+    return CheckedShape(c, where, size, (vertices, faces))
+
+
+def _shapes(
+    collisions: Sequence[Collision], h: float, element: str, link: str | None
+) -> tuple[list[CheckedShape], float]:
+    """Each shape checked (:func:`_shape`), the reach of the link's geometry from Bo checked
+    against the shapes' sizes, and the power-of-two scale that brings that reach to about 1."""
+    if not collisions:
+        raise SurfaceMeshError("no displacing geometry to mesh")
+    shapes = [_shape(c, h, element, link) for c in collisions]
+    reach = max(
+        float(np.linalg.norm(np.asarray(s.collision.X_BC.p, dtype=float))) + s.size.radius
+        for s in shapes
+    )
+    require_reach([s.size for s in shapes], reach, [s.where for s in shapes])
+    return shapes, unit_scale(reach)
+
+
+def checked_shapes(
+    collisions: Sequence[Collision], element: str = "collision", link: str | None = None
+) -> list[CheckedShape]:
+    """Each shape of ``collisions`` checked as the mesher checks it before any native call
+    (:func:`_shapes`: dimensions, aspect ratio, reach; a mesh file read and checked)."""
+    return _shapes(collisions, math.inf, element, link)[0]
+
+
+def _primitive(shape: CheckedShape, h: float, scale: float) -> Any:
+    """The shape in its own frame C, scaled by ``scale``, as a manifold3d.Manifold (curved
+    shapes with segments about ``h`` long, ``h`` in metres; a mesh file decimated when faceted
+    much finer than ``h`` (:func:`coarsened`), then refused if its refinement would make more
+    triangles than the mesher takes)."""
     import manifold3d as m3
 
-    kind = geometry.kind
+    g = shape.collision.geometry
+    kind = g.kind
     if kind == "box":
-        size = _require_positive(list(geometry.size or (None,) * 3), "box <size>", where)
-        return m3.Manifold.cube(size, center=True)
+        return m3.Manifold.cube([scale * float(v) for v in g.size or ()], center=True)
     if kind == "sphere":
-        (r,) = _require_positive([geometry.radius], "sphere <radius>", where)
-        return m3.Manifold.sphere(r, _segments(r, h))
+        r = float(g.radius or 0.0)
+        return m3.Manifold.sphere(scale * r, segments(r, h))
     if kind == "ellipsoid":
-        radii = _require_positive(list(geometry.size or (None,) * 3), "ellipsoid <radii>", where)
-        return m3.Manifold.sphere(1.0, _segments(max(radii), h)).scale(radii)
-    if kind in ("cylinder", "capsule"):
-        r, length = _require_positive(
-            [geometry.radius, geometry.length], f"{kind} radius and length", where
-        )
-        n = _segments(r, h)
-        body = m3.Manifold.cylinder(length, r, r, n, center=True)
+        radii = [scale * float(v) for v in g.size or ()]
+        return m3.Manifold.sphere(1.0, segments(max(radii) / scale, h)).scale(radii)
+    if kind in ("cylinder", "capsule", "cone"):
+        r, length = float(g.radius or 0.0), float(g.length or 0.0)
+        n = segments(r, h)
+        if kind == "cone":  # base at -L/2, apex at +L/2 (gz-math's Cone)
+            return m3.Manifold.cylinder(scale * length, scale * r, 0.0, n, center=True)
+        body = m3.Manifold.cylinder(scale * length, scale * r, scale * r, n, center=True)
         if kind == "capsule":
-            cap = m3.Manifold.sphere(r, n)
+            cap = m3.Manifold.sphere(scale * r, n)
             body = m3.Manifold.batch_boolean(
                 [
                     body,
-                    cap.translate([0.0, 0.0, length / 2]),
-                    cap.translate([0.0, 0.0, -length / 2]),
+                    cap.translate([0.0, 0.0, scale * length / 2]),
+                    cap.translate([0.0, 0.0, -scale * length / 2]),
                 ],
                 m3.OpType.Add,
             )
         return body
-    if kind == "cone":  # base at -L/2, apex at +L/2 (gz-math's Cone)
-        r, length = _require_positive(
-            [geometry.radius, geometry.length], "cone radius and length", where
-        )
-        return m3.Manifold.cylinder(length, r, 0.0, _segments(r, h), center=True)
-    if kind == "mesh":
-        if geometry.mesh_path is None:
-            raise SurfaceMeshError(f"{where}: mesh {geometry.mesh_uri!r} did not resolve to a file")
-        try:
-            vertices, faces = checked_mesh_file(geometry.mesh_path, geometry.scale, h)
-            vertices, faces = coarsened(vertices, faces, h)
-            return _manifold_of(vertices, faces, f"mesh {geometry.mesh_path!r}")
-        except SurfaceMeshError as exc:
-            raise SurfaceMeshError(f"{where}: {exc}") from None
-    raise SurfaceMeshError(f"{where}: a {kind} geometry displaces no volume the BEM can mesh")
+    assert shape.mesh is not None and g.mesh_path is not None
+    vertices, faces = shape.mesh
+    vertices, faces = coarsened(vertices * scale, faces, h * scale)
+    if math.isfinite(h):
+        require_refinable(mesh_size(vertices / scale, faces), h, shape.where)
+    try:
+        return _manifold_of(vertices, faces, f"mesh {g.mesh_path!r}")
+    except SurfaceMeshError as exc:
+        raise SurfaceMeshError(f"{shape.where}: {exc}") from None
 
 
 #: A mesh file is decimated when its mean edge is shorter than this fraction of the panel size
@@ -297,53 +370,61 @@ def checked_mesh_file(
 
 
 def _united(
-    collisions: Sequence[Collision], h: float, element: str = "collision"
-) -> tuple[Any, str]:
-    """The union of the posed shapes as a manifold3d.Manifold (curved shapes with segments
-    about ``h`` long; ``h = inf``: the coarsest, 8 segments round a circle), and where they are
-    written (for messages: ``element`` is the SDF element they come from, ``"collision"`` or
-    ``"visual"``)."""
+    collisions: Sequence[Collision], h: float, element: str = "collision",
+    link: str | None = None,
+) -> tuple[Any, str, float]:
+    """The union of the posed shapes as a manifold3d.Manifold scaled by a power of two to about
+    unit size (curved shapes with segments about ``h`` metres long; ``h = inf``: the coarsest,
+    8 segments round a circle), where they are written (for messages: ``element`` is the SDF
+    element they come from, ``"collision"`` or ``"visual"``; ``link`` the link they belong to),
+    and the scale. Every shape is checked before any native call (module docstring); at a
+    finite ``h``, also the triangles its refinement would make."""
     import manifold3d as m3
 
-    if not collisions:
-        raise SurfaceMeshError("no displacing geometry to mesh")
+    shapes, scale = _shapes(collisions, h, element, link)
+    if math.isfinite(h):
+        for shape in shapes:
+            if shape.mesh is None:  # a mesh file's: once it is decimated (_primitive)
+                require_refinable(shape.size, h, shape.where)
     solids = []
-    for c in collisions:
-        where = f"{c.source}: {element} {c.name!r}"
-        shape = _primitive(c.geometry, h, where)
-        X = np.hstack([np.asarray(c.X_BC.R), np.asarray(c.X_BC.p).reshape(3, 1)])
-        solids.append(shape.transform(X))
+    for shape in shapes:
+        X_BC = shape.collision.X_BC
+        p = scale * np.asarray(X_BC.p, dtype=float).reshape(3, 1)
+        solids.append(_primitive(shape, h, scale).transform(np.hstack([np.asarray(X_BC.R), p])))
     union = m3.Manifold.batch_boolean(solids, m3.OpType.Add) if len(solids) > 1 else solids[0]
-    places = ", ".join(str(c.source) for c in collisions)
+    places = shapes_place(collisions, element, link)
     volume = union.volume()
     if union.is_empty() or not (math.isfinite(volume) and volume > 0.0):
         raise SurfaceMeshError(f"{places}: the link's shapes enclose no finite volume")
-    return union, places
+    return union, places, scale
 
 
-def surface_area(collisions: Sequence[Collision], element: str = "collision") -> float:
+def surface_area(
+    collisions: Sequence[Collision], element: str = "collision", link: str | None = None
+) -> float:
     """The area (m²) of the coarsest united surface: what the panel count scales with."""
-    union, _ = _united(collisions, math.inf, element)
-    return float(union.surface_area())
+    union, _, scale = _united(collisions, math.inf, element, link)
+    return float(union.surface_area()) / (scale * scale)
 
 
 def link_surface(
-    collisions: Sequence[Collision], h: float, element: str = "collision"
+    collisions: Sequence[Collision], h: float, element: str = "collision",
+    link: str | None = None,
 ) -> Surface:
     """The union of ``collisions`` (posed in the link frame B) as one closed outward surface with
     edges about ``h`` metres long (module docstring). ``collisions`` may be the link's visuals
     (``element="visual"``, :func:`gzinertia.sdf.visuals.link_visuals`): messages then say so.
 
-    Raises :class:`SurfaceMeshError` (naming the collision's file and line) for a shape that
-    cannot be meshed, and when the united surface is not a 2-manifold (shapes touching along an
-    edge or at a point) or encloses no volume.
+    Raises :class:`SurfaceMeshError` or
+    :class:`~gzinertia.physics.mesh_domain.MeshDomainError` (naming the collision's file and
+    line, and ``link``) for a shape that cannot be meshed, and when the united surface is not a
+    2-manifold (shapes touching along an edge or at a point) or encloses no volume.
     """
-    if not (math.isfinite(h) and h > 0.0):
-        raise SurfaceMeshError(f"panel size must be positive and finite, got {h!r}")
-    union, places = _united(collisions, h, element)
-    refined = union.refine_to_length(h)
+    _require_panel_size(collisions, h, element, link)
+    union, places, scale = _united(collisions, h, element, link)
+    refined = union.refine_to_length(h * scale)
     out = refined.to_mesh64()
-    vertices = np.asarray(out.vert_properties, dtype=np.float64)[:, :3]
+    vertices = np.asarray(out.vert_properties, dtype=np.float64)[:, :3] / scale
     faces = np.asarray(out.tri_verts, dtype=np.int64)
     _require_manifold(vertices, faces, places)
     v = vertices[faces]
@@ -353,6 +434,16 @@ def link_surface(
     if not surface.volume() > 0.0:
         raise SurfaceMeshError(f"{places}: the united surface encloses no volume")
     return surface
+
+
+def _require_panel_size(
+    collisions: Sequence[Collision], h: float, element: str, link: str | None
+) -> None:
+    """Refuses a panel size that is not positive and finite (a NaN one crashes manifold3d's
+    refinement) before anything is meshed."""
+    if not (math.isfinite(h) and h > 0.0):
+        where = shapes_place(collisions, element, link) if collisions else "the BEM"
+        raise SurfaceMeshError(f"{where}: panel size must be positive and finite, got {h!r}")
 
 
 def _require_manifold(vertices: FloatArray, faces: IntArray, places: str) -> None:
@@ -394,6 +485,7 @@ def wetted_surface(
     R_WB: FloatArray,
     p_WaterBo_W: FloatArray,
     element: str = "collision",
+    link: str | None = None,
 ) -> WettedSurface:
     """The union of ``collisions`` cut by the waterplane, below it, refined to panels about
     ``h`` long: the closed union is posed in the waterline frame (world axes, origin on the
@@ -405,12 +497,11 @@ def wetted_surface(
 
     Raises :class:`SurfaceMeshError` when nothing of the link is below the waterline.
     """
-    if not (math.isfinite(h) and h > 0.0):
-        raise SurfaceMeshError(f"panel size must be positive and finite, got {h!r}")
+    _require_panel_size(collisions, h, element, link)
     R = np.asarray(R_WB, dtype=float)
-    p = np.asarray(p_WaterBo_W, dtype=float)
-    union, places = _united(collisions, h, element)
-    closed = union.refine_to_length(h).to_mesh64()
+    union, places, scale = _united(collisions, h, element, link)
+    p = scale * np.asarray(p_WaterBo_W, dtype=float)
+    closed = union.refine_to_length(h * scale).to_mesh64()
     _require_manifold(
         np.asarray(closed.vert_properties, dtype=np.float64)[:, :3],
         np.asarray(closed.tri_verts, dtype=np.int64),
@@ -424,7 +515,7 @@ def wetted_surface(
         raise SurfaceMeshError(
             f"{places}: the link is entirely above the waterline: no wetted surface"
         )
-    out = below.refine_to_length(h).to_mesh64()
+    out = below.refine_to_length(h * scale).to_mesh64()
     v_S = np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy()
     faces = np.asarray(out.tri_verts, dtype=np.int64)
     tol = WATERPLANE_TOLERANCE * max(size, float(np.max(np.abs(v_S))))
@@ -433,10 +524,10 @@ def wetted_surface(
     lid = np.all(on_plane[faces], axis=1)
     v = v_S[faces]
     areas = 0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1)
-    keep = ~lid & (areas > DEGENERATE_AREA * h * h)
-    vertices_B = (v_S - p) @ R  # R_WBᵀ·(v - p), row-wise
+    keep = ~lid & (areas > DEGENERATE_AREA * (h * scale) ** 2)
+    vertices_B = ((v_S - p) @ R) / scale  # R_WBᵀ·(v - p), row-wise, back in metres
     used = np.unique(faces[keep])
     index = np.full(len(vertices_B), -1, dtype=np.int64)
     index[used] = np.arange(len(used))
     surface = Surface(vertices_B[used], index[faces[keep]])
-    return WettedSurface(surface, len(np.asarray(closed.tri_verts)), volume)
+    return WettedSurface(surface, len(np.asarray(closed.tri_verts)), volume / scale**3)

@@ -46,7 +46,9 @@ class LineProgress:
 class BarProgress:
     """A bar over the run's links and one over the current solve's radiation problems, on
     ``console`` (default: a rich console on stderr); transient: gone when :meth:`close` is
-    called, leaving the summary lines alone."""
+    called, leaving the summary lines alone. Redrawn at each event, not by rich's refresh
+    thread: with no other thread running, the BEM's native meshing is forked from this process
+    (:mod:`gzinertia.physics.mesh_sandbox`), not handed to its slower helper process."""
 
     def __init__(self, console: Console | None = None) -> None:
         from rich.console import Console
@@ -58,6 +60,7 @@ class BarProgress:
             MofNCompleteColumn(),
             console=console or Console(stderr=True),
             transient=True,
+            auto_refresh=False,
         )
         self.progress.start()
         self.links: Any = None
@@ -70,6 +73,7 @@ class BarProgress:
         if self.links is None:
             self.links = self.progress.add_task("links", total=total)
         self.progress.update(self.links, completed=index, description=f"link {name}")
+        self.progress.refresh()
 
     def solve(self, description: str, problems: int) -> None:
         """A solve starts: ``description`` says what; ``problems`` radiation problems follow."""
@@ -78,11 +82,13 @@ class BarProgress:
             self.solves = self.progress.add_task(text, total=problems)
         else:
             self.progress.reset(self.solves, total=problems, description=text)
+        self.progress.refresh()
 
     def advance(self) -> None:
         """One radiation problem of the current solve is solved."""
         if self.solves is not None:
             self.progress.advance(self.solves)
+            self.progress.refresh()
 
     def close(self) -> None:
         """The run has ended: finish the display."""

@@ -82,17 +82,16 @@ def add_mass_urdf(
 ) -> AddMassResult:
     """Computes each selected link's ellipsoid added mass and inserts its Hydrodynamics block
     (in memory: ``new``). A xacro file whose blocks cannot be placed literally is left as is
-    and the blocks are in the warnings."""
+    and the blocks are in the warnings. A link whose fit fails (the input) raises
+    :class:`~gzinertia.physics.fits.FitError`: nothing is written."""
     fits: dict[str, EllipsoidFit] = {}
 
     def ellipsoid(link: LinkRecord) -> tuple[AddedMass, str]:
         try:
             fit = fit_for(link)
             A_BBo_B = fit.added_mass(density)
-        except FitError as exc:
-            if pattern is not None:
-                raise
-            raise LinkSkippedError(str(exc)) from None
+        except FitError as exc:  # the input: an error (exit 2), never a link skipped
+            raise FitError(f"{exc}; nothing written") from None
         fits[link.name] = fit
         return A_BBo_B, provenance(fit, density)
 
@@ -132,7 +131,9 @@ def add_matrix_urdf(
     blocks: list[str] = []
     selected = select_links(doc.links, pattern, str(path))
     if single and len(selected) != 1:
-        names = ", ".join(link.name for link in selected)
+        from gzinertia.wording import bounded
+
+        names = bounded(link.name for link in selected)
         raise GzInertiaError(
             f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
             "belongs to one"

@@ -56,6 +56,7 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
 from gzinertia.selection import select_links
+from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_expand import XacroExpansion
@@ -344,7 +345,7 @@ def fix_urdf(
         hits = lumped_codes & codes & {"GZI103", "GZI104"}
         attributed = any(found_own.get(p, set()) & {"GZI103", "GZI104"} for p in parts)
         if hits and len(parts) > 1 and not attributed:
-            shorts = ", ".join(p.split("::", 1)[-1] for p in parts)
+            shorts = bounded(p.split("::", 1)[-1] for p in parts)
             skipped.append(
                 f"{name}: {', '.join(sorted(hits))} on the body libsdformat lumps from links "
                 f"{shorts} (fixed joints), whose own <inertial>s are each valid: the sum cannot "

@@ -304,7 +304,9 @@ def _check_tree(
     if not links:
         raise SdfError(file, line_of(root), f"robot {robot!r} has no links")
     if len(roots) != 1:
-        what = ", ".join(repr(r) for r in roots) if roots else "none (the joints form a loop)"
+        from gzinertia.wording import bounded
+
+        what = bounded(repr(r) for r in roots) if roots else "none (the joints form a loop)"
         raise SdfError(file, line_of(root), f"URDF needs exactly one root link, found {what}")
     # every link reaches the root (a loop hanging off the tree does not)
     children: dict[str, list[str]] = {}

@@ -22,24 +22,24 @@ becomes one :class:`~gzinertia.errors.SdfError` naming the file (and line, where
 from __future__ import annotations
 
 import atexit
-import contextlib
-import io
 import os
 import pickle
-import select
 import signal
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS, _from_env
 from gzinertia.record_base import ValueRecord
+from gzinertia.sandbox import (
+    ChildLimits,
+    CpuLimitError,
+    Helper,
+    fork_is_safe,
+    run_forked,
+    serve_forever,
+)
 from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
@@ -59,10 +59,6 @@ DEFAULT_MEMORY_MIB = 1024
 #: (larger ones overflow the clocks and resource limits the sandbox sets).
 MAX_SECONDS = 86_400
 MAX_MEMORY_MIB = 1 << 22
-
-
-class CpuLimitError(Exception):
-    """Raised in the child when it has used its CPU time (``SIGXCPU``)."""
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -93,37 +89,6 @@ def wall_seconds(limits: XacroLimits) -> float:
 Payload = tuple[Any, ...]
 
 
-def _limit_self(limits: XacroLimits) -> None:
-    """In the child: cap CPU time and address space; ``SIGXCPU`` raises
-    :class:`CpuLimitError` (the hard CPU limit, 2 s later, kills)."""
-    import resource
-
-    def expire(*_: object) -> None:
-        raise CpuLimitError(
-            f"stopped after {limits.seconds} s of CPU time ({ENV_XACRO_SECONDS})"
-        )
-
-    signal.signal(signal.SIGXCPU, expire)
-    used = 0
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        pass
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    want = used + limits.memory_mib * 1024 * 1024
-    for cap in (soft, hard):
-        if cap != resource.RLIM_INFINITY:
-            want = min(want, cap)
-    if used:  # the address space in use is known (Linux): the budget is on top of it
-        with contextlib.suppress(ValueError, OSError):  # a system that does not enforce it
-            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    cpu = limits.seconds
-    cpu_hard = cpu + 2 if hard == resource.RLIM_INFINITY else min(cpu + 2, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (min(cpu, cpu_hard), cpu_hard))
-
-
 def _child_payload(work: Callable[[], Payload], path: str) -> bytes:
     try:
         return pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
@@ -138,22 +103,6 @@ def _child_payload(work: Callable[[], Payload], path: str) -> bytes:
         return pickle.dumps(("error", path, None, f"xacro: {exc}"))
     except BaseException as exc:  # never a traceback from the child
         return pickle.dumps(("error", path, None, f"xacro: {type(exc).__name__}: {exc}"))
-
-
-class _Discard(io.TextIOBase):
-    """A text stream that keeps nothing."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _status_message(status: int, limits: XacroLimits) -> str:
@@ -179,69 +128,21 @@ def _unpickle(data: bytes, path: str, status: int, limits: XacroLimits) -> Paylo
 
 
 def _run_forked(work: Callable[[], Payload], path: str, limits: XacroLimits) -> Payload:
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        code = 0
-        try:
-            import gc
-
-            gc.freeze()  # the parent's objects: never scanned here (no copy-on-write faults)
-            os.close(read_fd)
-            sys.stderr = _Discard()  # xacro's warnings: the one line is the error, if any
-            _limit_self(limits)
-            _write_all(write_fd, _child_payload(work, path))
-        except BaseException:
-            code = 3
-        os._exit(code)
-    os.close(write_fd)
-    reaped = False
-    try:
-        chunks: list[bytes] = []
-        deadline = time.monotonic() + wall_seconds(limits)
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SdfError(path, None, f"xacro: stopped after {wall_seconds(limits):g} s "
-                               f"(wall-clock limit; {ENV_XACRO_SECONDS})")
-            ready, _, _ = select.select([read_fd], [], [], remaining)
-            if ready:
-                chunk = os.read(read_fd, 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        _, status = os.waitpid(pid, 0)
-        reaped = True
-        return _unpickle(b"".join(chunks), path, status, limits)
-    finally:
-        os.close(read_fd)
-        if not reaped:
-            with contextlib.suppress(ProcessLookupError):  # already gone
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+    outcome = run_forked(
+        lambda: _child_payload(work, path),
+        ChildLimits(limits.seconds, limits.memory_mib),
+        f"stopped after {limits.seconds} s of CPU time ({ENV_XACRO_SECONDS})",
+    )
+    if outcome.status is None:
+        raise SdfError(path, None, f"xacro: stopped after {wall_seconds(limits):g} s "
+                       f"(wall-clock limit; {ENV_XACRO_SECONDS})")
+    return _unpickle(outcome.data, path, outcome.status, limits)
 
 
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from gzinertia.urdf.xacro_sandbox import _helper_main; _helper_main()"
 )
-_LENGTH = 8  # bytes of the big-endian length before each pickled message
-
-
-def _read_exactly(fd: int, n: int, deadline: float | None = None) -> bytes | None:
-    """``n`` bytes from ``fd`` (``None`` at end of file; ``TimeoutError`` past ``deadline``)."""
-    chunks: list[bytes] = []
-    while n > 0:
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                raise TimeoutError
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
 
 
 def _serve(request: dict[str, Any]) -> Payload:
@@ -266,46 +167,19 @@ def _serve(request: dict[str, Any]) -> Payload:
 
 
 def _helper_main() -> None:
-    """The helper process: serves requests from stdin until end of file (it is
-    single-threaded: forking it is safe); each payload goes to stdout."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; EOF ends the helper
-    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    while True:
-        head = _read_exactly(stdin, _LENGTH)
-        body = None if head is None else _read_exactly(stdin, int.from_bytes(head, "big"))
-        if body is None:
-            return
-        data = pickle.dumps(_serve(pickle.loads(body)), protocol=pickle.HIGHEST_PROTOCOL)
-        _write_all(stdout, len(data).to_bytes(_LENGTH, "big") + data)
+    """The helper process: serves requests from stdin until end of file
+    (:func:`gzinertia.sandbox.serve_forever`)."""
+    serve_forever(_serve)
 
 
-class _Helper:
-    """A ``python -I`` process, started on first use, that forks one limited child per
-    expansion: for processes that must not fork themselves (other threads running). Its
-    start-up (about 0.1-0.2 s) is paid once per process; each expansion then costs about as
-    much as a direct fork."""
+class _Helper(Helper):
+    """The :class:`gzinertia.sandbox.Helper` that forks one limited child per expansion: for
+    processes that must not fork themselves (other threads running). Its start-up (about
+    0.1-0.2 s) is paid once per process; each expansion then costs about as much as a direct
+    fork."""
 
     def __init__(self) -> None:
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._lock = threading.Lock()
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        package_root = str(Path(__file__).resolve().parents[2])
-        self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOT, package_root],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=dict(os.environ), bufsize=0,
-        )
-        return self._proc
-
-    def stop(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdin, proc.stdout) if proc is not None else ():
-            if stream is not None:
-                stream.close()
+        super().__init__(_BOOT)
 
     def run(self, path: str, args: dict[str, str], package_paths: list[str],
             limits: XacroLimits, policy: XacroPolicy) -> Payload:
@@ -313,22 +187,9 @@ class _Helper:
                                 "limits": (limits.seconds, limits.memory_mib),
                                 "env": dict(os.environ), "cwd": os.getcwd(),
                                 "policy": policy})
-        with self._lock:
-            proc = self._proc if self._proc is not None and self._proc.poll() is None \
-                else self._start()
-            assert proc.stdin is not None and proc.stdout is not None
-            deadline = time.monotonic() + wall_seconds(limits) + 10.0
-            try:
-                _write_all(proc.stdin.fileno(), len(request).to_bytes(_LENGTH, "big") + request)
-                head = _read_exactly(proc.stdout.fileno(), _LENGTH, deadline)
-                body = None if head is None else _read_exactly(
-                    proc.stdout.fileno(), int.from_bytes(head, "big"), deadline)
-            except (OSError, TimeoutError):
-                body = None
-            if body is None:
-                self.stop()
-                raise SdfError(path, None, "xacro: the expansion helper process stopped")
-        payload = pickle.loads(body)
+        payload = self.call(request, wall_seconds(limits) + 10.0)
+        if payload is None:
+            raise SdfError(path, None, "xacro: the expansion helper process stopped")
         if not isinstance(payload, tuple):  # pragma: no cover - our own helper
             raise SdfError(path, None, "xacro: the expansion sent nothing usable")
         return payload
@@ -371,12 +232,6 @@ def _warm(package_paths: list[str]) -> None:
 
 
 _WARM = False
-
-
-def fork_is_safe() -> bool:
-    """Whether this process may ``fork`` a child that runs Python (no other thread could hold
-    a lock the child needs)."""
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def run_expansion(

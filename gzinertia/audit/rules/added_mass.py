@@ -31,6 +31,7 @@ from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.wording import bounded
 
 __all__ = [
     "ADDED_MASS_VERSION",
@@ -112,7 +113,7 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
         if not parsed or parsed >= ADDED_MASS_VERSION:
             continue
         names = [c.name for c in links]
-        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        shown = bounded(names)
         message = (
             f"<fluid_added_mass> (in {len(names)} link(s): {shown}) is SDFormat 1.10 "
             f"(libsdformat 13, Gazebo Garden), but this file declares version {version}: "

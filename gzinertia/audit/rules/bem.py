@@ -20,6 +20,7 @@ from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import finding, link_rule
 from gzinertia.records import Collision
 from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
     from gzinertia.physics.bem_provenance import BemProvenance
@@ -108,7 +109,7 @@ def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
     digest = current_digest(ctx, provenance)
     if digest in (provenance.digest, UNKNOWN):
         return
-    names = ", ".join(provenance.collisions)
+    names = bounded(provenance.collisions)
     kind = f"{provenance.element}s"
     if digest is None:
         what = f"the {kind} it was computed from ({names}) are no longer all in the link"
