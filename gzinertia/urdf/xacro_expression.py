@@ -29,8 +29,10 @@ model can reach Python:
   :data:`MAX_STEPS` steps of evaluation per expression and a syntax tree at most
   :data:`MAX_DEPTH` deep.
 
-Where an expression stays within the grammar, its value is the one Python's ``eval`` gives
-(tests/test_xacro_expression.py compares the two on random expression trees).
+The vocabulary lives in :mod:`gzinertia.urdf.xacro_vocabulary`, the bounds in
+:mod:`gzinertia.urdf.xacro_bounds`. Where an expression stays within the grammar, its value is
+the one Python's ``eval`` gives (tests/test_xacro_expression.py compares the two on random
+expression trees).
 
 Why not a library: ``RestrictedPython`` and ``evalidate`` check a tree and then run it with
 ``eval`` (the fence the issue asks to leave); ``asteval`` evaluates statements, loops and
@@ -42,12 +44,32 @@ or bounds sequence and integer sizes before computing them.
 from __future__ import annotations
 
 import ast
-import math
-import re
-import string
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
+
+from gzinertia.urdf.xacro_bounds import (
+    MAX_DEPTH,
+    MAX_EXPRESSION_CHARS,
+    MAX_FORMAT_WIDTH,
+    MAX_INT_BITS,
+    MAX_ITEMS,
+    MAX_STEPS,
+    MAX_STRING,
+    PRINTERS,
+    SIZED,
+    ExpressionError,
+    ExpressionLimitError,
+    RefusedExpressionError,
+    check_binary,
+    check_format_spec,
+    check_iterable,
+    check_membership,
+    check_method,
+    check_printable,
+    check_result,
+)
+from gzinertia.urdf.xacro_vocabulary import Vocabulary, methods_of, plain_methods
 
 __all__ = [
     "MAX_DEPTH",
@@ -65,36 +87,6 @@ __all__ = [
     "parse",
     "plain_methods",
 ]
-
-#: Bits an integer result may have (about 19,700 decimal digits).
-MAX_INT_BITS = 1 << 16
-#: Characters a string result may have.
-MAX_STRING = 1 << 20
-#: Items a list, tuple, set or dict may have, and the longest ``range`` that is iterated.
-MAX_ITEMS = 1_000_000
-#: Evaluation steps (tree nodes visited, items iterated) one expression may take.
-MAX_STEPS = 2_000_000
-#: Depth of the syntax tree.
-MAX_DEPTH = 100
-#: Characters of an expression's text.
-MAX_EXPRESSION_CHARS = 65_536
-#: Largest width or precision in a format specification.
-MAX_FORMAT_WIDTH = 1_000
-#: Largest argument of ``math.factorial``, ``math.comb`` and ``math.perm``.
-MAX_FACTORIAL = 5_000
-
-
-class ExpressionError(Exception):
-    """An expression that gzinertia does not evaluate (base class)."""
-
-
-class RefusedExpressionError(ExpressionError):
-    """The expression uses something outside the grammar: refused before any evaluation."""
-
-
-class ExpressionLimitError(ExpressionError):
-    """The expression would go over a bound (:data:`MAX_INT_BITS`, :data:`MAX_STRING`, ...)."""
-
 
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,
@@ -145,122 +137,9 @@ _NODE_WORDS: dict[type[ast.AST], str] = {
     ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield", ast.MatMult: "the @ operator",
 }
 
-#: Methods of plain values an expression may call (and read, for ``real``/``imag``).
-_METHODS: dict[type, frozenset[str]] = {
-    str: frozenset({
-        "capitalize", "casefold", "center", "count", "endswith", "find", "format", "index",
-        "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier", "islower",
-        "isnumeric", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
-        "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust",
-        "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip",
-        "swapcase", "title", "upper", "zfill",
-    }),
-    list: frozenset({"append", "copy", "count", "extend", "index", "insert", "pop", "remove",
-                     "reverse", "sort"}),
-    tuple: frozenset({"count", "index"}),
-    dict: frozenset({"copy", "get", "items", "keys", "pop", "values"}),
-    set: frozenset({"add", "copy", "difference", "discard", "intersection", "isdisjoint",
-                    "issubset", "issuperset", "symmetric_difference", "union"}),
-    frozenset: frozenset({"copy", "difference", "intersection", "isdisjoint", "issubset",
-                          "issuperset", "symmetric_difference", "union"}),
-    int: frozenset({"bit_length", "conjugate", "imag", "real"}),
-    float: frozenset({"conjugate", "imag", "is_integer", "real"}),
-    complex: frozenset({"conjugate", "imag", "real"}),
-}
-_PLAIN_TYPES = tuple(_METHODS)
-
 #: Callables that never call or iterate their arguments: a ``range`` of any length, or a callable
 #: the vocabulary does not offer, may be handed to them.
 _INSPECTORS = frozenset({len, bool, isinstance, issubclass, type, hash, id})
-
-#: ``%`` conversions: flags, width, precision, length, type.
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.S)
-_DIGITS = re.compile(r"\d+")
-_FIELD_NAME = re.compile(r"\d*|[A-Za-z_]\w*")
-
-
-class Vocabulary:
-    """What an expression may name, call and read attributes of.
-
-    ``names`` resolves a name (``KeyError`` when undefined); ``callables`` are the functions
-    and types an expression may call, compared by identity; ``attribute(obj, name)`` resolves
-    ``obj.name`` for objects that are not plain values (return :data:`NotImplemented` to refuse
-    it); ``guards`` maps a callable to a check of its arguments, run before the call.
-    """
-
-    def __init__(
-        self,
-        names: Mapping[str, Any],
-        callables: Iterable[Any],
-        attribute: Callable[[Any, str], Any] | None = None,
-        guards: Mapping[int, Guard] | None = None,
-    ) -> None:
-        self.names = names
-        self._callables = {id(c): c for c in callables}
-        self._attribute = attribute
-        self._guards = {**_GUARDS, **(guards or {})}
-
-    def with_names(self, names: Mapping[str, Any]) -> Vocabulary:
-        """The same vocabulary over other ``names``."""
-        other = Vocabulary.__new__(Vocabulary)
-        other.names = names
-        other._callables = self._callables
-        other._attribute = self._attribute
-        other._guards = self._guards
-        return other
-
-    def allows_call(self, f: Any) -> bool:
-        """Whether an expression may call ``f``."""
-        if self._callables.get(id(f)) is f:
-            return True
-        if isinstance(f, types.BuiltinMethodType):
-            owner = getattr(f, "__self__", None)
-            allowed = _methods_of(owner)
-            return allowed is not None and f.__name__ in allowed
-        return False
-
-    def guard(self, f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """Runs the argument check registered for ``f`` (a bound: :class:`ExpressionLimitError`)."""
-        check = self._guards.get(id(f))
-        if check is not None:
-            check(args, kwargs)
-
-    def attribute(self, obj: Any, name: str) -> Any:
-        """``obj.name`` as an expression may read it: a listed method of a plain value, or what
-        the vocabulary resolves; ``AttributeError`` as Python raises it where ``obj`` has no
-        such attribute at all; else :class:`RefusedExpressionError`."""
-        allowed = _methods_of(obj)
-        if allowed is not None and name in allowed:
-            return getattr(obj, name)
-        if self._attribute is not None:
-            value = self._attribute(obj, name)
-            if value is not NotImplemented:
-                return value
-        kind = type(obj)
-        own = getattr(obj, "__dict__", None)
-        if not hasattr(kind, "__getattr__") and not hasattr(kind, name) and \
-                not (isinstance(own, dict) and name in own):
-            raise AttributeError(f"{kind.__name__!r} object has no attribute {name!r}")
-        raise RefusedExpressionError(
-            f"attribute {name!r} of a {kind.__name__} is not evaluated (not among the plain "
-            "methods an expression may use)")
-
-
-def plain_methods(kind: type) -> frozenset[str]:
-    """The methods an expression may use on values of the builtin type ``kind``."""
-    return _METHODS.get(kind, frozenset())
-
-
-def _methods_of(obj: Any) -> frozenset[str] | None:
-    """The methods allowed on ``obj`` if it is a plain value (by its builtin base type; a type
-    with a ``__getattr__`` of its own is not plain: the vocabulary resolves its attributes)."""
-    if hasattr(type(obj), "__getattr__"):
-        return None
-    for kind in type(obj).__mro__:
-        if kind in _METHODS:
-            return _METHODS[kind]
-    return None
-
 
 def parse(text: str) -> ast.Expression:
     """The syntax tree of ``text`` (stripped, as xacro strips it), checked against the grammar
@@ -314,7 +193,7 @@ def evaluate(text: str, vocabulary: Vocabulary) -> Any:
     grammar, nothing evaluated), :class:`ExpressionLimitError` (a bound), or the exception Python
     raises for the same expression (``NameError``, ``TypeError``, ``ZeroDivisionError``, ...)."""
     value = _Interpreter(vocabulary).run(parse(text).body)
-    _check_printable(value)
+    check_printable(value)
     return value
 
 
@@ -355,9 +234,9 @@ class _Interpreter:
     def _BinOp(self, node: ast.BinOp) -> Any:
         left = self.run(node.left)
         right = self.run(node.right)
-        _check_binary(type(node.op), left, right)
+        check_binary(type(node.op), left, right)
         result = _BINARY[type(node.op)](left, right)
-        _check_result(result)
+        check_result(result)
         return result
 
     def _UnaryOp(self, node: ast.UnaryOp) -> Any:
@@ -379,7 +258,7 @@ class _Interpreter:
         for op, comparator in zip(node.ops, node.comparators, strict=True):
             right = self.run(comparator)
             if isinstance(op, (ast.In, ast.NotIn)):
-                _check_membership(left, right)
+                check_membership(left, right)
             result = _COMPARE[type(op)](left, right)
             if not result:
                 return result
@@ -430,7 +309,7 @@ class _Interpreter:
                 kwargs[keyword.arg] = value
         self._check_call(f, args, kwargs)
         result = f(*args, **kwargs)
-        _check_result(result)
+        check_result(result)
         return result
 
     def _check_call(self, f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -440,16 +319,16 @@ class _Interpreter:
                 if callable(value) and not self.vocabulary.allows_call(value):
                     raise RefusedExpressionError("a function handed to another must be one the "
                                             "expression language offers")
-                _check_iterable(value)
-        if f in _PRINTERS:
+                check_iterable(value)
+        if f in PRINTERS:
             for value in values:
-                _check_printable(value)
+                check_printable(value)
         owner = getattr(f, "__self__", None) if isinstance(f, types.BuiltinMethodType) else None
-        if owner is not None and _methods_of(owner) is not None:
-            _check_method(f, args, kwargs)
+        if owner is not None and methods_of(owner) is not None:
+            check_method(f, args, kwargs)
             values = (owner, *values)
         self.vocabulary.guard(f, args, kwargs)
-        self.step(sum(len(v) for v in values if isinstance(v, _SIZED)))
+        self.step(sum(len(v) for v in values if isinstance(v, SIZED)))
 
     # -- displays ----------------------------------------------------------------------------
 
@@ -457,7 +336,7 @@ class _Interpreter:
         for item in nodes:
             if isinstance(item, ast.Starred):
                 value = self.run(item.value)
-                _check_iterable(value)
+                check_iterable(value)
                 yield from self._counted(value)
             else:
                 yield self.run(item)
@@ -501,7 +380,7 @@ class _Interpreter:
         """Binds the targets of ``generators[at:]`` in the innermost scope, once per item;
         ``source`` is the iterable of ``generators[at]``."""
         comp = generators[at]
-        _check_iterable(source)
+        check_iterable(source)
         for value in self._counted(source):
             self._bind(comp.target, value)
             if all(self.run(test) for test in comp.ifs):
@@ -566,12 +445,12 @@ class _Interpreter:
     def _JoinedStr(self, node: ast.JoinedStr) -> str:
         parts = [str(self.run(value)) for value in node.values]
         result = "".join(parts)
-        _check_result(result)
+        check_result(result)
         return result
 
     def _FormattedValue(self, node: ast.FormattedValue) -> str:
         value = self.run(node.value)
-        _check_printable(value)
+        check_printable(value)
         if node.conversion == 115:
             value = str(value)
         elif node.conversion == 114:
@@ -579,7 +458,7 @@ class _Interpreter:
         elif node.conversion == 97:
             value = ascii(value)
         spec = "" if node.format_spec is None else self.run(node.format_spec)
-        _check_format_spec(spec)
+        check_format_spec(spec)
         return format(value, spec)
 
 
@@ -603,196 +482,3 @@ def _describe(node: ast.expr) -> str:
     """The source text of a callee, short."""
     text = ast.unparse(node)
     return repr(text if len(text) <= 60 else text[:57] + "...")
-
-
-# -- bounds ------------------------------------------------------------------------------------
-
-#: Values whose size counts as steps when they are handed to a call.
-_SIZED = (str, bytes, list, tuple, dict, set, frozenset)
-#: Callables that print their arguments: what they print is bounded first.
-_PRINTERS = frozenset({str, repr, ascii, format})
-
-
-def _int_bits(value: Any) -> int:
-    return abs(value).bit_length() if isinstance(value, int) else 0
-
-
-def _check_binary(op: type[ast.operator], left: Any, right: Any) -> None:
-    """Refuses an operation whose result would go over a bound, before it is computed."""
-    ints = isinstance(left, int) and isinstance(right, int)
-    if op is ast.Pow and ints and right > 0 and abs(left) > 1:
-        if right * math.log2(abs(left)) > MAX_INT_BITS:
-            raise ExpressionLimitError(f"the power would have more than {MAX_INT_BITS} bits")
-    elif op is ast.Mult and ints:
-        if _int_bits(left) + _int_bits(right) > MAX_INT_BITS + 1:
-            raise ExpressionLimitError(f"the product would have more than {MAX_INT_BITS} bits")
-    elif op is ast.LShift and ints and right > 0:
-        if _int_bits(left) + right > MAX_INT_BITS:
-            raise ExpressionLimitError(f"the shift would have more than {MAX_INT_BITS} bits")
-    elif op is ast.Mult:
-        for seq, times in ((left, right), (right, left)):
-            if isinstance(times, int) and isinstance(seq, (str, bytes, list, tuple)):
-                _check_size(seq, len(seq) * max(times, 0))
-    elif op is ast.Add and isinstance(left, (str, bytes, list, tuple)) and \
-            isinstance(right, (str, bytes, list, tuple)):
-        _check_size(left, len(left) + len(right))
-    elif op is ast.Mod and isinstance(left, str):
-        _check_percent(left)
-        _check_printable(right)
-
-
-def _check_size(kind: Any, size: int) -> None:
-    if isinstance(kind, (str, bytes)) and size > MAX_STRING:
-        raise ExpressionLimitError(f"the string would be longer than {MAX_STRING} characters")
-    if not isinstance(kind, (str, bytes)) and size > MAX_ITEMS:
-        raise ExpressionLimitError(f"the sequence would have more than {MAX_ITEMS} items")
-
-
-def _check_result(value: Any) -> None:
-    if isinstance(value, int) and _int_bits(value) > MAX_INT_BITS:
-        raise ExpressionLimitError(f"the integer has more than {MAX_INT_BITS} bits")
-    if isinstance(value, _SIZED):
-        _check_size(value, len(value))
-
-
-def _check_printable(value: Any) -> None:
-    """Refuses a value whose text would be longer than :data:`MAX_STRING` characters: a list
-    that holds the same long list a million times is small, its text is not."""
-    budget = MAX_STRING
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (str, bytes)):
-            budget -= len(item) + 2
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            budget -= 2 + 2 * len(item)
-            if budget >= 0:
-                stack.extend(item)
-        elif isinstance(item, dict):
-            budget -= 2 + 4 * len(item)
-            if budget >= 0:
-                stack.extend(item.keys())
-                stack.extend(item.values())
-        else:
-            budget -= 24
-        if budget < 0:
-            raise ExpressionLimitError(f"the value's text would be longer than {MAX_STRING} "
-                                  "characters")
-
-
-def _check_iterable(value: Any) -> None:
-    """A ``range`` is the one lazy sequence an expression can make long: it must be short to be
-    iterated (strings, lists and the like are bounded when they are made)."""
-    if isinstance(value, range):
-        try:
-            n = len(value)
-        except OverflowError:
-            n = MAX_ITEMS + 1
-        if n > MAX_ITEMS:
-            raise ExpressionLimitError(f"a range of more than {MAX_ITEMS} items is not iterated")
-
-
-def _check_membership(item: Any, container: Any) -> None:
-    """``x in range(...)`` is a test for an integer, a scan otherwise."""
-    if isinstance(container, range) and not isinstance(item, int):
-        _check_iterable(container)
-
-
-def _check_method(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """Bounds on what a plain value's method makes."""
-    owner, name = f.__self__, f.__name__
-    if isinstance(owner, str):
-        if name in ("center", "ljust", "rjust", "zfill") and args and isinstance(args[0], int):
-            _check_size(owner, args[0])
-        elif name == "replace" and len(args) >= 2 and all(isinstance(a, str) for a in args[:2]):
-            old, new = args[0], args[1]
-            count = owner.count(old) if old else len(owner) + 1
-            if len(args) > 2 and isinstance(args[2], int) and args[2] >= 0:
-                count = min(count, args[2])
-            _check_size(owner, len(owner) + count * (len(new) - len(old)))
-        elif name == "join" and args and isinstance(args[0], (list, tuple)):
-            items = args[0]
-            total = sum(len(i) for i in items if isinstance(i, str))
-            _check_size(owner, total + len(owner) * max(len(items) - 1, 0))
-        elif name == "format":
-            _check_format_string(owner)
-            for value in (*args, *kwargs.values()):
-                _check_printable(value)
-    elif isinstance(owner, list) and name == "extend" and args and hasattr(args[0], "__len__"):
-        _check_size(owner, len(owner) + len(args[0]))
-
-
-def _check_format_spec(spec: Any) -> None:
-    if isinstance(spec, str):
-        if "{" in spec or "}" in spec:
-            raise RefusedExpressionError("nested format specifications are not evaluated")
-        for digits in _DIGITS.findall(spec):
-            if len(digits) > 6 or int(digits) > MAX_FORMAT_WIDTH:
-                raise ExpressionLimitError(f"format width or precision over {MAX_FORMAT_WIDTH}")
-
-
-def _check_format_string(text: str) -> None:
-    """``str.format``: fields are positions or plain names (never ``.attr`` or ``[key]``)."""
-    for _, field, spec, _conversion in string.Formatter().parse(text):
-        if field is None:
-            continue
-        if not _FIELD_NAME.fullmatch(field) or field.startswith("__"):
-            raise RefusedExpressionError(f"format field {field!r} is not evaluated (fields are "
-                                    "positions or plain names: no attributes, no indexing)")
-        _check_format_spec(spec)
-
-
-def _check_percent(text: str) -> None:
-    """``text % args``: no ``*`` widths, widths and precisions bounded."""
-    for match in _PERCENT.finditer(text):
-        for part in match.groups()[:2]:
-            if part == "*":
-                raise RefusedExpressionError("'*' widths in % formatting are not evaluated")
-            if part is not None and (len(part) > 6 or int(part) > MAX_FORMAT_WIDTH):
-                raise ExpressionLimitError(f"format width or precision over {MAX_FORMAT_WIDTH}")
-
-
-Guard = Callable[[tuple[Any, ...], dict[str, Any]], None]
-
-
-def _bounded_int_args(limit: int, name: str) -> Guard:
-    def check(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and value > limit:
-                raise ExpressionLimitError(f"{name} of more than {limit} is not computed")
-    return check
-
-
-def _bounded_product(name: str) -> Guard:
-    def check(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        values = args[0] if name == "math.prod" and args else args
-        if isinstance(values, range):
-            values = (values[0], values[-1]) * (len(values) // 2 + 1) if values else ()
-        if not isinstance(values, (list, tuple)):
-            raise RefusedExpressionError(f"{name} takes a list, tuple or range here")
-        if sum(_int_bits(v) for v in values) > MAX_INT_BITS:
-            raise ExpressionLimitError(f"{name} would have more than {MAX_INT_BITS} bits")
-    return check
-
-
-def _sum_of_numbers(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    start = args[1] if len(args) > 1 else kwargs.get("start", 0)
-    if isinstance(start, _SIZED):
-        raise RefusedExpressionError("sum() of sequences is not evaluated (it is quadratic)")
-
-
-def _one_argument(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    if len(args) != 1 or kwargs:
-        raise RefusedExpressionError("type() takes one argument here (three would make a class)")
-
-
-#: Argument checks of builtins and ``math`` functions, by the callable's identity.
-_GUARDS: dict[int, Guard] = {
-    id(math.factorial): _bounded_int_args(MAX_FACTORIAL, "math.factorial"),
-    id(math.comb): _bounded_int_args(MAX_FACTORIAL, "math.comb"),
-    id(math.perm): _bounded_int_args(MAX_FACTORIAL, "math.perm"),
-    id(math.prod): _bounded_product("math.prod"),
-    id(math.lcm): _bounded_product("math.lcm"),
-    id(sum): _sum_of_numbers,
-    id(type): _one_argument,
-}
