@@ -317,3 +317,38 @@ def test_links_one_macro_builds_identically_are_one_text_line(
     inertia = _line_of_text(path, "<inertia ")
     assert line.startswith(f"{path}:{inertia}: ") and "[r::port]" in line
     assert line.endswith("(the same on 1 more identical link: r::starboard)"), line
+
+
+@pytest.mark.parametrize("how", ["--package-path", "-m", "ROS_PACKAGE_PATH"])
+def test_a_relative_package_path_resolves_nested_finds(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``$(find pkg)`` inside a file that ``$(find pkg)`` included, with the package path given
+    as ``.`` (issue 25 item 1: xacro joined the relative result to the includer's folder)."""
+    from conftest import run_cli
+
+    pkg = tmp_path / "robots" / "pkg"
+    (pkg / "urdf").mkdir(parents=True)
+    (pkg / "robots").mkdir()
+    (pkg / "package.xml").write_text("<package><name>pkg</name></package>")
+    ns = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+    (pkg / "urdf" / "base.xacro").write_text(
+        f'<robot {ns}><xacro:property name="m" value="2.5"/></robot>\n')
+    (pkg / "urdf" / "mid.xacro").write_text(
+        f'<robot {ns}><xacro:include filename="$(find pkg)/urdf/base.xacro"/></robot>\n')
+    (pkg / "robots" / "r.urdf.xacro").write_text(
+        f'<robot name="r" {ns}><xacro:include filename="$(find pkg)/urdf/mid.xacro"/>'
+        '<link name="a"><inertial><mass value="${m}"/>'
+        '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    args = ["show", "--json", "robots/pkg/robots/r.urdf.xacro"]
+    if how == "ROS_PACKAGE_PATH":
+        monkeypatch.setenv("ROS_PACKAGE_PATH", ".")
+    else:
+        args += [how, "."]
+    code, out, err = run_cli(args, capsys)
+    assert code == 0, err
+    import json
+
+    assert json.loads(out)["links"][0]["mass"] == 2.5

@@ -76,13 +76,15 @@ def _package_name(folder: Path) -> str:
 
 
 def package_roots(package_paths: Sequence[str | Path] = ()) -> list[Path]:
-    """The folders searched for packages, in order."""
+    """The folders searched for packages, in order, absolute (a relative one is taken from the
+    working directory once, here: xacro joins a relative ``$(find)`` result to the including
+    file's folder, which doubled the path)."""
     roots = [Path(p) for p in package_paths]
     roots += [Path(p) for p in os.environ.get(ENV_ROS_PACKAGE_PATH, "").split(os.pathsep) if p]
     roots += [
         Path(p) / "share" for p in os.environ.get(ENV_AMENT_PREFIX_PATH, "").split(os.pathsep) if p
     ]
-    return roots
+    return [root.absolute() for root in roots]
 
 
 def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | None:
