@@ -106,10 +106,12 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     notes: list[Note] = []
     model = robot.name
     prefix = f"{model}::"
+    # one tree (urdfdom's rule): one body, held by the world when the root is ``world``
+    anchored = any(j.parent == WORLD for j in robot.joints)
     if not lump:
         records = [
             _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]),
-                    list(robot.links[n].collisions), prefix, set(),
+                    list(robot.links[n].collisions), prefix, set(), anchored,
                     visuals=list(robot.links[n].visuals))
             for n in order if n != WORLD
         ]
@@ -188,6 +190,9 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     members: dict[str, list[str]] = {}
     for small, big in lumped_into.items():
         members.setdefault(big, []).append(small)
+    shapes_of: dict[str, list[str]] = {}  # kept link -> the dropped links whose shapes it gets
+    for small, big in shapes_into.items():
+        shapes_of.setdefault(big, []).append(small)
     welded = _welded(robot, kept, parent_joint)
     rank = {n: i for i, n in enumerate(order)}
     records = []
@@ -195,7 +200,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
         link = robot.links[name]
         collisions = list(link.collisions)
         visuals = list(link.visuals)
-        moved = [*members.get(name, []), *(s for s, big in shapes_into.items() if big == name)]
+        moved = [*members.get(name, []), *shapes_of.get(name, [])]
         for small in sorted(moved, key=rank.__getitem__):  # as ReduceFixedJoints reaches them
             X_BS = X_MB[name].inverse() @ X_MB[small]
             collisions.extend(
@@ -216,7 +221,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
         collisions = _sdf_names(name, collisions, "collision")
         visuals = _sdf_names(name, visuals, "visual")
         records.append(
-            _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
+            _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded, anchored,
                     members.get(name, []), visuals)
         )
     for name in kept:
@@ -344,6 +349,7 @@ def _record(
     collisions: list[Collision],
     prefix: str,
     welded: set[str],
+    anchored: bool,
     members: list[str] | None = None,
     visuals: list[Collision] | None = None,
 ) -> LinkRecord:
@@ -397,8 +403,7 @@ def _record(
         static=robot.static,
         welded_to_world=link.name in welded,
         name_in_file=name,
-        # one tree (urdfdom's rule): one body, held by the world when the root is ``world``
-        body_anchored=any(j.parent == WORLD for j in robot.joints),
+        body_anchored=anchored,
     )
 
 
