@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -40,10 +42,10 @@ def _growth(write: Callable[[int], Path], run: Callable[[Path], object]) -> tupl
     return counts[0], counts[1]
 
 
-def _assert_linear(what: str, counts: tuple[int, int]) -> None:
+def _assert_linear(what: str, counts: tuple[int, int], unit: str = "lines") -> None:
     growth = counts[1] / counts[0]
     assert growth <= LINEAR_GROWTH, (
-        f"{what}: {counts[0]} lines for {N} links, {counts[1]} for {4 * N} "
+        f"{what}: {counts[0]} {unit} for {N} links, {counts[1]} for {4 * N} "
         f"(x{growth:.2f}, linear is at most x4)"
     )
 
@@ -120,3 +122,69 @@ def test_every_command_grows_linearly(
         return path
 
     _assert_linear(f"{command} ({topology}, {suffix})", _growth(write, _cli(*COMMANDS[command])))
+
+
+class _CountingRe:
+    """The ``re`` module as a module of gzinertia sees it, counting the characters of text its
+    functions are handed (the work of the regular-expression engine, which runs in C where
+    :func:`lines_run` does not see it)."""
+
+    def __init__(self) -> None:
+        import re
+
+        self._re = re
+        self.characters = 0
+
+    def __getattr__(self, name: str) -> object:
+        function = getattr(self._re, name)
+        if name not in ("search", "match", "fullmatch", "finditer", "findall", "sub", "split"):
+            return function
+
+        def counted(pattern: object, string: str, *args: object, **kwargs: object) -> object:
+            self.characters += len(string)
+            return function(pattern, string, *args, **kwargs)
+
+        return counted
+
+
+def test_addmass_on_xacro_scans_the_text_a_bounded_number_of_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether each link is written literally in the xacro file was a search of the whole text
+    per link: characters handed to the regex engine grew 16 times for 4 times the links."""
+    import gzinertia.urdf.addmass as addmass
+
+    counted = []
+    for links in (N, 4 * N):
+        path = tmp_path / f"r{links}.urdf.xacro"
+        path.write_text(large_urdf(links, "comb", plugins=True, xacro=True))
+        counter = _CountingRe()
+        monkeypatch.setattr(addmass, "re", counter)
+        _cli("addmass", "--ellipsoid", "{}", "-o", "OUT")(path)
+        counted.append(counter.characters)
+    assert counted[0] > 0
+    _assert_linear("addmass (xacro)", (counted[0], counted[1]), "characters searched")
+
+
+_FRAGMENTS = ["<link", "<link ", "<link\n", "<links ", " ", "name", 'xname="', "=", " = ", '"',
+              "'", ">", "a", "b", "l1", '<link name="', "name='", 'name = "', "/>"]
+_NAME_PARTS = ["a", "b", " ", "l1", ">", "<link ", '"', "'"]
+
+
+@given(
+    st.lists(st.sampled_from(_FRAGMENTS), max_size=30),
+    st.lists(st.lists(st.sampled_from(_NAME_PARTS), max_size=3), min_size=1, max_size=8),
+)
+@settings(max_examples=500)
+def test_literal_links_agree_with_the_regex_search_they_replace(
+    fragments: list[str], names: list[list[str]]
+) -> None:
+    """The one-pass index of link names written literally finds what the search of the whole
+    text for each name (the oracle: the code it replaces) finds, on texts made of the marks
+    it reads: tags, quotes of both kinds, ``>`` inside values, attributes ending in ``name``."""
+    from gzinertia.urdf.addmass import _literal_link, _LiteralLinks
+
+    text = "".join(fragments)
+    index = _LiteralLinks(text)
+    for name in ["".join(parts) for parts in names]:
+        assert (name in index) == _literal_link(text, name), (text, name)
