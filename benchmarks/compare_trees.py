@@ -13,7 +13,7 @@ differing line, and exits 1 if there is any.
 
 Inputs (written once to a temporary folder, the same for both trees):
 
-* ``sdf_examples/``: its URDF files and SDFormat models;
+* a copy of ``sdf_examples/``: its URDF files and SDFormat models;
 * the corpus (``/work/shared/corpus`` and ``/work/shared/xacro-corpus``, skipped when absent):
   every ``*.urdf`` and ``*.xacro``, in a package tree (``tests/corpus_packages.py``) so that
   ``$(find)`` resolves;
@@ -23,7 +23,7 @@ Inputs (written once to a temporary folder, the same for both trees):
   made invalid).
 
 Commands on URDF and xacro: ``show`` (``-v``, ``--json``), ``audit`` (table and JSON, and
-``--fix`` on a copy), ``addmass --ellipsoid`` (``-o`` and ``--diff``), ``fix`` (nearest,
+``--fix`` on a copy beside the file), ``addmass --ellipsoid`` (``-o`` and ``--diff``), ``fix`` (nearest,
 ``--all-links``, and ``--method geometry --move-com --all-links``), ``hydrostatics`` (text and
 ``--json``) and ``plot`` (the PNG's bytes). On SDFormat: ``show --json``, ``audit``,
 ``addmass --ellipsoid -o`` and ``fix --all-links``.
@@ -80,7 +80,8 @@ def _inputs(folder: Path, links: int, seeds: int, quick: bool) -> list[tuple[str
     from urdfgen import TOPOLOGIES, large_urdf, random_urdf, with_invalid_inertias
 
     out: list[tuple[str, list[str]]] = []
-    examples = REPO / "sdf_examples"
+    examples = folder / "sdf_examples"
+    shutil.copytree(REPO / "sdf_examples", examples)
     for path in sorted(examples.rglob("*")):
         if path.suffix in (".urdf", ".sdf"):
             out.append((str(path), ["-m", str(examples)] if path.suffix == ".sdf" else []))
@@ -122,7 +123,7 @@ def _run_case(case: list[str], scratch: Path) -> dict[str, object]:
     file = file_arg.removeprefix("FILE=")
     suffix = "".join(Path(file).suffixes[-2:]) or ".txt"
     out = scratch / ("out" + suffix)
-    copy = scratch / ("copy-" + Path(file).name)
+    copy = Path(file).with_name("compare-copy-" + Path(file).name)  # beside: its includes
     argv = []
     for a in args:
         if a == "{}":

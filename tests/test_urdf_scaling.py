@@ -188,3 +188,101 @@ def test_literal_links_agree_with_the_regex_search_they_replace(
     index = _LiteralLinks(text)
     for name in ["".join(parts) for parts in names]:
         assert (name in index) == _literal_link(text, name), (text, name)
+
+
+def _column(links: int, rng_seed: int = 0, spread: float = 0.0) -> list[tuple[object, object]]:
+    """Fluid ellipsoids of ``links`` links stacked along z, 1 m apart (x and y the same, unless
+    ``spread``), one to three per link, semi-axes of 0.05 to 0.6 m: the layout of a mast or a
+    chain hanging down, where a sweep along x met every pair."""
+    import numpy as np
+
+    from gzinertia.physics.ellipsoid import PosedEllipsoid
+    from gzinertia.physics.rotation import Pose
+
+    rng = np.random.default_rng(rng_seed)
+    members: list[tuple[object, object]] = []
+    for k in range(links):
+        ctx = object()  # a link: only its identity matters to the pairing
+        for _ in range(int(rng.integers(1, 4))):
+            p = np.array([0.0, 0.0, float(k)]) + rng.uniform(-spread, spread, 3)
+            semi_axes = rng.uniform(0.05, 0.6, 3)
+            members.append((ctx, PosedEllipsoid(semi_axes, Pose(p))))
+    return members
+
+
+def test_fluid_ellipsoid_pairs_grow_linearly_in_a_column() -> None:
+    """GZI210's candidate pairs of links stacked along z: a sweep along x compared every pair
+    (x16 for 4 times the links)."""
+    from gzinertia.audit.rules.model import candidate_pairs
+
+    counts = []
+    for links in (N, 4 * N):
+        members = _column(links)
+        counts.append(lines_run(lambda m=members: list(candidate_pairs(m))))  # type: ignore[misc]
+    _assert_linear("GZI210 candidate pairs (column)", (counts[0], counts[1]))
+
+
+@pytest.mark.parametrize("spread", [0.0, 0.3, 3.0])
+def test_fluid_ellipsoid_pairs_are_those_whose_spheres_meet(spread: float) -> None:
+    """The oracle is every pair, compared directly: two ellipsoids of different links whose
+    bounding spheres (radius: the largest semi-axis) meet, earlier link first, in the order a
+    sweep along x meets them (by the later one's left edge x - r, then the earlier one's)."""
+    import numpy as np
+
+    from gzinertia.audit.rules.model import candidate_pairs
+
+    members = _column(60, rng_seed=int(10 * spread), spread=spread)
+    radius = [float(max(e.semi_axes)) for _, e in members]  # type: ignore[attr-defined]
+    x = [float(e.X_FE.p[0]) for _, e in members]  # type: ignore[attr-defined]
+    order = sorted(range(len(members)), key=lambda k: x[k] - radius[k])
+    pos = {k: i for i, k in enumerate(order)}
+    rank: dict[int, int] = {}
+    for ctx, _ in members:
+        rank.setdefault(id(ctx), len(rank))
+    expected = []
+    for i in range(len(members)):
+        for j in range(len(members)):
+            (a_ctx, a), (b_ctx, b) = members[i], members[j]
+            if pos[i] >= pos[j] or a_ctx is b_ctx:
+                continue
+            reach = radius[i] + radius[j]
+            if float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach:  # type: ignore[attr-defined]
+                continue
+            first, second = (i, j) if rank[id(a_ctx)] < rank[id(b_ctx)] else (j, i)
+            expected.append(((pos[j], pos[i]), first, second))
+    expected.sort()
+    got = [(id(a), id(b)) for _, a, _, b in candidate_pairs(members)]  # type: ignore[arg-type]
+    want = [(id(members[f][1]), id(members[s][1])) for _, f, s in expected]
+    assert want, "the layout has overlapping pairs"
+    assert got == want
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.tuples(*[st.floats(-5.0, 5.0, allow_nan=False)] * 3),
+            st.one_of(st.floats(0.0, 3.0), st.sampled_from([0.0, 1e-300, 0.25, 0.5, 1.0, 2.0])),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from([1.0, 1e-3, 1e150]),
+)
+def test_near_pairs_hold_every_pair_of_spheres_that_meet(
+    spheres: list[tuple[tuple[float, float, float], float]], scale: float
+) -> None:
+    """The oracle compares every pair: each pair of spheres closer than the sum of their radii
+    is among the grid's pairs (radii of every size class, exact powers of two, zero, centres
+    far out), and no pair comes twice."""
+    import math
+
+    from gzinertia.physics.sphere_grid import near_pairs
+
+    centres = [tuple(scale * v for v in c) for c, _ in spheres]
+    radii = [scale * r for _, r in spheres]
+    pairs = near_pairs(centres, radii)
+    assert len(pairs) == len(set(pairs)) and all(i < j for i, j in pairs)
+    found = set(pairs)
+    for i in range(len(spheres)):
+        for j in range(i + 1, len(spheres)):
+            if math.dist(centres[i], centres[j]) < radii[i] + radii[j]:
+                assert (i, j) in found, (centres[i], radii[i], centres[j], radii[j])
