@@ -42,11 +42,17 @@ def _growth(write: Callable[[int], Path], run: Callable[[Path], object]) -> tupl
     return counts[0], counts[1]
 
 
-def _assert_linear(what: str, counts: tuple[int, int], unit: str = "lines") -> None:
+def _assert_linear(
+    what: str, counts: tuple[int, int], unit: str = "lines", sizes: tuple[int, int] | None = None
+) -> None:
+    """``counts`` on ``N`` and ``4N`` links grow at most :data:`LINEAR_GROWTH` times, or as
+    much more as the input does when its ``sizes`` (bytes) grow more than 4 times (longer
+    names)."""
     growth = counts[1] / counts[0]
-    assert growth <= LINEAR_GROWTH, (
+    allowed = LINEAR_GROWTH * (1.0 if sizes is None else max(1.0, sizes[1] / sizes[0] / 4))
+    assert growth <= allowed, (
         f"{what}: {counts[0]} {unit} for {N} links, {counts[1]} for {4 * N} "
-        f"(x{growth:.2f}, linear is at most x4)"
+        f"(x{growth:.2f}, linear is at most x{allowed / LINEAR_GROWTH * 4:.2f})"
     )
 
 
@@ -286,3 +292,91 @@ def test_near_pairs_hold_every_pair_of_spheres_that_meet(
         for j in range(i + 1, len(spheres)):
             if math.dist(centres[i], centres[j]) < radii[i] + radii[j]:
                 assert (i, j) in found, (centres[i], radii[i], centres[j], radii[j])
+
+
+class _CountingBytes(bytes):
+    """A file's bytes that count how many of them the editor examines: the bytes ``find``,
+    ``rfind`` and ``count`` scan, the length of each slice taken and each byte indexed (work
+    done in C, where :func:`lines_run` does not see it)."""
+
+    examined = 0
+
+    def _bounds(self, start: int | None = None, end: int | None = None) -> tuple[int, int]:
+        return slice(start, end).indices(len(self))[:2]
+
+    def find(self, sub: bytes, *bounds: int) -> int:  # type: ignore[override]
+        start, end = self._bounds(*bounds)
+        at = super().find(sub, start, end)
+        _CountingBytes.examined += (at + len(sub) - start) if at >= 0 else end - start
+        return at
+
+    def rfind(self, sub: bytes, *bounds: int) -> int:  # type: ignore[override]
+        start, end = self._bounds(*bounds)
+        at = super().rfind(sub, start, end)
+        _CountingBytes.examined += (end - at) if at >= 0 else end - start
+        return at
+
+    def count(self, sub: bytes, *bounds: int) -> int:  # type: ignore[override]
+        start, end = self._bounds(*bounds)
+        _CountingBytes.examined += end - start
+        return super().count(sub, start, end)
+
+    def __getitem__(self, key: int | slice) -> int | bytes:  # type: ignore[override]
+        got = super().__getitem__(key)
+        _CountingBytes.examined += len(got) if isinstance(got, bytes) else 1
+        return got
+
+
+@pytest.mark.parametrize("newlines", [True, False], ids=["lines", "one-line"])
+def test_editing_every_link_examines_bytes_linearly(newlines: bool) -> None:
+    """The edits ``fix --move-com`` makes on a URDF (and ``addmass`` on SDF) at each link:
+    indentation and line ends were found by scanning back to the line's start and copying it,
+    the whole file for a file on one line (a generated or minified one)."""
+    from lxml import etree
+
+    from gzinertia.edit.editor import XmlEditor
+
+    counts, sizes = [], []
+    for links in (N, 4 * N):
+        text = large_urdf(links, "comb").replace(
+            '<origin xyz="0.01 0.02 0.03" rpy="0.1 0.2 0.3"/>', "")
+        if not newlines:
+            text = text.replace("\n", "")
+        data = _CountingBytes(text.encode())
+        sizes.append(len(data))
+        editor = XmlEditor(data, "one.urdf")
+        _CountingBytes.examined = 0
+        for k, link in enumerate(editor.root.iter("link")):
+            inertial, collision = link.find("inertial"), link.find("collision")
+            assert isinstance(inertial, etree._Element) and isinstance(collision, etree._Element)
+            editor.append_child_lines(inertial, ['<origin xyz="0 0 0" rpy="0 0 0"/>'])
+            if k % 2:
+                editor.replace_element(collision, ["<collision/>"])
+            else:
+                editor.remove_element(collision)
+        editor.result()
+        counts.append(_CountingBytes.examined)
+    _assert_linear("editing every link", (counts[0], counts[1]), "bytes examined",
+                   (sizes[0], sizes[1]))
+
+
+@given(st.lists(st.sampled_from([b" ", b"\t", b"\r", b"\n", b"\x0b", b"\x0c", b"a", b"<"]),
+                max_size=12), st.integers(0, 12))
+def test_line_ends_agree_with_the_scans_they_replace(parts: list[bytes], pos: int) -> None:
+    """The oracles are the scans the editor made before (back to the previous newline, forward
+    to the next, and ``bytes.strip`` of what lies between)."""
+    from gzinertia.edit.spans import blank_line_end, blank_line_start, indentation_at
+
+    data = b"".join(parts)
+    pos = min(pos, len(data))
+    start = data.rfind(b"\n", 0, pos) + 1
+    head = data[start:pos]
+    assert indentation_at(data, pos) == (head if not head.strip() else b"")
+    assert blank_line_start(data, pos) == (None if head.strip() else start)
+    nl = data.find(b"\n", pos)
+    if nl < 0:
+        through = pos if data[pos:].strip() else len(data)
+    else:
+        through = nl + 1 if not data[pos:nl].strip() else pos
+    end = blank_line_end(data, pos)
+    assert (pos if end is None else end) == through
