@@ -238,6 +238,7 @@ def expand_annotated(
         raise GzInertiaError(f"{path}: expanding xacro needs the 'xacro' package ({exc})") from None
     import xml.parsers.expat
 
+    from gzinertia.urdf.xacro_children import near_child_search
     from gzinertia.urdf.xacro_lines import Annotator
 
     name = str(path)
@@ -252,7 +253,7 @@ def expand_annotated(
             )
         return str(folder)
 
-    with _LOCK:
+    with _LOCK, near_child_search():
         saved_find = substitution_args._eval_find
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
