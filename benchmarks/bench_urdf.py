@@ -173,8 +173,8 @@ def run_commands(
             continue
         (n0, first), rest = measured[0], measured[1:]
         growth_rows.append([name] + [
-            f"x{r.cpu / first.cpu:.2f} CPU, x{r.seconds / first.seconds:.2f} wall (input x{n / n0:g})"
-            for n, r in rest])
+            f"x{r.cpu / first.cpu:.2f} CPU, x{r.seconds / first.seconds:.2f} wall "
+            f"(input x{n / n0:g})" for n, r in rest])
     header = ["command"] + [f"{sizes[0]} -> {n}" for n in sizes[1:]]
     print_table(header, growth_rows)
     print(f"load average at the end (1/5/15 min): {load_average()}")

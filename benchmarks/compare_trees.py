@@ -23,9 +23,9 @@ Inputs (written once to a temporary folder, the same for both trees):
   made invalid).
 
 Commands on URDF and xacro: ``show`` (``-v``, ``--json``), ``audit`` (table and JSON, and
-``--fix`` on a copy beside the file), ``addmass --ellipsoid`` (``-o`` and ``--diff``), ``fix`` (nearest,
-``--all-links``, and ``--method geometry --move-com --all-links``), ``hydrostatics`` (text and
-``--json``) and ``plot`` (the PNG's bytes). On SDFormat: ``show --json``, ``audit``,
+``--fix`` on a copy beside the file), ``addmass --ellipsoid`` (``-o`` and ``--diff``), ``fix``
+(nearest, ``--all-links``, and ``--method geometry --move-com --all-links``), ``hydrostatics``
+(text and ``--json``) and ``plot`` (the PNG's bytes). On SDFormat: ``show --json``, ``audit``,
 ``addmass --ellipsoid -o`` and ``fix --all-links``.
 """
 
@@ -143,7 +143,7 @@ def _run_case(case: list[str], scratch: Path) -> dict[str, object]:
             main()
     except SystemExit as exc:
         status = exc.code
-    except BaseException as exc:  # noqa: BLE001 - recorded as a result, compared as one
+    except BaseException as exc:  # recorded as a result, compared as one
         status = f"raised {type(exc).__name__}: {exc}"
     written = {}
     for path in (out, Path(str(out) + ".png"), copy):

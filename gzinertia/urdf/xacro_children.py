@@ -25,9 +25,9 @@ _BEHIND = 8
 
 @functools.cache
 def _child_list_class() -> type[list[Any]]:
-    from xml.dom import minidom
+    from xml.dom.minicompat import NodeList  # minidom's, imported from here
 
-    class ChildList(minidom.NodeList):  # type: ignore[misc]
+    class ChildList(NodeList[Any]):
         __slots__ = ("_near",)
 
         def __init__(self, *items: Any) -> None:
@@ -57,9 +57,10 @@ def near_child_search() -> Iterator[None]:
     caller serialises expansions: minidom's ``NodeList`` is a module global)."""
     from xml.dom import minidom
 
-    saved = minidom.NodeList
-    minidom.NodeList = _child_list_class()
+    names = vars(minidom)  # NodeList is minidom's global (the nodes it makes look it up)
+    saved = names["NodeList"]
+    names["NodeList"] = _child_list_class()
     try:
         yield
     finally:
-        minidom.NodeList = saved
+        names["NodeList"] = saved

@@ -149,7 +149,7 @@ def candidate_pairs(
     for i, k in enumerate(order):
         position[k] = i
     found = []
-    centres = [e.X_FE.p for _, e in members]
+    centres = [e.X_FE.p.tolist() for _, e in members]
     for ka, kb in near_pairs(centres, radius):
         if position[ka] > position[kb]:
             ka, kb = kb, ka
