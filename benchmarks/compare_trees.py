@@ -20,7 +20,7 @@ Inputs (written once to a temporary folder, the same for both trees):
 * generated robots (``tests/urdfgen.py``): :func:`urdfgen.large_urdf` of ``--links`` links in
   each topology, with massless links, invalid inertias and Hydrodynamics plugins, as URDF and
   as xacro; and ``--seeds`` random robots (:func:`urdfgen.random_urdf`, half their inertias
-  made invalid).
+  made invalid), also with half their rotations given a pitch of 90° (GZI403's notes).
 
 Commands on URDF and xacro: ``show`` (``-v``, ``--json``), ``audit`` (table and JSON, and
 ``--fix`` on a copy beside the file), ``addmass --ellipsoid`` (``-o`` and ``--diff``), ``fix``
@@ -77,7 +77,13 @@ def _inputs(folder: Path, links: int, seeds: int, quick: bool) -> list[tuple[str
     """Writes the inputs; ``(file, extra arguments)`` for each (package and model paths)."""
     sys.path.insert(0, str(REPO / "tests"))
     from corpus_packages import package_tree
-    from urdfgen import TOPOLOGIES, large_urdf, random_urdf, with_invalid_inertias
+    from urdfgen import (
+        TOPOLOGIES,
+        large_urdf,
+        random_urdf,
+        with_gimbal_pitches,
+        with_invalid_inertias,
+    )
 
     out: list[tuple[str, list[str]]] = []
     examples = folder / "sdf_examples"
@@ -100,9 +106,11 @@ def _inputs(folder: Path, links: int, seeds: int, quick: bool) -> list[tuple[str
                                        plugins=True, xacro=suffix != ".urdf"))
             out.append((str(path), []))
     for seed in range(2 if quick else seeds):
-        path = generated / f"random{seed}.urdf"
-        path.write_text(with_invalid_inertias(random_urdf(seed).text, seed))
-        out.append((str(path), []))
+        text = with_invalid_inertias(random_urdf(seed).text, seed)
+        for name, variant in (("random", text), ("gimbal", with_gimbal_pitches(text, seed))):
+            path = generated / f"{name}{seed}.urdf"
+            path.write_text(variant)
+            out.append((str(path), []))
     return out
 
 

@@ -29,6 +29,9 @@ from urdfgen import TOPOLOGIES, large_urdf
 
 #: Links of the smaller robot; the larger has 4 times as many.
 N = 32
+#: Allowed growth of memory at its peak from n to 4n links: it comes in the steps of Python's
+#: allocator and its lists' and dicts' growth (4.0 to 4.12 linear here; quadratic gave 6.5).
+MEMORY_GROWTH = 4.25
 
 
 def _growth(write: Callable[[int], Path], run: Callable[[Path], object]) -> tuple[int, int]:
@@ -43,16 +46,21 @@ def _growth(write: Callable[[int], Path], run: Callable[[Path], object]) -> tupl
 
 
 def _assert_linear(
-    what: str, counts: tuple[int, int], unit: str = "lines", sizes: tuple[int, int] | None = None
+    what: str,
+    counts: tuple[int, int],
+    unit: str = "lines",
+    sizes: tuple[int, int] | None = None,
+    links: tuple[int, int] = (N, 4 * N),
+    limit: float = LINEAR_GROWTH,
 ) -> None:
-    """``counts`` on ``N`` and ``4N`` links grow at most :data:`LINEAR_GROWTH` times, or as
-    much more as the input does when its ``sizes`` (bytes) grow more than 4 times (longer
+    """``counts`` on ``links`` (``N`` and ``4N``) grow at most ``limit`` times, or as much
+    more as the input does when its ``sizes`` (bytes) grow more than 4 times (longer
     names)."""
     growth = counts[1] / counts[0]
-    allowed = LINEAR_GROWTH * (1.0 if sizes is None else max(1.0, sizes[1] / sizes[0] / 4))
+    allowed = limit * (1.0 if sizes is None else max(1.0, sizes[1] / sizes[0] / 4))
     assert growth <= allowed, (
-        f"{what}: {counts[0]} {unit} for {N} links, {counts[1]} for {4 * N} "
-        f"(x{growth:.2f}, linear is at most x{allowed / LINEAR_GROWTH * 4:.2f})"
+        f"{what}: {counts[0]} {unit} for {links[0]} links, {counts[1]} for {links[1]} "
+        f"(x{growth:.2f}, linear is at most x{allowed / limit * 4:.2f})"
     )
 
 
@@ -411,3 +419,38 @@ def test_xacro_expansion_compares_children_linearly(
         counts.append(compared[0])
     _assert_linear("xacro expansion (every link a macro call)", (counts[0], counts[1]),
                    "nodes compared")
+
+
+def _gimbal_chain(links: int) -> bytes:
+    """A chain of fixed joints, each turned by a pitch of 90°, which libsdformat lumps wrongly
+    (GZI403 names every one of them on the one link they are lumped into)."""
+    inertial = ('<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+                'izz="1"/></inertial>')
+    lines = ['<robot name="g">', *(f'<link name="l{k}">{inertial}</link>' for k in range(links))]
+    lines += [f'<joint name="j{k}" type="fixed"><parent link="l{k - 1}"/><child link="l{k}"/>'
+              '<origin xyz="0.1 0 0" rpy="0 1.5707963 0"/></joint>' for k in range(1, links)]
+    return "\n".join([*lines, "</robot>"]).encode()
+
+
+def test_lumping_a_chain_of_gimbal_locked_joints_holds_linear_memory() -> None:
+    """Each link of the chain held the list of every rotation below it: memory quadratic in
+    the links (20,000 would take about 2 GB). The measure is the peak of the memory Python
+    allocates while reading (``tracemalloc``: a count of bytes, not a time)."""
+    import tracemalloc
+
+    from gzinertia.urdf import read_urdf_bytes
+
+    peaks, sizes = [], []
+    for links in (8 * N, 32 * N):
+        data = _gimbal_chain(links)
+        read_urdf_bytes(data, "g.urdf")  # imports and caches
+        tracemalloc.start()
+        try:
+            doc = read_urdf_bytes(data, "g.urdf")
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert any(n.code == "urdf-lumping-gimbal" for n in doc.notes)
+        sizes.append(len(data))
+    _assert_linear("lumping a gimbal-locked chain", (peaks[0], peaks[1]), "bytes at peak",
+                   (sizes[0], sizes[1]), (8 * N, 32 * N), MEMORY_GROWTH)

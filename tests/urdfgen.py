@@ -259,3 +259,18 @@ def large_urdf(
             )
     lines.append("</robot>")
     return "\n".join(lines) + "\n"
+
+
+def with_gimbal_pitches(text: str, seed: int, fraction: float = 0.5) -> str:
+    """``text`` with about ``fraction`` of its ``rpy`` rotations (joint and inertial
+    ``<origin>`` s) given a pitch of 90°, which libsdformat's lumping mangles (GZI403)."""
+    import re
+
+    rng = np.random.default_rng(seed)
+
+    def turn(match: re.Match[str]) -> str:
+        if rng.random() >= fraction:
+            return match.group(0)
+        return f'rpy="{match.group(1)} 1.5707963 {match.group(2)}"'
+
+    return re.sub(r'rpy="(\S+) \S+ (\S+)"', turn, text)

@@ -119,12 +119,14 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
 
     # groups, bottom-up: each link's own inertial plus its reduced children's groups
     groups: dict[str, _Group] = {}
-    gimbal: dict[str, list[str]] = {}  # link -> rotations libsdformat lumps it with wrongly
+    # link -> for each child lumped into it: the rotations of that lumping libsdformat lumps
+    # wrongly (GIMBAL_SIN_PITCH) and the child (whose own list follows)
+    gimbal: dict[str, list[tuple[list[str], str]]] = {}
     nan_at: dict[str, UrdfJoint] = {}  # link -> the lumping where libsdformat computes 0/0
     for name in reversed(order):
         link = robot.links[name]
         g = _own_group(link)
-        bad: list[str] = []
+        lumps: list[tuple[list[str], str]] = []
         for j in children.get(name, []):
             if is_reduced(j, robot):
                 cg = groups[j.child]
@@ -135,6 +137,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 _merge(g, cg, j.X_PJ)
                 if not cg.has_inertial:
                     continue
+                bad = []
                 if link.inertial is not None and near_gimbal(link.inertial.X_BI):
                     bad.append(f"the <inertial><origin> of {name!r}")
                 if near_gimbal(j.X_PJ):
@@ -142,9 +145,9 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 child_inertial = robot.links[j.child].inertial
                 if child_inertial is not None and near_gimbal(child_inertial.X_BI):
                     bad.append(f"the <inertial><origin> of {j.child!r}")
-                bad.extend(gimbal.get(j.child, []))
-        if bad:
-            gimbal[name] = list(dict.fromkeys(bad))
+                lumps.append((bad, j.child))
+        if lumps:
+            gimbal[name] = lumps
         groups[name] = g
 
     def massless(g: _Group) -> bool:
@@ -225,8 +228,9 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                     members.get(name, []), visuals)
         )
     for name in kept:
-        if name in gimbal:
-            notes.append(_gimbal_note(robot, name, gimbal[name], prefix))
+        where = _gimbal_rotations(name, gimbal)
+        if where:
+            notes.append(_gimbal_note(robot, name, where, prefix))
         if name in nan_at:
             notes.append(_nan_note(robot, name, nan_at[name], prefix))
     notes.extend(_plugin_notes(robot, records, lumped_into, prefix))
@@ -242,6 +246,23 @@ GIMBAL_SIN_PITCH = 0.99999
 def near_gimbal(X: Pose) -> bool:
     """Whether libsdformat's lumping mangles rotation ``X.R`` (see :data:`GIMBAL_SIN_PITCH`)."""
     return bool(abs(X.R[2, 0]) >= GIMBAL_SIN_PITCH)
+
+
+def _gimbal_rotations(name: str, gimbal: dict[str, list[tuple[list[str], str]]]) -> list[str]:
+    """The rotations libsdformat lumps into ``name`` wrongly, each once: for each child lumped
+    into it, those of that lumping, then the child's own, depth first. Gathered for the kept
+    links only (each lumped link once), not held by every link for all those below it, which
+    made a chain of such joints quadratic in memory."""
+    out: list[str] = []
+    todo: list[list[str] | str] = [name]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            out.extend(item)
+            continue
+        for bad, child in reversed(gimbal.get(item, [])):
+            todo += [child, bad]
+    return list(dict.fromkeys(out))
 
 
 def _gimbal_note(robot: UrdfRobot, name: str, where: list[str], prefix: str) -> Note:
