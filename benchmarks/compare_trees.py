@@ -19,8 +19,9 @@ Inputs (written once to a temporary folder, the same for both trees):
   ``$(find)`` resolves;
 * generated robots (``tests/urdfgen.py``): :func:`urdfgen.large_urdf` of ``--links`` links in
   each topology, with massless links, invalid inertias and Hydrodynamics plugins, as URDF and
-  as xacro; and ``--seeds`` random robots (:func:`urdfgen.random_urdf`, half their inertias
-  made invalid), also with half their rotations given a pitch of 90° (GZI403's notes).
+  as xacro, and one whose links are so close that their fluid ellipsoids overlap (GZI210);
+  and ``--seeds`` random robots (:func:`urdfgen.random_urdf`, half their inertias made
+  invalid), also with half their rotations given a pitch of 90° (GZI403's notes).
 
 Commands on URDF and xacro: ``show`` (``-v``, ``--json``), ``audit`` (table and JSON, and
 ``--fix`` on a copy beside the file), ``addmass --ellipsoid`` (``-o`` and ``--diff``), ``fix``
@@ -105,6 +106,9 @@ def _inputs(folder: Path, links: int, seeds: int, quick: bool) -> list[tuple[str
             path.write_text(large_urdf(links, topology, massless=True, invalid=True,
                                        plugins=True, xacro=suffix != ".urdf"))
             out.append((str(path), []))
+    dense = generated / "dense.urdf"  # neighbours' fluid ellipsoids overlap: GZI210
+    dense.write_text(large_urdf(links, "comb", plugins=True, spacing=0.5))
+    out.append((str(dense), []))
     for seed in range(2 if quick else seeds):
         text = with_invalid_inertias(random_urdf(seed).text, seed)
         for name, variant in (("random", text), ("gimbal", with_gimbal_pitches(text, seed))):

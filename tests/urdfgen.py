@@ -180,13 +180,14 @@ def large_urdf(
     invalid: bool = False,
     plugins: bool = False,
     xacro: bool = False,
+    spacing: float = 2.0,
 ) -> str:
     """A robot of ``links`` links for the scaling tests and benchmarks (deterministic).
 
     Every link has a rotated ``<inertial>`` (a box's inertia), a box ``<collision>`` and a
-    cylinder ``<visual>``, and sits in its own cell of a 2 m grid (its joint's ``<origin>``
-    undoes the yaw of 0.1 rad that every joint adds), so that its shapes meet only its
-    neighbours'. The joint to link ``k`` is fixed for even ``k`` in a chain or star and for
+    cylinder ``<visual>``, and sits in its own cell of a grid of ``spacing`` metres (its
+    joint's ``<origin>`` undoes the yaw of 0.1 rad that every joint adds): 2 m keeps each
+    link's shapes apart, 0.5 m makes neighbours' fluid ellipsoids overlap (GZI210). The joint to link ``k`` is fixed for even ``k`` in a chain or star and for
     every leaf of a comb (lumped), revolute otherwise; one fixed joint in four is kept by
     ``<preserveFixedJoint>``. ``massless``: one link in four, hung by a fixed joint, has no
     ``<inertial>`` (lumped; libsdformat < 12.7.2 drops it with what hangs below it, and moves
@@ -201,7 +202,7 @@ def large_urdf(
     yaw = [0.0] * links
 
     def cell(k: int) -> tuple[float, float]:
-        return 2.0 * (k % side), 2.0 * (k // side)
+        return spacing * (k % side), spacing * (k // side)
 
     head = '<robot name="big"'
     lines = [head + (' xmlns:xacro="http://www.ros.org/wiki/xacro">' if xacro else ">")]
