@@ -106,11 +106,12 @@ class Run:
     status: int
 
 
-def run_process(args: list[str]) -> Run:
-    """Runs ``args`` with output discarded; its wall time and peak RSS (``wait4``)."""
+def run_process(args: list[str], env: dict[str, str] | None = None) -> Run:
+    """Runs ``args`` with output discarded (in ``env``, default :data:`common.CHILD_ENV`); its
+    wall time and peak RSS (``wait4``)."""
     start = time.perf_counter()
     process = subprocess.Popen(
-        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env or CHILD_ENV
     )
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
@@ -119,8 +120,8 @@ def run_process(args: list[str]) -> Run:
     return Run(elapsed, cpu, usage.ru_maxrss / 1024.0, process.returncode)
 
 
-def median_run(args: list[str], repeats: int) -> Run:
-    runs = [run_process(args) for _ in range(repeats)]
+def median_run(args: list[str], repeats: int, env: dict[str, str] | None = None) -> Run:
+    runs = [run_process(args, env) for _ in range(repeats)]
     return Run(
         statistics.median(r.seconds for r in runs),
         statistics.median(r.cpu for r in runs),

@@ -156,3 +156,122 @@ def with_macro_named_link(text: str, robot: str, link: str) -> str:
         f'<robot name="{robot}" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
         f'  <xacro:property name="n" value="{link}"/>',
     ).replace(f'<link name="{link}">', '<link name="${n}">')
+
+
+#: The shapes :func:`large_urdf` builds: each link's parent.
+TOPOLOGIES = ("chain", "star", "comb")
+
+
+def _parent(k: int, topology: str) -> int:
+    """The parent of link ``k > 0``: ``k - 1`` (chain), ``0`` (star), or in a comb the spine
+    link before (even ``k``) or the spine link it hangs from (odd ``k``: a leaf)."""
+    if topology == "chain":
+        return k - 1
+    if topology == "star":
+        return 0
+    return k - 2 if k % 2 == 0 else k - 1
+
+
+def large_urdf(
+    links: int,
+    topology: str = "chain",
+    *,
+    massless: bool = False,
+    invalid: bool = False,
+    plugins: bool = False,
+    xacro: bool = False,
+    spacing: float = 2.0,
+) -> str:
+    """A robot of ``links`` links for the scaling tests and benchmarks (deterministic).
+
+    Every link has a rotated ``<inertial>`` (a box's inertia), a box ``<collision>`` and a
+    cylinder ``<visual>``, and sits in its own cell of a grid of ``spacing`` metres (its
+    joint's ``<origin>`` undoes the yaw of 0.1 rad that every joint adds): 2 m keeps each
+    link's shapes apart, 0.5 m makes neighbours' fluid ellipsoids overlap (GZI210). The joint to link ``k`` is fixed for even ``k`` in a chain or star and for
+    every leaf of a comb (lumped), revolute otherwise; one fixed joint in four is kept by
+    ``<preserveFixedJoint>``. ``massless``: one link in four, hung by a fixed joint, has no
+    ``<inertial>`` (lumped; libsdformat < 12.7.2 drops it with what hangs below it, and moves
+    its shapes). ``invalid``: every other inertia breaks the triangle inequality (``fix``
+    has work). ``plugins``: one link in three has a Hydrodynamics plugin (one in six with added
+    mass). ``xacro``: a xacro file, masses written as a property and one link in five made by
+    a macro (not written literally: edits report it instead).
+    """
+    import math
+
+    side = math.ceil(math.sqrt(links))
+    yaw = [0.0] * links
+
+    def cell(k: int) -> tuple[float, float]:
+        return spacing * (k % side), spacing * (k // side)
+
+    head = '<robot name="big"'
+    lines = [head + (' xmlns:xacro="http://www.ros.org/wiki/xacro">' if xacro else ">")]
+    if xacro:
+        lines += [
+            '  <xacro:property name="m" value="1.5"/>',
+            '  <xacro:macro name="made" params="name">',
+            '    <link name="${name}"><inertial><mass value="${m}"/>',
+            '      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>',
+            "    </link>",
+            "  </xacro:macro>",
+        ]
+    for k in range(links):
+        if xacro and k % 5 == 4:
+            lines.append(f'  <xacro:made name="l{k}"/>')
+            continue
+        m = 1.0 + (k % 7) * 0.5
+        ixx, iyy = m * (0.36 + 0.64) / 12.0, m * (0.16 + 0.64) / 12.0
+        izz = 2.5 * (ixx + iyy) if invalid and k % 2 else m * (0.16 + 0.36) / 12.0
+        mass = "${m}" if xacro else _f(m)
+        inertial = (
+            "" if massless and k % 4 == (1 if topology == "comb" else 2) else
+            f'<inertial><origin xyz="0.01 0.02 0.03" rpy="0.1 0.2 0.3"/><mass value="{mass}"/>'
+            f'<inertia ixx="{_f(ixx)}" ixy="0" ixz="0" iyy="{_f(iyy)}" iyz="0" '
+            f'izz="{_f(izz)}"/></inertial>'
+        )
+        lines.append(
+            f'  <link name="l{k}">{inertial}<collision><origin xyz="0 0 0.05"/>'
+            '<geometry><box size="0.4 0.6 0.8"/></geometry></collision>'
+            '<visual><geometry><cylinder radius="0.2" length="0.5"/></geometry></visual></link>'
+        )
+    for k in range(1, links):
+        p = _parent(k, topology)
+        fixed = k % 2 == 1 if topology == "comb" else k % 2 == 0
+        yaw[k] = yaw[p] + 0.1
+        (x, y), (px, py) = cell(k), cell(p)
+        c, s = math.cos(yaw[p]), math.sin(yaw[p])
+        dx, dy = c * (x - px) + s * (y - py), -s * (x - px) + c * (y - py)
+        limit = "" if fixed else '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+        lines.append(
+            f'  <joint name="j{k}" type="{"fixed" if fixed else "revolute"}">'
+            f'<parent link="l{p}"/><child link="l{k}"/>'
+            f'<origin xyz="{_f(dx)} {_f(dy)} 0" rpy="0 0 0.1"/>{limit}</joint>'
+        )
+        if fixed and k % 8 in (0, 1):
+            lines.append(f'  <gazebo reference="j{k}"><preserveFixedJoint>true'
+                         "</preserveFixedJoint></gazebo>")
+    if plugins:
+        for k in range(0, links, 3):
+            terms = "<xU>-5</xU><yV>-6</yV>" + ("<xDotU>-3</xDotU>" if k % 2 else "")
+            lines.append(
+                f'  <gazebo reference="l{k}"><plugin filename="gz-sim-hydrodynamics-system" '
+                'name="gz::sim::systems::Hydrodynamics">'
+                f"<link_name>l{k}</link_name>{terms}</plugin></gazebo>"
+            )
+    lines.append("</robot>")
+    return "\n".join(lines) + "\n"
+
+
+def with_gimbal_pitches(text: str, seed: int, fraction: float = 0.5) -> str:
+    """``text`` with about ``fraction`` of its ``rpy`` rotations (joint and inertial
+    ``<origin>`` s) given a pitch of 90°, which libsdformat's lumping mangles (GZI403)."""
+    import re
+
+    rng = np.random.default_rng(seed)
+
+    def turn(match: re.Match[str]) -> str:
+        if rng.random() >= fraction:
+            return match.group(0)
+        return f'rpy="{match.group(1)} 1.5707963 {match.group(2)}"'
+
+    return re.sub(r'rpy="(\S+) \S+ (\S+)"', turn, text)

@@ -17,9 +17,10 @@ from lxml import etree
 
 from gzinertia.edit.spans import (
     ElementSpan,
+    blank_line_end,
+    blank_line_start,
     element_spans,
     indentation_at,
-    line_start,
     newline_of,
 )
 from gzinertia.errors import GzInertiaError
@@ -195,8 +196,8 @@ class XmlEditor:
             self._add(span.start, span.end, text + b"</" + span.tag + b">")
             return
         close = span.content_end
-        if indentation_at(self.data, close) or line_start(self.data, close) == close:
-            at = line_start(self.data, close)
+        at = blank_line_start(self.data, close)
+        if at is not None:
             self._add(at, at, self._block(lines, indent))
         else:
             self._add(close, close, self.newline + self._block(lines, indent) + own)
@@ -210,11 +211,10 @@ class XmlEditor:
         start = span.start
         if with_comment:
             start = self._preceding_gzinertia_comment(start)
-        indent = indentation_at(self.data, start)
-        if indent or line_start(self.data, start) == start:
-            first = line_start(self.data, start)
+        first = blank_line_start(self.data, start)
+        if first is not None:
             end = self._through_newline(span.end)
-            self._add(first, end, self._block(lines, indent))
+            self._add(first, end, self._block(lines, self.data[first:start]))
         else:
             body = self._block(lines, self.indentation(elem)).strip()
             self._add(start, span.end, body)
@@ -224,17 +224,16 @@ class XmlEditor:
         span = self.span(elem)
         start = self._preceding_gzinertia_comment(span.start) if with_comment else span.start
         end = self._through_newline(span.end)
-        if indentation_at(self.data, start) and end > span.end:
-            self._add(line_start(self.data, start), end, b"")
+        first = blank_line_start(self.data, start)
+        if first is not None and first < start and end > span.end:
+            self._add(first, end, b"")
         else:
             self._add(start, span.end, b"")
 
     def _through_newline(self, pos: int) -> int:
         """Past the end of the line if only whitespace follows ``pos`` on it, else ``pos``."""
-        nl = self.data.find(b"\n", pos)
-        if nl < 0:
-            return pos if self.data[pos:].strip() else len(self.data)
-        return nl + 1 if not self.data[pos:nl].strip() else pos
+        end = blank_line_end(self.data, pos)
+        return pos if end is None else end
 
     def _preceding_gzinertia_comment(self, pos: int) -> int:
         # Walks back over whitespace instead of copying the bytes before pos (which made n

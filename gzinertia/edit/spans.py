@@ -17,9 +17,10 @@ from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "ElementSpan",
+    "blank_line_end",
+    "blank_line_start",
     "element_spans",
     "indentation_at",
-    "line_start",
     "newline_of",
 ]
 
@@ -122,16 +123,37 @@ def element_spans(data: bytes, name: str = "<bytes>") -> list[ElementSpan]:
     return [s for s in spans if s is not None]
 
 
-def line_start(data: bytes, pos: int) -> int:
-    """Offset of the first byte of the line holding ``pos``."""
-    return data.rfind(b"\n", 0, pos) + 1
+#: Whitespace within a line (what ``bytes.strip`` takes, but the newline), as byte values.
+_BLANKS = frozenset(b" \t\r\x0b\x0c")
+
+
+def blank_line_start(data: bytes, pos: int) -> int | None:
+    """Offset of the first byte of the line holding ``pos`` when only whitespace precedes
+    ``pos`` on it, else ``None``. Walks back over that whitespace only: finding the start of
+    every line an edit touches cost the whole line, the whole file for a file on one line."""
+    start = pos
+    while start > 0 and data[start - 1] in _BLANKS:
+        start -= 1
+    return start if start == 0 or data[start - 1] == 0x0A else None
 
 
 def indentation_at(data: bytes, pos: int) -> bytes:
     """The whitespace between the start of ``pos``'s line and ``pos`` (``b""`` if other text
     precedes ``pos`` on its line)."""
-    head = data[line_start(data, pos) : pos]
-    return head if not head.strip() else b""
+    start = blank_line_start(data, pos)
+    return b"" if start is None else data[start:pos]
+
+
+def blank_line_end(data: bytes, pos: int) -> int | None:
+    """Offset just past the end of the line holding ``pos`` (past its newline, or the end of
+    the data) when only whitespace follows ``pos`` on it, else ``None``; walks over that
+    whitespace only."""
+    end = pos
+    while end < len(data) and data[end] in _BLANKS:
+        end += 1
+    if end == len(data):
+        return end
+    return end + 1 if data[end] == 0x0A else None
 
 
 def newline_of(data: bytes) -> bytes:

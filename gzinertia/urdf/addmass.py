@@ -15,6 +15,7 @@ it. Links whose Hydrodynamics plugin already applies added mass are skipped (cou
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -130,6 +131,7 @@ def add_matrix_urdf(
     results: list[tuple[LinkRecord, AddedMass]] = []
     blocks: list[str] = []
     selected = select_links(doc.links, pattern, str(path))
+    literal = _LiteralLinks(text)
     if single and len(selected) != 1:
         from gzinertia.wording import bounded
 
@@ -158,7 +160,7 @@ def add_matrix_urdf(
             continue
         block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
-        if is_xacro(path) and not _literal_link(text, short):
+        if is_xacro(path) and short not in literal:
             warnings.append(
                 f"{link.source}: link {short!r} is not written literally in {path} (made by a "
                 "macro): put this block inside the <robot> that defines it:\n" + block
@@ -190,7 +192,43 @@ def _applies_added_mass(terms: Mapping[str, float], disabled: bool) -> bool:
 
 
 def _literal_link(text: str, name: str) -> bool:
+    """Whether ``<link`` and a space start a tag holding ``name="NAME"`` (an attribute whose
+    name ends in ``name``, either quote, ``>`` not in between) in ``text``."""
     return re.search(r"<link\s[^>]*name\s*=\s*[\"']" + re.escape(name) + r"[\"']", text) is not None
+
+
+#: The marks :class:`_LiteralLinks` reads in one pass: ``>`` (no match spans it), ``<link`` and a
+#: space (a link's tag starts), ``name="`` (a value that may be a link's name starts).
+_LINK_MARKS = r"(>)|(<link\s)|name\s*=\s*[\"']"
+
+
+class _LiteralLinks:
+    """The link names :func:`_literal_link` finds in ``text``, for any number of names in one
+    pass over it (searching the whole text once per link made ``addmass`` on a xacro file
+    quadratic in its links). A name holding a quote is searched as before: its value does not
+    end at the first quote."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        quotes = [m.start() for m in re.finditer(r"[\"']", text)]
+        self.values: set[str] = set()
+        in_link = False
+        for m in re.finditer(_LINK_MARKS, text):
+            if m.group(1) is not None:
+                in_link = False
+            elif m.group(2) is not None:
+                in_link = True
+            elif in_link:
+                k = bisect.bisect_left(quotes, m.end())
+                if k < len(quotes):
+                    self.values.add(text[m.end() : quotes[k]])
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        if '"' in name or "'" in name:
+            return _literal_link(self.text, name)
+        return name in self.values
 
 
 def _verify(

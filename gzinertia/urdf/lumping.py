@@ -106,10 +106,12 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     notes: list[Note] = []
     model = robot.name
     prefix = f"{model}::"
+    # one tree (urdfdom's rule): one body, held by the world when the root is ``world``
+    anchored = any(j.parent == WORLD for j in robot.joints)
     if not lump:
         records = [
             _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]),
-                    list(robot.links[n].collisions), prefix, set(),
+                    list(robot.links[n].collisions), prefix, set(), anchored,
                     visuals=list(robot.links[n].visuals))
             for n in order if n != WORLD
         ]
@@ -117,12 +119,14 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
 
     # groups, bottom-up: each link's own inertial plus its reduced children's groups
     groups: dict[str, _Group] = {}
-    gimbal: dict[str, list[str]] = {}  # link -> rotations libsdformat lumps it with wrongly
+    # link -> for each child lumped into it: the rotations of that lumping libsdformat lumps
+    # wrongly (GIMBAL_SIN_PITCH) and the child (whose own list follows)
+    gimbal: dict[str, list[tuple[list[str], str]]] = {}
     nan_at: dict[str, UrdfJoint] = {}  # link -> the lumping where libsdformat computes 0/0
     for name in reversed(order):
         link = robot.links[name]
         g = _own_group(link)
-        bad: list[str] = []
+        lumps: list[tuple[list[str], str]] = []
         for j in children.get(name, []):
             if is_reduced(j, robot):
                 cg = groups[j.child]
@@ -133,6 +137,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 _merge(g, cg, j.X_PJ)
                 if not cg.has_inertial:
                     continue
+                bad = []
                 if link.inertial is not None and near_gimbal(link.inertial.X_BI):
                     bad.append(f"the <inertial><origin> of {name!r}")
                 if near_gimbal(j.X_PJ):
@@ -140,9 +145,9 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 child_inertial = robot.links[j.child].inertial
                 if child_inertial is not None and near_gimbal(child_inertial.X_BI):
                     bad.append(f"the <inertial><origin> of {j.child!r}")
-                bad.extend(gimbal.get(j.child, []))
-        if bad:
-            gimbal[name] = list(dict.fromkeys(bad))
+                lumps.append((bad, j.child))
+        if lumps:
+            gimbal[name] = lumps
         groups[name] = g
 
     def massless(g: _Group) -> bool:
@@ -188,6 +193,9 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     members: dict[str, list[str]] = {}
     for small, big in lumped_into.items():
         members.setdefault(big, []).append(small)
+    shapes_of: dict[str, list[str]] = {}  # kept link -> the dropped links whose shapes it gets
+    for small, big in shapes_into.items():
+        shapes_of.setdefault(big, []).append(small)
     welded = _welded(robot, kept, parent_joint)
     rank = {n: i for i, n in enumerate(order)}
     records = []
@@ -195,7 +203,7 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
         link = robot.links[name]
         collisions = list(link.collisions)
         visuals = list(link.visuals)
-        moved = [*members.get(name, []), *(s for s, big in shapes_into.items() if big == name)]
+        moved = [*members.get(name, []), *shapes_of.get(name, [])]
         for small in sorted(moved, key=rank.__getitem__):  # as ReduceFixedJoints reaches them
             X_BS = X_MB[name].inverse() @ X_MB[small]
             collisions.extend(
@@ -216,12 +224,13 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
         collisions = _sdf_names(name, collisions, "collision")
         visuals = _sdf_names(name, visuals, "visual")
         records.append(
-            _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded,
+            _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded, anchored,
                     members.get(name, []), visuals)
         )
     for name in kept:
-        if name in gimbal:
-            notes.append(_gimbal_note(robot, name, gimbal[name], prefix))
+        where = _gimbal_rotations(name, gimbal)
+        if where:
+            notes.append(_gimbal_note(robot, name, where, prefix))
         if name in nan_at:
             notes.append(_nan_note(robot, name, nan_at[name], prefix))
     notes.extend(_plugin_notes(robot, records, lumped_into, prefix))
@@ -237,6 +246,23 @@ GIMBAL_SIN_PITCH = 0.99999
 def near_gimbal(X: Pose) -> bool:
     """Whether libsdformat's lumping mangles rotation ``X.R`` (see :data:`GIMBAL_SIN_PITCH`)."""
     return bool(abs(X.R[2, 0]) >= GIMBAL_SIN_PITCH)
+
+
+def _gimbal_rotations(name: str, gimbal: dict[str, list[tuple[list[str], str]]]) -> list[str]:
+    """The rotations libsdformat lumps into ``name`` wrongly, each once: for each child lumped
+    into it, those of that lumping, then the child's own, depth first. Gathered for the kept
+    links only (each lumped link once), not held by every link for all those below it, which
+    made a chain of such joints quadratic in memory."""
+    out: list[str] = []
+    todo: list[list[str] | str] = [name]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            out.extend(item)
+            continue
+        for bad, child in reversed(gimbal.get(item, [])):
+            todo += [child, bad]
+    return list(dict.fromkeys(out))
 
 
 def _gimbal_note(robot: UrdfRobot, name: str, where: list[str], prefix: str) -> Note:
@@ -344,6 +370,7 @@ def _record(
     collisions: list[Collision],
     prefix: str,
     welded: set[str],
+    anchored: bool,
     members: list[str] | None = None,
     visuals: list[Collision] | None = None,
 ) -> LinkRecord:
@@ -397,8 +424,7 @@ def _record(
         static=robot.static,
         welded_to_world=link.name in welded,
         name_in_file=name,
-        # one tree (urdfdom's rule): one body, held by the world when the root is ``world``
-        body_anchored=any(j.parent == WORLD for j in robot.joints),
+        body_anchored=anchored,
     )
 
 

@@ -298,6 +298,7 @@ def expand_annotated(
         raise GzInertiaError(f"{path}: expanding xacro needs the 'xacro' package ({exc})") from None
     import xml.parsers.expat
 
+    from gzinertia.urdf.xacro_children import near_child_search
     from gzinertia.urdf.xacro_lines import Annotator
     from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots, installed, patched
 
@@ -317,7 +318,8 @@ def expand_annotated(
         readable.add(folder)
         return str(folder)
 
-    with _LOCK, installed(xacro, substitution_args, policy, readable, find, optenv_defaults), \
+    with _LOCK, near_child_search(), \
+            installed(xacro, substitution_args, policy, readable, find, optenv_defaults), \
             patched(xacro, {"get_include_files": _checked_includes(xacro)}):
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity

@@ -131,29 +131,44 @@ def candidate_pairs(
     members: list[tuple[LinkContext, PosedEllipsoid]],
 ) -> Iterator[tuple[LinkContext, PosedEllipsoid, LinkContext, PosedEllipsoid]]:
     """Pairs of ellipsoids of two different links whose bounding spheres (radius: largest
-    semi-axis) meet, earlier link first, found by sweeping along x: only those can overlap, so
-    the exact contact test runs on few pairs and the rule stays about linear in the number of
-    links. A link may bring several ellipsoids (one per separate body of its fit)."""
+    semi-axis) meet, earlier link first: only those can overlap, so the exact contact test runs
+    on few pairs. They are found through a grid of cells (:func:`~gzinertia.physics.sphere_grid.
+    near_pairs`), so the rule stays linear in the number of links plus the pairs that meet
+    wherever the links lie (a sweep along x compared every pair of links stacked along z), and
+    come in the order that sweep met them: by the left edge (x - r) of the later one, then of
+    the earlier one. A link may bring several ellipsoids (one per separate body of its fit)."""
+    from gzinertia.physics.sphere_grid import near_pairs
+
     rank: dict[int, int] = {}
     for ctx, _ in members:
         rank.setdefault(id(ctx), len(rank))
     radius = [float(max(e.semi_axes)) for _, e in members]
-    order = sorted(range(len(members)), key=lambda k: float(members[k][1].X_FE.p[0]) - radius[k])
-    active: list[int] = []
-    for kb in order:
-        b_ctx, b = members[kb]
-        left = float(b.X_FE.p[0]) - radius[kb]
-        active = [k for k in active if float(members[k][1].X_FE.p[0]) + radius[k] >= left]
-        for ka in active:
-            a_ctx, a = members[ka]
-            reach = radius[ka] + radius[kb]
-            if a_ctx is b_ctx or float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach:
-                continue
-            if rank[id(a_ctx)] < rank[id(b_ctx)]:
-                yield a_ctx, a, b_ctx, b
-            else:
-                yield b_ctx, b, a_ctx, a
-        active.append(kb)
+    x = [float(e.X_FE.p[0]) for _, e in members]
+    order = sorted(range(len(members)), key=lambda k: x[k] - radius[k])
+    position = [0] * len(members)
+    for i, k in enumerate(order):
+        position[k] = i
+    found = []
+    centres = [e.X_FE.p.tolist() for _, e in members]
+    for ka, kb in near_pairs(centres, radius):
+        if position[ka] > position[kb]:
+            ka, kb = kb, ka
+        (a_ctx, a), (b_ctx, b) = members[ka], members[kb]
+        reach = radius[ka] + radius[kb]
+        if (
+            a_ctx is b_ctx
+            or x[ka] + radius[ka] < x[kb] - radius[kb]
+            or float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach
+        ):
+            continue
+        found.append((position[kb], position[ka]))
+    found.sort()
+    for later, earlier in found:
+        (a_ctx, a), (b_ctx, b) = members[order[earlier]], members[order[later]]
+        if rank[id(a_ctx)] < rank[id(b_ctx)]:
+            yield a_ctx, a, b_ctx, b
+        else:
+            yield b_ctx, b, a_ctx, a
 
 
 @document_rule("GZI210")
