@@ -583,7 +583,7 @@ PLAIN = AUTO.replace('<inertial auto="true"><density>1000</density></inertial>',
     (["show"], AUTO, 0),  # libsdformat's convention: the collision adds nothing, said on stderr
     (["audit", "--format", "text"], AUTO, 1),  # GZI111
     (["hydrostatics"], PLAIN, 0),  # Gazebo's volume of a mesh it cannot load: 0, said
-    (["addmass", "--ellipsoid"], PLAIN, 0),  # the link is skipped, with the reason
+    (["addmass", "--ellipsoid"], PLAIN, 2),  # an edit the input prevents (item 13): one line
     (["addmass", "--bem"], PLAIN, 2),
 ])
 def test_every_command_names_a_lying_stl_and_what_is_wrong(

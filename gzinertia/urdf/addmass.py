@@ -83,11 +83,14 @@ def add_mass_urdf(
 ) -> AddMassResult:
     """Computes each selected link's ellipsoid added mass and inserts its Hydrodynamics block
     (in memory: ``new``). A xacro file whose blocks cannot be placed literally is left as is
-    and the blocks are in the warnings. A link whose fit fails (the input) raises
+    and the blocks are in the warnings. Without ``pattern``, a link with no collision is
+    skipped with why (as for SDF); a link whose fit fails (the input) raises
     :class:`~gzinertia.physics.fits.FitError`: nothing is written."""
     fits: dict[str, EllipsoidFit] = {}
 
     def ellipsoid(link: LinkRecord) -> tuple[AddedMass, str]:
+        if not link.collisions and pattern is None:  # as for SDF: nothing asked of it
+            raise LinkSkippedError("no collision geometry to fit")
         try:
             fit = fit_for(link)
             A_BBo_B = fit.added_mass(density)

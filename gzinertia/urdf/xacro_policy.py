@@ -12,8 +12,8 @@ and :func:`installed` puts it into the ``xacro`` module while an expansion runs:
 * **Environment.** ``$(env NAME)`` and ``$(optenv NAME ...)`` read only the variables ``env``
   names (``--xacro-env NAME``, the ``xacro-env`` setting), with or without ``trust``.
   ``$(env X)`` of another variable is an error naming ``X`` (never a value); ``$(optenv X
-  default)`` takes its default, as if ``X`` were unset, and the expansion says so
-  (:attr:`XacroPolicy` notes: the audit's GZI404).
+  default)`` takes its default, as if ``X`` were unset, and the expansion says so (an info
+  note ``xacro-optenv-default``: the audit's GZI404).
 * **Reads.** ``xacro:include``, ``load_yaml`` and include globs reach only files under the
   top file's folder, its enclosing ROS package (the nearest folder above it holding a
   ``package.xml``), the package paths, the folders of packages ``$(find)`` found, and
