@@ -29,7 +29,8 @@ time) and ``GZINERTIA_MESH_MAX_MEMORY`` MiB of memory beyond what the process ha
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import ClassVar, TypeVar
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
@@ -44,6 +45,9 @@ __all__ = [
     "ENV_MESH_SECONDS",
     "ENV_XACRO_MEMORY",
     "ENV_XACRO_SECONDS",
+    "MAX_CHILD_MEMORY_MIB",
+    "MAX_CHILD_SECONDS",
+    "ChildLimits",
     "MeshLimits",
     "MesherLimits",
     "ReadLimits",
@@ -123,30 +127,59 @@ class MeshLimits(ValueRecord):
         )
 
 
+#: The largest limits the environment may set for a limited child process: a day of CPU time,
+#: 4 TiB of memory (larger ones overflow the clocks and resource limits the child sets).
+MAX_CHILD_SECONDS = 86_400
+MAX_CHILD_MEMORY_MIB = 1 << 22
+
+
+_Limits = TypeVar("_Limits", bound="ChildLimits")
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ChildLimits(ValueRecord):
+    """CPU seconds and memory (MiB of address space beyond what the process already has) one
+    limited child process may use (:mod:`gzinertia.sandbox`); the parent waits
+    :attr:`wall_seconds` of wall-clock time. Each kind of child is a subclass that names its
+    environment variables (:attr:`ENV_SECONDS`, :attr:`ENV_MEMORY`) and defaults."""
+
+    seconds: int
+    memory_mib: int
+
+    ENV_SECONDS: ClassVar[str] = ""
+    ENV_MEMORY: ClassVar[str] = ""
+
+    @property
+    def wall_seconds(self) -> float:
+        """Three times the CPU limit, plus 5 s: the machine may be busy."""
+        return 3.0 * self.seconds + 5.0
+
+    @classmethod
+    def from_environment(cls: type[_Limits]) -> _Limits:
+        """The defaults, replaced by :attr:`ENV_SECONDS` and :attr:`ENV_MEMORY` where set (at
+        most :data:`MAX_CHILD_SECONDS` and :data:`MAX_CHILD_MEMORY_MIB`)."""
+        defaults = {f.name: f.default for f in fields(cls)}
+        seconds, memory_mib = defaults["seconds"], defaults["memory_mib"]
+        assert isinstance(seconds, int) and isinstance(memory_mib, int), cls  # a subclass's
+        return cls(
+            _from_env(cls.ENV_SECONDS, seconds, MAX_CHILD_SECONDS),
+            _from_env(cls.ENV_MEMORY, memory_mib, MAX_CHILD_MEMORY_MIB),
+        )
+
+
 #: CPU seconds and memory (MiB) of the BEM's native meshing child (:class:`MesherLimits`).
 ENV_MESH_SECONDS = "GZINERTIA_MESH_SECONDS"
 ENV_MESH_MEMORY = "GZINERTIA_MESH_MAX_MEMORY"
-#: The largest limits the environment may set for it: a day of CPU time, 4 TiB of memory
-#: (larger ones overflow the clocks and resource limits the child sets).
-MAX_MESH_SECONDS = 86_400
-MAX_MESH_MEMORY_MIB = 1 << 22
 
 
-# duplicates: the limits records (ReadLimits, MeshLimits) are alike by shape only: one per set
 @dataclass(frozen=True, repr=False, eq=False)
-class MesherLimits(ValueRecord):
-    """CPU seconds and memory (MiB of address space beyond what the process has) the BEM's
-    native meshing child may use (:mod:`gzinertia.physics.mesh_sandbox`): a link's meshing
-    takes milliseconds to a few seconds (a finely faceted mesh file decimated)."""
+class MesherLimits(ChildLimits):
+    """The limits of the BEM's native meshing child (:mod:`gzinertia.physics.mesh_sandbox`,
+    ``GZINERTIA_MESH_SECONDS``, ``GZINERTIA_MESH_MAX_MEMORY``): a link's meshing takes
+    milliseconds to a few seconds (a finely faceted mesh file decimated)."""
 
     seconds: int = 60
     memory_mib: int = 2048
 
-    @classmethod
-    def from_environment(cls) -> MesherLimits:
-        """The defaults, replaced by ``GZINERTIA_MESH_SECONDS`` and
-        ``GZINERTIA_MESH_MAX_MEMORY`` where set."""
-        return cls(
-            seconds=_from_env(ENV_MESH_SECONDS, cls.seconds, MAX_MESH_SECONDS),
-            memory_mib=_from_env(ENV_MESH_MEMORY, cls.memory_mib, MAX_MESH_MEMORY_MIB),
-        )
+    ENV_SECONDS: ClassVar[str] = ENV_MESH_SECONDS
+    ENV_MEMORY: ClassVar[str] = ENV_MESH_MEMORY

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gzinertia.limits import ChildLimits
 from gzinertia.record_base import ValueRecord
 
 __all__ = [
@@ -57,20 +58,6 @@ __all__ = [
 
 class CpuLimitError(Exception):
     """Raised in the child when it has used its CPU time (``SIGXCPU``)."""
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class ChildLimits(ValueRecord):
-    """CPU seconds and memory (MiB of address space beyond what the process already has) one
-    child may use; the parent waits :attr:`wall_seconds` of wall-clock time."""
-
-    seconds: int
-    memory_mib: int
-
-    @property
-    def wall_seconds(self) -> float:
-        """Three times the CPU limit, plus 5 s: the machine may be busy."""
-        return 3.0 * self.seconds + 5.0
 
 
 @dataclass(frozen=True, repr=False, eq=False)

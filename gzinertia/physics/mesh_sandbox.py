@@ -26,7 +26,6 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MESH_MEMORY, ENV_MESH_SECONDS, MesherLimits
 from gzinertia.options import spelling, use_command_line_spelling, use_library_spelling
 from gzinertia.sandbox import (
-    ChildLimits,
     ChildOutcome,
     CpuLimitError,
     Helper,
@@ -68,7 +67,7 @@ def _cpu_message(limits: MesherLimits) -> str:
 def _answer(outcome: ChildOutcome, where: str, limits: MesherLimits) -> Any:
     """The step's result, or a :class:`MeshingError` (a :class:`GzInertiaError` the step
     raised comes back as one, with its own message)."""
-    child = ChildLimits(limits.seconds, limits.memory_mib)
+    child = limits
     if outcome.status is None:
         raise MeshingError(
             f"{where}: meshing stopped after {child.wall_seconds:g} s (wall-clock limit; "
@@ -138,7 +137,7 @@ def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
         return _payload(step, request["args"])
 
     outcome = run_forked(
-        work, ChildLimits(limits.seconds, limits.memory_mib), _cpu_message(limits)
+        work, limits, _cpu_message(limits)
     )
     return outcome.data, outcome.status
 
@@ -164,7 +163,7 @@ def run_meshing(
     :class:`~gzinertia.errors.GzInertiaError` it raises is raised here; a crash, a kill or a
     limit hit is a :class:`MeshingError` naming ``where``."""
     limits = MesherLimits.from_environment()
-    child = ChildLimits(limits.seconds, limits.memory_mib)
+    child = limits
     if fork if fork is not None else fork_is_safe():
         outcome = run_forked(lambda: _payload(step, args), child, _cpu_message(limits))
     else:

@@ -27,11 +27,10 @@ import pickle
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS, _from_env
-from gzinertia.record_base import ValueRecord
+from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
 from gzinertia.sandbox import (
     ChildLimits,
     CpuLimitError,
@@ -55,33 +54,23 @@ __all__ = [
 
 DEFAULT_SECONDS = 10
 DEFAULT_MEMORY_MIB = 1024
-#: The largest limits the environment may set: a day of CPU time, 4 TiB of address space
-#: (larger ones overflow the clocks and resource limits the sandbox sets).
-MAX_SECONDS = 86_400
-MAX_MEMORY_MIB = 1 << 22
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class XacroLimits(ValueRecord):
+class XacroLimits(ChildLimits):
     """CPU seconds and memory (MiB of address space beyond what the process already has) one
-    xacro expansion may use."""
+    xacro expansion may use (``GZINERTIA_XACRO_SECONDS``, ``GZINERTIA_XACRO_MAX_MEMORY``)."""
 
     seconds: int = DEFAULT_SECONDS
     memory_mib: int = DEFAULT_MEMORY_MIB
 
-    @classmethod
-    def from_environment(cls) -> XacroLimits:
-        """The limits the environment sets (``GZINERTIA_XACRO_SECONDS``,
-        ``GZINERTIA_XACRO_MAX_MEMORY``), or the defaults."""
-        return cls(
-            _from_env(ENV_XACRO_SECONDS, DEFAULT_SECONDS, MAX_SECONDS),
-            _from_env(ENV_XACRO_MEMORY, DEFAULT_MEMORY_MIB, MAX_MEMORY_MIB),
-        )
+    ENV_SECONDS: ClassVar[str] = ENV_XACRO_SECONDS
+    ENV_MEMORY: ClassVar[str] = ENV_XACRO_MEMORY
 
 
-def wall_seconds(limits: XacroLimits) -> float:
+def wall_seconds(limits: ChildLimits) -> float:
     """The wall-clock time the parent waits for the child."""
-    return 3.0 * limits.seconds + 5.0
+    return limits.wall_seconds
 
 
 #: What the child sends back: ``("ok", annotated text, includes, files)`` or
@@ -130,7 +119,7 @@ def _unpickle(data: bytes, path: str, status: int, limits: XacroLimits) -> Paylo
 def _run_forked(work: Callable[[], Payload], path: str, limits: XacroLimits) -> Payload:
     outcome = run_forked(
         lambda: _child_payload(work, path),
-        ChildLimits(limits.seconds, limits.memory_mib),
+        limits,
         f"stopped after {limits.seconds} s of CPU time ({ENV_XACRO_SECONDS})",
     )
     if outcome.status is None:
