@@ -70,7 +70,7 @@ XACRO = """<robot name="auv" xmlns:xacro="http://www.ros.org/wiki/xacro">
 
 
 def bench_xacro(repeat: int) -> None:
-    from gzinertia.urdf.xacro_expand import expand_annotated
+    from gzinertia.urdf.xacro_child import expand_annotated
     from gzinertia.urdf.xacro_sandbox import run_expansion
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -399,7 +399,7 @@ def test_xacro_expansion_compares_children_linearly(
     import re
     from xml.dom import minidom
 
-    from gzinertia.urdf.xacro_expand import expand_annotated
+    from gzinertia.urdf.xacro_child import expand_annotated
 
     compared = [0]
 

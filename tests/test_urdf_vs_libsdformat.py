@@ -221,7 +221,8 @@ def test_corpus_xacros_expand_with_the_corpus_as_package_path(corpus_tree: Path)
     no file fails for want of a package the corpus holds (it may still fail for an included
     file the corpus's copy of the package lacks)."""
     from gzinertia.errors import SdfError
-    from gzinertia.urdf.xacro_expand import expand_xacro, find_package
+    from gzinertia.urdf.ros_packages import find_package
+    from gzinertia.urdf.xacro_expand import expand_xacro
 
     for path in corpus_xacros(CORPUS):
         try:

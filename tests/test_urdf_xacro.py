@@ -16,7 +16,7 @@ from test_xacro_compatibility import XACRO_COMMAND
 
 from gzinertia.errors import SdfError
 from gzinertia.urdf import read_urdf_file
-from gzinertia.urdf.xacro_expand import find_package, resolve_package_uri
+from gzinertia.urdf.ros_packages import find_package, resolve_package_uri
 
 
 def _fake_workspace(tmp_path: Path) -> Path:

@@ -34,7 +34,7 @@ XACRO_CORPUS = CORPUS.parent / "xacro-corpus"
 #: The ``xacro`` command run in a Python that patches only ``$(find)`` to our package finder.
 XACRO_COMMAND = (
     "import sys; from xacro import substitution_args as s, main\n"
-    "from gzinertia.urdf.xacro_expand import find_package\n"
+    "from gzinertia.urdf.ros_packages import find_package\n"
     "def f(p):\n"
     "    d = find_package(p)\n"
     "    if d is None: raise s.SubstitutionException('no package ' + p)\n"

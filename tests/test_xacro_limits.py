@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import CORPUS, run_cli
 
 from gzinertia.errors import SdfError
-from gzinertia.urdf.xacro_expand import expand_annotated
+from gzinertia.urdf.xacro_child import expand_annotated
 from gzinertia.urdf.xacro_lines import strip
 from gzinertia.urdf.xacro_policy import TRUST_FLAG, XacroPolicy
 from gzinertia.urdf.xacro_sandbox import (

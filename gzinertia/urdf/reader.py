@@ -157,7 +157,7 @@ def read_urdf_bytes(
         collisions = []
         for c in rec.collisions:
             if c.geometry.mesh_uri:
-                from gzinertia.urdf.xacro_expand import resolve_package_uri
+                from gzinertia.urdf.ros_packages import resolve_package_uri
 
                 found = resolve_package_uri(c.geometry.mesh_uri, package_paths, base)
                 dependencies.append(Dependency("resource", c.geometry.mesh_uri, name, found))
@@ -166,7 +166,7 @@ def read_urdf_bytes(
         visuals = []  # resolved as the collisions are (addmass/fix --geometry visual mesh them)
         for v in rec.visuals:
             if v.geometry.mesh_uri and v.geometry.mesh_path is None:
-                from gzinertia.urdf.xacro_expand import resolve_package_uri
+                from gzinertia.urdf.ros_packages import resolve_package_uri
 
                 found = resolve_package_uri(v.geometry.mesh_uri, package_paths, base)
                 dependencies.append(Dependency("resource", v.geometry.mesh_uri, name, found))

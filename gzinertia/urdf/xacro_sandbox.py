@@ -137,7 +137,7 @@ _BOOT = (
 def _serve(request: dict[str, Any]) -> Payload:
     """One request in the helper: a forked, limited child expands the file in the caller's
     environment and working folder."""
-    from gzinertia.urdf.xacro_expand import expand_annotated
+    from gzinertia.urdf.xacro_child import expand_annotated
 
     path, args, package_paths = request["path"], request["args"], request["package_paths"]
     env, cwd, policy = request["env"], request["cwd"], request["policy"]
@@ -198,7 +198,7 @@ def _warm(package_paths: list[str]) -> None:
     """Work every forked child would otherwise redo and throw away: import xacro (and its
     regular expressions, by expanding a tiny text of ours once) and find the packages under
     each package root (a walk of folders; no expression is evaluated)."""
-    from gzinertia.urdf.xacro_expand import _packages_under, package_roots
+    from gzinertia.urdf.ros_packages import package_roots, packages_under
 
     global _WARM
     if not _WARM:
@@ -217,7 +217,7 @@ def _warm(package_paths: list[str]) -> None:
                                       'xacro"><xacro:property name="a" value="${1+1}"/>'
                                       '<link name="l${a}"/></robot>'), mappings={})
     for root in package_roots(package_paths):
-        _packages_under(str(root))
+        packages_under(str(root))
 
 
 _WARM = False
@@ -236,7 +236,7 @@ def run_expansion(
     forked from this process or, with ``fork=False`` (default where :func:`fork_is_safe` says
     no), from the helper process. Raises
     :class:`~gzinertia.errors.SdfError` for an error or a limit hit."""
-    from gzinertia.urdf.xacro_expand import expand_annotated
+    from gzinertia.urdf.xacro_child import expand_annotated
 
     limits = limits or XacroLimits.from_environment()
     policy = policy or XacroPolicy()

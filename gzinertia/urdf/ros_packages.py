@@ -1,0 +1,108 @@
+"""ROS packages without ROS: where ``$(find pkg)`` and ``package://pkg/...`` lead.
+
+Packages are searched under the ``--package-path`` folders, then ``ROS_PACKAGE_PATH`` and
+``AMENT_PREFIX_PATH`` (``<prefix>/share/<pkg>``), each made absolute once. A folder that holds
+``package.xml`` is a package, named by its ``<name>`` (else by the folder's name); folders are
+searched to a depth of :data:`MAX_DEPTH` below each root, hidden ones skipped. Nothing resolves
+outside these roots (no ament index, no ``rospack``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from gzinertia.errors import GzInertiaError
+
+__all__ = [
+    "ENV_AMENT_PREFIX_PATH",
+    "ENV_ROS_PACKAGE_PATH",
+    "MAX_DEPTH",
+    "find_package",
+    "package_roots",
+    "packages_under",
+    "resolve_package_uri",
+]
+
+MAX_DEPTH = 6
+ENV_ROS_PACKAGE_PATH = "ROS_PACKAGE_PATH"
+ENV_AMENT_PREFIX_PATH = "AMENT_PREFIX_PATH"
+
+
+def _package_name(folder: Path) -> str:
+    try:
+        from lxml import etree
+
+        from gzinertia.sdf.xml import parse_xml_file
+
+        root = parse_xml_file(folder / "package.xml")
+        name = root.find("name")
+        if isinstance(root, etree._Element) and name is not None and (name.text or "").strip():
+            return (name.text or "").strip()
+    except GzInertiaError:
+        pass
+    return folder.name
+
+
+def package_roots(package_paths: Sequence[str | Path] = ()) -> list[Path]:
+    """The folders searched for packages, in order, absolute (a relative one is taken from the
+    working directory once, here: xacro joins a relative ``$(find)`` result to the including
+    file's folder, which doubled the path)."""
+    roots = [Path(p) for p in package_paths]
+    roots += [Path(p) for p in os.environ.get(ENV_ROS_PACKAGE_PATH, "").split(os.pathsep) if p]
+    roots += [
+        Path(p) / "share" for p in os.environ.get(ENV_AMENT_PREFIX_PATH, "").split(os.pathsep) if p
+    ]
+    return [root.absolute() for root in roots]
+
+
+def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | None:
+    """The folder of package ``name`` under the package roots, or ``None`` (the first root
+    that has it wins)."""
+    for root in package_roots(package_paths):
+        found = packages_under(str(root)).get(name)
+        if found is not None:
+            return found
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def packages_under(root: str) -> dict[str, Path]:
+    """Every package below ``root`` (to :data:`MAX_DEPTH`), by name; read once per process."""
+    out: dict[str, Path] = {}
+    level = [Path(root)] if Path(root).is_dir() else []
+    for _ in range(MAX_DEPTH + 1):
+        nxt: list[Path] = []
+        for folder in level:
+            if (folder / "package.xml").is_file():
+                out.setdefault(_package_name(folder), folder)
+                continue  # packages do not nest
+            try:
+                nxt.extend(sorted(p for p in folder.iterdir()
+                                  if p.is_dir() and not p.name.startswith(".")))
+            except OSError:
+                continue
+        level = nxt
+    return out
+
+
+def resolve_package_uri(
+    uri: str, package_paths: Sequence[str | Path] = (), base: str | Path = "."
+) -> str | None:
+    """The file ``package://pkg/rel`` (or ``file://``, or a path, relative to the folder
+    ``base`` of the URDF) names, if found."""
+    if uri.startswith("package://"):
+        pkg, _, rel = uri[len("package://"):].partition("/")
+        folder = find_package(pkg, package_paths)
+        if folder is None:
+            return None
+        path = (folder / rel).resolve()
+        return str(path) if path.is_file() and path.is_relative_to(folder.resolve()) else None
+    if uri.startswith("file://"):
+        uri = uri[len("file://"):]
+    if "://" in uri:
+        return None
+    path = Path(base) / uri
+    return str(path) if path.is_file() else None
