@@ -108,6 +108,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "density, none).",
         ),
         _rule(
+            "GZI112",
+            "mass-not-parsed",
+            "error",
+            "<mass> has no number as its text (e.g. URDF-style value=\"500\"), so libsdformat "
+            "uses 1 kg: the inertia was written for another mass.",
+        ),
+        _rule(
             "GZI201",
             "added-mass-sdf-version",
             "warning",
