@@ -149,6 +149,18 @@ def _number(text: str | None) -> float | None:
     return value if value is not None and np.isfinite(value) else None
 
 
+def _defines_link(elem: etree._Element, root: etree._Element) -> bool:
+    """Whether ``elem`` is a ``<link>`` URDF defines: a child of ``<robot>``, directly or
+    through xacro's own elements (a macro, a condition), and not one that a ``<gazebo>``
+    block's plugin parameters repeat (UUV Simulator's ``<plugin><link name="X">``)."""
+    parent = elem.getparent()
+    while parent is not None and parent is not root:
+        if parent.prefix != "xacro":
+            return False
+        parent = parent.getparent()
+    return True
+
+
 class _Writer:
     """Writes plans into the URDF/xacro source; what it cannot write literally is pending."""
 
@@ -160,7 +172,8 @@ class _Writer:
         # indexes built once (linear in the file): literal link names, property definitions
         self.links: dict[str, list[etree._Element]] = {}
         for e in self.editor.root.iter("link"):
-            self.links.setdefault((e.get("name") or "").strip(), []).append(e)
+            if _defines_link(e, self.editor.root):
+                self.links.setdefault((e.get("name") or "").strip(), []).append(e)
         self.properties: dict[str, int] = {}
         pattern = re.compile(r"<xacro:property\s[^>]*name\s*=\s*[\"']([^\"']+)[\"']")
         for i, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
