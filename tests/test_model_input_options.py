@@ -155,7 +155,7 @@ def test_an_sdf_only_edit_takes_the_options_and_says_what_to_do_with_urdf(
 def test_a_malformed_xacro_arg_is_one_line_for_every_command(
     boat: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    xacro, ws, _ = boat
+    xacro = boat[0]
     for command in ("hydrostatics", "fix", "addmass", "show"):
         code, _, err = run_cli([command, str(xacro), "--xacro-arg", "simulation"], capsys)
         assert code == 2 and len(err.splitlines()) == 1 and "simulation" in err, (command, err)
