@@ -244,6 +244,7 @@ COMMAND_MODULES = {
     "addmass": "gzinertia.cli.addmass",
     "audit": "gzinertia.cli.audit",
     "convert": "gzinertia.cli.convert",
+    "expand": "gzinertia.cli.expand",
     "fix": "gzinertia.cli.fix",
     "hydro": "gzinertia.cli.hydro",
     "hydrostatics": "gzinertia.cli.hydrostatics",
