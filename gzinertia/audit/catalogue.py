@@ -259,5 +259,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "environment variables gzinertia may read (--xacro-env): the audited model is the "
             "one built where NAME is unset.",
         ),
+        _rule(
+            "GZI405",
+            "ros-package-duplicate",
+            "warning",
+            "A $(find pkg) or package://pkg names a package found in more than one place: the "
+            "first on the package path was taken, as ROS takes it; the model may be built "
+            "from the other.",
+        ),
     ]
 )
