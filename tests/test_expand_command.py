@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 from oracles.sdformat_oracle import read_with_sdformat
-from test_model_input_options import BOAT, HULL
+from test_model_input_options import boat_package
 from test_xacro_compatibility import _xacro_command
 from urdfgen import random_urdf
 
@@ -26,21 +26,11 @@ from gzinertia.urdf.reader import read_urdf_file
 SEEDS = range(40)
 
 
-def _package(tmp_path: Path) -> tuple[Path, Path]:
-    package = tmp_path / "ws" / "boat_description"
-    (package / "urdf").mkdir(parents=True)
-    (package / "package.xml").write_text("<package><name>boat_description</name></package>")
-    (package / "urdf" / "hull.xacro").write_text(HULL)
-    xacro = package / "urdf" / "boat.urdf.xacro"
-    xacro.write_text(BOAT)
-    return xacro, tmp_path / "ws"
-
-
 @pytest.mark.parametrize("args", [{}, {"simulation": "true"}])
 def test_expand_prints_what_the_xacro_package_prints(
     args: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    xacro, ws = _package(tmp_path)
+    xacro, ws = boat_package(tmp_path)
     proc = _xacro_command(xacro, ws, args, {})
     assert proc.returncode == 0, proc.stderr
     given = [a for k, v in args.items() for a in ("--xacro-arg", f"{k}:={v}")]

@@ -41,16 +41,22 @@ BOAT = """<robot name="boat" xmlns:xacro="http://www.ros.org/wiki/xacro">
 """
 
 
-@pytest.fixture
-def boat(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """(the xacro, its package path, the URDF the xacro package expands with
-    ``simulation:=true``)."""
+def boat_package(tmp_path: Path) -> tuple[Path, Path]:
+    """(the xacro of package ``boat_description``, its package path) under ``tmp_path``."""
     package = tmp_path / "ws" / "boat_description"
     (package / "urdf").mkdir(parents=True)
     (package / "package.xml").write_text("<package><name>boat_description</name></package>")
     (package / "urdf" / "hull.xacro").write_text(HULL)
     xacro = package / "urdf" / "boat.urdf.xacro"
     xacro.write_text(BOAT)
+    return xacro, tmp_path / "ws"
+
+
+@pytest.fixture
+def boat(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(the xacro, its package path, the URDF the xacro package expands with
+    ``simulation:=true``)."""
+    xacro, _ = boat_package(tmp_path)
     proc = _xacro_command(xacro, tmp_path / "ws", {"simulation": "true"}, {})
     assert proc.returncode == 0, proc.stderr
     urdf = tmp_path / "expanded" / "boat.urdf"
