@@ -38,6 +38,7 @@ __all__ = [
     "MeshFileError",
     "load_mesh_file",
     "mesh_file_type",
+    "read_mesh_bytes",
 ]
 
 #: Suffix (lower case) → trimesh file type.
@@ -157,11 +158,11 @@ def _folder_resolver(folder: Path, limit: int) -> Any:
     return FolderResolver(root)
 
 
-def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
-    """The mesh file ``path`` as trimesh loads it (``force="mesh"``), within ``limits``
-    (default: :meth:`MeshLimits.from_environment`). Raises :class:`MeshFileError` for a refused
-    file, :class:`OSError` when it cannot be read, and whatever trimesh raises on bad data."""
-    limits = limits or MeshLimits.from_environment()
+def read_mesh_bytes(path: str, limits: MeshLimits) -> tuple[bytes, str]:
+    """``(bytes, trimesh file type)`` of the mesh file ``path``, checked as
+    :func:`load_mesh_file` checks it before parsing (format, size, compression, text numbers,
+    declared counts); the bytes of a text mesh as trimesh is handed them. Raises
+    :class:`MeshFileError`."""
     file_type = mesh_file_type(path)
     try:
         data = read_regular_file(path, limits.max_bytes)
@@ -181,6 +182,15 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
         except MeshTextError as exc:
             raise MeshFileError(str(exc)) from None
     _check_counts(path, *_declared_counts(data, file_type), limits, "declares")
+    return data, file_type
+
+
+def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
+    """The mesh file ``path`` as trimesh loads it (``force="mesh"``), within ``limits``
+    (default: :meth:`MeshLimits.from_environment`). Raises :class:`MeshFileError` for a refused
+    file, :class:`OSError` when it cannot be read, and whatever trimesh raises on bad data."""
+    limits = limits or MeshLimits.from_environment()
+    data, file_type = read_mesh_bytes(path, limits)
     import numpy as np  # lazy, with trimesh: only meshes need them
     import trimesh
 

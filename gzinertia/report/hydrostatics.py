@@ -12,7 +12,11 @@ from typing import Any
 import numpy as np
 
 from gzinertia.physics.flotation import Flotation
-from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
+from gzinertia.physics.hydrostatics import (
+    LinkHydrostatics,
+    ModelHydrostatics,
+    gazebo_volume_causes,
+)
 from gzinertia.records import BuoyancyWorld
 
 #: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
@@ -55,10 +59,28 @@ def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
     f, fe = float(np.linalg.norm(link.f_W)), float(np.linalg.norm(link.f_W_exact))
     if abs(f - fe) > DIFFERENCE_TOLERANCE * max(fe, 1e-300):
         out.append(f"{link.name}: Gazebo's buoyancy {f:.6g} N, exact {fe:.6g} N")
+    for cause in gazebo_volume_causes(link.collisions):
+        out.append(f"{link.name}::{cause}")
     for c in link.collisions:
         if c.note:
             out.append(f"{link.name}::{c.name}: {c.note}")
     return out
+
+
+def _side_by_side(gazebo: float, exact: float) -> dict[str, float | None]:
+    """Gazebo's value, the exact one, ``gazebo - exact`` and that relative to the exact one
+    (``None`` when the exact one is zero)."""
+    difference = gazebo - exact
+    return {"gazebo": _num(gazebo), "exact": _num(exact), "difference": _num(difference),
+            "relative": _num(difference / exact) if exact != 0 else None}
+
+
+def gazebo_vs_exact(model: ModelHydrostatics) -> dict[str, dict[str, float | None]]:
+    """The ``gazebo_vs_exact`` entry of a model or body (docs/hydrostatics.md): its displaced
+    volume (m³, enabled links) and buoyancy (N, along up) as Gazebo's Buoyancy system computes
+    them and by exact geometry, side by side with their difference."""
+    return {"volume": _side_by_side(model.volume, model.volume_exact),
+            "buoyancy": _side_by_side(model.buoyancy, model.buoyancy_exact)}
 
 
 def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
@@ -111,6 +133,7 @@ def model_summary(model: ModelHydrostatics) -> dict[str, Any]:
         "restoring_stiffness": _num(model.restoring_stiffness),
         "links": [link_summary(link, up) for link in model.links],
         "differences": differences,
+        "gazebo_vs_exact": gazebo_vs_exact(model),
         "bodies": [body_summary(body) for body in model.bodies],
     }
 
@@ -138,6 +161,7 @@ def body_summary(body: ModelHydrostatics) -> dict[str, Any]:
         "p_BG_W": _vec(body.p_BG_W),
         "righting_moment_W": _vec(body.righting_moment_W),
         "restoring_stiffness": _num(body.restoring_stiffness),
+        "gazebo_vs_exact": gazebo_vs_exact(body),
     }
 
 
@@ -213,6 +237,19 @@ def _flotation_lines(fl: dict[str, Any] | None, indent: str) -> list[str]:
     return lines
 
 
+def _side_by_side_lines(entry: dict[str, Any], indent: str) -> list[str]:
+    """Gazebo's volume and buoyancy beside the exact ones, when they differ."""
+    volume, buoyancy = entry["volume"], entry["buoyancy"]
+    if volume["difference"] is None or abs(volume["difference"]) <= DIFFERENCE_TOLERANCE * max(
+            abs(volume["exact"] or 0.0), 1e-300):
+        return []
+    relative = volume["relative"]
+    percent = "" if relative is None else f" ({100 * relative:+.3g} %)"
+    return [f"{indent}volume: Gazebo {volume['gazebo']:.6g} m^3, exact {volume['exact']:.6g} "
+            f"m^3, difference {volume['difference']:+.6g} m^3{percent}; buoyancy: Gazebo "
+            f"{_scalar(buoyancy['gazebo'])} N, exact {_scalar(buoyancy['exact'])} N"]
+
+
 def render_text(summary: dict[str, Any]) -> str:
     """The summary as plain text, one block per model."""
     fluid = summary["fluid"]
@@ -237,6 +274,7 @@ def render_text(summary: dict[str, Any]) -> str:
             f"{m['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
             f"{state}"
         )
+        lines.extend(_side_by_side_lines(m["gazebo_vs_exact"], "  "))
         lines.append(f"  G {_fmt(m['p_WG'])} m, B {_fmt(m['p_WB'])} m (world)")
         if m["p_MG"] is not None:
             lines.append(f"  G {_fmt(m['p_MG'])} m, B {_fmt(m['p_MB'])} m (model frame)")

@@ -368,9 +368,10 @@ def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[s
                        "fluid (Gazebo computes graded buoyancy for primitives only)")
     if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
                                   > VOLUME_TOLERANCE * link.volume_exact):
-        scaled = [c.name for c in link.collisions
-                  if c.kind == "mesh" and c.volume and abs(c.volume_gz - c.volume) > 0]
-        why = f" (mesh <scale> ignored: {', '.join(scaled)})" if scaled else ""
+        from gzinertia.physics.hydrostatics import gazebo_volume_causes
+
+        causes = gazebo_volume_causes(link.collisions)
+        why = f" ({'; '.join(causes)})" if causes else ""
         out.append(f"Gazebo's volume {fmt(link.volume)} m^3, the geometry's "
                    f"{fmt(link.volume_exact)} m^3{why}")
     offset = float(np.linalg.norm(link.p_BoBv_B - link.p_BoBv_B_exact))
