@@ -9,7 +9,8 @@
   trimesh as bytes, so trimesh opens no file itself. The files a mesh names for its geometry
   (a glTF's external ``.bin`` buffers) are read the same way, only from the mesh's folder and
   below; materials and textures are skipped (they do not change the geometry; an image could
-  be a decompression bomb).
+  be a decompression bomb). (Gazebo's mesh volume reads an OBJ's ``mtllib`` names the same
+  way: :mod:`gzinertia.mesh_submeshes`.)
 * COLLADA is read by :mod:`gzinertia.mesh_collada` as gz-common's ``ColladaLoader`` reads it
   (``<unit>`` applied, ``<up_axis>`` ignored, node transforms composed as gz-common composes
   them, double precision), not by trimesh (whose pycollada reads coordinates in single

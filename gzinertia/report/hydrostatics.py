@@ -33,11 +33,16 @@ def _num(x: float) -> float | None:
     return float(x) if math.isfinite(float(x)) else None
 
 
-def fluid_summary(fluid: BuoyancyWorld, origin: str) -> dict[str, Any]:
+def fluid_summary(fluid: BuoyancyWorld, origin: str, buoyancy_system: str,
+                  caveat: str | None) -> dict[str, Any]:
     """The fluid as used: ``origin`` says where it came from (the plugin's file:line,
-    ``--density``/``--fluid``, or Gazebo's default)."""
+    ``--density``/``--fluid``, or the assumed 1000 kg/m³); ``buoyancy_system`` whether
+    Gazebo's Buoyancy system acts (``loaded``, ``absent``: Gazebo applies no buoyancy,
+    ``unknown``: a model file) and ``caveat`` what the numbers then mean."""
     return {
         "origin": origin,
+        "buoyancy_system": buoyancy_system,
+        "caveat": caveat,
         "kind": fluid.kind,
         "density": fluid.density,
         "layers": [{"above": h, "density": rho} for h, rho in fluid.layers],
@@ -196,8 +201,9 @@ def _state(m: dict[str, Any]) -> str:
     return "hovers" if neutral else "rises" if m["net"] > 0 else "sinks"
 
 
-def _body_lines(b: dict[str, Any]) -> list[str]:
-    """A free body of a model of several (docs/hydrostatics.md)."""
+def _body_lines(b: dict[str, Any], when: str) -> list[str]:
+    """A free body of a model of several (docs/hydrostatics.md); ``when``: the condition its
+    state holds under (no Buoyancy system, or an assumed one)."""
     net_pct = b["net_percent"]
     state = ("held by a joint to the world (the joint takes the net force)"
              if b["anchored"] and not b["static"]
@@ -207,7 +213,7 @@ def _body_lines(b: dict[str, Any]) -> list[str]:
         f"  body {b['name']}{links}: mass {b['mass']:.6g} kg, volume "
         f"{b['volume']:.6g} m^3, buoyancy {b['buoyancy']:.6g} N, weight {b['weight']:.6g} N, "
         f"net {b['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
-        f"{state}",
+        f"{state}{when}",
         f"    G {_fmt(b['p_WG'])} m, B {_fmt(b['p_WB'])} m (world); restoring stiffness "
         f"{_scalar(b['restoring_stiffness'])} N m/rad",
     ]
@@ -260,6 +266,11 @@ def render_text(summary: dict[str, Any]) -> str:
         layers = ", ".join(f"{x['density']:g} above z={x['above']:g}" for x in fluid["layers"])
         lines.append(f"fluid: graded, {fluid['density']:g} kg/m^3 below"
                      f"{', ' + layers if layers else ''} ({fluid['origin']})")
+    if fluid.get("caveat"):
+        lines.append(f"  {fluid['caveat']}")
+    when = {"absent": " (if a Buoyancy system were added)",
+            "unknown": " (in a world with that Buoyancy system)"}.get(
+        fluid.get("buoyancy_system", "loaded"), "")
     for m in summary["models"]:
         lines.append("")
         net_pct = m["net_percent"]
@@ -272,7 +283,7 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.append(
             f"  buoyancy {m['buoyancy']:.6g} N, weight {m['weight']:.6g} N, net "
             f"{m['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
-            f"{state}"
+            f"{state}{when}"
         )
         lines.extend(_side_by_side_lines(m["gazebo_vs_exact"], "  "))
         lines.append(f"  G {_fmt(m['p_WG'])} m, B {_fmt(m['p_WB'])} m (world)")
@@ -288,7 +299,7 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.extend(_flotation_lines(m.get("flotation"), "  "))
         if len(m["bodies"]) > 1:
             for b in m["bodies"]:
-                lines.extend(_body_lines(b))
+                lines.extend(_body_lines(b, when))
         for d in m["differences"]:
             lines.append(f"  differs from exact geometry: {d}")
     return "\n".join(lines)
