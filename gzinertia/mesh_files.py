@@ -35,6 +35,7 @@ from gzinertia.safe_read import RefusedFileError, read_regular_file
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
+    "GIT_LFS_POINTER",
     "MESH_FORMATS",
     "MeshFileError",
     "load_mesh_file",
@@ -64,6 +65,9 @@ _SIGNATURES = (
     (b"PK\x03\x04", "ZIP"),
     (b"PK\x05\x06", "ZIP"),
 )
+#: The first bytes of a git-lfs pointer file (what a checkout without git-lfs holds in place of
+#: a file stored in LFS: ``version https://git-lfs.github.com/spec/v1``, ``oid``, ``size``).
+GIT_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 _PLY_ELEMENT = re.compile(rb"^element\s+(vertex|face)\s+(\d+)\s*$", re.MULTILINE)
 
 
@@ -171,6 +175,11 @@ def read_mesh_bytes(path: str, limits: MeshLimits) -> tuple[bytes, str]:
         raise MeshFileError(f"mesh {path!r} {exc}") from None
     except OSError as exc:
         raise MeshFileError(f"mesh {path!r} cannot be read: {exc.strerror or exc}") from None
+    if data.startswith(GIT_LFS_POINTER):
+        raise MeshFileError(
+            f"mesh {path!r} is missing: git-lfs pointer ({len(data)} bytes of text in the "
+            "mesh's place: the checkout has no git-lfs; `git lfs pull` fetches the mesh)"
+        )
     for signature, kind in _SIGNATURES:
         if data.startswith(signature):
             raise MeshFileError(

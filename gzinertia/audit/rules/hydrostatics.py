@@ -10,8 +10,9 @@ the collisions' exact volume) within :data:`NEAR_NEUTRAL` of the water's, i.e. s
 vehicles, and their messages say the fluid is assumed (a model file) or that Gazebo applies no
 buoyancy at all (a world that loads no Buoyancy system: gz-sim's default server configuration
 has none); GZI302 needs the world's plugin (the same vehicle may float at the surface of one
-world and hover in another), except in a world without one, where such a vehicle sinks; and
-GZI303 a graded one (the only kind of Gazebo world with a free surface). The scope
+world and hover in another; a world without one has no water: a crate or a person weighs about
+as much as the water they would displace, and no buoyancy is right for them), and GZI303 a
+graded one (the only kind of Gazebo world with a free surface). The scope
 depends only on masses, poses and collisions, which the editing commands never change (so an
 edit cannot bring a model into scope). Models are taken at the poses the file gives them.
 GZI301, GZI302 and GZI303 judge each **free body** (:attr:`ModelHydrostatics.bodies`: links
@@ -240,8 +241,6 @@ def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float
 def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
     """GZI302 net-buoyancy: buoyancy and weight differ by more than the configured fraction."""
     h = hydrostatics_of(doc)
-    if h.system == "absent":
-        yield from _no_buoyancy_system(h)
     if not h.from_plugin:
         return  # the fluid is known only in a world with the plugin (a model file: any world)
     fraction = doc.net_buoyancy
@@ -266,28 +265,6 @@ def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
             f"{fmt(body.mass)} kg; neutral at {fmt(body.mass / h.fluid.density)} m^3)",
             {"model": model.name, "body": body.name, "buoyancy": buoyancy, "weight": body.weight,
              "net_percent": percent},
-        )
-
-
-def _no_buoyancy_system(h: DocumentHydrostatics) -> Iterator[Finding]:
-    """GZI302 in a world that loads no Buoyancy system: a body that would nearly hover in
-    water (:data:`NEAR_NEUTRAL`, a submerged vehicle) gets no buoyancy in Gazebo and sinks."""
-    for model, body in free_bodies(h):
-        V = submerged_volume(h, body)
-        would = h.fluid.density * V * body.g
-        if not (body.weight > 0 and NEAR_NEUTRAL[0] <= would / body.weight <= NEAR_NEUTRAL[1]):
-            continue
-        anchor = _anchor(h, body)
-        yield finding(
-            "GZI302", anchor.source, anchor.name,
-            f"{_who(model, body)}: this world loads no Buoyancy system, so Gazebo applies no "
-            f"buoyancy: it sinks under its full weight {fmt(body.weight)} N (net -100 % of its "
-            f"weight). It looks built to hover in water: with a Buoyancy system of "
-            f"{fmt(h.fluid.density)} kg/m^3 its buoyancy would be {fmt(would)} N (volume "
-            f"{fmt(V)} m^3); add one to the world (<plugin filename=\"gz-sim-buoyancy-system\" "
-            f"name=\"gz::sim::systems::Buoyancy\">)",
-            {"model": model.name, "body": body.name, "buoyancy": 0.0, "weight": body.weight,
-             "net_percent": -100.0, "buoyancy_if_added": would},
         )
 
 
