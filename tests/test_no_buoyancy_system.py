@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pytest
 import sdf_builders as sdf
 from audit_helpers import findings_of
 from test_hostile_files import run_cli_limited
