@@ -186,14 +186,41 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
     }
 
 
-def _fmt(v: Any) -> str:
+def _fmt(v: Any, unit: str = "m", why: str = "undefined") -> str:
+    """A point or vector with its unit; ``why`` in place of one with an undefined entry
+    (``null`` in the JSON): the text never prints ``nan``."""
     if v is None:
         return "-"
-    return "(" + ", ".join("nan" if x is None else f"{x:.4g}" for x in v) + ")"
+    if any(x is None for x in v):
+        return why
+    return "(" + ", ".join(f"{x:.4g}" for x in v) + f") {unit}"
 
 
-def _scalar(x: float | None) -> str:
-    return "-" if x is None else f"{x:.4g}"
+def _scalar(x: float | None, why: str = "-", unit: str = "") -> str:
+    return why if x is None else f"{x:.4g}{unit}"
+
+
+def _undefined(m: dict[str, Any]) -> tuple[str, str]:
+    """Why the centre of mass and the centre of buoyancy of a model or body are undefined."""
+    no_g = "undefined: zero mass"
+    if m["volume"] == 0.0:
+        return no_g, "undefined: zero volume"
+    return no_g, "undefined: no buoyancy acts"
+
+
+def _centres_line(m: dict[str, Any], indent: str) -> str:
+    """``G ..., B ... (world)``; an undefined centre says why."""
+    why_g, why_b = _undefined(m)
+    return (f"{indent}G {_fmt(m['p_WG'], 'm', why_g)}, B {_fmt(m['p_WB'], 'm', why_b)} "
+            "(world)")
+
+
+def _stiffness(m: dict[str, Any]) -> str:
+    """The restoring stiffness, or why it is undefined."""
+    _, why_b = _undefined(m)
+    why = (f"undefined: {why_b.removeprefix('undefined: ')}, no centre of buoyancy"
+           if any(x is None for x in m["p_WB"]) else "undefined: zero mass, no centre of mass")
+    return _scalar(m["restoring_stiffness"], why, " N m/rad")
 
 
 def _state(m: dict[str, Any]) -> str:
@@ -214,8 +241,7 @@ def _body_lines(b: dict[str, Any], when: str) -> list[str]:
         f"{b['volume']:.6g} m^3, buoyancy {b['buoyancy']:.6g} N, weight {b['weight']:.6g} N, "
         f"net {b['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
         f"{state}{when}",
-        f"    G {_fmt(b['p_WG'])} m, B {_fmt(b['p_WB'])} m (world); restoring stiffness "
-        f"{_scalar(b['restoring_stiffness'])} N m/rad",
+        f"{_centres_line(b, '    ')}; restoring stiffness {_stiffness(b)}",
     ]
     lines.extend(_flotation_lines(b.get("flotation"), "    "))
     return lines
@@ -286,12 +312,14 @@ def render_text(summary: dict[str, Any]) -> str:
             f"{state}{when}"
         )
         lines.extend(_side_by_side_lines(m["gazebo_vs_exact"], "  "))
-        lines.append(f"  G {_fmt(m['p_WG'])} m, B {_fmt(m['p_WB'])} m (world)")
+        lines.append(_centres_line(m, "  "))
+        why_g, why_b = _undefined(m)
         if m["p_MG"] is not None:
-            lines.append(f"  G {_fmt(m['p_MG'])} m, B {_fmt(m['p_MB'])} m (model frame)")
-        lines.append(f"  BG {_fmt(m['p_BG_W'])} m; righting moment about G "
-                     f"{_fmt(m['righting_moment_W'])} N m; restoring stiffness "
-                     f"{_scalar(m['restoring_stiffness'])} N m/rad")
+            lines.append(f"  G {_fmt(m['p_MG'], 'm', why_g)}, B {_fmt(m['p_MB'], 'm', why_b)} "
+                         "(model frame)")
+        lines.append(f"  BG {_fmt(m['p_BG_W'])}; righting moment about G "
+                     f"{_fmt(m['righting_moment_W'], 'N m')}; restoring stiffness "
+                     f"{_stiffness(m)}")
         for link in m["links"]:
             off = "" if link["enabled"] else " (not enabled: no buoyancy)"
             lines.append(f"    {link['name']}: volume {link['volume']:.6g} m^3, B "
