@@ -49,29 +49,26 @@ def assert_finite(printed: dict[str, str], where: str) -> None:
                                f"...{text[max(0, found.start() - 200):found.end() + 80]}...")
 
 
-def test_no_command_prints_a_non_finite_number_on_the_examples(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    files = model_files(EXAMPLES)
-    assert len(files) >= 5
+def assert_no_command_prints_non_finite(files: list[Path], root: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every per-file command on each file, then the audit in every format on ``root``."""
     for path in files:
-        assert_finite(outputs(path, capsys), str(path))
+        assert_finite(outputs(path, capsys), str(path.relative_to(root)))
     for fmt in FORMATS:
-        _, out, err = run_cli(["audit", "--format", fmt, *map(str, files)], capsys)
-        assert_finite({f"audit --format {fmt}": out + err}, "examples")
+        _, out, err = run_cli(["audit", "--format", fmt, str(root)], capsys)
+        assert_finite({f"audit --format {fmt}": out + err}, str(root))
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not present")
-def test_no_command_prints_a_non_finite_number_on_the_corpus(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("root, least", [(EXAMPLES, 5), (CORPUS, 50)],
+                         ids=["examples", "corpus"])
+def test_no_command_prints_a_non_finite_number(
+    root: Path, least: int, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    files = model_files(CORPUS)
-    assert len(files) >= 50
-    for path in files:
-        assert_finite(outputs(path, capsys), str(path.relative_to(CORPUS)))
-    for fmt in FORMATS:
-        _, out, err = run_cli(["audit", "--format", fmt, str(CORPUS)], capsys)
-        assert_finite({f"audit --format {fmt}": out + err}, "corpus")
+    if not root.is_dir():
+        pytest.skip(f"{root} not present")
+    files = model_files(root)
+    assert len(files) >= least
+    assert_no_command_prints_non_finite(files, root, capsys)
 
 
 def zero_volume_model(folder: Path) -> Path:
