@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from gzinertia.physics.flotation import Flotation
     from gzinertia.physics.hydrostatics import ModelHydrostatics
     from gzinertia.records import BuoyancyWorld, LinkRecord, SdfDocument
+    from gzinertia.sdf.buoyancy import BuoyancySystem
 
 # duplicates: __all__ lists (here and gzinertia/__init__.py) are alike by shape only
 __all__ = [
@@ -589,6 +590,18 @@ class HydrostaticsResult(ValueRecord):
     fluid_origin: str
     models: tuple[ModelHydrostatics, ...]
     flotation: Mapping[str, Flotation | None]
+    #: Whether Gazebo's Buoyancy system acts (:data:`gzinertia.sdf.buoyancy.BuoyancySystem`):
+    #: ``"absent"`` in a world that loads none (Gazebo applies no buoyancy: every number is
+    #: as if one were added), ``"unknown"`` for a model file (the fluid is assumed).
+    buoyancy_system: BuoyancySystem = "loaded"
+
+    @property
+    def caveat(self) -> str | None:
+        """What the numbers mean when the Buoyancy system is absent or unknown
+        (:func:`gzinertia.sdf.buoyancy.buoyancy_system_caveat`), else ``None``."""
+        from gzinertia.sdf.buoyancy import buoyancy_system_caveat
+
+        return buoyancy_system_caveat(self.buoyancy_system, self.fluid.density)
 
     # duplicates: a lookup by name with the known names in the KeyError, as SdfDocument.link
     def model(self, name: str) -> ModelHydrostatics:
@@ -674,7 +687,7 @@ def document_hydrostatics(
     from gzinertia.physics.fluids import FLUID_DENSITIES
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
-    from gzinertia.sdf.buoyancy import read_buoyancy_world, read_gravity, read_model_poses
+    from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
 
     if density is not None and fluid is not None:
         raise HydrostaticsSettingsError(
@@ -694,12 +707,12 @@ def document_hydrostatics(
         )
     file = doc.path
     world_file, world_tree = (str(world), None) if world is not None else (file, tree)
-    plugin = read_buoyancy_world(world_file, world_tree)
+    plugin, system = buoyancy_system_of(world_file, world_tree)
     if plugin is not None:
         chosen, origin = plugin, f"Buoyancy plugin at {plugin.source}"
     else:
         chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_tree))
-        origin = "no Buoyancy plugin: Gazebo's default"
+        origin = "no Buoyancy plugin read: 1000 kg/m^3 assumed"
     if fluid is not None:
         chosen = replace(chosen, kind="uniform", density=FLUID_DENSITIES[fluid], layers=())
         origin = f"{option('fluid')} {fluid}"
@@ -723,4 +736,4 @@ def document_hydrostatics(
                 body, [records[link.name] for link in body.links], chosen, waterline, trim)
         # the model's own flotation: its one body's (several free bodies float apart)
         flotation[m.name] = flotation[m.bodies[0].name] if len(m.bodies) == 1 else None
-    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation)
+    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation, system)

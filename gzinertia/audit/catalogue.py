@@ -36,6 +36,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "model://): only gz-sim's search by path finds it.",
         ),
         _rule(
+            "GZI003",
+            "collision-mesh-unusable",
+            "warning",
+            "A collision mesh that is missing (not found, a git-lfs pointer), unreadable, empty "
+            "or refused: the geometry rules could not judge its link.",
+        ),
+        _rule(
             "GZI101",
             "mass-not-positive",
             "error",

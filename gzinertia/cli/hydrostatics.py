@@ -81,7 +81,8 @@ def hydrostatics(
         entries.append(entry)
     summary: dict[str, Any] = {
         "file": str(file),
-        "fluid": fluid_summary(result.fluid, result.fluid_origin),
+        "fluid": fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
+                               result.caveat),
         "models": entries,
     }
     if as_json:
