@@ -189,7 +189,7 @@ def _audit_file(
     except MacrosOnlyError as exc:
         return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [])
     except GzInertiaError as exc:
-        return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
+        return FileResult(_unreadable(path, exc), [])
     except _RuleError as exc:
         message = f"{path}: internal error in rule {exc} (please report)"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
@@ -197,6 +197,14 @@ def _audit_file(
         message = f"{path}: internal error, please report ({type(exc).__name__}: {exc})"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
     return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken)
+
+
+def _unreadable(path: str, exc: GzInertiaError) -> FileStatus:
+    """The status of a file the reader refused: its one line, and the place it names."""
+    from gzinertia.errors import SdfError
+
+    where = (exc.file, exc.line or 0) if isinstance(exc, SdfError) else (None, 0)
+    return FileStatus(path, "error", _one_line(str(exc)), *where)
 
 
 def _audited(
