@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gzinertia.audit.config import AuditConfig
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, MacrosOnlyError
 
 SAFE_CODES = ("GZI103", "GZI104")
 
@@ -72,6 +72,8 @@ def apply_safe_fixes(
                 else:
                     result = fix(path, options, list(config.model_paths))
                 deliver(path, result.old, result.new, WriteMode(in_place=True, tree=tree))
+            except MacrosOnlyError:  # a fragment: the audit lists it skipped, with why
+                continue
             except GzInertiaError as exc:
                 print(f"gzinertia: note: --fix left {path} as it was ({exc})", file=sys.stderr)
                 continue
