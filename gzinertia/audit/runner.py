@@ -196,8 +196,10 @@ def _audit_file(
             )
         found = check_document(doc, config, tree)
     except MacrosOnlyError as exc:
-        why = _one_line(exc.message)
-        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [], fragment=why)
+        from gzinertia.urdf.reader import MACROS_ONLY
+
+        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [],
+                          fragment=MACROS_ONLY)
     except GzInertiaError as exc:
         return FileResult(_unreadable(path, exc), [], alone_failed=is_urdf_path(path))
     except _RuleError as exc:

@@ -42,7 +42,7 @@ def apply_safe_fixes(
     edited are left as they are (the audit that follows reports them). Suppression comments
     in a link are respected. ``isolated``: no settings file is read (``--isolated``)."""
     from gzinertia.audit.discover import discover
-    from gzinertia.audit.projects import settings_groups
+    from gzinertia.audit.projects import exclusions, settings_groups
     from gzinertia.edit.fix import FixOptions, fix
     from gzinertia.edit.output import WriteMode, deliver
     from gzinertia.report.fix import describe_link
@@ -51,7 +51,8 @@ def apply_safe_fixes(
     if "-" in paths:
         raise GzInertiaError("--fix cannot rewrite standard input; name the file")
     repaired = 0
-    targets = [t for t in discover(list(paths)) if t.state == "audit"]
+    walk = exclusions(config_file, known_codes, isolated, overrides)
+    targets = [t for t in discover(list(paths), walk) if t.state == "audit"]
     for base, members in settings_groups(targets, known_codes, config_file, isolated):
         config = overrides(base)
         for target in members:
