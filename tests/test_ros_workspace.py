@@ -13,22 +13,19 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import test_audit_xacro_args
 from conftest import REPO, run_cli
-from test_audit_ci import SCHEMA, _env
+from test_audit_ci import SCHEMA, run_audit_step
 
-from gzinertia.audit import runner
 from gzinertia.physics.inertia import gz_tolerance
 
 XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
@@ -36,6 +33,9 @@ HULL_MASS = 50.0
 HULL_SIZE = (1.0, 0.5, 0.5)
 #: The thrusters' principal moments, kg m^2: they break the triangle inequality on purpose.
 THRUSTER_MOMENTS = (0.01, 0.01, 0.03)
+#: The files the audit really checked (not served from the cache): the fixture of
+#: tests/test_audit_xacro_args.py.
+checked = test_audit_xacro_args.checked
 ARGS = ["--package-path", ".", "--xacro-arg", f"hull_mass:={HULL_MASS:g}"]
 
 
@@ -134,20 +134,6 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path
     return files
 
 
-@pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The files the audit really checked (not served from the cache)."""
-    seen: list[str] = []
-    original = runner._audit_file
-
-    def spy(path: str, *args: Any, **kwargs: Any) -> runner.FileResult:
-        seen.append(path)
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "_audit_file", spy)
-    yield seen
-
-
 def _run(capsys: pytest.CaptureFixture[str], cache: Path) -> tuple[int, dict[str, Any]]:
     status, out, _ = run_cli(["audit", "src", "--format", "json", "--cache-dir", str(cache),
                                 *ARGS], capsys)
@@ -228,22 +214,8 @@ def test_the_github_action_audits_the_workspace_with_a_relative_package_path(
 ) -> None:
     """The Action's audit step, run as the CI runner runs it (``tests/test_audit_ci.py``),
     from the workspace with ``--package-path .`` in its ``args``."""
-    action = yaml.safe_load((REPO / "action.yml").read_text())
-    step = next(s for s in action["runs"]["steps"] if s.get("id") == "audit")
-    sarif, output = tmp_path / "gzinertia.sarif", tmp_path / "github_output"
-    env = _env(
-        GZI_PATHS="src",
-        GZI_FAIL_ON="error",
-        GZI_CONFIG="root",
-        GZI_ARGS=" ".join(ARGS),
-        GZI_SARIF=str(sarif),
-        GITHUB_OUTPUT=str(output),
-        GZINERTIA_CACHE_DIR=str(tmp_path / "cache"),
-        PYTHONPATH=str(REPO),
-    )
-    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=Path.cwd(), env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done, sarif, output = run_audit_step(Path.cwd(), tmp_path, "src", " ".join(ARGS),
+                                         GZI_CONFIG="root", PYTHONPATH=str(REPO))
     # the thrusters' defect fails the job (1), nothing is unreadable (2)
     assert output.read_text().split() == ["exit-code=1", "sarif-written=true"]
     import jsonschema
