@@ -41,6 +41,7 @@ from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 
 __all__ = [
     "DEFINITIONS",
+    "MAX_GLOBS_PER_FOLDER",
     "Includers",
     "Outline",
     "include_patterns",
@@ -183,8 +184,9 @@ def include_patterns(
             if found is None:
                 rest = ""
                 break
-            rest = re.sub(r"\$\(find\s+" + re.escape(package) + r"\s*\)",
-                          str(found).replace("\\", "/"), rest, count=1)
+            call = re.search(r"\$\(find\s+" + re.escape(package) + r"\s*\)", rest)
+            if call is not None:  # spliced, not substituted: the folder's text is taken as is
+                rest = rest[:call.start()] + str(found) + rest[call.end():]
         rest = rest.replace("$(dirname)", folder)
         if not rest:
             continue
@@ -199,15 +201,23 @@ def include_patterns(
     return list(dict.fromkeys(out))
 
 
+#: Most wildcard include patterns kept per folder (and for patterns whose folder holds a
+#: wildcard): asking which file includes another stays linear in the files audited. Beyond
+#: them a file is not recognised as included, so it stays unreadable: never silent.
+MAX_GLOBS_PER_FOLDER = 256
+
+
 class Includers:
     """Which audited xacro file includes a file (:func:`include_patterns`): built from the
-    audited files once, then asked per file. The files' outlines are read when first asked."""
+    audited files once, when first asked, then asked per file (a dictionary look-up, and at
+    most :data:`MAX_GLOBS_PER_FOLDER` wildcard patterns of its folder matched)."""
 
     def __init__(self, paths: Sequence[str], package_paths: Sequence[str | Path] = ()) -> None:
         self._paths = [p for p in paths if is_xacro_path(p)]
         self._package_paths = tuple(package_paths)
         self._exact: dict[str, str] | None = None
-        self._globs: list[tuple[str, str]] = []
+        #: wildcard patterns by their folder ("" for a folder that holds a wildcard)
+        self._globs: dict[str, list[tuple[str, str]]] = {}
 
     def _index(self) -> dict[str, str]:
         if self._exact is None:
@@ -217,10 +227,13 @@ class Includers:
                 if shape is None:
                     continue
                 for pattern in include_patterns(path, shape, self._package_paths):
-                    if any(c in pattern for c in "*?["):
-                        self._globs.append((pattern, path))
-                    else:
+                    if not _wild(pattern):
                         self._exact.setdefault(pattern, path)
+                        continue
+                    folder = os.path.dirname(pattern)
+                    bucket = self._globs.setdefault("" if _wild(folder) else folder, [])
+                    if len(bucket) < MAX_GLOBS_PER_FOLDER:
+                        bucket.append((pattern, path))
         return self._exact
 
     def of(self, path: str) -> str | None:
@@ -228,14 +241,19 @@ class Includers:
         if not is_urdf_path(path):
             return None
         exact = self._index()
-        names = dict.fromkeys((os.path.normpath(os.path.abspath(path)), os.path.realpath(path)))
+        real = os.path.realpath(path)
+        names = dict.fromkeys((os.path.normpath(os.path.abspath(path)), real))
         for name in names:
             found = exact.get(name)
-            if found is not None and os.path.realpath(found) != os.path.realpath(path):
+            if found is not None and os.path.realpath(found) != real:
                 return found
-        for pattern, includer in self._globs:
-            if os.path.realpath(includer) == os.path.realpath(path):
-                continue
-            if any(fnmatch.fnmatchcase(name, pattern) for name in names):
-                return includer
+        for name in names:
+            for pattern, includer in (*self._globs.get(os.path.dirname(name), ()),
+                                      *self._globs.get("", ())):
+                if os.path.realpath(includer) != real and fnmatch.fnmatchcase(name, pattern):
+                    return includer
         return None
+
+
+def _wild(text: str) -> bool:
+    return any(c in text for c in "*?[")
