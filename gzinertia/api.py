@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -139,14 +140,9 @@ def read(
     """
     p = Path(path)
     paths = [*package_paths, *model_paths]
-    if xacro_env or trust_xacro:
-        from gzinertia.urdf.xacro_policy import XacroPolicy
-
-        policy = XacroPolicy(frozenset(xacro_env), trust_xacro)
-        if xacro_args is None:
-            xacro_args = {}
-    else:
-        policy = None
+    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+    if policy is not None and xacro_args is None:
+        xacro_args = {}
     if xacro_args is None:
         return _reader_for(p)(p, paths)
     if p.suffix.lower() in _READERS:
@@ -538,6 +534,8 @@ def fix(
     model_paths: Sequence[str | Path] = (),
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> FixedFile:
     """The file's new text with invalid and implausible rigid inertia repaired, as
     ``gzinertia fix`` writes it (only the ``<inertia>`` children that change; ``<pose>`` with
@@ -552,8 +550,8 @@ def fix(
     ``all_links``: every selected link, not only those with findings; ``tolerance``: whose
     validity check decides (``"gz"``: libsdformat's, ``"drake"``); the repair satisfies both.
     URDF and xacro files are repaired in place of their own values (``package_paths``,
-    ``xacro_args`` as for :func:`read`). Links not repaired, and why, are
-    :class:`GzInertiaWarning`; so are ``pending`` repairs.
+    ``xacro_args``, ``xacro_env`` and ``trust_xacro`` as for :func:`read`). Links not
+    repaired, and why, are :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
     from gzinertia.edit.fix import FixOptions
     from gzinertia.edit.fix import fix as run_fix
@@ -569,7 +567,9 @@ def fix(
     if is_urdf_path(p):
         from gzinertia.urdf.fix import fix_urdf
 
-        result = fix_urdf(p, options, [*package_paths, *model_paths], xacro_args)
+        policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+        result = fix_urdf(p, options, [*package_paths, *model_paths], xacro_args,
+                          xacro_policy=policy)
     else:
         if xacro_args is not None:
             raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
@@ -627,20 +627,22 @@ def hydrostatics(
     model_paths: Sequence[str | Path] = (),
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> HydrostaticsResult:
     """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model, free
     body and link, as gz-sim's Buoyancy system computes them from the collisions (and by exact
     geometry), with the floating equilibrium of surface craft: what
     ``gzinertia hydrostatics --json`` prints, as :class:`HydrostaticsResult`.
 
-    ``path``: a file (read as :func:`read` reads it, with ``model_paths``, ``package_paths``
-    and ``xacro_args``) or a document :func:`read` returned (its file gives the world and the
-    models' poses). The fluid is the Buoyancy plugin of the world in ``world`` (default: the
-    file itself), else Gazebo's default (1000 kg/m³ with the world's gravity); ``density``
-    (kg/m³) or ``fluid`` overrides its density and makes it uniform. ``model``: a glob on
-    top-level model names. ``waterline``: the free-surface height z (m, world) at which each
-    free body's floating equilibrium is solved (default: a graded fluid's lowest layer, for
-    bodies that float there); ``trim=False`` solves the heave only.
+    ``path``: a file (read as :func:`read` reads it, with ``model_paths``, ``package_paths``,
+    ``xacro_args``, ``xacro_env`` and ``trust_xacro``) or a document :func:`read` returned (its
+    file gives the world and the models' poses). The fluid is the Buoyancy plugin of the world
+    in ``world`` (default: the file itself), else Gazebo's default (1000 kg/m³ with the world's
+    gravity); ``density`` (kg/m³) or ``fluid`` overrides its density and makes it uniform.
+    ``model``: a glob on top-level model names. ``waterline``: the free-surface height z (m,
+    world) at which each free body's floating equilibrium is solved (default: a graded fluid's
+    lowest layer, for bodies that float there); ``trim=False`` solves the heave only.
     """
     from gzinertia.records import SdfDocument
 
@@ -648,7 +650,7 @@ def hydrostatics(
         doc = path
     else:
         doc = read(path, model_paths=model_paths, package_paths=package_paths,
-                   xacro_args=xacro_args)
+                   xacro_args=xacro_args, xacro_env=xacro_env, trust_xacro=trust_xacro)
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim)
 

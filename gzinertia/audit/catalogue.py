@@ -108,6 +108,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "density, none).",
         ),
         _rule(
+            "GZI112",
+            "mass-not-parsed",
+            "error",
+            "<mass> has no number as its text (e.g. URDF-style value=\"500\"), so libsdformat "
+            "uses 1 kg: the inertia was written for another mass.",
+        ),
+        _rule(
             "GZI201",
             "added-mass-sdf-version",
             "warning",
@@ -251,6 +258,14 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A xacro $(optenv NAME default) took its default because NAME is not among the "
             "environment variables gzinertia may read (--xacro-env): the audited model is the "
             "one built where NAME is unset.",
+        ),
+        _rule(
+            "GZI405",
+            "ros-package-duplicate",
+            "warning",
+            "A $(find pkg) or package://pkg names a package found in more than one place: the "
+            "first on the package path was taken, as ROS takes it; the model may be built "
+            "from the other.",
         ),
     ]
 )

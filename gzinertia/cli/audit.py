@@ -11,15 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import (
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
+from gzinertia.cli.app import app
+from gzinertia.cli.options import (
+    FormatChoice,
+    SeverityChoice,
+    ToleranceChoice,
+    model_input_options,
 )
-from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
+from gzinertia.model_input import ModelInput
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -39,6 +38,7 @@ PROGRESS_MIN_FILES = 20
 
 
 @app.command()
+@model_input_options
 # duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
     paths: Annotated[
@@ -126,11 +126,6 @@ def audit(
         bool,
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -190,6 +185,8 @@ def audit(
             "0.1 %), in place and atomically; then audit.",
         ),
     ] = False,
+    *,
+    source: ModelInput,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI212).
 
@@ -220,10 +217,10 @@ def audit(
         fail_on=fail_on,
         density=density,
         tolerance=tolerance,
-        model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
-        xacro_args=_xacro_args(xacro_arg),
-        xacro_env=tuple(xacro_env or ()),
-        trust_xacro=trust_xacro,
+        model_paths=[str(p) for p in source.search_paths],
+        xacro_args=source.xacro_mapping,
+        xacro_env=tuple(sorted(source.xacro_env)),
+        trust_xacro=source.trust_xacro,
         exclude=None if exclude is None else _globs(exclude),
         extend_exclude=_globs(extend_exclude or []),
         force_exclude=force_exclude,
@@ -317,15 +314,6 @@ def docs_base_uri(option: str | None) -> str | None:
 def _globs(values: list[str]) -> list[str]:
     """``--exclude`` values: each repeatable, and comma-separated as ruff takes them."""
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _xacro_args(pairs: list[str] | None) -> dict[str, str] | None:
-    """``--xacro-arg`` values (every xacro file gets them, over its settings' ``xacro-args``)."""
-    if not pairs:
-        return None
-    from gzinertia.cli.app import xacro_mapping
-
-    return xacro_mapping(pairs)
 
 
 def _read_limits(max_links: int | None, max_included_models: int | None) -> "ReadLimits":

@@ -43,6 +43,7 @@ def apply_safe_fixes(
     in a link are respected. ``isolated``: no settings file is read (``--isolated``)."""
     from gzinertia.audit.discover import discover
     from gzinertia.audit.projects import exclusions, settings_groups
+    from gzinertia.audit.runner import folders_of
     from gzinertia.edit.fix import FixOptions, fix
     from gzinertia.edit.output import WriteMode, deliver
     from gzinertia.report.fix import describe_link
@@ -53,6 +54,7 @@ def apply_safe_fixes(
     repaired = 0
     walk = exclusions(config_file, known_codes, isolated, overrides)
     targets = [t for t in discover(list(paths), walk) if t.state == "audit"]
+    roots = folders_of(list(paths))  # what the audit lets a xacro file read
     for base, members in settings_groups(targets, known_codes, config_file, isolated):
         config = overrides(base)
         for target in members:
@@ -69,7 +71,11 @@ def apply_safe_fixes(
                 if is_urdf_path(path):
                     from gzinertia.urdf.fix import fix_urdf
 
-                    result = fix_urdf(path, options, list(config.model_paths), tree=tree)
+                    result = fix_urdf(
+                        path, options, list(config.model_paths),
+                        config.xacro_args_for(target.path) or None, tree=tree,
+                        xacro_policy=config.xacro_policy(roots),
+                    )
                 else:
                     result = fix(path, options, list(config.model_paths))
                 deliver(path, result.old, result.new, WriteMode(in_place=True, tree=tree))
