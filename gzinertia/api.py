@@ -185,13 +185,26 @@ def audit_paths(
     ``codes``: keep only findings with these rule codes (``"GZI201"``...; ``None``: all).
     Each :class:`~gzinertia.audit.findings.Finding` has ``code``, ``severity``, ``file``,
     ``line``, ``link`` and ``message``, and ``values`` with the numbers it is about (named with
-    point, axes and ordering). A file that cannot be read is a ``GZI001`` finding.
+    point, axes and ordering). A file that cannot be read (missing, not XML, a xacro
+    expansion that fails...) is a ``GZI001`` finding of severity ``error`` at the file and line
+    the reader named, its message the line ``gzinertia audit`` prints for it (where the command
+    exits 2), kept whatever ``codes`` asks for. No settings file is read: the result is that of
+    ``gzinertia audit --isolated -m MODEL_PATH... PATH...``, through the same call
+    (:func:`gzinertia.audit.projects.audit_projects`).
     """
-    from gzinertia.audit.runner import audit as run_audit
+    from functools import partial
 
-    result = run_audit([str(p) for p in paths], model_paths=[str(p) for p in model_paths])
+    from gzinertia.audit.catalogue import RULE_INFOS
+    from gzinertia.audit.config import with_overrides
+    from gzinertia.audit.projects import audit_projects
+
+    result, _ = audit_projects(
+        [str(p) for p in paths], config_file=None, known_codes=frozenset(RULE_INFOS),
+        isolated=True, overrides=partial(with_overrides, model_paths=[str(p) for p in model_paths]),
+    )
     wanted = None if codes is None else frozenset(codes)
-    return [f for f in result.findings if wanted is None or f.code in wanted]
+    kept = [f for f in result.findings if wanted is None or f.code in wanted]
+    return sorted([*result.unreadable_findings(), *kept], key=lambda f: f.sort_key)
 
 
 def _text(new: bytes) -> str:

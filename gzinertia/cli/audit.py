@@ -151,6 +151,31 @@ def audit(
             "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
         ),
     ] = None,
+    exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--exclude",
+            help="Leave out files and folders matching these globs (repeatable or comma-"
+            "separated; ruff's semantics: a name matches at any depth, a path with / from the "
+            "working directory). Replaces the settings' exclude and the default (hidden "
+            "folders).",
+        ),
+    ] = None,
+    extend_exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--extend-exclude",
+            help="Like --exclude, but added to the settings' exclude and the default.",
+        ),
+    ] = None,
+    force_exclude: Annotated[
+        bool,
+        typer.Option(
+            "--force-exclude",
+            help="Leave out matching files named on the command line too (as ruff; e.g. for "
+            "pre-commit, which names each file).",
+        ),
+    ] = False,
     fix: Annotated[
         bool,
         typer.Option(
@@ -196,6 +221,9 @@ def audit(
         xacro_args=source.xacro_mapping,
         xacro_env=tuple(sorted(source.xacro_env)),
         trust_xacro=source.trust_xacro,
+        exclude=None if exclude is None else _globs(exclude),
+        extend_exclude=_globs(extend_exclude or []),
+        force_exclude=force_exclude,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -281,6 +309,11 @@ def docs_base_uri(option: str | None) -> str | None:
     if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
         return tree.as_uri() + "/"
     return None
+
+
+def _globs(values: list[str]) -> list[str]:
+    """``--exclude`` values: each repeatable, and comma-separated as ruff takes them."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
 def _read_limits(max_links: int | None, max_included_models: int | None) -> "ReadLimits":

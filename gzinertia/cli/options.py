@@ -288,6 +288,9 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
     from gzinertia.sdf.model_file import is_urdf_path
 
     if file is not None and is_urdf_path(file):
+        from gzinertia.urdf.fragments import refuse_fragment
+
+        refuse_fragment(file)  # a fragment: nothing to edit there, in any format
         raise GzInertiaError(
             f"{file}: {command} edits SDFormat files only, not URDF or xacro; "
             f"`gzinertia expand {file} --sdf` prints the SDFormat Gazebo builds from it (with "

@@ -130,8 +130,10 @@ def add_matrix_urdf(
     pattern must select exactly one link (``--from``). A xacro file whose blocks cannot be
     placed literally is left as is and the blocks are in the warnings; the edit is read back
     (each block must give ``A`` again) before it is returned."""
+    from gzinertia.urdf.fragments import refuse_fragment
     from gzinertia.urdf.reader import is_xacro, read_urdf_file
 
+    refuse_fragment(path)
     doc = read_urdf_file(path, package_paths, xacro_args=xacro_args, xacro_policy=xacro_policy)
     old = read_file_bytes(path)
     text = old.decode("utf-8")

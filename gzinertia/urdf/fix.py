@@ -323,9 +323,11 @@ def fix_urdf(
     literally into a xacro are in ``pending`` (with where to write them). ``tree``: the folder
     ``path`` was found in by walking it (``audit --fix``), which the temporary copy a xacro's
     check needs stays in, through no link."""
+    from gzinertia.urdf.fragments import refuse_fragment
     from gzinertia.urdf.reader import is_xacro
 
     options.validate()
+    refuse_fragment(path, "fix")
     codes = set(options.codes())
     old = read_file_bytes(path)
     xacro = is_xacro(path)

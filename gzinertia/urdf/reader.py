@@ -25,6 +25,8 @@ from gzinertia.urdf.ros_packages import duplicate_package_notes
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
+#: What a xacro file that expands to no link is (a library of macros).
+MACROS_ONLY = "xacro macros only: no <link> after expansion"
 #: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
 CONVERTED_SDF_VERSION = "1.9"
 #: Whether a path names a xacro file, or a URDF or xacro file (by suffix: one home,
@@ -67,8 +69,7 @@ def read_urdf_file(
         )
         if _no_links(text):
             raise MacrosOnlyError(
-                name, None, "xacro macros only: no <link> after expansion (nothing to read; "
-                "audit the file that uses the macros)"
+                name, None, f"{MACROS_ONLY} (nothing to read; audit the file that uses the macros)"
             )
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
