@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gzinertia.errors import GzInertiaError, MacrosOnlyError
+from gzinertia.record_base import Record
 from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 
 __all__ = [
@@ -58,8 +59,8 @@ _INCLUDE = "include"
 _SUBSTITUTION = re.compile(r"\$\((\w+)\s*([^()]*)\)|\$\{[^{}]*\}")
 
 
-@dataclass(frozen=True)
-class Outline:
+@dataclass(frozen=True, repr=False, eq=False)
+class Outline(Record):
     """What a URDF or xacro file's root holds, read without expanding it: its tag, whether it
     has a ``name``, whether its elements are only xacro definitions and includes, its top-level
     ``xacro:arg`` defaults, and the ``filename`` of each ``xacro:include`` (anywhere in it, in
