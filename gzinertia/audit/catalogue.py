@@ -212,7 +212,8 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "buoyancy-proxy-collision",
             "warning",
             "The link's collisions look like a buoyancy proxy: a small fraction of its "
-            "visuals' volume, or away from their centre; added mass fitted to them is wrong.",
+            "visuals' volume, or away from their centre, changing its free body's buoyancy "
+            "by more than 2 % of its weight; added mass fitted to them is wrong.",
         ),
         _rule(
             "GZI305",
