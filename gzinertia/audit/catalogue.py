@@ -108,6 +108,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "density, none).",
         ),
         _rule(
+            "GZI112",
+            "inertia-not-judged",
+            "info",
+            "A moving link with no <collision> and no visual geometry to judge its mass and "
+            "inertia by: the plausibility rules (GZI105, GZI106) could not check them.",
+        ),
+        _rule(
             "GZI201",
             "added-mass-sdf-version",
             "warning",

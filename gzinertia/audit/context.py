@@ -299,6 +299,26 @@ class LinkContext(Record):
         return None if self.is_placeholder else self.solid
 
     @functools.cached_property
+    def judged_geometry(self) -> tuple[SolidProperties, str] | None:
+        """What the plausibility rules (GZI105, GZI106) compare the inertia with: ``(solid,
+        "collisions")`` (:attr:`geometry`); for a link with no ``<collision>``, the union of
+        its visuals in B, ``(solid, "visuals")``, when every visual was read and they enclose
+        more than a placeholder's volume; else ``None``."""
+        if self.link.collisions:
+            return None if self.geometry is None else (self.geometry, "collisions")
+        if not self.link.visuals or self.link.unread_visuals:
+            return None
+        from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+
+        try:
+            solid = combine_solids([collision_solid(v) for v in self.link.visuals])
+        except ShapeError:
+            return None
+        if not solid.volume >= PLACEHOLDER_VOLUME:
+            return None
+        return solid, "visuals"
+
+    @functools.cached_property
     def bounding_box(self) -> tuple[Vec3, Vec3] | None:
         """``(lo, hi)``: the axis-aligned box in B around every collision (each shape's own
         bounding box turned into B, so slightly larger for rotated shapes), or ``None``."""

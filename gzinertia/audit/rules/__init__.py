@@ -1,6 +1,6 @@
 """The audit rules, grouped by subject; importing this package registers them all.
 
-* :mod:`~gzinertia.audit.rules.inertia`: GZI101–GZI111 (rigid inertia)
+* :mod:`~gzinertia.audit.rules.inertia`: GZI101–GZI112 (rigid inertia)
 * :mod:`~gzinertia.audit.rules.added_mass`: GZI201–GZI204, GZI206, GZI207 (``<fluid_added_mass>``)
 * :mod:`~gzinertia.audit.rules.hydrodynamics`: GZI205, GZI208, GZI209, GZI211 (the plugin)
 * :mod:`~gzinertia.audit.rules.model`: GZI001, GZI210 (files and models)
