@@ -92,3 +92,19 @@ def test_a_link_with_no_geometry_says_it_was_not_judged(
 def test_a_static_link_without_geometry_is_not_reported(tmp_path: Path) -> None:
     text = sdf.model(sdf.link("base_link", sdf.inertial(MASS, UNIT)), name="dock", static=True)
     assert findings_of(tmp_path, text, "GZI112") == []
+
+
+def test_links_without_geometry_are_listed_in_one_finding_per_model(tmp_path: Path) -> None:
+    # six 2 g thrusters with no geometry (as in bluerov2_gz): one info naming all six, at the
+    # heaviest, not six
+    parts = [sdf.link("base_link", sdf.inertial(MASS, UNIT))]
+    for k in range(6):
+        parts.append(sdf.link(f"thruster{k}", sdf.inertial(0.002 + 1e-4 * k, 1e-6 * UNIT)))
+        parts.append(sdf.joint(f"j{k}", "base_link", f"thruster{k}", type="revolute",
+                               axis=(1, 0, 0)))
+    found = findings_of(tmp_path, sdf.model(*parts, name="bluerov2"), "GZI112")
+    assert len(found) == 1, [f.message for f in found]
+    (f,) = found
+    assert f.link == "bluerov2::base_link" and "7 links" in f.message
+    assert f.values["links"] == ["bluerov2::base_link"] + [f"bluerov2::thruster{k}"
+                                                           for k in range(6)]

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from gzinertia.audit.context import (
+    DocumentContext,
     LinkContext,
     fmt,
     fmt_vec,
@@ -22,7 +23,7 @@ from gzinertia.audit.context import (
     gyration_factors_within,
 )
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
+from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
 from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 
 # Mean densities outside DENSITY_RANGE (kg/m³) are physically implausible for a rigid body:
@@ -251,28 +252,47 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI105", where, ctx.name, message, values)
 
 
-@link_rule("GZI112")
-def inertia_not_judged(ctx: LinkContext) -> Iterator[Finding]:
-    """GZI112 inertia-not-judged: a moving link with no collision and no usable visual, so
-    GZI105 and GZI106 have nothing to compare its mass and inertia with."""
-    if ctx.link.collisions or not _judgeable(ctx) or ctx.judged_geometry is not None:
-        return
+def _unjudged_reason(ctx: LinkContext) -> str | None:
+    """Why GZI105 and GZI106 cannot judge a moving link with written mass and inertia: it has
+    no collision and no usable visual (``None`` when they can, or the link is not theirs)."""
     link = ctx.link
+    if link.collisions or not _judgeable(ctx) or ctx.judged_geometry is not None:
+        return None
     if link.unread_visuals:
-        why = f"its visuals could not all be read ({link.unread_visuals[0]})"
-    elif link.visuals:
-        why = "its visuals enclose no volume to speak of (below 1 mm³, or none computable)"
-    else:
-        why = "it has no <visual> either"
-    inertial = link.inertial
-    message = (
-        f"its mass and inertia were not judged: the link has no <collision> and {why}, so "
-        "nothing says whether <mass> and <inertia> fit the body (GZI105, GZI106); give the "
-        "link its geometry, or check the numbers by hand"
-    )
-    values = {"collisions": 0, "visuals": len(link.visuals),
-              "unread_visuals": len(link.unread_visuals), "mass": inertial.mass}
-    yield finding("GZI112", inertial.source or ctx.where, ctx.name, message, values)
+        return f"its visuals could not all be read ({link.unread_visuals[0]})"
+    if link.visuals:
+        return "its visuals enclose no volume to speak of (below 1 mm³, or none computable)"
+    return "no <visual> either"
+
+
+@document_rule("GZI112")
+def inertia_not_judged(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI112 inertia-not-judged: moving links with no collision and no usable visual, so
+    GZI105 and GZI106 have nothing to compare their mass and inertia with; one finding per
+    top-level model, at the heaviest such link, naming them all."""
+    by_model: dict[str, list[tuple[LinkContext, str]]] = {}
+    for ctx in doc.links:
+        why = _unjudged_reason(ctx)
+        if why is not None:
+            by_model.setdefault(ctx.top_model, []).append((ctx, why))
+    for group in by_model.values():
+        anchor, why = max(group, key=lambda item: item[0].link.inertial.mass)
+        names = [ctx.name for ctx, _ in group]
+        if len(group) == 1:
+            what = f"its mass and inertia were not judged: the link has no <collision> and {why}"
+        else:
+            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more"
+                                            if len(names) > 6 else "")
+            what = (f"the mass and inertia of {len(group)} links of model "
+                    f"{anchor.top_model!r} were not judged ({shown}): none has a <collision> "
+                    f"or a usable visual (this one, the heaviest: {why})")
+        message = (
+            f"{what}, so nothing says whether <mass> and <inertia> fit the body (GZI105, "
+            "GZI106); give the link its geometry, or check the numbers by hand"
+        )
+        inertial = anchor.link.inertial
+        values = {"links": names, "masses": [ctx.link.inertial.mass for ctx, _ in group]}
+        yield finding("GZI112", inertial.source or anchor.where, anchor.name, message, values)
 
 
 @link_rule("GZI106")
