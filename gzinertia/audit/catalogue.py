@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from gzinertia.audit.findings import RuleInfo, Severity
 
-__all__ = ["RULE_INFOS"]
+__all__ = ["RULE_INFOS", "rule_range"]
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str) -> tuple[str, RuleInfo]:
@@ -262,3 +262,10 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
         ),
     ]
 )
+
+
+def rule_range() -> str:
+    """``"GZI001–GZI404"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    dash between them), the one place help texts and docs take the rules' range from."""
+    codes = sorted(RULE_INFOS)
+    return f"{codes[0]}–{codes[-1]}"
