@@ -31,6 +31,7 @@ from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.wording import number, vector
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -62,13 +63,13 @@ PLACEHOLDER_VOLUME = 1e-9
 
 
 def fmt(value: float) -> str:
-    """A number in messages: 4 significant digits."""
-    return f"{value:.4g}"
+    """A number in messages: 4 significant digits (:func:`gzinertia.wording.number`)."""
+    return number(value)
 
 
 def fmt_vec(values: Sequence[float] | np.ndarray) -> str:
-    """``(a, b, c)`` with 4 significant digits each."""
-    return "(" + ", ".join(fmt(float(v)) for v in np.asarray(values, dtype=float).ravel()) + ")"
+    """``(a, b, c)`` with 4 significant digits each (:func:`gzinertia.wording.vector`)."""
+    return vector(np.asarray(values, dtype=float).ravel())
 
 
 @functools.lru_cache(maxsize=256)

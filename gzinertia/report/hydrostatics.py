@@ -14,6 +14,7 @@ import numpy as np
 from gzinertia.physics.flotation import Flotation
 from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
 from gzinertia.records import BuoyancyWorld
+from gzinertia.wording import number
 
 #: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
 DIFFERENCE_TOLERANCE = 1e-6
@@ -160,11 +161,11 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
 def _fmt(v: Any) -> str:
     if v is None:
         return "-"
-    return "(" + ", ".join("nan" if x is None else f"{x:.4g}" for x in v) + ")"
+    return "(" + ", ".join("nan" if x is None else number(x) for x in v) + ")"
 
 
 def _scalar(x: float | None) -> str:
-    return "-" if x is None else f"{x:.4g}"
+    return "-" if x is None else number(x)
 
 
 def _state(m: dict[str, Any]) -> str:
