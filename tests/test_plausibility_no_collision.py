@@ -3,7 +3,7 @@
 An 11 kg BlueROV2-like base link with a 1/1/1 kg·m² inertia and no collision got "No findings":
 the plausibility rules (GZI105 radius of gyration, GZI106 mean density) looked at collisions
 only. Now they judge such a link from its visuals, and say so; a link with no geometry at all
-gets GZI112 (info): its inertia was not judged. Oracle: the closed-form inertia of a uniform box
+gets GZI113 (info): its inertia was not judged. Oracle: the closed-form inertia of a uniform box
 and the generalised eigenvalues of ``I/m`` against ``G/V`` (SciPy), computed here.
 """
 
@@ -73,7 +73,7 @@ def test_collisions_are_still_what_is_judged_when_present(tmp_path: Path) -> Non
     text = sdf.model(sdf.link("base_link", sdf.inertial(MASS, I), sdf.box(size),
                               sdf.visual(sdf.box_geometry((0.01,) * 3))), name="bluerov2")
     codes = {f.code for f in findings_of(tmp_path, text)}
-    assert not codes & {"GZI105", "GZI106", "GZI112"}, codes
+    assert not codes & {"GZI105", "GZI106", "GZI113"}, codes
 
 
 def test_a_link_with_no_geometry_says_it_was_not_judged(
@@ -82,16 +82,16 @@ def test_a_link_with_no_geometry_says_it_was_not_judged(
     path = sdf.write(tmp_path, _model())
     found = findings_of(tmp_path, _model())
     assert [(f.code, f.severity, f.link) for f in found] == [
-        ("GZI112", "info", "bluerov2::base_link")
+        ("GZI113", "info", "bluerov2::base_link")
     ]
     assert "not judged" in found[0].message
     code, out, err = run_cli(["audit", str(path), "--format", "text"], capsys)
-    assert code == 0 and "GZI112" in out and "No findings" not in out + err, out + err
+    assert code == 0 and "GZI113" in out and "No findings" not in out + err, out + err
 
 
 def test_a_static_link_without_geometry_is_not_reported(tmp_path: Path) -> None:
     text = sdf.model(sdf.link("base_link", sdf.inertial(MASS, UNIT)), name="dock", static=True)
-    assert findings_of(tmp_path, text, "GZI112") == []
+    assert findings_of(tmp_path, text, "GZI113") == []
 
 
 def test_links_without_geometry_are_listed_in_one_finding_per_model(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ def test_links_without_geometry_are_listed_in_one_finding_per_model(tmp_path: Pa
         parts.append(sdf.link(f"thruster{k}", sdf.inertial(0.002 + 1e-4 * k, 1e-6 * UNIT)))
         parts.append(sdf.joint(f"j{k}", "base_link", f"thruster{k}", type="revolute",
                                axis=(1, 0, 0)))
-    found = findings_of(tmp_path, sdf.model(*parts, name="bluerov2"), "GZI112")
+    found = findings_of(tmp_path, sdf.model(*parts, name="bluerov2"), "GZI113")
     assert len(found) == 1, [f.message for f in found]
     (f,) = found
     assert f.link == "bluerov2::base_link" and "7 links" in f.message

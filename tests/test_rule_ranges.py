@@ -99,9 +99,10 @@ def test_docs_audit_shows_a_macro_only_xacro_as_the_audit_reports_it(
 
 
 def _reason(line: str) -> str:
-    """The first clause of a skipped file's message (after ``PATH: skipped: PATH:``)."""
+    """The first words of a skipped file's message (after ``PATH: skipped: PATH:``, up to a
+    colon or a parenthesis)."""
     path, rest = line.split(": skipped: ", 1)
-    return rest.removeprefix(f"{path}: ").split(":")[0]
+    return re.split(r"[:(]", rest.removeprefix(f"{path}: "), maxsplit=1)[0].strip()
 
 
 def _expand(listing: str) -> set[str]:

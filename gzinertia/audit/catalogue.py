@@ -36,6 +36,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "model://): only gz-sim's search by path finds it.",
         ),
         _rule(
+            "GZI003",
+            "collision-mesh-unusable",
+            "warning",
+            "A collision mesh that is missing (not found, a git-lfs pointer), unreadable, empty "
+            "or refused: the geometry rules could not judge its link.",
+        ),
+        _rule(
             "GZI101",
             "mass-not-positive",
             "error",
@@ -109,6 +116,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
         ),
         _rule(
             "GZI112",
+            "mass-not-parsed",
+            "error",
+            "<mass> has no number as its text (e.g. URDF-style value=\"500\"), so libsdformat "
+            "uses 1 kg: the inertia was written for another mass.",
+        ),
+        _rule(
+            "GZI113",
             "inertia-not-judged",
             "info",
             "A moving link with no <collision> and no visual geometry to judge its mass and "
@@ -260,12 +274,20 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "environment variables gzinertia may read (--xacro-env): the audited model is the "
             "one built where NAME is unset.",
         ),
+        _rule(
+            "GZI405",
+            "ros-package-duplicate",
+            "warning",
+            "A $(find pkg) or package://pkg names a package found in more than one place: the "
+            "first on the package path was taken, as ROS takes it; the model may be built "
+            "from the other.",
+        ),
     ]
 )
 
 
 def rule_range() -> str:
-    """``"GZI001–GZI404"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    """``"GZI001–GZI405"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
     dash between them), the one place help texts and docs take the rules' range from."""
     codes = sorted(RULE_INFOS)
     return f"{codes[0]}–{codes[-1]}"

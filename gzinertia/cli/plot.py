@@ -9,25 +9,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-# duplicates: import lists of two commands, alike by shape only
-from gzinertia.cli.app import (
-    LinkOption,
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
-    load_model,
-    xacro_mapping,
-    xacro_policy,
-)
-from gzinertia.cli.options import FitChoice
+from gzinertia.cli.app import LinkOption, app, load_model
+from gzinertia.cli.options import FitChoice, model_input_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from lxml import etree
 
+    from gzinertia.model_input import ModelInput
     from gzinertia.records import LinkRecord
     from gzinertia.report.plot import HydroMarks
 
@@ -72,6 +61,7 @@ def _title(link: LinkRecord) -> str:
 
 
 @app.command()
+@model_input_options
 def plot(
     file: Annotated[
         Path,
@@ -94,11 +84,8 @@ def plot(
             "model's extent; with --link, true size. The legend states the scale.",
         ),
     ] = "auto",
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
+    *,
+    source: ModelInput,
 ) -> None:
     """Draw links: collision outlines, origin axes, CoM, inertia and fluid ellipsoids.
 
@@ -111,10 +98,7 @@ def plot(
 
     method = fit
     scale = _ellipsoid_scale(ellipsoid_scale)
-    file, doc, root = load_model(
-        file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg),
-        xacro_policy=xacro_policy(xacro_env, trust_xacro),
-    )
+    file, doc, root = load_model(file, source)
     links = select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")

@@ -1,8 +1,8 @@
-"""Rules about a link's rigid inertia: GZI101–GZI112.
+"""Rules about a link's rigid inertia: GZI101–GZI113.
 
 Validity follows shared DESIGN.md §7 (Drake's or gz-math's tolerance, ``--tolerance``);
 plausibility compares the inertia with a uniform solid filling the link's collision geometry
-(its visuals for a link without collisions; GZI112 when there is neither:
+(its visuals for a link without collisions; GZI113 when there is neither:
 :mod:`gzinertia.physics.shapes`): mass against volume (density), radius of gyration against the
 solid's, centre of mass against the collisions' bounding box.
 """
@@ -265,9 +265,9 @@ def _unjudged_reason(ctx: LinkContext) -> str | None:
     return "no <visual> either"
 
 
-@document_rule("GZI112")
+@document_rule("GZI113")
 def inertia_not_judged(doc: DocumentContext) -> Iterator[Finding]:
-    """GZI112 inertia-not-judged: moving links with no collision and no usable visual, so
+    """GZI113 inertia-not-judged: moving links with no collision and no usable visual, so
     GZI105 and GZI106 have nothing to compare their mass and inertia with; one finding per
     top-level model, at the heaviest such link, naming them all."""
     by_model: dict[str, list[tuple[LinkContext, str]]] = {}
@@ -292,7 +292,7 @@ def inertia_not_judged(doc: DocumentContext) -> Iterator[Finding]:
         )
         inertial = anchor.link.inertial
         values = {"links": names, "masses": [ctx.link.inertial.mass for ctx, _ in group]}
-        yield finding("GZI112", inertial.source or anchor.where, anchor.name, message, values)
+        yield finding("GZI113", inertial.source or anchor.where, anchor.name, message, values)
 
 
 @link_rule("GZI106")
@@ -382,6 +382,25 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
         "write the six values as child elements <ixx>…</ixx> … <izz>…</izz>"
     )
     yield finding("GZI109", where, ctx.name, message, {"mass": inertial.mass})
+
+
+@link_rule("GZI112")
+def mass_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI112 mass-not-parsed: ``<mass>`` without text (libsdformat's default 1 kg applies)."""
+    for note in ctx.notes_with("mass-defaulted"):
+        attributes = note.data.get("attributes", "")
+        written = note.data.get("value")
+        said = (f"its value attribute says {written} kg" if written is not None
+                else f"its attributes {attributes} are not read" if attributes
+                else "the element is empty")
+        message = (
+            f"<mass> has no text, so libsdformat reads the spec's default, 1 kg ({said}): the "
+            f"link simulates with 1 kg and the written inertia, which was probably computed "
+            f"for another mass; write the mass as the element's text, <mass>"
+            f"{written if written is not None else 'M'}</mass>, and check <inertia> against it"
+        )
+        yield finding("GZI112", note.source, ctx.name, message,
+                      {"mass": ctx.link.inertial.mass, "attribute_mass": written})
 
 
 @link_rule("GZI110")
