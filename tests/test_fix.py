@@ -497,7 +497,10 @@ def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
     assert err.count(": nearest (") == len(cases), err
     assert _libsdformat_inertia_errors(path) == []
     assert _drake_replaced(path) == {}
-    assert not _codes(path)
+    # nothing left to repair; the links have no geometry, so the audit says (info) that it
+    # could not judge their plausibility: one GZI113 for the model
+    remaining = _codes(path)
+    assert set().union(*remaining.values()) <= {"GZI113"}, remaining
 
 
 def test_zero_mass_gets_mass_and_inertia_from_geometry(

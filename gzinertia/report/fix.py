@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gzinertia.edit.fix import FixResult, LinkFix
+from gzinertia.wording import number
 
 
 def _pct(x: float) -> str:
@@ -48,7 +49,7 @@ def describe_link(fix: LinkFix) -> str:
         text = (
             f"{fix.link}: {r.method} ({codes}): wrote <inertial>: {fix.mass_after:.6g} kg, "
             "principal moments "
-            + " ".join(f"{v:.6g}" for v in sorted(r.I_after.diagonal()))
+            + " ".join(number(v, 6) for v in sorted(r.I_after.diagonal()))
             + f" kg*m^2 (in link axes), centre of mass at the {fix.shapes}' centroid"
         )
         return text
@@ -57,11 +58,11 @@ def describe_link(fix: LinkFix) -> str:
             f"{fix.link}: transcribed ({codes}): wrote the URDF-style <inertia> attributes as "
             "the child elements SDFormat reads; the link simulated with the spec's unit inertia, "
             "now principal moments "
-            + " ".join(f"{v:.6g}" for v in sorted(np.linalg.eigvalsh(r.I_after)))
+            + " ".join(number(v, 6) for v in sorted(np.linalg.eigvalsh(r.I_after)))
             + " kg*m^2"
         )
-    before = " ".join(f"{v:.6g}" for v in r.moments_before)
-    after = " ".join(f"{v:.6g}" for v in r.moments_after)
+    before = " ".join(number(v, 6) for v in r.moments_before)
+    after = " ".join(number(v, 6) for v in r.moments_after)
     change = " ".join(_pct(v) for v in r.moment_change)
     text = (
         f"{fix.link}: {r.method} ({codes}): principal moments {before} -> {after} kg*m^2 "
