@@ -346,8 +346,11 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
         bodies: dict[str, list[LinkRecord]] = {}
         for record in records:
             bodies.setdefault(record.body or model, []).append(record)
+        by_body: dict[str, list[tuple[LinkRecord, ProxyEvidence]]] = {}
+        for record, e in evidence:
+            by_body.setdefault(record.body or model, []).append((record, e))
         for body, links in bodies.items():
-            yield from _proxies_of_body(doc, h, body, links, evidence)
+            yield from _proxies_of_body(doc, h, body, links, by_body.get(body, []))
 
 
 def _proxies_of_body(
@@ -357,16 +360,15 @@ def _proxies_of_body(
     links: list[LinkRecord],
     evidence: list[tuple[LinkRecord, ProxyEvidence]],
 ) -> Iterator[Finding]:
-    """GZI304's findings on one free body (``links``): each proxy that matters on its own,
-    then one for those that matter only together."""
+    """GZI304's findings on one free body (``links``, and the ``evidence`` of its links):
+    each proxy that matters on its own, then one for those that matter only together."""
     rho = h.fluid.density
-    names = {link.name for link in links}
-    own = [(record, e) for record, e in evidence if record.name in names and e.reasons]
+    own = [(record, e) for record, e in evidence if e.reasons]
     if not own:
         return
     weight = float(sum(link.inertial.mass for link in links))  # kg: the body's weight / g
     if not (math.isfinite(weight) and weight > 0.0):
-        weight = rho * sum(e.visual_volume for record, e in evidence if record.name in names)
+        weight = rho * sum(e.visual_volume for _, e in evidence)
     size = (weight / rho) ** (1.0 / 3.0) if weight > 0.0 else 0.0  # m: its water's cube
     small: list[tuple[LinkRecord, float]] = []
     for record, e in own:
