@@ -512,8 +512,10 @@ class FixedFile(ValueRecord):
     """What :func:`fix` made: the file's new ``text``, per repaired link its
     :class:`~gzinertia.edit.fix.LinkFix` (the codes repaired, ``repair``: ``I_BBcm_I`` before
     and after, about the centre of mass in the inertial frame's axes, their principal moments
-    and ``relative_change``; the mass and ``p_BoBcm_B`` before and after), and ``pending``:
-    repairs that could not be written into a xacro (where to write which value)."""
+    and their change, ``relative_change`` (of the largest) and ``moment_change`` (of each),
+    ``boundary``: the face of the valid set the result sits on; the mass and ``p_BoBcm_B``
+    before and after), and ``pending``: repairs that could not be written into a xacro (where
+    to write which value)."""
 
     text: str
     links: tuple[LinkFix, ...]

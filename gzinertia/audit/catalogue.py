@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from gzinertia.audit.findings import RuleInfo, Severity
 
-__all__ = ["RULE_INFOS"]
+__all__ = ["RULE_INFOS", "rule_range"]
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str) -> tuple[str, RuleInfo]:
@@ -122,6 +122,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "uses 1 kg: the inertia was written for another mass.",
         ),
         _rule(
+            "GZI113",
+            "inertia-not-judged",
+            "info",
+            "A moving link with no <collision> and no visual geometry to judge its mass and "
+            "inertia by: the plausibility rules (GZI105, GZI106) could not check them.",
+        ),
+        _rule(
             "GZI201",
             "added-mass-sdf-version",
             "warning",
@@ -226,7 +233,8 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "buoyancy-proxy-collision",
             "warning",
             "The link's collisions look like a buoyancy proxy: a small fraction of its "
-            "visuals' volume, or away from their centre; added mass fitted to them is wrong.",
+            "visuals' volume, or away from their centre, changing its free body's buoyancy "
+            "by more than 2 % of its weight; added mass fitted to them is wrong.",
         ),
         _rule(
             "GZI305",
@@ -276,3 +284,10 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
         ),
     ]
 )
+
+
+def rule_range() -> str:
+    """``"GZI001–GZI405"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    dash between them), the one place help texts and docs take the rules' range from."""
+    codes = sorted(RULE_INFOS)
+    return f"{codes[0]}–{codes[-1]}"

@@ -1,8 +1,8 @@
 """Which files an audit reads: ``PATH...`` → SDFormat files, in a deterministic order.
 
-* A directory is searched recursively for ``*.sdf`` and ``*.world`` files (``model.sdf``
-  included), and URDF and xacro files; hidden directories (``.git``, ``.venv``...) are not
-  entered (the default ``exclude``).
+* A directory is searched recursively for :data:`SEARCHED_PATTERNS` (``*.sdf``, ``*.world``,
+  ``*.urdf``, ``*.xacro``; ``model.sdf`` included); hidden directories (``.git``,
+  ``.venv``...) are not entered (the default ``exclude``).
 * Files that hold a model in a form the audit cannot read are listed as skipped, each with why
   and what to run instead, wherever they are found (in a folder or given by name): SDFormat
   templates that are not XML until rendered (``*.sdf.erb``, ``*.sdf.em``, ``*.sdf.in``,
@@ -48,12 +48,14 @@ if TYPE_CHECKING:
 __all__ = [
     "OTHER_FORMATS",
     "SDF_SUFFIXES",
+    "SEARCHED_PATTERNS",
     "TEMPLATE_SUFFIXES",
     "Target",
     "TargetState",
     "discover",
     "is_sdf_file",
     "other_format",
+    "searched_patterns_text",
     "template_kind",
 ]
 
@@ -65,6 +67,16 @@ OTHER_FORMATS = (".xacro", ".urdf", *(".urdf" + t for t in TEMPLATE_SUFFIXES))
 #: URDF and xacro are read (as Gazebo converts them: gzinertia.urdf); a xacro that holds only
 #: macros is reported skipped by the runner, with why.
 URDF_READ = (".urdf", ".xacro", ".urdf.xacro")
+
+#: The model files a folder is searched for, as shell patterns (templates of them are found
+#: too, and listed as skipped): what ``audit --help`` and the GitHub Action's ``paths`` say.
+SEARCHED_PATTERNS: tuple[str, ...] = tuple(f"*{s}" for s in (*SDF_SUFFIXES, ".urdf", ".xacro"))
+
+
+def searched_patterns_text() -> str:
+    """``"*.sdf, *.world, *.urdf and *.xacro"``: :data:`SEARCHED_PATTERNS` in prose."""
+    *rest, last = SEARCHED_PATTERNS
+    return f"{', '.join(rest)} and {last}"
 
 TargetState = Literal["audit", "skipped", "error"]
 

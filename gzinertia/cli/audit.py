@@ -1,4 +1,5 @@
-"""``gzinertia audit``: a physics lint for SDFormat model repositories (rules GZI001–GZI212).
+"""``gzinertia audit``: a physics lint for SDFormat model repositories (the rules of
+:data:`gzinertia.audit.catalogue.RULE_INFOS`).
 
 Exit status: 0 when nothing is at or above ``--fail-on``; 1 when something is; 2 for a usage
 error or a file that could not be read (the other files are still audited and reported).
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from gzinertia.audit.catalogue import rule_range
+from gzinertia.audit.discover import searched_patterns_text
 from gzinertia.cli.app import app
 from gzinertia.cli.options import (
     FormatChoice,
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
 
 __all__ = [
+    "AUDIT_HELP",
     "PROGRESS_MIN_FILES",
     "audit",
     "docs_base_uri",
@@ -37,15 +41,25 @@ __all__ = [
 PROGRESS_MIN_FILES = 20
 
 
-@app.command()
+#: ``audit --help``'s text: the rules' range from the registry (:func:`rule_range`).
+AUDIT_HELP = f"""Audit SDFormat models for inertia and added-mass mistakes (rules {rule_range()}).
+
+Every finding names the rule, the file and line, the link, the numbers that prove it and
+the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
+<!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
+Every report names the settings files that changed what was checked.
+"""
+
+
+@app.command(help=AUDIT_HELP)
 @model_input_options
 # duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
     paths: Annotated[
         list[str],
         typer.Argument(
-            help="SDFormat, URDF or xacro files or folders (searched for *.sdf, *.world, *.urdf, "
-            "*.xacro); - reads one SDFormat file from "
+            help=f"SDFormat, URDF or xacro files or folders (searched for "
+            f"{searched_patterns_text()}); - reads one SDFormat file from "
             "standard input (reported as <stdin>, includes relative to the working directory)."
         ),
     ],
@@ -188,13 +202,8 @@ def audit(
     *,
     source: ModelInput,
 ) -> None:
-    """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI212).
-
-    Every finding names the rule, the file and line, the link, the numbers that prove it and
-    the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
-    <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
-    Every report names the settings files that changed what was checked.
-    """
+    """Audit SDFormat models for inertia and added-mass mistakes (:data:`AUDIT_HELP`: the
+    command's help, its rules' range taken from the registry)."""
     from functools import partial
 
     from gzinertia import __version__

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -22,6 +23,28 @@ if TYPE_CHECKING:
 __all__ = ["MAX_ROWS", "plot"]
 
 MAX_ROWS = 8
+
+
+def _ellipsoid_scale(text: str) -> float | None:
+    """``--ellipsoid-scale``: ``None`` for auto, else a positive finite factor (a
+    :class:`GzInertiaError` otherwise: one line, exit status 2)."""
+    from gzinertia.numbers import NumberError, read_number
+
+    if text.strip().lower() == "auto":
+        return None
+    try:
+        value = read_number(text.strip())
+    except NumberError as exc:
+        value = math.nan
+        why = str(exc)
+    else:
+        why = ""
+    if not (math.isfinite(value) and value > 0.0):
+        raise GzInertiaError(
+            f"--ellipsoid-scale must be auto or a positive factor, not {text!r}"
+            + (f" ({why})" if why else "")
+        )
+    return value
 
 
 def _title(link: LinkRecord) -> str:
@@ -52,6 +75,15 @@ def plot(
     fit: Annotated[
         FitChoice, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
     ] = "volume",
+    ellipsoid_scale: Annotated[
+        str,
+        typer.Option(
+            "--ellipsoid-scale",
+            help="Scale of the equivalent inertia ellipsoids: a positive factor (1: true "
+            "size), or auto (default): in the whole model's view, each at most 75 % of the "
+            "model's extent; with --link, true size. The legend states the scale.",
+        ),
+    ] = "auto",
     *,
     source: ModelInput,
 ) -> None:
@@ -61,16 +93,19 @@ def plot(
     world frame.
     """
     from gzinertia.physics.rotation import Pose
-    from gzinertia.report.plot import link_drawing, render
+    from gzinertia.report.plot import link_drawing, render, scale_inertia_ellipsoids
     from gzinertia.selection import select_links
 
     method = fit
+    scale = _ellipsoid_scale(ellipsoid_scale)
     file, doc, root = load_model(file, source)
     links = select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")
     if link is None:
-        drawings = [link_drawing(lk, lk.X_WB, method) for lk in links]
+        drawings, label = scale_inertia_ellipsoids(
+            [link_drawing(lk, lk.X_WB, method) for lk in links], scale
+        )
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
         hydro: list[HydroMarks | None] | None = [_hydro_marks(file, links, root)]
@@ -79,9 +114,17 @@ def plot(
             raise GzInertiaError(
                 f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
             )
-        rows = [(_title(lk), [link_drawing(lk, Pose(), method)]) for lk in links]
+        label = "equivalent inertia ellipsoid (true size)"
+        rows = []
+        for lk in links:  # each link in its own row and frame: no model to cap against
+            scaled, label = scale_inertia_ellipsoids([link_drawing(lk, Pose(), method)],
+                                                     1.0 if scale is None else scale)
+            rows.append((_title(lk), scaled))
         hydro = _link_hydro_marks(file, links, root)
-    render(rows, output, hydro)
+    render(rows, output, hydro, inertia_label=label)
+    if "scaled" in label:
+        print(f"{file}: {label[len('equivalent inertia ellipsoid ('):-1]} "
+              "(--ellipsoid-scale 1 draws them true size)", file=sys.stderr)
     for _, drawings in rows:
         for d in drawings:
             if d.note:

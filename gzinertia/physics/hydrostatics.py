@@ -547,6 +547,9 @@ class ModelHydrostatics(ValueRecord):
     links: tuple[LinkHydrostatics, ...]
     g_W: Vec3
     X_WM: Pose | None
+    #: The fluid's density when it is uniform (kg/m³), ``None`` in a graded world: then
+    #: :attr:`fluid_density` is that density exactly, not the round trip through the forces.
+    uniform_density: float | None = None
 
     @property
     def mass(self) -> float:
@@ -598,10 +601,13 @@ class ModelHydrostatics(ValueRecord):
 
     @property
     def fluid_density(self) -> float:
-        """``buoyancy / (g·volume)`` (kg/m³): the density the buoyancy corresponds to (NaN
-        without volume)."""
+        """The density the buoyancy corresponds to (kg/m³; NaN without volume): in a uniform
+        fluid the fluid's own (:attr:`uniform_density`), in a graded one ``buoyancy /
+        (g·volume)``, the layers' mix."""
         d = self.g * self.volume
-        return self.buoyancy / d if d > 0 else math.nan
+        if not d > 0:
+            return math.nan
+        return self.uniform_density if self.uniform_density is not None else self.buoyancy / d
 
     @property
     def net(self) -> float:
@@ -674,7 +680,8 @@ class ModelHydrostatics(ValueRecord):
             groups.setdefault(link.body or self.name, []).append(link)
         if len(groups) == 1:
             return (self,)
-        return tuple(ModelHydrostatics(name, tuple(group), self.g_W, self.X_WM)
+        return tuple(ModelHydrostatics(name, tuple(group), self.g_W, self.X_WM,
+                                       self.uniform_density)
                      for name, group in groups.items())
 
     def in_model_frame(self, p_W: Any) -> Vec3 | None:
@@ -700,5 +707,6 @@ def model_hydrostatics(
         groups.setdefault(top_model(link), []).append(link_hydrostatics(link, fluid))
     poses = model_poses or {}
     g_W = np.asarray(fluid.g_W, dtype=float)
-    return [ModelHydrostatics(name, tuple(group), g_W, poses.get(name))
+    uniform = fluid.density if fluid.kind == "uniform" else None
+    return [ModelHydrostatics(name, tuple(group), g_W, poses.get(name), uniform)
             for name, group in groups.items()]

@@ -18,6 +18,7 @@ from gzinertia.physics.hydrostatics import (
     gazebo_volume_causes,
 )
 from gzinertia.records import BuoyancyWorld
+from gzinertia.wording import number
 
 #: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
 DIFFERENCE_TOLERANCE = 1e-6
@@ -193,11 +194,11 @@ def _fmt(v: Any, unit: str = "m", why: str = "undefined") -> str:
         return "-"
     if any(x is None for x in v):
         return why
-    return "(" + ", ".join(f"{x:.4g}" for x in v) + f") {unit}"
+    return "(" + ", ".join(number(x) for x in v) + f") {unit}"
 
 
 def _scalar(x: float | None, why: str = "-", unit: str = "") -> str:
-    return why if x is None else f"{x:.4g}{unit}"
+    return why if x is None else f"{number(x)}{unit}"
 
 
 def _undefined(m: dict[str, Any]) -> tuple[str, str]:
