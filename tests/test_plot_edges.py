@@ -183,3 +183,15 @@ def test_json_fluid_density_is_the_fluid_s(
         assert code == 0, err
         densities = re.findall(r'"fluid_density": ([^,\n}]+)', out)
         assert densities and all(float(d) == rho for d in densities), densities
+
+
+def test_the_floating_line_never_reads_minus_zero() -> None:
+    """A level hull at rest floats with heave, roll and pitch of -0.0 as often as 0.0 (the
+    sign of a zero difference): the line reads +0 for each."""
+    from gzinertia.report.hydrostatics import _flotation_lines
+
+    fl = {"floats": True, "z_surface": -0.0, "heave": -0.0, "roll": -0.0, "pitch": -0.0,
+          "converged": True, "draft": 0.25, "waterplane_area": 1.0, "KB": 0.125, "KG": 0.1,
+          "BM_T": 0.33, "BM_L": 0.33, "GM_T": 0.355, "GM_L": 0.355}
+    lines = _flotation_lines(fl, "")
+    assert not any(re.search(r"-0(?![.\deE])", line) for line in lines), lines

@@ -251,12 +251,13 @@ def _body_lines(b: dict[str, Any], when: str) -> list[str]:
 def _flotation_lines(fl: dict[str, Any] | None, indent: str) -> list[str]:
     lines: list[str] = []
     if fl is not None and not fl["floats"]:
-        lines.append(f"{indent}surface at z = {fl['z_surface']:g}: the hull cannot carry the "
-                     "weight with any part dry (neutral or heavier): no waterline")
+        lines.append(f"{indent}surface at z = {number(fl['z_surface'], 6)}: the hull cannot carry "
+                     "the weight with any part dry (neutral or heavier): no waterline")
     elif fl is not None:
+        heave, roll, pitch = (fl[k] + 0.0 for k in ("heave", "roll", "pitch"))  # never -0
         lines.append(
-            f"{indent}floating at z = {fl['z_surface']:g}: heave {fl['heave']:+.4g} m, roll "
-            f"{fl['roll']:+.4g} rad, pitch {fl['pitch']:+.4g} rad from the file's pose"
+            f"{indent}floating at z = {number(fl['z_surface'], 6)}: heave {heave:+.4g} m, roll "
+            f"{roll:+.4g} rad, pitch {pitch:+.4g} rad from the file's pose"
             f"{'' if fl['converged'] else ' (no trim found: level, heave only)'}; draft "
             f"{fl['draft']:.4g} m, "
             f"waterplane {fl['waterplane_area']:.4g} m^2"
