@@ -1,6 +1,6 @@
 """``audit --xacro-arg name:=value`` and the settings' ``xacro-args`` (per glob): the
-arguments reach every xacro file, in worker processes too, and enter the cache key (changed
-arguments are a miss, the same ones a hit)."""
+arguments reach every xacro file, in worker processes too, and each cache entry records the
+arguments its expansion read (changed arguments are a miss, the same ones a hit)."""
 
 from __future__ import annotations
 
@@ -90,10 +90,12 @@ def test_changed_args_miss_the_cache_and_the_same_args_hit_it(
 
     first = run("3")
     assert checked == [str(robot)] and _codes(first) == {"GZI104"}
-    other = run("1")  # another argument: another key, checked again
+    same = run("3")  # the same arguments: served from the cache
+    assert checked == [str(robot)] and same == first
+    other = run("1")  # another value of an argument the file reads: checked again
     assert checked == [str(robot)] * 2 and not other.findings
-    again = run("3")  # the first arguments again: served from the cache
-    assert checked == [str(robot)] * 2 and again == first
+    again = run("3")  # the entry holds the last run's arguments: checked again
+    assert checked == [str(robot)] * 3 and again == first
 
 
 def test_settings_give_args_per_glob_and_the_command_line_wins(

@@ -27,7 +27,7 @@ from gzinertia.record_base import ValueRecord
 if TYPE_CHECKING:
     from lxml import etree
 
-    from gzinertia.audit.cache import AuditCache
+    from gzinertia.audit.cache import AuditCache, CachedResult
     from gzinertia.audit.context import DocumentContext
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
@@ -186,8 +186,9 @@ def _audit_file(
                 xacro_policy=config.xacro_policy(read_roots) if is_xacro_path(path) else None,
             )
         found = check_document(doc, config, tree)
-    except MacrosOnlyError as exc:
-        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [])
+    except MacrosOnlyError as exc:  # cached with its reason: what it read is known
+        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [],
+                          exc.dependencies, taken)
     except GzInertiaError as exc:
         return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
     except _RuleError as exc:
@@ -210,7 +211,7 @@ def _audited(
 ) -> Iterator[FileResult]:
     """Each target's result, in order: from the cache where it is up to date, else checked,
     spread over ``jobs`` processes when enough files need checking."""
-    cached: dict[int, list[Finding]] = {}
+    cached: dict[int, CachedResult] = {}
     if cache is not None:
         for i, target in enumerate(targets):
             if target.state == "audit":
@@ -239,13 +240,16 @@ def _audited(
 
 
 def _in_order(
-    targets: Sequence[Target], cached: dict[int, list[Finding]], checked: Iterator[FileResult]
+    targets: Sequence[Target], cached: dict[int, CachedResult], checked: Iterator[FileResult]
 ) -> Iterator[FileResult]:
     for i, target in enumerate(targets):
         if target.state != "audit":
             yield FileResult(FileStatus(target.path, target.state, target.message), [])
         elif i in cached:
-            yield FileResult(FileStatus(target.path, "ok"), cached[i])
+            hit = cached[i]
+            status = (FileStatus(target.path, "ok") if hit.skipped is None
+                      else FileStatus(target.path, "skipped", hit.skipped))
+            yield FileResult(status, hit.findings)
         else:
             yield next(checked)
 
@@ -313,10 +317,20 @@ def open_cache(
 
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
-        net_buoyancy=config.net_buoyancy, xacro_args=config.xacro_args,
-        xacro_env=config.xacro_env, trust_xacro=config.trust_xacro,
+        net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
+        trust_xacro=config.trust_xacro,
     )
-    return AuditCache(folder, key, search)
+    return AuditCache(folder, key, search, config.xacro_args_for)
+
+
+def _forget_packages() -> None:
+    """ROS packages are found again, as they are now (a process may audit twice, with a
+    package moved in between); nothing to forget where none was looked for."""
+    import sys
+
+    ros_packages = sys.modules.get("gzinertia.urdf.ros_packages")
+    if ros_packages is not None:
+        ros_packages.forget_packages()
 
 
 def audit(
@@ -347,6 +361,7 @@ def audit(
     folders a xacro file's reads may reach besides its own folder, package and the package
     paths (default: the folders among ``paths``).
     """
+    _forget_packages()
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
     targets = discover(paths) if targets is None else list(targets)  # given: already found
@@ -368,7 +383,7 @@ def audit(
         status, found = result.status, result.findings
         statuses.append(status)
         if cache is not None and result.digest is not None:
-            cache.store(target.path, result.digest, found, result.dependencies)
+            cache.store(target.path, result.digest, found, result.dependencies, status)
         if status.status == "ok":
             for f in found:
                 file = spelling.of(f.file)

@@ -21,6 +21,7 @@ __all__ = [
     "ENV_ROS_PACKAGE_PATH",
     "MAX_DEPTH",
     "find_package",
+    "forget_packages",
     "package_roots",
     "packages_under",
     "resolve_package_uri",
@@ -66,6 +67,19 @@ def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | 
         if found is not None:
             return found
     return None
+
+
+#: How many times :func:`forget_packages` was called in this process: a limited child that
+#: outlives one audit (:mod:`gzinertia.urdf.xacro_sandbox`) forgets its packages when it sees
+#: another value.
+EPOCH = 0
+
+
+def forget_packages() -> None:
+    """Forgets the packages found so far (:func:`packages_under` walks each root again)."""
+    global EPOCH
+    EPOCH += 1
+    packages_under.cache_clear()
 
 
 @functools.lru_cache(maxsize=64)
