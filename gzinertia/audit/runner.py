@@ -229,6 +229,7 @@ def _audited(
         )
         jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
+        _preload(to_check, search)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
@@ -237,6 +238,19 @@ def _audited(
         for path in to_check
     )
     yield from _in_order(targets, cached, checked)
+
+
+def _preload(paths: Sequence[str], search: Sequence[str]) -> None:
+    """Imports what checking ``paths`` surely needs before worker processes are forked, so
+    that each inherits it instead of importing it again: the checks (and NumPy) and, for xacro
+    files, xacro (:func:`gzinertia.urdf.xacro_sandbox.warm`: no model file is read)."""
+    import gzinertia.audit.rules  # noqa: F401
+    from gzinertia.sdf.model_file import is_xacro_path
+
+    if any(is_xacro_path(p) for p in paths):
+        from gzinertia.urdf.xacro_sandbox import warm
+
+        warm(list(search))
 
 
 def _in_order(
