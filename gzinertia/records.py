@@ -74,6 +74,8 @@ class Note(ValueRecord):
     shared by every instance of it). ``data`` holds the facts the message states, by name, for
     rules that build their own message (never parse ``message``): ``inertia-defaulted`` has
     ``attributes`` (URDF-style attributes written on ``<inertia>``, ``""`` if none);
+    ``mass-defaulted`` has ``attributes`` (on ``<mass>``) and ``value`` (its ``value``
+    attribute, when written);
     ``unresolved-include`` has ``uri`` and ``not_downloaded`` (``"true"`` when the message already
     says a remote model is never downloaded)."""
 

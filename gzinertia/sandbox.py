@@ -12,7 +12,8 @@ bound) ends as an outcome the caller words as one line, never as a dead or hung 
   signal that killed it (``SIGSEGV``, ``SIGABRT``, the ``SIGKILL`` of the kernel's OOM killer or
   of the wall-clock limit).
 * Where ``fork`` is unsafe (other Python threads running: a lock one of them holds would stay
-  held in the child), a :class:`Helper` process (``python -I``, started once per process and
+  held in the child; for native steps, any other thread at all: :func:`process_is_single_threaded`),
+  a :class:`Helper` process (``python -I``, started once per process and
   kind of work) forks the children instead: it runs a ``handle(request)`` function named by
   its boot line (:func:`serve_forever`).
 
@@ -49,6 +50,7 @@ __all__ = [
     "fork_is_safe",
     "limit_memory",
     "limit_self",
+    "process_is_single_threaded",
     "read_exactly",
     "run_forked",
     "serve_forever",
@@ -229,6 +231,18 @@ def fork_is_safe() -> bool:
     """Whether this process may ``fork`` a child that runs Python (no other thread could hold
     a lock the child needs)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def process_is_single_threaded() -> bool:
+    """Whether this process runs no other thread at all, Python or native (``/proc/self/task``
+    holds one entry; ``False`` where that cannot be read). A native library's thread pool that
+    already ran here (manifold3d's workers, OpenMP's team after a Capytaine solve) is not
+    rebuilt in a forked child: a child that calls into the library may wait forever on a worker
+    that does not exist there. Steps that run native code fork only from such a process."""
+    try:
+        return hasattr(os, "fork") and len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 _LENGTH = 8  # bytes of the big-endian length before each pickled message

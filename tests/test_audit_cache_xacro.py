@@ -67,7 +67,7 @@ def test_the_second_run_of_a_ros_workspace_comes_from_the_cache(
     cache = tmp_path / "cache"
     first = _audit(ws, cache)
     assert len(checked) == ws.files  # robots and fragments, all checked once
-    assert {s.status for s in first.files} == {"ok", "skipped"}  # fragments: macros only
+    assert {s.status for s in first.files} == {"ok", "skipped"}  # fragments: skipped, why
     second = _audit(ws, cache)
     assert len(checked) == ws.files, "the second run checked files again"
     assert first == second == _audit(ws, None)
@@ -156,10 +156,10 @@ def test_a_moved_package_invalidates_the_files_that_found_it_and_no_other(
     old.rename(moved)  # the same package.xml, elsewhere under the package path
     before = len(checked)
     after = _audit(ws, cache)
-    # Every file but the hulls includes the shared snippets through $(find): all are checked
-    # again, the shared package's own files under their new names.
-    expected = {str(p) for p in ws.robots + ws.fragments
-                if not p.is_relative_to(old) and p.name != "hull.xacro"}
+    # Every robot includes the shared snippets through $(find): all are checked again, and
+    # the shared package's own files under their new names. The fragments elsewhere are
+    # skipped for what their own text says (a <robot> without a name): their bytes decide.
+    expected = {str(p) for p in ws.robots}
     expected |= {str(moved / p.relative_to(old)) for p in ws.fragments if p.is_relative_to(old)}
     assert _edited(checked, before) == expected
     assert after == _audit(ws, None)
@@ -199,3 +199,33 @@ def test_a_xacro_argument_invalidates_the_files_that_read_it(
     before = len(checked)
     _audit(ws, cache, config("-20"))
     assert _edited(checked, before) == set()
+
+
+def test_a_cached_fragment_still_says_what_includes_it_now(
+    ws: Workspace, tmp_path: Path, checked: list[str]
+) -> None:
+    """A fragment's skip names the audited file that includes it, which other files decide:
+    served from the cache, the reason is the stored one and the includer is found again."""
+    cache = tmp_path / "cache"
+    pkg = ws.packages["vehicle0_description"]
+    library = pkg / "urdf" / "library.urdf.xacro"  # named, includes macros: expanded, no link
+    library.write_text(f'<robot name="lib" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                       f'  <xacro:include filename="$(find {SHARED})/urdf/snippets.xacro"/>\n'
+                       "</robot>\n")
+
+    def status(result: AuditResult) -> str:
+        (found,) = [s for s in result.files if s.path == str(library)]
+        assert found.status == "skipped"
+        return found.message
+
+    first = _audit(ws, cache)
+    assert "no audited file includes it" in status(first)
+    user = pkg / "urdf" / "user.urdf.xacro"
+    user.write_text('<robot name="user" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="library.urdf.xacro"/>\n'
+                    '  <link name="a"/>\n</robot>\n')
+    before = len(checked)
+    second = _audit(ws, cache)
+    assert _edited(checked, before) == {str(user)}  # the library came from the cache
+    assert f"audited through {user}" in status(second)
+    assert second == _audit(ws, None)

@@ -406,10 +406,12 @@ def _entries_by_line(
 @dataclass(frozen=True, repr=False, eq=False)
 class CachedResult(Record):
     """A file's stored result: its findings, and ``skipped``, the reason the audit skipped it
-    (``None``: it was checked)."""
+    as read alone (``None``: it was checked)."""
 
     findings: list[Finding]
     skipped: str | None = None
+    #: For a skipped fragment: why it is one (the run says what includes it).
+    fragment: str | None = None
 
 
 class AuditCache:
@@ -512,20 +514,22 @@ class AuditCache:
                 if self._resolution(kind, uri, base) != resolved:
                     return None
             stored = entry["findings"]
-            skipped = entry.get("skipped")
-            if not isinstance(stored, list) or not isinstance(skipped, (str, type(None))):
+            skipped, fragment = entry.get("skipped"), entry.get("fragment")
+            if not isinstance(stored, list) or not isinstance(skipped, (str, type(None))) \
+                    or not isinstance(fragment, (str, type(None))):
                 return None
             findings = [_finding_from_json(f) for f in stored]
         except (AttributeError, KeyError, TypeError, ValueError):  # a damaged entry
             return None
-        return CachedResult(findings, skipped)
+        return CachedResult(findings, skipped, fragment)
 
     def store(
         self, path: str, digest: str, findings: Sequence[Finding], deps: Sequence[Dependency],
-        status: FileStatus | None = None,
+        status: FileStatus | None = None, fragment: str | None = None,
     ) -> None:
         """Records ``path``'s findings and what they depend on (``status``: a file skipped for
-        what it holds, with its reason; default: checked). ``digest`` is that of the bytes
+        what it holds, with its reason, and ``fragment``, why it is a fragment; default:
+        checked). ``digest`` is that of the bytes
         as they were before the check read them: if the file changed during the check, the
         entry no longer matches it. (Included files and meshes are digested here, after the
         check; one edited during that file's check may keep its stale entry until it changes
@@ -546,6 +550,7 @@ class AuditCache:
         }
         if status is not None and status.status == "skipped":
             entry["skipped"] = status.message
+            entry["fragment"] = fragment
         entry["mac"] = entry_mac(self._mac_key, key, entry)
         self._stored[key] = entry
 

@@ -36,6 +36,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "model://): only gz-sim's search by path finds it.",
         ),
         _rule(
+            "GZI003",
+            "collision-mesh-unusable",
+            "warning",
+            "A collision mesh that is missing (not found, a git-lfs pointer), unreadable, empty "
+            "or refused: the geometry rules could not judge its link.",
+        ),
+        _rule(
             "GZI101",
             "mass-not-positive",
             "error",
@@ -106,6 +113,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "error",
             '<inertial auto="true"> cannot be computed for a collision (no volume, bad '
             "density, none).",
+        ),
+        _rule(
+            "GZI112",
+            "mass-not-parsed",
+            "error",
+            "<mass> has no number as its text (e.g. URDF-style value=\"500\"), so libsdformat "
+            "uses 1 kg: the inertia was written for another mass.",
         ),
         _rule(
             "GZI201",
@@ -251,6 +265,14 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A xacro $(optenv NAME default) took its default because NAME is not among the "
             "environment variables gzinertia may read (--xacro-env): the audited model is the "
             "one built where NAME is unset.",
+        ),
+        _rule(
+            "GZI405",
+            "ros-package-duplicate",
+            "warning",
+            "A $(find pkg) or package://pkg names a package found in more than one place: the "
+            "first on the package path was taken, as ROS takes it; the model may be built "
+            "from the other.",
         ),
     ]
 )

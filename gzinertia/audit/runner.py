@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gzinertia.audit.context import DocumentContext
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
+    from gzinertia.urdf.fragments import Includers
 
 __all__ = [
     "MAX_JOBS",
@@ -154,6 +155,11 @@ class FileResult(ValueRecord):
     findings: list[Finding]
     dependencies: tuple[Dependency, ...] = ()
     digest: str | None = None
+    #: Skipped as a fragment of a robot (:mod:`gzinertia.urdf.fragments`): why.
+    fragment: str | None = None
+    #: A URDF or xacro file that could not be read on its own: a fragment if another audited
+    #: file includes it (decided by :func:`audit`, which sees them all).
+    alone_failed: bool = False
 
 
 def _audit_file(
@@ -168,7 +174,7 @@ def _audit_file(
     ``limits`` caps what reading it may pull in (default: from the environment);
     ``read_roots``: the audited folders (a xacro file's reads may reach them)."""
     from gzinertia.errors import MacrosOnlyError
-    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
+    from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path, read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
 
     taken = None
@@ -176,6 +182,10 @@ def _audit_file(
         from gzinertia.audit.cache import file_digest
 
         taken = file_digest(path)
+    fragment = _static_fragment(path)
+    if fragment is not None:  # cached by its bytes: the reason reads nothing else
+        return FileResult(FileStatus(path, "skipped", fragment), [], (), taken,
+                          fragment=fragment)
     try:
         tree = None
         if path == STDIN_NAME:
@@ -187,10 +197,12 @@ def _audit_file(
             )
         found = check_document(doc, config, tree)
     except MacrosOnlyError as exc:  # cached with its reason: what it read is known
+        from gzinertia.urdf.reader import MACROS_ONLY
+
         return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [],
-                          exc.dependencies, taken)
+                          exc.dependencies, taken, fragment=MACROS_ONLY)
     except GzInertiaError as exc:
-        return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
+        return FileResult(_unreadable(path, exc), [], alone_failed=is_urdf_path(path))
     except _RuleError as exc:
         message = f"{path}: internal error in rule {exc} (please report)"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
@@ -198,6 +210,52 @@ def _audit_file(
         message = f"{path}: internal error, please report ({type(exc).__name__}: {exc})"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
     return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken)
+
+
+def _static_fragment(path: str) -> str | None:
+    """Why the xacro file ``path`` is a fragment without expanding it (a macro library, a
+    nameless ``<robot>``: :func:`~gzinertia.urdf.fragments.static_reason`), else ``None``."""
+    from gzinertia.sdf.model_file import is_xacro_path
+
+    if not is_xacro_path(path):
+        return None
+    from gzinertia.urdf.fragments import outline, static_reason
+
+    shape = outline(path)
+    return None if shape is None else static_reason(shape)
+
+
+def _as_fragment(result: FileResult, includers: Includers) -> FileResult:
+    """``result`` with a fragment's skip said in full: what includes it (audited through it)
+    or that nothing audited does; a URDF or xacro file that failed alone becomes a skipped
+    fragment when an audited file includes it, or when it holds only definitions and
+    includes (what reading it alone ran into is said too)."""
+    from gzinertia.urdf.fragments import only_definitions_and_includes, outline
+
+    status = result.status
+    includer = includers.of(status.path)
+    through = (f"audited through {includer}, which includes it" if includer else
+               "no audited file includes it: audit the file that includes it")
+    if result.fragment is not None:
+        message = f"{status.path}: {result.fragment}; {through}"
+        return replace(result, status=FileStatus(status.path, "skipped", message))
+    if not result.alone_failed:
+        return result
+    shape = outline(status.path) if includer is None else None
+    why = None if shape is None else only_definitions_and_includes(shape)
+    if includer is None and why is None:
+        return result
+    why = why or "a fragment of a robot, not one on its own"
+    message = f"{status.path}: {why}; {through}; on its own: {status.message}"
+    return replace(result, status=FileStatus(status.path, "skipped", message), fragment=why)
+
+
+def _unreadable(path: str, exc: GzInertiaError) -> FileStatus:
+    """The status of a file the reader refused: its one line, and the place it names."""
+    from gzinertia.errors import SdfError
+
+    where = (exc.file, exc.line or 0) if isinstance(exc, SdfError) else (None, 0)
+    return FileStatus(path, "error", _one_line(str(exc)), *where)
 
 
 def _audited(
@@ -263,7 +321,7 @@ def _in_order(
             hit = cached[i]
             status = (FileStatus(target.path, "ok") if hit.skipped is None
                       else FileStatus(target.path, "skipped", hit.skipped))
-            yield FileResult(status, hit.findings)
+            yield FileResult(status, hit.findings, fragment=hit.fragment)
         else:
             yield next(checked)
 
@@ -387,6 +445,7 @@ def audit(
     spelling = _Spellings(targets)
     if read_roots is None:
         read_roots = folders_of(paths)
+    includers: Includers | None = None  # read when a URDF or xacro file needs it
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str, str], Finding] = {}
     for done, (target, result) in enumerate(
@@ -394,10 +453,17 @@ def audit(
             strict=True),
         start=1,
     ):
+        if cache is not None and result.digest is not None:  # as read alone: what includes
+            cache.store(target.path, result.digest, result.findings,  # it is said each run
+                        result.dependencies, result.status, result.fragment)
+        if result.fragment is not None or result.alone_failed:
+            if includers is None:
+                from gzinertia.urdf.fragments import Includers
+
+                includers = Includers([t.path for t in targets if t.state == "audit"], search)
+            result = _as_fragment(result, includers)
         status, found = result.status, result.findings
         statuses.append(status)
-        if cache is not None and result.digest is not None:
-            cache.store(target.path, result.digest, found, result.dependencies, status)
         if status.status == "ok":
             for f in found:
                 file = spelling.of(f.file)

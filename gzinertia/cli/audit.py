@@ -11,15 +11,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import (
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
+from gzinertia.cli.app import app
+from gzinertia.cli.options import (
+    FormatChoice,
+    SeverityChoice,
+    ToleranceChoice,
+    model_input_options,
 )
-from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
+from gzinertia.model_input import ModelInput
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -39,6 +38,7 @@ PROGRESS_MIN_FILES = 20
 
 
 @app.command()
+@model_input_options
 # duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
     paths: Annotated[
@@ -126,11 +126,6 @@ def audit(
         bool,
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -156,6 +151,31 @@ def audit(
             "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
         ),
     ] = None,
+    exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--exclude",
+            help="Leave out files and folders matching these globs (repeatable or comma-"
+            "separated; ruff's semantics: a name matches at any depth, a path with / from the "
+            "working directory). Replaces the settings' exclude and the default (hidden "
+            "folders).",
+        ),
+    ] = None,
+    extend_exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--extend-exclude",
+            help="Like --exclude, but added to the settings' exclude and the default.",
+        ),
+    ] = None,
+    force_exclude: Annotated[
+        bool,
+        typer.Option(
+            "--force-exclude",
+            help="Leave out matching files named on the command line too (as ruff; e.g. for "
+            "pre-commit, which names each file).",
+        ),
+    ] = False,
     fix: Annotated[
         bool,
         typer.Option(
@@ -165,6 +185,8 @@ def audit(
             "0.1 %), in place and atomically; then audit.",
         ),
     ] = False,
+    *,
+    source: ModelInput,
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI212).
 
@@ -195,10 +217,13 @@ def audit(
         fail_on=fail_on,
         density=density,
         tolerance=tolerance,
-        model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
-        xacro_args=_xacro_args(xacro_arg),
-        xacro_env=tuple(xacro_env or ()),
-        trust_xacro=trust_xacro,
+        model_paths=[str(p) for p in source.search_paths],
+        xacro_args=source.xacro_mapping,
+        xacro_env=tuple(sorted(source.xacro_env)),
+        trust_xacro=source.trust_xacro,
+        exclude=None if exclude is None else _globs(exclude),
+        extend_exclude=_globs(extend_exclude or []),
+        force_exclude=force_exclude,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -286,13 +311,9 @@ def docs_base_uri(option: str | None) -> str | None:
     return None
 
 
-def _xacro_args(pairs: list[str] | None) -> dict[str, str] | None:
-    """``--xacro-arg`` values (every xacro file gets them, over its settings' ``xacro-args``)."""
-    if not pairs:
-        return None
-    from gzinertia.cli.app import xacro_mapping
-
-    return xacro_mapping(pairs)
+def _globs(values: list[str]) -> list[str]:
+    """``--exclude`` values: each repeatable, and comma-separated as ruff takes them."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
 def _read_limits(max_links: int | None, max_included_models: int | None) -> "ReadLimits":

@@ -8,25 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-# duplicates: import lists of two commands, alike by shape only
-from gzinertia.cli.app import (
-    LinkOption,
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
-    load_model,
-    xacro_mapping,
-    xacro_policy,
-)
-from gzinertia.cli.options import FitChoice
+from gzinertia.cli.app import LinkOption, app, load_model
+from gzinertia.cli.options import FitChoice, model_input_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from lxml import etree
 
+    from gzinertia.model_input import ModelInput
     from gzinertia.records import LinkRecord
     from gzinertia.report.plot import HydroMarks
 
@@ -49,6 +38,7 @@ def _title(link: LinkRecord) -> str:
 
 
 @app.command()
+@model_input_options
 def plot(
     file: Annotated[
         Path,
@@ -62,11 +52,8 @@ def plot(
     fit: Annotated[
         FitChoice, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
     ] = "volume",
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
+    *,
+    source: ModelInput,
 ) -> None:
     """Draw links: collision outlines, origin axes, CoM, inertia and fluid ellipsoids.
 
@@ -78,10 +65,7 @@ def plot(
     from gzinertia.selection import select_links
 
     method = fit
-    file, doc, root = load_model(
-        file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg),
-        xacro_policy=xacro_policy(xacro_env, trust_xacro),
-    )
+    file, doc, root = load_model(file, source)
     links = select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")

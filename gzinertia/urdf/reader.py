@@ -20,10 +20,13 @@ from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import convert
 from gzinertia.urdf.model import parse_robot
+from gzinertia.urdf.ros_packages import duplicate_package_notes
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
+#: What a xacro file that expands to no link is (a library of macros).
+MACROS_ONLY = "xacro macros only: no <link> after expansion"
 #: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
 CONVERTED_SDF_VERSION = "1.9"
 #: Whether a path names a xacro file, or a URDF or xacro file (by suffix: one home,
@@ -65,19 +68,25 @@ def read_urdf_file(
         included = tuple(xacro_dependencies(name, expansion.inputs))
         if _no_links(text):
             raise MacrosOnlyError(
-                name, None, "xacro macros only: no <link> after expansion (nothing to read; "
-                "audit the file that uses the macros)", dependencies=included,
+                name, None, f"{MACROS_ONLY} (nothing to read; audit the file that uses the macros)",
+                dependencies=included,
             )
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
         )
+        files = [name, *(f for f in dict.fromkeys(expansion.includes) if Path(f).is_file())]
+        duplicates = duplicate_package_notes(
+            ((f, read_file_bytes(f).decode("utf-8", "replace")) for f in files), package_paths)
         return replace(doc, dependencies=(*included, *doc.dependencies),
-                       notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults)))
-    return read_urdf_bytes(
-        read_file_bytes(name), name, package_paths, lump=lump, legacy=legacy, limits=limits
-    )
+                       notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults),
+                              *duplicates))
+    data = read_file_bytes(name)
+    doc = read_urdf_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits)
+    duplicates = duplicate_package_notes([(name, data.decode("utf-8", "replace"))],
+                                         package_paths)
+    return replace(doc, notes=(*doc.notes, *duplicates)) if duplicates else doc
 
 
 def optenv_notes(defaults: Sequence[tuple[str, str]]) -> list[Note]:

@@ -243,7 +243,7 @@ def _worker_step(request: tuple[Any, ...]) -> bytes:
     global _SEEN_EPOCH
     path, args, package_paths, policy, env, cwd, epoch = request
     if epoch != _SEEN_EPOCH:
-        ros_packages.packages_under.cache_clear()
+        ros_packages.forget_packages()
         _SEEN_EPOCH = epoch
     os.environ.clear()
     os.environ.update(env)

@@ -4,10 +4,14 @@ the geometry's).
 
 Where they apply (:func:`hydrostatics_of`): in a world file with gz-sim's Buoyancy plugin, every
 top-level model that moves, in that plugin's fluid. In a model file (or a world without the
-plugin), GZI301 and GZI305 look at the models that nearly hover in Gazebo's default fluid
-(1000 kg/m³, uniform): mean density (mass over the collisions' exact volume) within
-:data:`NEAR_NEUTRAL` of the water's, i.e. submerged vehicles; GZI302 needs the world's plugin
-(the same vehicle may float at the surface of one world and hover in another), and GZI303 a
+plugin), GZI301 and GZI305 look at the models that nearly hover in an assumed fluid of
+1000 kg/m³, uniform (what a Buoyancy system without a density uses): mean density (mass over
+the collisions' exact volume) within :data:`NEAR_NEUTRAL` of the water's, i.e. submerged
+vehicles, and their messages say the fluid is assumed (a model file) or that Gazebo applies no
+buoyancy at all (a world that loads no Buoyancy system: gz-sim's default server configuration
+has none); GZI302 needs the world's plugin (the same vehicle may float at the surface of one
+world and hover in another; a world without one has no water: a crate or a person weighs about
+as much as the water they would displace, and no buoyancy is right for them), and GZI303 a
 graded one (the only kind of Gazebo world with a free surface). The scope
 depends only on masses, poses and collisions, which the editing commands never change (so an
 edit cannot bring a model into scope). Models are taken at the poses the file gives them.
@@ -35,6 +39,7 @@ from gzinertia.records import BuoyancyWorld, LinkRecord
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
     from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
+    from gzinertia.sdf.buoyancy import BuoyancySystem
 
 #: GZI301 looks at bodies whose buoyancy is within this range of their weight (submerged
 #: vehicles, near neutral); heavier ones sink, lighter ones surface.
@@ -58,18 +63,22 @@ class DocumentHydrostatics(ValueRecord):
     records: dict[str, LinkRecord]
     #: Every model in scope (top-level name → its links, in file order), for GZI304.
     groups: dict[str, tuple[LinkRecord, ...]] = field(default_factory=dict)
+    #: Whether the world's Buoyancy system acts: ``"absent"`` in a world that loads none
+    #: (Gazebo applies no buoyancy), ``"unknown"`` in a model file (the fluid is assumed).
+    system: BuoyancySystem = "loaded"
 
 
-def _world_fluid(doc: DocumentContext) -> BuoyancyWorld | None:
+def _world_fluid(doc: DocumentContext) -> tuple[BuoyancyWorld | None, BuoyancySystem]:
+    """The world's Buoyancy system and whether it acts (a model file: ``"unknown"``)."""
     tree = doc.tree  # standard input's (its path names no file)
     if doc.doc.root_kind != "world" or (tree is None and not Path(doc.doc.path).is_file()):
-        return None
-    from gzinertia.sdf.buoyancy import read_buoyancy_world
+        return None, "unknown"
+    from gzinertia.sdf.buoyancy import buoyancy_system_of
 
     try:
-        return read_buoyancy_world(doc.doc.path, tree)
+        return buoyancy_system_of(doc.doc.path, tree)
     except GzInertiaError:
-        return None  # the reader reports what it cannot read
+        return None, "unknown"  # the reader reports what it cannot read
 
 
 def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
@@ -79,7 +88,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
         return cached
     from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
 
-    fluid = _world_fluid(doc)
+    fluid, system = _world_fluid(doc)
     from_plugin = fluid is not None
     links = list(doc.doc.links)
     groups: dict[str, list[LinkRecord]] = {}
@@ -101,6 +110,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
         tuple(model_hydrostatics(judged, fluid or BuoyancyWorld())) if judged else (),
         {link.name: link for link in chosen},
         in_scope,
+        system,
     )
     doc.hydrostatics_cache = result
     return result
@@ -141,8 +151,13 @@ def _may_hover(model: str, links: list[LinkRecord]) -> bool:
 
 
 def _fluid_words(h: DocumentHydrostatics) -> str:
+    if h.system == "absent":
+        return (f"as if a Buoyancy system of {fmt(h.fluid.density)} kg/m^3 were added (this "
+                "world loads none: Gazebo applies no buoyancy here)")
     if not h.from_plugin:
-        return "in Gazebo's default fluid (1000 kg/m^3, no Buoyancy plugin in this file)"
+        return (f"in an assumed fluid of {fmt(h.fluid.density)} kg/m^3 (a model file does not "
+                "name its world: Gazebo applies buoyancy only in one that loads the Buoyancy "
+                "system)")
     if h.fluid.kind == "uniform":
         return f"in the world's uniform fluid ({fmt(h.fluid.density)} kg/m^3)"
     return f"in the world's graded fluid ({fmt(h.fluid.density)} kg/m^3 below the layers)"
@@ -368,9 +383,10 @@ def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[s
                        "fluid (Gazebo computes graded buoyancy for primitives only)")
     if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
                                   > VOLUME_TOLERANCE * link.volume_exact):
-        scaled = [c.name for c in link.collisions
-                  if c.kind == "mesh" and c.volume and abs(c.volume_gz - c.volume) > 0]
-        why = f" (mesh <scale> ignored: {', '.join(scaled)})" if scaled else ""
+        from gzinertia.physics.hydrostatics import gazebo_volume_causes
+
+        causes = gazebo_volume_causes(link.collisions)
+        why = f" ({'; '.join(causes)})" if causes else ""
         out.append(f"Gazebo's volume {fmt(link.volume)} m^3, the geometry's "
                    f"{fmt(link.volume_exact)} m^3{why}")
     offset = float(np.linalg.norm(link.p_BoBv_B - link.p_BoBv_B_exact))

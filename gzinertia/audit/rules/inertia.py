@@ -323,6 +323,25 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI109", where, ctx.name, message, {"mass": inertial.mass})
 
 
+@link_rule("GZI112")
+def mass_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI112 mass-not-parsed: ``<mass>`` without text (libsdformat's default 1 kg applies)."""
+    for note in ctx.notes_with("mass-defaulted"):
+        attributes = note.data.get("attributes", "")
+        written = note.data.get("value")
+        said = (f"its value attribute says {written} kg" if written is not None
+                else f"its attributes {attributes} are not read" if attributes
+                else "the element is empty")
+        message = (
+            f"<mass> has no text, so libsdformat reads the spec's default, 1 kg ({said}): the "
+            f"link simulates with 1 kg and the written inertia, which was probably computed "
+            f"for another mass; write the mass as the element's text, <mass>"
+            f"{written if written is not None else 'M'}</mass>, and check <inertia> against it"
+        )
+        yield finding("GZI112", note.source, ctx.name, message,
+                      {"mass": ctx.link.inertial.mass, "attribute_mass": written})
+
+
 @link_rule("GZI110")
 def inertial_duplicate_pose(ctx: LinkContext) -> Iterator[Finding]:
     """GZI110 inertial-duplicate-pose: more than one ``<pose>`` in ``<inertial>``."""
