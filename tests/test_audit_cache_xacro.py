@@ -13,11 +13,11 @@ set of re-checked files comes from the workspace's own structure (which file inc
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from audit_helpers import spy_checked
 from xacro_workspace import SHARED, TETRA_STL, Workspace, build_workspace
 
 from gzinertia.audit import runner
@@ -27,17 +27,9 @@ from gzinertia.audit.findings import AuditResult
 
 
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the audit really checked (not served from the cache)."""
-    seen: list[str] = []
-    original = runner._audit_file
-
-    def spy(path: str, *args: Any, **kwargs: Any) -> runner.FileResult:
-        seen.append(path)
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "_audit_file", spy)
-    yield seen
+    return spy_checked(monkeypatch)
 
 
 @pytest.fixture
@@ -74,8 +66,10 @@ def test_the_second_run_of_a_ros_workspace_comes_from_the_cache(
     assert any(f.code == "GZI403" for f in second.findings)  # findings came back, not nothing
 
 
-def _edited(checked: list[str], before: int) -> set[str]:
-    return set(checked[before:])
+def _rerun(checked: list[str], *args: Any, **kwargs: Any) -> tuple[AuditResult, set[str]]:
+    """:func:`_audit` again (after an edit), and the files it really checked."""
+    before = len(checked)
+    return _audit(*args, **kwargs), set(checked[before:])
 
 
 def test_an_edited_fragment_invalidates_the_files_that_include_it(
@@ -86,9 +80,8 @@ def test_an_edited_fragment_invalidates_the_files_that_include_it(
     hull = ws.packages["vehicle0_description"] / "urdf" / "hull.xacro"
     hull.write_text(hull.read_text().replace('<mass value="${mass}"/>',
                                              '<mass value="${-mass}"/>'))
-    before = len(checked)
-    after = _audit(ws, cache)
-    assert _edited(checked, before) == _robots_of(ws, "vehicle0_description") | {str(hull)}
+    after, rechecked = _rerun(checked, ws, cache)
+    assert rechecked == _robots_of(ws, "vehicle0_description") | {str(hull)}
     assert after == _audit(ws, None)
     # A negative mass: libsdformat drops the link (GZI402), reported where it is written.
     assert {f.file for f in after.findings if f.code == "GZI402"} == {str(hull)}
@@ -101,11 +94,10 @@ def test_an_edited_yaml_file_invalidates_the_files_that_loaded_it(
     _audit(ws, cache)
     yaml = ws.packages["vehicle1_description"] / "config" / "hull.yaml"
     yaml.write_text("ixx: 0.5\niyy: 0.6\nizz: 70\n")  # beyond ixx + iyy: GZI104
-    before = len(checked)
-    after = _audit(ws, cache)
+    after, rechecked = _rerun(checked, ws, cache)
     # Only the robots evaluate the hull's parameters (xacro evaluates a property where it is
     # used): hull.xacro on its own never loads the YAML file.
-    assert _edited(checked, before) == _robots_of(ws, "vehicle1_description")
+    assert rechecked == _robots_of(ws, "vehicle1_description")
     assert after == _audit(ws, None)
     assert any(f.code == "GZI104" for f in after.findings)
 
@@ -117,9 +109,8 @@ def test_an_edited_mesh_invalidates_the_files_whose_links_use_it(
     first = _audit(ws, cache)
     mesh = ws.packages["vehicle0_description"] / "meshes" / "hull.stl"
     mesh.write_text(TETRA_STL.replace(" 1", " 100"))  # 1e6 times the volume: lighter than gas
-    before = len(checked)
-    after = _audit(ws, cache)
-    assert _edited(checked, before) == _robots_of(ws, "vehicle0_description")
+    after, rechecked = _rerun(checked, ws, cache)
+    assert rechecked == _robots_of(ws, "vehicle0_description")
     assert after == _audit(ws, None)
     assert "GZI106" not in {f.code for f in first.findings}
     assert "GZI106" in {f.code for f in after.findings}
@@ -138,9 +129,8 @@ def test_a_package_found_elsewhere_invalidates_the_files_that_found_it(
     copy = overlay / "vehicle1_description"
     shutil.copytree(ws.packages["vehicle1_description"], copy)
     (copy / "config" / "hull.yaml").write_text("ixx: 0.5\niyy: 0.6\nizz: 70\n")
-    before = len(checked)
-    after = _audit(ws, cache, package_paths=(overlay,))
-    assert _edited(checked, before) == _robots_of(ws, "vehicle1_description")
+    after, rechecked = _rerun(checked, ws, cache, package_paths=(overlay,))
+    assert rechecked == _robots_of(ws, "vehicle1_description")
     assert after == _audit(ws, None, package_paths=(overlay,))
     assert any(f.code == "GZI104" for f in after.findings)
 
@@ -154,14 +144,13 @@ def test_a_moved_package_invalidates_the_files_that_found_it_and_no_other(
     moved = ws.root / "deeper" / SHARED
     moved.parent.mkdir()
     old.rename(moved)  # the same package.xml, elsewhere under the package path
-    before = len(checked)
-    after = _audit(ws, cache)
+    after, rechecked = _rerun(checked, ws, cache)
     # Every robot includes the shared snippets through $(find): all are checked again, and
     # the shared package's own files under their new names. The fragments elsewhere are
     # skipped for what their own text says (a <robot> without a name): their bytes decide.
     expected = {str(p) for p in ws.robots}
     expected |= {str(moved / p.relative_to(old)) for p in ws.fragments if p.is_relative_to(old)}
-    assert _edited(checked, before) == expected
+    assert rechecked == expected
     assert after == _audit(ws, None)
 
 
@@ -173,9 +162,8 @@ def test_an_unrelated_file_invalidates_nothing(
     (ws.packages["vehicle0_description"] / "config" / "other.yaml").write_text("a: 1\n")
     (ws.packages[SHARED] / "meshes" / "hull.stl").write_text(TETRA_STL + "\n")  # used by none
     (ws.root / "README.md").write_text("a workspace\n")
-    before = len(checked)
-    _audit(ws, cache)
-    assert _edited(checked, before) == set()
+    _, rechecked = _rerun(checked, ws, cache)
+    assert rechecked == set()
 
 
 def test_a_xacro_argument_invalidates_the_files_that_read_it(
@@ -191,14 +179,12 @@ def test_a_xacro_argument_invalidates_the_files_that_read_it(
                            known_codes=frozenset(RULE_INFOS))
 
     _audit(ws, cache, config("20"))
-    before = len(checked)
-    heavy = _audit(ws, cache, config("-20"))
-    assert _edited(checked, before) == _robots_of(ws, "vehicle0_description")
+    heavy, rechecked = _rerun(checked, ws, cache, config("-20"))
+    assert rechecked == _robots_of(ws, "vehicle0_description")
     assert heavy == _audit(ws, None, config("-20"))
     assert any(f.code == "GZI402" for f in heavy.findings)  # a negative mass: link dropped
-    before = len(checked)
-    _audit(ws, cache, config("-20"))
-    assert _edited(checked, before) == set()
+    _, rechecked = _rerun(checked, ws, cache, config("-20"))
+    assert rechecked == set()
 
 
 def test_a_cached_fragment_still_says_what_includes_it_now(
@@ -224,8 +210,7 @@ def test_a_cached_fragment_still_says_what_includes_it_now(
     user.write_text('<robot name="user" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
                     '  <xacro:include filename="library.urdf.xacro"/>\n'
                     '  <link name="a"/>\n</robot>\n')
-    before = len(checked)
-    second = _audit(ws, cache)
-    assert _edited(checked, before) == {str(user)}  # the library came from the cache
+    second, rechecked = _rerun(checked, ws, cache)
+    assert rechecked == {str(user)}  # the library came from the cache
     assert f"audited through {user}" in status(second)
     assert second == _audit(ws, None)

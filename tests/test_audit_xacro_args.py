@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from audit_helpers import spy_checked
 from conftest import run_cli
 
-from gzinertia.audit import runner
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig, ConfigError, load_config, with_overrides
 from gzinertia.audit.runner import PARALLEL_MIN_FILES, audit
@@ -50,17 +49,9 @@ def _codes(result: Any) -> set[str]:
 
 
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the audit really checked (not served from the cache)."""
-    seen: list[str] = []
-    original = runner._audit_file
-
-    def spy(path: str, *args: Any, **kwargs: Any) -> runner.FileResult:
-        seen.append(path)
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "_audit_file", spy)
-    yield seen
+    return spy_checked(monkeypatch)
 
 
 def test_the_cli_passes_xacro_args_to_the_audit(
