@@ -214,3 +214,31 @@ def test_a_cached_fragment_still_says_what_includes_it_now(
     assert rechecked == {str(user)}  # the library came from the cache
     assert f"audited through {user}" in status(second)
     assert second == _audit(ws, None)
+
+
+def test_a_file_that_an_include_pattern_now_matches_invalidates(
+    ws: Workspace, tmp_path: Path, checked: list[str]
+) -> None:
+    """``xacro:include`` with a wildcard: a new file it matches re-checks the file that
+    includes it (its expansion changes), and nothing else."""
+    cache = tmp_path / "cache"
+    pkg = ws.packages["vehicle1_description"]
+    (pkg / "urdf" / "extras").mkdir()
+    robot = pkg / "urdf" / "globbing.urdf.xacro"
+    robot.write_text('<robot name="g" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                     '  <xacro:include filename="$(find vehicle1_description)/urdf/extras/'
+                     '*.xacro"/>\n  <link name="a"><inertial><mass value="1"/>'
+                     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+                     "</link>\n</robot>\n")
+    first = _audit(ws, cache)
+    (pkg / "urdf" / "extras" / "heavy.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="b"><inertial>'
+        '<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/>'
+        '</inertial></link><joint name="j" type="revolute"><parent link="a"/>'
+        '<child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        "</robot>\n")  # izz > ixx + iyy: GZI104
+    after, rechecked = _rerun(checked, ws, cache)
+    assert rechecked == {str(robot), str(pkg / "urdf" / "extras" / "heavy.xacro")}
+    assert after == _audit(ws, None)
+    assert not {f.code for f in first.findings if "globbing" in f.file} & {"GZI104"}
+    assert any(f.code == "GZI104" and f.link == "g::b" for f in after.findings)
