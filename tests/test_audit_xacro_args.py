@@ -1,12 +1,11 @@
 """``audit --xacro-arg name:=value`` and the settings' ``xacro-args`` (per glob): the
-arguments reach every xacro file, in worker processes too, and enter the cache key (changed
-arguments are a miss, the same ones a hit)."""
+arguments reach every xacro file, in worker processes too, and each cache entry records the
+arguments its expansion read (changed arguments are a miss, the same ones a hit)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from audit_helpers import spy_checked
 from conftest import run_cli
 
-from gzinertia.audit import runner
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig, ConfigError, load_config, with_overrides
 from gzinertia.audit.runner import PARALLEL_MIN_FILES, audit
@@ -54,17 +53,9 @@ def _codes(result: Any) -> set[str]:
 
 
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the audit really checked (not served from the cache)."""
-    seen: list[str] = []
-    original = runner._audit_file
-
-    def spy(path: str, *args: Any, **kwargs: Any) -> runner.FileResult:
-        seen.append(path)
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "_audit_file", spy)
-    yield seen
+    return spy_checked(monkeypatch)
 
 
 def test_the_cli_passes_xacro_args_to_the_audit(
@@ -94,10 +85,12 @@ def test_changed_args_miss_the_cache_and_the_same_args_hit_it(
 
     first = run("3")
     assert checked == [str(robot)] and _codes(first) == {"GZI104"}
-    other = run("1")  # another argument: another key, checked again
+    same = run("3")  # the same arguments: served from the cache
+    assert checked == [str(robot)] and same == first
+    other = run("1")  # another value of an argument the file reads: checked again
     assert checked == [str(robot)] * 2 and not other.findings
-    again = run("3")  # the first arguments again: served from the cache
-    assert checked == [str(robot)] * 2 and again == first
+    again = run("3")  # the entry holds the last run's arguments: checked again
+    assert checked == [str(robot)] * 3 and again == first
 
 
 def test_settings_give_args_per_glob_and_the_command_line_wins(

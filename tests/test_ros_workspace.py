@@ -188,7 +188,6 @@ def _robot_checked_again(capsys: pytest.CaptureFixture[str], cache: Path,
     return [p for p in checked if p.endswith("vehicle.urdf.xacro")]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 25 item 3: cache, branch s2-cache")
 def test_the_second_run_comes_from_the_cache(
     workspace: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
     checked: list[str],

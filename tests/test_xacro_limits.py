@@ -231,7 +231,7 @@ def test_with_another_thread_running_the_helper_expands_in_the_callers_setting(
         masses = []
         for ws in ("ws1", "ws2"):
             monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / ws))
-            _, text, _, _, _ = run_expansion("robot.xacro", {}, [])
+            _, text, *_ = run_expansion("robot.xacro", {}, [])
             masses.append(strip(text).split('<mass value="')[1].split('"')[0])
         assert masses == ["1.5", "2.5"]
     finally:

@@ -27,7 +27,7 @@ from gzinertia.record_base import ValueRecord
 if TYPE_CHECKING:
     from lxml import etree
 
-    from gzinertia.audit.cache import AuditCache
+    from gzinertia.audit.cache import AuditCache, CachedResult
     from gzinertia.audit.context import DocumentContext
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
@@ -183,8 +183,9 @@ def _audit_file(
 
         taken = file_digest(path)
     fragment = _static_fragment(path)
-    if fragment is not None:
-        return FileResult(FileStatus(path, "skipped", fragment), [], fragment=fragment)
+    if fragment is not None:  # cached by its bytes: the reason reads nothing else
+        return FileResult(FileStatus(path, "skipped", fragment), [], (), taken,
+                          fragment=fragment)
     try:
         tree = None
         if path == STDIN_NAME:
@@ -195,11 +196,11 @@ def _audit_file(
                 xacro_policy=config.xacro_policy(read_roots) if is_xacro_path(path) else None,
             )
         found = check_document(doc, config, tree)
-    except MacrosOnlyError as exc:
+    except MacrosOnlyError as exc:  # cached with its reason: what it read is known
         from gzinertia.urdf.reader import MACROS_ONLY
 
         return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [],
-                          fragment=MACROS_ONLY)
+                          exc.dependencies, taken, fragment=MACROS_ONLY)
     except GzInertiaError as exc:
         return FileResult(_unreadable(path, exc), [], alone_failed=is_urdf_path(path))
     except _RuleError as exc:
@@ -268,7 +269,7 @@ def _audited(
 ) -> Iterator[FileResult]:
     """Each target's result, in order: from the cache where it is up to date, else checked,
     spread over ``jobs`` processes when enough files need checking."""
-    cached: dict[int, list[Finding]] = {}
+    cached: dict[int, CachedResult] = {}
     if cache is not None:
         for i, target in enumerate(targets):
             if target.state == "audit":
@@ -286,6 +287,7 @@ def _audited(
         )
         jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
+        _preload(to_check, search)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
@@ -296,14 +298,30 @@ def _audited(
     yield from _in_order(targets, cached, checked)
 
 
+def _preload(paths: Sequence[str], search: Sequence[str]) -> None:
+    """Imports what checking ``paths`` surely needs before worker processes are forked, so
+    that each inherits it instead of importing it again: the checks (and NumPy) and, for xacro
+    files, xacro (:func:`gzinertia.urdf.xacro_sandbox.warm`: no model file is read)."""
+    import gzinertia.audit.rules  # noqa: F401
+    from gzinertia.sdf.model_file import is_xacro_path
+
+    if any(is_xacro_path(p) for p in paths):
+        from gzinertia.urdf.xacro_sandbox import warm
+
+        warm(list(search))
+
+
 def _in_order(
-    targets: Sequence[Target], cached: dict[int, list[Finding]], checked: Iterator[FileResult]
+    targets: Sequence[Target], cached: dict[int, CachedResult], checked: Iterator[FileResult]
 ) -> Iterator[FileResult]:
     for i, target in enumerate(targets):
         if target.state != "audit":
             yield FileResult(FileStatus(target.path, target.state, target.message), [])
         elif i in cached:
-            yield FileResult(FileStatus(target.path, "ok"), cached[i])
+            hit = cached[i]
+            status = (FileStatus(target.path, "ok") if hit.skipped is None
+                      else FileStatus(target.path, "skipped", hit.skipped))
+            yield FileResult(status, hit.findings, fragment=hit.fragment)
         else:
             yield next(checked)
 
@@ -371,10 +389,20 @@ def open_cache(
 
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
-        net_buoyancy=config.net_buoyancy, xacro_args=config.xacro_args,
-        xacro_env=config.xacro_env, trust_xacro=config.trust_xacro,
+        net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
+        trust_xacro=config.trust_xacro,
     )
-    return AuditCache(folder, key, search)
+    return AuditCache(folder, key, search, config.xacro_args_for)
+
+
+def _forget_packages() -> None:
+    """ROS packages are found again, as they are now (a process may audit twice, with a
+    package moved in between); nothing to forget where none was looked for."""
+    import sys
+
+    ros_packages = sys.modules.get("gzinertia.urdf.ros_packages")
+    if ros_packages is not None:
+        ros_packages.forget_packages()
 
 
 def audit(
@@ -405,6 +433,7 @@ def audit(
     folders a xacro file's reads may reach besides its own folder, package and the package
     paths (default: the folders among ``paths``).
     """
+    _forget_packages()
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
     targets = discover(paths) if targets is None else list(targets)  # given: already found
@@ -424,6 +453,9 @@ def audit(
             strict=True),
         start=1,
     ):
+        if cache is not None and result.digest is not None:  # as read alone: what includes
+            cache.store(target.path, result.digest, result.findings,  # it is said each run
+                        result.dependencies, result.status, result.fragment)
         if result.fragment is not None or result.alone_failed:
             if includers is None:
                 from gzinertia.urdf.fragments import Includers
@@ -432,8 +464,6 @@ def audit(
             result = _as_fragment(result, includers)
         status, found = result.status, result.findings
         statuses.append(status)
-        if cache is not None and result.digest is not None:
-            cache.store(target.path, result.digest, found, result.dependencies)
         if status.status == "ok":
             for f in found:
                 file = spelling.of(f.file)

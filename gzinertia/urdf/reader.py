@@ -63,20 +63,20 @@ def read_urdf_file(
 
         expansion = expand_xacro_sourced(name, xacro_args, package_paths, policy=xacro_policy)
         text = expansion.text
-        included = tuple(
-            Dependency("include", f, name, f if Path(f).is_file() else None)
-            for f in dict.fromkeys(expansion.includes)
-        )
+        from gzinertia.urdf.xacro_inputs import xacro_dependencies
+
+        included = tuple(xacro_dependencies(name, expansion.inputs))
         if _no_links(text):
             raise MacrosOnlyError(
-                name, None, f"{MACROS_ONLY} (nothing to read; audit the file that uses the macros)"
+                name, None, f"{MACROS_ONLY} (nothing to read; audit the file that uses the macros)",
+                dependencies=included,
             )
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
         )
-        files = [name, *(d.path for d in included if d.path is not None)]
+        files = [name, *(f for f in dict.fromkeys(expansion.includes) if Path(f).is_file())]
         duplicates = duplicate_package_notes(
             ((f, read_file_bytes(f).decode("utf-8", "replace")) for f in files), package_paths)
         return replace(doc, dependencies=(*included, *doc.dependencies),
@@ -168,7 +168,7 @@ def read_urdf_bytes(
                 from gzinertia.urdf.ros_packages import resolve_package_uri
 
                 found = resolve_package_uri(c.geometry.mesh_uri, package_paths, base)
-                dependencies.append(Dependency("resource", c.geometry.mesh_uri, name, found))
+                dependencies.append(Dependency("urdf-resource", c.geometry.mesh_uri, name, found))
                 c = replace(c, geometry=replace(c.geometry, mesh_path=found))
             collisions.append(c)
         visuals = []  # resolved as the collisions are (addmass/fix --geometry visual mesh them)
@@ -177,7 +177,7 @@ def read_urdf_bytes(
                 from gzinertia.urdf.ros_packages import resolve_package_uri
 
                 found = resolve_package_uri(v.geometry.mesh_uri, package_paths, base)
-                dependencies.append(Dependency("resource", v.geometry.mesh_uri, name, found))
+                dependencies.append(Dependency("urdf-resource", v.geometry.mesh_uri, name, found))
                 v = replace(v, geometry=replace(v.geometry, mesh_path=found))
             visuals.append(v)
         resolved_links.append(

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_DEPTH",
     "duplicate_package_notes",
     "find_package",
+    "forget_packages",
     "package_copies",
     "package_roots",
     "packages_under",
@@ -83,6 +84,19 @@ def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | 
         if found is not None:
             return found
     return None
+
+
+#: How many times :func:`forget_packages` was called in this process: a limited child that
+#: outlives one audit (:mod:`gzinertia.urdf.xacro_sandbox`) forgets its packages when it sees
+#: another value.
+EPOCH = 0
+
+
+def forget_packages() -> None:
+    """Forgets the packages found so far (:func:`packages_under` walks each root again)."""
+    global EPOCH
+    EPOCH += 1
+    _copies_under.cache_clear()
 
 
 def package_copies(name: str, package_paths: Sequence[str | Path] = ()) -> list[Path]:
