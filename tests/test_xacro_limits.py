@@ -7,7 +7,6 @@ the same text whichever way the child is started."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import CORPUS, run_cli
+from conftest import CORPUS, child_processes, run_cli
 
 from gzinertia.errors import SdfError
 from gzinertia.urdf.xacro_child import expand_annotated
@@ -141,28 +140,15 @@ def test_an_audit_reports_the_bomb_and_goes_on(
     assert status == {bomb.name: "error", good.name: "ok"} and code == 2
 
 
-def _children() -> set[int]:
-    """The processes whose parent is this one, zombies (not reaped) included."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:  # ended meanwhile
-            continue
-        if int(fields[1]) == os.getpid():
-            found.add(int(stat.parent.name))
-    return found
-
-
 def test_a_child_that_blocks_is_killed_at_the_wall_clock_limit(deadline: None) -> None:
     limits = XacroLimits(seconds=1)
-    before = _children()  # helper processes other tests started live on
+    before = child_processes()  # helper processes other tests started live on
     start = time.monotonic()
     with pytest.raises(SdfError) as err:
         _run_forked(lambda: (time.sleep(600), ("ok",))[1], "x.xacro", limits)
     assert time.monotonic() - start < wall_seconds(limits) + 3.0
     assert "wall-clock limit" in str(err.value)
-    assert _children() <= before  # reaped: no child left behind, not even a zombie
+    assert child_processes() <= before  # reaped: no child left behind, not even a zombie
 
 
 def _corpus_file() -> Path:
