@@ -227,6 +227,28 @@ class SolveProgress(Protocol):
         """One radiation problem of the current solve is solved."""
 
 
+def require_free_surface(depth: float, frequency: str) -> None:
+    """Refuses, before anything is read or meshed, a free surface the solver cannot take: a
+    finite ``depth`` at the zero-frequency limit (Capytaine's finite-depth Green function needs
+    ``kh >= 0.1``; at zero frequency the rigid lid over a sea bed is an infinite series of
+    images it has no kernel for), and a frequency other than the two limits."""
+    if frequency not in ("zero", "infinite"):
+        raise GzInertiaError(
+            f"{option('frequency')} under a free surface is zero or infinite, not "
+            f"{frequency!r}: a finite frequency's added mass varies with it and goes with "
+            "radiation damping (seakeeping), where Gazebo takes one constant matrix; import "
+            f"one frequency of a dataset computed elsewhere with {option('bem_from')}"
+        )
+    if frequency == "zero" and math.isfinite(depth):
+        raise GzInertiaError(
+            f"{option('depth')} {depth:g} m with {option('frequency')} zero cannot be solved: "
+            "Capytaine has no finite-depth Green function at zero frequency (a rigid lid over a "
+            f"sea bed); use {option('frequency_infinite')}, which is solved at any depth, or "
+            f"leave {option('depth')} out (deep water: close while the depth is several times "
+            "the hull's draft and beam)"
+        )
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class FreeSurface(ValueRecord):
     """A free surface for the solve: the plane ``z_W = waterline`` of the world frame W (z up),
@@ -238,6 +260,9 @@ class FreeSurface(ValueRecord):
     X_WB: Pose
     frequency: Literal["zero", "infinite"] = "zero"
     depth: float = math.inf
+
+    def __post_init__(self) -> None:
+        require_free_surface(self.depth, self.frequency)
 
     def key(self) -> str:
         """The cache key of this free surface: every field, ``X_WB`` at full precision."""
