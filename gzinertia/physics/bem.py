@@ -475,7 +475,12 @@ def _meshes(
         volume, closed = wet_fine.displaced_volume, wet_fine.closed_panels
     require_solvable(fine.panels, shapes_place(collisions, element, link), h)
     length = (3.0 * volume / (4.0 * math.pi)) ** (1.0 / 3.0)
-    return _Meshes(fine, coarse, closed, length, sharpest_edge(fine.vertices, fine.faces))
+    # an edge of the body keeps its angle when refined; faceting (a decimated mesh file's
+    # rim) turns less on the finer surface: not an edge
+    turn = sharpest_edge(fine.vertices, fine.faces)
+    if turn < 0.9 * sharpest_edge(coarse.vertices, coarse.faces):
+        turn = 0.0
+    return _Meshes(fine, coarse, closed, length, turn)
 
 
 def _panel_size(
