@@ -481,8 +481,10 @@ def addmass_bem(
         raise ValueError(f"depth must be a positive length in m, not {depth!r}")
     if waterline is None and (depth != math.inf or frequency != "zero"):
         raise ValueError("depth and frequency go with a waterline (a free surface)")
-    if frequency not in ("zero", "infinite"):
-        raise ValueError(f"frequency must be 'zero' or 'infinite', not {frequency!r}")
+    if waterline is not None:
+        from gzinertia.physics.bem import require_free_surface
+
+        require_free_surface(depth, frequency)
     if not (math.isfinite(density) and density > 0.0):
         raise ValueError(f"density must be a positive number of kg/m^3, not {density!r}")
     settings = BemSettings(

@@ -64,6 +64,8 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "density": ("--density", "density"),
     "fluid": ("--fluid", "fluid"),
     "waterline": ("--waterline", "waterline"),
+    "depth": ("--depth", "depth"),
+    "frequency_infinite": ("--frequency infinite", 'frequency="infinite"'),
     "mass": ("--mass", "mass"),
     "select": ("--select", "select"),
     "method": ("--method", "method"),

@@ -127,7 +127,11 @@ def addmass(
     ] = None,
     depth: Annotated[
         Optional[float],  # noqa: UP045
-        typer.Option("--depth", help="With --waterline: water depth below it in metres (deep)."),
+        typer.Option(
+            "--depth",
+            help="With --waterline and --frequency infinite: water depth below it in metres "
+            "(default deep; no sea bed at zero frequency).",
+        ),
     ] = None,
     together: Annotated[
         bool,
@@ -361,7 +365,7 @@ def _addmass_bem(
 ) -> None:
     """``addmass --bem``: solve, report on stderr, deliver the edit."""
     from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
-    from gzinertia.physics.bem import QUALITY_PANELS, require_bem
+    from gzinertia.physics.bem import QUALITY_PANELS, require_bem, require_free_surface
 
     require_bem()  # one line naming the extra when capytaine or manifold3d is missing
     if quality not in QUALITY_PANELS:
@@ -381,8 +385,8 @@ def _addmass_bem(
     if depth is not None and not depth > 0.0:
         raise GzInertiaError(f"--depth must be a positive length in metres, not {depth!r}")
     limit = (frequency or "zero").strip().lower()
-    if limit not in ("zero", "infinite"):
-        raise GzInertiaError(f"--frequency with --waterline is zero or infinite, not {frequency!r}")
+    if waterline is not None:
+        require_free_surface(math.inf if depth is None else depth, limit)
     level = next(q for q in QUALITY_PANELS if q == quality)
     settings = BemSettings(
         density, panel_size, level, names, not no_cache, waterline,

@@ -12,13 +12,10 @@ the spec's point in the spec's axes and no change of point is needed.
   treats it symbolically). DESIGN.md §5, §11.
 * **Method.** The direct BEM (the default indirect one is about 1.5 % off on a sphere at 7,200
   panels).
-* **Error.** Flat panels converge about as ``N^-0.9`` (N the panel count). Every result is solved
-  twice, at panel size ``h`` and ``h·√2`` (about half the panels); the error of the finer solve
-  is estimated Richardson-style as ``|A_h - A_coarse| / ((N/N_coarse)^p - 1)`` with ``p = 0.5``,
-  a slower rate than observed so the estimate errs on the safe side (2-4x the true error on
-  ellipsoids at default quality). The bound is per
-  3x3 block (linear, coupling, angular, each in its unit); the one figure reported is the
-  largest relative to its block (:func:`estimated_error`).
+* **Error.** Every result is solved twice, at panel size ``h`` and ``h·√2`` (about half the
+  panels); the error of the finer solve is bounded per 3x3 block from the two, Richardson-style,
+  and for a body with sharp edges at least by the edge error measured on boxes and cylinders
+  (:mod:`gzinertia.physics.bem_error`).
 * **Cache.** Results are kept in ``<cache dir>/bem/<key>.json`` (the audit's cache directory,
   ``$GZINERTIA_CACHE_DIR`` or ``.gzinertia_cache``), the key a sha256 of both panel meshes, the
   density, the method and the Capytaine version, so a CI re-run costs only the meshing.
@@ -52,6 +49,12 @@ from numpy.typing import NDArray
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.bem_error import (
+    SHARP_EDGE_DEGREES,
+    block_error_bound,
+    estimated_error,
+    sharpest_edge,
+)
 from gzinertia.physics.mesh_domain import MAX_PANELS, shapes_place
 from gzinertia.physics.rotation import Pose
 from gzinertia.physics.surface_mesh import (
@@ -71,11 +74,6 @@ FloatArray = NDArray[np.float64]
 Quality = Literal["fast", "default", "fine"]
 #: Target panel count of the finer solve per quality (the coarser has about half).
 QUALITY_PANELS: Final[dict[Quality, int]] = {"fast": 900, "default": 2000, "fine": 5000}
-#: Convergence exponent assumed by the error estimate: smaller than the 0.9-1 observed on
-#: sequences of similar meshes, because two meshes of one body at different panel sizes are not
-#: exactly similar (measured on ellipsoids: the true error of the finer solve was 0.65-1.4 times
-#: the fine-coarse difference at a panel ratio of about 2).
-ASSUMED_ORDER: Final = 0.5
 #: Relative discretisation error above which a result is flagged.
 WARN_ERROR: Final = 0.05
 #: Ratio of the coarse panel size to the fine one (about half the panels).
@@ -139,56 +137,29 @@ class BemResult(ValueRecord):
     closed_panels: int | None = None
     #: What the solve should be read with (a shape thinner than the error estimate covers).
     warnings: tuple[str, ...] = ()
+    #: The largest angle (degrees) between neighbouring panels of the fine surface: above
+    #: :data:`~gzinertia.physics.bem_error.SHARP_EDGE_DEGREES` the body has sharp edges and the
+    #: error bound is at least the edge error (:mod:`gzinertia.physics.bem_error`).
+    sharpest_edge: float = 0.0
+
+    @property
+    def sharp_edges(self) -> bool:
+        """Whether the body has sharp edges (:attr:`sharpest_edge`)."""
+        return self.sharpest_edge > SHARP_EDGE_DEGREES
+
+    @property
+    def edge(self) -> tuple[float, float] | None:
+        """``(h, ℓ)`` for the sharp-edge floor of the bound, ``None`` for a smooth body."""
+        return (self.panel_size, self.length_scale) if self.sharp_edges else None
 
     @property
     def error_bound(self) -> FloatArray:
-        """Per-entry absolute error estimate (6x6, the units of ``A_BBo_B``): per block."""
+        """Per-entry absolute error estimate (6x6, the units of ``A_BBo_B``): per block
+        (:func:`~gzinertia.physics.bem_error.block_error_bound`)."""
         return block_error_bound(
             self.A_BBo_B.linear_first(), self.A_coarse.linear_first(), self.panels,
-            self.coarse_panels,
+            self.coarse_panels, self.edge,
         )
-
-
-BLOCKS: Final = (
-    (slice(0, 3), slice(0, 3)),
-    (slice(0, 3), slice(3, 6)),
-    (slice(3, 6), slice(0, 3)),
-    (slice(3, 6), slice(3, 6)),
-)
-
-
-def block_error_bound(
-    A_fine: FloatArray, A_coarse: FloatArray, n_fine: int, n_coarse: int
-) -> FloatArray:
-    """Richardson-style absolute error of ``A_fine``, one value per 3x3 block (linear,
-    coupling, angular: each in its own unit): ``max|A_fine - A_coarse|`` over the block, divided
-    by ``(N/N_coarse)^p - 1`` (module docstring); infinite when the two solves have nearly the
-    same panel count."""
-    ratio = n_fine / max(n_coarse, 1)
-    factor = math.inf if ratio <= 1.05 else 1.0 / (ratio**ASSUMED_ORDER - 1.0)
-    diff = np.abs(np.asarray(A_fine) - np.asarray(A_coarse))
-    bound = np.empty((6, 6))
-    for rows, cols in BLOCKS:
-        bound[rows, cols] = float(np.max(diff[rows, cols])) * factor
-    return bound
-
-
-def estimated_error(
-    A_fine: FloatArray, A_coarse: FloatArray, n_fine: int, n_coarse: int, length: float
-) -> float:
-    """The largest relative error over the blocks (:func:`block_error_bound`): linear block
-    against its largest entry, angular block against its largest entry but at least 1 % of
-    ``max|linear|·ℓ²`` (``ℓ = length``, the radius of the sphere of equal volume: a sphere's
-    rotational added mass is zero and only noise would be left to compare with), coupling
-    against the geometric mean of the two."""
-    bound = block_error_bound(A_fine, A_coarse, n_fine, n_coarse)
-    lin = float(np.max(np.abs(A_fine[:3, :3])))
-    ang = max(float(np.max(np.abs(A_fine[3:, 3:]))), 0.01 * lin * length * length)
-    if lin == 0.0:
-        return 0.0
-    scales = (lin, math.sqrt(lin * ang), math.sqrt(lin * ang), ang)
-    errors = [float(bound[r, c].max()) / s for (r, c), s in zip(BLOCKS, scales, strict=False)]
-    return max(errors)
 
 
 def panel_size_for(
@@ -256,6 +227,28 @@ class SolveProgress(Protocol):
         """One radiation problem of the current solve is solved."""
 
 
+def require_free_surface(depth: float, frequency: str) -> None:
+    """Refuses, before anything is read or meshed, a free surface the solver cannot take: a
+    finite ``depth`` at the zero-frequency limit (Capytaine's finite-depth Green function needs
+    ``kh >= 0.1``; at zero frequency the rigid lid over a sea bed is an infinite series of
+    images it has no kernel for), and a frequency other than the two limits."""
+    if frequency not in ("zero", "infinite"):
+        raise GzInertiaError(
+            f"{option('frequency')} under a free surface is zero or infinite, not "
+            f"{frequency!r}: a finite frequency's added mass varies with it and goes with "
+            "radiation damping (seakeeping), where Gazebo takes one constant matrix; import "
+            f"one frequency of a dataset computed elsewhere with {option('bem_from')}"
+        )
+    if frequency == "zero" and math.isfinite(depth):
+        raise GzInertiaError(
+            f"{option('depth')} {depth:g} m with {option('frequency')} zero cannot be solved: "
+            "Capytaine has no finite-depth Green function at zero frequency (a rigid lid over a "
+            f"sea bed); use {option('frequency_infinite')}, which is solved at any depth, or "
+            f"leave {option('depth')} out (deep water: close while the depth is several times "
+            "the hull's draft and beam)"
+        )
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class FreeSurface(ValueRecord):
     """A free surface for the solve: the plane ``z_W = waterline`` of the world frame W (z up),
@@ -267,6 +260,9 @@ class FreeSurface(ValueRecord):
     X_WB: Pose
     frequency: Literal["zero", "infinite"] = "zero"
     depth: float = math.inf
+
+    def __post_init__(self) -> None:
+        require_free_surface(self.depth, self.frequency)
 
     def key(self) -> str:
         """The cache key of this free surface: every field, ``X_WB`` at full precision."""
@@ -450,6 +446,8 @@ class _Meshes(ValueRecord):
     coarse: Surface
     closed_panels: int | None
     length: float
+    #: The largest angle between neighbouring panels of ``fine`` (degrees).
+    sharpest_edge: float = 0.0
 
 
 def solved_panels(panels: int, free_surface: FreeSurface | None) -> str:
@@ -477,7 +475,12 @@ def _meshes(
         volume, closed = wet_fine.displaced_volume, wet_fine.closed_panels
     require_solvable(fine.panels, shapes_place(collisions, element, link), h)
     length = (3.0 * volume / (4.0 * math.pi)) ** (1.0 / 3.0)
-    return _Meshes(fine, coarse, closed, length)
+    # an edge of the body keeps its angle when refined; faceting (a decimated mesh file's
+    # rim) turns less on the finer surface: not an edge
+    turn = sharpest_edge(fine.vertices, fine.faces)
+    if turn < 0.9 * sharpest_edge(coarse.vertices, coarse.faces):
+        turn = 0.0
+    return _Meshes(fine, coarse, closed, length, turn)
 
 
 def _panel_size(
@@ -658,6 +661,7 @@ def _bem_result(
     the length scale of the displaced volume."""
     A_fine, A_coarse = A_fine_coarse
     fine, coarse = meshes.fine, meshes.coarse
+    edge = (panel_size, meshes.length) if meshes.sharpest_edge > SHARP_EDGE_DEGREES else None
     return BemResult(
         A_BBo_B=AddedMass(A_fine, ordering="linear-first", point="Bo", axes="B"),
         A_coarse=AddedMass(A_coarse, ordering="linear-first", point="Bo", axes="B"),
@@ -665,7 +669,7 @@ def _bem_result(
         coarse_panels=coarse.panels,
         panel_size=panel_size,
         relative_error=estimated_error(
-            A_fine, A_coarse, fine.panels, coarse.panels, meshes.length
+            A_fine, A_coarse, fine.panels, coarse.panels, meshes.length, edge
         ),
         density=float(density),
         capytaine_version=version,
@@ -676,6 +680,7 @@ def _bem_result(
         fluid_domain=fluid_domain,
         closed_panels=meshes.closed_panels,
         warnings=warnings,
+        sharpest_edge=meshes.sharpest_edge,
     )
 
 
