@@ -28,9 +28,11 @@ REXROV_LINK = """
     <quadratic_damping>-748.22 -992.53 -1821.01 -672 -774.44 -523.27</quadratic_damping>
   </hydrodynamic_model>
 </link>"""
-#: RexROV2's mass (rexrov2_description/urdf/rexrov2_base.xacro) and box.
+#: RexROV's mass and principal inertia (uuv_simulator@bfb40cb1
+#: uuv_descriptions/urdf/rexrov_base.xacro:39-47; products of inertia left out here); RexROV2
+#: has the same mass (rexrov2_description/urdf/rexrov2_base.xacro:27).
 REXROV_MASS = 1862.87
-REXROV_BOX = (2.6, 1.5, 1.6)
+REXROV_INERTIA = (525.39, 794.20, 691.23)
 
 #: uuvsimulator/eca_a9@5c7e3572 eca_a9_description/urdf/eca_a9_base.xacro:24-30 and its
 #: <link> block (mass 69.7 kg, length 1.98 m, diameter 0.23 m).
@@ -51,6 +53,7 @@ ECA_A9_LINK = """
   </hydrodynamic_model>
 </link>"""
 ECA_A9_MASS = 69.7
+ECA_A9_INERTIA = (0.6, 30.0, 35.0)  # the same file's <inertia>
 
 #: uuvsimulator/lauv_gazebo@3529e028 lauv_description/urdf/gazebo.xacro:5-14 and its <link>
 #: block; mass 18 kg (base.xacro:16).
@@ -79,8 +82,9 @@ LAUV_LINK = """
 LAUV_MASS = 18.0
 
 
-def uuv_model(link_block: str, mass: float, collision: str, inertia: float = 1.0,
-              pose: str = "0 0 0 0 0 0", density: str = "") -> str:
+def uuv_model(link_block: str, mass: float, collision: str,
+              inertia: tuple[float, float, float] = (1.0, 1.0, 1.0),
+              pose: str = "0 0 0 0 0 0", density: str = "", collision_pose: str = "") -> str:
     """A one-link SDF model holding ``link_block`` in an underwater-object plugin."""
     fluid = f"<fluid_density>{density}</fluid_density>" if density else ""
     return f"""<?xml version="1.0"?>
@@ -90,10 +94,10 @@ def uuv_model(link_block: str, mass: float, collision: str, inertia: float = 1.0
       <inertial>
         <pose>{pose}</pose>
         <mass>{mass}</mass>
-        <inertia><ixx>{inertia}</ixx><iyy>{inertia}</iyy><izz>{inertia}</izz>
+        <inertia><ixx>{inertia[0]}</ixx><iyy>{inertia[1]}</iyy><izz>{inertia[2]}</izz>
           <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>
       </inertial>
-      <collision name="hull"><geometry>{collision}</geometry></collision>
+      <collision name="hull"><pose>{collision_pose or "0 0 0 0 0 0"}</pose><geometry>{collision}</geometry></collision>
     </link>
     <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">
       {fluid}
