@@ -131,7 +131,7 @@ def test_plugin_settings_and_defaults(tmp_path: Path) -> None:
     plugin, _ = _read(tmp_path, LAUV_LINK, LAUV_MASS)
     assert plugin.fluid_density == 1028.0  # absent: the plugin's default
     assert plugin.flow_velocity_topic == "hydrodynamics/current_velocity"
-    assert not plugin.use_global_current
+    assert plugin.use_global_current  # absent: true (UnderwaterObjectPlugin.cc:34)
     link = plugin.links[0]
     assert link.p_BoC_B == (0.0, 0.0, 0.01) and link.box == (0.15, 1.08, 0.15)
     # LAUV's 36 quadratic values: the plugin keeps the diagonal only, and says so

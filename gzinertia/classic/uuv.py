@@ -322,7 +322,7 @@ def read_uuv_plugin(
         fluid_density=DEFAULT_FLUID_DENSITY if density_elem is None
         else parse_float(density_elem, file),
         flow_velocity_topic=None if topic is None else text_of(topic),
-        use_global_current=current is not None and parse_bool(current, file),
+        use_global_current=current is None or parse_bool(current, file),
         debug=debug is not None and text_of(debug) not in ("0", "false", ""),
         links=links,
         source=SourceRef(file, line_of(plugin)),
