@@ -146,3 +146,12 @@ def test_gzi506_gz_sim_hydrodynamics_too(tmp_path: Path) -> None:
             "</model></sdf>")
     (found,) = findings_of(tmp_path, text, "GZI506")
     assert "u: added 12 > rigid 10" in found.message and "v:" not in found.message
+
+
+def test_gzi507_a_block_the_plugin_refuses_is_reported_not_skipped(tmp_path: Path) -> None:
+    block = LAUV_LINK.replace("-2.4 0 0 0 0 0  0 -23", "-2.4 0 0 0 0 0  0")  # 35 values
+    text = uuv_model(block, LAUV_MASS, LAUV_HULL)
+    (found,) = findings_of(tmp_path, text, "GZI507")
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if "<linear_damping>" in s)
+    assert found.line == line and "35 values" in found.message
+    assert findings_of(tmp_path, uuv_model(LAUV_LINK, LAUV_MASS, LAUV_HULL), "GZI507") == []

@@ -7,19 +7,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import classic_oracles as oracle
 import numpy as np
 import pytest
-
-from gzinertia.classic.blocks import classic_plugins_of_file
-from gzinertia.classic.uuv import (
-    buoyancy_force_W,
-    filter_acceleration,
-    hydrodynamic_wrench,
-    hydrodynamic_wrench_Bo,
-    is_uuv_underwater_object,
-)
-from gzinertia.errors import SdfError
-import classic_oracles as oracle
 from classic_vehicles import (
     ECA_A9_LINK,
     ECA_A9_MASS,
@@ -30,6 +20,16 @@ from classic_vehicles import (
     uuv_model,
 )
 from sdfgen import random_rotation
+
+from gzinertia.classic.blocks import classic_plugins_of_file
+from gzinertia.classic.uuv import (
+    buoyancy_force_W,
+    filter_acceleration,
+    hydrodynamic_wrench,
+    hydrodynamic_wrench_Bo,
+    is_uuv_underwater_object,
+)
+from gzinertia.errors import SdfError
 
 MASS = 25.0
 SHAPES = {

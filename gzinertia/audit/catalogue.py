@@ -325,6 +325,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "Simulator, VRX, gz-sim's Hydrodynamics) has an added-mass diagonal element larger "
             "than the rigid one: the explicit scheme diverges (gz-sim#1923).",
         ),
+        _rule(
+            "GZI507",
+            "classic-plugin-unreadable",
+            "warning",
+            "A classic marine plugin block that the plugin itself would refuse (an unknown "
+            "model type, a wrong number of values): the GZI5xx checks could not judge it.",
+        ),
     ]
 )
 

@@ -1,6 +1,7 @@
 """Finding the classic marine plugin blocks in a parsed SDF or URDF tree.
 
-A ``<plugin>`` is recognised by its file name (:func:`~gzinertia.classic.uuv.is_uuv_underwater_object`,
+A ``<plugin>`` is recognised by its file name
+(:func:`~gzinertia.classic.uuv.is_uuv_underwater_object`,
 :func:`~gzinertia.classic.vrx.is_vrx_usv_dynamics`), wherever it sits: in an SDF ``<model>``
 or ``<world>``, or in a URDF's (or an expanded xacro's) ``<gazebo>`` element, which libsdformat
 copies into the model.
@@ -17,7 +18,16 @@ from gzinertia.classic.uuv import UuvPlugin, is_uuv_underwater_object, read_uuv_
 from gzinertia.classic.vrx import VrxDynamics, is_vrx_usv_dynamics, read_vrx_plugin
 from gzinertia.record_base import ValueRecord
 
-__all__ = ["ClassicPlugins", "classic_plugins_in", "classic_plugins_of_file"]
+__all__ = [
+    "MARKERS",
+    "ClassicPlugins",
+    "classic_plugins_in",
+    "classic_plugins_of_file",
+    "mentions_classic_plugin",
+]
+
+#: Bytes every file that names one of the plugins contains (their file names' stems).
+MARKERS = (b"uuv_underwater_object", b"usv_gazebo_dynamics_plugin")
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -42,6 +52,20 @@ def classic_plugins_in(
         elif is_vrx_usv_dynamics(filename):
             vrx.append(read_vrx_plugin(plugin, file))
     return ClassicPlugins(tuple(uuv), tuple(vrx))
+
+
+def mentions_classic_plugin(paths: list[str]) -> bool:
+    """Whether any of the files (an audited file and the files it read) names a classic
+    plugin: the cheap test before parsing or expanding again. Unreadable files count as
+    not naming one (their reader reports them)."""
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if any(marker in data for marker in MARKERS):
+            return True
+    return False
 
 
 def classic_plugins_of_file(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 from lxml import etree
@@ -286,12 +286,13 @@ def _read_link(elem: etree._Element, file: str, mass: float | None) -> UuvLink:
         if child(params, tag) is not None or child(elem, tag) is not None:
             notes.append(f"<{tag}> is not read from the file by the plugin (only set through "
                          "the ROS plugin's services): ignored")
-    _shape(kind, params, file, mass, box, Ma, D_quad, notes)  # type: ignore[arg-type]
+    model_type = cast(ModelType, kind)
+    _shape(model_type, params, file, mass, box, Ma, D_quad, notes)
     if neutral:
         notes.append("neutrally_buoyant: the volume is replaced by mass/1028 and, fully "
                      "submerged, the buoyancy equals the weight")
     return UuvLink(
-        link=name, model_type=kind,  # type: ignore[arg-type]
+        link=name, model_type=model_type,
         volume=volume, volume_declared=volume_elem is not None,
         p_BoC_B=(cob[0], cob[1], cob[2]), cob_declared=cob_elem is not None,
         neutrally_buoyant=neutral, box=box, Ma=Ma, D_lin=D["linear_damping"],

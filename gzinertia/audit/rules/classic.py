@@ -1,4 +1,4 @@
-"""Rules about Gazebo-classic marine plugins (:mod:`gzinertia.classic`): GZI501–GZI506.
+"""Rules about Gazebo-classic marine plugins (:mod:`gzinertia.classic`): GZI501–GZI507.
 
 The plugin blocks are read from the document's tree (:func:`gzinertia.classic.blocks.
 classic_plugins_of_file`); each ``<link>`` block is matched with the link record of that name.
@@ -15,10 +15,14 @@ import numpy as np
 from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.rules.registry import document_rule, finding
-from gzinertia.classic.blocks import ClassicPlugins, classic_plugins_of_file
+from gzinertia.classic.blocks import (
+    ClassicPlugins,
+    classic_plugins_of_file,
+    mentions_classic_plugin,
+)
 from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, UuvPlugin
 from gzinertia.classic.vrx import ADDED_MASS_TERMS, LINEAR_TERMS, QUADRATIC_TERMS, VrxDynamics
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.records import SourceRef
 
@@ -28,6 +32,7 @@ __all__ = [
     "buoyancy_centre_mismatch",
     "damping_injects_energy",
     "explicit_added_mass_unstable",
+    "plugin_unreadable",
     "volume_mismatch",
 ]
 
@@ -44,14 +49,43 @@ def _written(value: float) -> str:
     return f"{value + 0.0:.10g}"
 
 
+#: The last document's plugins and what refused to be read (the rules read them once).
+_LAST: list[tuple[DocumentContext, ClassicPlugins, GzInertiaError | None]] = []
+
+
+def _read(doc: DocumentContext) -> tuple[ClassicPlugins, GzInertiaError | None]:
+    if _LAST and _LAST[0][0] is doc:
+        return _LAST[0][1], _LAST[0][2]
+    found, error = ClassicPlugins(), None
+    files = [doc.doc.path, *(d.path for d in doc.doc.dependencies
+                             if d.kind in ("file", "include") and d.path)]
+    if doc.tree is not None or mentions_classic_plugin(files):
+        masses = {_short(ctx): ctx.link.inertial.mass for ctx in doc.links}
+        try:
+            found = classic_plugins_of_file(doc.doc.path, doc.tree, masses)
+        except GzInertiaError as exc:
+            error = exc  # GZI507 reports it
+    _LAST[:] = [(doc, found, error)]
+    return found, error
+
+
 def _plugins(doc: DocumentContext) -> ClassicPlugins:
-    masses = {}
-    for ctx in doc.links:
-        masses[_short(ctx)] = ctx.link.inertial.mass
-    try:
-        return classic_plugins_of_file(doc.doc.path, doc.tree, masses)
-    except GzInertiaError:
-        return ClassicPlugins()  # the reader names what it cannot read
+    return _read(doc)[0]
+
+
+@document_rule("GZI507")
+def plugin_unreadable(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI507 classic-plugin-unreadable: a block the plugin itself would refuse."""
+    _found, error = _read(doc)
+    if error is None:
+        return
+    if isinstance(error, SdfError):
+        where, text = SourceRef(error.file, error.line or 0), error.message
+    else:
+        where, text = SourceRef(doc.doc.path, 0), str(error)
+    message = (f"a classic marine plugin block could not be read ({text}); none of the "
+               "GZI501-GZI506 checks ran on this file's classic plugins")
+    yield finding("GZI507", where, None, message, {"error": text})
 
 
 def _short(ctx: LinkContext) -> str:
