@@ -155,3 +155,31 @@ def test_gzi507_a_block_the_plugin_refuses_is_reported_not_skipped(tmp_path: Pat
     line = next(n for n, s in enumerate(text.splitlines(), 1) if "<linear_damping>" in s)
     assert found.line == line and "35 values" in found.message
     assert findings_of(tmp_path, uuv_model(LAUV_LINK, LAUV_MASS, LAUV_HULL), "GZI507") == []
+
+
+def test_findings_in_xacro_name_the_line_where_the_block_is_written(tmp_path: Path) -> None:
+    """Through a macro in an included file, with a xacro argument: the finding names the
+    included file's line of the <link> block (not a line of the expansion)."""
+    macro = ('<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+             '<xacro:macro name="hydro" params="ns">\n<gazebo>\n'
+             '<plugin name="p" filename="libuuv_underwater_object_ros_plugin.so">\n'
+             + REXROV_LINK.replace('name="base_link"', 'name="${ns}/base_link"')
+             + "\n</plugin>\n</gazebo>\n</xacro:macro>\n</robot>\n")
+    (tmp_path / "hydro.xacro").write_text(macro)
+    robot = ('<robot name="rov" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+             '<xacro:arg name="ns" default="rexrov"/>\n'
+             '<xacro:include filename="hydro.xacro"/>\n'
+             '<link name="$(arg ns)/base_link"><inertial>'
+             f'<mass value="{REXROV_MASS}"/><inertia ixx="{REXROV_INERTIA[0]}" ixy="0" '
+             f'ixz="0" iyy="{REXROV_INERTIA[1]}" iyz="0" izz="{REXROV_INERTIA[2]}"/>'
+             "</inertial></link>\n"
+             '<xacro:hydro ns="$(arg ns)"/>\n</robot>\n')
+    path = tmp_path / "rov.urdf.xacro"
+    path.write_text(robot)
+    from audit_helpers import run
+
+    found = [f for f in run([path]).findings if f.code == "GZI501"]
+    assert len(found) == 1
+    line = next(n for n, s in enumerate(macro.splitlines(), 1) if "<added_mass>" in s)
+    assert Path(found[0].file).name == "hydro.xacro" and found[0].line == line
+    assert found[0].link is not None and found[0].link.endswith("rexrov/base_link")

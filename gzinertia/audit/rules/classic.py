@@ -9,6 +9,7 @@ steps' acceleration too. Semantics and sources: ``docs/classic_plugins.md``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 
@@ -62,7 +63,11 @@ def _read(doc: DocumentContext) -> tuple[ClassicPlugins, GzInertiaError | None]:
     if doc.tree is not None or mentions_classic_plugin(files):
         masses = {_short(ctx): ctx.link.inertial.mass for ctx in doc.links}
         try:
-            found = classic_plugins_of_file(doc.doc.path, doc.tree, masses)
+            args = {d.uri: d.path for d in doc.doc.dependencies
+                    if d.kind == "xacro-arg" and d.path is not None}
+            roots = tuple(dict.fromkeys(str(Path(d.path).parent) for d in doc.doc.dependencies
+                                        if d.kind == "package" and d.path))
+            found = classic_plugins_of_file(doc.doc.path, doc.tree, masses, args, roots)
         except GzInertiaError as exc:
             error = exc  # GZI507 reports it
     _LAST[:] = [(doc, found, error)]
@@ -84,7 +89,9 @@ def plugin_unreadable(doc: DocumentContext) -> Iterator[Finding]:
     else:
         where, text = SourceRef(doc.doc.path, 0), str(error)
     message = (f"a classic marine plugin block could not be read ({text}); none of the "
-               "GZI501-GZI506 checks ran on this file's classic plugins")
+               "GZI501-GZI506 checks ran on this file's classic plugins (a xacro file is "
+               "expanded again for them, with the arguments and packages the audit used, "
+               "under the default xacro policy)")
     yield finding("GZI507", where, None, message, {"error": text})
 
 
