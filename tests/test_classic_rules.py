@@ -183,3 +183,19 @@ def test_findings_in_xacro_name_the_line_where_the_block_is_written(tmp_path: Pa
     line = next(n for n, s in enumerate(macro.splitlines(), 1) if "<added_mass>" in s)
     assert Path(found[0].file).name == "hydro.xacro" and found[0].line == line
     assert found[0].link is not None and found[0].link.endswith("rexrov/base_link")
+
+
+def test_a_world_matches_each_plugin_with_its_own_models_link(tmp_path: Path) -> None:
+    """Two models with a ``base_link`` each in one world: the heavy one's plugin is judged
+    against the heavy one's mass (no GZI506), the light one's against its own."""
+    heavy = uuv_model(ECA_A9_LINK, 1000.0, ECA_HULL, (100.0, 100.0, 100.0))
+    light = uuv_model(ECA_A9_LINK, ECA_A9_MASS, ECA_HULL, ECA_A9_INERTIA)
+
+    def body(text: str, name: str) -> str:
+        inner = text.split('<model name="vehicle">', 1)[1].rsplit("</model>", 1)[0]
+        return f'<model name="{name}">{inner}</model>'
+
+    world = (f'<sdf version="1.9"><world name="w">{body(heavy, "heavy")}'
+             f'{body(light, "light")}</world></sdf>')
+    found = findings_of(tmp_path, world, "GZI506")
+    assert [f.link for f in found] == ["light::base_link"]

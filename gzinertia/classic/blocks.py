@@ -51,10 +51,16 @@ def classic_plugins_in(
     for plugin in root.iter("plugin"):
         filename = plugin.get("filename") or ""
         if is_uuv_underwater_object(filename):
-            uuv.append(read_uuv_plugin(plugin, file, masses))
+            uuv.append(replace(read_uuv_plugin(plugin, file, masses), model=_model_of(plugin)))
         elif is_vrx_usv_dynamics(filename):
-            vrx.append(read_vrx_plugin(plugin, file))
+            vrx.append(replace(read_vrx_plugin(plugin, file), model=_model_of(plugin)))
     return ClassicPlugins(tuple(uuv), tuple(vrx))
+
+
+def _model_of(plugin: etree._Element) -> str:
+    """The scoped name of the ``<model>`` elements around ``plugin`` (outermost first)."""
+    names = [str(e.get("name") or "") for e in plugin.iterancestors("model")]
+    return "::".join(reversed(names))
 
 
 def mentions_classic_plugin(paths: list[str]) -> bool:

@@ -130,6 +130,8 @@ class UuvPlugin(Record):
     links: tuple[UuvLink, ...]
     source: SourceRef
     notes: tuple[str, ...] = field(default=())
+    #: The scoped name of the SDF ``<model>`` holding the plugin (``""``: none, as in URDF).
+    model: str = ""
 
 
 def _matrix(elem: etree._Element, file: str, counts: tuple[int, ...]) -> np.ndarray:

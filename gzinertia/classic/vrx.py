@@ -72,6 +72,8 @@ class VrxDynamics(Record):
     defaulted: tuple[str, ...]
     source: SourceRef
     term_sources: dict[str, SourceRef] = field(default_factory=dict)
+    #: The scoped name of the SDF ``<model>`` holding the plugin (``""``: none, as in URDF).
+    model: str = ""
 
     @property
     def Ma(self) -> np.ndarray:

@@ -99,10 +99,17 @@ def _short(ctx: LinkContext) -> str:
     return ctx.link.name.rsplit("::", 1)[-1]
 
 
-def _link_of(doc: DocumentContext, name: str) -> LinkContext | None:
+def _link_of(doc: DocumentContext, name: str, model: str) -> LinkContext | None:
+    """The link a plugin of ``model`` (scoped, ``""`` in URDF) names (``""``: its first)."""
+    mine = [c for c in doc.links if not model or c.link.name.startswith(model + "::")
+            or c.link.name_in_file.startswith(model + "::")] or doc.links
     if not name:
-        return doc.links[0] if doc.links else None
-    for ctx in doc.links:
+        return mine[0] if mine else None
+    scoped = f"{model}::{name}" if model else name
+    for ctx in mine:
+        if scoped in (ctx.link.name, ctx.link.name_in_file):
+            return ctx
+    for ctx in mine:
         if name in (ctx.link.name, ctx.link.name_in_file, _short(ctx)):
             return ctx
     return None
@@ -111,7 +118,7 @@ def _link_of(doc: DocumentContext, name: str) -> LinkContext | None:
 def _uuv_links(doc: DocumentContext) -> Iterator[tuple[UuvPlugin, UuvLink, LinkContext | None]]:
     for plugin in _plugins(doc).uuv:
         for link in plugin.links:
-            yield plugin, link, _link_of(doc, link.link)
+            yield plugin, link, _link_of(doc, link.link, plugin.model)
 
 
 def _name(ctx: LinkContext | None, link: str) -> str:
@@ -123,7 +130,7 @@ def _added_mass_sources(doc: DocumentContext) -> Iterator[tuple[str, np.ndarray,
     for _plugin, link, ctx in _uuv_links(doc):
         yield _name(ctx, link.link), link.Ma, link.added_mass_source or link.source
     for vrx in _plugins(doc).vrx:
-        ctx = _link_of(doc, vrx.link)
+        ctx = _link_of(doc, vrx.link, vrx.model)
         where = vrx.term_sources.get("xDotU", vrx.source)
         yield _name(ctx, vrx.link), vrx.Ma, where
 
@@ -263,8 +270,8 @@ def damping_injects_energy(doc: DocumentContext) -> Iterator[Finding]:
                 "and likewise on every axis (positive values dissipate); here "
                 + "; ".join(problems)
             )
-            yield finding("GZI505", vrx.source, _name(_link_of(doc, vrx.link), vrx.link),
-                          message, {"problems": problems})
+            owner = _name(_link_of(doc, vrx.link, vrx.model), vrx.link)
+            yield finding("GZI505", vrx.source, owner, message, {"problems": problems})
 
 
 def _rigid_diagonal(ctx: LinkContext) -> np.ndarray:
@@ -289,7 +296,7 @@ def explicit_added_mass_unstable(doc: DocumentContext) -> Iterator[Finding]:
             cases.append(("UUV Simulator's underwater-object plugin", ctx, link.Ma,
                           link.added_mass_source or link.source))
     for vrx in _plugins(doc).vrx:
-        ctx = _link_of(doc, vrx.link)
+        ctx = _link_of(doc, vrx.link, vrx.model)
         if ctx is not None:
             cases.append(("VRX's USV dynamics plugin", ctx, vrx.Ma,
                           vrx.term_sources.get(ADDED_MASS_TERMS[0], vrx.source)))
