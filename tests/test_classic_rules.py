@@ -199,3 +199,14 @@ def test_a_world_matches_each_plugin_with_its_own_models_link(tmp_path: Path) ->
              f'{body(light, "light")}</world></sdf>')
     found = findings_of(tmp_path, world, "GZI506")
     assert [f.link for f in found] == ["light::base_link"]
+
+
+def test_gzi508_says_what_the_plugin_ignores(tmp_path: Path) -> None:
+    """LAUV's 36 quadratic values: only the diagonal acts; a scaling tag is never read."""
+    quad = _matrix(LAUV_LINK, "quadratic_damping")
+    assert np.any(quad != np.diag(np.diag(quad)))  # the published block has couplings
+    block = LAUV_LINK.replace("<type>fossen</type>",
+                              "<type>fossen</type><scaling_damping>2</scaling_damping>")
+    (found,) = findings_of(tmp_path, uuv_model(block, LAUV_MASS, LAUV_HULL), "GZI508")
+    assert "only the diagonal" in found.message and "<scaling_damping>" in found.message
+    assert findings_of(tmp_path, _rexrov(tmp_path), "GZI508") == []

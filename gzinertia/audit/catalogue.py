@@ -332,12 +332,20 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "A classic marine plugin block that the plugin itself would refuse (an unknown "
             "model type, a wrong number of values): the GZI5xx checks could not judge it.",
         ),
+        _rule(
+            "GZI508",
+            "classic-plugin-ignores",
+            "info",
+            "What UUV Simulator's plugin does with a block that differs from what it says: "
+            "tags it never reads, the diagonal taken of a full quadratic damping, shape "
+            "models' quirks.",
+        ),
     ]
 )
 
 
 def rule_range() -> str:
-    """``"GZI001–GZI507"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    """``"GZI001–GZI508"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
     dash between them), the one place help texts and docs take the rules' range from."""
     codes = sorted(RULE_INFOS)
     return f"{codes[0]}–{codes[-1]}"

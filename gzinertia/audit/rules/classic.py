@@ -1,4 +1,4 @@
-"""Rules about Gazebo-classic marine plugins (:mod:`gzinertia.classic`): GZI501–GZI507.
+"""Rules about Gazebo-classic marine plugins (:mod:`gzinertia.classic`): GZI501–GZI508.
 
 The plugin blocks are read from the document's tree (:func:`gzinertia.classic.blocks.
 classic_plugins_of_file`); each ``<link>`` block is matched with the link record of that name.
@@ -33,6 +33,7 @@ __all__ = [
     "buoyancy_centre_mismatch",
     "damping_injects_energy",
     "explicit_added_mass_unstable",
+    "plugin_ignores",
     "plugin_unreadable",
     "volume_mismatch",
 ]
@@ -76,6 +77,16 @@ def _read(doc: DocumentContext) -> tuple[ClassicPlugins, GzInertiaError | None]:
 
 def _plugins(doc: DocumentContext) -> ClassicPlugins:
     return _read(doc)[0]
+
+
+@document_rule("GZI508")
+def plugin_ignores(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI508 classic-plugin-ignores: what the plugin does not do as the block says."""
+    for _plugin, link, ctx in _uuv_links(doc):
+        if link.notes:
+            message = "UUV Simulator's plugin, on this block: " + "; ".join(link.notes)
+            yield finding("GZI508", link.source, _name(ctx, link.link), message,
+                          {"notes": list(link.notes)})
 
 
 @document_rule("GZI507")
