@@ -23,6 +23,7 @@ from sdfgen import random_rotation
 
 from gzinertia.classic.blocks import classic_plugins_of_file
 from gzinertia.classic.uuv import (
+    added_mass_Bo_B,
     buoyancy_force_W,
     filter_acceleration,
     hydrodynamic_wrench,
@@ -171,3 +172,27 @@ def test_a_block_the_plugin_refuses_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(SdfError) as err:
         classic_plugins_of_file(str(path))
     assert err.value.file == str(path) and err.value.line is not None
+
+
+@pytest.mark.parametrize("case", ["rexrov", "lauv", "cylinder_j"])
+def test_added_mass_about_the_origin_is_the_added_mass_part_of_the_wrench(
+    case: str, tmp_path: Path
+) -> None:
+    """At rest in still water only ``-Ma·a`` acts: the oracle's force at Bcm, moved to Bo,
+    is ``-A·a`` for the package's ``A`` (about Bo, link axes); ``A`` is not symmetric when
+    the centre of mass is off the origin, though ``Ma`` is."""
+    block, mass = CASES[case]
+    plugin, link_xml = _read(tmp_path, block, mass)
+    mats = oracle.uuv_link_matrices(link_xml, mass)
+    rng = np.random.default_rng(8)
+    p = rng.normal(0, 0.2, 3)
+    A = added_mass_Bo_B(plugin.links[0], p)
+    zero = np.zeros(3)
+    for _ in range(20):
+        a_B = rng.normal(0, 2, 6)
+        a_flipped = np.concatenate([a_B[:3] * [1, -1, -1], a_B[3:] * [1, -1, -1]])
+        f, t = oracle.uuv_tau(mats, zero, zero, a_flipped, np.eye(3), zero)
+        want = np.concatenate([f, t + np.cross(p, f)])
+        np.testing.assert_allclose(-A @ a_B, want, rtol=1e-12, atol=1e-9)
+    if case == "lauv":  # symmetric Ma, off-origin centre of mass
+        assert np.allclose(mats["Ma"], mats["Ma"].T) and not np.allclose(A, A.T)

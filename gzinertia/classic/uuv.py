@@ -48,6 +48,7 @@ __all__ = [
     "NED_FLIP",
     "UuvLink",
     "UuvPlugin",
+    "added_mass_Bo_B",
     "buoyancy_force_W",
     "filter_acceleration",
     "hydrodynamic_wrench",
@@ -371,6 +372,19 @@ def hydrodynamic_wrench_Bo(wrench: np.ndarray, p_BoBcm_B: np.ndarray) -> np.ndar
     """A wrench applied at Bcm (``[f_B; t_B]``) as the same wrench about the link origin."""
     f = wrench[:3]
     return np.concatenate([f, wrench[3:] + np.cross(p_BoBcm_B, f)])
+
+
+def added_mass_Bo_B(link: UuvLink, p_BoBcm_B: np.ndarray) -> np.ndarray:
+    """The plugin's added mass as the link feels it: ``A`` (6x6, linear-first, link axes,
+    about the link origin Bo) with ``-A·a_B`` the wrench about Bo of its added-mass term for a
+    filtered acceleration ``a_B`` in link axes. ``A = T·F·Ma·F`` with ``F`` the flip and
+    ``T = [[1, 0], [[p]×, 1]]``: the force is applied at Bcm (``p = p_BoBcm_B``), so ``A`` is
+    symmetric only when ``Ma`` is and ``p = 0``; the input of an exact ``<fluid_added_mass>``
+    conversion, which must report the rest."""
+    T = np.eye(6)
+    T[3:, :3] = _skew(np.asarray(p_BoBcm_B, dtype=float))
+    result: np.ndarray = T @ NED_FLIP @ link.Ma @ NED_FLIP
+    return result
 
 
 def buoyancy_force_W(
