@@ -282,12 +282,70 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "first on the package path was taken, as ROS takes it; the model may be built "
             "from the other.",
         ),
+        _rule(
+            "GZI501",
+            "classic-added-mass-asymmetric",
+            "warning",
+            "A classic marine plugin's added-mass matrix (UUV Simulator, VRX) is not "
+            "symmetric: the worst pair and their difference are named.",
+        ),
+        _rule(
+            "GZI502",
+            "classic-added-mass-not-psd",
+            "error",
+            "A classic marine plugin's added-mass matrix is not positive semi-definite: the "
+            "plugin pushes the link along its acceleration.",
+        ),
+        _rule(
+            "GZI503",
+            "classic-volume-not-as-geometry",
+            "warning",
+            "UUV Simulator's plugin floats a declared <volume> that differs from the volume of "
+            "the link's collisions, which gz-sim's Buoyancy system floats.",
+        ),
+        _rule(
+            "GZI504",
+            "classic-buoyancy-centre-not-as-geometry",
+            "warning",
+            "UUV Simulator's <center_of_buoyancy> is away from the centroid of the link's "
+            "collisions, where gz-sim's Buoyancy system applies the buoyancy.",
+        ),
+        _rule(
+            "GZI505",
+            "classic-damping-injects-energy",
+            "error",
+            "A classic marine plugin's damping has signs that, in that plugin's convention, "
+            "push the link along its motion.",
+        ),
+        _rule(
+            "GZI506",
+            "explicit-added-mass-unstable",
+            "warning",
+            "A plugin that applies added mass from the last steps' acceleration (UUV "
+            "Simulator, VRX, gz-sim's Hydrodynamics) has an added-mass diagonal element larger "
+            "than the rigid one: the explicit scheme diverges (gz-sim#1923).",
+        ),
+        _rule(
+            "GZI507",
+            "classic-plugin-unreadable",
+            "warning",
+            "A classic marine plugin block that the plugin itself would refuse (an unknown "
+            "model type, a wrong number of values): the GZI5xx checks could not judge it.",
+        ),
+        _rule(
+            "GZI508",
+            "classic-plugin-ignores",
+            "info",
+            "What UUV Simulator's plugin does with a block that differs from what it says: "
+            "tags it never reads, the diagonal taken of a full quadratic damping, shape "
+            "models' quirks.",
+        ),
     ]
 )
 
 
 def rule_range() -> str:
-    """``"GZI001–GZI405"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    """``"GZI001–GZI508"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
     dash between them), the one place help texts and docs take the rules' range from."""
     codes = sorted(RULE_INFOS)
     return f"{codes[0]}–{codes[-1]}"

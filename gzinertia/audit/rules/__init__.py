@@ -8,6 +8,7 @@
 * :mod:`~gzinertia.audit.rules.bem`: GZI212 (added mass from ``addmass --bem``)
 * :mod:`~gzinertia.audit.rules.hydrostatics`: GZI301–GZI305 (buoyancy)
 * :mod:`~gzinertia.audit.rules.urdf`: GZI401–GZI405 (URDF conversion, xacro, ROS packages)
+* :mod:`~gzinertia.audit.rules.classic`: GZI501–GZI508 (classic marine plugins)
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from gzinertia.audit.rules import (  # noqa: F401 (importing registers the rules)
     added_mass,
     bem,
+    classic,
     geometry,
     hydrodynamics,
     hydrostatics,
