@@ -2,8 +2,10 @@
 
 The plugin blocks are read from the document's tree (:func:`gzinertia.classic.blocks.
 classic_plugins_of_file`); each ``<link>`` block is matched with the link record of that name.
-GZI506 also judges gz-sim's Hydrodynamics plugin, which applies added mass from the last
-steps' acceleration too. Semantics and sources: ``docs/classic_plugins.md``.
+GZI506 judges the classic plugins only: gz-sim's Hydrodynamics plugin applies added mass from
+the last steps' acceleration too, but gzinertia's own edits (``addmass`` on URDF, ``convert
+sdf-to-hydro``) write such terms, and the rule must land with those edits' answer to it (issue 27,
+open). Semantics and sources: ``docs/classic_plugins.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from gzinertia.classic.blocks import (
 from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, UuvPlugin
 from gzinertia.classic.vrx import ADDED_MASS_TERMS, LINEAR_TERMS, QUADRATIC_TERMS, VrxDynamics
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.records import SourceRef
 
 __all__ = [
@@ -311,11 +312,6 @@ def explicit_added_mass_unstable(doc: DocumentContext) -> Iterator[Finding]:
         if ctx is not None:
             cases.append(("VRX's USV dynamics plugin", ctx, vrx.Ma,
                           vrx.term_sources.get(ADDED_MASS_TERMS[0], vrx.source)))
-    for ctx in doc.links:
-        for hydro in ctx.link.hydrodynamics:
-            if added_mass_active(hydro):
-                cases.append(("gz-sim's Hydrodynamics plugin", ctx, -hydro.D_BBo_B,
-                              hydro.source))
     for who, ctx, added, where in cases:
         if not ctx.moves or not ctx.mass_is_positive:
             continue
