@@ -73,6 +73,17 @@ class UrdfJoint(ValueRecord):
     child: str
     X_PJ: Pose  # the joint's <origin>: child link frame in the parent link frame
     source: SourceRef
+    #: ``<axis xyz>`` in the joint frame (the child link frame), as written (urdfdom's default
+    #: ``1 0 0`` when absent)
+    axis: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    #: ``<limit>``: ``(lower, upper, effort, velocity)`` (urdfdom's default 0 for each attribute
+    #: left out), ``None`` without ``<limit>``
+    limit: tuple[float, ...] | None = None
+    #: ``<dynamics>``: ``(damping, friction)`` (0 for each left out), ``None`` without it
+    dynamics: tuple[float, ...] | None = None
+    #: why ``axis``, ``limit`` or ``dynamics`` could not be read (physics does not use them:
+    #: only ``expand --sdf`` refuses the joint)
+    unread: str | None = None
 
 
 @dataclass(repr=False)
@@ -90,6 +101,9 @@ class UrdfRobot(Record):
     static: bool = False
     #: Hydrodynamics plugins: ``(reference or "", plugin)``, in document order
     plugins: list[tuple[str, HydroPlugin]] = field(default_factory=list)
+    #: every ``<gazebo>`` block as written: ``(reference or "", XML text, where)``, in document
+    #: order (``expand --sdf`` copies them as libsdformat does)
+    extensions: list[tuple[str, str, SourceRef]] = field(default_factory=list)
 
     @property
     def parent_joint(self) -> dict[str, UrdfJoint]:
@@ -195,6 +209,33 @@ def _read_visuals(elem: etree._Element, file: str, link: UrdfLink) -> None:
         link.visuals.append(Collision(name=name, X_BC=X_BV, geometry=geometry, source=where))
 
 
+def _attributes(elem: etree._Element | None, names: tuple[str, ...], file: str,
+                default: float) -> tuple[float, ...] | None:
+    """The numbers of ``elem``'s attributes ``names`` (``default`` for one left out), ``None``
+    without ``elem``."""
+    if elem is None:
+        return None
+    values = (_numbers(elem, a, file, 1) for a in names)
+    return tuple(default if v is None else v[0] for v in values)
+
+
+def _joint_motion(
+    elem: etree._Element, file: str
+) -> tuple[tuple[float, float, float], tuple[float, ...] | None, tuple[float, ...] | None,
+           str | None]:
+    """A ``<joint>``'s axis, limit and dynamics (:class:`UrdfJoint`), or why not read."""
+    try:
+        axis_elem = elem.find("axis")
+        xyz = None if axis_elem is None else _numbers(axis_elem, "xyz", file, 3)
+        axis = (1.0, 0.0, 0.0) if xyz is None else (xyz[0], xyz[1], xyz[2])
+        limit = _attributes(elem.find("limit"), ("lower", "upper", "effort", "velocity"), file,
+                            0.0)
+        dynamics = _attributes(elem.find("dynamics"), ("damping", "friction"), file, 0.0)
+    except SdfError as exc:
+        return (1.0, 0.0, 0.0), None, None, f"line {exc.line}: {exc.message}"
+    return axis, limit, dynamics, None
+
+
 def _flag(elem: etree._Element) -> bool:
     """A ``<gazebo>`` switch as libsdformat reads it: text (or ``value``) true/yes/1."""
     raw = (elem.text or elem.get("value") or "").strip()
@@ -220,6 +261,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     unlumped: dict[str, SourceRef] = {}
     static = False
     plugins: list[tuple[str, HydroPlugin]] = []
+    extensions: list[tuple[str, str, SourceRef]] = []
     for elem in root:
         if elem.tag == "link":
             name = _name(elem, file)
@@ -261,10 +303,12 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                     raise SdfError(file, line_of(elem), f"joint {name!r} has no <{end} link>")
             joints.append(
                 UrdfJoint(name, kind, ends["parent"], ends["child"], read_origin(elem, file),
-                          SourceRef(file, line_of(elem)))
+                          SourceRef(file, line_of(elem)), *_joint_motion(elem, file))
             )
         elif elem.tag == "gazebo":
             ref = (elem.get("reference") or "").strip()
+            extensions.append((ref, etree.tostring(elem, encoding="unicode", with_tail=False),
+                               SourceRef(file, line_of(elem))))
             for c in elem:
                 if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
                     if _flag(c):
@@ -276,7 +320,8 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                     plugins.append((ref, plugin))
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
-        robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins
+        robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins,
+        extensions,
     )
 
 
