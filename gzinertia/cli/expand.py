@@ -49,16 +49,17 @@ def expand(
             "SDFormat file is read as it is written"
         )
     if sdf:
-        from gzinertia.sdf.model_file import read_model_file
-        from gzinertia.urdf.sdf_text import LEFT_OUT, converted_sdf
+        from gzinertia.urdf.reader import read_urdf_model
+        from gzinertia.urdf.sdf_text import converted_sdf
 
-        doc = read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
-                              xacro_policy=source.xacro_policy)
-        sys.stdout.write(converted_sdf(doc))
-        for note in doc.notes:
+        model = read_urdf_model(file, source.search_paths, xacro_args=source.xacro_mapping,
+                                xacro_policy=source.xacro_policy)
+        text, unwritten = converted_sdf(model)
+        sys.stdout.write(text)
+        for note in model.doc.notes:
             print(note, file=sys.stderr)
-        print(f"note: {file}: the SDFormat printed holds the links only; not written: "
-              f"{LEFT_OUT} (gz sdf -p writes them)", file=sys.stderr)
+        for said in unwritten:
+            print(f"note: {file}: {said}", file=sys.stderr)
         return
     if not is_xacro_path(file):
         from gzinertia.sdf.xml import read_file_bytes

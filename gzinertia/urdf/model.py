@@ -104,6 +104,10 @@ class UrdfRobot(Record):
     #: every ``<gazebo>`` block as written: ``(reference or "", XML text, where)``, in document
     #: order (``expand --sdf`` copies them as libsdformat does)
     extensions: list[tuple[str, str, SourceRef]] = field(default_factory=list)
+    #: the joints of ``unlumped`` with ``<preserveFixedJoint>`` true (libsdformat writes them as
+    #: fixed joints; the others, ``<disableFixedJointLumping>`` only, as revolute joints locked
+    #: at 0)
+    preserved: set[str] = field(default_factory=set)
 
     @property
     def parent_joint(self) -> dict[str, UrdfJoint]:
@@ -262,6 +266,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     static = False
     plugins: list[tuple[str, HydroPlugin]] = []
     extensions: list[tuple[str, str, SourceRef]] = []
+    preserved: set[str] = set()
     for elem in root:
         if elem.tag == "link":
             name = _name(elem, file)
@@ -313,6 +318,8 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                 if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
                     if _flag(c):
                         unlumped.setdefault(ref, SourceRef(file, line_of(elem)))
+                        if c.tag == "preserveFixedJoint":
+                            preserved.add(ref)
                 elif c.tag == "static" and not ref:
                     static = _flag(c)
                 elif c.tag == "plugin" and is_gz_hydrodynamics(c):
@@ -321,7 +328,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
         robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins,
-        extensions,
+        extensions, preserved,
     )
 
 
