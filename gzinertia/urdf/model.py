@@ -108,6 +108,8 @@ class UrdfRobot(Record):
     #: fixed joints; the others, ``<disableFixedJointLumping>`` only, as revolute joints locked
     #: at 0)
     preserved: set[str] = field(default_factory=set)
+    #: how many ``<visual>`` s carry a ``<material>`` (``expand --sdf`` does not write them)
+    visual_materials: int = 0
 
     @property
     def parent_joint(self) -> dict[str, UrdfJoint]:
@@ -267,6 +269,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     plugins: list[tuple[str, HydroPlugin]] = []
     extensions: list[tuple[str, str, SourceRef]] = []
     preserved: set[str] = set()
+    visual_materials = 0
     for elem in root:
         if elem.tag == "link":
             name = _name(elem, file)
@@ -291,6 +294,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                     )
                 )
             _read_visuals(elem, file, link)
+            visual_materials += len(elem.findall("visual/material"))
             links[name] = link
         elif elem.tag == "joint":
             name = _name(elem, file)
@@ -328,7 +332,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
         robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins,
-        extensions, preserved,
+        extensions, preserved, visual_materials,
     )
 
 

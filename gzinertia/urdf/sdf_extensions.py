@@ -121,16 +121,26 @@ def sort_extensions(robot: UrdfRobot, holder: dict[str, str], joints: set[str]) 
 def _link_extension(out: Extensions, robot: UrdfRobot, ref: str, kept: str,
                     children: list[etree._Element]) -> None:
     link = robot.links[ref]
+    # libsdformat matches a shape by its name (the link's, when unnamed) beginning with
+    # the link's name: a shape named otherwise ("v3" on "l3") gets nothing
+    collisions = [c for c in link.collisions if (c.name or ref).startswith(ref)]
+    visuals = [v for v in link.visuals if (v.name or ref).startswith(ref)]
     for c in children:
         tag = str(c.tag)
         if tag in SURFACE or tag in COLLISION:
             into = out.surface if tag in SURFACE else out.collision
             text = (SURFACE.get(tag) or COLLISION[tag]).format(_text(c))
-            for shape in link.collisions:
+            for shape in collisions:
                 into.setdefault(shape.source, []).append(text)
         elif tag == "material":
-            for shape in link.visuals:
+            for shape in visuals:
                 out.visual.setdefault(shape.source, []).append(_material(_text(c)))
+        elif tag in ("visual", "collision"):
+            # (libsdformat merges the block's children into each of the link's shapes)
+            into = out.visual if tag == "visual" else out.collision
+            for shape in visuals if tag == "visual" else collisions:
+                into.setdefault(shape.source, []).extend(
+                    _verbatim(e) for e in c if isinstance(e.tag, str))
         elif tag in LINK:
             out.link.setdefault(kept, []).append(LINK[tag].format(_text(c)))
         elif tag == "turnGravityOff":

@@ -65,6 +65,13 @@ def _shape(kind: str, c: Collision, indent: str, extra: list[str]) -> str:
             + f"{indent}</{kind}>\n")
 
 
+def _last_of_each(elements: list[str]) -> list[str]:
+    """``elements`` (XML text) with only the last of those of one tag (a shape holds one
+    ``<material>``: the last ``<gazebo>`` block's)."""
+    by_tag = {e[1:].split(">", 1)[0].split()[0].rstrip("/"): e for e in elements}
+    return list(by_tag.values())
+
+
 def _link(link: LinkRecord, ext: Extensions) -> str:
     inertial = link.inertial
     I = inertial.I_BBcm_I
@@ -80,7 +87,7 @@ def _link(link: LinkRecord, ext: Extensions) -> str:
         extra = [*ext.collision.get(c.source, []),
                  *([f"<surface>{''.join(surface)}</surface>"] if surface else [])]
         collisions.append(_shape("collision", c, "      ", extra))
-    visuals = [_shape("visual", v, "      ", ext.visual.get(v.source, [])[:1])
+    visuals = [_shape("visual", v, "      ", _last_of_each(ext.visual.get(v.source, [])))
                for v in link.visuals]
     return (
         f"    <link name={quoteattr(short)}>\n"
@@ -149,6 +156,9 @@ def converted_sdf(model: UrdfModel) -> tuple[str, list[str]]:
     said = [f"joint {j.name!r} ({j.kind}): libsdformat writes no joint for it (link "
             f"{j.child!r} is posed in the model frame here, free)" for j in free]
     said += ext.unused
+    if robot.visual_materials:
+        said.append(f"the <material> of {robot.visual_materials} URDF <visual>(s) is not "
+                    "written (libsdformat converts its colour for Gazebo's rendering)")
     comment = (f"gzinertia expand, SDF: the model libsdformat converts {doc.path} to "
                "(fixed-joint lumping, massless links dropped)"
                + "".join(f"; {s}" for s in said))
