@@ -75,7 +75,8 @@ def with_everything(text: str, seed: int) -> str:
                 f'<dynamics damping="{f(rng.uniform(0, 1))}" friction="{f(rng.uniform(0, 1))}"/>'))
             robot.append(etree.fromstring(
                 f'<gazebo reference="{joint.get("name")}"><provideFeedback>true</provideFeedback>'
-                '</gazebo>'))
+                '<implicitSpringDamper>true</implicitSpringDamper><stopErp>0.3</stopErp>'
+                '<springStiffness>2.5</springStiffness></gazebo>'))
     robot.append(etree.fromstring(f'<gazebo><plugin name="mp{seed}" filename="libmp.so">'
                                   '<x>1</x></plugin></gazebo>'))
     return etree.tostring(robot, encoding="unicode")
@@ -256,3 +257,21 @@ def test_the_corpus_prints_the_model_libsdformat_builds(
     ours = dump([sdfs[k] for k, _ in kept])
     for a, (_, b) in zip(ours, kept, strict=True):
         assert_same_model(a, b)
+
+
+def test_an_unreadable_limit_is_one_line_for_expand_and_nothing_for_the_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A joint's <limit> that is not a number: physics does not use it, so the audit reads the
+    robot as before; expand --sdf cannot write the joint and says where, in one line."""
+    path = tmp_path / "r.urdf"
+    inertial = ('<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+                'izz="1"/></inertial>')
+    path.write_text(f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}'
+                    '</link><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+                    '\n<limit lower="low" upper="1" effort="1" velocity="1"/></joint></robot>')
+    code, out, err = run_cli(["expand", str(path), "--sdf"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{path}:1" in err and "'j'" in err and "lower" in err
+    code, _, err = run_cli(["show", str(path)], capsys)
+    assert code == 0, err

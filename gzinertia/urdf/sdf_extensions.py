@@ -179,13 +179,31 @@ def _move(elem: etree._Element, X_KL: Pose, file: str) -> None:
 
 
 def _joint_extension(out: Extensions, ref: str, children: list[etree._Element]) -> None:
+    physics: etree._Element | None = None  # (one <physics> for the joint, the parts merged)
     for c in children:
         tag = str(c.tag)
         if tag in CONSUMED:
             continue
         if tag in JOINT:
-            out.joint.setdefault(ref, []).append(JOINT[tag].format(_text(c)))
+            part = etree.fromstring(JOINT[tag].format(_text(c)))
+            physics = part if physics is None else _merged(physics, part)
         elif tag in AXIS_DYNAMICS:
             out.axis_dynamics.setdefault(ref, []).append(AXIS_DYNAMICS[tag].format(_text(c)))
         else:
             out.joint.setdefault(ref, []).append(_verbatim(c))
+    if physics is not None:
+        out.joint.setdefault(ref, []).insert(0, _verbatim(physics))
+
+
+def _merged(into: etree._Element, part: etree._Element) -> etree._Element:
+    """``into`` with the children of ``part`` (same tag) merged in, element by element; a leaf
+    given twice takes the later value."""
+    for child in part:
+        mine = into.find(str(child.tag))
+        if mine is None or len(child) == 0:
+            if mine is not None:
+                into.remove(mine)
+            into.append(child)
+        else:
+            _merged(mine, child)
+    return into
