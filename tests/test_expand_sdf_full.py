@@ -46,6 +46,8 @@ def with_everything(text: str, seed: int) -> str:
 
     robot = etree.fromstring(text.encode())
     for k, link in enumerate(robot.iterfind("link")):
+        for collision in link.iterfind("collision"):  # names with and without the link's
+            collision.set("name", str(rng.choice(["", f"{link.get('name')}_hull", f"c{k}"])))
         if rng.random() < 0.7:
             shape = rng.choice(['<sphere radius="0.2"/>', '<cylinder radius="0.1" length="2"/>',
                                 '<mesh filename="package://p/m.dae" scale="1 2 3"/>'])
@@ -55,7 +57,7 @@ def with_everything(text: str, seed: int) -> str:
                 f'rpy="0.1 0.2 0.3"/><geometry>{shape}</geometry></visual>'))
         if rng.random() < 0.3:
             robot.append(etree.fromstring(
-                f'<gazebo reference="{link.get("name")}"><mu1>0.5</mu1><material>Gazebo/Red</material><selfCollide>true'
+                f'<gazebo reference="{link.get("name")}"><mu1>0.5</mu1><mu2>0.25</mu2><material>Gazebo/Red</material><selfCollide>true'
                 f'</selfCollide><sensor name="s{k}" type="imu"/><plugin name="lp{k}" '
                 f'filename="liblp.so"/></gazebo>'))
     for joint in robot.iterfind("joint"):

@@ -7,9 +7,12 @@ model (``parser_urdf.cc``: ``InsertSDFExtensionLink``, ``…Collision``, ``…Vi
 * ``<gazebo reference="LINK">``: the URDF names libsdformat turns into SDF (``<mu1>``, ``<mu2>``,
   ``<kp>``, ``<kd>``, ``<fdir1>``, ``<maxVel>``, ``<minDepth>`` into each of that link's
   collisions' ``<surface>``, ``<maxContacts>``, ``<laserRetro>`` into its collisions,
-  ``<material>`` into its visuals, ``<selfCollide>``, ``<gravity>``, ``<turnGravityOff>`` into the
-  link) are converted; every other child (``<sensor>``, ``<plugin>``, ``<velocity_decay>``, …) is
-  copied verbatim into the link that holds LINK (the link it is lumped into, when it is).
+  ``<material>`` into its visuals, ``<visual>``/``<collision>`` blocks' children into them
+  (the shapes libsdformat matches by name: :func:`shape_extras`), ``<selfCollide>``,
+  ``<gravity>``, ``<turnGravityOff>``, ``<kinematic>`` into the link) are converted; every
+  other child (``<sensor>``, ``<plugin>``, ``<velocity_decay>``, …) is copied verbatim into
+  the link that holds LINK (the link it is lumped into, when it is; a lumped link's sensors
+  and projectors moved into that link's frame).
 * ``<gazebo reference="JOINT">``: ``<provideFeedback>``, ``<implicitSpringDamper>`` (or
   ``<cfmDamping>``), ``<stopCfm>``, ``<stopErp>``, ``<fudgeFactor>`` into the joint's
   ``<physics>``, ``<springReference>``, ``<springStiffness>`` into its axis dynamics; the
@@ -25,10 +28,9 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from gzinertia.physics.rotation import Pose
-from gzinertia.records import SourceRef
 from gzinertia.urdf.model import UrdfRobot
 
-__all__ = ["Extensions", "sort_extensions"]
+__all__ = ["Extensions", "shape_extras", "sort_extensions"]
 
 #: URDF extension name → the element of a collision's ``<surface>`` it becomes.
 SURFACE = {
@@ -68,16 +70,15 @@ MOVED = ("sensor", "projector")
 @dataclass
 class Extensions:
     """The SDF text the ``<gazebo>`` blocks add, by where it goes: ``model`` (children of the
-    ``<model>``), ``link[NAME]`` (of a kept link), ``collision[SOURCE]``/``surface[SOURCE]``
-    and ``visual[SOURCE]`` (of the collisions and visuals written at SOURCE, the URDF
-    element), ``joint[NAME]`` and ``axis_dynamics[NAME]``; ``unused``: what was not written,
-    one sentence each."""
+    ``<model>``), ``link[NAME]`` (of a kept link), ``shapes[NAME]`` (of its collisions and
+    visuals: :func:`shape_extras` picks a shape's), ``joint[NAME]`` and
+    ``axis_dynamics[NAME]``; ``unused``: what was not written, one sentence each."""
 
     model: list[str] = field(default_factory=list)
     link: dict[str, list[str]] = field(default_factory=dict)
-    surface: dict[SourceRef, list[str]] = field(default_factory=dict)
-    collision: dict[SourceRef, list[str]] = field(default_factory=dict)
-    visual: dict[SourceRef, list[str]] = field(default_factory=dict)
+    #: by kept link: ``(kind, reference, text)``, ``kind`` one of ``surface`` (a child of a
+    #: collision's ``<surface>``), ``collision``, ``visual`` (a child of the shape)
+    shapes: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     joint: dict[str, list[str]] = field(default_factory=dict)
     axis_dynamics: dict[str, list[str]] = field(default_factory=dict)
     unused: list[str] = field(default_factory=list)
@@ -120,27 +121,18 @@ def sort_extensions(robot: UrdfRobot, holder: dict[str, str], joints: set[str]) 
 
 def _link_extension(out: Extensions, robot: UrdfRobot, ref: str, kept: str,
                     children: list[etree._Element]) -> None:
-    link = robot.links[ref]
-    # libsdformat matches a shape by its name (the link's, when unnamed) beginning with
-    # the link's name: a shape named otherwise ("v3" on "l3") gets nothing
-    collisions = [c for c in link.collisions if (c.name or ref).startswith(ref)]
-    visuals = [v for v in link.visuals if (v.name or ref).startswith(ref)]
+    shapes = out.shapes.setdefault(kept, [])
     for c in children:
         tag = str(c.tag)
-        if tag in SURFACE or tag in COLLISION:
-            into = out.surface if tag in SURFACE else out.collision
-            text = (SURFACE.get(tag) or COLLISION[tag]).format(_text(c))
-            for shape in collisions:
-                into.setdefault(shape.source, []).append(text)
+        if tag in SURFACE:
+            shapes.append(("surface", ref, SURFACE[tag].format(_text(c))))
+        elif tag in COLLISION:
+            shapes.append(("collision", ref, COLLISION[tag].format(_text(c))))
         elif tag == "material":
-            for shape in visuals:
-                out.visual.setdefault(shape.source, []).append(_material(_text(c)))
+            shapes.append(("visual", ref, _material(_text(c))))
         elif tag in ("visual", "collision"):
-            # (libsdformat merges the block's children into each of the link's shapes)
-            into = out.visual if tag == "visual" else out.collision
-            for shape in visuals if tag == "visual" else collisions:
-                into.setdefault(shape.source, []).extend(
-                    _verbatim(e) for e in c if isinstance(e.tag, str))
+            # (libsdformat merges the block's children into the link's shapes)
+            shapes.extend((tag, ref, _verbatim(e)) for e in c if isinstance(e.tag, str))
         elif tag in LINK:
             out.link.setdefault(kept, []).append(LINK[tag].format(_text(c)))
         elif tag == "turnGravityOff":
@@ -150,6 +142,37 @@ def _link_extension(out: Extensions, robot: UrdfRobot, ref: str, kept: str,
             if ref != kept and tag in MOVED:
                 _move(c, _pose_in(robot, ref, kept), robot.file)
             out.link.setdefault(kept, []).append(_verbatim(c))
+
+
+def shape_extras(ext: Extensions, kept: str, kind: str, name: str) -> list[str]:
+    """What the ``<gazebo>`` blocks add to the ``kind`` (``collision`` or ``visual``) named
+    ``name`` (its SDF name) of the ``kept`` link, as libsdformat 12 applies them
+    (``InsertSDFExtensionCollision``/``…Visual``): a block of the kept link itself to its shapes
+    whose name holds the link's name and no ``_fixed_joint_lump__``; a block of a link ``L``
+    lumped into it to the shapes whose name holds ``_fixed_joint_lump__L_{kind}``. The
+    ``<surface>`` parts are merged into one; of two elements of one tag, the later is kept."""
+    lump = "_fixed_joint_lump__"
+    chosen: dict[str, etree._Element] = {}
+    surface: etree._Element | None = None
+    for part, ref, text in ext.shapes.get(kept, []):
+        if part != kind and not (kind == "collision" and part == "surface"):
+            continue
+        if ref == kept:
+            if kept not in name or lump in name:
+                continue
+        elif f"{lump}{ref}_{kind}" not in name:
+            continue
+        elem = etree.fromstring(text)
+        if part == "surface":
+            wrapped = etree.Element("surface")
+            wrapped.append(elem)
+            surface = wrapped if surface is None else _merged(surface, wrapped)
+        else:
+            chosen.pop(str(elem.tag), None)
+            chosen[str(elem.tag)] = elem
+    if surface is not None:
+        chosen["surface"] = surface
+    return [_verbatim(e) for e in chosen.values()]
 
 
 def _pose_in(robot: UrdfRobot, link: str, kept: str) -> Pose:

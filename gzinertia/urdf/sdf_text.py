@@ -1,14 +1,17 @@
 """The SDFormat model Gazebo builds from a URDF, as text: what ``gzinertia expand --sdf``
 prints.
 
-The links are those :func:`gzinertia.urdf.reader.read_urdf_file` converts as libsdformat does
-(fixed-joint lumping, massless links dropped, libsdformat's collision names): each link's pose
+The links are those :func:`gzinertia.urdf.reader.read_urdf_model` converts as libsdformat
+does (fixed-joint lumping, massless links dropped, libsdformat's shape names): each link's pose
 ``X_MB`` in the model frame (the URDF's root link frame), its ``<inertial>`` (``X_BI`` as
-``<pose>``, the mass, ``I_BBcm_I``) and its collisions (``X_BC`` and geometry; mesh URIs as
-written, ``package://`` included). Numbers are written as the shortest text that reads back as
-the same double. What the link records do not hold is not written, and the file says so in a
-comment at its top: joints, visuals, sensors, plugins and ``<gazebo>`` extensions (``gz sdf -p
-FILE.urdf`` writes them all).
+``<pose>``, the mass, ``I_BBcm_I``), its collisions and visuals (``X_BC``/``X_BV`` and
+geometry; ``package://`` written ``model://``, as libsdformat 12 does). The joints between kept
+links follow, as libsdformat writes them (the joint frame is the child link frame, so no
+``<pose>``; the axis in it), then the model's ``<gazebo>`` children
+(:mod:`gzinertia.urdf.sdf_extensions` sorts every ``<gazebo>`` block). Numbers are written as
+the shortest text that reads back as the same double. What is not written (``floating`` and
+``planar`` joints, URDF visual materials, blocks naming nothing kept) is said in a comment at
+the top of the text and returned, one sentence each.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from gzinertia.errors import SdfError
 from gzinertia.records import Collision, Geometry, LinkRecord
 from gzinertia.urdf.model import WORLD, UrdfJoint
 from gzinertia.urdf.reader import CONVERTED_SDF_VERSION, UrdfModel
-from gzinertia.urdf.sdf_extensions import Extensions, sort_extensions
+from gzinertia.urdf.sdf_extensions import Extensions, shape_extras, sort_extensions
 
 __all__ = ["converted_sdf"]
 
@@ -65,13 +68,6 @@ def _shape(kind: str, c: Collision, indent: str, extra: list[str]) -> str:
             + f"{indent}</{kind}>\n")
 
 
-def _last_of_each(elements: list[str]) -> list[str]:
-    """``elements`` (XML text) with only the last of those of one tag (a shape holds one
-    ``<material>``: the last ``<gazebo>`` block's)."""
-    by_tag = {e[1:].split(">", 1)[0].split()[0].rstrip("/"): e for e in elements}
-    return list(by_tag.values())
-
-
 def _link(link: LinkRecord, ext: Extensions) -> str:
     inertial = link.inertial
     I = inertial.I_BBcm_I
@@ -81,13 +77,9 @@ def _link(link: LinkRecord, ext: Extensions) -> str:
                           ("iyz", 1, 2), ("izz", 2, 2))
     )
     short = link.name.split("::", 1)[-1]
-    collisions = []
-    for c in link.collisions:
-        surface = ext.surface.get(c.source, [])
-        extra = [*ext.collision.get(c.source, []),
-                 *([f"<surface>{''.join(surface)}</surface>"] if surface else [])]
-        collisions.append(_shape("collision", c, "      ", extra))
-    visuals = [_shape("visual", v, "      ", _last_of_each(ext.visual.get(v.source, [])))
+    collisions = [_shape("collision", c, "      ", shape_extras(ext, short, "collision", c.name))
+                  for c in link.collisions]
+    visuals = [_shape("visual", v, "      ", shape_extras(ext, short, "visual", v.name))
                for v in link.visuals]
     return (
         f"    <link name={quoteattr(short)}>\n"
