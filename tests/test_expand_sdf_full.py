@@ -177,6 +177,22 @@ def test_random_robots_print_the_model_libsdformat_builds(
     ours = dump(expand_all([u for u, _ in kept], tmp_path, capsys))
     for a, (_, b) in zip(ours, kept, strict=True):
         assert_same_model(a, b)
+    # what was compared: every joint libsdformat writes, kept fixed joints (from world, by
+    # <preserveFixedJoint>, by <disableFixedJointLumping>), lumped links' shapes and sensors,
+    # the shapes <gazebo> blocks reach, plugins of links and of the model
+    joints = [j for _, t in kept for j in t["joints"]]
+    texts = "".join(u.read_text() for u, _ in kept)
+    assert {"world"} <= {j["parent"] for j in joints}
+    assert all(w in texts for w in ("preserveFixedJoint", "disableFixedJointLumping",
+                                    'type="continuous"', 'type="prismatic"',
+                                    'type="revolute"'))
+    assert len({j["type"] for j in joints}) >= 3  # (fixed, revolute, prismatic)
+    links = [lk for _, t in kept for lk in t["links"]]
+    shapes = [s for lk in links for s in lk["collisions"] + lk["visuals"]]
+    assert any("_fixed_joint_lump__" in s["name"] for s in shapes)
+    assert any(s.get("mu") is not None for s in shapes)
+    assert any(s.get("material") is not None for s in shapes)
+    assert any(lk["sensors"] for lk in links) and any(lk["plugins"] for lk in links)
 
 
 @pytest.mark.oracle("sdformat")
