@@ -41,8 +41,8 @@ def expand(
     every other command: --xacro-arg, --package-path, --xacro-env, --trust-xacro), or with
     --sdf the SDFormat model Gazebo builds from it, as libsdformat converts it: links (pose,
     inertial, collisions, visuals), joints (axis, limits, dynamics) and the <gazebo> blocks;
-    what it cannot write (floating and planar joints, URDF visual materials) is said on
-    stderr and in the file. What the other commands report is computed from exactly this."""
+    what it cannot write (floating and planar joints) is said on stderr and in the file. What
+    the other commands report is computed from exactly this."""
     from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 
     if not is_urdf_path(file):

@@ -61,6 +61,10 @@ class UrdfLink(Record):
     collisions: list[Collision] = field(default_factory=list)
     visuals: list[Collision] = field(default_factory=list)
     unread_visuals: list[UnreadVisual] = field(default_factory=list)
+    #: the colour of each of ``visuals`` (same order) as urdfdom reads its ``<material>``
+    #: (``<color rgba>``, the robot's material of that name, black for a texture alone), or
+    #: ``None``; physics does not use it (``expand --sdf`` writes it)
+    visual_rgba: list[tuple[float, ...] | None] = field(default_factory=list)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -108,8 +112,6 @@ class UrdfRobot(Record):
     #: fixed joints; the others, ``<disableFixedJointLumping>`` only, as revolute joints locked
     #: at 0)
     preserved: set[str] = field(default_factory=set)
-    #: how many ``<visual>`` s carry a ``<material>`` (``expand --sdf`` does not write them)
-    visual_materials: int = 0
 
     @property
     def parent_joint(self) -> dict[str, UrdfJoint]:
@@ -202,9 +204,27 @@ def _geometry(elem: etree._Element | None, file: str) -> Geometry:
     return Geometry("other")
 
 
-def _read_visuals(elem: etree._Element, file: str, link: UrdfLink) -> None:
+def _rgba(material: etree._Element | None, named: dict[str, tuple[float, ...]]
+          ) -> tuple[float, ...] | None:
+    """A ``<material>``'s colour as urdfdom reads it (:attr:`UrdfLink.visual_rgba`); one that
+    is not four numbers is none."""
+    if material is None:
+        return None
+    color = material.find("color")
+    words = (color.get("rgba") or "").split() if color is not None else []
+    values = [c_double(w) for w in words]
+    if len(values) == 4 and all(v is not None for v in values):
+        return tuple(v for v in values if v is not None)
+    if color is None and material.find("texture") is not None:
+        return (0.0, 0.0, 0.0, 1.0)
+    return named.get((material.get("name") or "").strip()) if color is None else None
+
+
+def _read_visuals(elem: etree._Element, file: str, link: UrdfLink,
+                  named: dict[str, tuple[float, ...]]) -> None:
     """The link's ``<visual>`` shapes, read as its collisions are; one that cannot be read is
-    recorded in ``link.unread_visuals`` (physics does not use visuals)."""
+    recorded in ``link.unread_visuals`` (physics does not use visuals). ``named``: the
+    colours of the robot's ``<material>`` s, by name."""
     for v in elem.iterchildren("visual"):
         name, where = (v.get("name") or "").strip(), SourceRef(file, line_of(v))
         try:
@@ -213,6 +233,7 @@ def _read_visuals(elem: etree._Element, file: str, link: UrdfLink) -> None:
             link.unread_visuals.append(UnreadVisual(name, where, exc.message))
             continue
         link.visuals.append(Collision(name=name, X_BC=X_BV, geometry=geometry, source=where))
+        link.visual_rgba.append(_rgba(v.find("material"), named))
 
 
 def _attributes(elem: etree._Element | None, names: tuple[str, ...], file: str,
@@ -269,7 +290,11 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     plugins: list[tuple[str, HydroPlugin]] = []
     extensions: list[tuple[str, str, SourceRef]] = []
     preserved: set[str] = set()
-    visual_materials = 0
+    named: dict[str, tuple[float, ...]] = {}  # the robot's materials (urdfdom reads them first)
+    for m in root.iterchildren("material"):
+        rgba = _rgba(m, {})
+        if rgba is not None:
+            named.setdefault((m.get("name") or "").strip(), rgba)
     for elem in root:
         if elem.tag == "link":
             name = _name(elem, file)
@@ -293,8 +318,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                         source=SourceRef(file, line_of(c)),
                     )
                 )
-            _read_visuals(elem, file, link)
-            visual_materials += len(elem.findall("visual/material"))
+            _read_visuals(elem, file, link, named)
             links[name] = link
         elif elem.tag == "joint":
             name = _name(elem, file)
@@ -332,7 +356,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
         robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins,
-        extensions, preserved, visual_materials,
+        extensions, preserved,
     )
 
 

@@ -30,7 +30,7 @@ from lxml import etree
 from gzinertia.physics.rotation import Pose
 from gzinertia.urdf.model import UrdfRobot
 
-__all__ = ["Extensions", "shape_extras", "sort_extensions"]
+__all__ = ["Extensions", "merged", "merged_text", "shape_extras", "sort_extensions"]
 
 #: URDF extension name → the element of a collision's ``<surface>`` it becomes.
 SURFACE = {
@@ -166,7 +166,7 @@ def shape_extras(ext: Extensions, kept: str, kind: str, name: str) -> list[str]:
         if part == "surface":
             wrapped = etree.Element("surface")
             wrapped.append(elem)
-            surface = wrapped if surface is None else _merged(surface, wrapped)
+            surface = wrapped if surface is None else merged(surface, wrapped)
         else:
             chosen.pop(str(elem.tag), None)
             chosen[str(elem.tag)] = elem
@@ -209,7 +209,7 @@ def _joint_extension(out: Extensions, ref: str, children: list[etree._Element]) 
             continue
         if tag in JOINT:
             part = etree.fromstring(JOINT[tag].format(_text(c)))
-            physics = part if physics is None else _merged(physics, part)
+            physics = part if physics is None else merged(physics, part)
         elif tag in AXIS_DYNAMICS:
             out.axis_dynamics.setdefault(ref, []).append(AXIS_DYNAMICS[tag].format(_text(c)))
         else:
@@ -218,7 +218,12 @@ def _joint_extension(out: Extensions, ref: str, children: list[etree._Element]) 
         out.joint.setdefault(ref, []).insert(0, _verbatim(physics))
 
 
-def _merged(into: etree._Element, part: etree._Element) -> etree._Element:
+def merged_text(first: str, then: str) -> str:
+    """:func:`merged` on XML text: ``then``'s children merged into ``first``."""
+    return _verbatim(merged(etree.fromstring(first), etree.fromstring(then)))
+
+
+def merged(into: etree._Element, part: etree._Element) -> etree._Element:
     """``into`` with the children of ``part`` (same tag) merged in, element by element; a leaf
     given twice takes the later value."""
     for child in part:
@@ -228,5 +233,5 @@ def _merged(into: etree._Element, part: etree._Element) -> etree._Element:
                 into.remove(mine)
             into.append(child)
         else:
-            _merged(mine, child)
+            merged(mine, child)
     return into

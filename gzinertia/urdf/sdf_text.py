@@ -4,13 +4,14 @@ prints.
 The links are those :func:`gzinertia.urdf.reader.read_urdf_model` converts as libsdformat
 does (fixed-joint lumping, massless links dropped, libsdformat's shape names): each link's pose
 ``X_MB`` in the model frame (the URDF's root link frame), its ``<inertial>`` (``X_BI`` as
-``<pose>``, the mass, ``I_BBcm_I``), its collisions and visuals (``X_BC``/``X_BV`` and
-geometry; ``package://`` written ``model://``, as libsdformat 12 does). The joints between kept
+``<pose>``, the mass, ``I_BBcm_I``), its collisions and visuals (``X_BC``/``X_BV``,
+geometry, a visual's URDF colour; ``package://`` written ``model://``, as libsdformat 12
+does). The joints between kept
 links follow, as libsdformat writes them (the joint frame is the child link frame, so no
 ``<pose>``; the axis in it), then the model's ``<gazebo>`` children
 (:mod:`gzinertia.urdf.sdf_extensions` sorts every ``<gazebo>`` block). Numbers are written as
 the shortest text that reads back as the same double. What is not written (``floating`` and
-``planar`` joints, URDF visual materials, blocks naming nothing kept) is said in a comment at
+``planar`` joints, blocks naming nothing kept) is said in a comment at
 the top of the text and returned, one sentence each.
 """
 
@@ -20,11 +21,18 @@ import math
 from dataclasses import replace
 from xml.sax.saxutils import quoteattr
 
+import numpy as np
+
 from gzinertia.errors import SdfError
 from gzinertia.records import Collision, Geometry, LinkRecord
 from gzinertia.urdf.model import WORLD, UrdfJoint
 from gzinertia.urdf.reader import CONVERTED_SDF_VERSION, UrdfModel
-from gzinertia.urdf.sdf_extensions import Extensions, shape_extras, sort_extensions
+from gzinertia.urdf.sdf_extensions import (
+    Extensions,
+    merged_text,
+    shape_extras,
+    sort_extensions,
+)
 
 __all__ = ["converted_sdf"]
 
@@ -68,7 +76,15 @@ def _shape(kind: str, c: Collision, indent: str, extra: list[str]) -> str:
             + f"{indent}</{kind}>\n")
 
 
-def _link(link: LinkRecord, ext: Extensions) -> str:
+def _material(rgba: tuple[float, ...]) -> str:
+    """A URDF colour as libsdformat 12.3 writes it (the oracle's output): ``<diffuse>`` and
+    ``<ambient>`` both the colour read as a C ``float``, red, green and blue times 1.25."""
+    f = [float(np.float32(c)) for c in rgba]
+    colour = _vec([*(min(c * 1.25, 1.0) for c in f[:3]), f[3]])
+    return f"<material><diffuse>{colour}</diffuse><ambient>{colour}</ambient></material>"
+
+
+def _link(link: LinkRecord, ext: Extensions, colours: dict[int, tuple[float, ...]]) -> str:
     inertial = link.inertial
     I = inertial.I_BBcm_I
     entries = "".join(
@@ -79,8 +95,15 @@ def _link(link: LinkRecord, ext: Extensions) -> str:
     short = link.name.split("::", 1)[-1]
     collisions = [_shape("collision", c, "      ", shape_extras(ext, short, "collision", c.name))
                   for c in link.collisions]
-    visuals = [_shape("visual", v, "      ", shape_extras(ext, short, "visual", v.name))
-               for v in link.visuals]
+    visuals = []
+    for v in link.visuals:
+        extras = shape_extras(ext, short, "visual", v.name)
+        rgba = colours.get(id(v.geometry))
+        if rgba is not None:  # (a <gazebo> material's script is merged into it)
+            given = [e for e in extras if e.startswith("<material")]
+            extras = [e for e in extras if not e.startswith("<material")]
+            extras.insert(0, merged_text(_material(rgba), given[0]) if given else _material(rgba))
+        visuals.append(_shape("visual", v, "      ", extras))
     return (
         f"    <link name={quoteattr(short)}>\n"
         f"      <pose>{_vec(link.X_WB.p)} {_vec(link.X_WB.rpy())}</pose>\n"
@@ -139,18 +162,18 @@ def converted_sdf(model: UrdfModel) -> tuple[str, list[str]]:
     the ``<gazebo>`` blocks (:mod:`gzinertia.urdf.sdf_extensions`); libsdformat reads the same
     model from it as from the URDF."""
     doc, robot, conversion = model.doc, model.robot, model.conversion
-    kept = [r.name.split("::", 1)[-1] for r in doc.links]
+    kept = [r.name.split("::", 1)[-1] for r in conversion.links]
     holder = {**{k: k for k in kept}, **conversion.lumped_into}
     joints = [j for j in sorted(robot.joints, key=lambda j: j.name) if j.child in kept]
     free = [j for j in joints if j.kind in FREE]
     written = [j for j in joints if j.kind not in FREE]
     ext = sort_extensions(robot, holder, {j.name for j in written})
+    # each visual's colour, by its geometry record (which the conversion passes on as it is)
+    colours = {id(v.geometry): rgba for lk in robot.links.values()
+               for v, rgba in zip(lk.visuals, lk.visual_rgba, strict=True) if rgba is not None}
     said = [f"joint {j.name!r} ({j.kind}): libsdformat writes no joint for it (link "
             f"{j.child!r} is posed in the model frame here, free)" for j in free]
     said += ext.unused
-    if robot.visual_materials:
-        said.append(f"the <material> of {robot.visual_materials} URDF <visual>(s) is not "
-                    "written (libsdformat converts its colour for Gazebo's rendering)")
     comment = (f"gzinertia expand, SDF: the model libsdformat converts {doc.path} to "
                "(fixed-joint lumping, massless links dropped)"
                + "".join(f"; {s}" for s in said))
@@ -160,7 +183,7 @@ def converted_sdf(model: UrdfModel) -> tuple[str, list[str]]:
         f'<?xml version="1.0"?>\n<sdf version="{CONVERTED_SDF_VERSION}">\n'
         f"  <!-- {comment} -->\n"
         f"  <model name={quoteattr(robot.name)}>\n"
-        + "".join(_link(link, ext) for link in doc.links)
+        + "".join(_link(link, ext, colours) for link in conversion.links)
         + "".join(_joint(j, holder.get(j.parent, j.parent), ext, robot.preserved) for j in written)
         + "".join(f"    {e}\n" for e in ext.model)
         + "  </model>\n</sdf>\n"
