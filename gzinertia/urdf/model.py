@@ -221,10 +221,10 @@ def _rgba(material: etree._Element | None, named: dict[str, tuple[float, ...]]
 
 
 def _read_visuals(elem: etree._Element, file: str, link: UrdfLink,
-                  named: dict[str, tuple[float, ...]]) -> None:
+                  named: dict[str, tuple[float, ...]] | None) -> None:
     """The link's ``<visual>`` shapes, read as its collisions are; one that cannot be read is
     recorded in ``link.unread_visuals`` (physics does not use visuals). ``named``: the
-    colours of the robot's ``<material>`` s, by name."""
+    colours of the robot's ``<material>`` s, by name (``None``: colours not read)."""
     for v in elem.iterchildren("visual"):
         name, where = (v.get("name") or "").strip(), SourceRef(file, line_of(v))
         try:
@@ -233,7 +233,7 @@ def _read_visuals(elem: etree._Element, file: str, link: UrdfLink,
             link.unread_visuals.append(UnreadVisual(name, where, exc.message))
             continue
         link.visuals.append(Collision(name=name, X_BC=X_BV, geometry=geometry, source=where))
-        link.visual_rgba.append(_rgba(v.find("material"), named))
+        link.visual_rgba.append(None if named is None else _rgba(v.find("material"), named))
 
 
 def _attributes(elem: etree._Element | None, names: tuple[str, ...], file: str,
@@ -276,8 +276,13 @@ def _name(elem: etree._Element, file: str) -> str:
     return name
 
 
-def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -> UrdfRobot:
-    """The robot ``root`` (a ``<robot>`` element) describes, checked as urdfdom checks it."""
+def parse_robot(root: etree._Element, file: str, max_links: int | None = None, *,
+                whole: bool = False) -> UrdfRobot:
+    """The robot ``root`` (a ``<robot>`` element) describes, checked as urdfdom checks it.
+    ``whole=True`` also reads what only the SDFormat text of ``expand --sdf`` needs (physics
+    does not): the joints' axis, limit and dynamics, the visuals' colours and the ``<gazebo>``
+    blocks as written; otherwise those fields keep their defaults (urdfdom's axis, no limit,
+    no dynamics, no colour, no block)."""
     if root.tag != "robot":
         raise SdfError(file, line_of(root), f"root element is <{root.tag}>, not <robot> (URDF)")
     robot_name = (root.get("name") or "").strip()
@@ -291,7 +296,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     extensions: list[tuple[str, str, SourceRef]] = []
     preserved: set[str] = set()
     named: dict[str, tuple[float, ...]] = {}  # the robot's materials (urdfdom reads them first)
-    for m in root.iterchildren("material"):
+    for m in root.iterchildren("material") if whole else ():
         rgba = _rgba(m, {})
         if rgba is not None:
             named.setdefault((m.get("name") or "").strip(), rgba)
@@ -318,7 +323,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                         source=SourceRef(file, line_of(c)),
                     )
                 )
-            _read_visuals(elem, file, link, named)
+            _read_visuals(elem, file, link, named if whole else None)
             links[name] = link
         elif elem.tag == "joint":
             name = _name(elem, file)
@@ -336,12 +341,15 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                     raise SdfError(file, line_of(elem), f"joint {name!r} has no <{end} link>")
             joints.append(
                 UrdfJoint(name, kind, ends["parent"], ends["child"], read_origin(elem, file),
-                          SourceRef(file, line_of(elem)), *_joint_motion(elem, file))
+                          SourceRef(file, line_of(elem)),
+                          *(_joint_motion(elem, file) if whole else ()))
             )
         elif elem.tag == "gazebo":
             ref = (elem.get("reference") or "").strip()
-            extensions.append((ref, etree.tostring(elem, encoding="unicode", with_tail=False),
-                               SourceRef(file, line_of(elem))))
+            if whole:
+                extensions.append((ref, etree.tostring(elem, encoding="unicode",
+                                                       with_tail=False),
+                                   SourceRef(file, line_of(elem))))
             for c in elem:
                 if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
                     if _flag(c):

@@ -82,9 +82,11 @@ def read_urdf_model(
     legacy: bool = False,
     limits: ReadLimits | None = None,
     xacro_policy: XacroPolicy | None = None,
+    whole: bool = False,
 ) -> UrdfModel:
     """:func:`read_urdf_file` with the robot and its conversion (what ``expand --sdf``
-    writes from)."""
+    writes from); ``whole=True`` reads the robot whole
+    (:func:`~gzinertia.urdf.model.parse_robot`: joint motion, colours, ``<gazebo>`` blocks)."""
     name = str(path)
     if is_xacro(name):
         from gzinertia.urdf.xacro_expand import expand_xacro_sourced
@@ -103,6 +105,7 @@ def read_urdf_model(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
+            whole=whole,
         )
         doc = model.doc
         files = [name, *(f for f in dict.fromkeys(expansion.includes) if Path(f).is_file())]
@@ -112,7 +115,8 @@ def read_urdf_model(
             doc, dependencies=(*included, *doc.dependencies),
             notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults), *duplicates)))
     data = read_file_bytes(name)
-    model = _read_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits)
+    model = _read_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits,
+                        whole=whole)
     duplicates = duplicate_package_notes([(name, data.decode("utf-8", "replace"))],
                                          package_paths)
     if not duplicates:
@@ -180,11 +184,12 @@ def _read_bytes(
     limits: ReadLimits | None,
     line_sources: Mapping[int, tuple[str, int]] | None = None,
     macro_calls: Mapping[int, tuple[str, int]] | None = None,
+    whole: bool = False,
 ) -> UrdfModel:
     limits = limits or ReadLimits.from_environment()
     root = parse_xml_bytes(data, name)
     try:
-        robot = parse_robot(root, name, limits.max_links)
+        robot = parse_robot(root, name, limits.max_links, whole=whole)
         conversion = convert(robot, lump=lump, legacy=legacy)
     except SdfError as exc:
         if line_sources is None or exc.file != name or exc.line is None:
