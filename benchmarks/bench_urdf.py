@@ -112,6 +112,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "fix": ("fix", "{}", "-o", "OUT"),
     "hydrostatics": ("hydrostatics", "{}"),
     "plot": ("plot", "{}", "-o", "OUT.png"),
+    "expand --sdf": ("expand", "--sdf", "{}"),
 }
 
 

@@ -85,7 +85,7 @@ def test_the_sdf_printed_loads_in_libsdformat_as_the_urdf_does(
             continue
         code, out, err = run_cli(["expand", str(path), "--sdf"], capsys)
         assert code == 0, err
-        assert "not written: joints" in err  # what is left out is said
+        assert "not written: joints" not in err  # joints are written (issue 25 item 10)
         sdf = tmp_path / f"gen{seed}.sdf"
         sdf.write_text(out)
         urdfs.append(path)

@@ -29,8 +29,9 @@ def expand(
         bool,
         typer.Option(
             "--sdf",
-            help="Print the SDFormat links Gazebo builds from it (libsdformat's conversion: "
-            "fixed-joint lumping, massless links dropped) instead of the URDF.",
+            help="Print the SDFormat model Gazebo builds from it (libsdformat's conversion: "
+            "links with fixed-joint lumping and massless links dropped, collisions, visuals, "
+            "joints, <gazebo> blocks) instead of the URDF.",
         ),
     ] = False,
     *,
@@ -38,9 +39,10 @@ def expand(
 ) -> None:
     """Print the URDF gzinertia reads from FILE (a xacro expanded with the same options as
     every other command: --xacro-arg, --package-path, --xacro-env, --trust-xacro), or with
-    --sdf the SDFormat model Gazebo builds from it: each link's pose, inertial and collisions
-    (joints, visuals, sensors and plugins are left out, and the file says so; gz sdf -p writes
-    them). What the other commands report is computed from exactly this."""
+    --sdf the SDFormat model Gazebo builds from it, as libsdformat converts it: links (pose,
+    inertial, collisions, visuals), joints (axis, limits, dynamics) and the <gazebo> blocks;
+    what it cannot write (floating and planar joints) is said on stderr and in the file. What
+    the other commands report is computed from exactly this."""
     from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 
     if not is_urdf_path(file):
@@ -49,16 +51,17 @@ def expand(
             "SDFormat file is read as it is written"
         )
     if sdf:
-        from gzinertia.sdf.model_file import read_model_file
-        from gzinertia.urdf.sdf_text import LEFT_OUT, converted_sdf
+        from gzinertia.urdf.reader import read_urdf_model
+        from gzinertia.urdf.sdf_text import converted_sdf
 
-        doc = read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
-                              xacro_policy=source.xacro_policy)
-        sys.stdout.write(converted_sdf(doc))
-        for note in doc.notes:
+        model = read_urdf_model(file, source.search_paths, xacro_args=source.xacro_mapping,
+                                xacro_policy=source.xacro_policy, whole=True)
+        text, unwritten = converted_sdf(model)
+        sys.stdout.write(text)
+        for note in model.doc.notes:
             print(note, file=sys.stderr)
-        print(f"note: {file}: the SDFormat printed holds the links only; not written: "
-              f"{LEFT_OUT} (gz sdf -p writes them)", file=sys.stderr)
+        for said in unwritten:
+            print(f"note: {file}: {said}", file=sys.stderr)
         return
     if not is_xacro_path(file):
         from gzinertia.sdf.xml import read_file_bytes

@@ -350,14 +350,16 @@ def _sdf_names(link: str, shapes: list[Collision], kind: str) -> list[Collision]
     """The shapes named as libsdformat's conversion names them in the SDF Gazebo loads (so
     ``--geometry`` names and the BEM provenance name what Gazebo shows, and every name is
     unique): the ``k``-th shape of the kept ``link``, written with name (or, unnamed, lumped
-    from link) ``n``, is ``{link}_{kind}`` when ``n`` is the link itself, else
-    ``{link}_fixed_joint_lump__{n}_{kind}``; ``_{k}`` is appended for ``k > 0``."""
+    from link) ``n``, is ``{n}_{kind}`` when ``n`` begins with the link's name (the link itself,
+    or a name such as ``base_link_inertia`` on ``base_link``: libsdformat 12.3, the oracle,
+    tests the prefix), else ``{link}_fixed_joint_lump__{n}_{kind}``; ``_{k}`` is appended for
+    ``k > 0``."""
     from dataclasses import replace
 
     out = []
     for k, shape in enumerate(shapes):
         n = shape.name or link
-        base = f"{link}_{kind}" if n == link else f"{link}_fixed_joint_lump__{n}_{kind}"
+        base = f"{n}_{kind}" if n.startswith(link) else f"{link}_fixed_joint_lump__{n}_{kind}"
         out.append(replace(shape, name=base if k == 0 else f"{base}_{k}"))
     return out
 

@@ -61,6 +61,10 @@ class UrdfLink(Record):
     collisions: list[Collision] = field(default_factory=list)
     visuals: list[Collision] = field(default_factory=list)
     unread_visuals: list[UnreadVisual] = field(default_factory=list)
+    #: the colour of each of ``visuals`` (same order) as urdfdom reads its ``<material>``
+    #: (``<color rgba>``, the robot's material of that name, black for a texture alone), or
+    #: ``None``; physics does not use it (``expand --sdf`` writes it)
+    visual_rgba: list[tuple[float, ...] | None] = field(default_factory=list)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -73,6 +77,17 @@ class UrdfJoint(ValueRecord):
     child: str
     X_PJ: Pose  # the joint's <origin>: child link frame in the parent link frame
     source: SourceRef
+    #: ``<axis xyz>`` in the joint frame (the child link frame), as written (urdfdom's default
+    #: ``1 0 0`` when absent)
+    axis: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    #: ``<limit>``: ``(lower, upper, effort, velocity)`` (urdfdom's default 0 for each attribute
+    #: left out), ``None`` without ``<limit>``
+    limit: tuple[float, ...] | None = None
+    #: ``<dynamics>``: ``(damping, friction)`` (0 for each left out), ``None`` without it
+    dynamics: tuple[float, ...] | None = None
+    #: why ``axis``, ``limit`` or ``dynamics`` could not be read (physics does not use them:
+    #: only ``expand --sdf`` refuses the joint)
+    unread: str | None = None
 
 
 @dataclass(repr=False)
@@ -90,6 +105,13 @@ class UrdfRobot(Record):
     static: bool = False
     #: Hydrodynamics plugins: ``(reference or "", plugin)``, in document order
     plugins: list[tuple[str, HydroPlugin]] = field(default_factory=list)
+    #: every ``<gazebo>`` block as written: ``(reference or "", XML text, where)``, in document
+    #: order (``expand --sdf`` copies them as libsdformat does)
+    extensions: list[tuple[str, str, SourceRef]] = field(default_factory=list)
+    #: the joints of ``unlumped`` with ``<preserveFixedJoint>`` true (libsdformat writes them as
+    #: fixed joints; the others, ``<disableFixedJointLumping>`` only, as revolute joints locked
+    #: at 0)
+    preserved: set[str] = field(default_factory=set)
 
     @property
     def parent_joint(self) -> dict[str, UrdfJoint]:
@@ -182,9 +204,27 @@ def _geometry(elem: etree._Element | None, file: str) -> Geometry:
     return Geometry("other")
 
 
-def _read_visuals(elem: etree._Element, file: str, link: UrdfLink) -> None:
+def _rgba(material: etree._Element | None, named: dict[str, tuple[float, ...]]
+          ) -> tuple[float, ...] | None:
+    """A ``<material>``'s colour as urdfdom reads it (:attr:`UrdfLink.visual_rgba`); one that
+    is not four numbers is none."""
+    if material is None:
+        return None
+    color = material.find("color")
+    words = (color.get("rgba") or "").split() if color is not None else []
+    values = [c_double(w) for w in words]
+    if len(values) == 4 and all(v is not None for v in values):
+        return tuple(v for v in values if v is not None)
+    if color is None and material.find("texture") is not None:
+        return (0.0, 0.0, 0.0, 1.0)
+    return named.get((material.get("name") or "").strip()) if color is None else None
+
+
+def _read_visuals(elem: etree._Element, file: str, link: UrdfLink,
+                  named: dict[str, tuple[float, ...]] | None) -> None:
     """The link's ``<visual>`` shapes, read as its collisions are; one that cannot be read is
-    recorded in ``link.unread_visuals`` (physics does not use visuals)."""
+    recorded in ``link.unread_visuals`` (physics does not use visuals). ``named``: the
+    colours of the robot's ``<material>`` s, by name (``None``: colours not read)."""
     for v in elem.iterchildren("visual"):
         name, where = (v.get("name") or "").strip(), SourceRef(file, line_of(v))
         try:
@@ -193,6 +233,34 @@ def _read_visuals(elem: etree._Element, file: str, link: UrdfLink) -> None:
             link.unread_visuals.append(UnreadVisual(name, where, exc.message))
             continue
         link.visuals.append(Collision(name=name, X_BC=X_BV, geometry=geometry, source=where))
+        link.visual_rgba.append(None if named is None else _rgba(v.find("material"), named))
+
+
+def _attributes(elem: etree._Element | None, names: tuple[str, ...], file: str,
+                default: float) -> tuple[float, ...] | None:
+    """The numbers of ``elem``'s attributes ``names`` (``default`` for one left out), ``None``
+    without ``elem``."""
+    if elem is None:
+        return None
+    values = (_numbers(elem, a, file, 1) for a in names)
+    return tuple(default if v is None else v[0] for v in values)
+
+
+def _joint_motion(
+    elem: etree._Element, file: str
+) -> tuple[tuple[float, float, float], tuple[float, ...] | None, tuple[float, ...] | None,
+           str | None]:
+    """A ``<joint>``'s axis, limit and dynamics (:class:`UrdfJoint`), or why not read."""
+    try:
+        axis_elem = elem.find("axis")
+        xyz = None if axis_elem is None else _numbers(axis_elem, "xyz", file, 3)
+        axis = (1.0, 0.0, 0.0) if xyz is None else (xyz[0], xyz[1], xyz[2])
+        limit = _attributes(elem.find("limit"), ("lower", "upper", "effort", "velocity"), file,
+                            0.0)
+        dynamics = _attributes(elem.find("dynamics"), ("damping", "friction"), file, 0.0)
+    except SdfError as exc:
+        return (1.0, 0.0, 0.0), None, None, f"line {exc.line}: {exc.message}"
+    return axis, limit, dynamics, None
 
 
 def _flag(elem: etree._Element) -> bool:
@@ -208,8 +276,13 @@ def _name(elem: etree._Element, file: str) -> str:
     return name
 
 
-def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -> UrdfRobot:
-    """The robot ``root`` (a ``<robot>`` element) describes, checked as urdfdom checks it."""
+def parse_robot(root: etree._Element, file: str, max_links: int | None = None, *,
+                whole: bool = False) -> UrdfRobot:
+    """The robot ``root`` (a ``<robot>`` element) describes, checked as urdfdom checks it.
+    ``whole=True`` also reads what only the SDFormat text of ``expand --sdf`` needs (physics
+    does not): the joints' axis, limit and dynamics, the visuals' colours and the ``<gazebo>``
+    blocks as written; otherwise those fields keep their defaults (urdfdom's axis, no limit,
+    no dynamics, no colour, no block)."""
     if root.tag != "robot":
         raise SdfError(file, line_of(root), f"root element is <{root.tag}>, not <robot> (URDF)")
     robot_name = (root.get("name") or "").strip()
@@ -220,6 +293,13 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
     unlumped: dict[str, SourceRef] = {}
     static = False
     plugins: list[tuple[str, HydroPlugin]] = []
+    extensions: list[tuple[str, str, SourceRef]] = []
+    preserved: set[str] = set()
+    named: dict[str, tuple[float, ...]] = {}  # the robot's materials (urdfdom reads them first)
+    for m in root.iterchildren("material") if whole else ():
+        rgba = _rgba(m, {})
+        if rgba is not None:
+            named.setdefault((m.get("name") or "").strip(), rgba)
     for elem in root:
         if elem.tag == "link":
             name = _name(elem, file)
@@ -243,7 +323,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                         source=SourceRef(file, line_of(c)),
                     )
                 )
-            _read_visuals(elem, file, link)
+            _read_visuals(elem, file, link, named if whole else None)
             links[name] = link
         elif elem.tag == "joint":
             name = _name(elem, file)
@@ -261,14 +341,21 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                     raise SdfError(file, line_of(elem), f"joint {name!r} has no <{end} link>")
             joints.append(
                 UrdfJoint(name, kind, ends["parent"], ends["child"], read_origin(elem, file),
-                          SourceRef(file, line_of(elem)))
+                          SourceRef(file, line_of(elem)),
+                          *(_joint_motion(elem, file) if whole else ()))
             )
         elif elem.tag == "gazebo":
             ref = (elem.get("reference") or "").strip()
+            if whole:
+                extensions.append((ref, etree.tostring(elem, encoding="unicode",
+                                                       with_tail=False),
+                                   SourceRef(file, line_of(elem))))
             for c in elem:
                 if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
                     if _flag(c):
                         unlumped.setdefault(ref, SourceRef(file, line_of(elem)))
+                        if c.tag == "preserveFixedJoint":
+                            preserved.add(ref)
                 elif c.tag == "static" and not ref:
                     static = _flag(c)
                 elif c.tag == "plugin" and is_gz_hydrodynamics(c):
@@ -276,7 +363,8 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None) -
                     plugins.append((ref, plugin))
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
-        robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins
+        robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins,
+        extensions, preserved,
     )
 
 

@@ -9,17 +9,18 @@ Link names are scoped by the robot name (``robot::link``), like an SDF model's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.errors import MacrosOnlyError, SdfError
 from gzinertia.limits import ReadLimits
+from gzinertia.record_base import ValueRecord
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
 from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
-from gzinertia.urdf.lumping import convert
-from gzinertia.urdf.model import parse_robot
+from gzinertia.urdf.lumping import Conversion, convert
+from gzinertia.urdf.model import UrdfRobot, parse_robot
 from gzinertia.urdf.ros_packages import duplicate_package_notes
 
 if TYPE_CHECKING:
@@ -57,6 +58,35 @@ def read_urdf_file(
     libsdformat < 12.7.2 (see :mod:`gzinertia.urdf.lumping`). Errors are
     :class:`~gzinertia.errors.SdfError` naming file and line.
     """
+    return read_urdf_model(path, package_paths, xacro_args=xacro_args, lump=lump,
+                           legacy=legacy, limits=limits, xacro_policy=xacro_policy).doc
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class UrdfModel(ValueRecord):
+    """A URDF file read: the link records (``doc``), the robot as written (``robot``: joints,
+    ``<gazebo>`` blocks) and libsdformat's conversion of it (``conversion``: which link is
+    lumped into which, which are dropped)."""
+
+    doc: SdfDocument
+    robot: UrdfRobot
+    conversion: Conversion
+
+
+def read_urdf_model(
+    path: str | Path,
+    package_paths: Sequence[str | Path] = (),
+    *,
+    xacro_args: Mapping[str, str] | None = None,
+    lump: bool = True,
+    legacy: bool = False,
+    limits: ReadLimits | None = None,
+    xacro_policy: XacroPolicy | None = None,
+    whole: bool = False,
+) -> UrdfModel:
+    """:func:`read_urdf_file` with the robot and its conversion (what ``expand --sdf``
+    writes from); ``whole=True`` reads the robot whole
+    (:func:`~gzinertia.urdf.model.parse_robot`: joint motion, colours, ``<gazebo>`` blocks)."""
     name = str(path)
     if is_xacro(name):
         from gzinertia.urdf.xacro_expand import expand_xacro_sourced
@@ -71,22 +101,27 @@ def read_urdf_file(
                 name, None, f"{MACROS_ONLY} (nothing to read; audit the file that uses the macros)",
                 dependencies=included,
             )
-        doc = read_urdf_bytes(
+        model = _read_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
+            whole=whole,
         )
+        doc = model.doc
         files = [name, *(f for f in dict.fromkeys(expansion.includes) if Path(f).is_file())]
         duplicates = duplicate_package_notes(
             ((f, read_file_bytes(f).decode("utf-8", "replace")) for f in files), package_paths)
-        return replace(doc, dependencies=(*included, *doc.dependencies),
-                       notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults),
-                              *duplicates))
+        return replace(model, doc=replace(
+            doc, dependencies=(*included, *doc.dependencies),
+            notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults), *duplicates)))
     data = read_file_bytes(name)
-    doc = read_urdf_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits)
+    model = _read_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits,
+                        whole=whole)
     duplicates = duplicate_package_notes([(name, data.decode("utf-8", "replace"))],
                                          package_paths)
-    return replace(doc, notes=(*doc.notes, *duplicates)) if duplicates else doc
+    if not duplicates:
+        return model
+    return replace(model, doc=replace(model.doc, notes=(*model.doc.notes, *duplicates)))
 
 
 def optenv_notes(defaults: Sequence[tuple[str, str]]) -> list[Note]:
@@ -135,10 +170,26 @@ def read_urdf_bytes(
     every place is then reported there. ``macro_calls``: for the lines of elements a xacro macro
     made, where the (outermost) macro call is written: each such link gets an info note
     ``xacro-macro-call`` (``data``: ``written``, ``called``, as ``file:line``)."""
+    return _read_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits,
+                       line_sources=line_sources, macro_calls=macro_calls).doc
+
+
+def _read_bytes(
+    data: bytes,
+    name: str,
+    package_paths: Sequence[str | Path],
+    *,
+    lump: bool,
+    legacy: bool,
+    limits: ReadLimits | None,
+    line_sources: Mapping[int, tuple[str, int]] | None = None,
+    macro_calls: Mapping[int, tuple[str, int]] | None = None,
+    whole: bool = False,
+) -> UrdfModel:
     limits = limits or ReadLimits.from_environment()
     root = parse_xml_bytes(data, name)
     try:
-        robot = parse_robot(root, name, limits.max_links)
+        robot = parse_robot(root, name, limits.max_links, whole=whole)
         conversion = convert(robot, lump=lump, legacy=legacy)
     except SdfError as exc:
         if line_sources is None or exc.file != name or exc.line is None:
@@ -189,7 +240,7 @@ def read_urdf_bytes(
         called = _macro_call_notes(links, placer, macro_calls or {})  # places already final
         links = [placer.record(r) for r in links]
         notes = [placer.note(n) for n in notes] + called
-    return SdfDocument(
+    doc = SdfDocument(
         path=name,
         sdf_version=CONVERTED_SDF_VERSION,
         links=tuple(links),
@@ -198,6 +249,7 @@ def read_urdf_bytes(
         dependencies=tuple(dependencies),
         file_versions={name: CONVERTED_SDF_VERSION},
     )
+    return UrdfModel(doc, robot, conversion)
 
 
 def _macro_call_notes(
