@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from gzinertia.physics.rotation import Pose
+from gzinertia.record_base import Record
 from gzinertia.urdf.model import UrdfRobot
 
 __all__ = ["Extensions", "merged", "merged_text", "shape_extras", "sort_extensions"]
@@ -67,8 +68,8 @@ CONSUMED = ("disableFixedJointLumping", "preserveFixedJoint")
 MOVED = ("sensor", "projector")
 
 
-@dataclass
-class Extensions:
+@dataclass(repr=False, eq=False)
+class Extensions(Record):
     """The SDF text the ``<gazebo>`` blocks add, by where it goes: ``model`` (children of the
     ``<model>``), ``link[NAME]`` (of a kept link), ``shapes[NAME]`` (of its collisions and
     visuals: :func:`shape_extras` picks a shape's), ``joint[NAME]`` and
