@@ -243,8 +243,10 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
             net_buoyancy: float = 0.05,
             xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = (),
-            xacro_env: Sequence[str] = (), trust_xacro: bool = False) -> str:
-    """The key of one cache file: code, settings, read and mesh limits (``limits``, default
+            xacro_env: Sequence[str] = (), trust_xacro: bool = False,
+            hull: str = "none") -> str:
+    """The key of one cache file: code, settings (the mesh ``hull`` fallback too), read and
+    mesh limits (``limits``, default
     from the environment), model path and working directory; for xacro files, the arguments
     (``xacro_args``, by glob), the environment variables ``$(env)`` may read and their values
     (``xacro_env``; only their digest is kept), whether expressions run as Python
@@ -269,6 +271,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         _xacro_settings(xacro_args),
         [[name, os.environ.get(name)] for name in sorted(set(xacro_env))],
         trust_xacro,
+        hull,
     ]
     return _digest(json.dumps(settings).encode())
 

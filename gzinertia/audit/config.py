@@ -16,6 +16,8 @@ Keys (kebab-case; snake_case is accepted too)::
     fail-on = "warning"                  # error (default), warning or info
     density = 1025.0                     # fluid density, kg/m³ (default: water or air)
     tolerance = "gz"                     # inertia validity: gz (default) or drake
+    hull = "none"                        # a mesh not closed after repair: none (refused,
+                                         # default) or convex (its convex hull, said)
     model-path = ["models"]              # folders for model:// URIs, relative to the file
     xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     [tool.gzinertia.per-path-ignores]    # (in .gzinertia.toml: [per-path-ignores])
@@ -42,6 +44,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
+    from gzinertia.physics.mesh_body import HullChoice
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
@@ -75,7 +78,7 @@ Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
-        "net-buoyancy", "xacro-args", "xacro-env")
+        "net-buoyancy", "xacro-args", "xacro-env", "hull")
 
 
 class ConfigError(GzInertiaError):
@@ -100,6 +103,8 @@ class AuditConfig(ValueRecord):
     fail_on: Severity = "error"
     density: float | None = None
     tolerance: Tolerance = "gz"
+    #: A mesh that is not closed after repair: refused (``none``) or its convex hull.
+    hull: HullChoice = "none"
     model_paths: tuple[str, ...] = ()
     #: GZI302: net buoyancy reported beyond this fraction of the weight.
     net_buoyancy: float = 0.05
@@ -320,6 +325,16 @@ def parse_xacro_args_table(
     return tuple(out)
 
 
+def _parse_hull(value: object, where: str) -> HullChoice:
+    """``hull`` (``none`` or ``convex``); a :class:`ConfigError` naming ``where`` otherwise."""
+    from gzinertia.physics.mesh_body import HULL_CHOICES
+
+    for hull in HULL_CHOICES:
+        if hull == value:
+            return hull
+    raise ConfigError(f"{where}: hull must be none or convex, not {_shown(value)}")
+
+
 def parse_tolerance(value: object, where: str) -> Tolerance:
     """``tolerance`` (``gz`` or ``drake``); a :class:`ConfigError` naming ``where`` otherwise."""
     for tolerance in TOLERANCES:
@@ -362,6 +377,8 @@ def config_from_table(
             values[key] = parse_density(value, shown)
         elif key == "tolerance":
             values[key] = parse_tolerance(value, shown)
+        elif key == "hull":
+            values[key] = _parse_hull(value, shown)
         elif key == "net-buoyancy":
             values[key] = parse_fraction(value, shown)
         elif key == "xacro-args":
@@ -377,6 +394,7 @@ def config_from_table(
         fail_on=values.get("fail-on", "error"),
         density=values.get("density"),
         tolerance=values.get("tolerance", "gz"),
+        hull=values.get("hull", "none"),
         model_paths=values.get("model-path", ()),
         net_buoyancy=values.get("net-buoyancy", 0.05),
         xacro_args=values.get("xacro-args", ()),

@@ -18,7 +18,7 @@ from gzinertia.cli.app import (
     fluid_density,
     parse_vector,
 )
-from gzinertia.cli.options import FitChoice, write_mode_options
+from gzinertia.cli.options import FitChoice, hull_option, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ __all__ = ["addmass"]
 
 # duplicates: typer option declarations (shared ones live in cli/options.py), alike by shape only
 @app.command()
+@hull_option
 @write_mode_options
 def addmass(
     file: Annotated[

@@ -23,6 +23,7 @@ from gzinertia.cli.options import (
     ShapeSourceChoice,
     ToleranceChoice,
     edit_mode,
+    hull_option,
 )
 from gzinertia.errors import GzInertiaError
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
 # duplicates: typer option declarations, alike by shape only
 @app.command()
+@hull_option
 def fix(
     file: Annotated[
         list[Path],

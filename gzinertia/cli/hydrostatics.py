@@ -10,9 +10,11 @@ from typing import Annotated, Any, Optional
 import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_model
+from gzinertia.cli.options import hull_option
 
 
 @app.command()
+@hull_option
 def hydrostatics(
     file: Annotated[
         Path,

@@ -47,6 +47,8 @@ __all__ = [
     "FluidChoice",
     "ForceReadonlyOption",
     "FormatChoice",
+    "HullChoice",
+    "HullOption",
     "InPlaceOption",
     "OrderingChoice",
     "OutputOption",
@@ -56,6 +58,7 @@ __all__ = [
     "SignChoice",
     "ToleranceChoice",
     "edit_mode",
+    "hull_option",
     "write_mode_options",
 ]
 
@@ -140,14 +143,7 @@ def write_mode_options(command: F) -> F:
     taken = names & set(signature.parameters)
     if taken:
         raise TypeError(f"{command.__name__} declares write-mode options itself: {sorted(taken)}")
-    namespace = command.__globals__
-    kept = [
-        p.replace(annotation=eval(p.annotation, namespace))  # the command module's own hints
-        if isinstance(p.annotation, str)
-        else p
-        for p in signature.parameters.values()
-        if p.name != "mode"
-    ]
+    kept = _evaluated_parameters(command, "mode")
     added = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
         for name, hint, default in _WRITE_MODE_PARAMETERS
@@ -167,6 +163,56 @@ def write_mode_options(command: F) -> F:
 
     parameters = [*kept, *added]
     run.__dict__["__signature__"] = signature.replace(parameters=parameters)
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    run.__annotations__["return"] = None
+    return cast(F, run)
+
+
+def _evaluated_parameters(command: Callable[..., Any], left_out: str) -> list[inspect.Parameter]:
+    """``command``'s parameters but ``left_out``, their string hints evaluated in the command
+    module's namespace (typer reads the wrapper's signature, not the module's)."""
+    namespace = command.__globals__
+    return [
+        p.replace(annotation=eval(p.annotation, namespace))
+        if isinstance(p.annotation, str)
+        else p
+        for p in inspect.signature(command).parameters.values()
+        if p.name != left_out
+    ]
+
+
+#: What to do with a mesh surface that cannot be closed
+#: (:data:`gzinertia.physics.mesh_body.HULL_CHOICES`; spelled here so that the CLI imports no
+#: NumPy at start-up).
+HullChoice = Literal["none", "convex"]
+HullOption = Annotated[
+    HullChoice,
+    typer.Option(
+        "--hull",
+        help="A mesh that is not closed even after repair (welding, small holes filled): none "
+        "refuses it (default), convex uses its convex hull, an approximation said in every "
+        "output and in the comment written. docs/meshes.md.",
+    ),
+]
+
+
+def hull_option(command: F) -> F:
+    """``command`` as a typer command with a ``--hull`` option (:data:`HullOption`), run inside
+    :func:`gzinertia.physics.mesh_body.hull_fallback` with the choice made."""
+    parameters = _evaluated_parameters(command, "hull")
+    parameters.append(
+        inspect.Parameter("hull", inspect.Parameter.KEYWORD_ONLY, annotation=HullOption,
+                          default="none")
+    )
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from gzinertia.physics.mesh_body import hull_fallback
+
+        with hull_fallback(kwargs.pop("hull", "none")):
+            return command(*args, **kwargs)
+
+    run.__dict__["__signature__"] = inspect.signature(command).replace(parameters=parameters)
     run.__annotations__ = {p.name: p.annotation for p in parameters}
     run.__annotations__["return"] = None
     return cast(F, run)

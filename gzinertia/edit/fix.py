@@ -152,6 +152,9 @@ class LinkFix(ValueRecord):
     inserted: bool = False
     #: What the geometry method filled: ``"collisions"`` or ``"visuals"``.
     shapes: str = "collisions"
+    #: What the geometry pipeline did to the shapes (pieces united, repairs, a convex hull:
+    #: :attr:`gzinertia.physics.mesh_body.MeshBody.note`), ``None`` when nothing.
+    geometry_note: str | None = None
 
     @property
     def com_move(self) -> float:
@@ -242,8 +245,9 @@ def visual_shapes(link: LinkRecord) -> tuple[Collision, ...]:
 
 def _solid(
     link: LinkRecord, shapes: tuple[Collision, ...] | None = None
-) -> tuple[float, Vec3, Mat3]:
-    """``(V, p_BoBc_B, G_BBc_B)`` of the union of the link's collisions (or of ``shapes``, its
+) -> tuple[float, Vec3, Mat3, str | None]:
+    """``(V, p_BoBc_B, G_BBc_B, note)`` (the note: what the geometry pipeline did to a
+    mesh, ``SolidProperties.approximation``) of the union of the link's collisions (or of ``shapes``, its
     visuals), overlaps counted twice, as libsdformat and Drake sum them. A link without shapes
     is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too large,
     a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
@@ -272,7 +276,8 @@ def _solid(
             f"{link.source}: link {link.name!r}: its {what[1:-1]}s enclose no finite volume; "
             "nothing written"
         )
-    return solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float)
+    return (solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float),
+            solid.approximation)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -346,13 +351,14 @@ def _plan(
             raise RepairError("it has no <inertial> (GZI102): use --method geometry")
         if options.density is None and options.mass is None:
             raise RepairError("it has no <inertial> (GZI102): give --density or --mass")
-        V, centroid, G = _solid(link, shapes)
+        V, centroid, G, note = _solid(link, shapes)
         mass = options.mass if options.mass is not None else float(options.density or 0.0) * V
         I_B = solid_inertia(mass, V, G)
         repair = geometry_inertia_change(inertial.I_BBcm_I, I_B)
         fix = LinkFix(
             link.name, tuple(sorted(codes)), repair, inertial.mass, mass, p_before, centroid,
             centroid, inserted=True, shapes="collisions" if shapes is None else "visuals",
+            geometry_note=note,
         )
         return _Plan(link, fix, written_inertia(I_B, np.full((3, 3), np.nan)), True)
     mass = inertial.mass
@@ -365,7 +371,7 @@ def _plan(
         repair = balanced_inertia(inertial.I_BBcm_I)
         fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before)
         return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
-    V, centroid, G = _solid(link, shapes)
+    V, centroid, G, note = _solid(link, shapes)
     mass_before = mass
     if not (math.isfinite(mass) and mass > 0.0):
         if "GZI101" not in codes or (options.density is None and options.mass is None):
@@ -381,7 +387,7 @@ def _plan(
     p_after = centroid if options.move_com else p_before
     fix = LinkFix(
         link.name, tuple(sorted(codes)), repair, mass_before, mass, p_before, p_after, centroid,
-        shapes="collisions" if shapes is None else "visuals",
+        shapes="collisions" if shapes is None else "visuals", geometry_note=note,
     )
     return _Plan(
         link,

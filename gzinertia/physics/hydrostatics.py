@@ -266,10 +266,12 @@ def _graded_gazebo(
 
 def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
     """The collision's solid as a closed ``trimesh.Trimesh`` in its own frame C (primitives
-    tessellated with ``sections`` segments around; meshes after ``<scale>``), or ``None``."""
+    tessellated with ``sections`` segments around; meshes after ``<scale>``: the solid
+    :func:`gzinertia.physics.mesh_body.mesh_body` makes of the file), or ``None``."""
     import trimesh
 
-    from gzinertia.physics.shapes import ShapeError, load_mesh
+    from gzinertia.physics.mesh_body import mesh_body
+    from gzinertia.physics.shapes import ShapeError
 
     g = collision.geometry
     if g.kind == "box" and g.size is not None:
@@ -290,11 +292,10 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
         S[:3, :3] = np.diag(g.size)
         return mesh.apply_transform(S)
     if g.kind == "mesh" and g.mesh_path is not None:
-        try:
-            mesh = load_mesh(g.mesh_path, g.scale)
+        try:  # the body every consumer has (repaired, pieces united, or the hull chosen)
+            return mesh_body(g.mesh_path, g.scale).trimesh()
         except ShapeError:
             return None
-        return mesh if mesh.is_volume else mesh.convex_hull
     return None
 
 
