@@ -40,8 +40,8 @@ def manifold_of(mesh: Any) -> Any:
     """A closed ``trimesh.Trimesh`` as a manifold3d.Manifold (double precision)."""
     import manifold3d as m3
 
-    m = m3.Mesh64(vert_properties=np.asarray(mesh.vertices, dtype=np.float64),
-                  tri_verts=np.asarray(mesh.faces, dtype=np.uint64))
+    m = m3.Mesh64(vert_properties=np.array(mesh.vertices, dtype=np.float64),
+                  tri_verts=np.array(mesh.faces, dtype=np.uint64))
     m.merge()
     return m3.Manifold(m)
 

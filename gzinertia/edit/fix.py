@@ -246,10 +246,11 @@ def visual_shapes(link: LinkRecord) -> tuple[Collision, ...]:
 def _solid(
     link: LinkRecord, shapes: tuple[Collision, ...] | None = None
 ) -> tuple[float, Vec3, Mat3, str | None]:
-    """``(V, p_BoBc_B, G_BBc_B, note)`` (the note: what the geometry pipeline did to a
-    mesh, ``SolidProperties.approximation``) of the union of the link's collisions (or of ``shapes``, its
-    visuals), overlaps counted twice, as libsdformat and Drake sum them. A link without shapes
-    is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too large,
+    """``(V, p_BoBc_B, G_BBc_B, note)`` of the union of the link's collisions (or of
+    ``shapes``, its visuals), overlaps between shapes counted twice, as libsdformat and Drake
+    sum them (a mesh file's own closed pieces are united: :mod:`gzinertia.physics.mesh_body`);
+    the note says what the geometry pipeline did to a mesh (``None``: nothing). A link without
+    shapes is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too large,
     a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
     :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
     written)."""

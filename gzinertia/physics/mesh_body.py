@@ -214,8 +214,8 @@ def _union(pieces: list[Any], path: str) -> tuple[Any, Any]:
     solids = []
     for piece in pieces:
         mesh = m3.Mesh64(
-            vert_properties=np.ascontiguousarray(piece.vertices, dtype=np.float64),
-            tri_verts=np.ascontiguousarray(piece.faces, dtype=np.uint64),
+            vert_properties=np.array(piece.vertices, dtype=np.float64),  # not a subclass
+            tri_verts=np.array(piece.faces, dtype=np.uint64),
         )
         mesh.merge()
         solid = m3.Manifold(mesh)
