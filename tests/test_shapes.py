@@ -135,15 +135,24 @@ def test_mirrored_mesh_keeps_positive_volume(tmp_path: Path) -> None:
 
 @pytest.mark.oracle("pydrake")
 def test_open_mesh_uses_convex_hull_like_drake_convex(tmp_path: Path) -> None:
-    """A mesh with a hole bounds no volume: its convex hull stands in, and the result says so."""
+    """A mesh with a hole too large to fill bounds no volume: refused by default (issue 24:
+    no silent hull), and under ``hull_fallback("convex")`` its convex hull stands in, and the
+    result says so."""
     import trimesh
+
+    from gzinertia.physics.mesh_body import hull_fallback
+    from gzinertia.physics.shapes import ShapeError
 
     mesh = trimesh.load(SPAR_STL, force="mesh")
     mesh.update_faces(np.arange(len(mesh.faces)) != 7)  # punch a hole
     assert not mesh.is_watertight
     open_stl = tmp_path / "open.stl"
     mesh.export(open_stl)
-    solid = solid_properties(Geometry("mesh", mesh_path=str(open_stl), scale=(0.001,) * 3))
+    geometry = Geometry("mesh", mesh_path=str(open_stl), scale=(0.001,) * 3)
+    with pytest.raises(ShapeError, match="is not closed"):
+        solid_properties(geometry)
+    with hull_fallback("convex"):
+        solid = solid_properties(geometry)
     assert solid.approximation is not None and "convex hull" in solid.approximation
     obj = _as_obj(open_stl, tmp_path / "open.obj")
     assert_solid_matches(solid, drake_tree.CalcSpatialInertia(drake_geometry.Convex(str(obj), 0.001), 1.0), 1e-12)

@@ -250,8 +250,8 @@ def _solid(
     ``shapes``, its visuals), overlaps between shapes counted twice, as libsdformat and Drake
     sum them (a mesh file's own closed pieces are united: :mod:`gzinertia.physics.mesh_body`);
     the note says what the geometry pipeline did to a mesh (``None``: nothing). A link without
-    shapes is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too large,
-    a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
+    shapes is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too
+    large, a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
     :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
     written)."""
     from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids

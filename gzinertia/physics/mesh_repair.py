@@ -135,7 +135,7 @@ def _split_t_junctions(vertices: Any, faces: Any, tol: float) -> tuple[Any, int]
             splits[(a, b)] = [found[k] for k in order]
     if not splits:
         return faces, 0
-    out = []
+    out: list[list[int]] = []
     for face in faces.tolist():
         for k in range(3):
             a, b, c = face[k], face[(k + 1) % 3], face[(k + 2) % 3]
