@@ -13,8 +13,9 @@ each step only where it changes something, and says what it did (:class:`Repair`
 4. **orientation**: each connected piece wound consistently (trimesh's ``fix_normals``, which
    also turns closed pieces outward);
 5. **small holes** filled: a boundary loop whose perimeter is at most :data:`HOLE_FRACTION`
-   of the mesh's size is closed by a fan of triangles from its centroid (the added surface is
-   of the order of the hole's area; a larger opening is no hole to guess across).
+   of the mesh's size, or of three edges (a missing triangle, at any size), is closed by a fan
+   of triangles from its centroid (the added surface is of the order of the hole's area; a
+   larger opening is no hole to guess across).
 
 Nothing else is changed: a mesh that is already closed and consistently wound is returned as
 it is (no weld, so thin features are never merged). Whether the result is closed is for the
@@ -174,7 +175,7 @@ def _fill_holes(vertices: Any, faces: Any, limit: float) -> tuple[Any, Any, int]
             continue
         p = vertices[loop]
         perimeter = float(np.linalg.norm(p - np.roll(p, -1, axis=0), axis=1).sum())
-        if perimeter > limit:
+        if perimeter > limit and len(loop) > 3:  # a missing triangle is filled at any size
             continue
         new_v.append(p.mean(axis=0, keepdims=True))
         centre = count
