@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from gzinertia.physics.flotation import Flotation
     from gzinertia.physics.hydrostatics import ModelHydrostatics
     from gzinertia.records import BuoyancyWorld, LinkRecord, SdfDocument
+    from gzinertia.sdf.buoyancy import BuoyancySystem
 
 # duplicates: __all__ lists (here and gzinertia/__init__.py) are alike by shape only
 __all__ = [
@@ -139,14 +141,9 @@ def read(
     """
     p = Path(path)
     paths = [*package_paths, *model_paths]
-    if xacro_env or trust_xacro:
-        from gzinertia.urdf.xacro_policy import XacroPolicy
-
-        policy = XacroPolicy(frozenset(xacro_env), trust_xacro)
-        if xacro_args is None:
-            xacro_args = {}
-    else:
-        policy = None
+    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+    if policy is not None and xacro_args is None:
+        xacro_args = {}
     if xacro_args is None:
         return _reader_for(p)(p, paths)
     if p.suffix.lower() in _READERS:
@@ -188,13 +185,26 @@ def audit_paths(
     ``codes``: keep only findings with these rule codes (``"GZI201"``...; ``None``: all).
     Each :class:`~gzinertia.audit.findings.Finding` has ``code``, ``severity``, ``file``,
     ``line``, ``link`` and ``message``, and ``values`` with the numbers it is about (named with
-    point, axes and ordering). A file that cannot be read is a ``GZI001`` finding.
+    point, axes and ordering). A file that cannot be read (missing, not XML, a xacro
+    expansion that fails...) is a ``GZI001`` finding of severity ``error`` at the file and line
+    the reader named, its message the line ``gzinertia audit`` prints for it (where the command
+    exits 2), kept whatever ``codes`` asks for. No settings file is read: the result is that of
+    ``gzinertia audit --isolated -m MODEL_PATH... PATH...``, through the same call
+    (:func:`gzinertia.audit.projects.audit_projects`).
     """
-    from gzinertia.audit.runner import audit as run_audit
+    from functools import partial
 
-    result = run_audit([str(p) for p in paths], model_paths=[str(p) for p in model_paths])
+    from gzinertia.audit.catalogue import RULE_INFOS
+    from gzinertia.audit.config import with_overrides
+    from gzinertia.audit.projects import audit_projects
+
+    result, _ = audit_projects(
+        [str(p) for p in paths], config_file=None, known_codes=frozenset(RULE_INFOS),
+        isolated=True, overrides=partial(with_overrides, model_paths=[str(p) for p in model_paths]),
+    )
     wanted = None if codes is None else frozenset(codes)
-    return [f for f in result.findings if wanted is None or f.code in wanted]
+    kept = [f for f in result.findings if wanted is None or f.code in wanted]
+    return sorted([*result.unreadable_findings(), *kept], key=lambda f: f.sort_key)
 
 
 def _text(new: bytes) -> str:
@@ -502,8 +512,10 @@ class FixedFile(ValueRecord):
     """What :func:`fix` made: the file's new ``text``, per repaired link its
     :class:`~gzinertia.edit.fix.LinkFix` (the codes repaired, ``repair``: ``I_BBcm_I`` before
     and after, about the centre of mass in the inertial frame's axes, their principal moments
-    and ``relative_change``; the mass and ``p_BoBcm_B`` before and after), and ``pending``:
-    repairs that could not be written into a xacro (where to write which value)."""
+    and their change, ``relative_change`` (of the largest) and ``moment_change`` (of each),
+    ``boundary``: the face of the valid set the result sits on; the mass and ``p_BoBcm_B``
+    before and after), and ``pending``: repairs that could not be written into a xacro (where
+    to write which value)."""
 
     text: str
     links: tuple[LinkFix, ...]
@@ -525,6 +537,8 @@ def fix(
     model_paths: Sequence[str | Path] = (),
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> FixedFile:
     """The file's new text with invalid and implausible rigid inertia repaired, as
     ``gzinertia fix`` writes it (only the ``<inertia>`` children that change; ``<pose>`` with
@@ -539,8 +553,8 @@ def fix(
     ``all_links``: every selected link, not only those with findings; ``tolerance``: whose
     validity check decides (``"gz"``: libsdformat's, ``"drake"``); the repair satisfies both.
     URDF and xacro files are repaired in place of their own values (``package_paths``,
-    ``xacro_args`` as for :func:`read`). Links not repaired, and why, are
-    :class:`GzInertiaWarning`; so are ``pending`` repairs.
+    ``xacro_args``, ``xacro_env`` and ``trust_xacro`` as for :func:`read`). Links not
+    repaired, and why, are :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
     from gzinertia.edit.fix import FixOptions
     from gzinertia.edit.fix import fix as run_fix
@@ -556,7 +570,9 @@ def fix(
     if is_urdf_path(p):
         from gzinertia.urdf.fix import fix_urdf
 
-        result = fix_urdf(p, options, [*package_paths, *model_paths], xacro_args)
+        policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+        result = fix_urdf(p, options, [*package_paths, *model_paths], xacro_args,
+                          xacro_policy=policy)
     else:
         if xacro_args is not None:
             raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
@@ -589,6 +605,18 @@ class HydrostaticsResult(ValueRecord):
     fluid_origin: str
     models: tuple[ModelHydrostatics, ...]
     flotation: Mapping[str, Flotation | None]
+    #: Whether Gazebo's Buoyancy system acts (:data:`gzinertia.sdf.buoyancy.BuoyancySystem`):
+    #: ``"absent"`` in a world that loads none (Gazebo applies no buoyancy: every number is
+    #: as if one were added), ``"unknown"`` for a model file (the fluid is assumed).
+    buoyancy_system: BuoyancySystem = "loaded"
+
+    @property
+    def caveat(self) -> str | None:
+        """What the numbers mean when the Buoyancy system is absent or unknown
+        (:func:`gzinertia.sdf.buoyancy.buoyancy_system_caveat`), else ``None``."""
+        from gzinertia.sdf.buoyancy import buoyancy_system_caveat
+
+        return buoyancy_system_caveat(self.buoyancy_system, self.fluid.density)
 
     # duplicates: a lookup by name with the known names in the KeyError, as SdfDocument.link
     def model(self, name: str) -> ModelHydrostatics:
@@ -614,20 +642,22 @@ def hydrostatics(
     model_paths: Sequence[str | Path] = (),
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> HydrostaticsResult:
     """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model, free
     body and link, as gz-sim's Buoyancy system computes them from the collisions (and by exact
     geometry), with the floating equilibrium of surface craft: what
     ``gzinertia hydrostatics --json`` prints, as :class:`HydrostaticsResult`.
 
-    ``path``: a file (read as :func:`read` reads it, with ``model_paths``, ``package_paths``
-    and ``xacro_args``) or a document :func:`read` returned (its file gives the world and the
-    models' poses). The fluid is the Buoyancy plugin of the world in ``world`` (default: the
-    file itself), else Gazebo's default (1000 kg/m³ with the world's gravity); ``density``
-    (kg/m³) or ``fluid`` overrides its density and makes it uniform. ``model``: a glob on
-    top-level model names. ``waterline``: the free-surface height z (m, world) at which each
-    free body's floating equilibrium is solved (default: a graded fluid's lowest layer, for
-    bodies that float there); ``trim=False`` solves the heave only.
+    ``path``: a file (read as :func:`read` reads it, with ``model_paths``, ``package_paths``,
+    ``xacro_args``, ``xacro_env`` and ``trust_xacro``) or a document :func:`read` returned (its
+    file gives the world and the models' poses). The fluid is the Buoyancy plugin of the world
+    in ``world`` (default: the file itself), else Gazebo's default (1000 kg/m³ with the world's
+    gravity); ``density`` (kg/m³) or ``fluid`` overrides its density and makes it uniform.
+    ``model``: a glob on top-level model names. ``waterline``: the free-surface height z (m,
+    world) at which each free body's floating equilibrium is solved (default: a graded fluid's
+    lowest layer, for bodies that float there); ``trim=False`` solves the heave only.
     """
     from gzinertia.records import SdfDocument
 
@@ -635,7 +665,7 @@ def hydrostatics(
         doc = path
     else:
         doc = read(path, model_paths=model_paths, package_paths=package_paths,
-                   xacro_args=xacro_args)
+                   xacro_args=xacro_args, xacro_env=xacro_env, trust_xacro=trust_xacro)
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim)
 
@@ -672,7 +702,7 @@ def document_hydrostatics(
     from gzinertia.physics.fluids import FLUID_DENSITIES
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
-    from gzinertia.sdf.buoyancy import read_buoyancy_world, read_gravity, read_model_poses
+    from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
 
     if density is not None and fluid is not None:
         raise HydrostaticsSettingsError(
@@ -692,12 +722,12 @@ def document_hydrostatics(
         )
     file = doc.path
     world_file, world_tree = (str(world), None) if world is not None else (file, tree)
-    plugin = read_buoyancy_world(world_file, world_tree)
+    plugin, system = buoyancy_system_of(world_file, world_tree)
     if plugin is not None:
         chosen, origin = plugin, f"Buoyancy plugin at {plugin.source}"
     else:
         chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_tree))
-        origin = "no Buoyancy plugin: Gazebo's default"
+        origin = "no Buoyancy plugin read: 1000 kg/m^3 assumed"
     if fluid is not None:
         chosen = replace(chosen, kind="uniform", density=FLUID_DENSITIES[fluid], layers=())
         origin = f"{option('fluid')} {fluid}"
@@ -721,4 +751,4 @@ def document_hydrostatics(
                 body, [records[link.name] for link in body.links], chosen, waterline, trim)
         # the model's own flotation: its one body's (several free bodies float apart)
         flotation[m.name] = flotation[m.bodies[0].name] if len(m.bodies) == 1 else None
-    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation)
+    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation, system)

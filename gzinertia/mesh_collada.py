@@ -47,7 +47,13 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
 from gzinertia.numbers import GZ_COMMON, MAX_MAGNITUDE, NumberError, read_integer, read_number
 
-__all__ = ["MAX_NODE_DEPTH", "MAX_NODE_VISITS", "ColladaError", "read_collada"]
+__all__ = [
+    "MAX_NODE_DEPTH",
+    "MAX_NODE_VISITS",
+    "ColladaError",
+    "read_collada",
+    "read_collada_submeshes",
+]
 
 #: ``<node>``/``<instance_node>`` nesting read (an instance cycle ends here).
 MAX_NODE_DEPTH = 128
@@ -218,9 +224,7 @@ class _Reader:
         visual_scene = self.element(instance.get("url"), instance)
         for node in _children(visual_scene, "node"):
             self.node(node, np.eye(4), 1)
-        if not self.chunks:
-            return np.zeros((0, 3, 3))
-        return np.concatenate(self.chunks) * meter
+        return [chunk * meter for chunk in self.chunks]
 
     def node(self, node: Any, X_parent: Any, depth: int) -> None:
         self.visits += 1
@@ -445,11 +449,12 @@ def _refuse_doctype(data: bytes, path: str) -> None:
             raise _doctype_refusal(path) from None
 
 
-def read_collada(data: bytes, path: str, limits: MeshLimits) -> tuple[Any, Any]:
-    """The triangles of a COLLADA document as gz-common's ``ColladaLoader`` builds them, in
-    metres in the file's own axes (``<unit>`` applied, ``<up_axis>`` ignored): ``(vertices
-    (n, 3) float64, faces (m, 3) int64)``, one vertex per triangle corner (callers merge).
-    Raises :class:`ColladaError` naming ``path`` (and the line) for anything not read."""
+def read_collada_submeshes(data: bytes, path: str, limits: MeshLimits) -> list[Any]:
+    """The submeshes gz-common's ``ColladaLoader`` builds from a COLLADA document: one per
+    ``<triangles>`` or ``<polylist>`` block of each geometry instance, in the order it reads
+    them, each as triangles ``(n, 3, 3)`` float64 in metres in the file's own axes (``<unit>``
+    applied, ``<up_axis>`` ignored). Raises :class:`ColladaError` naming ``path`` (and the
+    line) for anything not read."""
     from lxml import etree
 
     _refuse_doctype(data, path)
@@ -464,8 +469,19 @@ def read_collada(data: bytes, path: str, limits: MeshLimits) -> tuple[Any, Any]:
     if _has_doctype(root):
         raise _doctype_refusal(path)
     try:
-        triangles = _Reader(root, path, limits).read()
+        submeshes: list[Any] = _Reader(root, path, limits).read()
     except RecursionError:
         raise ColladaError(f"mesh {path!r}: nested too deeply") from None
+    return submeshes
+
+
+def read_collada(data: bytes, path: str, limits: MeshLimits) -> tuple[Any, Any]:
+    """The triangles of a COLLADA document as gz-common's ``ColladaLoader`` builds them, in
+    metres in the file's own axes (``<unit>`` applied, ``<up_axis>`` ignored): ``(vertices
+    (n, 3) float64, faces (m, 3) int64)``, one vertex per triangle corner (callers merge); its
+    submeshes (:func:`read_collada_submeshes`) one after the other.
+    Raises :class:`ColladaError` naming ``path`` (and the line) for anything not read."""
+    submeshes = read_collada_submeshes(data, path, limits)
+    triangles = np.concatenate(submeshes) if submeshes else np.zeros((0, 3, 3))
     n = len(triangles)
     return triangles.reshape(-1, 3), np.arange(3 * n, dtype=np.int64).reshape(n, 3)

@@ -9,7 +9,8 @@
   trimesh as bytes, so trimesh opens no file itself. The files a mesh names for its geometry
   (a glTF's external ``.bin`` buffers) are read the same way, only from the mesh's folder and
   below; materials and textures are skipped (they do not change the geometry; an image could
-  be a decompression bomb).
+  be a decompression bomb). (Gazebo's mesh volume reads an OBJ's ``mtllib`` names the same
+  way: :mod:`gzinertia.mesh_submeshes`.)
 * COLLADA is read by :mod:`gzinertia.mesh_collada` as gz-common's ``ColladaLoader`` reads it
   (``<unit>`` applied, ``<up_axis>`` ignored, node transforms composed as gz-common composes
   them, double precision), not by trimesh (whose pycollada reads coordinates in single
@@ -34,10 +35,12 @@ from gzinertia.safe_read import RefusedFileError, read_regular_file
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
+    "GIT_LFS_POINTER",
     "MESH_FORMATS",
     "MeshFileError",
     "load_mesh_file",
     "mesh_file_type",
+    "read_mesh_bytes",
 ]
 
 #: Suffix (lower case) → trimesh file type.
@@ -62,6 +65,9 @@ _SIGNATURES = (
     (b"PK\x03\x04", "ZIP"),
     (b"PK\x05\x06", "ZIP"),
 )
+#: The first bytes of a git-lfs pointer file (what a checkout without git-lfs holds in place of
+#: a file stored in LFS: ``version https://git-lfs.github.com/spec/v1``, ``oid``, ``size``).
+GIT_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 _PLY_ELEMENT = re.compile(rb"^element\s+(vertex|face)\s+(\d+)\s*$", re.MULTILINE)
 
 
@@ -157,11 +163,11 @@ def _folder_resolver(folder: Path, limit: int) -> Any:
     return FolderResolver(root)
 
 
-def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
-    """The mesh file ``path`` as trimesh loads it (``force="mesh"``), within ``limits``
-    (default: :meth:`MeshLimits.from_environment`). Raises :class:`MeshFileError` for a refused
-    file, :class:`OSError` when it cannot be read, and whatever trimesh raises on bad data."""
-    limits = limits or MeshLimits.from_environment()
+def read_mesh_bytes(path: str, limits: MeshLimits) -> tuple[bytes, str]:
+    """``(bytes, trimesh file type)`` of the mesh file ``path``, checked as
+    :func:`load_mesh_file` checks it before parsing (format, size, compression, text numbers,
+    declared counts); the bytes of a text mesh as trimesh is handed them. Raises
+    :class:`MeshFileError`."""
     file_type = mesh_file_type(path)
     try:
         data = read_regular_file(path, limits.max_bytes)
@@ -169,6 +175,11 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
         raise MeshFileError(f"mesh {path!r} {exc}") from None
     except OSError as exc:
         raise MeshFileError(f"mesh {path!r} cannot be read: {exc.strerror or exc}") from None
+    if data.startswith(GIT_LFS_POINTER):
+        raise MeshFileError(
+            f"mesh {path!r} is missing: git-lfs pointer ({len(data)} bytes of text in the "
+            "mesh's place: the checkout has no git-lfs; `git lfs pull` fetches the mesh)"
+        )
     for signature, kind in _SIGNATURES:
         if data.startswith(signature):
             raise MeshFileError(
@@ -181,6 +192,15 @@ def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
         except MeshTextError as exc:
             raise MeshFileError(str(exc)) from None
     _check_counts(path, *_declared_counts(data, file_type), limits, "declares")
+    return data, file_type
+
+
+def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
+    """The mesh file ``path`` as trimesh loads it (``force="mesh"``), within ``limits``
+    (default: :meth:`MeshLimits.from_environment`). Raises :class:`MeshFileError` for a refused
+    file, :class:`OSError` when it cannot be read, and whatever trimesh raises on bad data."""
+    limits = limits or MeshLimits.from_environment()
+    data, file_type = read_mesh_bytes(path, limits)
     import numpy as np  # lazy, with trimesh: only meshes need them
     import trimesh
 

@@ -40,6 +40,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "semi_axes": ("--semi-axes", "semi_axes"),
     "center": ("--center", "center"),
     "rpy": ("--rpy", "rpy"),
+    "fit": ("--fit", "fit"),
     "model_path": ("--model-path", "model_paths"),
     "max_links": ("audit --max-links", "ReadLimits.max_links"),
     "max_included_models": ("audit --max-included-models", "ReadLimits.max_included_models"),

@@ -74,6 +74,8 @@ class Note(ValueRecord):
     shared by every instance of it). ``data`` holds the facts the message states, by name, for
     rules that build their own message (never parse ``message``): ``inertia-defaulted`` has
     ``attributes`` (URDF-style attributes written on ``<inertia>``, ``""`` if none);
+    ``mass-defaulted`` has ``attributes`` (on ``<mass>``) and ``value`` (its ``value``
+    attribute, when written);
     ``unresolved-include`` has ``uri`` and ``not_downloaded`` (``"true"`` when the message already
     says a remote model is never downloaded)."""
 
@@ -311,15 +313,32 @@ class LinkRecord(Record):
 
 @dataclass(frozen=True, repr=False, eq=False)
 class Dependency(ValueRecord):
-    """A URI the reading looked up: an ``<include><uri>`` (``kind="include"``) or a mesh
-    (``kind="resource"``), as written in the file ``base``, and the file it resolved to
-    (``path``; ``None`` when it was not found). What else was read follows from these: the
-    audited file and every ``path``."""
+    """Something the reading looked up, as written in the file ``base``, and what it found.
 
-    kind: Literal["include", "resource"]
+    ``path`` is what it resolved to (``None`` when it was not found), by ``kind``:
+
+    * ``include``, ``resource``: an SDF ``<include><uri>`` or mesh URI, and its file;
+    * ``urdf-resource``: a URDF mesh filename (``package://``, ``file://`` or relative to
+      ``base``'s folder, :func:`~gzinertia.urdf.ros_packages.resolve_package_uri`), and its
+      file;
+    * ``file``: a file a xacro expansion read (an include, a ``load_yaml`` file, the
+      ``package.xml`` of a package ``$(find)`` found), named as read (``uri`` = ``path``);
+    * ``package``: the ROS package ``uri`` a ``$(find)`` looked up, and its folder;
+    * ``xacro-arg``: the xacro argument ``uri`` the expansion looked up, and the value it was
+      given (``None``: not given);
+    * ``glob``: a xacro include pattern, and its matches (a JSON list).
+
+    What was read follows from these: the audited file and the ``path`` of every dependency
+    of a file kind (:data:`FILE_KINDS`)."""
+
+    kind: Literal["include", "resource", "urdf-resource", "file", "package", "xacro-arg", "glob"]
     uri: str
     base: str
     path: str | None
+
+
+#: The :class:`Dependency` kinds whose ``path`` is a file the reading read.
+FILE_KINDS = frozenset({"include", "resource", "urdf-resource", "file"})
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -12,7 +12,8 @@ bound) ends as an outcome the caller words as one line, never as a dead or hung 
   signal that killed it (``SIGSEGV``, ``SIGABRT``, the ``SIGKILL`` of the kernel's OOM killer or
   of the wall-clock limit).
 * Where ``fork`` is unsafe (other Python threads running: a lock one of them holds would stay
-  held in the child), a :class:`Helper` process (``python -I``, started once per process and
+  held in the child; for native steps, any other thread at all: :func:`process_is_single_threaded`),
+  a :class:`Helper` process (``python -I``, started once per process and
   kind of work) forks the children instead: it runs a ``handle(request)`` function named by
   its boot line (:func:`serve_forever`).
 
@@ -47,11 +48,14 @@ __all__ = [
     "Discard",
     "Helper",
     "fork_is_safe",
+    "limit_memory",
     "limit_self",
+    "process_is_single_threaded",
     "read_exactly",
     "run_forked",
     "serve_forever",
     "signal_name",
+    "silence_stderr",
     "write_all",
 ]
 
@@ -100,6 +104,18 @@ def limit_self(limits: ChildLimits, cpu_message: str) -> None:
         raise CpuLimitError(cpu_message)
 
     signal.signal(signal.SIGXCPU, expire)
+    limit_memory(limits)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    cpu = limits.seconds
+    cpu_hard = cpu + 2 if hard == resource.RLIM_INFINITY else min(cpu + 2, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (min(cpu, cpu_hard), cpu_hard))
+
+
+def limit_memory(limits: ChildLimits) -> None:
+    """In the child: cap the address space at :attr:`ChildLimits.memory_mib` beyond what it
+    holds now (where that is known: Linux), never above a cap already set."""
+    import resource
+
     used = 0
     try:
         with open("/proc/self/statm", "rb") as f:
@@ -114,10 +130,6 @@ def limit_self(limits: ChildLimits, cpu_message: str) -> None:
     if used:  # the address space in use is known (Linux): the budget is on top of it
         with contextlib.suppress(ValueError, OSError):  # a system that does not enforce it
             resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    cpu = limits.seconds
-    cpu_hard = cpu + 2 if hard == resource.RLIM_INFINITY else min(cpu + 2, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (min(cpu, cpu_hard), cpu_hard))
 
 
 class Discard(io.TextIOBase):
@@ -154,7 +166,7 @@ def read_exactly(fd: int, n: int, deadline: float | None = None) -> bytes | None
     return b"".join(chunks)
 
 
-def _silence_stderr() -> None:
+def silence_stderr() -> None:
     """In the child: nothing it writes reaches the caller's standard error, neither Python's
     warnings nor a native library's, nor the dump of a fault handler (``-X faulthandler``,
     pytest's) when it crashes: the caller's one line is the message."""
@@ -173,7 +185,7 @@ def run_forked(
     """Runs ``work`` in a forked child under ``limits`` and returns what it sent and how it
     ended. ``work`` turns its own errors into the bytes it returns (an exception escaping it
     ends the child with exit code 3 and no bytes); the child's standard error is discarded
-    (:func:`_silence_stderr`)."""
+    (:func:`silence_stderr`)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -183,7 +195,7 @@ def run_forked(
 
             gc.freeze()  # the parent's objects: never scanned here (no copy-on-write faults)
             os.close(read_fd)
-            _silence_stderr()
+            silence_stderr()
             limit_self(limits, cpu_message)
             write_all(write_fd, work())
         except BaseException:
@@ -219,6 +231,18 @@ def fork_is_safe() -> bool:
     """Whether this process may ``fork`` a child that runs Python (no other thread could hold
     a lock the child needs)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def process_is_single_threaded() -> bool:
+    """Whether this process runs no other thread at all, Python or native (``/proc/self/task``
+    holds one entry; ``False`` where that cannot be read). A native library's thread pool that
+    already ran here (manifold3d's workers, OpenMP's team after a Capytaine solve) is not
+    rebuilt in a forked child: a child that calls into the library may wait forever on a worker
+    that does not exist there. Steps that run native code fork only from such a process."""
+    try:
+        return hasattr(os, "fork") and len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 _LENGTH = 8  # bytes of the big-endian length before each pickled message

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pytest
 from sdf_builders import vec, write
 
 from gzinertia.audit.config import AuditConfig
@@ -94,3 +95,22 @@ def codes_by_link(path: Path) -> dict[str, set[str]]:
         if f.link is not None:
             out.setdefault(f.link, set()).add(f.code)
     return out
+
+
+def spy_checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The list of the files the audit will really check from now on (not served from the
+    cache), in order: :func:`gzinertia.audit.runner._audit_file` spied on for the test."""
+    from typing import Any
+
+    from gzinertia.audit import runner
+
+    seen: list[str] = []
+    original = runner._audit_file
+
+    def spy(path: str, *args: Any, **kwargs: Any) -> runner.FileResult:
+        seen.append(path)
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "_audit_file", spy)
+    return seen
+

@@ -82,7 +82,12 @@ def check_totals(entry: dict[str, Any], m: ModelHydrostatics, where: str) -> Non
         "p_MB": m.in_model_frame(m.p_WB),
         "links": [link.name for link in m.links],
     }
-    check(entry, m, renamed, PROSE["model"] | {"flotation"}, where)  # flotation: on its own
+    check(entry, m, renamed, PROSE["model"] | {"flotation", "gazebo_vs_exact"}, where)
+    for key, exact in (("volume", m.volume_exact), ("buoyancy", m.buoyancy_exact)):
+        side = entry["gazebo_vs_exact"][key]
+        gazebo = getattr(m, key)
+        assert same(side["gazebo"], gazebo) and same(side["exact"], exact), where
+        assert same(side["difference"], gazebo - exact), where
 
 
 def check_flotation(entry: dict[str, Any] | None, f: Flotation | None, where: str) -> None:
@@ -100,7 +105,9 @@ def compare(args: list[str], result: gzinertia.HydrostaticsResult,
     fluid = summary["fluid"]
     check(fluid, result.fluid, {"enable": result.fluid.enabled,
                                 "layers": [[h, rho] for h, rho in result.fluid.layers],
-                                "origin": result.fluid_origin if same_origin else fluid["origin"]},
+                                "origin": result.fluid_origin if same_origin else fluid["origin"],
+                                "buoyancy_system": result.buoyancy_system,
+                                "caveat": result.caveat},
           set(), "fluid")
     assert [[x["above"], x["density"]] for x in fluid["layers"]] == [
         [h, rho] for h, rho in result.fluid.layers]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, run_cli
+from xacro_workspace import TETRA_STL as STL_TETRA
 
 from gzinertia.audit import cache as cache_module
 from gzinertia.audit import runner
@@ -47,37 +48,6 @@ PART = """<?xml version="1.0"?>
 </sdf>
 """
 
-STL_TETRA = """solid t
-facet normal 0 0 -1
-outer loop
-vertex 0 0 0
-vertex 0 1 0
-vertex 1 0 0
-endloop
-endfacet
-facet normal 0 -1 0
-outer loop
-vertex 0 0 0
-vertex 1 0 0
-vertex 0 0 1
-endloop
-endfacet
-facet normal -1 0 0
-outer loop
-vertex 0 0 0
-vertex 0 0 1
-vertex 0 1 0
-endloop
-endfacet
-facet normal 1 1 1
-outer loop
-vertex 1 0 0
-vertex 0 1 0
-vertex 0 0 1
-endloop
-endfacet
-endsolid t
-"""
 
 
 def _write_part(models: Path, mass: float, mesh: str = "meshes/missing.stl") -> Path:

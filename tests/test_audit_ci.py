@@ -43,21 +43,34 @@ def test_action_is_a_composite_action_that_installs_audits_and_uploads() -> None
         assert "${{" not in step.get("run", ""), step["name"]
 
 
-def test_action_audit_step_runs_on_the_examples(tmp_path: Path) -> None:
+def run_audit_step(
+    cwd: Path, tmp_path: Path, paths: str, args: str, **extra: str
+) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+    """The Action's audit step run in ``cwd`` as the CI runner runs it (inputs through the
+    environment, ``fail-on`` error); ``(process, SARIF file, GITHUB_OUTPUT file)``. The step
+    itself succeeds: it records the audit's status, which the next step fails on."""
     action = yaml.safe_load((REPO / "action.yml").read_text())
     step = next(s for s in action["runs"]["steps"] if s.get("id") == "audit")
     sarif, output = tmp_path / "gzinertia.sarif", tmp_path / "github_output"
     env = _env(
-        GZI_PATHS="sdf_examples",
+        GZI_PATHS=paths,
         GZI_FAIL_ON="error",
-        GZI_ARGS="--model-path sdf_examples",
+        GZI_ARGS=args,
         GZI_SARIF=str(sarif),
         GITHUB_OUTPUT=str(output),
         GZINERTIA_CACHE_DIR=str(tmp_path / "cache"),
+        **extra,
     )
-    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=REPO, env=env,
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr  # the step records the status, the next fails
+    assert done.returncode == 0, done.stderr
+    return done, sarif, output
+
+
+def test_action_audit_step_runs_on_the_examples(tmp_path: Path) -> None:
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    done, sarif, output = run_audit_step(REPO, tmp_path, "sdf_examples",
+                                         "--model-path sdf_examples")
     # the examples hold deliberate errors; the SARIF file is a regular file: it is uploaded
     assert output.read_text().split() == ["exit-code=1", "sarif-written=true"]
     log = json.loads(sarif.read_text())

@@ -33,6 +33,21 @@ def _file_name(example: str) -> str:
     return "model.urdf.xacro" if "xmlns:xacro" in example else "model.urdf"
 
 
+def _two_package_copies(folder: Path) -> list[str]:
+    """GZI405's setting: ``uuv_descriptions`` under two package paths."""
+    roots = []
+    for root in ("a", "b"):
+        package = folder / "packages" / root / "uuv_descriptions"
+        (package / "meshes").mkdir(parents=True)
+        (package / "package.xml").write_text("<package><name>uuv_descriptions</name></package>")
+        roots.append(str(package.parent))
+    return roots
+
+
+#: The files a page's examples need beside them (the page says so), by code: the model paths.
+_SETUPS = {"GZI405": _two_package_copies}
+
+
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_rule_page_examples(code: str, tmp_path: Path) -> None:
     text = (REPO / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
@@ -40,10 +55,11 @@ def test_rule_page_examples(code: str, tmp_path: Path) -> None:
     for heading in SECTIONS:
         assert heading in text, f"{code}: no {heading!r}"
     trigger, _ = _example(text, "## Triggers")
-    found = run([write(tmp_path / "t", trigger, _file_name(trigger))]).findings
+    paths = _SETUPS[code](tmp_path) if code in _SETUPS else []
+    found = run([write(tmp_path / "t", trigger, _file_name(trigger))], model_paths=paths).findings
     assert code in {f.code for f in found}, f"{code}: the triggering example does not trigger"
     twin, prose = _example(text, "## Does not trigger")
     if re.search(r"-m models/", prose):
         return  # needs files next to it (GZI001): covered by test_audit_rules
-    found = run([write(tmp_path / "n", twin, _file_name(twin))]).findings
+    found = run([write(tmp_path / "n", twin, _file_name(twin))], model_paths=paths).findings
     assert code not in {f.code for f in found}, f"{code}: the clean example triggers"

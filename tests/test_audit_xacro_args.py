@@ -1,12 +1,11 @@
 """``audit --xacro-arg name:=value`` and the settings' ``xacro-args`` (per glob): the
-arguments reach every xacro file, in worker processes too, and enter the cache key (changed
-arguments are a miss, the same ones a hit)."""
+arguments reach every xacro file, in worker processes too, and each cache entry records the
+arguments its expansion read (changed arguments are a miss, the same ones a hit)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from audit_helpers import spy_checked
 from conftest import run_cli
 
-from gzinertia.audit import runner
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig, ConfigError, load_config, with_overrides
 from gzinertia.audit.runner import PARALLEL_MIN_FILES, audit
@@ -36,6 +35,10 @@ def _robot(path: Path) -> Path:
     return path
 
 
+# The hulls here have no geometry: their inertia is not judged (GZI113, info), beside the point.
+_NOT_JUDGED = "GZI113"
+
+
 def _violates_triangle(izz: float) -> bool:
     """The physics the audit checks: principal moments (1, 1, izz) of a rigid body satisfy
     1 + 1 >= izz (within gz-math's tolerance)."""
@@ -50,17 +53,9 @@ def _codes(result: Any) -> set[str]:
 
 
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the audit really checked (not served from the cache)."""
-    seen: list[str] = []
-    original = runner._audit_file
-
-    def spy(path: str, *args: Any, **kwargs: Any) -> runner.FileResult:
-        seen.append(path)
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "_audit_file", spy)
-    yield seen
+    return spy_checked(monkeypatch)
 
 
 def test_the_cli_passes_xacro_args_to_the_audit(
@@ -68,7 +63,7 @@ def test_the_cli_passes_xacro_args_to_the_audit(
 ) -> None:
     robot = _robot(tmp_path / "r.urdf.xacro")
     for izz in ("1", "3"):
-        args = ["audit", "--no-cache", "--format", "json", str(robot)]
+        args = ["audit", "--no-cache", "--format", "json", "--ignore", _NOT_JUDGED, str(robot)]
         code, out, _ = run_cli([*args, "--xacro-arg", f"izz:={izz}"], capsys)
         found = json.loads(out)["findings"]
         assert bool(found) == _violates_triangle(float(izz)) and code == (1 if found else 0)
@@ -82,7 +77,7 @@ def test_changed_args_miss_the_cache_and_the_same_args_hit_it(
 ) -> None:
     robot = _robot(tmp_path / "robots" / "r.urdf.xacro")
     cache = tmp_path / "cache"
-    base = AuditConfig(known_codes=frozenset(RULE_INFOS))
+    base = with_overrides(AuditConfig(known_codes=frozenset(RULE_INFOS)), ignore=_NOT_JUDGED)
 
     def run(izz: str) -> Any:
         config = with_overrides(base, xacro_args={"izz": izz})
@@ -90,10 +85,12 @@ def test_changed_args_miss_the_cache_and_the_same_args_hit_it(
 
     first = run("3")
     assert checked == [str(robot)] and _codes(first) == {"GZI104"}
-    other = run("1")  # another argument: another key, checked again
+    same = run("3")  # the same arguments: served from the cache
+    assert checked == [str(robot)] and same == first
+    other = run("1")  # another value of an argument the file reads: checked again
     assert checked == [str(robot)] * 2 and not other.findings
-    again = run("3")  # the first arguments again: served from the cache
-    assert checked == [str(robot)] * 2 and again == first
+    again = run("3")  # the entry holds the last run's arguments: checked again
+    assert checked == [str(robot)] * 3 and again == first
 
 
 def test_settings_give_args_per_glob_and_the_command_line_wins(
@@ -107,11 +104,11 @@ def test_settings_give_args_per_glob_and_the_command_line_wins(
     config = load_config(None, RULE_INFOS, start=tmp_path)
     assert config.xacro_args_for(str(bad)) == {"izz": "3"}
     assert config.xacro_args_for(str(good)) == {"izz": "1.5"}
-    code, out, _ = run_cli(["audit", "--no-cache", "--format", "json", str(tmp_path)], capsys)
+    args = ["audit", "--no-cache", "--format", "json", "--ignore", _NOT_JUDGED, str(tmp_path)]
+    code, out, _ = run_cli(args, capsys)
     files = {Path(f["file"]).name for f in json.loads(out)["findings"]}
     assert files == {bad.name} and code == 1
-    code, out, _ = run_cli(["audit", "--no-cache", "--format", "json", str(tmp_path),
-                            "--xacro-arg", "izz:=1"], capsys)
+    code, out, _ = run_cli([*args, "--xacro-arg", "izz:=1"], capsys)
     assert json.loads(out)["findings"] == [] and code == 0
 
 
@@ -156,9 +153,10 @@ def test_an_edit_of_an_included_macro_file_misses_the_cache(
     robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
                      '<xacro:include filename="hull.xacro"/><xacro:hull/></robot>\n')
     cache = tmp_path / "cache"
-    first = audit([str(robot)], cache_dir=cache)
+    config = with_overrides(AuditConfig(known_codes=frozenset(RULE_INFOS)), ignore=_NOT_JUDGED)
+    first = audit([str(robot)], config, cache_dir=cache)
     assert _codes(first) == {"GZI104"} and {f.file for f in first.findings} == {str(lib)}
-    assert audit([str(robot)], cache_dir=cache) == first and checked == [str(robot)]
+    assert audit([str(robot)], config, cache_dir=cache) == first and checked == [str(robot)]
     lib.write_text(lib.read_text().replace('izz="3"', 'izz="1.5"'))
-    assert not audit([str(robot)], cache_dir=cache).findings
+    assert not audit([str(robot)], config, cache_dir=cache).findings
     assert checked == [str(robot)] * 2

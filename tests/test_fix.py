@@ -128,7 +128,7 @@ def test_nearest_changes_only_the_inertia_values(
     changed = [ln for ln in out.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
     # ixx, iyy, izz move; the product and every other line stay as written
     assert len(changed) == 6 and all("<i" in ln for ln in changed), out
-    assert "m::rounded: nearest (GZI104)" in err and "of the largest" in err
+    assert "m::rounded: nearest (GZI104)" in err and "of each moment" in err
 
 
 def test_report_names_relative_change_and_com_offset(
@@ -497,7 +497,10 @@ def test_nearest_repairs_read_back_valid_in_libsdformat_and_drake(
     assert err.count(": nearest (") == len(cases), err
     assert _libsdformat_inertia_errors(path) == []
     assert _drake_replaced(path) == {}
-    assert not _codes(path)
+    # nothing left to repair; the links have no geometry, so the audit says (info) that it
+    # could not judge their plausibility: one GZI113 for the model
+    remaining = _codes(path)
+    assert set().union(*remaining.values()) <= {"GZI113"}, remaining
 
 
 def test_zero_mass_gets_mass_and_inertia_from_geometry(

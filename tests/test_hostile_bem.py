@@ -240,8 +240,6 @@ def test_native_meshing_through_the_helper_when_threads_run() -> None:
 
     box = Collision("c", Pose(), Geometry("box", size=(0.4, 0.3, 0.2)), SourceRef("m.sdf", 5))
     mesh_sandbox._HELPER.stop()
-    forked = bem_added_mass([box], 1000.0, quality="fast", use_cache=False)
-    assert mesh_sandbox._HELPER._proc is None  # no thread: forked from this process
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
@@ -252,14 +250,50 @@ def test_native_meshing_through_the_helper_when_threads_run() -> None:
         thread.join()
     assert mesh_sandbox._HELPER._proc is not None  # the helper was started and used
     mesh_sandbox._HELPER.stop()
+    with pytest.MonkeyPatch.context() as patch:  # as in a process without any thread
+        patch.setattr(mesh_sandbox, "process_is_single_threaded", lambda: True)
+        forked = bem_added_mass([box], 1000.0, quality="fast", use_cache=False)
+    assert mesh_sandbox._HELPER._proc is None  # forked from this process
     assert helped.panels == forked.panels and helped.coarse_panels == forked.coarse_panels
     np.testing.assert_array_equal(helped.A_BBo_B.linear_first(), forked.A_BBo_B.linear_first())
 
 
-def test_the_progress_bars_leave_the_meshing_forked() -> None:
-    """On a terminal, ``addmass --bem`` draws rich bars; rich's refresh thread made forking
-    unsafe, and each link's meshing would have gone through the helper (0.4 s more per mesh
-    file, ``benchmarks/bench_bem.py --child``). The bars are redrawn at each event instead."""
+def _threads(pid: int | str) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_native_meshing_never_forks_a_process_whose_native_pools_ran() -> None:
+    """manifold3d's worker pool (or OpenMP's team after a Capytaine solve) that ran in this
+    process does not exist in a forked child: a child calling into it could wait forever (the
+    meshing of a test hung until its wall-clock limit about one run in three, after an oracle
+    had used manifold3d in the test process). The meshing then goes through the helper, which
+    imports the mesher's libraries without running them: it runs no thread at all between its
+    forks (OpenBLAS, loaded with numpy, stops its own idle threads before each fork)."""
+    import manifold3d
+
+    from gzinertia.physics import mesh_sandbox
+    from gzinertia.physics.bem import bem_added_mass
+    from gzinertia.sandbox import process_is_single_threaded
+
+    before = _threads("self")
+    (manifold3d.Manifold.cube((1.0, 1.0, 1.0)) + manifold3d.Manifold.sphere(0.7, 48)).to_mesh()
+    assert _threads("self") > before or before > 1  # the pool (or another thread) runs here
+    assert not process_is_single_threaded()
+    mesh_sandbox._HELPER.stop()
+    box = Collision("c", Pose(), Geometry("box", size=(0.4, 0.3, 0.2)), SourceRef("m.sdf", 5))
+    for _ in range(2):
+        bem_added_mass([box], 1000.0, quality="fast", use_cache=False)
+    helper = mesh_sandbox._HELPER._proc
+    assert helper is not None  # not forked from this process
+    assert _threads(helper.pid) == 1  # OpenBLAS parks its own threads at each fork
+    mesh_sandbox._HELPER.stop()
+
+
+def test_the_progress_bars_start_no_thread() -> None:
+    """On a terminal, ``addmass --bem`` draws rich bars; rich's refresh thread would make
+    forking unsafe for every child the command runs. The bars are redrawn at each event
+    instead."""
     import io
 
     from rich.console import Console

@@ -35,6 +35,7 @@ import re
 import shutil
 import stat
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -408,8 +409,8 @@ def test_a_folder_swapped_for_a_link_after_discovery_is_not_written(
     monkeypatch.chdir(checkout)
     found = discover_module.discover
 
-    def discover_then_swap(paths: list[str]) -> list[discover_module.Target]:
-        targets = found(paths)
+    def discover_then_swap(paths: list[str], *rest: Any) -> list[discover_module.Target]:
+        targets = found(paths, *rest)
         (checkout / "models").rename(checkout / "moved")
         (checkout / "models").symlink_to(outside, target_is_directory=True)
         return targets

@@ -142,9 +142,9 @@ def test_per_link_views_mark_g_b_and_the_waterline(
     figures = []
     real_render = plot_module.render
 
-    def keep(rows, out, hydro=None):  # type: ignore[no-untyped-def]
-        figures.append(plot_module.figure(rows, hydro))
-        real_render(rows, out, hydro)
+    def keep(rows, out, hydro=None, **labels):  # type: ignore[no-untyped-def]
+        figures.append(plot_module.figure(rows, hydro, **labels))
+        real_render(rows, out, hydro, **labels)
 
     monkeypatch.setattr(plot_module, "render", keep)
     out = tmp_path / "links.png"
@@ -198,7 +198,8 @@ def test_whole_model_view_marks_the_bodies_g_and_b(
 
     figures = []
     monkeypatch.setattr(plot_module, "render",
-                        lambda rows, out, hydro=None: figures.append(plot_module.figure(rows, hydro)))
+                        lambda rows, out, hydro=None, **labels: figures.append(
+                            plot_module.figure(rows, hydro, **labels)))
     path = _graded_world(tmp_path)
     status, _, err = run_cli(["plot", str(path), "-o", str(tmp_path / "m.png")], capsys)
     assert status == 0, err
@@ -230,7 +231,8 @@ def test_whole_model_view_marks_each_free_body(
     path.write_text(sdf.world(sdf.buoyancy_plugin(1000.0), buoy, version="1.10"))
     figures = []
     monkeypatch.setattr(plot_module, "render",
-                        lambda rows, out, hydro=None: figures.append(plot_module.figure(rows, hydro)))
+                        lambda rows, out, hydro=None, **labels: figures.append(
+                            plot_module.figure(rows, hydro, **labels)))
     status, _, err = run_cli(["plot", str(path), "-o", str(tmp_path / "m.png")], capsys)
     assert status == 0, err
     side = _marks(figures[0])[1]  # x–z

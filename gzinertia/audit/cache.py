@@ -9,8 +9,20 @@ that checks. An entry stores the findings together with:
   (:attr:`gzinertia.records.SdfDocument.dependencies`), compared by content, not by modification
   time, so a fresh checkout (CI, ``actions/cache``) still hits;
 * each URI looked up, with the file it resolved to (or that it did not): on a hit the URI is
-  resolved again, so a model folder that appears earlier in the model path, a changed
-  ``model.config`` or a mesh that has appeared all invalidate the entry.
+  resolved again, by the rules that resolved it (SDF includes and meshes through the model
+  path; URDF meshes, ``package://``, ``file://`` or relative, through the package paths), so a
+  model folder that appears earlier in the model path, a changed ``model.config`` or a mesh
+  that has appeared all invalidate the entry;
+* for a xacro file, what its expansion read (:mod:`gzinertia.urdf.xacro_inputs`): every file
+  (includes, ``load_yaml`` files, the ``package.xml`` of each package ``$(find)`` found),
+  digested as above; each ``$(find)`` with the folder it found, looked up again; each xacro
+  argument it looked up, with the value given to this file (``xacro-args`` per glob,
+  ``--xacro-arg``); each include pattern, with its matches. A change to one of these re-checks
+  the files that used it and no other: another argument for one package's files, or an edited
+  fragment, leaves every other entry served.
+
+A file the audit skips for what it holds (a xacro file of macros only) is cached with the
+reason, as a checked file is.
 
 Each entry carries a keyed BLAKE2b digest (a MAC) of its content and the file it is for, keyed
 by the code fingerprint below; an entry that does not verify is treated as absent, so the file
@@ -28,7 +40,9 @@ JSON, or that is nested too deeply to parse is ignored.
 Everything else goes into the key of the cache file: a fingerprint of the installed gzinertia
 sources (path, size and modification time of each module) and of NumPy, SciPy, lxml and trimesh
 (their ``__init__.py``), the Python version, the selected rule codes, density and tolerance,
-the model path (explicit and from the environment) and the working directory. Files that could
+the model path (explicit and from the environment), the working directory, and what else
+shapes every xacro expansion (the environment variables ``$(env)`` may read, their values, the
+package roots from the environment, the expansion limits). Files that could
 not be read are never cached; nor are suppressions outside the file (``ignore`` per path is
 applied after the cache, every run).
 
@@ -66,6 +80,9 @@ from gzinertia.record_base import Record
 from gzinertia.safe_read import digest_regular_file, read_regular_file
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from gzinertia.audit.findings import FileStatus
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency
 
@@ -77,6 +94,7 @@ __all__ = [
     "MAX_KEYS",
     "SCHEMA",
     "AuditCache",
+    "CachedResult",
     "default_cache_dir",
     "entry_mac",
     "file_digest",
@@ -87,7 +105,7 @@ __all__ = [
 ]
 
 #: Bump when the entry layout or the meaning of a stored field changes.
-SCHEMA = 2
+SCHEMA = 3
 #: Largest cache file read (checked before reading; a larger one is ignored).
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 #: Largest file digested (the audited files and what they pull in: SDF files are capped at
@@ -242,15 +260,15 @@ def _modules_under(root: str) -> list[str]:
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
             net_buoyancy: float = 0.05,
-            xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]] = (),
             xacro_env: Sequence[str] = (), trust_xacro: bool = False,
             hull: str = "none") -> str:
     """The key of one cache file: code, settings (the mesh ``hull`` fallback too), read and
-    mesh limits (``limits``, default
-    from the environment), model path and working directory; for xacro files, the arguments
-    (``xacro_args``, by glob), the environment variables ``$(env)`` may read and their values
+    mesh limits (``limits``, default from the environment), model path and working directory;
+    for xacro files, the environment variables ``$(env)`` may read and their values
     (``xacro_env``; only their digest is kept), whether expressions run as Python
-    (``trust_xacro``), the package roots from the environment and the expansion limits."""
+    (``trust_xacro``), the package roots from the environment and the expansion limits. The
+    xacro arguments are not in it: each entry records the arguments its expansion looked up
+    (:class:`AuditCache`)."""
     from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
 
@@ -268,7 +286,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         [read_limits.max_included_models, read_limits.max_links],
         [mesh_limits.max_bytes, mesh_limits.max_vertices, mesh_limits.max_faces],
         net_buoyancy,
-        _xacro_settings(xacro_args),
+        _xacro_settings(),
         [[name, os.environ.get(name)] for name in sorted(set(xacro_env))],
         trust_xacro,
         hull,
@@ -276,17 +294,13 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
     return _digest(json.dumps(settings).encode())
 
 
-def _xacro_settings(xacro_args: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> JsonValue:
-    """What else decides a xacro file's expansion: its arguments, where ``$(find)`` looks
-    (beyond the model path) and the expansion's limits (a lower one can turn a result into an
-    error)."""
+def _xacro_settings() -> JsonValue:
+    """What else decides every xacro file's expansion: where ``$(find)`` looks (beyond the
+    model path) and the expansion's limits (a lower one can turn a result into an error)."""
     from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
 
     env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH", ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)
-    return [
-        [[glob, [[name, value] for name, value in pairs]] for glob, pairs in xacro_args],
-        [os.environ.get(name, "") for name in env],
-    ]
+    return [os.environ.get(name, "") for name in env]
 
 
 @dataclass(repr=False)
@@ -302,10 +316,25 @@ class _Digests(Record):
 
 
 def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str | None:
-    """Where ``uri`` (an include or a resource, written in ``base``) resolves now, by the
-    reader's own rules (which look at ``base``'s folder, never at ``base`` itself)."""
+    """Where the dependency ``uri`` of kind ``kind`` (:class:`~gzinertia.records.Dependency`,
+    written in ``base``) resolves now, by the reader's own rules (which look at ``base``'s
+    folder, never at ``base`` itself); ``search``: the model path, which is also the package
+    path of URDF and xacro files. Not for ``xacro-arg`` (:meth:`AuditCache.lookup`)."""
     from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_resource, resolve_uri
 
+    if kind == "file":
+        return uri if os.path.isfile(uri) else None
+    if kind in ("urdf-resource", "package"):
+        from gzinertia.urdf.ros_packages import find_package, resolve_package_uri
+
+        if kind == "package":
+            folder = find_package(uri, search)
+            return None if folder is None else str(folder)
+        return resolve_package_uri(uri, search, os.path.dirname(base))
+    if kind == "glob":
+        import glob
+
+        return json.dumps(sorted(glob.glob(uri)))
     if kind == "include":
         try:
             return str(resolve_uri(uri, Path(base), search).path)
@@ -377,6 +406,17 @@ def _entries_by_line(
     return entries, texts
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class CachedResult(Record):
+    """A file's stored result: its findings, and ``skipped``, the reason the audit skipped it
+    as read alone (``None``: it was checked)."""
+
+    findings: list[Finding]
+    skipped: str | None = None
+    #: For a skipped fragment: why it is one (the run says what includes it).
+    fragment: str | None = None
+
+
 class AuditCache:
     """The cached results of one run key, loaded from and saved to ``folder``.
 
@@ -384,12 +424,15 @@ class AuditCache:
     :meth:`store` records a freshly checked file; :meth:`save` writes the cache back (atomically).
     A cache that cannot be read or written is ignored; :attr:`problems` says why, one line
     each. Entries are keyed by the file's absolute path and its spelling, joined by a NUL
-    (which no path holds)."""
+    (which no path holds). ``xacro_args_for``: the xacro arguments given to a file (default:
+    none), against which the arguments an entry's expansion looked up are checked."""
 
-    def __init__(self, folder: Path, key: str, search: Sequence[str]) -> None:
+    def __init__(self, folder: Path, key: str, search: Sequence[str],
+                 xacro_args_for: Callable[[str], Mapping[str, str]] | None = None) -> None:
         self.folder = folder
         self.path = folder / "audit" / f"{key}.json"
         self.search = list(search)
+        self._args_for = xacro_args_for or (lambda path: {})
         self.problems: list[str] = []
         self._digests = _Digests()
         self._stored: dict[str, dict[str, JsonValue]] = {}  # this run's new entries
@@ -448,14 +491,16 @@ class AuditCache:
 
     def _resolution(self, kind: str, uri: str, base: str) -> str | None:
         """:func:`_resolves_to`, once per URI and folder in a run (many files of one folder
-        include the same models)."""
+        include the same models); for ``xacro-arg``, the value given to ``base`` now."""
+        if kind == "xacro-arg":
+            return self._args_for(base).get(uri)
         key = (kind, uri, os.path.dirname(base))
         if key not in self._resolutions:
             self._resolutions[key] = _resolves_to(kind, uri, base, self.search)
         return self._resolutions[key]
 
-    def lookup(self, path: str) -> list[Finding] | None:
-        """The findings stored for ``path``, or ``None`` when absent or out of date."""
+    def lookup(self, path: str) -> CachedResult | None:
+        """What is stored for ``path``, or ``None`` when absent or out of date."""
         key = self._key(path)
         entry = self._entries.get(key)
         if not isinstance(entry, dict) or not self._verified(key, entry):
@@ -472,22 +517,30 @@ class AuditCache:
                 if self._resolution(kind, uri, base) != resolved:
                     return None
             stored = entry["findings"]
-            if not isinstance(stored, list):
+            skipped, fragment = entry.get("skipped"), entry.get("fragment")
+            if not isinstance(stored, list) or not isinstance(skipped, (str, type(None))) \
+                    or not isinstance(fragment, (str, type(None))):
                 return None
             findings = [_finding_from_json(f) for f in stored]
         except (AttributeError, KeyError, TypeError, ValueError):  # a damaged entry
             return None
-        return findings
+        return CachedResult(findings, skipped, fragment)
 
     def store(
-        self, path: str, digest: str, findings: Sequence[Finding], deps: Sequence[Dependency]
+        self, path: str, digest: str, findings: Sequence[Finding], deps: Sequence[Dependency],
+        status: FileStatus | None = None, fragment: str | None = None,
     ) -> None:
-        """Records ``path``'s findings and what they depend on. ``digest`` is that of the bytes
+        """Records ``path``'s findings and what they depend on (``status``: a file skipped for
+        what it holds, with its reason, and ``fragment``, why it is a fragment; default:
+        checked). ``digest`` is that of the bytes
         as they were before the check read them: if the file changed during the check, the
         entry no longer matches it. (Included files and meshes are digested here, after the
         check; one edited during that file's check may keep its stale entry until it changes
         again.) Skipped when a file it read can no longer be read."""
-        files = [d.path for d in deps if d.path is not None and d.path != path]
+        from gzinertia.records import FILE_KINDS
+
+        files = [d.path for d in deps
+                 if d.path is not None and d.path != path and d.kind in FILE_KINDS]
         digests: dict[str, str | None] = {path: digest}
         digests.update({f: self._digests.of(f) for f in dict.fromkeys(files)})
         if any(d is None for d in digests.values()):
@@ -498,6 +551,9 @@ class AuditCache:
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
             "findings": [{**f.to_plain(), "link_in_file": f.link_in_file} for f in findings],
         }
+        if status is not None and status.status == "skipped":
+            entry["skipped"] = status.message
+            entry["fragment"] = fragment
         entry["mac"] = entry_mac(self._mac_key, key, entry)
         self._stored[key] = entry
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from gzinertia.audit.findings import RuleInfo, Severity
 
-__all__ = ["RULE_INFOS"]
+__all__ = ["RULE_INFOS", "rule_range"]
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str) -> tuple[str, RuleInfo]:
@@ -34,6 +34,13 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "warning",
             "An <include> or mesh <uri> has a scheme libsdformat does not know (models:// for "
             "model://): only gz-sim's search by path finds it.",
+        ),
+        _rule(
+            "GZI003",
+            "collision-mesh-unusable",
+            "warning",
+            "A collision mesh that is missing (not found, a git-lfs pointer), unreadable, empty "
+            "or refused: the geometry rules could not judge its link.",
         ),
         _rule(
             "GZI101",
@@ -106,6 +113,20 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "error",
             '<inertial auto="true"> cannot be computed for a collision (no volume, bad '
             "density, none).",
+        ),
+        _rule(
+            "GZI112",
+            "mass-not-parsed",
+            "error",
+            "<mass> has no number as its text (e.g. URDF-style value=\"500\"), so libsdformat "
+            "uses 1 kg: the inertia was written for another mass.",
+        ),
+        _rule(
+            "GZI113",
+            "inertia-not-judged",
+            "info",
+            "A moving link with no <collision> and no visual geometry to judge its mass and "
+            "inertia by: the plausibility rules (GZI105, GZI106) could not check them.",
         ),
         _rule(
             "GZI201",
@@ -212,7 +233,8 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "buoyancy-proxy-collision",
             "warning",
             "The link's collisions look like a buoyancy proxy: a small fraction of its "
-            "visuals' volume, or away from their centre; added mass fitted to them is wrong.",
+            "visuals' volume, or away from their centre, changing its free body's buoyancy "
+            "by more than 2 % of its weight; added mass fitted to them is wrong.",
         ),
         _rule(
             "GZI305",
@@ -252,5 +274,20 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "environment variables gzinertia may read (--xacro-env): the audited model is the "
             "one built where NAME is unset.",
         ),
+        _rule(
+            "GZI405",
+            "ros-package-duplicate",
+            "warning",
+            "A $(find pkg) or package://pkg names a package found in more than one place: the "
+            "first on the package path was taken, as ROS takes it; the model may be built "
+            "from the other.",
+        ),
     ]
 )
+
+
+def rule_range() -> str:
+    """``"GZI001–GZI405"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    dash between them), the one place help texts and docs take the rules' range from."""
+    codes = sorted(RULE_INFOS)
+    return f"{codes[0]}–{codes[-1]}"

@@ -20,6 +20,8 @@ Keys (kebab-case; snake_case is accepted too)::
                                          # default) or convex (its convex hull, said)
     model-path = ["models"]              # folders for model:// URIs, relative to the file
     xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
+    extend-exclude = ["build", "robots/old/*.sdf"]  # left out (ruff's semantics: exclude.py)
+    force-exclude = true                 # files named on the command line too
     [tool.gzinertia.per-path-ignores]    # (in .gzinertia.toml: [per-path-ignores])
     "test/worlds/*.sdf" = ["GZI106"]     # fnmatch globs relative to the config file's folder
 
@@ -44,6 +46,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
+    from gzinertia.audit.exclude import ExcludePattern, Exclusion
     from gzinertia.physics.mesh_body import HullChoice
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
@@ -78,7 +81,8 @@ Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
-        "net-buoyancy", "xacro-args", "xacro-env", "hull")
+        "net-buoyancy", "xacro-args", "xacro-env", "exclude", "extend-exclude", "force-exclude",
+        "hull")
 
 
 class ConfigError(GzInertiaError):
@@ -118,6 +122,11 @@ class AuditConfig(ValueRecord):
     #: Evaluate xacro expressions with Python (``--trust-xacro``; never from a settings file: a
     #: pull request could add one).
     trust_xacro: bool = False
+    #: Files and folders left out (:mod:`gzinertia.audit.exclude`): ``exclude`` (``None``: the
+    #: defaults), ``extend-exclude``, and whether files named on the command line are too.
+    exclude: tuple[ExcludePattern, ...] | None = None
+    extend_exclude: tuple[ExcludePattern, ...] = ()
+    force_exclude: bool = False
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -167,6 +176,12 @@ class AuditConfig(ValueRecord):
 
         roots = (*read_roots, self.root) if self.source is not None else tuple(read_roots)
         return XacroPolicy(frozenset(self.xacro_env), self.trust_xacro, roots)
+
+    def exclusion(self) -> Exclusion:
+        """What these settings leave out of a walk (:class:`~gzinertia.audit.exclude.Exclusion`)."""
+        from gzinertia.audit.exclude import Exclusion
+
+        return Exclusion.of(self.exclude, self.extend_exclude, self.force_exclude)
 
     def is_ignored(self, code: str, path: str) -> bool:
         """Whether ``per_path_ignores`` switch ``code`` off for the file ``path``."""
@@ -387,6 +402,17 @@ def config_from_table(
             values[key] = tuple(_string_list(value, key, source))
         elif key == "model-path":
             values[key] = tuple(str(Path(root) / p) for p in _string_list(value, key, shown))
+        elif key in ("exclude", "extend-exclude"):
+            from gzinertia.audit.exclude import parse_patterns
+
+            try:
+                values[key] = parse_patterns(value, key, shown, root)
+            except ValueError as exc:
+                raise ConfigError(f"{shown}: {exc}, not {_shown(value)}") from None
+        elif key == "force-exclude":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where} must be true or false, not {_shown(value)}")
+            values[key] = value
     return AuditConfig(
         select=values.get("select", ()),
         ignore=values.get("ignore", ()),
@@ -399,6 +425,9 @@ def config_from_table(
         net_buoyancy=values.get("net-buoyancy", 0.05),
         xacro_args=values.get("xacro-args", ()),
         xacro_env=values.get("xacro-env", ()),
+        exclude=values.get("exclude"),
+        extend_exclude=values.get("extend-exclude", ()),
+        force_exclude=values.get("force-exclude", False),
         root=root,
         source=source,
         known_codes=known,
@@ -590,11 +619,16 @@ def with_overrides(
     xacro_args: Mapping[str, str] | None = None,
     xacro_env: Sequence[str] = (),
     trust_xacro: bool = False,
+    exclude: Sequence[str] | None = None,
+    extend_exclude: Sequence[str] = (),
+    force_exclude: bool = False,
 ) -> AuditConfig:
     """``config`` with the command-line options that were given replacing its values
     (``model_paths`` are searched before the file's; ``xacro_args`` apply to every file, over
     the file's; ``xacro_env`` names variables besides the file's; ``trust_xacro`` is never
-    set by a file)."""
+    set by a file; ``exclude`` replaces the file's ``exclude`` and the defaults,
+    ``extend_exclude`` adds to the file's, both relative to the working directory;
+    ``force_exclude`` leaves out matching files named on the command line too)."""
     known = config.known_codes
     changes: dict[str, Any] = {}
     if select is not None:
@@ -615,4 +649,20 @@ def with_overrides(
         changes["xacro_env"] = tuple(dict.fromkeys((*config.xacro_env, *xacro_env)))
     if trust_xacro:
         changes["trust_xacro"] = True
+    if exclude is not None or extend_exclude:
+        from gzinertia.audit.exclude import ExcludePattern
+
+        def given(option: str, patterns: Sequence[str]) -> tuple[ExcludePattern, ...]:
+            if any(not p.strip() for p in patterns):
+                raise ConfigError(f"{option}: a pattern is empty")
+            return tuple(ExcludePattern(p.strip(), os.path.abspath(os.curdir), option)
+                         for p in patterns)
+
+        if exclude is not None:
+            changes["exclude"] = given("--exclude", exclude)
+        if extend_exclude:
+            changes["extend_exclude"] = (*config.extend_exclude,
+                                         *given("--extend-exclude", extend_exclude))
+    if force_exclude:
+        changes["force_exclude"] = True
     return replace(config, **changes)

@@ -31,6 +31,7 @@ from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.wording import number, vector
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -62,13 +63,13 @@ PLACEHOLDER_VOLUME = 1e-9
 
 
 def fmt(value: float) -> str:
-    """A number in messages: 4 significant digits."""
-    return f"{value:.4g}"
+    """A number in messages: 4 significant digits (:func:`gzinertia.wording.number`)."""
+    return number(value)
 
 
 def fmt_vec(values: Sequence[float] | np.ndarray) -> str:
-    """``(a, b, c)`` with 4 significant digits each."""
-    return "(" + ", ".join(fmt(float(v)) for v in np.asarray(values, dtype=float).ravel()) + ")"
+    """``(a, b, c)`` with 4 significant digits each (:func:`gzinertia.wording.vector`)."""
+    return vector(np.asarray(values, dtype=float).ravel())
 
 
 @functools.lru_cache(maxsize=256)
@@ -297,6 +298,26 @@ class LinkContext(Record):
     def geometry(self) -> SolidProperties | None:
         """:attr:`solid` when it stands for the body (not a placeholder), else ``None``."""
         return None if self.is_placeholder else self.solid
+
+    @functools.cached_property
+    def judged_geometry(self) -> tuple[SolidProperties, str] | None:
+        """What the plausibility rules (GZI105, GZI106) compare the inertia with: ``(solid,
+        "collisions")`` (:attr:`geometry`); for a link with no ``<collision>``, the union of
+        its visuals in B, ``(solid, "visuals")``, when every visual was read and they enclose
+        more than a placeholder's volume; else ``None``."""
+        if self.link.collisions:
+            return None if self.geometry is None else (self.geometry, "collisions")
+        if not self.link.visuals or self.link.unread_visuals:
+            return None
+        from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+
+        try:
+            solid = combine_solids([collision_solid(v) for v in self.link.visuals])
+        except ShapeError:
+            return None
+        if not solid.volume >= PLACEHOLDER_VOLUME:
+            return None
+        return solid, "visuals"
 
     @functools.cached_property
     def bounding_box(self) -> tuple[Vec3, Vec3] | None:

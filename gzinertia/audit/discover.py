@@ -1,7 +1,8 @@
 """Which files an audit reads: ``PATH...`` → SDFormat files, in a deterministic order.
 
-* A directory is searched recursively for ``*.sdf`` and ``*.world`` files (``model.sdf``
-  included); hidden directories (``.git``, ``.venv``...) are not entered.
+* A directory is searched recursively for :data:`SEARCHED_PATTERNS` (``*.sdf``, ``*.world``,
+  ``*.urdf``, ``*.xacro``; ``model.sdf`` included); hidden directories (``.git``,
+  ``.venv``...) are not entered (the default ``exclude``).
 * Files that hold a model in a form the audit cannot read are listed as skipped, each with why
   and what to run instead, wherever they are found (in a folder or given by name): SDFormat
   templates that are not XML until rendered (``*.sdf.erb``, ``*.sdf.em``, ``*.sdf.in``,
@@ -18,6 +19,10 @@
   that stays in the folder is followed. A file named on the command line is read whatever
   links it goes through. Linked folders are not entered (as before).
 * A path that does not exist is an error. ``-`` is standard input (:data:`STDIN_NAME`).
+* Files and folders the ``exclude`` settings leave out (:mod:`gzinertia.audit.exclude`:
+  hidden ones by default) are not searched; those a setting or ``--exclude`` leaves out are
+  listed as skipped, naming the pattern and where it was written. A file named on the
+  command line is audited whatever the patterns say, unless ``--force-exclude``.
 
 Files keep the spelling they were given (directory argument joined with the relative path,
 normalised: ``./a/b.sdf`` is ``a/b.sdf``);
@@ -28,24 +33,29 @@ directory are sorted by their path.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from gzinertia.confined import within
 from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
+if TYPE_CHECKING:
+    from gzinertia.audit.exclude import Exclusion
+
 __all__ = [
     "OTHER_FORMATS",
     "SDF_SUFFIXES",
+    "SEARCHED_PATTERNS",
     "TEMPLATE_SUFFIXES",
     "Target",
     "TargetState",
     "discover",
     "is_sdf_file",
     "other_format",
+    "searched_patterns_text",
     "template_kind",
 ]
 
@@ -57,6 +67,16 @@ OTHER_FORMATS = (".xacro", ".urdf", *(".urdf" + t for t in TEMPLATE_SUFFIXES))
 #: URDF and xacro are read (as Gazebo converts them: gzinertia.urdf); a xacro that holds only
 #: macros is reported skipped by the runner, with why.
 URDF_READ = (".urdf", ".xacro", ".urdf.xacro")
+
+#: The model files a folder is searched for, as shell patterns (templates of them are found
+#: too, and listed as skipped): what ``audit --help`` and the GitHub Action's ``paths`` say.
+SEARCHED_PATTERNS: tuple[str, ...] = tuple(f"*{s}" for s in (*SDF_SUFFIXES, ".urdf", ".xacro"))
+
+
+def searched_patterns_text() -> str:
+    """``"*.sdf, *.world, *.urdf and *.xacro"``: :data:`SEARCHED_PATTERNS` in prose."""
+    *rest, last = SEARCHED_PATTERNS
+    return f"{', '.join(rest)} and {last}"
 
 TargetState = Literal["audit", "skipped", "error"]
 
@@ -136,16 +156,30 @@ def _classify(path: str) -> Target:
     return Target(path, "audit")
 
 
-def _walk(root: str) -> list[str]:
-    """Every SDF, URDF or xacro file or template under ``root``, sorted, hidden directories
-    left out."""
-    found: list[str] = []
+def _walk(root: str, exclusion: Exclusion) -> list[tuple[str, Target | None]]:
+    """Every SDF, URDF or xacro file or template under ``root``, sorted, with ``None``, and each
+    file or folder ``exclusion`` leaves out with its skipped target (those the defaults leave
+    out, such as hidden folders, are not listed)."""
+    from gzinertia.audit.exclude import skipped_message
+
+    found: list[tuple[str, Target | None]] = []
+
+    def excluded(path: str, folder: bool) -> bool:
+        pattern = exclusion.match(path, folder)
+        if pattern is not None and pattern.origin:
+            found.append((path, Target(path, "skipped", skipped_message(path, pattern, folder))))
+        return pattern is not None
+
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = sorted(
+            d for d in dirnames if not excluded(os.path.normpath(os.path.join(dirpath, d)), True)
+        )
         for name in filenames:
             if is_sdf_file(name) or template_kind(name) or other_format(name):
-                found.append(os.path.normpath(os.path.join(dirpath, name)))
-    return sorted(found, key=lambda p: Path(p).as_posix())
+                path = os.path.normpath(os.path.join(dirpath, name))
+                if not excluded(path, False):
+                    found.append((path, None))
+    return sorted(found, key=lambda item: Path(item[0]).as_posix())
 
 
 def _leaving(path: str, given: str) -> Target:
@@ -154,10 +188,19 @@ def _leaving(path: str, given: str) -> Target:
                   f"({given}): not read; name it on the command line to audit it")
 
 
-def discover(paths: Sequence[str]) -> list[Target]:
+def discover(
+    paths: Sequence[str], exclusion: Callable[[str], Exclusion] | None = None
+) -> list[Target]:
     """The targets for ``paths`` (files or directories), in order, each file once. A link
     skipped because it leads out of the folder walked is audited in its place when it is also
-    named on the command line."""
+    named on the command line. ``exclusion(path)``: what leaves files out under the given
+    ``path`` (:mod:`gzinertia.audit.exclude`; default: hidden files and folders); what it
+    leaves out is listed skipped, with why."""
+    from gzinertia.audit.exclude import Exclusion, skipped_message
+
+    def excluding(given: str) -> Exclusion:
+        return Exclusion.of(None) if exclusion is None else exclusion(given)
+
     targets: list[Target] = []
     seen: set[str] = set()
     leaving: dict[str, int] = {}  # skipped links, by absolute path: their index in targets
@@ -188,10 +231,14 @@ def discover(paths: Sequence[str]) -> list[Target]:
             add(Target(STDIN_NAME, "audit"))
         elif os.path.isdir(given):
             tree = os.path.realpath(given)
-            for path in _walk(given):
-                add(_classify(path), tree, given)
+            for path, skipped in _walk(given, excluding(given)):
+                add(skipped or _classify(path), tree, given)
         elif os.path.exists(given):
-            add(_classify(given))
+            pattern = excluding(given).named(given)
+            if pattern is not None:
+                add(Target(given, "skipped", skipped_message(given, pattern, False)))
+            else:
+                add(_classify(given))
         else:
             add(Target(given, "error", f"{given}: no such file or directory"))
     return targets

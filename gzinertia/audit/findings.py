@@ -20,6 +20,7 @@ from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "SEVERITY_RANK",
+    "UNREADABLE_CODE",
     "AuditResult",
     "FileState",
     "FileStatus",
@@ -33,6 +34,10 @@ __all__ = [
 
 Severity = Literal["error", "warning", "info"]
 FileState = Literal["ok", "skipped", "error"]
+
+#: The code of the finding a file that could not be read becomes
+#: (:meth:`AuditResult.unreadable_findings`): what an audit did not check.
+UNREADABLE_CODE = "GZI001"
 
 #: ``info < warning < error``; compare severities through this, never as strings.
 SEVERITY_RANK: dict[Severity, int] = {"info": 0, "warning": 1, "error": 2}
@@ -183,11 +188,15 @@ class Finding(ValueRecord):
 @dataclass(frozen=True, repr=False, eq=False)
 class FileStatus(ValueRecord):
     """How reading one audited file went: ``ok``, ``skipped`` (not an SDF file, excluded...) or
-    ``error`` (unreadable, not XML...), with a human ``message`` for the last two."""
+    ``error`` (unreadable, not XML...), with a human ``message`` for the last two. For an
+    error, ``error_file`` and ``error_line`` are where it lies when the reader named a place (a
+    file it includes may be at fault; line 0: none named)."""
 
     path: str
     status: FileState
     message: str | None = None
+    error_file: str | None = None
+    error_line: int = 0
 
     def __post_init__(self) -> None:
         if self.status not in get_args(FileState):
@@ -253,6 +262,16 @@ class AuditResult(ValueRecord):
     def files_with(self, status: FileState) -> tuple[FileStatus, ...]:
         """The files whose status is ``status``, in the given order."""
         return tuple(f for f in self.files if f.status == status)
+
+    def unreadable_findings(self) -> tuple[Finding, ...]:
+        """One ``GZI001`` finding of severity error per file that could not be read, in order:
+        at the place the reader named (else the file, line 0), its message the line the
+        command line prints for it, ``values["unreadable"]`` the file audited."""
+        return tuple(
+            Finding(UNREADABLE_CODE, "error", f.error_file or f.path, max(f.error_line, 0), None,
+                    f.message or f"{f.path}: could not be read", {"unreadable": f.path})
+            for f in self.files_with("error")
+        )
 
     def paths(self) -> tuple[str, ...]:
         """Every file the result mentions: the audited files in order, then files that only

@@ -657,12 +657,25 @@ def _xml_text(text: str) -> str:
     return _not_xml().sub("\ufffd", text)
 
 
+def _human_value(value: object) -> str:
+    """A finding's value as JSON text, but for people: a non-finite number reads
+    ``undefined`` (NaN) or ``unbounded`` (±∞), never ``NaN`` or ``Infinity``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "undefined" if math.isnan(value) else "unbounded" if value > 0 else "-unbounded"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_human_value(item) for item in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{json.dumps(str(key))}: {_human_value(item)}"
+                               for key, item in value.items()) + "}"
+    return json.dumps(value)
+
+
 def _finding_details(finding: Finding) -> str:
     """The text-format line, then one ``key = value`` line per value (human text, not JSON:
-    non-finite numbers read ``NaN``, ``Infinity``)."""
+    non-finite numbers read ``undefined``, ``unbounded``)."""
     lines = [finding_line(finding)]
     for key, value in finding.values.items():
-        lines.append(f"  {visible(key)} = {json.dumps(value, allow_nan=True)}")
+        lines.append(f"  {visible(key)} = {_human_value(value)}")
     return "\n".join(lines)
 
 

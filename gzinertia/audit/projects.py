@@ -24,6 +24,7 @@ from gzinertia.audit.config import (
     load_config_file,
 )
 from gzinertia.audit.discover import Target, discover
+from gzinertia.audit.exclude import Exclusion
 from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.runner import Progress, folders_of
 from gzinertia.audit.runner import audit as run_audit
@@ -34,6 +35,7 @@ from gzinertia.record_base import ValueRecord
 __all__ = [
     "ProjectRun",
     "audit_projects",
+    "exclusions",
     "group_targets",
     "merge",
     "settings_groups",
@@ -89,6 +91,35 @@ def settings_groups(
     return out
 
 
+def exclusions(
+    config_file: Path | None,
+    known_codes: Iterable[str],
+    isolated: bool = False,
+    overrides: Callable[[AuditConfig], AuditConfig] = lambda config: config,
+) -> Callable[[str], Exclusion]:
+    """For each path given on the command line, what its settings leave out of the walk
+    (:mod:`gzinertia.audit.exclude`): those of ``--config`` ``config_file``, or of the nearest
+    settings file above it (a folder: in it or above; else above the working directory), or
+    the defaults (``isolated``), with the command-line options (``overrides``) applied."""
+    known = frozenset(known_codes)
+    finder = ConfigFinder()
+
+    def of(given: str) -> Exclusion:
+        if isolated:
+            base = AuditConfig(known_codes=known)
+        elif config_file is not None:
+            base = load_config(config_file, known)
+        else:
+            full = os.path.abspath(given)
+            found = finder.nearest(Path(full if os.path.isdir(full) else os.path.dirname(full)))
+            found = found or finder.nearest(finder.cwd)
+            base = AuditConfig(known_codes=known) if found is None else load_config_file(
+                found, known)
+        return overrides(base).exclusion()
+
+    return of
+
+
 def audit_projects(
     paths: Sequence[str],
     *,
@@ -107,7 +138,8 @@ def audit_projects(
     settings files that changed what was checked, and each group's settings and result (each
     group's ``fail_on`` decides whether its findings fail the run). ``limits``: as for
     :func:`~gzinertia.audit.runner.audit`."""
-    targets = discover(paths)
+    check_settings_choice(config_file, isolated)
+    targets = discover(paths, exclusions(config_file, known_codes, isolated, overrides))
     groups = settings_groups(targets, known_codes, config_file, isolated)
     baseline = overrides(AuditConfig(known_codes=frozenset(known_codes)))
     roots = folders_of(paths)

@@ -27,10 +27,11 @@ from gzinertia.record_base import ValueRecord
 if TYPE_CHECKING:
     from lxml import etree
 
-    from gzinertia.audit.cache import AuditCache
+    from gzinertia.audit.cache import AuditCache, CachedResult
     from gzinertia.audit.context import DocumentContext
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
+    from gzinertia.urdf.fragments import Includers
 
 __all__ = [
     "MAX_JOBS",
@@ -156,6 +157,11 @@ class FileResult(ValueRecord):
     findings: list[Finding]
     dependencies: tuple[Dependency, ...] = ()
     digest: str | None = None
+    #: Skipped as a fragment of a robot (:mod:`gzinertia.urdf.fragments`): why.
+    fragment: str | None = None
+    #: A URDF or xacro file that could not be read on its own: a fragment if another audited
+    #: file includes it (decided by :func:`audit`, which sees them all).
+    alone_failed: bool = False
 
 
 def _audit_file(
@@ -170,7 +176,7 @@ def _audit_file(
     ``limits`` caps what reading it may pull in (default: from the environment);
     ``read_roots``: the audited folders (a xacro file's reads may reach them)."""
     from gzinertia.errors import MacrosOnlyError
-    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
+    from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path, read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
 
     taken = None
@@ -178,6 +184,10 @@ def _audit_file(
         from gzinertia.audit.cache import file_digest
 
         taken = file_digest(path)
+    fragment = _static_fragment(path)
+    if fragment is not None:  # cached by its bytes: the reason reads nothing else
+        return FileResult(FileStatus(path, "skipped", fragment), [], (), taken,
+                          fragment=fragment)
     try:
         tree = None
         if path == STDIN_NAME:
@@ -188,10 +198,13 @@ def _audit_file(
                 xacro_policy=config.xacro_policy(read_roots) if is_xacro_path(path) else None,
             )
         found = check_document(doc, config, tree)
-    except MacrosOnlyError as exc:
-        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [])
+    except MacrosOnlyError as exc:  # cached with its reason: what it read is known
+        from gzinertia.urdf.reader import MACROS_ONLY
+
+        return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [],
+                          exc.dependencies, taken, fragment=MACROS_ONLY)
     except GzInertiaError as exc:
-        return FileResult(FileStatus(path, "error", _one_line(str(exc))), [])
+        return FileResult(_unreadable(path, exc), [], alone_failed=is_urdf_path(path))
     except _RuleError as exc:
         message = f"{path}: internal error in rule {exc} (please report)"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
@@ -199,6 +212,52 @@ def _audit_file(
         message = f"{path}: internal error, please report ({type(exc).__name__}: {exc})"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
     return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken)
+
+
+def _static_fragment(path: str) -> str | None:
+    """Why the xacro file ``path`` is a fragment without expanding it (a macro library, a
+    nameless ``<robot>``: :func:`~gzinertia.urdf.fragments.static_reason`), else ``None``."""
+    from gzinertia.sdf.model_file import is_xacro_path
+
+    if not is_xacro_path(path):
+        return None
+    from gzinertia.urdf.fragments import outline, static_reason
+
+    shape = outline(path)
+    return None if shape is None else static_reason(shape)
+
+
+def _as_fragment(result: FileResult, includers: Includers) -> FileResult:
+    """``result`` with a fragment's skip said in full: what includes it (audited through it)
+    or that nothing audited does; a URDF or xacro file that failed alone becomes a skipped
+    fragment when an audited file includes it, or when it holds only definitions and
+    includes (what reading it alone ran into is said too)."""
+    from gzinertia.urdf.fragments import only_definitions_and_includes, outline
+
+    status = result.status
+    includer = includers.of(status.path)
+    through = (f"audited through {includer}, which includes it" if includer else
+               "no audited file includes it: audit the file that includes it")
+    if result.fragment is not None:
+        message = f"{status.path}: {result.fragment}; {through}"
+        return replace(result, status=FileStatus(status.path, "skipped", message))
+    if not result.alone_failed:
+        return result
+    shape = outline(status.path) if includer is None else None
+    why = None if shape is None else only_definitions_and_includes(shape)
+    if includer is None and why is None:
+        return result
+    why = why or "a fragment of a robot, not one on its own"
+    message = f"{status.path}: {why}; {through}; on its own: {status.message}"
+    return replace(result, status=FileStatus(status.path, "skipped", message), fragment=why)
+
+
+def _unreadable(path: str, exc: GzInertiaError) -> FileStatus:
+    """The status of a file the reader refused: its one line, and the place it names."""
+    from gzinertia.errors import SdfError
+
+    where = (exc.file, exc.line or 0) if isinstance(exc, SdfError) else (None, 0)
+    return FileStatus(path, "error", _one_line(str(exc)), *where)
 
 
 def _audited(
@@ -212,7 +271,7 @@ def _audited(
 ) -> Iterator[FileResult]:
     """Each target's result, in order: from the cache where it is up to date, else checked,
     spread over ``jobs`` processes when enough files need checking."""
-    cached: dict[int, list[Finding]] = {}
+    cached: dict[int, CachedResult] = {}
     if cache is not None:
         for i, target in enumerate(targets):
             if target.state == "audit":
@@ -230,6 +289,7 @@ def _audited(
         )
         jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
+        _preload(to_check, search)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
@@ -240,14 +300,30 @@ def _audited(
     yield from _in_order(targets, cached, checked)
 
 
+def _preload(paths: Sequence[str], search: Sequence[str]) -> None:
+    """Imports what checking ``paths`` surely needs before worker processes are forked, so
+    that each inherits it instead of importing it again: the checks (and NumPy) and, for xacro
+    files, xacro (:func:`gzinertia.urdf.xacro_sandbox.warm`: no model file is read)."""
+    import gzinertia.audit.rules  # noqa: F401
+    from gzinertia.sdf.model_file import is_xacro_path
+
+    if any(is_xacro_path(p) for p in paths):
+        from gzinertia.urdf.xacro_sandbox import warm
+
+        warm(list(search))
+
+
 def _in_order(
-    targets: Sequence[Target], cached: dict[int, list[Finding]], checked: Iterator[FileResult]
+    targets: Sequence[Target], cached: dict[int, CachedResult], checked: Iterator[FileResult]
 ) -> Iterator[FileResult]:
     for i, target in enumerate(targets):
         if target.state != "audit":
             yield FileResult(FileStatus(target.path, target.state, target.message), [])
         elif i in cached:
-            yield FileResult(FileStatus(target.path, "ok"), cached[i])
+            hit = cached[i]
+            status = (FileStatus(target.path, "ok") if hit.skipped is None
+                      else FileStatus(target.path, "skipped", hit.skipped))
+            yield FileResult(status, hit.findings, fragment=hit.fragment)
         else:
             yield next(checked)
 
@@ -315,10 +391,20 @@ def open_cache(
 
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
-        net_buoyancy=config.net_buoyancy, xacro_args=config.xacro_args,
-        xacro_env=config.xacro_env, trust_xacro=config.trust_xacro, hull=config.hull,
+        net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
+        trust_xacro=config.trust_xacro, hull=config.hull,
     )
-    return AuditCache(folder, key, search)
+    return AuditCache(folder, key, search, config.xacro_args_for)
+
+
+def _forget_packages() -> None:
+    """ROS packages are found again, as they are now (a process may audit twice, with a
+    package moved in between); nothing to forget where none was looked for."""
+    import sys
+
+    ros_packages = sys.modules.get("gzinertia.urdf.ros_packages")
+    if ros_packages is not None:
+        ros_packages.forget_packages()
 
 
 def audit(
@@ -349,6 +435,7 @@ def audit(
     folders a xacro file's reads may reach besides its own folder, package and the package
     paths (default: the folders among ``paths``).
     """
+    _forget_packages()
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
     search = [*model_paths, *config.model_paths]
     targets = discover(paths) if targets is None else list(targets)  # given: already found
@@ -360,6 +447,7 @@ def audit(
     spelling = _Spellings(targets)
     if read_roots is None:
         read_roots = folders_of(paths)
+    includers: Includers | None = None  # read when a URDF or xacro file needs it
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str, str], Finding] = {}
     for done, (target, result) in enumerate(
@@ -367,10 +455,17 @@ def audit(
             strict=True),
         start=1,
     ):
+        if cache is not None and result.digest is not None:  # as read alone: what includes
+            cache.store(target.path, result.digest, result.findings,  # it is said each run
+                        result.dependencies, result.status, result.fragment)
+        if result.fragment is not None or result.alone_failed:
+            if includers is None:
+                from gzinertia.urdf.fragments import Includers
+
+                includers = Includers([t.path for t in targets if t.state == "audit"], search)
+            result = _as_fragment(result, includers)
         status, found = result.status, result.findings
         statuses.append(status)
-        if cache is not None and result.digest is not None:
-            cache.store(target.path, result.digest, found, result.dependencies)
         if status.status == "ok":
             for f in found:
                 file = spelling.of(f.file)

@@ -51,6 +51,12 @@ def changed_settings(config: AuditConfig, baseline: AuditConfig) -> dict[str, Js
     env = [name for name in config.xacro_env if name not in baseline.xacro_env]
     if env:
         out["xacro-env"] = env
+    for name, key in (("exclude", "exclude"), ("extend_exclude", "extend-exclude")):
+        mine, theirs = getattr(config, name), getattr(baseline, name)
+        if mine != theirs and mine is not None:
+            out[key] = [p.pattern for p in mine if p not in (theirs or ())]
+    if config.force_exclude != baseline.force_exclude:
+        out["force-exclude"] = config.force_exclude
     return out
 
 

@@ -12,18 +12,18 @@ from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
     LinkOption,
-    ModelPathOption,
     app,
     deliver_edit,
     fluid_density,
     parse_vector,
 )
-from gzinertia.cli.options import FitChoice, hull_option, write_mode_options
+from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import AddMassResult
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]
 
@@ -32,12 +32,13 @@ __all__ = ["addmass"]
 @app.command()
 @hull_option
 @write_mode_options
+@model_input_options
 def addmass(
     file: Annotated[
         Path,
         typer.Argument(
             help="SDFormat model or world file to edit; or URDF/xacro (gets a <gazebo> "
-            "Hydrodynamics block; -m then gives package paths); - reads SDFormat from "
+            "Hydrodynamics block); - reads SDFormat from "
             "standard input and writes the edited file to standard output (or -o OUT)."
         ),
     ],
@@ -197,9 +198,9 @@ def addmass(
             "mass (skipped by default: the shared fluid would count twice, GZI210).",
         ),
     ] = False,
-    model_path: ModelPathOption = None,
     *,
     mode: WriteMode,
+    source: ModelInput,
 ) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
@@ -226,7 +227,7 @@ def addmass(
             raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
                       None if density is None and fluid is None else fluid_density(density, fluid),
-                      upgrade_version, model_path or [], wamit_length, _bem_geometry(geometry))
+                      upgrade_version, source, wamit_length, _bem_geometry(geometry))
         return
     if not ellipsoid and not bem:
         raise GzInertiaError(
@@ -238,7 +239,7 @@ def addmass(
             raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
         _addmass_bem(
             file, mode, link, geometry, panel_size, quality, no_cache,
-            fluid_density(density, fluid), upgrade_version, model_path or [],
+            fluid_density(density, fluid), upgrade_version, source,
             replace_plugin_added_mass, allow_overlap, waterline, depth, frequency, together,
             progress_bar,
         )
@@ -264,7 +265,8 @@ def addmass(
 
         result = add_mass_urdf(
             file, fit_for=chooser, density=fluid_density(density, fluid), pattern=link,
-            package_paths=model_path or [],
+            package_paths=source.search_paths, xacro_args=source.xacro_mapping,
+            xacro_policy=source.xacro_policy,
         )
         _report(result)
         deliver_edit(file, result.old, result.new, mode)
@@ -275,7 +277,7 @@ def addmass(
         density=fluid_density(density, fluid),
         pattern=link,
         upgrade_version=upgrade_version,
-        model_paths=model_path or [],
+        model_paths=source.search_paths,
         replace_plugin_added_mass=replace_plugin_added_mass,
         allow_overlap=allow_overlap,
         data=mode.stdin_data,
@@ -294,7 +296,7 @@ def _addmass_from(
     axes: str | None,
     density: float | None,
     upgrade_version: bool,
-    model_paths: list[Path],
+    source: ModelInput,
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
 ) -> None:
@@ -313,8 +315,8 @@ def _addmass_from(
 
         edit, name, A = add_mass_from_urdf(
             file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
-            density=density, package_paths=model_paths, wamit_length=wamit_length,
-            geometry=geometry,
+            density=density, package_paths=source.search_paths, wamit_length=wamit_length,
+            geometry=geometry, xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy,
         )
         print(
             f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
@@ -326,7 +328,7 @@ def _addmass_from(
         return
     old, new, name, A, notes = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
-        density=density, upgrade_version=upgrade_version, model_paths=model_paths,
+        density=density, upgrade_version=upgrade_version, model_paths=source.search_paths,
         wamit_length=wamit_length, geometry=geometry, data=mode.stdin_data,
     )
     print(
@@ -349,7 +351,7 @@ def _addmass_bem(
     no_cache: bool,
     density: float,
     upgrade_version: bool,
-    model_paths: list[Path],
+    source: ModelInput,
     replace_plugin_added_mass: bool,
     allow_overlap: bool,
     waterline: float | None = None,
@@ -405,8 +407,9 @@ def _addmass_bem(
                 )
 
             result, solved = add_mass_bem_urdf(
-                file, settings=settings, pattern=link, package_paths=model_paths,
-                progress=progress,
+                file, settings=settings, pattern=link, package_paths=source.search_paths,
+                progress=progress, xacro_args=source.xacro_mapping,
+                xacro_policy=source.xacro_policy,
             )
         else:
             # duplicates: a keyword-argument call, alike other such calls by shape only
@@ -415,7 +418,7 @@ def _addmass_bem(
                 settings=settings,
                 pattern=link,
                 upgrade_version=upgrade_version,
-                model_paths=model_paths,
+                model_paths=source.search_paths,
                 replace_plugin_added_mass=replace_plugin_added_mass,
                 allow_overlap=allow_overlap,
                 progress=progress,

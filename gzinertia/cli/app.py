@@ -23,8 +23,10 @@ from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-expor
     FluidChoice,
     ForceReadonlyOption,
     InPlaceOption,
+    ModelPathOption,
     OutputOption,
     ParserChoice,
+    model_input_options,
     write_mode_options,
 )
 from gzinertia.errors import GzInertiaError
@@ -37,8 +39,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
     from gzinertia.records import SdfDocument
-    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
     "COMMAND_MODULES",
@@ -73,69 +75,6 @@ app = typer.Typer(
     # Help texts are plain text: rich markup took "[tool.gzinertia]" and "[v; ω]" for tags.
     rich_markup_mode=None,
 )
-
-ModelPathOption = Annotated[
-    Optional[list[Path]],  # noqa: UP045 (typer needs Optional on Python 3.10)
-    typer.Option(
-        "--model-path",
-        "-m",
-        help="Folder searched for model:// URIs before GZ_SIM_RESOURCE_PATH, SDF_PATH and "
-        "IGN_GAZEBO_RESOURCE_PATH (repeatable).",
-    ),
-]
-XacroArgOption = Annotated[
-    Optional[list[str]],  # noqa: UP045
-    typer.Option(
-        "--xacro-arg",
-        help="name:=value for a xacro file's $(arg name) (repeatable).",
-    ),
-]
-XacroEnvOption = Annotated[
-    Optional[list[str]],  # noqa: UP045
-    typer.Option(
-        "--xacro-env",
-        help="Environment variable a xacro file's $(env NAME) and $(optenv NAME) may read "
-        "(repeatable); no other is read: $(env) of another is an error, $(optenv) of another "
-        "takes its default.",
-    ),
-]
-TrustXacroOption = Annotated[
-    bool,
-    typer.Option(
-        "--trust-xacro",
-        help="Evaluate xacro expressions with Python, as the xacro package does: this runs the "
-        "model's Python. Only for files you trust; by default expressions are evaluated "
-        "without Python (docs/security.md).",
-    ),
-]
-PackagePathOption = Annotated[
-    Optional[list[Path]],  # noqa: UP045
-    typer.Option(
-        "--package-path",
-        help="Folder searched for ROS packages ($(find pkg), package://) in URDF/xacro files, "
-        "before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).",
-    ),
-]
-
-
-def xacro_mapping(pairs: list[str] | None) -> dict[str, str]:
-    """``--xacro-arg`` values as a mapping (an error naming a malformed one)."""
-    if not pairs:
-        return {}  # (the URDF package is not imported for an SDF file's command line)
-    from gzinertia.urdf.xacro_expand import parse_xacro_args
-
-    return parse_xacro_args(pairs or [])
-
-
-def xacro_policy(env: list[str] | None, trust: bool) -> XacroPolicy | None:
-    """What ``--xacro-env`` and ``--trust-xacro`` let a xacro expansion do (``None``: the
-    defaults, without importing the URDF package)."""
-    if not env and not trust:
-        return None
-    from gzinertia.urdf.xacro_policy import XacroPolicy
-
-    return XacroPolicy(env=frozenset(env or ()), trust=trust)
-
 
 LinkOption = Annotated[
     Optional[str],  # noqa: UP045
@@ -235,11 +174,7 @@ def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
 
 
 def load_model(
-    file: Path,
-    model_paths: list[Path],
-    parser: ParserChoice = "gzinertia",
-    xacro_args: dict[str, str] | None = None,
-    xacro_policy: XacroPolicy | None = None,
+    file: Path, source: ModelInput, parser: ParserChoice = "gzinertia"
 ) -> tuple[Path, SdfDocument, etree._Element | None]:
     """:func:`load_document` for the commands that also read the file's text (a world's
     Buoyancy plugin, gravity, model poses): the path to name it by (``<stdin>`` for ``-``),
@@ -247,32 +182,29 @@ def load_model(
     from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, read_stdin_model
 
     if not is_stdin_arg(file):
-        return file, load_document(file, model_paths, parser, xacro_args, xacro_policy), None
+        return file, load_document(file, source, parser), None
     if parser != "gzinertia":
         raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
-    doc, root = read_stdin_model(model_paths)
+    doc, root = read_stdin_model(source.search_paths)
     return STDIN_PATH, doc, root
 
 
 def load_document(
-    file: Path,
-    model_paths: list[Path],
-    parser: ParserChoice = "gzinertia",
-    xacro_args: dict[str, str] | None = None,
-    xacro_policy: XacroPolicy | None = None,
+    file: Path, source: ModelInput, parser: ParserChoice = "gzinertia"
 ) -> SdfDocument:
     """Reads ``file`` with the chosen parser (``gzinertia``, or libsdformat's ``sdformat``);
-    URDF and xacro files by suffix (``model_paths`` are then package paths); ``-``: the
-    SDFormat file on standard input (named ``<stdin>``: :mod:`gzinertia.sdf.stdin`)."""
+    URDF and xacro files by suffix, with ``source``'s package paths and xacro options (its
+    model paths are then package paths too); ``-``: the SDFormat file on standard input (named
+    ``<stdin>``: :mod:`gzinertia.sdf.stdin`)."""
     from gzinertia.sdf.stdin import is_stdin_arg
 
     if is_stdin_arg(file):
-        return load_model(file, model_paths, parser, xacro_args)[1]
+        return load_model(file, source, parser)[1]
     if parser == "gzinertia":
         from gzinertia.sdf.model_file import read_model_file
 
-        return read_model_file(file, model_paths, xacro_args=xacro_args,
-                               xacro_policy=xacro_policy)
+        return read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
+                               xacro_policy=source.xacro_policy)
     if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
         from gzinertia.sdf.model_file import is_urdf_path
@@ -283,10 +215,10 @@ def load_document(
                 "(gz sdf -p), or use the built-in parser, which converts it as libsdformat does"
             )
 
-        return read_with_libsdformat(file, model_paths)
+        return read_with_libsdformat(file, source.search_paths)
     from gzinertia.sdf import read_sdf_file
 
-    return read_sdf_file(file, model_paths)
+    return read_sdf_file(file, source.search_paths)
 
 
 def print_notes(
@@ -312,6 +244,7 @@ COMMAND_MODULES = {
     "addmass": "gzinertia.cli.addmass",
     "audit": "gzinertia.cli.audit",
     "convert": "gzinertia.cli.convert",
+    "expand": "gzinertia.cli.expand",
     "fix": "gzinertia.cli.fix",
     "hydro": "gzinertia.cli.hydro",
     "hydrostatics": "gzinertia.cli.hydrostatics",

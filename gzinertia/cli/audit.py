@@ -1,4 +1,5 @@
-"""``gzinertia audit``: a physics lint for SDFormat model repositories (rules GZI001–GZI212).
+"""``gzinertia audit``: a physics lint for SDFormat model repositories (the rules of
+:data:`gzinertia.audit.catalogue.RULE_INFOS`).
 
 Exit status: 0 when nothing is at or above ``--fail-on``; 1 when something is; 2 for a usage
 error or a file that could not be read (the other files are still audited and reported).
@@ -11,15 +12,16 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gzinertia.cli.app import (
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
+from gzinertia.audit.catalogue import rule_range
+from gzinertia.audit.discover import searched_patterns_text
+from gzinertia.cli.app import app
+from gzinertia.cli.options import (
+    FormatChoice,
+    SeverityChoice,
+    ToleranceChoice,
+    model_input_options,
 )
-from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
+from gzinertia.model_input import ModelInput
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
 
 __all__ = [
+    "AUDIT_HELP",
     "PROGRESS_MIN_FILES",
     "audit",
     "docs_base_uri",
@@ -38,14 +41,25 @@ __all__ = [
 PROGRESS_MIN_FILES = 20
 
 
-@app.command()
+#: ``audit --help``'s text: the rules' range from the registry (:func:`rule_range`).
+AUDIT_HELP = f"""Audit SDFormat models for inertia and added-mass mistakes (rules {rule_range()}).
+
+Every finding names the rule, the file and line, the link, the numbers that prove it and
+the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
+<!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
+Every report names the settings files that changed what was checked.
+"""
+
+
+@app.command(help=AUDIT_HELP)
+@model_input_options
 # duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
     paths: Annotated[
         list[str],
         typer.Argument(
-            help="SDFormat, URDF or xacro files or folders (searched for *.sdf, *.world, *.urdf, "
-            "*.xacro); - reads one SDFormat file from "
+            help=f"SDFormat, URDF or xacro files or folders (searched for "
+            f"{searched_patterns_text()}); - reads one SDFormat file from "
             "standard input (reported as <stdin>, includes relative to the working directory)."
         ),
     ],
@@ -126,11 +140,6 @@ def audit(
         bool,
         typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
     ] = False,
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
     docs_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -156,6 +165,31 @@ def audit(
             "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
         ),
     ] = None,
+    exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--exclude",
+            help="Leave out files and folders matching these globs (repeatable or comma-"
+            "separated; ruff's semantics: a name matches at any depth, a path with / from the "
+            "working directory). Replaces the settings' exclude and the default (hidden "
+            "folders).",
+        ),
+    ] = None,
+    extend_exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--extend-exclude",
+            help="Like --exclude, but added to the settings' exclude and the default.",
+        ),
+    ] = None,
+    force_exclude: Annotated[
+        bool,
+        typer.Option(
+            "--force-exclude",
+            help="Leave out matching files named on the command line too (as ruff; e.g. for "
+            "pre-commit, which names each file).",
+        ),
+    ] = False,
     fix: Annotated[
         bool,
         typer.Option(
@@ -165,14 +199,11 @@ def audit(
             "0.1 %), in place and atomically; then audit.",
         ),
     ] = False,
+    *,
+    source: ModelInput,
 ) -> None:
-    """Audit SDFormat models for inertia and added-mass mistakes (rules GZI001-GZI212).
-
-    Every finding names the rule, the file and line, the link, the numbers that prove it and
-    the fix; docs/rules/CODE.md explains each rule. Suppress one inside a link with
-    <!-- gzinertia: ignore[GZI204] -->, or in the settings (select, ignore, per-path-ignores).
-    Every report names the settings files that changed what was checked.
-    """
+    """Audit SDFormat models for inertia and added-mass mistakes (:data:`AUDIT_HELP`: the
+    command's help, its rules' range taken from the registry)."""
     from functools import partial
 
     from gzinertia import __version__
@@ -195,10 +226,13 @@ def audit(
         fail_on=fail_on,
         density=density,
         tolerance=tolerance,
-        model_paths=[str(p) for p in [*(model_path or []), *(package_path or [])]],
-        xacro_args=_xacro_args(xacro_arg),
-        xacro_env=tuple(xacro_env or ()),
-        trust_xacro=trust_xacro,
+        model_paths=[str(p) for p in source.search_paths],
+        xacro_args=source.xacro_mapping,
+        xacro_env=tuple(sorted(source.xacro_env)),
+        trust_xacro=source.trust_xacro,
+        exclude=None if exclude is None else _globs(exclude),
+        extend_exclude=_globs(extend_exclude or []),
+        force_exclude=force_exclude,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -286,13 +320,9 @@ def docs_base_uri(option: str | None) -> str | None:
     return None
 
 
-def _xacro_args(pairs: list[str] | None) -> dict[str, str] | None:
-    """``--xacro-arg`` values (every xacro file gets them, over its settings' ``xacro-args``)."""
-    if not pairs:
-        return None
-    from gzinertia.cli.app import xacro_mapping
-
-    return xacro_mapping(pairs)
+def _globs(values: list[str]) -> list[str]:
+    """``--exclude`` values: each repeatable, and comma-separated as ruff takes them."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
 def _read_limits(max_links: int | None, max_included_models: int | None) -> "ReadLimits":

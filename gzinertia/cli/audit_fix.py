@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gzinertia.audit.config import AuditConfig
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, MacrosOnlyError
 
 SAFE_CODES = ("GZI103", "GZI104")
 
@@ -42,7 +42,8 @@ def apply_safe_fixes(
     edited are left as they are (the audit that follows reports them). Suppression comments
     in a link are respected. ``isolated``: no settings file is read (``--isolated``)."""
     from gzinertia.audit.discover import discover
-    from gzinertia.audit.projects import settings_groups
+    from gzinertia.audit.projects import exclusions, settings_groups
+    from gzinertia.audit.runner import folders_of
     from gzinertia.edit.fix import FixOptions, fix
     from gzinertia.edit.output import WriteMode, deliver
     from gzinertia.report.fix import describe_link
@@ -51,7 +52,9 @@ def apply_safe_fixes(
     if "-" in paths:
         raise GzInertiaError("--fix cannot rewrite standard input; name the file")
     repaired = 0
-    targets = [t for t in discover(list(paths)) if t.state == "audit"]
+    walk = exclusions(config_file, known_codes, isolated, overrides)
+    targets = [t for t in discover(list(paths), walk) if t.state == "audit"]
+    roots = folders_of(list(paths))  # what the audit lets a xacro file read
     for base, members in settings_groups(targets, known_codes, config_file, isolated):
         config = overrides(base)
         for target in members:
@@ -68,10 +71,16 @@ def apply_safe_fixes(
                 if is_urdf_path(path):
                     from gzinertia.urdf.fix import fix_urdf
 
-                    result = fix_urdf(path, options, list(config.model_paths), tree=tree)
+                    result = fix_urdf(
+                        path, options, list(config.model_paths),
+                        config.xacro_args_for(target.path) or None, tree=tree,
+                        xacro_policy=config.xacro_policy(roots),
+                    )
                 else:
                     result = fix(path, options, list(config.model_paths))
                 deliver(path, result.old, result.new, WriteMode(in_place=True, tree=tree))
+            except MacrosOnlyError:  # a fragment: the audit lists it skipped, with why
+                continue
             except GzInertiaError as exc:
                 print(f"gzinertia: note: --fix left {path} as it was ({exc})", file=sys.stderr)
                 continue

@@ -7,12 +7,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gzinertia.cli.app import LinkOption, ModelPathOption, app, deliver_edit
-from gzinertia.cli.options import EditedFileArgument, SignChoice, write_mode_options
+from gzinertia.cli.app import LinkOption, app, deliver_edit
+from gzinertia.cli.options import (
+    EditedFileArgument,
+    SignChoice,
+    model_input_options,
+    sdf_only,
+    write_mode_options,
+)
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
 
 __all__ = ["convert"]
 
@@ -20,6 +27,7 @@ __all__ = ["convert"]
 # duplicates: typer option declarations, alike by shape only
 @app.command()
 @write_mode_options
+@model_input_options
 def convert(
     file: EditedFileArgument,
     hydro_to_sdf: Annotated[
@@ -55,9 +63,9 @@ def convert(
         ),
     ] = True,
     link: LinkOption = None,
-    model_path: ModelPathOption = None,
     *,
     mode: WriteMode,
+    source: ModelInput,
 ) -> None:
     """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
 
@@ -74,7 +82,7 @@ def convert(
 
     if hydro_to_sdf == sdf_to_hydro:
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
-    paths = model_path or []
+    paths = sdf_only(file, source, "convert")
     if hydro_to_sdf:
         result = to_sdf(
             file,

@@ -14,7 +14,6 @@ from gzinertia.cli.app import (
     ForceReadonlyOption,
     InPlaceOption,
     LinkOption,
-    ModelPathOption,
     OutputOption,
     app,
 )
@@ -24,23 +23,26 @@ from gzinertia.cli.options import (
     ToleranceChoice,
     edit_mode,
     hull_option,
+    model_input_options,
 )
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.edit.fix import FixOptions
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
 
 
 # duplicates: typer option declarations, alike by shape only
 @app.command()
 @hull_option
+@model_input_options
 def fix(
     file: Annotated[
         list[Path],
         typer.Argument(
-            help="SDFormat model or world files, or URDF/xacro files (-m then gives package "
-            "paths), to repair; - reads one from standard input and "
+            help="SDFormat model or world files, or URDF/xacro files, to repair; - reads one "
+            "from standard input and "
             "writes the repaired file to standard output (or -o OUT; --check and --diff as for "
             "a file)."
         ),
@@ -124,8 +126,9 @@ def fix(
     in_place: InPlaceOption = False,
     check: CheckOption = False,
     diff: DiffOption = False,
-    model_path: ModelPathOption = None,
     force_readonly: ForceReadonlyOption = False,
+    *,
+    source: ModelInput,
 ) -> None:
     """Repair invalid (GZI101, GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) inertia.
 
@@ -163,7 +166,7 @@ def fix(
         tolerance=tolerance,
     )
     options.validate()
-    status = run_fix(file, options, mode, model_path or [], json_report)
+    status = run_fix(file, options, mode, source, json_report)
     if status:
         raise typer.Exit(status)
 
@@ -172,7 +175,7 @@ def run_fix(
     files: list[Path],
     options: FixOptions,
     mode: WriteMode,
-    model_paths: list[Path],
+    source: ModelInput,
     json_report: bool = False,
 ) -> int:
     """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
@@ -182,15 +185,16 @@ def run_fix(
     from gzinertia.report.fix import describe_fix, fix_json
     from gzinertia.sdf.model_file import is_urdf_path
 
-    status = 0
+    status, model_paths = 0, source.search_paths
     reports = []
     for path in files:
         if mode.stdin_data is not None:  # FILE -: the bytes read from standard input
             result = fix(path, options, model_paths, data=mode.stdin_data)
-        elif is_urdf_path(path):  # URDF/xacro: -m gives package paths
+        elif is_urdf_path(path):  # URDF/xacro: -m and --package-path give package paths
             from gzinertia.urdf.fix import fix_urdf
 
-            result = fix_urdf(path, options, model_paths)
+            result = fix_urdf(path, options, model_paths, source.xacro_mapping,
+                              xacro_policy=source.xacro_policy)
         else:
             result = fix(path, options, model_paths)
         if result.pending:

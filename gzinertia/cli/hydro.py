@@ -10,17 +10,23 @@ import typer
 from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
-    ModelPathOption,
     app,
     deliver_edit,
     fluid_density,
 )
-from gzinertia.cli.options import EditedFileArgument, FitChoice, write_mode_options
+from gzinertia.cli.options import (
+    EditedFileArgument,
+    FitChoice,
+    model_input_options,
+    sdf_only,
+    write_mode_options,
+)
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
 __all__ = ["HYDRO_DEFAULT_FIT", "hydro"]
@@ -51,6 +57,7 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
 
 @app.command()
 @write_mode_options
+@model_input_options
 def hydro(
     file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
@@ -87,9 +94,9 @@ def hydro(
             "values, better than this estimate; values more than 2x apart are reported)."
         ),
     ] = False,
-    model_path: ModelPathOption = None,
     *,
     mode: WriteMode,
+    source: ModelInput,
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
 
@@ -112,7 +119,7 @@ def hydro(
         viscosity=viscosity,
         coefs=_coefficients(coefs),
         couplings=couplings,
-        model_paths=model_path or [],
+        model_paths=sdf_only(file, source, "hydro"),
         cross_terms=cross_terms,
         force=force,
         data=mode.stdin_data,

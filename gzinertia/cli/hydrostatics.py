@@ -5,22 +5,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from gzinertia.cli.app import DensityOption, FluidOption, ModelPathOption, app, load_model
-from gzinertia.cli.options import hull_option
+from gzinertia.cli.app import DensityOption, FluidOption, app, load_model
+from gzinertia.cli.options import hull_option, model_input_options
+
+if TYPE_CHECKING:
+    from gzinertia.model_input import ModelInput
 
 
 @app.command()
 @hull_option
+@model_input_options
 def hydrostatics(
     file: Annotated[
         Path,
         typer.Argument(
-            help="SDFormat world or model file; - reads it from standard input (named <stdin>, "
-            "includes and meshes relative to the working directory)."
+            help="SDFormat world or model file, or URDF/xacro (read as Gazebo converts it); - "
+            "reads SDFormat from standard input (named <stdin>, includes and meshes relative "
+            "to the working directory)."
         ),
     ],
     model: Annotated[
@@ -46,7 +51,8 @@ def hydrostatics(
     no_trim: Annotated[
         bool, typer.Option("--no-trim", help="Solve the heave only, level as posed.")
     ] = False,
-    model_path: ModelPathOption = None,
+    *,
+    source: ModelInput,
 ) -> None:
     """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model and link,
     as gz-sim's Buoyancy system computes them from the collisions (and by exact geometry where
@@ -61,7 +67,7 @@ def hydrostatics(
         render_text,
     )
 
-    file, doc, root = load_model(file, model_path or [])
+    file, doc, root = load_model(file, source)
     result = document_hydrostatics(
         doc, tree=root, model=model, density=density,
         fluid=fluid, world=world, waterline=waterline,
@@ -76,7 +82,8 @@ def hydrostatics(
         entries.append(entry)
     summary: dict[str, Any] = {
         "file": str(file),
-        "fluid": fluid_summary(result.fluid, result.fluid_origin),
+        "fluid": fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
+                               result.caveat),
         "models": entries,
     }
     if as_json:

@@ -20,6 +20,10 @@
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
   to the edit as ``data=``); :func:`~gzinertia.edit.output.deliver` then writes the edited file
   to stdout unless ``-o``, ``--check`` or ``--diff`` is given, and ``--in-place`` is refused.
+* The model-input options of every command that reads a model (``-m/--model-path``,
+  ``--package-path``, ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``) are added by
+  :func:`model_input_options`, which hands the command one
+  :class:`~gzinertia.model_input.ModelInput` as ``source``.
 
 Nothing here imports NumPy (CLI start-up).
 """
@@ -29,6 +33,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar, cast
 
@@ -36,6 +41,7 @@ import typer
 
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
 
 __all__ = [
     "AxesChoice",
@@ -50,6 +56,7 @@ __all__ = [
     "HullChoice",
     "HullOption",
     "InPlaceOption",
+    "ModelPathOption",
     "OrderingChoice",
     "OutputOption",
     "ParserChoice",
@@ -59,6 +66,8 @@ __all__ = [
     "ToleranceChoice",
     "edit_mode",
     "hull_option",
+    "model_input_options",
+    "sdf_only",
     "write_mode_options",
 ]
 
@@ -118,6 +127,50 @@ ForceReadonlyOption = Annotated[
     ),
 ]
 
+ModelPathOption = Annotated[
+    Optional[list[Path]],  # noqa: UP045 (typer needs Optional on Python 3.10)
+    typer.Option(
+        "--model-path",
+        "-m",
+        help="Folder searched for model:// URIs before GZ_SIM_RESOURCE_PATH, SDF_PATH and "
+        "IGN_GAZEBO_RESOURCE_PATH (repeatable).",
+    ),
+]
+XacroArgOption = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--xacro-arg",
+        help="name:=value for a xacro file's $(arg name) (repeatable).",
+    ),
+]
+XacroEnvOption = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option(
+        "--xacro-env",
+        help="Environment variable a xacro file's $(env NAME) and $(optenv NAME) may read "
+        "(repeatable); no other is read: $(env) of another is an error, $(optenv) of another "
+        "takes its default.",
+    ),
+]
+TrustXacroOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust-xacro",
+        help="Evaluate xacro expressions with Python, as the xacro package does: this runs the "
+        "model's Python. Only for files you trust; by default expressions are evaluated "
+        "without Python (docs/security.md).",
+    ),
+]
+PackagePathOption = Annotated[
+    Optional[list[Path]],  # noqa: UP045
+    typer.Option(
+        "--package-path",
+        help="Folder searched for ROS packages ($(find pkg), package://) in URDF/xacro files, "
+        "before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).",
+    ),
+]
+
+
 #: The write-mode parameters :func:`write_mode_options` adds, with their defaults.
 _WRITE_MODE_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
     ("output", OutputOption, None),
@@ -130,55 +183,130 @@ _WRITE_MODE_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _hint(annotation: Any, namespace: dict[str, Any]) -> Any:
+    """A parameter's hint, a string one evaluated in the command module's namespace (typer
+    needs the objects); one only type checkers import (``mode: WriteMode`` when another of
+    these decorators replaces it) stays a string."""
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, namespace)
+    except NameError:
+        return annotation
+
+
+def _with_parameters(
+    command: F,
+    given: str | None,
+    parameters: tuple[tuple[str, Any, Any], ...],
+    build: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None,
+    *,
+    around: Callable[[dict[str, Any]], AbstractContextManager[object]] | None = None,
+) -> F:
+    """``command`` (which takes the keyword ``given``) as a typer command with ``parameters``
+    (name, typer hint, default) in place of ``given``: ``build(values, kwargs)`` makes what
+    ``given`` receives from their values (by name), before the command runs, and may change
+    the command's other arguments (``kwargs``). With ``given`` ``None`` the parameters are
+    added and nothing replaced; ``around(values)``, if given, is the context the command runs
+    in."""
+    signature = inspect.signature(command)
+    if given is not None and given not in signature.parameters:
+        raise TypeError(f"{command.__name__} must take a {given!r} parameter")
+    names = {name for name, _, _ in parameters}
+    taken = names & set(signature.parameters)
+    if taken:
+        raise TypeError(f"{command.__name__} declares {given} options itself: {sorted(taken)}")
+    namespace = command.__globals__
+    kept = [
+        p.replace(annotation=_hint(p.annotation, namespace))
+        for p in signature.parameters.values()
+        if p.name != given
+    ]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
+        for name, hint, default in parameters
+    ]
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name, default) for name, _, default in parameters}
+        if given is not None and build is not None:
+            kwargs[given] = build(values, kwargs)
+        with around(values) if around is not None else nullcontext():
+            return command(*args, **kwargs)
+
+    signature = signature.replace(parameters=[*kept, *added])
+    run.__dict__["__signature__"] = signature
+    run.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
+    run.__annotations__["return"] = None
+    return cast(F, run)
+
+
 def write_mode_options(command: F) -> F:
     """``command`` (which takes ``mode: WriteMode``) as a typer command with the write-mode
     options ``-o/--output``, ``--in-place``, ``--check``, ``--diff`` and ``--force-readonly``
     in place of ``mode``; the :class:`~gzinertia.edit.output.WriteMode` they make (and its
     checks: ``-o`` and ``--in-place`` exclude each other, ``--check`` writes nothing) is built
     before the command runs."""
-    signature = inspect.signature(command)
-    if "mode" not in signature.parameters:
-        raise TypeError(f"{command.__name__} must take a 'mode: WriteMode' parameter")
-    names = {name for name, _, _ in _WRITE_MODE_PARAMETERS}
-    taken = names & set(signature.parameters)
-    if taken:
-        raise TypeError(f"{command.__name__} declares write-mode options itself: {sorted(taken)}")
-    kept = _evaluated_parameters(command, "mode")
-    added = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
-        for name, hint, default in _WRITE_MODE_PARAMETERS
-    ]
 
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        output, in_place, check, diff, force_readonly = (
-            kwargs.pop(name, default) for name, _, default in _WRITE_MODE_PARAMETERS
-        )
-        file, mode = edit_mode(
-            kwargs.get("file"), output, in_place, check, diff, force_readonly=force_readonly
-        )
+    def build(values: dict[str, Any], kwargs: dict[str, Any]) -> WriteMode:
+        file, mode = edit_mode(kwargs.get("file"), **values)
         if "file" in kwargs:
             kwargs["file"] = file
-        return command(*args, mode=mode, **kwargs)
+        return mode
 
-    parameters = [*kept, *added]
-    run.__dict__["__signature__"] = signature.replace(parameters=parameters)
-    run.__annotations__ = {p.name: p.annotation for p in parameters}
-    run.__annotations__["return"] = None
-    return cast(F, run)
+    return _with_parameters(command, "mode", _WRITE_MODE_PARAMETERS, build)
 
 
-def _evaluated_parameters(command: Callable[..., Any], left_out: str) -> list[inspect.Parameter]:
-    """``command``'s parameters but ``left_out``, their string hints evaluated in the command
-    module's namespace (typer reads the wrapper's signature, not the module's)."""
-    namespace = command.__globals__
-    return [
-        p.replace(annotation=eval(p.annotation, namespace))
-        if isinstance(p.annotation, str)
-        else p
-        for p in inspect.signature(command).parameters.values()
-        if p.name != left_out
-    ]
+#: The model-input parameters :func:`model_input_options` adds, with their defaults.
+_MODEL_INPUT_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
+    ("model_path", ModelPathOption, None),
+    ("package_path", PackagePathOption, None),
+    ("xacro_arg", XacroArgOption, None),
+    ("xacro_env", XacroEnvOption, None),
+    ("trust_xacro", TrustXacroOption, False),
+)
+
+
+def model_input_options(command: F) -> F:
+    """``command`` (which takes ``source: ModelInput``) as a typer command with the options
+    every command that reads a model has: ``-m/--model-path``, ``--package-path``,
+    ``--xacro-arg``, ``--xacro-env`` and ``--trust-xacro``, in place of ``source``; the
+    :class:`~gzinertia.model_input.ModelInput` they make (a malformed ``--xacro-arg`` is an
+    error naming it) is built before the command runs."""
+
+    def build(values: dict[str, Any], kwargs: dict[str, Any]) -> ModelInput:
+        from gzinertia.model_input import ModelInput
+
+        pairs = values["xacro_arg"]
+        xacro_args = None
+        if pairs:  # (the URDF package is not imported for an SDF file's command line)
+            from gzinertia.urdf.xacro_expand import parse_xacro_args
+
+            xacro_args = parse_xacro_args(pairs)
+        return ModelInput.of(values["model_path"] or (), values["package_path"] or (),
+                             xacro_args, values["xacro_env"] or (), values["trust_xacro"])
+
+    return _with_parameters(command, "source", _MODEL_INPUT_PARAMETERS, build)
+
+
+def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
+    """The folders ``command``, which edits SDFormat files only, searches for what ``file``
+    includes (``source``'s model paths, then its package paths); a URDF or xacro ``file`` is
+    an error saying so, and how to get the SDFormat Gazebo builds from it."""
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.sdf.model_file import is_urdf_path
+
+    if file is not None and is_urdf_path(file):
+        from gzinertia.urdf.fragments import refuse_fragment
+
+        refuse_fragment(file)  # a fragment: nothing to edit there, in any format
+        raise GzInertiaError(
+            f"{file}: {command} edits SDFormat files only, not URDF or xacro; "
+            f"`gzinertia expand {file} --sdf` prints the SDFormat Gazebo builds from it (with "
+            "the same options), which it can edit"
+        )
+    return source.search_paths
 
 
 #: What to do with a mesh surface that cannot be closed
@@ -199,23 +327,13 @@ HullOption = Annotated[
 def hull_option(command: F) -> F:
     """``command`` as a typer command with a ``--hull`` option (:data:`HullOption`), run inside
     :func:`gzinertia.physics.mesh_body.hull_fallback` with the choice made."""
-    parameters = _evaluated_parameters(command, "hull")
-    parameters.append(
-        inspect.Parameter("hull", inspect.Parameter.KEYWORD_ONLY, annotation=HullOption,
-                          default="none")
-    )
 
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
+    def around(values: dict[str, Any]) -> AbstractContextManager[object]:
         from gzinertia.physics.mesh_body import hull_fallback
 
-        with hull_fallback(kwargs.pop("hull", "none")):
-            return command(*args, **kwargs)
+        return hull_fallback(values["hull"])
 
-    run.__dict__["__signature__"] = inspect.signature(command).replace(parameters=parameters)
-    run.__annotations__ = {p.name: p.annotation for p in parameters}
-    run.__annotations__["return"] = None
-    return cast(F, run)
+    return _with_parameters(command, None, (("hull", HullOption, "none"),), around=around)
 
 
 def edit_mode(

@@ -2,37 +2,49 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-# duplicates: import lists of two commands, alike by shape only
-from gzinertia.cli.app import (
-    LinkOption,
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
-    load_model,
-    xacro_mapping,
-    xacro_policy,
-)
-from gzinertia.cli.options import FitChoice
+from gzinertia.cli.app import LinkOption, app, load_model
+from gzinertia.cli.options import FitChoice, model_input_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from lxml import etree
 
+    from gzinertia.model_input import ModelInput
     from gzinertia.records import LinkRecord
     from gzinertia.report.plot import HydroMarks
 
 __all__ = ["MAX_ROWS", "plot"]
 
 MAX_ROWS = 8
+
+
+def _ellipsoid_scale(text: str) -> float | None:
+    """``--ellipsoid-scale``: ``None`` for auto, else a positive finite factor (a
+    :class:`GzInertiaError` otherwise: one line, exit status 2)."""
+    from gzinertia.numbers import NumberError, read_number
+
+    if text.strip().lower() == "auto":
+        return None
+    try:
+        value = read_number(text.strip())
+    except NumberError as exc:
+        value = math.nan
+        why = str(exc)
+    else:
+        why = ""
+    if not (math.isfinite(value) and value > 0.0):
+        raise GzInertiaError(
+            f"--ellipsoid-scale must be auto or a positive factor, not {text!r}"
+            + (f" ({why})" if why else "")
+        )
+    return value
 
 
 def _title(link: LinkRecord) -> str:
@@ -49,6 +61,7 @@ def _title(link: LinkRecord) -> str:
 
 
 @app.command()
+@model_input_options
 def plot(
     file: Annotated[
         Path,
@@ -62,11 +75,17 @@ def plot(
     fit: Annotated[
         FitChoice, typer.Option(help="Fluid ellipsoid fit: volume, mujoco or inertia.")
     ] = "volume",
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
+    ellipsoid_scale: Annotated[
+        str,
+        typer.Option(
+            "--ellipsoid-scale",
+            help="Scale of the equivalent inertia ellipsoids: a positive factor (1: true "
+            "size), or auto (default): in the whole model's view, each at most 75 % of the "
+            "model's extent; with --link, true size. The legend states the scale.",
+        ),
+    ] = "auto",
+    *,
+    source: ModelInput,
 ) -> None:
     """Draw links: collision outlines, origin axes, CoM, inertia and fluid ellipsoids.
 
@@ -74,19 +93,19 @@ def plot(
     world frame.
     """
     from gzinertia.physics.rotation import Pose
-    from gzinertia.report.plot import link_drawing, render
+    from gzinertia.report.plot import link_drawing, render, scale_inertia_ellipsoids
     from gzinertia.selection import select_links
 
     method = fit
-    file, doc, root = load_model(
-        file, [*(model_path or []), *(package_path or [])], xacro_args=xacro_mapping(xacro_arg),
-        xacro_policy=xacro_policy(xacro_env, trust_xacro),
-    )
+    scale = _ellipsoid_scale(ellipsoid_scale)
+    file, doc, root = load_model(file, source)
     links = select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")
     if link is None:
-        drawings = [link_drawing(lk, lk.X_WB, method) for lk in links]
+        drawings, label = scale_inertia_ellipsoids(
+            [link_drawing(lk, lk.X_WB, method) for lk in links], scale
+        )
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
         hydro: list[HydroMarks | None] | None = [_hydro_marks(file, links, root)]
@@ -95,9 +114,17 @@ def plot(
             raise GzInertiaError(
                 f"--link {link!r} matches {len(links)} links; draw at most {MAX_ROWS} at a time"
             )
-        rows = [(_title(lk), [link_drawing(lk, Pose(), method)]) for lk in links]
+        label = "equivalent inertia ellipsoid (true size)"
+        rows = []
+        for lk in links:  # each link in its own row and frame: no model to cap against
+            scaled, label = scale_inertia_ellipsoids([link_drawing(lk, Pose(), method)],
+                                                     1.0 if scale is None else scale)
+            rows.append((_title(lk), scaled))
         hydro = _link_hydro_marks(file, links, root)
-    render(rows, output, hydro)
+    render(rows, output, hydro, inertia_label=label)
+    if "scaled" in label:
+        print(f"{file}: {label[len('equivalent inertia ellipsoid ('):-1]} "
+              "(--ellipsoid-scale 1 draws them true size)", file=sys.stderr)
     for _, drawings in rows:
         for d in drawings:
             if d.note:

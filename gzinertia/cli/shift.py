@@ -8,11 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from gzinertia.cli.app import ModelPathOption, app, deliver_edit, parse_vector
-from gzinertia.cli.options import AxesChoice, EditedFileArgument, write_mode_options
+from gzinertia.cli.app import app, deliver_edit, parse_vector
+from gzinertia.cli.options import (
+    AxesChoice,
+    EditedFileArgument,
+    model_input_options,
+    sdf_only,
+    write_mode_options,
+)
 
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
+    from gzinertia.model_input import ModelInput
 
 
 #: Where ``shift`` moves the matrix: the link origin, the point the spec says.
@@ -23,10 +30,11 @@ __all__ = ["shift"]
 
 @app.command()
 @write_mode_options
+@model_input_options
 def shift(
     file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="The link (glob matching one).")],
-    source: Annotated[
+    from_point: Annotated[
         str,
         typer.Option(
             "--from",
@@ -46,9 +54,9 @@ def shift(
     force: Annotated[
         bool, typer.Option(help="Shift even a matrix gzinertia wrote (already about the origin).")
     ] = False,
-    model_path: ModelPathOption = None,
     *,
     mode: WriteMode,
+    source: ModelInput,
 ) -> None:
     """Rewrite a link's <fluid_added_mass> about the link origin (the spec's point).
 
@@ -57,16 +65,16 @@ def shift(
     """
     from gzinertia.edit.shift import shift as run_shift
 
-    point: str | tuple[float, float, float] = source
-    if source not in ("com", "origin"):
-        point = parse_vector(source, "--from", (0.0, 0.0, 0.0))
+    point: str | tuple[float, float, float] = from_point
+    if from_point not in ("com", "origin"):
+        point = parse_vector(from_point, "--from", (0.0, 0.0, 0.0))
     result = run_shift(
         file,
         pattern=link,
         point=point,
         axes=axes,
         force=force,
-        model_paths=model_path or [],
+        model_paths=sdf_only(file, source, "shift"),
         data=mode.stdin_data,
     )
     where = " ".join(f"{v:.6g}" for v in result.p_BoQ_B)

@@ -6,25 +6,15 @@ from typing import Annotated
 
 import typer
 
-from gzinertia.cli.app import (
-    LinkOption,
-    ModelPathOption,
-    PackagePathOption,
-    TrustXacroOption,
-    XacroArgOption,
-    XacroEnvOption,
-    app,
-    load_document,
-    print_notes,
-    xacro_mapping,
-    xacro_policy,
-)
-from gzinertia.cli.options import OrderingChoice, ParserChoice
+from gzinertia.cli.app import LinkOption, app, load_document, print_notes
+from gzinertia.cli.options import OrderingChoice, ParserChoice, model_input_options
+from gzinertia.model_input import ModelInput
 
 __all__ = ["show"]
 
 
 @app.command()
+@model_input_options
 def show(
     file: Annotated[
         Path,
@@ -40,11 +30,6 @@ def show(
         typer.Option(help="6x6 ordering: angular-first [ω; v] or linear-first [v; ω] (SDF's)."),
     ] = "angular-first",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/json.md).")] = False,
-    model_path: ModelPathOption = None,
-    package_path: PackagePathOption = None,
-    xacro_arg: XacroArgOption = None,
-    xacro_env: XacroEnvOption = None,
-    trust_xacro: TrustXacroOption = False,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -55,15 +40,14 @@ def show(
         ParserChoice,
         typer.Option(help="gzinertia (built in) or sdformat (libsdformat's Python module)."),
     ] = "gzinertia",
+    *,
+    source: ModelInput,
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
     from gzinertia.report.show import document_summary
     from gzinertia.selection import select_links
 
-    doc = load_document(
-        file, [*(model_path or []), *(package_path or [])], parser, xacro_mapping(xacro_arg),
-        xacro_policy(xacro_env, trust_xacro),
-    )
+    doc = load_document(file, source, parser)
     summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)
     if as_json:
         from gzinertia.report.json_stream import write_json

@@ -7,7 +7,7 @@ same writer (only ``<fluid_added_mass>`` and its comment change) and read-back c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -34,6 +34,7 @@ from gzinertia.records import Collision, HydroPlugin, LinkRecord
 
 if TYPE_CHECKING:
     from gzinertia.physics.bem import BemResult, Quality
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 #: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
 Element = Literal["collision", "visual"]
@@ -347,6 +348,8 @@ def add_mass_bem_urdf(
     pattern: str | None,
     package_paths: Sequence[str | Path] = (),
     progress: BemRunProgress | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
     """``addmass --bem`` on a URDF/xacro file: each selected link's BEM added mass (about the
     link origin Bo in link axes), written as a ``<gazebo>`` Hydrodynamics block with the BEM
@@ -384,7 +387,8 @@ def add_mass_bem_urdf(
         return result.A_BBo_B, provenance(result, names, digest, element)
 
     result, _ = add_matrix_urdf(
-        path, matrix_for=solve, pattern=pattern, package_paths=package_paths
+        path, matrix_for=solve, pattern=pattern, package_paths=package_paths,
+        xacro_args=xacro_args, xacro_policy=xacro_policy,
     )
     from dataclasses import replace
 

@@ -15,7 +15,7 @@ dataset): the frequency matters, and is chosen with ``--frequency``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -40,6 +40,7 @@ from gzinertia.records import LinkRecord
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import AddMassResult
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 #: Largest dataset file read (bytes).
 MAX_DATASET_BYTES = 256 * 1024 * 1024
@@ -479,6 +480,8 @@ def add_mass_from_urdf(
     package_paths: Sequence[str | Path] = (),
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> tuple[AddMassResult, str, AddedMass]:
     """:func:`add_mass_from` for a URDF/xacro file: the imported matrix, moved to the link
     origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics block
@@ -498,7 +501,8 @@ def add_mass_from_urdf(
         return A_BBo_B, ascii_comment(text + _geometry_record(link, geometry, imported.digest))
 
     edit, written = add_matrix_urdf(
-        path, matrix_for=matrix_for, pattern=pattern, package_paths=package_paths, single=True
+        path, matrix_for=matrix_for, pattern=pattern, package_paths=package_paths, single=True,
+        xacro_args=xacro_args, xacro_policy=xacro_policy,
     )
     name = written[0][0].name if written else pattern
     return edit, name, A_BBo_B

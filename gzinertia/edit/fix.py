@@ -152,6 +152,9 @@ class LinkFix(ValueRecord):
     inserted: bool = False
     #: What the geometry method filled: ``"collisions"`` or ``"visuals"``.
     shapes: str = "collisions"
+    #: Which geometry ``--method geometry`` could use for a link another method repaired:
+    #: ``"collision"``, ``"visual"`` (it has visuals only) or ``None`` (it has none).
+    geometry_available: ShapeSource | None = None
     #: What the geometry pipeline did to the shapes (pieces united, repairs, a convex hull:
     #: :attr:`gzinertia.physics.mesh_body.MeshBody.note`), ``None`` when nothing.
     geometry_note: str | None = None
@@ -364,13 +367,15 @@ def _plan(
         return _Plan(link, fix, written_inertia(I_B, np.full((3, 3), np.nan)), True)
     mass = inertial.mass
     R_BI = np.asarray(inertial.R_BI, dtype=float)
-    if options.method == "nearest":
-        repair = nearest_valid_inertia(inertial.I_BBcm_I)
-        fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before)
-        return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
-    if options.method == "balance":
-        repair = balanced_inertia(inertial.I_BBcm_I)
-        fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before)
+    if options.method != "geometry":
+        repair = (nearest_valid_inertia if options.method == "nearest" else balanced_inertia)(
+            inertial.I_BBcm_I
+        )
+        available: ShapeSource | None = (
+            "collision" if link.collisions else "visual" if link.visuals else None
+        )
+        fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before,
+                      geometry_available=available)
         return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
     V, centroid, G, note = _solid(link, shapes)
     mass_before = mass

@@ -12,6 +12,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.record_base import Record
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.sdf.model_file import is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
 
 __all__ = ["FileEdit"]
@@ -32,7 +33,13 @@ class FileEdit(Record):
         cls, path: Path, model_paths: Sequence[str | Path], data: bytes | None = None
     ) -> FileEdit:
         """Reads ``path`` as SDF (errors name file and line) and prepares its bytes for edits;
-        ``data``: the bytes themselves (standard input, named ``path``), nothing read."""
+        ``data``: the bytes themselves (standard input, named ``path``), nothing read. A xacro
+        fragment (macros only, a nameless ``<robot>``) is refused as having nothing to edit
+        (:func:`~gzinertia.urdf.fragments.refuse_fragment`)."""
+        if data is None and is_xacro_path(path):
+            from gzinertia.urdf.fragments import refuse_fragment
+
+            refuse_fragment(path)
         old = read_file_bytes(path) if data is None else data
         doc = read_sdf_bytes(old, str(path), model_paths)
         return cls(path, model_paths, doc, old, XmlEditor(old, str(path)))

@@ -28,6 +28,7 @@ from numpy.typing import ArrayLike
 
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.record_base import ValueRecord
+from gzinertia.wording import vector
 
 if TYPE_CHECKING:
     from gzinertia.records import Geometry
@@ -61,7 +62,7 @@ def primitive_semi_axes(geometry: Geometry) -> Vec3 | None:
 
 
 def _fmt(v: ArrayLike) -> str:
-    return "(" + ", ".join(f"{x:.6g}" for x in np.asarray(v, dtype=float).ravel()) + ")"
+    return vector(np.asarray(v, dtype=float).ravel(), 6)
 
 
 def semi_axes_problem(semi_axes: ArrayLike, max_ratio: float | None = None) -> str | None:

@@ -78,7 +78,7 @@ from gzinertia.physics.shapes import solid_properties as geometry_solid
 from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry, LinkRecord
-from gzinertia.wording import bounded
+from gzinertia.wording import bounded, vector
 
 __all__ = [
     "DEFAULT_FIT",
@@ -100,12 +100,31 @@ DEFAULT_FIT: FitMethod = "volume"
 
 def _explicit_hint() -> str:
     return option("explicit_ellipsoid")
-_HINT_FROM_INERTIA = f"use the 'inertia' fit or give the ellipsoid with {_explicit_hint()}"
-_HINT_FROM_COLLISIONS = f"use the 'volume' fit (from the collisions) or {_explicit_hint()}"
 
 
 class FitError(GzInertiaError):
-    """A link (or explicit input) that the requested ellipsoid fit cannot handle."""
+    """A link (or explicit input) that the requested ellipsoid fit cannot handle.
+
+    ``problem``: the message without its advice; ``fallback``: the fit that does not need what
+    this one lacked (``"inertia"`` when the collisions cannot be fitted, ``"volume"`` when the
+    inertia cannot), ``None`` when no other fit helps. A command that has no explicit ellipsoid
+    (``plot``) words its own advice from these."""
+
+    def __init__(self, message: str, *, problem: str | None = None,
+                 fallback: FitMethod | None = None) -> None:
+        super().__init__(message)
+        self.problem = message if problem is None else problem
+        self.fallback = fallback
+
+
+def _unfit(problem: str, fallback: FitMethod) -> FitError:
+    """``problem``, advising the ``fallback`` fit or an explicit ellipsoid (spelled when raised,
+    so as the caller's interface spells options: :func:`gzinertia.options.option`)."""
+    if fallback == "inertia":
+        hint = f"use the 'inertia' fit or give the ellipsoid with {_explicit_hint()}"
+    else:
+        hint = f"use the 'volume' fit (from the collisions) or {_explicit_hint()}"
+    return FitError(f"{problem}; {hint}", problem=problem, fallback=fallback)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -244,7 +263,7 @@ def _check_semi_axes(semi_axes: Vec3, what: str) -> str | None:
 
 
 def _fmt(v: ArrayLike) -> str:
-    return "(" + ", ".join(f"{x:.6g}" for x in np.asarray(v, dtype=float).ravel()) + ")"
+    return vector(np.asarray(v, dtype=float).ravel(), 6)
 
 
 def _collision_label(c: Collision) -> str:
@@ -254,29 +273,26 @@ def _collision_label(c: Collision) -> str:
 def _usable_collisions(link: LinkRecord, method: FitMethod) -> tuple[Collision, ...]:
     """The link's collisions, or a :class:`FitError` if it has none or one without a volume."""
     if not link.collisions:
-        raise FitError(
-            f"{_where(link)} has no <collision> to fit the {method} ellipsoid to; "
-            f"{_HINT_FROM_INERTIA}"
-        )
+        raise _unfit(f"{_where(link)} has no <collision> to fit the {method} ellipsoid to",
+                     "inertia")
     for c in link.collisions:
         kind = c.geometry.kind
         if kind in ("plane", "heightmap", "other"):
             shape = "an unsupported geometry" if kind == "other" else f"a {kind}"
-            raise FitError(
+            raise _unfit(
                 f"{_where(link)}: {_collision_label(c)} is {shape}, which displaces no finite "
-                f"volume of fluid; {_HINT_FROM_INERTIA}"
+                "volume of fluid", "inertia",
             )
         if kind == "mesh" and c.geometry.mesh_path is None:
-            raise FitError(
+            raise _unfit(
                 f"{_where(link)}: {_collision_label(c)}: mesh {c.geometry.mesh_uri!r} did not "
-                f"resolve to a file (set GZ_SIM_RESOURCE_PATH or pass the model path); "
-                f"{_HINT_FROM_INERTIA}"
+                "resolve to a file (set GZ_SIM_RESOURCE_PATH or pass the model path)", "inertia",
             )
     return link.collisions
 
 
 def _shape_error(link: LinkRecord, c: Collision, exc: ShapeError) -> FitError:
-    return FitError(f"{_where(link)}: {_collision_label(c)}: {exc}; {_HINT_FROM_INERTIA}")
+    return _unfit(f"{_where(link)}: {_collision_label(c)}: {exc}", "inertia")
 
 
 def _approximations(notes: Sequence[tuple[Collision, str | None]]) -> str | None:
@@ -348,7 +364,7 @@ def _mujoco_fit(link: LinkRecord) -> EllipsoidFit:
             raise _shape_error(link, c, exc) from exc
         problem = _check_semi_axes(semi_axes, f"the MuJoCo ellipsoid of {_collision_label(c)}")
         if problem:
-            raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
+            raise _unfit(f"{_where(link)}: {problem}", "inertia")
         ellipsoids.append(PosedEllipsoid(semi_axes, c.X_BC @ X_CE, c.name))
         notes.append((c, note))
     n = len(ellipsoids)
@@ -418,7 +434,7 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
             what = f"the volume-equivalent ellipsoid of collision(s) {names}"
         problem = _check_semi_axes(semi_axes, what)
         if problem:
-            raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_INERTIA}")
+            raise _unfit(f"{_where(link)}: {problem}", "inertia")
         label = None if len(bodies) == 1 else "+".join(collisions[i].name for i in body)
         ellipsoids.append(PosedEllipsoid(semi_axes, X_BE, label))
     n = len(collisions)
@@ -458,28 +474,27 @@ def _inertia_fit(link: LinkRecord) -> EllipsoidFit:
     elif not (np.isfinite(inertial.mass) and inertial.mass > 0.0):
         problem = f"has mass {inertial.mass:g} kg; the inertia fit needs a positive mass"
     if problem:
-        raise FitError(f"{_where(link)} {problem}; {_HINT_FROM_COLLISIONS}")
+        raise _unfit(f"{_where(link)} {problem}", "volume")
     I_BBcm_B = inertial.I_BBcm_B
     if not np.all(np.isfinite(I_BBcm_B)):
-        raise FitError(f"{_where(link)} has a non-finite inertia; {_HINT_FROM_COLLISIONS}")
+        raise _unfit(f"{_where(link)} has a non-finite inertia", "volume")
     moments, R_BP = _principal_frame(I_BBcm_B)
     # λ₁ + λ₂ - λ₃ is 2m/5·c² for the smallest semi-axis c: below rounding it is a flat disk
     margin, noise = triangle_margin(moments), 16.0 * DBL_EPSILON * float(np.sum(moments))
     if margin < -noise:
-        raise FitError(
+        raise _unfit(
             f"{_where(link)}: its principal moments {_fmt(moments)} kg·m² violate the triangle "
-            f"inequality, so no solid ellipsoid has them; {_HINT_FROM_COLLISIONS}"
+            "inequality, so no solid ellipsoid has them", "volume",
         )
     if margin <= noise:
-        raise FitError(
+        raise _unfit(
             f"{_where(link)}: the equivalent solid ellipsoid of its inertia is degenerate: "
-            f"principal moments {_fmt(moments)} kg·m² give a flat disk (λ₁ + λ₂ = λ₃); "
-            f"{_HINT_FROM_COLLISIONS}"
+            f"principal moments {_fmt(moments)} kg·m² give a flat disk (λ₁ + λ₂ = λ₃)", "volume",
         )
     semi_axes = equivalent_ellipsoid_semi_axes(inertial.mass, moments)
     problem = _check_semi_axes(semi_axes, "the equivalent solid ellipsoid of its inertia")
     if problem:
-        raise FitError(f"{_where(link)}: {problem}; {_HINT_FROM_COLLISIONS}")
+        raise _unfit(f"{_where(link)}: {problem}", "volume")
     semi_axes, R_BE = _nearest_to_link(semi_axes, R_BP)
     return EllipsoidFit(
         "inertia",

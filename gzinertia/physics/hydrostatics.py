@@ -5,8 +5,10 @@ What Gazebo does (gz-sim ``src/systems/buoyancy/Buoyancy.cc``, gz-math shapes, g
 
 * **Volume of a link** (uniform fluid): the sum over its collisions of each geometry's volume:
   primitives exactly (box, sphere, cylinder, capsule, ellipsoid, cone); a mesh by gz-common's
-  ``Mesh::Volume``, the absolute signed-tetrahedron sum of the file's triangles **without**
-  ``<scale>``; planes, heightmaps and unknown shapes count 0.
+  ``Mesh::Volume``: the sum over the file's submeshes (OBJ groups and materials, COLLADA
+  ``<triangles>`` blocks; one for STL) of each one's absolute signed-tetrahedron sum,
+  **without** ``<scale>`` (:func:`gazebo_mesh_volume`); planes, heightmaps and unknown shapes
+  count 0.
 * **Centre of volume of a link**: ``Σ V_c·p_BoCo_B / Σ V_c``, each collision weighted at its
   **origin** Co (not its centroid): exact for the centred primitives, wrong for a cone (its
   centroid is a quarter of its length below its origin) and for a mesh whose centroid is not at
@@ -60,6 +62,13 @@ class CollisionVolume(ValueRecord):
     volume: float | None
     p_BoCv_B: Vec3 | None
     note: str | None = None
+    #: How many submeshes gz-common builds from a mesh file (:func:`gazebo_submesh_volumes`;
+    #: Gazebo's volume sums their absolute volumes); 1 for other shapes.
+    submeshes: int = 1
+    #: The mesh file (``None`` for other shapes, or a mesh that did not resolve) and whether
+    #: its ``<scale>`` is not 1 (Gazebo's volume ignores it).
+    mesh_path: str | None = None
+    scaled: bool = False
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -108,15 +117,38 @@ class LinkHydrostatics(ValueRecord):
 
 
 @functools.lru_cache(maxsize=64)
-def gazebo_mesh_volume(path: str) -> float:
-    """gz-common's ``Mesh::Volume``: ``|Σ v1·(v2×v3)/6|`` over the file's triangles, unscaled;
-    computed once per file and process, as the mesh itself is read
-    (:func:`gzinertia.physics.shapes.load_mesh`): the audit's screen of the models that may hover
-    and their hydrostatics both need it."""
-    from gzinertia.physics.shapes import load_mesh
+def gazebo_submesh_volumes(path: str) -> tuple[float, ...]:
+    """Each submesh's ``SubMesh::Volume`` as gz-common computes it: ``|Σ v1·(v2×v3)/6|`` over
+    the submesh's triangles, in the file's units, unscaled; one per submesh of the file as
+    gz-common's loaders split it (:func:`gzinertia.mesh_submeshes.gazebo_submeshes`: OBJ
+    groups and materials, COLLADA ``<triangles>`` blocks, STL one). Computed once per file and
+    process; the file is first read as every mesh is
+    (:func:`gzinertia.physics.shapes.load_mesh`), so a file that is not read raises the same
+    :class:`~gzinertia.physics.shapes.ShapeError`.
 
-    mesh = load_mesh(path, (1.0, 1.0, 1.0))
-    return abs(signed_volume(np.asarray(mesh.vertices)[np.asarray(mesh.faces)]))
+    This is gz-common since #877 (commit 252093cf, 2026-08-20: "fix Volume() for meshes offset
+    from the origin"); before it ``SubMesh::Volume`` summed ``|v1·(v2×v3)/6|`` per triangle,
+    which counts a closed mesh whose origin lies outside it more than once. gz-sim's Buoyancy
+    system takes ``Mesh::Volume`` (:func:`gazebo_mesh_volume`)."""
+    from gzinertia.mesh_files import MeshFileError
+    from gzinertia.mesh_submeshes import gazebo_submeshes
+    from gzinertia.physics.shapes import ShapeError, load_mesh
+
+    load_mesh(path, (1.0, 1.0, 1.0))
+    try:
+        return tuple(abs(signed_volume(t)) for t in gazebo_submeshes(path))
+    except MeshFileError as exc:
+        raise ShapeError(str(exc)) from None
+
+
+def gazebo_mesh_volume(path: str) -> float:
+    """gz-common's ``Mesh::Volume`` (``graphics/src/Mesh.cc``), which gz-sim's Buoyancy system
+    takes for a mesh collision: the sum over the file's submeshes of each one's absolute
+    signed volume (:func:`gazebo_submesh_volumes`), unscaled. It equals the solid's volume
+    for a closed mesh of one submesh; split into several (OBJ groups, COLLADA blocks) whose
+    pieces are not closed, it counts what the pieces' signed volumes about the file's origin
+    add, which is more than the solid when the origin lies outside it."""
+    return float(sum(gazebo_submesh_volumes(path)))
 
 
 def signed_volume(triangles: Any) -> float:
@@ -142,17 +174,49 @@ def collision_volume(collision: Collision) -> CollisionVolume:
             note = solid.approximation
     except ShapeError as exc:
         volume, p_exact, note = None, None, str(exc)
+    submeshes = 1
     if geometry.kind in GRADED_SHAPES:
         volume_gz = volume or 0.0
     elif geometry.kind == "mesh" and geometry.mesh_path is not None:
         try:
-            volume_gz = gazebo_mesh_volume(geometry.mesh_path)
+            parts = gazebo_submesh_volumes(geometry.mesh_path)
+            volume_gz, submeshes = float(sum(parts)), len(parts)
         except ShapeError as exc:
             volume_gz, note = 0.0, str(exc)
     else:
         volume_gz = 0.0  # plane (ignored), heightmap and unknown shapes (Gazebo: unsupported)
     return CollisionVolume(collision.name, geometry.kind, volume_gz, p_BoCo_B, volume, p_exact,
-                           note)
+                           note, submeshes, geometry.mesh_path,
+                           geometry.kind == "mesh" and tuple(geometry.scale) != (1.0, 1.0, 1.0))
+
+
+#: Relative difference between a collision's Gazebo volume and its solid's that
+#: :func:`gazebo_volume_causes` explains.
+CAUSE_TOLERANCE = 1e-9
+
+
+def gazebo_volume_causes(collisions: Sequence[CollisionVolume]) -> list[str]:
+    """Why Gazebo's volume of these mesh collisions differs from their solids' (one phrase per
+    collision whose volumes differ): the per-submesh sum (:func:`gazebo_mesh_volume`) and the
+    ignored ``<scale>``. Shared by ``hydrostatics`` and the audit (GZI305)."""
+    out = []
+    for c in collisions:
+        if c.kind != "mesh" or c.volume is None or not (
+                abs(c.volume_gz - c.volume) > CAUSE_TOLERANCE * c.volume):
+            continue
+        causes = []
+        if c.submeshes > 1:
+            from pathlib import PurePath
+
+            name = PurePath(c.mesh_path or "").name
+            causes.append(f"gz-common's Mesh::Volume sums |volume| over the {c.submeshes} "
+                          f"submeshes of {name} (OBJ groups or materials, COLLADA <triangles> "
+                          "blocks), counting open pieces about the file's origin")
+        if c.scaled:
+            causes.append("its <scale> ignored")
+        if causes:
+            out.append(f"{c.name}: {' and '.join(causes)}")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -484,6 +548,9 @@ class ModelHydrostatics(ValueRecord):
     links: tuple[LinkHydrostatics, ...]
     g_W: Vec3
     X_WM: Pose | None
+    #: The fluid's density when it is uniform (kg/m³), ``None`` in a graded world: then
+    #: :attr:`fluid_density` is that density exactly, not the round trip through the forces.
+    uniform_density: float | None = None
 
     @property
     def mass(self) -> float:
@@ -535,10 +602,13 @@ class ModelHydrostatics(ValueRecord):
 
     @property
     def fluid_density(self) -> float:
-        """``buoyancy / (g·volume)`` (kg/m³): the density the buoyancy corresponds to (NaN
-        without volume)."""
+        """The density the buoyancy corresponds to (kg/m³; NaN without volume): in a uniform
+        fluid the fluid's own (:attr:`uniform_density`), in a graded one ``buoyancy /
+        (g·volume)``, the layers' mix."""
         d = self.g * self.volume
-        return self.buoyancy / d if d > 0 else math.nan
+        if not d > 0:
+            return math.nan
+        return self.uniform_density if self.uniform_density is not None else self.buoyancy / d
 
     @property
     def net(self) -> float:
@@ -611,7 +681,8 @@ class ModelHydrostatics(ValueRecord):
             groups.setdefault(link.body or self.name, []).append(link)
         if len(groups) == 1:
             return (self,)
-        return tuple(ModelHydrostatics(name, tuple(group), self.g_W, self.X_WM)
+        return tuple(ModelHydrostatics(name, tuple(group), self.g_W, self.X_WM,
+                                       self.uniform_density)
                      for name, group in groups.items())
 
     def in_model_frame(self, p_W: Any) -> Vec3 | None:
@@ -637,5 +708,6 @@ def model_hydrostatics(
         groups.setdefault(top_model(link), []).append(link_hydrostatics(link, fluid))
     poses = model_poses or {}
     g_W = np.asarray(fluid.g_W, dtype=float)
-    return [ModelHydrostatics(name, tuple(group), g_W, poses.get(name))
+    uniform = fluid.density if fluid.kind == "uniform" else None
+    return [ModelHydrostatics(name, tuple(group), g_W, poses.get(name), uniform)
             for name, group in groups.items()]

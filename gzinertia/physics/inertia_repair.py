@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -117,6 +118,33 @@ def project_moments(principal_moments: ArrayLike, eps: float) -> Vec3:
     return best
 
 
+#: The two faces of the valid set a moment triple can sit on: a moment of 0 (all mass on a line
+#: through the centre of mass: a rod) or ``λ_i + λ_j = λ_k`` (all mass in a plane: a flat plate).
+Boundary = Literal["rod", "flat plate"]
+
+#: How close to a face, in units of :func:`validity_margin`, counts as on it: a repair lands at
+#: one margin from the face; written values are rounded within half of it
+#: (:func:`gzinertia.edit.fix.written_inertia`).
+BOUNDARY_MARGINS = 4.0
+
+
+def validity_boundary(principal_moments: ArrayLike) -> Boundary | None:
+    """``"rod"`` when the smallest moment, ``"flat plate"`` when ``λ_i + λ_j - λ_k`` (some
+    order), is within :data:`BOUNDARY_MARGINS` validity margins of 0: a valid inertia that only a
+    degenerate body (no extent along one axis, or none out of one plane) has; ``None`` otherwise
+    (any order of the moments, about the centre of mass)."""
+    lam = np.asarray(principal_moments, dtype=float).reshape(3)
+    if not np.all(np.isfinite(lam)):
+        return None
+    limit = BOUNDARY_MARGINS * validity_margin(lam)
+    sides = CONSTRAINTS @ lam
+    if float(np.min(sides[:3])) <= limit:
+        return "rod"
+    if float(np.min(sides[3:])) <= limit:
+        return "flat plate"
+    return None
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class InertiaRepair(ValueRecord):
     """A repaired rotational inertia about Bcm and what changed.
@@ -139,6 +167,21 @@ class InertiaRepair(ValueRecord):
         moment, so a moment written as 0 has a finite change)."""
         scale = max(float(np.max(np.abs(self.moments_before))), 1e-300)
         return (self.moments_after - self.moments_before) / scale
+
+    @property
+    def moment_change(self) -> Vec3:
+        """``(λ'_i - λ_i) / |λ_i|`` per principal axis: each moment's change relative to its own
+        written value (NaN for a moment written as 0, whose change has no relative size)."""
+        scale = np.abs(self.moments_before)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            change = (self.moments_after - self.moments_before) / scale
+        return np.where(scale > 0.0, change, np.nan)
+
+    @property
+    def boundary(self) -> Boundary | None:
+        """Where the repaired inertia sits on the boundary of validity
+        (:func:`validity_boundary` of ``moments_after``), ``None`` inside it."""
+        return validity_boundary(self.moments_after)
 
     @property
     def frobenius_change(self) -> float:

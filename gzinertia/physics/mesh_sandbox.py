@@ -5,10 +5,14 @@ kernel's OOM killer, a memory or CPU limit is one line naming the file and the l
 
 The shapes are checked before (:mod:`gzinertia.physics.mesh_domain`: what the mesher is known to
 take); this is the second layer, for what nobody knew. The child is a fork of this process
-(:func:`gzinertia.sandbox.run_forked`: the modules are imported already, about 10 ms per link,
-``benchmarks/bench_bem.py --child``), or, where forking is unsafe (other threads running), a
-child of the helper process (:class:`gzinertia.sandbox.Helper`, started once), which runs the
-same step in the caller's environment and working folder. Limits:
+(:func:`gzinertia.sandbox.run_forked`: the modules are imported already) only where this
+process runs no other thread at all (:func:`gzinertia.sandbox.process_is_single_threaded`):
+a native thread pool that already ran here (manifold3d's, OpenMP's after a Capytaine solve,
+OpenBLAS's) does not exist in a forked child, and a child that calls into it may wait forever.
+Otherwise, which is the rule once numpy is imported, the child is forked from the helper process
+(:class:`gzinertia.sandbox.Helper`, started once), which imports the mesher's libraries without
+running them and runs the step in the caller's environment and working folder (about 10-25 ms
+per link, ``benchmarks/bench_bem.py --child``). Limits:
 :class:`gzinertia.limits.MesherLimits` (``GZINERTIA_MESH_SECONDS``,
 ``GZINERTIA_MESH_MAX_MEMORY``).
 """
@@ -29,7 +33,7 @@ from gzinertia.sandbox import (
     ChildOutcome,
     CpuLimitError,
     Helper,
-    fork_is_safe,
+    process_is_single_threaded,
     run_forked,
     serve_forever,
     signal_name,
@@ -120,10 +124,24 @@ def _resolve(target: str) -> Callable[..., Any]:
     return step  # type: ignore[no-any-return]
 
 
+_MESHER_MODULES = ("manifold3d", "fast_simplification", "trimesh", "scipy.spatial")
+
+
+def _import_the_mesher() -> None:
+    """In the helper: the libraries the steps use, imported once (importing starts none of
+    their thread pools), so that each child does not import them again (0.4 s a link)."""
+    for name in _MESHER_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # the child words what is missing
+            continue
+
+
 def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
     """One request in the helper: a forked, limited child runs the step in the caller's
     environment, working folder and spelling of options."""
     step = _resolve(request["target"])
+    _import_the_mesher()
     limits = MesherLimits(*request["limits"])
 
     def work() -> bytes:
@@ -158,13 +176,13 @@ def run_meshing(
     step: Callable[..., T], args: tuple[Any, ...], where: str, *, fork: bool | None = None
 ) -> T:
     """``step(*args)`` (a module-level function of gzinertia, its arguments picklable) in a
-    limited child process: forked from this one or, with ``fork=False`` (the default where
-    :func:`gzinertia.sandbox.fork_is_safe` says no), from the helper. A
+    limited child process: forked from this one (``fork=True``; the default only where
+    :func:`gzinertia.sandbox.process_is_single_threaded`) or from the helper. A
     :class:`~gzinertia.errors.GzInertiaError` it raises is raised here; a crash, a kill or a
     limit hit is a :class:`MeshingError` naming ``where``."""
     limits = MesherLimits.from_environment()
     child = limits
-    if fork if fork is not None else fork_is_safe():
+    if fork if fork is not None else process_is_single_threaded():
         outcome = run_forked(lambda: _payload(step, args), child, _cpu_message(limits))
     else:
         request = pickle.dumps({

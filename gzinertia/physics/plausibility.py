@@ -38,6 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.options import option
+from gzinertia.wording import number
 
 __all__ = [
     "ADDED_TO_RIGID_MAX",
@@ -60,7 +61,7 @@ ADDED_TO_RIGID_MAX = 100.0
 
 
 def _g(x: float) -> str:
-    return f"{x:.4g}"
+    return number(x)
 
 
 def density_warning(mass: float, volume: float, what: str) -> str | None:

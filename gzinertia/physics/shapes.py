@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import os
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -181,16 +182,22 @@ def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
 def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
     """The mesh file as a ``trimesh.Trimesh`` in metres after the per-axis ``<scale>`` (a
     :class:`ShapeError` when it cannot be read or holds no triangles). Each file is read once
-    per process (solids, fits, the audit's bounds and plots all need it); callers get their own
-    copy to modify."""
+    per process while it is unchanged (same inode, size and modification time: a process that
+    audits twice sees an edited mesh); callers get their own copy to modify."""
     from gzinertia.limits import MeshLimits
 
     limits = MeshLimits.from_environment()
-    return _read_mesh(path, tuple(float(v) for v in scale), limits).copy()
+    try:
+        st = os.stat(path)
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = None  # left to the reading, which says why
+    return _read_mesh(path, tuple(float(v) for v in scale), limits, stamp).copy()
 
 
 @functools.lru_cache(maxsize=64)
-def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits) -> Any:
+def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits,
+               stamp: tuple[int, int, int] | None = None) -> Any:
     import trimesh  # lazy: only meshes need it
 
     from gzinertia.mesh_files import MeshFileError, load_mesh_file

@@ -12,8 +12,13 @@ from typing import Any
 import numpy as np
 
 from gzinertia.physics.flotation import Flotation
-from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
+from gzinertia.physics.hydrostatics import (
+    LinkHydrostatics,
+    ModelHydrostatics,
+    gazebo_volume_causes,
+)
 from gzinertia.records import BuoyancyWorld
+from gzinertia.wording import number
 
 #: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
 DIFFERENCE_TOLERANCE = 1e-6
@@ -29,11 +34,16 @@ def _num(x: float) -> float | None:
     return float(x) if math.isfinite(float(x)) else None
 
 
-def fluid_summary(fluid: BuoyancyWorld, origin: str) -> dict[str, Any]:
+def fluid_summary(fluid: BuoyancyWorld, origin: str, buoyancy_system: str,
+                  caveat: str | None) -> dict[str, Any]:
     """The fluid as used: ``origin`` says where it came from (the plugin's file:line,
-    ``--density``/``--fluid``, or Gazebo's default)."""
+    ``--density``/``--fluid``, or the assumed 1000 kg/m³); ``buoyancy_system`` whether
+    Gazebo's Buoyancy system acts (``loaded``, ``absent``: Gazebo applies no buoyancy,
+    ``unknown``: a model file) and ``caveat`` what the numbers then mean."""
     return {
         "origin": origin,
+        "buoyancy_system": buoyancy_system,
+        "caveat": caveat,
         "kind": fluid.kind,
         "density": fluid.density,
         "layers": [{"above": h, "density": rho} for h, rho in fluid.layers],
@@ -57,6 +67,8 @@ def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
     f, fe = float(np.linalg.norm(link.f_W)), float(np.linalg.norm(link.f_W_exact))
     if abs(f - fe) > DIFFERENCE_TOLERANCE * max(fe, 1e-300):
         out.append(f"{link.name}: Gazebo's buoyancy {f:.6g} N, {kind} {fe:.6g} N")
+    for cause in gazebo_volume_causes(link.collisions):
+        out.append(f"{link.name}::{cause}")
     for c in link.collisions:
         if c.note:
             out.append(f"{link.name}::{c.name}: {c.note}")
@@ -70,6 +82,22 @@ def volume_kind(link: LinkHydrostatics) -> str:
     from gzinertia.physics.mesh_body import approximated
 
     return "approximate" if any(approximated(c.note) for c in link.collisions) else "exact"
+
+
+def _side_by_side(gazebo: float, exact: float) -> dict[str, float | None]:
+    """Gazebo's value, the exact one, ``gazebo - exact`` and that relative to the exact one
+    (``None`` when the exact one is zero)."""
+    difference = gazebo - exact
+    return {"gazebo": _num(gazebo), "exact": _num(exact), "difference": _num(difference),
+            "relative": _num(difference / exact) if exact != 0 else None}
+
+
+def gazebo_vs_exact(model: ModelHydrostatics) -> dict[str, dict[str, float | None]]:
+    """The ``gazebo_vs_exact`` entry of a model or body (docs/hydrostatics.md): its displaced
+    volume (m³, enabled links) and buoyancy (N, along up) as Gazebo's Buoyancy system computes
+    them and by exact geometry, side by side with their difference."""
+    return {"volume": _side_by_side(model.volume, model.volume_exact),
+            "buoyancy": _side_by_side(model.buoyancy, model.buoyancy_exact)}
 
 
 def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
@@ -123,6 +151,7 @@ def model_summary(model: ModelHydrostatics) -> dict[str, Any]:
         "restoring_stiffness": _num(model.restoring_stiffness),
         "links": [link_summary(link, up) for link in model.links],
         "differences": differences,
+        "gazebo_vs_exact": gazebo_vs_exact(model),
         "bodies": [body_summary(body) for body in model.bodies],
     }
 
@@ -150,6 +179,7 @@ def body_summary(body: ModelHydrostatics) -> dict[str, Any]:
         "p_BG_W": _vec(body.p_BG_W),
         "righting_moment_W": _vec(body.righting_moment_W),
         "restoring_stiffness": _num(body.restoring_stiffness),
+        "gazebo_vs_exact": gazebo_vs_exact(body),
     }
 
 
@@ -169,14 +199,41 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
     }
 
 
-def _fmt(v: Any) -> str:
+def _fmt(v: Any, unit: str = "m", why: str = "undefined") -> str:
+    """A point or vector with its unit; ``why`` in place of one with an undefined entry
+    (``null`` in the JSON): the text never prints ``nan``."""
     if v is None:
         return "-"
-    return "(" + ", ".join("nan" if x is None else f"{x:.4g}" for x in v) + ")"
+    if any(x is None for x in v):
+        return why
+    return "(" + ", ".join(number(x) for x in v) + f") {unit}"
 
 
-def _scalar(x: float | None) -> str:
-    return "-" if x is None else f"{x:.4g}"
+def _scalar(x: float | None, why: str = "-", unit: str = "") -> str:
+    return why if x is None else f"{number(x)}{unit}"
+
+
+def _undefined(m: dict[str, Any]) -> tuple[str, str]:
+    """Why the centre of mass and the centre of buoyancy of a model or body are undefined."""
+    no_g = "undefined: zero mass"
+    if m["volume"] == 0.0:
+        return no_g, "undefined: zero volume"
+    return no_g, "undefined: no buoyancy acts"
+
+
+def _centres_line(m: dict[str, Any], indent: str) -> str:
+    """``G ..., B ... (world)``; an undefined centre says why."""
+    why_g, why_b = _undefined(m)
+    return (f"{indent}G {_fmt(m['p_WG'], 'm', why_g)}, B {_fmt(m['p_WB'], 'm', why_b)} "
+            "(world)")
+
+
+def _stiffness(m: dict[str, Any]) -> str:
+    """The restoring stiffness, or why it is undefined."""
+    _, why_b = _undefined(m)
+    why = (f"undefined: {why_b.removeprefix('undefined: ')}, no centre of buoyancy"
+           if any(x is None for x in m["p_WB"]) else "undefined: zero mass, no centre of mass")
+    return _scalar(m["restoring_stiffness"], why, " N m/rad")
 
 
 def _state(m: dict[str, Any]) -> str:
@@ -184,8 +241,9 @@ def _state(m: dict[str, Any]) -> str:
     return "hovers" if neutral else "rises" if m["net"] > 0 else "sinks"
 
 
-def _body_lines(b: dict[str, Any]) -> list[str]:
-    """A free body of a model of several (docs/hydrostatics.md)."""
+def _body_lines(b: dict[str, Any], when: str) -> list[str]:
+    """A free body of a model of several (docs/hydrostatics.md); ``when``: the condition its
+    state holds under (no Buoyancy system, or an assumed one)."""
     net_pct = b["net_percent"]
     state = ("held by a joint to the world (the joint takes the net force)"
              if b["anchored"] and not b["static"]
@@ -195,9 +253,8 @@ def _body_lines(b: dict[str, Any]) -> list[str]:
         f"  body {b['name']}{links}: mass {b['mass']:.6g} kg, volume "
         f"{b['volume']:.6g} m^3, buoyancy {b['buoyancy']:.6g} N, weight {b['weight']:.6g} N, "
         f"net {b['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
-        f"{state}",
-        f"    G {_fmt(b['p_WG'])} m, B {_fmt(b['p_WB'])} m (world); restoring stiffness "
-        f"{_scalar(b['restoring_stiffness'])} N m/rad",
+        f"{state}{when}",
+        f"{_centres_line(b, '    ')}; restoring stiffness {_stiffness(b)}",
     ]
     lines.extend(_flotation_lines(b.get("flotation"), "    "))
     return lines
@@ -206,12 +263,13 @@ def _body_lines(b: dict[str, Any]) -> list[str]:
 def _flotation_lines(fl: dict[str, Any] | None, indent: str) -> list[str]:
     lines: list[str] = []
     if fl is not None and not fl["floats"]:
-        lines.append(f"{indent}surface at z = {fl['z_surface']:g}: the hull cannot carry the "
-                     "weight with any part dry (neutral or heavier): no waterline")
+        lines.append(f"{indent}surface at z = {number(fl['z_surface'], 6)}: the hull cannot carry "
+                     "the weight with any part dry (neutral or heavier): no waterline")
     elif fl is not None:
+        heave, roll, pitch = (fl[k] + 0.0 for k in ("heave", "roll", "pitch"))  # never -0
         lines.append(
-            f"{indent}floating at z = {fl['z_surface']:g}: heave {fl['heave']:+.4g} m, roll "
-            f"{fl['roll']:+.4g} rad, pitch {fl['pitch']:+.4g} rad from the file's pose"
+            f"{indent}floating at z = {number(fl['z_surface'], 6)}: heave {heave:+.4g} m, roll "
+            f"{roll:+.4g} rad, pitch {pitch:+.4g} rad from the file's pose"
             f"{'' if fl['converged'] else ' (no trim found: level, heave only)'}; draft "
             f"{fl['draft']:.4g} m, "
             f"waterplane {fl['waterplane_area']:.4g} m^2"
@@ -225,6 +283,19 @@ def _flotation_lines(fl: dict[str, Any] | None, indent: str) -> list[str]:
     return lines
 
 
+def _side_by_side_lines(entry: dict[str, Any], indent: str) -> list[str]:
+    """Gazebo's volume and buoyancy beside the exact ones, when they differ."""
+    volume, buoyancy = entry["volume"], entry["buoyancy"]
+    if volume["difference"] is None or abs(volume["difference"]) <= DIFFERENCE_TOLERANCE * max(
+            abs(volume["exact"] or 0.0), 1e-300):
+        return []
+    relative = volume["relative"]
+    percent = "" if relative is None else f" ({100 * relative:+.3g} %)"
+    return [f"{indent}volume: Gazebo {volume['gazebo']:.6g} m^3, exact {volume['exact']:.6g} "
+            f"m^3, difference {volume['difference']:+.6g} m^3{percent}; buoyancy: Gazebo "
+            f"{_scalar(buoyancy['gazebo'])} N, exact {_scalar(buoyancy['exact'])} N"]
+
+
 def render_text(summary: dict[str, Any]) -> str:
     """The summary as plain text, one block per model."""
     fluid = summary["fluid"]
@@ -235,6 +306,11 @@ def render_text(summary: dict[str, Any]) -> str:
         layers = ", ".join(f"{x['density']:g} above z={x['above']:g}" for x in fluid["layers"])
         lines.append(f"fluid: graded, {fluid['density']:g} kg/m^3 below"
                      f"{', ' + layers if layers else ''} ({fluid['origin']})")
+    if fluid.get("caveat"):
+        lines.append(f"  {fluid['caveat']}")
+    when = {"absent": " (if a Buoyancy system were added)",
+            "unknown": " (in a world with that Buoyancy system)"}.get(
+        fluid.get("buoyancy_system", "loaded"), "")
     for m in summary["models"]:
         lines.append("")
         net_pct = m["net_percent"]
@@ -247,14 +323,17 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.append(
             f"  buoyancy {m['buoyancy']:.6g} N, weight {m['weight']:.6g} N, net "
             f"{m['net']:+.6g} N ({'-' if net_pct is None else f'{net_pct:+.3g}'} % of weight): "
-            f"{state}"
+            f"{state}{when}"
         )
-        lines.append(f"  G {_fmt(m['p_WG'])} m, B {_fmt(m['p_WB'])} m (world)")
+        lines.extend(_side_by_side_lines(m["gazebo_vs_exact"], "  "))
+        lines.append(_centres_line(m, "  "))
+        why_g, why_b = _undefined(m)
         if m["p_MG"] is not None:
-            lines.append(f"  G {_fmt(m['p_MG'])} m, B {_fmt(m['p_MB'])} m (model frame)")
-        lines.append(f"  BG {_fmt(m['p_BG_W'])} m; righting moment about G "
-                     f"{_fmt(m['righting_moment_W'])} N m; restoring stiffness "
-                     f"{_scalar(m['restoring_stiffness'])} N m/rad")
+            lines.append(f"  G {_fmt(m['p_MG'], 'm', why_g)}, B {_fmt(m['p_MB'], 'm', why_b)} "
+                         "(model frame)")
+        lines.append(f"  BG {_fmt(m['p_BG_W'])}; righting moment about G "
+                     f"{_fmt(m['righting_moment_W'], 'N m')}; restoring stiffness "
+                     f"{_stiffness(m)}")
         for link in m["links"]:
             off = "" if link["enabled"] else " (not enabled: no buoyancy)"
             lines.append(f"    {link['name']}: volume {link['volume']:.6g} m^3, B "
@@ -262,7 +341,7 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.extend(_flotation_lines(m.get("flotation"), "  "))
         if len(m["bodies"]) > 1:
             for b in m["bodies"]:
-                lines.extend(_body_lines(b))
+                lines.extend(_body_lines(b, when))
         for d in m["differences"]:
             lines.append(f"  differs from exact geometry: {d}")
     return "\n".join(lines)

@@ -3,10 +3,18 @@ shapes' outlines, the link origin's axes, the centre of mass, the equivalent ine
 the fluid ellipsoid used for added mass.
 
 Outlines are the convex hulls of each shape's projected surface points (exact for the convex SDF
-primitives; the silhouette's hull for meshes). An ellipsoid with shape matrix ``Q`` (axes in the
-drawing frame) projects onto the plane of coordinates ``(i, j)`` as the ellipse with shape matrix
-``Q[[i, j]][:, [i, j]]``, which is drawn exactly. One link is drawn in its own frame B; several
-links (``--link`` matching many, or none given) are drawn together in the world frame.
+primitives; for meshes, the hull of each separate piece: a catamaran's two pontoons in one file
+are two outlines, not one hull over the gap between them). An ellipsoid with shape matrix ``Q``
+(axes in the drawing frame) projects onto the plane of coordinates ``(i, j)`` as the ellipse
+with shape matrix ``Q[[i, j]][:, [i, j]]``, which is drawn exactly. One link is drawn in its own
+frame B; several links (``--link`` matching many, or none given) are drawn together in the world
+frame.
+
+Equivalent inertia ellipsoids of light links with a placeholder inertia can be metres across (a
+2 g thruster with 1e-3 kg·m² about each axis is an ellipsoid 2.2 m across): in a model's view
+each is drawn at most :data:`ELLIPSOID_CAP` of the model's extent, shape kept
+(:func:`scale_inertia_ellipsoids`), and the legend says how many were scaled; a chosen scale
+applies to all of them instead.
 """
 
 from __future__ import annotations
@@ -27,16 +35,20 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.records import Geometry, LinkRecord
 
 if TYPE_CHECKING:
-    from gzinertia.physics.fits import FitMethod
+    from gzinertia.physics.fits import FitError, FitMethod
 
 __all__ = [
     "AXIS_NAMES",
+    "ELLIPSOID_CAP",
     "VIEWS",
     "LinkDrawing",
     "figure",
     "link_drawing",
+    "model_extent",
     "render",
+    "scale_inertia_ellipsoids",
     "surface_in_frame",
+    "surface_pieces",
     "surface_points",
     "surface_trace",
 ]
@@ -45,6 +57,12 @@ __all__ = [
 VIEWS = ((0, 1, "top (x–y)"), (0, 2, "side (x–z)"), (1, 2, "front (y–z)"))
 AXIS_NAMES = "xyz"
 _RING = 48
+#: In a model's view, an equivalent inertia ellipsoid's largest semi-axis is drawn at most this
+#: fraction of the model's largest extent (outlines, origins and centres of mass). A uniform
+#: solid's ellipsoid reaches about 0.65 of its own extent (a cube: √(5/3)/2), so the inertia of
+#: a body that fills the model is drawn true; only larger ones (light links with placeholder
+#: inertias) are scaled down, and the legend says how many.
+ELLIPSOID_CAP = 0.75
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -112,11 +130,62 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
     return None
 
 
+def surface_pieces(geometry: Geometry) -> list[NDArray[np.float64]]:
+    """:func:`surface_points` split into the shape's separate pieces (in C): one for a
+    primitive, one per connected piece of a mesh (vertices shared by triangles, merged where
+    they coincide), each piece's convex hull vertices (its own vertices when flat); ``[]`` for
+    shapes with no outline."""
+    if geometry.kind != "mesh" or geometry.mesh_path is None:
+        pts = surface_points(geometry)
+        return [] if pts is None else [pts]
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from gzinertia.physics.shapes import load_mesh
+
+    try:
+        mesh = load_mesh(geometry.mesh_path, geometry.scale)
+    except GzInertiaError:
+        return []
+    vertices, index = np.unique(np.asarray(mesh.vertices, dtype=float), axis=0,
+                                return_inverse=True)
+    faces = index.reshape(-1)[np.asarray(mesh.faces)]
+    rows = np.concatenate([faces[:, 0], faces[:, 1]])
+    cols = np.concatenate([faces[:, 1], faces[:, 2]])
+    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(vertices),) * 2)
+    count, label = connected_components(graph, directed=False)
+    used = np.zeros(len(vertices), dtype=bool)
+    used[faces.ravel()] = True
+    return [_hull_points(vertices[(label == k) & used]) for k in range(count)
+            if np.any((label == k) & used)]
+
+
+def _hull_points(pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The vertices of the points' convex hull (the points themselves when flat or few)."""
+    from scipy.spatial import ConvexHull, QhullError
+
+    try:
+        return pts[ConvexHull(pts).vertices]
+    except (QhullError, ValueError):
+        return pts
+
+
 def _ellipse(centre: NDArray[np.float64], Q: NDArray[np.float64], i: int, j: int) -> Any:
     Q2 = Q[np.ix_([i, j], [i, j])]
     L = np.linalg.cholesky(Q2 + 1e-300 * np.eye(2))
     pts = _ring(96) @ L.T + centre[[i, j]]
     return np.vstack([pts, pts[:1]])
+
+
+def _fit_advice(exc: FitError) -> str:
+    """What a failed fit says in a picture's notes: the problem and the other ``--fit`` that
+    works without what this one lacked (a picture has no explicit ellipsoid to advise)."""
+    from gzinertia.options import option
+
+    if exc.fallback is None:
+        return exc.problem
+    source = "the inertia" if exc.fallback == "inertia" else "the collisions"
+    return f"{exc.problem}; {option('fit')} {exc.fallback} draws the ellipsoid of {source}"
 
 
 def link_drawing(
@@ -127,10 +196,8 @@ def link_drawing(
 
     outlines = []
     for c in link.collisions:
-        pts = surface_points(c.geometry)
-        if pts is not None:
-            X_FC = X_FB @ c.X_BC
-            outlines.append(pts @ X_FC.R.T + X_FC.p)
+        X_FC = X_FB @ c.X_BC
+        outlines += [pts @ X_FC.R.T + X_FC.p for pts in surface_pieces(c.geometry)]
     inertial = link.inertial
     p_FoBcm_F = X_FB.R @ inertial.p_BoBcm_B + X_FB.p
     inertia_ellipsoid = None
@@ -147,11 +214,58 @@ def link_drawing(
                 X_FE = X_FB @ e.X_FE
                 fluid.append((X_FE.p, X_FE.R @ np.diag(e.semi_axes**2) @ X_FE.R.T))
         except FitError as exc:
-            note = (note + "; " if note else "") + f"no fluid ellipsoid: {exc}"
+            note = (note + "; " if note else "") + f"no fluid ellipsoid: {_fit_advice(exc)}"
     return LinkDrawing(
         link.name, X_FB, tuple(outlines), p_FoBcm_F, inertia_ellipsoid, tuple(fluid),
         inertial.mass, note,
     )
+
+
+def model_extent(drawings: Sequence[LinkDrawing]) -> float:
+    """The largest extent (m) along x, y or z of the links' outlines, origins and centres of
+    mass in the drawing frame (ellipsoids left out): the size of what is drawn."""
+    pts = [d.X_FB.p[None, :] for d in drawings] + [o for d in drawings for o in d.outlines]
+    pts += [d.p_FoBcm_F[None, :] for d in drawings]
+    return float(np.max(np.ptp(np.vstack(pts), axis=0)))
+
+
+def scale_inertia_ellipsoids(
+    drawings: Sequence[LinkDrawing], scale: float | None
+) -> tuple[list[LinkDrawing], str]:
+    """The drawings with their equivalent inertia ellipsoids scaled about their centres, and
+    the legend's words for them. ``scale`` multiplies every semi-axis (``1``: true size);
+    ``None`` caps each ellipsoid's largest semi-axis at :data:`ELLIPSOID_CAP` of
+    :func:`model_extent` (shape kept; the others true size)."""
+    if scale is not None:
+        label = ("equivalent inertia ellipsoid (true size)" if scale == 1.0
+                 else f"equivalent inertia ellipsoid (× {scale:g})")
+        return [_scaled(d, scale) for d in drawings], label
+    limit = ELLIPSOID_CAP * model_extent(drawings)
+    out, capped, drawn = [], 0, 0
+    for d in drawings:
+        if d.inertia_ellipsoid is None:
+            out.append(d)
+            continue
+        drawn += 1
+        largest = float(np.sqrt(max(np.linalg.eigvalsh(d.inertia_ellipsoid[1]).max(), 0.0)))
+        if limit > 0.0 and largest > limit:
+            capped += 1
+            out.append(_scaled(d, limit / largest))
+        else:
+            out.append(d)
+    if not capped:
+        return out, "equivalent inertia ellipsoid (true size)"
+    return out, (f"equivalent inertia ellipsoid ({capped} of {drawn} scaled down to "
+                 f"{100 * ELLIPSOID_CAP:g} % of the model's extent)")
+
+
+def _scaled(d: LinkDrawing, scale: float) -> LinkDrawing:
+    from dataclasses import replace
+
+    if d.inertia_ellipsoid is None or scale == 1.0:
+        return d
+    centre, Q = d.inertia_ellipsoid
+    return replace(d, inertia_ellipsoid=(centre, Q * scale**2))
 
 
 def _draw_view(ax: Any, drawings: Sequence[LinkDrawing], i: int, j: int, title: str,
@@ -279,12 +393,14 @@ def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> None:
 
 
 def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
-           hydro: Sequence[HydroMarks | None] | None = None) -> None:
+           hydro: Sequence[HydroMarks | None] | None = None,
+           inertia_label: str = "equivalent inertia ellipsoid") -> None:
     """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg);
-    ``hydro``: per row, the centres of mass and buoyancy and the waterline to mark."""
+    ``hydro``: per row, the centres of mass and buoyancy and the waterline to mark;
+    ``inertia_label``: the legend's words for the inertia ellipsoids (their scale)."""
     if out.suffix.lower() not in (".png", ".svg"):
         raise GzInertiaError(f"{out}: the picture must be .png or .svg")
-    fig = figure(rows, hydro)
+    fig = figure(rows, hydro, inertia_label)
     import matplotlib.pyplot as plt
 
     fig.savefig(out, dpi=110, bbox_inches="tight")
@@ -292,7 +408,8 @@ def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
 
 
 def figure(rows: Sequence[tuple[str, Sequence[LinkDrawing]]],
-           hydro: Sequence[HydroMarks | None] | None = None) -> Any:
+           hydro: Sequence[HydroMarks | None] | None = None,
+           inertia_label: str = "equivalent inertia ellipsoid") -> Any:
     """The matplotlib ``Figure`` :func:`render` writes (the caller closes it). Marks of
     buoyancy carry a ``gid``: ``"G"``, ``"B"``, ``"waterline"``."""
     try:
@@ -322,7 +439,7 @@ def figure(rows: Sequence[tuple[str, Sequence[LinkDrawing]]],
         sub.suptitle(title, fontsize=10, fontweight="bold")
     legend = [
         Line2D([], [], color="0.35", lw=1.0, label="collision outline"),
-        Line2D([], [], color="tab:blue", ls="--", label="equivalent inertia ellipsoid"),
+        Line2D([], [], color="tab:blue", ls="--", label=inertia_label),
         Line2D([], [], color="tab:purple", label="fluid ellipsoid (added mass)"),
         Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="centre of mass"),
         Line2D([], [], color="tab:red", label="link axes x, y, z (red, green, blue)"),

@@ -8,6 +8,11 @@ What gz-sim's ``Buoyancy::Configure`` reads, the way it reads it:
   and ``<density>``: the fluid from that height up to the next one has that density. Layers
   are keyed by height: two at the same height keep the last one written (a ``std::map``).
 * neither: 1000 kg/m³ uniform (Gazebo warns).
+* no Buoyancy plugin at all: **no buoyancy**. gz-sim's default server configuration
+  (``include/gz/sim/server.config`` at gz-sim 93bbf3ed, 2026-07-02: the Physics,
+  UserCommands and SceneBroadcaster systems, loaded only for a world that names no plugin)
+  has no Buoyancy system, so a world that does not name one applies none; a model file does
+  not say which world it goes into (:func:`buoyancy_system_caveat`).
 * ``<enable>`` (repeatable): scoped names (without the world's) of links or models whose links
   get buoyancy; none means every link.
 
@@ -17,7 +22,7 @@ The world's ``<gravity>`` (default ``0 0 -9.8``) is the gravity both buoyancy an
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from lxml import etree
 
@@ -35,6 +40,38 @@ def is_buoyancy_plugin(elem: etree._Element) -> bool:
     name = (elem.get("name") or "").strip()
     filename = (elem.get("filename") or "").strip()
     return name.endswith("systems::Buoyancy") or "buoyancy-system" in filename
+
+
+#: Whether the Buoyancy system acts: ``"loaded"`` (the world names it), ``"absent"`` (a world
+#: that does not: Gazebo applies no buoyancy), ``"unknown"`` (a model file: its world is not
+#: known).
+BuoyancySystem = Literal["loaded", "absent", "unknown"]
+
+
+def buoyancy_system_caveat(state: BuoyancySystem, density: float) -> str | None:
+    """What a result computed in a fluid of ``density`` (kg/m³) means when the world loads no
+    Buoyancy system (``"absent"``) or is not known (``"unknown"``); ``None`` when it loads
+    one. The one wording of ``hydrostatics`` and the audit's flotation rules."""
+    if state == "absent":
+        return (f"no Buoyancy system: Gazebo applies no buoyancy; floating result shown as if "
+                f"a Buoyancy system with rho={density:g} kg/m^3 were added")
+    if state == "unknown":
+        return (f"a model file does not name its world: Gazebo applies buoyancy only in a world "
+                f"that loads the Buoyancy system; assumed one with rho={density:g} kg/m^3")
+    return None
+
+
+def buoyancy_system_of(
+    path: str | Path, root: etree._Element | None = None
+) -> tuple[BuoyancyWorld | None, BuoyancySystem]:
+    """The Buoyancy system of the file's world (:func:`read_buoyancy_world`) and whether it
+    acts (:data:`BuoyancySystem`); ``root`` as for :func:`read_buoyancy_world`."""
+    file = str(path)
+    root = parse_xml_file_shared(file) if root is None else root
+    fluid = read_buoyancy_world(file, root)
+    if fluid is not None:
+        return fluid, "loaded"
+    return None, "absent" if child(root, "world") is not None else "unknown"
 
 
 def read_world_gravity(world: etree._Element, file: str) -> tuple[float, float, float]:

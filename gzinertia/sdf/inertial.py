@@ -60,6 +60,31 @@ def _auto_notes(
     return notes
 
 
+def _read_mass(elem: etree._Element, file: str, notes: list[Note]) -> float:
+    """``<mass>``'s value as libsdformat reads it: the element's text, and the spec's default,
+    1 kg, when it has none (``<mass/>``, or URDF's ``<mass value="500"/>``: the attribute is
+    not read), which ``notes`` gets as ``mass-defaulted`` (``data``: ``attributes``, the
+    element's attributes as written, ``""`` when none, and ``value``, the ``value`` attribute,
+    when there is one)."""
+    if (elem.text or "").strip():
+        return parse_float(elem, file)
+    attrs = " ".join(f'{k!s}="{v!s}"' for k, v in elem.attrib.items())
+    value = elem.get("value")
+    said = f"<mass {attrs}/>" if attrs else "<mass> with no text"
+    notes.append(
+        Note(
+            "error" if attrs else "warning",
+            "mass-defaulted",
+            f"{said}: libsdformat reads the element's text only, so the spec's default mass "
+            f"of 1 kg applies"
+            + (f" (attributes {attrs} are URDF style and not read)" if attrs else ""),
+            SourceRef(file, line_of(elem)),
+            data={"attributes": attrs, **({} if value is None else {"value": value.strip()})},
+        )
+    )
+    return 1.0
+
+
 def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]]:
     """The link's ``<inertial>`` (or the spec default when absent) and what was noticed."""
     notes: list[Note] = []
@@ -80,7 +105,7 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     auto = attr_bool(elem, "auto", file)
     parts = first_children(elem)
     mass_elem = parts.get("mass")
-    mass = 1.0 if mass_elem is None else parse_float(mass_elem, file)
+    mass = 1.0 if mass_elem is None else _read_mass(mass_elem, file, notes)
 
     X_BI = IDENTITY_POSE
     poses = children(elem, "pose")

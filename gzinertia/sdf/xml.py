@@ -2,9 +2,10 @@
 
 * No external entities, no DTD loading, no network, no huge-tree mode: a hostile file cannot make
   the parser fetch anything or expand entities.
-* Undeclared namespace prefixes (``gz:type="..."``, ``<gz:anemometer>``), which libsdformat
-  accepts and strict XML rejects, are declared on the root element before parsing. The
-  declaration goes on the root's own line, so every line number stays that of the user's file.
+* What libsdformat's tinyxml2 accepts and strict XML rejects (undeclared namespace prefixes
+  such as ``gz:type="..."``, ``<ignition::corrected_offsets>``, ``--`` in a comment) is
+  rewritten as XML on the same lines before a second parse (:mod:`gzinertia.sdf.tinyxml`), so
+  every line number stays that of the user's file.
 * Comments are kept: the audit reads suppression comments and commented-out elements.
 * Limits with clear messages: files over 64 MiB (refused before they are read, see
   :mod:`gzinertia.safe_read`; FIFOs, devices and other non-regular files are never opened),
@@ -28,6 +29,7 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.safe_read import RefusedFileError, read_regular_file
+from gzinertia.sdf.tinyxml import LENIENT_ERRORS, declaration_first, tinyxml_readable
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -46,11 +48,8 @@ __all__ = [
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
-# Patterns of the rare paths (undeclared prefixes, errors): kept as text, compiled on first use
-# by re's cache (compiling them costs every command's start-up).
-_PREFIX_RE = rb"[<\s/]([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*"
-_DECLARED_RE = rb"xmlns:([A-Za-z_][\w.-]*)\s*="
-_ROOT_RE = rb"<(?![?!])[A-Za-z_][\w.:-]*"
+# Patterns of the rare paths (errors): kept as text, compiled on first use by re's cache
+# (compiling them costs every command's start-up).
 _DOCTYPE_RE = rb"<!DOCTYPE\b"
 _DEPTH_MSG = r"Excessive depth in document: (\d+)"
 
@@ -84,46 +83,22 @@ def _shared_parser() -> etree.XMLParser:
     return parser
 
 
-def _declare_missing_prefixes(data: bytes) -> bytes:
-    used = set(re.findall(_PREFIX_RE, data)) - {b"xml", b"xmlns"}
-    missing = sorted(used - set(re.findall(_DECLARED_RE, data)))
-    if not missing:
-        return data
-    root = re.search(_ROOT_RE, data)
-    if root is None:
-        return data
-    decl = b"".join(b' xmlns:%s="urn:gzinertia:undeclared:%s"' % (p, p) for p in missing)
-    return data[: root.end()] + decl + data[root.end() :]
-
-
-_LEADING_DECLARATION = re.compile(rb"^(\xef\xbb\xbf)?([ \t\r\n]+)(<\?xml[^>]*\?>)")
-
-
-def _declaration_first(data: bytes) -> bytes:
-    """Whitespace before ``<?xml ...?>`` (every ``erb`` render has it) moved after it:
-    libsdformat (tinyxml2) reads such files, XML does not. Every line keeps its number."""
-    match = _LEADING_DECLARATION.match(data)
-    if match is None:
-        return data
-    bom, blank, declaration = match.group(1) or b"", match.group(2), match.group(3)
-    return bom + declaration + blank + data[match.end() :]
-
-
 def parse_xml_bytes(data: bytes, name: str) -> etree._Element:
     """Parses ``data`` (named ``name`` in errors) and returns the root element."""
     if len(data) > MAX_FILE_BYTES:
         raise SdfError(name, None, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     if not data.strip():
         raise SdfError(name, None, "file is empty")
-    data = _declaration_first(data)
+    data = declaration_first(data)
     try:
         try:
             root = etree.fromstring(data, _shared_parser())
         except etree.XMLSyntaxError as exc:
-            if not (exc.msg or "").startswith("Namespace prefix"):
+            if not (exc.msg or "").startswith(LENIENT_ERRORS):
                 raise
-            # gz:/ignition: prefixes libsdformat accepts undeclared: declare them, parse again.
-            root = etree.fromstring(_declare_missing_prefixes(data), _shared_parser())
+            # What libsdformat's tinyxml2 reads (undeclared gz: prefixes, <ignition::...>,
+            # "--" in comments), rewritten as XML on the same lines: parse again.
+            root = etree.fromstring(tinyxml_readable(data), _shared_parser())
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
         msg = exc.msg or "malformed XML"

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 EXPLICIT_NOTE = (
     "the Hydrodynamics plugin applies this added mass explicitly (a force from the differenced "
@@ -80,6 +84,7 @@ def add_mass_urdf(
     pattern: str | None,
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> AddMassResult:
     """Computes each selected link's ellipsoid added mass and inserts its Hydrodynamics block
     (in memory: ``new``). A xacro file whose blocks cannot be placed literally is left as is
@@ -101,7 +106,7 @@ def add_mass_urdf(
 
     result, written = add_matrix_urdf(
         path, matrix_for=ellipsoid, pattern=pattern, package_paths=package_paths,
-        xacro_args=xacro_args,
+        xacro_args=xacro_args, xacro_policy=xacro_policy,
     )
     links = tuple(LinkAddedMass(link, fits[link.name], density, A) for link, A in written)
     return replace(result, links=links)
@@ -115,6 +120,7 @@ def add_matrix_urdf(
     package_paths: Sequence[str | Path] = (),
     xacro_args: Mapping[str, str] | None = None,
     single: bool = False,
+    xacro_policy: XacroPolicy | None = None,
 ) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
     """Inserts a Hydrodynamics block for each selected link of the URDF/xacro ``path`` with the
     matrix ``matrix_for`` gives (an ellipsoid fit, a BEM solve, an imported result), in memory:
@@ -124,9 +130,11 @@ def add_matrix_urdf(
     pattern must select exactly one link (``--from``). A xacro file whose blocks cannot be
     placed literally is left as is and the blocks are in the warnings; the edit is read back
     (each block must give ``A`` again) before it is returned."""
+    from gzinertia.urdf.fragments import refuse_fragment
     from gzinertia.urdf.reader import is_xacro, read_urdf_file
 
-    doc = read_urdf_file(path, package_paths, xacro_args=xacro_args)
+    refuse_fragment(path)
+    doc = read_urdf_file(path, package_paths, xacro_args=xacro_args, xacro_policy=xacro_policy)
     old = read_file_bytes(path)
     text = old.decode("utf-8")
     skipped: list[str] = []
@@ -178,7 +186,7 @@ def add_matrix_urdf(
             raise GzInertiaError(f"{path}: no literal </robot> to insert the <gazebo> blocks "
                                  "before; add them by hand:\n" + "".join(blocks))
         new = (text[:end] + "".join(blocks) + text[end:]).encode("utf-8")
-        _verify(path, new, results, package_paths, xacro_args)
+        _verify(path, new, results, package_paths, xacro_args, xacro_policy)
     notes = (EXPLICIT_NOTE,) if results else ()
     return (
         AddMassResult(path, old, new, (), tuple(skipped), tuple(warnings), notes),
@@ -240,6 +248,7 @@ def _verify(
     results: Sequence[tuple[LinkRecord, AddedMass]],
     package_paths: Sequence[str | Path],
     xacro_args: Mapping[str, str] | None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> None:
     """Reads the edited bytes back: each link's plugin must give ``-sym(D) = A`` to the ten
     digits written."""
@@ -250,7 +259,8 @@ def _verify(
 
         why = "reading the edited xacro back needs one, as its includes are relative"
         with temporary_copy(path, new, suffix=".xacro", why=why) as tmp:
-            after = read_urdf_file(tmp, package_paths, xacro_args=xacro_args)
+            after = read_urdf_file(tmp, package_paths, xacro_args=xacro_args,
+                                   xacro_policy=xacro_policy)
     else:
         after = read_urdf_bytes(new, str(path), package_paths)
     by_name = {r.name: r for r in after.links}

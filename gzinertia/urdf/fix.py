@@ -60,6 +60,7 @@ from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_expand import XacroExpansion
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = ["fix_urdf"]
 
@@ -78,7 +79,8 @@ class _Read(ValueRecord):
 
 
 def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
-            xacro_args: Mapping[str, str] | None, tree: str | None) -> XacroExpansion | None:
+            xacro_args: Mapping[str, str] | None, tree: str | None,
+            policy: XacroPolicy | None = None) -> XacroExpansion | None:
     """The xacro expansion ``data`` stands for (``None`` for plain URDF): expanded from a copy
     beside ``path`` when ``data`` is not the file as it is (so its relative includes resolve as
     the original's); places in the copy are reported as ``path``'s. ``tree``: the folder
@@ -90,13 +92,13 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     if not is_xacro(path):
         return None
     if data == read_file_bytes(path):  # the file as it is: expanded where it is
-        return expand_xacro_sourced(path, xacro_args, package_paths)
+        return expand_xacro_sourced(path, xacro_args, package_paths, policy=policy)
     # found by walking: beside the real file in the tree (its folder, links resolved)
     beside = path if tree is None else resolved_in_tree(path.absolute().parent, tree) / path.name
     why = "expanding the edited xacro needs one, as its includes are relative"
     with temporary_copy(beside, data, suffix=".xacro", root=tree, why=why) as tmp:
         try:
-            expansion = expand_xacro_sourced(tmp, xacro_args, package_paths)
+            expansion = expand_xacro_sourced(tmp, xacro_args, package_paths, policy=policy)
         except SdfError as exc:  # name the user's file, not the copy
             if exc.file == tmp:
                 raise SdfError(str(path), exc.line, exc.message) from None
@@ -113,13 +115,14 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
 
 
 def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
-          xacro_args: Mapping[str, str] | None, tree: str | None = None) -> _Read:
+          xacro_args: Mapping[str, str] | None, tree: str | None = None,
+          policy: XacroPolicy | None = None) -> _Read:
     from gzinertia.sdf.xml import parse_xml_bytes
     from gzinertia.urdf.lumping import convert
     from gzinertia.urdf.model import parse_robot
     from gzinertia.urdf.reader import read_urdf_bytes
 
-    expansion = _expand(path, data, package_paths, xacro_args, tree)
+    expansion = _expand(path, data, package_paths, xacro_args, tree, policy)
     urdf = data if expansion is None else expansion.text.encode("utf-8")
     places: dict[str, Any] = {}
     if expansion is not None:
@@ -149,6 +152,18 @@ def _number(text: str | None) -> float | None:
     return value if value is not None and np.isfinite(value) else None
 
 
+def _defines_link(elem: etree._Element, root: etree._Element) -> bool:
+    """Whether ``elem`` is a ``<link>`` URDF defines: a child of ``<robot>``, directly or
+    through xacro's own elements (a macro, a condition), and not one that a ``<gazebo>``
+    block's plugin parameters repeat (UUV Simulator's ``<plugin><link name="X">``)."""
+    parent = elem.getparent()
+    while parent is not None and parent is not root:
+        if parent.prefix != "xacro":
+            return False
+        parent = parent.getparent()
+    return True
+
+
 class _Writer:
     """Writes plans into the URDF/xacro source; what it cannot write literally is pending."""
 
@@ -160,7 +175,8 @@ class _Writer:
         # indexes built once (linear in the file): literal link names, property definitions
         self.links: dict[str, list[etree._Element]] = {}
         for e in self.editor.root.iter("link"):
-            self.links.setdefault((e.get("name") or "").strip(), []).append(e)
+            if _defines_link(e, self.editor.root):
+                self.links.setdefault((e.get("name") or "").strip(), []).append(e)
         self.properties: dict[str, int] = {}
         pattern = re.compile(r"<xacro:property\s[^>]*name\s*=\s*[\"']([^\"']+)[\"']")
         for i, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
@@ -300,19 +316,22 @@ def fix_urdf(
     xacro_args: Mapping[str, str] | None = None,
     *,
     tree: str | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> FixResult:
     """Repairs the selected links of a URDF or xacro file as ``options`` say (in memory).
     ``package_paths`` resolve ``package://`` and ``$(find)``. Repairs that cannot be written
     literally into a xacro are in ``pending`` (with where to write them). ``tree``: the folder
     ``path`` was found in by walking it (``audit --fix``), which the temporary copy a xacro's
     check needs stays in, through no link."""
+    from gzinertia.urdf.fragments import refuse_fragment
     from gzinertia.urdf.reader import is_xacro
 
     options.validate()
+    refuse_fragment(path, "fix")
     codes = set(options.codes())
     old = read_file_bytes(path)
     xacro = is_xacro(path)
-    state = _read(path, old, package_paths, xacro_args, tree)
+    state = _read(path, old, package_paths, xacro_args, tree, xacro_policy)
     found_own = _findings(state.own, options)
     found_lumped = _findings(state.lumped, options)
     plans: dict[str, _Plan] = {}
@@ -357,7 +376,7 @@ def fix_urdf(
         new = writer.editor.result()
         if new == old:
             return FixResult(path, old, new, (), tuple(skipped), tuple(writer.pending))
-        after = _read(path, new, package_paths, xacro_args, tree)
+        after = _read(path, new, package_paths, xacro_args, tree, xacro_policy)
         _verify(path, state.own, after.own, written)
         own_after = _findings(after.own, options)
         lumped_after = _findings(after.lumped, options)

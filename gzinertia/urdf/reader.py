@@ -20,10 +20,13 @@ from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import convert
 from gzinertia.urdf.model import parse_robot
+from gzinertia.urdf.ros_packages import duplicate_package_notes
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
+#: What a xacro file that expands to no link is (a library of macros).
+MACROS_ONLY = "xacro macros only: no <link> after expansion"
 #: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
 CONVERTED_SDF_VERSION = "1.9"
 #: Whether a path names a xacro file, or a URDF or xacro file (by suffix: one home,
@@ -60,25 +63,30 @@ def read_urdf_file(
 
         expansion = expand_xacro_sourced(name, xacro_args, package_paths, policy=xacro_policy)
         text = expansion.text
-        included = tuple(
-            Dependency("include", f, name, f if Path(f).is_file() else None)
-            for f in dict.fromkeys(expansion.includes)
-        )
+        from gzinertia.urdf.xacro_inputs import xacro_dependencies
+
+        included = tuple(xacro_dependencies(name, expansion.inputs))
         if _no_links(text):
             raise MacrosOnlyError(
-                name, None, "xacro macros only: no <link> after expansion (nothing to read; "
-                "audit the file that uses the macros)"
+                name, None, f"{MACROS_ONLY} (nothing to read; audit the file that uses the macros)",
+                dependencies=included,
             )
         doc = read_urdf_bytes(
             text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
         )
+        files = [name, *(f for f in dict.fromkeys(expansion.includes) if Path(f).is_file())]
+        duplicates = duplicate_package_notes(
+            ((f, read_file_bytes(f).decode("utf-8", "replace")) for f in files), package_paths)
         return replace(doc, dependencies=(*included, *doc.dependencies),
-                       notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults)))
-    return read_urdf_bytes(
-        read_file_bytes(name), name, package_paths, lump=lump, legacy=legacy, limits=limits
-    )
+                       notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults),
+                              *duplicates))
+    data = read_file_bytes(name)
+    doc = read_urdf_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits)
+    duplicates = duplicate_package_notes([(name, data.decode("utf-8", "replace"))],
+                                         package_paths)
+    return replace(doc, notes=(*doc.notes, *duplicates)) if duplicates else doc
 
 
 def optenv_notes(defaults: Sequence[tuple[str, str]]) -> list[Note]:
@@ -160,7 +168,7 @@ def read_urdf_bytes(
                 from gzinertia.urdf.ros_packages import resolve_package_uri
 
                 found = resolve_package_uri(c.geometry.mesh_uri, package_paths, base)
-                dependencies.append(Dependency("resource", c.geometry.mesh_uri, name, found))
+                dependencies.append(Dependency("urdf-resource", c.geometry.mesh_uri, name, found))
                 c = replace(c, geometry=replace(c.geometry, mesh_path=found))
             collisions.append(c)
         visuals = []  # resolved as the collisions are (addmass/fix --geometry visual mesh them)
@@ -169,7 +177,7 @@ def read_urdf_bytes(
                 from gzinertia.urdf.ros_packages import resolve_package_uri
 
                 found = resolve_package_uri(v.geometry.mesh_uri, package_paths, base)
-                dependencies.append(Dependency("resource", v.geometry.mesh_uri, name, found))
+                dependencies.append(Dependency("urdf-resource", v.geometry.mesh_uri, name, found))
                 v = replace(v, geometry=replace(v.geometry, mesh_path=found))
             visuals.append(v)
         resolved_links.append(

@@ -5,22 +5,40 @@ Packages are searched under the ``--package-path`` folders, then ``ROS_PACKAGE_P
 ``package.xml`` is a package, named by its ``<name>`` (else by the folder's name); folders are
 searched to a depth of :data:`MAX_DEPTH` below each root, hidden ones skipped. Nothing resolves
 outside these roots (no ament index, no ``rospack``).
+
+**Two packages of one name** (Plankton's ROS 2 port of ``uuv_gazebo_ros_plugins`` beside UUV
+Simulator's): the first root that holds one wins, as ROS takes them: ROS 2's ament index
+returns the first prefix of ``AMENT_PREFIX_PATH`` that has the package (the overlay before the
+underlay), ROS 1's ``rospack`` the first folder of ``ROS_PACKAGE_PATH``. Within one root,
+``rospack`` keeps the first copy its crawl meets (directory order, which the file system
+decides); here the shallowest, then the first by name. Never silently: a file whose
+``$(find pkg)`` or ``package://pkg`` names a package with another copy gets a note
+(``duplicate-package``, warning; GZI405 in the audit) saying which copy was taken and where the
+others are (:func:`duplicate_package_notes`).
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:  # (the records import NumPy: not for the xacro child's start-up)
+    from gzinertia.records import Note, SourceRef
 
 __all__ = [
     "ENV_AMENT_PREFIX_PATH",
     "ENV_ROS_PACKAGE_PATH",
     "MAX_DEPTH",
+    "duplicate_package_notes",
     "find_package",
+    "forget_packages",
+    "package_copies",
     "package_roots",
     "packages_under",
     "resolve_package_uri",
@@ -68,16 +86,47 @@ def find_package(name: str, package_paths: Sequence[str | Path] = ()) -> Path | 
     return None
 
 
-@functools.lru_cache(maxsize=64)
+#: How many times :func:`forget_packages` was called in this process: a limited child that
+#: outlives one audit (:mod:`gzinertia.urdf.xacro_sandbox`) forgets its packages when it sees
+#: another value.
+EPOCH = 0
+
+
+def forget_packages() -> None:
+    """Forgets the packages found so far (:func:`packages_under` walks each root again)."""
+    global EPOCH
+    EPOCH += 1
+    _copies_under.cache_clear()
+
+
+def package_copies(name: str, package_paths: Sequence[str | Path] = ()) -> list[Path]:
+    """Every folder of package ``name`` under the package roots, the one
+    :func:`find_package` takes first (roots in order; within a root as
+    :func:`packages_under` orders them); a folder found through two roots counts once."""
+    copies: dict[Path, None] = {}
+    for root in package_roots(package_paths):
+        for folder in _copies_under(str(root)).get(name, ()):
+            copies.setdefault(folder.resolve(), None)
+    return list(copies)
+
+
 def packages_under(root: str) -> dict[str, Path]:
-    """Every package below ``root`` (to :data:`MAX_DEPTH`), by name; read once per process."""
-    out: dict[str, Path] = {}
+    """Every package below ``root`` (to :data:`MAX_DEPTH`), by name: the shallowest copy,
+    then the first by folder name; read once per process."""
+    return {name: folders[0] for name, folders in _copies_under(root).items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _copies_under(root: str) -> dict[str, tuple[Path, ...]]:
+    """Every copy of every package below ``root``, in the order :func:`packages_under` takes
+    them (breadth first, folders sorted by name)."""
+    out: dict[str, list[Path]] = {}
     level = [Path(root)] if Path(root).is_dir() else []
     for _ in range(MAX_DEPTH + 1):
         nxt: list[Path] = []
         for folder in level:
             if (folder / "package.xml").is_file():
-                out.setdefault(_package_name(folder), folder)
+                out.setdefault(_package_name(folder), []).append(folder)
                 continue  # packages do not nest
             try:
                 nxt.extend(sorted(p for p in folder.iterdir()
@@ -85,7 +134,46 @@ def packages_under(root: str) -> dict[str, Path]:
             except OSError:
                 continue
         level = nxt
-    return out
+    return {name: tuple(folders) for name, folders in out.items()}
+
+
+#: ``$(find pkg)`` and ``package://pkg/`` (group 1 or 2: the package's name).
+_USE = re.compile(r"\$\(find\s+([^\s)]+)\s*\)|package://([^/\s\"'<>]+)")
+
+
+def duplicate_package_notes(
+    files: Iterable[tuple[str, str]], package_paths: Sequence[str | Path] = ()
+) -> list[Note]:
+    """One ``duplicate-package`` warning per package that ``files`` (``(name, text)`` pairs:
+    the file read and those it included) name by ``$(find pkg)`` or ``package://pkg`` and that
+    has more than one copy under the package roots, at its first use: which copy was taken
+    (:func:`find_package`'s) and where the others are (``data``: ``package``, ``taken``,
+    ``others`` separated by ``os.pathsep``)."""
+    from gzinertia.records import Note, SourceRef
+
+    first: dict[str, SourceRef] = {}
+    for name, text in files:
+        for match in _USE.finditer(text):
+            package = match.group(1) or match.group(2)
+            if package not in first:
+                first[package] = SourceRef(name, text.count("\n", 0, match.start()) + 1)
+    notes = []
+    for package, where in first.items():
+        copies = package_copies(package, package_paths)
+        if len(copies) < 2:
+            continue
+        taken, others = copies[0], copies[1:]
+        shown = ", ".join(map(str, others[:3])) + (f" and {len(others) - 3} more"
+                                                   if len(others) > 3 else "")
+        notes.append(Note(
+            "warning", "duplicate-package",
+            f"package {package!r} is found {len(copies)} times: took {taken} (the first on "
+            f"the package path, as ROS's ament index and rospack take it); also at {shown} "
+            "(put the one you mean first: --package-path, AMENT_PREFIX_PATH order)",
+            where, data={"package": package, "taken": str(taken),
+                         "others": os.pathsep.join(map(str, others))},
+        ))
+    return notes
 
 
 def resolve_package_uri(

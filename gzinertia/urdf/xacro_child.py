@@ -21,6 +21,7 @@ from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_XACRO_MEMORY
 from gzinertia.sandbox import CpuLimitError
 from gzinertia.urdf.ros_packages import find_package, package_roots
+from gzinertia.urdf.xacro_inputs import XacroInputs
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import ReadRoots, XacroPolicy
@@ -57,6 +58,8 @@ class _SafeOpen:
 
     def __init__(self, roots: ReadRoots) -> None:
         self._roots = roots
+        #: Every file read, as named, in the order first read.
+        self.read: dict[str, None] = {}
 
     def __call__(self, file: str, mode: str = "r", *args: object, **kwargs: object) -> io.IOBase:
         if "r" not in mode or any(c in mode for c in "wax+"):
@@ -65,6 +68,7 @@ class _SafeOpen:
 
         self._roots.check(file)
         data = read_file_bytes(file)
+        self.read[str(file)] = None
         if "b" in mode:
             return io.BytesIO(data)
         return io.StringIO(data.decode("utf-8"))
@@ -100,6 +104,34 @@ def _checked_includes(xacro: Any) -> Callable[..., Iterator[str]]:
     return get_include_files
 
 
+class _ArgsRead(dict[str, str]):
+    """The xacro arguments, as xacro's substitution context holds them, recording the names
+    looked up (``$(arg)``, ``xacro.arg``, ``$(eval)`` and the ``<xacro:arg>`` defaults ask
+    whether a name was given): what the expansion read of them, for the audit's cache."""
+
+    def __init__(self, given: Mapping[str, str]) -> None:
+        super().__init__(given)
+        self.given = dict(given)
+        self.names: dict[str, None] = {}
+
+    def __getitem__(self, key: str) -> str:
+        self.names[key] = None
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.names[key] = None
+        return super().__contains__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self.names[key] = None
+        return super().get(key, default)
+
+    def read(self) -> list[tuple[str, str | None]]:
+        """``(name, value given or None)`` for each name looked up, in the order first met."""
+        return [(name, self.given.get(name)) for name in self.names]
+
+
 def _limit_hit(exc: BaseException) -> str | None:
     """What limit ``exc`` (or an exception it wraps) reports, if any."""
     seen: set[int] = set()
@@ -121,12 +153,12 @@ def expand_annotated(
     args: Mapping[str, str] | None = None,
     package_paths: Sequence[str | Path] = (),
     policy: XacroPolicy | None = None,
-) -> tuple[str, str, list[str], list[str], list[tuple[str, str]]]:
+) -> tuple[str, str, list[str], list[str], list[tuple[str, str]], XacroInputs]:
     """In this process (the child of
     :func:`~gzinertia.urdf.xacro_expand.expand_xacro_sourced`): ``("ok", text with source
-    annotations, files included, files parsed, variables whose $(optenv) default was taken)``;
-    the annotations index the files parsed. ``policy`` holds for the time of the expansion
-    (:func:`gzinertia.urdf.xacro_policy.installed`)."""
+    annotations, files included, files parsed, variables whose $(optenv) default was taken,
+    what the expansion read)``; the annotations index the files parsed. ``policy`` holds for
+    the time of the expansion (:func:`gzinertia.urdf.xacro_policy.installed`)."""
     try:
         import xacro
         from xacro import substitution_args
@@ -142,9 +174,11 @@ def expand_annotated(
     policy = policy or XacroPolicy()
     readable = default_roots(name, package_roots(package_paths), policy)
     optenv_defaults: list[tuple[str, str]] = []
+    found: dict[str, str | None] = {}
 
     def find(pkg: str) -> str:
         folder = find_package(pkg, package_paths)
+        found.setdefault(pkg, None if folder is None else str(folder))
         if folder is None:
             roots = ", ".join(str(r) for r in package_roots(package_paths)) or "none"
             raise substitution_args.SubstitutionException(
@@ -160,16 +194,20 @@ def expand_annotated(
         saved_open = xacro.__dict__.get("open")
         saved_verbosity = xacro.verbosity
         saved_hooks = (xacro.parse, xacro.handle_macro_call, xacro.replace_node)
-        xacro.open = _SafeOpen(readable)
+        opener = _SafeOpen(readable)
+        xacro.open = opener
+        given = _ArgsRead(args or {})
         xacro.verbosity = 0
         xacro.all_includes = []
         annotator = Annotator()
         annotator.install(xacro)
         try:
-            doc = xacro.process_file(name, mappings=dict(args or {}))
+            doc = xacro.process_file(name, mappings=given)
             includes = [str(f) for f in xacro.all_includes]
+            inputs = XacroInputs(tuple(opener.read), tuple(found.items()), tuple(given.read()),
+                                 tuple(readable.globbed))
             return ("ok", str(doc.toprettyxml(indent="  ")), includes, list(annotator.files),
-                    optenv_defaults)
+                    optenv_defaults, inputs)
         except SdfError as exc:
             stack = [str(f) for f in (xacro.filestack or []) if f]
             if exc.line is None and len(stack) >= 2 and stack[-1] == exc.file:

@@ -28,16 +28,14 @@ def _child_list_class() -> type[list[Any]]:
     from xml.dom.minicompat import NodeList  # minidom's, imported from here
 
     class ChildList(NodeList[Any]):
+        # No __init__ of its own: minidom makes one list per node (a third of a million for
+        # a DAVE-sized tree); ``_near`` is set by the first search.
         __slots__ = ("_near",)
-
-        def __init__(self, *items: Any) -> None:
-            super().__init__(*items)
-            self._near = 0
 
         def index(self, node: Any, *bounds: Any) -> int:
             if bounds:
                 return list.index(self, node, *bounds)
-            start = max(0, min(self._near, len(self)) - _BEHIND)
+            start = max(0, min(getattr(self, "_near", 0), len(self)) - _BEHIND)
             try:
                 found = list.index(self, node, start)
             except ValueError:

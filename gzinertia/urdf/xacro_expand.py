@@ -24,18 +24,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import ValueRecord
+from gzinertia.urdf.xacro_inputs import XacroInputs
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
     from gzinertia.urdf.xacro_sandbox import XacroLimits
-
-
 
 def parse_xacro_args(pairs: Sequence[str]) -> dict[str, str]:
     """``["name:=value", ...]`` as a mapping; anything else is an error naming it."""
@@ -62,6 +61,8 @@ class XacroExpansion(ValueRecord):
     #: ``(variable, file)``: environment variables whose ``$(optenv)`` default was taken in
     #: ``file`` because the policy does not name them (in the order met).
     optenv_defaults: tuple[tuple[str, str], ...] = ()
+    #: What the expansion read: files, packages found, arguments, include patterns.
+    inputs: XacroInputs = field(default_factory=XacroInputs)
 
 
 def expand_xacro_sourced(
@@ -84,14 +85,14 @@ def expand_xacro_sourced(
     policy = policy or XacroPolicy()
     roots = [str(Path(p).absolute()) for p in package_roots(package_paths)]
     try:
-        _, annotated, includes, files, defaults = run_expansion(
+        _, annotated, includes, files, defaults, inputs = run_expansion(
             str(path), dict(args or {}), [str(p) for p in package_paths], limits,
             policy.with_roots(roots),
         )
     except SdfError as exc:
         raise SdfError(exc.file, exc.line, policy.redact(exc.message)) from None
     return XacroExpansion(strip(annotated), tuple(includes), line_sources(annotated, files),
-                          tuple((str(v), str(f)) for v, f in defaults))
+                          tuple((str(v), str(f)) for v, f in defaults), inputs)
 
 
 def expand_xacro(

@@ -84,13 +84,15 @@ class Annotator:
             file_index = 0
 
             def start_element_handler(self, name: str, attributes: Any) -> None:
-                super().start_element_handler(name, attributes)
-                node: Any = self.curNode
                 parser: Any = getattr(self, "_parser")  # noqa: B009 - expatbuilder's own
                 where = f"{self.file_index}:{parser.CurrentLineNumber}"
-                if not node.tagName.startswith("xacro:") or node.tagName == "xacro:element":
-                    node.setAttribute(SOURCE_ATTRIBUTE, where)
-                else:
+                # Given to expat's builder with the element's own attributes (``attributes``
+                # is expat's ordered list): a quarter of the cost of setAttribute afterwards.
+                attributes += [SOURCE_ATTRIBUTE, where]
+                super().start_element_handler(name, attributes)
+                node: Any = self.curNode
+                if node.tagName.startswith("xacro:") and node.tagName != "xacro:element":
+                    node.removeAttribute(SOURCE_ATTRIBUTE)
                     annotator._calls[id(node)] = (node, where)
 
         def parse(inp: Any, filename: str | None = None) -> Any:

@@ -105,6 +105,8 @@ class ReadRoots:
     def __init__(self, roots: Iterable[str | Path], files: Iterable[str | Path] = ()) -> None:
         self._roots: list[Path] = []
         self._files = {Path(os.path.realpath(f)) for f in files}
+        #: ``(pattern, matches)`` for each pattern :meth:`glob` listed, in order.
+        self.globbed: list[tuple[str, tuple[str, ...]]] = []
         for root in roots:
             self.add(root)
 
@@ -147,6 +149,7 @@ class ReadRoots:
         if not all(self.allows(m) for m in matches):
             raise SdfError(pattern, None, "the pattern matches files outside the folders "
                            "xacro may read (through a link)")
+        self.globbed.append((pattern, tuple(matches)))
         return matches
 
 

@@ -39,6 +39,8 @@ from gzinertia.sandbox import (
     run_forked,
     serve_forever,
 )
+from gzinertia.sandbox_worker import LimitedWorker
+from gzinertia.sandbox_worker import available as worker_available
 from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "XacroLimits",
     "run_expansion",
     "wall_seconds",
+    "warm",
 ]
 
 DEFAULT_SECONDS = 10
@@ -141,7 +144,7 @@ def _serve(request: dict[str, Any]) -> Payload:
 
     path, args, package_paths = request["path"], request["args"], request["package_paths"]
     env, cwd, policy = request["env"], request["cwd"], request["policy"]
-    _warm(package_paths)
+    warm(package_paths)
 
     def work() -> Payload:
         os.environ.clear()
@@ -194,7 +197,7 @@ def _stop_helper() -> None:
 atexit.register(_stop_helper)
 
 
-def _warm(package_paths: list[str]) -> None:
+def warm(package_paths: list[str]) -> None:
     """Work every forked child would otherwise redo and throw away: import xacro (and its
     regular expressions, by expanding a tiny text of ours once) and find the packages under
     each package root (a walk of folders; no expression is evaluated)."""
@@ -223,6 +226,55 @@ def _warm(package_paths: list[str]) -> None:
 _WARM = False
 
 
+def _cpu_message(limits: ChildLimits) -> str:
+    return f"stopped after {limits.seconds} s of CPU time ({ENV_XACRO_SECONDS})"
+
+
+#: The ROS package epoch the worker last saw (:data:`gzinertia.urdf.ros_packages.EPOCH`).
+_SEEN_EPOCH = 0
+
+
+def _worker_step(request: tuple[Any, ...]) -> bytes:
+    """One expansion in the worker (:class:`~gzinertia.sandbox_worker.LimitedWorker`), in the
+    caller's environment and working folder, with the packages it finds now."""
+    from gzinertia.urdf import ros_packages
+    from gzinertia.urdf.xacro_child import expand_annotated
+
+    global _SEEN_EPOCH
+    path, args, package_paths, policy, env, cwd, epoch = request
+    if epoch != _SEEN_EPOCH:
+        ros_packages.forget_packages()
+        _SEEN_EPOCH = epoch
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    return _child_payload(lambda: expand_annotated(path, args, package_paths, policy), path)
+
+
+_WORKER = LimitedWorker(_worker_step, _cpu_message)
+
+
+def _run_in_worker(path: str, args: dict[str, str], package_paths: list[str],
+                   limits: XacroLimits, policy: XacroPolicy) -> Payload:
+    """The expansion in the long-lived limited worker of this process; a worker whose
+    expansion failed is replaced (nothing of a failed expansion is reused)."""
+    from gzinertia.urdf import ros_packages
+
+    global _SEEN_EPOCH
+    if _WORKER.idle():
+        _SEEN_EPOCH = ros_packages.EPOCH  # what the worker forked now inherits
+    request = (path, args, package_paths, policy, dict(os.environ), os.getcwd(),
+               ros_packages.EPOCH)
+    outcome = _WORKER.call(request, limits)
+    if outcome.status is None:
+        raise SdfError(path, None, f"xacro: stopped after {wall_seconds(limits):g} s "
+                       f"(wall-clock limit; {ENV_XACRO_SECONDS})")
+    payload = _unpickle(outcome.data, path, outcome.status, limits)
+    if payload[0] != "ok":
+        _WORKER.stop()
+    return payload
+
+
 def run_expansion(
     path: str,
     args: dict[str, str],
@@ -232,16 +284,23 @@ def run_expansion(
     *,
     fork: bool | None = None,
 ) -> Payload:
-    """``expand_annotated(path, args, package_paths, policy)`` in a limited child process,
-    forked from this process or, with ``fork=False`` (default where :func:`fork_is_safe` says
-    no), from the helper process. Raises
+    """``expand_annotated(path, args, package_paths, policy)`` in a limited child process:
+    by default the long-lived limited worker of this process
+    (:class:`~gzinertia.sandbox_worker.LimitedWorker`, where it is available and expressions
+    are not trusted: a trusted model runs Python, which must not outlive its file); with
+    ``fork=True`` (or a trusted policy) a child forked for this expansion alone; with
+    ``fork=False`` (default where :func:`fork_is_safe` says no) a child of the helper
+    process. Raises
     :class:`~gzinertia.errors.SdfError` for an error or a limit hit."""
     from gzinertia.urdf.xacro_child import expand_annotated
 
     limits = limits or XacroLimits.from_environment()
     policy = policy or XacroPolicy()
-    if fork if fork is not None else fork_is_safe():
-        _warm(package_paths)
+    if fork is None and not policy.trust and worker_available():
+        warm(package_paths)
+        payload = _run_in_worker(path, args, package_paths, limits, policy)
+    elif fork if fork is not None else fork_is_safe():
+        warm(package_paths)
         payload = _run_forked(lambda: expand_annotated(path, args, package_paths, policy),
                               path, limits)
     else:

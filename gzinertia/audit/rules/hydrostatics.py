@@ -4,10 +4,14 @@ the geometry's).
 
 Where they apply (:func:`hydrostatics_of`): in a world file with gz-sim's Buoyancy plugin, every
 top-level model that moves, in that plugin's fluid. In a model file (or a world without the
-plugin), GZI301 and GZI305 look at the models that nearly hover in Gazebo's default fluid
-(1000 kg/m³, uniform): mean density (mass over the collisions' exact volume) within
-:data:`NEAR_NEUTRAL` of the water's, i.e. submerged vehicles; GZI302 needs the world's plugin
-(the same vehicle may float at the surface of one world and hover in another), and GZI303 a
+plugin), GZI301 and GZI305 look at the models that nearly hover in an assumed fluid of
+1000 kg/m³, uniform (what a Buoyancy system without a density uses): mean density (mass over
+the collisions' exact volume) within :data:`NEAR_NEUTRAL` of the water's, i.e. submerged
+vehicles, and their messages say the fluid is assumed (a model file) or that Gazebo applies no
+buoyancy at all (a world that loads no Buoyancy system: gz-sim's default server configuration
+has none); GZI302 needs the world's plugin (the same vehicle may float at the surface of one
+world and hover in another; a world without one has no water: a crate or a person weighs about
+as much as the water they would displace, and no buoyancy is right for them), and GZI303 a
 graded one (the only kind of Gazebo world with a free surface). The scope
 depends only on masses, poses and collisions, which the editing commands never change (so an
 edit cannot bring a model into scope). Models are taken at the poses the file gives them.
@@ -34,7 +38,9 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
+    from gzinertia.physics.buoyancy_proxy import ProxyEvidence
     from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
+    from gzinertia.sdf.buoyancy import BuoyancySystem
 
 #: GZI301 looks at bodies whose buoyancy is within this range of their weight (submerged
 #: vehicles, near neutral); heavier ones sink, lighter ones surface.
@@ -44,6 +50,14 @@ VERTICAL_TOLERANCE = 1e-3
 #: GZI305: relative volume difference, and centre offset as a fraction of the link's size.
 VOLUME_TOLERANCE = 0.01
 CENTRE_TOLERANCE = 0.01
+#: GZI304: a link's proxy collision is reported when it changes its free body's buoyancy by
+#: more than this fraction of the body's weight (``ρ·|V_collision - V_visual| / m``), or moves
+#: the body's centre of buoyancy by more than this fraction of the side of the cube of water
+#: the body weighs (``V_proxy·offset·ρ / m`` against ``(m/ρ)^(1/3)``). 2 %: the trim to which
+#: submerged vehicles are ballasted and the tightest ``net-buoyancy`` GZI302 is commonly given;
+#: a smaller change is within that trim. Proxies each below it are reported together, once per
+#: body, when their sum exceeds it.
+PROXY_BUOYANCY_FRACTION = 0.02
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -58,18 +72,22 @@ class DocumentHydrostatics(ValueRecord):
     records: dict[str, LinkRecord]
     #: Every model in scope (top-level name → its links, in file order), for GZI304.
     groups: dict[str, tuple[LinkRecord, ...]] = field(default_factory=dict)
+    #: Whether the world's Buoyancy system acts: ``"absent"`` in a world that loads none
+    #: (Gazebo applies no buoyancy), ``"unknown"`` in a model file (the fluid is assumed).
+    system: BuoyancySystem = "loaded"
 
 
-def _world_fluid(doc: DocumentContext) -> BuoyancyWorld | None:
+def _world_fluid(doc: DocumentContext) -> tuple[BuoyancyWorld | None, BuoyancySystem]:
+    """The world's Buoyancy system and whether it acts (a model file: ``"unknown"``)."""
     tree = doc.tree  # standard input's (its path names no file)
     if doc.doc.root_kind != "world" or (tree is None and not Path(doc.doc.path).is_file()):
-        return None
-    from gzinertia.sdf.buoyancy import read_buoyancy_world
+        return None, "unknown"
+    from gzinertia.sdf.buoyancy import buoyancy_system_of
 
     try:
-        return read_buoyancy_world(doc.doc.path, tree)
+        return buoyancy_system_of(doc.doc.path, tree)
     except GzInertiaError:
-        return None  # the reader reports what it cannot read
+        return None, "unknown"  # the reader reports what it cannot read
 
 
 def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
@@ -79,7 +97,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
         return cached
     from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
 
-    fluid = _world_fluid(doc)
+    fluid, system = _world_fluid(doc)
     from_plugin = fluid is not None
     links = list(doc.doc.links)
     groups: dict[str, list[LinkRecord]] = {}
@@ -101,6 +119,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
         tuple(model_hydrostatics(judged, fluid or BuoyancyWorld())) if judged else (),
         {link.name: link for link in chosen},
         in_scope,
+        system,
     )
     doc.hydrostatics_cache = result
     return result
@@ -141,8 +160,13 @@ def _may_hover(model: str, links: list[LinkRecord]) -> bool:
 
 
 def _fluid_words(h: DocumentHydrostatics) -> str:
+    if h.system == "absent":
+        return (f"as if a Buoyancy system of {fmt(h.fluid.density)} kg/m^3 were added (this "
+                "world loads none: Gazebo applies no buoyancy here)")
     if not h.from_plugin:
-        return "in Gazebo's default fluid (1000 kg/m^3, no Buoyancy plugin in this file)"
+        return (f"in an assumed fluid of {fmt(h.fluid.density)} kg/m^3 (a model file does not "
+                "name its world: Gazebo applies buoyancy only in one that loads the Buoyancy "
+                "system)")
     if h.fluid.kind == "uniform":
         return f"in the world's uniform fluid ({fmt(h.fluid.density)} kg/m^3)"
     return f"in the world's graded fluid ({fmt(h.fluid.density)} kg/m^3 below the layers)"
@@ -296,11 +320,13 @@ def _marine_by_visuals(mass: float, visual_volume: float) -> bool:
 
 @document_rule("GZI304")
 def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
-    """GZI304 buoyancy-proxy-collision: collisions that look like a buoyancy proxy."""
+    """GZI304 buoyancy-proxy-collision: collisions that look like a buoyancy proxy and change
+    their free body's buoyancy (or its centre) by more than :data:`PROXY_BUOYANCY_FRACTION`;
+    proxies each below it that together exceed it, in one finding per body."""
     from gzinertia.sdf.visuals import link_visuals
 
     h = hydrostatics_of(doc)
-    for records in h.groups.values():
+    for model, records in h.groups.items():
         evidence = []
         for record in records:
             if not h.fluid.is_enabled(record.name) or not record.collisions:
@@ -317,30 +343,87 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
         mass = float(sum(record.inertial.mass for record in records))  # ModelHydrostatics.mass
         if not h.from_plugin and not _marine_by_visuals(mass, visual_volume):
             continue
+        bodies: dict[str, list[LinkRecord]] = {}
+        for record in records:
+            bodies.setdefault(record.body or model, []).append(record)
+        by_body: dict[str, list[tuple[LinkRecord, ProxyEvidence]]] = {}
         for record, e in evidence:
-            if not e.reasons:
-                continue
-            from_visuals = _added_mass_from_visuals(doc, record.name)
-            if from_visuals:
-                consequence = (
-                    "Gazebo's Buoyancy system sees the proxy, not the hull: check the buoyancy "
-                    "with `gzinertia hydrostatics`. The link's added mass already describes the "
-                    f"hull: {from_visuals}, as its comment records (GZI212 watches that "
-                    "geometry)"
-                )
-            else:
-                consequence = (
-                    "Gazebo's Buoyancy system and any added mass fitted to the collisions "
-                    "(`gzinertia addmass`) see the proxy, not the hull: fit the added mass to "
-                    "the visual's shape, and check the buoyancy with `gzinertia hydrostatics`"
-                )
-            yield finding(
-                "GZI304", record.source, record.name,
-                f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}. "
-                + consequence,
-                {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
-                 "offset": e.offset, "added_mass_from_visuals": bool(from_visuals)},
-            )
+            by_body.setdefault(record.body or model, []).append((record, e))
+        for body, links in bodies.items():
+            yield from _proxies_of_body(doc, h, body, links, by_body.get(body, []))
+
+
+def _proxies_of_body(
+    doc: DocumentContext,
+    h: DocumentHydrostatics,
+    body: str,
+    links: list[LinkRecord],
+    evidence: list[tuple[LinkRecord, ProxyEvidence]],
+) -> Iterator[Finding]:
+    """GZI304's findings on one free body (``links``, and the ``evidence`` of its links):
+    each proxy that matters on its own, then one for those that matter only together."""
+    rho = h.fluid.density
+    own = [(record, e) for record, e in evidence if e.reasons]
+    if not own:
+        return
+    weight = float(sum(link.inertial.mass for link in links))  # kg: the body's weight / g
+    if not (math.isfinite(weight) and weight > 0.0):
+        weight = rho * sum(e.visual_volume for _, e in evidence)
+    size = (weight / rho) ** (1.0 / 3.0) if weight > 0.0 else 0.0  # m: its water's cube
+    small: list[tuple[LinkRecord, float]] = []
+    for record, e in own:
+        change = rho * (e.collision_volume - e.visual_volume) / weight if weight > 0 else -1.0
+        shift = (min(e.collision_volume, e.visual_volume) * e.offset * rho / weight
+                 if weight > 0 else math.inf)  # m: the body's centre of buoyancy moves
+        if abs(change) <= PROXY_BUOYANCY_FRACTION and shift <= PROXY_BUOYANCY_FRACTION * size:
+            small.append((record, change))
+            continue
+        effect = (f"it changes the buoyancy of body {body!r} by {100 * change:+.3g} % of the "
+                  f"body's weight ({fmt(weight)} kg)")
+        if shift > PROXY_BUOYANCY_FRACTION * size:
+            effect += f" and moves its centre of buoyancy by {shift:.3g} m"
+        yield finding(
+            "GZI304", record.source, record.name,
+            f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}; {effect}. "
+            + _proxy_consequence(doc, record.name),
+            {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
+             "offset": e.offset, "body": body, "buoyancy_change": change,
+             "buoyancy_centre_shift": shift,
+             "added_mass_from_visuals": bool(_added_mass_from_visuals(doc, record.name))},
+        )
+    total = sum(change for _, change in small)
+    if len(small) < 2 or abs(total) <= PROXY_BUOYANCY_FRACTION:
+        return  # each alone and all together within the trim: nothing Gazebo would show
+    anchor = max((record for record, _ in small), key=lambda r: r.inertial.mass)
+    listed = [record.name for record, _ in small]
+    shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
+    yield finding(
+        "GZI304", anchor.source, anchor.name,
+        f"{len(small)} links of body {body!r} have collisions that look like buoyancy "
+        f"proxies (smaller than, or away from, their visuals: {shown}); each changes the "
+        f"body's buoyancy by at most {100 * PROXY_BUOYANCY_FRACTION:g} % of its weight "
+        f"({fmt(weight)} kg), together by {100 * total:+.3g} %. Gazebo's Buoyancy system "
+        "sees the collisions: model them as the visuals' shapes, or check the buoyancy with "
+        "`gzinertia hydrostatics`",
+        {"body": body, "links": listed, "buoyancy_change": total},
+    )
+
+
+def _proxy_consequence(doc: DocumentContext, link: str) -> str:
+    """What a proxy collision means for the link's buoyancy and its added mass."""
+    from_visuals = _added_mass_from_visuals(doc, link)
+    if from_visuals:
+        return (
+            "Gazebo's Buoyancy system sees the proxy, not the hull: check the buoyancy "
+            "with `gzinertia hydrostatics`. The link's added mass already describes the "
+            f"hull: {from_visuals}, as its comment records (GZI212 watches that "
+            "geometry)"
+        )
+    return (
+        "Gazebo's Buoyancy system and any added mass fitted to the collisions "
+        "(`gzinertia addmass`) see the proxy, not the hull: fit the added mass to "
+        "the visual's shape, and check the buoyancy with `gzinertia hydrostatics`"
+    )
 
 
 def _added_mass_from_visuals(doc: DocumentContext, name: str) -> str:
@@ -368,9 +451,10 @@ def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[s
                        "fluid (Gazebo computes graded buoyancy for primitives only)")
     if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
                                   > VOLUME_TOLERANCE * link.volume_exact):
-        scaled = [c.name for c in link.collisions
-                  if c.kind == "mesh" and c.volume and abs(c.volume_gz - c.volume) > 0]
-        why = f" (mesh <scale> ignored: {', '.join(scaled)})" if scaled else ""
+        from gzinertia.physics.hydrostatics import gazebo_volume_causes
+
+        causes = gazebo_volume_causes(link.collisions)
+        why = f" ({'; '.join(causes)})" if causes else ""
         out.append(f"Gazebo's volume {fmt(link.volume)} m^3, the geometry's "
                    f"{fmt(link.volume_exact)} m^3{why}")
     offset = float(np.linalg.norm(link.p_BoBv_B - link.p_BoBv_B_exact))

@@ -1,8 +1,9 @@
-"""Rules about a link's rigid inertia: GZI101–GZI111.
+"""Rules about a link's rigid inertia: GZI101–GZI113.
 
 Validity follows shared DESIGN.md §7 (Drake's or gz-math's tolerance, ``--tolerance``);
 plausibility compares the inertia with a uniform solid filling the link's collision geometry
-(:mod:`gzinertia.physics.shapes`): mass against volume (density), radius of gyration against the
+(its visuals for a link without collisions; GZI113 when there is neither:
+:mod:`gzinertia.physics.shapes`): mass against volume (density), radius of gyration against the
 solid's, centre of mass against the collisions' bounding box.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from gzinertia.audit.context import (
+    DocumentContext,
     LinkContext,
     fmt,
     fmt_vec,
@@ -21,7 +23,7 @@ from gzinertia.audit.context import (
     gyration_factors_within,
 )
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import finding, link_rule, plot_hint
+from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
 from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 
 # Mean densities outside DENSITY_RANGE (kg/m³) are physically implausible for a rigid body:
@@ -35,6 +37,7 @@ __all__ = [
     "auto_inertial_failed",
     "com_outside",
     "inertia_implausible",
+    "inertia_not_judged",
     "inertia_not_parsed",
     "inertia_not_psd",
     "inertia_triangle",
@@ -185,16 +188,27 @@ def inertia_triangle(ctx: LinkContext) -> Iterator[Finding]:
                   message, values)
 
 
-def _plausibility_applies(ctx: LinkContext) -> bool:
-    """Written, valid inertia of a moving link with real collision geometry."""
+def _judgeable(ctx: LinkContext) -> bool:
+    """Written inertia and positive mass of a moving link: what the plausibility rules judge."""
     inertial = ctx.link.inertial
     return (
         ctx.written_inertia
         and ctx.moves
         and not inertial.inertia_defaulted
         and ctx.mass_is_positive
-        and ctx.geometry is not None
     )
+
+
+def _plausibility_applies(ctx: LinkContext) -> bool:
+    """:func:`_judgeable`, with geometry to judge by (collisions, else visuals)."""
+    return _judgeable(ctx) and ctx.judged_geometry is not None
+
+
+def _judged_by(shapes: str) -> str:
+    """The words naming the geometry a plausibility finding used."""
+    if shapes == "visuals":
+        return "its visual geometry (the link has no <collision>: judged from its visuals)"
+    return "the collision geometry"
 
 
 @link_rule("GZI105")
@@ -202,8 +216,8 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     """GZI105 inertia-implausible-for-geometry: radius of gyration far from the geometry's."""
     if not _plausibility_applies(ctx) or not ctx.inertia_is_valid:
         return
-    solid = ctx.geometry
-    assert solid is not None
+    assert ctx.judged_geometry is not None
+    solid, shapes = ctx.judged_geometry
     inertial = ctx.link.inertial
     m, V = inertial.mass, solid.volume
     I_over_m, G_over_V = inertial.I_BBcm_B / m, np.asarray(solid.G_FFc_F) / V
@@ -219,22 +233,66 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     how = "larger" if factor > 1.0 else "smaller"
     message = (
         f"the inertia's radius of gyration is {fmt(factor)}× {how} about some axis than that of "
-        f"a uniform solid filling the collision geometry (range {fmt(f_min)}–{fmt(f_max)}×): "
+        f"a uniform solid filling {_judged_by(shapes)} (range {fmt(f_min)}–{fmt(f_max)}×): "
         f"its equivalent inertia box has half-sizes {fmt_vec(box_rigid)} m for {fmt(m)} kg, the "
-        f"collisions' {fmt_vec(box_solid)} m; check <inertia> units (kg·m²) and values, or "
-        "whether the collisions stand for the body" + plot_hint(ctx.link.source.file, ctx.name)
+        f"{shapes}' {fmt_vec(box_solid)} m; check <inertia> units (kg·m²) and values, or "
+        f"whether the {shapes} stand for the body" + plot_hint(ctx.link.source.file, ctx.name)
     )
     values = {
         "factor": factor,
         "factor_min": f_min,
         "factor_max": f_max,
         "box_half_sizes_inertia": box_rigid,
-        "box_half_sizes_collisions": box_solid,
+        f"box_half_sizes_{shapes}": box_solid,
         "mass": m,
-        "collision_volume": V,
+        f"{shapes[:-1]}_volume": V,
+        "geometry": shapes,
     }
     where = inertial.inertia_source or inertial.source or ctx.where
     yield finding("GZI105", where, ctx.name, message, values)
+
+
+def _unjudged_reason(ctx: LinkContext) -> str | None:
+    """Why GZI105 and GZI106 cannot judge a moving link with written mass and inertia: it has
+    no collision and no usable visual (``None`` when they can, or the link is not theirs)."""
+    link = ctx.link
+    if link.collisions or not _judgeable(ctx) or ctx.judged_geometry is not None:
+        return None
+    if link.unread_visuals:
+        return f"its visuals could not all be read ({link.unread_visuals[0]})"
+    if link.visuals:
+        return "its visuals enclose no volume to speak of (below 1 mm³, or none computable)"
+    return "no <visual> either"
+
+
+@document_rule("GZI113")
+def inertia_not_judged(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI113 inertia-not-judged: moving links with no collision and no usable visual, so
+    GZI105 and GZI106 have nothing to compare their mass and inertia with; one finding per
+    top-level model, at the heaviest such link, naming them all."""
+    by_model: dict[str, list[tuple[LinkContext, str]]] = {}
+    for ctx in doc.links:
+        why = _unjudged_reason(ctx)
+        if why is not None:
+            by_model.setdefault(ctx.top_model, []).append((ctx, why))
+    for group in by_model.values():
+        anchor, why = max(group, key=lambda item: item[0].link.inertial.mass)
+        names = [ctx.name for ctx, _ in group]
+        if len(group) == 1:
+            what = f"its mass and inertia were not judged: the link has no <collision> and {why}"
+        else:
+            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more"
+                                            if len(names) > 6 else "")
+            what = (f"the mass and inertia of {len(group)} links of model "
+                    f"{anchor.top_model!r} were not judged ({shown}): none has a <collision> "
+                    f"or a usable visual (this one, the heaviest: {why})")
+        message = (
+            f"{what}, so nothing says whether <mass> and <inertia> fit the body (GZI105, "
+            "GZI106); give the link its geometry, or check the numbers by hand"
+        )
+        inertial = anchor.link.inertial
+        values = {"links": names, "masses": [ctx.link.inertial.mass for ctx, _ in group]}
+        yield finding("GZI113", inertial.source or anchor.where, anchor.name, message, values)
 
 
 @link_rule("GZI106")
@@ -242,8 +300,8 @@ def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
     """GZI106 mass-implausible-for-volume: a mean density outside any real material's."""
     if not _plausibility_applies(ctx):
         return
-    solid = ctx.geometry
-    assert solid is not None
+    assert ctx.judged_geometry is not None
+    solid, shapes = ctx.judged_geometry
     m, V = ctx.link.inertial.mass, solid.volume
     rho = m / V
     lo, hi = DENSITY_RANGE
@@ -251,11 +309,14 @@ def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
         return
     why = "lighter than a helium-filled envelope" if rho < lo else "denser than osmium"
     message = (
-        f"<mass> {fmt(m)} kg in a collision volume of {fmt(V)} m³ is a mean density of "
+        f"<mass> {fmt(m)} kg in a {shapes[:-1]} volume of {fmt(V)} m³ is a mean density of "
         f"{fmt(rho)} kg/m³ ({why}; plausible {fmt(lo)}–{fmt(hi)} kg/m³); check the mass units "
-        "(kg), mesh <scale> and whether the collisions stand for the body"
+        f"(kg), mesh <scale> and whether the {shapes} stand for the body"
+        + ("" if shapes == "collisions" else " (the link has no <collision>: judged from its "
+           "visuals)")
     )
-    values = {"mass": m, "collision_volume": V, "density": rho, "range": list(DENSITY_RANGE)}
+    values = {"mass": m, f"{shapes[:-1]}_volume": V, "density": rho,
+              "range": list(DENSITY_RANGE), "geometry": shapes}
     inertial = ctx.link.inertial
     yield finding("GZI106", inertial.mass_source or inertial.source or ctx.where, ctx.name,
                   message, values)
@@ -321,6 +382,25 @@ def inertia_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
         "write the six values as child elements <ixx>…</ixx> … <izz>…</izz>"
     )
     yield finding("GZI109", where, ctx.name, message, {"mass": inertial.mass})
+
+
+@link_rule("GZI112")
+def mass_not_parsed(ctx: LinkContext) -> Iterator[Finding]:
+    """GZI112 mass-not-parsed: ``<mass>`` without text (libsdformat's default 1 kg applies)."""
+    for note in ctx.notes_with("mass-defaulted"):
+        attributes = note.data.get("attributes", "")
+        written = note.data.get("value")
+        said = (f"its value attribute says {written} kg" if written is not None
+                else f"its attributes {attributes} are not read" if attributes
+                else "the element is empty")
+        message = (
+            f"<mass> has no text, so libsdformat reads the spec's default, 1 kg ({said}): the "
+            f"link simulates with 1 kg and the written inertia, which was probably computed "
+            f"for another mass; write the mass as the element's text, <mass>"
+            f"{written if written is not None else 'M'}</mass>, and check <inertia> against it"
+        )
+        yield finding("GZI112", note.source, ctx.name, message,
+                      {"mass": ctx.link.inertial.mass, "attribute_mass": written})
 
 
 @link_rule("GZI110")

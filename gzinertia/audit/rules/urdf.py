@@ -1,5 +1,6 @@
-"""Rules about what libsdformat's URDF→SDF conversion does to a URDF's links (GZI401–GZI403)
-and what a xacro expansion could not read (GZI404).
+"""Rules about what libsdformat's URDF→SDF conversion does to a URDF's links (GZI401–GZI403),
+what a xacro expansion could not read (GZI404) and which of two ROS packages of one name it
+took (GZI405).
 
 They read the notes :mod:`gzinertia.urdf.lumping` and :mod:`gzinertia.urdf.reader` write while
 converting and expanding (SDF files have none).
@@ -34,6 +35,13 @@ def lumping_miscomputed(doc: DocumentContext) -> Iterator[Finding]:
     for code in ("urdf-lumping-gimbal", "urdf-lumping-nan"):
         for note in doc.notes(code):
             yield finding("GZI403", note.source, note.link, note.message, {})
+
+
+@document_rule("GZI405")
+def duplicate_package(doc: DocumentContext) -> Iterator[Finding]:
+    """GZI405 ros-package-duplicate: a package used by the file has more than one copy."""
+    for note in doc.notes("duplicate-package"):
+        yield finding("GZI405", note.source, None, note.message, dict(note.data))
 
 
 @document_rule("GZI404")

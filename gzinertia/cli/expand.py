@@ -1,0 +1,76 @@
+"""``gzinertia expand``: the URDF the tool reads from a xacro file, or the SDFormat Gazebo
+builds from it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gzinertia.cli.app import app
+from gzinertia.cli.options import model_input_options
+from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.model_input import ModelInput
+
+__all__ = ["expand"]
+
+
+@app.command()
+@model_input_options
+def expand(
+    file: Annotated[
+        Path, typer.Argument(help="URDF or xacro file (.urdf, .xacro, .urdf.xacro).")
+    ],
+    sdf: Annotated[
+        bool,
+        typer.Option(
+            "--sdf",
+            help="Print the SDFormat links Gazebo builds from it (libsdformat's conversion: "
+            "fixed-joint lumping, massless links dropped) instead of the URDF.",
+        ),
+    ] = False,
+    *,
+    source: ModelInput,
+) -> None:
+    """Print the URDF gzinertia reads from FILE (a xacro expanded with the same options as
+    every other command: --xacro-arg, --package-path, --xacro-env, --trust-xacro), or with
+    --sdf the SDFormat model Gazebo builds from it: each link's pose, inertial and collisions
+    (joints, visuals, sensors and plugins are left out, and the file says so; gz sdf -p writes
+    them). What the other commands report is computed from exactly this."""
+    from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
+
+    if not is_urdf_path(file):
+        raise GzInertiaError(
+            f"{file}: expand reads URDF and xacro files (.urdf, .xacro, .urdf.xacro); an "
+            "SDFormat file is read as it is written"
+        )
+    if sdf:
+        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.urdf.sdf_text import LEFT_OUT, converted_sdf
+
+        doc = read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
+                              xacro_policy=source.xacro_policy)
+        sys.stdout.write(converted_sdf(doc))
+        for note in doc.notes:
+            print(note, file=sys.stderr)
+        print(f"note: {file}: the SDFormat printed holds the links only; not written: "
+              f"{LEFT_OUT} (gz sdf -p writes them)", file=sys.stderr)
+        return
+    if not is_xacro_path(file):
+        from gzinertia.sdf.xml import read_file_bytes
+
+        sys.stdout.buffer.write(read_file_bytes(file))
+        return
+    from gzinertia.urdf.xacro_expand import expand_xacro_sourced
+
+    expansion = expand_xacro_sourced(file, source.xacro_mapping, source.search_paths,
+                                     policy=source.xacro_policy)
+    sys.stdout.write(expansion.text)
+    from gzinertia.urdf.reader import optenv_notes
+
+    for note in optenv_notes(expansion.optenv_defaults):
+        print(f"note: {note}", file=sys.stderr)
