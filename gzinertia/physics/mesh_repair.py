@@ -18,7 +18,9 @@ each step only where it changes something, and says what it did (:class:`Repair`
    larger opening is no hole to guess across).
 
 Nothing else is changed: a mesh that is already closed and consistently wound is returned as
-it is (no weld, so thin features are never merged). Whether the result is closed is for the
+it is (no weld, so thin features are never merged), only its inside-out pieces turned outward
+(step 4: an inverted export, or the inner shell of a sealed cavity, which the union then fills:
+what displaces water is the outer surface). Whether the result is closed is for the
 caller to decide (:mod:`gzinertia.physics.mesh_body`).
 """
 
@@ -196,13 +198,25 @@ def _orient(mesh: Any) -> int:
     return int(np.sum(np.einsum("ij,ij->i", before, after) < 0.0))
 
 
+def _outward(mesh: Any) -> bool:
+    """Whether every connected piece of a closed, consistently wound mesh faces outward
+    (encloses a positive volume): an inside-out piece, or a sealed cavity's inner shell, does
+    not."""
+    if mesh.body_count == 1:
+        return bool(mesh.volume > 0.0)
+    return all(piece.volume > 0.0 for piece in mesh.split(only_watertight=False))
+
+
 def repaired(mesh: Any) -> tuple[Any, Repair]:
     """``mesh`` (a ``trimesh.Trimesh``, left unchanged) repaired as the module says, and the
     :class:`Repair` record. A closed, consistently wound mesh comes back as it is."""
     import trimesh
 
     if mesh.is_watertight and mesh.is_winding_consistent:
-        return mesh, Repair()
+        if _outward(mesh):
+            return mesh, Repair()
+        work = mesh.copy()  # closed: only turned outward (never welded: thin features stay)
+        return work, Repair(flipped=_orient(work))
     size = _size(mesh.vertices)
     tol = WELD_TOLERANCE * size
     vertices = np.asarray(mesh.vertices, dtype=float)

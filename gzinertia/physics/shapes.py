@@ -245,7 +245,8 @@ def _require_body_moments(path: str, I_per_density: Any) -> None:
     too) are positive and satisfy the strict triangle inequality. A closed mesh whose pieces
     face opposite ways (an inside-out piece beside outward ones, as in DAVE's wave glider)
     sums them with opposite signs into moments that break it, and every geometry rule built on
-    them would be meaningless."""
+    them would be meaningless (a safety net: :func:`gzinertia.physics.mesh_repair.repaired`
+    turns such pieces outward first)."""
     with np.errstate(invalid="ignore"):
         I = np.asarray(I_per_density, dtype=float)
         moments = np.linalg.eigvalsh(0.5 * (I + I.T))
