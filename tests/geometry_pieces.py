@@ -75,3 +75,17 @@ def finned_torpedo(radius: float = 0.1, length: float = 0.8, fin: float = 0.12,
         parts.append(box)
     solid = m3.Manifold.batch_boolean(parts, m3.OpType.Add).rotate([0, 90, 0])
     return trimesh_of(solid)
+
+
+def outward_union(mesh: Any) -> Any:
+    """The solid a closed mesh bounds as the oracle builds it, independently of gzinertia's
+    reader and repair: vertices merged (trimesh), split into connected pieces, each piece
+    with a negative signed volume inverted, the pieces united by manifold3d (one piece as it
+    is)."""
+    merged = mesh.copy()
+    merged.merge_vertices(merge_tex=True, merge_norm=True)
+    pieces = merged.split(only_watertight=False)
+    for piece in pieces:
+        if piece.volume < 0.0:
+            piece.invert()
+    return pieces[0] if len(pieces) == 1 else union_of(list(pieces))
