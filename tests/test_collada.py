@@ -23,7 +23,7 @@ from conftest import CORPUS
 from gzinertia.mesh_files import load_mesh_file
 from gzinertia.physics.hydrostatics import collision_volume, gazebo_mesh_volume
 from gzinertia.physics.rotation import Pose, rotation_from_rpy
-from gzinertia.physics.shapes import ShapeError, mesh_solid
+from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
 
 HERE = SourceRef("test", 1)
