@@ -447,6 +447,8 @@ def _addmass_bem(
             "  A_BBo_B diag [x y z p q r] " + " ".join(f"{v:.4g}" for v in np.diag(A)),
             file=sys.stderr,
         )
+        for note in item.geometry_notes:  # what the geometry pipeline did (a hull, a repair)
+            print(f"  geometry of {note}", file=sys.stderr)
     _report(result, written=bool(solved))
     deliver_edit(file, result.old, result.new, mode)
 

@@ -237,7 +237,8 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     how = "larger" if factor > 1.0 else "smaller"
     message = (
         f"the inertia's radius of gyration is {fmt(factor)}× {how} about some axis than that of "
-        f"a uniform solid filling {_judged_by(shapes, solid.approximation)} (range {fmt(f_min)}–{fmt(f_max)}×): "
+        f"a uniform solid filling {_judged_by(shapes, solid.approximation)} "
+        f"(range {fmt(f_min)}–{fmt(f_max)}×): "
         f"its equivalent inertia box has half-sizes {fmt_vec(box_rigid)} m for {fmt(m)} kg, the "
         f"{shapes}' {fmt_vec(box_solid)} m; check <inertia> units (kg·m²) and values, or "
         f"whether the {shapes} stand for the body" + plot_hint(ctx.link.source.file, ctx.name)
