@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -46,6 +46,7 @@ __all__ = [
     "current_hull",
     "hull_fallback",
     "mesh_body",
+    "unite",
 ]
 
 #: What to do with a mesh surface that cannot be closed: refuse it (``none``, the default) or
@@ -177,7 +178,7 @@ def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoic
         return _frozen(MeshBody(np.asarray(fixed.vertices, dtype=float),
                                 np.asarray(fixed.faces, dtype=np.int64), 1, False, False, repair))
     try:
-        vertices, faces = _union(pieces, path)
+        union = unite(pieces, f"mesh {path!r}")
     except ImportError:
         boxes = [p.bounds for p in pieces]
         overlap = any(
@@ -187,9 +188,11 @@ def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoic
         return _frozen(MeshBody(np.asarray(fixed.vertices, dtype=float),
                                 np.asarray(fixed.faces, dtype=np.int64), len(pieces), False,
                                 overlap, repair))
-    if len(faces) == 0:
+    if len(union.faces) == 0:
         raise ShapeError(f"mesh {path!r}: the union of its closed pieces is empty")
-    return _frozen(MeshBody(vertices, faces, len(pieces), True, False, repair))
+    return _frozen(MeshBody(np.asarray(union.vertices, dtype=float),
+                            np.asarray(union.faces, dtype=np.int64), len(pieces), True, False,
+                            repair))
 
 
 def _frozen(body: MeshBody) -> MeshBody:
@@ -204,10 +207,13 @@ def _open_edges(mesh: Any) -> int:
     return int(np.sum(counts != 2))
 
 
-def _union(pieces: list[Any], path: str) -> tuple[Any, Any]:
-    """The union of closed, outward pieces (manifold3d): vertices and faces; a piece manifold3d
-    does not take (not a 2-manifold) is refused, never left out."""
+def unite(pieces: Sequence[Any], where: str) -> Any:
+    """The union of closed, outward ``trimesh.Trimesh`` pieces (manifold3d's exact boolean
+    union, same frame) as a ``trimesh.Trimesh``; a piece manifold3d does not take (not a
+    2-manifold) is a :class:`~gzinertia.physics.shapes.ShapeError` naming ``where`` (never
+    left out). Raises ImportError without manifold3d (the ``gzinertia[bem]`` extra)."""
     import manifold3d as m3
+    import trimesh
 
     from gzinertia.physics.shapes import ShapeError
 
@@ -220,10 +226,9 @@ def _union(pieces: list[Any], path: str) -> tuple[Any, Any]:
         mesh.merge()
         solid = m3.Manifold(mesh)
         if solid.status() != m3.Error.NoError:
-            raise ShapeError(f"mesh {path!r}: a closed piece is not a 2-manifold surface "
+            raise ShapeError(f"{where}: a closed piece is not a 2-manifold surface "
                              f"({solid.status().name}): its pieces cannot be united")
         solids.append(solid)
-    union = m3.Manifold.batch_boolean(solids, m3.OpType.Add)
-    out = union.to_mesh64()
-    return (np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy(),
-            np.asarray(out.tri_verts, dtype=np.int64).copy())
+    out = m3.Manifold.batch_boolean(solids, m3.OpType.Add).to_mesh64()
+    return trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy(),
+                           np.asarray(out.tri_verts, dtype=np.int64).copy(), process=False)

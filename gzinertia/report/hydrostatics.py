@@ -72,16 +72,20 @@ def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
     for c in link.collisions:
         if c.note:
             out.append(f"{link.name}::{c.name}: {c.note}")
+    if link.union_note:
+        out.append(f"{link.name}: {link.union_note}")
     return out
 
 
 def volume_kind(link: LinkHydrostatics) -> str:
     """``"exact"`` when every collision's solid is the shape's own (closed pieces united,
-    repairs included), ``"approximate"`` when one is a convex hull or counts an overlap
-    twice (:func:`gzinertia.physics.mesh_body.approximated`)."""
+    repairs included) and overlapping collisions are united, ``"approximate"`` when a solid is
+    a convex hull or an overlap is counted twice
+    (:func:`gzinertia.physics.mesh_body.approximated`)."""
     from gzinertia.physics.mesh_body import approximated
 
-    return "approximate" if any(approximated(c.note) for c in link.collisions) else "exact"
+    notes = [c.note for c in link.collisions] + [link.union_note]
+    return "approximate" if any(approximated(note) for note in notes) else "exact"
 
 
 def _side_by_side(gazebo: float, exact: float) -> dict[str, float | None]:
@@ -109,6 +113,7 @@ def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
         "volume": link.volume,
         "volume_exact": link.volume_exact,
         "volume_exact_kind": volume_kind(link),
+        "volume_exact_note": link.union_note,
         "buoyancy": _num(float(link.f_W @ up)),
         "buoyancy_exact": _num(float(link.f_W_exact @ up)),
         "p_WG": _vec(link.p_WG),
