@@ -143,3 +143,18 @@ def test_every_geometry_kind_is_said_in_the_bem_comment_and_text(
         _said(comments[name], name)
         block = text.split(f"kinds::{name}: BEM (", 1)[1].split("kinds::", 1)[0]
         _said(block if EXPECTED[name] is not None else None, name)
+
+
+def test_the_plot_legend_says_its_outlines_are_convex_hulls(tmp_path: Path) -> None:
+    """A plot draws each piece's projected convex hull (a picture, not the body): its legend
+    says so, whatever the geometry."""
+    import matplotlib.pyplot as plt
+
+    from gzinertia.report.plot import figure, link_drawing
+    from gzinertia.sdf import read_sdf_file
+
+    doc = read_sdf_file(_model(tmp_path))
+    fig = figure([("kinds", [link_drawing(lk, lk.X_WB, None) for lk in doc.links])])
+    texts = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    plt.close(fig)
+    assert any("convex hull" in t for t in texts), texts
