@@ -74,15 +74,20 @@ def _bounding_radius(geometry: Geometry) -> float | None:
 
 
 def _overlapping(collisions: Sequence[Collision]) -> list[Collision]:
-    """The collisions whose bounding spheres meet another's."""
+    """The collisions whose bounding spheres meet another's (sweep along x: a pair is
+    compared only when their x extents meet, so shapes laid out apart cost a sort)."""
     spheres = [(c, _bounding_radius(c.geometry)) for c in collisions]
     known = [(c, np.asarray(c.X_BC.p, dtype=float), r) for c, r in spheres if r is not None]
+    order = sorted(range(len(known)), key=lambda k: float(known[k][1][0]) - known[k][2])
     meets: set[int] = set()
-    for i, (_, p_i, r_i) in enumerate(known):
-        for j in range(i):
-            _, p_j, r_j = known[j]
-            if float(np.linalg.norm(p_i - p_j)) <= r_i + r_j:
-                meets.update((i, j))
+    active: list[int] = []
+    for k in order:
+        _, p_k, r_k = known[k]
+        active = [a for a in active if float(known[a][1][0]) + known[a][2] >= p_k[0] - r_k]
+        for a in active:
+            if float(np.linalg.norm(p_k - known[a][1])) <= r_k + known[a][2]:
+                meets.update((a, k))
+        active.append(k)
     return [known[k][0] for k in sorted(meets)]
 
 

@@ -38,6 +38,7 @@ import numpy as np
 from gzinertia.physics.mesh_repair import Repair, repaired
 from gzinertia.record_base import ValueRecord
 
+# duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "HULL_CHOICES",
     "HullChoice",
