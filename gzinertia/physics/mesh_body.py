@@ -152,13 +152,17 @@ def mesh_body(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) ->
     :class:`~gzinertia.physics.shapes.ShapeError` naming the file when it cannot be read, is
     not closed after repair and no fallback is chosen, or bounds no volume."""
     from gzinertia.limits import MeshLimits
+    from gzinertia.physics.shapes import file_stamp
 
     key = tuple(float(v) for v in scale)
-    return _mesh_body(path, key, MeshLimits.from_environment(), current_hull())
+    return _mesh_body(path, key, MeshLimits.from_environment(), current_hull(), file_stamp(path))
 
 
 @functools.lru_cache(maxsize=64)
-def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoice) -> MeshBody:
+def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoice,
+               stamp: tuple[int, int, int] | None) -> MeshBody:
+    """:func:`mesh_body`, once per process while the file is unchanged (``stamp``: an edited
+    mesh is read again)."""
     from gzinertia.physics.shapes import ShapeError, convex_hull, load_mesh
 
     mesh = load_mesh(path, (scale[0], scale[1], scale[2]))

@@ -49,6 +49,7 @@ __all__ = [
     "convex_hull",
     "cylinder_solid",
     "ellipsoid_solid",
+    "file_stamp",
     "load_mesh",
     "mesh_solid",
     "reexpress_solid",
@@ -187,12 +188,18 @@ def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
     from gzinertia.limits import MeshLimits
 
     limits = MeshLimits.from_environment()
+    return _read_mesh(path, tuple(float(v) for v in scale), limits, file_stamp(path)).copy()
+
+
+def file_stamp(path: str) -> tuple[int, int, int] | None:
+    """``(inode, size, modification time in ns)`` of ``path``, which changes when the file is
+    edited (the key of the per-process mesh caches); ``None`` when it cannot be stat'ed (left
+    to the reading, which says why)."""
     try:
         st = os.stat(path)
-        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
     except OSError:
-        stamp = None  # left to the reading, which says why
-    return _read_mesh(path, tuple(float(v) for v in scale), limits, stamp).copy()
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=64)
