@@ -49,7 +49,7 @@ def test_overlapping_boxes_exact_volume_and_centre_are_the_union() -> None:
     assert np.allclose(hs.p_BoBv_B_exact, [1.0, 0.0, 0.5], rtol=0, atol=1e-12)
     assert hs.volume == pytest.approx(1.0 + 1.5, rel=1e-15)  # Gazebo sums the collisions
     assert float(np.linalg.norm(hs.f_W_exact)) == pytest.approx(1000.0 * 2.0 * G, rel=1e-12)
-    assert hs.union_note is not None and "'a', 'b' overlap" in hs.union_note
+    assert hs.volume_exact_note is not None and "'a', 'b' overlap" in hs.volume_exact_note
 
 
 def test_overlapping_boxes_in_a_graded_fluid_are_sliced_once() -> None:
@@ -86,7 +86,7 @@ def test_separate_collisions_are_summed_exactly_and_not_noted() -> None:
     link = _link(_box("a", (1.0, 1.0, 1.0), (0.0, 0.0, 0.0)),
                  _box("b", (1.0, 1.0, 1.0), (3.0, 0.0, 0.0)))
     hs = link_hydrostatics(link, BuoyancyWorld("uniform", 1000.0))
-    assert hs.volume_exact == 2.0 and hs.union_note is None
+    assert hs.volume_exact == 2.0 and hs.volume_exact_note is None
 
 
 def test_the_union_is_said_in_text_and_json(

@@ -108,7 +108,7 @@ class LinkHydrostatics(ValueRecord):
     anchored: bool = False
     #: What uniting overlapping collisions did to the exact figures
     #: (:attr:`gzinertia.physics.link_union.LinkUnion.note`), ``None`` when they are apart.
-    union_note: str | None = None
+    volume_exact_note: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("p_WG", "p_BoBv_B", "p_BoBv_B_exact", "f_W", "p_WB", "f_W_exact",
@@ -116,6 +116,17 @@ class LinkHydrostatics(ValueRecord):
             value = np.array(getattr(self, name), dtype=float).reshape(3)
             value.setflags(write=False)
             object.__setattr__(self, name, value)
+
+    @property
+    def volume_exact_kind(self) -> str:
+        """``"exact"`` when every collision's solid is the shape's own (closed pieces united,
+        repairs included) and overlapping collisions are united, ``"approximate"`` when a solid
+        is a convex hull or an overlap is counted twice
+        (:func:`gzinertia.physics.mesh_body.approximated`)."""
+        from gzinertia.physics.mesh_body import approximated
+
+        notes = [c.note for c in self.collisions] + [self.volume_exact_note]
+        return "approximate" if any(approximated(note) for note in notes) else "exact"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,9 +54,10 @@ def fluid_summary(fluid: BuoyancyWorld, origin: str, buoyancy_system: str,
 
 def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
     """Where Gazebo's numbers for the link differ from the exact geometry's (called
-    "approximate" where a collision's solid is one: :func:`volume_kind`)."""
+    "approximate" where a collision's solid is one:
+    :attr:`~gzinertia.physics.hydrostatics.LinkHydrostatics.volume_exact_kind`)."""
     out = []
-    kind = volume_kind(link)
+    kind = link.volume_exact_kind
     if abs(link.volume - link.volume_exact) > DIFFERENCE_TOLERANCE * max(link.volume_exact,
                                                                         1e-300):
         out.append(f"{link.name}: Gazebo's volume {link.volume:.6g} m^3, {kind} "
@@ -72,20 +73,9 @@ def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
     for c in link.collisions:
         if c.note:
             out.append(f"{link.name}::{c.name}: {c.note}")
-    if link.union_note:
-        out.append(f"{link.name}: {link.union_note}")
+    if link.volume_exact_note:
+        out.append(f"{link.name}: {link.volume_exact_note}")
     return out
-
-
-def volume_kind(link: LinkHydrostatics) -> str:
-    """``"exact"`` when every collision's solid is the shape's own (closed pieces united,
-    repairs included) and overlapping collisions are united, ``"approximate"`` when a solid is
-    a convex hull or an overlap is counted twice
-    (:func:`gzinertia.physics.mesh_body.approximated`)."""
-    from gzinertia.physics.mesh_body import approximated
-
-    notes = [c.note for c in link.collisions] + [link.union_note]
-    return "approximate" if any(approximated(note) for note in notes) else "exact"
 
 
 def _side_by_side(gazebo: float, exact: float) -> dict[str, float | None]:
@@ -112,8 +102,8 @@ def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
         "mass": link.mass,
         "volume": link.volume,
         "volume_exact": link.volume_exact,
-        "volume_exact_kind": volume_kind(link),
-        "volume_exact_note": link.union_note,
+        "volume_exact_kind": link.volume_exact_kind,
+        "volume_exact_note": link.volume_exact_note,
         "buoyancy": _num(float(link.f_W @ up)),
         "buoyancy_exact": _num(float(link.f_W_exact @ up)),
         "p_WG": _vec(link.p_WG),
