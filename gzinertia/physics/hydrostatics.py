@@ -527,8 +527,9 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
     V_gz = sum(p.volume_gz for p in parts)
     p_gz = (sum((p.volume_gz * p.p_BoCv_B_gz for p in parts), np.zeros(3)) / V_gz
             if V_gz > 0 else np.zeros(3))
-    exact = [p for p in parts if p.volume is not None and p.p_BoCv_B is not None]
-    union = link_union([c for c, p in zip(link.collisions, parts, strict=True) if p in exact])
+    solid = [p.volume is not None and p.p_BoCv_B is not None for p in parts]
+    exact = [p for p, ok in zip(parts, solid, strict=True) if ok]
+    union = link_union([c for c, ok in zip(link.collisions, solid, strict=True) if ok])
     V_ex = sum(p.volume or 0.0 for p in exact)
     M_ex = sum(((p.volume or 0.0) * np.asarray(p.p_BoCv_B) for p in exact), np.zeros(3))
     if union is not None:  # overlapping collisions displace their overlap once
