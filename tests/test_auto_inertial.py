@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -272,17 +273,40 @@ def test_mesh_as_gazebo_computes_it_and_drakes_offset(tmp_path: Path) -> None:
     assert float(np.linalg.norm(m * skew(c_B) @ skew(c_B).T)) > 1.0  # the offset is not small
 
 
-def test_open_mesh_warns_about_the_hull(tmp_path: Path) -> None:
+def test_open_mesh_warns_about_the_repair_or_the_hull(tmp_path: Path) -> None:
+    """A mesh missing one triangle is repaired (the hole filled) and the warning says so; a mesh
+    missing its top cap cannot be closed: an error note naming the fallback that proceeds, and under
+    ``hull_fallback("convex")`` the warning says "convex hull" and the mass is the hull's.
+
+    Before issue 24 the one-triangle hole gave the convex hull silently as the solid (the
+    warning said "convex hull"); the geometry pipeline now fills such a hole and refuses what
+    it cannot close unless the hull is asked for."""
     import trimesh
+
+    from gzinertia.physics.mesh_body import hull_fallback
 
     mesh = trimesh.load(SPAR_STL, force="mesh")
     mesh.update_faces(np.arange(len(mesh.faces)) != 3)
+    mesh.export(tmp_path / "hole.stl")
+    z = mesh.vertices[mesh.faces][:, :, 2]
+    mesh.update_faces(~np.all(z == z.max(), axis=1))
     mesh.export(tmp_path / "open.stl")
-    doc = read_sdf_file(_write_sdf(tmp_path, _model(link("a", auto_inertial(), collision(
-        mesh_geometry("open.stl", scale=(0.001,) * 3), pose=None)))))
+
+    def read(name: str) -> Any:
+        return read_sdf_file(_write_sdf(tmp_path, _model(link("a", auto_inertial(), collision(
+            mesh_geometry(name, scale=(0.001,) * 3), pose=None)))))
+
+    notes = [n for n in read("hole.stl").notes if n.code == "auto-inertial-mesh"]
+    assert len(notes) == 1 and notes[0].level == "warning", notes
+    assert "small holes filled" in notes[0].message, notes[0].message
+    errors = [n for n in read("open.stl").notes if n.code == "auto-inertial-collision"]
+    assert len(errors) == 1 and "not closed" in errors[0].message, errors
+    assert 'hull_fallback("convex")' in errors[0].message  # the library's spelling here
+    with hull_fallback("convex"):
+        doc = read("open.stl")
+        hull = solid_properties(doc.link("m::a").collisions[0].geometry)
     notes = [n for n in doc.notes if n.code == "auto-inertial-mesh"]
     assert len(notes) == 1 and notes[0].level == "warning" and "convex hull" in notes[0].message
-    hull = solid_properties(doc.link("m::a").collisions[0].geometry)
     assert rel_err(doc.link("m::a").inertial.mass, DEFAULT_DENSITY * hull.volume) < 1e-15
 
 

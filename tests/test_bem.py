@@ -234,15 +234,18 @@ def _cube() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _open_mesh() -> tuple[np.ndarray, np.ndarray]:
+    """The box without its top face (two triangles): a hole far larger than the repair fills
+    (a single missing triangle is filled: tests/test_mesh_repair.py)."""
     v, f = _cube()
-    return v, f[1:]
+    top = np.all(v[f][:, :, 2] == v[:, 2].max(), axis=1)
+    return v, f[~top]
 
 
-def _inverted_piece() -> tuple[np.ndarray, np.ndarray]:
-    """Two separate boxes, the second inside out: which side is fluid cannot be told."""
+def _inverted_piece(inverted: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Two separate boxes, the second inside out (``inverted``) or as it should be."""
     v, f = _cube()
     v2 = v + np.array([1.0, 0.0, 0.0])
-    return np.vstack([v, v2]), np.vstack([f, f[:, ::-1] + len(v)])
+    return np.vstack([v, v2]), np.vstack([f, (f[:, ::-1] if inverted else f) + len(v)])
 
 
 def _degenerate() -> tuple[np.ndarray, np.ndarray]:
@@ -266,14 +269,18 @@ def _degenerate() -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize(
     ("case", "build", "problem"),
     [
-        ("open", _open_mesh, "not closed"),
-        ("inverted", _inverted_piece, "face inwards"),
+        ("open", _open_mesh, "--hull convex"),
         ("degenerate", _degenerate, "degenerate"),
     ],
 )
 def test_refused_mesh_files(
     case: str, build: object, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A surface the pipeline cannot close is refused in one line naming the file and what
+    proceeds. Before issue 24 an inside-out piece was refused here ("face inwards") and the
+    open case was a single missing triangle; the pipeline now turns an inside-out piece
+    outward (:func:`test_an_inside_out_piece_is_turned_outward_and_solved`) and fills a
+    missing triangle, so the open case is a missing face, refused with ``--hull convex``."""
     stl = tmp_path / f"{case}.stl"
     v, f = build()  # type: ignore[operator]
     _write_stl(stl, v, f)
@@ -288,6 +295,27 @@ def test_refused_mesh_files(
     assert len(lines) == 1 and lines[0].startswith("gzinertia: error:"), err
     assert stl.name in lines[0] and problem in lines[0], lines[0]
     assert "Traceback" not in err and path.read_bytes() == old
+
+
+def test_an_inside_out_piece_is_turned_outward_and_solved(tmp_path: Path) -> None:
+    """Two boxes, the second inside out: the BEM solves the repaired surface as it solves the
+    same two boxes written outward (the oracle), to round-off, and the surface's note says the
+    flip (it goes into the solve's digest and the comment written)."""
+    from gzinertia.physics.surface_mesh import mesh_notes
+
+    results, notes = [], []
+    for inverted in (True, False):
+        stl = tmp_path / f"boxes_{inverted}.stl"
+        _write_stl(stl, *_inverted_piece(inverted))
+        geometry = Geometry("mesh", mesh_path=str(stl))
+        hull = [Collision("hull", Pose(), geometry, SourceRef("m", 1))]
+        results.append(bem_added_mass(hull, DENSITY, quality="fast", use_cache=False))
+        notes.append(mesh_notes(hull))
+    repaired, clean = results
+    assert np.allclose(repaired.A_BBo_B.linear_first(), clean.A_BBo_B.linear_first(),
+                       rtol=0, atol=1e-9 * np.abs(clean.A_BBo_B.linear_first()).max())
+    assert len(notes[0]) == 1 and "12 triangles flipped" in notes[0][0], notes
+    assert not any("flipped" in note for note in notes[1]), notes
 
 
 def test_non_manifold_union_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -260,13 +260,15 @@ def _modules_under(root: str) -> list[str]:
 def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
             net_buoyancy: float = 0.05,
-            xacro_env: Sequence[str] = (), trust_xacro: bool = False) -> str:
-    """The key of one cache file: code, settings, read and mesh limits (``limits``, default
-    from the environment), model path and working directory; for xacro files, the environment
-    variables ``$(env)`` may read and their values (``xacro_env``; only their digest is kept),
-    whether expressions run as Python (``trust_xacro``), the package roots from the
-    environment and the expansion limits. The xacro arguments are not in it: each entry
-    records the arguments its expansion looked up (:class:`AuditCache`)."""
+            xacro_env: Sequence[str] = (), trust_xacro: bool = False,
+            hull: str = "none") -> str:
+    """The key of one cache file: code, settings (the mesh ``hull`` fallback too), read and
+    mesh limits (``limits``, default from the environment), model path and working directory;
+    for xacro files, the environment variables ``$(env)`` may read and their values
+    (``xacro_env``; only their digest is kept), whether expressions run as Python
+    (``trust_xacro``), the package roots from the environment and the expansion limits. The
+    xacro arguments are not in it: each entry records the arguments its expansion looked up
+    (:class:`AuditCache`)."""
     from gzinertia.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
 
@@ -287,6 +289,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         _xacro_settings(),
         [[name, os.environ.get(name)] for name in sorted(set(xacro_env))],
         trust_xacro,
+        hull,
     ]
     return _digest(json.dumps(settings).encode())
 

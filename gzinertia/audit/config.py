@@ -16,6 +16,8 @@ Keys (kebab-case; snake_case is accepted too)::
     fail-on = "warning"                  # error (default), warning or info
     density = 1025.0                     # fluid density, kg/m³ (default: water or air)
     tolerance = "gz"                     # inertia validity: gz (default) or drake
+    hull = "none"                        # a mesh not closed after repair: none (refused,
+                                         # default) or convex (its convex hull, said)
     model-path = ["models"]              # folders for model:// URIs, relative to the file
     xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     extend-exclude = ["build", "robots/old/*.sdf"]  # left out (ruff's semantics: exclude.py)
@@ -45,6 +47,7 @@ from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.audit.exclude import ExcludePattern, Exclusion
+    from gzinertia.physics.mesh_body import HullChoice
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
@@ -78,7 +81,8 @@ Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
-        "net-buoyancy", "xacro-args", "xacro-env", "exclude", "extend-exclude", "force-exclude")
+        "net-buoyancy", "xacro-args", "xacro-env", "exclude", "extend-exclude", "force-exclude",
+        "hull")
 
 
 class ConfigError(GzInertiaError):
@@ -103,6 +107,8 @@ class AuditConfig(ValueRecord):
     fail_on: Severity = "error"
     density: float | None = None
     tolerance: Tolerance = "gz"
+    #: A mesh that is not closed after repair: refused (``none``) or its convex hull.
+    hull: HullChoice = "none"
     model_paths: tuple[str, ...] = ()
     #: GZI302: net buoyancy reported beyond this fraction of the weight.
     net_buoyancy: float = 0.05
@@ -334,6 +340,16 @@ def parse_xacro_args_table(
     return tuple(out)
 
 
+def _parse_hull(value: object, where: str) -> HullChoice:
+    """``hull`` (``none`` or ``convex``); a :class:`ConfigError` naming ``where`` otherwise."""
+    from gzinertia.physics.mesh_body import HULL_CHOICES
+
+    for hull in HULL_CHOICES:
+        if hull == value:
+            return hull
+    raise ConfigError(f"{where}: hull must be none or convex, not {_shown(value)}")
+
+
 def parse_tolerance(value: object, where: str) -> Tolerance:
     """``tolerance`` (``gz`` or ``drake``); a :class:`ConfigError` naming ``where`` otherwise."""
     for tolerance in TOLERANCES:
@@ -376,6 +392,8 @@ def config_from_table(
             values[key] = parse_density(value, shown)
         elif key == "tolerance":
             values[key] = parse_tolerance(value, shown)
+        elif key == "hull":
+            values[key] = _parse_hull(value, shown)
         elif key == "net-buoyancy":
             values[key] = parse_fraction(value, shown)
         elif key == "xacro-args":
@@ -402,6 +420,7 @@ def config_from_table(
         fail_on=values.get("fail-on", "error"),
         density=values.get("density"),
         tolerance=values.get("tolerance", "gz"),
+        hull=values.get("hull", "none"),
         model_paths=values.get("model-path", ()),
         net_buoyancy=values.get("net-buoyancy", 0.05),
         xacro_args=values.get("xacro-args", ()),

@@ -73,10 +73,12 @@ def check_document(
     """The findings of the selected rules on one read document, suppressions applied except
     per-path ignores (see :func:`audit`). Raises whatever a rule raises. ``tree``: the
     document's parsed tree when its path cannot be read again (standard input). The rules, the
-    fits and the hydrostatics share each collision's solid (computed once per document)."""
+    fits and the hydrostatics share each collision's solid (computed once per document), a
+    mesh that cannot be closed handled as the ``hull`` setting says."""
+    from gzinertia.physics.mesh_body import hull_fallback
     from gzinertia.physics.shapes import shared_solids
 
-    with shared_solids():
+    with shared_solids(), hull_fallback(config.hull):
         return _check_document(doc, config, tree)
 
 
@@ -390,7 +392,7 @@ def open_cache(
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
         net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
-        trust_xacro=config.trust_xacro,
+        trust_xacro=config.trust_xacro, hull=config.hull,
     )
     return AuditCache(folder, key, search, config.xacro_args_for)
 

@@ -17,7 +17,7 @@ from gzinertia.cli.app import (
     fluid_density,
     parse_vector,
 )
-from gzinertia.cli.options import FitChoice, model_input_options, write_mode_options
+from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ __all__ = ["addmass"]
 
 # duplicates: typer option declarations (shared ones live in cli/options.py), alike by shape only
 @app.command()
+@hull_option
 @write_mode_options
 @model_input_options
 def addmass(
@@ -450,6 +451,8 @@ def _addmass_bem(
             "  A_BBo_B diag [x y z p q r] " + " ".join(f"{v:.4g}" for v in np.diag(A)),
             file=sys.stderr,
         )
+        for note in item.geometry_notes:  # what the geometry pipeline did (a hull, a repair)
+            print(f"  geometry of {note}", file=sys.stderr)
     _report(result, written=bool(solved))
     deliver_edit(file, result.old, result.new, mode)
 

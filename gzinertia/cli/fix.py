@@ -22,6 +22,7 @@ from gzinertia.cli.options import (
     ShapeSourceChoice,
     ToleranceChoice,
     edit_mode,
+    hull_option,
     model_input_options,
 )
 from gzinertia.errors import GzInertiaError
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 # duplicates: typer option declarations, alike by shape only
 @app.command()
+@hull_option
 @model_input_options
 def fix(
     file: Annotated[

@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, app, load_model
-from gzinertia.cli.options import model_input_options
+from gzinertia.cli.options import hull_option, model_input_options
 
 if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
 
 
 @app.command()
+@hull_option
 @model_input_options
 def hydrostatics(
     file: Annotated[

@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar, cast
 
@@ -52,6 +53,8 @@ __all__ = [
     "FluidChoice",
     "ForceReadonlyOption",
     "FormatChoice",
+    "HullChoice",
+    "HullOption",
     "InPlaceOption",
     "ModelPathOption",
     "OrderingChoice",
@@ -62,6 +65,7 @@ __all__ = [
     "SignChoice",
     "ToleranceChoice",
     "edit_mode",
+    "hull_option",
     "model_input_options",
     "sdf_only",
     "write_mode_options",
@@ -193,16 +197,20 @@ def _hint(annotation: Any, namespace: dict[str, Any]) -> Any:
 
 def _with_parameters(
     command: F,
-    given: str,
+    given: str | None,
     parameters: tuple[tuple[str, Any, Any], ...],
-    build: Callable[[dict[str, Any], dict[str, Any]], Any],
+    build: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None,
+    *,
+    around: Callable[[dict[str, Any]], AbstractContextManager[object]] | None = None,
 ) -> F:
     """``command`` (which takes the keyword ``given``) as a typer command with ``parameters``
     (name, typer hint, default) in place of ``given``: ``build(values, kwargs)`` makes what
     ``given`` receives from their values (by name), before the command runs, and may change
-    the command's other arguments (``kwargs``)."""
+    the command's other arguments (``kwargs``). With ``given`` ``None`` the parameters are
+    added and nothing replaced; ``around(values)``, if given, is the context the command runs
+    in."""
     signature = inspect.signature(command)
-    if given not in signature.parameters:
+    if given is not None and given not in signature.parameters:
         raise TypeError(f"{command.__name__} must take a {given!r} parameter")
     names = {name for name, _, _ in parameters}
     taken = names & set(signature.parameters)
@@ -222,8 +230,10 @@ def _with_parameters(
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
         values = {name: kwargs.pop(name, default) for name, _, default in parameters}
-        kwargs[given] = build(values, kwargs)
-        return command(*args, **kwargs)
+        if given is not None and build is not None:
+            kwargs[given] = build(values, kwargs)
+        with around(values) if around is not None else nullcontext():
+            return command(*args, **kwargs)
 
     signature = signature.replace(parameters=[*kept, *added])
     run.__dict__["__signature__"] = signature
@@ -297,6 +307,33 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
             "the same options), which it can edit"
         )
     return source.search_paths
+
+
+#: What to do with a mesh surface that cannot be closed
+#: (:data:`gzinertia.physics.mesh_body.HULL_CHOICES`; spelled here so that the CLI imports no
+#: NumPy at start-up).
+HullChoice = Literal["none", "convex"]
+HullOption = Annotated[
+    HullChoice,
+    typer.Option(
+        "--hull",
+        help="A mesh that is not closed even after repair (welding, small holes filled): none "
+        "refuses it (default), convex uses its convex hull, an approximation said in every "
+        "output and in the comment written. docs/meshes.md.",
+    ),
+]
+
+
+def hull_option(command: F) -> F:
+    """``command`` as a typer command with a ``--hull`` option (:data:`HullOption`), run inside
+    :func:`gzinertia.physics.mesh_body.hull_fallback` with the choice made."""
+
+    def around(values: dict[str, Any]) -> AbstractContextManager[object]:
+        from gzinertia.physics.mesh_body import hull_fallback
+
+        return hull_fallback(values["hull"])
+
+    return _with_parameters(command, None, (("hull", HullOption, "none"),), around=around)
 
 
 def edit_mode(

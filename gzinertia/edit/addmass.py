@@ -95,8 +95,9 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
     matrix against that fit of the link (GZI204, GZI207)."""
     from gzinertia.physics.fit_provenance import PREFIX  # read back by the audit
 
+    geometry = f" (geometry: {fit.approximation})" if fit.approximation else ""
     text = (
-        f"{PREFIX}{fit.description}, "
+        f"{PREFIX}{fit.description}{geometry}, "
         f"fluid density {density:g} kg/m^3; about the link origin in link axes"
     )
     return ascii_comment(text)
@@ -231,6 +232,7 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
     """Warnings, with the numbers, for fits that cannot be what the user meant
     (:mod:`gzinertia.physics.plausibility`): per link the implied density and the added/rigid ratio,
     per top-level model the displaced mass against the model's mass."""
+    from gzinertia.physics.mesh_body import approximated
     from gzinertia.physics.plausibility import (
         added_to_rigid_warning,
         density_warning,
@@ -243,6 +245,8 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
         inertial = r.link.inertial
         volume = sum(e.volume for e in r.fit.ellipsoids)
         what = f"its {r.fit.method}-fit ellipsoid" + ("s" if len(r.fit.ellipsoids) > 1 else "")
+        if approximated(r.fit.approximation):  # say it: a hull's volume is not the body's
+            what += f" (fitted to an approximation: {r.fit.approximation})"
         for warning in (
             density_warning(inertial.mass, volume, what),
             added_to_rigid_warning(inertial.mass, r.A_BBo_B.linear_first()),

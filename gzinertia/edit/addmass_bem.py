@@ -84,6 +84,9 @@ class LinkBem(ValueRecord):
     collisions: tuple[str, ...]
     digest: str
     result: object  # BemResult (typed loosely: physics.bem imports capytaine lazily)
+    #: What the geometry pipeline did to the shapes' mesh files, ``"<shape>: <note>"``
+    #: (:func:`gzinertia.physics.surface_mesh.mesh_notes`; empty when nothing).
+    geometry_notes: tuple[str, ...] = ()
 
 
 def displacing_collisions(
@@ -139,11 +142,18 @@ def shapes_of(
     return displacing_collisions(link, names, visuals, "visual")
 
 
-def provenance(
-    result: object, names: Sequence[str], digest: str, element: Element = "collision"
-) -> str:
+def _link_bem(link: LinkRecord, shapes: Sequence[Collision], result: object) -> LinkBem:
+    """The record of one link's solve on ``shapes``: their names, digest and geometry notes."""
+    from gzinertia.physics.surface_mesh import geometry_digest, mesh_notes
+
+    return LinkBem(link, tuple(c.name for c in shapes), geometry_digest(shapes), result,
+                   tuple(mesh_notes(shapes)))
+
+
+def provenance(result: object, solved: LinkBem, element: Element = "collision") -> str:
     """The comment written before ``<fluid_added_mass>``
-    (:func:`gzinertia.physics.bem_provenance.format_provenance`)."""
+    (:func:`gzinertia.physics.bem_provenance.format_provenance`): the shapes meshed by name,
+    their digest, and what the geometry pipeline did to their mesh files, in words."""
     from gzinertia.physics.bem import BemResult
     from gzinertia.physics.bem_provenance import format_provenance
 
@@ -156,11 +166,12 @@ def provenance(
             frequency=result.frequency,
             fluid_domain=result.fluid_domain,
             relative_error=result.relative_error,
-            collisions=names,
-            digest=digest,
+            collisions=solved.collisions,
+            digest=solved.digest,
             density=result.density,
             element=element,
             closed_panels=result.closed_panels,
+            geometry_notes=solved.geometry_notes,
         )
     )
 
@@ -245,7 +256,6 @@ def add_mass_bem(
         bem_added_mass_together,
         require_bem,
     )
-    from gzinertia.physics.surface_mesh import geometry_digest
 
     require_bem()
     edit = FileEdit.open(path, model_paths, data)
@@ -269,16 +279,15 @@ def add_mass_bem(
         clash: tuple[str, float] | None,
         result: BemResult,
     ) -> None:
-        names = tuple(c.name for c in collisions)
-        digest = geometry_digest(collisions)
-        written_A = (result.A_BBo_B, provenance(result, names, digest, settings.element))
+        item = _link_bem(link, collisions, result)
+        written_A = (result.A_BBo_B, provenance(result, item, settings.element))
         replaces = "): the BEM result replaces its <iDotJ> terms"
         if not write_link_added_mass(
             editor, link, plugins, written_A, policy, (skipped, notes), replaces
         ):
             return
         warnings.extend(_error_warning(link.name, result))
-        solved.append(LinkBem(link, names, digest, result))
+        solved.append(item)
         written[link.name] = result.A_BBo_B
         guard.accept(link)
         if clash is not None:
@@ -359,7 +368,6 @@ def add_mass_bem_urdf(
     it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
     refused (one problem over several links is not wired for URDF yet)."""
     from gzinertia.physics.bem import require_bem
-    from gzinertia.physics.surface_mesh import geometry_digest
     from gzinertia.urdf.addmass import LinkSkippedError, add_matrix_urdf
 
     require_bem()
@@ -380,11 +388,10 @@ def add_mass_bem_urdf(
         if not shapes:
             raise LinkSkippedError(f"no {element} geometry to mesh")
         result = _solve_link(link, shapes, settings, progress)
-        names = tuple(c.name for c in shapes)
-        digest = geometry_digest(shapes)
-        solved.append(LinkBem(link, names, digest, result))
+        item = _link_bem(link, shapes, result)
+        solved.append(item)
         warnings.extend(_error_warning(link.name, result))
-        return result.A_BBo_B, provenance(result, names, digest, element)
+        return result.A_BBo_B, provenance(result, item, element)
 
     result, _ = add_matrix_urdf(
         path, matrix_for=solve, pattern=pattern, package_paths=package_paths,

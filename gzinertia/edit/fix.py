@@ -155,6 +155,9 @@ class LinkFix(ValueRecord):
     #: Which geometry ``--method geometry`` could use for a link another method repaired:
     #: ``"collision"``, ``"visual"`` (it has visuals only) or ``None`` (it has none).
     geometry_available: ShapeSource | None = None
+    #: What the geometry pipeline did to the shapes (pieces united, repairs, a convex hull:
+    #: :attr:`gzinertia.physics.mesh_body.MeshBody.note`), ``None`` when nothing.
+    geometry_note: str | None = None
 
     @property
     def com_move(self) -> float:
@@ -245,11 +248,13 @@ def visual_shapes(link: LinkRecord) -> tuple[Collision, ...]:
 
 def _solid(
     link: LinkRecord, shapes: tuple[Collision, ...] | None = None
-) -> tuple[float, Vec3, Mat3]:
-    """``(V, p_BoBc_B, G_BBc_B)`` of the union of the link's collisions (or of ``shapes``, its
-    visuals), overlaps counted twice, as libsdformat and Drake sum them. A link without shapes
-    is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too large,
-    a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
+) -> tuple[float, Vec3, Mat3, str | None]:
+    """``(V, p_BoBc_B, G_BBc_B, note)`` of the union of the link's collisions (or of
+    ``shapes``, its visuals), overlaps between shapes counted twice, as libsdformat and Drake
+    sum them (a mesh file's own closed pieces are united: :mod:`gzinertia.physics.mesh_body`);
+    the note says what the geometry pipeline did to a mesh (``None``: nothing). A link without
+    shapes is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too
+    large, a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
     :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
     written)."""
     from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
@@ -275,7 +280,8 @@ def _solid(
             f"{link.source}: link {link.name!r}: its {what[1:-1]}s enclose no finite volume; "
             "nothing written"
         )
-    return solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float)
+    return (solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float),
+            solid.approximation)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -349,13 +355,14 @@ def _plan(
             raise RepairError("it has no <inertial> (GZI102): use --method geometry")
         if options.density is None and options.mass is None:
             raise RepairError("it has no <inertial> (GZI102): give --density or --mass")
-        V, centroid, G = _solid(link, shapes)
+        V, centroid, G, note = _solid(link, shapes)
         mass = options.mass if options.mass is not None else float(options.density or 0.0) * V
         I_B = solid_inertia(mass, V, G)
         repair = geometry_inertia_change(inertial.I_BBcm_I, I_B)
         fix = LinkFix(
             link.name, tuple(sorted(codes)), repair, inertial.mass, mass, p_before, centroid,
             centroid, inserted=True, shapes="collisions" if shapes is None else "visuals",
+            geometry_note=note,
         )
         return _Plan(link, fix, written_inertia(I_B, np.full((3, 3), np.nan)), True)
     mass = inertial.mass
@@ -370,7 +377,7 @@ def _plan(
         fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before,
                       geometry_available=available)
         return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
-    V, centroid, G = _solid(link, shapes)
+    V, centroid, G, note = _solid(link, shapes)
     mass_before = mass
     if not (math.isfinite(mass) and mass > 0.0):
         if "GZI101" not in codes or (options.density is None and options.mass is None):
@@ -386,7 +393,7 @@ def _plan(
     p_after = centroid if options.move_com else p_before
     fix = LinkFix(
         link.name, tuple(sorted(codes)), repair, mass_before, mass, p_before, p_after, centroid,
-        shapes="collisions" if shapes is None else "visuals",
+        shapes="collisions" if shapes is None else "visuals", geometry_note=note,
     )
     return _Plan(
         link,

@@ -53,11 +53,14 @@ def format_provenance(
     density: float,
     element: Literal["collision", "visual"] = "collision",
     closed_panels: int | None = None,
+    geometry_notes: Sequence[str] = (),
 ) -> str:
     """The comment text (callers pass it through :func:`gzinertia.edit.links.ascii_comment`).
 
     ``panels`` are the panels solved on; under a free surface (``closed_panels`` given) the
-    wetted ones, cut at the waterline from a closed surface of ``closed_panels`` (no lid)."""
+    wetted ones, cut at the waterline from a closed surface of ``closed_panels`` (no lid).
+    ``geometry_notes``: what the geometry pipeline did to each mesh (``"<shape>: <note>"``,
+    :func:`gzinertia.physics.surface_mesh.mesh_notes`), said last, in words."""
     solved = (
         f"{panels} panels"
         if closed_panels is None
@@ -68,7 +71,7 @@ def format_provenance(
         f"{frequency} frequency, {fluid_domain}, estimated discretisation error "
         f"{100.0 * relative_error:.2g} %); geometry {element}s={','.join(collisions)}; "
         f"mesh digest {digest}; fluid density {density:g} kg/m^3; about the link origin in "
-        "link axes"
+        "link axes" + "".join(f"; geometry of {note}" for note in geometry_notes)
     )
 
 

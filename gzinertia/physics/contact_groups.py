@@ -7,9 +7,11 @@ length). The groups are the connected components of that relation (a chain of to
 is one body).
 
 Shapes are judged by their convex hulls, in the link frame B: boxes, spheres, cylinders,
-capsules, ellipsoids and cones exactly (they are convex), meshes by the convex hull of their
-vertices after ``<scale>``, so a non-convex mesh reaches as far as its hull (shapes in a hollow
-of it count as touching it: conservative, it merges rather than splits). The gap between two
+capsules, ellipsoids and cones exactly (they are convex), meshes by the convex hull of the
+solid the geometry pipeline makes of the file (:mod:`gzinertia.physics.mesh_body`, after
+``<scale>``), so a non-convex mesh reaches as far as its hull (shapes in a hollow of it count
+as touching it: conservative, it merges rather than splits; only which shapes form one body is
+decided here, never a volume). The gap between two
 convex shapes comes from the Gilbert–Johnson–Keerthi algorithm on their support functions, which
 gives an upper and a lower bound on the gap at each step; it stops as soon as one of them
 decides.
@@ -90,9 +92,10 @@ def _primitive_support(collision: Collision) -> tuple[Callable[[Vec3], Vec3], fl
         return cone_support(g.radius, g.length), float(np.hypot(g.radius, 0.5 * g.length)), \
             np.zeros(3)
     if kind == "mesh" and g.mesh_path is not None:
-        from gzinertia.physics.shapes import load_mesh
+        from gzinertia.physics.mesh_body import mesh_body
 
-        hull = np.asarray(load_mesh(g.mesh_path, g.scale).convex_hull.vertices, dtype=float)
+        body = mesh_body(g.mesh_path, g.scale)  # the solid every consumer has, its hull here
+        hull = np.asarray(body.trimesh().convex_hull.vertices, dtype=float)
         centre = 0.5 * (hull.min(axis=0) + hull.max(axis=0))
         radius = float(np.max(np.linalg.norm(hull - centre, axis=1)))
         return (lambda d: hull[int(np.argmax(hull @ d))]), radius, centre

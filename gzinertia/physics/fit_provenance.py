@@ -8,7 +8,9 @@ centre (x, y, z) m, rpy (r, p, y) rad``; :mod:`gzinertia.physics.fits`). The aud
 method back and refits the link as it is now (:func:`recorded_fit`): a matrix is then judged
 against the fit that produced it (GZI204's centre, GZI207's magnitude), not against the default
 volume fit, which other fits legitimately differ from (MuJoCo's ellipsoid of a cone holds about
-three times the cone's volume; the inertia fit is centred at the centre of mass).
+three times the cone's volume; the inertia fit is centred at the centre of mass). A fit made
+with ``--hull convex`` says so in the comment (``geometry: convex hull of a mesh that is not
+closed``) and is refitted with that fallback.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
+    from gzinertia.physics.mesh_body import HullChoice
     from gzinertia.records import LinkRecord
 
 __all__ = ["PREFIX", "FitProvenance", "parse_fit_provenance", "recorded_fit"]
@@ -45,6 +48,9 @@ class FitProvenance(ValueRecord):
     method: FitMethod
     density: float
     explicit: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
+    #: The hull fallback the fit was made with (``convex`` when the comment names a convex
+    #: hull: :mod:`gzinertia.physics.mesh_body`), so the audit refits the link the same way.
+    hull: HullChoice = "none"
 
 
 def parse_fit_provenance(comment: str | None) -> FitProvenance | None:
@@ -56,10 +62,13 @@ def parse_fit_provenance(comment: str | None) -> FitProvenance | None:
     method, density = _METHOD.match(rest), _DENSITY.search(rest)
     if method is None or density is None:
         return None
+    from gzinertia.physics.mesh_body import HULL_USED
+
+    hull: HullChoice = "convex" if HULL_USED in rest else "none"
     try:  # the numbers as written (a comment that is not ours may spell 1_000: not ours)
         rho = read_number(density.group(1))
         if method.group(2) is None:
-            return FitProvenance(_FITS[method.group(1)], rho)
+            return FitProvenance(_FITS[method.group(1)], rho, hull=hull)
         numbers = _EXPLICIT.match(rest)
         if numbers is None:
             return None
@@ -73,10 +82,12 @@ def recorded_fit(link: LinkRecord, provenance: FitProvenance) -> EllipsoidFit | 
     """The fit the comment names, of ``link`` as it is now (``None`` when the link can no
     longer be fitted that way: its collisions or inertia became unusable)."""
     from gzinertia.physics.fits import FitError, explicit_fit, fit_link
+    from gzinertia.physics.mesh_body import hull_fallback
 
     try:
         if provenance.explicit is not None:
             return explicit_fit(*provenance.explicit)
-        return fit_link(link, provenance.method)
+        with hull_fallback(provenance.hull):  # as the comment says the fit was made
+            return fit_link(link, provenance.method)
     except FitError:
         return None

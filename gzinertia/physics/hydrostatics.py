@@ -23,10 +23,13 @@ What Gazebo does (gz-sim ``src/systems/buoyancy/Buoyancy.cc``, gz-math shapes, g
   of volume were its origin (right for every primitive but the cone). Meshes and other shapes
   get **no** buoyancy in a graded world.
 
-:func:`link_hydrostatics` computes both Gazebo's numbers and the exact geometry's (the mesh's
-centroid after ``<scale>``; graded slices by the true horizontal plane, on the shape's triangle
-mesh), so the difference can be reported. Frames: W world, M model, B link (origin Bo), C
-collision; ``p_WB`` in the JSON is the centre of buoyancy, ``p_WG`` the centre of mass.
+:func:`link_hydrostatics` computes both Gazebo's numbers and the exact geometry's (the solid
+the geometry pipeline makes of a mesh, after ``<scale>``: :mod:`gzinertia.physics.mesh_body`;
+collisions that overlap counted once, their union's:
+:mod:`gzinertia.physics.link_union`; graded slices by the true horizontal plane, on the
+shape's triangle mesh), so the difference can be reported. Frames: W world, M model, B link
+(origin Bo), C collision; ``p_WB`` in the JSON is the centre of buoyancy, ``p_WG`` the centre
+of mass.
 """
 
 from __future__ import annotations
@@ -103,6 +106,9 @@ class LinkHydrostatics(ValueRecord):
     #: and whether a joint holds that body to the world (fixed: ``static``-like; or hinged).
     body: str = ""
     anchored: bool = False
+    #: What uniting overlapping collisions did to the exact figures
+    #: (:attr:`gzinertia.physics.link_union.LinkUnion.note`), ``None`` when they are apart.
+    volume_exact_note: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("p_WG", "p_BoBv_B", "p_BoBv_B_exact", "f_W", "p_WB", "f_W_exact",
@@ -110,6 +116,17 @@ class LinkHydrostatics(ValueRecord):
             value = np.array(getattr(self, name), dtype=float).reshape(3)
             value.setflags(write=False)
             object.__setattr__(self, name, value)
+
+    @property
+    def volume_exact_kind(self) -> str:
+        """``"exact"`` when every collision's solid is the shape's own (closed pieces united,
+        repairs included) and overlapping collisions are united, ``"approximate"`` when a solid
+        is a convex hull or an overlap is counted twice
+        (:func:`gzinertia.physics.mesh_body.approximated`)."""
+        from gzinertia.physics.mesh_body import approximated
+
+        notes = [c.note for c in self.collisions] + [self.volume_exact_note]
+        return "approximate" if any(approximated(note) for note in notes) else "exact"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -330,10 +347,12 @@ def _graded_gazebo(
 
 def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
     """The collision's solid as a closed ``trimesh.Trimesh`` in its own frame C (primitives
-    tessellated with ``sections`` segments around; meshes after ``<scale>``), or ``None``."""
+    tessellated with ``sections`` segments around; meshes after ``<scale>``: the solid
+    :func:`gzinertia.physics.mesh_body.mesh_body` makes of the file), or ``None``."""
     import trimesh
 
-    from gzinertia.physics.shapes import ShapeError, load_mesh
+    from gzinertia.physics.mesh_body import mesh_body
+    from gzinertia.physics.shapes import ShapeError
 
     g = collision.geometry
     if g.kind == "box" and g.size is not None:
@@ -354,11 +373,10 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
         S[:3, :3] = np.diag(g.size)
         return mesh.apply_transform(S)
     if g.kind == "mesh" and g.mesh_path is not None:
-        try:
-            mesh = load_mesh(g.mesh_path, g.scale)
+        try:  # the body every consumer has (repaired, pieces united, or the hull chosen)
+            return mesh_body(g.mesh_path, g.scale).trimesh()
         except ShapeError:
             return None
-        return mesh if mesh.is_volume else mesh.convex_hull
     return None
 
 
@@ -453,11 +471,18 @@ def _exact_fluid_force(
     if _is_upright(collision.geometry, X_WC, up):
         return _upright_fluid_force(collision.geometry, X_WC, fluid, g_W, up)
     mesh = collision_trimesh(collision)
-    force, moment = np.zeros(3), np.zeros(3)
     if mesh is None:
-        return force, moment
+        return np.zeros(3), np.zeros(3)
+    return _mesh_fluid_force(mesh, X_WC, fluid, g_W)
+
+
+def _mesh_fluid_force(mesh: Any, X_WF: Pose, fluid: BuoyancyWorld, g_W: Any) -> tuple[Any, Any]:
+    """``(force_W, Σ w_i·p_i)`` on the solid a closed, outward ``mesh`` (in frame F, posed
+    ``X_WF``) bounds, in a graded fluid: slabs cut by true horizontal planes."""
+    up = _up(g_W)
+    force, moment = np.zeros(3), np.zeros(3)
     T = np.eye(4)
-    T[:3, :3], T[:3, 3] = X_WC.R, X_WC.p
+    T[:3, :3], T[:3, 3] = X_WF.R, X_WF.p
     mesh_W = mesh.copy()
     mesh_W.apply_transform(T)
     triangles = np.asarray(mesh_W.triangles)
@@ -494,16 +519,22 @@ def _centre(force: Any, first_moment: Any, up: Any, fallback: Any) -> Any:
 def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatics:
     """The link's buoyancy at its pose ``link.X_WB`` in ``fluid``, as Gazebo applies it and by
     exact geometry (see the module)."""
+    from gzinertia.physics.link_union import link_union
+
     g_W = np.asarray(fluid.g_W, dtype=float)
     X_WB = link.X_WB
     parts = tuple(collision_volume(c) for c in link.collisions)
     V_gz = sum(p.volume_gz for p in parts)
     p_gz = (sum((p.volume_gz * p.p_BoCv_B_gz for p in parts), np.zeros(3)) / V_gz
             if V_gz > 0 else np.zeros(3))
-    exact = [p for p in parts if p.volume is not None and p.p_BoCv_B is not None]
+    solid = [p.volume is not None and p.p_BoCv_B is not None for p in parts]
+    exact = [p for p, ok in zip(parts, solid, strict=True) if ok]
+    union = link_union([c for c, ok in zip(link.collisions, solid, strict=True) if ok])
     V_ex = sum(p.volume or 0.0 for p in exact)
-    p_ex = (sum(((p.volume or 0.0) * np.asarray(p.p_BoCv_B) for p in exact), np.zeros(3)) / V_ex
-            if V_ex > 0 else np.zeros(3))
+    M_ex = sum(((p.volume or 0.0) * np.asarray(p.p_BoCv_B) for p in exact), np.zeros(3))
+    if union is not None:  # overlapping collisions displace their overlap once
+        V_ex, M_ex = V_ex - union.overlap_volume, M_ex - union.overlap_moment
+    p_ex = M_ex / V_ex if V_ex > 0 else np.zeros(3)
     enabled = fluid.is_enabled(link.name)
     inertial = link.inertial
     p_WG = X_WB.transform_point(inertial.p_BoBcm_B)
@@ -523,12 +554,16 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
             f_gz, m_gz = f_gz + f, m_gz + m
             f, m = _exact_fluid_force(c, X_WB, fluid, g_W)
             f_ex, m_ex = f_ex + f, m_ex + m
+        if union is not None and union.union_B is not None:  # the overlap's slices once
+            for mesh, sign in ((union.union_B, 1.0), *((m, -1.0) for m in union.meshes_B)):
+                f, m = _mesh_fluid_force(mesh, X_WB, fluid, g_W)
+                f_ex, m_ex = f_ex + sign * f, m_ex + sign * m
         p_gz_W = _centre(f_gz, m_gz, _up(g_W), p_WBv_gz)
         p_ex_W = _centre(f_ex, m_ex, _up(g_W), p_WBv_ex)
     return LinkHydrostatics(
         link.name, link.model, enabled, inertial.mass, p_WG, V_gz, p_gz, V_ex, p_ex,
         f_gz, p_gz_W, f_ex, p_ex_W, parts, link.static, link.body,
-        link.body_anchored or link.welded_to_world,
+        link.body_anchored or link.welded_to_world, union.note if union is not None else None,
     )
 
 

@@ -139,7 +139,9 @@ def _import_the_mesher() -> None:
 
 def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
     """One request in the helper: a forked, limited child runs the step in the caller's
-    environment, working folder and spelling of options."""
+    environment, working folder, spelling of options and mesh hull fallback."""
+    from gzinertia.physics.mesh_body import hull_fallback
+
     step = _resolve(request["target"])
     _import_the_mesher()
     limits = MesherLimits(*request["limits"])
@@ -152,7 +154,8 @@ def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
             use_command_line_spelling()
         else:
             use_library_spelling()
-        return _payload(step, request["args"])
+        with hull_fallback(request["hull"]):  # the caller's mesh fallback (a context variable)
+            return _payload(step, request["args"])
 
     outcome = run_forked(
         work, limits, _cpu_message(limits)
@@ -180,6 +183,8 @@ def run_meshing(
     :func:`gzinertia.sandbox.process_is_single_threaded`) or from the helper. A
     :class:`~gzinertia.errors.GzInertiaError` it raises is raised here; a crash, a kill or a
     limit hit is a :class:`MeshingError` naming ``where``."""
+    from gzinertia.physics.mesh_body import current_hull
+
     limits = MesherLimits.from_environment()
     child = limits
     if fork if fork is not None else process_is_single_threaded():
@@ -188,6 +193,7 @@ def run_meshing(
         request = pickle.dumps({
             "target": _target(step), "args": args, "limits": (limits.seconds, limits.memory_mib),
             "env": dict(os.environ), "cwd": os.getcwd(), "spelling": spelling(),
+            "hull": current_hull(),
         }, protocol=pickle.HIGHEST_PROTOCOL)
         answer = _HELPER.call(request, child.wall_seconds + 10.0)
         if answer is None:

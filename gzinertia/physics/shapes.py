@@ -7,9 +7,10 @@ rotational inertia about its centre of mass is ``ρ·G_FFc_F``.
 
 :func:`solid_properties` works in the geometry's own frame C (the ``<collision>`` frame), with
 SDF's axes: cylinders, capsules and cones along z (a cone's base at ``z = -L/2``), boxes by full
-sizes, ellipsoids by semi-axes. Meshes are read with trimesh after ``<scale>``; a mesh that does
-not bound a volume (not watertight, or not consistently wound) is replaced by its convex hull,
-and the result says so in ``approximation``. :func:`collision_solid` re-expresses a solid in the
+sizes, ellipsoids by semi-axes. Meshes are read with trimesh after ``<scale>`` and made a solid
+by :mod:`gzinertia.physics.mesh_body` (repaired, closed pieces united, a surface that cannot be
+closed refused or replaced by the fallback chosen); the result says what was done in
+``approximation``. :func:`collision_solid` re-expresses a solid in the
 link frame B through ``X_BC``; :func:`combine_solids` is the union of disjoint solids. Inside a
 :func:`shared_solids` block (the audit opens one per document), each collision record's solid
 is computed once, however many computations ask for it.
@@ -48,6 +49,7 @@ __all__ = [
     "convex_hull",
     "cylinder_solid",
     "ellipsoid_solid",
+    "file_stamp",
     "load_mesh",
     "mesh_solid",
     "reexpress_solid",
@@ -186,12 +188,18 @@ def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
     from gzinertia.limits import MeshLimits
 
     limits = MeshLimits.from_environment()
+    return _read_mesh(path, tuple(float(v) for v in scale), limits, file_stamp(path)).copy()
+
+
+def file_stamp(path: str) -> tuple[int, int, int] | None:
+    """``(inode, size, modification time in ns)`` of ``path``, which changes when the file is
+    edited (the key of the per-process mesh caches); ``None`` when it cannot be stat'ed (left
+    to the reading, which says why)."""
     try:
         st = os.stat(path)
-        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
     except OSError:
-        stamp = None  # left to the reading, which says why
-    return _read_mesh(path, tuple(float(v) for v in scale), limits, stamp).copy()
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=64)
@@ -220,30 +228,23 @@ def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits,
 
 
 def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> SolidProperties:
-    """A triangle mesh file read with trimesh, scaled per axis, as a solid in the mesh frame.
-
-    A watertight mesh is used as is (its winding repaired when inconsistent or inside out); any
-    other mesh is replaced by its convex hull (``approximation`` says so).
+    """A triangle mesh file read with trimesh, scaled per axis, as a solid in the mesh frame:
+    the body :func:`gzinertia.physics.mesh_body.mesh_body` makes of it (repaired, its closed
+    pieces united; a surface that cannot be closed refused, or its convex hull under a
+    ``hull_fallback("convex")`` block). ``approximation`` is the body's note (what was done).
     """
+    from gzinertia.physics.mesh_body import mesh_body
+
     if abs(float(np.prod(scale))) == 0.0:
         raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
-    mesh = load_mesh(path, scale)
-    _require_solid_extent(path, np.asarray(mesh.vertices, dtype=float))
-    approximation = None
-    if mesh.is_watertight:
-        if not mesh.is_winding_consistent or mesh.volume < 0.0:
-            mesh.fix_normals()  # trimesh walks the face graph with networkx here
-        if not mesh.is_volume:
-            mesh = convex_hull(path, mesh)
-            approximation = "convex hull of a mesh that bounds no volume"
-    else:
-        mesh, approximation = convex_hull(path, mesh), "convex hull of a non-watertight mesh"
-    props = mesh.mass_properties  # density 1: inertia about the centre of mass, mesh axes
+    _require_solid_extent(path, np.asarray(load_mesh(path, scale).vertices, dtype=float))
+    body = mesh_body(path, scale)
+    props = body.trimesh().mass_properties  # density 1: inertia about the centroid, mesh axes
     volume = float(props.volume)
     if not volume > 0.0:
         raise ShapeError(f"mesh {path!r} encloses no volume")
     _require_body_moments(path, props.inertia)
-    return _solid(volume, props.center_mass, props.inertia, approximation)
+    return _solid(volume, props.center_mass, props.inertia, body.note)
 
 
 def _require_body_moments(path: str, I_per_density: Any) -> None:
@@ -251,7 +252,8 @@ def _require_body_moments(path: str, I_per_density: Any) -> None:
     too) are positive and satisfy the strict triangle inequality. A closed mesh whose pieces
     face opposite ways (an inside-out piece beside outward ones, as in DAVE's wave glider)
     sums them with opposite signs into moments that break it, and every geometry rule built on
-    them would be meaningless."""
+    them would be meaningless (a safety net: :func:`gzinertia.physics.mesh_repair.repaired`
+    turns such pieces outward first)."""
     with np.errstate(invalid="ignore"):
         I = np.asarray(I_per_density, dtype=float)
         moments = np.linalg.eigvalsh(0.5 * (I + I.T))

@@ -106,7 +106,9 @@ class Surface(ValueRecord):
 
 def geometry_digest(collisions: Sequence[Collision]) -> str:
     """``sha256:<16 hex>`` of the displacing geometry as the model states it: each shape's kind,
-    dimensions, pose in the link and ``<scale>``, and the bytes of its mesh file. It changes when
+    dimensions, pose in the link and ``<scale>``, the bytes of its mesh file and what the
+    geometry pipeline did to that file (:func:`mesh_notes`: pieces united, repairs, a hull
+    fallback; nothing for a mesh used as it is, so such digests are as before). It changes when
     any of them changes (the audit's stale-provenance check) and not with the panel size."""
     h = hashlib.sha256()
     for c in sorted(collisions, key=lambda c: c.name):
@@ -120,6 +122,8 @@ def geometry_digest(collisions: Sequence[Collision]) -> str:
             except OSError:
                 h.update(b"<unreadable>")
         h.update(b"\x1e")
+    for note in mesh_notes(collisions):  # what was done to a mesh (united, repaired, a hull)
+        h.update(note.encode() + b"\x1e")  # is geometry too; nothing for a mesh used as is
     return "sha256:" + h.hexdigest()[:16]
 
 
@@ -309,38 +313,27 @@ def checked_mesh_file(
     """The mesh file after ``<scale>`` as a closed outward surface (vertices, faces), or a
     :class:`SurfaceMeshError` naming the file and the problem.
 
-    Refused: holes (boundary edges), non-manifold edges (shared by more than two triangles),
-    degenerate triangles whose removal would open the surface, and several pieces of which some
-    face inwards (an inner shell or an inverted part: which side is fluid cannot be decided).
-    Repaired (the caller is not told; the digest covers the file): degenerate triangles whose
-    removal leaves the surface closed, an inconsistent winding on a closed surface, and a
-    single closed piece that is inside out (turned outward).
+    The surface is the solid :func:`gzinertia.physics.mesh_body.mesh_body` makes of the file,
+    as every other consumer has it: repaired (welded, degenerate triangles dropped, T-junctions
+    split, wound outward, small holes filled), its closed pieces united, refused when it cannot
+    be closed unless a hull fallback is chosen (:func:`mesh_note` says what was done). Then,
+    for the panels: degenerate triangles (area below :data:`DEGENERATE_AREA` of ``h²``) are
+    dropped where that leaves the surface closed, and refused otherwise.
     """
-    from gzinertia.physics.shapes import ShapeError, load_mesh
+    from gzinertia.physics.mesh_body import mesh_body
+    from gzinertia.physics.shapes import ShapeError
 
     name = f"mesh {path!r}"
     if abs(float(np.prod(scale))) == 0.0:
         raise SurfaceMeshError(f"{name}: zero <scale> {scale}")
     try:
-        mesh = load_mesh(path, scale)
+        body = mesh_body(path, scale)
     except ShapeError as exc:
         raise SurfaceMeshError(str(exc)) from None
-    mesh.merge_vertices()
-    edges = np.sort(mesh.edges, axis=1)
-    _, counts = np.unique(edges, axis=0, return_counts=True)
-    if np.any(counts > 2):
-        raise SurfaceMeshError(
-            f"{name}: not a 2-manifold surface ({int(np.sum(counts > 2))} edges shared by more "
-            "than two triangles)"
-        )
+    mesh = body.trimesh()
     areas = np.asarray(mesh.area_faces)
     scale_len = max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300)
     degenerate = areas <= DEGENERATE_AREA * min(h, scale_len) ** 2
-    if np.any(counts == 1):
-        raise SurfaceMeshError(
-            f"{name}: not closed ({int(np.sum(counts == 1))} boundary edges): a BEM needs a "
-            "watertight hull"
-        )
     if np.any(degenerate):
         mesh.update_faces(~degenerate)
         mesh.remove_unreferenced_vertices()
@@ -350,23 +343,31 @@ def checked_mesh_file(
                 f"{name}: {int(np.sum(degenerate))} degenerate triangles (zero area) that cannot "
                 "be removed without opening the surface"
             )
-    if not mesh.is_winding_consistent:
-        mesh.fix_normals()
-        if not mesh.is_winding_consistent:
-            raise SurfaceMeshError(f"{name}: inconsistent triangle orientation (non-orientable)")
-    pieces = mesh.split(only_watertight=False)
-    volumes = [float(p.volume) for p in pieces]
-    if len(pieces) == 1 and volumes[0] < 0.0:
-        mesh.invert()
-    elif any(v < 0.0 for v in volumes):
-        bad = sum(v < 0.0 for v in volumes)
-        raise SurfaceMeshError(
-            f"{name}: {bad} of its {len(pieces)} closed pieces face inwards (an inner shell or an "
-            "inverted part): which side is fluid cannot be decided"
-        )
     if not float(mesh.volume) > 0.0:
         raise SurfaceMeshError(f"{name}: encloses no volume")
     return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
+
+
+def mesh_notes(collisions: Sequence[Collision]) -> list[str]:
+    """What the geometry pipeline did to each mesh file of ``collisions`` (under the current
+    hull fallback), as ``"<name>: <note>"`` (:attr:`gzinertia.physics.mesh_body.MeshBody.note`;
+    ``"<name>: refused"`` when it cannot be used); meshes used as their files have them are
+    left out."""
+    from gzinertia.physics.mesh_body import mesh_body
+    from gzinertia.physics.shapes import ShapeError
+
+    notes = []
+    for c in collisions:
+        g = c.geometry
+        if g.kind != "mesh" or g.mesh_path is None:
+            continue
+        try:
+            note = mesh_body(g.mesh_path, g.scale).note
+        except ShapeError:
+            note = "refused"
+        if note:
+            notes.append(f"{c.name}: {note}")
+    return notes
 
 
 def _united(
@@ -426,7 +427,8 @@ def link_surface(
     out = refined.to_mesh64()
     vertices = np.asarray(out.vert_properties, dtype=np.float64)[:, :3] / scale
     faces = np.asarray(out.tri_verts, dtype=np.int64)
-    _require_manifold(vertices, faces, places)
+    if len(collisions) > 1:
+        _require_manifold(vertices, faces, places)
     v = vertices[faces]
     areas = 0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1)
     keep = areas > DEGENERATE_AREA * h * h
@@ -448,7 +450,12 @@ def _require_panel_size(
 
 def _require_manifold(vertices: FloatArray, faces: IntArray, places: str) -> None:
     """Refuses a surface where, once coincident vertices are merged, an edge is not shared by
-    exactly two triangles (shapes that touch along an edge or at a point)."""
+    exactly two triangles (shapes that touch along an edge or at a point).
+
+    Only for the union of several shapes: one shape is a surface manifold3d accepted (status
+    ``NoError``: every edge of its own triangles shared by exactly two), and coincident
+    vertices inside it are its author's (a fin welded onto a hull along a seam); it touches no
+    other shape."""
     rounded = np.round(vertices / max(float(np.max(np.abs(vertices))), 1e-300), 12)
     _, inverse = np.unique(rounded, axis=0, return_inverse=True)
     f = inverse.reshape(-1)[faces]
@@ -502,11 +509,12 @@ def wetted_surface(
     union, places, scale = _united(collisions, h, element, link)
     p = scale * np.asarray(p_WaterBo_W, dtype=float)
     closed = union.refine_to_length(h * scale).to_mesh64()
-    _require_manifold(
-        np.asarray(closed.vert_properties, dtype=np.float64)[:, :3],
-        np.asarray(closed.tri_verts, dtype=np.int64),
-        places,
-    )
+    if len(collisions) > 1:
+        _require_manifold(
+            np.asarray(closed.vert_properties, dtype=np.float64)[:, :3],
+            np.asarray(closed.tri_verts, dtype=np.int64),
+            places,
+        )
     posed = union.transform(np.hstack([R, p.reshape(3, 1)]))
     below = posed.trim_by_plane([0.0, 0.0, -1.0], 0.0)
     volume = float(below.volume()) if not below.is_empty() else 0.0

@@ -52,7 +52,7 @@ def describe_link(fix: LinkFix) -> str:
             + " ".join(number(v, 6) for v in sorted(r.I_after.diagonal()))
             + f" kg*m^2 (in link axes), centre of mass at the {fix.shapes}' centroid"
         )
-        return text
+        return text + _geometry_note(fix)
     if r.method == "transcribed":
         return (
             f"{fix.link}: transcribed ({codes}): wrote the URDF-style <inertia> attributes as "
@@ -78,7 +78,12 @@ def describe_link(fix: LinkFix) -> str:
             f"; centre of mass kept, {fix.com_offset:.6g} m from the {fix.shapes}' centroid "
             "(--move-com moves it)"
         )
-    return text
+    return text + _geometry_note(fix)
+
+
+def _geometry_note(fix: LinkFix) -> str:
+    """What the geometry pipeline did to the shapes the inertia came from, if anything."""
+    return f"; geometry: {fix.geometry_note}" if fix.geometry_note else ""
 
 
 def describe_fix(result: FixResult) -> list[str]:

@@ -53,23 +53,28 @@ def fluid_summary(fluid: BuoyancyWorld, origin: str, buoyancy_system: str,
 
 
 def link_differences(link: LinkHydrostatics, scale: float) -> list[str]:
-    """Where Gazebo's numbers for the link differ from the exact geometry's."""
+    """Where Gazebo's numbers for the link differ from the exact geometry's (called
+    "approximate" where a collision's solid is one:
+    :attr:`~gzinertia.physics.hydrostatics.LinkHydrostatics.volume_exact_kind`)."""
     out = []
+    kind = link.volume_exact_kind
     if abs(link.volume - link.volume_exact) > DIFFERENCE_TOLERANCE * max(link.volume_exact,
                                                                         1e-300):
-        out.append(f"{link.name}: Gazebo's volume {link.volume:.6g} m^3, exact "
+        out.append(f"{link.name}: Gazebo's volume {link.volume:.6g} m^3, {kind} "
                    f"{link.volume_exact:.6g} m^3")
     d = float(np.linalg.norm(link.p_WB - link.p_WB_exact))
     if d > DIFFERENCE_TOLERANCE * max(scale, 1e-3) and link.enabled:
         out.append(f"{link.name}: Gazebo's centre of buoyancy is {d:.4g} m from the exact one")
     f, fe = float(np.linalg.norm(link.f_W)), float(np.linalg.norm(link.f_W_exact))
     if abs(f - fe) > DIFFERENCE_TOLERANCE * max(fe, 1e-300):
-        out.append(f"{link.name}: Gazebo's buoyancy {f:.6g} N, exact {fe:.6g} N")
+        out.append(f"{link.name}: Gazebo's buoyancy {f:.6g} N, {kind} {fe:.6g} N")
     for cause in gazebo_volume_causes(link.collisions):
         out.append(f"{link.name}::{cause}")
     for c in link.collisions:
         if c.note:
             out.append(f"{link.name}::{c.name}: {c.note}")
+    if link.volume_exact_note:
+        out.append(f"{link.name}: {link.volume_exact_note}")
     return out
 
 
@@ -97,6 +102,8 @@ def link_summary(link: LinkHydrostatics, up: Any) -> dict[str, Any]:
         "mass": link.mass,
         "volume": link.volume,
         "volume_exact": link.volume_exact,
+        "volume_exact_kind": link.volume_exact_kind,
+        "volume_exact_note": link.volume_exact_note,
         "buoyancy": _num(float(link.f_W @ up)),
         "buoyancy_exact": _num(float(link.f_W_exact @ up)),
         "p_WG": _vec(link.p_WG),

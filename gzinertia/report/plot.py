@@ -53,6 +53,8 @@ __all__ = [
     "surface_trace",
 ]
 
+#: What the shapes' outlines are, in the legend: a picture's approximation, said (issue 24).
+OUTLINE_LABEL = "collision outline (each piece's convex hull, projected: hollows drawn filled)"
 #: (horizontal axis, vertical axis, title) of each view.
 VIEWS = ((0, 1, "top (x–y)"), (0, 2, "side (x–z)"), (1, 2, "front (y–z)"))
 AXIS_NAMES = "xyz"
@@ -438,7 +440,7 @@ def figure(rows: Sequence[tuple[str, Sequence[LinkDrawing]]],
                 _draw_hydro(ax, mark, i, j)
         sub.suptitle(title, fontsize=10, fontweight="bold")
     legend = [
-        Line2D([], [], color="0.35", lw=1.0, label="collision outline"),
+        Line2D([], [], color="0.35", lw=1.0, label=OUTLINE_LABEL),
         Line2D([], [], color="tab:blue", ls="--", label=inertia_label),
         Line2D([], [], color="tab:purple", label="fluid ellipsoid (added mass)"),
         Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="centre of mass"),

@@ -119,9 +119,9 @@ def _solid_of(collision: Collision, link: str) -> tuple[SolidProperties | None, 
         if solid.approximation:
             level = "warning"
             message += (
-                f"; gzinertia used the {solid.approximation}, whereas Gazebo integrates the "
-                "triangles as they are (a meaningless or invalid inertia for a mesh that bounds "
-                "no volume)"
+                f"; gzinertia's solid: {solid.approximation} (docs/meshes.md), whereas Gazebo "
+                "integrates the triangles as they are (a meaningless or invalid inertia for a "
+                "mesh that bounds no volume)"
             )
         notes.append(Note(level, "auto-inertial-mesh", message, collision.source))
     return solid, notes

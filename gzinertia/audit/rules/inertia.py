@@ -204,11 +204,15 @@ def _plausibility_applies(ctx: LinkContext) -> bool:
     return _judgeable(ctx) and ctx.judged_geometry is not None
 
 
-def _judged_by(shapes: str) -> str:
-    """The words naming the geometry a plausibility finding used."""
+def _judged_by(shapes: str, note: str | None = None) -> str:
+    """The words naming the geometry a plausibility finding used, and what the geometry
+    pipeline did to it (``note``: :attr:`gzinertia.physics.shapes.SolidProperties.approximation`,
+    a repair, a union, a convex hull)."""
+    said = f" (geometry: {note})" if note else ""
     if shapes == "visuals":
-        return "its visual geometry (the link has no <collision>: judged from its visuals)"
-    return "the collision geometry"
+        return ("its visual geometry (the link has no <collision>: judged from its visuals)"
+                + said)
+    return "the collision geometry" + said
 
 
 @link_rule("GZI105")
@@ -233,7 +237,8 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
     how = "larger" if factor > 1.0 else "smaller"
     message = (
         f"the inertia's radius of gyration is {fmt(factor)}× {how} about some axis than that of "
-        f"a uniform solid filling {_judged_by(shapes)} (range {fmt(f_min)}–{fmt(f_max)}×): "
+        f"a uniform solid filling {_judged_by(shapes, solid.approximation)} "
+        f"(range {fmt(f_min)}–{fmt(f_max)}×): "
         f"its equivalent inertia box has half-sizes {fmt_vec(box_rigid)} m for {fmt(m)} kg, the "
         f"{shapes}' {fmt_vec(box_solid)} m; check <inertia> units (kg·m²) and values, or "
         f"whether the {shapes} stand for the body" + plot_hint(ctx.link.source.file, ctx.name)
@@ -247,6 +252,7 @@ def inertia_implausible(ctx: LinkContext) -> Iterator[Finding]:
         "mass": m,
         f"{shapes[:-1]}_volume": V,
         "geometry": shapes,
+        "geometry_note": solid.approximation,
     }
     where = inertial.inertia_source or inertial.source or ctx.where
     yield finding("GZI105", where, ctx.name, message, values)
@@ -314,9 +320,11 @@ def mass_implausible(ctx: LinkContext) -> Iterator[Finding]:
         f"(kg), mesh <scale> and whether the {shapes} stand for the body"
         + ("" if shapes == "collisions" else " (the link has no <collision>: judged from its "
            "visuals)")
+        + (f" (geometry: {solid.approximation})" if solid.approximation else "")
     )
     values = {"mass": m, f"{shapes[:-1]}_volume": V, "density": rho,
-              "range": list(DENSITY_RANGE), "geometry": shapes}
+              "range": list(DENSITY_RANGE), "geometry": shapes,
+              "geometry_note": solid.approximation}
     inertial = ctx.link.inertial
     yield finding("GZI106", inertial.mass_source or inertial.source or ctx.where, ctx.name,
                   message, values)

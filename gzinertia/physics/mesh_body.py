@@ -1,0 +1,239 @@
+"""The solid a mesh file bounds: one closed, outward surface, and what it took to get it.
+
+Every consumer of a mesh file's geometry (the exact volume and centre of hydrostatics, the
+solids of the fits, the plausibility rules and ``fix --method geometry``, the BEM's surface) reads
+it through :func:`mesh_body`, so that they all use the same body and say the same about it:
+
+1. the file is read (:func:`gzinertia.physics.shapes.load_mesh`, after ``<scale>``), in its own
+   frame C, metres;
+2. repaired where CAD exports are broken (:func:`gzinertia.physics.mesh_repair.repaired`:
+   welded vertices, dropped degenerate triangles, split T-junctions, consistent outward
+   winding, filled small holes; every repair counted);
+3. split into its connected pieces; when every piece is closed, the pieces are **united**
+   (manifold3d's exact boolean union): a file of overlapping closed pieces (a cylinder and two
+   spheres exported as a capsule) displaces their union, not the sum of their volumes. Without
+   manifold3d (the ``gzinertia[bem]`` extra), pieces whose bounding boxes are apart are summed
+   (exact), and overlapping ones are summed **and the result says so** (overlaps counted twice);
+4. a surface that is still not closed is refused (:class:`~gzinertia.physics.shapes.ShapeError`
+   naming the file and the options that proceed) unless a fallback is chosen for the block
+   (:func:`hull_fallback`, the commands' ``--hull`` and the audit's ``hull`` setting):
+   ``convex``, the convex hull of the vertices (a mast or a keel swallowed with the water around
+   them: an approximation, named so in every output).
+
+:attr:`MeshBody.note` is the one phrase every output repeats (text, JSON, the provenance comment
+written into files); ``None`` only for a single closed piece used as the file has it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from gzinertia.physics.mesh_repair import Repair, repaired
+from gzinertia.record_base import ValueRecord
+
+# duplicates: __all__ lists and Literal tuples are alike by shape only
+__all__ = [
+    "HULL_CHOICES",
+    "HullChoice",
+    "MeshBody",
+    "approximated",
+    "current_hull",
+    "hull_fallback",
+    "mesh_body",
+    "unite",
+]
+
+#: What to do with a mesh surface that cannot be closed: refuse it (``none``, the default) or
+#: use its convex hull (``convex``).
+HullChoice = Literal["none", "convex"]
+HULL_CHOICES: tuple[HullChoice, ...] = ("none", "convex")
+
+#: The words :attr:`MeshBody.note` uses for what is an approximation (:func:`approximated`).
+HULL_NOTE = "convex hull"
+OVERLAP_NOTE = "overlaps counted twice"
+#: How the note opens when the convex hull stood in (read back from written comments).
+HULL_USED = f"{HULL_NOTE} of a mesh that is not closed"
+
+_HULL: ContextVar[HullChoice] = ContextVar("gzinertia_hull_fallback", default="none")
+
+
+
+def _hull_hint() -> str:
+    """The words a refusal names to proceed (the interface's option, and the audit's setting)."""
+    from gzinertia.options import option
+
+    return (f"{option('hull_convex')} uses its convex hull (the audit: hull = \"convex\" in "
+            "[tool.gzinertia])")
+
+
+def approximated(note: str | None) -> bool:
+    """Whether a solid's note (:attr:`MeshBody.note`, or several joined) says it is an
+    approximation (a convex hull, overlaps counted twice), not the exact solid."""
+    return bool(note) and (HULL_NOTE in str(note) or OVERLAP_NOTE in str(note))
+
+
+def current_hull() -> HullChoice:
+    """The fallback in force (:func:`hull_fallback`; ``none`` outside any block)."""
+    return _HULL.get()
+
+
+@contextlib.contextmanager
+def hull_fallback(choice: HullChoice) -> Iterator[None]:
+    """A block within which a mesh that cannot be closed is replaced as ``choice`` says
+    (``none``: refused)."""
+    if choice not in HULL_CHOICES:
+        raise ValueError(f"hull fallback {choice!r} is not one of {', '.join(HULL_CHOICES)}")
+    token = _HULL.set(choice)
+    try:
+        yield
+    finally:
+        _HULL.reset(token)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class MeshBody(ValueRecord):
+    """A mesh file's solid in its own frame C after ``<scale>``: ``vertices`` (n x 3, m) and
+    ``faces`` (m x 3, counter-clockwise seen from outside), closed and outward; ``pieces`` the
+    number of closed pieces united; ``united`` whether they were united (manifold3d) or, when
+    False and ``pieces > 1``, summed; ``overlap_counted`` whether a sum may count an overlap
+    twice (manifold3d missing); ``repair`` what was repaired; ``hull`` the fallback used
+    (``None`` when the surface closed)."""
+
+    vertices: Any
+    faces: Any
+    pieces: int
+    united: bool
+    overlap_counted: bool
+    repair: Repair
+    hull: HullChoice | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether the solid is the file's (no hull, no overlap counted twice)."""
+        return self.hull is None and not self.overlap_counted
+
+    @property
+    def note(self) -> str | None:
+        """What was done to get the solid, one phrase (``None``: one closed piece, as is)."""
+        parts = []
+        if self.hull == "convex":
+            parts.append(f"{HULL_USED} (an approximation: it includes the water in every "
+                         "concavity)")
+        repair = self.repair.describe()
+        if repair:
+            parts.append(repair)
+        if self.pieces > 1:
+            if self.united:
+                parts.append(f"union of {self.pieces} closed pieces")
+            elif self.overlap_counted:
+                parts.append(f"{self.pieces} closed pieces summed, their {OVERLAP_NOTE} "
+                             "(manifold3d, gzinertia[bem], unites them)")
+            else:
+                parts.append(f"{self.pieces} separate closed pieces")
+        return "; ".join(parts) if parts else None
+
+    def trimesh(self) -> Any:
+        """The body as a ``trimesh.Trimesh`` (a copy the caller may modify)."""
+        import trimesh
+
+        return trimesh.Trimesh(self.vertices.copy(), self.faces.copy(), process=False)
+
+
+def mesh_body(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> MeshBody:
+    """The solid mesh file ``path`` bounds after ``<scale>`` (see the module), with the
+    fallback of the current :func:`hull_fallback` block. Raises
+    :class:`~gzinertia.physics.shapes.ShapeError` naming the file when it cannot be read, is
+    not closed after repair and no fallback is chosen, or bounds no volume."""
+    from gzinertia.limits import MeshLimits
+    from gzinertia.physics.shapes import file_stamp
+
+    key = tuple(float(v) for v in scale)
+    return _mesh_body(path, key, MeshLimits.from_environment(), current_hull(), file_stamp(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoice,
+               stamp: tuple[int, int, int] | None) -> MeshBody:
+    """:func:`mesh_body`, once per process while the file is unchanged (``stamp``: an edited
+    mesh is read again)."""
+    from gzinertia.physics.shapes import ShapeError, convex_hull, load_mesh
+
+    mesh = load_mesh(path, (scale[0], scale[1], scale[2]))
+    fixed, repair = repaired(mesh)
+    if not fixed.is_watertight:
+        edges = _open_edges(fixed)
+        if hull == "none":
+            raise ShapeError(
+                f"mesh {path!r} is not closed ({edges} edges not shared by exactly two "
+                f"triangles after repair): it bounds no volume; {_hull_hint()}"
+            )
+        hulled = convex_hull(path, mesh)
+        return _frozen(MeshBody(np.asarray(hulled.vertices, dtype=float),
+                                np.asarray(hulled.faces, dtype=np.int64), 1, False, False,
+                                repair, hull))
+    pieces = fixed.split(only_watertight=False) if fixed.body_count > 1 else [fixed]
+    if len(pieces) == 1:
+        return _frozen(MeshBody(np.asarray(fixed.vertices, dtype=float),
+                                np.asarray(fixed.faces, dtype=np.int64), 1, False, False, repair))
+    try:
+        union = unite(pieces, f"mesh {path!r}")
+    except ImportError:
+        boxes = [p.bounds for p in pieces]
+        overlap = any(
+            bool(np.all(boxes[i][0] <= boxes[j][1]) and np.all(boxes[j][0] <= boxes[i][1]))
+            for i in range(len(boxes)) for j in range(i)
+        )
+        return _frozen(MeshBody(np.asarray(fixed.vertices, dtype=float),
+                                np.asarray(fixed.faces, dtype=np.int64), len(pieces), False,
+                                overlap, repair))
+    if len(union.faces) == 0:
+        raise ShapeError(f"mesh {path!r}: the union of its closed pieces is empty")
+    return _frozen(MeshBody(np.asarray(union.vertices, dtype=float),
+                            np.asarray(union.faces, dtype=np.int64), len(pieces), True, False,
+                            repair))
+
+
+def _frozen(body: MeshBody) -> MeshBody:
+    body.vertices.setflags(write=False)
+    body.faces.setflags(write=False)
+    return body
+
+
+def _open_edges(mesh: Any) -> int:
+    edges = np.sort(np.asarray(mesh.edges), axis=1)
+    _, counts = np.unique(edges, axis=0, return_counts=True)
+    return int(np.sum(counts != 2))
+
+
+def unite(pieces: Sequence[Any], where: str) -> Any:
+    """The union of closed, outward ``trimesh.Trimesh`` pieces (manifold3d's exact boolean
+    union, same frame) as a ``trimesh.Trimesh``; a piece manifold3d does not take (not a
+    2-manifold) is a :class:`~gzinertia.physics.shapes.ShapeError` naming ``where`` (never
+    left out). Raises ImportError without manifold3d (the ``gzinertia[bem]`` extra)."""
+    import manifold3d as m3
+    import trimesh
+
+    from gzinertia.physics.shapes import ShapeError
+
+    solids = []
+    for piece in pieces:
+        mesh = m3.Mesh64(
+            vert_properties=np.array(piece.vertices, dtype=np.float64),  # not a subclass
+            tri_verts=np.array(piece.faces, dtype=np.uint64),
+        )
+        mesh.merge()
+        solid = m3.Manifold(mesh)
+        if solid.status() != m3.Error.NoError:
+            raise ShapeError(f"{where}: a closed piece is not a 2-manifold surface "
+                             f"({solid.status().name}): its pieces cannot be united")
+        solids.append(solid)
+    out = m3.Manifold.batch_boolean(solids, m3.OpType.Add).to_mesh64()
+    return trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy(),
+                           np.asarray(out.tri_verts, dtype=np.int64).copy(), process=False)
