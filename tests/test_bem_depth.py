@@ -1,14 +1,15 @@
 """``addmass --bem --waterline Z --depth D`` at each frequency (issue 24 item 9).
 
 At zero frequency (the default) a sea bed cannot be solved (Capytaine has no finite-depth
-Green function there): refused up front with one line naming the options and what works,
-exit 2, nothing written. At infinite frequency a finite depth is solved: checked against an
-independent Capytaine solve of a sphere's immersed half meshed by Capytaine itself. A finite
-omega is refused with one line naming what to do instead.
+Green function there); at infinite frequency Capytaine 3.0 solves it but gives another answer at
+each run on the same mesh (shown below), which no reported bound can hold. Both are refused up
+front with one line naming the options and what works, exit 2, nothing written. A finite omega
+is refused with one line naming what to do instead.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +20,9 @@ from conftest import run_cli
 capytaine = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
-from gzinertia.physics.bem import FreeSurface, bem_added_mass  # noqa: E402
+from gzinertia.errors import GzInertiaError  # noqa: E402
+from gzinertia.physics.bem import FreeSurface  # noqa: E402
 from gzinertia.physics.rotation import Pose  # noqa: E402
-from gzinertia.records import Collision, Geometry, SourceRef  # noqa: E402
 
 RADIUS = 0.5
 DEPTH = 0.75
@@ -38,13 +39,15 @@ def _buoy(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("extra", "named"),
     [
-        ([], ("--depth 0.75 m with --frequency zero", "--frequency infinite")),
-        (["--frequency", "zero"], ("--depth 0.75 m with --frequency zero", "--frequency infinite")),
+        ([], ("--depth 0.75 m with --frequency zero", "leave --depth out")),
+        (["--frequency", "zero"], ("--depth 0.75 m with --frequency zero", "leave --depth out")),
         (["--frequency", "2.5"], ("--frequency under a free surface", "--from")),
+        (["--frequency", "infinite"],
+         ("--depth 0.75 m with --frequency infinite", "another added mass at each run")),
     ],
-    ids=["zero-by-default", "zero", "finite-omega"],
+    ids=["zero-by-default", "zero", "finite-omega", "infinite"],
 )
-def test_depth_at_zero_or_a_finite_frequency_is_one_line_exit_2(
+def test_depth_at_any_frequency_is_one_line_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
     named: tuple[str, str],
 ) -> None:
@@ -61,40 +64,35 @@ def test_depth_at_zero_or_a_finite_frequency_is_one_line_exit_2(
     assert path.read_bytes() == before
 
 
-def test_depth_at_infinite_frequency_against_an_independent_solve() -> None:
-    """A sphere centred on the waterline, sea bed 0.75 m below, infinite frequency: every entry
-    of gzinertia's result within its reported bound of Capytaine's solve of its own mesh of
-    the immersed half (``mesh_sphere(...).immersed_part()``, about 3,200 panels), with the
-    reference's distance to a coarser one of its own (about 1,800) added as its uncertainty."""
-    collision = Collision(
-        "c", Pose(np.zeros(3), np.eye(3)), Geometry("sphere", radius=RADIUS), SourceRef("b", 1)
-    )
-    free = FreeSurface(0.0, Pose(np.zeros(3), np.eye(3)), "infinite", DEPTH)
-    result = bem_added_mass([collision], 1000.0, quality="fast", use_cache=False,
-                            free_surface=free)
-    assert "water depth 0.75 m" in result.fluid_domain
+_CAPYTAINE_HEAVE = """
+import sys
+import numpy as np, capytaine
+mesh = capytaine.mesh_sphere(radius=float(sys.argv[1]), resolution=(20, 40)).immersed_part()
+body = capytaine.FloatingBody(mesh=mesh, dofs=capytaine.rigid_body_dofs(rotation_center=(0, 0, 0)))
+problem = capytaine.RadiationProblem(body=body, radiating_dof="Heave", omega=np.inf,
+                                     free_surface=0.0, water_depth=float(sys.argv[2]), rho=1000.0)
+print(repr(capytaine.BEMSolver(method="direct").solve(problem).added_mass["Heave"]))
+"""
 
-    def reference(n: int) -> np.ndarray:
-        mesh = capytaine.mesh_sphere(radius=RADIUS, resolution=(n, 2 * n)).immersed_part()
-        body = capytaine.FloatingBody(
-            mesh=mesh, dofs=capytaine.rigid_body_dofs(rotation_center=(0.0, 0.0, 0.0))
-        )
-        solver = capytaine.BEMSolver(method="direct")
-        dofs = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
-        A = np.empty((6, 6))
-        for i, dof in enumerate(dofs):
-            problem = capytaine.RadiationProblem(
-                body=body, radiating_dof=dof, omega=np.inf, free_surface=0.0,
-                water_depth=DEPTH, rho=1000.0,
-            )
-            added = solver.solve(problem, keep_details=False).added_mass
-            A[i] = [added[d] for d in dofs]
-        return 0.5 * (A + A.T)
 
-    fine, coarse = reference(56), reference(42)
-    A = result.A_BBo_B.symmetric().linear_first()
-    assert np.all(np.abs(A - fine) <= result.error_bound + np.abs(fine - coarse))
-    # the sea bed matters: heave differs from the deep-water solve by more than the bound
-    deep = bem_added_mass([collision], 1000.0, quality="fast", use_cache=False,
-                          free_surface=FreeSurface(0.0, free.X_WB, "infinite"))
-    assert abs(A[2, 2] - deep.A_BBo_B.linear_first()[2, 2]) > result.error_bound[2, 2]
+def test_capytaine_at_infinite_frequency_over_a_sea_bed_differs_from_run_to_run() -> None:
+    """Why a sea bed is refused at infinite frequency too: Capytaine's own solve of one mesh
+    (a sphere on the waterline, the bed 0.75 m down), run three times in fresh processes with
+    one OpenMP thread, gives different heave added masses (measured 0.3-2 % apart). When this
+    test fails, Capytaine has become deterministic there: accept the depth again, with a test
+    of the bound against an independent solve."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    runs = {
+        subprocess.run([sys.executable, "-c", _CAPYTAINE_HEAVE, str(RADIUS), str(DEPTH)],
+                       capture_output=True, text=True, check=True, env=env).stdout.strip()
+        for _ in range(3)
+    }
+    assert len(runs) > 1, runs
+
+
+def test_depth_at_infinite_frequency_is_refused_in_the_library_too() -> None:
+    with pytest.raises(GzInertiaError, match="another added mass at each run"):
+        FreeSurface(0.0, Pose(np.zeros(3), np.eye(3)), "infinite", DEPTH)

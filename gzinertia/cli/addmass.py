@@ -130,8 +130,8 @@ def addmass(
         Optional[float],  # noqa: UP045
         typer.Option(
             "--depth",
-            help="With --waterline and --frequency infinite: water depth below it in metres "
-            "(default deep; no sea bed at zero frequency).",
+            help="With --waterline: water depth below it in metres (default deep). Refused "
+            "today at either frequency (the solver cannot take a sea bed reliably: docs/bem.md).",
         ),
     ] = None,
     together: Annotated[

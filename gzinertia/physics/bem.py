@@ -231,7 +231,9 @@ def require_free_surface(depth: float, frequency: str) -> None:
     """Refuses, before anything is read or meshed, a free surface the solver cannot take: a
     finite ``depth`` at the zero-frequency limit (Capytaine's finite-depth Green function needs
     ``kh >= 0.1``; at zero frequency the rigid lid over a sea bed is an infinite series of
-    images it has no kernel for), and a frequency other than the two limits."""
+    images it has no kernel for) and at the infinite-frequency limit (Capytaine 3.0's solve
+    there differs from run to run on the same mesh: a figure no bound can hold;
+    ``tests/test_bem_depth.py``), and a frequency other than the two limits."""
     if frequency not in ("zero", "infinite"):
         raise GzInertiaError(
             f"{option('frequency')} under a free surface is zero or infinite, not "
@@ -243,9 +245,16 @@ def require_free_surface(depth: float, frequency: str) -> None:
         raise GzInertiaError(
             f"{option('depth')} {depth:g} m with {option('frequency')} zero cannot be solved: "
             "Capytaine has no finite-depth Green function at zero frequency (a rigid lid over a "
-            f"sea bed); use {option('frequency_infinite')}, which is solved at any depth, or "
-            f"leave {option('depth')} out (deep water: close while the depth is several times "
-            "the hull's draft and beam)"
+            f"sea bed); leave {option('depth')} out (deep water: close while the depth is "
+            "several times the hull's draft and beam)"
+        )
+    if math.isfinite(depth):
+        raise GzInertiaError(
+            f"{option('depth')} {depth:g} m with {option('frequency')} infinite cannot be "
+            "solved reliably: Capytaine 3.0's finite-depth solve at infinite frequency gives "
+            "another added mass at each run on the same mesh (0.3-2 % apart on a sphere), "
+            f"which no error bound can hold; leave {option('depth')} out (deep water: close "
+            "while the depth is several times the hull's draft and beam)"
         )
 
 
