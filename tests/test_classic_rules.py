@@ -103,6 +103,18 @@ def test_gzi504_centre_of_buoyancy_against_the_centroid(tmp_path: Path) -> None:
     assert findings_of(tmp_path, _rexrov(tmp_path, centred), "GZI504") == []
 
 
+def test_gzi504_measures_the_centre_of_buoyancy_from_the_centre_of_mass(tmp_path: Path) -> None:
+    """Gazebo classic applies the plugin's buoyancy at ``<center_of_buoyancy>`` from the ODE
+    body, which sits at the centre of mass (ODELink.cc, ``AddForceAtRelativePosition``): with
+    the centre of mass 0.3 m below the origin, RexROV's 0 0 0.3 lands on the box's centroid."""
+    text = uuv_model(REXROV_LINK, REXROV_MASS, REXROV_HULL, REXROV_INERTIA,
+                     pose="0 0 -0.3 0 0 0")
+    assert findings_of(tmp_path, text, "GZI504") == []
+    (found,) = findings_of(tmp_path, uuv_model(REXROV_LINK, REXROV_MASS, REXROV_HULL,
+                                               REXROV_INERTIA, pose="0 0 0.3 0 0 0"), "GZI504")
+    assert found.values["distance"] == pytest.approx(0.6)
+
+
 def test_gzi505_damping_signs(tmp_path: Path) -> None:
     assert findings_of(tmp_path, _rexrov(tmp_path), "GZI505") == []  # Fossen-negative
     flipped = REXROV_LINK.replace("-74.82", "74.82").replace("-748.22", "748.22")

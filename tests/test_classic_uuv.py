@@ -134,7 +134,7 @@ def test_plugin_settings_and_defaults(tmp_path: Path) -> None:
     assert plugin.flow_velocity_topic == "hydrodynamics/current_velocity"
     assert plugin.use_global_current  # absent: true (UnderwaterObjectPlugin.cc:34)
     link = plugin.links[0]
-    assert link.p_BoC_B == (0.0, 0.0, 0.01) and link.box == (0.15, 1.08, 0.15)
+    assert link.p_BcmC_B == (0.0, 0.0, 0.01) and link.box == (0.15, 1.08, 0.15)
     # LAUV's 36 quadratic values: the plugin keeps the diagonal only, and says so
     assert link.D_quad[1, 5] == 0.0
     assert any("diagonal" in n for n in link.notes)

@@ -17,7 +17,10 @@ Points, axes, ordering:
   link's **centre of mass** Bcm (Gazebo classic's ``AddRelativeForce``), the torque in link
   axes; :func:`hydrodynamic_wrench_Bo` gives the equivalent wrench about Bo;
 * the buoyancy force is vertical in the world (+z), applied at ``<center_of_buoyancy>``
-  (``p_BoC_B``, from the link origin in link axes).
+  (``p_BcmC_B``, from the link's **centre of mass** Bcm in link axes: Gazebo classic's
+  ``AddForceAtRelativePosition`` hands the point to ODE's ``dBodyAddForceAtRelPos``, whose
+  body sits at the centre of mass; gazebo-classic ``gazebo/physics/ode/ODELink.cc`` at
+  012727234c28e0eb43628c7d011b9635a7b8ef97).
 
 Sign convention (Fossen): the plugin applies ``tau = -D(nu)·nu - Ma·a - Ca(nu)·nu`` with
 ``D(nu) = -(DLin + u·DForward) - diag(DQuad)·|nu|``: **negative** ``<linear_damping>`` and
@@ -105,7 +108,7 @@ class UuvLink(Record):
     model_type: ModelType
     volume: float
     volume_declared: bool
-    p_BoC_B: tuple[float, float, float]
+    p_BcmC_B: tuple[float, float, float]
     cob_declared: bool
     neutrally_buoyant: bool
     box: tuple[float, float, float] | None
@@ -297,7 +300,7 @@ def _read_link(elem: etree._Element, file: str, mass: float | None) -> UuvLink:
     return UuvLink(
         link=name, model_type=model_type,
         volume=volume, volume_declared=volume_elem is not None,
-        p_BoC_B=(cob[0], cob[1], cob[2]), cob_declared=cob_elem is not None,
+        p_BcmC_B=(cob[0], cob[1], cob[2]), cob_declared=cob_elem is not None,
         neutrally_buoyant=neutral, box=box, Ma=Ma, D_lin=D["linear_damping"],
         D_forward=D["linear_damping_forward_speed"], D_quad=D_quad, surface=surface,
         source=SourceRef(file, line_of(elem)),
@@ -391,7 +394,7 @@ def buoyancy_force_W(
     link: UuvLink, z_W: float, mass: float, g: float, fluid_density: float,
     height: float,
 ) -> float:
-    """The plugin's buoyancy (N, world +z, applied at :attr:`UuvLink.p_BoC_B`) of an
+    """The plugin's buoyancy (N, world +z, applied at :attr:`UuvLink.p_BcmC_B`) of an
     underwater (not surface) link whose origin is at height ``z_W`` (the water surface at 0);
     ``height``: the plugin's bounding-box height (``<box>``'s or Gazebo's)."""
     volume = mass / CONSTRUCTION_DENSITY if link.neutrally_buoyant else link.volume

@@ -225,13 +225,16 @@ def buoyancy_centre_mismatch(doc: DocumentContext) -> Iterator[Finding]:
         if ctx is None or ctx.geometry is None or not ctx.geometry.volume > 0:
             continue
         centroid = np.asarray(ctx.geometry.p_FoFc_F, dtype=float)
-        declared = np.asarray(link.p_BoC_B, dtype=float)
+        # the plugin's point is from the centre of mass (ODE's body), in link axes
+        declared = np.asarray(ctx.link.inertial.p_BoBcm_B, dtype=float) + np.asarray(
+            link.p_BcmC_B, dtype=float)
         gap = float(np.linalg.norm(declared - centroid))
         if gap <= CENTRE_TOLERANCE * ctx.geometry.volume ** (1.0 / 3.0):
             continue
         message = (
-            f"<center_of_buoyancy> {fmt_vec(declared)} (from the link origin, link axes; "
-            f"{'declared' if link.cob_declared else 'absent: the plugin uses the origin'}) is "
+            f"<center_of_buoyancy> {fmt_vec(link.p_BcmC_B)} (from the centre of mass, link axes: "
+            f"{fmt_vec(declared)} from the link origin; "
+            f"{'declared' if link.cob_declared else 'absent: the centre of mass'}) is "
             f"{fmt(gap)} m from the collisions' centroid {fmt_vec(centroid)}, where gz-sim's "
             "Buoyancy system applies the buoyancy: the righting moment changes by the "
             "buoyancy times the horizontal part of that offset"
