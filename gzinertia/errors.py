@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gzinertia.records import Dependency
+    from gzinertia.dependency import Dependency
 
 __all__ = ["Float64OverflowError", "GzInertiaError", "MacrosOnlyError", "SdfError"]
 
@@ -39,7 +39,7 @@ class Float64OverflowError(ValueError, OverflowError):
 class MacrosOnlyError(SdfError):
     """A xacro file that expands to no ``<link>``: a library of macros, not a robot (the audit
     lists it as skipped, not as an error). ``dependencies``: what its expansion read
-    (:class:`~gzinertia.records.Dependency` records), for the audit's cache."""
+    (:class:`~gzinertia.dependency.Dependency` records), for the audit's cache."""
 
     def __init__(self, file: str, line: int | None, message: str,
                  dependencies: tuple[Dependency, ...] = ()) -> None:

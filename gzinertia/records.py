@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from gzinertia.dependency import Dependency
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fluids import FRESHWATER_DENSITY
 from gzinertia.physics.inertia import (
@@ -309,36 +310,6 @@ class LinkRecord(Record):
     def A_BBo_B(self) -> AddedMass | None:
         """The link's ``<fluid_added_mass>`` (``inertial.A_BBo_B``): about Bo in link axes."""
         return self.inertial.A_BBo_B
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class Dependency(ValueRecord):
-    """Something the reading looked up, as written in the file ``base``, and what it found.
-
-    ``path`` is what it resolved to (``None`` when it was not found), by ``kind``:
-
-    * ``include``, ``resource``: an SDF ``<include><uri>`` or mesh URI, and its file;
-    * ``urdf-resource``: a URDF mesh filename (``package://``, ``file://`` or relative to
-      ``base``'s folder, :func:`~gzinertia.urdf.ros_packages.resolve_package_uri`), and its
-      file;
-    * ``file``: a file a xacro expansion read (an include, a ``load_yaml`` file, the
-      ``package.xml`` of a package ``$(find)`` found), named as read (``uri`` = ``path``);
-    * ``package``: the ROS package ``uri`` a ``$(find)`` looked up, and its folder;
-    * ``xacro-arg``: the xacro argument ``uri`` the expansion looked up, and the value it was
-      given (``None``: not given);
-    * ``glob``: a xacro include pattern, and its matches (a JSON list).
-
-    What was read follows from these: the audited file and the ``path`` of every dependency
-    of a file kind (:data:`FILE_KINDS`)."""
-
-    kind: Literal["include", "resource", "urdf-resource", "file", "package", "xacro-arg", "glob"]
-    uri: str
-    base: str
-    path: str | None
-
-
-#: The :class:`Dependency` kinds whose ``path`` is a file the reading read.
-FILE_KINDS = frozenset({"include", "resource", "urdf-resource", "file"})
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -537,7 +537,7 @@ class AuditCache:
         entry no longer matches it. (Included files and meshes are digested here, after the
         check; one edited during that file's check may keep its stale entry until it changes
         again.) Skipped when a file it read can no longer be read."""
-        from gzinertia.records import FILE_KINDS
+        from gzinertia.dependency import FILE_KINDS
 
         files = [d.path for d in deps
                  if d.path is not None and d.path != path and d.kind in FILE_KINDS]

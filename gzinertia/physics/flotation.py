@@ -390,8 +390,8 @@ def true_volume_mesh(mesh: Any, geometry: Any) -> Any:
 def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
     """The triangles (world frame) of the collisions of ``links``
     (:class:`~gzinertia.records.LinkRecord`) that get buoyancy (``enabled(name)``, default
-    all), each a closed mesh (:func:`~gzinertia.physics.hydrostatics.collision_trimesh`)."""
-    from gzinertia.physics.hydrostatics import collision_trimesh
+    all), each a closed mesh (:func:`~gzinertia.physics.collision_mesh.collision_trimesh`)."""
+    from gzinertia.physics.collision_mesh import collision_trimesh
 
     meshes = []
     for link in links:

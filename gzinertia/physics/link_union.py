@@ -93,7 +93,7 @@ def _overlapping(collisions: Sequence[Collision]) -> list[Collision]:
 
 def _mesh_in_link(collision: Collision) -> Any:
     """The collision's closed surface in the link frame B (``None``: no solid)."""
-    from gzinertia.physics.hydrostatics import collision_trimesh
+    from gzinertia.physics.collision_mesh import collision_trimesh
 
     mesh = collision_trimesh(collision, SECTIONS)
     if mesh is None:

@@ -4,7 +4,7 @@ Every consumer of a mesh file's geometry (the exact volume and centre of hydrost
 solids of the fits, the plausibility rules and ``fix --method geometry``, the BEM's surface) reads
 it through :func:`mesh_body`, so that they all use the same body and say the same about it:
 
-1. the file is read (:func:`gzinertia.physics.shapes.load_mesh`, after ``<scale>``), in its own
+1. the file is read (:func:`gzinertia.physics.mesh_load.load_mesh`, after ``<scale>``), in its own
    frame C, metres;
 2. repaired where CAD exports are broken (:func:`gzinertia.physics.mesh_repair.repaired`:
    welded vertices, dropped degenerate triangles, split T-junctions, consistent outward
@@ -14,7 +14,7 @@ it through :func:`mesh_body`, so that they all use the same body and say the sam
    spheres exported as a capsule) displaces their union, not the sum of their volumes. Without
    manifold3d (the ``gzinertia[bem]`` extra), pieces whose bounding boxes are apart are summed
    (exact), and overlapping ones are summed **and the result says so** (overlaps counted twice);
-4. a surface that is still not closed is refused (:class:`~gzinertia.physics.shapes.ShapeError`
+4. a surface that is still not closed is refused (:class:`~gzinertia.physics.mesh_load.ShapeError`
    naming the file and the options that proceed) unless a fallback is chosen for the block
    (:func:`hull_fallback`, the commands' ``--hull`` and the audit's ``hull`` setting):
    ``convex``, the convex hull of the vertices (a mast or a keel swallowed with the water around
@@ -149,10 +149,10 @@ class MeshBody(ValueRecord):
 def mesh_body(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> MeshBody:
     """The solid mesh file ``path`` bounds after ``<scale>`` (see the module), with the
     fallback of the current :func:`hull_fallback` block. Raises
-    :class:`~gzinertia.physics.shapes.ShapeError` naming the file when it cannot be read, is
+    :class:`~gzinertia.physics.mesh_load.ShapeError` naming the file when it cannot be read, is
     not closed after repair and no fallback is chosen, or bounds no volume."""
     from gzinertia.limits import MeshLimits
-    from gzinertia.physics.shapes import file_stamp
+    from gzinertia.physics.mesh_load import file_stamp
 
     key = tuple(float(v) for v in scale)
     return _mesh_body(path, key, MeshLimits.from_environment(), current_hull(), file_stamp(path))
@@ -163,7 +163,7 @@ def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoic
                stamp: tuple[int, int, int] | None) -> MeshBody:
     """:func:`mesh_body`, once per process while the file is unchanged (``stamp``: an edited
     mesh is read again)."""
-    from gzinertia.physics.shapes import ShapeError, convex_hull, load_mesh
+    from gzinertia.physics.mesh_load import ShapeError, convex_hull, load_mesh
 
     mesh = load_mesh(path, (scale[0], scale[1], scale[2]))
     fixed, repair = repaired(mesh)
@@ -215,12 +215,12 @@ def _open_edges(mesh: Any) -> int:
 def unite(pieces: Sequence[Any], where: str) -> Any:
     """The union of closed, outward ``trimesh.Trimesh`` pieces (manifold3d's exact boolean
     union, same frame) as a ``trimesh.Trimesh``; a piece manifold3d does not take (not a
-    2-manifold) is a :class:`~gzinertia.physics.shapes.ShapeError` naming ``where`` (never
+    2-manifold) is a :class:`~gzinertia.physics.mesh_load.ShapeError` naming ``where`` (never
     left out). Raises ImportError without manifold3d (the ``gzinertia[bem]`` extra)."""
     import manifold3d as m3
     import trimesh
 
-    from gzinertia.physics.shapes import ShapeError
+    from gzinertia.physics.mesh_load import ShapeError
 
     solids = []
     for piece in pieces:
