@@ -117,9 +117,10 @@ def floating_drafts(
                 raise _refusal(doc.path, names[0], body.name, (
                     f"sinks: {fl.volume * density:.6g} kg of water displaced at most against "
                     f"{body.mass:.6g} kg: it has no floating draft"))
-            if not fl.waterplane_area > 0.0:
+            if not fl.waterplane_area > 0.0 or fl.volume >= body.volume_exact * (1.0 - 1e-9):
                 raise _refusal(doc.path, names[0], body.name, (
-                    "floats only fully submerged (neutrally buoyant): no waterline"))
+                    f"is neutrally buoyant ({body.mass:.6g} kg, displacing as much fully "
+                    "submerged): it floats at any depth, with no waterline of its own"))
             if not fl.converged:
                 raise _refusal(doc.path, names[0], body.name, (
                     "has no heel and trim at which its centres of buoyancy and mass line up "
