@@ -19,6 +19,7 @@ import sdf_builders as sdf
 from conftest import run_cli
 
 from gzinertia.physics.rotation import rotation_from_rpy
+from gzinertia.sdf import read_sdf_bytes
 
 cpt = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
@@ -48,6 +49,12 @@ def _written(path: Path) -> tuple[str, str]:
     comment = re.search(r"<!-- gzinertia addmass: BEM.*?-->", text, re.S)
     assert block is not None and comment is not None, text
     return block.group(0), comment.group(0)
+
+
+def _matrices(path: Path) -> list[np.ndarray]:
+    """The ``A_BBo_B`` written into ``path``, per link (as the reader reads them back)."""
+    links = read_sdf_bytes(path.read_bytes(), str(path), []).links
+    return [lk.inertial.A_BBo_B.linear_first() for lk in links if lk.inertial.A_BBo_B is not None]
 
 
 def _independent_box_solve(draft: float, p_WaterBo_W: np.ndarray) -> np.ndarray:
@@ -194,3 +201,47 @@ def test_a_waterline_that_is_neither_a_height_nor_auto_is_refused(
         assert code == 2
         lines = err.strip().splitlines()
         assert len(lines) == 1 and f"finite height in metres or auto, not {bad!r}" in lines[0]
+
+
+def _two_hulls(joined: bool) -> str:
+    """Two 120 kg boxes 1.2 m apart, joined by a fixed joint (one free body) or loose."""
+    hulls = [
+        sdf.link(name, sdf.inertial(120.0, 5.0 * np.eye(3)),
+                 sdf.box((1.0, 0.4, 0.5), pose=None, name="hull"), pose=(0.0, y, 0, 0, 0, 0))
+        for name, y in (("left", 0.6), ("right", -0.6))
+    ]
+    joint = [sdf.joint("deck", "left", "right")] if joined else []
+    return sdf.model(*hulls, *joint, version="1.10", name="cat")
+
+
+def test_together_floats_the_links_of_one_body_and_refuses_several(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--together --waterline auto``: two hulls joined into one body float at one draft
+    (``m/(ρ·2·L·B)``) and are solved as ``--together --waterline -heave``; two loose hulls
+    float apart, each at its own draft: refused in one line naming the bodies."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "cat.sdf"
+    path.write_text(_two_hulls(joined=True))
+    args = ["--bem", "--together", "--panel-size", "0.15", "--no-cache"]
+    auto, manual = tmp_path / "auto.sdf", tmp_path / "manual.sdf"
+    code, _, err = run_cli(["addmass", str(path), *args, "--waterline", "auto", "-o", str(auto)],
+                           capsys)
+    assert code == 0, err
+    draft = 240.0 / (RHO * 2 * 1.0 * 0.4)
+    z = -0.25 + draft
+    said = re.findall(r"free surface at z = (\S+) m \(world\) \(waterline auto", err)
+    assert len(said) == 2 and all(float(v) == pytest.approx(z, abs=1e-6) for v in said), err
+    code, _, err = run_cli(["addmass", str(path), *args, "--waterline", repr(z), "-o",
+                            str(manual)], capsys)
+    assert code == 0, err
+    got, want = _matrices(auto), _matrices(manual)
+    assert len(got) == 2 and len(want) == 2
+    for A, M in zip(got, want, strict=True):
+        assert np.max(np.abs(A - M)) <= 1e-6 * np.max(np.abs(M))
+    path.write_text(_two_hulls(joined=False))
+    code, _, err = run_cli(["addmass", str(path), *args, "--waterline", "auto", "--in-place"],
+                           capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "2 free bodies" in lines[0] and "--together" in lines[0], err
