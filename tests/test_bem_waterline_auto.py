@@ -245,3 +245,30 @@ def test_together_floats_the_links_of_one_body_and_refuses_several(
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "2 free bodies" in lines[0] and "--together" in lines[0], err
+
+
+def test_a_urdf_boat_floats_as_gazebo_builds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On URDF the equilibrium is that of the robot as libsdformat converts it: the block
+    written at ``auto`` is the one written at the closed-form waterline (-0.3 + 200/800 m)."""
+    monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "boat.urdf"
+    path.write_text(
+        '<?xml version="1.0"?>\n<robot name="boat"><link name="body"><inertial>'
+        '<mass value="200"/><inertia ixx="10" ixy="0" ixz="0" iyy="10" iyz="0" izz="10"/>'
+        '</inertial><collision><geometry><box size="1 0.8 0.6"/></geometry></collision>'
+        "</link></robot>\n"
+    )
+    z = -SIZE[2] / 2.0 + MASS / (RHO * SIZE[0] * SIZE[1])
+    texts = []
+    for waterline in ("auto", repr(z)):
+        out = tmp_path / f"out_{waterline}.urdf"
+        code, _, err = run_cli(["addmass", str(path), "--bem", "--waterline", waterline,
+                                "--panel-size", "0.15", "--no-cache", "-o", str(out)], capsys)
+        assert code == 0, err
+        texts.append(out.read_text())
+    assert "waterline auto" in texts[0] and "waterline auto" not in texts[1]
+    values = [np.array([float(v) for v in re.findall(r"<\w+Dot\w+>([^<]+)<", t)]) for t in texts]
+    assert len(values[0]) > 0 and values[0].shape == values[1].shape
+    assert np.max(np.abs(values[0] - values[1])) <= 1e-6 * np.max(np.abs(values[1]))
