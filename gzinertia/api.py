@@ -437,7 +437,7 @@ def addmass_bem(
     shapes: Sequence[str] | None = None,
     panel_size: float | None = None,
     quality: Quality = "default",
-    waterline: float | None = None,
+    waterline: float | Literal["auto"] | None = None,
     depth: float = math.inf,
     frequency: Literal["zero", "infinite"] = "zero",
     together: bool = False,
@@ -459,7 +459,10 @@ def addmass_bem(
     ``geometry``: mesh the link's collisions or its visuals; ``shapes``: their names (``None``:
     all). ``panel_size`` (m) or ``quality`` (``"fast"``, ``"default"``, ``"fine"``) set the
     resolution. ``waterline``: a free surface at this world height z (m; ``None``: unbounded
-    fluid), with ``depth`` (m) and the ``frequency`` limit; ``together``: one problem for all
+    fluid; ``"auto"``: at each link's floating draft, heel and trim, from its free body's
+    hydrostatic equilibrium in water of ``density``, recorded in each
+    :class:`~gzinertia.edit.addmass_bem.LinkBem`'s ``floating``), with ``depth`` (m) and the
+    ``frequency`` limit; ``together``: one problem for all
     selected links. ``cache``: read and write the result cache. Skipped links and results whose
     error estimate exceeds a few percent are reported as :class:`GzInertiaWarning`.
 
@@ -475,8 +478,10 @@ def addmass_bem(
         raise ValueError(f"quality must be one of {', '.join(QUALITY_PANELS)}, not {quality!r}")
     if panel_size is not None and not 0.0 < panel_size < math.inf:
         raise ValueError(f"panel_size must be a positive length in m, not {panel_size!r}")
-    if waterline is not None and not math.isfinite(waterline):
-        raise ValueError(f"waterline must be a finite height in m, not {waterline!r}")
+    if waterline is not None and waterline != "auto" and not (
+        isinstance(waterline, (int, float)) and math.isfinite(waterline)
+    ):
+        raise ValueError(f"waterline must be a finite height in m or 'auto', not {waterline!r}")
     if not depth > 0.0:
         raise ValueError(f"depth must be a positive length in m, not {depth!r}")
     if waterline is None and (depth != math.inf or frequency != "zero"):

@@ -119,11 +119,13 @@ def addmass(
         ),
     ] = 1.0,
     waterline: Annotated[
-        Optional[float],  # noqa: UP045
+        Optional[str],  # noqa: UP045
         typer.Option(
             "--waterline",
             help="With --bem: a free surface at this height z in the world frame (m); the body "
-            "is clipped there. Default: fully submerged (unbounded fluid).",
+            "is clipped there. 'auto': at the floating draft, heel and trim of the hydrostatic "
+            "equilibrium (as hydrostatics --waterline finds it). Default: fully submerged "
+            "(unbounded fluid).",
         ),
     ] = None,
     depth: Annotated[
@@ -358,7 +360,7 @@ def _addmass_bem(
     source: ModelInput,
     replace_plugin_added_mass: bool,
     allow_overlap: bool,
-    waterline: float | None = None,
+    waterline: str | None = None,
     depth: float | None = None,
     frequency: str | None = None,
     together: bool = False,
@@ -381,16 +383,15 @@ def _addmass_bem(
 
     if waterline is None and depth is not None:
         raise GzInertiaError("--depth goes with --waterline")
-    if waterline is not None and not math.isfinite(waterline):
-        raise GzInertiaError(f"--waterline must be a finite height in metres, not {waterline!r}")
+    surface = _waterline(waterline)
     if depth is not None and not depth > 0.0:
         raise GzInertiaError(f"--depth must be a positive length in metres, not {depth!r}")
     limit = (frequency or "zero").strip().lower()
-    if waterline is not None:
+    if surface is not None:
         require_free_surface(math.inf if depth is None else depth, limit)
     level = next(q for q in QUALITY_PANELS if q == quality)
     settings = BemSettings(
-        density, panel_size, level, names, not no_cache, waterline,
+        density, panel_size, level, names, not no_cache, surface,
         math.inf if depth is None else depth, "infinite" if limit == "infinite" else "zero",
         together, element,
     )
@@ -451,10 +452,31 @@ def _addmass_bem(
             "  A_BBo_B diag [x y z p q r] " + " ".join(f"{v:.4g}" for v in np.diag(A)),
             file=sys.stderr,
         )
+        if item.floating is not None:  # --waterline auto: where it floats
+            print(f"  {r.fluid_domain}", file=sys.stderr)
         for note in item.geometry_notes:  # what the geometry pipeline did (a hull, a repair)
             print(f"  geometry of {note}", file=sys.stderr)
     _report(result, written=bool(solved))
     deliver_edit(file, result.old, result.new, mode)
+
+
+def _waterline(text: str | None) -> float | Literal["auto"] | None:
+    """``--waterline``: a finite height in metres, or ``auto`` (the floating draft)."""
+    if text is None:
+        return None
+    if text.strip().lower() == "auto":
+        return "auto"
+    import math
+
+    try:
+        z = float(text)
+    except ValueError:
+        z = math.nan
+    if not math.isfinite(z):
+        raise GzInertiaError(
+            f"--waterline must be a finite height in metres or auto, not {text!r}"
+        )
+    return z
 
 
 def _bem_geometry(

@@ -29,11 +29,14 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
 
 if TYPE_CHECKING:
     from gzinertia.physics.bem import BemResult, Quality
+    from gzinertia.physics.floating_draft import FloatingDraft
+    from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 #: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
@@ -50,8 +53,9 @@ class BemSettings(ValueRecord):
     quality: Quality = "default"
     collisions: tuple[str, ...] | None = None
     use_cache: bool = True
-    #: Free surface: height in the world frame (None: unbounded fluid), depth, frequency limit.
-    waterline: float | None = None
+    #: Free surface: height in the world frame (None: unbounded fluid; ``"auto"``: at each
+    #: link's floating draft, :mod:`gzinertia.physics.floating_draft`), depth, frequency limit.
+    waterline: float | Literal["auto"] | None = None
     depth: float = float("inf")
     frequency: Literal["zero", "infinite"] = "zero"
     #: Solve the selected links in one problem (in unbounded fluid or under the free surface).
@@ -87,6 +91,9 @@ class LinkBem(ValueRecord):
     #: What the geometry pipeline did to the shapes' mesh files, ``"<shape>: <note>"``
     #: (:func:`gzinertia.physics.surface_mesh.mesh_notes`; empty when nothing).
     geometry_notes: tuple[str, ...] = ()
+    #: Under ``--waterline auto``: the floating draft the link was solved at (its body's
+    #: equilibrium: waterline, heel, trim, draft), else ``None``.
+    floating: FloatingDraft | None = None
 
 
 def displacing_collisions(
@@ -142,12 +149,16 @@ def shapes_of(
     return displacing_collisions(link, names, visuals, "visual")
 
 
-def _link_bem(link: LinkRecord, shapes: Sequence[Collision], result: object) -> LinkBem:
-    """The record of one link's solve on ``shapes``: their names, digest and geometry notes."""
+def _link_bem(
+    link: LinkRecord, shapes: Sequence[Collision], result: object,
+    floating: FloatingDraft | None = None,
+) -> LinkBem:
+    """The record of one link's solve on ``shapes``: their names, digest and geometry notes,
+    and the floating draft it was solved at (``--waterline auto``)."""
     from gzinertia.physics.surface_mesh import geometry_digest, mesh_notes
 
     return LinkBem(link, tuple(c.name for c in shapes), geometry_digest(shapes), result,
-                   tuple(mesh_notes(shapes)))
+                   tuple(mesh_notes(shapes)), floating)
 
 
 def provenance(result: object, solved: LinkBem, element: Element = "collision") -> str:
@@ -176,20 +187,52 @@ def provenance(result: object, solved: LinkBem, element: Element = "collision") 
     )
 
 
+def _free_surface(
+    link: LinkRecord, settings: BemSettings, draft: FloatingDraft | None
+) -> tuple[float, Pose, str] | None:
+    """The link's free surface: ``(waterline z, link pose X_WB, origin in words)``: the
+    settings' waterline at the file's pose, or under ``--waterline auto`` the link's floating
+    draft (its body heeled and trimmed about G, :meth:`FloatingDraft.pose`); ``None`` for
+    unbounded fluid."""
+    if settings.waterline is None:
+        return None
+    if settings.waterline == "auto":
+        if draft is None:
+            raise GzInertiaError(f"{link.source}: link {link.name!r}: no floating draft found")
+        return draft.waterline, draft.pose(link.X_WB), draft.words()
+    return settings.waterline, link.X_WB, ""
+
+
+def _drafts(
+    doc: SdfDocument, links: Sequence[LinkRecord], settings: BemSettings, tree: object = None
+) -> dict[str, FloatingDraft]:
+    """Under ``--waterline auto``, each of ``links``' floating draft
+    (:func:`gzinertia.physics.floating_draft.floating_drafts`, in water of the solve's
+    density); otherwise none."""
+    if settings.waterline != "auto":
+        return {}
+    from gzinertia.physics.floating_draft import floating_drafts
+
+    return floating_drafts(doc, links, settings.density, tree)
+
+
 def _solve_link(
     link: LinkRecord,
     shapes: Sequence[Collision],
     settings: BemSettings,
     progress: BemRunProgress | None,
+    draft: FloatingDraft | None = None,
 ) -> BemResult:
     """One link's BEM solve with ``settings`` (panels, quality, cache, fluid, element), its free
-    surface, when there is one, at the link's pose ``X_WB``."""
+    surface, when there is one, at the link's pose ``X_WB`` (at its floating ``draft`` under
+    ``--waterline auto``)."""
     from gzinertia.physics.bem import FreeSurface, bem_added_mass
 
+    surface = _free_surface(link, settings, draft)
     free_surface = (
         None
-        if settings.waterline is None
-        else FreeSurface(settings.waterline, link.X_WB, settings.frequency, settings.depth)
+        if surface is None
+        else FreeSurface(surface[0], surface[1], settings.frequency, settings.depth, surface[2])
     )
     return bem_added_mass(
         list(shapes),
@@ -279,7 +322,7 @@ def add_mass_bem(
         clash: tuple[str, float] | None,
         result: BemResult,
     ) -> None:
-        item = _link_bem(link, collisions, result)
+        item = _link_bem(link, collisions, result, drafts.get(link.name))
         written_A = (result.A_BBo_B, provenance(result, item, settings.element))
         replaces = "): the BEM result replaces its <iDotJ> terms"
         if not write_link_added_mass(
@@ -293,13 +336,9 @@ def add_mass_bem(
         if clash is not None:
             warnings.append(overlap_reason(link, *clash, written=True))
 
-    free_surface = (
-        None
-        if settings.waterline is None
-        else (settings.waterline, settings.frequency, settings.depth)
-    )
     element = settings.element
     _check_links(links, settings)
+    drafts = _drafts(doc, links, settings, None if data is None else _tree(data, path))
     for index, link in enumerate(sorted(links, key=lambda lk: -guard.volume(lk))):
         if progress is not None:
             progress.link(link.name, index, len(links))
@@ -315,21 +354,24 @@ def add_mass_bem(
             pending.append((link, collisions, plugins, clash))
             guard.accept(link)
             continue
-        write(link, collisions, plugins, clash, _solve_link(link, collisions, settings, progress))
+        write(link, collisions, plugins, clash,
+              _solve_link(link, collisions, settings, progress, drafts.get(link.name)))
     if pending:
         if progress is not None:
             progress.link(f"{len(pending)} links together", len(links), len(links))
+        surfaces = _together_surfaces([link for link, _, _, _ in pending], settings, drafts)
         # duplicates: the settings passed as _solve_link passes them, to the several-body solve
         results, cross = bem_added_mass_together(
-            [(c, link.X_WB) for link, c, _, _ in pending],
+            [(c, X_WB) for (_, c, _, _), X_WB in zip(pending, surfaces.poses, strict=True)],
             settings.density,
             panel_size=settings.panel_size,
             quality=settings.quality,
             use_cache=settings.use_cache,
             progress=progress,
-            waterline=free_surface,
+            waterline=surfaces.waterline,
             element=element,
             names=[link.name for link, _, _, _ in pending],
+            origin=surfaces.origin,
         )
         for (link, collisions, plugins, clash), result in zip(pending, results, strict=True):
             write(link, collisions, plugins, clash, result)
@@ -348,6 +390,47 @@ def add_mass_bem(
         path, edit.old, new, (), tuple(skipped), tuple(warnings), tuple(notes)
     )
     return result_all, tuple(solved)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class _TogetherSurface(ValueRecord):
+    """The one free surface of a ``--together`` solve: ``(z, frequency, depth)`` or ``None``,
+    each link's pose, and where they came from (``--waterline auto``)."""
+
+    waterline: tuple[float, Literal["zero", "infinite"], float] | None
+    poses: tuple[Pose, ...]
+    origin: str
+
+
+def _together_surfaces(
+    links: Sequence[LinkRecord], settings: BemSettings, drafts: Mapping[str, FloatingDraft]
+) -> _TogetherSurface:
+    """The free surface of links solved together (:func:`_free_surface` of each): one
+    waterline for all, so under ``--waterline auto`` they must float as one body (links of
+    several free bodies float at drafts of their own: refused in one line)."""
+    surfaces = [_free_surface(link, settings, drafts.get(link.name)) for link in links]
+    first = surfaces[0]
+    if first is None:
+        return _TogetherSurface(None, tuple(link.X_WB for link in links), "")
+    bodies = {drafts[link.name].body for link in links if link.name in drafts}
+    if len(bodies) > 1:
+        raise GzInertiaError(
+            f"{links[0].source}: {option('waterline_auto')} with {option('together')}: the "
+            f"links belong to {len(bodies)} free bodies ({', '.join(sorted(bodies))}), each "
+            "floating at its own draft; solve them apart, or together under one "
+            f"{option('waterline_z')}"
+        )
+    return _TogetherSurface(
+        (first[0], settings.frequency, settings.depth),
+        tuple(s[1] for s in surfaces if s is not None), first[2],
+    )
+
+
+def _tree(data: bytes, path: Path) -> object:
+    """The parsed XML of a file's bytes (standard input, which cannot be read again)."""
+    from gzinertia.sdf.xml import parse_xml_bytes
+
+    return parse_xml_bytes(data, str(path))
 
 
 def add_mass_bem_urdf(
@@ -379,6 +462,15 @@ def add_mass_bem_urdf(
     solved: list[LinkBem] = []
     warnings: list[str] = []
     reached = [0]
+    drafts: dict[str, FloatingDraft] = {}
+    if settings.waterline == "auto":  # the robot as Gazebo builds it, floating
+        from gzinertia.sdf.model_file import read_model_file
+
+        doc = read_model_file(path, package_paths, xacro_args=xacro_args,
+                              xacro_policy=xacro_policy)
+        from gzinertia.selection import select_links
+
+        drafts = _drafts(doc, select_links(doc.links, pattern, str(path)), settings)
 
     def solve(link: LinkRecord) -> tuple[AddedMass, str]:
         if progress is not None:
@@ -387,8 +479,8 @@ def add_mass_bem_urdf(
         shapes = displacing_shapes(link, settings)
         if not shapes:
             raise LinkSkippedError(f"no {element} geometry to mesh")
-        result = _solve_link(link, shapes, settings, progress)
-        item = _link_bem(link, shapes, result)
+        result = _solve_link(link, shapes, settings, progress, drafts.get(link.name))
+        item = _link_bem(link, shapes, result, drafts.get(link.name))
         solved.append(item)
         warnings.extend(_error_warning(link.name, result))
         return result.A_BBo_B, provenance(result, item, element)

@@ -269,6 +269,10 @@ class FreeSurface(ValueRecord):
     X_WB: Pose
     frequency: Literal["zero", "infinite"] = "zero"
     depth: float = math.inf
+    #: Where the waterline and pose came from, in words, when not given as such
+    #: (``--waterline auto``: :meth:`gzinertia.physics.floating_draft.FloatingDraft.words`);
+    #: said by :meth:`domain`, not part of the key (the waterline and pose are).
+    origin: str = ""
 
     def __post_init__(self) -> None:
         require_free_surface(self.depth, self.frequency)
@@ -281,7 +285,8 @@ class FreeSurface(ValueRecord):
     def domain(self) -> str:
         """The domain in words (waterline in the world, depth) for messages and provenance."""
         depth = "deep water" if math.isinf(self.depth) else f"water depth {self.depth:g} m"
-        return f"free surface at z = {self.waterline:g} m (world), {depth}"
+        said = f" ({self.origin})" if self.origin else ""
+        return f"free surface at z = {self.waterline:g} m (world){said}, {depth}"
 
     def p_WaterBo_W(self) -> FloatArray:
         """Bo in the waterline frame (world axes, origin on the waterplane below W's origin)."""
@@ -744,6 +749,7 @@ def bem_added_mass_together(
     waterline: tuple[float, Literal["zero", "infinite"], float] | None = None,
     element: str = "collision",
     names: Sequence[str] | None = None,
+    origin: str = "",
 ) -> tuple[list[BemResult], float]:
     """Like :func:`bem_added_mass` for several links solved in one problem (``--together``):
     each link's shapes posed in the world by its ``X_WB``; every result is that link's own
@@ -752,13 +758,15 @@ def bem_added_mass_together(
     depth)`` of a free surface, every link cut there (:class:`FreeSurface`); default unbounded
     fluid. Also returns the largest cross-link coupling relative to the largest translational
     entry (written nowhere: SDF has one matrix per link). ``names``: the links' names, for
-    messages. Checked and meshed as :func:`bem_added_mass` checks and meshes one link."""
+    messages; ``origin``: where the waterline and poses came from (:attr:`FreeSurface.origin`).
+    Checked and meshed as :func:`bem_added_mass` checks and meshes one link."""
     from gzinertia.physics.mesh_sandbox import run_meshing
 
     version = require_bem()
     link_names: list[str | None] = list(names) if names is not None else [None] * len(links)
     surfaces = [
-        None if waterline is None else FreeSurface(waterline[0], X, waterline[1], waterline[2])
+        None if waterline is None else FreeSurface(waterline[0], X, waterline[1], waterline[2],
+                                                 origin)
         for _, X in links
     ]
     warnings = [
