@@ -17,7 +17,8 @@ Keys (kebab-case; snake_case is accepted too)::
     density = 1025.0                     # fluid density, kg/m³ (default: water or air)
     tolerance = "gz"                     # inertia validity: gz (default) or drake
     hull = "none"                        # a mesh not closed after repair: none (refused,
-                                         # default) or convex (its convex hull, said)
+                                         # default), convex (its convex hull, said) or
+                                         # wrap (a closed wrap that follows it, said)
     model-path = ["models"]              # folders for model:// URIs, relative to the file
     xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     extend-exclude = ["build", "robots/old/*.sdf"]  # left out (ruff's semantics: exclude.py)
@@ -107,7 +108,7 @@ class AuditConfig(ValueRecord):
     fail_on: Severity = "error"
     density: float | None = None
     tolerance: Tolerance = "gz"
-    #: A mesh that is not closed after repair: refused (``none``) or its convex hull.
+    #: A mesh that is not closed after repair: refused (``none``), its convex hull or its wrap.
     hull: HullChoice = "none"
     model_paths: tuple[str, ...] = ()
     #: GZI302: net buoyancy reported beyond this fraction of the weight.
@@ -341,13 +342,14 @@ def parse_xacro_args_table(
 
 
 def _parse_hull(value: object, where: str) -> HullChoice:
-    """``hull`` (``none`` or ``convex``); a :class:`ConfigError` naming ``where`` otherwise."""
+    """``hull`` (``none``, ``convex`` or ``wrap``); a :class:`ConfigError` naming ``where``
+    otherwise."""
     from gzinertia.physics.mesh_body import HULL_CHOICES
 
     for hull in HULL_CHOICES:
         if hull == value:
             return hull
-    raise ConfigError(f"{where}: hull must be none or convex, not {_shown(value)}")
+    raise ConfigError(f"{where}: hull must be none, convex or wrap, not {_shown(value)}")
 
 
 def parse_tolerance(value: object, where: str) -> Tolerance:
