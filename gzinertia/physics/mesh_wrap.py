@@ -35,10 +35,10 @@ surface the cap between the rim and the original surface is left out: its volume
 segment under the chord). A feature thinner than about a cell (a thin fin) may be lost or
 thickened: the share of the file's surface that lies farther than a cell from the wrap is
 measured and said (:attr:`Wrap.unfollowed`).
-**Cost.** Memory is linear: about 60 bytes per grid point (16 MB) plus the file's triangles
-(capped by :class:`gzinertia.limits.MeshLimits`); time ``O(G·log F + F)`` (about a second
-for 8,000 triangles on one core). A mesh with more triangles than :data:`MAX_FACES` is refused
-in one line.
+**Cost.** Memory is linear: the grid (at most :data:`GRID_POINTS` points: 30-40 MiB at the
+peak) plus the file's triangles (capped by :class:`gzinertia.limits.MeshLimits`); time
+``O(G·log F + F)``: 1.6-2.3 s from 5,000 to 50,000 triangles (``benchmarks/bench_wrap.py``).
+A mesh with more triangles than :data:`MAX_FACES` is refused in one line.
 
 libigl and manifold3d are in the ``gzinertia[bem]`` extra (imported here
 only when a wrap is made); without them the wrap is refused naming the extra.
@@ -122,21 +122,17 @@ def _length(metres: float) -> str:
 
 
 def _grid_cell(extent: Any) -> float:
-    """The smallest cell (bisection) whose grid over ``extent`` plus the padding has at most
-    :data:`GRID_POINTS` points."""
-
-    def points(h: float) -> float:
-        return float(np.prod(np.ceil(extent / h) + 1 + 2 * PADDING_CELLS))
-
-    hi = float(np.max(extent))
-    lo = hi / GRID_POINTS
+    """The cell ``h`` whose grid over ``extent`` plus the padding has about and at most
+    :data:`GRID_POINTS` points: the fixed point of ``h³ = Π(e_i + c·h) / G`` (``c`` the
+    points a side adds to ``e_i / h``), then grown by 0.1 % steps while the rounded-up count
+    exceeds ``G``."""
+    c = 1 + 2 * PADDING_CELLS
+    h = float(np.max(extent)) / GRID_POINTS ** (1.0 / 3.0)
     for _ in range(60):
-        mid = math.sqrt(lo * hi)
-        if points(mid) > GRID_POINTS:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+        h = (float(np.prod(extent + c * h)) / GRID_POINTS) ** (1.0 / 3.0)
+    while float(np.prod(np.ceil(extent / h) + c)) > GRID_POINTS:
+        h *= 1.001
+    return h
 
 
 def _near_change(inside: Any) -> Any:
