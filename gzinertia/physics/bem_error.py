@@ -21,7 +21,7 @@ coupling, angular; each in its own unit) of the linear-first 6x6 ``A_BBo_B``:
   boxes and cylinders against structured Capytaine references (docs/bem.md, *Sharp edges*),
   relative to ``s``, with a margin of at least 1.6. (It was ``k·(h/ℓ)``, ``ℓ`` the radius of the
   sphere of the displaced volume: on a cube ``s ≈ h/ℓ``, on the finned torpedo
-  ``s ≈ 0.2-0.26·h/ℓ``, whose true error the old floor overstated 48 times at default.)
+  ``s ≈ 0.22-0.42·h/ℓ``, whose true error the old floor overstated 48 times at default.)
 
 The one figure reported is the largest block bound relative to its block
 (:func:`estimated_error`).
