@@ -212,10 +212,10 @@ def _shown(value: object) -> str:
 
 def _part(name: str) -> str:
     """A key or glob from a settings file as an error names it: control characters escaped
-    (:func:`~gzinertia.audit.formats.visible`), cut short."""
+    (:func:`~gzinertia.wording.visible`), cut short."""
     if name.isprintable() and len(name) <= 80:
         return name
-    from gzinertia.audit.formats import visible
+    from gzinertia.wording import visible
 
     shown = visible(name)
     return shown if len(shown) <= 80 else shown[:77] + "..."
@@ -226,7 +226,7 @@ def _visible(path: str | Path) -> str:
     text = str(path)
     if text.isprintable():
         return text
-    from gzinertia.audit.formats import visible
+    from gzinertia.wording import visible
 
     return visible(text)
 

@@ -338,7 +338,7 @@ def _command_name(info: CommandInfo) -> str:
 def _shown(message: str) -> str:
     """An error message as one line a terminal shows as it is: line breaks as spaces, control
     and bidi characters (from file or link names) escaped."""
-    from gzinertia.audit.formats import visible
+    from gzinertia.wording import visible
 
     return visible(" ".join(message.splitlines()))
 

@@ -214,10 +214,10 @@ def audit(
         load_config,
         with_overrides,
     )
-    from gzinertia.audit.formats import render, render_table
     from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
     from gzinertia.errors import GzInertiaError
+    from gzinertia.report.audit import render, render_table
 
     overrides = partial(
         with_overrides,

@@ -86,7 +86,7 @@ SignChoice = Literal["fossen", "physical", "auto"]
 AxesChoice = Literal["link", "inertial"]
 #: SDFormat readers: gzinertia's own, or libsdformat's Python module.
 ParserChoice = Literal["gzinertia", "sdformat"]
-#: Audit report formats (:data:`gzinertia.audit.formats.FORMATS`).
+#: Audit report formats (:data:`gzinertia.report.audit.FORMATS`).
 FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github"]
 #: Finding severities (:data:`gzinertia.audit.findings.Severity`).
 SeverityChoice = Literal["error", "warning", "info"]
