@@ -102,7 +102,9 @@ def test_no_import_circle_in_the_audit() -> None:
 
 def test_the_checks_stand_below_the_audit_and_the_edits() -> None:
     """:mod:`gzinertia.checks` imports nothing that renders, edits, audits or parses a command
-    line; the edits reach rule logic only through it."""
+    line; the edits reach rule logic only through it, never through a rule module. (``edit/fix``
+    runs the whole audit, :func:`gzinertia.audit.runner.check_document`, to find what to fix:
+    an edit over the audit's result, not over a rule's logic.)"""
     graph = import_graph()
     above = ("gzinertia.audit", "gzinertia.edit", "gzinertia.report", "gzinertia.cli",
              "gzinertia.api", "gzinertia.options")
@@ -111,9 +113,9 @@ def test_the_checks_stand_below_the_audit_and_the_edits() -> None:
     up = sorted((m, o) for m in checks for o in graph.successors(m)
                 if any(_under(o, top) for top in above))
     assert up == []
-    edits_into_audit = sorted((m, o) for m, o in graph.edges
-                              if _under(m, "gzinertia.edit") and _under(o, AUDIT))
-    assert edits_into_audit == []
+    edits_into_rules = sorted((m, o) for m, o in graph.edges
+                              if _under(m, "gzinertia.edit") and _under(o, RULES))
+    assert edits_into_rules == []
 
 
 PRINTING = ("print", "typer.echo", "typer.secho", "click.echo", "rich.print", "Console")

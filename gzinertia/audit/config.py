@@ -39,9 +39,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
+from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
@@ -75,10 +76,6 @@ __all__ = [
     "with_overrides",
 ]
 
-#: Inertia validity tolerances: gz-math's (:func:`gzinertia.physics.inertia.gz_tolerance`) or
-#: Drake's (:func:`gzinertia.physics.inertia.drake_tolerance`).
-Tolerance = Literal["drake", "gz"]
-TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
 CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
         "net-buoyancy", "xacro-args", "xacro-env", "exclude", "extend-exclude", "force-exclude",
