@@ -1,13 +1,10 @@
 """Rules about added mass computed by ``addmass --bem`` or imported by ``addmass --from``:
 GZI212 (stale provenance; the digests compared by :mod:`gzinertia.checks.bem`).
 
-``addmass --bem`` writes, before ``<fluid_added_mass>``, a comment naming the shapes it meshed
-(collisions, or visuals after ``--geometry visual``) and a digest of that geometry
-(:mod:`gzinertia.physics.bem_provenance`); ``addmass --from`` writes the same for the geometry the
-imported result is taken to describe, plus the digest of the result file. When the digest no
-longer matches the link's geometry (a shape resized, moved, removed, its mesh file changed), the
-matrix describes a hull the model no longer has. The result file itself is not read by the audit
-(it reads only what the model names): its digest says which result it was.
+The matrix describes a hull the model no longer has when the geometry digest its provenance
+comment records no longer matches the link's shapes; :mod:`gzinertia.checks.bem` says how the
+comment is written and compared. The result file of an import is not read by the audit (it
+reads only what the model names): its digest says which result it was.
 """
 
 from __future__ import annotations
