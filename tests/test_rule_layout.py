@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import networkx as nx
 import pytest
@@ -149,3 +150,45 @@ def test_nothing_under_the_audit_prints() -> None:
 ])
 def test_the_printing_screen_bites(source: str) -> None:
     assert list(printing(source)) != []
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry: every catalogued rule has its checks, each kind once
+
+
+def _family(name: str, **checks: object) -> ModuleType:
+    module = ModuleType(name)
+    for attr, check in checks.items():
+        if callable(check):
+            check.__module__ = name
+        setattr(module, attr, check)
+    return module
+
+
+def test_the_registry_collects_every_marked_check_once() -> None:
+    from gzinertia.audit.catalogue import RULE_INFOS
+    from gzinertia.audit.emit import document_rule, link_rule
+    from gzinertia.audit.rules.registry import FAMILIES, RULES, registered_rules
+
+    assert list(RULES) == sorted(RULE_INFOS)
+    assert all(r.check_link or r.check_document for r in RULES.values())
+    with pytest.raises(ValueError, match=r"no entry in gzinertia\.audit\.catalogue"):
+        link_rule("GZI999")
+
+    def twice(ctx: object) -> Iterator[object]:
+        yield from ()
+
+    def again(ctx: object) -> Iterator[object]:
+        yield from ()
+
+    link_rule("GZI101")(twice)  # type: ignore[arg-type]
+    link_rule("GZI101")(again)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="GZI101 is registered twice"):
+        registered_rules((*FAMILIES, _family("fake_rules", twice=twice, again=again)))
+    with pytest.raises(ValueError, match="catalogued rules without a check"):
+        registered_rules(FAMILIES[:1])
+    # a check imported into another family is that family's name for it, not a second check
+    document_rule("GZI001")(twice)  # type: ignore[arg-type]
+    borrowed = _family("borrowing_rules")
+    borrowed.twice = twice  # type: ignore[attr-defined]
+    assert registered_rules((*FAMILIES, borrowed)) == RULES
