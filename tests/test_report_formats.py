@@ -10,7 +10,9 @@ settings use), so the snapshots test the rendering alone: a rule that changes wh
 does not touch them. ``sdf_examples`` is the audit of ``sdf_examples/`` (``audit --isolated``),
 ``formats`` the hand-built result of ``tests/test_audit_formats.py`` and ``hostile`` names a
 pull request could choose (control, format and bidi characters, line breaks, undecodable
-bytes), settings files, a file-level finding and links that group.
+bytes), settings files, a file-level finding and links that group. Every ``--format`` is
+snapshotted, and ``table-colour``: the table as a terminal gets it (``render_table`` on a colour
+console).
 
 To record them again (only when a format is meant to change, and say so in the commit):
 ``python tests/test_report_formats.py --record``.
@@ -18,6 +20,7 @@ To record them again (only when a format is meant to change, and say so in the c
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import sys
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding, SettingsUse
@@ -32,7 +36,7 @@ from gzinertia.audit.findings import AuditResult, FileStatus, Finding, SettingsU
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots" / "audit"
 VERSION = "0.0.0+snapshot"
 PROJECT_URI = "https://example.org/gzinertia/blob/main/"
-FORMATS = ("text", "table", "json", "sarif", "junit", "github")
+FORMATS = ("text", "table", "json", "sarif", "junit", "github", "table-colour")
 INPUTS = ("sdf_examples", "formats", "hostile")
 
 
@@ -66,9 +70,17 @@ def result_from_data(data: dict[str, Any]) -> AuditResult:
 
 
 def _render(result: AuditResult, fmt: str) -> str:
-    from gzinertia.report.audit import render
+    """``result`` as ``audit --format FMT`` writes it; ``table-colour``: the table a terminal
+    gets (severity colours, 16-colour escapes, 120 columns)."""
+    from gzinertia.report.audit import render, render_table
 
-    return render(result, fmt, RULE_INFOS, VERSION, project_uri=PROJECT_URI)
+    if fmt != "table-colour":
+        return render(result, fmt, RULE_INFOS, VERSION, project_uri=PROJECT_URI)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=120, color_system="standard", force_terminal=True,
+                      highlight=False, no_color=False, legacy_windows=False)
+    render_table(result, console, RULE_INFOS)
+    return buffer.getvalue()
 
 
 def _snapshot(name: str, fmt: str) -> Path:
