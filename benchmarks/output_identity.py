@@ -52,7 +52,9 @@ ways; ``hydro``; ``fix`` (``--diff``, ``--json``, ``--in-place``, ``--method geo
 Not covered: ``--trust-xacro`` (runs a model's Python), the audit and BEM caches (``--no-cache``
 throughout: a cache holds paths and times), ``--parser sdformat`` (needs libsdformat's module),
 progress bars (terminals only), and ``/work/shared/xacro-corpus``. ``--quick`` keeps the first
-few corpus files only (for tests).
+few corpus files only, ``--match REGEX`` the invocations whose command line it finds (for
+tests), ``--subprocess`` runs each invocation as a process of its own (slow: the check that
+in-process runs give what processes give).
 """
 
 from __future__ import annotations
@@ -464,8 +466,10 @@ def _normaliser(root: Path) -> Iterator[tuple[str, str]]:
         yield path.as_uri(), "file://" + name
 
 
-def record(quick: bool, bem: bool, subprocesses: bool = False) -> dict[str, object]:
-    """Builds the inputs, runs every invocation, returns the recording."""
+def record(quick: bool, bem: bool, subprocesses: bool = False,
+           match: str | None = None) -> dict[str, object]:
+    """Builds the inputs, runs every invocation (those whose key ``match`` finds, when given),
+    returns the recording."""
     import gzinertia
 
     start = time.perf_counter()
@@ -474,8 +478,12 @@ def record(quick: bool, bem: bool, subprocesses: bool = False) -> dict[str, obje
         notes, models = build_inputs(root, quick)
         for name in [*CLEARED, *(k for k in os.environ if k.startswith("GZINERTIA_"))]:
             os.environ.pop(name, None)
-        os.environ.update(COLUMNS="120", GZ_SIM_RESOURCE_PATH=os.pathsep.join(models))
+        fuel = str(root) + "-fuel"  # empty Fuel caches, never the machine's (as the tests)
+        os.environ.update(COLUMNS="120", GZ_SIM_RESOURCE_PATH=os.pathsep.join(models),
+                          GZ_FUEL_CACHE_PATH=fuel, IGN_FUEL_CACHE_PATH=fuel)
         plan = make_plan(root, quick, bem)
+        if match is not None:
+            plan.invocations = [i for i in plan.invocations if re.search(match, i.key)]
         pristine = root.with_name(root.name + "-pristine")
         shutil.copytree(root, pristine)
         (root / "out").mkdir()
@@ -498,6 +506,7 @@ def record(quick: bool, bem: bool, subprocesses: bool = False) -> dict[str, obje
         os.chdir(REPO)
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(str(root) + "-pristine", ignore_errors=True)
+        shutil.rmtree(str(root) + "-fuel", ignore_errors=True)
 
 
 def _normalised(value: object, replace: list[tuple[str, str]]) -> object:
@@ -560,6 +569,7 @@ def _record_tree(tree: Path, out: Path, args: argparse.Namespace) -> dict[str, o
     env = dict(os.environ, PYTHONPATH=str(tree))
     command = [sys.executable, __file__, "--record", str(out)]
     command += ["--no-bem"] * (not args.bem) + ["--quick"] * args.quick
+    command += ["--match", args.match] if args.match else []
     subprocess.run(command, env=env, check=True)
     return json.loads(out.read_text())
 
@@ -589,6 +599,8 @@ def main() -> None:
     mode.add_argument("--base", metavar="REV")
     parser.add_argument("--no-bem", dest="bem", action="store_false", help="leave out --bem")
     parser.add_argument("--quick", action="store_true", help="the first few corpus files only")
+    parser.add_argument("--match", metavar="REGEX",
+                        help="only the invocations whose command line this finds")
     parser.add_argument("--subprocess", action="store_true",
                         help="run each invocation as a process (slow; the in-process check)")
     args = parser.parse_args()
@@ -598,7 +610,7 @@ def main() -> None:
     if args.base:
         sys.exit(_base(args.base, args))
     out = args.record.resolve()
-    result = record(args.quick, args.bem, args.subprocess)
+    result = record(args.quick, args.bem, args.subprocess, args.match)
     out.write_text(json.dumps(result, indent=1, sort_keys=True))
     statuses: dict[str, int] = {}
     for e in result["invocations"]:  # type: ignore[attr-defined]
