@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.checks.tolerance import TOLERANCES, Tolerance
@@ -15,6 +15,8 @@ from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.physics.mesh_body import HullChoice
+
+_Choice = TypeVar("_Choice", bound=str)
 
 __all__ = [
     "ConfigError",
@@ -102,10 +104,7 @@ def string_list(value: object, key: str, where: str) -> list[str]:
 
 def parse_severity(value: object, where: str) -> Severity:
     """``fail-on`` as a :data:`Severity`; a :class:`ConfigError` naming ``where`` otherwise."""
-    for severity in SEVERITY_RANK:
-        if severity == value:
-            return severity
-    raise ConfigError(f"{where}: fail-on must be error, warning or info, not {shown_value(value)}")
+    return _one_of(value, tuple(SEVERITY_RANK), f"{where}: fail-on must be error, warning or info")
 
 
 def parse_density(value: object, where: str) -> float:
@@ -167,16 +166,19 @@ def parse_hull(value: object, where: str) -> HullChoice:
     """``hull`` (``none`` or ``convex``); a :class:`ConfigError` naming ``where`` otherwise."""
     from gzinertia.physics.mesh_body import HULL_CHOICES
 
-    for hull in HULL_CHOICES:
-        if hull == value:
-            return hull
-    raise ConfigError(f"{where}: hull must be none or convex, not {shown_value(value)}")
+    return _one_of(value, HULL_CHOICES, f"{where}: hull must be none or convex")
 
 
 def parse_tolerance(value: object, where: str) -> Tolerance:
     """``tolerance`` (``gz`` or ``drake``); a :class:`ConfigError` naming ``where`` otherwise."""
-    for tolerance in TOLERANCES:
-        if tolerance == value:
-            return tolerance
-    raise ConfigError(f"{where}: tolerance must be gz or drake, not {shown_value(value)}")
+    return _one_of(value, TOLERANCES, f"{where}: tolerance must be gz or drake")
+
+
+def _one_of(value: object, choices: tuple[_Choice, ...], refusal: str) -> _Choice:
+    """The choice equal to ``value``; else a :class:`ConfigError`: ``refusal``, then the value
+    as it was written."""
+    for choice in choices:
+        if choice == value:
+            return choice
+    raise ConfigError(f"{refusal}, not {shown_value(value)}")
 
