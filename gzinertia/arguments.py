@@ -11,7 +11,9 @@ heavy. The command line parses its flags' text into these arguments and checks n
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gzinertia.errors import SettingError
@@ -25,8 +27,8 @@ if TYPE_CHECKING:
 _DENSITY_OF: dict[str, float] = {name: rho for name, rho in FLUID_DENSITIES.items()}
 
 __all__ = [
-    "bem_settings", "check_fluid", "fluid_density", "read_limits", "waterline_height",
-    "worker_count",
+    "bem_settings", "check_fluid", "docs_base_uri", "ellipsoid_scale", "fluid_density",
+    "read_limits", "waterline_height", "worker_count",
 ]
 
 
@@ -153,3 +155,47 @@ def worker_count(jobs: int | None) -> tuple[int | None, str | None]:
     from gzinertia.audit.runner import capped_jobs
 
     return capped_jobs(jobs)
+
+
+def docs_base_uri(docs_url: str | None = None) -> str | None:
+    """The absolute URI under which ``docs/rules/CODE.md`` pages are served (ends in ``/``;
+    SARIF's ``helpUri``): ``docs_url``, else ``$GZINERTIA_DOCS_URL``, else the ``file://`` URI
+    of the source tree when the docs sit next to the code (a checkout), else ``None``."""
+    from urllib.parse import urlsplit
+
+    given = docs_url or os.environ.get("GZINERTIA_DOCS_URL") or None
+    if given is not None:
+        parts = urlsplit(given)
+        if not parts.scheme or (parts.scheme != "file" and not parts.netloc):
+            where = "{docs_url}" if docs_url else "GZINERTIA_DOCS_URL"
+            raise SettingError("docs_url", where + " must be an absolute URL like https://..., "
+                               "not {value!r}", value=given)
+        return given if given.endswith("/") else given + "/"
+    import gzinertia
+
+    # a checkout (or editable install): the package next to its pyproject.toml and rule pages;
+    # an installed package has no docs (site-packages/docs may belong to anything)
+    tree = Path(gzinertia.__file__).resolve().parents[1]
+    if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
+        return tree.as_uri() + "/"
+    return None
+
+
+def ellipsoid_scale(value: float | str | None) -> float | None:
+    """A factor on every inertia ellipsoid's semi-axes (:func:`gzinertia.report.plot.
+    scale_inertia_ellipsoids`): a positive finite number (or its text, read as C reads it);
+    ``None`` or ``"auto"``: scaled to the model's extent."""
+    from gzinertia.numbers import NumberError, read_number
+
+    if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
+        return None
+    why = ""
+    try:
+        number = read_number(value.strip()) if isinstance(value, str) else float(value)
+    except NumberError as exc:
+        number, why = math.nan, f" ({exc})"
+    if not (math.isfinite(number) and number > 0.0):
+        raise SettingError("ellipsoid_scale",
+                           "{ellipsoid_scale} must be auto or a positive factor, not {value!r}"
+                           "{why}", value=value, why=why)
+    return number

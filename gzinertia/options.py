@@ -60,6 +60,8 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "max_links_count": ("--max-links", "max_links"),
     "max_included_models_count": ("--max-included-models", "max_included_models"),
     "jobs": ("--jobs", "jobs"),
+    "docs_url": ("--docs-url", "docs_url"),
+    "ellipsoid_scale": ("--ellipsoid-scale", "scale"),
     "parser_sdformat": ("--parser sdformat", "the libsdformat parser"),
     "force_readonly": ("--force-readonly", "force_readonly=True"),
     "diff_or_check": ("--diff or --check", "an edit function that returns the text"),

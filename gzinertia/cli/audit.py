@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gzinertia.arguments import read_limits, worker_count
+from gzinertia.arguments import docs_base_uri, read_limits, worker_count
 from gzinertia.audit.catalogue import rule_range
 from gzinertia.cli.app import app
 from gzinertia.cli.audit_options import (
@@ -49,7 +49,6 @@ __all__ = [
     "AUDIT_HELP",
     "PROGRESS_MIN_FILES",
     "audit",
-    "docs_base_uri",
     "exit_status",
 ]
 
@@ -194,31 +193,6 @@ def _show(result: "AuditResult", output_format: str, output: Path | None,
         sys.stdout.flush()
     else:
         _write(output, text)
-
-
-def docs_base_uri(option: str | None) -> str | None:
-    """The absolute URI under which ``docs/rules/CODE.md`` pages are served (ends in ``/``):
-    ``--docs-url``, else ``$GZINERTIA_DOCS_URL``, else the ``file://`` URI of the source tree
-    when the docs sit next to the code (a checkout), else ``None`` (no ``helpUri``)."""
-    from urllib.parse import urlsplit
-
-    from gzinertia.errors import GzInertiaError
-
-    given = option or os.environ.get("GZINERTIA_DOCS_URL") or None
-    if given is not None:
-        parts = urlsplit(given)
-        if not parts.scheme or (parts.scheme != "file" and not parts.netloc):
-            where = "--docs-url" if option else "GZINERTIA_DOCS_URL"
-            raise GzInertiaError(f"{where} must be an absolute URL like https://..., not {given!r}")
-        return given if given.endswith("/") else given + "/"
-    import gzinertia
-
-    # a checkout (or editable install): the package next to its pyproject.toml and rule pages;
-    # an installed package has no docs (site-packages/docs may belong to anything)
-    tree = Path(gzinertia.__file__).resolve().parents[1]
-    if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
-        return tree.as_uri() + "/"
-    return None
 
 
 def _globs(values: list[str]) -> list[str]:
