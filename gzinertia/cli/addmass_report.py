@@ -19,7 +19,8 @@ __all__ = ["report_bem", "report_fit", "report_import"]
 
 
 def report_import(name: str, result: Path, A: AddedMass, notes: Sequence[str] = ()) -> None:
-    """The matrix imported from ``result`` for link ``name``: its diagonal; the import's
+    """The matrix imported from ``result`` for link ``name`` (``A_BBo_B``: about the link
+    origin Bo in link axes B): its diagonal, linear-first ``[x y z p q r]``; the import's
     ``notes``."""
     import numpy as np
 
@@ -34,7 +35,8 @@ def report_import(name: str, result: Path, A: AddedMass, notes: Sequence[str] = 
 
 def report_bem(solved: Sequence[LinkBem], element: str) -> None:
     """Each link's solve: the shapes of ``element`` meshed, panels, error estimate, density,
-    time (or cached), the diagonal, where it floats (``--waterline auto``), geometry notes."""
+    time (or cached), the diagonal of ``A_BBo_B`` (about the link origin Bo in link axes B,
+    linear-first ``[x y z p q r]``), where it floats (``--waterline auto``), geometry notes."""
     import numpy as np
 
     from gzinertia.physics.bem import BemResult
@@ -71,7 +73,10 @@ def _of_collisions(names: str | None) -> str:
 
 
 def report_fit(result: AddMassResult, written: bool = False) -> None:
-    """What was computed, on stderr (stdout is kept for --diff)."""
+    """Each link's fit (its ellipsoids' semi-axes and centres in the link frame), the diagonal
+    and largest off-diagonal entry of ``A_BBo_B`` (about the link origin Bo in link axes B,
+    linear-first ``[x y z p q r]``); then what was skipped, noted and warned, and a line when
+    nothing was ``written``."""
     import numpy as np
 
     err = sys.stderr
