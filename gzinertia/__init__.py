@@ -96,7 +96,6 @@ _LAZY: dict[str, tuple[str, str]] = {
     "GzInertiaWarning": ("gzinertia.api", "GzInertiaWarning"),
     "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
     "SettingError": ("gzinertia.errors", "SettingError"),
-    "SettingError": ("gzinertia.errors", "SettingError"),
     "Document": ("gzinertia.records", "SdfDocument"),
     "Link": ("gzinertia.records", "LinkRecord"),
     "Inertial": ("gzinertia.records", "Inertial"),
