@@ -662,8 +662,9 @@ def hydrostatics(
 
 
 class HydrostaticsSettingsError(SettingError):
-    """Settings of :func:`hydrostatics` that do not go together (spelled as the caller's
-    interface spells them: :func:`gzinertia.options.option`)."""
+    """Settings of :func:`hydrostatics` that do not go together or a value it refuses: a
+    :class:`~gzinertia.errors.SettingError` (its ``key`` the setting; the message names the
+    keyword argument, the command line's rendering the flag)."""
 
 
 def document_hydrostatics(
