@@ -41,9 +41,14 @@ from gzinertia.cli.options import model_input_options
 from gzinertia.model_input import ModelInput
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.progress import Progress, TaskID
 
+    from gzinertia.audit.config import AuditConfig
     from gzinertia.audit.findings import AuditResult, Severity
+    from gzinertia.audit.projects import ProjectRun
+    from gzinertia.limits import ReadLimits
 
 __all__ = [
     "AUDIT_HELP",
@@ -98,28 +103,11 @@ def audit(
     from functools import partial
 
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import (
-        AuditConfig,
-        check_settings_choice,
-        load_config,
-        with_overrides,
-    )
-    from gzinertia.audit.projects import audit_projects
-    from gzinertia.audit.runner import default_jobs
+    from gzinertia.audit.config import AuditConfig, check_settings_choice, load_config
 
     overrides = partial(
-        with_overrides,
-        select=select,
-        ignore=ignore,
-        fail_on=fail_on,
-        density=density,
-        tolerance=tolerance,
-        model_paths=[str(p) for p in source.search_paths],
-        xacro_args=source.xacro_mapping,
-        xacro_env=tuple(sorted(source.xacro_env)),
-        trust_xacro=source.trust_xacro,
-        exclude=None if exclude is None else _globs(exclude),
-        extend_exclude=_globs(extend_exclude or []),
+        _with_overrides, source, select=select, ignore=ignore, fail_on=fail_on,
+        density=density, tolerance=tolerance, exclude=exclude, extend_exclude=extend_exclude,
         force_exclude=force_exclude,
     )
     # usage errors (bad codes, a bad --config) before any file is read
@@ -138,9 +126,55 @@ def audit(
         from gzinertia.cli.audit_fix import apply_safe_fixes
 
         apply_safe_fixes(paths, config, known, overrides, isolated)
-    cache_notes: list[str] = []
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
+    result, runs = _run(paths, config, isolated, overrides, jobs,
+                        None if no_cache else cache_dir, limits)
+    _show(result, output_format, output, docs_url)
+    # each file fails at its own project's fail-on (or --fail-on)
+    status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
+    if status:
+        raise typer.Exit(status)
+
+
+def _with_overrides(
+    source: ModelInput, config: "AuditConfig", *, select: str | None, ignore: str | None,
+    fail_on: str | None, density: float | None, tolerance: str | None,
+    exclude: list[str] | None, extend_exclude: list[str] | None, force_exclude: bool,
+) -> "AuditConfig":
+    """``config`` with the command line's settings over it
+    (:func:`gzinertia.audit.config.with_overrides`), the model input's among them."""
+    from gzinertia.audit.config import with_overrides
+
+    return with_overrides(
+        config,
+        select=select,
+        ignore=ignore,
+        fail_on=fail_on,
+        density=density,
+        tolerance=tolerance,
+        model_paths=[str(p) for p in source.search_paths],
+        xacro_args=source.xacro_mapping,
+        xacro_env=tuple(sorted(source.xacro_env)),
+        trust_xacro=source.trust_xacro,
+        exclude=None if exclude is None else _globs(exclude),
+        extend_exclude=_globs(extend_exclude or []),
+        force_exclude=force_exclude,
+    )
+
+
+def _run(
+    paths: list[str], config: Path | None, isolated: bool,
+    overrides: "Callable[[AuditConfig], AuditConfig]", jobs: int | None,
+    cache_dir: Path | None, limits: "ReadLimits",
+) -> "tuple[AuditResult, list[ProjectRun]]":
+    """The audit of ``paths`` (:func:`gzinertia.audit.projects.audit_projects`) with a progress
+    bar on a terminal, and why the cache kept nothing, when it did not, on stderr."""
+    from gzinertia.audit.catalogue import RULE_INFOS
+    from gzinertia.audit.projects import audit_projects
+    from gzinertia.audit.runner import default_jobs
+
+    cache_notes: list[str] = []
     with _ProgressBar() as bar:
         result, runs = audit_projects(
             paths,
@@ -150,17 +184,13 @@ def audit(
             overrides=overrides,
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
-            cache_dir=None if no_cache else cache_dir,
+            cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
         )
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
-    _show(result, output_format, output, docs_url)
-    # each file fails at its own project's fail-on (or --fail-on)
-    status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
-    if status:
-        raise typer.Exit(status)
+    return result, runs
 
 
 def _jobs(jobs: int | None) -> int | None:
