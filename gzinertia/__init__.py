@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.fix import LinkFix
-    from gzinertia.errors import GzInertiaError
+    from gzinertia.errors import GzInertiaError, SettingError
     from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import BemResult
     from gzinertia.physics.fits import EllipsoidFit
@@ -95,6 +95,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "BuoyancyWorld": ("gzinertia.records", "BuoyancyWorld"),
     "GzInertiaWarning": ("gzinertia.api", "GzInertiaWarning"),
     "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
+    "SettingError": ("gzinertia.errors", "SettingError"),
     "Document": ("gzinertia.records", "SdfDocument"),
     "Link": ("gzinertia.records", "LinkRecord"),
     "Inertial": ("gzinertia.records", "Inertial"),
@@ -125,6 +126,7 @@ __all__ = [
     "LinkFix",
     "LinkHydrostatics",
     "ModelHydrostatics",
+    "SettingError",
     "SpatialInertia",
     "SpatialMatrix",
     "__version__",

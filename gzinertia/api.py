@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 
@@ -470,31 +470,15 @@ def addmass_bem(
     :class:`~gzinertia.errors.GzInertiaError`) with the CLI's install hint when Capytaine or
     manifold3d is missing (``pip install 'gzinertia[bem]'``).
     """
-    from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
-    from gzinertia.physics.bem import QUALITY_PANELS, require_bem
+    from gzinertia.arguments import bem_settings
+    from gzinertia.edit.addmass_bem import add_mass_bem
+    from gzinertia.physics.bem import require_bem
 
     require_bem()
-    if quality not in QUALITY_PANELS:
-        raise ValueError(f"quality must be one of {', '.join(QUALITY_PANELS)}, not {quality!r}")
-    if panel_size is not None and not 0.0 < panel_size < math.inf:
-        raise ValueError(f"panel_size must be a positive length in m, not {panel_size!r}")
-    if waterline is not None and waterline != "auto" and not (
-        isinstance(waterline, (int, float)) and math.isfinite(waterline)
-    ):
-        raise ValueError(f"waterline must be a finite height in m or 'auto', not {waterline!r}")
-    if not depth > 0.0:
-        raise ValueError(f"depth must be a positive length in m, not {depth!r}")
-    if waterline is None and (depth != math.inf or frequency != "zero"):
-        raise ValueError("depth and frequency go with a waterline (a free surface)")
-    if waterline is not None:
-        from gzinertia.physics.bem import require_free_surface
-
-        require_free_surface(depth, frequency)
-    if not (math.isfinite(density) and density > 0.0):
-        raise ValueError(f"density must be a positive number of kg/m^3, not {density!r}")
-    settings = BemSettings(
-        density, panel_size, quality, None if shapes is None else tuple(shapes), cache,
-        waterline, depth, frequency, together, geometry,
+    settings = bem_settings(
+        density, panel_size=panel_size, quality=quality, shapes=shapes, element=geometry,
+        cache=cache, waterline=waterline, depth=None if depth == math.inf else depth,
+        frequency=None if frequency == "zero" else frequency, together=together,
     )
     from gzinertia.sdf.model_file import is_urdf_path
 
@@ -677,9 +661,10 @@ def hydrostatics(
                                  waterline=waterline, trim=trim)
 
 
-class HydrostaticsSettingsError(GzInertiaError, ValueError):
-    """Settings of :func:`hydrostatics` that do not go together (spelled as the caller's
-    interface spells them: :func:`gzinertia.options.option`)."""
+class HydrostaticsSettingsError(SettingError):
+    """Settings of :func:`hydrostatics` that do not go together or a value it refuses: a
+    :class:`~gzinertia.errors.SettingError` (its ``key`` the setting; the message names the
+    keyword argument, the command line's rendering the flag)."""
 
 
 def document_hydrostatics(
@@ -704,28 +689,18 @@ def document_hydrostatics(
     from dataclasses import replace
     from fnmatch import fnmatchcase
 
+    from gzinertia.arguments import check_fluid, fluid_density
     from gzinertia.options import option
     from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.fluids import FLUID_DENSITIES
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
     from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
 
-    if density is not None and fluid is not None:
-        raise HydrostaticsSettingsError(
-            f"give either {option('density')} or {option('fluid')}, not both"
-        )
-    if density is not None and not (math.isfinite(density) and density > 0.0):
-        raise HydrostaticsSettingsError(
-            f"{option('density')} must be a positive number of kg/m^3, not {density!r}"
-        )
-    if fluid is not None and fluid not in FLUID_DENSITIES:
-        raise HydrostaticsSettingsError(
-            f"{option('fluid')} must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}"
-        )
+    check_fluid(density, fluid, HydrostaticsSettingsError)
     if waterline is not None and not math.isfinite(waterline):
         raise HydrostaticsSettingsError(
-            f"{option('waterline')} must be a finite height in m, not {waterline!r}"
+            "waterline", "{waterline} must be a finite height in m, not {value!r}",
+            value=waterline,
         )
     file = doc.path
     world_file, world_tree = (str(world), None) if world is not None else (file, tree)
@@ -736,7 +711,7 @@ def document_hydrostatics(
         chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_tree))
         origin = "no Buoyancy plugin read: 1000 kg/m^3 assumed"
     if fluid is not None:
-        chosen = replace(chosen, kind="uniform", density=FLUID_DENSITIES[fluid], layers=())
+        chosen = replace(chosen, kind="uniform", density=fluid_density(None, fluid), layers=())
         origin = f"{option('fluid')} {fluid}"
     elif density is not None:
         chosen = replace(chosen, kind="uniform", density=density, layers=())
