@@ -40,14 +40,13 @@ import numpy as np
 from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
-from gzinertia.edit.fix import (
-    INERTIA_TAGS,
-    FixOptions,
-    FixResult,
-    _findings,
-    _Plan,
-    _plan,
+from gzinertia.edit.fix import FixResult
+from gzinertia.edit.fix_options import INERTIA_INDEX, INERTIA_TAGS, FixOptions
+from gzinertia.edit.fix_plan import (
+    RepairPlan,
+    fix_findings,
     format_value,
+    plan_repair,
     visual_shapes,
 )
 from gzinertia.errors import GzInertiaError, SdfError
@@ -64,7 +63,6 @@ if TYPE_CHECKING:
 
 __all__ = ["fix_urdf"]
 
-_INDEX = {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1), "iyz": (1, 2), "izz": (2, 2)}
 _PROPERTY = re.compile(r"^\$\{\s*([A-Za-z_][\w]*)\s*\}$")
 
 
@@ -216,11 +214,11 @@ class _Writer:
         return [f"{self._where(elem)}: {what} {attr}=\"{old}\" is not a literal number{where}: "
                 f"set it to {text}"]
 
-    def write(self, plan: _Plan) -> bool:
+    def write(self, plan: RepairPlan) -> bool:
         """Writes one plan, all of it or nothing; ``False`` (and where to write what) when a
         value to change is not written literally."""
         short = plan.link.name.split("::", 1)[-1]
-        values = {tag: float(plan.I_BBcm_I[_INDEX[tag]]) for tag in INERTIA_TAGS}
+        values = {tag: float(plan.I_BBcm_I[INERTIA_INDEX[tag]]) for tag in INERTIA_TAGS}
         block = "<inertia " + " ".join(
             f'{t}="{format_value(values[t])}"' for t in INERTIA_TAGS) + "/>"
         if plan.fix.mass_after != plan.fix.mass_before:
@@ -272,11 +270,11 @@ class _Writer:
         return True
 
 
-def _moves(plan: _Plan) -> bool:
+def _moves(plan: RepairPlan) -> bool:
     return plan.write_pose and not np.array_equal(plan.fix.p_after, plan.fix.p_before)
 
 
-def _xyz(plan: _Plan) -> str:
+def _xyz(plan: RepairPlan) -> str:
     return " ".join(format_value(float(v)) for v in plan.fix.p_after)
 
 
@@ -286,7 +284,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _verify(path: Path, before: SdfDocument, after: SdfDocument,
-            plans: Mapping[str, _Plan]) -> None:
+            plans: Mapping[str, RepairPlan]) -> None:
     """Each written plan reads back (own inertial) as meant; every other link as before."""
     old_by = {r.name: r for r in before.links}
     new_by = {r.name: r for r in after.links}
@@ -332,9 +330,9 @@ def fix_urdf(
     old = read_file_bytes(path)
     xacro = is_xacro(path)
     state = _read(path, old, package_paths, xacro_args, tree, xacro_policy)
-    found_own = _findings(state.own, options)
-    found_lumped = _findings(state.lumped, options)
-    plans: dict[str, _Plan] = {}
+    found_own = fix_findings(state.own, options)
+    found_lumped = fix_findings(state.lumped, options)
+    plans: dict[str, RepairPlan] = {}
     skipped: list[str] = []
     for link in select_links(state.own.links, options.pattern, str(path)):
         here = found_own.get(link.name, set()) & codes
@@ -351,7 +349,7 @@ def fix_urdf(
             shapes = None
             if options.method == "geometry" and options.geometry == "visual":
                 shapes = visual_shapes(link)
-            plan = _plan(link, here, options, shapes)
+            plan = plan_repair(link, here, options, shapes)
         except RepairError as exc:
             skipped.append(f"{link.name}: not repaired: {exc}")
             continue
@@ -378,8 +376,8 @@ def fix_urdf(
             return FixResult(path, old, new, (), tuple(skipped), tuple(writer.pending))
         after = _read(path, new, package_paths, xacro_args, tree, xacro_policy)
         _verify(path, state.own, after.own, written)
-        own_after = _findings(after.own, options)
-        lumped_after = _findings(after.lumped, options)
+        own_after = fix_findings(after.own, options)
+        lumped_after = fix_findings(after.lumped, options)
         withdrawn = _withdrawn(written, found_own, own_after, found_lumped, lumped_after, state)
         if not withdrawn:
             fixed = tuple(p.fix for p in written.values())
@@ -393,7 +391,7 @@ def fix_urdf(
 
 
 def _withdrawn(
-    written: Mapping[str, _Plan],
+    written: Mapping[str, RepairPlan],
     own_before: Mapping[str, set[str]],
     own_after: Mapping[str, set[str]],
     lumped_before: Mapping[str, set[str]],
