@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     NotEditableError,
@@ -58,18 +59,8 @@ class LinkAddedMass(ValueRecord):
     A_BBo_B: AddedMass
 
 
-# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True, repr=False, eq=False)
-class AddMassResult(ValueRecord):
-    """The file's old and new bytes, what was computed, and what was skipped and why."""
-
-    path: Path
-    old: bytes
-    new: bytes
-    links: tuple[LinkAddedMass, ...]
-    skipped: tuple[str, ...]
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...] = ()
+#: What an ellipsoid ``addmass`` made: per link written, the fit and ``A_BBo_B``.
+AddMassResult = Edit[LinkAddedMass]
 
 
 @dataclass(frozen=True, repr=False, eq=False)

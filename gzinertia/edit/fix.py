@@ -18,12 +18,12 @@ valid inertia is implausible for the geometry: GZI105) is withdrawn and reported
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from lxml import etree
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.fix_options import (
     FIXABLE,
@@ -52,7 +52,6 @@ from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.inertia_repair import RepairError
-from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
@@ -81,19 +80,10 @@ __all__ = [
     "written_inertia",
 ]
 
-# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True, repr=False, eq=False)
-class FixResult(ValueRecord):
-    """The file's old and new bytes, the repaired links, and the links skipped and why."""
-
-    path: Path
-    old: bytes
-    new: bytes
-    fixed: tuple[LinkFix, ...]
-    skipped: tuple[str, ...] = field(default_factory=tuple)
-    #: Repairs that could not be written (a xacro value that is not a literal number, a link
-    #: made by a macro): where to write which value. The command then exits 1.
-    pending: tuple[str, ...] = field(default_factory=tuple)
+#: What a repair made: per repaired link its :class:`LinkFix` (``links``, also ``fixed``);
+#: ``pending``: repairs that could not be written into a xacro (where to write which value;
+#: the command then exits 1).
+FixResult = Edit[LinkFix]
 
 
 

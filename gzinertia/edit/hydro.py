@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     ascii_comment,
@@ -69,16 +70,8 @@ class LinkDamping(ValueRecord):
     combined: CombinedMotionError | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
-class HydroResult(ValueRecord):
-    """The file's old and new bytes, the links written, the links skipped and why, warnings."""
-
-    path: Path
-    old: bytes
-    new: bytes
-    links: tuple[LinkDamping, ...]
-    skipped: tuple[str, ...]
-    warnings: tuple[str, ...] = ()
+#: What ``hydro`` made: per link written, its damping terms.
+HydroResult = Edit[LinkDamping]
 
 
 #: What the written numbers are good for: said by every refusal and replacement warning.

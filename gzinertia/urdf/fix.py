@@ -373,7 +373,7 @@ def fix_urdf(
         written = {name: plan for name, plan in plans.items() if writer.write(plan)}
         new = writer.editor.result()
         if new == old:
-            return FixResult(path, old, new, (), tuple(skipped), tuple(writer.pending))
+            return FixResult(path, old, new, (), tuple(skipped), pending=tuple(writer.pending))
         after = _read(path, new, package_paths, xacro_args, tree, xacro_policy)
         _verify(path, state.own, after.own, written)
         own_after = fix_findings(after.own, options)
@@ -381,7 +381,7 @@ def fix_urdf(
         withdrawn = _withdrawn(written, found_own, own_after, found_lumped, lumped_after, state)
         if not withdrawn:
             fixed = tuple(p.fix for p in written.values())
-            return FixResult(path, old, new, fixed, tuple(skipped), tuple(writer.pending))
+            return FixResult(path, old, new, fixed, tuple(skipped), pending=tuple(writer.pending))
         for name, added in withdrawn.items():
             skipped.append(
                 f"{name}: not repaired: after the {options.method} repair the audit would "
