@@ -55,7 +55,9 @@ if TYPE_CHECKING:
     )
     from gzinertia.audit.findings import Finding
     from gzinertia.edit.addmass_bem import LinkBem
+    from gzinertia.edit.edit_result import Edit
     from gzinertia.edit.fix import LinkFix
+    from gzinertia.edit.model_file import ModelFile
     from gzinertia.errors import GzInertiaError
     from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import BemResult
@@ -80,6 +82,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "hydro": ("gzinertia.api", "hydro"),
     "addmass_from": ("gzinertia.api", "addmass_from"),
     "addmass_bem": ("gzinertia.api", "addmass_bem"),
+    "Edit": ("gzinertia.edit.edit_result", "Edit"),
+    "ModelFile": ("gzinertia.edit.model_file", "ModelFile"),
     "BemFile": ("gzinertia.api", "BemFile"),
     "fix": ("gzinertia.api", "fix"),
     "FixedFile": ("gzinertia.api", "FixedFile"),
@@ -111,6 +115,7 @@ __all__ = [
     "BemResult",
     "BuoyancyWorld",
     "Document",
+    "Edit",
     "EllipsoidFit",
     "Finding",
     "FixedFile",
@@ -124,6 +129,7 @@ __all__ = [
     "LinkBem",
     "LinkFix",
     "LinkHydrostatics",
+    "ModelFile",
     "ModelHydrostatics",
     "SpatialInertia",
     "SpatialMatrix",
@@ -133,6 +139,7 @@ __all__ = [
     "addmass_from",
     "audit_paths",
     "convert",
+    "edit",
     "fit",
     "fix",
     "hydro",
@@ -144,10 +151,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name == "edit":  # the sub-package, callable: gzinertia.edit(path).set_added_mass(...)
+        return importlib.import_module("gzinertia.edit")
     target = _LAZY.get(name)
     if target is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
 
     value = getattr(importlib.import_module(target[0]), target[1])
     globals()[name] = value

@@ -52,7 +52,7 @@ from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.inertia_repair import RepairError
-from gzinertia.records import SdfDocument
+from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
@@ -74,6 +74,7 @@ __all__ = [
     "fix_findings",
     "format_value",
     "inertia_attributes",
+    "plan_reads_back",
     "plan_repair",
     "visual_shapes",
     "write_plan",
@@ -181,6 +182,20 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(a))) and float(np.max(np.abs(a - b))) <= 1e-14 * scale
 
 
+def plan_reads_back(plan: RepairPlan, old: LinkRecord, new: LinkRecord) -> bool:
+    """Whether the link read back (``new``) holds what ``plan`` wrote over ``old``: same pose,
+    the mass, ``p_BoBcm_B`` and ``I_BBcm_I`` (about Bcm in I axes) meant, the inertial frame's
+    rotation kept (unless the plan inserted the whole ``<inertial>``)."""
+    ni = new.inertial
+    return (
+        np.array_equal(old.X_WB.matrix(), new.X_WB.matrix())
+        and ni.mass == plan.fix.mass_after
+        and _same(np.asarray(ni.p_BoBcm_B, float), plan.fix.p_after)
+        and _same(np.asarray(ni.I_BBcm_I, float), plan.I_BBcm_I)
+        and (plan.fix.inserted or np.array_equal(ni.R_BI, old.inertial.R_BI))
+    )
+
+
 def _verify(
     path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str, RepairPlan]
 ) -> None:
@@ -196,14 +211,7 @@ def _verify(
                 new.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0
             )
         else:
-            ni = new.inertial
-            ok = (
-                np.array_equal(old.X_WB.matrix(), new.X_WB.matrix())
-                and ni.mass == plan.fix.mass_after
-                and _same(np.asarray(ni.p_BoBcm_B, float), plan.fix.p_after)
-                and _same(np.asarray(ni.I_BBcm_I, float), plan.I_BBcm_I)
-                and (plan.fix.inserted or np.array_equal(ni.R_BI, old.inertial.R_BI))
-            )
+            ok = plan_reads_back(plan, old, new)
         if not ok:
             raise GzInertiaError(
                 f"{path}: internal error: link {old.name!r} does not read back as meant; "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,6 +121,7 @@ def add_matrix_urdf(
     xacro_args: Mapping[str, str] | None = None,
     single: bool = False,
     xacro_policy: XacroPolicy | None = None,
+    names: Collection[str] | None = None,
 ) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
     """Inserts a Hydrodynamics block for each selected link of the URDF/xacro ``path`` with the
     matrix ``matrix_for`` gives (an ellipsoid fit, a BEM solve, an imported result), in memory:
@@ -129,7 +130,9 @@ def add_matrix_urdf(
     lumping: the records :func:`gzinertia.urdf.reader.read_urdf_file` gives). ``single``: the
     pattern must select exactly one link (``--from``). A xacro file whose blocks cannot be
     placed literally is left as is and the blocks are in the warnings; the edit is read back
-    (each block must give ``A`` again) before it is returned."""
+    (each block must give ``A`` again) before it is returned. ``names``: the scoped names of
+    the links to write instead of ``pattern`` (each named link: a plugin conflict is an
+    error, as with ``single``)."""
     from gzinertia.urdf.fragments import refuse_fragment
     from gzinertia.urdf.reader import is_xacro, read_urdf_file
 
@@ -141,7 +144,10 @@ def add_matrix_urdf(
     warnings: list[str] = []
     results: list[tuple[LinkRecord, AddedMass]] = []
     blocks: list[str] = []
-    selected = select_links(doc.links, pattern, str(path))
+    if names is None:
+        selected = select_links(doc.links, pattern, str(path))
+    else:
+        selected = [link for link in doc.links if link.name in names]
     literal = _LiteralLinks(text)
     if single and len(selected) != 1:
         from gzinertia.wording import bounded
@@ -154,7 +160,7 @@ def add_matrix_urdf(
     for link in selected:
         short = link.name.split("::", 1)[-1]
         if any(_applies_added_mass(p.terms, p.disable_added_mass) for p in link.hydrodynamics):
-            if single:  # the one link named: say so rather than write nothing
+            if single or names is not None:  # named: say so rather than write nothing
                 raise GzInertiaError(
                     f"{link.source}: link {link.name!r} already has a Hydrodynamics plugin that "
                     "applies added mass (<iDotJ>); a second one would count it twice: remove its "

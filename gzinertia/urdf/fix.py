@@ -61,13 +61,19 @@ if TYPE_CHECKING:
     from gzinertia.urdf.xacro_expand import XacroExpansion
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-__all__ = ["fix_urdf"]
+__all__ = [
+    "InertialWriter",
+    "UrdfInertials",
+    "fix_urdf",
+    "read_inertials",
+    "verify_inertials",
+]
 
 _PROPERTY = re.compile(r"^\$\{\s*([A-Za-z_][\w]*)\s*\}$")
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class _Read(ValueRecord):
+class UrdfInertials(ValueRecord):
     """The file as Gazebo sees it (lumped), as written per link (own), and the lumping."""
 
     lumped: SdfDocument
@@ -112,9 +118,11 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     return replace(expansion, sources=sources)
 
 
-def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
-          xacro_args: Mapping[str, str] | None, tree: str | None = None,
-          policy: XacroPolicy | None = None) -> _Read:
+def read_inertials(path: Path, data: bytes, package_paths: Sequence[str | Path],
+                   xacro_args: Mapping[str, str] | None, tree: str | None = None,
+                   policy: XacroPolicy | None = None) -> UrdfInertials:
+    """``data`` (the bytes of ``path``, or an edit of them) read as Gazebo builds it (lumped)
+    and link by link as written (own), with the lumping (expanded first when a xacro)."""
     from gzinertia.sdf.xml import parse_xml_bytes
     from gzinertia.urdf.lumping import convert
     from gzinertia.urdf.model import parse_robot
@@ -138,7 +146,7 @@ def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
     members: dict[str, list[str]] = {}
     for small, big in conversion.lumped_into.items():
         members.setdefault(prefix + big, []).append(prefix + small)
-    return _Read(lumped, own, members, frozenset(prefix + d for d in conversion.dropped))
+    return UrdfInertials(lumped, own, members, frozenset(prefix + d for d in conversion.dropped))
 
 
 def _number(text: str | None) -> float | None:
@@ -162,7 +170,7 @@ def _defines_link(elem: etree._Element, root: etree._Element) -> bool:
     return True
 
 
-class _Writer:
+class InertialWriter:
     """Writes plans into the URDF/xacro source; what it cannot write literally is pending."""
 
     def __init__(self, path: Path, data: bytes, xacro: bool) -> None:
@@ -283,8 +291,8 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(a))) and float(np.max(np.abs(a - b))) <= 1e-14 * scale
 
 
-def _verify(path: Path, before: SdfDocument, after: SdfDocument,
-            plans: Mapping[str, RepairPlan]) -> None:
+def verify_inertials(path: Path, before: SdfDocument, after: SdfDocument,
+                     plans: Mapping[str, RepairPlan]) -> None:
     """Each written plan reads back (own inertial) as meant; every other link as before."""
     old_by = {r.name: r for r in before.links}
     new_by = {r.name: r for r in after.links}
@@ -329,7 +337,7 @@ def fix_urdf(
     codes = set(options.codes())
     old = read_file_bytes(path)
     xacro = is_xacro(path)
-    state = _read(path, old, package_paths, xacro_args, tree, xacro_policy)
+    state = read_inertials(path, old, package_paths, xacro_args, tree, xacro_policy)
     found_own = fix_findings(state.own, options)
     found_lumped = fix_findings(state.lumped, options)
     plans: dict[str, RepairPlan] = {}
@@ -369,13 +377,13 @@ def fix_urdf(
                 "be attributed to one of them; not repaired (check their values and origins)"
             )
     while True:
-        writer = _Writer(path, old, xacro)
+        writer = InertialWriter(path, old, xacro)
         written = {name: plan for name, plan in plans.items() if writer.write(plan)}
         new = writer.editor.result()
         if new == old:
             return FixResult(path, old, new, (), tuple(skipped), pending=tuple(writer.pending))
-        after = _read(path, new, package_paths, xacro_args, tree, xacro_policy)
-        _verify(path, state.own, after.own, written)
+        after = read_inertials(path, new, package_paths, xacro_args, tree, xacro_policy)
+        verify_inertials(path, state.own, after.own, written)
         own_after = fix_findings(after.own, options)
         lumped_after = fix_findings(after.lumped, options)
         withdrawn = _withdrawn(written, found_own, own_after, found_lumped, lumped_after, state)
@@ -396,7 +404,7 @@ def _withdrawn(
     own_after: Mapping[str, set[str]],
     lumped_before: Mapping[str, set[str]],
     lumped_after: Mapping[str, set[str]],
-    state: _Read,
+    state: UrdfInertials,
 ) -> dict[str, set[str]]:
     """The written links whose repair leaves a finding it should have removed or adds one: on
     the link itself (unlumped), or on the body libsdformat lumps it into."""

@@ -1,0 +1,205 @@
+"""An SDFormat file open for editing (:class:`SdfModelFile`, a
+:class:`~gzinertia.edit.model_file.ModelFile`): added mass as ``<fluid_added_mass>`` (about the
+link origin in link axes, the SDF version raised to 1.10 as ``addmass`` raises it), rigid inertia
+as ``gzinertia fix`` writes it (only the ``<inertia>`` children, ``<mass>`` and pose position
+that change; a whole ``<inertial>`` for a link without one), plugin terms in the link's
+Hydrodynamics plugin. Each change is read back before its :class:`Edit` is returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from gzinertia.edit.edit_result import Edit
+from gzinertia.edit.fix import RepairPlan, plan_reads_back, write_plan
+from gzinertia.edit.links import (
+    ascii_comment,
+    link_element,
+    plugin_element,
+    same_file,
+)
+from gzinertia.edit.model_file import (
+    GIVEN_COMMENT,
+    AddedMassSet,
+    SetOutcome,
+    chosen_link,
+    given_added_mass,
+    given_inertia,
+    given_plan,
+    outcome_name,
+)
+from gzinertia.edit.session import FileEdit
+from gzinertia.edit.verify import verify_edit
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.records import LinkRecord, SdfDocument
+
+__all__ = ["SdfModelFile", "new_audit_codes"]
+
+
+class SdfModelFile:
+    """An SDFormat file open for editing; every ``set_*`` returns the edit of all so far."""
+
+    format = "sdf"
+
+    def __init__(self, session: FileEdit) -> None:
+        self._session = session
+        self._added: dict[str, AddedMass] = {}
+        self._plans: dict[str, RepairPlan] = {}
+        self._outcomes: dict[str, SetOutcome] = {}
+        self._warnings: list[str] = []
+        self._notes: list[str] = []
+        self._version_said = False
+
+    @classmethod
+    def open(
+        cls, path: Path, model_paths: Sequence[str | Path] = (), data: bytes | None = None
+    ) -> SdfModelFile:
+        """Reads ``path`` (or ``data``, named ``path``) as SDFormat for editing."""
+        return cls(FileEdit.open(path, model_paths, data))
+
+    @property
+    def path(self) -> Path:
+        """The file."""
+        return self._session.path
+
+    @property
+    def doc(self) -> SdfDocument:
+        """The document as read."""
+        return self._session.doc
+
+    @property
+    def old(self) -> bytes:
+        """The bytes as read."""
+        return self._session.old
+
+    def _link(self, name: str) -> LinkRecord:
+        link = chosen_link(self.doc, name, self.path)
+        if not same_file(link.source.file, self.path):
+            raise GzInertiaError(f"{self.path}: link {link.name!r} is defined in "
+                                 f"{link.source.file}: edit that file")
+        if link.name in self._outcomes:
+            raise GzInertiaError(f"{self.path}: link {link.name!r} was set already in this edit")
+        return link
+
+    def set_added_mass(
+        self, link: str, A_BBo_B: AddedMass, *, force: bool = False,
+        replace_plugin_added_mass: bool = False, upgrade_version: bool = True,
+        comment: str = GIVEN_COMMENT,
+    ) -> Edit[SetOutcome]:
+        """Writes ``A_BBo_B`` (about Bo in B axes) as ``link``'s ``<fluid_added_mass>``, with
+        ``comment`` before it. Refused: a static link, a link with a ``<fluid_added_mass>``
+        already (unless ``force``), a link whose Hydrodynamics plugin applies added mass
+        (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>`` is set), a file
+        older than SDF 1.10 whose meaning would change (unless ``upgrade_version=False``,
+        which keeps the version with a warning)."""
+        from gzinertia.edit.addmass import plugin_conflict, plugins_applying_added_mass
+        from gzinertia.edit.links import write_fluid_added_mass
+        from gzinertia.edit.sdf_version import check_version_for_added_mass
+
+        rec = self._link(link)
+        if rec.static:
+            raise GzInertiaError(f"{rec.source}: link {rec.name!r} is static: it does not move "
+                                 "through the fluid")
+        A, warnings = given_added_mass(A_BBo_B, rec)
+        if rec.inertial.A_BBo_B is not None and not force:
+            raise GzInertiaError(f"{rec.source}: link {rec.name!r} has a <fluid_added_mass> "
+                                 "already: pass force=True to replace it")
+        plugins = plugins_applying_added_mass(rec)
+        if plugins and not replace_plugin_added_mass:
+            why = plugin_conflict(rec, plugins[0], self.path)
+            raise GzInertiaError(f"{plugins[0].source}: {why}")
+        if any(not same_file(p.source.file, self.path) for p in plugins):
+            raise GzInertiaError(f"{rec.source}: link {rec.name!r}: its Hydrodynamics plugin is "
+                                 "in another file")
+        editor = self._session.editor
+        write_fluid_added_mass(editor, link_element(editor, rec), A, ascii_comment(comment))
+        for plugin in plugins:
+            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
+            self._notes.append(f"{rec.name}: turned off the added mass of its Hydrodynamics plugin "
+                               f"(line {plugin.source.line}): the matrix given replaces it")
+        if not self._version_said:
+            said = check_version_for_added_mass(editor, self.doc.sdf_version,
+                                                keep=not upgrade_version)
+            self._version_said = True
+            if said:
+                (self._notes if upgrade_version else self._warnings).append(said)
+        self._added[rec.name] = A
+        self._warnings += warnings
+        self._outcomes[rec.name] = AddedMassSet(rec, A)
+        return self._result()
+
+    def set_inertia(
+        self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
+        p_BoBcm_B: Vec3 | None = None,
+    ) -> Edit[SetOutcome]:
+        """Writes ``link``'s ``<mass>``, ``<inertia>`` (``I_BBcm_I``: about the centre of mass
+        in the inertial frame's axes I, as written) and the position of ``<inertial><pose>``
+        (``p_BoBcm_B``, m, its rotation kept), only the values that change. A link without
+        ``<inertial>`` gets one (mass and inertia then required). Refused: ``<inertial
+        auto="true">``, an invalid inertia, a mass not positive."""
+        rec = self._link(link)
+        inertial = rec.inertial
+        if inertial.auto:
+            raise GzInertiaError(f'{rec.source}: link {rec.name!r} has <inertial auto="true">: '
+                                 "libsdformat computes its inertia")
+        if inertial.defaulted and (mass is None or I_BBcm_I is None):
+            raise GzInertiaError(f"{rec.source}: link {rec.name!r} has no <inertial>: give both "
+                                 "mass and I_BBcm_I")
+        m, I, p = given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
+        plan = given_plan(rec, m, I, p, p_BoBcm_B is not None)
+        write_plan(self._session.editor, plan)
+        self._plans[rec.name] = plan
+        self._outcomes[rec.name] = plan.fix
+        return self._result()
+
+    def set_plugin_terms(self, link: str, terms: Mapping[str, float]) -> Edit[SetOutcome]:
+        """Not offered yet for a matrix the caller computed: a refusal naming the commands that
+        write plugin terms (``gzinertia convert``, ``gzinertia hydro``)."""
+        raise GzInertiaError(f"{self.path}: set_plugin_terms is not offered yet: use "
+                             "gzinertia.convert(to='hydro') or gzinertia.hydro")
+
+    def new_bytes(self) -> bytes:
+        """The bytes with every change so far."""
+        return self._session.editor.result()
+
+    def verify(self, new: bytes) -> SdfDocument:
+        """Reads ``new`` back: added mass as set, inertia as set, every other link as before."""
+        plans = self._plans
+
+        def rigid(old: LinkRecord, now: LinkRecord) -> bool:
+            return plan_reads_back(plans[old.name], old, now)
+
+        checks = {name: rigid for name in plans}
+        return verify_edit(self.path, self.doc, new, self._session.model_paths, self._added,
+                           rigid=checks)
+
+    def _result(self) -> Edit[SetOutcome]:
+        new = self.new_bytes()
+        warnings = list(self._warnings)
+        if new != self.old:
+            after = self.verify(new)
+            warnings += new_audit_codes(self.doc, after, self._outcomes)
+        order = {lk.name: i for i, lk in enumerate(self.doc.links)}
+        links = tuple(sorted(self._outcomes.values(), key=lambda o: order[outcome_name(o)]))
+        return Edit(self.path, self.old, new, links, (), tuple(warnings), tuple(self._notes))
+
+
+def new_audit_codes(
+    before: SdfDocument, after: SdfDocument, outcomes: Mapping[str, object]
+) -> list[str]:
+    """A warning per link set whose audit (every rule, default settings) reports a code it did
+    not report before: values the caller gave are written as given, and said."""
+    from gzinertia.edit.fix_options import FixOptions
+    from gzinertia.edit.fix_plan import fix_findings
+
+    was, now = fix_findings(before, FixOptions()), fix_findings(after, FixOptions())
+    out = []
+    for name in outcomes:
+        added = sorted(now.get(name, set()) - was.get(name, set()))
+        if added:
+            out.append(f"{name}: the audit now reports {', '.join(added)} on it (the values "
+                       "given are written as given)")
+    return out
