@@ -219,6 +219,32 @@ def _verify(
             )
 
 
+def _link_plan(
+    editor: XmlEditor, link: LinkRecord, codes: set[str], options: FixOptions
+) -> RepairPlan:
+    """One link's repair (:func:`plan_repair`) with what the SDF file adds: a pose that can be
+    moved, the URDF-style attributes of an ``<inertia>`` without children, the safe-only
+    limit of ``audit --fix`` (a :class:`RepairError` saying why not)."""
+    if options.move_com and options.method == "geometry":
+        _check_pose_editable(link_element(editor, link))
+    shapes = None
+    if options.method == "geometry" and options.geometry == "visual":
+        shapes = visual_shapes(link)
+    attributes = None
+    if link.inertial.inertia_defaulted:
+        attributes = inertia_attributes(link_element(editor, link))
+    plan = plan_repair(link, codes, options, shapes, attributes)
+    if options.safe_only and np.max(np.abs(plan.fix.repair.relative_change)) > (
+        SAFE_RELATIVE_CHANGE
+    ):
+        raise RepairError(
+            "the repair changes a principal moment by more than "
+            f"{SAFE_RELATIVE_CHANGE:g} of the largest: not a safe fix "
+            "(run gzinertia fix to apply it)"
+        )
+    return plan
+
+
 def fix(
     path: Path,
     options: FixOptions,
@@ -254,23 +280,7 @@ def fix(
             skipped.append(f"{link.name}: defined in {link.source.file}; fix that file")
             continue
         try:
-            if options.move_com and options.method == "geometry":
-                _check_pose_editable(link_element(edit.editor, link))
-            shapes = None
-            if options.method == "geometry" and options.geometry == "visual":
-                shapes = visual_shapes(link)
-            attributes = None
-            if link.inertial.inertia_defaulted:
-                attributes = inertia_attributes(link_element(edit.editor, link))
-            plan = plan_repair(link, here, options, shapes, attributes)
-            if options.safe_only and np.max(np.abs(plan.fix.repair.relative_change)) > (
-                SAFE_RELATIVE_CHANGE
-            ):
-                raise RepairError(
-                    "the repair changes a principal moment by more than "
-                    f"{SAFE_RELATIVE_CHANGE:g} of the largest: not a safe fix "
-                    "(run gzinertia fix to apply it)"
-                )
+            plan = _link_plan(edit.editor, link, here, options)
         except RepairError as exc:
             skipped.append(f"{link.name}: not repaired: {exc}")
             continue

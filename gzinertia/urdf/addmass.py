@@ -32,6 +32,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import LinkRecord
+from gzinertia.sdf.model_file import is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
 
@@ -134,7 +135,7 @@ def add_matrix_urdf(
     the links to write instead of ``pattern`` (each named link: a plugin conflict is an
     error, as with ``single``)."""
     from gzinertia.urdf.fragments import refuse_fragment
-    from gzinertia.urdf.reader import is_xacro, read_urdf_file
+    from gzinertia.urdf.reader import read_urdf_file
 
     refuse_fragment(path)
     doc = read_urdf_file(path, package_paths, xacro_args=xacro_args, xacro_policy=xacro_policy)
@@ -150,13 +151,7 @@ def add_matrix_urdf(
         selected = [link for link in doc.links if link.name in names]
     literal = _LiteralLinks(text)
     if single and len(selected) != 1:
-        from gzinertia.wording import bounded
-
-        names = bounded(link.name for link in selected)
-        raise GzInertiaError(
-            f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
-            "belongs to one"
-        )
+        _refuse_several(path, pattern, selected)
     for link in selected:
         short = link.name.split("::", 1)[-1]
         if any(_applies_added_mass(p.terms, p.disable_added_mass) for p in link.hydrodynamics):
@@ -177,7 +172,7 @@ def add_matrix_urdf(
             continue
         block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
-        if is_xacro(path) and short not in literal:
+        if is_xacro_path(path) and short not in literal:
             warnings.append(
                 f"{link.source}: link {short!r} is not written literally in {path} (made by a "
                 "macro): put this block inside the <robot> that defines it:\n" + block
@@ -197,6 +192,17 @@ def add_matrix_urdf(
     return (
         AddMassResult(path, old, new, (), tuple(skipped), tuple(warnings), notes),
         tuple(results),
+    )
+
+
+def _refuse_several(path: Path, pattern: str | None, selected: Sequence[LinkRecord]) -> None:
+    """``--from`` selecting other than one link: refused, naming those selected."""
+    from gzinertia.wording import bounded
+
+    names = bounded(link.name for link in selected)
+    raise GzInertiaError(
+        f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
+        "belongs to one"
     )
 
 
@@ -258,9 +264,9 @@ def _verify(
 ) -> None:
     """Reads the edited bytes back: each link's plugin must give ``-sym(D) = A`` to the ten
     digits written."""
-    from gzinertia.urdf.reader import is_xacro, read_urdf_bytes, read_urdf_file
+    from gzinertia.urdf.reader import read_urdf_bytes, read_urdf_file
 
-    if is_xacro(path):  # expanding needs the file beside its relative includes
+    if is_xacro_path(path):  # expanding needs the file beside its relative includes
         from gzinertia.edit.safe_write import temporary_copy
 
         why = "reading the edited xacro back needs one, as its includes are relative"

@@ -53,6 +53,7 @@ from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
+from gzinertia.sdf.model_file import is_xacro_path
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
 from gzinertia.selection import select_links
 from gzinertia.wording import bounded
@@ -90,10 +91,9 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     the original's); places in the copy are reported as ``path``'s. ``tree``: the folder
     ``path`` was found in by walking it, which the copy stays in (through no link)."""
     from gzinertia.edit.safe_write import resolved_in_tree, temporary_copy
-    from gzinertia.urdf.reader import is_xacro
     from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
-    if not is_xacro(path):
+    if not is_xacro_path(path):
         return None
     if data == read_file_bytes(path):  # the file as it is: expanded where it is
         return expand_xacro_sourced(path, xacro_args, package_paths, policy=policy)
@@ -330,13 +330,12 @@ def fix_urdf(
     ``path`` was found in by walking it (``audit --fix``), which the temporary copy a xacro's
     check needs stays in, through no link."""
     from gzinertia.urdf.fragments import refuse_fragment
-    from gzinertia.urdf.reader import is_xacro
 
     options.validate()
     refuse_fragment(path, "fix")
     codes = set(options.codes())
     old = read_file_bytes(path)
-    xacro = is_xacro(path)
+    xacro = is_xacro_path(path)
     state = read_inertials(path, old, package_paths, xacro_args, tree, xacro_policy)
     found_own = fix_findings(state.own, options)
     found_lumped = fix_findings(state.lumped, options)
