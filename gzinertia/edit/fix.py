@@ -25,20 +25,14 @@ from lxml import etree
 
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
-from gzinertia.edit.fix_options import (
-    FIXABLE,
-    INERTIA_DEFAULT,
-    INERTIA_INDEX,
-    INERTIA_TAGS,
-    METHODS,
-    SAFE_RELATIVE_CHANGE,
-    SHAPE_SOURCES,
-    FixOptions,
-    FixOptionsError,
-    LinkFix,
-    Method,
-    ShapeSource,
-)
+
+# The settings and the per-link record, imported from here by callers too (re-exported).
+from gzinertia.edit.fix_options import FIXABLE, INERTIA_DEFAULT, INERTIA_INDEX, INERTIA_TAGS
+from gzinertia.edit.fix_options import METHODS as METHODS
+from gzinertia.edit.fix_options import SAFE_RELATIVE_CHANGE as SAFE_RELATIVE_CHANGE
+from gzinertia.edit.fix_options import SHAPE_SOURCES as SHAPE_SOURCES
+from gzinertia.edit.fix_options import FixOptions as FixOptions
+from gzinertia.edit.fix_options import LinkFix as LinkFix
 from gzinertia.edit.fix_plan import (
     RepairPlan,
     fix_findings,
@@ -46,7 +40,6 @@ from gzinertia.edit.fix_plan import (
     inertia_attributes,
     plan_repair,
     visual_shapes,
-    written_inertia,
 )
 from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
@@ -57,29 +50,7 @@ from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
 
-__all__ = [
-    "FIXABLE",
-    "INERTIA_TAGS",
-    "METHODS",
-    "SAFE_RELATIVE_CHANGE",
-    "SHAPE_SOURCES",
-    "FixOptions",
-    "FixOptionsError",
-    "FixResult",
-    "LinkFix",
-    "Method",
-    "RepairPlan",
-    "ShapeSource",
-    "fix",
-    "fix_findings",
-    "format_value",
-    "inertia_attributes",
-    "plan_reads_back",
-    "plan_repair",
-    "visual_shapes",
-    "write_plan",
-    "written_inertia",
-]
+__all__ = ["FixResult", "fix", "plan_reads_back", "write_plan"]
 
 #: What a repair made: per repaired link its :class:`LinkFix` (``links``, also ``fixed``);
 #: ``pending``: repairs that could not be written into a xacro (where to write which value;

@@ -34,20 +34,21 @@ from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
     from gzinertia.edit.edit_result import Edit
-    from gzinertia.edit.fix import RepairPlan
     from gzinertia.edit.fix_options import LinkFix
+    from gzinertia.edit.fix_plan import RepairPlan
 
 __all__ = [
     "GIVEN_COMMENT",
     "AddedMassSet",
+    "EditedFile",
     "ModelFile",
     "SetOutcome",
     "chosen_link",
     "given_added_mass",
     "given_inertia",
     "given_plan",
+    "new_audit_codes",
     "open_model_file",
-    "outcome_name",
 ]
 
 #: The provenance comment written with a matrix the caller computed (read back by nobody: the
@@ -215,8 +216,8 @@ def given_plan(link: LinkRecord, mass: float, I_BBcm_I: Mat3, p_BoBcm_B: Vec3,
     when ``moves``."""
     from dataclasses import replace
 
-    from gzinertia.edit.fix import RepairPlan
     from gzinertia.edit.fix_options import LinkFix
+    from gzinertia.edit.fix_plan import RepairPlan
     from gzinertia.physics.inertia_repair import geometry_inertia_change
 
     inertial = link.inertial
@@ -227,6 +228,73 @@ def given_plan(link: LinkRecord, mass: float, I_BBcm_I: Mat3, p_BoBcm_B: Vec3,
     return RepairPlan(link, fix, I_BBcm_I, moves, replace_inertia=inertial.inertia_defaulted)
 
 
-def outcome_name(outcome: SetOutcome) -> str:
+def _outcome_name(outcome: SetOutcome) -> str:
     """The scoped name of the link a ``set_*`` outcome is about."""
     return outcome.link.name if isinstance(outcome, AddedMassSet) else outcome.link
+
+
+def new_audit_codes(
+    before: SdfDocument, after: SdfDocument, names: Sequence[str]
+) -> list[str]:
+    """A warning per link of ``names`` whose audit (every rule, default settings) reports a code
+    it did not report before: values the caller gave are written as given, and said."""
+    from gzinertia.edit.fix_options import FixOptions
+    from gzinertia.edit.fix_plan import fix_findings
+
+    was, now = fix_findings(before, FixOptions()), fix_findings(after, FixOptions())
+    out = []
+    for name in names:
+        added = sorted(now.get(name, set()) - was.get(name, set()))
+        if added:
+            out.append(f"{name}: the audit now reports {', '.join(added)} on it (the values "
+                       "given are written as given)")
+    return out
+
+
+class EditedFile:
+    """What both formats' :class:`ModelFile` hold: the file, its document and bytes as read, and
+    the outcomes, warnings and notes of the changes so far; :meth:`_edit` makes their
+    :class:`~gzinertia.edit.edit_result.Edit`."""
+
+    def __init__(self, path: Path, doc: SdfDocument, old: bytes) -> None:
+        self._path, self._doc, self._old = path, doc, old
+        self._outcomes: dict[str, SetOutcome] = {}
+        self._warnings: list[str] = []
+        self._notes: list[str] = []
+
+    @property
+    def path(self) -> Path:
+        """The file (``<stdin>`` for standard input)."""
+        return self._path
+
+    @property
+    def doc(self) -> SdfDocument:
+        """The document as read."""
+        return self._doc
+
+    @property
+    def old(self) -> bytes:
+        """The bytes as read."""
+        return self._old
+
+    def set_plugin_terms(self, link: str, terms: Mapping[str, float]) -> Edit[SetOutcome]:
+        """Not offered yet for terms the caller computed: a refusal naming the functions that
+        write plugin terms."""
+        raise GzInertiaError(f"{self._path}: set_plugin_terms is not offered yet: use "
+                             "gzinertia.convert(to='hydro') or gzinertia.hydro")
+
+    def _edit(
+        self, new: bytes, read_back: SdfDocument | None, before: SdfDocument,
+        pending: Sequence[str] = (),
+    ) -> Edit[SetOutcome]:
+        """The edit of every change so far: ``new`` bytes, ``read_back`` (``None``: not read
+        back, nothing changed or something pending) compared with ``before`` by the audit."""
+        from gzinertia.edit.edit_result import Edit
+
+        warnings = list(self._warnings)
+        if read_back is not None:
+            warnings += new_audit_codes(before, read_back, list(self._outcomes))
+        order = {lk.name: i for i, lk in enumerate(before.links)}
+        links = sorted(self._outcomes.values(), key=lambda o: order.get(_outcome_name(o), 0))
+        return Edit(self._path, self._old, new, tuple(links), (), tuple(warnings),
+                    tuple(self._notes), tuple(pending))

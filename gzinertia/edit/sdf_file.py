@@ -8,11 +8,12 @@ Hydrodynamics plugin. Each change is read back before its :class:`Edit` is retur
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.fix import RepairPlan, plan_reads_back, write_plan
+from gzinertia.edit.fix import plan_reads_back, write_plan
+from gzinertia.edit.fix_plan import RepairPlan
 from gzinertia.edit.links import (
     ascii_comment,
     link_element,
@@ -22,12 +23,12 @@ from gzinertia.edit.links import (
 from gzinertia.edit.model_file import (
     GIVEN_COMMENT,
     AddedMassSet,
+    EditedFile,
     SetOutcome,
     chosen_link,
     given_added_mass,
     given_inertia,
     given_plan,
-    outcome_name,
 )
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import verify_edit
@@ -36,21 +37,19 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import LinkRecord, SdfDocument
 
-__all__ = ["SdfModelFile", "new_audit_codes"]
+__all__ = ["SdfModelFile"]
 
 
-class SdfModelFile:
+class SdfModelFile(EditedFile):
     """An SDFormat file open for editing; every ``set_*`` returns the edit of all so far."""
 
     format = "sdf"
 
     def __init__(self, session: FileEdit) -> None:
+        super().__init__(session.path, session.doc, session.old)
         self._session = session
         self._added: dict[str, AddedMass] = {}
         self._plans: dict[str, RepairPlan] = {}
-        self._outcomes: dict[str, SetOutcome] = {}
-        self._warnings: list[str] = []
-        self._notes: list[str] = []
         self._version_said = False
 
     @classmethod
@@ -59,21 +58,6 @@ class SdfModelFile:
     ) -> SdfModelFile:
         """Reads ``path`` (or ``data``, named ``path``) as SDFormat for editing."""
         return cls(FileEdit.open(path, model_paths, data))
-
-    @property
-    def path(self) -> Path:
-        """The file."""
-        return self._session.path
-
-    @property
-    def doc(self) -> SdfDocument:
-        """The document as read."""
-        return self._session.doc
-
-    @property
-    def old(self) -> bytes:
-        """The bytes as read."""
-        return self._session.old
 
     def _link(self, name: str) -> LinkRecord:
         link = chosen_link(self.doc, name, self.path)
@@ -155,12 +139,6 @@ class SdfModelFile:
         self._outcomes[rec.name] = plan.fix
         return self._result()
 
-    def set_plugin_terms(self, link: str, terms: Mapping[str, float]) -> Edit[SetOutcome]:
-        """Not offered yet for a matrix the caller computed: a refusal naming the commands that
-        write plugin terms (``gzinertia convert``, ``gzinertia hydro``)."""
-        raise GzInertiaError(f"{self.path}: set_plugin_terms is not offered yet: use "
-                             "gzinertia.convert(to='hydro') or gzinertia.hydro")
-
     def new_bytes(self) -> bytes:
         """The bytes with every change so far."""
         return self._session.editor.result()
@@ -178,28 +156,4 @@ class SdfModelFile:
 
     def _result(self) -> Edit[SetOutcome]:
         new = self.new_bytes()
-        warnings = list(self._warnings)
-        if new != self.old:
-            after = self.verify(new)
-            warnings += new_audit_codes(self.doc, after, self._outcomes)
-        order = {lk.name: i for i, lk in enumerate(self.doc.links)}
-        links = tuple(sorted(self._outcomes.values(), key=lambda o: order[outcome_name(o)]))
-        return Edit(self.path, self.old, new, links, (), tuple(warnings), tuple(self._notes))
-
-
-def new_audit_codes(
-    before: SdfDocument, after: SdfDocument, outcomes: Mapping[str, object]
-) -> list[str]:
-    """A warning per link set whose audit (every rule, default settings) reports a code it did
-    not report before: values the caller gave are written as given, and said."""
-    from gzinertia.edit.fix_options import FixOptions
-    from gzinertia.edit.fix_plan import fix_findings
-
-    was, now = fix_findings(before, FixOptions()), fix_findings(after, FixOptions())
-    out = []
-    for name in outcomes:
-        added = sorted(now.get(name, set()) - was.get(name, set()))
-        if added:
-            out.append(f"{name}: the audit now reports {', '.join(added)} on it (the values "
-                       "given are written as given)")
-    return out
+        return self._edit(new, self.verify(new) if new != self.old else None, self.doc)

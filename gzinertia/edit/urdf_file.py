@@ -12,19 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from gzinertia.edit import model_file as backend
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.fix import RepairPlan
-from gzinertia.edit.model_file import (
-    GIVEN_COMMENT,
-    AddedMassSet,
-    SetOutcome,
-    chosen_link,
-    given_added_mass,
-    given_inertia,
-    given_plan,
-    outcome_name,
-)
-from gzinertia.edit.sdf_file import new_audit_codes
+from gzinertia.edit.fix_plan import RepairPlan
+from gzinertia.edit.model_file import GIVEN_COMMENT, EditedFile, SetOutcome
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Mat3, Vec3
@@ -35,7 +26,7 @@ from gzinertia.sdf.xml import read_file_bytes
 __all__ = ["UrdfModelFile"]
 
 
-class UrdfModelFile:
+class UrdfModelFile(EditedFile):
     """A URDF/xacro file open for editing; every ``set_*`` returns the edit of all so far
     (added mass or inertia: one kind per edit)."""
 
@@ -46,37 +37,17 @@ class UrdfModelFile:
         from gzinertia.urdf.fragments import refuse_fragment
 
         refuse_fragment(path)
-        self._path = path
+        super().__init__(path, read_model_file(path, package_paths), read_file_bytes(path))
         self._package_paths = tuple(package_paths)
-        self._old = read_file_bytes(path)
-        self._doc = read_model_file(path, package_paths)
         self._matrices: dict[str, tuple[AddedMass, str]] = {}
         self._plans: dict[str, RepairPlan] = {}
-        self._warnings: list[str] = []
         self._new = self._old
-        self._outcomes: dict[str, SetOutcome] = {}
-        self._result_edit: Edit[SetOutcome] | None = None
 
     @classmethod
     def open(cls, path: Path, package_paths: Sequence[str | Path] = ()) -> UrdfModelFile:
         """Reads ``path`` (URDF, or xacro expanded without Python) for editing;
         ``package_paths`` resolve ``package://`` and ``$(find)``."""
         return cls(path, package_paths)
-
-    @property
-    def path(self) -> Path:
-        """The file."""
-        return self._path
-
-    @property
-    def doc(self) -> SdfDocument:
-        """The robot as Gazebo builds it (fixed joints lumped, as libsdformat does)."""
-        return self._doc
-
-    @property
-    def old(self) -> bytes:
-        """The bytes as read."""
-        return self._old
 
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
         if other:
@@ -97,19 +68,22 @@ class UrdfModelFile:
         from gzinertia.urdf.addmass import add_matrix_urdf
 
         self._one_kind(self._plans, "added mass")
-        rec = chosen_link(self._doc, link, self._path)
+        rec = backend.chosen_link(self._doc, link, self._path)
         if rec.name in self._matrices:
             raise GzInertiaError(f"{self._path}: link {rec.name!r} was set already in this edit")
-        A, warnings = given_added_mass(A_BBo_B, rec)
+        A, warnings = backend.given_added_mass(A_BBo_B, rec)
         matrices = {**self._matrices, rec.name: (A, ascii_comment(comment))}
         result, written = add_matrix_urdf(
             self._path, matrix_for=lambda lk: matrices[lk.name], pattern=None,
             package_paths=self._package_paths, names=set(matrices),
         )
         self._matrices = matrices
-        self._warnings += warnings
-        self._outcomes = {lk.name: AddedMassSet(lk, A) for lk, A in written}
-        return self._finish(result.new, result.warnings, result.notes, (), self._doc)
+        self._warnings += [*warnings, *result.warnings]
+        self._notes = list(result.notes)
+        self._outcomes = {lk.name: backend.AddedMassSet(lk, A) for lk, A in written}
+        self._new = result.new
+        changed = result.new != self._old
+        return self._edit(result.new, self.verify(result.new) if changed else None, self._doc)
 
     def set_inertia(
         self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
@@ -124,25 +98,22 @@ class UrdfModelFile:
 
         self._one_kind(self._matrices, "inertia")
         state = read_inertials(self._path, self._old, self._package_paths, None)
-        rec = chosen_link(state.own, link, self._path)
+        rec = backend.chosen_link(state.own, link, self._path)
         if rec.inertial.defaulted or rec.name in state.dropped:
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} has no <inertial> or no mass: "
                                  "libsdformat does not model it; write its <inertial> by hand")
-        m, I, p = given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
-        self._plans[rec.name] = given_plan(rec, m, I, p, p_BoBcm_B is not None)
+        m, I, p = backend.given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
+        self._plans[rec.name] = backend.given_plan(rec, m, I, p, p_BoBcm_B is not None)
         writer = InertialWriter(self._path, self._old, is_xacro_path(self._path))
         written = {n: plan for n, plan in self._plans.items() if writer.write(plan)}
-        new = writer.editor.result()
-        if new != self._old:
-            after = read_inertials(self._path, new, self._package_paths, None)
-            verify_inertials(self._path, state.own, after.own, written)
+        self._new = writer.editor.result()
+        after = None
+        if self._new != self._old:
+            after = read_inertials(self._path, self._new, self._package_paths, None).own
+            verify_inertials(self._path, state.own, after, written)
         self._outcomes = {n: plan.fix for n, plan in written.items()}
-        return self._finish(new, (), (), tuple(writer.pending), state.own)
-
-    def set_plugin_terms(self, link: str, terms: Mapping[str, float]) -> Edit[SetOutcome]:
-        """Not offered yet (a refusal naming the commands that write plugin terms)."""
-        raise GzInertiaError(f"{self._path}: set_plugin_terms is not offered yet: use "
-                             "gzinertia.addmass or gzinertia.hydro")
+        return self._edit(self._new, None if writer.pending else after, state.own,
+                          writer.pending)
 
     def new_bytes(self) -> bytes:
         """The bytes with every change so far."""
@@ -161,24 +132,3 @@ class UrdfModelFile:
         with temporary_copy(self._path, new, suffix=".xacro",
                             why="reading the edited xacro back needs one") as tmp:
             return read_model_file(tmp, self._package_paths)
-
-    def _finish(
-        self, new: bytes, warnings: Sequence[str], notes: Sequence[str],
-        pending: Sequence[str], before: SdfDocument,
-    ) -> Edit[SetOutcome]:
-        self._new = new
-        said = list(self._warnings) + list(warnings)
-        if new != self._old and not pending:
-            after = self.verify(new) if before is self._doc else self._own(new)
-            said += new_audit_codes(before, after, self._outcomes)
-        order = {lk.name: i for i, lk in enumerate(before.links)}
-        links = tuple(sorted(self._outcomes.values(),
-                             key=lambda o: order.get(outcome_name(o), 0)))
-        return Edit(self._path, self._old, new, links, (), tuple(said), tuple(notes),
-                    tuple(pending))
-
-    def _own(self, new: bytes) -> SdfDocument:
-        """The edited file's links as written (not lumped)."""
-        from gzinertia.urdf.fix import read_inertials
-
-        return read_inertials(self._path, new, self._package_paths, None).own
