@@ -394,7 +394,7 @@ def addmass_from(
     if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
         from gzinertia.edit.bem_import import add_mass_from_urdf
 
-        edit, _name, _A = add_mass_from_urdf(
+        edit = add_mass_from_urdf(
             Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
             axes_rpy=axes_rpy, density=density, package_paths=model_paths,
             wamit_length=wamit_length,
@@ -402,13 +402,13 @@ def addmass_from(
         )
         _warn([*edit.skipped, *edit.warnings])
         return _text(edit.new)
-    _old, new, _name, _A, _notes = add_mass_from(
+    imported = add_mass_from(
         Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
         axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
         model_paths=model_paths, wamit_length=wamit_length,
         geometry=(None if shapes is None else tuple(shapes), geometry),
     )
-    return _text(new)
+    return imported.text
 
 
 #: What :func:`addmass_bem` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``links``

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import typer
 
@@ -21,7 +21,7 @@ from gzinertia.cli.options import FitChoice, hull_option, model_input_options, w
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.edit.addmass import AddMassResult
+    from gzinertia.edit.edit_result import Edit
     from gzinertia.edit.output import WriteMode
     from gzinertia.model_input import ModelInput
 
@@ -319,11 +319,13 @@ def _addmass_from(
     if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
         from gzinertia.edit.bem_import import add_mass_from_urdf
 
-        edit, name, A = add_mass_from_urdf(
+        edit = add_mass_from_urdf(
             file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
             density=density, package_paths=source.search_paths, wamit_length=wamit_length,
             geometry=geometry, xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy,
         )
+        [imported] = edit.links
+        name, A = imported.name, imported.A_BBo_B
         print(
             f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
             + " ".join(f"{v:.4g}" for v in np.diag(A.linear_first())),
@@ -332,19 +334,21 @@ def _addmass_from(
         _report(edit, written=True)
         deliver_edit(file, edit.old, edit.new, mode)
         return
-    old, new, name, A, notes = add_mass_from(
+    imported_edit = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=source.search_paths,
         wamit_length=wamit_length, geometry=geometry, data=mode.stdin_data,
     )
+    [imported] = imported_edit.links
+    name, A = imported.name, imported.A_BBo_B
     print(
         f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
         + " ".join(f"{v:.4g}" for v in np.diag(A.linear_first())),
         file=sys.stderr,
     )
-    for note in notes:
+    for note in imported_edit.notes:
         print(f"note: {note}", file=sys.stderr)
-    deliver_edit(file, old, new, mode)
+    deliver_edit(file, imported_edit.old, imported_edit.new, mode)
 
 
 def _addmass_bem(
@@ -507,12 +511,17 @@ def _of_collisions(names: str | None) -> str:
     return f" (collision{'s' if len(parts) > 1 else ''} {', '.join(parts)})"
 
 
-def _report(result: AddMassResult, written: bool = False) -> None:
-    """What was computed, on stderr (stdout is kept for --diff)."""
+def _report(result: Edit[Any], written: bool = False) -> None:
+    """What was computed, on stderr (stdout is kept for --diff): each ellipsoid fit's numbers
+    (other outcomes are said by their command)."""
     import numpy as np
+
+    from gzinertia.edit.addmass import LinkAddedMass
 
     err = sys.stderr
     for item in result.links:
+        if not isinstance(item, LinkAddedMass):
+            continue
         A = item.A_BBo_B.linear_first()
         print(f"{item.link.name}: {item.fit.description}, {item.density:g} kg/m^3", file=err)
         for e in item.fit.ellipsoids:
