@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         shift,
     )
     from gzinertia.audit.findings import Finding
+    from gzinertia.edit import open_edit as edit
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.edit_result import Edit
     from gzinertia.edit.fix import LinkFix
