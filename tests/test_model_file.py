@@ -224,3 +224,20 @@ def test_a_link_name_is_a_name_not_a_glob(tmp_path: Path) -> None:
     A = AddedMass(random_added_mass(6), ordering="linear-first")
     with pytest.raises(GzInertiaError, match=r"no link is named '\*'"):
         gzinertia.edit(path).set_added_mass("*", A)
+
+
+def test_a_fluid_ellipsoid_overlapping_one_with_added_mass_is_refused_unless_allowed(
+    tmp_path: Path,
+) -> None:
+    A0 = random_added_mass(9)
+    text = sdf.model(
+        sdf.link("a", sdf.inertial(5.0, np.eye(3), A=A0), sdf.box((1, 1, 1))),
+        sdf.link("b", sdf.inertial(5.0, np.eye(3)), sdf.box((1, 1, 1)),
+                 pose=(0.2, 0, 0, 0, 0, 0)),
+    )
+    path = sdf.write(tmp_path, text)
+    A = AddedMass(random_added_mass(10), ordering="linear-first")
+    with pytest.raises(GzInertiaError, match="overlaps that of m::a"):
+        gzinertia.edit(path).set_added_mass("b", A)
+    edit = gzinertia.edit(path).set_added_mass("b", A, allow_overlap=True)
+    assert any("counts twice" in w for w in edit.warnings)

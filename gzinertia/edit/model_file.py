@@ -88,11 +88,13 @@ class ModelFile(Protocol):
     def set_added_mass(
         self, link: str, A_BBo_B: AddedMass, *, force: bool = False,
         replace_plugin_added_mass: bool = False, upgrade_version: bool = True,
-        comment: str = GIVEN_COMMENT,
+        comment: str = GIVEN_COMMENT, allow_overlap: bool = False,
     ) -> Edit[SetOutcome]:
         """Writes ``A_BBo_B`` (about the link origin Bo, in link axes B) as ``link``'s added
         mass; an existing one is replaced only with ``force``; a Hydrodynamics plugin that
-        applies added mass is turned off only with ``replace_plugin_added_mass``."""
+        applies added mass is turned off only with ``replace_plugin_added_mass``; a fluid
+        ellipsoid overlapping one of a link with added mass (GZI210) only with
+        ``allow_overlap``."""
 
     def set_inertia(
         self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,

@@ -16,8 +16,6 @@ from gzinertia.edit.fix import plan_reads_back, write_plan
 from gzinertia.edit.fix_plan import RepairPlan
 from gzinertia.edit.links import (
     ascii_comment,
-    link_element,
-    plugin_element,
     same_file,
 )
 from gzinertia.edit.model_file import (
@@ -71,16 +69,24 @@ class SdfModelFile(EditedFile):
     def set_added_mass(
         self, link: str, A_BBo_B: AddedMass, *, force: bool = False,
         replace_plugin_added_mass: bool = False, upgrade_version: bool = True,
-        comment: str = GIVEN_COMMENT,
+        comment: str = GIVEN_COMMENT, allow_overlap: bool = False,
     ) -> Edit[SetOutcome]:
         """Writes ``A_BBo_B`` (about Bo in B axes) as ``link``'s ``<fluid_added_mass>``, with
-        ``comment`` before it. Refused: a static link, a link with a ``<fluid_added_mass>``
-        already (unless ``force``), a link whose Hydrodynamics plugin applies added mass
-        (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>`` is set), a file
-        older than SDF 1.10 whose meaning would change (unless ``upgrade_version=False``,
-        which keeps the version with a warning)."""
-        from gzinertia.edit.addmass import plugin_conflict, plugins_applying_added_mass
-        from gzinertia.edit.links import write_fluid_added_mass
+        ``comment`` before it, as ``addmass`` writes a link it is told to
+        (:func:`gzinertia.edit.addmass.admit_link`). Refused: a static link, a link with a
+        ``<fluid_added_mass>`` already (unless ``force``), a link whose Hydrodynamics plugin
+        applies added mass (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>``
+        is set), a link whose fluid ellipsoid overlaps one of a link carrying added mass
+        (GZI210; unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose
+        meaning would change (unless ``upgrade_version=False``, which keeps the version with a
+        warning)."""
+        from gzinertia.edit.addmass import (
+            WritePolicy,
+            admit_link,
+            overlap_reason,
+            write_link_added_mass,
+        )
+        from gzinertia.edit.overlap_guard import OverlapGuard
         from gzinertia.edit.sdf_version import check_version_for_added_mass
 
         rec = self._link(link)
@@ -91,19 +97,21 @@ class SdfModelFile(EditedFile):
         if rec.inertial.A_BBo_B is not None and not force:
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} has a <fluid_added_mass> "
                                  "already: pass force=True to replace it")
-        plugins = plugins_applying_added_mass(rec)
-        if plugins and not replace_plugin_added_mass:
-            why = plugin_conflict(rec, plugins[0], self.path)
-            raise GzInertiaError(f"{plugins[0].source}: {why}")
-        if any(not same_file(p.source.file, self.path) for p in plugins):
-            raise GzInertiaError(f"{rec.source}: link {rec.name!r}: its Hydrodynamics plugin is "
-                                 "in another file")
+        guard = OverlapGuard(self.doc, [rec])
+        for name in self._added:  # set earlier in this edit: they carry added mass now
+            guard.accept(self.doc.link(name))
+        policy = WritePolicy(self.path, rec.name, allow_overlap, replace_plugin_added_mass)
+        refused: list[str] = []
+        admitted = admit_link(rec, guard, policy, refused)
+        if admitted is None:
+            raise GzInertiaError(f"{rec.source}: {refused[0]}")
+        clash, plugins = admitted
+        replaces = "): the matrix given replaces its <iDotJ> terms, which stay in the file"
         editor = self._session.editor
-        write_fluid_added_mass(editor, link_element(editor, rec), A, ascii_comment(comment))
-        for plugin in plugins:
-            editor.set_children_text(plugin_element(editor, plugin), {"disable_added_mass": "true"})
-            self._notes.append(f"{rec.name}: turned off the added mass of its Hydrodynamics plugin "
-                               f"(line {plugin.source.line}): the matrix given replaces it")
+        write_link_added_mass(editor, rec, plugins, (A, ascii_comment(comment)), policy,
+                              (refused, self._notes), replaces)
+        if clash is not None:
+            warnings.append(overlap_reason(rec, *clash, written=True))
         if not self._version_said:
             said = check_version_for_added_mass(editor, self.doc.sdf_version,
                                                 keep=not upgrade_version)

@@ -57,13 +57,14 @@ class UrdfModelFile(EditedFile):
     def set_added_mass(
         self, link: str, A_BBo_B: AddedMass, *, force: bool = False,
         replace_plugin_added_mass: bool = False, upgrade_version: bool = True,
-        comment: str = GIVEN_COMMENT,
+        comment: str = GIVEN_COMMENT, allow_overlap: bool = False,
     ) -> Edit[SetOutcome]:
         """Writes ``A_BBo_B`` (about Bo in link axes) for ``link`` (a link Gazebo builds) as
         a Hydrodynamics ``<gazebo>`` block. Refused: a link whose Hydrodynamics plugin applies
         added mass already (a second block would count it twice; ``force`` and
         ``replace_plugin_added_mass`` cannot remove a block: remove it by hand); a link set
-        already in this edit. ``upgrade_version`` has no meaning for URDF."""
+        already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
+        ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
         from gzinertia.edit.links import ascii_comment
         from gzinertia.urdf.addmass import add_matrix_urdf
 
