@@ -241,3 +241,45 @@ def test_a_fluid_ellipsoid_overlapping_one_with_added_mass_is_refused_unless_all
         gzinertia.edit(path).set_added_mass("b", A)
     edit = gzinertia.edit(path).set_added_mass("b", A, allow_overlap=True)
     assert any("counts twice" in w for w in edit.warnings)
+
+
+@pytest.mark.oracle("sdformat")
+def test_plugin_terms_read_back_through_libsdformat(tmp_path: Path) -> None:
+    from oracles.sdformat_model import build_sdformat_model_dump, dump_models
+
+    if build_sdformat_model_dump() is None:
+        pytest.skip("libsdformat oracle unavailable")
+    text = sdf.model(sdf.link("hull", sdf.inertial(30.0, np.diag([2.0, 5.0, 6.0])),
+                              sdf.box((2, 0.6, 0.4))), version="1.9", name="auv")
+    path = sdf.write(tmp_path, text)
+    original = sdf.write(tmp_path, text, "original.sdf")
+    terms = {"xU": -12.5, "yVabsV": -80.25, "nR": -3.0625, "xDotU": -4.5}
+    model = gzinertia.edit(path)
+    with pytest.raises(GzInertiaError, match="water_density"):
+        model.set_plugin_terms("hull", terms)
+    edit = model.set_plugin_terms("hull", terms, water_density=1025.0)
+    edit.write()
+    [dumped] = dump_models([path])
+    [plugin] = [p for p in dumped["plugins"] if "Hydrodynamics" in p["name"]]
+    xml = etree.fromstring(plugin["xml"])
+    assert xml.findtext("link_name") == "hull" and float(xml.findtext("water_density")) == 1025.0
+    assert {n: float(xml.findtext(n)) for n in terms} == terms
+    assert new_findings(original, path) == []
+    # a value it has already is replaced only with force
+    with pytest.raises(GzInertiaError, match="xU already"):
+        gzinertia.edit(path).set_plugin_terms("hull", {"xU": -20.0})
+    again = gzinertia.edit(path).set_plugin_terms("hull", {"xU": -20.0, "zW": -7.0}, force=True)
+    again.write()
+    [link] = gzinertia.read(path).links
+    assert {n: link.hydrodynamics[0].terms[n] for n in ("xU", "zW", "nR")} == {
+        "xU": -20.0, "zW": -7.0, "nR": -3.0625}
+
+
+def test_plugin_added_mass_beside_fluid_added_mass_is_refused(tmp_path: Path) -> None:
+    text = sdf.model(sdf.link("hull", sdf.inertial(5.0, np.eye(3), A=random_added_mass(11)),
+                              sdf.box((1, 1, 1))))
+    path = sdf.write(tmp_path, text)
+    with pytest.raises(GzInertiaError, match="count twice"):
+        gzinertia.edit(path).set_plugin_terms("hull", {"xDotU": -3.0}, water_density=1000.0)
+    with pytest.raises(GzInertiaError, match="not Hydrodynamics plugin terms"):
+        gzinertia.edit(path).set_plugin_terms("hull", {"xdotu": -3.0}, water_density=1000.0)

@@ -50,7 +50,7 @@ from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
 
-__all__ = ["FixResult", "fix", "plan_reads_back", "write_plan"]
+__all__ = ["FixResult", "check_pose_editable", "fix", "plan_reads_back", "write_plan"]
 
 #: What a repair made: per repaired link its :class:`LinkFix` (``links``, also ``fixed``);
 #: ``pending``: repairs that could not be written into a xacro (where to write which value;
@@ -139,7 +139,9 @@ def _changes_nothing(plan: RepairPlan) -> bool:
     )
 
 
-def _check_pose_editable(link_elem: etree._Element) -> None:
+def check_pose_editable(link_elem: etree._Element) -> None:
+    """Refuses (:class:`RepairError`) to move the centre of mass of a link whose
+    ``<inertial>`` has two ``<pose>`` elements or a ``relative_to`` on it."""
     inertial = child(link_elem, "inertial")
     poses = [] if inertial is None else children(inertial, "pose")
     if len(poses) > 1:
@@ -197,7 +199,7 @@ def _link_plan(
     moved, the URDF-style attributes of an ``<inertia>`` without children, the safe-only
     limit of ``audit --fix`` (a :class:`RepairError` saying why not)."""
     if options.move_com and options.method == "geometry":
-        _check_pose_editable(link_element(editor, link))
+        check_pose_editable(link_element(editor, link))
     shapes = None
     if options.method == "geometry" and options.geometry == "visual":
         shapes = visual_shapes(link)

@@ -39,14 +39,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GIVEN_COMMENT",
+    "GIVEN_TERMS_COMMENT",
     "AddedMassSet",
     "EditedFile",
     "ModelFile",
+    "PluginTermsSet",
     "SetOutcome",
     "chosen_link",
     "given_added_mass",
     "given_inertia",
     "given_plan",
+    "given_terms",
     "new_audit_codes",
     "open_model_file",
 ]
@@ -65,9 +68,21 @@ class AddedMassSet(ValueRecord):
     A_BBo_B: AddedMass
 
 
-#: What a ``set_*`` reports per link: the added mass written, or the inertia change
-#: (:class:`~gzinertia.edit.fix_options.LinkFix`, method ``"given"``).
-SetOutcome = Union[AddedMassSet, "LinkFix"]
+@dataclass(frozen=True, repr=False, eq=False)
+class PluginTermsSet(ValueRecord):
+    """One link's Hydrodynamics plugin terms as set (``xDotU``, ``xU``, ``xUabsU``...: the
+    plugin's own names, signs and units; link frame, about the link origin)."""
+
+    link: LinkRecord
+    terms: Mapping[str, float]
+
+
+#: What a ``set_*`` reports per link: the added mass written, the plugin terms set, or the
+#: inertia change (:class:`~gzinertia.edit.fix_options.LinkFix`, method ``"given"``).
+SetOutcome = Union[AddedMassSet, PluginTermsSet, "LinkFix"]
+
+#: The comment before a Hydrodynamics plugin ``set_plugin_terms`` adds.
+GIVEN_TERMS_COMMENT = "gzinertia: Hydrodynamics terms given to set_plugin_terms"
 
 
 class ModelFile(Protocol):
@@ -104,8 +119,14 @@ class ModelFile(Protocol):
         frame's axes I, and the centre of mass from the link origin in link axes (the inertial
         frame's orientation kept); what is ``None`` stays as it is."""
 
-    def set_plugin_terms(self, link: str, terms: Mapping[str, float]) -> Edit[SetOutcome]:
-        """Sets named terms (``xDotU``, ``xUabsU``...) of ``link``'s Hydrodynamics plugin."""
+    def set_plugin_terms(
+        self, link: str, terms: Mapping[str, float], *, force: bool = False,
+        water_density: float | None = None,
+    ) -> Edit[SetOutcome]:
+        """Sets named terms (``xDotU``, ``xU``, ``xUabsU``...: the plugin's names, signs and
+        units) of ``link``'s Hydrodynamics plugin; values it has already are replaced only
+        with ``force``; a link without a plugin gets one (``water_density`` kg/m³ then
+        required)."""
 
     def verify(self, new: bytes) -> SdfDocument:
         """Reads ``new`` back and checks every link reads as meant (a
@@ -232,7 +253,24 @@ def given_plan(link: LinkRecord, mass: float, I_BBcm_I: Mat3, p_BoBcm_B: Vec3,
 
 def _outcome_name(outcome: SetOutcome) -> str:
     """The scoped name of the link a ``set_*`` outcome is about."""
-    return outcome.link.name if isinstance(outcome, AddedMassSet) else outcome.link
+    return outcome.link if isinstance(outcome.link, str) else outcome.link.name
+
+
+def given_terms(link: LinkRecord, terms: Mapping[str, float]) -> dict[str, float]:
+    """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.gazebo.hydrodynamics.TERM`)
+    and finite values the reader accepts; one line naming the link otherwise."""
+    from gzinertia.gazebo.hydrodynamics import TERM
+    from gzinertia.numbers import MAX_MAGNITUDE
+
+    where = f"{link.source}: link {link.name!r}"
+    unknown = [name for name in terms if not TERM.match(name)]
+    if unknown or not terms:
+        raise GzInertiaError(f"{where}: not Hydrodynamics plugin terms: {unknown or 'none'} "
+                             "(xDotU for added mass, xU linear, xUabsU quadratic damping)")
+    values = {name: float(v) for name, v in terms.items()}
+    if not all(abs(v) <= MAX_MAGNITUDE for v in values.values()):
+        raise GzInertiaError(f"{where}: a plugin term is not a finite number; nothing written")
+    return values
 
 
 def new_audit_codes(
@@ -279,11 +317,13 @@ class EditedFile:
         """The bytes as read."""
         return self._old
 
-    def set_plugin_terms(self, link: str, terms: Mapping[str, float]) -> Edit[SetOutcome]:
-        """Not offered yet for terms the caller computed: a refusal naming the functions that
-        write plugin terms."""
-        raise GzInertiaError(f"{self._path}: set_plugin_terms is not offered yet: use "
-                             "gzinertia.convert(to='hydro') or gzinertia.hydro")
+    def set_plugin_terms(
+        self, link: str, terms: Mapping[str, float], *, force: bool = False,
+        water_density: float | None = None,
+    ) -> Edit[SetOutcome]:
+        """Not offered by this format: a refusal naming what writes plugin terms there."""
+        raise GzInertiaError(f"{self._path}: set_plugin_terms is not offered for this format: "
+                             "use gzinertia.addmass or gzinertia.hydro")
 
     def _edit(
         self, new: bytes, read_back: SdfDocument | None, before: SdfDocument,

@@ -3,35 +3,37 @@
 link origin in link axes, the SDF version raised to 1.10 as ``addmass`` raises it), rigid inertia
 as ``gzinertia fix`` writes it (only the ``<inertia>`` children, ``<mass>`` and pose position
 that change; a whole ``<inertial>`` for a link without one), plugin terms in the link's
-Hydrodynamics plugin. Each change is read back before its :class:`Edit` is returned.
+Hydrodynamics plugin (a new one appended to its model when it has none). Each change is read
+back before its :class:`Edit` is returned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.fix import plan_reads_back, write_plan
+from gzinertia.edit.fix import check_pose_editable, plan_reads_back, write_plan
 from gzinertia.edit.fix_plan import RepairPlan
-from gzinertia.edit.links import (
-    ascii_comment,
-    same_file,
-)
+from gzinertia.edit.links import ascii_comment, link_element, same_file
 from gzinertia.edit.model_file import (
     GIVEN_COMMENT,
+    GIVEN_TERMS_COMMENT,
     AddedMassSet,
     EditedFile,
+    PluginTermsSet,
     SetOutcome,
     chosen_link,
     given_added_mass,
     given_inertia,
     given_plan,
+    given_terms,
 )
 from gzinertia.edit.session import FileEdit
-from gzinertia.edit.verify import verify_edit
+from gzinertia.edit.verify import WRITE_RTOL, verify_edit
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import LinkRecord, SdfDocument
 
@@ -48,6 +50,7 @@ class SdfModelFile(EditedFile):
         self._session = session
         self._added: dict[str, AddedMass] = {}
         self._plans: dict[str, RepairPlan] = {}
+        self._terms: dict[str, dict[str, float]] = {}
         self._version_said = False
 
     @classmethod
@@ -141,10 +144,64 @@ class SdfModelFile(EditedFile):
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} has no <inertial>: give both "
                                  "mass and I_BBcm_I")
         m, I, p = given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
+        if p_BoBcm_B is not None:
+            try:
+                check_pose_editable(link_element(self._session.editor, rec))
+            except RepairError as exc:
+                raise GzInertiaError(f"{rec.source}: link {rec.name!r}: {exc}") from None
         plan = given_plan(rec, m, I, p, p_BoBcm_B is not None)
         write_plan(self._session.editor, plan)
         self._plans[rec.name] = plan
         self._outcomes[rec.name] = plan.fix
+        return self._result()
+
+    def set_plugin_terms(
+        self, link: str, terms: Mapping[str, float], *, force: bool = False,
+        water_density: float | None = None,
+    ) -> Edit[SetOutcome]:
+        """Sets ``terms`` (the plugin's names, signs and units: ``xDotU`` added mass, ``xU``
+        linear and ``xUabsU`` quadratic damping; link frame, about the link origin) in
+        ``link``'s Hydrodynamics plugin, only the values that change. Refused: values the plugin
+        has already (unless ``force``), a plugin in another file, added-mass terms on a link
+        with ``<fluid_added_mass>`` (counted twice: ``gzinertia.convert`` moves them), a link
+        without a plugin unless ``water_density`` (kg/m³) is given for the new one."""
+        from gzinertia.edit.hydro import new_plugin_lines, term_scales
+        from gzinertia.edit.links import format_value, plugin_element
+
+        rec = self._link(link)
+        values = given_terms(rec, terms)
+        where = f"{rec.source}: link {rec.name!r}"
+        if any("Dot" in n and v != 0.0 for n, v in values.items()) and (
+            rec.inertial.A_BBo_B is not None
+        ):
+            raise GzInertiaError(f"{where} has <fluid_added_mass>: added mass in the plugin "
+                                 "as well would count twice (gzinertia.convert moves it)")
+        scales = term_scales(values)
+        text = {name: format_value(v, scales[name]) for name, v in values.items()}
+        editor = self._session.editor
+        if rec.hydrodynamics:
+            plugin = rec.hydrodynamics[0]
+            if not same_file(plugin.source.file, self.path):
+                raise GzInertiaError(f"{where}: its Hydrodynamics plugin is in "
+                                     f"{plugin.source.file}: edit that file")
+            replaced = sorted(n for n in values if plugin.terms.get(n, values[n]) != values[n])
+            if replaced and not force:
+                raise GzInertiaError(f"{plugin.source}: the plugin of {rec.name!r} has "
+                                     f"{', '.join(replaced)} already: pass force=True to "
+                                     "replace them")
+            editor.set_children_text(plugin_element(editor, plugin), text)
+        elif water_density is None or not water_density > 0.0:
+            raise GzInertiaError(f"{where} has no Hydrodynamics plugin: give water_density "
+                                 "(kg/m^3) for the new one")
+        else:
+            model = link_element(editor, rec).getparent()
+            if model is None:
+                raise GzInertiaError(f"{where}: no model element to add its plugin to")
+            lines = new_plugin_lines(editor, rec, water_density, text,
+                                     ascii_comment(GIVEN_TERMS_COMMENT))
+            editor.append_child_lines(model, lines)
+        self._terms[rec.name] = values
+        self._outcomes[rec.name] = PluginTermsSet(rec, values)
         return self._result()
 
     def new_bytes(self) -> bytes:
@@ -159,8 +216,16 @@ class SdfModelFile(EditedFile):
             return plan_reads_back(plans[old.name], old, now)
 
         checks = {name: rigid for name in plans}
-        return verify_edit(self.path, self.doc, new, self._session.model_paths, self._added,
-                           rigid=checks)
+        after = verify_edit(self.path, self.doc, new, self._session.model_paths, self._added,
+                            rigid=checks)
+        for name, terms in self._terms.items():
+            plugins = after.link(name).hydrodynamics
+            read = plugins[0].terms if plugins else {}
+            scale = max(max(abs(v) for v in terms.values()), 1e-300)
+            if any(abs(read.get(n, 0.0) - v) > WRITE_RTOL * scale for n, v in terms.items()):
+                raise GzInertiaError(f"{self.path}: internal error: the plugin terms of {name!r} "
+                                     "do not read back as set; nothing written")
+        return after
 
     def _result(self) -> Edit[SetOutcome]:
         new = self.new_bytes()
