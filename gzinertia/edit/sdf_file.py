@@ -76,20 +76,20 @@ class SdfModelFile(EditedFile):
     ) -> Edit[SetOutcome]:
         """Writes ``A_BBo_B`` (about Bo in B axes) as ``link``'s ``<fluid_added_mass>``, with
         ``comment`` before it, as ``addmass`` writes a link it is told to
-        (:func:`gzinertia.edit.addmass.admit_link`). Refused: a static link, a link with a
+        (:func:`gzinertia.edit.sdf_added_mass.admit_link`). Refused: a static link, a link with a
         ``<fluid_added_mass>`` already (unless ``force``), a link whose Hydrodynamics plugin
         applies added mass (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>``
         is set), a link whose fluid ellipsoid overlaps one of a link carrying added mass
         (GZI210; unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose
         meaning would change (unless ``upgrade_version=False``, which keeps the version with a
         warning)."""
-        from gzinertia.edit.addmass import (
+        from gzinertia.edit.overlap_guard import OverlapGuard
+        from gzinertia.edit.sdf_added_mass import (
             WritePolicy,
             admit_link,
             overlap_reason,
             write_link_added_mass,
         )
-        from gzinertia.edit.overlap_guard import OverlapGuard
         from gzinertia.edit.sdf_version import check_version_for_added_mass
 
         rec = self._link(link)
