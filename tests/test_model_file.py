@@ -283,3 +283,19 @@ def test_plugin_added_mass_beside_fluid_added_mass_is_refused(tmp_path: Path) ->
         gzinertia.edit(path).set_plugin_terms("hull", {"xDotU": -3.0}, water_density=1000.0)
     with pytest.raises(GzInertiaError, match="not Hydrodynamics plugin terms"):
         gzinertia.edit(path).set_plugin_terms("hull", {"xdotu": -3.0}, water_density=1000.0)
+
+
+def test_bad_values_and_links_are_refused_in_one_line_and_nothing_changes(tmp_path: Path) -> None:
+    static = sdf.model(sdf.link("dock", sdf.inertial(5.0, np.eye(3)), sdf.box((1, 1, 1))),
+                       static=True)
+    path = sdf.write(tmp_path, static)
+    A = random_added_mass(12)
+    with pytest.raises(GzInertiaError, match="static"):
+        gzinertia.edit(path).set_added_mass("dock", AddedMass(A, ordering="linear-first"))
+    path = sdf.write(tmp_path, GLIDER)
+    A[0, 0] = np.nan
+    with pytest.raises(GzInertiaError, match="non-finite"):
+        gzinertia.edit(path).set_added_mass("body", AddedMass(A, ordering="linear-first"))
+    with pytest.raises(GzInertiaError, match="positive number of kg"):
+        gzinertia.edit(path).set_inertia("body", mass=-1.0)
+    assert path.read_text() == GLIDER
