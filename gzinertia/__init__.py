@@ -20,8 +20,11 @@ The library in five lines (``docs/api.md`` has worked examples)::
 * :func:`audit_paths` files or folders: a list of :class:`Finding` (``gzinertia.audit`` is the
   audit's sub-package, hence the name).
 * Edits return the new text and write nothing: :func:`addmass`, :func:`addmass_from`,
-  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix` (:class:`FixedFile`) and
-  :func:`addmass_bem` (:class:`BemFile`) return the text with each link's outcome.
+  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix` and :func:`addmass_bem` return an
+  :class:`Edit` (the text with each link's outcome; ``.diff()``, ``.write()`` atomic).
+* ``gzinertia.edit(path_or_document)`` opens a file for values you computed
+  (:class:`ModelFile`: ``set_added_mass(link, A_BBo_B)``, ``set_inertia``,
+  ``set_plugin_terms``), each returning an :class:`Edit`.
 * :func:`hydrostatics`: buoyancy, weight, G and B per model, free body and link, and the
   floating equilibrium, as :class:`HydrostaticsResult` (``gzinertia hydrostatics --json``).
 

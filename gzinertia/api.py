@@ -12,12 +12,15 @@ link origin Bo in link axes B), ``link.M_BBcm_B`` (about the centre of mass), ``
 
 Each edit (:func:`addmass`, :func:`addmass_from`, :func:`shift`, :func:`convert`, :func:`hydro`)
 reads the file and returns its new text; it writes nothing. The two whose per-link outcome is
-more than the matrix they write return the text with it: :func:`fix` (:class:`FixedFile`: each
-link's inertia change) and :func:`addmass_bem` (:class:`BemFile`: each link's solve and its
-error estimate). :func:`hydrostatics` returns data (:class:`HydrostaticsResult`), the numbers
-of ``gzinertia hydrostatics --json``. What the command line prints as warnings (skipped
-links, plausibility) is issued as :class:`GzInertiaWarning` through :mod:`warnings`; what it
-refuses raises :class:`~gzinertia.errors.GzInertiaError` naming the file and line.
+more than the matrix they write return an :class:`~gzinertia.edit.edit_result.Edit` (``text``,
+``links``, ``.diff()``, ``.write()``): :func:`fix` (each link's inertia change; also named
+:data:`FixedFile`) and :func:`addmass_bem` (each link's solve and its error estimate; also named
+:data:`BemFile`). Values computed elsewhere are written with ``gzinertia.edit(path)``
+(:mod:`gzinertia.edit.model_file`). :func:`hydrostatics` returns data
+(:class:`HydrostaticsResult`), the numbers of ``gzinertia hydrostatics --json``. What the
+command line prints as warnings (skipped links, plausibility) is issued as
+:class:`GzInertiaWarning` through :mod:`warnings`; what it refuses raises
+:class:`~gzinertia.errors.GzInertiaError` naming the file and line.
 """
 
 from __future__ import annotations
