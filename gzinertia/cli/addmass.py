@@ -245,22 +245,24 @@ def _addmass_from(
     if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
         from gzinertia.edit.bem_import import add_mass_from_urdf
 
-        edit, name, A = add_mass_from_urdf(
+        edit = add_mass_from_urdf(
             file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
             density=density, package_paths=source.search_paths, wamit_length=wamit_length,
             geometry=geometry, xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy,
         )
-        report_import(name, result, A)
+        [imported] = edit.links
+        report_import(imported.name, result, imported.A_BBo_B)
         report_fit(edit, written=True)
         deliver_edit(file, edit.old, edit.new, mode)
         return
-    old, new, name, A, notes = add_mass_from(
+    imported_edit = add_mass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=source.search_paths,
         wamit_length=wamit_length, geometry=geometry, data=mode.stdin_data,
     )
-    report_import(name, result, A, notes)
-    deliver_edit(file, old, new, mode)
+    [imported] = imported_edit.links
+    report_import(imported.name, result, imported.A_BBo_B, imported_edit.notes)
+    deliver_edit(file, imported_edit.old, imported_edit.new, mode)
 
 
 def _addmass_bem(

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gzinertia.edit.addmass import AddMassResult
+    from typing import Any
+
     from gzinertia.edit.addmass_bem import LinkBem
+    from gzinertia.edit.edit_result import Edit
     from gzinertia.physics.added_mass import AddedMass
 
 __all__ = ["report_bem", "report_fit", "report_import"]
@@ -72,15 +74,19 @@ def _of_collisions(names: str | None) -> str:
     return f" (collision{'s' if len(parts) > 1 else ''} {', '.join(parts)})"
 
 
-def report_fit(result: AddMassResult, written: bool = False) -> None:
-    """Each link's fit (its ellipsoids' semi-axes and centres in the link frame), the diagonal
-    and largest off-diagonal entry of ``A_BBo_B`` (about the link origin Bo in link axes B,
+def report_fit(result: Edit[Any], written: bool = False) -> None:
+    """Each ellipsoid-fitted link (other outcomes are said by their command): its fit (its
+    ellipsoids' semi-axes and centres in the link frame), the diagonal and largest off-diagonal entry of ``A_BBo_B`` (about the link origin Bo in link axes B,
     linear-first ``[x y z p q r]``); then what was skipped, noted and warned, and a line when
     nothing was ``written``."""
     import numpy as np
 
+    from gzinertia.edit.addmass import LinkAddedMass
+
     err = sys.stderr
     for item in result.links:
+        if not isinstance(item, LinkAddedMass):
+            continue
         A = item.A_BBo_B.linear_first()
         print(f"{item.link.name}: {item.fit.description}, {item.density:g} kg/m^3", file=err)
         for e in item.fit.ellipsoids:
