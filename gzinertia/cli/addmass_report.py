@@ -76,9 +76,10 @@ def _of_collisions(names: str | None) -> str:
 
 def report_fit(result: Edit[Any], written: bool = False) -> None:
     """Each ellipsoid-fitted link (other outcomes are said by their command): its fit (its
-    ellipsoids' semi-axes and centres in the link frame), the diagonal and largest off-diagonal entry of ``A_BBo_B`` (about the link origin Bo in link axes B,
-    linear-first ``[x y z p q r]``); then what was skipped, noted and warned, and a line when
-    nothing was ``written``."""
+    ellipsoids' semi-axes and centres in the link frame), the diagonal and largest
+    off-diagonal entry of ``A_BBo_B`` (about the link origin Bo in link axes B, linear-first
+    ``[x y z p q r]``); then what was skipped, noted and warned, and a line when nothing was
+    ``written``."""
     import numpy as np
 
     from gzinertia.edit.addmass import LinkAddedMass
