@@ -20,8 +20,11 @@ The library in five lines (``docs/api.md`` has worked examples)::
 * :func:`audit_paths` files or folders: a list of :class:`Finding` (``gzinertia.audit`` is the
   audit's sub-package, hence the name).
 * Edits return the new text and write nothing: :func:`addmass`, :func:`addmass_from`,
-  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix` (:class:`FixedFile`) and
-  :func:`addmass_bem` (:class:`BemFile`) return the text with each link's outcome.
+  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix` and :func:`addmass_bem` return an
+  :class:`Edit` (the text with each link's outcome; ``.diff()``, ``.write()`` atomic).
+* ``gzinertia.edit(path_or_document)`` opens a file for values you computed
+  (:class:`ModelFile`: ``set_added_mass(link, A_BBo_B)``, ``set_inertia``,
+  ``set_plugin_terms``), each returning an :class:`Edit`.
 * :func:`hydrostatics`: buoyancy, weight, G and B per model, free body and link, and the
   floating equilibrium, as :class:`HydrostaticsResult` (``gzinertia hydrostatics --json``).
 
@@ -54,9 +57,12 @@ if TYPE_CHECKING:
         shift,
     )
     from gzinertia.audit.findings import Finding
+    from gzinertia.edit import open_edit as edit
     from gzinertia.edit.addmass_bem import LinkBem
+    from gzinertia.edit.edit_result import Edit
     from gzinertia.edit.fix import LinkFix
-    from gzinertia.errors import GzInertiaError
+    from gzinertia.edit.model_file import ModelFile
+    from gzinertia.errors import GzInertiaError, SettingError
     from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import BemResult
     from gzinertia.physics.fits import EllipsoidFit
@@ -80,6 +86,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "hydro": ("gzinertia.api", "hydro"),
     "addmass_from": ("gzinertia.api", "addmass_from"),
     "addmass_bem": ("gzinertia.api", "addmass_bem"),
+    "Edit": ("gzinertia.edit.edit_result", "Edit"),
+    "ModelFile": ("gzinertia.edit.model_file", "ModelFile"),
     "BemFile": ("gzinertia.api", "BemFile"),
     "fix": ("gzinertia.api", "fix"),
     "FixedFile": ("gzinertia.api", "FixedFile"),
@@ -95,6 +103,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "BuoyancyWorld": ("gzinertia.records", "BuoyancyWorld"),
     "GzInertiaWarning": ("gzinertia.api", "GzInertiaWarning"),
     "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
+    "SettingError": ("gzinertia.errors", "SettingError"),
     "Document": ("gzinertia.records", "SdfDocument"),
     "Link": ("gzinertia.records", "LinkRecord"),
     "Inertial": ("gzinertia.records", "Inertial"),
@@ -111,6 +120,7 @@ __all__ = [
     "BemResult",
     "BuoyancyWorld",
     "Document",
+    "Edit",
     "EllipsoidFit",
     "Finding",
     "FixedFile",
@@ -124,7 +134,9 @@ __all__ = [
     "LinkBem",
     "LinkFix",
     "LinkHydrostatics",
+    "ModelFile",
     "ModelHydrostatics",
+    "SettingError",
     "SpatialInertia",
     "SpatialMatrix",
     "__version__",
@@ -133,6 +145,7 @@ __all__ = [
     "addmass_from",
     "audit_paths",
     "convert",
+    "edit",
     "fit",
     "fix",
     "hydro",
@@ -144,10 +157,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name == "edit":  # the sub-package, callable: gzinertia.edit(path).set_added_mass(...)
+        return importlib.import_module("gzinertia.edit")
     target = _LAZY.get(name)
     if target is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
 
     value = getattr(importlib.import_module(target[0]), target[1])
     globals()[name] = value

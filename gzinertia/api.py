@@ -12,25 +12,28 @@ link origin Bo in link axes B), ``link.M_BBcm_B`` (about the centre of mass), ``
 
 Each edit (:func:`addmass`, :func:`addmass_from`, :func:`shift`, :func:`convert`, :func:`hydro`)
 reads the file and returns its new text; it writes nothing. The two whose per-link outcome is
-more than the matrix they write return the text with it: :func:`fix` (:class:`FixedFile`: each
-link's inertia change) and :func:`addmass_bem` (:class:`BemFile`: each link's solve and its
-error estimate). :func:`hydrostatics` returns data (:class:`HydrostaticsResult`), the numbers
-of ``gzinertia hydrostatics --json``. What the command line prints as warnings (skipped
-links, plausibility) is issued as :class:`GzInertiaWarning` through :mod:`warnings`; what it
-refuses raises :class:`~gzinertia.errors.GzInertiaError` naming the file and line.
+more than the matrix they write return an :class:`~gzinertia.edit.edit_result.Edit` (``text``,
+``links``, ``.diff()``, ``.write()``): :func:`fix` (each link's inertia change; also named
+:data:`FixedFile`) and :func:`addmass_bem` (each link's solve and its error estimate; also named
+:data:`BemFile`). Values computed elsewhere are written with ``gzinertia.edit(path)``
+(:mod:`gzinertia.edit.model_file`). :func:`hydrostatics` returns data
+(:class:`HydrostaticsResult`), the numbers of ``gzinertia hydrostatics --json``. What the
+command line prints as warnings (skipped links, plausibility) is issued as
+:class:`GzInertiaWarning` through :mod:`warnings`; what it refuses raises
+:class:`~gzinertia.errors.GzInertiaError` naming the file and line.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from gzinertia.errors import GzInertiaError
+from gzinertia.edit.edit_result import Edit, decoded_text
+from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 
@@ -209,12 +212,7 @@ def audit_paths(
 
 def _text(new: bytes) -> str:
     """The edited file's text, decoded as its XML declaration says (UTF-8 otherwise)."""
-    declared = re.match(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""", new)
-    encoding = declared.group(1).decode("ascii") if declared else "utf-8"
-    try:
-        return new.decode(encoding)
-    except LookupError:
-        return new.decode("utf-8")
+    return decoded_text(new)
 
 
 def _warn(lines: Iterable[str]) -> None:
@@ -399,7 +397,7 @@ def addmass_from(
     if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
         from gzinertia.edit.bem_import import add_mass_from_urdf
 
-        edit, _name, _A = add_mass_from_urdf(
+        edit = add_mass_from_urdf(
             Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
             axes_rpy=axes_rpy, density=density, package_paths=model_paths,
             wamit_length=wamit_length,
@@ -407,24 +405,21 @@ def addmass_from(
         )
         _warn([*edit.skipped, *edit.warnings])
         return _text(edit.new)
-    _old, new, _name, _A, _notes = add_mass_from(
+    imported = add_mass_from(
         Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
         axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
         model_paths=model_paths, wamit_length=wamit_length,
         geometry=(None if shapes is None else tuple(shapes), geometry),
     )
-    return _text(new)
+    return imported.text
 
 
-@dataclass(frozen=True, repr=False, eq=False)
-class BemFile(ValueRecord):
-    """What :func:`addmass_bem` made: the file's new ``text`` and, per link solved, its
-    :class:`~gzinertia.edit.addmass_bem.LinkBem` (the link, the shapes meshed, their digest,
-    and the :class:`~gzinertia.physics.bem.BemResult`: ``A_BBo_B`` about Bo in link axes,
-    panel counts, the estimated ``relative_error``, density, Capytaine's version)."""
-
-    text: str
-    links: tuple[LinkBem, ...]
+#: What :func:`addmass_bem` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``links``
+#: are, per link solved, its :class:`~gzinertia.edit.addmass_bem.LinkBem` (the link, the shapes
+#: meshed, their digest, and the :class:`~gzinertia.physics.bem.BemResult`: ``A_BBo_B`` about Bo
+#: in link axes, panel counts, the estimated ``relative_error``, density, Capytaine's version);
+#: ``text`` is the file's new text.
+BemFile = Edit
 
 
 # duplicates: the keyword parameters of add_mass_bem, alike by shape only
@@ -446,7 +441,7 @@ def addmass_bem(
     replace_plugin_added_mass: bool = False,
     allow_overlap: bool = False,
     model_paths: Sequence[str | Path] = (),
-) -> BemFile:
+) -> Edit[LinkBem]:
     """The file's new text with each selected link's added mass from a boundary-element solve
     (Capytaine, direct method) written as ``<fluid_added_mass>`` (``A_BBo_B``: about the link
     origin Bo in link axes B, linear-first as the spec orders it) with its provenance comment,
@@ -470,31 +465,15 @@ def addmass_bem(
     :class:`~gzinertia.errors.GzInertiaError`) with the CLI's install hint when Capytaine or
     manifold3d is missing (``pip install 'gzinertia[bem]'``).
     """
-    from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
-    from gzinertia.physics.bem import QUALITY_PANELS, require_bem
+    from gzinertia.arguments import bem_settings
+    from gzinertia.edit.addmass_bem import add_mass_bem
+    from gzinertia.physics.bem import require_bem
 
     require_bem()
-    if quality not in QUALITY_PANELS:
-        raise ValueError(f"quality must be one of {', '.join(QUALITY_PANELS)}, not {quality!r}")
-    if panel_size is not None and not 0.0 < panel_size < math.inf:
-        raise ValueError(f"panel_size must be a positive length in m, not {panel_size!r}")
-    if waterline is not None and waterline != "auto" and not (
-        isinstance(waterline, (int, float)) and math.isfinite(waterline)
-    ):
-        raise ValueError(f"waterline must be a finite height in m or 'auto', not {waterline!r}")
-    if not depth > 0.0:
-        raise ValueError(f"depth must be a positive length in m, not {depth!r}")
-    if waterline is None and (depth != math.inf or frequency != "zero"):
-        raise ValueError("depth and frequency go with a waterline (a free surface)")
-    if waterline is not None:
-        from gzinertia.physics.bem import require_free_surface
-
-        require_free_surface(depth, frequency)
-    if not (math.isfinite(density) and density > 0.0):
-        raise ValueError(f"density must be a positive number of kg/m^3, not {density!r}")
-    settings = BemSettings(
-        density, panel_size, quality, None if shapes is None else tuple(shapes), cache,
-        waterline, depth, frequency, together, geometry,
+    settings = bem_settings(
+        density, panel_size=panel_size, quality=quality, shapes=shapes, element=geometry,
+        cache=cache, waterline=waterline, depth=None if depth == math.inf else depth,
+        frequency=None if frequency == "zero" else frequency, together=together,
     )
     from gzinertia.sdf.model_file import is_urdf_path
 
@@ -511,22 +490,19 @@ def addmass_bem(
             allow_overlap=allow_overlap,
         )
     _warn([*result.skipped, *result.warnings])
-    return BemFile(_text(result.new), solved)
+    return Edit(result.path, result.old, result.new, solved, result.skipped, result.warnings,
+                result.notes)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
-class FixedFile(ValueRecord):
-    """What :func:`fix` made: the file's new ``text``, per repaired link its
-    :class:`~gzinertia.edit.fix.LinkFix` (the codes repaired, ``repair``: ``I_BBcm_I`` before
-    and after, about the centre of mass in the inertial frame's axes, their principal moments
-    and their change, ``relative_change`` (of the largest) and ``moment_change`` (of each),
-    ``boundary``: the face of the valid set the result sits on; the mass and ``p_BoBcm_B``
-    before and after), and ``pending``: repairs that could not be written into a xacro (where
-    to write which value)."""
-
-    text: str
-    links: tuple[LinkFix, ...]
-    pending: tuple[str, ...] = ()
+#: What :func:`fix` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``text`` is the
+#: file's new text, whose ``links`` are, per repaired link, its
+#: :class:`~gzinertia.edit.fix.LinkFix` (the codes repaired, ``repair``: ``I_BBcm_I`` before and
+#: after, about the centre of mass in the inertial frame's axes, their principal moments and
+#: their change, ``relative_change`` (of the largest) and ``moment_change`` (of each),
+#: ``boundary``: the face of the valid set the result sits on; the mass and ``p_BoBcm_B`` before
+#: and after), and whose ``pending`` are repairs that could not be written into a xacro (where to
+#: write which value).
+FixedFile = Edit
 
 
 def fix(
@@ -546,7 +522,7 @@ def fix(
     xacro_args: Mapping[str, str] | None = None,
     xacro_env: Sequence[str] = (),
     trust_xacro: bool = False,
-) -> FixedFile:
+) -> Edit[LinkFix]:
     """The file's new text with invalid and implausible rigid inertia repaired, as
     ``gzinertia fix`` writes it (only the ``<inertia>`` children that change; ``<pose>`` with
     ``move_com``; a whole ``<inertial>`` for a link without one), and what changed per link.
@@ -585,7 +561,7 @@ def fix(
             raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
         result = run_fix(p, options, model_paths)
     _warn([*result.skipped, *(f"not written: {p}" for p in result.pending)])
-    return FixedFile(_text(result.new), result.fixed, result.pending)
+    return result
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -677,9 +653,10 @@ def hydrostatics(
                                  waterline=waterline, trim=trim)
 
 
-class HydrostaticsSettingsError(GzInertiaError, ValueError):
-    """Settings of :func:`hydrostatics` that do not go together (spelled as the caller's
-    interface spells them: :func:`gzinertia.options.option`)."""
+class HydrostaticsSettingsError(SettingError):
+    """Settings of :func:`hydrostatics` that do not go together or a value it refuses: a
+    :class:`~gzinertia.errors.SettingError` (its ``key`` the setting; the message names the
+    keyword argument, the command line's rendering the flag)."""
 
 
 def document_hydrostatics(
@@ -704,28 +681,18 @@ def document_hydrostatics(
     from dataclasses import replace
     from fnmatch import fnmatchcase
 
+    from gzinertia.arguments import check_fluid, fluid_density
     from gzinertia.options import option
     from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.fluids import FLUID_DENSITIES
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
     from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
 
-    if density is not None and fluid is not None:
-        raise HydrostaticsSettingsError(
-            f"give either {option('density')} or {option('fluid')}, not both"
-        )
-    if density is not None and not (math.isfinite(density) and density > 0.0):
-        raise HydrostaticsSettingsError(
-            f"{option('density')} must be a positive number of kg/m^3, not {density!r}"
-        )
-    if fluid is not None and fluid not in FLUID_DENSITIES:
-        raise HydrostaticsSettingsError(
-            f"{option('fluid')} must be one of {', '.join(FLUID_DENSITIES)}, not {fluid!r}"
-        )
+    check_fluid(density, fluid, HydrostaticsSettingsError)
     if waterline is not None and not math.isfinite(waterline):
         raise HydrostaticsSettingsError(
-            f"{option('waterline')} must be a finite height in m, not {waterline!r}"
+            "waterline", "{waterline} must be a finite height in m, not {value!r}",
+            value=waterline,
         )
     file = doc.path
     world_file, world_tree = (str(world), None) if world is not None else (file, tree)
@@ -736,7 +703,7 @@ def document_hydrostatics(
         chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_tree))
         origin = "no Buoyancy plugin read: 1000 kg/m^3 assumed"
     if fluid is not None:
-        chosen = replace(chosen, kind="uniform", density=FLUID_DENSITIES[fluid], layers=())
+        chosen = replace(chosen, kind="uniform", density=fluid_density(None, fluid), layers=())
         origin = f"{option('fluid')} {fluid}"
     elif density is not None:
         chosen = replace(chosen, kind="uniform", density=density, layers=())

@@ -2,16 +2,53 @@
 
 from __future__ import annotations
 
+from string import Formatter
 from typing import TYPE_CHECKING
+
+from gzinertia.options import Interface, spell
 
 if TYPE_CHECKING:
     from gzinertia.dependency import Dependency
 
-__all__ = ["Float64OverflowError", "GzInertiaError", "MacrosOnlyError", "SdfError"]
+__all__ = ["Float64OverflowError", "GzInertiaError", "MacrosOnlyError", "SdfError", "SettingError"]
 
 
 class GzInertiaError(Exception):
     """Base class of every error the CLI reports without a traceback (exit status 2)."""
+
+
+class SettingError(GzInertiaError, ValueError):
+    """A value of one setting (a keyword argument, a command-line option) that the library
+    refuses, before any file is read or written.
+
+    ``key``: the setting (a key of :data:`gzinertia.options.OPTIONS`). ``template``: the
+    message, a :meth:`str.format` template whose fields are either keys of ``values`` (the
+    values shown, e.g. the refused one) or keys of :data:`~gzinertia.options.OPTIONS` (the
+    settings named, each spelled by the interface that prints the error). ``str()`` is the
+    library's message (keyword arguments); :meth:`render` spells it for another interface (the
+    command line's flags). A ``ValueError`` too, as Python's own refusals of a value are."""
+
+    def __init__(self, key: str, template: str, **values: object) -> None:
+        self.key = key
+        self.template = template
+        self.values = values
+        super().__init__(self.render("library"))
+
+    def __reduce__(self) -> tuple[object, ...]:  # pickled across the audit's worker processes
+        return (_setting_error, (self.key, self.template, self.values))
+
+    def render(self, interface: Interface) -> str:
+        """The message with each setting spelled as ``interface`` spells it."""
+        fields = {name for _, name, _, _ in Formatter().parse(self.template) if name}
+        named = {name: spell(name, interface) for name in fields if name not in self.values}
+        return self.template.format(**named, **self.values)
+
+    def __str__(self) -> str:
+        return self.render("library")
+
+
+def _setting_error(key: str, template: str, values: dict[str, object]) -> SettingError:
+    return SettingError(key, template, **values)
 
 
 class SdfError(GzInertiaError):

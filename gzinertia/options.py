@@ -1,16 +1,29 @@
 """How a message names a setting the user can change: the one home of the options' spellings.
 
 Library code (:mod:`gzinertia.physics`, :mod:`gzinertia.sdf`, :mod:`gzinertia.edit`) never
-writes a command-line flag into a message. It calls :func:`option` with a key, which spells the
-setting the way the caller's interface does: the command line's flag (``--force``) when the
-``gzinertia`` command runs (:func:`use_command_line_spelling`, called once by
-:func:`gzinertia.cli.app.main`), the Python keyword argument (``force=True``) otherwise, so a
-library user is told what to pass to :mod:`gzinertia`'s functions.
+writes a command-line flag into a message. A refusal of one argument's value raises
+:class:`~gzinertia.errors.SettingError`, which carries the setting's key and is spelled by
+whoever prints it (:func:`spell`: the library's ``str()`` names the keyword argument, the
+command line's renderer the flag). Prose that names a setting in passing (a hint in a refusal,
+a skipped link's way out) calls :func:`option` with a key, which spells the setting the way the
+interface running the call does: the Python keyword argument (``force=True``) by default, the
+command line's flag (``--force``) inside :func:`interface` ``("command line")``, which
+:func:`gzinertia.cli.app.main` enters around a command. The interface is a context variable
+(as :func:`gzinertia.physics.mesh_body.hull_fallback` is), never process-wide state: two
+threads, or a library call beside a command, each spell for their own caller.
 """
 
 from __future__ import annotations
 
-__all__ = ["OPTIONS", "option", "spelling", "use_command_line_spelling", "use_library_spelling"]
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Literal
+
+__all__ = ["OPTIONS", "Interface", "interface", "option", "spell", "spelling"]
+
+#: Who is calling: a Python program (``"library"``) or the ``gzinertia`` command.
+Interface = Literal["library", "command line"]
 
 #: key → (command-line spelling, library spelling).
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -45,6 +58,11 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "model_path": ("--model-path", "model_paths"),
     "max_links": ("audit --max-links", "ReadLimits.max_links"),
     "max_included_models": ("audit --max-included-models", "ReadLimits.max_included_models"),
+    "max_links_count": ("--max-links", "max_links"),
+    "max_included_models_count": ("--max-included-models", "max_included_models"),
+    "jobs": ("--jobs", "jobs"),
+    "docs_url": ("--docs-url", "docs_url"),
+    "ellipsoid_scale": ("--ellipsoid-scale", "scale"),
     "parser_sdformat": ("--parser sdformat", "the libsdformat parser"),
     "force_readonly": ("--force-readonly", "force_readonly=True"),
     "diff_or_check": ("--diff or --check", "an edit function that returns the text"),
@@ -52,6 +70,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "bem_from": ("--from", "gzinertia.addmass_from"),
     "ellipsoid": ("--ellipsoid", "gzinertia.addmass"),
     "panel_size": ("--panel-size", "panel_size"),
+    "quality": ("--quality", "quality"),
     "quality_fine": ("--quality fine", 'quality="fine"'),
     "frequency": ("--frequency", "frequency"),
     "frequency_choice": ("--frequency VALUE|zero|infinite",
@@ -81,29 +100,34 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "method_geometry": ("--method geometry", 'method="geometry"'),
 }
 
-_COMMAND_LINE = False
+_INTERFACE: ContextVar[Interface] = ContextVar("gzinertia_interface", default="library")
 
 
-def use_command_line_spelling() -> None:
-    """Messages from now on spell options as the command line's flags."""
-    global _COMMAND_LINE
-    _COMMAND_LINE = True
+@contextmanager
+def interface(name: Interface) -> Iterator[None]:
+    """Within the block, :func:`option` spells settings as ``name``'s interface does (in this
+    thread or task only; restored when the block ends)."""
+    token = _INTERFACE.set(name)
+    try:
+        yield
+    finally:
+        _INTERFACE.reset(token)
 
 
-def use_library_spelling() -> None:
-    """Messages from now on spell options as the library's keyword arguments (the default)."""
-    global _COMMAND_LINE
-    _COMMAND_LINE = False
+def spelling() -> Interface:
+    """``"command line"`` or ``"library"``: how :func:`option` spells options here and now."""
+    return _INTERFACE.get()
 
 
-def spelling() -> str:
-    """``"command line"`` or ``"library"``: how :func:`option` spells options now."""
-    return "command line" if _COMMAND_LINE else "library"
+def spell(key: str, name: Interface, **fields: object) -> str:
+    """The setting ``key`` (a key of :data:`OPTIONS`) as the interface ``name`` spells it;
+    ``fields`` fill its ``{placeholders}`` (e.g. ``path``)."""
+    cli, library = OPTIONS[key]
+    text = cli if name == "command line" else library
+    return text.format(**fields) if fields else text
 
 
 def option(key: str, **fields: object) -> str:
-    """The setting ``key`` (a key of :data:`OPTIONS`) as the running interface spells it;
-    ``fields`` fill its ``{placeholders}`` (e.g. ``path``)."""
-    cli, library = OPTIONS[key]
-    text = cli if _COMMAND_LINE else library
-    return text.format(**fields) if fields else text
+    """The setting ``key`` (a key of :data:`OPTIONS`) as the running interface spells it
+    (:func:`spell` for :func:`spelling`)."""
+    return spell(key, _INTERFACE.get(), **fields)

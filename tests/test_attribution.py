@@ -38,7 +38,7 @@ from sdf_builders import (
 )
 from sdf_builders import world as world_text
 
-from gzinertia.audit.context import DocumentContext
+from gzinertia.checks.context import DocumentContext
 from gzinertia.sdf import read_sdf_file
 
 GZ_SIM_WORLDS = CORPUS / "gazebosim__gz-sim" / "examples" / "worlds"

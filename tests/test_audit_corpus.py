@@ -14,8 +14,8 @@ import pytest
 from conftest import CORPUS, EXAMPLES, REPO
 
 from gzinertia.audit.catalogue import RULE_INFOS
-from gzinertia.audit.formats import render
 from gzinertia.audit.runner import audit
+from gzinertia.report.audit import render
 
 PIN = REPO / "tests" / "data" / "audit" / "corpus_findings.tsv"
 

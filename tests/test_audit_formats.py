@@ -46,17 +46,11 @@ from gzinertia.audit.findings import (
     SettingsUse,
     plain_json_value,
 )
-from gzinertia.audit.formats import (
-    FORMATS,
-    artifact_uri,
-    escape_github_data,
-    escape_github_property,
-    json_safe,
-    portable_path,
-    render,
-    render_table,
-    summary_line,
-)
+from gzinertia.report.audit import FORMATS, render, render_table
+from gzinertia.report.audit.github import escape_github_data, escape_github_property
+from gzinertia.report.audit.lines import summary_line
+from gzinertia.report.audit.locations import artifact_uri, portable_path
+from gzinertia.report.json_text import json_safe
 
 SCHEMA_PATH = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 VERSION = "0.1.0"

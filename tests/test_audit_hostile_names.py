@@ -25,7 +25,7 @@ from conftest import EXAMPLES, REPO, run_cli
 from lxml import etree
 
 import gzinertia
-from gzinertia.audit.formats import FORMATS
+from gzinertia.report.audit import FORMATS
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 MODEL = EXAMPLES / "defects" / "added_mass_about_com" / "model.sdf"  # one GZI204 finding

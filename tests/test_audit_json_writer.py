@@ -1,6 +1,6 @@
 """The audit's indented JSON writer is the standard library's, byte for byte.
 
-``gzinertia.audit.formats.dumps_indented`` writes what ``json.dumps(value, indent=2,
+``gzinertia.report.json_text.dumps_indented`` writes what ``json.dumps(value, indent=2,
 allow_nan=False)`` writes (the oracle), faster; ``json_safe``'s fast path for plain types
 gives what its general path gives. Both are compared on arbitrary JSON-like trees, with the
 types the fast paths leave to the general code mixed in (subclasses, non-string keys,
@@ -21,7 +21,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from gzinertia.audit.formats import dumps_indented, json_safe
+from gzinertia.report.json_text import dumps_indented, json_safe
 
 
 class _Code(enum.IntEnum):

@@ -17,7 +17,7 @@ from conftest import REPO, run_cli
 from lxml import etree
 
 from gzinertia.audit.discover import discover
-from gzinertia.audit.formats import FORMATS
+from gzinertia.report.audit import FORMATS
 
 #: read as URDF, then skipped: they expand to no link
 MACROS_ONLY = ("robot.urdf.xacro", "macros.xacro")

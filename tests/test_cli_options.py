@@ -18,7 +18,6 @@ from sdf_builders import box, inertial, link, model, write
 
 from gzinertia.audit.config import TOLERANCES
 from gzinertia.audit.findings import Severity
-from gzinertia.audit.formats import FORMATS
 from gzinertia.cli.options import (
     FitChoice,
     FixMethodChoice,
@@ -35,6 +34,7 @@ from gzinertia.edit.fix import METHODS, SHAPE_SOURCES
 from gzinertia.physics.fits import FIT_METHODS
 from gzinertia.physics.fluids import FLUID_DENSITIES
 from gzinertia.physics.spatial import ORDERINGS
+from gzinertia.report.audit import FORMATS
 
 EDITING_COMMANDS = ("addmass", "shift", "convert", "hydro")
 WRITE_MODE_OPTIONS = ("--output", "-o", "--in-place", "--check", "--diff", "--force-readonly")

@@ -20,10 +20,11 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from sdf_builders import box, cylinder, inertia_xml, link, model, sphere, vec, world
 
-from gzinertia.audit.context import DocumentContext, gyration_factors, gyration_factors_within
 from gzinertia.audit.findings import plain_json_value
 from gzinertia.audit.rules import hydrostatics as hydro_rules
 from gzinertia.audit.rules.inertia import GYRATION_FACTOR
+from gzinertia.checks.context import DocumentContext
+from gzinertia.checks.matrices import gyration_factors, gyration_factors_within
 from gzinertia.physics.ellipsoid import PosedEllipsoid, semi_axes_problem, validated_semi_axes
 from gzinertia.physics.inertia import reverses_orientation
 from gzinertia.physics.rotation import Pose

@@ -40,13 +40,13 @@ from lxml import etree
 from test_hostile_files import run_cli_limited
 
 from gzinertia.audit.catalogue import RULE_INFOS
-from gzinertia.audit.formats import FORMATS
 from gzinertia.audit.toml_limits import (
     MAX_KEY_PARTS,
     MAX_TOML_DEPTH,
     TomlShapeError,
     check_toml_shape,
 )
+from gzinertia.report.audit import FORMATS
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 DEFECT = EXAMPLES / "defects" / "added_mass_about_com" / "model.sdf"  # one GZI204 (warning)

@@ -329,6 +329,7 @@ def test_graded_rotated_sphere_gazebo_rotates_the_cap_centre_exact_does_not() ->
     assert np.allclose(link.p_WB, np.asarray(rolled.R) @ [0.0, 0.0, -3 * r / 8], atol=1e-12)
 
 
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus")
 def test_cli_json_contract_on_the_graded_example(capsys) -> None:
     """`hydrostatics --json`: the documented keys, SI numbers, null for what is not finite,
     and the numbers the library gives."""
@@ -355,6 +356,7 @@ def test_cli_json_contract_on_the_graded_example(capsys) -> None:
     assert models["box_no_buoyancy"]["p_WB"] == [None, None, None]  # no force: no centre
 
 
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus")
 def test_cli_density_overrides_plugin_and_bad_input_is_one_line(tmp_path, capsys) -> None:
     import json
 

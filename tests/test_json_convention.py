@@ -72,10 +72,10 @@ def test_hydrostatics_writes_what_is_not_a_number_as_null(
     # a model without collisions: no volume, no buoyancy, no centre of buoyancy
     world = sdf.world(sdf.buoyancy_plugin(), sdf.nested_model("m", sdf.link("l")),
                       version="1.10")
-    from gzinertia.audit.formats import json_safe
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
     from gzinertia.report.hydrostatics import model_summary
+    from gzinertia.report.json_text import json_safe
     from gzinertia.sdf import read_sdf_string
 
     doc = read_sdf_string(world, "w.sdf")

@@ -226,7 +226,7 @@ def _column(links: int, rng_seed: int = 0, spread: float = 0.0) -> list[tuple[ob
 def test_fluid_ellipsoid_pairs_grow_linearly_in_a_column() -> None:
     """GZI210's candidate pairs of links stacked along z: a sweep along x compared every pair
     (x16 for 4 times the links)."""
-    from gzinertia.audit.rules.model import candidate_pairs
+    from gzinertia.checks.overlap import candidate_pairs
 
     counts = []
     for links in (N, 4 * N):
@@ -242,7 +242,7 @@ def test_fluid_ellipsoid_pairs_are_those_whose_spheres_meet(spread: float) -> No
     sweep along x meets them (by the later one's left edge x - r, then the earlier one's)."""
     import numpy as np
 
-    from gzinertia.audit.rules.model import candidate_pairs
+    from gzinertia.checks.overlap import candidate_pairs
 
     members = _column(60, rng_seed=int(10 * spread), spread=spread)
     radius = [float(max(e.semi_axes)) for _, e in members]  # type: ignore[attr-defined]

@@ -74,10 +74,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.audit.cache_file import (
+    FILE_HEAD,
+    FILE_TAIL,
+    SCHEMA,
+    entries_by_line,
+    finding_from_json,
+)
+from gzinertia.audit.cache_folder import (
+    DEFAULT_DIR,
+    ENV_DIR,
+    MAX_CACHE_BYTES,
+    cache_root,
+    default_cache_dir,
+    load_cache_file,
+    prepare_cache_folder,
+    store_cache_file,
+)
 from gzinertia.audit.findings import Finding, JsonValue
-from gzinertia.confined import create_new, open_folder, working_root
+from gzinertia.confined import open_folder
 from gzinertia.record_base import Record
-from gzinertia.safe_read import digest_regular_file, read_regular_file
+from gzinertia.safe_read import digest_regular_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -104,71 +121,11 @@ __all__ = [
     "store_cache_file",
 ]
 
-#: Bump when the entry layout or the meaning of a stored field changes.
-SCHEMA = 3
-#: Largest cache file read (checked before reading; a larger one is ignored).
-MAX_CACHE_BYTES = 256 * 1024 * 1024
 #: Largest file digested (the audited files and what they pull in: SDF files are capped at
 #: 64 MiB, meshes at 256 MiB by default; a file over this is treated as unreadable).
 MAX_DIGEST_BYTES = 1024 * 1024 * 1024
-DEFAULT_DIR = ".gzinertia_cache"
-ENV_DIR = "GZINERTIA_CACHE_DIR"
 #: Cache files (one per key) kept in the folder; the least recently written go first.
 MAX_KEYS = 8
-_TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by gzinertia.\n"
-    "# For information about cache directory tags see https://bford.info/cachedir/\n"
-)
-#: The files that keep the cache folder out of commits and backups: name, text.
-_MARKERS = ((".gitignore", "# created by gzinertia\n*\n"), ("CACHEDIR.TAG", _TAG))
-
-
-def default_cache_dir() -> Path:
-    """``$GZINERTIA_CACHE_DIR``, else ``.gzinertia_cache`` in the working directory."""
-    return Path(os.environ.get(ENV_DIR) or DEFAULT_DIR)
-
-
-def _root(folder: Path) -> str:
-    """Where links stop being followed for the cache folder ``folder``: the working directory
-    when it lies below it, else the folder itself (taken as named: the user chose it; what it
-    holds may come from an ``actions/cache`` archive)."""
-    return working_root(folder) or os.path.abspath(folder)
-
-
-def load_cache_file(folder: Path, path: Path, limit: int = MAX_CACHE_BYTES) -> bytes:
-    """The bytes of the cache file ``path`` (under the cache folder ``folder``), reached
-    through no symbolic link below the working directory (or below ``folder``, when it is
-    elsewhere) and read as :func:`~gzinertia.safe_read.read_regular_file` reads (at most
-    ``limit`` bytes); an ``OSError`` when it cannot be (:class:`FileNotFoundError`: no cache
-    yet)."""
-    with open_folder(path.parent, _root(folder)) as opened:
-        return read_regular_file(path.name, limit, dir_fd=opened.fd)
-
-
-def prepare_cache_folder(folder: Path, inner: Path) -> None:
-    """Makes the cache folder ``folder`` (with its ``.gitignore`` and ``CACHEDIR.TAG``) and the
-    folder ``inner`` in it, as needed, through no symbolic link below the working directory
-    (or below ``folder``, when it is elsewhere); an ``OSError``
-    (:class:`~gzinertia.confined.LinkError` for a link) when it cannot."""
-    root = _root(folder)
-    with open_folder(folder, root, create=True) as top:
-        for name, text in _MARKERS:
-            create_new(top, name, text.encode("utf-8"))
-    with open_folder(inner, root, create=True):
-        pass
-
-
-def store_cache_file(folder: Path, path: Path, data: bytes) -> None:
-    """Writes the cache file ``path`` atomically (:func:`prepare_cache_folder` first), through
-    no symbolic link; an ``OSError`` or :class:`~gzinertia.errors.GzInertiaError` when it
-    cannot."""
-    from gzinertia.edit.safe_write import write_atomically
-
-    prepare_cache_folder(folder, path.parent)
-    write_atomically(path, data, root=_root(folder))
-
-
 def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -344,68 +301,6 @@ def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str |
     return None if found is None else str(found)
 
 
-def _finding_from_json(d: object) -> Finding:
-    """A cached finding from its parsed JSON object (``TypeError``/``KeyError``/``ValueError``
-    when damaged)."""
-    if not isinstance(d, dict):
-        raise TypeError("a finding is not an object")
-    values = d["values"]
-    if not isinstance(values, dict):
-        raise TypeError("values is not an object")
-    return Finding.from_json_data(
-        str(d["code"]),
-        d["severity"],
-        str(d["file"]),
-        int(d["line"]),
-        None if d["link"] is None else str(d["link"]),
-        str(d["message"]),
-        values,
-        None if d.get("link_in_file") is None else str(d["link_in_file"]),
-    )
-
-
-#: The first and last lines of a cache file as :meth:`AuditCache.save` writes it; between them,
-#: one entry a line (``"KEY":{...}``, compact JSON, a comma after each but the last): one JSON
-#: document, whose entries' MACs are checked on their text, without encoding them again.
-_HEAD = '{"schema":' + str(SCHEMA) + ',"entries":{'
-_TAIL = "}}"
-_DECODER = json.JSONDecoder()
-
-
-def _entries_by_line(
-    raw: bytes,
-) -> tuple[dict[str, dict[str, JsonValue]], dict[str, str]] | None:
-    """The entries of a cache file in :meth:`AuditCache.save`'s layout, and each one's text
-    (``None``: another layout; ``ValueError`` when a line is not an entry, as for a file that
-    is not JSON). Each entry is parsed from its own text, so the text whose MAC is checked is
-    the text the entry was read from."""
-    if not raw.startswith(_HEAD.encode()):
-        return None
-    try:
-        lines = raw.decode("utf-8").split("\n")
-    except UnicodeDecodeError:
-        return None  # left to json.loads (and its own error)
-    if len(lines) < 2 or lines[0] != _HEAD or lines[-1] != _TAIL:
-        return None
-    entries: dict[str, dict[str, JsonValue]] = {}
-    texts: dict[str, str] = {}
-    last = len(lines) - 2
-    for i, line in enumerate(lines[1:-1], start=1):
-        if i < last:
-            if not line.endswith(","):
-                raise ValueError(f"line {i + 1}: no comma after the entry")
-            line = line[:-1]
-        key, end = _DECODER.raw_decode(line) if line.startswith('"') else (None, 0)
-        if not isinstance(key, str) or line[end : end + 1] != ":":
-            raise ValueError(f"line {i + 1}: not an entry")
-        text = line[end + 1 :]
-        entry = json.loads(text)
-        if not isinstance(entry, dict):
-            raise ValueError(f"line {i + 1}: an entry is not an object")
-        entries[key], texts[key] = entry, text
-    return entries, texts
-
-
 @dataclass(frozen=True, repr=False, eq=False)
 class CachedResult(Record):
     """A file's stored result: its findings, and ``skipped``, the reason the audit skipped it
@@ -448,7 +343,7 @@ class AuditCache:
         and, for a file in :meth:`save`'s layout (one entry a line), each entry's text."""
         try:
             raw = load_cache_file(self.folder, self.path)
-            by_line = _entries_by_line(raw)
+            by_line = entries_by_line(raw)
             if by_line is not None:
                 return by_line
             data = json.loads(raw)
@@ -521,7 +416,7 @@ class AuditCache:
             if not isinstance(stored, list) or not isinstance(skipped, (str, type(None))) \
                     or not isinstance(fragment, (str, type(None))):
                 return None
-            findings = [_finding_from_json(f) for f in stored]
+            findings = [finding_from_json(f) for f in stored]
         except (AttributeError, KeyError, TypeError, ValueError):  # a damaged entry
             return None
         return CachedResult(findings, skipped, fragment)
@@ -578,8 +473,8 @@ class AuditCache:
                                        else texts.get(k) or _compact(entries[k]))
                 for k in live
             ]
-            data = _HEAD + "\n" + ",\n".join(lines) + ("\n" if lines else "") + _TAIL
-            write_atomically(self.path, data.encode("utf-8"), root=_root(self.folder))
+            data = FILE_HEAD + "\n" + ",\n".join(lines) + ("\n" if lines else "") + FILE_TAIL
+            write_atomically(self.path, data.encode("utf-8"), root=cache_root(self.folder))
             self._prune()
         except Exception as exc:  # a cache is an optimisation: never fail the audit for it
             self.problems.append(f"{self.path}: cache not written ({exc})")
@@ -590,7 +485,7 @@ class AuditCache:
     def _prune(self) -> None:
         """Keeps the newest :data:`MAX_KEYS` cache files: regular ``*.json`` files only,
         deleted by name in the cache's own folder (never through a link)."""
-        with open_folder(self.path.parent, _root(self.folder)) as folder:
+        with open_folder(self.path.parent, cache_root(self.folder)) as folder:
             files = sorted(
                 (entry.stat(follow_symlinks=False).st_mtime_ns, entry.name)
                 for entry in os.scandir(folder.fd)

@@ -3,9 +3,10 @@
 This is the contract users configure against (``select``, ``ignore``, suppression comments) and
 what the output formats describe (SARIF rule descriptors, the pages ``docs/rules/CODE.md``). It
 imports nothing heavy: a run that serves every file from the result cache never loads the
-checks (:mod:`gzinertia.audit.rules`, which need NumPy). Each check is registered against its
-entry here by :func:`gzinertia.audit.rules.registry.link_rule` or
-:func:`~gzinertia.audit.rules.registry.document_rule`.
+checks (:mod:`gzinertia.audit.rules`, which need NumPy). Each check is marked with its
+entry's code by :func:`gzinertia.audit.emit.link_rule` or
+:func:`~gzinertia.audit.emit.document_rule` and collected by
+:mod:`gzinertia.audit.rules.registry`.
 """
 
 from __future__ import annotations

@@ -33,17 +33,39 @@ wrong type are errors (:class:`ConfigError`, exit status 2).
 from __future__ import annotations
 
 import functools
-import math
 import os
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from gzinertia.audit.findings import SEVERITY_RANK, Severity
-from gzinertia.errors import GzInertiaError
+from gzinertia.audit.config_files import (
+    CONFIG_FILE,
+    MAX_CONFIG_BYTES,
+    ConfigFinder,
+    find_config_file,
+    root_settings_file,
+    settings_file_in,
+    table_of,
+)
+from gzinertia.audit.config_values import (
+    ConfigError,
+    check_codes,
+    key_part,
+    parse_density,
+    parse_fraction,
+    parse_hull,
+    parse_severity,
+    parse_tolerance,
+    parse_xacro_args_table,
+    shown_path,
+    shown_value,
+    split_codes,
+    string_list,
+)
+from gzinertia.audit.findings import Severity
+from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -76,18 +98,9 @@ __all__ = [
     "with_overrides",
 ]
 
-#: Inertia validity tolerances: gz-math's (:func:`gzinertia.physics.inertia.gz_tolerance`) or
-#: Drake's (:func:`gzinertia.physics.inertia.drake_tolerance`).
-Tolerance = Literal["drake", "gz"]
-TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")
-CONFIG_FILE = ".gzinertia.toml"
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
         "net-buoyancy", "xacro-args", "xacro-env", "exclude", "extend-exclude", "force-exclude",
         "hull")
-
-
-class ConfigError(GzInertiaError):
-    """A configuration file or option the audit cannot use."""
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -200,38 +213,6 @@ def _matches(code: str, patterns: Sequence[str]) -> bool:
     return any(p == "ALL" or code.startswith(p) for p in patterns)
 
 
-def _shown(value: object) -> str:
-    """``value`` as ``repr`` writes it (control characters escaped), cut short: a settings
-    file may hold a string of a megabyte or lists nested 32 deep, and an error is one line."""
-    import reprlib
-
-    short = reprlib.Repr()
-    short.maxlevel, short.maxstring, short.maxother = 3, 80, 80
-    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 6
-    return short.repr(value)
-
-
-def _part(name: str) -> str:
-    """A key or glob from a settings file as an error names it: control characters escaped
-    (:func:`~gzinertia.audit.formats.visible`), cut short."""
-    if name.isprintable() and len(name) <= 80:
-        return name
-    from gzinertia.audit.formats import visible
-
-    shown = visible(name)
-    return shown if len(shown) <= 80 else shown[:77] + "..."
-
-
-def _visible(path: str | Path) -> str:
-    """A settings file's path as errors and reports name it (:func:`visible`)."""
-    text = str(path)
-    if text.isprintable():
-        return text
-    from gzinertia.audit.formats import visible
-
-    return visible(text)
-
-
 @functools.lru_cache(maxsize=8)
 def _selected_codes(
     codes: tuple[str, ...], select: tuple[str, ...], ignore: tuple[str, ...]
@@ -248,118 +229,6 @@ def _unmatched(codes: frozenset[str], patterns: tuple[str, ...]) -> frozenset[st
     return frozenset(c for c in codes if not _matches(c, patterns))
 
 
-def check_codes(patterns: Iterable[str], known: Iterable[str], where: str) -> tuple[str, ...]:
-    """``patterns`` upper-cased; each must be ``ALL`` or a prefix of at least one known code."""
-    known_codes = sorted(known)
-    out = []
-    for raw in patterns:
-        code = raw.strip().upper()
-        if not code:
-            continue
-        if code != "ALL" and not any(k.startswith(code) for k in known_codes):
-            raise ConfigError(
-                f"{where}: unknown rule code {_shown(raw)} (known: {', '.join(known_codes)}, "
-                "or a prefix such as GZI2)"
-            )
-        out.append(code)
-    return tuple(out)
-
-
-def split_codes(text: str) -> list[str]:
-    """``"GZI101, GZI2"`` → ``["GZI101", "GZI2"]`` (commas or spaces)."""
-    return [p for p in text.replace(",", " ").split() if p]
-
-
-def _string_list(value: object, key: str, where: str) -> list[str]:
-    if isinstance(value, str):
-        return split_codes(value)
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return [str(v) for v in value]
-    raise ConfigError(f"{where}: {key} must be a list of strings, not {_shown(value)}")
-
-
-def parse_severity(value: object, where: str) -> Severity:
-    """``fail-on`` as a :data:`Severity`; a :class:`ConfigError` naming ``where`` otherwise."""
-    for severity in SEVERITY_RANK:
-        if severity == value:
-            return severity
-    raise ConfigError(f"{where}: fail-on must be error, warning or info, not {_shown(value)}")
-
-
-def parse_density(value: object, where: str) -> float:
-    """``density`` (kg/m³), a finite positive number; a :class:`ConfigError` naming ``where``
-    otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{where}: density must be a number of kg/m^3, not {_shown(value)}")
-    density = float(value)
-    if not (math.isfinite(density) and density > 0.0):
-        raise ConfigError(
-            f"{where}: density must be a positive number of kg/m^3, not {_shown(value)}"
-        )
-    return density
-
-
-def parse_fraction(value: object, where: str) -> float:
-    """``net-buoyancy``: a fraction of the weight, a finite number >= 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(
-            f"{where}: net-buoyancy must be a fraction of the weight, not {_shown(value)}"
-        )
-    fraction = float(value)
-    if not (math.isfinite(fraction) and fraction >= 0.0):
-        raise ConfigError(
-            f"{where}: net-buoyancy must be a finite number >= 0, not {_shown(value)}"
-        )
-    return fraction
-
-
-def parse_xacro_args_table(
-    value: object, where: str
-) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-    """``xacro-args``: a table of ``glob = { name = value, ... }`` (strings, numbers or
-    booleans, the last written ``true``/``false`` as xacro spells them)."""
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where} must be a table of glob = {{ name = \"value\" }}")
-    out = []
-    for glob, args in value.items():
-        if not isinstance(args, Mapping):
-            raise ConfigError(f"{where}.{_part(glob)} must be a table of name = \"value\", "
-                              f"not {_shown(args)}")
-        pairs = []
-        for name, arg in args.items():
-            if isinstance(arg, bool):
-                text = "true" if arg else "false"
-            elif isinstance(arg, (str, int, float)):
-                text = str(arg)
-            else:
-                raise ConfigError(f"{where}.{_part(glob)}.{_part(name)} must be a string, "
-                                  f"number or boolean, not {_shown(arg)}")
-            if not str(name).strip():
-                raise ConfigError(f"{where}.{_part(glob)}: an argument name is empty")
-            pairs.append((str(name), text))
-        out.append((str(glob), tuple(pairs)))
-    return tuple(out)
-
-
-def _parse_hull(value: object, where: str) -> HullChoice:
-    """``hull`` (``none``, ``convex`` or ``wrap``); a :class:`ConfigError` naming ``where``
-    otherwise."""
-    from gzinertia.physics.mesh_body import HULL_CHOICES
-
-    for hull in HULL_CHOICES:
-        if hull == value:
-            return hull
-    raise ConfigError(f"{where}: hull must be none, convex or wrap, not {_shown(value)}")
-
-
-def parse_tolerance(value: object, where: str) -> Tolerance:
-    """``tolerance`` (``gz`` or ``drake``); a :class:`ConfigError` naming ``where`` otherwise."""
-    for tolerance in TOLERANCES:
-        if tolerance == value:
-            return tolerance
-    raise ConfigError(f"{where}: tolerance must be gz or drake, not {_shown(value)}")
-
-
 def config_from_table(
     table: Mapping[str, Any], source: str, known_codes: Iterable[str], root: str | None = None
 ) -> AuditConfig:
@@ -368,24 +237,24 @@ def config_from_table(
     ``root``, by default the file's folder."""
     known = frozenset(known_codes)
     root = str(Path(source).parent) if root is None else root
-    shown = _visible(source)
+    shown = shown_path(source)
     values: dict[str, Any] = {}
     for raw_key, value in table.items():
         key = raw_key.replace("_", "-")
-        where = f"{shown}: {_part(raw_key)}"
+        where = f"{shown}: {key_part(raw_key)}"
         if key not in KEYS:
             raise ConfigError(
-                f"{shown}: unknown key {_shown(raw_key)} in the gzinertia settings "
+                f"{shown}: unknown key {shown_value(raw_key)} in the gzinertia settings "
                 f"(known: {', '.join(KEYS)})"
             )
         if key in ("select", "ignore"):
-            values[key] = check_codes(_string_list(value, key, shown), known, where)
+            values[key] = check_codes(string_list(value, key, shown), known, where)
         elif key == "per-path-ignores":
             if not isinstance(value, Mapping):
                 raise ConfigError(f"{where} must be a table of glob = [codes]")
             values[key] = tuple(
                 (str(glob),
-                 check_codes(_string_list(codes, key, shown), known, f"{where}.{_part(glob)}"))
+                 check_codes(string_list(codes, key, shown), known, f"{where}.{key_part(glob)}"))
                 for glob, codes in value.items()
             )
         elif key == "fail-on":
@@ -395,25 +264,25 @@ def config_from_table(
         elif key == "tolerance":
             values[key] = parse_tolerance(value, shown)
         elif key == "hull":
-            values[key] = _parse_hull(value, shown)
+            values[key] = parse_hull(value, shown)
         elif key == "net-buoyancy":
             values[key] = parse_fraction(value, shown)
         elif key == "xacro-args":
             values[key] = parse_xacro_args_table(value, where)
         elif key == "xacro-env":
-            values[key] = tuple(_string_list(value, key, source))
+            values[key] = tuple(string_list(value, key, source))
         elif key == "model-path":
-            values[key] = tuple(str(Path(root) / p) for p in _string_list(value, key, shown))
+            values[key] = tuple(str(Path(root) / p) for p in string_list(value, key, shown))
         elif key in ("exclude", "extend-exclude"):
             from gzinertia.audit.exclude import parse_patterns
 
             try:
                 values[key] = parse_patterns(value, key, shown, root)
             except ValueError as exc:
-                raise ConfigError(f"{shown}: {exc}, not {_shown(value)}") from None
+                raise ConfigError(f"{shown}: {exc}, not {shown_value(value)}") from None
         elif key == "force-exclude":
             if not isinstance(value, bool):
-                raise ConfigError(f"{where} must be true or false, not {_shown(value)}")
+                raise ConfigError(f"{where} must be true or false, not {shown_value(value)}")
             values[key] = value
     return AuditConfig(
         select=values.get("select", ()),
@@ -436,139 +305,9 @@ def config_from_table(
     )
 
 
-#: Largest settings file read (checked before reading, see :mod:`gzinertia.safe_read`): a
-#: megabyte of TOML already costs tomllib up to a few seconds and a few hundred MB.
-MAX_CONFIG_BYTES = 1024 * 1024
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):  # imported here: a run without settings files does without
-        import tomllib
-    else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
-        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
-    from gzinertia.audit.toml_limits import TomlShapeError, check_toml_shape
-    from gzinertia.safe_read import read_regular_file
-
-    shown = _visible(path)
-    try:
-        text = read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8")
-        check_toml_shape(text)
-        return tomllib.loads(text)
-    except OSError as exc:
-        raise ConfigError(f"{shown}: cannot read: {exc.strerror or exc}") from None
-    except TomlShapeError as exc:
-        raise ConfigError(f"{shown}:{exc.line}: not read: {exc}") from None
-    except RecursionError:  # the shape check keeps tomllib well within the recursion limit
-        raise ConfigError(f"{shown}: not read: nested too deeply") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{shown}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:  # TOML is UTF-8; tomllib decodes without catching this
-        raise ConfigError(
-            f"{shown}: not valid TOML: byte {exc.start} is not UTF-8 (TOML files are UTF-8)"
-        ) from None
-
-
-def _table_of(path: Path) -> Mapping[str, Any] | None:
-    """The settings table of a config file (``None`` for a pyproject without one)."""
-    data = _read_toml(path)
-    if path.name == "pyproject.toml":
-        tool = data.get("tool", {})
-        table = tool.get("gzinertia") if isinstance(tool, Mapping) else None
-        if table is None:
-            return None
-        if not isinstance(table, Mapping):
-            raise ConfigError(f"{_visible(path)}: [tool.gzinertia] must be a table")
-        return table
-    return data
-
-
-def settings_file_in(folder: str | Path) -> Path | None:
-    """The settings file in ``folder`` itself (not its parents), as discovery takes it there:
-    ``.gzinertia.toml``, else a ``pyproject.toml`` with a ``[tool.gzinertia]`` table; ``None``
-    for neither (a ``pyproject.toml`` that cannot be read is a :class:`ConfigError`)."""
-    candidate = os.path.join(folder, CONFIG_FILE)
-    if os.path.isfile(candidate):
-        return Path(candidate)
-    pyproject = Path(folder, "pyproject.toml")
-    if pyproject.is_file() and _table_of(pyproject) is not None:
-        return pyproject
-    return None
-
-
-def root_settings_file(folder: str | Path = os.curdir) -> str:
-    """The file the GitHub Action pins every audited file's settings to (``--config``): the
-    settings file in ``folder`` (the repository's root), or ``""`` when it has none (the
-    Action then passes ``--isolated``). A ``pyproject.toml`` there that cannot be read is
-    named all the same, so that the audit reports it instead of passing it over."""
-    try:
-        found = settings_file_in(folder)
-    except ConfigError:
-        return str(Path(folder, "pyproject.toml"))
-    return "" if found is None else str(found)
-
-
-def find_config_file(start: Path | None = None) -> Path | None:
-    """The nearest ``.gzinertia.toml``, or ``pyproject.toml`` with ``[tool.gzinertia]``, in
-    ``start`` (default: the working directory) or a parent of it."""
-    directory = (start or Path.cwd()).resolve()
-    for folder in (directory, *directory.parents):
-        found = settings_file_in(folder)
-        if found is not None:
-            return found
-    return None
-
-
-class ConfigFinder:
-    """The nearest settings file of each audited path (ruff's hierarchical discovery).
-
-    Each folder is looked at once per run (results are kept for every folder on the way up),
-    so finding the settings of N files costs O(N + folders).
-    """
-
-    def __init__(self, cwd: Path | None = None) -> None:
-        self.cwd = Path(os.path.abspath(cwd or Path.cwd()))
-        # folder (absolute, as a string: one dictionary look-up per file of a known folder)
-        self._by_folder: dict[str, Path | None] = {}
-
-    def nearest(self, folder: Path) -> Path | None:
-        """The nearest settings file in ``folder`` (absolute) or a parent of it."""
-        return self._nearest(str(folder))
-
-    def _nearest(self, folder: str) -> Path | None:
-        visited: list[str] = []
-        found: Path | None = None
-        current = folder
-        while True:
-            if current in self._by_folder:
-                found = self._by_folder[current]
-                break
-            visited.append(current)
-            found = settings_file_in(current)
-            if found is not None:
-                break
-            parent = os.path.dirname(current)
-            if parent == current:  # the root
-                break
-            current = parent
-        for current in visited:
-            self._by_folder[current] = found
-        return found
-
-    def for_path(self, path: str) -> Path | None:
-        """The settings file for the audited file ``path`` (as given; standard input is in the
-        working directory): the nearest above it, else the nearest above the working
-        directory, else ``None`` (defaults)."""
-        from gzinertia.sdf.stdin import STDIN_NAME
-
-        folder = str(self.cwd) if path == STDIN_NAME else os.path.dirname(os.path.abspath(path))
-        found = self._nearest(folder)
-        return found if found is not None else self._nearest(str(self.cwd))
-
-
 def load_config_file(file: Path, known_codes: Iterable[str]) -> AuditConfig:
     """The settings in ``file``, a settings file :class:`ConfigFinder` found."""
-    table = _table_of(file)
+    table = table_of(file)
     if table is None:  # pragma: no cover - the finder only returns files with settings
         raise ConfigError(f"{file}: has no [tool.gzinertia] table")
     return config_from_table(table, str(file), frozenset(known_codes))
@@ -584,17 +323,17 @@ def load_config(
     known = frozenset(known_codes)
     if path is not None:
         file = Path(path)
-        shown = _visible(path)
+        shown = shown_path(path)
         if not file.is_file():
             raise ConfigError(f"--config {shown}: no such file")
-        table = _table_of(file)
+        table = table_of(file)
         if table is None:
             raise ConfigError(f"--config {shown}: has no [tool.gzinertia] table")
         return config_from_table(table, str(file), known, root=os.curdir)
     found = find_config_file(start)
     if found is None:
         return AuditConfig(known_codes=known)
-    table = _table_of(found)
+    table = table_of(found)
     assert table is not None
     return config_from_table(table, str(found), known)
 
@@ -604,7 +343,7 @@ def check_settings_choice(config: str | Path | None, isolated: bool) -> None:
     names the settings file, the other says to read none)."""
     if isolated and config is not None:
         raise ConfigError(
-            f"--config {_visible(config)} cannot be used with --isolated (which reads no "
+            f"--config {shown_path(config)} cannot be used with --isolated (which reads no "
             "settings file)"
         )
 

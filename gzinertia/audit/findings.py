@@ -5,7 +5,7 @@ A :class:`Finding` says which rule (``code``) fired, how bad it is (``severity``
 ``"model::nested::link"``), a human ``message`` that carries the numbers and the fix, and the
 same numbers machine-readable in ``values`` (SI units; matrix names follow the monogram
 notation of ``docs/conventions.md``, e.g. ``"A_BBo_B"``). Formats live in
-:mod:`gzinertia.audit.formats`; nothing here prints.
+:mod:`gzinertia.report.audit`; nothing here prints.
 """
 
 from __future__ import annotations

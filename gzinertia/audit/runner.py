@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from gzinertia.audit.cache import AuditCache, CachedResult
-    from gzinertia.audit.context import DocumentContext
+    from gzinertia.checks.context import DocumentContext
     from gzinertia.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
     from gzinertia.urdf.fragments import Includers
@@ -60,7 +60,7 @@ def _one_line(text: str) -> str:
 def _document_context(
     doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
 ) -> DocumentContext:
-    from gzinertia.audit.context import DEFAULT_FLUIDS, DocumentContext
+    from gzinertia.checks.context import DEFAULT_FLUIDS, DocumentContext
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
     return DocumentContext(doc, densities=densities, tolerance=config.tolerance,

@@ -29,7 +29,8 @@ from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-expor
     model_input_options,
     write_mode_options,
 )
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.options import interface
 from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
 
 Vec3Tuple = tuple[float, float, float]
@@ -57,7 +58,6 @@ __all__ = [
     "Vec3Tuple",
     "app",
     "deliver_edit",
-    "fluid_density",
     "load_document",
     "load_model",
     "main",
@@ -98,20 +98,6 @@ FluidOption = Annotated[
         + " kg/m^3.",
     ),
 ]
-
-
-def fluid_density(density: float | None, fluid: FluidChoice | None) -> float:
-    """The density from ``--density`` or ``--fluid`` (fresh water's when neither is given;
-    the values are :data:`gzinertia.physics.fluids.FLUID_DENSITIES`)."""
-    if density is not None and fluid is not None:
-        raise GzInertiaError("give either --density or --fluid, not both")
-    if fluid is not None:
-        return FLUID_DENSITIES[fluid]
-    if density is None:
-        return DEFAULT_FLUID_DENSITY
-    if not (density > 0.0 and density < float("inf")):
-        raise GzInertiaError(f"--density must be a positive number of kg/m^3, not {density}")
-    return density
 
 
 def parse_vector(text: str | None, option: str, default: tuple[float, float, float]) -> Vec3Tuple:
@@ -338,52 +324,65 @@ def _command_name(info: CommandInfo) -> str:
 def _shown(message: str) -> str:
     """An error message as one line a terminal shows as it is: line breaks as spaces, control
     and bidi characters (from file or link names) escaped."""
-    from gzinertia.audit.formats import visible
+    from gzinertia.wording import visible
 
     return visible(" ".join(message.splitlines()))
 
 
 def main() -> None:
     """Console-script entry: runs the app, turning user errors into one line and exit status 2
-    (an unexpected exception too: "internal error, please report", naming the file)."""
+    (an unexpected exception too: "internal error, please report", naming the file); messages
+    name the command line's flags, not the library's keyword arguments."""
     _quiet_float_warnings()
-    from gzinertia import options
+    with interface("command line"):
+        status = _run(sys.argv[1:])
+    if status:
+        sys.exit(status)
 
-    options.use_command_line_spelling()  # messages name --flags, not keyword arguments
+
+def error_line(exc: GzInertiaError) -> str:
+    """The one line the command line prints for ``exc``: a :class:`SettingError` names the
+    setting by its flag (its key spelled for the command line)."""
+    text = exc.render("command line") if isinstance(exc, SettingError) else str(exc)
+    return f"gzinertia: error: {_shown(text)}"
+
+
+def _run(args: list[str]) -> int:
+    """The app on ``args``: its exit status, every error printed as one line."""
     try:
-        status = _app_for(sys.argv[1:])(standalone_mode=False)
-        if isinstance(status, int) and status:
-            sys.exit(status)
+        status = _app_for(args)(standalone_mode=False)
+        return status if isinstance(status, int) else 0
     except GzInertiaError as exc:
-        typer.echo(f"gzinertia: error: {_shown(str(exc))}", err=True)
-        sys.exit(2)
+        typer.echo(error_line(exc), err=True)
+        return 2
     except (typer.Abort, KeyboardInterrupt):
         typer.echo("gzinertia: aborted", err=True)
-        sys.exit(130)
+        return 130
     except typer.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except Exception as exc:
-        # Usage errors: click's ClickException (vendored by newer typer) knows how to show itself.
-        # One line like every other error (an option's choices are listed in --help); a bare
-        # `gzinertia` or `gzinertia CMD` with nothing else still shows the help.
-        show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
-        if callable(show) and isinstance(exit_code, int):
-            message = getattr(exc, "format_message", None)
-            if type(exc).__name__ == "NoArgsIsHelpError" or not callable(message):
-                show()
-            else:
-                typer.echo(f"gzinertia: error: {_shown(' '.join(str(message()).split()))}",
-                           err=True)
-            sys.exit(2)
-        if os.environ.get("GZINERTIA_TRACEBACK"):
-            raise
-        # Outside a command (e.g. while typer parses): still one line, never a traceback.
-        text = " ".join(f"{type(exc).__name__}: {exc}".split())
-        typer.echo(f"gzinertia: error: internal error, please report ({_shown(text)})",
-                   err=True)
-        sys.exit(2)
-    finally:
-        options.use_library_spelling()
+        return _unexpected(exc)
+
+
+def _unexpected(exc: Exception) -> int:
+    """Usage errors: click's ClickException (vendored by newer typer) knows how to show itself.
+    One line like every other error (an option's choices are listed in --help); a bare
+    `gzinertia` or `gzinertia CMD` with nothing else still shows the help. Anything else,
+    outside a command (e.g. while typer parses): still one line, never a traceback."""
+    show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+    if callable(show) and isinstance(exit_code, int):
+        message = getattr(exc, "format_message", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" or not callable(message):
+            show()
+        else:
+            typer.echo(f"gzinertia: error: {_shown(' '.join(str(message()).split()))}",
+                       err=True)
+        return 2
+    if os.environ.get("GZINERTIA_TRACEBACK"):
+        raise exc
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    typer.echo(f"gzinertia: error: internal error, please report ({_shown(text)})", err=True)
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

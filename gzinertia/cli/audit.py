@@ -8,32 +8,52 @@ error or a file that could not be read (the other files are still audited and re
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
+from gzinertia.arguments import docs_base_uri, read_limits, worker_count
 from gzinertia.audit.catalogue import rule_range
-from gzinertia.audit.discover import searched_patterns_text
 from gzinertia.cli.app import app
-from gzinertia.cli.options import (
-    FormatChoice,
-    SeverityChoice,
-    ToleranceChoice,
-    model_input_options,
+from gzinertia.cli.audit_options import (
+    CacheDirFlag,
+    ConfigFlag,
+    DensityFlag,
+    DocsUrlFlag,
+    ExcludeFlag,
+    ExtendExcludeFlag,
+    FailOnFlag,
+    FixFlag,
+    ForceExcludeFlag,
+    IgnoreFlag,
+    IsolatedFlag,
+    JobsFlag,
+    MaxIncludedModelsFlag,
+    MaxLinksFlag,
+    NoCacheFlag,
+    OutputFlag,
+    OutputFormatFlag,
+    PathsArgument,
+    SelectFlag,
+    ToleranceFlag,
 )
+from gzinertia.cli.options import model_input_options
 from gzinertia.model_input import ModelInput
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.progress import Progress, TaskID
 
+    from gzinertia.audit.config import AuditConfig
     from gzinertia.audit.findings import AuditResult, Severity
+    from gzinertia.audit.projects import ProjectRun
     from gzinertia.limits import ReadLimits
 
 __all__ = [
     "AUDIT_HELP",
     "PROGRESS_MIN_FILES",
     "audit",
-    "docs_base_uri",
     "exit_status",
 ]
 
@@ -55,150 +75,26 @@ Every report names the settings files that changed what was checked.
 @model_input_options
 # duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help=f"SDFormat, URDF or xacro files or folders (searched for "
-            f"{searched_patterns_text()}); - reads one SDFormat file from "
-            "standard input (reported as <stdin>, includes relative to the working directory)."
-        ),
-    ],
-    output_format: Annotated[
-        FormatChoice,
-        typer.Option(
-            "--format", help="Report format: table, text, json, sarif, junit or github."
-        ),
-    ] = "table",
-    fail_on: Annotated[
-        Optional[SeverityChoice],  # noqa: UP045
-        typer.Option(
-            "--fail-on",
-            help="Exit 1 when a finding is this severe or worse: error (default), warning, info.",
-        ),
-    ] = None,
-    select: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--select", help="Only these rules (codes or prefixes, e.g. GZI1,GZI204)."),
-    ] = None,
-    ignore: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--ignore", help="Leave these rules out (codes or prefixes)."),
-    ] = None,
-    tolerance: Annotated[
-        Optional[ToleranceChoice],  # noqa: UP045
-        typer.Option(
-            "--tolerance",
-            help="Inertia validity tolerance: gz (gz-math/libsdformat, default) or drake.",
-        ),
-    ] = None,
-    density: Annotated[
-        Optional[float],  # noqa: UP045
-        typer.Option(
-            "--density",
-            help="Fluid density in kg/m^3 for added-mass checks (default: water or air).",
-        ),
-    ] = None,
-    config: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option(
-            "--config",
-            help="Settings file (.gzinertia.toml, or a pyproject.toml with [tool.gzinertia]) for "
-            "every file, its relative paths relative to the working directory; no other "
-            "settings file is read. Default: for each audited file, the nearest one above it "
-            "(else above the working directory).",
-        ),
-    ] = None,
-    isolated: Annotated[
-        bool,
-        typer.Option(
-            "--isolated",
-            help="Read no settings file: the defaults and the command-line options only.",
-        ),
-    ] = False,
-    output: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
-    ] = None,
-    jobs: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--jobs",
-            "-j",
-            help="Worker processes for large runs (default: the CPUs available, at most 8; "
-            "1 to stay in one process; capped at the CPUs available and at 64).",
-        ),
-    ] = None,
-    cache_dir: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option(
-            "--cache-dir",
-            help="Where unchanged files' results are kept between runs (default: "
-            "$GZINERTIA_CACHE_DIR, else .gzinertia_cache in the working directory).",
-        ),
-    ] = None,
-    no_cache: Annotated[
-        bool,
-        typer.Option("--no-cache", help="Check every file, neither reading nor writing a cache."),
-    ] = False,
-    docs_url: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            "--docs-url",
-            help="Base URL of the docs/ folder's parent (e.g. https://github.com/OWNER/gzinertia/"
-            "blob/TAG/) for the SARIF rules' helpUri: docs/rules/CODE.md under it. Default: "
-            "$GZINERTIA_DOCS_URL, else the docs next to the installed code when present.",
-        ),
-    ] = None,
-    max_links: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--max-links",
-            help="Most links one file may hold, included models counted (default: "
-            "$GZINERTIA_MAX_LINKS, else 500000); a file with more is an error.",
-        ),
-    ] = None,
-    max_included_models: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--max-included-models",
-            help="Most <include>s one file may pull in, at any depth (default: "
-            "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.",
-        ),
-    ] = None,
-    exclude: Annotated[
-        Optional[list[str]],  # noqa: UP045
-        typer.Option(
-            "--exclude",
-            help="Leave out files and folders matching these globs (repeatable or comma-"
-            "separated; ruff's semantics: a name matches at any depth, a path with / from the "
-            "working directory). Replaces the settings' exclude and the default (hidden "
-            "folders).",
-        ),
-    ] = None,
-    extend_exclude: Annotated[
-        Optional[list[str]],  # noqa: UP045
-        typer.Option(
-            "--extend-exclude",
-            help="Like --exclude, but added to the settings' exclude and the default.",
-        ),
-    ] = None,
-    force_exclude: Annotated[
-        bool,
-        typer.Option(
-            "--force-exclude",
-            help="Leave out matching files named on the command line too (as ruff; e.g. for "
-            "pre-commit, which names each file).",
-        ),
-    ] = False,
-    fix: Annotated[
-        bool,
-        typer.Option(
-            "--fix",
-            help="First apply the safe fixes (each rule's page says which are safe: GZI103 and "
-            "GZI104 by the nearest valid inertia when no principal moment moves by more than "
-            "0.1 %), in place and atomically; then audit.",
-        ),
-    ] = False,
+    paths: PathsArgument,
+    output_format: OutputFormatFlag = "table",
+    fail_on: FailOnFlag = None,
+    select: SelectFlag = None,
+    ignore: IgnoreFlag = None,
+    tolerance: ToleranceFlag = None,
+    density: DensityFlag = None,
+    config: ConfigFlag = None,
+    isolated: IsolatedFlag = False,
+    output: OutputFlag = None,
+    jobs: JobsFlag = None,
+    cache_dir: CacheDirFlag = None,
+    no_cache: NoCacheFlag = False,
+    docs_url: DocsUrlFlag = None,
+    max_links: MaxLinksFlag = None,
+    max_included_models: MaxIncludedModelsFlag = None,
+    exclude: ExcludeFlag = None,
+    extend_exclude: ExtendExcludeFlag = None,
+    force_exclude: ForceExcludeFlag = False,
+    fix: FixFlag = False,
     *,
     source: ModelInput,
 ) -> None:
@@ -206,21 +102,52 @@ def audit(
     command's help, its rules' range taken from the registry)."""
     from functools import partial
 
-    from gzinertia import __version__
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import (
-        AuditConfig,
-        check_settings_choice,
-        load_config,
-        with_overrides,
-    )
-    from gzinertia.audit.formats import render, render_table
-    from gzinertia.audit.projects import audit_projects
-    from gzinertia.audit.runner import default_jobs
-    from gzinertia.errors import GzInertiaError
+    from gzinertia.audit.config import AuditConfig, check_settings_choice, load_config
 
     overrides = partial(
-        with_overrides,
+        _with_overrides, source, select=select, ignore=ignore, fail_on=fail_on,
+        density=density, tolerance=tolerance, exclude=exclude, extend_exclude=extend_exclude,
+        force_exclude=force_exclude,
+    )
+    # usage errors (bad codes, a bad --config) before any file is read
+    known = frozenset(RULE_INFOS)
+    check_settings_choice(config, isolated)
+    overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
+    jobs = _jobs(jobs)
+    limits = read_limits(max_links, max_included_models)
+    if output is not None:
+        _check_output(output)
+    if not no_cache and cache_dir is None:
+        from gzinertia.audit.cache import default_cache_dir
+
+        cache_dir = default_cache_dir()
+    if fix:
+        from gzinertia.cli.audit_fix import apply_safe_fixes
+
+        apply_safe_fixes(paths, config, known, overrides, isolated)
+    if "-" in paths:  # standard input is read in this process, never in a worker
+        jobs = 1
+    result, runs = _run(paths, config, isolated, overrides, jobs,
+                        None if no_cache else cache_dir, limits)
+    _show(result, output_format, output, docs_url)
+    # each file fails at its own project's fail-on (or --fail-on)
+    status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
+    if status:
+        raise typer.Exit(status)
+
+
+def _with_overrides(
+    source: ModelInput, config: "AuditConfig", *, select: str | None, ignore: str | None,
+    fail_on: str | None, density: float | None, tolerance: str | None,
+    exclude: list[str] | None, extend_exclude: list[str] | None, force_exclude: bool,
+) -> "AuditConfig":
+    """``config`` with the command line's settings over it
+    (:func:`gzinertia.audit.config.with_overrides`), the model input's among them."""
+    from gzinertia.audit.config import with_overrides
+
+    return with_overrides(
+        config,
         select=select,
         ignore=ignore,
         fail_on=fail_on,
@@ -234,32 +161,20 @@ def audit(
         extend_exclude=_globs(extend_exclude or []),
         force_exclude=force_exclude,
     )
-    # usage errors (bad codes, a bad --config) before any file is read
-    known = frozenset(RULE_INFOS)
-    check_settings_choice(config, isolated)
-    overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
-    if jobs is not None and jobs < 1:
-        raise GzInertiaError(f"--jobs must be at least 1, not {jobs}")
-    if jobs is not None:
-        from gzinertia.audit.runner import capped_jobs
 
-        jobs, jobs_note = capped_jobs(jobs)
-        if jobs_note:
-            typer.echo(f"gzinertia: note: {jobs_note}", err=True)
-    limits = _read_limits(max_links, max_included_models)
-    if output is not None:
-        _check_output(output)
-    if not no_cache and cache_dir is None:
-        from gzinertia.audit.cache import default_cache_dir
 
-        cache_dir = default_cache_dir()
-    if fix:
-        from gzinertia.cli.audit_fix import apply_safe_fixes
+def _run(
+    paths: list[str], config: Path | None, isolated: bool,
+    overrides: "Callable[[AuditConfig], AuditConfig]", jobs: int | None,
+    cache_dir: Path | None, limits: "ReadLimits",
+) -> "tuple[AuditResult, list[ProjectRun]]":
+    """The audit of ``paths`` (:func:`gzinertia.audit.projects.audit_projects`) with a progress
+    bar on a terminal, and why the cache kept nothing, when it did not, on stderr."""
+    from gzinertia.audit.catalogue import RULE_INFOS
+    from gzinertia.audit.projects import audit_projects
+    from gzinertia.audit.runner import default_jobs
 
-        apply_safe_fixes(paths, config, known, overrides, isolated)
     cache_notes: list[str] = []
-    if "-" in paths:  # standard input is read in this process, never in a worker
-        jobs = 1
     with _ProgressBar() as bar:
         result, runs = audit_projects(
             paths,
@@ -269,79 +184,50 @@ def audit(
             overrides=overrides,
             progress=bar.update,
             jobs=default_jobs() if jobs is None else jobs,
-            cache_dir=None if no_cache else cache_dir,
+            cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
         )
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
-    rules = RULE_INFOS
+    return result, runs
+
+
+def _jobs(jobs: int | None) -> int | None:
+    """``--jobs`` as the library takes it (:func:`gzinertia.arguments.worker_count`), its note
+    (capped to the machine) on stderr."""
+    count, note = worker_count(jobs)
+    if note:
+        typer.echo(f"gzinertia: note: {note}", err=True)
+    return count
+
+
+def _show(result: "AuditResult", output_format: str, output: Path | None,
+          docs_url: str | None) -> None:
+    """The report in ``output_format``: a rich table on a terminal (when there is something to
+    show), else the format's text on stdout or in ``output``."""
+    from gzinertia import __version__
+    from gzinertia.audit.catalogue import RULE_INFOS
+    from gzinertia.report.audit import render, render_table
+
     clean = not result.findings and all(s.status == "ok" for s in result.files)
     if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
         from rich.console import Console
 
-        render_table(result, Console(), rules)
+        render_table(result, Console(), RULE_INFOS)
+        return
+    project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
+    text = render(result, output_format, RULE_INFOS, __version__, project_uri=project_uri)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
     else:
-        project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
-        text = render(result, output_format, rules, __version__, project_uri=project_uri)
-        if output is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            _write(output, text)
-    # each file fails at its own project's fail-on (or --fail-on)
-    status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
-    if status:
-        raise typer.Exit(status)
-
-
-def docs_base_uri(option: str | None) -> str | None:
-    """The absolute URI under which ``docs/rules/CODE.md`` pages are served (ends in ``/``):
-    ``--docs-url``, else ``$GZINERTIA_DOCS_URL``, else the ``file://`` URI of the source tree
-    when the docs sit next to the code (a checkout), else ``None`` (no ``helpUri``)."""
-    from urllib.parse import urlsplit
-
-    from gzinertia.errors import GzInertiaError
-
-    given = option or os.environ.get("GZINERTIA_DOCS_URL") or None
-    if given is not None:
-        parts = urlsplit(given)
-        if not parts.scheme or (parts.scheme != "file" and not parts.netloc):
-            where = "--docs-url" if option else "GZINERTIA_DOCS_URL"
-            raise GzInertiaError(f"{where} must be an absolute URL like https://..., not {given!r}")
-        return given if given.endswith("/") else given + "/"
-    import gzinertia
-
-    # a checkout (or editable install): the package next to its pyproject.toml and rule pages;
-    # an installed package has no docs (site-packages/docs may belong to anything)
-    tree = Path(gzinertia.__file__).resolve().parents[1]
-    if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
-        return tree.as_uri() + "/"
-    return None
+        _write(output, text)
 
 
 def _globs(values: list[str]) -> list[str]:
     """``--exclude`` values: each repeatable, and comma-separated as ruff takes them."""
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _read_limits(max_links: int | None, max_included_models: int | None) -> "ReadLimits":
-    """The environment's read limits with ``--max-links`` / ``--max-included-models`` applied."""
-    from dataclasses import replace
-
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.limits import ReadLimits
-
-    limits = ReadLimits.from_environment()
-    for option, value, name in (
-        ("--max-links", max_links, "max_links"),
-        ("--max-included-models", max_included_models, "max_included_models"),
-    ):
-        if value is not None:
-            if value < 1:
-                raise GzInertiaError(f"{option} must be at least 1, not {value}")
-            limits = replace(limits, **{name: value})
-    return limits
 
 
 def exit_status(result: "AuditResult", fail_on: "Severity") -> int:

@@ -24,44 +24,57 @@ if TYPE_CHECKING:
 __all__ = ["convert"]
 
 
+HydroToSdfFlag = Annotated[
+    bool, typer.Option("--hydro-to-sdf", help="Plugin <iDotJ> terms -> <fluid_added_mass>.")
+]
+
+SdfToHydroFlag = Annotated[
+    bool, typer.Option("--sdf-to-hydro", help="<fluid_added_mass> -> plugin <iDotJ> terms.")
+]
+
+SignFlag = Annotated[
+    SignChoice,
+    typer.Option(
+        help="Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical "
+        "(A = D), or auto (from the diagonal; --hydro-to-sdf only)."
+    ),
+]
+
+RemovePluginTermsFlag = Annotated[
+    bool,
+    typer.Option(
+        "--remove-plugin-terms",
+        help="Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.",
+    ),
+]
+
+ForceFlag = Annotated[
+    bool, typer.Option(help="Replace an existing <fluid_added_mass>.")
+]
+
+UpgradeVersionFlag = Annotated[
+    bool,
+    typer.Option(
+        "--upgrade-version/--keep-version",
+        help="--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older "
+        "files whose content means the same under 1.10, refuse the others; --keep-version "
+        "keeps the old version (the audit then reports GZI201).",
+    ),
+]
+
+
 # duplicates: typer option declarations, alike by shape only
 @app.command()
 @write_mode_options
 @model_input_options
 def convert(
     file: EditedFileArgument,
-    hydro_to_sdf: Annotated[
-        bool, typer.Option("--hydro-to-sdf", help="Plugin <iDotJ> terms -> <fluid_added_mass>.")
-    ] = False,
-    sdf_to_hydro: Annotated[
-        bool, typer.Option("--sdf-to-hydro", help="<fluid_added_mass> -> plugin <iDotJ> terms.")
-    ] = False,
-    sign: Annotated[
-        SignChoice,
-        typer.Option(
-            help="Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical "
-            "(A = D), or auto (from the diagonal; --hydro-to-sdf only)."
-        ),
-    ] = "auto",
-    remove_plugin_terms: Annotated[
-        bool,
-        typer.Option(
-            "--remove-plugin-terms",
-            help="Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.",
-        ),
-    ] = False,
-    force: Annotated[
-        bool, typer.Option(help="Replace an existing <fluid_added_mass>.")
-    ] = False,
-    upgrade_version: Annotated[
-        bool,
-        typer.Option(
-            "--upgrade-version/--keep-version",
-            help="--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older "
-            "files whose content means the same under 1.10, refuse the others; --keep-version "
-            "keeps the old version (the audit then reports GZI201).",
-        ),
-    ] = True,
+    hydro_to_sdf: HydroToSdfFlag = False,
+    sdf_to_hydro: SdfToHydroFlag = False,
+    sign: SignFlag = "auto",
+    remove_plugin_terms: RemovePluginTermsFlag = False,
+    force: ForceFlag = False,
+    upgrade_version: UpgradeVersionFlag = True,
     link: LinkOption = None,
     *,
     mode: WriteMode,

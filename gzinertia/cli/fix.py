@@ -33,95 +33,116 @@ if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
 
 
+FileFlag = Annotated[
+    list[Path],
+    typer.Argument(
+        help="SDFormat model or world files, or URDF/xacro files, to repair; - reads one "
+        "from standard input and "
+        "writes the repaired file to standard output (or -o OUT; --check and --diff as for "
+        "a file)."
+    ),
+]
+
+SelectFlag = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--select",
+        help="Repair only these codes (codes or prefixes, e.g. GZI104); default: every "
+        "code the method repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: "
+        "GZI101 and GZI102 with --density/--mass, GZI103, GZI104, GZI105, GZI107 with "
+        "--move-com).",
+    ),
+]
+
+MethodFlag = Annotated[
+    FixMethodChoice,
+    typer.Option(
+        "--method",
+        help="nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, "
+        "near misses); geometry: the uniform solid of the collisions with the declared "
+        "mass (as libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's "
+        "balanceinertia (all moments to their mean).",
+    ),
+]
+
+AllLinksFlag = Annotated[
+    bool,
+    typer.Option(
+        "--all-links",
+        help="Repair every selected link, not only those with findings (as Drake's "
+        "fix_inertia recomputes every link).",
+    ),
+]
+
+GeometryFlag = Annotated[
+    ShapeSourceChoice, typer.Option(
+        "--geometry",
+        help="Geometry for --method geometry: collision (default) or visual (visuals "
+        "posed relative_to any frame are placed as libsdformat resolves them).",
+    )
+]
+
+MoveComFlag = Annotated[
+    bool,
+    typer.Option(
+        "--move-com",
+        help="--method geometry: move <inertial><pose> to the geometry's centroid "
+        "(default: keep it and report how far off it is).",
+    ),
+]
+
+DensityFlag = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option(
+        "--density",
+        help="Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density "
+        "x geometry volume (kg/m^3).",
+    ),
+]
+
+MassFlag = Annotated[
+    Optional[float],  # noqa: UP045
+    typer.Option(
+        "--mass", help="Links with no <inertial> (GZI102) or no positive mass (GZI101): "
+        "this mass (kg)."
+    ),
+]
+
+ToleranceFlag = Annotated[
+    ToleranceChoice,
+    typer.Option(
+        "--tolerance",
+        help="Which links are invalid: gz (gz-math/libsdformat, default) or drake. The "
+        "repair satisfies both.",
+    ),
+]
+
+JsonReportFlag = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="Print what changed per link as JSON on stdout (one object per FILE, a list); "
+        "the text report still goes to stderr.",
+    ),
+]
+
+
 # duplicates: typer option declarations, alike by shape only
 @app.command()
 @hull_option
 @model_input_options
 def fix(
-    file: Annotated[
-        list[Path],
-        typer.Argument(
-            help="SDFormat model or world files, or URDF/xacro files, to repair; - reads one "
-            "from standard input and "
-            "writes the repaired file to standard output (or -o OUT; --check and --diff as for "
-            "a file)."
-        ),
-    ],
+    file: FileFlag,
     link: LinkOption = None,
-    select: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            "--select",
-            help="Repair only these codes (codes or prefixes, e.g. GZI104); default: every "
-            "code the method repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: "
-            "GZI101 and GZI102 with --density/--mass, GZI103, GZI104, GZI105, GZI107 with "
-            "--move-com).",
-        ),
-    ] = None,
-    method: Annotated[
-        FixMethodChoice,
-        typer.Option(
-            "--method",
-            help="nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, "
-            "near misses); geometry: the uniform solid of the collisions with the declared "
-            "mass (as libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's "
-            "balanceinertia (all moments to their mean).",
-        ),
-    ] = "nearest",
-    all_links: Annotated[
-        bool,
-        typer.Option(
-            "--all-links",
-            help="Repair every selected link, not only those with findings (as Drake's "
-            "fix_inertia recomputes every link).",
-        ),
-    ] = False,
-    geometry: Annotated[
-        ShapeSourceChoice, typer.Option(
-            "--geometry",
-            help="Geometry for --method geometry: collision (default) or visual (visuals "
-            "posed relative_to any frame are placed as libsdformat resolves them).",
-        )
-    ] = "collision",
-    move_com: Annotated[
-        bool,
-        typer.Option(
-            "--move-com",
-            help="--method geometry: move <inertial><pose> to the geometry's centroid "
-            "(default: keep it and report how far off it is).",
-        ),
-    ] = False,
-    density: Annotated[
-        Optional[float],  # noqa: UP045
-        typer.Option(
-            "--density",
-            help="Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density "
-            "x geometry volume (kg/m^3).",
-        ),
-    ] = None,
-    mass: Annotated[
-        Optional[float],  # noqa: UP045
-        typer.Option(
-            "--mass", help="Links with no <inertial> (GZI102) or no positive mass (GZI101): "
-            "this mass (kg)."
-        ),
-    ] = None,
-    tolerance: Annotated[
-        ToleranceChoice,
-        typer.Option(
-            "--tolerance",
-            help="Which links are invalid: gz (gz-math/libsdformat, default) or drake. The "
-            "repair satisfies both.",
-        ),
-    ] = "gz",
-    json_report: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help="Print what changed per link as JSON on stdout (one object per FILE, a list); "
-            "the text report still goes to stderr.",
-        ),
-    ] = False,
+    select: SelectFlag = None,
+    method: MethodFlag = "nearest",
+    all_links: AllLinksFlag = False,
+    geometry: GeometryFlag = "collision",
+    move_com: MoveComFlag = False,
+    density: DensityFlag = None,
+    mass: MassFlag = None,
+    tolerance: ToleranceFlag = "gz",
+    json_report: JsonReportFlag = False,
     output: OutputOption = None,
     in_place: InPlaceOption = False,
     check: CheckOption = False,

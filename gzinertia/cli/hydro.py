@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from gzinertia.arguments import fluid_density
 from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
     app,
     deliver_edit,
-    fluid_density,
 )
 from gzinertia.cli.options import (
     EditedFileArgument,
@@ -55,45 +55,58 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
     return EllipsoidFluidCoefficients(*values)
 
 
+FitFlag = Annotated[
+    FitChoice,
+    typer.Option(
+        help="Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's "
+        "drag along each axis), volume or inertia (MuJoCo's drag law on another ellipsoid)."
+    ),
+]
+
+ViscosityFlag = Annotated[
+    float, typer.Option(help="Dynamic viscosity in Pa·s (MuJoCo's viscosity).")
+]
+
+CoefsFlag = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(help="MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus."),
+]
+
+CouplingsFlag = Annotated[
+    bool, typer.Option(help="Also write cross terms from an offset ellipsoid centre.")
+]
+
+CrossTermsFlag = Annotated[
+    bool,
+    typer.Option(
+        help="Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag "
+        "over all directions: smaller error for combined motion (implies --couplings)."
+    ),
+]
+
+ForceFlag = Annotated[
+    bool,
+    typer.Option(
+        help="Replace damping terms the link's plugin already has (they may be identified "
+        "values, better than this estimate; values more than 2x apart are reported)."
+    ),
+]
+
+
 @app.command()
 @write_mode_options
 @model_input_options
 def hydro(
     file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
-    fit: Annotated[
-        FitChoice,
-        typer.Option(
-            help="Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's "
-            "drag along each axis), volume or inertia (MuJoCo's drag law on another ellipsoid)."
-        ),
-    ] = HYDRO_DEFAULT_FIT,
+    fit: FitFlag = HYDRO_DEFAULT_FIT,
     density: DensityOption = None,
     fluid: FluidOption = None,
-    viscosity: Annotated[
-        float, typer.Option(help="Dynamic viscosity in Pa·s (MuJoCo's viscosity).")
-    ] = WATER_VISCOSITY,
-    coefs: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(help="MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus."),
-    ] = None,
-    couplings: Annotated[
-        bool, typer.Option(help="Also write cross terms from an offset ellipsoid centre.")
-    ] = False,
-    cross_terms: Annotated[
-        bool,
-        typer.Option(
-            help="Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag "
-            "over all directions: smaller error for combined motion (implies --couplings)."
-        ),
-    ] = False,
-    force: Annotated[
-        bool,
-        typer.Option(
-            help="Replace damping terms the link's plugin already has (they may be identified "
-            "values, better than this estimate; values more than 2x apart are reported)."
-        ),
-    ] = False,
+    viscosity: ViscosityFlag = WATER_VISCOSITY,
+    coefs: CoefsFlag = None,
+    couplings: CouplingsFlag = False,
+    cross_terms: CrossTermsFlag = False,
+    force: ForceFlag = False,
     *,
     mode: WriteMode,
     source: ModelInput,

@@ -59,13 +59,13 @@ def hydrostatics(
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
     from gzinertia.api import document_hydrostatics
-    from gzinertia.audit.formats import json_safe
     from gzinertia.report.hydrostatics import (
         flotation_summary,
         fluid_summary,
         model_summary,
         render_text,
     )
+    from gzinertia.report.json_text import json_safe
 
     file, doc, root = load_model(file, source)
     result = document_hydrostatics(

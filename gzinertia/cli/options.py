@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar, ca
 
 import typer
 
+from gzinertia.physics.fluids import FluidName
+
 if TYPE_CHECKING:
     from gzinertia.edit.output import WriteMode
     from gzinertia.model_input import ModelInput
@@ -76,8 +78,8 @@ __all__ = [
 #: Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
 #: ``--semi-axes`` chooses).
 FitChoice = Literal["volume", "mujoco", "inertia"]
-#: Named fluids (:data:`gzinertia.physics.fluids.FLUID_DENSITIES`).
-FluidChoice = Literal["freshwater", "seawater", "air"]
+#: Named fluids (the names of :data:`gzinertia.physics.fluids.FLUID_DENSITIES`).
+FluidChoice = FluidName
 #: 6x6 orderings (:data:`gzinertia.physics.spatial.ORDERINGS`).
 OrderingChoice = Literal["angular-first", "linear-first"]
 #: Signs of the Hydrodynamics plugin's ``<iDotJ>`` values (:data:`gzinertia.edit.convert.SIGNS`).
@@ -86,7 +88,7 @@ SignChoice = Literal["fossen", "physical", "auto"]
 AxesChoice = Literal["link", "inertial"]
 #: SDFormat readers: gzinertia's own, or libsdformat's Python module.
 ParserChoice = Literal["gzinertia", "sdformat"]
-#: Audit report formats (:data:`gzinertia.audit.formats.FORMATS`).
+#: Audit report formats (:data:`gzinertia.report.audit.FORMATS`).
 FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github"]
 #: Finding severities (:data:`gzinertia.audit.findings.Severity`).
 SeverityChoice = Literal["error", "warning", "info"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -23,28 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["MAX_ROWS", "plot"]
 
 MAX_ROWS = 8
-
-
-def _ellipsoid_scale(text: str) -> float | None:
-    """``--ellipsoid-scale``: ``None`` for auto, else a positive finite factor (a
-    :class:`GzInertiaError` otherwise: one line, exit status 2)."""
-    from gzinertia.numbers import NumberError, read_number
-
-    if text.strip().lower() == "auto":
-        return None
-    try:
-        value = read_number(text.strip())
-    except NumberError as exc:
-        value = math.nan
-        why = str(exc)
-    else:
-        why = ""
-    if not (math.isfinite(value) and value > 0.0):
-        raise GzInertiaError(
-            f"--ellipsoid-scale must be auto or a positive factor, not {text!r}"
-            + (f" ({why})" if why else "")
-        )
-    return value
 
 
 def _title(link: LinkRecord) -> str:
@@ -92,12 +69,13 @@ def plot(
     With --link, one row of views per link in its own frame; without, the whole model in the
     world frame.
     """
+    from gzinertia import arguments
     from gzinertia.physics.rotation import Pose
     from gzinertia.report.plot import link_drawing, render, scale_inertia_ellipsoids
     from gzinertia.selection import select_links
 
     method = fit
-    scale = _ellipsoid_scale(ellipsoid_scale)
+    scale = arguments.ellipsoid_scale(ellipsoid_scale)
     file, doc, root = load_model(file, source)
     links = select_links(doc.links, link, str(file))
     if not links:

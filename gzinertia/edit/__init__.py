@@ -1,8 +1,59 @@
-"""Editing users' SDF files: the editing commands (:mod:`~gzinertia.edit.addmass`,
-:mod:`~gzinertia.edit.shift`, :mod:`~gzinertia.edit.convert`, :mod:`~gzinertia.edit.hydro`),
-the minimal-diff writer they share (:mod:`~gzinertia.edit.editor`, :mod:`~gzinertia.edit.spans`,
-:mod:`~gzinertia.edit.links`), the read-back check (:mod:`~gzinertia.edit.verify`) and the safe
-delivery of the result (:mod:`~gzinertia.edit.output`, :mod:`~gzinertia.edit.safe_write`).
+"""Editing users' model files. The package is also the library's edit entry point:
+``gzinertia.edit(path_or_doc)`` opens a file for editing as a
+:class:`~gzinertia.edit.model_file.ModelFile` (``set_added_mass``, ``set_inertia``), each
+change returning an :class:`~gzinertia.edit.edit_result.Edit`.
+
+Inside: the editing commands (:mod:`~gzinertia.edit.addmass`, :mod:`~gzinertia.edit.shift`,
+:mod:`~gzinertia.edit.convert`, :mod:`~gzinertia.edit.hydro`, :mod:`~gzinertia.edit.fix`), the
+format backends (:mod:`~gzinertia.edit.model_file`, :mod:`~gzinertia.edit.sdf_file`,
+:mod:`~gzinertia.edit.urdf_file`), the minimal-diff writer they share
+(:mod:`~gzinertia.edit.editor`, :mod:`~gzinertia.edit.spans`, :mod:`~gzinertia.edit.links`), the
+read-back check (:mod:`~gzinertia.edit.verify`), the result (:mod:`~gzinertia.edit.edit_result`)
+and the safe delivery of it (:mod:`~gzinertia.edit.output`, :mod:`~gzinertia.edit.safe_write`).
 """
 
-__all__: list[str] = []
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gzinertia.edit.model_file import ModelFile
+    from gzinertia.records import SdfDocument
+
+__all__ = ["open_edit"]
+
+
+def open_edit(
+    source: str | Path | SdfDocument, *, model_paths: Sequence[str | Path] = ()
+) -> ModelFile:
+    """``source`` open for editing: a path, or a document :func:`gzinertia.read` returned (its
+    file is read again; the edit starts from the bytes as they are now). SDFormat, URDF or
+    xacro by suffix (:func:`gzinertia.edit.model_file.open_model_file`); ``model_paths``: the
+    SDFormat model paths, or the package paths of a URDF/xacro file. Called as
+    ``gzinertia.edit(source)``."""
+    from gzinertia.edit.model_file import open_model_file
+    from gzinertia.errors import GzInertiaError
+    from gzinertia.records import SdfDocument
+    from gzinertia.sdf.stdin import STDIN_NAME
+
+    path = Path(source.path) if isinstance(source, SdfDocument) else Path(source)
+    if str(path) == STDIN_NAME:
+        raise GzInertiaError(f"{STDIN_NAME}: a document read from standard input has no file to "
+                             "edit: write it to a file first")
+    return open_model_file(path, model_paths)
+
+
+class _EditPackage(types.ModuleType):
+    """This package, callable: ``gzinertia.edit(source)`` is :func:`open_edit`."""
+
+    def __call__(
+        self, source: str | Path | SdfDocument, *, model_paths: Sequence[str | Path] = ()
+    ) -> ModelFile:
+        return open_edit(source, model_paths=model_paths)
+
+
+sys.modules[__name__].__class__ = _EditPackage

@@ -12,18 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import (
-    AddMassResult,
-    WritePolicy,
-    _editable_links,
-    admit_link,
-    overlap_reason,
-    write_link_added_mass,
-)
+from gzinertia.edit.addmass import AddMassResult, _editable_links
 from gzinertia.edit.links import (
     ascii_comment,
 )
 from gzinertia.edit.overlap_guard import OverlapGuard
+from gzinertia.edit.sdf_added_mass import (
+    WritePolicy,
+    admit_link,
+    overlap_reason,
+    write_link_added_mass,
+)
 from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError

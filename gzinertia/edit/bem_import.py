@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.numbers import (
     DECIMAL,
@@ -39,7 +40,6 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 
 if TYPE_CHECKING:
-    from gzinertia.edit.addmass import AddMassResult
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 #: Largest dataset file read (bytes).
@@ -53,6 +53,16 @@ DATASET_VARIABLES = (
     "rotation_center",
 )
 RIGID_BODY_DOFS = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ImportedLink(ValueRecord):
+    """The outcome of an import: the link it belongs to (its scoped name; the pattern given
+    when no link was written) and the result moved to ``A_BBo_B``, about the link origin Bo in
+    link axes B."""
+
+    name: str
+    A_BBo_B: AddedMass
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -432,9 +442,9 @@ def add_mass_from(
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
     data: bytes | None = None,
-) -> tuple[bytes, bytes, str, AddedMass, list[str]]:
+) -> Edit[ImportedLink]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
-    memory): ``(old bytes, new bytes, link name, A_BBo_B, notes)``.
+    memory): the :class:`Edit` with the link's :class:`ImportedLink` and the notes.
 
     The comment also records the link's displacing geometry the result is taken to describe
     (``geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them) with its
@@ -465,7 +475,7 @@ def add_mass_from(
     if said:
         notes.append(said)
     new = edit.finish({link.name: A_BBo_B})
-    return edit.old, new, link.name, A_BBo_B, notes
+    return Edit(path, edit.old, new, (ImportedLink(link.name, A_BBo_B),), notes=tuple(notes))
 
 
 def add_mass_from_urdf(
@@ -482,12 +492,13 @@ def add_mass_from_urdf(
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
     xacro_args: Mapping[str, str] | None = None,
     xacro_policy: XacroPolicy | None = None,
-) -> tuple[AddMassResult, str, AddedMass]:
+) -> Edit[ImportedLink]:
     """:func:`add_mass_from` for a URDF/xacro file: the imported matrix, moved to the link
     origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics block
     (:func:`gzinertia.urdf.addmass.add_matrix_urdf`) with the import's provenance comment inside
-    it (geometry and dataset digests: GZI212 watches the link as Gazebo builds it). Returns
-    ``(result, link name, A_BBo_B)``."""
+    it (geometry and dataset digests: GZI212 watches the link as Gazebo builds it). The
+    :class:`Edit`'s one :class:`ImportedLink` names the link written (the pattern when none
+    was: a xacro link made by a macro, whose block is in the warnings to paste)."""
     from gzinertia.urdf.addmass import add_matrix_urdf
 
     if pattern is None:
@@ -505,4 +516,5 @@ def add_mass_from_urdf(
         xacro_args=xacro_args, xacro_policy=xacro_policy,
     )
     name = written[0][0].name if written else pattern
-    return edit, name, A_BBo_B
+    return Edit(edit.path, edit.old, edit.new, (ImportedLink(name, A_BBo_B),), edit.skipped,
+                edit.warnings, edit.notes)

@@ -20,6 +20,7 @@ from typing import Literal
 
 import numpy as np
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import (
     ascii_comment,
     format_value,
@@ -98,17 +99,8 @@ class ConvertedLink(ValueRecord):
     asymmetry: float
 
 
-# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True, repr=False, eq=False)
-class ConvertResult(ValueRecord):
-    """The file's old and new bytes, the converted links, warnings and notes."""
-
-    path: Path
-    old: bytes
-    new: bytes
-    links: tuple[ConvertedLink, ...]
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...] = ()
+#: What ``convert`` made: per link, what was moved between the plugin and the SDF element.
+ConvertResult = Edit[ConvertedLink]
 
 
 def _selected(links: Sequence[LinkRecord], pattern: str | None) -> list[LinkRecord]:
@@ -210,7 +202,8 @@ def hydro_to_sdf(
         if said:
             (notes if upgrade_version else warnings).append(said)
     new = edit.finish(written)
-    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings), tuple(notes))
+    return ConvertResult(path, edit.old, new, tuple(converted), warnings=tuple(warnings),
+                         notes=tuple(notes))
 
 
 def sdf_to_hydro(
@@ -268,4 +261,4 @@ def sdf_to_hydro(
         converted.append(ConvertedLink(link, plugin, sign, A_BBo_B, 0.0))
         written[link.name] = None
     new = edit.finish(written)
-    return ConvertResult(path, edit.old, new, tuple(converted), tuple(warnings))
+    return ConvertResult(path, edit.old, new, tuple(converted), warnings=tuple(warnings))

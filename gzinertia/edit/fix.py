@@ -17,407 +17,62 @@ valid inertia is implausible for the geometry: GZI105) is withdrawn and reported
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 from lxml import etree
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
+
+# The settings and the per-link record, imported from here by callers too (re-exported).
+from gzinertia.edit.fix_options import FIXABLE, INERTIA_DEFAULT, INERTIA_INDEX, INERTIA_TAGS
+from gzinertia.edit.fix_options import METHODS as METHODS
+from gzinertia.edit.fix_options import SAFE_RELATIVE_CHANGE as SAFE_RELATIVE_CHANGE
+from gzinertia.edit.fix_options import SHAPE_SOURCES as SHAPE_SOURCES
+from gzinertia.edit.fix_options import FixOptions as FixOptions
+from gzinertia.edit.fix_options import LinkFix as LinkFix
+from gzinertia.edit.fix_plan import (
+    RepairPlan,
+    fix_findings,
+    format_value,
+    inertia_attributes,
+    plan_repair,
+    visual_shapes,
+)
 from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
-from gzinertia.options import option
-from gzinertia.physics.gz_math_inertia import gz_is_valid
-from gzinertia.physics.inertia_repair import (
-    InertiaRepair,
-    RepairError,
-    balanced_inertia,
-    geometry_inertia_change,
-    moments_margin,
-    nearest_valid_inertia,
-    solid_inertia,
-    validity_margin,
-)
-from gzinertia.physics.rotation import Mat3, Vec3
-from gzinertia.record_base import ValueRecord
-from gzinertia.records import Collision, LinkRecord, SdfDocument
+from gzinertia.physics.inertia_repair import RepairError
+from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import child, children
 from gzinertia.selection import select_links
 
-Method = Literal["nearest", "geometry", "balance"]
-METHODS: tuple[Method, ...] = ("nearest", "geometry", "balance")
-#: Which of a link's geometry ``--method geometry`` uses.
-ShapeSource = Literal["collision", "visual"]
-SHAPE_SOURCES: tuple[ShapeSource, ...] = ("collision", "visual")
+__all__ = ["FixResult", "check_pose_editable", "fix", "plan_reads_back", "write_plan"]
 
-#: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)
-#: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``;
-#: GZI109 (URDF-style ``<inertia ixx=".."/>`` attributes, which SDFormat ignores) is repaired
-#: by writing those values as child elements (``geometry``: the solid's values instead).
-FIXABLE: dict[Method, tuple[str, ...]] = {
-    "nearest": ("GZI103", "GZI104", "GZI109"),
-    "balance": ("GZI104", "GZI109"),
-    "geometry": ("GZI101", "GZI102", "GZI103", "GZI104", "GZI105", "GZI107", "GZI109"),
-}
+#: What a repair made: per repaired link its :class:`LinkFix` (``links``, also ``fixed``);
+#: ``pending``: repairs that could not be written into a xacro (where to write which value;
+#: the command then exits 1).
+FixResult = Edit[LinkFix]
 
-#: ``audit --fix`` applies a nearest-valid repair only when no principal moment moves by more
-#: than this fraction of the largest one: round-off and near misses (values written with a few
-#: significant digits). Larger changes mean the inertia is wrong, not rounded: a judgement.
-SAFE_RELATIVE_CHANGE = 1e-3
-
-INERTIA_TAGS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-_INDEX = {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1), "iyz": (1, 2), "izz": (2, 2)}
-_DEFAULT = {"ixx": 1.0, "iyy": 1.0, "izz": 1.0, "ixy": 0.0, "ixz": 0.0, "iyz": 0.0}
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class FixOptions(ValueRecord):
-    """What the user asked for (see ``gzinertia fix --help``)."""
-
-    method: Method = "nearest"
-    pattern: str | None = None
-    select: tuple[str, ...] = ()
-    all_links: bool = False
-    #: Which of the link's geometries stands for the body: its collisions or its visuals.
-    geometry: ShapeSource = "collision"
-    move_com: bool = False
-    density: float | None = None
-    mass: float | None = None
-    tolerance: Literal["gz", "drake"] = "gz"
-    #: Only repairs within :data:`SAFE_RELATIVE_CHANGE` (``audit --fix``).
-    safe_only: bool = False
-
-    def codes(self) -> tuple[str, ...]:
-        """The codes this run repairs: ``select`` (codes or prefixes) among the method's."""
-        own = FIXABLE[self.method]
-        if not self.select:
-            return own
-        return tuple(c for c in own if any(c.startswith(s) for s in self.select))
-
-    def validate(self) -> None:
-        """Refuses settings that do not go together (:class:`FixOptionsError`, spelled as the
-        caller's interface spells them: :func:`gzinertia.options.option`): an unknown method,
-        geometry or tolerance; both a density and a mass, or either not a positive number;
-        the geometry method's settings with another method; a selection of codes the method
-        does not repair."""
-        choices = ((self.method, "method", METHODS), (self.geometry, "geometry", SHAPE_SOURCES),
-                   (self.tolerance, "tolerance", ("gz", "drake")))
-        for value, key, allowed in choices:
-            if value not in allowed:
-                raise FixOptionsError(
-                    f"{option(key)} must be one of {', '.join(allowed)}, not {value!r}"
-                )
-        if self.density is not None and self.mass is not None:
-            raise FixOptionsError(f"give either {option('density')} or {option('mass')}, not both")
-        for number, key, unit in ((self.density, "density", "kg/m^3"), (self.mass, "mass", "kg")):
-            if number is not None and not (math.isfinite(number) and number > 0.0):
-                raise FixOptionsError(
-                    f"{option(key)} must be a positive number of {unit}, not {number!r}"
-                )
-        geometry_only = (self.density is not None or self.mass is not None or self.move_com
-                         or self.geometry != "collision")
-        if geometry_only and self.method != "geometry":
-            raise FixOptionsError(
-                f"{option('fix_geometry_only')} go with {option('method_geometry')}"
-            )
-        if not self.codes() and not self.all_links:
-            raise FixOptionsError(
-                f"{option('select')} {','.join(self.select)}: {option('method')} {self.method} "
-                f"repairs {', '.join(FIXABLE[self.method])} only"
-            )
-
-
-class FixOptionsError(GzInertiaError, ValueError):
-    """Settings of a repair that do not go together (:meth:`FixOptions.validate`)."""
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class LinkFix(ValueRecord):
-    """One repaired link: the inertia change (``repair``, in I axes), the mass, the centre of
-    mass before and after (``p_BoBcm_B``, m) and, for geometry, the geometry's centroid."""
-
-    link: str
-    codes: tuple[str, ...]
-    repair: InertiaRepair
-    mass_before: float
-    mass_after: float
-    p_before: Vec3
-    p_after: Vec3
-    centroid: Vec3 | None = None
-    inserted: bool = False
-    #: What the geometry method filled: ``"collisions"`` or ``"visuals"``.
-    shapes: str = "collisions"
-    #: Which geometry ``--method geometry`` could use for a link another method repaired:
-    #: ``"collision"``, ``"visual"`` (it has visuals only) or ``None`` (it has none).
-    geometry_available: ShapeSource | None = None
-    #: What the geometry pipeline did to the shapes (pieces united, repairs, a convex hull:
-    #: :attr:`gzinertia.physics.mesh_body.MeshBody.note`), ``None`` when nothing.
-    geometry_note: str | None = None
-
-    @property
-    def com_move(self) -> float:
-        """How far the centre of mass moved (m): ``|p_after - p_before|``."""
-        return float(np.linalg.norm(self.p_after - self.p_before))
-
-    @property
-    def com_offset(self) -> float | None:
-        """Distance from the written centre of mass to the geometry's centroid (m)."""
-        if self.centroid is None:
-            return None
-        return float(np.linalg.norm(self.centroid - self.p_after))
-
-
-# duplicates: the result dataclasses of the edits (path, old, new, ...) are alike by shape only
-@dataclass(frozen=True, repr=False, eq=False)
-class FixResult(ValueRecord):
-    """The file's old and new bytes, the repaired links, and the links skipped and why."""
-
-    path: Path
-    old: bytes
-    new: bytes
-    fixed: tuple[LinkFix, ...]
-    skipped: tuple[str, ...] = field(default_factory=tuple)
-    #: Repairs that could not be written (a xacro value that is not a literal number, a link
-    #: made by a macro): where to write which value. The command then exits 1.
-    pending: tuple[str, ...] = field(default_factory=tuple)
-
-
-def format_value(x: float) -> str:
-    """The shortest text that reads back as exactly ``x`` (``0`` for zeros)."""
-    if x == 0.0:
-        return "0"
-    text = repr(float(x))
-    return text[:-2] if text.endswith(".0") else text
-
-
-def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
-    """``I_target`` as it will be written: each entry rounded to the fewest of 10, 12, 14 or 16
-    significant digits (17, exact, as the last resort) that keep it as valid as the target,
-    i.e. ``min(λ_i, λ_i + λ_j - λ_k)`` at least half of ``min(target's, ε)`` (ε the repair's
-    margin, :func:`~gzinertia.physics.inertia_repair.validity_margin`) and that libsdformat's
-    own check (:func:`~gzinertia.physics.gz_math_inertia.gz_is_valid`) accepts: readable
-    numbers, and a read-back that Drake and libsdformat accept. Entries equal to the written
-    ones stay as written (a re-run changes nothing)."""
-    I_target = 0.5 * (I_target + I_target.T)
-    lam = np.linalg.eigvalsh(I_target)
-    target = moments_margin(lam)
-    need = 0.5 * min(target, validity_margin(lam))
-    same = I_target == I_old
-    if target > 0.0:
-        for digits in (10, 12, 14, 16):
-            rounded = np.array([[float(f"{x:.{digits}g}") for x in row] for row in I_target])
-            rounded = np.where(same, I_old, rounded)
-            if np.all(np.isfinite(rounded)) and moments_margin(
-                np.linalg.eigvalsh(rounded)
-            ) >= need and gz_is_valid(1.0, rounded):
-                return np.asarray(rounded, dtype=float)
-    return I_target
-
-
-def _findings(doc: SdfDocument, options: FixOptions) -> dict[str, set[str]]:
-    """Codes per link, every rule, as the audit reports them (with ``options.tolerance``)."""
-    from gzinertia.audit.config import AuditConfig
-    from gzinertia.audit.runner import check_document
-
-    config = AuditConfig(tolerance=options.tolerance)
-    found: dict[str, set[str]] = {}
-    for f in check_document(doc, config):
-        if f.link is not None:
-            found.setdefault(f.link, set()).add(f.code)
-    return found
-
-
-def visual_shapes(link: LinkRecord) -> tuple[Collision, ...]:
-    """The link's ``<visual>`` shapes posed in the link frame (read with its collisions:
-    :func:`gzinertia.sdf.visuals.link_visuals`, ``relative_to`` resolved as libsdformat does);
-    a :class:`RepairError` naming the first that cannot be read: an inertia computed with a
-    part of the body missing would be wrong."""
-    from gzinertia.sdf.visuals import link_visuals
-
-    visuals, skipped = link_visuals(link)
-    if skipped:
-        more = f" (and {skipped - 1} more)" if skipped > 1 else ""
-        raise RepairError(f"{link.unread_visuals[0]}{more}")
-    return tuple(visuals)
-
-
-def _solid(
-    link: LinkRecord, shapes: tuple[Collision, ...] | None = None
-) -> tuple[float, Vec3, Mat3, str | None]:
-    """``(V, p_BoBc_B, G_BBc_B, note)`` of the union of the link's collisions (or of
-    ``shapes``, its visuals), overlaps between shapes counted twice, as libsdformat and Drake
-    sum them (a mesh file's own closed pieces are united: :mod:`gzinertia.physics.mesh_body`);
-    the note says what the geometry pipeline did to a mesh (``None``: nothing). A link without
-    shapes is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too
-    large, a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
-    :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
-    written)."""
-    from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
-
-    what = "<collision>" if shapes is None else "<visual>"
-    shapes = link.collisions if shapes is None else shapes
-    if not shapes:
-        raise RepairError(f"it has no {what} to compute the inertia from")
-    solids = []
-    for c in shapes:
-        try:
-            solids.append(collision_solid(c))
-        except ShapeError as exc:
-            raise GzInertiaError(
-                f"{c.source}: link {link.name!r}: {what[1:-1]} {c.name!r}: {exc}; nothing written"
-            ) from None
-    try:
-        solid = combine_solids(solids)
-    except ShapeError:  # no volume between them, or their union's moment overflows
-        solid = None
-    if solid is None or not solid.volume > 0.0:
-        raise GzInertiaError(
-            f"{link.source}: link {link.name!r}: its {what[1:-1]}s enclose no finite volume; "
-            "nothing written"
-        )
-    return (solid.volume, np.asarray(solid.p_FoFc_F, float), np.asarray(solid.G_FFc_F, float),
-            solid.approximation)
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class _Plan(ValueRecord):
-    link: LinkRecord
-    fix: LinkFix
-    I_BBcm_I: Mat3
-    write_pose: bool
-    #: Rewrite the whole ``<inertia>`` element (GZI109: its values were attributes or absent).
-    replace_inertia: bool = False
-
-
-def inertia_attributes(link_elem: etree._Element) -> dict[str, float] | None:
-    """URDF-style ``<inertia ixx="..." .../>`` values (SDFormat reads none of them: GZI109),
-    or ``None`` when there are none or one is not a number."""
-    from gzinertia.numbers import c_double
-
-    inertial = child(link_elem, "inertial")
-    inertia = None if inertial is None else child(inertial, "inertia")
-    if inertia is None:
-        return None
-    values = {}
-    for tag in INERTIA_TAGS:
-        text = inertia.get(tag)
-        if text is not None:
-            value = c_double(text.strip())
-            if value is None or not math.isfinite(value):
-                return None
-            values[tag] = value
-    return values or None
-
-
-def _matrix_of(values: dict[str, float]) -> Mat3:
-    """The symmetric matrix of the six values (the spec's defaults for missing ones)."""
-    v = {**_DEFAULT, **values}
-    return np.array(
-        [[v["ixx"], v["ixy"], v["ixz"]], [v["ixy"], v["iyy"], v["iyz"]],
-         [v["ixz"], v["iyz"], v["izz"]]]
-    )
-
-
-def _plan(
-    link: LinkRecord,
-    codes: set[str],
-    options: FixOptions,
-    shapes: tuple[Collision, ...] | None = None,
-    attributes: dict[str, float] | None = None,
-) -> _Plan:
-    """What to write for one link (:class:`RepairError` saying why not)."""
-    inertial = link.inertial
-    p_before = np.asarray(inertial.p_BoBcm_B, dtype=float)
-    if inertial.auto:
-        raise RepairError('it has <inertial auto="true">: libsdformat computes it')
-    if inertial.inertia_defaulted:
-        if "GZI109" not in codes:
-            raise RepairError("its <inertia> has no child elements (GZI109): write them first")
-        if options.method != "geometry":
-            if attributes is None:
-                raise RepairError(
-                    "its <inertia> holds no values (GZI109): use --method geometry"
-                )
-            # what the author wrote, URDF-style, as the child elements SDFormat reads
-            written = _matrix_of(attributes)
-            repair = geometry_inertia_change(inertial.I_BBcm_I, written)
-            repair = replace(repair, method="transcribed")
-            fix = LinkFix(link.name, tuple(sorted(codes)), repair, inertial.mass, inertial.mass,
-                          p_before, p_before)
-            return _Plan(link, fix, written, False, replace_inertia=True)
-    if inertial.defaulted:
-        if options.method != "geometry":
-            raise RepairError("it has no <inertial> (GZI102): use --method geometry")
-        if options.density is None and options.mass is None:
-            raise RepairError("it has no <inertial> (GZI102): give --density or --mass")
-        V, centroid, G, note = _solid(link, shapes)
-        mass = options.mass if options.mass is not None else float(options.density or 0.0) * V
-        I_B = solid_inertia(mass, V, G)
-        repair = geometry_inertia_change(inertial.I_BBcm_I, I_B)
-        fix = LinkFix(
-            link.name, tuple(sorted(codes)), repair, inertial.mass, mass, p_before, centroid,
-            centroid, inserted=True, shapes="collisions" if shapes is None else "visuals",
-            geometry_note=note,
-        )
-        return _Plan(link, fix, written_inertia(I_B, np.full((3, 3), np.nan)), True)
-    mass = inertial.mass
-    R_BI = np.asarray(inertial.R_BI, dtype=float)
-    if options.method != "geometry":
-        repair = (nearest_valid_inertia if options.method == "nearest" else balanced_inertia)(
-            inertial.I_BBcm_I
-        )
-        available: ShapeSource | None = (
-            "collision" if link.collisions else "visual" if link.visuals else None
-        )
-        fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before,
-                      geometry_available=available)
-        return _Plan(link, fix, written_inertia(repair.I_after, inertial.I_BBcm_I), False)
-    V, centroid, G, note = _solid(link, shapes)
-    mass_before = mass
-    if not (math.isfinite(mass) and mass > 0.0):
-        if "GZI101" not in codes or (options.density is None and options.mass is None):
-            raise RepairError(
-                f"its <mass> is {mass!r}: a uniform solid needs a positive mass "
-                "(GZI101: give --density or --mass)"
-            )
-        mass = options.mass if options.mass is not None else float(options.density or 0.0) * V
-    I_B = solid_inertia(mass, V, G)
-    I_I = R_BI.T @ I_B @ R_BI
-    I_I = 0.5 * (I_I + I_I.T)
-    repair = geometry_inertia_change(inertial.I_BBcm_I, I_I)
-    p_after = centroid if options.move_com else p_before
-    fix = LinkFix(
-        link.name, tuple(sorted(codes)), repair, mass_before, mass, p_before, p_after, centroid,
-        shapes="collisions" if shapes is None else "visuals", geometry_note=note,
-    )
-    return _Plan(
-        link,
-        fix,
-        written_inertia(I_I, inertial.I_BBcm_I),
-        options.move_com,
-        replace_inertia=inertial.inertia_defaulted,
-    )
 
 
 def _old_value(elem: etree._Element | None, tag: str) -> float | None:
     from gzinertia.numbers import c_double
 
     if elem is None:
-        return _DEFAULT[tag]
+        return INERTIA_DEFAULT[tag]
     return c_double((elem.text or "").strip())
 
 
-def _write(editor: XmlEditor, plan: _Plan) -> None:
+def write_plan(editor: XmlEditor, plan: RepairPlan) -> None:
     """The plan's edits: changed ``<inertia>`` children, the pose's position, or a new
     ``<inertial>``."""
     link_elem = link_element(editor, plan.link)
     I = plan.I_BBcm_I
-    values = {tag: float(I[_INDEX[tag]]) for tag in INERTIA_TAGS}
+    values = {tag: float(I[INERTIA_INDEX[tag]]) for tag in INERTIA_TAGS}
     require_finite(editor, link_elem, "<inertia>", list(values.values()))
     require_finite(editor, link_elem, "<pose>", plan.fix.p_after.tolist())
     if plan.fix.inserted:
@@ -473,7 +128,7 @@ def _write(editor: XmlEditor, plan: _Plan) -> None:
             editor.set_text(poses[0], " ".join([*xyz, *rest]))
 
 
-def _changes_nothing(plan: _Plan) -> bool:
+def _changes_nothing(plan: RepairPlan) -> bool:
     """The plan writes the values the link already has."""
     fix, inertial = plan.fix, plan.link.inertial
     return (
@@ -484,7 +139,9 @@ def _changes_nothing(plan: _Plan) -> bool:
     )
 
 
-def _check_pose_editable(link_elem: etree._Element) -> None:
+def check_pose_editable(link_elem: etree._Element) -> None:
+    """Refuses (:class:`RepairError`) to move the centre of mass of a link whose
+    ``<inertial>`` has two ``<pose>`` elements or a ``relative_to`` on it."""
     inertial = child(link_elem, "inertial")
     poses = [] if inertial is None else children(inertial, "pose")
     if len(poses) > 1:
@@ -498,7 +155,23 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(a))) and float(np.max(np.abs(a - b))) <= 1e-14 * scale
 
 
-def _verify(path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str, _Plan]) -> None:
+def plan_reads_back(plan: RepairPlan, old: LinkRecord, new: LinkRecord) -> bool:
+    """Whether the link read back (``new``) holds what ``plan`` wrote over ``old``: same pose,
+    the mass, ``p_BoBcm_B`` and ``I_BBcm_I`` (about Bcm in I axes) meant, the inertial frame's
+    rotation kept (unless the plan inserted the whole ``<inertial>``)."""
+    ni = new.inertial
+    return (
+        np.array_equal(old.X_WB.matrix(), new.X_WB.matrix())
+        and ni.mass == plan.fix.mass_after
+        and _same(np.asarray(ni.p_BoBcm_B, float), plan.fix.p_after)
+        and _same(np.asarray(ni.I_BBcm_I, float), plan.I_BBcm_I)
+        and (plan.fix.inserted or np.array_equal(ni.R_BI, old.inertial.R_BI))
+    )
+
+
+def _verify(
+    path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str, RepairPlan]
+) -> None:
     """Each planned link reads back what was meant; every other link as before."""
     from gzinertia.edit.verify import _same_added_mass, _same_rigid
 
@@ -511,19 +184,38 @@ def _verify(path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str
                 new.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0
             )
         else:
-            ni = new.inertial
-            ok = (
-                np.array_equal(old.X_WB.matrix(), new.X_WB.matrix())
-                and ni.mass == plan.fix.mass_after
-                and _same(np.asarray(ni.p_BoBcm_B, float), plan.fix.p_after)
-                and _same(np.asarray(ni.I_BBcm_I, float), plan.I_BBcm_I)
-                and (plan.fix.inserted or np.array_equal(ni.R_BI, old.inertial.R_BI))
-            )
+            ok = plan_reads_back(plan, old, new)
         if not ok:
             raise GzInertiaError(
                 f"{path}: internal error: link {old.name!r} does not read back as meant; "
                 "nothing written"
             )
+
+
+def _link_plan(
+    editor: XmlEditor, link: LinkRecord, codes: set[str], options: FixOptions
+) -> RepairPlan:
+    """One link's repair (:func:`plan_repair`) with what the SDF file adds: a pose that can be
+    moved, the URDF-style attributes of an ``<inertia>`` without children, the safe-only
+    limit of ``audit --fix`` (a :class:`RepairError` saying why not)."""
+    if options.move_com and options.method == "geometry":
+        check_pose_editable(link_element(editor, link))
+    shapes = None
+    if options.method == "geometry" and options.geometry == "visual":
+        shapes = visual_shapes(link)
+    attributes = None
+    if link.inertial.inertia_defaulted:
+        attributes = inertia_attributes(link_element(editor, link))
+    plan = plan_repair(link, codes, options, shapes, attributes)
+    if options.safe_only and np.max(np.abs(plan.fix.repair.relative_change)) > (
+        SAFE_RELATIVE_CHANGE
+    ):
+        raise RepairError(
+            "the repair changes a principal moment by more than "
+            f"{SAFE_RELATIVE_CHANGE:g} of the largest: not a safe fix "
+            "(run gzinertia fix to apply it)"
+        )
+    return plan
 
 
 def fix(
@@ -539,8 +231,8 @@ def fix(
     edit = FileEdit.open(path, model_paths, data)
     doc = edit.doc
     codes = set(options.codes())
-    found = _findings(doc, options)
-    plans: dict[str, _Plan] = {}
+    found = fix_findings(doc, options)
+    plans: dict[str, RepairPlan] = {}
     skipped: list[str] = []
     for link in select_links(doc.links, options.pattern, str(path)):
         here = found.get(link.name, set()) & codes
@@ -561,23 +253,7 @@ def fix(
             skipped.append(f"{link.name}: defined in {link.source.file}; fix that file")
             continue
         try:
-            if options.move_com and options.method == "geometry":
-                _check_pose_editable(link_element(edit.editor, link))
-            shapes = None
-            if options.method == "geometry" and options.geometry == "visual":
-                shapes = visual_shapes(link)
-            attributes = None
-            if link.inertial.inertia_defaulted:
-                attributes = inertia_attributes(link_element(edit.editor, link))
-            plan = _plan(link, here, options, shapes, attributes)
-            if options.safe_only and np.max(np.abs(plan.fix.repair.relative_change)) > (
-                SAFE_RELATIVE_CHANGE
-            ):
-                raise RepairError(
-                    "the repair changes a principal moment by more than "
-                    f"{SAFE_RELATIVE_CHANGE:g} of the largest: not a safe fix "
-                    "(run gzinertia fix to apply it)"
-                )
+            plan = _link_plan(edit.editor, link, here, options)
         except RepairError as exc:
             skipped.append(f"{link.name}: not repaired: {exc}")
             continue
@@ -588,13 +264,13 @@ def fix(
     editor = edit.editor
     while True:
         for plan in plans.values():
-            _write(editor, plan)
+            write_plan(editor, plan)
         new = editor.result()
         if new == edit.old:
             return FixResult(path, edit.old, new, (), tuple(skipped))
         after = read_sdf_bytes(new, str(path), model_paths)
         _verify(path, doc, after, plans)
-        found_after = _findings(after, options)
+        found_after = fix_findings(after, options)
         withdrawn = [
             name for name, plan in plans.items()
             if found_after.get(name, set()) - (found.get(name, set()) - set(plan.fix.codes))

@@ -9,12 +9,13 @@ the plugin gets ``<disable_added_mass>true</disable_added_mass>`` so added mass 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     ascii_comment,
@@ -51,6 +52,7 @@ __all__ = [
     "describe_replacements",
     "hydro",
     "link_damping",
+    "new_plugin_lines",
     "replaced_terms",
     "term_scales",
 ]
@@ -69,16 +71,8 @@ class LinkDamping(ValueRecord):
     combined: CombinedMotionError | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
-class HydroResult(ValueRecord):
-    """The file's old and new bytes, the links written, the links skipped and why, warnings."""
-
-    path: Path
-    old: bytes
-    new: bytes
-    links: tuple[LinkDamping, ...]
-    skipped: tuple[str, ...]
-    warnings: tuple[str, ...] = ()
+#: What ``hydro`` made: per link written, its damping terms.
+HydroResult = Edit[LinkDamping]
 
 
 #: What the written numbers are good for: said by every refusal and replacement warning.
@@ -211,6 +205,15 @@ def _write_terms(
     if link.hydrodynamics:
         editor.set_children_text(plugin_element(editor, link.hydrodynamics[0]), values)
         return []
+    return new_plugin_lines(editor, link, density, values, comment)
+
+
+def new_plugin_lines(
+    editor: XmlEditor, link: LinkRecord, density: float, values: Mapping[str, str], comment: str
+) -> list[str]:
+    """The lines of a new Hydrodynamics ``<plugin>`` for ``link`` (its short name, as the
+    plugin names links of its model) with ``values`` as children after ``<water_density>``
+    (kg/m³), preceded by the ``comment``; to be appended to the link's model."""
     unit = editor.indent_unit.decode()
     short = link.name.rsplit("::", 1)[-1]
     return [

@@ -5,8 +5,8 @@ writes added mass for a whole model, the largest fluid ellipsoids (the hull) are
 and a link whose ellipsoid overlaps one that carries added mass (a thruster or fin inside the
 hull's ellipsoid) is skipped: the hull's ellipsoid already stands for that fluid. The overlap is
 judged exactly as the audit judges it (the same ellipsoids, pair search and threshold:
-:func:`gzinertia.audit.rules.model.fluid_ellipsoids`, :func:`~gzinertia.audit.rules.model.
-candidate_pairs`, :func:`~gzinertia.audit.rules.model.fluid_overlap_of`), so what ``addmass``
+:func:`gzinertia.checks.overlap.fluid_ellipsoids`, :func:`~gzinertia.checks.overlap.
+candidate_pairs`, :func:`~gzinertia.checks.overlap.fluid_overlap_of`), so what ``addmass``
 writes never adds a GZI210 finding unless the user asks for it (``--allow-overlap``).
 """
 
@@ -16,13 +16,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gzinertia.audit.context import DocumentContext, LinkContext
-from gzinertia.audit.rules.model import (
-    candidate_pairs,
-    fluid_ellipsoids,
-    fluid_overlap_of,
-    has_added_mass,
-)
+from gzinertia.checks.added_mass import has_added_mass
+from gzinertia.checks.context import DocumentContext, LinkContext
+from gzinertia.checks.overlap import candidate_pairs, fluid_ellipsoids, fluid_overlap_of
 from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.records import LinkRecord, SdfDocument
 

@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
@@ -26,6 +27,7 @@ from gzinertia.selection import select_links
 
 __all__ = [
     "ShiftResult",
+    "ShiftedLink",
     "SourceAxes",
     "shift",
     "shift_comment",
@@ -37,19 +39,52 @@ SourceAxes = Literal["link", "inertial"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class ShiftResult(ValueRecord):
-    """The file's old and new bytes, the link, ``p_BoQ_B`` (m), the matrix as written taken
-    about Q (``A_before``, in B axes) and the result ``A_BBo_B`` about Bo in B axes."""
+class ShiftedLink(ValueRecord):
+    """The link shifted, ``p_BoQ_B`` (m), the matrix as written taken about Q (``A_before``, in
+    B axes) and the result ``A_BBo_B`` about Bo in B axes."""
 
-    path: Path
-    old: bytes
-    new: bytes
     link: LinkRecord
     p_BoQ_B: tuple[float, float, float]
     A_before: AddedMass
     A_BBo_B: AddedMass
     #: The same shift was applied by an earlier run (its comment says so): nothing changed.
     already_done: bool = False
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ShiftResult(Edit[ShiftedLink]):
+    """The :class:`~gzinertia.edit.edit_result.Edit` of a shift: its one link's
+    :class:`ShiftedLink`, whose fields it also gives directly."""
+
+    @property
+    def shifted(self) -> ShiftedLink:
+        """The one link's outcome."""
+        return self.links[0]
+
+    @property
+    def link(self) -> LinkRecord:
+        """The link shifted."""
+        return self.shifted.link
+
+    @property
+    def p_BoQ_B(self) -> tuple[float, float, float]:
+        """The point the matrix was about, from the link origin in link axes (m)."""
+        return self.shifted.p_BoQ_B
+
+    @property
+    def A_before(self) -> AddedMass:
+        """The matrix as written, taken about Q, in B axes."""
+        return self.shifted.A_before
+
+    @property
+    def A_BBo_B(self) -> AddedMass:
+        """The matrix written: about Bo in B axes."""
+        return self.shifted.A_BBo_B
+
+    @property
+    def already_done(self) -> bool:
+        """The same shift was applied by an earlier run: nothing changed."""
+        return self.shifted.already_done
 
 
 def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> np.ndarray:
@@ -116,7 +151,8 @@ def shift(
         # This very shift was applied already: a re-run is a no-op (and --check passes).
         A_now = link.inertial.A_BBo_B
         assert A_now is not None  # shifted_added_mass refused a link without one
-        return ShiftResult(path, edit.old, edit.old, link, _xyz(p_BoQ_B), A_now, A_now, True)
+        done = ShiftedLink(link, _xyz(p_BoQ_B), A_now, A_now, True)
+        return ShiftResult(path, edit.old, edit.old, (done,))
     if existing is not None and editor.has_gzinertia_comment(existing) and not force:
         raise GzInertiaError(
             f"{link.source}: the <fluid_added_mass> of {link.name!r} was written by gzinertia "
@@ -126,7 +162,7 @@ def shift(
     if np.any(p_BoQ_B) or axes == "inertial":
         write_fluid_added_mass(editor, link_elem, A_BBo_B, comment)
     new = edit.finish({link.name: A_BBo_B})
-    return ShiftResult(path, edit.old, new, link, _xyz(p_BoQ_B), A_before, A_BBo_B)
+    return ShiftResult(path, edit.old, new, (ShiftedLink(link, _xyz(p_BoQ_B), A_before, A_BBo_B),))
 
 
 def _xyz(p: np.ndarray) -> tuple[float, float, float]:

@@ -3,7 +3,7 @@ before except for what the edit meant to change. An edit that fails the check is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -50,15 +50,19 @@ def verify_edit(
     new: bytes,
     model_paths: Sequence[str | Path],
     added_mass: Mapping[str, AddedMass | None],
+    rigid: Mapping[str, Callable[[LinkRecord, LinkRecord], bool]] | None = None,
 ) -> SdfDocument:
     """Re-reads ``new`` and checks it against ``before``: same links, poses and rigid inertia;
     ``<fluid_added_mass>`` as given in ``added_mass`` (scoped link name → A_BBo_B or None for
-    removed) and unchanged elsewhere. Returns the re-read document."""
+    removed) and unchanged elsewhere. ``rigid``: for links whose rigid inertia the edit
+    changes, the check ``(before, after) -> ok`` that replaces "the same". Returns the
+    re-read document."""
     after = read_sdf_bytes(new, str(path), model_paths)
     if [lk.name for lk in after.links] != [lk.name for lk in before.links]:
         raise GzInertiaError(f"{path}: internal error: the edit changed the set of links")
     for old, new_link in zip(before.links, after.links, strict=True):
-        if not _same_rigid(old, new_link):
+        same = (rigid or {}).get(old.name, _same_rigid)
+        if not same(old, new_link):
             raise GzInertiaError(
                 f"{path}: internal error: the edit changed link {old.name!r}; nothing written"
             )

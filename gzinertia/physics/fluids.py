@@ -6,7 +6,7 @@ importing the numeric core.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 __all__ = [
     "AIR_DENSITY",
@@ -15,6 +15,7 @@ __all__ = [
     "FRESHWATER_DENSITY",
     "SEAWATER_DENSITY",
     "WATER_VISCOSITY",
+    "FluidName",
 ]
 
 #: Fresh water, kg/m³: 1000, the default ``<uniform_fluid_density>`` of Gazebo's Buoyancy system
@@ -27,8 +28,10 @@ SEAWATER_DENSITY: Final[float] = 1025.0
 #: Atmosphere (15 °C, 101 325 Pa).
 AIR_DENSITY: Final[float] = 1.225
 
+#: The names of :data:`FLUID_DENSITIES` (the choices of ``--fluid`` and of ``fluid=``).
+FluidName = Literal["freshwater", "seawater", "air"]
 #: The named fluids of ``--fluid`` (and of the library), kg/m³.
-FLUID_DENSITIES: Final[dict[str, float]] = {
+FLUID_DENSITIES: Final[dict[FluidName, float]] = {
     "freshwater": FRESHWATER_DENSITY,
     "seawater": SEAWATER_DENSITY,
     "air": AIR_DENSITY,

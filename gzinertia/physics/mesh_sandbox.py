@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.limits import ENV_MESH_MEMORY, ENV_MESH_SECONDS, MesherLimits
-from gzinertia.options import spelling, use_command_line_spelling, use_library_spelling
+from gzinertia.options import interface, spelling
 from gzinertia.sandbox import (
     ChildOutcome,
     CpuLimitError,
@@ -150,11 +150,8 @@ def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
-        if request["spelling"] == "command line":
-            use_command_line_spelling()
-        else:
-            use_library_spelling()
-        with hull_fallback(request["hull"]):  # the caller's mesh fallback (a context variable)
+        # the caller's interface and mesh fallback (context variables)
+        with interface(request["spelling"]), hull_fallback(request["hull"]):
             return _payload(step, request["args"])
 
     outcome = run_forked(

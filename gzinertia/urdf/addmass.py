@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +32,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import LinkRecord
+from gzinertia.sdf.model_file import is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
 
@@ -121,6 +122,7 @@ def add_matrix_urdf(
     xacro_args: Mapping[str, str] | None = None,
     single: bool = False,
     xacro_policy: XacroPolicy | None = None,
+    names: Collection[str] | None = None,
 ) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
     """Inserts a Hydrodynamics block for each selected link of the URDF/xacro ``path`` with the
     matrix ``matrix_for`` gives (an ellipsoid fit, a BEM solve, an imported result), in memory:
@@ -129,9 +131,11 @@ def add_matrix_urdf(
     lumping: the records :func:`gzinertia.urdf.reader.read_urdf_file` gives). ``single``: the
     pattern must select exactly one link (``--from``). A xacro file whose blocks cannot be
     placed literally is left as is and the blocks are in the warnings; the edit is read back
-    (each block must give ``A`` again) before it is returned."""
+    (each block must give ``A`` again) before it is returned. ``names``: the scoped names of
+    the links to write instead of ``pattern`` (each named link: a plugin conflict is an
+    error, as with ``single``)."""
     from gzinertia.urdf.fragments import refuse_fragment
-    from gzinertia.urdf.reader import is_xacro, read_urdf_file
+    from gzinertia.urdf.reader import read_urdf_file
 
     refuse_fragment(path)
     doc = read_urdf_file(path, package_paths, xacro_args=xacro_args, xacro_policy=xacro_policy)
@@ -141,20 +145,17 @@ def add_matrix_urdf(
     warnings: list[str] = []
     results: list[tuple[LinkRecord, AddedMass]] = []
     blocks: list[str] = []
-    selected = select_links(doc.links, pattern, str(path))
+    if names is None:
+        selected = select_links(doc.links, pattern, str(path))
+    else:
+        selected = [link for link in doc.links if link.name in names]
     literal = _LiteralLinks(text)
     if single and len(selected) != 1:
-        from gzinertia.wording import bounded
-
-        names = bounded(link.name for link in selected)
-        raise GzInertiaError(
-            f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
-            "belongs to one"
-        )
+        _refuse_several(path, pattern, selected)
     for link in selected:
         short = link.name.split("::", 1)[-1]
         if any(_applies_added_mass(p.terms, p.disable_added_mass) for p in link.hydrodynamics):
-            if single:  # the one link named: say so rather than write nothing
+            if single or names is not None:  # named: say so rather than write nothing
                 raise GzInertiaError(
                     f"{link.source}: link {link.name!r} already has a Hydrodynamics plugin that "
                     "applies added mass (<iDotJ>); a second one would count it twice: remove its "
@@ -171,7 +172,7 @@ def add_matrix_urdf(
             continue
         block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
-        if is_xacro(path) and short not in literal:
+        if is_xacro_path(path) and short not in literal:
             warnings.append(
                 f"{link.source}: link {short!r} is not written literally in {path} (made by a "
                 "macro): put this block inside the <robot> that defines it:\n" + block
@@ -191,6 +192,17 @@ def add_matrix_urdf(
     return (
         AddMassResult(path, old, new, (), tuple(skipped), tuple(warnings), notes),
         tuple(results),
+    )
+
+
+def _refuse_several(path: Path, pattern: str | None, selected: Sequence[LinkRecord]) -> None:
+    """``--from`` selecting other than one link: refused, naming those selected."""
+    from gzinertia.wording import bounded
+
+    names = bounded(link.name for link in selected)
+    raise GzInertiaError(
+        f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
+        "belongs to one"
     )
 
 
@@ -252,9 +264,9 @@ def _verify(
 ) -> None:
     """Reads the edited bytes back: each link's plugin must give ``-sym(D) = A`` to the ten
     digits written."""
-    from gzinertia.urdf.reader import is_xacro, read_urdf_bytes, read_urdf_file
+    from gzinertia.urdf.reader import read_urdf_bytes, read_urdf_file
 
-    if is_xacro(path):  # expanding needs the file beside its relative includes
+    if is_xacro_path(path):  # expanding needs the file beside its relative includes
         from gzinertia.edit.safe_write import temporary_copy
 
         why = "reading the edited xacro back needs one, as its includes are relative"

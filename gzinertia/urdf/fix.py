@@ -40,20 +40,20 @@ import numpy as np
 from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
-from gzinertia.edit.fix import (
-    INERTIA_TAGS,
-    FixOptions,
-    FixResult,
-    _findings,
-    _Plan,
-    _plan,
+from gzinertia.edit.fix import FixResult
+from gzinertia.edit.fix_options import INERTIA_INDEX, INERTIA_TAGS, FixOptions
+from gzinertia.edit.fix_plan import (
+    RepairPlan,
+    fix_findings,
     format_value,
+    plan_repair,
     visual_shapes,
 )
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
+from gzinertia.sdf.model_file import is_xacro_path
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
 from gzinertia.selection import select_links
 from gzinertia.wording import bounded
@@ -62,14 +62,19 @@ if TYPE_CHECKING:
     from gzinertia.urdf.xacro_expand import XacroExpansion
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-__all__ = ["fix_urdf"]
+__all__ = [
+    "InertialWriter",
+    "UrdfInertials",
+    "fix_urdf",
+    "read_inertials",
+    "verify_inertials",
+]
 
-_INDEX = {"ixx": (0, 0), "ixy": (0, 1), "ixz": (0, 2), "iyy": (1, 1), "iyz": (1, 2), "izz": (2, 2)}
 _PROPERTY = re.compile(r"^\$\{\s*([A-Za-z_][\w]*)\s*\}$")
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class _Read(ValueRecord):
+class UrdfInertials(ValueRecord):
     """The file as Gazebo sees it (lumped), as written per link (own), and the lumping."""
 
     lumped: SdfDocument
@@ -86,10 +91,9 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     the original's); places in the copy are reported as ``path``'s. ``tree``: the folder
     ``path`` was found in by walking it, which the copy stays in (through no link)."""
     from gzinertia.edit.safe_write import resolved_in_tree, temporary_copy
-    from gzinertia.urdf.reader import is_xacro
     from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
-    if not is_xacro(path):
+    if not is_xacro_path(path):
         return None
     if data == read_file_bytes(path):  # the file as it is: expanded where it is
         return expand_xacro_sourced(path, xacro_args, package_paths, policy=policy)
@@ -114,9 +118,11 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     return replace(expansion, sources=sources)
 
 
-def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
-          xacro_args: Mapping[str, str] | None, tree: str | None = None,
-          policy: XacroPolicy | None = None) -> _Read:
+def read_inertials(path: Path, data: bytes, package_paths: Sequence[str | Path],
+                   xacro_args: Mapping[str, str] | None, tree: str | None = None,
+                   policy: XacroPolicy | None = None) -> UrdfInertials:
+    """``data`` (the bytes of ``path``, or an edit of them) read as Gazebo builds it (lumped)
+    and link by link as written (own), with the lumping (expanded first when a xacro)."""
     from gzinertia.sdf.xml import parse_xml_bytes
     from gzinertia.urdf.lumping import convert
     from gzinertia.urdf.model import parse_robot
@@ -140,7 +146,7 @@ def _read(path: Path, data: bytes, package_paths: Sequence[str | Path],
     members: dict[str, list[str]] = {}
     for small, big in conversion.lumped_into.items():
         members.setdefault(prefix + big, []).append(prefix + small)
-    return _Read(lumped, own, members, frozenset(prefix + d for d in conversion.dropped))
+    return UrdfInertials(lumped, own, members, frozenset(prefix + d for d in conversion.dropped))
 
 
 def _number(text: str | None) -> float | None:
@@ -164,7 +170,7 @@ def _defines_link(elem: etree._Element, root: etree._Element) -> bool:
     return True
 
 
-class _Writer:
+class InertialWriter:
     """Writes plans into the URDF/xacro source; what it cannot write literally is pending."""
 
     def __init__(self, path: Path, data: bytes, xacro: bool) -> None:
@@ -216,11 +222,11 @@ class _Writer:
         return [f"{self._where(elem)}: {what} {attr}=\"{old}\" is not a literal number{where}: "
                 f"set it to {text}"]
 
-    def write(self, plan: _Plan) -> bool:
+    def write(self, plan: RepairPlan) -> bool:
         """Writes one plan, all of it or nothing; ``False`` (and where to write what) when a
         value to change is not written literally."""
         short = plan.link.name.split("::", 1)[-1]
-        values = {tag: float(plan.I_BBcm_I[_INDEX[tag]]) for tag in INERTIA_TAGS}
+        values = {tag: float(plan.I_BBcm_I[INERTIA_INDEX[tag]]) for tag in INERTIA_TAGS}
         block = "<inertia " + " ".join(
             f'{t}="{format_value(values[t])}"' for t in INERTIA_TAGS) + "/>"
         if plan.fix.mass_after != plan.fix.mass_before:
@@ -272,11 +278,11 @@ class _Writer:
         return True
 
 
-def _moves(plan: _Plan) -> bool:
+def _moves(plan: RepairPlan) -> bool:
     return plan.write_pose and not np.array_equal(plan.fix.p_after, plan.fix.p_before)
 
 
-def _xyz(plan: _Plan) -> str:
+def _xyz(plan: RepairPlan) -> str:
     return " ".join(format_value(float(v)) for v in plan.fix.p_after)
 
 
@@ -285,8 +291,8 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.all(np.isfinite(a))) and float(np.max(np.abs(a - b))) <= 1e-14 * scale
 
 
-def _verify(path: Path, before: SdfDocument, after: SdfDocument,
-            plans: Mapping[str, _Plan]) -> None:
+def verify_inertials(path: Path, before: SdfDocument, after: SdfDocument,
+                     plans: Mapping[str, RepairPlan]) -> None:
     """Each written plan reads back (own inertial) as meant; every other link as before."""
     old_by = {r.name: r for r in before.links}
     new_by = {r.name: r for r in after.links}
@@ -324,17 +330,16 @@ def fix_urdf(
     ``path`` was found in by walking it (``audit --fix``), which the temporary copy a xacro's
     check needs stays in, through no link."""
     from gzinertia.urdf.fragments import refuse_fragment
-    from gzinertia.urdf.reader import is_xacro
 
     options.validate()
     refuse_fragment(path, "fix")
     codes = set(options.codes())
     old = read_file_bytes(path)
-    xacro = is_xacro(path)
-    state = _read(path, old, package_paths, xacro_args, tree, xacro_policy)
-    found_own = _findings(state.own, options)
-    found_lumped = _findings(state.lumped, options)
-    plans: dict[str, _Plan] = {}
+    xacro = is_xacro_path(path)
+    state = read_inertials(path, old, package_paths, xacro_args, tree, xacro_policy)
+    found_own = fix_findings(state.own, options)
+    found_lumped = fix_findings(state.lumped, options)
+    plans: dict[str, RepairPlan] = {}
     skipped: list[str] = []
     for link in select_links(state.own.links, options.pattern, str(path)):
         here = found_own.get(link.name, set()) & codes
@@ -351,7 +356,7 @@ def fix_urdf(
             shapes = None
             if options.method == "geometry" and options.geometry == "visual":
                 shapes = visual_shapes(link)
-            plan = _plan(link, here, options, shapes)
+            plan = plan_repair(link, here, options, shapes)
         except RepairError as exc:
             skipped.append(f"{link.name}: not repaired: {exc}")
             continue
@@ -371,19 +376,19 @@ def fix_urdf(
                 "be attributed to one of them; not repaired (check their values and origins)"
             )
     while True:
-        writer = _Writer(path, old, xacro)
+        writer = InertialWriter(path, old, xacro)
         written = {name: plan for name, plan in plans.items() if writer.write(plan)}
         new = writer.editor.result()
         if new == old:
-            return FixResult(path, old, new, (), tuple(skipped), tuple(writer.pending))
-        after = _read(path, new, package_paths, xacro_args, tree, xacro_policy)
-        _verify(path, state.own, after.own, written)
-        own_after = _findings(after.own, options)
-        lumped_after = _findings(after.lumped, options)
+            return FixResult(path, old, new, (), tuple(skipped), pending=tuple(writer.pending))
+        after = read_inertials(path, new, package_paths, xacro_args, tree, xacro_policy)
+        verify_inertials(path, state.own, after.own, written)
+        own_after = fix_findings(after.own, options)
+        lumped_after = fix_findings(after.lumped, options)
         withdrawn = _withdrawn(written, found_own, own_after, found_lumped, lumped_after, state)
         if not withdrawn:
             fixed = tuple(p.fix for p in written.values())
-            return FixResult(path, old, new, fixed, tuple(skipped), tuple(writer.pending))
+            return FixResult(path, old, new, fixed, tuple(skipped), pending=tuple(writer.pending))
         for name, added in withdrawn.items():
             skipped.append(
                 f"{name}: not repaired: after the {options.method} repair the audit would "
@@ -393,12 +398,12 @@ def fix_urdf(
 
 
 def _withdrawn(
-    written: Mapping[str, _Plan],
+    written: Mapping[str, RepairPlan],
     own_before: Mapping[str, set[str]],
     own_after: Mapping[str, set[str]],
     lumped_before: Mapping[str, set[str]],
     lumped_after: Mapping[str, set[str]],
-    state: _Read,
+    state: UrdfInertials,
 ) -> dict[str, set[str]]:
     """The written links whose repair leaves a finding it should have removed or adds one: on
     the link itself (unlumped), or on the body libsdformat lumps it into."""

@@ -1,4 +1,4 @@
-"""The audit rules, grouped by subject; importing this package registers them all.
+"""The audit rules, one module per family; :mod:`~gzinertia.audit.rules.registry` collects them.
 
 * :mod:`~gzinertia.audit.rules.inertia`: GZI101–GZI113 (rigid inertia)
 * :mod:`~gzinertia.audit.rules.added_mass`: GZI201–GZI204, GZI206, GZI207 (``<fluid_added_mass>``)
@@ -9,26 +9,15 @@
 * :mod:`~gzinertia.audit.rules.hydrostatics`: GZI301–GZI305 (buoyancy)
 * :mod:`~gzinertia.audit.rules.urdf`: GZI401–GZI405 (URDF conversion, xacro, ROS packages)
 * :mod:`~gzinertia.audit.rules.classic`: GZI501–GZI508 (classic marine plugins)
+
+Each rule is a check (marked with its code by :mod:`gzinertia.audit.emit`) that asks the
+predicates of :mod:`gzinertia.checks` and turns their answers into findings; a family imports
+no other family. Its code, name, severity, summary and page are in
+:data:`~gzinertia.audit.catalogue.RULE_INFOS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from gzinertia.audit.rules import (  # noqa: F401 (importing registers the rules)
-    added_mass,
-    bem,
-    classic,
-    geometry,
-    hydrodynamics,
-    hydrostatics,
-    inertia,
-    model,
-    urdf,
-)
-from gzinertia.audit.rules.registry import Rule, registered_rules
-
-RULES: Mapping[str, Rule] = registered_rules()
-
+from gzinertia.audit.rules.registry import RULES, Rule
 
 __all__ = ["RULES", "Rule"]

@@ -6,29 +6,34 @@ The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-firs
 change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
 fluid ellipsoid (:mod:`gzinertia.physics.fits`,
 :meth:`gzinertia.physics.fits.EllipsoidFit.added_mass`), or, for a matrix ``addmass
---ellipsoid`` wrote, of the fit its comment names (:func:`recorded_fit_of`,
-:mod:`gzinertia.physics.fit_provenance`).
+--ellipsoid`` wrote, of the fit its comment names
+(:func:`~gzinertia.checks.added_mass.recorded_fit_of`, :mod:`gzinertia.physics.fit_provenance`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
-from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule, plot_hint
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
-from gzinertia.gazebo.hydrodynamics import added_mass_of
+from gzinertia.checks.added_mass import (
+    ELEMENT,
+    RecordedFit,
+    added_mass_where,
+    applied_added_mass,
+    recorded_fit_of,
+)
+from gzinertia.checks.bem import bem_is_current, bem_of_visuals_is_current
+from gzinertia.checks.context import DocumentContext, LinkContext
+from gzinertia.checks.matrices import implied_centre
 from gzinertia.physics.added_mass import (
     AddedMass,
     kinetic_energy_error,
     total_is_positive_definite,
 )
-from gzinertia.physics.rotation import Vec3
-from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
 from gzinertia.wording import bounded
@@ -36,19 +41,14 @@ from gzinertia.wording import bounded
 __all__ = [
     "ADDED_MASS_VERSION",
     "CENTRE_SIDE_FRACTION",
-    "ELEMENT",
     "KE_ERROR_THRESHOLD",
     "MAGNITUDE_FACTOR",
-    "PLUGIN",
     "added_mass_magnitude",
     "added_mass_magnitude_findings",
     "added_mass_not_psd",
     "added_mass_version",
     "added_mass_wrong_point",
-    "applied_added_mass",
     "auto_drops_added_mass",
-    "implied_centre",
-    "recorded_fit_of",
     "total_not_pd",
 ]
 
@@ -67,36 +67,6 @@ def _version(text: str) -> tuple[int, ...]:
     from gzinertia.numbers import dotted_integers
 
     return dotted_integers(text) or ()
-
-
-def _where(ctx: LinkContext) -> SourceRef:
-    inertial = ctx.link.inertial
-    return inertial.added_mass_source or inertial.source or ctx.where
-
-
-ELEMENT = "<fluid_added_mass>"
-PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
-
-
-def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
-    """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
-    active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
-    (:func:`gzinertia.gazebo.hydrodynamics.added_mass_of`). GZI202–GZI204 judge this matrix, so
-    their verdicts do not change when the conversion moves it from one place to the other."""
-    if ctx.added_mass is not None:
-        return ctx.added_mass, _where(ctx), ELEMENT
-    for plugin in ctx.link.hydrodynamics:
-        if plugin.disable_added_mass:
-            continue
-        A_BBo_B = added_mass_of(plugin.D_BBo_B)
-        if A_BBo_B is not None and np.any(A_BBo_B):
-            where = min(
-                (src for name, src in plugin.term_sources.items() if "Dot" in name),
-                key=lambda src: src.line,
-                default=plugin.source,
-            )
-            return A_BBo_B, where, PLUGIN
-    return None
 
 
 @document_rule("GZI201")
@@ -123,7 +93,7 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
             "file means the same under 1.10; others need `gz sdf -p` first)"
         )
         yield finding(
-            "GZI201", _where(links[0]), links[0].name, message,
+            "GZI201", added_mass_where(links[0]), links[0].name, message,
             {"sdf_version": version, "links": names},
         )
 
@@ -185,79 +155,6 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI203", where, ctx.name, message, values)
 
 
-def implied_centre(A_BBo_B: np.ndarray) -> Vec3 | None:
-    """``p_BoQ_B``: the point Q about which the matrix's linear/angular coupling block is
-    symmetric (zero for a body symmetric about Q, such as an ellipsoid about its centre), for
-    ``A_BBo_B`` about Bo in link axes, linear-first (``L`` its top-left, ``C`` its top-right
-    block).
-
-    With ``A_P = Tᵀ·A_Q·T`` (DESIGN.md §4) the coupling block at Bo is ``C_Bo = C_Q - L·[r]×``,
-    ``r = p_BoQ``, and ``L·[r]× + [r]×·L = [(tr L·1 - L)·r]×``; so ``skew(C_Q) = 0`` gives
-    ``(tr L·1 - L)·r = -2·s`` with ``[s]× = skew(C_Bo)``. Directions the linear block cannot
-    see (moving along them changes nothing) get no component (least squares); ``None`` when
-    the linear block is zero.
-    """
-    L = A_BBo_B[:3, :3]
-    C = A_BBo_B[:3, 3:]
-    if not np.any(L):
-        return None
-    S = 0.5 * (C - C.T)
-    s = np.array([S[2, 1], S[0, 2], S[1, 0]])
-    K = np.trace(L) * np.eye(3) - L
-    r, *_ = np.linalg.lstsq(K, -2.0 * s, rcond=1e-10)
-    return np.asarray(r, dtype=float)
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class RecordedFit(ValueRecord):
-    """The fit an ``addmass --ellipsoid`` comment names, refitted to the link as it is now:
-    ``A_per_density`` is its Tuckerman ``A_BBo_B`` (linear-first, about Bo in link axes) in a
-    fluid of 1 kg/m³, ``what`` names it in messages, ``options`` recompute it on the command
-    line."""
-
-    A_per_density: np.ndarray
-    what: str
-    options: tuple[str, ...]
-
-
-def recorded_fit_of(ctx: LinkContext) -> RecordedFit | None:
-    """The fit the link's ``<fluid_added_mass>`` comment says produced it (``addmass
-    --ellipsoid``, any ``--fit`` or ``--semi-axes``), of the link as it is now; ``None`` without
-    such a comment or when the link can no longer be fitted that way. GZI204 and GZI207 judge
-    the written matrix against it: each fit is a legitimate estimate with its own centre and
-    size (MuJoCo's ellipsoid of a cone, the inertia fit at the centre of mass), and the
-    matrix it wrote must not be read as a mistake for differing from another fit."""
-    if ctx.added_mass is None or not ctx.link.inertial.added_mass_comment:
-        return None
-    from gzinertia.physics.fit_provenance import parse_fit_provenance, recorded_fit
-    from gzinertia.physics.fits import FitError
-
-    provenance = parse_fit_provenance(ctx.link.inertial.added_mass_comment)
-    if provenance is None:
-        return None
-    fit = recorded_fit(ctx.link, provenance)
-    if fit is None:
-        return None
-    try:
-        A = fit.added_mass(1.0).linear_first()
-    except FitError:  # overflow: the default reference then
-        return None
-    if provenance.explicit is not None:
-        a, c, rpy = (",".join(f"{v:.6g}" for v in t) for t in provenance.explicit)
-        what = "explicit ellipsoid its comment names"
-        options: tuple[str, ...] = (f"--semi-axes={a}", f"--center={c}", f"--rpy={rpy}")
-    else:
-        what = f"{provenance.method} fit its comment names"
-        options = () if provenance.method == "volume" else ("--fit", provenance.method)
-    return RecordedFit(A, what, options)
-
-
-def _bem_is_current(ctx: LinkContext) -> bool:
-    from gzinertia.audit.rules.bem import bem_is_current
-
-    return bem_is_current(ctx)
-
-
 @link_rule("GZI204")
 def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     """GZI204 added-mass-wrong-point: ``A_BBo_B`` looks computed about another point than Bo."""
@@ -265,7 +162,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     if applied is None:
         return
     A_BBo_B, where, what_matrix = applied
-    if _bem_is_current(ctx):  # <fluid_added_mass> or (URDF) the block addmass wrote
+    if bem_is_current(ctx):  # <fluid_added_mass> or (URDF) the block addmass wrote
         return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
     # Written by `addmass --ellipsoid`: judged against the fit its comment names, refitted now.
     recorded = recorded_fit_of(ctx) if what_matrix == ELEMENT else None
@@ -347,7 +244,7 @@ def auto_drops_added_mass(ctx: LinkContext) -> Iterator[Finding]:
         "inertial by the one it computes from the collisions and drops the added mass without a "
         'word; write mass and inertia explicitly (remove auto="true") to keep the added mass'
     )
-    yield finding("GZI206", _where(ctx), ctx.name, message, {})
+    yield finding("GZI206", added_mass_where(ctx), ctx.name, message, {})
 
 
 def _magnitude_problems(
@@ -390,7 +287,8 @@ def added_mass_magnitude_findings(
 ) -> Iterator[Finding]:
     """GZI207 for one written linear diagonal (``<fluid_added_mass>`` ``xx yy zz``, or the
     plugin's ``|xDotU| |yDotV| |zDotW|``), named by ``labels``; estimated by the ``recorded``
-    fit (:func:`recorded_fit_of`) when given, else by the collisions' volume fit."""
+    fit (:func:`~gzinertia.checks.added_mass.recorded_fit_of`) when given, else by the
+    collisions' volume fit."""
     solid = ctx.geometry
     if solid is None or ctx.link.static:
         return
@@ -425,24 +323,18 @@ def added_mass_magnitude_findings(
     yield finding("GZI207", where, ctx.name, message, values)
 
 
-def _bem_of_visuals_is_current(ctx: LinkContext) -> bool:
-    from gzinertia.audit.rules.bem import bem_of_visuals_is_current
-
-    return bem_of_visuals_is_current(ctx)
-
-
 @link_rule("GZI207")
 def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
     """GZI207 added-mass-implausible-magnitude: far from the displaced-fluid estimate."""
     A_BBo_B = ctx.added_mass
     # A BEM solve of the visuals (the collisions a buoyancy proxy): the collisions' estimate
     # is not the reference (GZI212 watches that geometry instead).
-    if A_BBo_B is not None and not _bem_of_visuals_is_current(ctx):
+    if A_BBo_B is not None and not bem_of_visuals_is_current(ctx):
         # Written by `addmass --ellipsoid`: estimated by the fit its comment names.
         yield from added_mass_magnitude_findings(ctx, np.diag(A_BBo_B)[:3], ("xx", "yy", "zz"),
-                                                 _where(ctx), recorded_fit_of(ctx))
+                                                 added_mass_where(ctx), recorded_fit_of(ctx))
     names = ("xDotU", "yDotV", "zDotW")
-    if A_BBo_B is None and _bem_of_visuals_is_current(ctx):
+    if A_BBo_B is None and bem_of_visuals_is_current(ctx):
         return  # URDF: the block addmass --bem --geometry visual wrote (GZI212 watches it)
     for plugin in ctx.link.hydrodynamics:
         D = plugin.D_BBo_B

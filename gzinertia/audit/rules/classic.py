@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding
+from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.classic.blocks import (
     ClassicPlugins,
     classic_plugins_of_file,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gzinertia.audit.context import LinkContext
+from gzinertia.audit.emit import finding, link_rule
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import finding, link_rule
+from gzinertia.checks.context import LinkContext
 from gzinertia.records import Collision
 
 __all__ = ["JUDGED_BY", "collision_mesh_unusable", "mesh_problem"]

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding, link_rule
+from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.gazebo.hydrodynamics import (
     FORCE_AXES,
     TERM_PARTS,

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gzinertia.audit.context import DocumentContext, fmt, fmt_vec
+from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding
+from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
@@ -430,7 +430,7 @@ def _added_mass_from_visuals(doc: DocumentContext, name: str) -> str:
     """How the link's ``<fluid_added_mass>`` was computed from its visuals (a current
     ``addmass --bem --geometry visual`` solve or ``--from ... --geometry visual`` import, as its
     provenance comment records), ``""`` when it was not."""
-    from gzinertia.audit.rules.bem import bem_of_visuals_is_current, bem_provenance
+    from gzinertia.checks.bem import bem_of_visuals_is_current, bem_provenance
 
     ctx = next((c for c in doc.links if c.name == name), None)
     if ctx is None or not bem_of_visuals_is_current(ctx):

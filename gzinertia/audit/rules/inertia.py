@@ -14,16 +14,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from gzinertia.audit.context import (
-    DocumentContext,
-    LinkContext,
-    fmt,
-    fmt_vec,
-    gyration_factors,
-    gyration_factors_within,
-)
+from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule, plot_hint
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding, link_rule, plot_hint
+from gzinertia.checks.context import DocumentContext, LinkContext
+from gzinertia.checks.matrices import gyration_factors, gyration_factors_within
 from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 
 # Mean densities outside DENSITY_RANGE (kg/m³) are physically implausible for a rigid body:

@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from gzinertia.audit.context import DocumentContext, LinkContext, fmt, fmt_vec
+from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, plot_hint
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding, plot_hint
-from gzinertia.gazebo.hydrodynamics import added_mass_active
+from gzinertia.checks.added_mass import has_added_mass
+from gzinertia.checks.context import DocumentContext, LinkContext
+from gzinertia.checks.overlap import candidate_pairs, fluid_ellipsoids, fluid_overlap_of
 from gzinertia.records import SourceRef, UnresolvedInclude
 
 if TYPE_CHECKING:
@@ -19,20 +18,10 @@ if TYPE_CHECKING:
     from gzinertia.physics.overlap import Contact
 
 __all__ = [
-    "OVERLAP_THRESHOLD",
-    "candidate_pairs",
-    "fluid_ellipsoids",
     "fluid_overlap",
-    "fluid_overlap_of",
-    "has_added_mass",
     "include_not_resolved",
     "uri_scheme_unknown",
 ]
-
-#: GZI210 fires when both ellipsoids must shrink by more than this fraction to stop overlapping
-#: (``1 - √F`` of Perram–Wertheim's contact function): touching or grazing shapes stay silent.
-OVERLAP_THRESHOLD = 0.02
-
 
 def _coverage(inc: UnresolvedInclude | None) -> str:
     """What was and was not checked of the Hydrodynamics plugins inside an unresolved include."""
@@ -81,15 +70,6 @@ def uri_scheme_unknown(doc: DocumentContext) -> Iterator[Finding]:
         yield finding("GZI002", note.source, note.link, note.message + _coverage(inc), {})
 
 
-def _has_added_mass(ctx: LinkContext) -> bool:
-    if ctx.added_mass is not None:
-        return True
-    return any(
-        added_mass_active(p)
-        for p in ctx.link.hydrodynamics
-    )
-
-
 def _added_mass_where(ctx: LinkContext) -> SourceRef:
     inertial = ctx.link.inertial
     if ctx.added_mass is not None and inertial.added_mass_source is not None:
@@ -99,84 +79,12 @@ def _added_mass_where(ctx: LinkContext) -> SourceRef:
     return ctx.where
 
 
-def has_added_mass(ctx: LinkContext) -> bool:
-    """Whether the link carries added mass as GZI210 counts it: ``<fluid_added_mass>``, or a
-    Hydrodynamics plugin whose ``<iDotJ>`` added mass is on."""
-    return _has_added_mass(ctx)
-
-
-def fluid_ellipsoids(ctx: LinkContext) -> list[PosedEllipsoid]:
-    """The fluid ellipsoids GZI210 compares, in world coordinates: every ellipsoid of the
-    link's volume fit (:attr:`LinkContext.fluid_fit`; one per separate body), none without one."""
-    fit = ctx.fluid_fit
-    if fit is None:
-        return []
-    return [e.posed_in(ctx.link.X_WB) for e in fit.ellipsoids]
-
-
-def fluid_overlap_of(a: PosedEllipsoid, b: PosedEllipsoid) -> tuple[float, Contact] | None:
-    """GZI210's overlap measure ``1 - √F`` of two fluid ellipsoids, and their contact, when it
-    is above :data:`OVERLAP_THRESHOLD` (the rule fires); else ``None``."""
-    from gzinertia.physics.overlap import contact
-
-    reach = float(max(a.semi_axes)) + float(max(b.semi_axes))
-    if float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach:
-        return None
-    c = contact(a, b)
-    measure = 1.0 - float(np.sqrt(c.F))
-    return (measure, c) if measure > OVERLAP_THRESHOLD else None
-
-
-def candidate_pairs(
-    members: list[tuple[LinkContext, PosedEllipsoid]],
-) -> Iterator[tuple[LinkContext, PosedEllipsoid, LinkContext, PosedEllipsoid]]:
-    """Pairs of ellipsoids of two different links whose bounding spheres (radius: largest
-    semi-axis) meet, earlier link first: only those can overlap, so the exact contact test runs
-    on few pairs. They are found through a grid of cells (:func:`~gzinertia.physics.sphere_grid.
-    near_pairs`), so the rule stays linear in the number of links plus the pairs that meet
-    wherever the links lie (a sweep along x compared every pair of links stacked along z), and
-    come in the order that sweep met them: by the left edge (x - r) of the later one, then of
-    the earlier one. A link may bring several ellipsoids (one per separate body of its fit)."""
-    from gzinertia.physics.sphere_grid import near_pairs
-
-    rank: dict[int, int] = {}
-    for ctx, _ in members:
-        rank.setdefault(id(ctx), len(rank))
-    radius = [float(max(e.semi_axes)) for _, e in members]
-    x = [float(e.X_FE.p[0]) for _, e in members]
-    order = sorted(range(len(members)), key=lambda k: x[k] - radius[k])
-    position = [0] * len(members)
-    for i, k in enumerate(order):
-        position[k] = i
-    found = []
-    centres = [e.X_FE.p.tolist() for _, e in members]
-    for ka, kb in near_pairs(centres, radius):
-        if position[ka] > position[kb]:
-            ka, kb = kb, ka
-        (a_ctx, a), (b_ctx, b) = members[ka], members[kb]
-        reach = radius[ka] + radius[kb]
-        if (
-            a_ctx is b_ctx
-            or x[ka] + radius[ka] < x[kb] - radius[kb]
-            or float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach
-        ):
-            continue
-        found.append((position[kb], position[ka]))
-    found.sort()
-    for later, earlier in found:
-        (a_ctx, a), (b_ctx, b) = members[order[earlier]], members[order[later]]
-        if rank[id(a_ctx)] < rank[id(b_ctx)]:
-            yield a_ctx, a, b_ctx, b
-        else:
-            yield b_ctx, b, a_ctx, a
-
-
 @document_rule("GZI210")
 def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
     """GZI210 fluid-ellipsoids-overlap: two links' fluid ellipsoids overlap."""
     groups: dict[str, list[tuple[LinkContext, PosedEllipsoid]]] = {}
     for ctx in doc.links:
-        if ctx.link.static or not _has_added_mass(ctx):
+        if ctx.link.static or not has_added_mass(ctx):
             continue
         groups.setdefault(ctx.top_model, []).extend((ctx, e) for e in fluid_ellipsoids(ctx))
     for members in groups.values():

@@ -1,40 +1,42 @@
-"""The rule registry: every rule's :class:`RuleInfo` and its check function.
+"""The rule registry: every rule's :class:`RuleInfo` and its check functions, by code.
 
-A rule is a small function registered with :func:`link_rule` (called once per link with a
-:class:`~gzinertia.audit.context.LinkContext`) or :func:`document_rule` (called once per document
-with a :class:`~gzinertia.audit.context.DocumentContext`, for rules about several links or the
-file), or both (a link check that also runs on what an unresolved include's text says). It
-yields :class:`~gzinertia.audit.findings.Finding` objects built with :func:`finding`, which
-takes the severity from the rule's :class:`RuleInfo`.
+The one module that imports the rule families (ruff's layout: one module per family, the
+metadata in one catalogue, :data:`~gzinertia.audit.catalogue.RULE_INFOS`). A family marks each
+check with its code (:func:`~gzinertia.audit.emit.link_rule`, called once per link with a
+:class:`~gzinertia.checks.context.LinkContext`, or :func:`~gzinertia.audit.emit.document_rule`,
+called once per document with a :class:`~gzinertia.checks.context.DocumentContext`, or both);
+the registry collects the marked functions of the families in :data:`FAMILIES`. A new family
+is added there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import ModuleType
 
 from gzinertia.audit.catalogue import RULE_INFOS
-from gzinertia.audit.findings import Finding, RuleInfo, plain_json_value
+from gzinertia.audit.emit import DocumentCheck, LinkCheck, rule_mark
+from gzinertia.audit.findings import RuleInfo
+from gzinertia.audit.rules import (
+    added_mass,
+    bem,
+    classic,
+    geometry,
+    hydrodynamics,
+    hydrostatics,
+    inertia,
+    model,
+    urdf,
+)
 from gzinertia.record_base import ValueRecord
-from gzinertia.records import SourceRef
 
-if TYPE_CHECKING:
-    from gzinertia.audit.context import DocumentContext, LinkContext
+__all__ = ["FAMILIES", "RULES", "Rule", "registered_rules"]
 
-__all__ = [
-    "DocumentCheck",
-    "LinkCheck",
-    "Rule",
-    "document_rule",
-    "finding",
-    "link_rule",
-    "plot_hint",
-    "registered_rules",
-]
-
-LinkCheck = Callable[["LinkContext"], Iterator[Finding]]
-DocumentCheck = Callable[["DocumentContext"], Iterator[Finding]]
+#: The rule families, each a module of checks.
+FAMILIES: tuple[ModuleType, ...] = (
+    inertia, added_mass, hydrodynamics, model, geometry, bem, hydrostatics, urdf, classic,
+)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -46,75 +48,25 @@ class Rule(ValueRecord):
     check_document: DocumentCheck | None = None
 
 
-_RULES: dict[str, Rule] = {}
-
-
-def _info(code: str, kind: str) -> RuleInfo:
-    info = RULE_INFOS.get(code)
-    if info is None:
-        raise ValueError(f"rule {code} has no entry in gzinertia.audit.catalogue")
-    if getattr(_RULES.get(code), kind, None) is not None:
-        raise ValueError(f"rule {code} is registered twice")
-    return info
-
-
-def link_rule(code: str) -> Callable[[LinkCheck], LinkCheck]:
-    """Registers ``check(ctx: LinkContext) -> Iterator[Finding]`` as rule ``code`` (described
-    in :data:`~gzinertia.audit.catalogue.RULE_INFOS`)."""
-
-    def register(check: LinkCheck) -> LinkCheck:
-        info = _info(code, "check_link")
-        other = _RULES.get(code)
-        _RULES[code] = Rule(info, check_link=check,
-                            check_document=None if other is None else other.check_document)
-        return check
-
-    return register
-
-
-def document_rule(code: str) -> Callable[[DocumentCheck], DocumentCheck]:
-    """Registers ``check(ctx: DocumentContext) -> Iterator[Finding]`` as rule ``code``
-    (described in :data:`~gzinertia.audit.catalogue.RULE_INFOS`)."""
-
-    def register(check: DocumentCheck) -> DocumentCheck:
-        info = _info(code, "check_document")
-        other = _RULES.get(code)
-        _RULES[code] = Rule(info, check_link=None if other is None else other.check_link,
-                            check_document=check)
-        return check
-
-    return register
-
-
-def registered_rules() -> Mapping[str, Rule]:
-    """Every registered rule by code, sorted by code; every catalogue entry must have one."""
-    missing = sorted(set(RULE_INFOS) - set(_RULES))
+def registered_rules(families: tuple[ModuleType, ...] = FAMILIES) -> Mapping[str, Rule]:
+    """Every rule the ``families`` mark, by code, sorted by code. Every catalogue entry must
+    have a check, and no code two checks of one kind."""
+    rules: dict[str, Rule] = {}
+    for family in families:
+        for value in vars(family).values():
+            mark = rule_mark(value)
+            if mark is None or getattr(value, "__module__", None) != family.__name__:
+                continue  # not a check, or one imported from another module
+            code, kind = mark
+            rule = rules.get(code, Rule(RULE_INFOS[code]))
+            if getattr(rule, kind) is not None:
+                raise ValueError(f"rule {code} is registered twice")
+            rules[code] = replace(rule, **{kind: value})
+    missing = sorted(set(RULE_INFOS) - set(rules))
     if missing:
         raise ValueError(f"catalogued rules without a check: {', '.join(missing)}")
-    return {code: _RULES[code] for code in sorted(_RULES)}
+    return {code: rules[code] for code in sorted(rules)}
 
 
-def plot_hint(file: str, link: str) -> str:
-    """The sentence that points to a picture of the link (for findings about geometry)."""
-    from gzinertia.shell import command_line, exact_link_pattern
-
-    short = link.rsplit("::", 1)[-1]
-    plot = command_line("plot", file, "--link", exact_link_pattern(link), "-o", f"{short}.png")
-    return f"; to see it: `{plot}`"
-
-
-def finding(
-    code: str,
-    where: SourceRef,
-    link: str | None,
-    message: str,
-    values: Mapping[str, object] | None = None,
-) -> Finding:
-    """A finding of rule ``code`` at ``where`` (file and line), with the rule's severity."""
-    rule = _RULES[code]
-    # normalised here, once, as the constructor would (NumPy arrays and scalars to plain JSON)
-    plain = plain_json_value(dict(values or {}), f"{code}.values")
-    assert isinstance(plain, dict)
-    return Finding.from_json_data(
-        code, rule.info.severity, where.file, max(where.line, 0), link, message, plain
-    )
+#: Every rule, by code (sorted).
+RULES: Mapping[str, Rule] = registered_rules()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gzinertia.audit.context import DocumentContext
+from gzinertia.audit.emit import document_rule, finding
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.rules.registry import document_rule, finding
+from gzinertia.checks.context import DocumentContext
 
 
 @document_rule("GZI401")

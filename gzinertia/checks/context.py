@@ -1,4 +1,4 @@
-"""What the audit rules read: one document and, per link, quantities derived once and cached.
+"""What the checks read: one document and, per link, quantities derived once and cached.
 
 :class:`DocumentContext` wraps an :class:`~gzinertia.records.SdfDocument` with the audit settings
 (fluid densities, inertia tolerance) and the SDF version of every file it came from.
@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gzinertia.audit.config import Tolerance
+from gzinertia.checks.matrices import implied_centre
+from gzinertia.checks.tolerance import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
-from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
-from gzinertia.wording import number, vector
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -44,12 +43,7 @@ __all__ = [
     "PLACEHOLDER_VOLUME",
     "DocumentContext",
     "LinkContext",
-    "Tolerance",
     "collision_corners_C",
-    "fmt",
-    "fmt_vec",
-    "gyration_factors",
-    "gyration_factors_within",
 ]
 
 #: Fluids tried when no density is configured: fresh water (Gazebo's Buoyancy default) and air.
@@ -57,19 +51,11 @@ DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (
     ("water", FRESHWATER_DENSITY),
     ("air", AIR_DENSITY),
 )
+
+
 #: A union of collisions below this volume (a 1 mm cube) is a placeholder, not the body's shape:
 #: geometry-based rules skip it (e.g. 1 µm cylinders used to switch collisions off).
 PLACEHOLDER_VOLUME = 1e-9
-
-
-def fmt(value: float) -> str:
-    """A number in messages: 4 significant digits (:func:`gzinertia.wording.number`)."""
-    return number(value)
-
-
-def fmt_vec(values: Sequence[float] | np.ndarray) -> str:
-    """``(a, b, c)`` with 4 significant digits each (:func:`gzinertia.wording.vector`)."""
-    return vector(np.asarray(values, dtype=float).ravel())
 
 
 @functools.lru_cache(maxsize=256)
@@ -131,7 +117,7 @@ class DocumentContext(Record):
     _links: list[LinkContext] | None = None
     #: GZI302's threshold: net buoyancy as a fraction of the weight (``net-buoyancy``).
     net_buoyancy: float = 0.05
-    #: Cache of :mod:`gzinertia.audit.rules.hydrostatics` (the models' buoyancy, computed once).
+    #: The models' buoyancy, computed once by the hydrostatics rules (their cache).
     hydrostatics_cache: object | None = None
     #: The document's parsed tree when it cannot be read again from its path (standard input):
     #: what the records do not hold (a world's Buoyancy plugin) is read from it.
@@ -418,8 +404,6 @@ class LinkContext(Record):
         if geometry is not None:
             fit = self.fluid_fit
             if fit is not None and len(fit.ellipsoids) > 1:
-                from gzinertia.audit.rules.added_mass import implied_centre
-
                 A = self._A_BBo_B_per_density
                 centre = None if A is None else implied_centre(A)
                 if centre is not None:
@@ -429,61 +413,3 @@ class LinkContext(Record):
             return np.array(self.link.inertial.p_BoBcm_B), "centre of mass"
         return None
 
-
-def gyration_factors(I_over_m: Mat3, G_over_V: Mat3) -> tuple[float, float]:
-    """``(f_min, f_max)``: square roots of the extreme generalized eigenvalues of ``I/m`` with
-    respect to ``G/V``, i.e. the smallest and largest ratio of the rigid body's radius of
-    gyration to that of the uniform solid, over all axes through the respective centres."""
-    L = np.linalg.cholesky(0.5 * (G_over_V + G_over_V.T))
-    Linv = np.linalg.inv(L)
-    w = np.linalg.eigvalsh(Linv @ (0.5 * (I_over_m + I_over_m.T)) @ Linv.T)
-    return float(np.sqrt(max(w[0], 0.0))), float(np.sqrt(max(w[-1], 0.0)))
-
-
-#: :func:`gyration_factors_within`'s relative margin on the squared factors: decisions within
-#: it of a threshold are left to :func:`gyration_factors` (LAPACK), whose rounding is far
-#: smaller for the conditioning the screen accepts.
-_GYRATION_SCREEN_MARGIN = 1e-3
-#: The screen accepts ``G_over_V`` with ``det/trace³`` above this (condition number below
-#: 1e8), so that neither its rounding nor LAPACK's can reach the margin.
-_GYRATION_SCREEN_CONDITIONING = 1e-8
-
-
-def _pivots_positive(a00: float, a01: float, a02: float,
-                     a11: float, a12: float, a22: float) -> bool:
-    """Whether the symmetric matrix ``[[a00, a01, a02], [., a11, a12], [., ., a22]]`` is
-    positive definite: every pivot of its LDLᵀ factorisation positive (NaN: not)."""
-    if not a00 > 0.0:
-        return False
-    l10, l20 = a01 / a00, a02 / a00
-    d1 = a11 - l10 * a01
-    if not d1 > 0.0:
-        return False
-    r21 = a12 - l20 * a01
-    return bool(a22 - l20 * a02 - (r21 / d1) * r21 > 0.0)
-
-
-def gyration_factors_within(I_over_m: Mat3, G_over_V: Mat3, factor: float) -> bool:
-    """A cheap screen for :func:`gyration_factors` (same arguments: ``I_BBcm_B/m`` and
-    ``G_BBc_B/V``, m², each about its own centre, in the link axes B): True only when certainly
-    ``1/factor ≤ f_min`` and ``f_max ≤ factor``, i.e. ``I/m - G/V/factor²`` and
-    ``factor²·G/V - I/m`` are positive definite with a relative margin of
-    :data:`_GYRATION_SCREEN_MARGIN` and ``G/V`` is well conditioned. False means "not
-    certain": compute the factors. Plain floats (both matrices symmetrised as there)."""
-    i = I_over_m.tolist() if isinstance(I_over_m, np.ndarray) else I_over_m
-    g = G_over_V.tolist() if isinstance(G_over_V, np.ndarray) else G_over_V
-    i00, i11, i22 = i[0][0], i[1][1], i[2][2]
-    i01, i02, i12 = 0.5 * (i[0][1] + i[1][0]), 0.5 * (i[0][2] + i[2][0]), 0.5 * (i[1][2] + i[2][1])
-    g00, g11, g22 = g[0][0], g[1][1], g[2][2]
-    g01, g02, g12 = 0.5 * (g[0][1] + g[1][0]), 0.5 * (g[0][2] + g[2][0]), 0.5 * (g[1][2] + g[2][1])
-    trace = g00 + g11 + g22
-    det = (g00 * (g11 * g22 - g12 * g12) - g01 * (g01 * g22 - g12 * g02)
-           + g02 * (g01 * g12 - g11 * g02))
-    if not (trace > 0.0 and det > _GYRATION_SCREEN_CONDITIONING * trace * trace * trace):
-        return False  # (NaN and infinity too)
-    lo = (1.0 + _GYRATION_SCREEN_MARGIN) / (factor * factor)
-    hi = (1.0 - _GYRATION_SCREEN_MARGIN) * factor * factor
-    return _pivots_positive(i00 - lo * g00, i01 - lo * g01, i02 - lo * g02,
-                            i11 - lo * g11, i12 - lo * g12, i22 - lo * g22) and _pivots_positive(
-        hi * g00 - i00, hi * g01 - i01, hi * g02 - i02,
-        hi * g11 - i11, hi * g12 - i12, hi * g22 - i22)

@@ -1,0 +1,13 @@
+"""The inertia validity tolerances a check can judge by (NumPy-free: the audit's settings read
+it when the command line is parsed)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+__all__ = ["TOLERANCES", "Tolerance"]
+
+#: Inertia validity tolerances: gz-math's (:func:`gzinertia.physics.inertia.gz_tolerance`) or
+#: Drake's (:func:`gzinertia.physics.inertia.drake_tolerance`).
+Tolerance = Literal["drake", "gz"]
+TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")

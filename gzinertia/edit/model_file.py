@@ -1,0 +1,342 @@
+"""One format backend for edits: a :class:`ModelFile` is a model file open for editing (its
+document as read, its bytes, a minimal-diff writer) that writes matrices the way its format
+carries them, and the registry that opens the right one by suffix (:func:`open_model_file`).
+
+* SDFormat (:class:`gzinertia.edit.sdf_file.SdfModelFile`): ``<fluid_added_mass>`` in the link's
+  ``<inertial>`` (the version raised to 1.10 when the file's meaning allows), ``<mass>``,
+  ``<inertia>`` and the inertial pose's position.
+* URDF and xacro (:class:`gzinertia.edit.urdf_file.UrdfModelFile`): URDF has no
+  ``<fluid_added_mass>`` (sdformat#1467), so added mass goes into a ``<gazebo>`` block with
+  gz-sim's Hydrodynamics plugin holding it as ``<iDotJ>`` terms; inertia into the link's own
+  ``<inertial>`` attributes.
+
+Every ``set_*`` adds to the same edit and returns the :class:`~gzinertia.edit.edit_result.Edit`
+of all of them so far, read back (:meth:`ModelFile.verify`) before it is returned; nothing is
+written until :meth:`Edit.write <gzinertia.edit.edit_result.Edit.write>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Union
+
+import numpy as np
+
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.record_base import ValueRecord
+from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.sdf.model_file import is_urdf_path
+from gzinertia.wording import bounded
+
+if TYPE_CHECKING:
+    from gzinertia.edit.edit_result import Edit
+    from gzinertia.edit.fix_options import LinkFix
+    from gzinertia.edit.fix_plan import RepairPlan
+
+__all__ = [
+    "GIVEN_COMMENT",
+    "GIVEN_TERMS_COMMENT",
+    "AddedMassSet",
+    "EditedFile",
+    "ModelFile",
+    "PluginTermsSet",
+    "SetOutcome",
+    "chosen_link",
+    "given_added_mass",
+    "given_inertia",
+    "given_plan",
+    "given_terms",
+    "new_audit_codes",
+    "open_model_file",
+]
+
+#: The provenance comment written with a matrix the caller computed (read back by nobody: the
+#: audit judges it as any hand-written matrix, and ``shift`` knows it is about the origin).
+GIVEN_COMMENT = "gzinertia: A_BBo_B given to set_added_mass; about the link origin in link axes"
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class AddedMassSet(ValueRecord):
+    """One link's added mass as written: ``A_BBo_B`` about the link origin Bo in link axes B
+    (linear-first ``[x y z p q r]``), its symmetric part."""
+
+    link: LinkRecord
+    A_BBo_B: AddedMass
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class PluginTermsSet(ValueRecord):
+    """One link's Hydrodynamics plugin terms as set (``xDotU``, ``xU``, ``xUabsU``...: the
+    plugin's own names, signs and units; link frame, about the link origin)."""
+
+    link: LinkRecord
+    terms: Mapping[str, float]
+
+
+#: What a ``set_*`` reports per link: the added mass written, the plugin terms set, or the
+#: inertia change (:class:`~gzinertia.edit.fix_options.LinkFix`, method ``"given"``).
+SetOutcome = Union[AddedMassSet, PluginTermsSet, "LinkFix"]
+
+#: The comment before a Hydrodynamics plugin ``set_plugin_terms`` adds.
+GIVEN_TERMS_COMMENT = "gzinertia: Hydrodynamics terms given to set_plugin_terms"
+
+
+class ModelFile(Protocol):
+    """A model file open for editing, in one format."""
+
+    @property
+    def path(self) -> Path:
+        """The file (``<stdin>`` for standard input)."""
+
+    @property
+    def doc(self) -> SdfDocument:
+        """The document as read (the links as Gazebo builds them)."""
+
+    @property
+    def old(self) -> bytes:
+        """The file's bytes as read."""
+
+    def set_added_mass(
+        self, link: str, A_BBo_B: AddedMass, *, force: bool = False,
+        replace_plugin_added_mass: bool = False, upgrade_version: bool = True,
+        comment: str = GIVEN_COMMENT, allow_overlap: bool = False,
+    ) -> Edit[SetOutcome]:
+        """Writes ``A_BBo_B`` (about the link origin Bo, in link axes B) as ``link``'s added
+        mass; an existing one is replaced only with ``force``; a Hydrodynamics plugin that
+        applies added mass is turned off only with ``replace_plugin_added_mass``; a fluid
+        ellipsoid overlapping one of a link with added mass (GZI210) only with
+        ``allow_overlap``."""
+
+    def set_inertia(
+        self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
+        p_BoBcm_B: Vec3 | None = None,
+    ) -> Edit[SetOutcome]:
+        """Writes ``link``'s mass, rotational inertia about its centre of mass in the inertial
+        frame's axes I, and the centre of mass from the link origin in link axes (the inertial
+        frame's orientation kept); what is ``None`` stays as it is."""
+
+    def set_plugin_terms(
+        self, link: str, terms: Mapping[str, float], *, force: bool = False,
+        water_density: float | None = None,
+    ) -> Edit[SetOutcome]:
+        """Sets named terms (``xDotU``, ``xU``, ``xUabsU``...: the plugin's names, signs and
+        units) of ``link``'s Hydrodynamics plugin; values it has already are replaced only
+        with ``force``; a link without a plugin gets one (``water_density`` kg/m³ then
+        required)."""
+
+    def verify(self, new: bytes) -> SdfDocument:
+        """Reads ``new`` back and checks every link reads as meant (a
+        :class:`~gzinertia.errors.GzInertiaError` otherwise); the document read."""
+
+    def new_bytes(self) -> bytes:
+        """The file's bytes with every change so far."""
+
+
+def open_model_file(
+    path: str | Path,
+    model_paths: Sequence[str | Path] = (),
+    data: bytes | None = None,
+) -> ModelFile:
+    """``path`` open for editing in its format, by suffix (``.urdf``, ``.xacro``,
+    ``.urdf.xacro``: URDF; anything else: SDFormat; :func:`gzinertia.sdf.model_file.is_urdf_path`).
+    ``model_paths``: SDFormat model paths, or the package paths of a URDF/xacro file.
+    ``data``: the bytes of an SDFormat file read elsewhere (standard input)."""
+    p = Path(path)
+    if is_urdf_path(p):
+        if data is not None:
+            raise GzInertiaError(f"{p}: a URDF or xacro file is edited from the file itself")
+        from gzinertia.edit.urdf_file import UrdfModelFile
+
+        return UrdfModelFile.open(p, model_paths)
+    from gzinertia.edit.sdf_file import SdfModelFile
+
+    return SdfModelFile.open(p, model_paths, data)
+
+
+def chosen_link(doc: SdfDocument, name: str, path: Path) -> LinkRecord:
+    """The one link named ``name``: its scoped name (``boat::hull``), or, unscoped, the last
+    part of exactly one link's name (``hull``). No glob: a name is a name."""
+    exact = [lk for lk in doc.links if lk.name == name]
+    if not exact and "::" not in name:
+        exact = [lk for lk in doc.links if lk.name.rsplit("::", 1)[-1] == name]
+    if len(exact) == 1:
+        return exact[0]
+    known = bounded(lk.name for lk in (exact or doc.links)) or "none"
+    what = "several links are named" if exact else "no link is named"
+    raise GzInertiaError(f"{path}: {what} {name!r} (links: {known}); give its scoped name")
+
+
+def given_added_mass(A_BBo_B: AddedMass, link: LinkRecord) -> tuple[AddedMass, list[str]]:
+    """The symmetric part of ``A_BBo_B`` to write and the warnings it calls for. Refuses (one
+    line naming the link) a matrix not about the link origin in link axes (``point="Bo"``,
+    ``axes="B"``: move it first with ``.shift`` and ``.reexpressed``), or with a non-finite
+    entry."""
+    if not isinstance(A_BBo_B, AddedMass):
+        raise GzInertiaError(
+            f"{link.source}: link {link.name!r}: give the added mass as gzinertia.AddedMass("
+            "matrix, ordering=..., point='Bo', axes='B'), not a bare array: its ordering and "
+            "point must be said"
+        )
+    if (A_BBo_B.point, A_BBo_B.axes) != ("Bo", "B"):
+        raise GzInertiaError(
+            f"{link.source}: link {link.name!r}: the added mass is about {A_BBo_B.point} in "
+            f"{A_BBo_B.axes} axes; <fluid_added_mass> is about the link origin in link axes: "
+            "move it with .shift(p, 'Bo') and .reexpressed('B', R) first"
+        )
+    A = A_BBo_B.linear_first()
+    if not np.all(np.isfinite(A)):
+        raise GzInertiaError(f"{link.source}: link {link.name!r}: the added mass has a "
+                             "non-finite entry; nothing written")
+    warnings = []
+    scale = float(np.max(np.abs(A)))
+    if A_BBo_B.asymmetry > 1e-12 * scale:
+        warnings.append(
+            f"{link.name}: the added mass given is not symmetric (max |A - A^T| = "
+            f"{A_BBo_B.asymmetry:.3g}, {A_BBo_B.asymmetry / scale:.3g} of its largest entry): "
+            "its symmetric part was written"
+        )
+    return A_BBo_B.symmetric(), warnings
+
+
+def given_inertia(
+    link: LinkRecord, mass: float | None, I_BBcm_I: Mat3 | None, p_BoBcm_B: Vec3 | None
+) -> tuple[float, Mat3, Vec3]:
+    """``(mass, I_BBcm_I, p_BoBcm_B)`` to write: the given values, the link's own for those not
+    given. Refuses what libsdformat would not accept as an inertial (a mass not positive and
+    finite, a non-symmetric or invalid inertia: gz-math's check), one line naming the link."""
+    from gzinertia.physics.gz_math_inertia import gz_is_valid
+
+    inertial = link.inertial
+    m = float(inertial.mass if mass is None else mass)
+    I = np.asarray(inertial.I_BBcm_I if I_BBcm_I is None else I_BBcm_I, dtype=float)
+    p = np.asarray(inertial.p_BoBcm_B if p_BoBcm_B is None else p_BoBcm_B, dtype=float)
+    where = f"{link.source}: link {link.name!r}"
+    if not (np.isfinite(m) and m > 0.0):
+        raise GzInertiaError(f"{where}: the mass must be a positive number of kg, not {m!r}")
+    if I.shape != (3, 3) or p.shape != (3,):
+        raise GzInertiaError(f"{where}: I_BBcm_I is a 3x3 matrix and p_BoBcm_B 3 numbers")
+    if not (np.all(np.isfinite(I)) and np.all(np.isfinite(p))):
+        raise GzInertiaError(f"{where}: the inertia or centre of mass has a non-finite entry")
+    if not np.array_equal(I, I.T):
+        raise GzInertiaError(f"{where}: I_BBcm_I is not symmetric; nothing written")
+    if not gz_is_valid(m, I):
+        raise GzInertiaError(
+            f"{where}: the inertia given is not valid (libsdformat's check: positive "
+            "semi-definite, principal moments meeting the triangle inequality); nothing written"
+        )
+    return m, I, p
+
+
+def given_plan(link: LinkRecord, mass: float, I_BBcm_I: Mat3, p_BoBcm_B: Vec3,
+               moves: bool) -> RepairPlan:
+    """The inertia given for ``link`` (:func:`given_inertia`) as the plan ``gzinertia fix``'s
+    writers write (method ``"given"``, no audit code): a whole ``<inertial>`` for a link without
+    one, the ``<inertia>`` element rewritten when it has no children, the pose's position only
+    when ``moves``."""
+    from dataclasses import replace
+
+    from gzinertia.edit.fix_options import LinkFix
+    from gzinertia.edit.fix_plan import RepairPlan
+    from gzinertia.physics.inertia_repair import geometry_inertia_change
+
+    inertial = link.inertial
+    before = np.asarray(inertial.p_BoBcm_B, dtype=float)
+    repair = replace(geometry_inertia_change(inertial.I_BBcm_I, I_BBcm_I), method="given")
+    fix = LinkFix(link.name, (), repair, inertial.mass, mass, before, p_BoBcm_B,
+                  inserted=inertial.defaulted)
+    return RepairPlan(link, fix, I_BBcm_I, moves, replace_inertia=inertial.inertia_defaulted)
+
+
+def _outcome_name(outcome: SetOutcome) -> str:
+    """The scoped name of the link a ``set_*`` outcome is about."""
+    return outcome.link if isinstance(outcome.link, str) else outcome.link.name
+
+
+def given_terms(link: LinkRecord, terms: Mapping[str, float]) -> dict[str, float]:
+    """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.gazebo.hydrodynamics.TERM`)
+    and finite values the reader accepts; one line naming the link otherwise."""
+    from gzinertia.gazebo.hydrodynamics import TERM
+    from gzinertia.numbers import MAX_MAGNITUDE
+
+    where = f"{link.source}: link {link.name!r}"
+    unknown = [name for name in terms if not TERM.match(name)]
+    if unknown or not terms:
+        raise GzInertiaError(f"{where}: not Hydrodynamics plugin terms: {unknown or 'none'} "
+                             "(xDotU for added mass, xU linear, xUabsU quadratic damping)")
+    values = {name: float(v) for name, v in terms.items()}
+    if not all(abs(v) <= MAX_MAGNITUDE for v in values.values()):
+        raise GzInertiaError(f"{where}: a plugin term is not a finite number; nothing written")
+    return values
+
+
+def new_audit_codes(
+    before: SdfDocument, after: SdfDocument, names: Sequence[str]
+) -> list[str]:
+    """A warning per link of ``names`` whose audit (every rule, default settings) reports a code
+    it did not report before: values the caller gave are written as given, and said."""
+    from gzinertia.edit.fix_options import FixOptions
+    from gzinertia.edit.fix_plan import fix_findings
+
+    was, now = fix_findings(before, FixOptions()), fix_findings(after, FixOptions())
+    out = []
+    for name in names:
+        added = sorted(now.get(name, set()) - was.get(name, set()))
+        if added:
+            out.append(f"{name}: the audit now reports {', '.join(added)} on it (the values "
+                       "given are written as given)")
+    return out
+
+
+class EditedFile:
+    """What both formats' :class:`ModelFile` hold: the file, its document and bytes as read, and
+    the outcomes, warnings and notes of the changes so far; :meth:`_edit` makes their
+    :class:`~gzinertia.edit.edit_result.Edit`."""
+
+    def __init__(self, path: Path, doc: SdfDocument, old: bytes) -> None:
+        self._path, self._doc, self._old = path, doc, old
+        self._outcomes: dict[str, SetOutcome] = {}
+        self._warnings: list[str] = []
+        self._notes: list[str] = []
+
+    @property
+    def path(self) -> Path:
+        """The file (``<stdin>`` for standard input)."""
+        return self._path
+
+    @property
+    def doc(self) -> SdfDocument:
+        """The document as read."""
+        return self._doc
+
+    @property
+    def old(self) -> bytes:
+        """The bytes as read."""
+        return self._old
+
+    def set_plugin_terms(
+        self, link: str, terms: Mapping[str, float], *, force: bool = False,
+        water_density: float | None = None,
+    ) -> Edit[SetOutcome]:
+        """Not offered by this format: a refusal naming what writes plugin terms there."""
+        raise GzInertiaError(f"{self._path}: set_plugin_terms is not offered for this format: "
+                             "use gzinertia.addmass or gzinertia.hydro")
+
+    def _edit(
+        self, new: bytes, read_back: SdfDocument | None, before: SdfDocument,
+        pending: Sequence[str] = (),
+    ) -> Edit[SetOutcome]:
+        """The edit of every change so far: ``new`` bytes, ``read_back`` (``None``: not read
+        back, nothing changed or something pending) compared with ``before`` by the audit."""
+        from gzinertia.edit.edit_result import Edit
+
+        warnings = list(self._warnings)
+        if read_back is not None:
+            warnings += new_audit_codes(before, read_back, list(self._outcomes))
+        order = {lk.name: i for i, lk in enumerate(before.links)}
+        links = sorted(self._outcomes.values(), key=lambda o: order.get(_outcome_name(o), 0))
+        return Edit(self._path, self._old, new, tuple(links), (), tuple(warnings),
+                    tuple(self._notes), tuple(pending))

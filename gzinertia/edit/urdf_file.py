@@ -1,0 +1,135 @@
+"""A URDF or xacro file open for editing (:class:`UrdfModelFile`, a
+:class:`~gzinertia.edit.model_file.ModelFile`). Added mass goes where ``gzinertia addmass``
+writes it in URDF, which has no ``<fluid_added_mass>`` (sdformat#1467): a ``<gazebo>`` block with
+gz-sim's Hydrodynamics plugin holding ``D = -A`` as ``<iDotJ>`` terms, about the link origin in
+link axes, before ``</robot>`` (:func:`gzinertia.urdf.addmass.add_matrix_urdf`). Rigid inertia
+goes where ``gzinertia fix`` writes it: the attributes of the URDF link's own ``<inertial>``
+(:mod:`gzinertia.urdf.fix`). A xacro is edited only where the values are literal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from gzinertia.edit import model_file as backend
+from gzinertia.edit.edit_result import Edit
+from gzinertia.edit.fix_plan import RepairPlan
+from gzinertia.edit.model_file import GIVEN_COMMENT, EditedFile, SetOutcome
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.added_mass import AddedMass
+from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.records import SdfDocument
+from gzinertia.sdf.model_file import is_xacro_path
+from gzinertia.sdf.xml import read_file_bytes
+
+__all__ = ["UrdfModelFile"]
+
+
+class UrdfModelFile(EditedFile):
+    """A URDF/xacro file open for editing; every ``set_*`` returns the edit of all so far
+    (added mass or inertia: one kind per edit)."""
+
+    format = "urdf"
+
+    def __init__(self, path: Path, package_paths: Sequence[str | Path]) -> None:
+        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.urdf.fragments import refuse_fragment
+
+        refuse_fragment(path)
+        super().__init__(path, read_model_file(path, package_paths), read_file_bytes(path))
+        self._package_paths = tuple(package_paths)
+        self._matrices: dict[str, tuple[AddedMass, str]] = {}
+        self._plans: dict[str, RepairPlan] = {}
+        self._new = self._old
+
+    @classmethod
+    def open(cls, path: Path, package_paths: Sequence[str | Path] = ()) -> UrdfModelFile:
+        """Reads ``path`` (URDF, or xacro expanded without Python) for editing;
+        ``package_paths`` resolve ``package://`` and ``$(find)``."""
+        return cls(path, package_paths)
+
+    def _one_kind(self, other: Mapping[str, object], name: str) -> None:
+        if other:
+            raise GzInertiaError(f"{self._path}: a URDF edit sets added mass or inertia, not "
+                                 f"both: write this edit, then open the file again to set {name}")
+
+    def set_added_mass(
+        self, link: str, A_BBo_B: AddedMass, *, force: bool = False,
+        replace_plugin_added_mass: bool = False, upgrade_version: bool = True,
+        comment: str = GIVEN_COMMENT, allow_overlap: bool = False,
+    ) -> Edit[SetOutcome]:
+        """Writes ``A_BBo_B`` (about Bo in link axes) for ``link`` (a link Gazebo builds) as
+        a Hydrodynamics ``<gazebo>`` block. Refused: a link whose Hydrodynamics plugin applies
+        added mass already (a second block would count it twice; ``force`` and
+        ``replace_plugin_added_mass`` cannot remove a block: remove it by hand); a link set
+        already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
+        ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
+        from gzinertia.edit.links import ascii_comment
+        from gzinertia.urdf.addmass import add_matrix_urdf
+
+        self._one_kind(self._plans, "added mass")
+        rec = backend.chosen_link(self._doc, link, self._path)
+        if rec.name in self._matrices:
+            raise GzInertiaError(f"{self._path}: link {rec.name!r} was set already in this edit")
+        A, warnings = backend.given_added_mass(A_BBo_B, rec)
+        matrices = {**self._matrices, rec.name: (A, ascii_comment(comment))}
+        result, written = add_matrix_urdf(
+            self._path, matrix_for=lambda lk: matrices[lk.name], pattern=None,
+            package_paths=self._package_paths, names=set(matrices),
+        )
+        self._matrices = matrices
+        self._warnings += [*warnings, *result.warnings]
+        self._notes = list(result.notes)
+        self._outcomes = {lk.name: backend.AddedMassSet(lk, A) for lk, A in written}
+        self._new = result.new
+        changed = result.new != self._old
+        return self._edit(result.new, self.verify(result.new) if changed else None, self._doc)
+
+    def set_inertia(
+        self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
+        p_BoBcm_B: Vec3 | None = None,
+    ) -> Edit[SetOutcome]:
+        """Writes the mass, ``I_BBcm_I`` (about the centre of mass in the axes of
+        ``<inertial><origin rpy>``) and ``p_BoBcm_B`` (``<origin xyz>``) of the URDF link
+        ``link`` as written (its own ``<inertial>``, not the body libsdformat lumps it into).
+        Values a xacro makes by an expression are not written: the edit's ``pending`` says
+        where to write which value."""
+        from gzinertia.urdf.fix import InertialWriter, read_inertials, verify_inertials
+
+        self._one_kind(self._matrices, "inertia")
+        state = read_inertials(self._path, self._old, self._package_paths, None)
+        rec = backend.chosen_link(state.own, link, self._path)
+        if rec.inertial.defaulted or rec.name in state.dropped:
+            raise GzInertiaError(f"{rec.source}: link {rec.name!r} has no <inertial> or no mass: "
+                                 "libsdformat does not model it; write its <inertial> by hand")
+        m, I, p = backend.given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
+        self._plans[rec.name] = backend.given_plan(rec, m, I, p, p_BoBcm_B is not None)
+        writer = InertialWriter(self._path, self._old, is_xacro_path(self._path))
+        written = {n: plan for n, plan in self._plans.items() if writer.write(plan)}
+        self._new = writer.editor.result()
+        after = None
+        if self._new != self._old:
+            after = read_inertials(self._path, self._new, self._package_paths, None).own
+            verify_inertials(self._path, state.own, after, written)
+        self._outcomes = {n: plan.fix for n, plan in written.items()}
+        return self._edit(self._new, None if writer.pending else after, state.own,
+                          writer.pending)
+
+    def new_bytes(self) -> bytes:
+        """The bytes with every change so far."""
+        return self._new
+
+    def verify(self, new: bytes) -> SdfDocument:
+        """Reads ``new`` back as Gazebo builds it (each ``set_*`` has checked its own values
+        already); a :class:`~gzinertia.errors.GzInertiaError` when it cannot be read."""
+        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.urdf.reader import read_urdf_bytes
+
+        if not is_xacro_path(self._path):
+            return read_urdf_bytes(new, str(self._path), self._package_paths)
+        from gzinertia.edit.safe_write import temporary_copy
+
+        with temporary_copy(self._path, new, suffix=".xacro",
+                            why="reading the edited xacro back needs one") as tmp:
+            return read_model_file(tmp, self._package_paths)
