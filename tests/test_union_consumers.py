@@ -226,3 +226,46 @@ def test_plot_title_density_is_the_unions(case: tuple[Path, tuple]) -> None:
     title = _title(read_sdf_file(path).link("m::hull"))
     assert f"collision volume {V:.4g} m³" in title
     assert f"mean density {MASS / V:.4g} kg/m³" in title
+
+
+def test_gazebo_rules_keep_gazebos_sum_and_say_so(tmp_path: Path) -> None:
+    """GZI302 says what gz-sim will do: its Buoyancy system sums the overlapping boxes; the
+    link is neutral by their union (manifold3d), so Gazebo lifts it by the overlap's water."""
+    V_sum = float(np.prod(BOX_A[0]) + np.prod(BOX_B[0]))  # closed forms
+    V_union = float(_trimesh(_m3_box(*BOX_A) + _m3_box(*BOX_B)).volume)
+    assert V_sum / V_union > 1.1
+    one = sdf.model(sdf.link("hull", sdf.inertial(1000.0 * V_union, np.diag([1.0, 1.2, 1.3])),
+                             sdf.box(BOX_A[0], (*BOX_A[1], 0, 0, 0), name="a"),
+                             sdf.box(BOX_B[0], (*BOX_B[1], 0, 0, 0), name="b")))
+    model = one[one.index("<model"):one.index("</model>") + len("</model>")]
+    text = sdf.world(sdf.buoyancy_plugin(1000.0), model)
+    (found,) = findings_of(tmp_path, text, "GZI302")
+    assert found.values["buoyancy"] / found.values["weight"] == pytest.approx(
+        V_sum / V_union, rel=1e-9)
+    assert f"Gazebo's volume {V_sum:.4g} m^3" in found.message.replace("m³", "m^3")
+    assert "summed" in found.message
+    assert findings_of(tmp_path, text, "GZI106") == []  # the union's density is water's
+
+
+def test_gzi212_digest_reads_a_change_of_hull_choice_as_a_change_of_geometry(
+    tmp_path: Path,
+) -> None:
+    """The BEM provenance's geometry digest (GZI212's) holds what the pipeline did: the hull
+    choice changes it for a mesh that is not closed, and not for one that is."""
+    from gzinertia.physics.mesh_body import hull_fallback
+    from gzinertia.physics.surface_mesh import geometry_digest
+
+    open_box = trimesh.creation.box(extents=(1.0, 0.5, 0.3))
+    open_box = trimesh.Trimesh(open_box.vertices, open_box.faces[:-2], process=False)
+    open_box.export(tmp_path / "open.stl")
+    trimesh.util.concatenate(_stl_pieces()).export(tmp_path / "hull.stl")
+    text = sdf.model(sdf.link("l", sdf.mesh("open.stl", name="o")),
+                     sdf.link("k", sdf.mesh("hull.stl", name="h")))
+    doc = read_sdf_file(sdf.write(tmp_path, text))
+    for name, changes in (("m::l", True), ("m::k", False)):
+        collisions = doc.link(name).collisions
+        with hull_fallback("none"):
+            refused = geometry_digest(collisions)
+        with hull_fallback("convex"):
+            hulled = geometry_digest(collisions)
+        assert (refused != hulled) == changes, name
