@@ -394,14 +394,24 @@ def true_volume_mesh(mesh: Any, geometry: Any) -> Any:
 def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
     """The triangles (world frame) of the collisions of ``links``
     (:class:`~gzinertia.records.LinkRecord`) that get buoyancy (``enabled(name)``, default
-    all), each a closed mesh (:func:`~gzinertia.physics.collision_mesh.collision_trimesh`)."""
+    all), each a closed mesh (:func:`~gzinertia.physics.collision_mesh.collision_trimesh`);
+    a link's collisions that overlap as their union (:func:`~gzinertia.physics.link_union.
+    link_union`: the overlap displaces its water once)."""
     from gzinertia.physics.collision_mesh import collision_trimesh
+    from gzinertia.physics.link_union import link_union
 
     meshes = []
     for link in links:
         if enabled is not None and not enabled(link.name):
             continue
-        for collision in link.collisions:
+        union = link_union(link.collisions)
+        united = set()
+        if union is not None and union.union_B is not None:
+            united = {id(c) for c in union.members}
+            T = np.eye(4)
+            T[:3, :3], T[:3, 3] = link.X_WB.R, link.X_WB.p
+            meshes.append(union.union_B.copy().apply_transform(T))
+        for collision in (c for c in link.collisions if id(c) not in united):
             mesh = collision_trimesh(collision, sections=FLOTATION_SECTIONS)
             if mesh is None:
                 continue

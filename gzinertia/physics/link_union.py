@@ -49,7 +49,8 @@ class LinkUnion(ValueRecord):
     the second moments: the unit-density rotational inertia about the link origin Bo, B axes),
     ``meshes_B`` the overlapping
     shapes' closed surfaces and ``union_B`` their union (``trimesh.Trimesh``, link frame; for
-    a graded fluid's slices), ``note`` what was done, in words."""
+    a graded fluid's slices and the flotation hull), ``note`` what was done, in words;
+    ``members`` the collisions that may overlap (those ``meshes_B`` and ``union_B`` stand for)."""
 
     overlap_volume: float
     overlap_moment: Any
@@ -57,6 +58,7 @@ class LinkUnion(ValueRecord):
     meshes_B: tuple[Any, ...]
     union_B: Any
     note: str
+    members: tuple[Collision, ...] = ()
 
 
 def _bounding_radius(geometry: Geometry) -> float | None:
@@ -134,7 +136,8 @@ def link_union(collisions: Sequence[Collision]) -> LinkUnion | None:
     except ImportError:
         return LinkUnion(0.0, np.zeros(3), np.zeros((3, 3)), tuple(meshes), None,
                          f"collisions {names} may overlap: their {OVERLAP_NOTE} "
-                         "(manifold3d, gzinertia[bem], unites them)")
+                         "(manifold3d, gzinertia[bem], unites them)",
+                         tuple(candidates))
     V_sum = sum(float(m.volume) for m in meshes)
     M_sum = sum((float(m.volume) * np.asarray(m.center_mass) for m in meshes), np.zeros(3))
     V_union = float(union.volume)
@@ -145,7 +148,8 @@ def link_union(collisions: Sequence[Collision]) -> LinkUnion | None:
     J = sum((_J_about_origin(m) for m in meshes), np.zeros((3, 3))) - _J_about_origin(union)
     note = (f"collisions {names} overlap: the exact volume is their union "
             f"({overlap:.6g} m^3 of overlap counted once)")
-    return LinkUnion(overlap, moment, J, tuple(meshes), union, note)
+    return LinkUnion(overlap, moment, J, tuple(meshes), union, note,
+                     tuple(candidates))
 
 
 def _J_about_origin(mesh: Any) -> Any:
