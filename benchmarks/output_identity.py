@@ -18,12 +18,12 @@ How it runs: one child process per tree runs every invocation in-process (the co
 ``main`` with ``sys.argv`` set, standard streams replaced by byte buffers, working directory the
 inputs' root, paths given relative to it as users give them, ``COLUMNS=120``, ``CI``,
 ``GZINERTIA_*`` and the resource-path variables removed, ``GZ_SIM_RESOURCE_PATH`` set to the
-examples' and corpus's model folders, relative too). Tests check that this
-gives what a real process gives (``tests/test_output_identity.py``). Before each invocation the
-inputs' folder is listed (size and modification time of each file); afterwards every file that
-is new or changed is recorded (its text, or ``sha256`` and size for binary files such as PNG)
-and the folder is put back as it was (new files removed, changed ones copied back from a
-pristine copy), so each invocation sees the same inputs and edits (``--in-place``,
+examples' and corpus's model folders, relative too, the Fuel caches to an empty folder). Tests
+check that this gives what a real process gives (``tests/test_output_identity.py``). Before each
+invocation the inputs' folder is listed (size and modification time of each file); afterwards
+every file that is new or changed is recorded (its text, or ``sha256`` and size for binary files
+such as PNG) and the folder is put back as it was (new files removed, changed ones copied back
+from a pristine copy), so each invocation sees the same inputs and edits (``--in-place``,
 ``audit --fix``) act on a temporary copy only.
 
 Inputs (built in a temporary folder, from this checkout's files whichever tree runs):
@@ -478,9 +478,9 @@ def record(quick: bool, bem: bool, subprocesses: bool = False,
         notes, models = build_inputs(root, quick)
         for name in [*CLEARED, *(k for k in os.environ if k.startswith("GZINERTIA_"))]:
             os.environ.pop(name, None)
-        fuel = str(root) + "-fuel"  # empty Fuel caches, never the machine's (as the tests)
+        (root / "fuel").mkdir()  # empty Fuel caches, never the machine's (as the tests)
         os.environ.update(COLUMNS="120", GZ_SIM_RESOURCE_PATH=os.pathsep.join(models),
-                          GZ_FUEL_CACHE_PATH=fuel, IGN_FUEL_CACHE_PATH=fuel)
+                          GZ_FUEL_CACHE_PATH="fuel", IGN_FUEL_CACHE_PATH="fuel")
         plan = make_plan(root, quick, bem)
         if match is not None:
             plan.invocations = [i for i in plan.invocations if re.search(match, i.key)]
@@ -506,7 +506,6 @@ def record(quick: bool, bem: bool, subprocesses: bool = False,
         os.chdir(REPO)
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(str(root) + "-pristine", ignore_errors=True)
-        shutil.rmtree(str(root) + "-fuel", ignore_errors=True)
 
 
 def _normalised(value: object, replace: list[tuple[str, str]]) -> object:
