@@ -76,7 +76,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from common import REPO, git_worktree
+
 CORPUS = REPO.parent / "shared" / "corpus"
 ROOT = "<INPUTS>"
 TREE = "<TREE>"
@@ -574,19 +575,15 @@ def _record_tree(tree: Path, out: Path, args: argparse.Namespace) -> dict[str, o
 
 
 def _base(rev: str, args: argparse.Namespace) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="gzinertia-base-"))
-    worktree = folder / "tree"
-    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(worktree), rev],
-                   check=True, capture_output=True)
+    folder = Path(tempfile.mkdtemp(prefix="gzinertia-identity-runs-"))
     try:
-        before = _record_tree(worktree, folder / "base.json", args)
+        with git_worktree(rev) as worktree:
+            before = _record_tree(worktree, folder / "base.json", args)
         after = _record_tree(REPO, folder / "this.json", args)
         print(f"recorded {rev} in {before['seconds']} s and this checkout in "
               f"{after['seconds']} s")
         return _report(before, after)
     finally:
-        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(worktree)],
-                       check=False, capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
 
 
