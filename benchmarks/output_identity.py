@@ -28,10 +28,11 @@ from a pristine copy), so each invocation sees the same inputs and edits (``--in
 
 Inputs (built in a temporary folder, from this checkout's files whichever tree runs):
 ``sdf_examples/`` (as ``examples/``); ``/work/shared/corpus`` (as ``corpus/``, and its xacro
-repositories as a ROS package tree, ``tests/corpus_packages.py``), skipped with a note when
-absent; a WAMIT ``.1`` file and a Capytaine-shaped NetCDF dataset written by this script (for
-``addmass --from``; the NetCDF one only when xarray is installed); settings files; and bad
-inputs (empty, not XML, truncated, binary, unknown suffix, missing, a folder).
+repositories as a ROS package tree, ``tests/corpus_packages.py``) and
+``/work/shared/xacro-corpus`` (as such a tree), each skipped with a note when absent; a WAMIT
+``.1`` file and a Capytaine-shaped NetCDF dataset written by this script (for ``addmass
+--from``; the NetCDF one only when xarray is installed); settings files; and bad inputs (empty,
+not XML, truncated, binary, unknown suffix, missing, a folder).
 
 Normalised, because they must differ between two trees: the inputs' temporary folder
 (``<INPUTS>``, where a command names an absolute path) and the folder holding the ``gzinertia``
@@ -51,7 +52,8 @@ ways; ``hydro``; ``fix`` (``--diff``, ``--json``, ``--in-place``, ``--method geo
 ``expand`` (and ``--sdf``); ``plot`` on the examples (PNG and SVG bytes); bad inputs.
 Not covered: ``--trust-xacro`` (runs a model's Python), the audit and BEM caches (``--no-cache``
 throughout: a cache holds paths and times), ``--parser sdformat`` (needs libsdformat's module),
-progress bars (terminals only), and ``/work/shared/xacro-corpus``. ``--quick`` keeps the first
+progress bars (terminals only); the corpora's files are not edited in place (their ``--diff``
+and ``--check`` are recorded), nor plotted. ``--quick`` keeps the first
 few corpus files only, ``--match REGEX`` the invocations whose command line it finds (for
 tests), ``--subprocess`` runs each invocation as a process of its own (slow: the check that
 in-process runs give what processes give).
@@ -79,6 +81,9 @@ from pathlib import Path
 from common import REPO, git_worktree
 
 CORPUS = REPO.parent / "shared" / "corpus"
+XACRO_CORPUS = REPO.parent / "shared" / "xacro-corpus"
+#: The corpora's xacro repositories as ROS package trees: (source, folder under the inputs).
+PACKAGE_TREES = ((CORPUS, "xacro"), (XACRO_CORPUS, "xacro-corpus"))
 ROOT = "<INPUTS>"
 TREE = "<TREE>"
 #: Environment variables removed in the recording child: they would change what is read or shown.
@@ -196,14 +201,16 @@ def build_inputs(root: Path, quick: bool) -> tuple[list[str], list[str]]:
     models = ["examples"]
     if CORPUS.is_dir():
         shutil.copytree(CORPUS, root / "corpus")
-        sys.path.insert(0, str(REPO / "tests"))
-        from corpus_packages import package_tree
-
-        package_tree(CORPUS, root / "xacro")
         configs = (root / "corpus").rglob("model.config")
         models += sorted({p.parent.parent.relative_to(root).as_posix() for p in configs})
-    else:
-        notes.append(f"{CORPUS} is absent: the corpus was not run")
+    sys.path.insert(0, str(REPO / "tests"))
+    from corpus_packages import package_tree
+
+    for source, name in PACKAGE_TREES:
+        if source.is_dir():
+            package_tree(source, root / name)
+        else:
+            notes.append(f"{source} is absent: not run")
     return notes, models
 
 
@@ -344,11 +351,13 @@ def make_plan(root: Path, quick: bool, bem: bool) -> Plan:
         for path in sdfs[:4] if quick else sdfs:
             f = "{r}/" + path.relative_to(root).as_posix()
             _sdf_plan(plan, f, path.read_text(errors="replace"), in_place=False)
-        xacros = sorted(p for p in (root / "xacro").rglob("*") if p.suffix in (".urdf", ".xacro"))
+        folders.append("{r}/corpus")
+    for _, name in PACKAGE_TREES:
+        tree = root / name / "ws"
+        xacros = sorted(p for p in tree.rglob("*") if p.suffix in (".urdf", ".xacro"))
         for path in xacros[:2] if quick else xacros:
             f = "{r}/" + path.relative_to(root).as_posix()
-            _urdf_plan(plan, f, ("--package-path", "{r}/xacro/ws"), in_place=False)
-        folders.append("{r}/corpus")
+            _urdf_plan(plan, f, ("--package-path", f"{{r}}/{name}/ws"), in_place=False)
     _folder_audits(plan, folders)
     _bad_inputs(plan)
     return plan
