@@ -49,7 +49,8 @@ Covered: ``--version``, ``--help`` of the app and of each command; ``show`` (tex
 ``-o``, standard input); ``addmass --bem --quality fast --no-cache`` on two small example links
 (leave out with ``--no-bem``); ``addmass --from`` (WAMIT, NetCDF); ``shift``; ``convert`` both
 ways; ``hydro``; ``fix`` (``--diff``, ``--json``, ``--in-place``, ``--method geometry``);
-``expand`` (and ``--sdf``); ``plot`` on the examples (PNG and SVG bytes); bad inputs.
+``expand`` (and ``--sdf``); ``plot`` on the examples (PNG and SVG bytes); every other option
+of each command's ``--help`` once (:data:`OPTION_VARIANTS`); bad inputs.
 Not covered: ``--trust-xacro`` (runs a model's Python), the audit and BEM caches (``--no-cache``
 throughout: a cache holds paths and times), ``--parser sdformat`` (needs libsdformat's module),
 progress bars (terminals only); the corpora's files are not edited in place (their ``--diff``
@@ -294,6 +295,55 @@ def _example_extras(plan: Plan, bem: bool, netcdf: bool) -> None:
                  "{r}/examples/defects/urdf_massless_link/model.urdf")
 
 
+#: Options not given elsewhere, each once on an example (file relative to the inputs' root).
+OPTION_VARIANTS: tuple[tuple[str, ...], ...] = (
+    ("show", "--ordering", "linear-first", "-l", "*fin_*", "{t}"),
+    ("show", "--json", "-m", "{r}/examples", "{r}/examples/harbour_world.sdf"),
+    ("audit", "--no-cache", "-j", "1", "--density", "1.225", "--tolerance", "drake", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--max-links", "3", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--exclude", "defects", "{r}/examples"),
+    ("audit", "--no-cache", "-j", "1", "--extend-exclude", "arm", "--force-exclude",
+     "{r}/examples/arm/model.sdf", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--format", "sarif", "--docs-url",
+     "https://example.org/gzinertia/", "{t}"),
+    ("hydrostatics", "--fluid", "seawater", "--no-trim", "--waterline", "0.1", "{t}"),
+    ("hydrostatics", "--json", "--world", "{r}/examples/harbour_world.sdf", "{t}"),
+    ("hydrostatics", "--model", "quay", "-m", "{r}/examples", "{r}/examples/harbour_world.sdf"),
+    ("hydrostatics", "--hull", "convex", "{r}/examples/spar_buoy/model.sdf"),
+    ("addmass", "--ellipsoid", "--fit", "inertia", "--fluid", "seawater", "--diff", "{t}"),
+    ("addmass", "--ellipsoid", "-l", "hull", "--semi-axes", "1.25,0.15,0.15", "--center",
+     "0.1,0,0", "--rpy", "0,0.1,0", "--density", "1025", "--diff", "{t}"),
+    ("addmass", "--ellipsoid", "--replace-plugin-added-mass", "--allow-overlap", "--diff",
+     "{r}/examples/defects/positive_idotj/model.sdf"),
+    ("addmass", "--ellipsoid", "--keep-version", "--diff", "{r}/examples/arm/model.sdf"),
+    ("addmass", "--ellipsoid", "--hull", "convex", "--diff", "{r}/examples/spar_buoy/model.sdf"),
+    ("shift", "-l", "fin_top", "--from", "0.01,0,0", "--axes", "inertial", "--force", "--diff",
+     "{t}"),
+    ("convert", "--hydro-to-sdf", "--remove-plugin-terms", "--force", "--diff",
+     "{r}/examples/defects/positive_idotj/model.sdf"),
+    ("convert", "--hydro-to-sdf", "--keep-version", "--sign", "physical", "--diff",
+     "{r}/examples/defects/double_counted_added_mass/model.sdf"),
+    ("hydro", "-l", "hull", "--fit", "volume", "--couplings", "--viscosity", "0.0011",
+     "--coefs", "0.5,0.25,1.5,1.0,1.0", "--fluid", "seawater", "--diff", "{t}"),
+    ("fix", "--method", "balance", "--select", "GZI104", "--diff",
+     "{r}/examples/defects/triangle_inequality/model.sdf"),
+    ("fix", "--method", "geometry", "--geometry", "visual", "--mass", "2", "--tolerance",
+     "drake", "--all-links", "--diff", "{r}/examples/defects/urdf_massless_link/model.urdf"),
+    ("fix", "--method", "geometry", "--density", "1000", "--diff",
+     "{r}/examples/defects/commented_out_inertial/model.sdf"),
+    ("fix", "--diff", "{r}/examples/defects/positive_idotj/model.sdf",
+     "{r}/examples/defects/triangle_inequality/model.sdf"),
+    ("expand", "--xacro-arg", "unused:=1", "{r}/examples/defects/urdf_lumping_gimbal/model.urdf"),
+    ("plot", "--fit", "mujoco", "--ellipsoid-scale", "1", "-o", "{r}/out/plot.png", "{t}"),
+)
+
+
+def _option_variants(plan: Plan) -> None:
+    """Each option of each command's ``--help`` that the plan gives nowhere else."""
+    for argv in OPTION_VARIANTS:
+        plan.add(*(a.replace("{t}", "{r}/examples/torpedo_auv/model.sdf") for a in argv))
+
+
 def _folder_audits(plan: Plan, folders: list[str]) -> None:
     """The audit on folders, in every format and with settings."""
     for folder in folders:
@@ -358,6 +408,7 @@ def make_plan(root: Path, quick: bool, bem: bool) -> Plan:
         for path in xacros[:2] if quick else xacros:
             f = "{r}/" + path.relative_to(root).as_posix()
             _urdf_plan(plan, f, ("--package-path", f"{{r}}/{name}/ws"), in_place=False)
+    _option_variants(plan)
     _folder_audits(plan, folders)
     _bad_inputs(plan)
     return plan
