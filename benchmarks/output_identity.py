@@ -12,7 +12,8 @@ writes, per invocation, its exit status, standard output, standard error and the
 file it wrote or changed. ``--compare`` prints each invocation whose record differs, with a short
 unified diff per differing part, and exits 1 if any does (or if one file has an invocation the
 other lacks). ``--base REV`` makes a temporary ``git worktree`` of ``REV``, records it and this
-checkout, each in a child process of its own, compares them and removes the worktree.
+checkout, each in a child process of its own, compares them and removes the worktree
+(``--keep DIR`` keeps the two recordings, ``base.json`` and ``this.json``, for a closer look).
 
 How it runs: one child process per tree runs every invocation in-process (the console script's
 ``main`` with ``sys.argv`` set, standard streams replaced by byte buffers, working directory the
@@ -635,7 +636,9 @@ def _record_tree(tree: Path, out: Path, args: argparse.Namespace) -> dict[str, o
 
 
 def _base(rev: str, args: argparse.Namespace) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="gzinertia-identity-runs-"))
+    """Records ``rev`` and this checkout, compares them; the recordings stay in ``--keep``."""
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="gzinertia-identity-runs-")).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
     try:
         with git_worktree(rev) as worktree:
             before = _record_tree(worktree, folder / "base.json", args)
@@ -644,7 +647,8 @@ def _base(rev: str, args: argparse.Namespace) -> int:
               f"{after['seconds']} s")
         return _report(before, after)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
@@ -655,6 +659,8 @@ def main() -> None:
     mode.add_argument("--base", metavar="REV")
     parser.add_argument("--no-bem", dest="bem", action="store_false", help="leave out --bem")
     parser.add_argument("--quick", action="store_true", help="the first few corpus files only")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="--base: keep the two recordings here (base.json, this.json)")
     parser.add_argument("--match", metavar="REGEX",
                         help="only the invocations whose command line this finds")
     parser.add_argument("--subprocess", action="store_true",
