@@ -562,7 +562,8 @@ def record(quick: bool, bem: bool, subprocesses: bool = False,
                      "stderr": stderr, "written": written}
             results.append(_normalised(entry, replace))
         seconds = time.perf_counter() - start
-        return {"gzinertia": TREE, "notes": notes, "seconds": round(seconds, 1),
+        package = str(Path(gzinertia.__file__).resolve().parent)  # which tree ran (not compared)
+        return {"gzinertia": package, "notes": notes, "seconds": round(seconds, 1),
                 "invocations": results, "version": gzinertia.__version__}
     finally:
         os.chdir(REPO)
@@ -674,13 +675,14 @@ def main() -> None:
     out = args.record.resolve()
     result = record(args.quick, args.bem, args.subprocess, args.match)
     out.write_text(json.dumps(result, indent=1, sort_keys=True))
+    runs: list[dict[str, object]] = result["invocations"]  # type: ignore[assignment]
     statuses: dict[str, int] = {}
-    for e in result["invocations"]:  # type: ignore[attr-defined]
+    for e in runs:
         statuses[str(e["status"])] = statuses.get(str(e["status"]), 0) + 1
     for note in result["notes"]:  # type: ignore[attr-defined]
         print("note:", note)
-    print(f"{len(result['invocations'])} invocations recorded in "  # type: ignore[arg-type]
-          f"{result['seconds']} s; exit statuses: {statuses}")
+    print(f"{len(runs)} invocations of {result['gzinertia']} recorded in {result['seconds']} s; "
+          f"exit statuses: {statuses}")
 
 
 if __name__ == "__main__":
