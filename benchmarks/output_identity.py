@@ -39,8 +39,9 @@ Normalised, because they must differ between two trees: the inputs' temporary fo
 (``<INPUTS>``, where a command names an absolute path) and the folder holding the ``gzinertia``
 package (``<TREE>``, e.g. in SARIF ``helpUri``). Marked, because they differ between two runs of
 one tree (:data:`RUN_TO_RUN`): a BEM solve's wall time on standard error, and in an SVG plot
-its ``<dc:date>`` and its clip-path and marker ids (matplotlib's random ``svg.hashsalt``:
-``plot -o X.svg`` is not deterministic, its PNG is). Nothing else is.
+its ``<dc:date>`` and its clip-path and marker ids (matplotlib's random ``svg.hashsalt``: trees
+before ``plot`` fixed both wrote SVGs that were not deterministic; its PNG always was). Nothing
+else is.
 
 Covered: ``--version``, ``--help`` of the app and of each command; ``show`` (text, ``-v``,
 ``--json``, standard input); ``audit`` on each file (table, JSON), on folders (every
@@ -430,7 +431,8 @@ def _listing(root: Path) -> dict[str, tuple[int, int]]:
 
 #: What differs between two runs of one tree (not between trees), each replaced by a mark.
 #: A BEM solve's wall time; an SVG plot's date and its clip-path and marker ids (matplotlib
-#: draws them from ``svg.hashsalt``, random unless set): ``plot -o X.svg`` is not deterministic.
+#: draws them from ``svg.hashsalt``, random unless set; ``plot`` fixes both now, the marks keep
+#: older trees comparable).
 RUN_TO_RUN = (
     (re.compile(r"(?m)^(.*BEM \(.*, )\d+(?:\.\d+)? s$"), r"\1<seconds> s"),
     (re.compile(r"<dc:date>[^<]*</dc:date>"), "<dc:date>(not deterministic)</dc:date>"),
