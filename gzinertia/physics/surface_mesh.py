@@ -307,6 +307,32 @@ def _manifold_of(vertices: FloatArray, faces: IntArray, what: str) -> Any:
     return solid
 
 
+def _collapsed(mesh: Any, tolerance: float, threshold: float, name: str) -> Any:
+    """``mesh`` (a closed ``trimesh.Trimesh``) with its degenerate triangles collapsed rather
+    than dropped: a needle (a vertex on the opposite edge, as a union leaves where a T-junction
+    was) cannot be dropped without opening the surface, but collapsing its short edges
+    (manifold3d's ``simplify``: edges whose removal moves the surface by less than
+    ``tolerance`` metres) merges the vertex into that edge and keeps the surface closed; the
+    volume moves by at most the area times ``tolerance``. A triangle still of area at most
+    ``threshold`` (m²) after it is refused (:class:`SurfaceMeshError`)."""
+    import trimesh
+
+    count = int(np.sum(np.asarray(mesh.area_faces) <= threshold))
+    s = unit_scale(max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300))
+    solid = _manifold_of(s * np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces),
+                         name).simplify(s * tolerance)
+    out = solid.to_mesh64()
+    collapsed = trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3] / s,
+                                np.asarray(out.tri_verts, dtype=np.int64), process=False)
+    if (solid.status().name != "NoError" or len(collapsed.faces) == 0
+            or not collapsed.is_watertight or np.any(collapsed.area_faces <= threshold)):
+        raise SurfaceMeshError(
+            f"{name}: {count} degenerate triangles (zero area) that cannot be removed without "
+            "opening the surface"
+        )
+    return collapsed
+
+
 def checked_mesh_file(
     path: str, scale: tuple[float, float, float], h: float
 ) -> tuple[FloatArray, IntArray]:
@@ -333,16 +359,15 @@ def checked_mesh_file(
     mesh = body.trimesh()
     areas = np.asarray(mesh.area_faces)
     scale_len = max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300)
-    degenerate = areas <= DEGENERATE_AREA * min(h, scale_len) ** 2
+    threshold = DEGENERATE_AREA * min(h, scale_len) ** 2
+    degenerate = areas <= threshold
     if np.any(degenerate):
-        mesh.update_faces(~degenerate)
-        mesh.remove_unreferenced_vertices()
-        mesh.merge_vertices()
-        if len(mesh.faces) == 0 or not mesh.is_watertight:
-            raise SurfaceMeshError(
-                f"{name}: {int(np.sum(degenerate))} degenerate triangles (zero area) that cannot "
-                "be removed without opening the surface"
-            )
+        kept = mesh.copy()
+        kept.update_faces(~degenerate)
+        kept.remove_unreferenced_vertices()
+        kept.merge_vertices()
+        mesh = kept if len(kept.faces) and kept.is_watertight else _collapsed(
+            mesh, math.sqrt(threshold), threshold, name)
     if not float(mesh.volume) > 0.0:
         raise SurfaceMeshError(f"{name}: encloses no volume")
     return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
