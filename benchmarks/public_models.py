@@ -260,7 +260,14 @@ def _diagonal(provenance: dict[str, LinkProvenance], run: Run, link: str | None)
             for after in lines[k + 1:k + 4]:
                 if "A_BBo_B diag" in after:
                     return " ".join(after.split("]")[-1].split()[:3])
+    block = re.search(rf"<link_name>{re.escape(short)}</link_name>(.*?)</plugin>", run.err, re.S)
+    if block is not None:  # a xacro macro's link: the <gazebo> block printed (Fossen signs)
+        terms = [re.search(rf"<{t}>([^<]*)</{t}>", block.group(1)) for t in _DIAGONAL_TERMS]
+        return " ".join(f"{-float(t.group(1)):.4g}" if t else "0" for t in terms)
     return "-"
+
+
+_DIAGONAL_TERMS = ("xDotU", "yDotV", "zDotW")
 
 
 def model_row(model: PublicModel, runs: dict[str, Run]) -> list[str]:
@@ -301,8 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="every link's provenance")
     options = parser.parse_args(argv)
     where = {"public": options.root, "corpus": options.corpus}
-    models = [m for m in present(where) if not options.model or m.name in options.model]
-    missing = [m.name for m in MODELS if m not in models]
+    found = present(where)
+    models = [m for m in found if not options.model or m.name in options.model]
+    missing = [m.name for m in MODELS if m not in found]
     commands = [c for c in COMMANDS if not (options.no_bem and c == "bem")]
     rows = []
     for model in models:

@@ -41,7 +41,7 @@ import trimesh
 from conftest import REPO, run_cli
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-import public_models as pm  # noqa: E402
+import public_models as pm
 
 ROOTS = pm.default_roots()
 MODELS = pm.present(ROOTS) if ROOTS["public"] is not None else []
@@ -59,7 +59,7 @@ def _ids(model: pm.PublicModel) -> str:
     return model.name
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _runs(model: pm.PublicModel, bem: bool = False) -> dict[str, pm.Run]:
     root = ROOTS[model.root]
     assert root is not None

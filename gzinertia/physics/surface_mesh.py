@@ -313,8 +313,10 @@ def _collapsed(mesh: Any, tolerance: float, threshold: float, name: str) -> Any:
     was) cannot be dropped without opening the surface, but collapsing its short edges
     (manifold3d's ``simplify``: edges whose removal moves the surface by less than
     ``tolerance`` metres) merges the vertex into that edge and keeps the surface closed; the
-    volume moves by at most the area times ``tolerance``. A triangle still of area at most
-    ``threshold`` (m²) after it is refused (:class:`SurfaceMeshError`)."""
+    volume moves by at most the area times ``tolerance``. A cap it leaves (two corners closer
+    than ``tolerance``, where the collapse would pinch the surface) is dropped and its close
+    corners welded. A triangle still of area at most ``threshold`` (m²) after that, or a
+    surface no longer closed, is refused (:class:`SurfaceMeshError`)."""
     import trimesh
 
     count = int(np.sum(np.asarray(mesh.area_faces) <= threshold))
@@ -324,8 +326,16 @@ def _collapsed(mesh: Any, tolerance: float, threshold: float, name: str) -> Any:
     out = solid.to_mesh64()
     collapsed = trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3] / s,
                                 np.asarray(out.tri_verts, dtype=np.int64), process=False)
+    caps = np.asarray(collapsed.area_faces) <= threshold
+    if np.any(caps):
+        collapsed.update_faces(~caps)
+        collapsed.remove_unreferenced_vertices()
+        collapsed.merge_vertices(digits_vertex=max(0, int(-math.log10(tolerance))))
+        collapsed.update_faces(collapsed.nondegenerate_faces())
+        collapsed.remove_unreferenced_vertices()
     if (solid.status().name != "NoError" or len(collapsed.faces) == 0
-            or not collapsed.is_watertight or np.any(collapsed.area_faces <= threshold)):
+            or not (collapsed.is_watertight and collapsed.is_winding_consistent)
+            or np.any(collapsed.area_faces <= threshold)):
         raise SurfaceMeshError(
             f"{name}: {count} degenerate triangles (zero area) that cannot be removed without "
             "opening the surface"
