@@ -304,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=roots["corpus"],
                         help=f"the corpus folder (default ${CORPUS_VARIABLE} or ../shared/corpus)")
     parser.add_argument("--model", action="append", default=[], help="only these (repeatable)")
-    parser.add_argument("--no-bem", action="store_true", help="skip addmass --bem")
+    parser.add_argument("--no-bem", "--quick", action="store_true", help="skip addmass --bem")
     parser.add_argument("-v", "--verbose", action="store_true", help="every link's provenance")
     options = parser.parse_args(argv)
     where = {"public": options.root, "corpus": options.corpus}
