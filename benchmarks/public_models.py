@@ -67,6 +67,8 @@ class PublicModel:
     bad: tuple[str, str] | None = None
 
 
+_DAVE = "Field-Robotics-Lab__dave/models/dave_robot_models/models"
+#: The models, in the order the table lists them (DAVE's Caldus is in neither folder).
 MODELS: tuple[PublicModel, ...] = (
     PublicModel("desistek_saga", "public", "uuvsimulator__desistek_saga/desistek_saga_description/"
                 "robots/desistek_saga_default.xacro", package_paths=(".",)),
@@ -84,15 +86,8 @@ MODELS: tuple[PublicModel, ...] = (
     PublicModel("heron", "public", "heron__heron/heron_description/urdf/heron.urdf.xacro",
                 package_paths=(".",), xacro_args=("simulation:=true",),
                 bad=("sensors.xacro:7", "'map' object is not subscriptable")),
-    PublicModel("dave_glider_slocum", "corpus", "Field-Robotics-Lab__dave/models/"
-                "dave_robot_models/models/glider_slocum/model.sdf",
-                model_paths=("Field-Robotics-Lab__dave/models/dave_robot_models/models",)),
-    PublicModel("dave_glider_wave", "corpus", "Field-Robotics-Lab__dave/models/"
-                "dave_robot_models/models/glider_wave/model.sdf",
-                model_paths=("Field-Robotics-Lab__dave/models/dave_robot_models/models",)),
-    PublicModel("dave_glider_hybrid_whoi", "corpus", "Field-Robotics-Lab__dave/models/"
-                "dave_robot_models/models/glider_hybrid_whoi/model.sdf",
-                model_paths=("Field-Robotics-Lab__dave/models/dave_robot_models/models",)),
+    *(PublicModel(f"dave_{name}", "corpus", f"{_DAVE}/{name}/model.sdf", model_paths=(_DAVE,))
+      for name in ("glider_slocum", "glider_wave", "glider_hybrid_whoi")),
     PublicModel("ioes_glider_slocum", "corpus", "IOES-Lab__dave/models/dave_robot_models/"
                 "description/glider_slocum/model.sdf",
                 model_paths=("IOES-Lab__dave/models/dave_robot_models/description",)),
