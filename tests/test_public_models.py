@@ -214,6 +214,21 @@ def test_saga_bem_is_within_its_reported_error_of_capytaine_on_the_union() -> No
 
 
 # ---- generated constructs: what the public models broke, checked everywhere ----------------------
+def _panel_surface(path: Path, h: float) -> Any:
+    """The mesh file's surface as the BEM panels it at size ``h`` (``checked_mesh_file``), a
+    ``trimesh.Trimesh`` checked closed, consistently wound, and without a triangle of no height
+    (below :data:`SHAPE` of its longest edge)."""
+    from gzinertia.physics.surface_mesh import checked_mesh_file
+
+    vertices, faces = checked_mesh_file(str(path), (1.0, 1.0, 1.0), h)
+    surface = trimesh.Trimesh(vertices, faces, process=False)
+    assert surface.is_watertight and surface.is_winding_consistent
+    corners = surface.vertices[surface.faces]
+    longest = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
+    assert np.all(2.0 * surface.area_faces > SHAPE * longest**2)
+    return surface
+
+
 #: How far the needle's vertex M sits above the edge AB (m): on it (no area: refused before),
 #: and 1e-8 m above (an area the area bound passed, the panels' refinement split it into
 #: slivers and Capytaine's Green function gave NaN: "internal error").
@@ -241,17 +256,10 @@ def test_a_needle_triangle_is_collapsed_not_refused(tmp_path: Path, offset: floa
     :data:`SHAPE` of its longest edge), the volume of the file as written (trimesh) to within
     the collapse's bound (docs/bem.md)."""
     pytest.importorskip("manifold3d")
-    from gzinertia.physics.surface_mesh import checked_mesh_file
-
     path = tmp_path / "needle.obj"
     _needle_cube(path, offset)
     h = 0.1
-    vertices, faces = checked_mesh_file(str(path), (1.0, 1.0, 1.0), h)
-    surface = trimesh.Trimesh(vertices, faces, process=False)
-    assert surface.is_watertight and surface.is_winding_consistent
-    corners = surface.vertices[surface.faces]
-    longest = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
-    assert np.all(2.0 * surface.area_faces > SHAPE * longest**2)
+    surface = _panel_surface(path, h)
     written = trimesh.load_mesh(path, process=False).volume
     # collapsing moves the surface by at most SHAPE times the mesh's size, 1 m (docs/bem.md)
     assert abs(surface.volume - written) <= surface.area * SHAPE * 1.0
@@ -266,8 +274,6 @@ def test_nearly_coplanar_pieces_are_united_into_panels(tmp_path: Path) -> None:
     pytest.importorskip("manifold3d")
     from geometry_pieces import union_of
 
-    from gzinertia.physics.surface_mesh import checked_mesh_file
-
     a = trimesh.creation.box(extents=(1.0, 1.0, 1.0))
     b = trimesh.creation.box(extents=(0.6, 0.6, 1.0))
     b.apply_transform(trimesh.transformations.rotation_matrix(0.3, (0.0, 0.0, 1.0)))
@@ -277,13 +283,8 @@ def test_nearly_coplanar_pieces_are_united_into_panels(tmp_path: Path) -> None:
     path = tmp_path / "pieces.obj"
     trimesh.util.concatenate([a, b, c]).export(path)
     h = 0.3
-    vertices, faces = checked_mesh_file(str(path), (1.0, 1.0, 1.0), h)
-    surface = trimesh.Trimesh(vertices, faces, process=False)
-    assert surface.is_watertight and surface.is_winding_consistent
-    corners = surface.vertices[surface.faces]
-    longest = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
+    surface = _panel_surface(path, h)
     assert surface.area_faces.min() > 1e-9 * h * h
-    assert np.all(2.0 * surface.area_faces > SHAPE * longest**2)
     # collapsing moves the surface by at most SHAPE times the pieces' size (docs/bem.md)
     bound = surface.area * SHAPE * float(np.ptp(surface.vertices, axis=0).max())
     assert abs(surface.volume - union_of([a, b, c]).volume) <= bound
