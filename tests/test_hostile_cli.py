@@ -301,7 +301,7 @@ def test_every_third_party_import_is_a_declared_runtime_dependency() -> None:
                 imported.add(node.module.split(".")[0])
     third_party = {m for m in imported if m not in sys.stdlib_module_names} - {"gzinertia"}
     third_party -= {"tomli", "sdformat", "sdformat13", "sdformat14", "sdformat15"}  # optional
-    distributions = {"yaml": "pyyaml"}  # import name -> the name pyproject declares
+    distributions = {"yaml": "pyyaml", "igl": "libigl"}  # import name -> the declared name
     third_party = {distributions.get(m, m) for m in third_party}
     assert third_party - optional <= declared, third_party - optional - declared
     import networkx  # noqa: F401  (installed, as declared)
