@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from gzinertia.edit.edit_result import Edit
-from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.errors import Float64OverflowError, GzInertiaError, SettingError
 from gzinertia.numbers import (
     DECIMAL,
     FORTRAN,
@@ -83,9 +83,9 @@ def _omega_option(text: str) -> float:
     try:
         return read_number(text.strip(), DECIMAL)
     except NumberError as exc:
-        raise GzInertiaError(
-            f"{option('frequency')} must be zero, infinite or a number in rad/s, not {text!r} "
-            f"({exc.reason})"
+        raise SettingError(
+            "frequency", "{frequency} must be zero, infinite or a number in rad/s, not {value!r} "
+            "({reason})", value=text, reason=exc.reason,
         ) from None
 
 
@@ -235,8 +235,9 @@ def _wamit_period(frequency: str | None, path: Path) -> float:
         return 0.0
     omega = _omega_option(frequency)
     if not omega > 0.0:
-        raise GzInertiaError(
-            f"{option('frequency')} must be zero, infinite or positive, not {frequency!r}"
+        raise SettingError(
+            "frequency", "{frequency} must be zero, infinite or positive, not {value!r}",
+            value=frequency,
         )
     return 2.0 * math.pi / omega
 
@@ -270,10 +271,10 @@ def _dimensional_factors(density: float, length: float) -> dict[int, float]:
         except OverflowError:
             factors[k] = math.inf
         if not 1.0 / MAX_MAGNITUDE <= factors[k] <= MAX_MAGNITUDE:
-            raise GzInertiaError(
-                f"{option('density')} {density:g} kg/m^3 and {option('wamit_length')} "
-                f"{length:g} m make rho*ULEN^{k} = {factors[k]:g}, outside [1e-100, 1e100]: the "
-                "added mass would not be a number an SDF file holds"
+            raise SettingError(
+                "wamit_length", "{density} {rho:g} kg/m^3 and {wamit_length} {length:g} m make "
+                "rho*ULEN^{k} = {factor:g}, outside [1e-100, 1e100]: the added mass would not be "
+                "a number an SDF file holds", rho=density, length=length, k=k, factor=factors[k],
             )
     return factors
 
@@ -294,8 +295,8 @@ def read_wamit_1(
             f"for with {option('density_or_fluid')}"
         )
     if not (math.isfinite(length) and length > 0.0):
-        raise GzInertiaError(
-            f"{option('wamit_length')} must be a positive length, not {length!r}"
+        raise SettingError(
+            "wamit_length", "{wamit_length} must be a positive length, not {value!r}", value=length
         )
     period = _wamit_period(frequency, path)
     try:
