@@ -375,6 +375,8 @@ def addmass_from(
     shapes: Sequence[str] | None = None,
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
+    replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
 ) -> str:
     """The file's new text with a boundary-element result computed elsewhere written as one
     link's ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link axes B), as
@@ -388,8 +390,12 @@ def addmass_from(
     rad/s as text (default: the dataset's only one). ``density`` (kg/m³) rescales a result
     solved at another density. ``link`` is a glob matching exactly one link; ``geometry`` and
     ``shapes`` (names; ``None``: all) record which of the link's shapes the result describes,
-    so the audit reports it stale (GZI212) when they change. A URDF or xacro file gets the
-    ``<gazebo>`` Hydrodynamics block instead (``model_paths`` then being package paths).
+    so the audit reports it stale (GZI212) when they change. The link is refused as
+    :func:`addmass` refuses it: when its Hydrodynamics plugin applies added mass (unless
+    ``replace_plugin_added_mass``, which turns the plugin's off) or its fluid ellipsoid overlaps
+    one of a link carrying added mass (GZI210; unless ``allow_overlap``, then a
+    :class:`GzInertiaWarning`). A URDF or xacro file gets the ``<gazebo>`` Hydrodynamics block
+    instead (``model_paths`` then being package paths).
     """
     from gzinertia.edit.bem_import import add_mass_from
     from gzinertia.sdf.model_file import is_urdf_path
@@ -410,7 +416,9 @@ def addmass_from(
         axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
         model_paths=model_paths, wamit_length=wamit_length,
         geometry=(None if shapes is None else tuple(shapes), geometry),
+        replace_plugin_added_mass=replace_plugin_added_mass, allow_overlap=allow_overlap,
     )
+    _warn(imported.warnings)
     return imported.text
 
 

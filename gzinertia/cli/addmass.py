@@ -112,7 +112,8 @@ def addmass(
         assert from_result is not None
         _addmass_from(file, from_result, mode, link, frequency, about, axes,
                       None if density is None and fluid is None else fluid_density(density, fluid),
-                      upgrade_version, source, wamit_length, _bem_geometry(geometry))
+                      upgrade_version, source, wamit_length, _bem_geometry(geometry),
+                      admit=(replace_plugin_added_mass, allow_overlap))
     elif model == "bem":
         if semi_axes is not None or center is not None or rpy is not None:
             raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
@@ -233,9 +234,11 @@ def _addmass_from(
     source: ModelInput,
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    admit: tuple[bool, bool] = (False, False),
 ) -> None:
     """``addmass --from RESULT``: import, move to Bo in link axes, write (the comment records
-    the link's geometry the result describes, ``--geometry``: GZI212)."""
+    the link's geometry the result describes, ``--geometry``: GZI212); ``admit``:
+    ``(--replace-plugin-added-mass, --allow-overlap)``, the ellipsoid's and BEM's refusals."""
     from gzinertia.edit.bem_import import add_mass_from
 
     p = None if about is None else parse_vector(about, "--about", (0.0, 0.0, 0.0))
@@ -245,6 +248,7 @@ def _addmass_from(
     if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
         from gzinertia.edit.bem_import import add_mass_from_urdf
 
+        _refuse_replacing_on_urdf(file, admit[0])
         edit = add_mass_from_urdf(
             file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
             density=density, package_paths=source.search_paths, wamit_length=wamit_length,
@@ -259,9 +263,11 @@ def _addmass_from(
         file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
         density=density, upgrade_version=upgrade_version, model_paths=source.search_paths,
         wamit_length=wamit_length, geometry=geometry, data=mode.stdin_data,
+        replace_plugin_added_mass=admit[0], allow_overlap=admit[1],
     )
     [imported] = imported_edit.links
-    report_import(imported.name, result, imported.A_BBo_B, imported_edit.notes)
+    report_import(imported.name, result, imported.A_BBo_B)
+    report_fit(imported_edit, written=True)
     deliver_edit(file, imported_edit.old, imported_edit.new, mode)
 
 
@@ -280,13 +286,7 @@ def _addmass_bem(
         if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: no <fluid_added_mass>
             from gzinertia.edit.addmass_bem import add_mass_bem_urdf
 
-            if replace_plugin_added_mass:
-                raise GzInertiaError(
-                    f"{file}: --replace-plugin-added-mass is for SDF (<fluid_added_mass> beside "
-                    "the plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block "
-                    "and run addmass again"
-                )
-
+            _refuse_replacing_on_urdf(file, replace_plugin_added_mass)
             result, solved = add_mass_bem_urdf(
                 file, settings=settings, pattern=link, package_paths=source.search_paths,
                 progress=progress, xacro_args=source.xacro_mapping,
@@ -304,6 +304,17 @@ def _addmass_bem(
     report_bem(solved, settings.element)
     report_fit(result, written=bool(solved))
     deliver_edit(file, result.old, result.new, mode)
+
+
+def _refuse_replacing_on_urdf(file: Path, replace_plugin_added_mass: bool) -> None:
+    """``--replace-plugin-added-mass`` on URDF/xacro, refused: the matrix goes into the
+    Hydrodynamics plugin there, not beside it."""
+    if replace_plugin_added_mass:
+        raise GzInertiaError(
+            f"{file}: --replace-plugin-added-mass is for SDF (<fluid_added_mass> beside "
+            "the plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block "
+            "and run addmass again"
+        )
 
 
 def _bem_geometry(

@@ -443,10 +443,17 @@ def add_mass_from(
     wamit_length: float = 1.0,
     geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
     data: bytes | None = None,
+    replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
 ) -> Edit[ImportedLink]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
-    memory): the :class:`Edit` with the link's :class:`ImportedLink` and the notes.
+    memory): the :class:`Edit` with the link's :class:`ImportedLink`, the notes and warnings.
 
+    The link is admitted as the ellipsoid and BEM edits admit it
+    (:func:`gzinertia.edit.sdf_added_mass.admit_link`): a Hydrodynamics plugin applying added
+    mass is refused unless ``replace_plugin_added_mass`` (its ``<disable_added_mass>`` is then
+    set), a fluid ellipsoid overlapping that of a link carrying added mass (GZI210) unless
+    ``allow_overlap`` (then said in the warnings).
     The comment also records the link's displacing geometry the result is taken to describe
     (``geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them) with its
     digest, and the digest of the result file: the audit reports the matrix as stale (GZI212)
@@ -454,7 +461,14 @@ def add_mass_from(
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory)."""
     from gzinertia.edit.addmass import _editable_links
-    from gzinertia.edit.links import ascii_comment, link_element, write_fluid_added_mass
+    from gzinertia.edit.links import ascii_comment
+    from gzinertia.edit.overlap_guard import OverlapGuard
+    from gzinertia.edit.sdf_added_mass import (
+        WritePolicy,
+        admit_link,
+        overlap_reason,
+        write_link_added_mass,
+    )
     from gzinertia.edit.sdf_version import check_version_for_added_mass
     from gzinertia.edit.session import FileEdit
 
@@ -466,17 +480,25 @@ def add_mass_from(
     edit = FileEdit.open(path, model_paths, data)
     links, _ = _editable_links(edit.doc, path, pattern, True)
     link = links[0]
+    policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
+    refused: list[str] = []
+    admitted = admit_link(link, OverlapGuard(edit.doc, [link]), policy, refused)
+    if admitted is None:
+        raise GzInertiaError(f"{link.source}: {refused[0]}")
+    clash, plugins = admitted
     A_BBo_B, text = imported_in_link(imported, about, axes_rpy, density)
     text += _geometry_record(link, geometry, imported.digest)
-    write_fluid_added_mass(
-        edit.editor, link_element(edit.editor, link), A_BBo_B, ascii_comment(text)
-    )
-    notes = []
+    notes: list[str] = []
+    replaces = "): the imported matrix replaces its <iDotJ> terms, which stay in the file"
+    write_link_added_mass(edit.editor, link, plugins, (A_BBo_B, ascii_comment(text)), policy,
+                          (refused, notes), replaces)
+    warnings = () if clash is None else (overlap_reason(link, *clash, written=True),)
     said = check_version_for_added_mass(edit.editor, edit.doc.sdf_version, keep=not upgrade_version)
     if said:
         notes.append(said)
     new = edit.finish({link.name: A_BBo_B})
-    return Edit(path, edit.old, new, (ImportedLink(link.name, A_BBo_B),), notes=tuple(notes))
+    return Edit(path, edit.old, new, (ImportedLink(link.name, A_BBo_B),), warnings=warnings,
+                notes=tuple(notes))
 
 
 def add_mass_from_urdf(
