@@ -51,9 +51,9 @@ from gzinertia.cli.options import FitChoice, hull_option, model_input_options, w
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.addmass import FitChooser
     from gzinertia.edit.addmass_bem import BemSettings
-    from gzinertia.edit.output import WriteMode
     from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]

@@ -14,7 +14,7 @@ select, ignores, or ignores for its path (``per-path-ignores``) are not fixed, a
 ``tolerance`` decides what is invalid.
 
 A file found by walking a folder is written only within that folder, through no link below it
-(:attr:`gzinertia.edit.output.WriteMode.tree`); one whose link leads out of it was listed as
+(:attr:`gzinertia.cli.delivery.WriteMode.tree`); one whose link leads out of it was listed as
 skipped and is not touched. A file named on the command line is written through its links.
 """
 
@@ -44,8 +44,8 @@ def apply_safe_fixes(
     from gzinertia.audit.discover import discover
     from gzinertia.audit.projects import exclusions, settings_groups
     from gzinertia.audit.runner import folders_of
+    from gzinertia.cli.delivery import WriteMode, deliver
     from gzinertia.edit.fix import FixOptions, fix
-    from gzinertia.edit.output import WriteMode, deliver
     from gzinertia.report.fix import describe_link
     from gzinertia.sdf.model_file import is_urdf_path
 

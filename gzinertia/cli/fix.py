@@ -28,8 +28,8 @@ from gzinertia.cli.options import (
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.output import WriteMode
     from gzinertia.model_input import ModelInput
 
 
@@ -201,8 +201,8 @@ def run_fix(
 ) -> int:
     """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
     status (1 when ``--check`` finds a file that would change)."""
+    from gzinertia.cli.delivery import deliver
     from gzinertia.edit.fix import fix
-    from gzinertia.edit.output import deliver
     from gzinertia.report.fix import describe_fix, fix_json
     from gzinertia.sdf.model_file import is_urdf_path
 

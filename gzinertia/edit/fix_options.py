@@ -87,8 +87,8 @@ class FixOptions(ValueRecord):
 
     def validate(self) -> None:
         """Refuses settings that do not go together (:class:`FixOptionsError`, a
-        :class:`~gzinertia.errors.SettingError` each interface spells its own way): an unknown method,
-        geometry or tolerance; both a density and a mass, or either not a positive number;
+        :class:`~gzinertia.errors.SettingError` each interface spells its own way): an unknown
+        method, geometry or tolerance; both a density and a mass, or either not a positive number;
         the geometry method's settings with another method; a selection of codes the method
         does not repair."""
         choices = ((self.method, "method", METHODS), (self.geometry, "geometry", SHAPE_SOURCES),
