@@ -154,10 +154,9 @@ def read(
             f"xacro_args go to the built-in reader; the reader registered for {p.suffix} files "
             "takes (path, model_paths) only"
         )
-    from gzinertia.sdf.model_file import read_model_file
-    from gzinertia.urdf.reader import is_xacro
+    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
 
-    if not is_xacro(str(p)):
+    if not is_xacro_path(p):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
     return read_model_file(p, paths, xacro_args=dict(xacro_args), xacro_policy=policy)
 
