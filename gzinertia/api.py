@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from gzinertia.edit.edit_result import Edit, decoded_text
 from gzinertia.errors import GzInertiaError, SettingError
@@ -39,6 +39,7 @@ from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
+    from gzinertia.edit.added_mass_request import AddedMassRequest
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.fix import LinkFix
     from gzinertia.physics.bem import Quality
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
     from gzinertia.physics.hydrostatics import ModelHydrostatics
     from gzinertia.records import BuoyancyWorld, LinkRecord, SdfDocument
     from gzinertia.sdf.buoyancy import BuoyancySystem
+
+#: An :class:`~gzinertia.edit.edit_result.Edit` of any per-link outcome.
+EditOf = TypeVar("EditOf", bound="Edit[Any]")
 
 # duplicates: __all__ lists (here and gzinertia/__init__.py) are alike by shape only
 __all__ = [
@@ -241,19 +245,12 @@ def addmass(
     ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block ``gzinertia addmass``
     writes there, ``model_paths`` then being package paths.
     """
-    from gzinertia.edit.addmass import FitChooser, add_mass
-    from gzinertia.sdf.model_file import is_urdf_path
+    from gzinertia.edit.added_mass_edits import ellipsoid_edit
+    from gzinertia.edit.addmass import FitChooser
 
-    if is_urdf_path(path):
-        return _urdf_fit_edit(Path(path), method, density, links, model_paths)
-
-    result = add_mass(
-        Path(path), fit_for=FitChooser(method), density=density, pattern=links,
-        upgrade_version=upgrade_version, model_paths=model_paths,
-        replace_plugin_added_mass=replace_plugin_added_mass, allow_overlap=allow_overlap,
-    )
-    _warn([*result.skipped, *result.warnings])
-    return _text(result.new)
+    request = _request(path, links, model_paths, upgrade_version, replace_plugin_added_mass,
+                       allow_overlap)
+    return _warned(ellipsoid_edit(request, FitChooser(method), density)).text
 
 
 def shift(
@@ -345,19 +342,23 @@ def hydro(
     return _text(result.new)
 
 
-def _urdf_fit_edit(
-    path: Path, method: FitMethod, density: float, links: str | None,
-    package_paths: Sequence[str | Path],
-) -> str:
-    """:func:`addmass` on a URDF or xacro file: the ``<gazebo>`` Hydrodynamics block the CLI
-    writes (URDF has no ``<fluid_added_mass>``)."""
-    from gzinertia.edit.addmass import FitChooser
-    from gzinertia.urdf.addmass import add_mass_urdf
+def _request(
+    path: str | Path, links: str | None, model_paths: Sequence[str | Path],
+    upgrade_version: bool = True, replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
+) -> AddedMassRequest:
+    """The added-mass edits' request of a library call (``model_paths`` are package paths for
+    URDF and xacro)."""
+    from gzinertia.edit.added_mass_request import AddedMassRequest, model_input
 
-    result = add_mass_urdf(path, fit_for=FitChooser(method), density=density, pattern=links,
-                           package_paths=package_paths)
-    _warn([*result.skipped, *result.warnings])
-    return _text(result.new)
+    return AddedMassRequest(Path(path), links, model_input(model_paths), None, upgrade_version,
+                            replace_plugin_added_mass, allow_overlap)
+
+
+def _warned(edit: EditOf) -> EditOf:
+    """``edit`` after its skipped links and warnings are issued as :class:`GzInertiaWarning`."""
+    _warn([*edit.skipped, *edit.warnings])
+    return edit
 
 
 def addmass_from(
@@ -396,29 +397,13 @@ def addmass_from(
     :class:`GzInertiaWarning`). A URDF or xacro file gets the ``<gazebo>`` Hydrodynamics block
     instead (``model_paths`` then being package paths).
     """
-    from gzinertia.edit.bem_import import add_mass_from
-    from gzinertia.sdf.model_file import is_urdf_path
+    from gzinertia.edit.added_mass_edits import ResultFile, import_edit
 
-    if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
-        from gzinertia.edit.bem_import import add_mass_from_urdf
-
-        edit = add_mass_from_urdf(
-            Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
-            axes_rpy=axes_rpy, density=density, package_paths=model_paths,
-            wamit_length=wamit_length,
-            geometry=(None if shapes is None else tuple(shapes), geometry),
-        )
-        _warn([*edit.skipped, *edit.warnings])
-        return _text(edit.new)
-    imported = add_mass_from(
-        Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
-        axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
-        model_paths=model_paths, wamit_length=wamit_length,
-        geometry=(None if shapes is None else tuple(shapes), geometry),
-        replace_plugin_added_mass=replace_plugin_added_mass, allow_overlap=allow_overlap,
-    )
-    _warn(imported.warnings)
-    return imported.text
+    request = _request(path, link, model_paths, upgrade_version, replace_plugin_added_mass,
+                       allow_overlap)
+    read = ResultFile(Path(result), frequency, about, axes_rpy, density, wamit_length,
+                      (None if shapes is None else tuple(shapes), geometry))
+    return _warned(import_edit(request, read)).text
 
 
 #: What :func:`addmass_bem` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``links``
@@ -473,7 +458,7 @@ def addmass_bem(
     manifold3d is missing (``pip install 'gzinertia[bem]'``).
     """
     from gzinertia.arguments import bem_settings
-    from gzinertia.edit.addmass_bem import add_mass_bem
+    from gzinertia.edit.added_mass_edits import bem_edit
     from gzinertia.physics.bem import require_bem
 
     require_bem()
@@ -482,23 +467,9 @@ def addmass_bem(
         cache=cache, waterline=waterline, depth=None if depth == math.inf else depth,
         frequency=None if frequency == "zero" else frequency, together=together,
     )
-    from gzinertia.sdf.model_file import is_urdf_path
-
-    if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
-        from gzinertia.edit.addmass_bem import add_mass_bem_urdf
-
-        result, solved = add_mass_bem_urdf(
-            Path(path), settings=settings, pattern=links, package_paths=model_paths
-        )
-    else:
-        result, solved = add_mass_bem(
-            Path(path), settings=settings, pattern=links, upgrade_version=upgrade_version,
-            model_paths=model_paths, replace_plugin_added_mass=replace_plugin_added_mass,
-            allow_overlap=allow_overlap,
-        )
-    _warn([*result.skipped, *result.warnings])
-    return Edit(result.path, result.old, result.new, solved, result.skipped, result.warnings,
-                result.notes)
+    request = _request(path, links, model_paths, upgrade_version, replace_plugin_added_mass,
+                       allow_overlap)
+    return _warned(bem_edit(request, settings))
 
 
 #: What :func:`fix` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``text`` is the
