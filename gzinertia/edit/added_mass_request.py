@@ -14,7 +14,7 @@ from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.model_file import is_urdf_path
 
-__all__ = ["AddedMassRequest", "model_input"]
+__all__ = ["AddedMassRequest"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -37,6 +37,17 @@ class AddedMassRequest(ValueRecord):
     replace_plugin_added_mass: bool = False
     allow_overlap: bool = False
 
+    @classmethod
+    def of(
+        cls, path: str | Path, pattern: str | None, model_paths: Sequence[str | Path] = (),
+        upgrade_version: bool = True, replace_plugin_added_mass: bool = False,
+        allow_overlap: bool = False,
+    ) -> AddedMassRequest:
+        """The request of a library call (``model_paths`` are package paths too, for URDF and
+        xacro; no xacro settings, no standard input)."""
+        return cls(Path(path), pattern, ModelInput.of(model_paths=[Path(p) for p in model_paths]),
+                   None, upgrade_version, replace_plugin_added_mass, allow_overlap)
+
     @property
     def urdf(self) -> bool:
         """Whether the file is URDF or xacro (refusing ``replace_plugin_added_mass`` there:
@@ -51,9 +62,3 @@ class AddedMassRequest(ValueRecord):
                 "addmass again", path=self.path,
             )
         return True
-
-
-def model_input(model_paths: Sequence[str | Path]) -> ModelInput:
-    """The :class:`ModelInput` of a library call's ``model_paths`` (package paths too, for
-    URDF and xacro)."""
-    return ModelInput.of(model_paths=[Path(p) for p in model_paths])
