@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import AddMassResult, _editable_links
+from gzinertia.edit.addmass import AddMassResult, editable_links
 from gzinertia.edit.links import (
     ascii_comment,
 )
@@ -302,7 +302,7 @@ def add_mass_bem(
     require_bem()
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
-    links, skipped = _editable_links(doc, path, pattern, False)
+    links, skipped = editable_links(doc, path, pattern, False)
     warnings: list[str] = []
     notes: list[str] = []
     solved: list[LinkBem] = []

@@ -146,7 +146,7 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
     (``result.geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them)
     with its digest, and the digest of the result file: the audit reports the matrix as stale
     (GZI212) once that geometry changes."""
-    from gzinertia.edit.addmass import _editable_links
+    from gzinertia.edit.addmass import editable_links
     from gzinertia.edit.links import ascii_comment
     from gzinertia.edit.overlap_guard import OverlapGuard
     from gzinertia.edit.sdf_added_mass import (
@@ -161,7 +161,7 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
     path, pattern = request.path, _pattern(request)
     imported = read_result(result)
     edit = FileEdit.open(path, request.source.search_paths, request.data)
-    link = _editable_links(edit.doc, path, pattern, True)[0][0]
+    link = editable_links(edit.doc, path, pattern, True)[0][0]
     policy = WritePolicy(path, pattern, request.allow_overlap, request.replace_plugin_added_mass)
     refused: list[str] = []
     admitted = admit_link(link, OverlapGuard(edit.doc, [link]), policy, refused)
