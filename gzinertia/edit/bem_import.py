@@ -114,7 +114,7 @@ def _geometry_record(
 ) -> str:
     """``; geometry ...; mesh digest ...; dataset digest ...`` for the link's shapes (none when
     the link has none: there is then nothing to go stale)."""
-    from gzinertia.edit.addmass_bem import shapes_of
+    from gzinertia.edit.bem_shapes import shapes_of
     from gzinertia.physics.surface_mesh import geometry_digest
 
     names, element = geometry
