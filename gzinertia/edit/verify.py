@@ -33,8 +33,10 @@ def same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
 
 
 def same_added_mass(A: AddedMass | None, B: AddedMass | None, rtol: float) -> bool:
-    """``A`` (read back) equals ``B`` (meant) within ``rtol`` of ``B``'s largest entry; both
-    finite (an infinite scale would accept anything, e.g. all zeros for an overflowed ``B``)."""
+    """``A`` (read back) equals ``B`` (meant) within ``rtol`` of ``B``'s largest entry, both
+    about the same point in the same axes (``A_BBo_B``: about the link origin Bo in link axes
+    B, compared linear-first); both finite (an infinite scale would accept anything, e.g. all
+    zeros for an overflowed ``B``)."""
     if A is None or B is None:
         return A is None and B is None
     if (A.point, A.axes) != (B.point, B.axes):
