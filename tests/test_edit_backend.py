@@ -220,3 +220,58 @@ def test_urdf_and_xacro_suffixes_have_one_home() -> None:
         if path != SUFFIX_HOME and (lines := _suffix_literals(ast.parse(path.read_text())))
     }
     assert found == {}
+
+
+# --- each added-mass edit is chosen by format once -------------------------------------------
+
+URDF_EXAMPLE = REPO / "sdf_examples" / "defects" / "urdf_massless_link" / "model.urdf"
+
+
+@pytest.mark.parametrize("model", [["--ellipsoid"], ["--from", "{result}", "--about", "0,0,0",
+                                                     "--frequency", "zero", "--density", "1000"]])
+def test_replacing_plugin_added_mass_is_refused_on_urdf_for_every_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: list[str]
+) -> None:
+    """URDF has no ``<fluid_added_mass>``: the matrix goes into the Hydrodynamics plugin, so
+    ``--replace-plugin-added-mass`` means nothing there. ``--bem`` refused it; ``--ellipsoid``
+    and ``--from`` ignored it without a word. Now each refuses it in one line naming the file
+    and the flag, the file untouched (and the library as well, naming its keyword)."""
+    path = tmp_path / "model.urdf"
+    path.write_bytes(URDF_EXAMPLE.read_bytes())
+    result = _wamit(tmp_path, A_DIAGONAL)
+    args = [a.replace("{result}", str(result)) for a in model]
+    code, _, err = run_cli(["addmass", str(path), *args, "--link", "hull",
+                            "--replace-plugin-added-mass", "--in-place"], capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{path}: --replace-plugin-added-mass is for SDF" in err, err
+    assert path.read_bytes() == URDF_EXAMPLE.read_bytes()
+    with pytest.raises(SettingError) as caught:
+        gzinertia.addmass(path, links="hull", replace_plugin_added_mass=True)
+    assert caught.value.key == "replace_plugin_added_mass"
+    assert "replace_plugin_added_mass=True is for SDF" in str(caught.value)
+
+
+def _names_called(function: ast.AST) -> set[str]:
+    return {node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            for node in ast.walk(function) if isinstance(node, ast.Call)}
+
+
+def test_each_added_mass_mode_is_one_call_over_one_format_dispatch() -> None:
+    """The library's three added-mass functions and the command line's three modes each call
+    one function of :mod:`gzinertia.edit.added_mass_edits` and never ask the format
+    themselves: the choice of SDF or URDF writer is made there, once per edit."""
+    calls = {"addmass": "ellipsoid_edit", "addmass_bem": "bem_edit",
+             "addmass_from": "import_edit", "_addmass_ellipsoid": "ellipsoid_edit",
+             "_addmass_bem": "bem_edit", "_addmass_from": "import_edit"}
+    seen = {}
+    for module, prefix in ((PACKAGE / "api.py", "a"), (PACKAGE / "cli" / "addmass.py", "_")):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name in calls and (
+                node.name.startswith(prefix)
+            ):
+                names = _names_called(node)
+                seen[node.name] = calls[node.name] in names and not (
+                    names & {"is_urdf_path", "is_xacro_path", "add_mass", "add_mass_urdf",
+                             "add_mass_bem", "add_mass_bem_urdf", "add_mass_from",
+                             "add_mass_from_urdf"})
+    assert seen == dict.fromkeys(calls, True)
