@@ -269,18 +269,11 @@ class _BemRun:
         if progress is not None:
             progress.link(f"{len(pending)} links together", total, total)
         surfaces = _together_surfaces([p[0] for p in pending], settings, self.drafts)
-        # duplicates: the settings passed as _solve_link passes them, to the several-body solve
         results, cross = bem_added_mass_together(
             [(p[1], X_WB) for p, X_WB in zip(pending, surfaces.poses, strict=True)],
-            settings.density,
-            panel_size=settings.panel_size,
-            quality=settings.quality,
-            use_cache=settings.use_cache,
-            progress=progress,
-            waterline=surfaces.waterline,
-            element=settings.element,
-            names=[p[0].name for p in pending],
-            origin=surfaces.origin,
+            settings.density, panel_size=settings.panel_size, quality=settings.quality,
+            use_cache=settings.use_cache, progress=progress, waterline=surfaces.waterline,
+            element=settings.element, names=[p[0].name for p in pending], origin=surfaces.origin,
         )
         for item, result in zip(pending, results, strict=True):
             self.write(item, result)
