@@ -441,7 +441,8 @@ def test_the_writer_refuses_values_that_are_not_finite() -> None:
 def test_reading_back_an_overflowed_matrix_never_matches() -> None:
     """The edit's safety net: all zeros read back for a matrix with an infinite entry used to
     pass (infinite scale); it must not."""
-    from gzinertia.edit.verify import WRITE_RTOL, _same_added_mass
+    from gzinertia.edit.verify import WRITE_RTOL
+    from gzinertia.edit.verify import same_added_mass as _same_added_mass
     from gzinertia.physics.added_mass import AddedMass
 
     def lf(A: np.ndarray) -> AddedMass:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from lxml import etree
     from rich.console import Console
 
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
     from gzinertia.records import SdfDocument
 
@@ -152,7 +152,7 @@ def _root(
 def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
     """Writes, diffs or checks an edited file as ``mode`` says; exit status 1 for ``--check``
     on a file that would change."""
-    from gzinertia.edit.output import deliver
+    from gzinertia.cli.delivery import deliver
 
     status = deliver(file, old, new, mode)
     if status:

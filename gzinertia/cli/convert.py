@@ -18,7 +18,7 @@ from gzinertia.cli.options import (
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
 __all__ = ["convert"]

@@ -28,8 +28,8 @@ from gzinertia.cli.options import (
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.output import WriteMode
     from gzinertia.model_input import ModelInput
 
 
@@ -201,23 +201,16 @@ def run_fix(
 ) -> int:
     """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
     status (1 when ``--check`` finds a file that would change)."""
-    from gzinertia.edit.fix import fix
-    from gzinertia.edit.output import deliver
+    from gzinertia.cli.delivery import deliver
+    from gzinertia.edit.fix_file import fix_file
     from gzinertia.report.fix import describe_fix, fix_json
-    from gzinertia.sdf.model_file import is_urdf_path
 
     status, model_paths = 0, source.search_paths
     reports = []
     for path in files:
-        if mode.stdin_data is not None:  # FILE -: the bytes read from standard input
-            result = fix(path, options, model_paths, data=mode.stdin_data)
-        elif is_urdf_path(path):  # URDF/xacro: -m and --package-path give package paths
-            from gzinertia.urdf.fix import fix_urdf
-
-            result = fix_urdf(path, options, model_paths, source.xacro_mapping,
-                              xacro_policy=source.xacro_policy)
-        else:
-            result = fix(path, options, model_paths)
+        # URDF/xacro: -m and --package-path give package paths; FILE -: standard input's bytes
+        result = fix_file(path, options, model_paths, xacro_args=source.xacro_mapping,
+                          xacro_policy=source.xacro_policy, data=mode.stdin_data)
         if result.pending:
             status = max(status, 1)
         for line in describe_fix(result):

@@ -25,7 +25,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.physics.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 

@@ -8,7 +8,7 @@
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
-  :class:`~gzinertia.edit.output.WriteMode`::
+  :class:`~gzinertia.cli.delivery.WriteMode`::
 
       @app.command()
       @write_mode_options
@@ -18,7 +18,7 @@
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
-  to the edit as ``data=``); :func:`~gzinertia.edit.output.deliver` then writes the edited file
+  to the edit as ``data=``); :func:`~gzinertia.cli.delivery.deliver` then writes the edited file
   to stdout unless ``-o``, ``--check`` or ``--diff`` is given, and ``--in-place`` is refused.
 * The model-input options of every command that reads a model (``-m/--model-path``,
   ``--package-path``, ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``) are added by
@@ -42,7 +42,7 @@ import typer
 from gzinertia.physics.fluids import FluidName
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
 __all__ = [
@@ -247,7 +247,7 @@ def _with_parameters(
 def write_mode_options(command: F) -> F:
     """``command`` (which takes ``mode: WriteMode``) as a typer command with the write-mode
     options ``-o/--output``, ``--in-place``, ``--check``, ``--diff`` and ``--force-readonly``
-    in place of ``mode``; the :class:`~gzinertia.edit.output.WriteMode` they make (and its
+    in place of ``mode``; the :class:`~gzinertia.cli.delivery.WriteMode` they make (and its
     checks: ``-o`` and ``--in-place`` exclude each other, ``--check`` writes nothing) is built
     before the command runs."""
 
@@ -348,11 +348,11 @@ def edit_mode(
     *,
     force_readonly: bool = False,
 ) -> tuple[Path | None, WriteMode]:
-    """The FILE an editing command edits and its :class:`~gzinertia.edit.output.WriteMode`:
+    """The FILE an editing command edits and its :class:`~gzinertia.cli.delivery.WriteMode`:
     for FILE ``-``, ``<stdin>`` and a mode holding standard input's bytes (read here, bounded
     as a file is: :func:`gzinertia.sdf.stdin.stdin_bytes`), after ``--in-place`` is refused
     without reading anything; any other FILE as given. ``-o -`` writes to stdout."""
-    from gzinertia.edit.output import STDIN_IN_PLACE, WriteMode
+    from gzinertia.cli.delivery import STDIN_IN_PLACE, WriteMode
     from gzinertia.errors import GzInertiaError
     from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, stdin_bytes
 
