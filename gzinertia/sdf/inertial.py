@@ -109,6 +109,8 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     if auto:
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))
     density_elem = parts.get("density")
+    density = None if density_elem is None else parse_float(density_elem, file)
+    src = SourceRef(file, line_of(elem))
     inertial = Inertial(
         mass=mass,
         X_BI=X_BI,
@@ -116,8 +118,8 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         A_BBo_B=A,
         inertia_defaulted=inertia_defaulted,
         auto=auto,
-        density=None if density_elem is None else parse_float(density_elem, file),
-        source=SourceRef(file, line_of(elem)),
+        density=density,
+        source=src,
         mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
         inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
         added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),

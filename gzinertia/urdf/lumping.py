@@ -256,14 +256,8 @@ def _keep(
     return out
 
 
-def _kept_records(
-    robot: UrdfRobot,
-    tree: _Tree,
-    groups: dict[str, _Group],
-    kept: _Kept,
-    anchored: bool,
-    notes: list[Note],
-) -> list[LinkRecord]:
+def _kept_records(robot: UrdfRobot, tree: _Tree, groups: dict[str, _Group], kept: _Kept,
+                  anchored: bool, notes: list[Note]) -> list[LinkRecord]:
     """The kept links' records, each with the shapes of the links lumped into it (and, legacy,
     of the dropped links whose shapes it gets), posed in its frame, in the order
     ``ReduceFixedJoints`` reaches them; ``notes`` gets each lumping and each lumped invalid
