@@ -223,8 +223,8 @@ def _keep(
 
     out = _Kept()
     holder: dict[str, str] = {}  # link -> the kept link (or world) it is lumped into
-    start = [j.child for j in tree.children.get(tree.root, [])] if tree.root == WORLD else [
-        tree.root]
+    root = tree.root
+    start = [j.child for j in tree.children.get(root, [])] if root == WORLD else [root]
     stack = list(reversed(start))
     while stack:
         name = stack.pop()
