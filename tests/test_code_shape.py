@@ -111,3 +111,22 @@ def test_the_scan_counts_decorators_methods_nested_and_guarded_functions(
     function, a 501-line module are each found; an 80-line function is not."""
     (tmp_path / "m.py").write_text(source, encoding="utf-8")
     assert oversized(tmp_path) == expected
+
+
+def test_links_and_models_are_looked_up_by_name_the_same_way() -> None:
+    """``SdfDocument.link`` and ``HydrostaticsResult.model`` share one lookup
+    (:func:`gzinertia.records.named`): the item named, else a ``KeyError`` naming the file and
+    the names it holds."""
+    import gzinertia
+    from gzinertia.sdf.reader import read_sdf_file
+
+    path = str(REPO / "sdf_examples" / "torpedo_auv" / "model.sdf")
+    doc = read_sdf_file(path)
+    assert doc.link("torpedo_auv::hull").name == "torpedo_auv::hull"
+    with pytest.raises(KeyError, match=r"no link named 'nope' in .*model\.sdf \(links: "
+                       r"torpedo_auv::hull, .* and 3 more\)"):
+        doc.link("nope")
+    result = gzinertia.hydrostatics(path)
+    assert result.model("torpedo_auv").name == "torpedo_auv"
+    with pytest.raises(KeyError, match=r"no model named 'nope' in .*\(models: torpedo_auv\)"):
+        result.model("nope")
