@@ -9,8 +9,9 @@ method back and refits the link as it is now (:func:`recorded_fit`): a matrix is
 against the fit that produced it (GZI204's centre, GZI207's magnitude), not against the default
 volume fit, which other fits legitimately differ from (MuJoCo's ellipsoid of a cone holds about
 three times the cone's volume; the inertia fit is centred at the centre of mass). A fit made
-with ``--hull convex`` says so in the comment (``geometry: convex hull of a mesh that is not
-closed``) and is refitted with that fallback.
+with ``--hull convex`` or ``--hull wrap`` says so in the comment (``geometry: convex hull of a
+mesh that is not closed``, ``closed wrap of a mesh that is not closed``) and is refitted with
+that fallback.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ class FitProvenance(ValueRecord):
     method: FitMethod
     density: float
     explicit: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
-    #: The hull fallback the fit was made with (``convex`` when the comment names a convex
-    #: hull: :mod:`gzinertia.physics.mesh_body`), so the audit refits the link the same way.
+    #: The hull fallback the fit was made with (``convex`` or ``wrap`` when the comment names
+    #: a convex hull or a wrap: :mod:`gzinertia.physics.mesh_body`), so the audit refits the
+    #: link the same way.
     hull: HullChoice = "none"
 
 
@@ -62,9 +64,9 @@ def parse_fit_provenance(comment: str | None) -> FitProvenance | None:
     method, density = _METHOD.match(rest), _DENSITY.search(rest)
     if method is None or density is None:
         return None
-    from gzinertia.physics.mesh_body import HULL_USED
+    from gzinertia.physics.mesh_body import HULL_USED, WRAP_USED
 
-    hull: HullChoice = "convex" if HULL_USED in rest else "none"
+    hull: HullChoice = "convex" if HULL_USED in rest else "wrap" if WRAP_USED in rest else "none"
     try:  # the numbers as written (a comment that is not ours may spell 1_000: not ours)
         rho = read_number(density.group(1))
         if method.group(2) is None:
