@@ -64,16 +64,11 @@ class HydrostaticsResult(ValueRecord):
 
         return buoyancy_system_caveat(self.buoyancy_system, self.fluid.density)
 
-    # duplicates: a lookup by name with the known names in the KeyError, as SdfDocument.link
     def model(self, name: str) -> ModelHydrostatics:
         """The model with this (top-level) name (``KeyError`` naming the models otherwise)."""
-        for m in self.models:
-            if m.name == name:
-                return m
-        from gzinertia.wording import bounded
+        from gzinertia.records import named
 
-        known = bounded(m.name for m in self.models) or "none"
-        raise KeyError(f"no model named {name!r} in {self.path} (models: {known})")
+        return named(self.models, name, "model", self.path)
 
 
 class HydrostaticsSettingsError(SettingError):

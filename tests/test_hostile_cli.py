@@ -340,12 +340,12 @@ def test_an_unexpected_exception_is_one_line_naming_the_file(
 ) -> None:
     """The last resort: a bug (here a KeyError planted in the reader) is one line, exit 2,
     naming the file and asking for a report; GZINERTIA_TRACEBACK=1 shows the traceback."""
-    import gzinertia.sdf.reader as reader
+    import gzinertia.sdf.element_reader as element_reader
 
     def planted(*_: object, **__: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(reader._Reader, "finish", planted)
+    monkeypatch.setattr(element_reader.ElementReader, "finish", planted)
     file = tmp_path / "m.sdf"
     file.write_text(model(link()))
     status, _, err = run_command(command, file, capsys)
@@ -360,12 +360,12 @@ def test_an_unexpected_exception_is_one_line_naming_the_file(
 def test_the_audit_reports_an_unexpected_exception_as_an_internal_error_of_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gzinertia.sdf.reader as reader
+    import gzinertia.sdf.element_reader as element_reader
 
     def planted(*_: object, **__: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(reader._Reader, "finish", planted)
+    monkeypatch.setattr(element_reader.ElementReader, "finish", planted)
     file = tmp_path / "m.sdf"
     file.write_text(model(link()))
     status, out, _ = run_command("audit", file, capsys)
@@ -575,12 +575,12 @@ def test_an_unexpected_exception_on_standard_input_names_stdin(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The last resort names ``<stdin>`` (the text's name everywhere), not ``-``."""
-    import gzinertia.sdf.reader as reader
+    import gzinertia.sdf.element_reader as element_reader
 
     def planted(*_: object, **__: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(reader._Reader, "finish", planted)
+    monkeypatch.setattr(element_reader.ElementReader, "finish", planted)
     _stdin(monkeypatch, model(link()).encode())
     status, out, err = run_cli([*(a.format(tmp=tmp_path) for a in COMMANDS[command]), "-"],
                                capsys)
