@@ -36,6 +36,9 @@ from gzinertia.edit.edit_result import Edit, decoded_text
 from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
+from gzinertia.vocabulary.geometry import GeometryElement
+from gzinertia.vocabulary.scoped_names import top_scope
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
@@ -223,7 +226,7 @@ def _warn(lines: Iterable[str]) -> None:
 def addmass(
     path: str | Path,
     *,
-    density: float = 1000.0,
+    density: float = DEFAULT_FLUID_DENSITY,
     method: FitMethod = "volume",
     links: str | None = None,
     upgrade_version: bool = True,
@@ -320,7 +323,7 @@ def hydro(
     path: str | Path,
     links: str,
     *,
-    density: float = 1000.0,
+    density: float = DEFAULT_FLUID_DENSITY,
     viscosity: float = 1.0e-3,
     method: FitMethod = "mujoco",
     couplings: bool = False,
@@ -371,7 +374,7 @@ def addmass_from(
     frequency: str | None = None,
     density: float | None = None,
     wamit_length: float = 1.0,
-    geometry: Literal["collision", "visual"] = "collision",
+    geometry: GeometryElement = "collision",
     shapes: Sequence[str] | None = None,
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
@@ -426,9 +429,9 @@ BemFile = Edit
 def addmass_bem(
     path: str | Path,
     *,
-    density: float = 1000.0,
+    density: float = DEFAULT_FLUID_DENSITY,
     links: str | None = None,
-    geometry: Literal["collision", "visual"] = "collision",
+    geometry: GeometryElement = "collision",
     shapes: Sequence[str] | None = None,
     panel_size: float | None = None,
     quality: Quality = "default",
@@ -512,7 +515,7 @@ def fix(
     links: str | None = None,
     select: Iterable[str] = (),
     all_links: bool = False,
-    geometry: Literal["collision", "visual"] = "collision",
+    geometry: GeometryElement = "collision",
     move_com: bool = False,
     density: float | None = None,
     mass: float | None = None,
@@ -714,7 +717,7 @@ def document_hydrostatics(
         if not models:
             from gzinertia.wording import bounded
 
-            names = bounded(dict.fromkeys(lk.name.split("::", 1)[0] for lk in doc.links))
+            names = bounded(dict.fromkeys(top_scope(lk.name) for lk in doc.links))
             raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
                                  f"{names or 'none'})")
     records = {link.name: link for link in doc.links}

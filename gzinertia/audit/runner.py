@@ -23,6 +23,7 @@ from gzinertia.audit.discover import Target, discover
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.scoped_names import leaf_name
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -135,7 +136,7 @@ def _dedupe_key(f: Finding) -> tuple[str, str, int, str, str]:
     """One finding per rule and element at fault, keyed on the link as written in its file:
     the same included model audited on its own, or included twice, gives one finding; two
     links on one line give two (pairs of links keep their other link's name)."""
-    other = str(f.values.get("other_link", "")).rsplit("::", 1)[-1]
+    other = leaf_name(str(f.values.get("other_link", "")))
     return (f.code, f.file, f.line, f.link_in_file or f.link or "", other)
 
 

@@ -49,6 +49,7 @@ from gzinertia.cli.app import (
 )
 from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import FitChooser
@@ -232,7 +233,7 @@ def _addmass_from(
     upgrade_version: bool,
     source: ModelInput,
     wamit_length: float = 1.0,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    geometry: tuple[tuple[str, ...] | None, GeometryElement] = (None, "collision"),
 ) -> None:
     """``addmass --from RESULT``: import, move to Bo in link axes, write (the comment records
     the link's geometry the result describes, ``--geometry``: GZI212)."""
@@ -308,13 +309,13 @@ def _addmass_bem(
 
 def _bem_geometry(
     geometry: str | None,
-) -> tuple[tuple[str, ...] | None, Literal["collision", "visual"]]:
+) -> tuple[tuple[str, ...] | None, GeometryElement]:
     """``--geometry``: ``(names or None for all, element)``; ``visual`` and ``visual:a,b`` mesh
     visuals, a plain list names collisions."""
     if geometry is None:
         return None, "collision"
     text = geometry.strip()
-    element: Literal["collision", "visual"] = "collision"
+    element: GeometryElement = "collision"
     if text.lower() == "visual" or text.lower().startswith("visual:"):
         element = "visual"
         text = text[len("visual"):].removeprefix(":")

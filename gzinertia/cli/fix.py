@@ -19,13 +19,13 @@ from gzinertia.cli.app import (
 )
 from gzinertia.cli.options import (
     FixMethodChoice,
-    ShapeSourceChoice,
     ToleranceChoice,
     edit_mode,
     hull_option,
     model_input_options,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.edit.fix import FixOptions
@@ -75,7 +75,7 @@ AllLinksFlag = Annotated[
 ]
 
 GeometryFlag = Annotated[
-    ShapeSourceChoice, typer.Option(
+    GeometryElement, typer.Option(
         "--geometry",
         help="Geometry for --method geometry: collision (default) or visual (visuals "
         "posed relative_to any frame are placed as libsdformat resolves them).",

@@ -32,6 +32,7 @@ from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.selection import select_links
+from gzinertia.vocabulary.scoped_names import top_scope
 
 __all__ = [
     "AddMassResult",
@@ -136,14 +137,14 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
         ):
             if warning:
                 warnings.append(f"{r.link.name}: {warning}")
-        top = r.link.name.split("::", 1)[0]
+        top = top_scope(r.link.name)
         total, density, names = displaced.get(top, (0.0, r.density, []))
         displaced[top] = (total + r.density * volume, density, [*names, r.link.name])
     for top, (total, density, names) in displaced.items():
         model_mass = sum(
             lk.inertial.mass
             for lk in doc.links
-            if lk.name.split("::", 1)[0] == top
+            if top_scope(lk.name) == top
             and not (lk.static or lk.welded_to_world)
             and lk.inertial.mass > 0.0
         )

@@ -31,6 +31,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.physics.bem import BemResult, Quality
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-#: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
-Element = Literal["collision", "visual"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -61,7 +60,7 @@ class BemSettings(ValueRecord):
     together: bool = False
     #: Mesh the link's collisions (default) or its visuals (``--geometry visual``: the
     #: collision is a buoyancy proxy); ``collisions`` then names visuals.
-    element: Element = "collision"
+    element: GeometryElement = "collision"
 
 
 class BemRunProgress(Protocol):
@@ -99,7 +98,7 @@ def displacing_collisions(
     link: LinkRecord,
     names: Sequence[str] | None,
     shapes: Sequence[Collision] | None = None,
-    element: Element = "collision",
+    element: GeometryElement = "collision",
 ) -> list[Collision]:
     """The shapes the BEM meshes: all of the link's collisions (or of ``shapes``, its visuals:
     ``element="visual"``), or those named (an error naming the link when a name is not one of
@@ -126,7 +125,7 @@ def displacing_shapes(link: LinkRecord, settings: BemSettings) -> list[Collision
 def shapes_of(
     link: LinkRecord,
     names: Sequence[str] | None,
-    element: Element,
+    element: GeometryElement,
 ) -> list[Collision]:
     """The link's displacing shapes: its collisions, or its visuals (read with them:
     :func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's and
@@ -160,7 +159,7 @@ def _link_bem(
                    tuple(mesh_notes(shapes)), floating)
 
 
-def provenance(result: object, solved: LinkBem, element: Element = "collision") -> str:
+def provenance(result: object, solved: LinkBem, element: GeometryElement = "collision") -> str:
     """The comment written before ``<fluid_added_mass>``
     (:func:`gzinertia.physics.bem_provenance.format_provenance`): the shapes meshed by name,
     their digest, and what the geometry pipeline did to their mesh files, in words."""

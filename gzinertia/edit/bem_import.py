@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from gzinertia.physics.bem_provenance import dataset_digest, format_import_geome
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
@@ -391,7 +392,7 @@ def imported_in_link(
 
 def _geometry_record(
     link: LinkRecord,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]],
+    geometry: tuple[tuple[str, ...] | None, GeometryElement],
     digest: str,
 ) -> str:
     """``; geometry ...; mesh digest ...; dataset digest ...`` for the link's shapes (none when
@@ -440,7 +441,7 @@ def add_mass_from(
     upgrade_version: bool,
     model_paths: Sequence[str | Path],
     wamit_length: float = 1.0,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    geometry: tuple[tuple[str, ...] | None, GeometryElement] = (None, "collision"),
     data: bytes | None = None,
 ) -> Edit[ImportedLink]:
     """Reads ``result``, moves it to the one link ``pattern`` selects and writes it (in
@@ -489,7 +490,7 @@ def add_mass_from_urdf(
     density: float | None,
     package_paths: Sequence[str | Path] = (),
     wamit_length: float = 1.0,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
+    geometry: tuple[tuple[str, ...] | None, GeometryElement] = (None, "collision"),
     xacro_args: Mapping[str, str] | None = None,
     xacro_policy: XacroPolicy | None = None,
 ) -> Edit[ImportedLink]:

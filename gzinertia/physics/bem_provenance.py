@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 PREFIX = "gzinertia addmass: BEM added mass"
 #: The comment ``addmass --from`` writes starts so; since it also names the geometry the result
@@ -33,7 +34,7 @@ class BemProvenance(ValueRecord):
 
     collisions: tuple[str, ...]
     digest: str
-    element: Literal["collision", "visual"] = "collision"
+    element: GeometryElement = "collision"
     #: ``"bem"``: solved by ``addmass --bem``; ``"imported"``: brought in by ``addmass --from``
     #: for the geometry named, from the dataset whose digest is ``dataset_digest``.
     origin: Literal["bem", "imported"] = "bem"
@@ -51,7 +52,7 @@ def format_provenance(
     collisions: Sequence[str],
     digest: str,
     density: float,
-    element: Literal["collision", "visual"] = "collision",
+    element: GeometryElement = "collision",
     closed_panels: int | None = None,
     geometry_notes: Sequence[str] = (),
 ) -> str:
@@ -76,7 +77,7 @@ def format_provenance(
 
 
 def format_import_geometry(
-    element: Literal["collision", "visual"],
+    element: GeometryElement,
     names: Sequence[str],
     digest: str,
     dataset_digest: str,
@@ -105,7 +106,7 @@ def parse_provenance(comment: str | None) -> BemProvenance | None:
     digest, names = _DIGEST.search(comment), _COLLISIONS.search(comment)
     if digest is None or names is None:
         return None
-    element: Literal["collision", "visual"] = (
+    element: GeometryElement = (
         "visual" if names.group(1) == "visuals" else "collision"
     )
     shapes = tuple(n for n in names.group(2).split(",") if n)

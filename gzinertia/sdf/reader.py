@@ -21,7 +21,6 @@ from lxml import etree
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
-from gzinertia.numbers import dotted_integers
 from gzinertia.options import option
 from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.record_base import Record
@@ -67,6 +66,7 @@ from gzinertia.sdf.xml import (
     parse_xml_file,
     parse_xml_file_shared,
 )
+from gzinertia.vocabulary.sdf_version import KNOWN_VERSIONS, NEWEST_KNOWN_VERSION, SdfVersion
 
 __all__ = [
     "KNOWN_VERSIONS",
@@ -77,7 +77,6 @@ __all__ = [
 ]
 
 MAX_INCLUDE_DEPTH = 32
-KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
 _SUPPRESSION = re.compile(r"gzinertia:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 
@@ -164,7 +163,7 @@ class _Reader:
         self.notes: list[Note] = []
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, str] = {}  # each file's declared <sdf version>
-        self.version_numbers: dict[str, tuple[int, ...]] = {}  # version_of's, once per file
+        self.version_values: dict[str, SdfVersion] = {}  # the same, parsed once per file
         self.fixed_joints: list[tuple[str, str]] = []  # (parent, child), scoped; "world" kept
         self.all_joints: list[tuple[str, str, str]] = []  # (type, parent, child), as fixed_joints
         self.incomplete_scopes: set[str] = set()
@@ -174,15 +173,13 @@ class _Reader:
 
     def register_version(self, file: str, version: str) -> None:
         self.versions[file] = version
-        self.version_numbers.pop(file, None)
+        self.version_values[file] = SdfVersion(version)
 
     def version_of(self, file: str) -> tuple[int, ...]:
-        """``file``'s version as numbers (an unreadable one is read as 1.12, as the reader does)."""
-        numbers = self.version_numbers.get(file)
-        if numbers is None:
-            numbers = dotted_integers(self.versions.get(file, "1.12")) or (1, 12)
-            self.version_numbers[file] = numbers
-        return numbers
+        """``file``'s version as the reader applies it (:attr:`SdfVersion.read_as`; the newest
+        known for a file not registered)."""
+        version = self.version_values.get(file)
+        return NEWEST_KNOWN_VERSION if version is None else version.read_as
 
     def add_frame(
         self,

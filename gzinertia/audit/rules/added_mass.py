@@ -36,10 +36,10 @@ from gzinertia.physics.added_mass import (
 )
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.vocabulary.sdf_version import FLUID_ADDED_MASS_VERSION, SdfVersion
 from gzinertia.wording import bounded
 
 __all__ = [
-    "ADDED_MASS_VERSION",
     "CENTRE_SIDE_FRACTION",
     "KE_ERROR_THRESHOLD",
     "MAGNITUDE_FACTOR",
@@ -52,8 +52,6 @@ __all__ = [
     "total_not_pd",
 ]
 
-#: SDFormat version that introduced ``<fluid_added_mass>``.
-ADDED_MASS_VERSION = (1, 10)
 #: GZI204 fires when leaving the matrix unshifted changes the kinetic energy by this fraction.
 KE_ERROR_THRESHOLD = 0.10
 #: GZI204: the implied centre counts as on the fluid's side when its projection on the
@@ -61,12 +59,6 @@ KE_ERROR_THRESHOLD = 0.10
 CENTRE_SIDE_FRACTION = 0.1
 #: GZI207 fires when a written diagonal term is this many times above or below the estimate.
 MAGNITUDE_FACTOR = 10.0
-
-
-def _version(text: str) -> tuple[int, ...]:
-    from gzinertia.numbers import dotted_integers
-
-    return dotted_integers(text) or ()
 
 
 @document_rule("GZI201")
@@ -79,8 +71,7 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
             by_file.setdefault(ctx.link.source.file, []).append(ctx)
     for file, links in by_file.items():
         version = doc.sdf_version(file)
-        parsed = _version(version)
-        if not parsed or parsed >= ADDED_MASS_VERSION:
+        if not SdfVersion(version).known_before(FLUID_ADDED_MASS_VERSION):
             continue
         names = [c.name for c in links]
         shown = bounded(names)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding, SettingsUse
 from gzinertia.report.json_text import json_safe
 from gzinertia.shell import exact_link_pattern
+from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded, one_line, visible
 
 __all__ = [
@@ -100,7 +101,7 @@ def _link_free(finding: Finding) -> str:
     text = finding.message
     for name in dict.fromkeys((exact_link_pattern(finding.link), finding.link)):
         text = text.replace(name, "\0")
-    short = finding.link.rsplit("::", 1)[-1]
+    short = leaf_name(finding.link)
     return re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", "\0", text)
 
 
@@ -143,7 +144,7 @@ def others(group: Sequence[Finding], short: bool = False) -> str:
     out = []
     for f in group[1:]:
         name = f.link or ""
-        name = visible(name.rsplit("::", 1)[-1] if short else name)
+        name = visible(leaf_name(name) if short else name)
         if f.line != first.line:
             name += f" ({f.line})" if short else f" (line {f.line})"
         out.append(name)
