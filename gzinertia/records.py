@@ -79,7 +79,8 @@ class Note(ValueRecord):
     ``mass-defaulted`` has ``attributes`` (on ``<mass>``) and ``value`` (its ``value``
     attribute, when written);
     ``unresolved-include`` has ``uri`` and ``not_downloaded`` (``"true"`` when the message already
-    says a remote model is never downloaded)."""
+    says a remote model is never downloaded); ``unknown-uri-scheme`` has ``uri`` when it is
+    about an ``<include>`` that did not resolve (the :class:`UnresolvedInclude` of that URI)."""
 
     level: NoteLevel
     code: str

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.discover import Target, discover
-from gzinertia.audit.findings import AuditResult, FileStatus, Finding
+from gzinertia.audit.findings import MACRO_CALL_WORDS, AuditResult, FileStatus, Finding
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.scoped_names import leaf_name
@@ -125,8 +125,8 @@ def _with_macro_calls(doc: SdfDocument, findings: list[Finding]) -> list[Finding
     if not calls:
         return findings
     return [
-        replace(f, message=f"{f.message} (link built by a xacro macro called at "
-                f"{calls[f.link]})", values={**f.values, "xacro_call": calls[f.link]})
+        replace(f, message=f.message + MACRO_CALL_WORDS.format(call=calls[f.link]),
+                values={**f.values, "xacro_call": calls[f.link]})
         if f.link in calls else f
         for f in findings
     ]

@@ -509,7 +509,8 @@ class _Reader:
             self.dependencies.append(Dependency("include", uri, file, None))
             if isinstance(exc, UnknownSchemeError):
                 uri_where = SourceRef(file, line_of(uri_elem))
-                self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where))
+                self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where,
+                                       data={"uri": uri}))
             else:
                 self.notes.append(Note(
                     "error", "unresolved-include", str(exc), where,
