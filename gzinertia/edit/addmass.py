@@ -77,16 +77,11 @@ class FitChooser(ValueRecord):
 
 def provenance(fit: EllipsoidFit, density: float) -> str:
     """The comment written before ``<fluid_added_mass>`` (no ``--`` inside). The audit reads
-    the fit back (:func:`gzinertia.physics.fit_provenance.parse_fit_provenance`) and judges the
+    the fit back (:mod:`gzinertia.physics.provenance_comment`, which writes it) and judges the
     matrix against that fit of the link (GZI204, GZI207)."""
-    from gzinertia.physics.fit_provenance import PREFIX  # read back by the audit
+    from gzinertia.physics.provenance_comment import fit_comment
 
-    geometry = f" (geometry: {fit.approximation})" if fit.approximation else ""
-    text = (
-        f"{PREFIX}{fit.description}{geometry}, "
-        f"fluid density {density:g} kg/m^3; about the link origin in link axes"
-    )
-    return ascii_comment(text)
+    return ascii_comment(fit_comment(fit, density))
 
 
 def _editable_links(

@@ -34,7 +34,7 @@ from gzinertia.numbers import (
 )
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.bem_provenance import dataset_digest, format_import_geometry
+from gzinertia.physics.bem_provenance import IMPORT_PREFIX, dataset_digest, format_import_geometry
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
@@ -384,7 +384,7 @@ def imported_in_link(
     p = _vector_text(X_BF.p)
     rpy = _vector_text(rpy_BF)
     text = (
-        f"gzinertia addmass: imported added mass ({imported.description}, {note}), computed "
+        f"{IMPORT_PREFIX} ({imported.description}, {note}), computed "
         f"about ({p}) in axes rpy ({rpy}) of the link; moved to the link origin in link axes"
     )
     return A_BBo_B, text

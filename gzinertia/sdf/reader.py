@@ -22,6 +22,7 @@ from lxml import etree
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
+from gzinertia.physics.provenance_comment import names_visuals
 from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.record_base import Record
 from gzinertia.records import (
@@ -342,7 +343,7 @@ class _Reader:
             collisions.append(_PendingCollision(cname, cpose, scope, collision))
         visuals, unread_visuals = self.visuals(visual_elems, file, scope)
         comment = inertial.added_mass_comment
-        if comment and "geometry visuals=" in comment:
+        if comment and names_visuals(comment):
             self.visual_mesh_dependencies(visuals, file)
         # duplicates: a keyword-argument constructor call, alike other such calls by shape only
         pending = _PendingLink(
