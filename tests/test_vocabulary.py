@@ -38,22 +38,22 @@ from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES, added_mass_active
 from gzinertia.sdf.reader import read_sdf_file
-from gzinertia.vocabulary import (
-    FLUID_ADDED_MASS_VERSION,
-    FLUID_DENSITIES,
-    GEOMETRY_ELEMENTS,
-    KNOWN_VERSIONS,
-    NEWEST_KNOWN_VERSION,
-    GeometryElement,
-    SdfVersion,
-    applies_added_mass,
-    density_of,
+from gzinertia.vocabulary.added_mass import applies_added_mass
+from gzinertia.vocabulary.fluids import FLUID_DENSITIES, density_of
+from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS, GeometryElement
+from gzinertia.vocabulary.scoped_names import (
     enclosing_scopes,
     join_scoped,
     leaf_name,
     split_scoped,
     top_scope,
     within_top,
+)
+from gzinertia.vocabulary.sdf_version import (
+    FLUID_ADDED_MASS_VERSION,
+    KNOWN_VERSIONS,
+    NEWEST_KNOWN_VERSION,
+    SdfVersion,
 )
 
 LIBRARY = Path(gzinertia.__file__).parent

@@ -10,15 +10,8 @@ from __future__ import annotations
 from typing import Final, Literal
 
 __all__ = [
-    "AIR_DENSITY",
-    "DEFAULT_FLUID_DENSITY",
-    "FLUID_DENSITIES",
-    "FRESHWATER_DENSITY",
-    "SEAWATER_DENSITY",
-    "UUV_PLUGIN_FLUID_DENSITY",
-    "WATER_VISCOSITY",
-    "FluidName",
-    "density_of",
+    "AIR_DENSITY", "DEFAULT_FLUID_DENSITY", "FLUID_DENSITIES", "FRESHWATER_DENSITY",
+    "SEAWATER_DENSITY", "UUV_PLUGIN_FLUID_DENSITY", "WATER_VISCOSITY", "FluidName", "density_of",
 ]
 
 #: Fresh water, kg/m³: 1000, the default ``<uniform_fluid_density>`` of Gazebo's Buoyancy system
