@@ -29,6 +29,7 @@ from gzinertia.checks.added_mass import (
 from gzinertia.checks.bem import bem_is_current, bem_of_visuals_is_current
 from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import implied_centre
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.physics.added_mass import (
     AddedMass,
     kinetic_energy_error,
@@ -328,9 +329,9 @@ def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
     if A_BBo_B is None and bem_of_visuals_is_current(ctx):
         return  # URDF: the block addmass --bem --geometry visual wrote (GZI212 watches it)
     for plugin in ctx.link.hydrodynamics:
-        D = plugin.D_BBo_B
-        if plugin.disable_added_mass or not np.any(D):
+        if not added_mass_active(plugin):
             continue
+        D = plugin.D_BBo_B
         where = next(
             (plugin.term_sources[n] for n in names if n in plugin.term_sources), plugin.source
         )
