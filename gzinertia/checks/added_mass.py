@@ -44,9 +44,10 @@ def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | 
     active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
     (:func:`gzinertia.gazebo.hydrodynamics.added_mass_of`). GZI202–GZI204 judge this matrix, so
     their verdicts do not change when the conversion moves it from one place to the other. A
-    plugin whose added mass is on (:func:`~gzinertia.vocabulary.applies_added_mass`) but whose
-    diagonal mixes signs applies a matrix of no telling convention: it is not returned (GZI208
-    judges its signs), though it counts as added mass everywhere else."""
+    plugin whose added mass is on
+    (:func:`~gzinertia.vocabulary.added_mass.applies_added_mass`) but whose diagonal mixes
+    signs applies a matrix of no telling convention: it is not returned (GZI208 judges its
+    signs), though it counts as added mass everywhere else."""
     if ctx.added_mass is not None:
         return ctx.added_mass, added_mass_where(ctx), ELEMENT
     for plugin in ctx.link.hydrodynamics:

@@ -34,8 +34,9 @@ OLDEST_UPGRADABLE = (1, 4)
 
 
 def version_tuple(version: str) -> tuple[int, ...]:
-    """``"1.10"`` as ``(1, 10)``; ``(0,)`` when :class:`~gzinertia.vocabulary.SdfVersion` finds
-    it unreadable (older than any, as an edit takes it: :func:`meaning_changes`' input)."""
+    """``"1.10"`` as ``(1, 10)``; ``(0,)`` when
+    :class:`~gzinertia.vocabulary.sdf_version.SdfVersion` finds it unreadable (older than any,
+    as an edit takes it: :func:`meaning_changes`' input)."""
     return SdfVersion(version).numbers or (0,)
 
 

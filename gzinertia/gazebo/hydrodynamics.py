@@ -108,7 +108,8 @@ def derivatives(terms: Mapping[str, float]) -> NDArray[np.float64]:
 
 def added_mass_active(plugin: HydroPlugin) -> bool:
     """Whether the plugin applies added mass: some ``<iDotJ>`` is not 0 (either sign) and
-    ``<disable_added_mass>`` is not true (:func:`gzinertia.vocabulary.applies_added_mass`)."""
+    ``<disable_added_mass>`` is not true
+    (:func:`gzinertia.vocabulary.added_mass.applies_added_mass`)."""
     return applies_added_mass(plugin.terms, plugin.disable_added_mass)
 
 
