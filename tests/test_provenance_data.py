@@ -113,6 +113,16 @@ def test_an_old_fit_comment_reads_as_the_new_one_does(tmp_path: Path) -> None:
         _same_fit(parse_fit_provenance(old), parse_fit_provenance(comment))
 
 
+def test_words_after_the_data_leave_it_readable(tmp_path: Path) -> None:
+    """URDF's Hydrodynamics block adds why the plugin applies it after the comment."""
+    comment = provenance(_fits(tmp_path)[1], 1025.0) + "; applied explicitly by the plugin"
+    assert comment_data(comment) is not None
+    assert sentence_of(comment).endswith("in link axes; applied explicitly by the plugin")
+    _same_fit(parse_fit_provenance(comment), parse_fit_provenance(sentence_of(comment)))
+    read = parse_fit_provenance(comment)
+    assert read is not None and (read.method, read.density) == ("mujoco", 1025.0)
+
+
 def test_the_data_is_read_not_the_sentence(tmp_path: Path) -> None:
     comment = provenance(_fits(tmp_path)[0], 1000.0)  # a volume fit
     forged = comment.replace("method=volume", "method=mujoco")

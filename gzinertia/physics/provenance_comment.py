@@ -7,10 +7,10 @@ A comment is a sentence for people followed by the same facts as versioned data:
     about the link origin in link axes [gzinertia-provenance/1 kind=ellipsoid method=volume
     density=1000.0 hull=none]
 
-(one line in the file). The data is ``key=value`` words after :data:`MARKER` and the format's
-version; values are percent-encoded (UTF-8, ``%2D`` for a ``-`` after a ``-``, so a comment
-never holds ``--``), numbers are Python ``repr`` (exact). Readers take the data when its version
-is one they know, and otherwise read the sentence, as comments written before the data existed
+(one line in the file; a writer may add words after it). The data is ``key=value`` words after
+:data:`MARKER` and the format's version; values are percent-encoded (UTF-8, ``%2D`` for a
+``-`` after a ``-``, so a comment never holds ``--``), numbers are Python ``repr`` (exact).
+Readers take the data when its version is one they know, and otherwise read the sentence, as comments written before the data existed
 (files in the wild carry them) are read: the fit's method, density and explicit ellipsoid
 (6 significant digits as written), the BEM shapes, element and digests.
 
@@ -64,7 +64,7 @@ BEM_PREFIX = "gzinertia addmass: BEM added mass"
 #: (and the dataset's digest), so GZI212 reads it as it reads :data:`BEM_PREFIX`'s.
 IMPORT_PREFIX = "gzinertia addmass: imported added mass"
 
-_DATA = re.compile(r" \[" + re.escape(MARKER) + r"([0-9]{1,4})((?: [a-z_]+=[^ \]]*)*)\]$")
+_DATA = re.compile(r" \[" + re.escape(MARKER) + r"([0-9]{1,4})((?: [a-z_]+=[^ \]]*)*)\]")
 _FITS: dict[str, FitMethod] = {"volume": "volume", "mujoco": "mujoco", "inertia": "inertia"}
 _METHOD = re.compile(r"(volume|mujoco|inertia) fit|(explicit) ellipsoid")
 _TRIPLE = r"\(([^,()]+), ([^,()]+), ([^,()]+)\)"
@@ -137,9 +137,10 @@ def comment_data(comment: str | None) -> dict[str, str] | None:
 
 
 def sentence_of(comment: str) -> str:
-    """The comment's sentence: the text without its data part."""
+    """The comment's sentence: the text without its data part (what a writer added after the
+    data, as URDF's ``; applied explicitly by the plugin``, kept)."""
     found = _DATA.search(comment)
-    return comment if found is None else comment[: found.start()]
+    return comment if found is None else comment[: found.start()] + comment[found.end():]
 
 
 # --- addmass --ellipsoid -----------------------------------------------------------------------
