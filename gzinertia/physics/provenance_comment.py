@@ -10,9 +10,10 @@ A comment is a sentence for people followed by the same facts as versioned data:
 (one line in the file; a writer may add words after it). The data is ``key=value`` words after
 :data:`MARKER` and the format's version; values are percent-encoded (UTF-8, ``%2D`` for a
 ``-`` after a ``-``, so a comment never holds ``--``), numbers are Python ``repr`` (exact).
-Readers take the data when its version is one they know, and otherwise read the sentence, as comments written before the data existed
-(files in the wild carry them) are read: the fit's method, density and explicit ellipsoid
-(6 significant digits as written), the BEM shapes, element and digests.
+Readers take the data when its version is one they know, and otherwise read the sentence, as
+comments written before the data existed (files in the wild carry them) are read: the fit's
+method, density and explicit ellipsoid (6 significant digits as written), the BEM shapes,
+element and digests.
 
 Three kinds (``kind=``): ``ellipsoid`` (``addmass --ellipsoid``: ``method``, ``density``,
 ``hull``; ``semi_axes``, ``centre``, ``rpy`` for an explicit ellipsoid, in the link frame),
