@@ -7,7 +7,9 @@ For links of n boxes (n = 10 to 2,560; ``--quick``: up to 640) in a row along x,
 **apart** (no union measured: the sweep finds no pair) and **overlapping** each its neighbour
 (every box in the union, manifold3d's batch union), the median of ``--repeats`` runs of
 :func:`gzinertia.physics.hydrostatics.link_hydrostatics` in a uniform fluid, then the exponent
-``k`` of ``t ∝ n^k`` fitted over n ≥ 160 (1: linear).
+``k`` of ``t ∝ n^k`` fitted over n ≥ 160 (1: linear); and the same for
+:func:`gzinertia.physics.link_union.link_solid`, the body the fits, the plausibility rules,
+``fix --method geometry`` and the plots take (volume, centroid and second moments of the union).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 from common import machine_description, median_seconds, print_table
 
 from gzinertia.physics.hydrostatics import link_hydrostatics
+from gzinertia.physics.link_union import link_solid
 from gzinertia.physics.rotation import Pose
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, Inertial, LinkRecord, SourceRef
 
@@ -45,19 +48,19 @@ def main() -> None:
         print(line)
     fluid = BuoyancyWorld("uniform", 1000.0)
     sizes = [10 * 4**k for k in range(4 if args.quick else 5)]
-    rows, apart, overlapping = [], [], []
+    rows: list[list[object]] = []
+    times: dict[str, list[float]] = {k: [] for k in ("apart", "overlapping", "solid apart",
+                                                      "solid overlapping")}
     for n in sizes:
-        t_apart = median_seconds(lambda n=n: link_hydrostatics(_link(n, 2.0), fluid),
-                                 args.repeats)
-        t_over = median_seconds(lambda n=n: link_hydrostatics(_link(n, 0.5), fluid),
-                                args.repeats)
-        apart.append(t_apart)
-        overlapping.append(t_over)
-        rows.append([n, f"{t_apart * 1e3:.1f}", f"{t_over * 1e3:.1f}"])
-    print_table(["boxes", "apart [ms]", "overlapping [ms]"], rows)
-    print(f"apart: t ∝ n^{_exponent(sizes, apart):.2f}; overlapping: t ∝ "
-          f"n^{_exponent(sizes, overlapping):.2f} (n ≥ 160)")
-
+        for key, pitch in (("apart", 2.0), ("overlapping", 0.5)):
+            times[key].append(median_seconds(
+                lambda n=n, p=pitch: link_hydrostatics(_link(n, p), fluid), args.repeats))
+            times[f"solid {key}"].append(median_seconds(
+                lambda n=n, p=pitch: link_solid(_link(n, p).collisions), args.repeats))
+        rows.append([n, *(f"{t[-1] * 1e3:.1f}" for t in times.values())])
+    print_table(["boxes", *(f"{k} [ms]" for k in times)], rows)
+    print("; ".join(f"{k}: t ∝ n^{_exponent(sizes, t):.2f}" for k, t in times.items())
+          + " (n ≥ 160)")
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,13 @@
 """Cold start and corpus audit of several gzinertia trees, interleaved: before/after comparisons.
 
 Run: ``python benchmarks/bench_trees.py TREE [TREE ...] [--runs 15] [--repeats 5] [--files 100]``
+or ``python benchmarks/bench_trees.py --base REV [...]``
+
+``--base REV`` compares ``REV`` (a temporary ``git worktree``, removed afterwards) with this
+checkout, as ``output_identity.py --base`` does; with two trees each table also gives the second
+tree's medians over the first's (wall, CPU) and whether the CPU ratio stays within 5 % (issue 26's
+budget for a refactoring: "cold start and the corpus benchmark within 5 % of before"; CPU, which
+other users' load disturbs less than wall time).
 
 Each ``TREE`` is a folder holding the ``gzinertia`` package (a checkout, or ``git archive REV``
 unpacked); it is put first on ``PYTHONPATH`` of every command, so the venv's console script runs
@@ -32,7 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CHILD_ENV, GZINERTIA, REPO, load_average, print_table
+from common import CHILD_ENV, GZINERTIA, REPO, git_worktree, load_average, print_table
 from synthetic_corpus import Corpus, build_corpus
 
 SMALL_FILE = REPO / "sdf_examples" / "torpedo_auv" / "model.sdf"
@@ -91,6 +98,27 @@ def _cell(samples: list[Sample], scale: float) -> str:
     return f"{wall:.3f} / {cpu:.3f}" if scale == 1.0 else f"{wall:.2f} / {cpu:.2f}"
 
 
+#: The slowdown a refactoring may cost (issue 26): second tree's median CPU time over the first's.
+BUDGET = 1.05
+
+
+def _ratios(samples: dict[tuple[Path, str], list[Sample]], trees: list[Path],
+            row: str) -> list[str]:
+    """With two trees: the second's medians over the first's (wall, CPU), and the verdict on
+    the CPU ratio against :data:`BUDGET`; nothing otherwise."""
+    if len(trees) != 2:
+        return []
+    before, after = (samples[(tree, row)] for tree in trees)
+    wall, cpu = (statistics.median(s[k] for s in after) / statistics.median(s[k] for s in before)
+                 for k in (0, 1))
+    return [f"{wall:.3f} / {cpu:.3f}", "ok" if cpu <= BUDGET else f"over {BUDGET - 1:.0%}"]
+
+
+def _header(first: str, trees: list[Path]) -> list[str]:
+    names = [str(tree) for tree in trees]
+    return [first, *names, *(["after / before", "CPU within 5 %"] if len(trees) == 2 else [])]
+
+
 def cold_start(trees: list[Path], runs: int) -> None:
     caches = {tree: Path(tempfile.mkdtemp(prefix="gzinertia-trees-")) for tree in trees}
     small = str(SMALL_FILE)
@@ -115,9 +143,9 @@ def cold_start(trees: list[Path], runs: int) -> None:
                 samples.setdefault((tree, name), []).append(_run(tree, commands(tree)[name]))
     print(f"\ncold start: median wall s / CPU s of {runs} processes each "
           f"(load average {load_average()})")
-    rows = [[name, *(_cell(samples[(tree, name)], 1.0) for tree in trees)]
-            for name in commands(trees[0])]
-    print_table(["command", *(str(tree) for tree in trees)], rows)
+    rows = [[name, *(_cell(samples[(tree, name)], 1.0) for tree in trees),
+             *_ratios(samples, trees, name)] for name in commands(trees[0])]
+    print_table(_header("command", trees), rows)
     for cache in caches.values():
         shutil.rmtree(cache, ignore_errors=True)
 
@@ -154,29 +182,44 @@ def corpus_audit(trees: list[Path], repeats: int, files: int) -> None:
                 samples.setdefault((tree, "in-process, cached re-run"), []).append(cached)
         print(f"\ncorpus: {n} files, {corpus.total_links} links; median wall ms / CPU ms per "
               f"file of {repeats} repetitions (load average {load_average()})")
-        table = [[row, *(_cell(samples[(tree, row)], 1000.0 / n) for tree in trees)]
-                 for row in rows]
-        print_table(["audit", *(str(tree) for tree in trees)], table)
+        table = [[row, *(_cell(samples[(tree, row)], 1000.0 / n) for tree in trees),
+                  *_ratios(samples, trees, row)] for row in rows]
+        print_table(_header("audit", trees), table)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _measure(trees: list[Path], args: argparse.Namespace) -> None:
+    if args.part in ("all", "cold"):
+        cold_start(trees, args.runs)
+    if args.part in ("all", "corpus"):
+        corpus_audit(trees, args.repeats, args.files)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("trees", nargs="+", type=Path, help="folders holding gzinertia/")
+    parser.add_argument("trees", nargs="*", type=Path, help="folders holding gzinertia/")
+    parser.add_argument("--base", metavar="REV",
+                        help="compare REV (a temporary git worktree) with this checkout")
     parser.add_argument("--runs", type=int, default=15, help="cold-start processes per command")
     parser.add_argument("--repeats", type=int, default=5, help="corpus repetitions")
     parser.add_argument("--files", type=int, default=100, help="corpus files")
     parser.add_argument("--part", choices=("all", "cold", "corpus"), default="all")
     args = parser.parse_args()
+    if args.base:
+        if args.trees:
+            parser.error("give trees or --base REV, not both")
+        with git_worktree(args.base) as before:
+            print(f"before: {args.base} in {before}; after: {REPO}")
+            _measure([before, REPO], args)
+        return
+    if not args.trees:
+        parser.error("give at least one tree, or --base REV")
     trees = [tree.resolve() for tree in args.trees]
     for tree in trees:
         if not (tree / "gzinertia" / "__init__.py").is_file():
             parser.error(f"{tree} holds no gzinertia package")
-    if args.part in ("all", "cold"):
-        cold_start(trees, args.runs)
-    if args.part in ("all", "corpus"):
-        corpus_audit(trees, args.repeats, args.files)
+    _measure(trees, args)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ puts ``benchmarks/`` first on ``sys.path``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import os
 import platform
@@ -13,8 +14,9 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -120,3 +122,19 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> None
         )
         if n == 0:
             print("  ".join("-" * w for w in widths))
+
+
+@contextlib.contextmanager
+def git_worktree(rev: str) -> Iterator[Path]:
+    """A temporary detached ``git worktree`` of ``rev`` of this checkout (a tree to put first on
+    ``PYTHONPATH``, as ``--base REV`` does); removed afterwards, also on error."""
+    folder = Path(tempfile.mkdtemp(prefix="gzinertia-base-"))
+    tree = folder / "tree"
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree), rev],
+                   check=True, capture_output=True)
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)],
+                       check=False, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -12,33 +12,36 @@ writes, per invocation, its exit status, standard output, standard error and the
 file it wrote or changed. ``--compare`` prints each invocation whose record differs, with a short
 unified diff per differing part, and exits 1 if any does (or if one file has an invocation the
 other lacks). ``--base REV`` makes a temporary ``git worktree`` of ``REV``, records it and this
-checkout, each in a child process of its own, compares them and removes the worktree.
+checkout, each in a child process of its own, compares them and removes the worktree
+(``--keep DIR`` keeps the two recordings, ``base.json`` and ``this.json``, for a closer look).
 
 How it runs: one child process per tree runs every invocation in-process (the console script's
 ``main`` with ``sys.argv`` set, standard streams replaced by byte buffers, working directory the
 inputs' root, paths given relative to it as users give them, ``COLUMNS=120``, ``CI``,
 ``GZINERTIA_*`` and the resource-path variables removed, ``GZ_SIM_RESOURCE_PATH`` set to the
-examples' and corpus's model folders, relative too). Tests check that this
-gives what a real process gives (``tests/test_output_identity.py``). Before each invocation the
-inputs' folder is listed (size and modification time of each file); afterwards every file that
-is new or changed is recorded (its text, or ``sha256`` and size for binary files such as PNG)
-and the folder is put back as it was (new files removed, changed ones copied back from a
-pristine copy), so each invocation sees the same inputs and edits (``--in-place``,
+examples' and corpus's model folders, relative too, the Fuel caches to an empty folder). Tests
+check that this gives what a real process gives (``tests/test_output_identity.py``). Before each
+invocation the inputs' folder is listed (size and modification time of each file); afterwards
+every file that is new or changed is recorded (its text, or ``sha256`` and size for binary files
+such as PNG) and the folder is put back as it was (new files removed, changed ones copied back
+from a pristine copy), so each invocation sees the same inputs and edits (``--in-place``,
 ``audit --fix``) act on a temporary copy only.
 
 Inputs (built in a temporary folder, from this checkout's files whichever tree runs):
 ``sdf_examples/`` (as ``examples/``); ``/work/shared/corpus`` (as ``corpus/``, and its xacro
-repositories as a ROS package tree, ``tests/corpus_packages.py``), skipped with a note when
-absent; a WAMIT ``.1`` file and a Capytaine-shaped NetCDF dataset written by this script (for
-``addmass --from``; the NetCDF one only when xarray is installed); settings files; and bad
-inputs (empty, not XML, truncated, binary, unknown suffix, missing, a folder).
+repositories as a ROS package tree, ``tests/corpus_packages.py``) and
+``/work/shared/xacro-corpus`` (as such a tree), each skipped with a note when absent; a WAMIT
+``.1`` file and a Capytaine-shaped NetCDF dataset written by this script (for ``addmass
+--from``; the NetCDF one only when xarray is installed); settings files; and bad inputs (empty,
+not XML, truncated, binary, unknown suffix, missing, a folder).
 
 Normalised, because they must differ between two trees: the inputs' temporary folder
 (``<INPUTS>``, where a command names an absolute path) and the folder holding the ``gzinertia``
 package (``<TREE>``, e.g. in SARIF ``helpUri``). Marked, because they differ between two runs of
 one tree (:data:`RUN_TO_RUN`): a BEM solve's wall time on standard error, and in an SVG plot
-its ``<dc:date>`` and its clip-path and marker ids (matplotlib's random ``svg.hashsalt``:
-``plot -o X.svg`` is not deterministic, its PNG is). Nothing else is.
+its ``<dc:date>`` and its clip-path and marker ids (matplotlib's random ``svg.hashsalt``: trees
+before ``plot`` fixed both wrote SVGs that were not deterministic; its PNG always was). Nothing
+else is.
 
 Covered: ``--version``, ``--help`` of the app and of each command; ``show`` (text, ``-v``,
 ``--json``, standard input); ``audit`` on each file (table, JSON), on folders (every
@@ -48,10 +51,12 @@ Covered: ``--version``, ``--help`` of the app and of each command; ``show`` (tex
 ``-o``, standard input); ``addmass --bem --quality fast --no-cache`` on two small example links
 (leave out with ``--no-bem``); ``addmass --from`` (WAMIT, NetCDF); ``shift``; ``convert`` both
 ways; ``hydro``; ``fix`` (``--diff``, ``--json``, ``--in-place``, ``--method geometry``);
-``expand`` (and ``--sdf``); ``plot`` on the examples (PNG and SVG bytes); bad inputs.
+``expand`` (and ``--sdf``); ``plot`` on the examples (PNG and SVG bytes); every other option
+of each command's ``--help`` once (:data:`OPTION_VARIANTS`); bad inputs.
 Not covered: ``--trust-xacro`` (runs a model's Python), the audit and BEM caches (``--no-cache``
 throughout: a cache holds paths and times), ``--parser sdformat`` (needs libsdformat's module),
-progress bars (terminals only), and ``/work/shared/xacro-corpus``. ``--quick`` keeps the first
+progress bars (terminals only); the corpora's files are not edited in place (their ``--diff``
+and ``--check`` are recorded), nor plotted. ``--quick`` keeps the first
 few corpus files only, ``--match REGEX`` the invocations whose command line it finds (for
 tests), ``--subprocess`` runs each invocation as a process of its own (slow: the check that
 in-process runs give what processes give).
@@ -76,8 +81,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from common import REPO, git_worktree
+
 CORPUS = REPO.parent / "shared" / "corpus"
+XACRO_CORPUS = REPO.parent / "shared" / "xacro-corpus"
+#: The corpora's xacro repositories as ROS package trees: (source, folder under the inputs).
+PACKAGE_TREES = ((CORPUS, "xacro"), (XACRO_CORPUS, "xacro-corpus"))
 ROOT = "<INPUTS>"
 TREE = "<TREE>"
 #: Environment variables removed in the recording child: they would change what is read or shown.
@@ -195,14 +204,16 @@ def build_inputs(root: Path, quick: bool) -> tuple[list[str], list[str]]:
     models = ["examples"]
     if CORPUS.is_dir():
         shutil.copytree(CORPUS, root / "corpus")
-        sys.path.insert(0, str(REPO / "tests"))
-        from corpus_packages import package_tree
-
-        package_tree(CORPUS, root / "xacro")
         configs = (root / "corpus").rglob("model.config")
         models += sorted({p.parent.parent.relative_to(root).as_posix() for p in configs})
-    else:
-        notes.append(f"{CORPUS} is absent: the corpus was not run")
+    sys.path.insert(0, str(REPO / "tests"))
+    from corpus_packages import package_tree
+
+    for source, name in PACKAGE_TREES:
+        if source.is_dir():
+            package_tree(source, root / name)
+        else:
+            notes.append(f"{source} is absent: not run")
     return notes, models
 
 
@@ -286,6 +297,55 @@ def _example_extras(plan: Plan, bem: bool, netcdf: bool) -> None:
                  "{r}/examples/defects/urdf_massless_link/model.urdf")
 
 
+#: Options not given elsewhere, each once on an example (file relative to the inputs' root).
+OPTION_VARIANTS: tuple[tuple[str, ...], ...] = (
+    ("show", "--ordering", "linear-first", "-l", "*fin_*", "{t}"),
+    ("show", "--json", "-m", "{r}/examples", "{r}/examples/harbour_world.sdf"),
+    ("audit", "--no-cache", "-j", "1", "--density", "1.225", "--tolerance", "drake", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--max-links", "3", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--exclude", "defects", "{r}/examples"),
+    ("audit", "--no-cache", "-j", "1", "--extend-exclude", "arm", "--force-exclude",
+     "{r}/examples/arm/model.sdf", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--format", "sarif", "--docs-url",
+     "https://example.org/gzinertia/", "{t}"),
+    ("hydrostatics", "--fluid", "seawater", "--no-trim", "--waterline", "0.1", "{t}"),
+    ("hydrostatics", "--json", "--world", "{r}/examples/harbour_world.sdf", "{t}"),
+    ("hydrostatics", "--model", "quay", "-m", "{r}/examples", "{r}/examples/harbour_world.sdf"),
+    ("hydrostatics", "--hull", "convex", "{r}/examples/spar_buoy/model.sdf"),
+    ("addmass", "--ellipsoid", "--fit", "inertia", "--fluid", "seawater", "--diff", "{t}"),
+    ("addmass", "--ellipsoid", "-l", "hull", "--semi-axes", "1.25,0.15,0.15", "--center",
+     "0.1,0,0", "--rpy", "0,0.1,0", "--density", "1025", "--diff", "{t}"),
+    ("addmass", "--ellipsoid", "--replace-plugin-added-mass", "--allow-overlap", "--diff",
+     "{r}/examples/defects/positive_idotj/model.sdf"),
+    ("addmass", "--ellipsoid", "--keep-version", "--diff", "{r}/examples/arm/model.sdf"),
+    ("addmass", "--ellipsoid", "--hull", "convex", "--diff", "{r}/examples/spar_buoy/model.sdf"),
+    ("shift", "-l", "fin_top", "--from", "0.01,0,0", "--axes", "inertial", "--force", "--diff",
+     "{t}"),
+    ("convert", "--hydro-to-sdf", "--remove-plugin-terms", "--force", "--diff",
+     "{r}/examples/defects/positive_idotj/model.sdf"),
+    ("convert", "--hydro-to-sdf", "--keep-version", "--sign", "physical", "--diff",
+     "{r}/examples/defects/double_counted_added_mass/model.sdf"),
+    ("hydro", "-l", "hull", "--fit", "volume", "--couplings", "--viscosity", "0.0011",
+     "--coefs", "0.5,0.25,1.5,1.0,1.0", "--fluid", "seawater", "--diff", "{t}"),
+    ("fix", "--method", "balance", "--select", "GZI104", "--diff",
+     "{r}/examples/defects/triangle_inequality/model.sdf"),
+    ("fix", "--method", "geometry", "--geometry", "visual", "--mass", "2", "--tolerance",
+     "drake", "--all-links", "--diff", "{r}/examples/defects/urdf_massless_link/model.urdf"),
+    ("fix", "--method", "geometry", "--density", "1000", "--diff",
+     "{r}/examples/defects/commented_out_inertial/model.sdf"),
+    ("fix", "--diff", "{r}/examples/defects/positive_idotj/model.sdf",
+     "{r}/examples/defects/triangle_inequality/model.sdf"),
+    ("expand", "--xacro-arg", "unused:=1", "{r}/examples/defects/urdf_lumping_gimbal/model.urdf"),
+    ("plot", "--fit", "mujoco", "--ellipsoid-scale", "1", "-o", "{r}/out/plot.png", "{t}"),
+)
+
+
+def _option_variants(plan: Plan) -> None:
+    """Each option of each command's ``--help`` that the plan gives nowhere else."""
+    for argv in OPTION_VARIANTS:
+        plan.add(*(a.replace("{t}", "{r}/examples/torpedo_auv/model.sdf") for a in argv))
+
+
 def _folder_audits(plan: Plan, folders: list[str]) -> None:
     """The audit on folders, in every format and with settings."""
     for folder in folders:
@@ -343,11 +403,14 @@ def make_plan(root: Path, quick: bool, bem: bool) -> Plan:
         for path in sdfs[:4] if quick else sdfs:
             f = "{r}/" + path.relative_to(root).as_posix()
             _sdf_plan(plan, f, path.read_text(errors="replace"), in_place=False)
-        xacros = sorted(p for p in (root / "xacro").rglob("*") if p.suffix in (".urdf", ".xacro"))
+        folders.append("{r}/corpus")
+    for _, name in PACKAGE_TREES:
+        tree = root / name / "ws"
+        xacros = sorted(p for p in tree.rglob("*") if p.suffix in (".urdf", ".xacro"))
         for path in xacros[:2] if quick else xacros:
             f = "{r}/" + path.relative_to(root).as_posix()
-            _urdf_plan(plan, f, ("--package-path", "{r}/xacro/ws"), in_place=False)
-        folders.append("{r}/corpus")
+            _urdf_plan(plan, f, ("--package-path", f"{{r}}/{name}/ws"), in_place=False)
+    _option_variants(plan)
     _folder_audits(plan, folders)
     _bad_inputs(plan)
     return plan
@@ -368,7 +431,8 @@ def _listing(root: Path) -> dict[str, tuple[int, int]]:
 
 #: What differs between two runs of one tree (not between trees), each replaced by a mark.
 #: A BEM solve's wall time; an SVG plot's date and its clip-path and marker ids (matplotlib
-#: draws them from ``svg.hashsalt``, random unless set): ``plot -o X.svg`` is not deterministic.
+#: draws them from ``svg.hashsalt``, random unless set; ``plot`` fixes both now, the marks keep
+#: older trees comparable).
 RUN_TO_RUN = (
     (re.compile(r"(?m)^(.*BEM \(.*, )\d+(?:\.\d+)? s$"), r"\1<seconds> s"),
     (re.compile(r"<dc:date>[^<]*</dc:date>"), "<dc:date>(not deterministic)</dc:date>"),
@@ -478,9 +542,9 @@ def record(quick: bool, bem: bool, subprocesses: bool = False,
         notes, models = build_inputs(root, quick)
         for name in [*CLEARED, *(k for k in os.environ if k.startswith("GZINERTIA_"))]:
             os.environ.pop(name, None)
-        fuel = str(root) + "-fuel"  # empty Fuel caches, never the machine's (as the tests)
+        (root / "fuel").mkdir()  # empty Fuel caches, never the machine's (as the tests)
         os.environ.update(COLUMNS="120", GZ_SIM_RESOURCE_PATH=os.pathsep.join(models),
-                          GZ_FUEL_CACHE_PATH=fuel, IGN_FUEL_CACHE_PATH=fuel)
+                          GZ_FUEL_CACHE_PATH="fuel", IGN_FUEL_CACHE_PATH="fuel")
         plan = make_plan(root, quick, bem)
         if match is not None:
             plan.invocations = [i for i in plan.invocations if re.search(match, i.key)]
@@ -500,13 +564,13 @@ def record(quick: bool, bem: bool, subprocesses: bool = False,
                      "stderr": stderr, "written": written}
             results.append(_normalised(entry, replace))
         seconds = time.perf_counter() - start
-        return {"gzinertia": TREE, "notes": notes, "seconds": round(seconds, 1),
+        package = str(Path(gzinertia.__file__).resolve().parent)  # which tree ran (not compared)
+        return {"gzinertia": package, "notes": notes, "seconds": round(seconds, 1),
                 "invocations": results, "version": gzinertia.__version__}
     finally:
         os.chdir(REPO)
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(str(root) + "-pristine", ignore_errors=True)
-        shutil.rmtree(str(root) + "-fuel", ignore_errors=True)
 
 
 def _normalised(value: object, replace: list[tuple[str, str]]) -> object:
@@ -575,20 +639,19 @@ def _record_tree(tree: Path, out: Path, args: argparse.Namespace) -> dict[str, o
 
 
 def _base(rev: str, args: argparse.Namespace) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="gzinertia-base-"))
-    worktree = folder / "tree"
-    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(worktree), rev],
-                   check=True, capture_output=True)
+    """Records ``rev`` and this checkout, compares them; the recordings stay in ``--keep``."""
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="gzinertia-identity-runs-")).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
     try:
-        before = _record_tree(worktree, folder / "base.json", args)
+        with git_worktree(rev) as worktree:
+            before = _record_tree(worktree, folder / "base.json", args)
         after = _record_tree(REPO, folder / "this.json", args)
         print(f"recorded {rev} in {before['seconds']} s and this checkout in "
               f"{after['seconds']} s")
         return _report(before, after)
     finally:
-        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(worktree)],
-                       check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
@@ -599,6 +662,8 @@ def main() -> None:
     mode.add_argument("--base", metavar="REV")
     parser.add_argument("--no-bem", dest="bem", action="store_false", help="leave out --bem")
     parser.add_argument("--quick", action="store_true", help="the first few corpus files only")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="--base: keep the two recordings here (base.json, this.json)")
     parser.add_argument("--match", metavar="REGEX",
                         help="only the invocations whose command line this finds")
     parser.add_argument("--subprocess", action="store_true",
@@ -612,13 +677,14 @@ def main() -> None:
     out = args.record.resolve()
     result = record(args.quick, args.bem, args.subprocess, args.match)
     out.write_text(json.dumps(result, indent=1, sort_keys=True))
+    runs: list[dict[str, object]] = result["invocations"]  # type: ignore[assignment]
     statuses: dict[str, int] = {}
-    for e in result["invocations"]:  # type: ignore[attr-defined]
+    for e in runs:
         statuses[str(e["status"])] = statuses.get(str(e["status"]), 0) + 1
     for note in result["notes"]:  # type: ignore[attr-defined]
         print("note:", note)
-    print(f"{len(result['invocations'])} invocations recorded in "  # type: ignore[arg-type]
-          f"{result['seconds']} s; exit statuses: {statuses}")
+    print(f"{len(runs)} invocations of {result['gzinertia']} recorded in {result['seconds']} s; "
+          f"exit statuses: {statuses}")
 
 
 if __name__ == "__main__":

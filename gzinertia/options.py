@@ -35,6 +35,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "keep_version": ("--keep-version", "upgrade_version=False"),
     "link": ("--link", "links"),
     "hull_convex": ("--hull convex", 'gzinertia.physics.mesh_body.hull_fallback("convex")'),
+    "hull_wrap": ("--hull wrap", 'hull_fallback("wrap")'),
     "from": ("--from", "source"),
     "viscosity": ("--viscosity", "viscosity"),
     "sign_fossen_or_physical": ("--sign fossen or --sign physical",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +90,23 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
         sys.argv = old
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# ---------------------------------------------------------------------------------------------
+# Selection. pyproject's ``addopts`` deselect the slow tests (``-m 'not slow'``), but a ``-m``
+# on the command line replaces it, so ``pytest -m "not oracle"`` ran the slow ones too (issue 26).
+# A marker expression that does not name ``slow`` now keeps them deselected; one that names it
+# decides (``-m slow``, ``-m "oracle and not slow"``, ``-m "slow or not slow"`` for every test).
+# The commands and what they select: README.md, "Which tests run".
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if re.search(r"\bslow\b", config.getoption("markexpr") or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 # ---------------------------------------------------------------------------------------------

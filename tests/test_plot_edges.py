@@ -192,6 +192,7 @@ def test_the_floating_line_never_reads_minus_zero() -> None:
 
     fl = {"floats": True, "z_surface": -0.0, "heave": -0.0, "roll": -0.0, "pitch": -0.0,
           "converged": True, "draft": 0.25, "waterplane_area": 1.0, "KB": 0.125, "KG": 0.1,
-          "BM_T": 0.33, "BM_L": 0.33, "GM_T": 0.355, "GM_L": 0.355}
+          "BM_T": 0.33, "BM_L": 0.33, "GM_T": 0.355, "GM_L": 0.355,
+          "tolerance": 1e-9, "tolerance_note": "a polyhedral hull"}
     lines = _flotation_lines(fl, "")
     assert not any(re.search(r"-0(?![.\deE])", line) for line in lines), lines

@@ -34,7 +34,7 @@ from gzinertia.edit.links import ascii_comment
 from gzinertia.physics.bem_provenance import BemProvenance, parse_provenance
 from gzinertia.physics.fit_provenance import FitProvenance, parse_fit_provenance
 from gzinertia.physics.fits import EllipsoidFit, explicit_fit, fit_link
-from gzinertia.physics.mesh_body import HULL_USED
+from gzinertia.physics.mesh_body import HULL_USED, WRAP_USED
 from gzinertia.physics.provenance_comment import (
     MARKER,
     VERSION,
@@ -139,14 +139,15 @@ def test_a_newer_version_falls_back_to_the_sentence(tmp_path: Path) -> None:
     assert read is not None and read.method == "volume"
 
 
-def test_a_convex_hull_fallback_is_data(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("words", "hull"), [(HULL_USED, "convex"), (WRAP_USED, "wrap")])
+def test_a_hull_fallback_is_data(tmp_path: Path, words: str, hull: str) -> None:
     fit = _fits(tmp_path)[0]
     hulled = EllipsoidFit(fit.method, fit.ellipsoids, fit.description,
-                          f"{HULL_USED} (an approximation)")
+                          f"mesh 'hull.stl': {words} (an approximation)")
     comment = provenance(hulled, 1000.0)
-    assert comment_data(comment)["hull"] == "convex"  # type: ignore[index]
+    assert comment_data(comment)["hull"] == hull  # type: ignore[index]
     read, old = parse_fit_provenance(comment), parse_fit_provenance(sentence_of(comment))
-    assert read is not None and read.hull == "convex"
+    assert read is not None and read.hull == hull
     _same_fit(read, old)
 
 

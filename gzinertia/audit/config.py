@@ -17,7 +17,8 @@ Keys (kebab-case; snake_case is accepted too)::
     density = 1025.0                     # fluid density, kg/m³ (default: water or air)
     tolerance = "gz"                     # inertia validity: gz (default) or drake
     hull = "none"                        # a mesh not closed after repair: none (refused,
-                                         # default) or convex (its convex hull, said)
+                                         # default), convex (its convex hull, said) or
+                                         # wrap (a closed wrap that follows it, said)
     model-path = ["models"]              # folders for model:// URIs, relative to the file
     xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     extend-exclude = ["build", "robots/old/*.sdf"]  # left out (ruff's semantics: exclude.py)
@@ -120,7 +121,7 @@ class AuditConfig(ValueRecord):
     fail_on: Severity = "error"
     density: float | None = None
     tolerance: Tolerance = "gz"
-    #: A mesh that is not closed after repair: refused (``none``) or its convex hull.
+    #: A mesh that is not closed after repair: refused (``none``), its convex hull or its wrap.
     hull: HullChoice = "none"
     model_paths: tuple[str, ...] = ()
     #: GZI302: net buoyancy reported beyond this fraction of the weight.

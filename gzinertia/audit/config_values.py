@@ -163,10 +163,11 @@ def parse_xacro_args_table(
 
 
 def parse_hull(value: object, where: str) -> HullChoice:
-    """``hull`` (``none`` or ``convex``); a :class:`ConfigError` naming ``where`` otherwise."""
+    """``hull`` (``none``, ``convex`` or ``wrap``); a :class:`ConfigError` naming ``where``
+    otherwise."""
     from gzinertia.physics.mesh_body import HULL_CHOICES
 
-    return _one_of(value, HULL_CHOICES, f"{where}: hull must be none or convex")
+    return _one_of(value, HULL_CHOICES, f"{where}: hull must be none, convex or wrap")
 
 
 def parse_tolerance(value: object, where: str) -> Tolerance:

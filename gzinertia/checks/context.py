@@ -261,18 +261,20 @@ class LinkContext(Record):
     # --- collisions -----------------------------------------------------------------------
     @functools.cached_property
     def _solid(self) -> tuple[SolidProperties | None, str | None]:
-        from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+        from gzinertia.physics.link_union import link_solid
+        from gzinertia.physics.shapes import ShapeError
 
         if not self.link.collisions:
             return None, "the link has no <collision>"
         try:
-            return combine_solids([collision_solid(c) for c in self.link.collisions]), None
+            return link_solid(self.link.collisions), None
         except ShapeError as exc:
             return None, str(exc)
 
     @property
     def solid(self) -> SolidProperties | None:
-        """The union of the collision solids in B (overlaps counted twice), or ``None``."""
+        """The body the collisions displace in B, their union (overlaps counted once:
+        :func:`gzinertia.physics.link_union.link_solid`), or ``None``."""
         return self._solid[0]
 
     @property
@@ -296,15 +298,26 @@ class LinkContext(Record):
             return None if self.geometry is None else (self.geometry, "collisions")
         if not self.link.visuals or self.link.unread_visuals:
             return None
-        from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+        from gzinertia.physics.link_union import link_solid
+        from gzinertia.physics.shapes import ShapeError
 
         try:
-            solid = combine_solids([collision_solid(v) for v in self.link.visuals])
+            solid = link_solid(self.link.visuals)
         except ShapeError:
             return None
         if not solid.volume >= PLACEHOLDER_VOLUME:
             return None
         return solid, "visuals"
+
+    @functools.cached_property
+    def gazebo_volume(self) -> tuple[float, Vec3]:
+        """What gz-sim's Buoyancy system floats for the link: its volume (m³, the collisions'
+        summed, overlaps counted twice, meshes by gz-common's rule) and centre ``p_BoBv_B`` (m,
+        link frame; each collision at its origin): :func:`gzinertia.physics.hydrostatics.
+        gazebo_sum`. Rules that say what Gazebo will do use this, not :attr:`geometry`."""
+        from gzinertia.physics.hydrostatics import collision_volume, gazebo_sum
+
+        return gazebo_sum([collision_volume(c) for c in self.link.collisions])
 
     @functools.cached_property
     def bounding_box(self) -> tuple[Vec3, Vec3] | None:

@@ -311,14 +311,15 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
 #: What to do with a mesh surface that cannot be closed
 #: (:data:`gzinertia.physics.mesh_body.HULL_CHOICES`; spelled here so that the CLI imports no
 #: NumPy at start-up).
-HullChoice = Literal["none", "convex"]
+HullChoice = Literal["none", "convex", "wrap"]
 HullOption = Annotated[
     HullChoice,
     typer.Option(
         "--hull",
         help="A mesh that is not closed even after repair (welding, small holes filled): none "
-        "refuses it (default), convex uses its convex hull, an approximation said in every "
-        "output and in the comment written. docs/meshes.md.",
+        "refuses it (default), convex uses its convex hull, wrap a closed surface that follows "
+        "the mesh and closes its openings (libigl, gzinertia[bem]); either is an approximation "
+        "said in every output and in the comment written. docs/meshes.md.",
     ),
 ]
 

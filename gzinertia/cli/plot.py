@@ -27,11 +27,12 @@ MAX_ROWS = 8
 
 def _title(link: LinkRecord) -> str:
     """Name, mass, and the density the mass implies for the collision volume."""
-    from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+    from gzinertia.physics.link_union import link_solid
+    from gzinertia.physics.shapes import ShapeError
 
     text = f"{link.name}: {link.inertial.mass:.4g} kg"
     try:
-        volume = combine_solids([collision_solid(c) for c in link.collisions]).volume
+        volume = link_solid(link.collisions).volume
     except ShapeError:
         return text
     density = link.inertial.mass / volume

@@ -108,29 +108,30 @@ def _solid(
     link: LinkRecord, shapes: tuple[Collision, ...] | None = None
 ) -> tuple[float, Vec3, Mat3, str | None]:
     """``(V, p_BoBc_B, G_BBc_B, note)`` of the union of the link's collisions (or of
-    ``shapes``, its visuals), overlaps between shapes counted twice, as libsdformat and Drake
-    sum them (a mesh file's own closed pieces are united: :mod:`gzinertia.physics.mesh_body`);
-    the note says what the geometry pipeline did to a mesh (``None``: nothing). A link without
+    ``shapes``, its visuals), overlaps counted once: the body the geometry pipeline makes of
+    them (:func:`gzinertia.physics.link_union.link_solid`; a mesh file's own closed pieces are
+    united too: :mod:`gzinertia.physics.mesh_body`); the note says what the pipeline did
+    (shapes united, a mesh repaired or replaced by a hull; ``None``: nothing). A link without
     shapes is a :class:`RepairError` (not repaired, said); a shape that cannot be computed (too
     large, a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
     :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
     written)."""
-    from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+    from gzinertia.physics.link_union import link_solid
+    from gzinertia.physics.shapes import ShapeError, collision_solid
 
     what = "<collision>" if shapes is None else "<visual>"
     shapes = link.collisions if shapes is None else shapes
     if not shapes:
         raise RepairError(f"it has no {what} to compute the inertia from")
-    solids = []
     for c in shapes:
         try:
-            solids.append(collision_solid(c))
+            collision_solid(c)
         except ShapeError as exc:
             raise GzInertiaError(
                 f"{c.source}: link {link.name!r}: {what[1:-1]} {c.name!r}: {exc}; nothing written"
             ) from None
     try:
-        solid = combine_solids(solids)
+        solid = link_solid(shapes)
     except ShapeError:  # no volume between them, or their union's moment overflows
         solid = None
     if solid is None or not solid.volume > 0.0:

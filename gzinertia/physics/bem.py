@@ -52,6 +52,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_error import (
     SHARP_EDGE_DEGREES,
     block_error_bound,
+    edge_share,
     estimated_error,
     sharpest_edge,
 )
@@ -147,10 +148,15 @@ class BemResult(ValueRecord):
         """Whether the body has sharp edges (:attr:`sharpest_edge`)."""
         return self.sharpest_edge > SHARP_EDGE_DEGREES
 
+    #: The share of the fine surface's area in panels touching a sharp edge
+    #: (:func:`~gzinertia.physics.bem_error.edge_share`).
+    edge_share: float = 0.0
+
     @property
     def edge(self) -> tuple[float, float] | None:
-        """``(h, ℓ)`` for the sharp-edge floor of the bound, ``None`` for a smooth body."""
-        return (self.panel_size, self.length_scale) if self.sharp_edges else None
+        """``(s, ℓ)`` for the sharp-edge floor of the bound (:attr:`edge_share`, the length
+        scale), ``None`` for a smooth body."""
+        return (self.edge_share, self.length_scale) if self.sharp_edges else None
 
     @property
     def error_bound(self) -> FloatArray:
@@ -462,6 +468,8 @@ class _Meshes(ValueRecord):
     length: float
     #: The largest angle between neighbouring panels of ``fine`` (degrees).
     sharpest_edge: float = 0.0
+    #: The share of ``fine``'s area in panels touching a sharp edge.
+    edge_share: float = 0.0
 
 
 def solved_panels(panels: int, free_surface: FreeSurface | None) -> str:
@@ -494,7 +502,7 @@ def _meshes(
     turn = sharpest_edge(fine.vertices, fine.faces)
     if turn < 0.9 * sharpest_edge(coarse.vertices, coarse.faces):
         turn = 0.0
-    return _Meshes(fine, coarse, closed, length, turn)
+    return _Meshes(fine, coarse, closed, length, turn, edge_share(fine.vertices, fine.faces))
 
 
 def _panel_size(
@@ -675,7 +683,7 @@ def _bem_result(
     the length scale of the displaced volume."""
     A_fine, A_coarse = A_fine_coarse
     fine, coarse = meshes.fine, meshes.coarse
-    edge = (panel_size, meshes.length) if meshes.sharpest_edge > SHARP_EDGE_DEGREES else None
+    edge = (meshes.edge_share, meshes.length) if meshes.sharpest_edge > SHARP_EDGE_DEGREES else None
     return BemResult(
         A_BBo_B=AddedMass(A_fine, ordering="linear-first", point="Bo", axes="B"),
         A_coarse=AddedMass(A_coarse, ordering="linear-first", point="Bo", axes="B"),
@@ -695,6 +703,7 @@ def _bem_result(
         closed_panels=meshes.closed_panels,
         warnings=warnings,
         sharpest_edge=meshes.sharpest_edge,
+        edge_share=meshes.edge_share,
     )
 
 

@@ -14,9 +14,14 @@ coupling, angular; each in its own unit) of the linear-first 6x6 ``A_BBo_B``:
   can agree by chance (a cube at 3,168 and 1,356 panels: 0.06 % apart, 1.5 % from the
   converged value). When the fine surface has an edge turning by more than
   :data:`SHARP_EDGE_DEGREES` (:func:`sharpest_edge`), each block's bound is at least
-  ``k·(h/ℓ)`` times the block's scale (:data:`EDGE_FLOOR`, ``ℓ`` the radius of the sphere of the
-  displaced volume): the edge error measured on boxes and cylinders against structured
-  Capytaine references (docs/bem.md, *Sharp edges*), with a margin.
+  ``k·s`` times the block's scale (:data:`EDGE_FLOOR`), ``s`` the share of the surface's area
+  in panels that touch a sharp edge (:func:`edge_share`): the edge error is made in those
+  panels, so a body whose sharp edges are a small part of it (four thin fins on a torpedo) is
+  not judged as a box, all of whose panels are near an edge. ``k`` is the edge error measured on
+  boxes and cylinders against structured Capytaine references (docs/bem.md, *Sharp edges*),
+  relative to ``s``, with a margin of at least 1.6. (It was ``k·(h/ℓ)``, ``ℓ`` the radius of the
+  sphere of the displaced volume: on a cube ``s ≈ h/ℓ``, on the finned torpedo
+  ``s ≈ 0.22-0.42·h/ℓ``, whose true error the old floor overstated 48 times at default.)
 
 The one figure reported is the largest block bound relative to its block
 (:func:`estimated_error`).
@@ -41,8 +46,8 @@ ASSUMED_ORDER: Final = 0.5
 #: a sharp edge of the body: curved shapes are meshed with at least 8 segments round a circle
 #: (45° between neighbouring panels at the coarsest), a box's edges turn by 90°.
 SHARP_EDGE_DEGREES: Final = 60.0
-#: ``k`` per block (linear, coupling, angular) of the sharp-edge floor ``k·(h/ℓ)`` of the
-#: relative error (module docstring).
+#: ``k`` per block (linear, coupling, angular) of the sharp-edge floor ``k·s`` of the relative
+#: error, ``s`` the :func:`edge_share` (module docstring).
 EDGE_FLOOR: Final = (0.25, 0.6, 0.9)
 
 BLOCKS: Final = (
@@ -53,11 +58,13 @@ BLOCKS: Final = (
 )
 
 
-def sharpest_edge(vertices: FloatArray, faces: NDArray[np.int64]) -> float:
-    """The largest angle (degrees) between the normals of two triangles sharing an edge of the
-    surface (``faces`` index ``vertices``; coincident vertices are not merged: the surfaces the
-    BEM solves on are conforming). Edges with one triangle (a wetted surface's rim on the
-    waterplane) are not edges of the body and are left out; 0 when no edge has two."""
+def _edge_turns(
+    vertices: FloatArray, faces: NDArray[np.int64]
+) -> tuple[FloatArray, NDArray[np.int64], NDArray[np.int64], FloatArray]:
+    """For each edge two triangles share (``faces`` index ``vertices``; coincident vertices are
+    not merged: the surfaces the BEM solves on are conforming): the cosine between their
+    normals and the two triangles; and each triangle's area. Edges with one triangle (a wetted
+    surface's rim on the waterplane) are not edges of the body and are left out."""
     v = np.asarray(vertices, dtype=float)[faces]
     normals = np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0])
     lengths = np.linalg.norm(normals, axis=1)
@@ -68,11 +75,32 @@ def sharpest_edge(vertices: FloatArray, faces: NDArray[np.int64]) -> float:
     order = np.lexsort((key[:, 1], key[:, 0]))
     key, owner = key[order], owner[order]
     pair = np.all(key[1:] == key[:-1], axis=1)
-    if not np.any(pair):
-        return 0.0
     a, b = owner[:-1][pair], owner[1:][pair]
     cosines = np.clip(np.einsum("ij,ij->i", normals[a], normals[b]), -1.0, 1.0)
-    return float(np.degrees(np.arccos(np.min(cosines))))
+    return cosines, a, b, 0.5 * lengths
+
+
+def sharpest_edge(vertices: FloatArray, faces: NDArray[np.int64]) -> float:
+    """The largest angle (degrees) between the normals of two triangles sharing an edge of the
+    surface (:func:`_edge_turns`: a wetted surface's rim is not an edge); 0 when no edge has
+    two."""
+    cosines, _, _, _ = _edge_turns(vertices, faces)
+    return float(np.degrees(np.arccos(np.min(cosines)))) if len(cosines) else 0.0
+
+
+def edge_share(vertices: FloatArray, faces: NDArray[np.int64]) -> float:
+    """The share (0 to 1) of the surface's area in triangles that have an edge turning by more
+    than :data:`SHARP_EDGE_DEGREES` (:func:`_edge_turns`): the panels where a sharp edge's
+    error is made; 0 for a smooth surface."""
+    cosines, a, b, areas = _edge_turns(vertices, faces)
+    total = float(areas.sum())
+    if total == 0.0:
+        return 0.0
+    sharp = cosines < math.cos(math.radians(SHARP_EDGE_DEGREES))
+    touched = np.zeros(len(areas), dtype=bool)
+    touched[a[sharp]] = True
+    touched[b[sharp]] = True
+    return float(areas[touched].sum()) / total
 
 
 def block_scales(A_fine: FloatArray, length: float) -> tuple[float, float, float, float]:
@@ -95,18 +123,21 @@ def block_error_bound(
     """The absolute error bound of ``A_fine``, one value per 3x3 block (linear, coupling,
     angular: each in its own unit): ``max|A_fine - A_coarse|`` over the block divided by
     ``(N/N_coarse)^p - 1`` (module docstring), infinite when the two solves have nearly the
-    same panel count; with ``edge = (h, ℓ)`` (the body has sharp edges: panel size and length
-    scale, metres) at least the sharp-edge floor ``k·(h/ℓ)`` times the block's scale."""
+    same panel count (the difference then says nothing); with ``edge = (s, ℓ)`` (the body has
+    sharp edges: their :func:`edge_share` and the length scale ℓ in metres) at least the
+    sharp-edge floor ``k·s`` times the block's scale."""
     ratio = n_fine / max(n_coarse, 1)
-    factor = math.inf if ratio <= 1.05 else 1.0 / (ratio**ASSUMED_ORDER - 1.0)
     A = np.asarray(A_fine, dtype=float)
+    if ratio <= 1.05:
+        return np.full((6, 6), math.inf)
+    factor = 1.0 / (ratio**ASSUMED_ORDER - 1.0)
     diff = np.abs(A - np.asarray(A_coarse, dtype=float))
     floors: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     if edge is not None:
-        h, length = edge
+        share, length = edge
         k = (EDGE_FLOOR[0], EDGE_FLOOR[1], EDGE_FLOOR[1], EDGE_FLOOR[2])
         floors = tuple(
-            ki * h / length * s for ki, s in zip(k, block_scales(A, length), strict=True)
+            ki * share * s for ki, s in zip(k, block_scales(A, length), strict=True)
         )
     bound = np.empty((6, 6))
     for (rows, cols), floor in zip(BLOCKS, floors, strict=True):

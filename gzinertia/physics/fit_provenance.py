@@ -7,8 +7,8 @@ writes and reads it, older comments too). The audit refits the link that way
 (:func:`recorded_fit`): a matrix is then judged against the fit that produced it (GZI204's
 centre, GZI207's magnitude), not against the default volume fit, which other fits legitimately
 differ from (MuJoCo's ellipsoid of a cone holds about three times the cone's volume; the inertia
-fit is centred at the centre of mass). A fit made with ``--hull convex`` is refitted with that
-fallback.
+fit is centred at the centre of mass). A fit made with ``--hull convex`` or ``--hull wrap`` is
+refitted with that fallback.
 """
 
 from __future__ import annotations

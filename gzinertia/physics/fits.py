@@ -71,7 +71,6 @@ from gzinertia.physics.shapes import (
     ShapeError,
     SolidProperties,
     collision_solid,
-    combine_solids,
     load_mesh,
 )
 from gzinertia.physics.shapes import solid_properties as geometry_solid
@@ -416,6 +415,8 @@ SEPARATE_BODIES_REASON = (
 
 
 def _volume_fit(link: LinkRecord) -> EllipsoidFit:
+    from gzinertia.physics.link_union import link_solid
+
     collisions = _usable_collisions(link, "volume")
     solids: list[SolidProperties] = []
     for c in collisions:
@@ -425,8 +426,17 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
             raise _shape_error(link, c, exc) from exc
     bodies = _bodies(collisions, solids)
     ellipsoids: list[PosedEllipsoid] = []
+    volume = 0.0
+    unions: list[str] = []
     for body in bodies:
-        part = combine_solids([solids[i] for i in body])
+        try:  # the body's solids united (overlaps once): the one pipeline's body
+            part = link_solid([collisions[i] for i in body])
+        except ShapeError as exc:
+            raise _unfit(f"{_where(link)}: {exc}", "inertia") from exc
+        volume += part.volume
+        own = {s.approximation for s in (solids[i] for i in body)}
+        if part.approximation and part.approximation not in own:  # what uniting did
+            unions.append(part.approximation.rsplit("; ", 1)[-1])
         semi_axes, X_BE = ellipsoid_of_solid(part)
         what = "the volume-equivalent ellipsoid of its collisions"
         if len(bodies) > 1:
@@ -438,7 +448,6 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         label = None if len(bodies) == 1 else "+".join(collisions[i].name for i in body)
         ellipsoids.append(PosedEllipsoid(semi_axes, X_BE, label))
     n = len(collisions)
-    volume = sum(s.volume for s in solids)
     description = (
         f"volume fit to {_plural(n, 'collision')} ({_kinds(collisions)}): V = {volume:.6g} m³"
     )
@@ -446,11 +455,10 @@ def _volume_fit(link: LinkRecord) -> EllipsoidFit:
         description += f", {len(bodies)} separate bodies: {SEPARATE_BODIES_REASON}"
     elif n > 1:
         description += ", one body (the collisions touch): one ellipsoid"
+    notes = [_approximations([(c, s.approximation) for c, s in zip(collisions, solids,
+                                                                    strict=True)]), *unions]
     return EllipsoidFit(
-        "volume",
-        tuple(ellipsoids),
-        description,
-        _approximations([(c, s.approximation) for c, s in zip(collisions, solids, strict=True)]),
+        "volume", tuple(ellipsoids), description, "; ".join(n for n in notes if n) or None
     )
 
 

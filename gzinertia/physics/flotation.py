@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -132,6 +132,10 @@ class Flotation(ValueRecord):
     #: Hydrostatic stiffness at equilibrium about G (:func:`hydrostatic_stiffness`): 6×6,
     #: linear-first ``[x y z p q r]``, world axes.
     K_G_W: Any = None
+    #: Largest relative error of the figures (volume, draft, KB, BM, waterplane, GM's terms)
+    #: against the hull's exact ones, and why (:func:`flotation_tolerance`); said with them.
+    tolerance: float = 0.0
+    tolerance_note: str = ""
 
 
 def _moved(triangles: Any, p_WG: Any, dz: float, roll: float, pitch: float) -> Any:
@@ -390,14 +394,24 @@ def true_volume_mesh(mesh: Any, geometry: Any) -> Any:
 def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
     """The triangles (world frame) of the collisions of ``links``
     (:class:`~gzinertia.records.LinkRecord`) that get buoyancy (``enabled(name)``, default
-    all), each a closed mesh (:func:`~gzinertia.physics.collision_mesh.collision_trimesh`)."""
+    all), each a closed mesh (:func:`~gzinertia.physics.collision_mesh.collision_trimesh`);
+    a link's collisions that overlap as their union (:func:`~gzinertia.physics.link_union.
+    link_union`: the overlap displaces its water once)."""
     from gzinertia.physics.collision_mesh import collision_trimesh
+    from gzinertia.physics.link_union import link_union
 
     meshes = []
     for link in links:
         if enabled is not None and not enabled(link.name):
             continue
-        for collision in link.collisions:
+        union = link_union(link.collisions)
+        united = set()
+        if union is not None and union.union_B is not None:
+            united = {id(c) for c in union.members}
+            T = np.eye(4)
+            T[:3, :3], T[:3, 3] = link.X_WB.R, link.X_WB.p
+            meshes.append(union.union_B.copy().apply_transform(T))
+        for collision in (c for c in link.collisions if id(c) not in united):
             mesh = collision_trimesh(collision, sections=FLOTATION_SECTIONS)
             if mesh is None:
                 continue
@@ -438,5 +452,28 @@ def model_flotation(
     heaviest = max(links, key=lambda link: link.inertial.mass)
     X = model.X_WM if model.X_WM is not None else heaviest.X_WB
     heading = np.asarray(X.R)[:, 0]
-    return solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim,
-                           model.g)
+    found = solve_flotation(hull, model.mass, model.p_WG, rho_water, z, rho_above, heading, trim,
+                            model.g)
+    tolerance, note = flotation_tolerance(links, fluid.is_enabled)
+    return replace(found, tolerance=tolerance, tolerance_note=note)
+
+
+#: Largest relative error of a polyhedral hull's flotation figures (boxes, meshes): the
+#: equilibrium's residual is below 1e-11 (:func:`solve_flotation`); measured on a floating
+#: box against its closed forms (``tests/test_flotation_tolerance.py``).
+POLYHEDRAL_TOLERANCE = 1e-9
+
+
+def flotation_tolerance(links: Sequence[Any], enabled: Any = None) -> tuple[float, str]:
+    """The relative tolerance of the flotation figures of the collisions of ``links`` that get
+    buoyancy (``enabled(name)``, default all), and why, in words: a round primitive's
+    (:data:`ROUND_SHAPE_TOLERANCE`, from its :data:`FLOTATION_SECTIONS`-segment mesh), else
+    the solver's (:data:`POLYHEDRAL_TOLERANCE`)."""
+    kinds = sorted({c.geometry.kind for link in links
+                    if enabled is None or enabled(link.name)
+                    for c in link.collisions if c.geometry.kind in ROUND_SHAPES})
+    if kinds:
+        return ROUND_SHAPE_TOLERANCE, (
+            f"{', '.join(kinds)} meshed with {FLOTATION_SECTIONS} segments around, volume "
+            "corrected to the closed form")
+    return POLYHEDRAL_TOLERANCE, "polyhedral hull: exact but for the equilibrium's residual"

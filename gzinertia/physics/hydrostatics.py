@@ -209,6 +209,16 @@ def collision_volume(collision: Collision) -> CollisionVolume:
                            geometry.kind == "mesh" and tuple(geometry.scale) != (1.0, 1.0, 1.0))
 
 
+def gazebo_sum(parts: Sequence[CollisionVolume]) -> tuple[float, Vec3]:
+    """Gazebo's volume of a link (m³) and its centre of volume ``p_BoBv_B`` (m, link frame B),
+    as gz-sim's Buoyancy system sums its collisions: each ``volume_gz`` (overlaps counted
+    twice) at the collision's origin; the origin B for no volume."""
+    V_gz = sum(p.volume_gz for p in parts)
+    p_gz = (sum((p.volume_gz * p.p_BoCv_B_gz for p in parts), np.zeros(3)) / V_gz
+            if V_gz > 0 else np.zeros(3))
+    return V_gz, p_gz
+
+
 #: Relative difference between a collision's Gazebo volume and its solid's that
 #: :func:`gazebo_volume_causes` explains.
 CAUSE_TOLERANCE = 1e-9
@@ -491,9 +501,7 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
     g_W = np.asarray(fluid.g_W, dtype=float)
     X_WB = link.X_WB
     parts = tuple(collision_volume(c) for c in link.collisions)
-    V_gz = sum(p.volume_gz for p in parts)
-    p_gz = (sum((p.volume_gz * p.p_BoCv_B_gz for p in parts), np.zeros(3)) / V_gz
-            if V_gz > 0 else np.zeros(3))
+    V_gz, p_gz = gazebo_sum(parts)
     solid = [p.volume is not None and p.p_BoCv_B is not None for p in parts]
     exact = [p for p, ok in zip(parts, solid, strict=True) if ok]
     union = link_union([c for c, ok in zip(link.collisions, solid, strict=True) if ok])

@@ -9,6 +9,11 @@ tessellated with :data:`SECTIONS` segments around, so the overlap, not the whole
 carries the tessellation's error). Gazebo's Buoyancy system sums the shapes: its numbers stay
 Gazebo's (:mod:`gzinertia.physics.hydrostatics` shows both).
 
+:func:`link_solid` is the one home of a link's fluid-displacing body for every consumer that
+judges or uses the geometry (the fits of ``addmass --ellipsoid``, the plausibility rules'
+density and centroid checks, ``fix --method geometry``, the plots): the shapes' exact solids
+less the overlap's volume, first and second moments, with the note of what was done.
+
 Collisions whose bounding spheres (about their own origin) are apart cannot overlap and are
 never meshed, so a link of separate shapes costs nothing here. Without manifold3d (the
 ``gzinertia[bem]`` extra) the overlap is counted twice and the note says so (never silent).
@@ -19,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,7 +32,10 @@ from gzinertia.physics.mesh_body import OVERLAP_NOTE
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry
 
-__all__ = ["SECTIONS", "LinkUnion", "link_union"]
+if TYPE_CHECKING:
+    from gzinertia.physics.shapes import SolidProperties
+
+__all__ = ["SECTIONS", "LinkUnion", "link_solid", "link_union"]
 
 #: Segments around a round primitive's tessellation when an overlap is measured.
 SECTIONS = 128
@@ -37,15 +45,20 @@ SECTIONS = 128
 class LinkUnion(ValueRecord):
     """What the union of a link's overlapping collisions takes from their sum, in the link
     frame B: ``overlap_volume`` (m³, ``Σ V_i - V_union``, ≥ 0), ``overlap_moment`` (m⁴, the
-    same for the first moments of volume ``V·p_BoCv_B``), ``meshes_B`` the overlapping
+    same for the first moments of volume ``V·p_BoCv_B``), ``overlap_J_BBo_B`` (m⁵, the same for
+    the second moments: the unit-density rotational inertia about the link origin Bo, B axes),
+    ``meshes_B`` the overlapping
     shapes' closed surfaces and ``union_B`` their union (``trimesh.Trimesh``, link frame; for
-    a graded fluid's slices), ``note`` what was done, in words."""
+    a graded fluid's slices and the flotation hull), ``note`` what was done, in words;
+    ``members`` the collisions that may overlap (those ``meshes_B`` and ``union_B`` stand for)."""
 
     overlap_volume: float
     overlap_moment: Any
+    overlap_J_BBo_B: Any
     meshes_B: tuple[Any, ...]
     union_B: Any
     note: str
+    members: tuple[Collision, ...] = ()
 
 
 def _bounding_radius(geometry: Geometry) -> float | None:
@@ -121,9 +134,10 @@ def link_union(collisions: Sequence[Collision]) -> LinkUnion | None:
 
         union = unite(meshes, f"the collisions {names}")
     except ImportError:
-        return LinkUnion(0.0, np.zeros(3), tuple(meshes), None,
+        return LinkUnion(0.0, np.zeros(3), np.zeros((3, 3)), tuple(meshes), None,
                          f"collisions {names} may overlap: their {OVERLAP_NOTE} "
-                         "(manifold3d, gzinertia[bem], unites them)")
+                         "(manifold3d, gzinertia[bem], unites them)",
+                         tuple(candidates))
     V_sum = sum(float(m.volume) for m in meshes)
     M_sum = sum((float(m.volume) * np.asarray(m.center_mass) for m in meshes), np.zeros(3))
     V_union = float(union.volume)
@@ -131,6 +145,44 @@ def link_union(collisions: Sequence[Collision]) -> LinkUnion | None:
     if not overlap > 1e-9 * V_sum:
         return None  # apart, or touching: the sum is the union
     moment = M_sum - V_union * np.asarray(union.center_mass)
+    J = sum((_J_about_origin(m) for m in meshes), np.zeros((3, 3))) - _J_about_origin(union)
     note = (f"collisions {names} overlap: the exact volume is their union "
             f"({overlap:.6g} m^3 of overlap counted once)")
-    return LinkUnion(overlap, moment, tuple(meshes), union, note)
+    return LinkUnion(overlap, moment, J, tuple(meshes), union, note,
+                     tuple(candidates))
+
+
+def _J_about_origin(mesh: Any) -> Any:
+    """The closed mesh's unit-density rotational inertia about its frame's origin (m⁵)."""
+    from gzinertia.physics.inertia import parallel_axis
+
+    volume = float(mesh.volume)
+    G = np.asarray(mesh.moment_inertia, dtype=float) * (volume / float(mesh.mass))
+    return parallel_axis(G, volume, np.asarray(mesh.center_mass, dtype=float))
+
+
+def link_solid(collisions: Sequence[Collision]) -> SolidProperties:
+    """The body the ``collisions`` displace together, in the link frame B: the union of their
+    solids (:func:`gzinertia.physics.shapes.collision_solid`: closed forms, meshes through the
+    geometry pipeline), overlaps counted once. Volume, centroid ``p_BoBc_B`` and unit-density
+    inertia ``G_BBc_B`` about the centroid are the sum of the exact solids less the overlap's
+    (:func:`link_union`: its volume, first and second moments; only the overlap carries a round
+    primitive's tessellation error). ``approximation`` joins the shapes' notes and the union's
+    (pieces united; or, without manifold3d, the overlaps counted twice). Raises
+    :class:`~gzinertia.physics.shapes.ShapeError` when a shape has no solid or they enclose no
+    volume."""
+    from gzinertia.physics.inertia import parallel_axis
+    from gzinertia.physics.shapes import ShapeError, checked_solid, collision_solid, combine_solids
+
+    total = combine_solids([collision_solid(c) for c in collisions])
+    union = link_union(collisions)
+    if union is None:
+        return total
+    notes = "; ".join(n for n in (total.approximation, union.note) if n)
+    V = total.volume - union.overlap_volume
+    if not V > 0.0:
+        raise ShapeError(f"{union.note}: their union encloses no volume")
+    p_total = np.asarray(total.p_FoFc_F, dtype=float)
+    p = (total.volume * p_total - np.asarray(union.overlap_moment, dtype=float)) / V
+    J = parallel_axis(total.G_FFc_F, total.volume, p_total) - union.overlap_J_BBo_B
+    return checked_solid(V, p, parallel_axis(J, -V, p), notes)

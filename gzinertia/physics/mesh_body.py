@@ -18,7 +18,10 @@ it through :func:`mesh_body`, so that they all use the same body and say the sam
    naming the file and the options that proceed) unless a fallback is chosen for the block
    (:func:`hull_fallback`, the commands' ``--hull`` and the audit's ``hull`` setting):
    ``convex``, the convex hull of the vertices (a mast or a keel swallowed with the water around
-   them: an approximation, named so in every output).
+   them: an approximation, named so in every output), or ``wrap``, a closed surface that
+   follows the file's and closes only its openings (:mod:`gzinertia.physics.mesh_wrap`: the
+   generalized winding number's 0.5 level by marching cubes, its grid and tolerance said in
+   the note).
 
 :attr:`MeshBody.note` is the one phrase every output repeats (text, JSON, the provenance comment
 written into files); ``None`` only for a single closed piece used as the file has it.
@@ -36,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 
 from gzinertia.physics.mesh_repair import Repair, repaired
+from gzinertia.physics.mesh_wrap import Wrap
 from gzinertia.record_base import ValueRecord
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
@@ -50,16 +54,19 @@ __all__ = [
     "unite",
 ]
 
-#: What to do with a mesh surface that cannot be closed: refuse it (``none``, the default) or
-#: use its convex hull (``convex``).
-HullChoice = Literal["none", "convex"]
-HULL_CHOICES: tuple[HullChoice, ...] = ("none", "convex")
+#: What to do with a mesh surface that cannot be closed: refuse it (``none``, the default), use
+#: its convex hull (``convex``) or its wrap (``wrap``: :mod:`gzinertia.physics.mesh_wrap`).
+HullChoice = Literal["none", "convex", "wrap"]
+HULL_CHOICES: tuple[HullChoice, ...] = ("none", "convex", "wrap")
 
 #: The words :attr:`MeshBody.note` uses for what is an approximation (:func:`approximated`).
 HULL_NOTE = "convex hull"
 OVERLAP_NOTE = "overlaps counted twice"
 #: How the note opens when the convex hull stood in (read back from written comments).
 HULL_USED = f"{HULL_NOTE} of a mesh that is not closed"
+WRAP_NOTE = "closed wrap"
+#: How the note opens when the wrap stood in (read back from written comments).
+WRAP_USED = f"{WRAP_NOTE} of a mesh that is not closed"
 
 _HULL: ContextVar[HullChoice] = ContextVar("gzinertia_hull_fallback", default="none")
 
@@ -69,14 +76,15 @@ def _hull_hint() -> str:
     """The words a refusal names to proceed (the interface's option, and the audit's setting)."""
     from gzinertia.options import option
 
-    return (f"{option('hull_convex')} uses its convex hull (the audit: hull = \"convex\" in "
-            "[tool.gzinertia])")
+    return (f"{option('hull_convex')} uses its convex hull, {option('hull_wrap')} a closed "
+            "wrap that follows it (the audit: hull = \"convex\" or \"wrap\" in [tool.gzinertia])")
 
 
 def approximated(note: str | None) -> bool:
     """Whether a solid's note (:attr:`MeshBody.note`, or several joined) says it is an
-    approximation (a convex hull, overlaps counted twice), not the exact solid."""
-    return bool(note) and (HULL_NOTE in str(note) or OVERLAP_NOTE in str(note))
+    approximation (a convex hull, a wrap, overlaps counted twice), not the exact solid."""
+    return bool(note) and any(words in str(note) for words in (HULL_NOTE, WRAP_NOTE,
+                                                               OVERLAP_NOTE))
 
 
 def current_hull() -> HullChoice:
@@ -104,7 +112,7 @@ class MeshBody(ValueRecord):
     number of closed pieces united; ``united`` whether they were united (manifold3d) or, when
     False and ``pieces > 1``, summed; ``overlap_counted`` whether a sum may count an overlap
     twice (manifold3d missing); ``repair`` what was repaired; ``hull`` the fallback used
-    (``None`` when the surface closed)."""
+    (``None`` when the surface closed); ``wrap`` how the wrap was made (``hull == "wrap"``)."""
 
     vertices: Any
     faces: Any
@@ -113,6 +121,7 @@ class MeshBody(ValueRecord):
     overlap_counted: bool
     repair: Repair
     hull: HullChoice | None = None
+    wrap: Wrap | None = None
 
     @property
     def exact(self) -> bool:
@@ -126,6 +135,8 @@ class MeshBody(ValueRecord):
         if self.hull == "convex":
             parts.append(f"{HULL_USED} (an approximation: it includes the water in every "
                          "concavity)")
+        if self.hull == "wrap" and self.wrap is not None:
+            parts.append(f"{WRAP_USED} (an approximation: {self.wrap.describe()})")
         repair = self.repair.describe()
         if repair:
             parts.append(repair)
@@ -164,6 +175,7 @@ def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoic
     """:func:`mesh_body`, once per process while the file is unchanged (``stamp``: an edited
     mesh is read again)."""
     from gzinertia.physics.mesh_load import ShapeError, convex_hull, load_mesh
+    from gzinertia.physics.mesh_wrap import wrapped
 
     mesh = load_mesh(path, (scale[0], scale[1], scale[2]))
     fixed, repair = repaired(mesh)
@@ -174,6 +186,10 @@ def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoic
                 f"mesh {path!r} is not closed ({edges} edges not shared by exactly two "
                 f"triangles after repair): it bounds no volume; {_hull_hint()}"
             )
+        if hull == "wrap":
+            wv, wf, how = wrapped(np.asarray(fixed.vertices), np.asarray(fixed.faces),
+                                  f"mesh {path!r}")
+            return _frozen(MeshBody(wv, wf, 1, False, False, repair, hull, how))
         hulled = convex_hull(path, mesh)
         return _frozen(MeshBody(np.asarray(hulled.vertices, dtype=float),
                                 np.asarray(hulled.faces, dtype=np.int64), 1, False, False,

@@ -124,7 +124,7 @@ def _resolve(target: str) -> Callable[..., Any]:
     return step  # type: ignore[no-any-return]
 
 
-_MESHER_MODULES = ("manifold3d", "fast_simplification", "trimesh", "scipy.spatial")
+_MESHER_MODULES = ("manifold3d", "fast_simplification", "igl", "trimesh", "scipy.spatial")
 
 
 def _import_the_mesher() -> None:

@@ -88,8 +88,9 @@ class FitProvenance(ValueRecord):
     method: FitMethod
     density: float
     explicit: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
-    #: The hull fallback the fit was made with (``convex`` when the comment names a convex
-    #: hull: :mod:`gzinertia.physics.mesh_body`), so the audit refits the link the same way.
+    #: The hull fallback the fit was made with (``convex`` or ``wrap`` when the comment names
+    #: a convex hull or a wrap: :mod:`gzinertia.physics.mesh_body`), so the audit refits the
+    #: link the same way.
     hull: HullChoice = "none"
 
 
@@ -150,11 +151,10 @@ def sentence_of(comment: str) -> str:
 def fit_comment(fit: EllipsoidFit, density: float) -> str:
     """The comment for a fit's added mass in a fluid of ``density`` kg/m³ (callers make it
     XML-safe with :func:`gzinertia.edit.links.ascii_comment`)."""
-    from gzinertia.physics.mesh_body import HULL_USED
     from gzinertia.physics.rotation import rpy_from_rotation
 
     geometry = f" (geometry: {fit.approximation})" if fit.approximation else ""
-    hull = "convex" if fit.approximation and HULL_USED in fit.approximation else "none"
+    hull = _hull_named(fit.approximation or "")
     fields = {"kind": "ellipsoid", "method": fit.method, "density": repr(float(density)),
               "hull": hull}
     if fit.method == "explicit":
@@ -183,8 +183,17 @@ def read_fit_comment(comment: str | None) -> FitProvenance | None:
         return None
 
 
+def _hull_named(words: str) -> HullChoice:
+    """The hull fallback a fit's geometry note names (:data:`~gzinertia.physics.mesh_body.
+    HULL_USED`, :data:`~gzinertia.physics.mesh_body.WRAP_USED`), ``none`` when neither."""
+    from gzinertia.physics.mesh_body import HULL_USED, WRAP_USED
+
+    return "convex" if HULL_USED in words else "wrap" if WRAP_USED in words else "none"
+
+
 def _fit_from_data(data: Mapping[str, str]) -> FitProvenance | None:
-    hull: HullChoice = "convex" if data["hull"] == "convex" else "none"
+    hulls: dict[str, HullChoice] = {"convex": "convex", "wrap": "wrap"}
+    hull = hulls.get(data["hull"], "none")
     rho = read_number(data["density"])
     if data["method"] in _FITS:
         return FitProvenance(_FITS[data["method"]], rho, hull=hull)
@@ -199,12 +208,10 @@ def _fit_from_data(data: Mapping[str, str]) -> FitProvenance | None:
 
 def _fit_from_sentence(rest: str) -> FitProvenance | None:
     """A comment written before the data (or of a newer version): the sentence, read."""
-    from gzinertia.physics.mesh_body import HULL_USED
-
     method, density = _METHOD.match(rest), _DENSITY.search(rest)
     if method is None or density is None:
         return None
-    hull: HullChoice = "convex" if HULL_USED in rest else "none"
+    hull = _hull_named(rest)
     rho = read_number(density.group(1))
     if method.group(2) is None:
         return FitProvenance(_FITS[method.group(1)], rho, hull=hull)

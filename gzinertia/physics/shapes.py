@@ -38,6 +38,7 @@ __all__ = [
     "SolidProperties",
     "box_solid",
     "capsule_solid",
+    "checked_solid",
     "collision_solid",
     "combine_solids",
     "cone_solid",
@@ -70,7 +71,9 @@ class SolidProperties(Record):
     approximation: str | None = None
 
 
-def _solid(volume: float, p: Any, G: Any, approximation: str | None = None) -> SolidProperties:
+def checked_solid(
+    volume: float, p: Any, G: Any, approximation: str | None = None
+) -> SolidProperties:
     """The solid, refused (:class:`ShapeError`) when a value overflowed float64: a shape whose
     size is below the reader's value limit can still have a volume or second moment beyond it
     (a box of side 1e100 has ``G ~ 1e500``)."""
@@ -115,13 +118,15 @@ def box_solid(size: tuple[float, float, float]) -> SolidProperties:
     """Box of full sizes ``(x, y, z)`` centred on C: ``G = V/12·diag(y²+z², x²+z², x²+y²)``."""
     x, y, z = size
     V = x * y * z
-    return _solid(V, np.zeros(3), V / 12.0 * np.diag([y * y + z * z, x * x + z * z, x * x + y * y]))
+    return checked_solid(
+        V, np.zeros(3), V / 12.0 * np.diag([y * y + z * z, x * x + z * z, x * x + y * y])
+    )
 
 
 def sphere_solid(radius: float) -> SolidProperties:
     """Sphere centred on C: ``V = 4/3·π·r³``, ``G = 2/5·V·r²·1``."""
     V = 4.0 / 3.0 * math.pi * radius**3
-    return _solid(V, np.zeros(3), 0.4 * V * radius * radius * np.eye(3))
+    return checked_solid(V, np.zeros(3), 0.4 * V * radius * radius * np.eye(3))
 
 
 def cylinder_solid(radius: float, length: float) -> SolidProperties:
@@ -129,7 +134,7 @@ def cylinder_solid(radius: float, length: float) -> SolidProperties:
     r2 = radius * radius
     V = math.pi * r2 * length
     transverse = V * (3.0 * r2 + length * length) / 12.0
-    return _solid(V, np.zeros(3), np.diag([transverse, transverse, 0.5 * V * r2]))
+    return checked_solid(V, np.zeros(3), np.diag([transverse, transverse, 0.5 * V * r2]))
 
 
 def capsule_solid(radius: float, length: float) -> SolidProperties:
@@ -146,7 +151,7 @@ def capsule_solid(radius: float, length: float) -> SolidProperties:
     V_s = 4.0 / 3.0 * math.pi * r2 * r
     axial = 0.5 * V_c * r2 + 0.4 * V_s * r2
     transverse = V_c * (3.0 * r2 + L * L) / 12.0 + V_s * (0.4 * r2 + 0.25 * L * L + 0.375 * L * r)
-    return _solid(V_c + V_s, np.zeros(3), np.diag([transverse, transverse, axial]))
+    return checked_solid(V_c + V_s, np.zeros(3), np.diag([transverse, transverse, axial]))
 
 
 def cone_solid(radius: float, length: float) -> SolidProperties:
@@ -157,7 +162,7 @@ def cone_solid(radius: float, length: float) -> SolidProperties:
     r2, L = radius * radius, length
     V = math.pi * r2 * L / 3.0
     transverse = V * 3.0 * (4.0 * r2 + L * L) / 80.0
-    return _solid(V, np.array([0.0, 0.0, -0.25 * L]),
+    return checked_solid(V, np.array([0.0, 0.0, -0.25 * L]),
                   np.diag([transverse, transverse, 0.3 * V * r2]))
 
 
@@ -168,7 +173,9 @@ def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
     """
     a, b, c = radii
     V = 4.0 / 3.0 * math.pi * a * b * c
-    return _solid(V, np.zeros(3), V / 5.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b]))
+    return checked_solid(
+        V, np.zeros(3), V / 5.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    )
 
 
 def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> SolidProperties:
@@ -188,7 +195,7 @@ def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -
     if not volume > 0.0:
         raise ShapeError(f"mesh {path!r} encloses no volume")
     _require_body_moments(path, props.inertia)
-    return _solid(volume, props.center_mass, props.inertia, body.note)
+    return checked_solid(volume, props.center_mass, props.inertia, body.note)
 
 
 def _require_body_moments(path: str, I_per_density: Any) -> None:
@@ -277,7 +284,7 @@ def reexpress_solid(solid_C: SolidProperties, R_BC: Any, p_BoCo_B: Any) -> Solid
     """
     R = np.asarray(R_BC, dtype=float)
     p_BoBc_B = np.asarray(p_BoCo_B, dtype=float) + R @ solid_C.p_FoFc_F
-    return _solid(
+    return checked_solid(
         solid_C.volume, p_BoBc_B, reexpress_inertia(solid_C.G_FFc_F, R), solid_C.approximation
     )
 
@@ -351,7 +358,7 @@ def combine_solids(solids: Sequence[SolidProperties]) -> SolidProperties:
         G += parallel_axis(s.G_FFc_F, s.volume, s.p_FoFc_F - centroid)
     notes = [s.approximation for s in solids if s.approximation]
     approximation = "; ".join(dict.fromkeys(notes)) if notes else None
-    return _solid(volume, centroid, G, approximation)
+    return checked_solid(volume, centroid, G, approximation)
 
 
 def _combined_alone(solid: SolidProperties) -> SolidProperties | None:

@@ -63,6 +63,12 @@ IntArray = NDArray[np.int64]
 
 #: A triangle whose area is below this fraction of ``h²`` (h the panel size) is degenerate.
 DEGENERATE_AREA = 1e-9
+#: So is a triangle whose height (twice its area over its longest edge) is below this fraction
+#: of that edge: a needle along a long edge has an area above the bound but no normal the BEM
+#: can use (the Desistek Saga's union: Capytaine's Green function gave NaN on its panels). It
+#: is also the fraction of the mesh's size within which a needle is collapsed (as vertices are
+#: welded: :mod:`gzinertia.physics.mesh_repair`).
+DEGENERATE_SHAPE = 1e-6
 
 
 class SurfaceMeshError(GzInertiaError):
@@ -307,6 +313,51 @@ def _manifold_of(vertices: FloatArray, faces: IntArray, what: str) -> Any:
     return solid
 
 
+def _degenerate(mesh: Any) -> NDArray[np.bool_]:
+    """Per triangle of ``mesh``: its height (twice its area over its longest edge) is at most
+    :data:`DEGENERATE_SHAPE` of that edge (a needle, a cap, or a triangle of no area)."""
+    corners = np.asarray(mesh.vertices)[np.asarray(mesh.faces)]
+    longest = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
+    return 2.0 * np.asarray(mesh.area_faces) <= DEGENERATE_SHAPE * longest * longest
+
+
+def _collapsed(mesh: Any, tolerance: float, name: str) -> Any:
+    """``mesh`` (a closed ``trimesh.Trimesh``) with its degenerate triangles (:func:`_degenerate`)
+    collapsed rather than dropped (``tolerance`` in metres: :data:`DEGENERATE_SHAPE` of the
+    mesh's size): a needle (a vertex on the opposite edge, as a union leaves
+    where a T-junction was) cannot be dropped without opening the surface, but collapsing its
+    short edges (manifold3d's ``simplify``: edges whose removal moves the surface by less than
+    ``tolerance`` metres) merges the vertex into that edge and keeps the surface closed; the
+    volume moves by at most the area times ``tolerance``. A cap it leaves (two corners closer
+    than ``tolerance``, where the collapse would pinch the surface) is dropped and its close
+    corners welded. A degenerate triangle left after that, or a surface no longer closed, is
+    refused (:class:`SurfaceMeshError`)."""
+    import trimesh
+
+    count = int(np.sum(_degenerate(mesh)))
+    s = unit_scale(max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300))
+    solid = _manifold_of(s * np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces),
+                         name).simplify(s * tolerance)
+    out = solid.to_mesh64()
+    collapsed = trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3] / s,
+                                np.asarray(out.tri_verts, dtype=np.int64), process=False)
+    caps = _degenerate(collapsed)
+    if np.any(caps):
+        collapsed.update_faces(~caps)
+        collapsed.remove_unreferenced_vertices()
+        collapsed.merge_vertices(digits_vertex=max(0, int(-math.log10(tolerance))))
+        collapsed.update_faces(collapsed.nondegenerate_faces())
+        collapsed.remove_unreferenced_vertices()
+    if (solid.status().name != "NoError" or len(collapsed.faces) == 0
+            or not (collapsed.is_watertight and collapsed.is_winding_consistent)
+            or np.any(_degenerate(collapsed))):
+        raise SurfaceMeshError(
+            f"{name}: {count} degenerate triangles (no area or no height) that cannot be "
+            "removed without opening the surface"
+        )
+    return collapsed
+
+
 def checked_mesh_file(
     path: str, scale: tuple[float, float, float], h: float
 ) -> tuple[FloatArray, IntArray]:
@@ -317,8 +368,9 @@ def checked_mesh_file(
     as every other consumer has it: repaired (welded, degenerate triangles dropped, T-junctions
     split, wound outward, small holes filled), its closed pieces united, refused when it cannot
     be closed unless a hull fallback is chosen (:func:`mesh_note` says what was done). Then,
-    for the panels: degenerate triangles (area below :data:`DEGENERATE_AREA` of ``h²``) are
-    dropped where that leaves the surface closed, and refused otherwise.
+    for the panels: degenerate triangles (area below :data:`DEGENERATE_AREA` of ``h²``, or
+    height below :data:`DEGENERATE_SHAPE` of their longest edge) are dropped where that leaves
+    the surface closed, else collapsed (:func:`_collapsed`), and refused when neither closes it.
     """
     from gzinertia.physics.mesh_body import mesh_body
     from gzinertia.physics.shapes import ShapeError
@@ -331,18 +383,16 @@ def checked_mesh_file(
     except ShapeError as exc:
         raise SurfaceMeshError(str(exc)) from None
     mesh = body.trimesh()
-    areas = np.asarray(mesh.area_faces)
     scale_len = max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300)
-    degenerate = areas <= DEGENERATE_AREA * min(h, scale_len) ** 2
+    degenerate = _degenerate(mesh) | (
+        np.asarray(mesh.area_faces) <= DEGENERATE_AREA * min(h, scale_len) ** 2)
     if np.any(degenerate):
-        mesh.update_faces(~degenerate)
-        mesh.remove_unreferenced_vertices()
-        mesh.merge_vertices()
-        if len(mesh.faces) == 0 or not mesh.is_watertight:
-            raise SurfaceMeshError(
-                f"{name}: {int(np.sum(degenerate))} degenerate triangles (zero area) that cannot "
-                "be removed without opening the surface"
-            )
+        kept = mesh.copy()
+        kept.update_faces(~degenerate)
+        kept.remove_unreferenced_vertices()
+        kept.merge_vertices()
+        mesh = kept if len(kept.faces) and kept.is_watertight else _collapsed(
+            mesh, DEGENERATE_SHAPE * scale_len, name)
     if not float(mesh.volume) > 0.0:
         raise SurfaceMeshError(f"{name}: encloses no volume")
     return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)

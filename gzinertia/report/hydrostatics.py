@@ -191,6 +191,7 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
         "GM_T": _num(f.GM_T), "GM_L": _num(f.GM_L),
         "stiffness_G": None if f.K_G_W is None else [
             [_num(float(x)) for x in row] for row in np.asarray(f.K_G_W)],
+        "tolerance": f.tolerance, "tolerance_note": f.tolerance_note,
     }
 
 
@@ -275,6 +276,8 @@ def _flotation_lines(fl: dict[str, Any] | None, indent: str) -> list[str]:
             f"{_scalar(fl['GM_T'])} m, GM_L {_scalar(fl['GM_L'])} m"
             f"{' (negative: capsizes)' if min(fl['GM_T'] or 0, fl['GM_L'] or 0) < 0 else ''}"
         )
+        lines.append(f"{indent}these figures within {fl['tolerance']:.2g} relative "
+                     f"({fl['tolerance_note']})")
     return lines
 
 

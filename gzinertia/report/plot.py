@@ -403,9 +403,14 @@ def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
     if out.suffix.lower() not in (".png", ".svg"):
         raise GzInertiaError(f"{out}: the picture must be .png or .svg")
     fig = figure(rows, hydro, inertia_label)
+    import matplotlib
     import matplotlib.pyplot as plt
 
-    fig.savefig(out, dpi=110, bbox_inches="tight")
+    # the same model gives the same bytes: no date in an SVG's metadata, and the SVG ids
+    # (clip paths, markers) drawn from a fixed salt rather than a random one
+    svg = out.suffix.lower() == ".svg"
+    with matplotlib.rc_context({"svg.hashsalt": "gzinertia"} if svg else {}):
+        fig.savefig(out, dpi=110, bbox_inches="tight", metadata={"Date": None} if svg else None)
     plt.close(fig)
 
 

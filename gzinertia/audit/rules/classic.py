@@ -199,7 +199,7 @@ def volume_mismatch(doc: DocumentContext) -> Iterator[Finding]:
             continue
         m = ctx.link.inertial.mass
         declared = _plugin_volume(link, m)
-        geometric = ctx.geometry.volume
+        geometric = ctx.gazebo_volume[0]  # what gz-sim floats: the sum, not the union
         if declared > 0 and abs(geometric - declared) <= doc.net_buoyancy * declared:
             continue
         rho = plugin.fluid_density
@@ -223,20 +223,21 @@ def buoyancy_centre_mismatch(doc: DocumentContext) -> Iterator[Finding]:
     """GZI504 classic-buoyancy-centre-not-as-geometry: ``<center_of_buoyancy>`` against the
     collisions' centroid."""
     for _plugin, link, ctx in _uuv_links(doc):
-        if ctx is None or ctx.geometry is None or not ctx.geometry.volume > 0:
+        if ctx is None or ctx.geometry is None or not ctx.gazebo_volume[0] > 0:
             continue
-        centroid = np.asarray(ctx.geometry.p_FoFc_F, dtype=float)
+        volume, centroid = ctx.gazebo_volume  # where gz-sim applies it: Gazebo's sum
         # the plugin's point is from the centre of mass (ODE's body), in link axes
         declared = np.asarray(ctx.link.inertial.p_BoBcm_B, dtype=float) + np.asarray(
             link.p_BcmC_B, dtype=float)
         gap = float(np.linalg.norm(declared - centroid))
-        if gap <= CENTRE_TOLERANCE * ctx.geometry.volume ** (1.0 / 3.0):
+        if gap <= CENTRE_TOLERANCE * volume ** (1.0 / 3.0):
             continue
         message = (
             f"<center_of_buoyancy> {fmt_vec(link.p_BcmC_B)} (from the centre of mass, link axes: "
             f"{fmt_vec(declared)} from the link origin; "
             f"{'declared' if link.cob_declared else 'absent: the centre of mass'}) is "
-            f"{fmt(gap)} m from the collisions' centroid {fmt_vec(centroid)}, where gz-sim's "
+            f"{fmt(gap)} m from Gazebo's centre of volume {fmt_vec(centroid)} (the collisions "
+            "summed, each at its origin), where gz-sim's "
             "Buoyancy system applies the buoyancy: the righting moment changes by the "
             "buoyancy times the horizontal part of that offset"
         )

@@ -225,7 +225,8 @@ def buoyancy_centre_below_mass_centre(doc: DocumentContext) -> Iterator[Finding]
         yield finding(
             "GZI301", anchor.source, anchor.name,
             f"{_who(model, body)} submerged {_fluid_words(h)}: its centre of buoyancy B "
-            f"{fmt_vec(body.p_WB)} m lies {fmt(-dz)} m below its centre of mass G "
+            f"{fmt_vec(body.p_WB)} m (Gazebo's: its collisions summed) lies {fmt(-dz)} m below "
+            "its centre of mass G "
             f"{fmt_vec(body.p_WG)} m (buoyancy {fmt(body.buoyancy)} N, weight "
             f"{fmt(body.weight)} N): statically unstable, restoring stiffness "
             f"{fmt(body.restoring_stiffness)} N m/rad; it rolls over until B is above G "
@@ -271,7 +272,8 @@ def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
             "GZI302", anchor.source, anchor.name,
             f"{_who(model, body)} submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
             f"weight {fmt(body.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
-            f"beyond {fmt(100 * fraction)} %): it {way} (volume {fmt(V)} m^3, mass "
+            f"beyond {fmt(100 * fraction)} %): it {way} (Gazebo's volume {fmt(V)} m^3, its "
+            f"collisions summed as gz-sim's Buoyancy system sums them; mass "
             f"{fmt(body.mass)} kg; neutral at {fmt(body.mass / h.fluid.density)} m^3)",
             {"model": model.name, "body": body.name, "buoyancy": buoyancy, "weight": body.weight,
              "net_percent": percent},
