@@ -41,6 +41,8 @@ from gzinertia.hydrostatics_result import (
 from gzinertia.model_input import ModelInput
 from gzinertia.readers import READERS as _READERS  # noqa: F401  (the registry, as it was named)
 from gzinertia.readers import Reader, reader_for, readers, register_reader, registered
+from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
@@ -171,7 +173,7 @@ def _warned(edit: EditOf) -> EditOf:
 def addmass(
     path: str | Path,
     *,
-    density: float = 1000.0,
+    density: float = DEFAULT_FLUID_DENSITY,
     method: FitMethod = "volume",
     links: str | None = None,
     upgrade_version: bool = True,
@@ -260,7 +262,7 @@ def hydro(
     path: str | Path,
     links: str,
     *,
-    density: float = 1000.0,
+    density: float = DEFAULT_FLUID_DENSITY,
     viscosity: float = 1.0e-3,
     method: FitMethod = "mujoco",
     couplings: bool = False,
@@ -296,7 +298,7 @@ def addmass_from(
     frequency: str | None = None,
     density: float | None = None,
     wamit_length: float = 1.0,
-    geometry: Literal["collision", "visual"] = "collision",
+    geometry: GeometryElement = "collision",
     shapes: Sequence[str] | None = None,
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
@@ -342,9 +344,9 @@ BemFile = Edit
 def addmass_bem(
     path: str | Path,
     *,
-    density: float = 1000.0,
+    density: float = DEFAULT_FLUID_DENSITY,
     links: str | None = None,
-    geometry: Literal["collision", "visual"] = "collision",
+    geometry: GeometryElement = "collision",
     shapes: Sequence[str] | None = None,
     panel_size: float | None = None,
     quality: Quality = "default",
@@ -414,7 +416,7 @@ def fix(
     links: str | None = None,
     select: Iterable[str] = (),
     all_links: bool = False,
-    geometry: Literal["collision", "visual"] = "collision",
+    geometry: GeometryElement = "collision",
     move_com: bool = False,
     density: float | None = None,
     mass: float | None = None,

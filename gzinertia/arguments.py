@@ -3,7 +3,7 @@ line: a refused value raises :class:`~gzinertia.errors.SettingError` carrying th
 so the library's message names the keyword argument and the command line's the flag.
 
 Floor: beside :mod:`gzinertia.api` (it builds the settings the edits take); imports the
-vocabulary (:mod:`gzinertia.physics.fluids`, :mod:`gzinertia.physics.bem`'s qualities and free
+vocabulary (:mod:`gzinertia.vocabulary.fluids`, :mod:`gzinertia.physics.bem`'s qualities and free
 surface rules) and :mod:`gzinertia.edit.addmass_bem`'s settings record, lazily where those are
 heavy. The command line parses its flags' text into these arguments and checks nothing here.
 """
@@ -17,14 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gzinertia.errors import SettingError
-from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
+from gzinertia.vocabulary.fluids import FLUID_DENSITIES, density_of
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass_bem import BemSettings
     from gzinertia.limits import ReadLimits
-
-#: :data:`FLUID_DENSITIES` looked up by any text (checked to be a name first).
-_DENSITY_OF: dict[str, float] = {name: rho for name, rho in FLUID_DENSITIES.items()}
 
 __all__ = [
     "bem_settings", "check_fluid", "docs_base_uri", "ellipsoid_scale", "fluid_density",
@@ -36,7 +34,7 @@ def check_fluid(density: float | None, fluid: str | None,
                 error: type[SettingError] = SettingError) -> None:
     """Refuses (``error``, a :class:`SettingError`) a ``density`` and a ``fluid`` given together,
     a density that is not a positive finite number of kg/m³, and a fluid that is not one of
-    :data:`~gzinertia.physics.fluids.FLUID_DENSITIES`."""
+    :data:`~gzinertia.vocabulary.fluids.FLUID_DENSITIES`."""
     if density is not None and fluid is not None:
         raise error("density", "give either {density} or {fluid}, not both")
     if density is not None and not (math.isfinite(density) and density > 0.0):
@@ -51,9 +49,7 @@ def fluid_density(density: float | None, fluid: str | None) -> float:
     """The fluid density, kg/m³, of ``density`` or the named ``fluid`` (Gazebo's Buoyancy
     default, fresh water, when neither is given), after :func:`check_fluid`."""
     check_fluid(density, fluid)
-    if fluid is not None:
-        return _DENSITY_OF[fluid]
-    return DEFAULT_FLUID_DENSITY if density is None else density
+    return density_of(density, fluid)
 
 
 def waterline_height(value: float | str | None) -> float | Literal["auto"] | None:
@@ -80,7 +76,7 @@ def bem_settings(
     panel_size: float | None = None,
     quality: str = "default",
     shapes: Sequence[str] | None = None,
-    element: Literal["collision", "visual"] = "collision",
+    element: GeometryElement = "collision",
     cache: bool = True,
     waterline: float | str | None = None,
     depth: float | None = None,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.scoped_names import top_scope
 
 if TYPE_CHECKING:
     from gzinertia.physics.flotation import Flotation
@@ -132,7 +133,7 @@ def document_hydrostatics(
         if not models:
             from gzinertia.wording import bounded
 
-            names = bounded(dict.fromkeys(lk.name.split("::", 1)[0] for lk in doc.links))
+            names = bounded(dict.fromkeys(top_scope(lk.name) for lk in doc.links))
             raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
                                  f"{names or 'none'})")
     records = {link.name: link for link in doc.links}

@@ -15,7 +15,6 @@ from numpy.typing import NDArray
 
 from gzinertia.dependency import Dependency
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.fluids import FRESHWATER_DENSITY
 from gzinertia.physics.inertia import (
     parallel_axis,
     reexpress_inertia,
@@ -25,6 +24,8 @@ from gzinertia.physics.inertia import (
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.spatial_matrix import SpatialInertia
 from gzinertia.record_base import Record, ValueRecord
+from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
+from gzinertia.vocabulary.scoped_names import enclosing_scopes
 
 __all__ = [
     "DEFAULT_GRAVITY_W",
@@ -79,7 +80,8 @@ class Note(ValueRecord):
     ``mass-defaulted`` has ``attributes`` (on ``<mass>``) and ``value`` (its ``value``
     attribute, when written);
     ``unresolved-include`` has ``uri`` and ``not_downloaded`` (``"true"`` when the message already
-    says a remote model is never downloaded)."""
+    says a remote model is never downloaded); ``unknown-uri-scheme`` has ``uri`` when it is
+    about an ``<include>`` that did not resolve (the :class:`UnresolvedInclude` of that URI)."""
 
     level: NoteLevel
     code: str
@@ -418,5 +420,6 @@ class BuoyancyWorld(ValueRecord):
         the link or any model it is in is ``<enable>``d, or nothing is."""
         if not self.enabled:
             return True
-        parts = link_name.split("::")
-        return any("::".join(parts[:k]) in self.enabled for k in range(1, len(parts) + 1))
+        return link_name in self.enabled or any(
+            scope in self.enabled for scope in enclosing_scopes(link_name)
+        )

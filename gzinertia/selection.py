@@ -7,6 +7,7 @@ from fnmatch import fnmatchcase
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import LinkRecord
+from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
 __all__ = ["link_matches", "select_links"]
@@ -16,7 +17,7 @@ def link_matches(name: str, pattern: str) -> bool:
     """True when ``pattern`` matches the scoped name or, if unscoped, its last component."""
     if fnmatchcase(name, pattern):
         return True
-    return "::" not in pattern and fnmatchcase(name.rsplit("::", 1)[-1], pattern)
+    return "::" not in pattern and fnmatchcase(leaf_name(name), pattern)
 
 
 def select_links(links: Iterable[LinkRecord], pattern: str | None, file: str) -> list[LinkRecord]:

@@ -25,16 +25,17 @@ from gzinertia.cli.options import (
     FormatChoice,
     OrderingChoice,
     SeverityChoice,
-    ShapeSourceChoice,
     SignChoice,
     ToleranceChoice,
 )
 from gzinertia.edit.convert import SIGNS
-from gzinertia.edit.fix import METHODS, SHAPE_SOURCES
+from gzinertia.edit.fix import METHODS
 from gzinertia.physics.fits import FIT_METHODS
-from gzinertia.physics.fluids import FLUID_DENSITIES
 from gzinertia.physics.spatial import ORDERINGS
 from gzinertia.report.audit import FORMATS
+from gzinertia.vocabulary.fluids import FLUID_DENSITIES
+from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS as SHAPE_SOURCES
+from gzinertia.vocabulary.geometry import GeometryElement as ShapeSourceChoice
 
 EDITING_COMMANDS = ("addmass", "shift", "convert", "hydro")
 WRITE_MODE_OPTIONS = ("--output", "-o", "--in-place", "--check", "--diff", "--force-readonly")

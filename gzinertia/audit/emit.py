@@ -22,6 +22,7 @@ from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.findings import Finding, plain_json_value
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import number, vector
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def finding(
 
 def plot_hint(file: str, link: str) -> str:
     """The sentence that points to a picture of the link (for findings about geometry)."""
-    short = link.rsplit("::", 1)[-1]
+    short = leaf_name(link)
     plot = command_line("plot", file, "--link", exact_link_pattern(link), "-o", f"{short}.png")
     return f"; to see it: `{plot}`"
 

@@ -19,6 +19,7 @@ from typing import Literal, TypeAlias, get_args
 from gzinertia.record_base import ValueRecord
 
 __all__ = [
+    "MACRO_CALL_WORDS",
     "SEVERITY_RANK",
     "UNREADABLE_CODE",
     "AuditResult",
@@ -39,6 +40,9 @@ FileState = Literal["ok", "skipped", "error"]
 #: (:meth:`AuditResult.unreadable_findings`): what an audit did not check.
 UNREADABLE_CODE = "GZI001"
 
+#: What a finding on a link a xacro macro built says after its message: where the macro was
+#: called (``file:line``, also ``values["xacro_call"]``: :attr:`Finding.macro_call`).
+MACRO_CALL_WORDS = " (link built by a xacro macro called at {call})"
 #: ``info < warning < error``; compare severities through this, never as strings.
 SEVERITY_RANK: dict[Severity, int] = {"info": 0, "warning": 1, "error": 2}
 
@@ -173,6 +177,21 @@ class Finding(ValueRecord):
             "message": self.message,
             "values": dict(self.values),
         }
+
+    @property
+    def macro_call(self) -> str | None:
+        """Where the xacro macro that built the link was called (``file:line``), or ``None``."""
+        call = self.values.get("xacro_call")
+        return call if isinstance(call, str) else None
+
+    @property
+    def rule_message(self) -> str:
+        """The message as the rule wrote it: without the :data:`MACRO_CALL_WORDS` the audit
+        adds for :attr:`macro_call`."""
+        call = self.macro_call
+        return self.message if call is None else self.message.removesuffix(
+            MACRO_CALL_WORDS.format(call=call)
+        )
 
     @property
     def rank(self) -> int:

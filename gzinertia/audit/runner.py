@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.discover import Target, discover
-from gzinertia.audit.findings import AuditResult, FileStatus, Finding
+from gzinertia.audit.findings import MACRO_CALL_WORDS, AuditResult, FileStatus, Finding
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.scoped_names import leaf_name
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -124,8 +125,8 @@ def _with_macro_calls(doc: SdfDocument, findings: list[Finding]) -> list[Finding
     if not calls:
         return findings
     return [
-        replace(f, message=f"{f.message} (link built by a xacro macro called at "
-                f"{calls[f.link]})", values={**f.values, "xacro_call": calls[f.link]})
+        replace(f, message=f.message + MACRO_CALL_WORDS.format(call=calls[f.link]),
+                values={**f.values, "xacro_call": calls[f.link]})
         if f.link in calls else f
         for f in findings
     ]
@@ -135,7 +136,7 @@ def _dedupe_key(f: Finding) -> tuple[str, str, int, str, str]:
     """One finding per rule and element at fault, keyed on the link as written in its file:
     the same included model audited on its own, or included twice, gives one finding; two
     links on one line give two (pairs of links keep their other link's name)."""
-    other = str(f.values.get("other_link", "")).rsplit("::", 1)[-1]
+    other = leaf_name(str(f.values.get("other_link", "")))
     return (f.code, f.file, f.line, f.link_in_file or f.link or "", other)
 
 

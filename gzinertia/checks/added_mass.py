@@ -43,11 +43,15 @@ def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | 
     """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
     active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
     (:func:`gzinertia.gazebo.hydrodynamics.added_mass_of`). GZI202–GZI204 judge this matrix, so
-    their verdicts do not change when the conversion moves it from one place to the other."""
+    their verdicts do not change when the conversion moves it from one place to the other. A
+    plugin whose added mass is on
+    (:func:`~gzinertia.vocabulary.added_mass.applies_added_mass`) but whose diagonal mixes
+    signs applies a matrix of no telling convention: it is not returned (GZI208 judges its
+    signs), though it counts as added mass everywhere else."""
     if ctx.added_mass is not None:
         return ctx.added_mass, added_mass_where(ctx), ELEMENT
     for plugin in ctx.link.hydrodynamics:
-        if plugin.disable_added_mass:
+        if not added_mass_active(plugin):
             continue
         A_BBo_B = added_mass_of(plugin.D_BBo_B)
         if A_BBo_B is not None and np.any(A_BBo_B):

@@ -27,10 +27,11 @@ import numpy as np
 from gzinertia.checks.matrices import implied_centre
 from gzinertia.checks.tolerance import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
-from gzinertia.physics.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.vocabulary.fluids import AIR_DENSITY, FRESHWATER_DENSITY
+from gzinertia.vocabulary.scoped_names import top_scope
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -168,7 +169,7 @@ class LinkContext(Record):
     @property
     def top_model(self) -> str:
         """The top-level model the link belongs to (first component of its scoped name)."""
-        return self.link.name.split("::", 1)[0]
+        return top_scope(self.link.name)
 
     def notes_with(self, code: str) -> list[Note]:
         """The notes the reader left on this link with this ``code``."""

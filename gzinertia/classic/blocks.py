@@ -20,6 +20,7 @@ from gzinertia.classic.vrx import VrxDynamics, is_vrx_usv_dynamics, read_vrx_plu
 from gzinertia.errors import SdfError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
+from gzinertia.vocabulary.scoped_names import join_scoped
 
 __all__ = [
     "MARKERS",
@@ -60,7 +61,7 @@ def classic_plugins_in(
 def _model_of(plugin: etree._Element) -> str:
     """The scoped name of the ``<model>`` elements around ``plugin`` (outermost first)."""
     names = [str(e.get("name") or "") for e in plugin.iterancestors("model")]
-    return "::".join(reversed(names))
+    return join_scoped(*reversed(names))
 
 
 def mentions_classic_plugin(paths: list[str]) -> bool:

@@ -41,6 +41,7 @@ from gzinertia.record_base import Record
 from gzinertia.records import SourceRef
 from gzinertia.sdf.values import parse_bool, parse_float, parse_floats, text_of
 from gzinertia.sdf.xml import child, children, line_of
+from gzinertia.vocabulary.fluids import UUV_PLUGIN_FLUID_DENSITY
 
 __all__ = [
     "ACCELERATION_FILTER_ALPHA",
@@ -66,10 +67,10 @@ FILENAMES = ("uuv_underwater_object_plugin", "uuv_underwater_object_ros_plugin")
 MODEL_TYPES = ("fossen", "sphere", "cylinder", "spheroid", "box")
 ModelType = Literal["fossen", "sphere", "cylinder", "spheroid", "box"]
 #: The plugin-level ``<fluid_density>`` default (UnderwaterObjectPlugin.cc).
-DEFAULT_FLUID_DENSITY = 1028.0
+DEFAULT_FLUID_DENSITY = UUV_PLUGIN_FLUID_DENSITY
 #: The density the shape models and ``<neutrally_buoyant>`` use: BuoyantObject's default, in
 #: force while the link's model is built, before the plugin sets ``<fluid_density>``.
-CONSTRUCTION_DENSITY = 1028.0
+CONSTRUCTION_DENSITY = UUV_PLUGIN_FLUID_DENSITY
 #: The weight of the newest finite-difference acceleration in the plugin's filter.
 ACCELERATION_FILTER_ALPHA = 0.3
 #: The plugin's "NED" flip of a linear-first 6-vector (y, z, q, r negated).

@@ -49,6 +49,7 @@ from gzinertia.cli.app import (
 )
 from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
@@ -205,7 +206,7 @@ def _addmass_ellipsoid(
 def _result_file(
     result: Path, frequency: str | None, about: str | None, axes: str | None,
     wamit_length: float, density: float | None,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]],
+    geometry: tuple[tuple[str, ...] | None, GeometryElement],
 ) -> ResultFile:
     """``--from RESULT`` with ``--frequency``, ``--about``, ``--axes``, ``--wamit-length``,
     ``--geometry`` and the density (``None`` when neither ``--density`` nor ``--fluid``)."""
@@ -249,13 +250,13 @@ def _addmass_bem(
 
 def _bem_geometry(
     geometry: str | None,
-) -> tuple[tuple[str, ...] | None, Literal["collision", "visual"]]:
+) -> tuple[tuple[str, ...] | None, GeometryElement]:
     """``--geometry``: ``(names or None for all, element)``; ``visual`` and ``visual:a,b`` mesh
     visuals, a plain list names collisions."""
     if geometry is None:
         return None, "collision"
     text = geometry.strip()
-    element: Literal["collision", "visual"] = "collision"
+    element: GeometryElement = "collision"
     if text.lower() == "visual" or text.lower().startswith("visual:"):
         element = "visual"
         text = text[len("visual"):].removeprefix(":")

@@ -32,7 +32,7 @@ from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-expor
 )
 from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.options import interface
-from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
+from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
 
 Vec3Tuple = tuple[float, float, float]
 

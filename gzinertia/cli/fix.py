@@ -20,13 +20,13 @@ from gzinertia.cli.app import (
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.options import (
     FixMethodChoice,
-    ShapeSourceChoice,
     ToleranceChoice,
     edit_mode,
     hull_option,
     model_input_options,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
@@ -54,7 +54,7 @@ AllLinksFlag = Annotated[bool, flag("--all-links",
     "Repair every selected link, not only those with findings (as Drake's fix_inertia recomputes "
     "every link).")]
 
-GeometryFlag = Annotated[ShapeSourceChoice, flag("--geometry",
+GeometryFlag = Annotated[GeometryElement, flag("--geometry",
     "Geometry for --method geometry: collision (default) or visual (visuals posed relative_to "
     "any frame are placed as libsdformat resolves them).")]
 

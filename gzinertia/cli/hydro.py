@@ -23,7 +23,7 @@ from gzinertia.cli.options import (
     write_mode_options,
 )
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.fluids import WATER_VISCOSITY
+from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
 
 from gzinertia.cli.flags import Maybe, argument, flag
-from gzinertia.physics.fluids import FluidName
+from gzinertia.vocabulary.fluids import FluidName
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
@@ -62,7 +62,6 @@ __all__ = [
     "OutputOption",
     "ParserChoice",
     "SeverityChoice",
-    "ShapeSourceChoice",
     "SignChoice",
     "ToleranceChoice",
     "edit_mode",
@@ -77,7 +76,7 @@ __all__ = [
 #: Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
 #: ``--semi-axes`` chooses).
 FitChoice = Literal["volume", "mujoco", "inertia"]
-#: Named fluids (the names of :data:`gzinertia.physics.fluids.FLUID_DENSITIES`).
+#: Named fluids (the names of :data:`gzinertia.vocabulary.fluids.FLUID_DENSITIES`).
 FluidChoice = FluidName
 #: 6x6 orderings (:data:`gzinertia.physics.spatial.ORDERINGS`).
 OrderingChoice = Literal["angular-first", "linear-first"]
@@ -95,8 +94,6 @@ SeverityChoice = Literal["error", "warning", "info"]
 ToleranceChoice = Literal["gz", "drake"]
 #: Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`).
 FixMethodChoice = Literal["nearest", "geometry", "balance"]
-#: Which of a link's geometries stands for the body (:data:`gzinertia.edit.fix.SHAPE_SOURCES`).
-ShapeSourceChoice = Literal["collision", "visual"]
 
 
 #: The FILE argument of every editing command.

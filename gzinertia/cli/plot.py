@@ -11,6 +11,7 @@ import typer
 from gzinertia.cli.app import LinkOption, app, load_model
 from gzinertia.cli.options import FitChoice, model_input_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.vocabulary.scoped_names import leaf_name
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -151,7 +152,7 @@ def _link_hydro_marks(
         X_BW = lk.X_WB.inverse()
         p_BoB_B = X_BW.transform_point(h.p_WB)
         # no buoyancy acts (not enabled, or out of the fluid): no B, as in the model's view
-        centres = ((lk.name.rsplit("::", 1)[-1], lk.inertial.p_BoBcm_B, p_BoB_B),) if any(
+        centres = ((leaf_name(lk.name), lk.inertial.p_BoBcm_B, p_BoB_B),) if any(
             h.f_W) else ()
         surface = None if waterline is None else surface_in_frame(waterline, lk.X_WB)
         marks.append(HydroMarks(centres, None, surface))

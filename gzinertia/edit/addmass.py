@@ -32,6 +32,7 @@ from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.selection import select_links
+from gzinertia.vocabulary.scoped_names import top_scope
 
 __all__ = [
     "AddMassResult",
@@ -77,16 +78,11 @@ class FitChooser(ValueRecord):
 
 def provenance(fit: EllipsoidFit, density: float) -> str:
     """The comment written before ``<fluid_added_mass>`` (no ``--`` inside). The audit reads
-    the fit back (:func:`gzinertia.physics.fit_provenance.parse_fit_provenance`) and judges the
+    the fit back (:mod:`gzinertia.physics.provenance_comment`, which writes it) and judges the
     matrix against that fit of the link (GZI204, GZI207)."""
-    from gzinertia.physics.fit_provenance import PREFIX  # read back by the audit
+    from gzinertia.physics.provenance_comment import fit_comment
 
-    geometry = f" (geometry: {fit.approximation})" if fit.approximation else ""
-    text = (
-        f"{PREFIX}{fit.description}{geometry}, "
-        f"fluid density {density:g} kg/m^3; about the link origin in link axes"
-    )
-    return ascii_comment(text)
+    return ascii_comment(fit_comment(fit, density))
 
 
 def editable_links(
@@ -141,14 +137,14 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
         ):
             if warning:
                 warnings.append(f"{r.link.name}: {warning}")
-        top = r.link.name.split("::", 1)[0]
+        top = top_scope(r.link.name)
         total, density, names = displaced.get(top, (0.0, r.density, []))
         displaced[top] = (total + r.density * volume, density, [*names, r.link.name])
     for top, (total, density, names) in displaced.items():
         model_mass = sum(
             lk.inertial.mass
             for lk in doc.links
-            if lk.name.split("::", 1)[0] == top
+            if top_scope(lk.name) == top
             and not (lk.static or lk.welded_to_world)
             and lk.inertial.mass > 0.0
         )

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from gzinertia.edit.addmass import AddMassResult, editable_links
-from gzinertia.edit.bem_shapes import Element, shapes_of
+from gzinertia.edit.bem_shapes import shapes_of
 from gzinertia.edit.links import ascii_comment
 from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_added_mass import (
@@ -30,6 +30,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.physics.bem import BemResult, Quality
@@ -58,7 +59,7 @@ class BemSettings(ValueRecord):
     together: bool = False
     #: Mesh the link's collisions (default) or its visuals (``--geometry visual``: the
     #: collision is a buoyancy proxy); ``collisions`` then names visuals.
-    element: Element = "collision"
+    element: GeometryElement = "collision"
 
 
 class BemRunProgress(Protocol):
@@ -109,7 +110,7 @@ def _link_bem(
                    tuple(mesh_notes(shapes)), floating)
 
 
-def provenance(result: object, solved: LinkBem, element: Element = "collision") -> str:
+def provenance(result: object, solved: LinkBem, element: GeometryElement = "collision") -> str:
     """The comment written before ``<fluid_added_mass>``
     (:func:`gzinertia.physics.bem_provenance.format_provenance`): the shapes meshed by name,
     their digest, and what the geometry pipeline did to their mesh files, in words."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,10 +29,11 @@ from gzinertia.numbers import (
 )
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.bem_provenance import format_import_geometry
+from gzinertia.physics.bem_provenance import IMPORT_PREFIX, format_import_geometry
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.edit.added_mass_request import AddedMassRequest
@@ -101,7 +102,7 @@ def imported_in_link(
     p = _vector_text(X_BF.p)
     rpy = _vector_text(rpy_BF)
     text = (
-        f"gzinertia addmass: imported added mass ({imported.description}, {note}), computed "
+        f"{IMPORT_PREFIX} ({imported.description}, {note}), computed "
         f"about ({p}) in axes rpy ({rpy}) of the link; moved to the link origin in link axes"
     )
     return A_BBo_B, text
@@ -109,7 +110,7 @@ def imported_in_link(
 
 def _geometry_record(
     link: LinkRecord,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]],
+    geometry: tuple[tuple[str, ...] | None, GeometryElement],
     digest: str,
 ) -> str:
     """``; geometry ...; mesh digest ...; dataset digest ...`` for the link's shapes (none when

@@ -5,22 +5,19 @@ to describe: its collisions or its visuals, all of them or those named (``--geom
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import Collision, LinkRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
-__all__ = ["Element", "displacing_collisions", "shapes_of"]
-
-#: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
-Element = Literal["collision", "visual"]
+__all__ = ["displacing_collisions", "shapes_of"]
 
 
 def displacing_collisions(
     link: LinkRecord,
     names: Sequence[str] | None,
     shapes: Sequence[Collision] | None = None,
-    element: Element = "collision",
+    element: GeometryElement = "collision",
 ) -> list[Collision]:
     """The shapes the BEM meshes: all of the link's collisions (or of ``shapes``, its visuals:
     ``element="visual"``), or those named (an error naming the link when a name is not one of
@@ -42,7 +39,7 @@ def displacing_collisions(
 def shapes_of(
     link: LinkRecord,
     names: Sequence[str] | None,
-    element: Element,
+    element: GeometryElement,
 ) -> list[Collision]:
     """The link's displacing shapes: its collisions, or its visuals (read with them:
     :func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's and

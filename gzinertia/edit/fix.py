@@ -30,7 +30,6 @@ from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.fix_options import FIXABLE, INERTIA_DEFAULT, INERTIA_INDEX, INERTIA_TAGS
 from gzinertia.edit.fix_options import METHODS as METHODS
 from gzinertia.edit.fix_options import SAFE_RELATIVE_CHANGE as SAFE_RELATIVE_CHANGE
-from gzinertia.edit.fix_options import SHAPE_SOURCES as SHAPE_SOURCES
 from gzinertia.edit.fix_options import FixOptions as FixOptions
 from gzinertia.edit.fix_options import LinkFix as LinkFix
 from gzinertia.edit.fix_plan import (

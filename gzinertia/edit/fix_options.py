@@ -14,6 +14,7 @@ from gzinertia.errors import SettingError
 from gzinertia.physics.inertia_repair import InertiaRepair
 from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS, GeometryElement
 
 __all__ = [
     "FIXABLE",
@@ -22,20 +23,15 @@ __all__ = [
     "INERTIA_TAGS",
     "METHODS",
     "SAFE_RELATIVE_CHANGE",
-    "SHAPE_SOURCES",
     "FixOptions",
     "FixOptionsError",
     "LinkFix",
     "Method",
-    "ShapeSource",
 ]
 
 
 Method = Literal["nearest", "geometry", "balance"]
 METHODS: tuple[Method, ...] = ("nearest", "geometry", "balance")
-#: Which of a link's geometry ``--method geometry`` uses.
-ShapeSource = Literal["collision", "visual"]
-SHAPE_SOURCES: tuple[ShapeSource, ...] = ("collision", "visual")
 
 #: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)
 #: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``;
@@ -70,7 +66,7 @@ class FixOptions(ValueRecord):
     select: tuple[str, ...] = ()
     all_links: bool = False
     #: Which of the link's geometries stands for the body: its collisions or its visuals.
-    geometry: ShapeSource = "collision"
+    geometry: GeometryElement = "collision"
     move_com: bool = False
     density: float | None = None
     mass: float | None = None
@@ -91,7 +87,7 @@ class FixOptions(ValueRecord):
         method, geometry or tolerance; both a density and a mass, or either not a positive number;
         the geometry method's settings with another method; a selection of codes the method
         does not repair."""
-        choices = ((self.method, "method", METHODS), (self.geometry, "geometry", SHAPE_SOURCES),
+        choices = ((self.method, "method", METHODS), (self.geometry, "geometry", GEOMETRY_ELEMENTS),
                    (self.tolerance, "tolerance", ("gz", "drake")))
         for value, key, allowed in choices:
             if value not in allowed:
@@ -143,7 +139,7 @@ class LinkFix(ValueRecord):
     shapes: str = "collisions"
     #: Which geometry ``--method geometry`` could use for a link another method repaired:
     #: ``"collision"``, ``"visual"`` (it has visuals only) or ``None`` (it has none).
-    geometry_available: ShapeSource | None = None
+    geometry_available: GeometryElement | None = None
     #: What the geometry pipeline did to the shapes (pieces united, repairs, a convex hull:
     #: :attr:`gzinertia.physics.mesh_body.MeshBody.note`), ``None`` when nothing.
     geometry_note: str | None = None

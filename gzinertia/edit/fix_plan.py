@@ -21,7 +21,6 @@ from gzinertia.edit.fix_options import (
     INERTIA_TAGS,
     FixOptions,
     LinkFix,
-    ShapeSource,
 )
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.gz_math_inertia import gz_is_valid
@@ -38,6 +37,7 @@ from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord, SdfDocument
 from gzinertia.sdf.xml import child
+from gzinertia.vocabulary.geometry import GeometryElement
 
 __all__ = [
     "RepairPlan",
@@ -238,7 +238,7 @@ def plan_repair(
         repair = (nearest_valid_inertia if options.method == "nearest" else balanced_inertia)(
             inertial.I_BBcm_I
         )
-        available: ShapeSource | None = (
+        available: GeometryElement | None = (
             "collision" if link.collisions else "visual" if link.visuals else None
         )
         fix = LinkFix(link.name, tuple(sorted(codes)), repair, mass, mass, p_before, p_before,

@@ -42,6 +42,7 @@ from gzinertia.physics.hydro_damping import (
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
+from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = [
     "DIFFERENCE_FACTOR",
@@ -215,7 +216,7 @@ def new_plugin_lines(
     plugin names links of its model) with ``values`` as children after ``<water_density>``
     (kg/m³), preceded by the ``comment``; to be appended to the link's model."""
     unit = editor.indent_unit.decode()
-    short = link.name.rsplit("::", 1)[-1]
+    short = leaf_name(link.name)
     return [
         f"<!-- {comment} -->",
         f'<plugin filename="{hydrodynamics.FILENAME}" name="{hydrodynamics.NAME}">',

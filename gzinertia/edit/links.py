@@ -19,6 +19,7 @@ from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.fluid_added_mass import SDF_AXES, SDF_TAGS, values_of
 from gzinertia.sdf.xml import child, line_of
+from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = [
     "NonFiniteValueError",
@@ -48,7 +49,7 @@ def same_file(a: str | Path, b: str | Path) -> bool:
 
 def link_element(editor: XmlEditor, link: LinkRecord) -> etree._Element:
     """The ``<link>`` element of ``link`` in the editor's file (by line and name)."""
-    short = link.name.rsplit("::", 1)[-1]
+    short = leaf_name(link.name)
     elem = editor.find("link", link.source.line, "name", short)
     if elem is not None:
         return elem

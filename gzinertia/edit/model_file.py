@@ -30,6 +30,7 @@ from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf.model_file import is_urdf_path
+from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def chosen_link(doc: SdfDocument, name: str, path: Path) -> LinkRecord:
     part of exactly one link's name (``hull``). No glob: a name is a name."""
     exact = [lk for lk in doc.links if lk.name == name]
     if not exact and "::" not in name:
-        exact = [lk for lk in doc.links if lk.name.rsplit("::", 1)[-1] == name]
+        exact = [lk for lk in doc.links if leaf_name(lk.name) == name]
     if len(exact) == 1:
         return exact[0]
     known = bounded(lk.name for lk in (exact or doc.links)) or "none"

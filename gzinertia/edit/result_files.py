@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from gzinertia.numbers import (
 from gzinertia.options import option
 from gzinertia.physics.bem_provenance import dataset_digest
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 __all__ = [
     "ImportedAddedMass", "ResultFile", "read_capytaine_dataset", "read_result", "read_wamit_1",
@@ -60,7 +61,7 @@ class ResultFile(ValueRecord):
     axes_rpy: tuple[float, float, float] = (0.0, 0.0, 0.0)
     density: float | None = None
     wamit_length: float = 1.0
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision")
+    geometry: tuple[tuple[str, ...] | None, GeometryElement] = (None, "collision")
 
 
 @dataclass(frozen=True, repr=False, eq=False)

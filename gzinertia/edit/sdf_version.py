@@ -19,6 +19,7 @@ from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.sdf.xml import child, line_of
+from gzinertia.vocabulary.sdf_version import FLUID_ADDED_MASS_VERSION, SdfVersion
 
 __all__ = [
     "FLUID_ADDED_MASS_VERSION",
@@ -28,17 +29,15 @@ __all__ = [
     "version_tuple",
 ]
 
-FLUID_ADDED_MASS_VERSION = (1, 10)
 #: Below this the pose syntax itself differs (``<origin pose=...>``): never upgraded.
 OLDEST_UPGRADABLE = (1, 4)
 
 
 def version_tuple(version: str) -> tuple[int, ...]:
-    """``"1.10"`` as ``(1, 10)``; ``(0,)`` for anything that is not dotted integers in ASCII
-    digits (``int()`` read ``1.1_0`` as 1.10)."""
-    from gzinertia.numbers import dotted_integers
-
-    return dotted_integers(version) or (0,)
+    """``"1.10"`` as ``(1, 10)``; ``(0,)`` when
+    :class:`~gzinertia.vocabulary.sdf_version.SdfVersion` finds it unreadable (older than any,
+    as an edit takes it: :func:`meaning_changes`' input)."""
+    return SdfVersion(version).numbers or (0,)
 
 
 def _local(elem: etree._Element) -> str:
@@ -89,8 +88,8 @@ def check_version_for_added_mass(editor: XmlEditor, version: str, keep: bool) ->
     """Declares SDF 1.10 on ``<sdf>`` of a file older than 1.10 when that changes nothing else
     (returns a note saying so), refuses when it would; with ``keep``, leaves the version and
     returns a warning. ``None`` for files already at 1.10 or newer."""
-    parsed = version_tuple(version)
-    if parsed >= FLUID_ADDED_MASS_VERSION:
+    declared = SdfVersion(version)
+    if declared.known_at_least(FLUID_ADDED_MASS_VERSION):
         return None
     if keep:
         return (
@@ -99,13 +98,13 @@ def check_version_for_added_mass(editor: XmlEditor, version: str, keep: bool) ->
             f"(the audit reports GZI201; drop {option('keep_version')} to declare 1.10)"
         )
     root_line = line_of(editor.root)
-    if parsed < OLDEST_UPGRADABLE:
+    if not declared.known_at_least(OLDEST_UPGRADABLE):
         raise GzInertiaError(
             f"{editor.name}:{root_line}: declares SDF {version}; <fluid_added_mass> is SDF 1.10 "
             "and a file this old cannot just be declared 1.10: convert it first (`gz sdf -p`), "
             f"or pass {option('keep_version')} to write the element anyway"
         )
-    changes = meaning_changes(editor.root, parsed)
+    changes = meaning_changes(editor.root, declared.read_as)
     if changes:
         line, what = changes[0]
         more = f" (and {len(changes) - 1} more)" if len(changes) > 1 else ""

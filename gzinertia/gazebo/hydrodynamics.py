@@ -23,6 +23,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from gzinertia.vocabulary.added_mass import applies_added_mass
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
@@ -105,11 +107,10 @@ def derivatives(terms: Mapping[str, float]) -> NDArray[np.float64]:
 
 
 def added_mass_active(plugin: HydroPlugin) -> bool:
-    """Whether the plugin applies added mass: some ``<iDotJ>`` is not 0 and
-    ``<disable_added_mass>`` is not true."""
-    return not plugin.disable_added_mass and any(
-        plugin.terms.get(name, 0.0) for name in added_mass_terms()
-    )
+    """Whether the plugin applies added mass: some ``<iDotJ>`` is not 0 (either sign) and
+    ``<disable_added_mass>`` is not true
+    (:func:`gzinertia.vocabulary.added_mass.applies_added_mass`)."""
+    return applies_added_mass(plugin.terms, plugin.disable_added_mass)
 
 
 def added_mass_of(D_BBo_B: ArrayLike) -> NDArray[np.float64] | None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gzinertia.vocabulary.scoped_names import enclosing_scopes
+
 __all__ = ["WORLD", "free_bodies"]
 
 WORLD = "world"
@@ -61,9 +63,8 @@ def free_bodies(
 
     first_link: dict[str, str] = {}  # each (nested) model's first link
     for name in ordered:
-        parts = name.split("::")
-        for k in range(1, len(parts)):
-            first_link.setdefault("::".join(parts[:k]), name)
+        for scope in enclosing_scopes(name):
+            first_link.setdefault(scope, name)
     resolve = parent_of or (lambda _name: None)
     anchored_links: set[str] = set()
     children: set[str] = set()

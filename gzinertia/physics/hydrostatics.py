@@ -46,6 +46,7 @@ from gzinertia.physics.collision_mesh import collision_trimesh
 from gzinertia.physics.rotation import Pose, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
+from gzinertia.vocabulary.scoped_names import top_scope
 
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).
 GAZEBO_SLAB_EPSILON = 1e-10
@@ -702,7 +703,7 @@ class ModelHydrostatics(ValueRecord):
 
 def top_model(link: LinkRecord) -> str:
     """The top-level model a link belongs to (first segment of its scoped name)."""
-    return link.name.split("::", 1)[0] if "::" in link.name else link.model
+    return top_scope(link.name) if "::" in link.name else link.model
 
 
 def model_hydrostatics(

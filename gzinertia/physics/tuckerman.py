@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.fluids import FLUID_DENSITIES
+from gzinertia.vocabulary.fluids import FLUID_DENSITIES
 
 __all__ = [
     "FLUID_DENSITIES",
@@ -44,7 +44,7 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-# FLUID_DENSITIES: defined in gzinertia.physics.fluids, re-exported here (its first home).
+# FLUID_DENSITIES: defined in gzinertia.vocabulary.fluids, re-exported here (its first home).
 
 #: Largest supported ratio of the longest to the shortest semi-axis. Results stay accurate to a
 #: few ulps up to it (checked against 100-digit mpmath); intermediate terms of the Carlson

@@ -37,11 +37,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from gzinertia.physics.fluids import FRESHWATER_DENSITY
 from gzinertia.physics.inertia import parallel_axis
 from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.shapes import ShapeError, SolidProperties, collision_solid
 from gzinertia.records import Collision, Inertial, Note, NoteLevel, SourceRef
+from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
 
 __all__ = [
     "DEFAULT_DENSITY",
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 #: libsdformat's ``Collision::DensityDefault()``: water, kg/m³ (1000, the same number as
-#: :data:`gzinertia.physics.fluids.FRESHWATER_DENSITY`).
+#: :data:`gzinertia.vocabulary.fluids.FRESHWATER_DENSITY`).
 DEFAULT_DENSITY = FRESHWATER_DENSITY
 
 

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Literal
 
 from lxml import etree
 
-from gzinertia.physics.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.records import DEFAULT_GRAVITY_W, BuoyancyKind, BuoyancyWorld, SourceRef
+from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 
 if TYPE_CHECKING:
     from gzinertia.physics.rotation import Pose

@@ -18,8 +18,8 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
-from gzinertia.numbers import dotted_integers
 from gzinertia.options import option
+from gzinertia.physics.provenance_comment import names_visuals
 from gzinertia.physics.rotation import IDENTITY_POSE
 from gzinertia.records import (
     Dependency,
@@ -65,6 +65,7 @@ from gzinertia.sdf.xml import (
     line_of,
     parse_xml_file_shared,
 )
+from gzinertia.vocabulary.sdf_version import NEWEST_KNOWN_VERSION, SdfVersion
 
 __all__ = ["MAX_INCLUDE_DEPTH", "ElementReader", "sdf_version"]
 
@@ -108,7 +109,7 @@ class ElementReader:
         self.notes: list[Note] = []
         self.plugins: list[tuple[Scope, HydroPlugin]] = []
         self.versions: dict[str, str] = {}  # each file's declared <sdf version>
-        self.version_numbers: dict[str, tuple[int, ...]] = {}  # version_of's, once per file
+        self.version_values: dict[str, SdfVersion] = {}  # the same, parsed once per file
         self.joints = Joints()
         self.incomplete_scopes: set[str] = set()
         self.dependencies: list[Dependency] = []
@@ -118,15 +119,13 @@ class ElementReader:
     def register_version(self, file: str, version: str) -> None:
         """Remembers ``file``'s declared ``<sdf version>``."""
         self.versions[file] = version
-        self.version_numbers.pop(file, None)
+        self.version_values[file] = SdfVersion(version)
 
     def version_of(self, file: str) -> tuple[int, ...]:
-        """``file``'s version as numbers (an unreadable one is read as 1.12, as the reader does)."""
-        numbers = self.version_numbers.get(file)
-        if numbers is None:
-            numbers = dotted_integers(self.versions.get(file, "1.12")) or (1, 12)
-            self.version_numbers[file] = numbers
-        return numbers
+        """``file``'s version as the reader applies it (:attr:`SdfVersion.read_as`; the newest
+        known for a file not registered)."""
+        version = self.version_values.get(file)
+        return NEWEST_KNOWN_VERSION if version is None else version.read_as
 
     def add_frame(
         self,
@@ -269,7 +268,7 @@ class ElementReader:
                 self.notes.extend([note] if note else [])
         visuals, unread_visuals = read_visuals(visual_elems, file, scope, self.model_paths)
         comment = inertial.added_mass_comment
-        if comment and "geometry visuals=" in comment:
+        if comment and names_visuals(comment):
             self.visual_mesh_dependencies(visuals, file)
         pending = PendingLink(
             name=name,
@@ -400,7 +399,8 @@ class ElementReader:
             self.dependencies.append(Dependency("include", uri, file, None))
             if isinstance(exc, UnknownSchemeError):
                 uri_where = SourceRef(file, line_of(uri_elem))
-                self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where))
+                self.notes.append(Note("warning", "unknown-uri-scheme", str(exc), uri_where,
+                                       data={"uri": uri}))
             else:
                 self.notes.append(Note(
                     "error", "unresolved-include", str(exc), where,

@@ -31,6 +31,7 @@ from gzinertia.sdf.xml import (
     parse_xml_bytes,
     parse_xml_file,
 )
+from gzinertia.vocabulary.sdf_version import KNOWN_VERSIONS
 
 __all__ = [
     "KNOWN_VERSIONS",
@@ -40,7 +41,6 @@ __all__ = [
     "read_sdf_string",
 ]
 
-KNOWN_VERSIONS = tuple(f"1.{minor}" for minor in range(13))
 
 
 def _read(

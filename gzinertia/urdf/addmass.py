@@ -27,7 +27,7 @@ import numpy as np
 from gzinertia.edit.addmass import AddMassResult, FitChooser, LinkAddedMass, provenance
 from gzinertia.edit.links import format_value
 from gzinertia.errors import GzInertiaError
-from gzinertia.gazebo.hydrodynamics import FILENAME, NAME, added_mass_term
+from gzinertia.gazebo.hydrodynamics import FILENAME, NAME, added_mass_active, added_mass_term
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
@@ -35,6 +35,7 @@ from gzinertia.records import LinkRecord
 from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
+from gzinertia.vocabulary.scoped_names import within_top
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
@@ -153,8 +154,8 @@ def add_matrix_urdf(
     if single and len(selected) != 1:
         _refuse_several(path, pattern, selected)
     for link in selected:
-        short = link.name.split("::", 1)[-1]
-        if any(_applies_added_mass(p.terms, p.disable_added_mass) for p in link.hydrodynamics):
+        short = within_top(link.name)
+        if any(added_mass_active(p) for p in link.hydrodynamics):
             if single or names is not None:  # named: say so rather than write nothing
                 raise GzInertiaError(
                     f"{link.source}: link {link.name!r} already has a Hydrodynamics plugin that "
@@ -208,10 +209,6 @@ def _refuse_several(path: Path, pattern: str | None, selected: Sequence[LinkReco
 
 def _ascii(text: str) -> str:
     return text.replace("--", "-")
-
-
-def _applies_added_mass(terms: Mapping[str, float], disabled: bool) -> bool:
-    return not disabled and any("Dot" in name and value != 0.0 for name, value in terms.items())
 
 
 def _literal_link(text: str, name: str) -> bool:

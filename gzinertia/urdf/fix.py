@@ -56,6 +56,7 @@ from gzinertia.records import SdfDocument
 from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
 from gzinertia.selection import select_links
+from gzinertia.vocabulary.scoped_names import within_top
 from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ class InertialWriter:
     def write(self, plan: RepairPlan) -> bool:
         """Writes one plan, all of it or nothing; ``False`` (and where to write what) when a
         value to change is not written literally."""
-        short = plan.link.name.split("::", 1)[-1]
+        short = within_top(plan.link.name)
         values = {tag: float(plan.I_BBcm_I[INERTIA_INDEX[tag]]) for tag in INERTIA_TAGS}
         block = "<inertia " + " ".join(
             f'{t}="{format_value(values[t])}"' for t in INERTIA_TAGS) + "/>"
@@ -369,7 +370,7 @@ def fix_urdf(
         hits = lumped_codes & codes & {"GZI103", "GZI104"}
         attributed = any(found_own.get(p, set()) & {"GZI103", "GZI104"} for p in parts)
         if hits and len(parts) > 1 and not attributed:
-            shorts = bounded(p.split("::", 1)[-1] for p in parts)
+            shorts = bounded(within_top(p) for p in parts)
             skipped.append(
                 f"{name}: {', '.join(sorted(hits))} on the body libsdformat lumps from links "
                 f"{shorts} (fixed joints), whose own <inertial>s are each valid: the sum cannot "

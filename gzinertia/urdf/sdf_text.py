@@ -33,6 +33,7 @@ from gzinertia.urdf.sdf_extensions import (
     shape_extras,
     sort_extensions,
 )
+from gzinertia.vocabulary.scoped_names import within_top
 
 __all__ = ["converted_sdf"]
 
@@ -92,7 +93,7 @@ def _link(link: LinkRecord, ext: Extensions, colours: dict[int, tuple[float, ...
         for tag, i, j in (("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2), ("iyy", 1, 1),
                           ("iyz", 1, 2), ("izz", 2, 2))
     )
-    short = link.name.split("::", 1)[-1]
+    short = within_top(link.name)
     collisions = [_shape("collision", c, "      ", shape_extras(ext, short, "collision", c.name))
                   for c in link.collisions]
     visuals = []
@@ -162,7 +163,7 @@ def converted_sdf(model: UrdfModel) -> tuple[str, list[str]]:
     the ``<gazebo>`` blocks (:mod:`gzinertia.urdf.sdf_extensions`); libsdformat reads the same
     model from it as from the URDF."""
     doc, robot, conversion = model.doc, model.robot, model.conversion
-    kept = [r.name.split("::", 1)[-1] for r in conversion.links]
+    kept = [within_top(r.name) for r in conversion.links]
     holder = {**{k: k for k in kept}, **conversion.lumped_into}
     joints = [j for j in sorted(robot.joints, key=lambda j: j.name) if j.child in kept]
     free = [j for j in joints if j.kind in FREE]

@@ -29,6 +29,7 @@ from gzinertia.checks.added_mass import (
 from gzinertia.checks.bem import bem_is_current, bem_of_visuals_is_current
 from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import implied_centre
+from gzinertia.gazebo.hydrodynamics import added_mass_active
 from gzinertia.physics.added_mass import (
     AddedMass,
     kinetic_energy_error,
@@ -36,10 +37,10 @@ from gzinertia.physics.added_mass import (
 )
 from gzinertia.records import SourceRef
 from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.vocabulary.sdf_version import FLUID_ADDED_MASS_VERSION, SdfVersion
 from gzinertia.wording import bounded
 
 __all__ = [
-    "ADDED_MASS_VERSION",
     "CENTRE_SIDE_FRACTION",
     "KE_ERROR_THRESHOLD",
     "MAGNITUDE_FACTOR",
@@ -52,8 +53,6 @@ __all__ = [
     "total_not_pd",
 ]
 
-#: SDFormat version that introduced ``<fluid_added_mass>``.
-ADDED_MASS_VERSION = (1, 10)
 #: GZI204 fires when leaving the matrix unshifted changes the kinetic energy by this fraction.
 KE_ERROR_THRESHOLD = 0.10
 #: GZI204: the implied centre counts as on the fluid's side when its projection on the
@@ -61,12 +60,6 @@ KE_ERROR_THRESHOLD = 0.10
 CENTRE_SIDE_FRACTION = 0.1
 #: GZI207 fires when a written diagonal term is this many times above or below the estimate.
 MAGNITUDE_FACTOR = 10.0
-
-
-def _version(text: str) -> tuple[int, ...]:
-    from gzinertia.numbers import dotted_integers
-
-    return dotted_integers(text) or ()
 
 
 @document_rule("GZI201")
@@ -79,8 +72,7 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
             by_file.setdefault(ctx.link.source.file, []).append(ctx)
     for file, links in by_file.items():
         version = doc.sdf_version(file)
-        parsed = _version(version)
-        if not parsed or parsed >= ADDED_MASS_VERSION:
+        if not SdfVersion(version).known_before(FLUID_ADDED_MASS_VERSION):
             continue
         names = [c.name for c in links]
         shown = bounded(names)
@@ -337,9 +329,9 @@ def added_mass_magnitude(ctx: LinkContext) -> Iterator[Finding]:
     if A_BBo_B is None and bem_of_visuals_is_current(ctx):
         return  # URDF: the block addmass --bem --geometry visual wrote (GZI212 watches it)
     for plugin in ctx.link.hydrodynamics:
-        D = plugin.D_BBo_B
-        if plugin.disable_added_mass or not np.any(D):
+        if not added_mass_active(plugin):
             continue
+        D = plugin.D_BBo_B
         where = next(
             (plugin.term_sources[n] for n in names if n in plugin.term_sources), plugin.source
         )

@@ -27,6 +27,7 @@ from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, UuvPlugin
 from gzinertia.classic.vrx import ADDED_MASS_TERMS, LINEAR_TERMS, QUADRATIC_TERMS, VrxDynamics
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.records import SourceRef
+from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = [
     "added_mass_asymmetric",
@@ -108,7 +109,7 @@ def plugin_unreadable(doc: DocumentContext) -> Iterator[Finding]:
 
 
 def _short(ctx: LinkContext) -> str:
-    return ctx.link.name.rsplit("::", 1)[-1]
+    return leaf_name(ctx.link.name)
 
 
 def _link_of(doc: DocumentContext, name: str, model: str) -> LinkContext | None:

@@ -36,6 +36,7 @@ from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
+from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
     from gzinertia.physics.buoyancy_proxy import ProxyEvidence
@@ -317,7 +318,7 @@ def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
 def _marine_by_visuals(mass: float, visual_volume: float) -> bool:
     """A model of this mass (kg) whose mass over its visuals' volume is near the water's (a
     vehicle drawn at its real size, whatever its collisions)."""
-    return visual_volume > 0 and 0.5 <= mass / (1000.0 * visual_volume) <= 1.5
+    return visual_volume > 0 and 0.5 <= mass / (FRESHWATER_DENSITY * visual_volume) <= 1.5
 
 
 @document_rule("GZI304")

@@ -64,7 +64,7 @@ def uri_scheme_unknown(doc: DocumentContext) -> Iterator[Finding]:
     for note in doc.notes("unknown-uri-scheme"):
         inc = next(
             (i for i in doc.doc.unresolved_includes
-             if i.source.file == note.source.file and i.uri and i.uri in note.message),
+             if i.source.file == note.source.file and i.uri and i.uri == note.data.get("uri")),
             None,
         ) if note.link is None else None
         yield finding("GZI002", note.source, note.link, note.message + _coverage(inc), {})

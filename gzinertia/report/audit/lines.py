@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from gzinertia.audit.findings import AuditResult, FileStatus, Finding, SettingsUse
 from gzinertia.report.json_text import json_safe
 from gzinertia.shell import exact_link_pattern
+from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded, one_line, visible
 
 __all__ = [
@@ -93,21 +93,14 @@ def settings_line(use: SettingsUse) -> str:
     return f"{visible(use.path)}: settings: {settings_summary(use)}"
 
 
-def _link_free(finding: Finding) -> str:
-    """The message with the finding's link named by a placeholder: the scoped name, its
-    ``--link`` glob, and its last component as a whole word (as in ``-o rotor_0.png``)."""
-    assert finding.link is not None
-    text = finding.message
-    for name in dict.fromkeys((exact_link_pattern(finding.link), finding.link)):
+def _link_free(link: str, message: str) -> str:
+    """``message`` with ``link`` named by a placeholder: the scoped name, its ``--link`` glob,
+    and its last component as a whole word (as in ``-o rotor_0.png``)."""
+    text = message
+    for name in dict.fromkeys((exact_link_pattern(link), link)):
         text = text.replace(name, "\0")
-    short = finding.link.rsplit("::", 1)[-1]
+    short = leaf_name(link)
     return re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", "\0", text)
-
-
-def _without_macro_call(finding: Finding) -> Finding:
-    """The finding without the xacro macro call site its message ends with."""
-    message = finding.message.split(" (link built by a xacro macro called at ", 1)[0]
-    return replace(finding, message=message)
 
 
 def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
@@ -124,7 +117,7 @@ def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
         # links one xacro macro built, called from several places, are identical links too
         plain = {k: v for k, v in f.values.items() if k != "xacro_call"}
         values = json.dumps(json_safe(plain), sort_keys=True, allow_nan=False)
-        said = _link_free(_without_macro_call(f) if "xacro_call" in f.values else f)
+        said = _link_free(f.link, f.rule_message)
         key = (f.file, f.code, f.severity, said, values)
         if key in index:
             groups[index[key]].append(f)
@@ -143,7 +136,7 @@ def others(group: Sequence[Finding], short: bool = False) -> str:
     out = []
     for f in group[1:]:
         name = f.link or ""
-        name = visible(name.rsplit("::", 1)[-1] if short else name)
+        name = visible(leaf_name(name) if short else name)
         if f.line != first.line:
             name += f" ({f.line})" if short else f" (line {f.line})"
         out.append(name)

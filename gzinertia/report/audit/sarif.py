@@ -17,6 +17,7 @@ from gzinertia.audit.findings import (
 from gzinertia.report.audit.lines import TOOL_NAME, settings_summary
 from gzinertia.report.audit.locations import artifact_uri
 from gzinertia.report.json_text import dumps_indented, json_safe
+from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import visible, visible_lines
 
 __all__ = ["SARIF_SCHEMA_URI", "SARIF_VERSION", "render_sarif", "to_sarif_log"]
@@ -68,7 +69,7 @@ def _sarif_result(finding: Finding, rule_index: int) -> dict[str, Any]:
     if finding.link:
         location["logicalLocations"] = [
             {
-                "name": visible(finding.link.rsplit("::", 1)[-1]),
+                "name": visible(leaf_name(finding.link)),
                 "fullyQualifiedName": visible(finding.link),
                 "kind": "element",  # SARIF's well-known kind for an XML element: <link>
             }

@@ -1,4 +1,5 @@
-"""Fluid properties: the one definition of every fluid density and viscosity gzinertia uses.
+"""Fluid properties: the one table of every fluid density and viscosity gzinertia uses, each
+with its source, and how a density is resolved from a number or a fluid's name.
 
 Plain numbers (no NumPy), so that the CLI can list the named fluids in ``--help`` without
 importing the numeric core.
@@ -9,13 +10,8 @@ from __future__ import annotations
 from typing import Final, Literal
 
 __all__ = [
-    "AIR_DENSITY",
-    "DEFAULT_FLUID_DENSITY",
-    "FLUID_DENSITIES",
-    "FRESHWATER_DENSITY",
-    "SEAWATER_DENSITY",
-    "WATER_VISCOSITY",
-    "FluidName",
+    "AIR_DENSITY", "DEFAULT_FLUID_DENSITY", "FLUID_DENSITIES", "FRESHWATER_DENSITY",
+    "SEAWATER_DENSITY", "UUV_PLUGIN_FLUID_DENSITY", "WATER_VISCOSITY", "FluidName", "density_of",
 ]
 
 #: Fresh water, kg/m³: 1000, the default ``<uniform_fluid_density>`` of Gazebo's Buoyancy system
@@ -42,3 +38,18 @@ DEFAULT_FLUID_DENSITY: Final[float] = FRESHWATER_DENSITY
 #: Dynamic viscosity of fresh water near 20 °C, Pa·s (1.002e-3 in the IAPWS tables), the default
 #: of ``hydro --viscosity`` (MuJoCo's ``<option viscosity>``).
 WATER_VISCOSITY: Final[float] = 1.0e-3
+
+#: Sea water as UUV Simulator's underwater-object plugin assumes it when ``<fluid_density>`` is
+#: absent, kg/m³: 1028 (``uuv_gazebo_plugins``, ``UnderwaterObjectPlugin.cc``).
+UUV_PLUGIN_FLUID_DENSITY: Final[float] = 1028.0
+
+_BY_NAME: Final[dict[str, float]] = {name: rho for name, rho in FLUID_DENSITIES.items()}
+
+
+def density_of(density: float | None, fluid: FluidName | str | None) -> float:
+    """The density, kg/m³, that ``density`` or the named ``fluid`` stands for: the named
+    fluid's, else ``density``, else :data:`DEFAULT_FLUID_DENSITY` (checking the pair is
+    :func:`gzinertia.arguments.check_fluid`'s job; an unknown name raises ``KeyError``)."""
+    if fluid is not None:
+        return _BY_NAME[fluid]
+    return DEFAULT_FLUID_DENSITY if density is None else density
