@@ -25,8 +25,6 @@ _PARALLEL = "owned by a parallel change in this step; to split after it lands"
 EXCEPTIONS: dict[str, str] = {
     "api.py": _PARALLEL,
     "audit/rules/hydrostatics.py": _PARALLEL,  # a geometry rule (issue 24's engineers)
-    "edit/addmass_bem.py:add_mass_bem": _PARALLEL,
-    "edit/bem_import.py": _PARALLEL,
     "physics/bem.py": _PARALLEL,
     "physics/bem.py:bem_added_mass_together": _PARALLEL,
     "physics/fits.py": _PARALLEL,
