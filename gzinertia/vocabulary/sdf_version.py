@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from gzinertia.numbers import dotted_integers
+from gzinertia.record_base import ValueRecord
 
 __all__ = [
     "FLUID_ADDED_MASS_VERSION",
@@ -29,8 +30,8 @@ KNOWN_VERSIONS: Final = tuple(f"1.{minor}" for minor in range(NEWEST_KNOWN_VERSI
 #: The version that introduced ``<inertial><fluid_added_mass>`` (libsdformat 13, Garden).
 FLUID_ADDED_MASS_VERSION: Final = (1, 10)
 
-@dataclass(frozen=True)
-class SdfVersion:
+@dataclass(frozen=True, repr=False, eq=False)
+class SdfVersion(ValueRecord):
     """A declared version: ``text`` as written, ``numbers`` its dotted integers (``None`` when
     unreadable). Compare with a tuple through the methods, which say what unreadable means."""
 
