@@ -301,7 +301,7 @@ class LinkContext(Record):
         from gzinertia.physics.shapes import ShapeError
 
         try:
-            solid = link_solid(self.link.visuals)
+            solid = link_solid(self.link.visuals, "visual")
         except ShapeError:
             return None
         if not solid.volume >= PLACEHOLDER_VOLUME:

@@ -245,6 +245,6 @@ def proxy_warnings(link: LinkRecord) -> list[str]:
     found = None if skipped else buoyancy_proxy(link.collisions, visuals)
     if found is None or not found.reasons:
         return []
-    return [f"{link.name}: its collisions look like a buoyancy proxy ({'; '.join(found.reasons)}):"
+    return [f"{link.name}: its collisions look like a buoyancy proxy ({found.said()}):"
             " the added mass was fitted to them, not to the hull; give the hull's ellipsoid "
             "with --ellipsoid --semi-axes a,b,c [--center x,y,z] (GZI304)"]
