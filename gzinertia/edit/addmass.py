@@ -38,6 +38,7 @@ __all__ = [
     "FitChooser",
     "LinkAddedMass",
     "add_mass",
+    "negligible_geometry",
     "plausibility_warnings",
     "provenance",
 ]
@@ -89,7 +90,8 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
 
 
 def _editable_links(
-    doc: SdfDocument, path: Path, pattern: str | None, explicit: bool
+    doc: SdfDocument, path: Path, pattern: str | None, explicit: bool,
+    element: str = "collision",
 ) -> tuple[list[LinkRecord], list[str]]:
     chosen = select_links(doc.links, pattern, str(path))
     links, skipped = [], []
@@ -100,6 +102,8 @@ def _editable_links(
             skipped.append(f"{link.name}: static (does not move through the fluid)")
         elif not explicit and not link.collisions and pattern is None:
             skipped.append(f"{link.name}: no collision geometry to fit")
+        elif not explicit and (negligible := negligible_geometry(link, pattern, element)):
+            skipped.append(f"{link.name}: {negligible}")
         else:
             links.append(link)
     if explicit and len(links) != 1:
@@ -109,6 +113,20 @@ def _editable_links(
             f"({len(links)} selected)"
         )
     return links, skipped
+
+
+def negligible_geometry(link: LinkRecord, pattern: str | None, element: str = "collision"
+                        ) -> str | None:
+    """Why ``addmass`` skips ``link``: its collisions are a placeholder (a 1e-6 m cylinder
+    that keeps the link in Gazebo classic: :func:`gzinertia.physics.placeholder.
+    placeholder_note`, the audit's definition), unless ``pattern`` names links or the solve
+    meshes the visuals (``element``); ``None`` otherwise."""
+    from gzinertia.physics.placeholder import placeholder_note
+
+    if pattern is not None or element != "collision":
+        return None
+    note = placeholder_note(link)
+    return None if note is None else f"{note}; {option('link')} computes it anyway"
 
 
 def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:

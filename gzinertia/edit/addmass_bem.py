@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import AddMassResult, _editable_links
+from gzinertia.edit.addmass import AddMassResult, _editable_links, negligible_geometry
 from gzinertia.edit.links import (
     ascii_comment,
 )
@@ -302,7 +302,7 @@ def add_mass_bem(
     require_bem()
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
-    links, skipped = _editable_links(doc, path, pattern, False)
+    links, skipped = _editable_links(doc, path, pattern, False, settings.element)
     warnings: list[str] = []
     notes: list[str] = []
     solved: list[LinkBem] = []
@@ -478,6 +478,8 @@ def add_mass_bem_urdf(
         shapes = displacing_shapes(link, settings)
         if not shapes:
             raise LinkSkippedError(f"no {element} geometry to mesh")
+        if (negligible := negligible_geometry(link, pattern, element)) is not None:
+            raise LinkSkippedError(negligible)
         result = _solve_link(link, shapes, settings, progress, drafts.get(link.name))
         item = _link_bem(link, shapes, result, drafts.get(link.name))
         solved.append(item)
