@@ -27,15 +27,20 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit, decoded_text
-from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.hydrostatics_result import (
+    HydrostaticsResult,
+    HydrostaticsSettingsError,
+    document_hydrostatics,
+)
 from gzinertia.model_input import ModelInput
-from gzinertia.record_base import ValueRecord
+from gzinertia.readers import READERS as _READERS  # noqa: F401  (the registry, as it was named)
+from gzinertia.readers import Reader, reader_for, readers, register_reader, registered
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
@@ -43,78 +48,20 @@ if TYPE_CHECKING:
     from gzinertia.edit.fix import LinkFix
     from gzinertia.physics.bem import Quality
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
-    from gzinertia.physics.flotation import Flotation
-    from gzinertia.physics.hydrostatics import ModelHydrostatics
-    from gzinertia.records import BuoyancyWorld, LinkRecord, SdfDocument
-    from gzinertia.sdf.buoyancy import BuoyancySystem
+    from gzinertia.records import LinkRecord, SdfDocument
 
-# duplicates: __all__ lists (here and gzinertia/__init__.py) are alike by shape only
+#: An :class:`~gzinertia.edit.edit_result.Edit` of any per-link outcome.
+EditOf = TypeVar("EditOf", bound="Edit[Any]")
+
 __all__ = [
-    "BemFile",
-    "FixedFile",
-    "GzInertiaWarning",
-    "HydrostaticsResult",
-    "HydrostaticsSettingsError",
-    "Reader",
-    "addmass",
-    "addmass_bem",
-    "addmass_from",
-    "audit_paths",
-    "convert",
-    "document_hydrostatics",
-    "fit",
-    "fix",
-    "hydro",
-    "hydrostatics",
-    "read",
-    "readers",
-    "register_reader",
-    "shift",
+    "BemFile", "FixedFile", "GzInertiaWarning", "HydrostaticsResult", "HydrostaticsSettingsError",
+    "Reader", "addmass", "addmass_bem", "addmass_from", "audit_paths", "convert",
+    "document_hydrostatics", "fit", "fix", "hydro", "hydrostatics", "read", "readers",
+    "register_reader", "shift",
 ]
-
-#: Reads one file (and what it includes) into a document of links: ``(path, model_paths)``.
-Reader = Callable[[Path, Sequence[str | Path]], "SdfDocument"]
-
-#: Readers registered by lower-case file suffix, as ``"module:function"`` (imported on first
-#: use) or a callable (:func:`register_reader`). Any other file goes to the built-in reader,
-#: :func:`gzinertia.sdf.model_file.read_model_file` (SDFormat, URDF and xacro by suffix).
-_READERS: dict[str, str | Reader] = {}
-_BUILT_IN_READER = "gzinertia.sdf.model_file:read_model_file"
-
 
 class GzInertiaWarning(UserWarning):
     """Something an edit or a read did not do, or did with a caveat (the CLI's warnings)."""
-
-
-def register_reader(suffix: str, reader: Reader | str) -> None:
-    """Reads files ending in ``suffix`` (``".urdf"``; case-insensitive) with ``reader``: a
-    callable ``(path, model_paths) -> SdfDocument`` or a ``"module:function"`` string imported
-    on first use. Replaces the reader registered for that suffix."""
-    if not suffix.startswith("."):
-        raise ValueError(f"a suffix starts with '.', not {suffix!r}")
-    _READERS[suffix.lower()] = reader
-
-
-def readers() -> dict[str, str | Reader]:
-    """The registered readers by suffix (a copy)."""
-    return dict(_READERS)
-
-
-def _reader_for(path: Path) -> Reader:
-    entry = _READERS.get(path.suffix.lower(), _BUILT_IN_READER)
-    if callable(entry):
-        return entry
-    module_name, _, attr = entry.partition(":")
-    import importlib
-
-    try:
-        module = importlib.import_module(module_name)
-        function: Reader = getattr(module, attr)
-    except (ImportError, AttributeError):
-        raise GzInertiaError(
-            f"{path}: no reader for {path.suffix} files in this installation ({entry})"
-        ) from None
-    return function
 
 
 def read(
@@ -148,16 +95,15 @@ def read(
     if policy is not None and xacro_args is None:
         xacro_args = {}
     if xacro_args is None:
-        return _reader_for(p)(p, paths)
-    if p.suffix.lower() in _READERS:
+        return reader_for(p)(p, paths)
+    if registered(p):
         raise ValueError(
             f"xacro_args go to the built-in reader; the reader registered for {p.suffix} files "
             "takes (path, model_paths) only"
         )
-    from gzinertia.sdf.model_file import read_model_file
-    from gzinertia.urdf.reader import is_xacro
+    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
 
-    if not is_xacro(str(p)):
+    if not is_xacro_path(p):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
     return read_model_file(p, paths, xacro_args=dict(xacro_args), xacro_policy=policy)
 
@@ -210,14 +156,16 @@ def audit_paths(
     return sorted([*result.unreadable_findings(), *kept], key=lambda f: f.sort_key)
 
 
-def _text(new: bytes) -> str:
-    """The edited file's text, decoded as its XML declaration says (UTF-8 otherwise)."""
-    return decoded_text(new)
-
-
 def _warn(lines: Iterable[str]) -> None:
     for line in lines:
         warnings.warn(line, GzInertiaWarning, stacklevel=3)
+
+
+def _warned(edit: EditOf) -> EditOf:
+    """``edit`` after its skipped links and warnings are issued as :class:`GzInertiaWarning`."""
+    for line in [*edit.skipped, *edit.warnings]:
+        warnings.warn(line, GzInertiaWarning, stacklevel=3)
+    return edit
 
 
 def addmass(
@@ -242,19 +190,12 @@ def addmass(
     ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block ``gzinertia addmass``
     writes there, ``model_paths`` then being package paths.
     """
-    from gzinertia.edit.addmass import FitChooser, add_mass
-    from gzinertia.sdf.model_file import is_urdf_path
+    from gzinertia.edit.added_mass_edits import ellipsoid_edit
+    from gzinertia.edit.addmass import FitChooser
 
-    if is_urdf_path(path):
-        return _urdf_fit_edit(Path(path), method, density, links, model_paths)
-
-    result = add_mass(
-        Path(path), fit_for=FitChooser(method), density=density, pattern=links,
-        upgrade_version=upgrade_version, model_paths=model_paths,
-        replace_plugin_added_mass=replace_plugin_added_mass, allow_overlap=allow_overlap,
-    )
-    _warn([*result.skipped, *result.warnings])
-    return _text(result.new)
+    request = AddedMassRequest.of(path, links, model_paths, upgrade_version,
+                                  replace_plugin_added_mass, allow_overlap)
+    return _warned(ellipsoid_edit(request, FitChooser(method), density)).text
 
 
 def shift(
@@ -277,10 +218,9 @@ def shift(
 
     result = run_shift(Path(path), pattern=link, point=source, axes=axes, force=force,
                        model_paths=model_paths)
-    return _text(result.new)
+    return decoded_text(result.new)
 
 
-# duplicates: the public functions' keyword defaults are alike by shape only
 def convert(
     path: str | Path,
     *,
@@ -313,7 +253,7 @@ def convert(
     else:
         raise ValueError(f"to must be 'sdf' or 'hydro', not {to!r}")
     _warn(result.warnings)
-    return _text(result.new)
+    return decoded_text(result.new)
 
 
 def hydro(
@@ -343,22 +283,7 @@ def hydro(
         cross_terms=cross_terms, force=force,
     )
     _warn(result.warnings)
-    return _text(result.new)
-
-
-def _urdf_fit_edit(
-    path: Path, method: FitMethod, density: float, links: str | None,
-    package_paths: Sequence[str | Path],
-) -> str:
-    """:func:`addmass` on a URDF or xacro file: the ``<gazebo>`` Hydrodynamics block the CLI
-    writes (URDF has no ``<fluid_added_mass>``)."""
-    from gzinertia.edit.addmass import FitChooser
-    from gzinertia.urdf.addmass import add_mass_urdf
-
-    result = add_mass_urdf(path, fit_for=FitChooser(method), density=density, pattern=links,
-                           package_paths=package_paths)
-    _warn([*result.skipped, *result.warnings])
-    return _text(result.new)
+    return decoded_text(result.new)
 
 
 def addmass_from(
@@ -375,6 +300,8 @@ def addmass_from(
     shapes: Sequence[str] | None = None,
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
+    replace_plugin_added_mass: bool = False,
+    allow_overlap: bool = False,
 ) -> str:
     """The file's new text with a boundary-element result computed elsewhere written as one
     link's ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link axes B), as
@@ -388,30 +315,20 @@ def addmass_from(
     rad/s as text (default: the dataset's only one). ``density`` (kg/m³) rescales a result
     solved at another density. ``link`` is a glob matching exactly one link; ``geometry`` and
     ``shapes`` (names; ``None``: all) record which of the link's shapes the result describes,
-    so the audit reports it stale (GZI212) when they change. A URDF or xacro file gets the
-    ``<gazebo>`` Hydrodynamics block instead (``model_paths`` then being package paths).
+    so the audit reports it stale (GZI212) when they change. The link is refused as
+    :func:`addmass` refuses it: when its Hydrodynamics plugin applies added mass (unless
+    ``replace_plugin_added_mass``, which turns the plugin's off) or its fluid ellipsoid overlaps
+    one of a link carrying added mass (GZI210; unless ``allow_overlap``, then a
+    :class:`GzInertiaWarning`). A URDF or xacro file gets the ``<gazebo>`` Hydrodynamics block
+    instead (``model_paths`` then being package paths).
     """
-    from gzinertia.edit.bem_import import add_mass_from
-    from gzinertia.sdf.model_file import is_urdf_path
+    from gzinertia.edit.added_mass_edits import ResultFile, import_edit
 
-    if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
-        from gzinertia.edit.bem_import import add_mass_from_urdf
-
-        edit = add_mass_from_urdf(
-            Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
-            axes_rpy=axes_rpy, density=density, package_paths=model_paths,
-            wamit_length=wamit_length,
-            geometry=(None if shapes is None else tuple(shapes), geometry),
-        )
-        _warn([*edit.skipped, *edit.warnings])
-        return _text(edit.new)
-    imported = add_mass_from(
-        Path(path), result=Path(result), pattern=link, frequency=frequency, about=about,
-        axes_rpy=axes_rpy, density=density, upgrade_version=upgrade_version,
-        model_paths=model_paths, wamit_length=wamit_length,
-        geometry=(None if shapes is None else tuple(shapes), geometry),
-    )
-    return imported.text
+    request = AddedMassRequest.of(path, link, model_paths, upgrade_version,
+                                  replace_plugin_added_mass, allow_overlap)
+    read = ResultFile(Path(result), frequency, about, axes_rpy, density, wamit_length,
+                      (None if shapes is None else tuple(shapes), geometry))
+    return _warned(import_edit(request, read)).text
 
 
 #: What :func:`addmass_bem` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``links``
@@ -422,7 +339,6 @@ def addmass_from(
 BemFile = Edit
 
 
-# duplicates: the keyword parameters of add_mass_bem, alike by shape only
 def addmass_bem(
     path: str | Path,
     *,
@@ -466,7 +382,7 @@ def addmass_bem(
     manifold3d is missing (``pip install 'gzinertia[bem]'``).
     """
     from gzinertia.arguments import bem_settings
-    from gzinertia.edit.addmass_bem import add_mass_bem
+    from gzinertia.edit.added_mass_edits import bem_edit
     from gzinertia.physics.bem import require_bem
 
     require_bem()
@@ -475,23 +391,9 @@ def addmass_bem(
         cache=cache, waterline=waterline, depth=None if depth == math.inf else depth,
         frequency=None if frequency == "zero" else frequency, together=together,
     )
-    from gzinertia.sdf.model_file import is_urdf_path
-
-    if is_urdf_path(path):  # the <gazebo> Hydrodynamics block (URDF has no <fluid_added_mass>)
-        from gzinertia.edit.addmass_bem import add_mass_bem_urdf
-
-        result, solved = add_mass_bem_urdf(
-            Path(path), settings=settings, pattern=links, package_paths=model_paths
-        )
-    else:
-        result, solved = add_mass_bem(
-            Path(path), settings=settings, pattern=links, upgrade_version=upgrade_version,
-            model_paths=model_paths, replace_plugin_added_mass=replace_plugin_added_mass,
-            allow_overlap=allow_overlap,
-        )
-    _warn([*result.skipped, *result.warnings])
-    return Edit(result.path, result.old, result.new, solved, result.skipped, result.warnings,
-                result.notes)
+    request = AddedMassRequest.of(path, links, model_paths, upgrade_version,
+                                  replace_plugin_added_mass, allow_overlap)
+    return _warned(bem_edit(request, settings))
 
 
 #: What :func:`fix` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``text`` is the
@@ -540,7 +442,7 @@ def fix(
     repaired, and why, are :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
     from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.fix import fix as run_fix
+    from gzinertia.edit.fix_file import fix_file
     from gzinertia.sdf.model_file import is_urdf_path
 
     options = FixOptions(
@@ -550,67 +452,13 @@ def fix(
     )
     options.validate()  # a FixOptionsError is a ValueError
     p = Path(path)
-    if is_urdf_path(p):
-        from gzinertia.urdf.fix import fix_urdf
-
-        policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
-        result = fix_urdf(p, options, [*package_paths, *model_paths], xacro_args,
-                          xacro_policy=policy)
-    else:
-        if xacro_args is not None:
-            raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
-        result = run_fix(p, options, model_paths)
+    if xacro_args is not None and not is_urdf_path(p):
+        raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
+    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+    result = fix_file(p, options, model_paths, package_paths=package_paths,
+                      xacro_args=xacro_args, xacro_policy=policy)
     _warn([*result.skipped, *(f"not written: {p}" for p in result.pending)])
     return result
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class HydrostaticsResult(ValueRecord):
-    """What :func:`hydrostatics` computed: the numbers of ``gzinertia hydrostatics --json``
-    (docs/hydrostatics.md) as typed data. SI units; points in the world frame W unless named
-    otherwise.
-
-    ``fluid`` is the fluid used (:class:`~gzinertia.records.BuoyancyWorld`: uniform or graded,
-    density, layers, ``<enable>``, gravity ``g_W``) and ``fluid_origin`` where it came from.
-    ``models``, in file order, are
-    :class:`~gzinertia.physics.hydrostatics.ModelHydrostatics`: ``mass``, ``volume``,
-    ``buoyancy``, ``weight``, ``net``, ``p_WG``, ``p_WB``, ``p_BG_W``, ``righting_moment_W``,
-    ``restoring_stiffness`` (and ``*_exact`` by exact geometry), ``links``
-    (:class:`~gzinertia.physics.hydrostatics.LinkHydrostatics`) and ``bodies``, the model's
-    free bodies with the same numbers. ``flotation`` maps each model's name and each free
-    body's name to its floating equilibrium
-    (:class:`~gzinertia.physics.flotation.Flotation`: heave, trim, draft, ``GM_T``, ``GM_L``;
-    ``None`` where none is solved, and for a model of several free bodies, which float apart).
-    """
-
-    path: str
-    fluid: BuoyancyWorld
-    fluid_origin: str
-    models: tuple[ModelHydrostatics, ...]
-    flotation: Mapping[str, Flotation | None]
-    #: Whether Gazebo's Buoyancy system acts (:data:`gzinertia.sdf.buoyancy.BuoyancySystem`):
-    #: ``"absent"`` in a world that loads none (Gazebo applies no buoyancy: every number is
-    #: as if one were added), ``"unknown"`` for a model file (the fluid is assumed).
-    buoyancy_system: BuoyancySystem = "loaded"
-
-    @property
-    def caveat(self) -> str | None:
-        """What the numbers mean when the Buoyancy system is absent or unknown
-        (:func:`gzinertia.sdf.buoyancy.buoyancy_system_caveat`), else ``None``."""
-        from gzinertia.sdf.buoyancy import buoyancy_system_caveat
-
-        return buoyancy_system_caveat(self.buoyancy_system, self.fluid.density)
-
-    # duplicates: a lookup by name with the known names in the KeyError, as SdfDocument.link
-    def model(self, name: str) -> ModelHydrostatics:
-        """The model with this (top-level) name (``KeyError`` naming the models otherwise)."""
-        for m in self.models:
-            if m.name == name:
-                return m
-        from gzinertia.wording import bounded
-
-        known = bounded(m.name for m in self.models) or "none"
-        raise KeyError(f"no model named {name!r} in {self.path} (models: {known})")
 
 
 def hydrostatics(
@@ -644,85 +492,8 @@ def hydrostatics(
     """
     from gzinertia.records import SdfDocument
 
-    if isinstance(path, SdfDocument):
-        doc = path
-    else:
-        doc = read(path, model_paths=model_paths, package_paths=package_paths,
-                   xacro_args=xacro_args, xacro_env=xacro_env, trust_xacro=trust_xacro)
+    doc = path if isinstance(path, SdfDocument) else read(
+        path, model_paths=model_paths, package_paths=package_paths, xacro_args=xacro_args,
+        xacro_env=xacro_env, trust_xacro=trust_xacro)
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim)
-
-
-class HydrostaticsSettingsError(SettingError):
-    """Settings of :func:`hydrostatics` that do not go together or a value it refuses: a
-    :class:`~gzinertia.errors.SettingError` (its ``key`` the setting; the message names the
-    keyword argument, the command line's rendering the flag)."""
-
-
-def document_hydrostatics(
-    doc: SdfDocument,
-    *,
-    tree: Any = None,
-    model: str | None = None,
-    density: float | None = None,
-    fluid: str | None = None,
-    world: str | Path | None = None,
-    waterline: float | None = None,
-    trim: bool = True,
-) -> HydrostaticsResult:
-    """:func:`hydrostatics` of a document already read: the one assembly of fluid, models,
-    free bodies and flotation that the library and the ``hydrostatics`` command share.
-
-    ``tree``: the document's parsed XML (an lxml element) when its file cannot be read again
-    (standard input); the world's Buoyancy plugin, gravity and model poses are then read from
-    it. The other arguments are :func:`hydrostatics`'s; a bad combination raises
-    :class:`HydrostaticsSettingsError` (a :class:`ValueError`).
-    """
-    from dataclasses import replace
-    from fnmatch import fnmatchcase
-
-    from gzinertia.arguments import check_fluid, fluid_density
-    from gzinertia.options import option
-    from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.hydrostatics import model_hydrostatics
-    from gzinertia.records import BuoyancyWorld
-    from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
-
-    check_fluid(density, fluid, HydrostaticsSettingsError)
-    if waterline is not None and not math.isfinite(waterline):
-        raise HydrostaticsSettingsError(
-            "waterline", "{waterline} must be a finite height in m, not {value!r}",
-            value=waterline,
-        )
-    file = doc.path
-    world_file, world_tree = (str(world), None) if world is not None else (file, tree)
-    plugin, system = buoyancy_system_of(world_file, world_tree)
-    if plugin is not None:
-        chosen, origin = plugin, f"Buoyancy plugin at {plugin.source}"
-    else:
-        chosen = BuoyancyWorld(g_W=read_gravity(world_file, world_tree))
-        origin = "no Buoyancy plugin read: 1000 kg/m^3 assumed"
-    if fluid is not None:
-        chosen = replace(chosen, kind="uniform", density=fluid_density(None, fluid), layers=())
-        origin = f"{option('fluid')} {fluid}"
-    elif density is not None:
-        chosen = replace(chosen, kind="uniform", density=density, layers=())
-        origin = f"{option('density')} {density:g}"
-    models = model_hydrostatics(doc.links, chosen, read_model_poses(file, tree))
-    if model is not None:
-        models = [m for m in models if fnmatchcase(m.name, model)]
-        if not models:
-            from gzinertia.wording import bounded
-
-            names = bounded(dict.fromkeys(lk.name.split("::", 1)[0] for lk in doc.links))
-            raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
-                                 f"{names or 'none'})")
-    records = {link.name: link for link in doc.links}
-    flotation: dict[str, Flotation | None] = {}
-    for m in models:
-        for body in m.bodies:
-            flotation[body.name] = model_flotation(
-                body, [records[link.name] for link in body.links], chosen, waterline, trim)
-        # the model's own flotation: its one body's (several free bodies float apart)
-        flotation[m.name] = flotation[m.bodies[0].name] if len(m.bodies) == 1 else None
-    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation, system)

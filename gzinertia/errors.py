@@ -5,7 +5,7 @@ from __future__ import annotations
 from string import Formatter
 from typing import TYPE_CHECKING
 
-from gzinertia.options import Interface, spell
+from gzinertia.options import Interface, spell, spelling
 
 if TYPE_CHECKING:
     from gzinertia.dependency import Dependency
@@ -24,9 +24,11 @@ class SettingError(GzInertiaError, ValueError):
     ``key``: the setting (a key of :data:`gzinertia.options.OPTIONS`). ``template``: the
     message, a :meth:`str.format` template whose fields are either keys of ``values`` (the
     values shown, e.g. the refused one) or keys of :data:`~gzinertia.options.OPTIONS` (the
-    settings named, each spelled by the interface that prints the error). ``str()`` is the
-    library's message (keyword arguments); :meth:`render` spells it for another interface (the
-    command line's flags). A ``ValueError`` too, as Python's own refusals of a value are."""
+    settings named, each spelled by the interface that prints the error). ``str()`` spells it
+    as the running interface does (:func:`gzinertia.options.spelling`: the library's keyword
+    arguments unless within the command line), as every other refusal's text is spelled;
+    :meth:`render` spells it for a named interface. A ``ValueError`` too, as Python's own
+    refusals of a value are."""
 
     def __init__(self, key: str, template: str, **values: object) -> None:
         self.key = key
@@ -44,7 +46,7 @@ class SettingError(GzInertiaError, ValueError):
         return self.template.format(**named, **self.values)
 
     def __str__(self) -> str:
-        return self.render("library")
+        return self.render(spelling())
 
 
 def _setting_error(key: str, template: str, values: dict[str, object]) -> SettingError:

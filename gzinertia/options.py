@@ -25,19 +25,22 @@ __all__ = ["OPTIONS", "Interface", "interface", "option", "spell", "spelling"]
 #: Who is calling: a Python program (``"library"``) or the ``gzinertia`` command.
 Interface = Literal["library", "command line"]
 
-#: key → (command-line spelling, library spelling).
-OPTIONS: dict[str, tuple[str, str]] = {
-    "force": ("--force", "force=True"),
-    "allow_overlap": ("--allow-overlap", "allow_overlap=True"),
-    "replace_plugin_added_mass": (
-        "--replace-plugin-added-mass", "replace_plugin_added_mass=True"
-    ),
+#: Settings spelled alike in both interfaces: ``--panel-size`` on the command line,
+#: ``panel_size`` in Python (the key).
+_SAME_NAME = (
+    "about", "center", "density", "depth", "docs_url", "fit", "fluid", "frequency", "geometry",
+    "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes",
+    "tolerance", "viscosity", "wamit_length", "waterline",
+)
+#: Switches: ``--allow-overlap`` on the command line, ``allow_overlap=True`` in Python.
+_SWITCHES = ("allow_overlap", "force", "force_readonly", "replace_plugin_added_mass", "together")
+#: The settings spelled otherwise in one interface or both: key → (command line, library).
+_SPELLED_APART: dict[str, tuple[str, str]] = {
     "keep_version": ("--keep-version", "upgrade_version=False"),
     "link": ("--link", "links"),
     "hull_convex": ("--hull convex", 'gzinertia.physics.mesh_body.hull_fallback("convex")'),
     "hull_wrap": ("--hull wrap", 'hull_fallback("wrap")'),
     "from": ("--from", "source"),
-    "viscosity": ("--viscosity", "viscosity"),
     "sign_fossen_or_physical": ("--sign fossen or --sign physical",
                                 'sign="fossen" or sign="physical"'),
     "sign_fossen_negative_or_physical": (
@@ -51,53 +54,43 @@ OPTIONS: dict[str, tuple[str, str]] = {
                            "an explicit ellipsoid (gzinertia.physics.fits.explicit_fit)"),
     "explicit_ellipsoid_short": ("--semi-axes --center",
                                  "gzinertia.physics.fits.explicit_fit"),
-    "semi_axes": ("--semi-axes", "semi_axes"),
-    "center": ("--center", "center"),
-    "rpy": ("--rpy", "rpy"),
-    "fit": ("--fit", "fit"),
     "model_path": ("--model-path", "model_paths"),
     "max_links": ("audit --max-links", "ReadLimits.max_links"),
     "max_included_models": ("audit --max-included-models", "ReadLimits.max_included_models"),
     "max_links_count": ("--max-links", "max_links"),
     "max_included_models_count": ("--max-included-models", "max_included_models"),
-    "jobs": ("--jobs", "jobs"),
-    "docs_url": ("--docs-url", "docs_url"),
     "ellipsoid_scale": ("--ellipsoid-scale", "scale"),
     "parser_sdformat": ("--parser sdformat", "the libsdformat parser"),
-    "force_readonly": ("--force-readonly", "force_readonly=True"),
     "diff_or_check": ("--diff or --check", "an edit function that returns the text"),
     "bem": ("--bem", "gzinertia.addmass_bem"),
     "bem_from": ("--from", "gzinertia.addmass_from"),
     "ellipsoid": ("--ellipsoid", "gzinertia.addmass"),
-    "panel_size": ("--panel-size", "panel_size"),
-    "quality": ("--quality", "quality"),
     "quality_fine": ("--quality fine", 'quality="fine"'),
-    "frequency": ("--frequency", "frequency"),
     "frequency_choice": ("--frequency VALUE|zero|infinite",
                          'frequency="zero", "infinite" or omega in rad/s as text'),
     "frequency_zero_infinite_omega": ("--frequency zero|infinite|OMEGA (rad/s)",
                                       'frequency="zero", "infinite" or OMEGA (rad/s) as text'),
     "density_or_fluid": ("--density or --fluid", "density"),
-    "wamit_length": ("--wamit-length", "wamit_length"),
-    "about": ("--about", "about"),
     "axes": ("--axes", "axes_rpy"),
     "from_link": ("--from needs --link", "addmass_from needs link="),
-    "density": ("--density", "density"),
-    "fluid": ("--fluid", "fluid"),
-    "waterline": ("--waterline", "waterline"),
-    "together": ("--together", "together=True"),
     "waterline_auto": ("--waterline auto", 'waterline="auto"'),
     "waterline_z": ("--waterline Z", "waterline=Z (a height in m)"),
-    "depth": ("--depth", "depth"),
     "frequency_infinite": ("--frequency infinite", 'frequency="infinite"'),
-    "mass": ("--mass", "mass"),
-    "select": ("--select", "select"),
-    "method": ("--method", "method"),
-    "geometry": ("--geometry", "geometry"),
-    "tolerance": ("--tolerance", "tolerance"),
     "fix_geometry_only": ("--density, --mass, --move-com and --geometry",
                           "density, mass, move_com and geometry"),
     "method_geometry": ("--method geometry", 'method="geometry"'),
+}
+
+
+def _flag(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+#: key → (command-line spelling, library spelling).
+OPTIONS: dict[str, tuple[str, str]] = {
+    **{key: (_flag(key), key) for key in _SAME_NAME},
+    **{key: (_flag(key), f"{key}=True") for key in _SWITCHES},
+    **_SPELLED_APART,
 }
 
 _INTERFACE: ContextVar[Interface] = ContextVar("gzinertia_interface", default="library")

@@ -6,9 +6,9 @@ reads these records and nothing else. Each record keeps where it came from (:cla
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +43,7 @@ __all__ = [
     "SourceRef",
     "UnreadVisual",
     "UnresolvedInclude",
+    "named",
 ]
 
 
@@ -355,13 +356,28 @@ class SdfDocument(Record):
 
     def link(self, name: str) -> LinkRecord:
         """The link with this scoped name (``KeyError`` naming the known links otherwise)."""
-        for rec in self.links:
-            if rec.name == name:
-                return rec
-        from gzinertia.wording import bounded
+        return named(self.links, name, "link", self.path)
 
-        known = bounded(r.name for r in self.links) or "none"
-        raise KeyError(f"no link named {name!r} in {self.path} (links: {known})")
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_N = TypeVar("_N", bound=_Named)
+
+
+def named(items: Sequence[_N], name: str, kind: str, path: str) -> _N:
+    """The first of ``items`` whose ``name`` is ``name``; otherwise a ``KeyError`` saying that
+    no ``kind`` of that name is in the file ``path`` and naming the ones there
+    (:func:`gzinertia.wording.bounded`), e.g. ``no link named 'fin' in m.sdf (links: ...)``."""
+    for item in items:
+        if item.name == name:
+            return item
+    from gzinertia.wording import bounded
+
+    known = bounded(i.name for i in items) or "none"
+    raise KeyError(f"no {kind} named {name!r} in {path} ({kind}s: {known})")
 
 
 #: Gazebo's default gravity (SDFormat ``<world><gravity>``), m/s², world frame.

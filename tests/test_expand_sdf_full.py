@@ -22,7 +22,7 @@ from test_expand_command import _same_conversion
 from urdfgen import random_urdf
 
 from gzinertia.physics.rotation import Pose
-from gzinertia.urdf.lumping import near_gimbal
+from gzinertia.urdf.lumping_notes import near_gimbal
 
 #: ``sdf::JointType::FIXED`` (the dump gives joint types as the enum's numbers)
 FIXED_TYPE = 3
@@ -217,7 +217,7 @@ def test_floating_and_planar_joints_are_said_not_written(
 
 def _near_gimbal(urdf: Path) -> bool:
     """Whether an ``<origin>`` of ``urdf`` has a pitch near ±90° that libsdformat 12.3 snaps
-    to ±90° (urdfdom's ``getRPY``: :data:`gzinertia.urdf.lumping.GIMBAL_SIN_PITCH`), turning
+    to ±90° (urdfdom's ``getRPY``: :data:`gzinertia.urdf.lumping_notes.GIMBAL_SIN_PITCH`), turning
     the shape or link; ``expand --sdf`` writes the rotation as written (docs/urdf.md). A pitch
     of ±90° itself is kept (snapping it changes nothing)."""
     for rpy in etree.parse(str(urdf)).xpath("//origin/@rpy"):

@@ -301,7 +301,7 @@ def test_every_third_party_import_is_a_declared_runtime_dependency() -> None:
                 imported.add(node.module.split(".")[0])
     third_party = {m for m in imported if m not in sys.stdlib_module_names} - {"gzinertia"}
     third_party -= {"tomli", "sdformat", "sdformat13", "sdformat14", "sdformat15"}  # optional
-    distributions = {"yaml": "pyyaml"}  # import name -> the name pyproject declares
+    distributions = {"yaml": "pyyaml", "igl": "libigl"}  # import name -> the declared name
     third_party = {distributions.get(m, m) for m in third_party}
     assert third_party - optional <= declared, third_party - optional - declared
     import networkx  # noqa: F401  (installed, as declared)
@@ -340,12 +340,12 @@ def test_an_unexpected_exception_is_one_line_naming_the_file(
 ) -> None:
     """The last resort: a bug (here a KeyError planted in the reader) is one line, exit 2,
     naming the file and asking for a report; GZINERTIA_TRACEBACK=1 shows the traceback."""
-    import gzinertia.sdf.reader as reader
+    import gzinertia.sdf.element_reader as element_reader
 
     def planted(*_: object, **__: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(reader._Reader, "finish", planted)
+    monkeypatch.setattr(element_reader.ElementReader, "finish", planted)
     file = tmp_path / "m.sdf"
     file.write_text(model(link()))
     status, _, err = run_command(command, file, capsys)
@@ -360,12 +360,12 @@ def test_an_unexpected_exception_is_one_line_naming_the_file(
 def test_the_audit_reports_an_unexpected_exception_as_an_internal_error_of_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gzinertia.sdf.reader as reader
+    import gzinertia.sdf.element_reader as element_reader
 
     def planted(*_: object, **__: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(reader._Reader, "finish", planted)
+    monkeypatch.setattr(element_reader.ElementReader, "finish", planted)
     file = tmp_path / "m.sdf"
     file.write_text(model(link()))
     status, out, _ = run_command("audit", file, capsys)
@@ -441,7 +441,8 @@ def test_the_writer_refuses_values_that_are_not_finite() -> None:
 def test_reading_back_an_overflowed_matrix_never_matches() -> None:
     """The edit's safety net: all zeros read back for a matrix with an infinite entry used to
     pass (infinite scale); it must not."""
-    from gzinertia.edit.verify import WRITE_RTOL, _same_added_mass
+    from gzinertia.edit.verify import WRITE_RTOL
+    from gzinertia.edit.verify import same_added_mass as _same_added_mass
     from gzinertia.physics.added_mass import AddedMass
 
     def lf(A: np.ndarray) -> AddedMass:
@@ -574,12 +575,12 @@ def test_an_unexpected_exception_on_standard_input_names_stdin(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The last resort names ``<stdin>`` (the text's name everywhere), not ``-``."""
-    import gzinertia.sdf.reader as reader
+    import gzinertia.sdf.element_reader as element_reader
 
     def planted(*_: object, **__: object) -> None:
         raise KeyError("planted")
 
-    monkeypatch.setattr(reader._Reader, "finish", planted)
+    monkeypatch.setattr(element_reader.ElementReader, "finish", planted)
     _stdin(monkeypatch, model(link()).encode())
     status, out, err = run_cli([*(a.format(tmp=tmp_path) for a in COMMANDS[command]), "-"],
                                capsys)

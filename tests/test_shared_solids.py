@@ -119,11 +119,11 @@ def test_a_solid_is_refused_exactly_when_a_value_overflowed(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         if finite:
-            solid = shapes._solid(volume, centroid, G)
+            solid = shapes.checked_solid(volume, centroid, G)
             np.testing.assert_array_equal(solid.G_FFc_F, 0.5 * (G + G.T))
         else:
             with pytest.raises(ShapeError, match="too large"):
-                shapes._solid(volume, centroid, G)
+                shapes.checked_solid(volume, centroid, G)
 
 
 def _bits(solid: shapes.SolidProperties) -> tuple[object, ...]:
@@ -152,7 +152,7 @@ def test_one_solid_combines_to_the_bits_of_the_general_sum(
     G = np.array(inertia).reshape(3, 3)
     with np.errstate(over="ignore", invalid="ignore"):
         try:
-            solid = shapes._solid(volume, centroid, G, approximation)
+            solid = shapes.checked_solid(volume, centroid, G, approximation)
         except ShapeError:
             return
     with warnings.catch_warnings():

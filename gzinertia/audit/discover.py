@@ -40,6 +40,13 @@ from typing import TYPE_CHECKING, Literal
 
 from gzinertia.confined import within
 from gzinertia.record_base import ValueRecord
+from gzinertia.sdf.model_file import (
+    URDF_SUFFIX,
+    URDF_SUFFIXES,
+    XACRO_SUFFIX,
+    XACRO_SUFFIXES,
+    is_xacro_path,
+)
 from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
 if TYPE_CHECKING:
@@ -60,17 +67,17 @@ __all__ = [
 ]
 
 SDF_SUFFIXES = (".sdf", ".world")
-TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", ".xacro")
+TEMPLATE_SUFFIXES = (".erb", ".em", ".in", ".jinja", ".jinja2", ".j2", *XACRO_SUFFIXES)
 #: Model formats that are not SDFormat (checked after the SDF templates).
-OTHER_FORMATS = (".xacro", ".urdf", *(".urdf" + t for t in TEMPLATE_SUFFIXES))
+OTHER_FORMATS = (*URDF_SUFFIXES, *(URDF_SUFFIX + t for t in TEMPLATE_SUFFIXES))
 
 #: URDF and xacro are read (as Gazebo converts them: gzinertia.urdf); a xacro that holds only
 #: macros is reported skipped by the runner, with why.
-URDF_READ = (".urdf", ".xacro", ".urdf.xacro")
+URDF_READ = (*URDF_SUFFIXES, URDF_SUFFIX + XACRO_SUFFIX)
 
 #: The model files a folder is searched for, as shell patterns (templates of them are found
 #: too, and listed as skipped): what ``audit --help`` and the GitHub Action's ``paths`` say.
-SEARCHED_PATTERNS: tuple[str, ...] = tuple(f"*{s}" for s in (*SDF_SUFFIXES, ".urdf", ".xacro"))
+SEARCHED_PATTERNS: tuple[str, ...] = tuple(f"*{s}" for s in (*SDF_SUFFIXES, *URDF_SUFFIXES))
 
 
 def searched_patterns_text() -> str:
@@ -122,8 +129,9 @@ def is_sdf_file(name: str) -> bool:
 def _skipped_template(path: str, kind: str) -> Target:
     from gzinertia.shell import shell_quote
 
-    if kind.endswith(".xacro"):
-        how = f"expand it (xacro {shell_quote(path)} > model{kind[:-6]}) and audit the result"
+    if is_xacro_path(kind):
+        expanded = f"model{kind[:-len(XACRO_SUFFIX)]}"
+        how = f"expand it (xacro {shell_quote(path)} > {expanded}) and audit the result"
     else:
         how = ("render it (erb, empy, jinja2, CMake configure_file...) and audit the result")
     return Target(path, "skipped", f"{kind} template: not SDFormat XML until rendered; {how}")
@@ -132,10 +140,10 @@ def _skipped_template(path: str, kind: str) -> Target:
 def _skipped_other(path: str, kind: str) -> Target:
     from gzinertia.shell import shell_quote
 
-    if kind == ".urdf":
+    if kind == URDF_SUFFIX:
         why = ("URDF, not SDFormat: gzinertia reads SDFormat only; convert it as Gazebo does "
                f"(gz sdf -p {shell_quote(path)} > model.sdf) and audit the result")
-    elif kind.endswith(".xacro"):
+    elif is_xacro_path(kind):
         why = (f"xacro macros, not SDFormat: expand them (xacro {shell_quote(path)} > model.urdf),"
                " convert (gz sdf -p model.urdf > model.sdf) and audit the result")
     else:

@@ -51,9 +51,11 @@ from gzinertia.cli.options import FitChoice, hull_option, model_input_options, w
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from gzinertia.cli.delivery import WriteMode
+    from gzinertia.edit.added_mass_request import AddedMassRequest
     from gzinertia.edit.addmass import FitChooser
     from gzinertia.edit.addmass_bem import BemSettings
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.edit.result_files import ResultFile
     from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]
@@ -101,18 +103,24 @@ def addmass(
     <fluid_added_mass> changes (plus a comment saying how it was computed); a second run changes
     nothing.
     """
+    from gzinertia.edit.added_mass_request import AddedMassRequest
+
     model = _added_mass_model(
         ellipsoid, bem, from_result, about is not None or axes is not None, frequency,
         (waterline, depth, together, progress_bar),
     )
     bem_only = panel_size is not None or no_cache or quality != "default"
+    request = AddedMassRequest(file, link, source, mode.stdin_data, upgrade_version,
+                               replace_plugin_added_mass, allow_overlap)
     if model == "from":
         if bem_only:
             raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
         assert from_result is not None
-        _addmass_from(file, from_result, mode, link, frequency, about, axes,
-                      None if density is None and fluid is None else fluid_density(density, fluid),
-                      upgrade_version, source, wamit_length, _bem_geometry(geometry))
+        _addmass_from(request, mode, _result_file(
+            from_result, frequency, about, axes, wamit_length,
+            None if density is None and fluid is None else fluid_density(density, fluid),
+            _bem_geometry(geometry),
+        ))
     elif model == "bem":
         if semi_axes is not None or center is not None or rpy is not None:
             raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
@@ -125,16 +133,14 @@ def addmass(
             element=element, cache=not no_cache, waterline=waterline, depth=depth,
             frequency=frequency, together=together,
         )
-        _addmass_bem(file, mode, link, settings, upgrade_version, source,
-                     replace_plugin_added_mass, allow_overlap, progress_bar)
+        _addmass_bem(request, mode, settings, progress_bar)
     else:
         if geometry is not None or bem_only:
             raise GzInertiaError(
                 "--geometry, --panel-size, --quality and --no-cache go with --bem"
             )
-        _addmass_ellipsoid(file, mode, link, _fit_chooser(fit, semi_axes, center, rpy),
-                           fluid_density(density, fluid), upgrade_version, source,
-                           replace_plugin_added_mass, allow_overlap)
+        _addmass_ellipsoid(request, mode, _fit_chooser(fit, semi_axes, center, rpy),
+                           fluid_density(density, fluid))
 
 
 def _added_mass_model(
@@ -186,124 +192,59 @@ def _fit_chooser(
 
 
 def _addmass_ellipsoid(
-    file: Path, mode: WriteMode, link: str | None, chooser: FitChooser, density: float,
-    upgrade_version: bool, source: ModelInput, replace_plugin_added_mass: bool,
-    allow_overlap: bool,
+    request: AddedMassRequest, mode: WriteMode, chooser: FitChooser, density: float
 ) -> None:
-    """``addmass --ellipsoid``: fit, write, report on stderr, deliver the edit."""
-    from gzinertia.edit.addmass import add_mass
-    from gzinertia.sdf.model_file import is_urdf_path
+    """``addmass --ellipsoid``: fit and write (one library call), report on stderr, deliver."""
+    from gzinertia.edit.added_mass_edits import ellipsoid_edit
 
-    if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
-        from gzinertia.urdf.addmass import add_mass_urdf
+    edit = ellipsoid_edit(request, chooser, density)
+    report_fit(edit)
+    deliver_edit(request.path, edit.old, edit.new, mode)
 
-        result = add_mass_urdf(
-            file, fit_for=chooser, density=density, pattern=link,
-            package_paths=source.search_paths, xacro_args=source.xacro_mapping,
-            xacro_policy=source.xacro_policy,
-        )
-        report_fit(result)
-        deliver_edit(file, result.old, result.new, mode)
-        return
-    result = add_mass(
-        file,
-        fit_for=chooser,
-        density=density,
-        pattern=link,
-        upgrade_version=upgrade_version,
-        model_paths=source.search_paths,
-        replace_plugin_added_mass=replace_plugin_added_mass,
-        allow_overlap=allow_overlap,
-        data=mode.stdin_data,
+
+def _result_file(
+    result: Path, frequency: str | None, about: str | None, axes: str | None,
+    wamit_length: float, density: float | None,
+    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]],
+) -> ResultFile:
+    """``--from RESULT`` with ``--frequency``, ``--about``, ``--axes``, ``--wamit-length``,
+    ``--geometry`` and the density (``None`` when neither ``--density`` nor ``--fluid``)."""
+    from gzinertia.edit.result_files import ResultFile
+
+    return ResultFile(
+        result, frequency, None if about is None else parse_vector(about, "--about", (0.0,) * 3),
+        parse_vector(axes, "--axes", (0.0, 0.0, 0.0)), density, wamit_length, geometry,
     )
-    report_fit(result)
-    deliver_edit(file, result.old, result.new, mode)
 
 
-def _addmass_from(
-    file: Path,
-    result: Path,
-    mode: WriteMode,
-    link: str | None,
-    frequency: str | None,
-    about: str | None,
-    axes: str | None,
-    density: float | None,
-    upgrade_version: bool,
-    source: ModelInput,
-    wamit_length: float = 1.0,
-    geometry: tuple[tuple[str, ...] | None, Literal["collision", "visual"]] = (None, "collision"),
-) -> None:
-    """``addmass --from RESULT``: import, move to Bo in link axes, write (the comment records
-    the link's geometry the result describes, ``--geometry``: GZI212)."""
-    from gzinertia.edit.bem_import import add_mass_from
+def _addmass_from(request: AddedMassRequest, mode: WriteMode, result: ResultFile) -> None:
+    """``addmass --from RESULT``: import, move to Bo in link axes and write (one library call;
+    the comment records the link's geometry the result describes, ``--geometry``: GZI212),
+    report on stderr, deliver."""
+    from gzinertia.edit.added_mass_edits import import_edit
 
-    p = None if about is None else parse_vector(about, "--about", (0.0, 0.0, 0.0))
-    rpy = parse_vector(axes, "--axes", (0.0, 0.0, 0.0))
-    from gzinertia.sdf.model_file import is_urdf_path
-
-    if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: URDF has no <fluid_added_mass>
-        from gzinertia.edit.bem_import import add_mass_from_urdf
-
-        edit = add_mass_from_urdf(
-            file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
-            density=density, package_paths=source.search_paths, wamit_length=wamit_length,
-            geometry=geometry, xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy,
-        )
-        [imported] = edit.links
-        report_import(imported.name, result, imported.A_BBo_B)
-        report_fit(edit, written=True)
-        deliver_edit(file, edit.old, edit.new, mode)
-        return
-    imported_edit = add_mass_from(
-        file, result=result, pattern=link, frequency=frequency, about=p, axes_rpy=rpy,
-        density=density, upgrade_version=upgrade_version, model_paths=source.search_paths,
-        wamit_length=wamit_length, geometry=geometry, data=mode.stdin_data,
-    )
-    [imported] = imported_edit.links
-    report_import(imported.name, result, imported.A_BBo_B, imported_edit.notes)
-    deliver_edit(file, imported_edit.old, imported_edit.new, mode)
+    edit = import_edit(request, result)
+    [imported] = edit.links
+    report_import(imported.name, result.path, imported.A_BBo_B)
+    report_fit(edit, written=True)
+    deliver_edit(request.path, edit.old, edit.new, mode)
 
 
 def _addmass_bem(
-    file: Path, mode: WriteMode, link: str | None, settings: BemSettings,
-    upgrade_version: bool, source: ModelInput, replace_plugin_added_mass: bool,
-    allow_overlap: bool, progress_bar: bool | None,
+    request: AddedMassRequest, mode: WriteMode, settings: BemSettings, progress_bar: bool | None
 ) -> None:
-    """``addmass --bem``: solve, report on stderr, deliver the edit."""
-    from gzinertia.edit.addmass_bem import add_mass_bem
+    """``addmass --bem``: solve and write (one library call), report on stderr, deliver."""
+    from gzinertia.edit.added_mass_edits import bem_edit
     from gzinertia.report.bem_progress import bem_progress
-    from gzinertia.sdf.model_file import is_urdf_path
 
     progress = bem_progress(progress_bar)
     try:
-        if is_urdf_path(file):  # a <gazebo> Hydrodynamics block: no <fluid_added_mass>
-            from gzinertia.edit.addmass_bem import add_mass_bem_urdf
-
-            if replace_plugin_added_mass:
-                raise GzInertiaError(
-                    f"{file}: --replace-plugin-added-mass is for SDF (<fluid_added_mass> beside "
-                    "the plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block "
-                    "and run addmass again"
-                )
-
-            result, solved = add_mass_bem_urdf(
-                file, settings=settings, pattern=link, package_paths=source.search_paths,
-                progress=progress, xacro_args=source.xacro_mapping,
-                xacro_policy=source.xacro_policy,
-            )
-        else:
-            result, solved = add_mass_bem(
-                file, settings=settings, pattern=link, upgrade_version=upgrade_version,
-                model_paths=source.search_paths,
-                replace_plugin_added_mass=replace_plugin_added_mass,
-                allow_overlap=allow_overlap, progress=progress, data=mode.stdin_data,
-            )
+        edit = bem_edit(request, settings, progress)
     finally:
         progress.close()  # the bar goes before any error or summary line is printed
-    report_bem(solved, settings.element)
-    report_fit(result, written=bool(solved))
-    deliver_edit(file, result.old, result.new, mode)
+    report_bem(edit.links, settings.element)
+    report_fit(edit, written=bool(edit.links))
+    deliver_edit(request.path, edit.old, edit.new, mode)
 
 
 def _bem_geometry(

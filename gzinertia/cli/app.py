@@ -11,12 +11,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from typer.models import CommandInfo
 
 from gzinertia import __version__
+from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-exported for commands)
     CheckOption,
     DiffOption,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from lxml import etree
     from rich.console import Console
 
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
     from gzinertia.records import SdfDocument
 
@@ -76,28 +77,16 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-LinkOption = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option("--link", "-l", help="Glob on scoped link names (e.g. 'auv::fin_*' or 'hull')."),
-]
+LinkOption = Annotated[Maybe[str], flag("--link -l",
+    "Glob on scoped link names (e.g. 'auv::fin_*' or 'hull').")]
 
-DensityOption = Annotated[
-    Optional[float],  # noqa: UP045
-    typer.Option(
-        "--density",
-        help=f"Fluid density in kg/m^3 (default {DEFAULT_FLUID_DENSITY:g}, fresh water, as "
-        "Gazebo's Buoyancy).",
-    ),
-]
-FluidOption = Annotated[
-    Optional[FluidChoice],  # noqa: UP045
-    typer.Option(
-        "--fluid",
-        help="Named fluid instead of --density: "
-        + ", ".join(f"{name} {rho:g}" for name, rho in FLUID_DENSITIES.items())
-        + " kg/m^3.",
-    ),
-]
+DensityOption = Annotated[Maybe[float], flag("--density",
+    f"Fluid density in kg/m^3 (default {DEFAULT_FLUID_DENSITY:g}, fresh water, as "
+    "Gazebo's Buoyancy).")]
+FluidOption = Annotated[Maybe[FluidChoice], flag("--fluid",
+    "Named fluid instead of --density: "
+    + ", ".join(f"{name} {rho:g}" for name, rho in FLUID_DENSITIES.items())
+    + " kg/m^3.")]
 
 
 def parse_vector(text: str | None, option: str, default: tuple[float, float, float]) -> Vec3Tuple:
@@ -152,7 +141,7 @@ def _root(
 def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
     """Writes, diffs or checks an edited file as ``mode`` says; exit status 1 for ``--check``
     on a file that would change."""
-    from gzinertia.edit.output import deliver
+    from gzinertia.cli.delivery import deliver
 
     status = deliver(file, old, new, mode)
     if status:

@@ -14,7 +14,7 @@ select, ignores, or ignores for its path (``per-path-ignores``) are not fixed, a
 ``tolerance`` decides what is invalid.
 
 A file found by walking a folder is written only within that folder, through no link below it
-(:attr:`gzinertia.edit.output.WriteMode.tree`); one whose link leads out of it was listed as
+(:attr:`gzinertia.cli.delivery.WriteMode.tree`); one whose link leads out of it was listed as
 skipped and is not touched. A file named on the command line is written through its links.
 """
 
@@ -44,10 +44,10 @@ def apply_safe_fixes(
     from gzinertia.audit.discover import discover
     from gzinertia.audit.projects import exclusions, settings_groups
     from gzinertia.audit.runner import folders_of
-    from gzinertia.edit.fix import FixOptions, fix
-    from gzinertia.edit.output import WriteMode, deliver
+    from gzinertia.cli.delivery import WriteMode, deliver
+    from gzinertia.edit.fix import FixOptions
+    from gzinertia.edit.fix_file import fix_file
     from gzinertia.report.fix import describe_link
-    from gzinertia.sdf.model_file import is_urdf_path
 
     if "-" in paths:
         raise GzInertiaError("--fix cannot rewrite standard input; name the file")
@@ -68,16 +68,11 @@ def apply_safe_fixes(
             path = Path(target.path)
             tree = target.tree or None  # found by walking: written only within that folder
             try:
-                if is_urdf_path(path):
-                    from gzinertia.urdf.fix import fix_urdf
-
-                    result = fix_urdf(
-                        path, options, list(config.model_paths),
-                        config.xacro_args_for(target.path) or None, tree=tree,
-                        xacro_policy=config.xacro_policy(roots),
-                    )
-                else:
-                    result = fix(path, options, list(config.model_paths))
+                result = fix_file(
+                    path, options, list(config.model_paths),
+                    xacro_args=config.xacro_args_for(target.path) or None,
+                    xacro_policy=config.xacro_policy(roots), tree=tree,
+                )
                 deliver(path, result.old, result.new, WriteMode(in_place=True, tree=tree))
             except MacrosOnlyError:  # a fragment: the audit lists it skipped, with why
                 continue

@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Annotated
 
-import typer
-
 from gzinertia.cli.app import LinkOption, app, deliver_edit
+from gzinertia.cli.flags import flag
 from gzinertia.cli.options import (
     EditedFileArgument,
     SignChoice,
@@ -18,49 +17,31 @@ from gzinertia.cli.options import (
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
 __all__ = ["convert"]
 
 
-HydroToSdfFlag = Annotated[
-    bool, typer.Option("--hydro-to-sdf", help="Plugin <iDotJ> terms -> <fluid_added_mass>.")
-]
+HydroToSdfFlag = Annotated[bool, flag("--hydro-to-sdf",
+    "Plugin <iDotJ> terms -> <fluid_added_mass>.")]
 
-SdfToHydroFlag = Annotated[
-    bool, typer.Option("--sdf-to-hydro", help="<fluid_added_mass> -> plugin <iDotJ> terms.")
-]
+SdfToHydroFlag = Annotated[bool, flag("--sdf-to-hydro",
+    "<fluid_added_mass> -> plugin <iDotJ> terms.")]
 
-SignFlag = Annotated[
-    SignChoice,
-    typer.Option(
-        help="Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical "
-        "(A = D), or auto (from the diagonal; --hydro-to-sdf only)."
-    ),
-]
+SignFlag = Annotated[SignChoice, flag("",
+    "Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical (A = D), or "
+    "auto (from the diagonal; --hydro-to-sdf only).")]
 
-RemovePluginTermsFlag = Annotated[
-    bool,
-    typer.Option(
-        "--remove-plugin-terms",
-        help="Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.",
-    ),
-]
+RemovePluginTermsFlag = Annotated[bool, flag("--remove-plugin-terms",
+    "Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.")]
 
-ForceFlag = Annotated[
-    bool, typer.Option(help="Replace an existing <fluid_added_mass>.")
-]
+ForceFlag = Annotated[bool, flag("", "Replace an existing <fluid_added_mass>.")]
 
-UpgradeVersionFlag = Annotated[
-    bool,
-    typer.Option(
-        "--upgrade-version/--keep-version",
-        help="--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older "
-        "files whose content means the same under 1.10, refuse the others; --keep-version "
-        "keeps the old version (the audit then reports GZI201).",
-    ),
-]
+UpgradeVersionFlag = Annotated[bool, flag("--upgrade-version/--keep-version",
+    "--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older files whose "
+    "content means the same under 1.10, refuse the others; --keep-version keeps the old version "
+    "(the audit then reports GZI201).")]
 
 
 # duplicates: typer option declarations, alike by shape only

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,6 +17,7 @@ from gzinertia.cli.app import (
     OutputOption,
     app,
 )
+from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.options import (
     FixMethodChoice,
     ShapeSourceChoice,
@@ -28,103 +29,53 @@ from gzinertia.cli.options import (
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.output import WriteMode
     from gzinertia.model_input import ModelInput
 
 
-FileFlag = Annotated[
-    list[Path],
-    typer.Argument(
-        help="SDFormat model or world files, or URDF/xacro files, to repair; - reads one "
-        "from standard input and "
-        "writes the repaired file to standard output (or -o OUT; --check and --diff as for "
-        "a file)."
-    ),
-]
+FileFlag = Annotated[list[Path], argument(
+    "SDFormat model or world files, or URDF/xacro files, to repair; - reads one from standard "
+    "input and writes the repaired file to standard output (or -o OUT; --check and --diff as for "
+    "a file).")]
 
-SelectFlag = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option(
-        "--select",
-        help="Repair only these codes (codes or prefixes, e.g. GZI104); default: every "
-        "code the method repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: "
-        "GZI101 and GZI102 with --density/--mass, GZI103, GZI104, GZI105, GZI107 with "
-        "--move-com).",
-    ),
-]
+SelectFlag = Annotated[Maybe[str], flag("--select",
+    "Repair only these codes (codes or prefixes, e.g. GZI104); default: every code the method "
+    "repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: GZI101 and GZI102 with "
+    "--density/--mass, GZI103, GZI104, GZI105, GZI107 with --move-com).")]
 
-MethodFlag = Annotated[
-    FixMethodChoice,
-    typer.Option(
-        "--method",
-        help="nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, "
-        "near misses); geometry: the uniform solid of the collisions with the declared "
-        "mass (as libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's "
-        "balanceinertia (all moments to their mean).",
-    ),
-]
+MethodFlag = Annotated[FixMethodChoice, flag("--method",
+    "nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, near misses); "
+    "geometry: the uniform solid of the collisions with the declared mass (as libsdformat's auto "
+    "inertia and Drake's fix_inertia); balance: MuJoCo's balanceinertia (all moments to their "
+    "mean).")]
 
-AllLinksFlag = Annotated[
-    bool,
-    typer.Option(
-        "--all-links",
-        help="Repair every selected link, not only those with findings (as Drake's "
-        "fix_inertia recomputes every link).",
-    ),
-]
+AllLinksFlag = Annotated[bool, flag("--all-links",
+    "Repair every selected link, not only those with findings (as Drake's fix_inertia recomputes "
+    "every link).")]
 
-GeometryFlag = Annotated[
-    ShapeSourceChoice, typer.Option(
-        "--geometry",
-        help="Geometry for --method geometry: collision (default) or visual (visuals "
-        "posed relative_to any frame are placed as libsdformat resolves them).",
-    )
-]
+GeometryFlag = Annotated[ShapeSourceChoice, flag("--geometry",
+    "Geometry for --method geometry: collision (default) or visual (visuals posed relative_to "
+    "any frame are placed as libsdformat resolves them).")]
 
-MoveComFlag = Annotated[
-    bool,
-    typer.Option(
-        "--move-com",
-        help="--method geometry: move <inertial><pose> to the geometry's centroid "
-        "(default: keep it and report how far off it is).",
-    ),
-]
+MoveComFlag = Annotated[bool, flag("--move-com",
+    "--method geometry: move <inertial><pose> to the geometry's centroid (default: keep it and "
+    "report how far off it is).")]
 
-DensityFlag = Annotated[
-    Optional[float],  # noqa: UP045
-    typer.Option(
-        "--density",
-        help="Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density "
-        "x geometry volume (kg/m^3).",
-    ),
-]
+DensityFlag = Annotated[Maybe[float], flag("--density",
+    "Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density x geometry "
+    "volume (kg/m^3).")]
 
-MassFlag = Annotated[
-    Optional[float],  # noqa: UP045
-    typer.Option(
-        "--mass", help="Links with no <inertial> (GZI102) or no positive mass (GZI101): "
-        "this mass (kg)."
-    ),
-]
+MassFlag = Annotated[Maybe[float], flag("--mass",
+    "Links with no <inertial> (GZI102) or no positive mass (GZI101): this mass (kg).")]
 
-ToleranceFlag = Annotated[
-    ToleranceChoice,
-    typer.Option(
-        "--tolerance",
-        help="Which links are invalid: gz (gz-math/libsdformat, default) or drake. The "
-        "repair satisfies both.",
-    ),
-]
+ToleranceFlag = Annotated[ToleranceChoice, flag("--tolerance",
+    "Which links are invalid: gz (gz-math/libsdformat, default) or drake. The repair satisfies "
+    "both.")]
 
-JsonReportFlag = Annotated[
-    bool,
-    typer.Option(
-        "--json",
-        help="Print what changed per link as JSON on stdout (one object per FILE, a list); "
-        "the text report still goes to stderr.",
-    ),
-]
+JsonReportFlag = Annotated[bool, flag("--json",
+    "Print what changed per link as JSON on stdout (one object per FILE, a list); the text "
+    "report still goes to stderr.")]
 
 
 # duplicates: typer option declarations, alike by shape only
@@ -201,23 +152,16 @@ def run_fix(
 ) -> int:
     """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
     status (1 when ``--check`` finds a file that would change)."""
-    from gzinertia.edit.fix import fix
-    from gzinertia.edit.output import deliver
+    from gzinertia.cli.delivery import deliver
+    from gzinertia.edit.fix_file import fix_file
     from gzinertia.report.fix import describe_fix, fix_json
-    from gzinertia.sdf.model_file import is_urdf_path
 
     status, model_paths = 0, source.search_paths
     reports = []
     for path in files:
-        if mode.stdin_data is not None:  # FILE -: the bytes read from standard input
-            result = fix(path, options, model_paths, data=mode.stdin_data)
-        elif is_urdf_path(path):  # URDF/xacro: -m and --package-path give package paths
-            from gzinertia.urdf.fix import fix_urdf
-
-            result = fix_urdf(path, options, model_paths, source.xacro_mapping,
-                              xacro_policy=source.xacro_policy)
-        else:
-            result = fix(path, options, model_paths)
+        # URDF/xacro: -m and --package-path give package paths; FILE -: standard input's bytes
+        result = fix_file(path, options, model_paths, xacro_args=source.xacro_mapping,
+                          xacro_policy=source.xacro_policy, data=mode.stdin_data)
         if result.pending:
             status = max(status, 1)
         for line in describe_fix(result):

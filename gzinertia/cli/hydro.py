@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,7 @@ from gzinertia.cli.app import (
     app,
     deliver_edit,
 )
+from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import (
     EditedFileArgument,
     FitChoice,
@@ -25,7 +26,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.physics.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
@@ -55,42 +56,24 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
     return EllipsoidFluidCoefficients(*values)
 
 
-FitFlag = Annotated[
-    FitChoice,
-    typer.Option(
-        help="Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's "
-        "drag along each axis), volume or inertia (MuJoCo's drag law on another ellipsoid)."
-    ),
-]
+FitFlag = Annotated[FitChoice, flag("",
+    "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
+    "each axis), volume or inertia (MuJoCo's drag law on another ellipsoid).")]
 
-ViscosityFlag = Annotated[
-    float, typer.Option(help="Dynamic viscosity in Pa·s (MuJoCo's viscosity).")
-]
+ViscosityFlag = Annotated[float, flag("", "Dynamic viscosity in Pa·s (MuJoCo's viscosity).")]
 
-CoefsFlag = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option(help="MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus."),
-]
+CoefsFlag = Annotated[Maybe[str], flag("",
+    "MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus.")]
 
-CouplingsFlag = Annotated[
-    bool, typer.Option(help="Also write cross terms from an offset ellipsoid centre.")
-]
+CouplingsFlag = Annotated[bool, flag("", "Also write cross terms from an offset ellipsoid centre.")]
 
-CrossTermsFlag = Annotated[
-    bool,
-    typer.Option(
-        help="Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag "
-        "over all directions: smaller error for combined motion (implies --couplings)."
-    ),
-]
+CrossTermsFlag = Annotated[bool, flag("",
+    "Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag over all "
+    "directions: smaller error for combined motion (implies --couplings).")]
 
-ForceFlag = Annotated[
-    bool,
-    typer.Option(
-        help="Replace damping terms the link's plugin already has (they may be identified "
-        "values, better than this estimate; values more than 2x apart are reported)."
-    ),
-]
+ForceFlag = Annotated[bool, flag("",
+    "Replace damping terms the link's plugin already has (they may be identified values, better "
+    "than this estimate; values more than 2x apart are reported).")]
 
 
 @app.command()

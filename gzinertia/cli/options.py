@@ -8,7 +8,7 @@
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
-  :class:`~gzinertia.edit.output.WriteMode`::
+  :class:`~gzinertia.cli.delivery.WriteMode`::
 
       @app.command()
       @write_mode_options
@@ -18,7 +18,7 @@
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
-  to the edit as ``data=``); :func:`~gzinertia.edit.output.deliver` then writes the edited file
+  to the edit as ``data=``); :func:`~gzinertia.cli.delivery.deliver` then writes the edited file
   to stdout unless ``-o``, ``--check`` or ``--diff`` is given, and ``--in-place`` is refused.
 * The model-input options of every command that reads a model (``-m/--model-path``,
   ``--package-path``, ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``) are added by
@@ -35,14 +35,13 @@ import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
 
-import typer
-
+from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.physics.fluids import FluidName
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
 __all__ = [
@@ -101,76 +100,34 @@ ShapeSourceChoice = Literal["collision", "visual"]
 
 
 #: The FILE argument of every editing command.
-EditedFileArgument = Annotated[
-    Path,
-    typer.Argument(
-        help="SDFormat model or world file to edit; - reads it from standard input and writes "
-        "the edited file to standard output (or -o OUT; --check and --diff as for a file)."
-    ),
-]
-OutputOption = Annotated[
-    Optional[Path],  # noqa: UP045 (typer needs Optional on Python 3.10)
-    typer.Option(
-        "--output", "-o", help="Write the edited file here (atomically); - writes it to stdout."
-    ),
-]
-InPlaceOption = Annotated[
-    bool, typer.Option("--in-place", help="Rewrite FILE atomically (only when it changes).")
-]
-CheckOption = Annotated[
-    bool, typer.Option("--check", help="Write nothing; exit 1 if FILE would change (for CI).")
-]
-DiffOption = Annotated[bool, typer.Option("--diff", help="Print a unified diff; write nothing.")]
-ForceReadonlyOption = Annotated[
-    bool,
-    typer.Option(
-        "--force-readonly",
-        help="Write FILE (or OUT) even if its permissions say read-only; it stays read-only.",
-    ),
-]
+EditedFileArgument = Annotated[Path, argument(
+    "SDFormat model or world file to edit; - reads it from standard input and writes the edited "
+    "file to standard output (or -o OUT; --check and --diff as for a file).")]
+OutputOption = Annotated[Maybe[Path], flag("--output -o",
+    "Write the edited file here (atomically); - writes it to stdout.")]
+InPlaceOption = Annotated[bool, flag("--in-place",
+    "Rewrite FILE atomically (only when it changes).")]
+CheckOption = Annotated[bool, flag("--check",
+    "Write nothing; exit 1 if FILE would change (for CI).")]
+DiffOption = Annotated[bool, flag("--diff", "Print a unified diff; write nothing.")]
+ForceReadonlyOption = Annotated[bool, flag("--force-readonly",
+    "Write FILE (or OUT) even if its permissions say read-only; it stays read-only.")]
 
-ModelPathOption = Annotated[
-    Optional[list[Path]],  # noqa: UP045 (typer needs Optional on Python 3.10)
-    typer.Option(
-        "--model-path",
-        "-m",
-        help="Folder searched for model:// URIs before GZ_SIM_RESOURCE_PATH, SDF_PATH and "
-        "IGN_GAZEBO_RESOURCE_PATH (repeatable).",
-    ),
-]
-XacroArgOption = Annotated[
-    Optional[list[str]],  # noqa: UP045
-    typer.Option(
-        "--xacro-arg",
-        help="name:=value for a xacro file's $(arg name) (repeatable).",
-    ),
-]
-XacroEnvOption = Annotated[
-    Optional[list[str]],  # noqa: UP045
-    typer.Option(
-        "--xacro-env",
-        help="Environment variable a xacro file's $(env NAME) and $(optenv NAME) may read "
-        "(repeatable); no other is read: $(env) of another is an error, $(optenv) of another "
-        "takes its default.",
-    ),
-]
-TrustXacroOption = Annotated[
-    bool,
-    typer.Option(
-        "--trust-xacro",
-        help="Evaluate xacro expressions with Python, as the xacro package does: this runs the "
-        "model's Python. Only for files you trust; by default expressions are evaluated "
-        "without Python (docs/security.md).",
-    ),
-]
-PackagePathOption = Annotated[
-    Optional[list[Path]],  # noqa: UP045
-    typer.Option(
-        "--package-path",
-        help="Folder searched for ROS packages ($(find pkg), package://) in URDF/xacro files, "
-        "before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).",
-    ),
-]
+ModelPathOption = Annotated[Maybe[list[Path]], flag("--model-path -m",
+    "Folder searched for model:// URIs before GZ_SIM_RESOURCE_PATH, SDF_PATH and "
+    "IGN_GAZEBO_RESOURCE_PATH (repeatable).")]
+XacroArgOption = Annotated[Maybe[list[str]], flag("--xacro-arg",
+    "name:=value for a xacro file's $(arg name) (repeatable).")]
+XacroEnvOption = Annotated[Maybe[list[str]], flag("--xacro-env",
+    "Environment variable a xacro file's $(env NAME) and $(optenv NAME) may read (repeatable); "
+    "no other is read: $(env) of another is an error, $(optenv) of another takes its default.")]
+TrustXacroOption = Annotated[bool, flag("--trust-xacro",
+    "Evaluate xacro expressions with Python, as the xacro package does: this runs the model's "
+    "Python. Only for files you trust; by default expressions are evaluated without Python "
+    "(docs/security.md).")]
+PackagePathOption = Annotated[Maybe[list[Path]], flag("--package-path",
+    "Folder searched for ROS packages ($(find pkg), package://) in URDF/xacro files, before "
+    "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).")]
 
 
 #: The write-mode parameters :func:`write_mode_options` adds, with their defaults.
@@ -247,7 +204,7 @@ def _with_parameters(
 def write_mode_options(command: F) -> F:
     """``command`` (which takes ``mode: WriteMode``) as a typer command with the write-mode
     options ``-o/--output``, ``--in-place``, ``--check``, ``--diff`` and ``--force-readonly``
-    in place of ``mode``; the :class:`~gzinertia.edit.output.WriteMode` they make (and its
+    in place of ``mode``; the :class:`~gzinertia.cli.delivery.WriteMode` they make (and its
     checks: ``-o`` and ``--in-place`` exclude each other, ``--check`` writes nothing) is built
     before the command runs."""
 
@@ -315,16 +272,11 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
 #: (:data:`gzinertia.physics.mesh_body.HULL_CHOICES`; spelled here so that the CLI imports no
 #: NumPy at start-up).
 HullChoice = Literal["none", "convex", "wrap"]
-HullOption = Annotated[
-    HullChoice,
-    typer.Option(
-        "--hull",
-        help="A mesh that is not closed even after repair (welding, small holes filled): none "
-        "refuses it (default), convex uses its convex hull, wrap a closed surface that follows "
-        "the mesh and closes its openings (libigl, gzinertia[bem]); either is an approximation "
-        "said in every output and in the comment written. docs/meshes.md.",
-    ),
-]
+HullOption = Annotated[HullChoice, flag("--hull",
+    "A mesh that is not closed even after repair (welding, small holes filled): none refuses it "
+    "(default), convex uses its convex hull, wrap a closed surface that follows the mesh and "
+    "closes its openings (libigl, gzinertia[bem]); either is an approximation said in every "
+    "output and in the comment written. docs/meshes.md.")]
 
 
 def hull_option(command: F) -> F:
@@ -348,11 +300,11 @@ def edit_mode(
     *,
     force_readonly: bool = False,
 ) -> tuple[Path | None, WriteMode]:
-    """The FILE an editing command edits and its :class:`~gzinertia.edit.output.WriteMode`:
+    """The FILE an editing command edits and its :class:`~gzinertia.cli.delivery.WriteMode`:
     for FILE ``-``, ``<stdin>`` and a mode holding standard input's bytes (read here, bounded
     as a file is: :func:`gzinertia.sdf.stdin.stdin_bytes`), after ``--in-place`` is refused
     without reading anything; any other FILE as given. ``-o -`` writes to stdout."""
-    from gzinertia.edit.output import STDIN_IN_PLACE, WriteMode
+    from gzinertia.cli.delivery import STDIN_IN_PLACE, WriteMode
     from gzinertia.errors import GzInertiaError
     from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, stdin_bytes
 

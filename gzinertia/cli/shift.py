@@ -18,7 +18,7 @@ from gzinertia.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from gzinertia.edit.output import WriteMode
+    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
 

@@ -9,7 +9,19 @@ format backends (:mod:`~gzinertia.edit.model_file`, :mod:`~gzinertia.edit.sdf_fi
 :mod:`~gzinertia.edit.urdf_file`), the minimal-diff writer they share
 (:mod:`~gzinertia.edit.editor`, :mod:`~gzinertia.edit.spans`, :mod:`~gzinertia.edit.links`), the
 read-back check (:mod:`~gzinertia.edit.verify`), the result (:mod:`~gzinertia.edit.edit_result`)
-and the safe delivery of it (:mod:`~gzinertia.edit.output`, :mod:`~gzinertia.edit.safe_write`).
+and its atomic write (:mod:`~gzinertia.edit.safe_write`). Nothing here prints: the command
+line renders an edit (:mod:`gzinertia.cli.delivery`). Each edit is chosen by format once:
+:mod:`~gzinertia.edit.added_mass_edits` (ellipsoid, BEM, import) and
+:mod:`~gzinertia.edit.fix_file` (inertia repair).
+
+Floor: above :mod:`gzinertia.checks` and the readers and writers of the formats, below the API
+and the command line (never imported by them in reverse). One edge reaches the audit, on
+purpose: :func:`gzinertia.edit.fix_plan.fix_findings` runs the whole audit
+(:func:`gzinertia.audit.runner.check_document`) on a document, to choose what ``fix`` repairs and
+to withdraw a repair the audit would then report (the tool never contradicts itself), and
+:func:`~gzinertia.edit.model_file.new_audit_codes` asks it whether a value given adds a finding.
+An edit uses the audit's result, never a rule's logic (rules are reached only through
+:mod:`gzinertia.checks`).
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ __all__ = [
     "FitChooser",
     "LinkAddedMass",
     "add_mass",
+    "editable_links",
     "negligible_geometry",
     "plausibility_warnings",
     "provenance",
@@ -89,10 +90,15 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
     return ascii_comment(text)
 
 
-def _editable_links(
+def editable_links(
     doc: SdfDocument, path: Path, pattern: str | None, explicit: bool,
     element: str = "collision",
 ) -> tuple[list[LinkRecord], list[str]]:
+    """The links of ``path`` that ``pattern`` selects and an added-mass edit may write, and
+    the others as ``"name: why"`` (defined in another file, static, no collision to fit or
+    only a placeholder's when nothing was asked of them: :func:`negligible_geometry`, for the
+    geometry ``element`` solved). ``explicit``: exactly one link must be left (an explicit
+    ellipsoid, an imported result), else a :class:`~gzinertia.errors.GzInertiaError`."""
     chosen = select_links(doc.links, pattern, str(path))
     links, skipped = [], []
     for link in chosen:
@@ -203,7 +209,7 @@ def add_mass(
     """
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
-    links, skipped = _editable_links(doc, path, pattern, fit_for.explicit)
+    links, skipped = editable_links(doc, path, pattern, fit_for.explicit)
     warnings = []
     results = []
     notes: list[str] = []

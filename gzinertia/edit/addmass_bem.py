@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import AddMassResult, _editable_links, negligible_geometry
-from gzinertia.edit.links import (
-    ascii_comment,
-)
+from gzinertia.edit.addmass import AddMassResult, editable_links, negligible_geometry
+from gzinertia.edit.bem_shapes import Element, shapes_of
+from gzinertia.edit.links import ascii_comment
 from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_added_mass import (
     WritePolicy,
@@ -38,8 +37,6 @@ if TYPE_CHECKING:
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-#: Where the displacing geometry comes from: the link's ``<collision>``s or its ``<visual>``s.
-Element = Literal["collision", "visual"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -95,57 +92,9 @@ class LinkBem(ValueRecord):
     floating: FloatingDraft | None = None
 
 
-def displacing_collisions(
-    link: LinkRecord,
-    names: Sequence[str] | None,
-    shapes: Sequence[Collision] | None = None,
-    element: Element = "collision",
-) -> list[Collision]:
-    """The shapes the BEM meshes: all of the link's collisions (or of ``shapes``, its visuals:
-    ``element="visual"``), or those named (an error naming the link when a name is not one of
-    them)."""
-    pool = list(link.collisions if shapes is None else shapes)
-    if names is None:
-        return pool
-    by_name = {c.name: c for c in pool}
-    missing = [n for n in names if n not in by_name]
-    if missing:
-        have = ", ".join(sorted(by_name)) or "none"
-        raise GzInertiaError(
-            f"{link.source}: link {link.name!r} has no {element} named {missing[0]!r} "
-            f"(its {element}s: {have})"
-        )
-    return [by_name[n] for n in names]
-
-
 def displacing_shapes(link: LinkRecord, settings: BemSettings) -> list[Collision]:
     """What ``settings`` says to mesh for ``link`` (:func:`shapes_of`)."""
     return shapes_of(link, settings.collisions, settings.element)
-
-
-def shapes_of(
-    link: LinkRecord,
-    names: Sequence[str] | None,
-    element: Element,
-) -> list[Collision]:
-    """The link's displacing shapes: its collisions, or its visuals (read with them:
-    :func:`gzinertia.sdf.visuals.link_visuals`, the one visuals reader, also GZI212's and
-    GZI304's); all of them or those ``names`` names. Visuals that cannot be read (a
-    ``relative_to`` that names no frame, an unreadable ``<geometry>``) are refused unless the
-    readable ones are named: a hull with a part left out would be solved silently wrong."""
-    if element == "collision":
-        return displacing_collisions(link, names)
-    from gzinertia.sdf.visuals import link_visuals
-
-    visuals, skipped = link_visuals(link)
-    if skipped and names is None:
-        first = link.unread_visuals[0]
-        more = f" (and {skipped - 1} more)" if skipped > 1 else ""
-        raise GzInertiaError(
-            f"{first.source}: link {link.name!r}: its visual {first.name!r} cannot be meshed: "
-            f"{first.reason}{more}; name the ones to mesh with --geometry visual:NAME[,NAME...]"
-        )
-    return displacing_collisions(link, names, visuals, "visual")
 
 
 def _link_bem(
@@ -274,6 +223,67 @@ def _error_warning(link_name: str, result: BemResult) -> list[str]:
 
 
 # duplicates: the keyword parameters of add_mass, alike by shape only
+#: A link admitted to a ``--together`` solve: its shapes, the plugins whose added mass it
+#: replaces, and the overlap it is written with (``None``: none).
+_Pending = tuple[LinkRecord, list[Collision], list[HydroPlugin], "tuple[str, float] | None"]
+
+
+class _BemRun:
+    """One ``addmass --bem`` of an SDF file in progress: the writer, the overlap guard and
+    what has been written, skipped, noted and warned so far."""
+
+    def __init__(self, edit: FileEdit, settings: BemSettings, policy: WritePolicy,
+                 links: Sequence[LinkRecord], skipped: list[str]) -> None:
+        self.edit, self.settings, self.policy = edit, settings, policy
+        self.guard = OverlapGuard(edit.doc, links)
+        self.skipped = skipped
+        self.notes: list[str] = []
+        self.warnings: list[str] = []
+        self.solved: list[LinkBem] = []
+        self.written: dict[str, AddedMass] = {}
+        self.drafts: dict[str, FloatingDraft] = {}
+
+    def write(self, pending: _Pending, result: BemResult) -> None:
+        """Writes one link's solved ``A_BBo_B`` (about Bo in B) with its provenance."""
+        link, collisions, plugins, clash = pending
+        item = _link_bem(link, collisions, result, self.drafts.get(link.name))
+        written_A = (result.A_BBo_B, provenance(result, item, self.settings.element))
+        replaces = "): the BEM result replaces its <iDotJ> terms"
+        if not write_link_added_mass(self.edit.editor, link, plugins, written_A, self.policy,
+                                     (self.skipped, self.notes), replaces):
+            return
+        self.warnings.extend(_error_warning(link.name, result))
+        self.solved.append(item)
+        self.written[link.name] = result.A_BBo_B
+        self.guard.accept(link)
+        if clash is not None:
+            self.warnings.append(overlap_reason(link, *clash, written=True))
+
+    def solve_together(self, pending: Sequence[_Pending], progress: BemRunProgress | None,
+                       total: int) -> None:
+        """``--together``: one problem for every admitted link, each written with its own
+        matrix (the cross-link coupling said in a note, not written)."""
+        from gzinertia.physics.bem import bem_added_mass_together
+
+        settings = self.settings
+        if progress is not None:
+            progress.link(f"{len(pending)} links together", total, total)
+        surfaces = _together_surfaces([p[0] for p in pending], settings, self.drafts)
+        results, cross = bem_added_mass_together(
+            [(p[1], X_WB) for p, X_WB in zip(pending, surfaces.poses, strict=True)],
+            settings.density, panel_size=settings.panel_size, quality=settings.quality,
+            use_cache=settings.use_cache, progress=progress, waterline=surfaces.waterline,
+            element=settings.element, names=[p[0].name for p in pending], origin=surfaces.origin,
+        )
+        for item, result in zip(pending, results, strict=True):
+            self.write(item, result)
+        self.notes.append(
+            f"{len(pending)} links solved together: each link's matrix includes the others' "
+            f"presence; the cross-link coupling, up to {100.0 * cross:.2g} % of the largest "
+            "translational entry, has no place in SDF (one matrix per link) and is not written"
+        )
+
+
 def add_mass_bem(
     path: Path,
     *,
@@ -293,102 +303,48 @@ def add_mass_bem(
     error naming the file, the link and the problem (nothing is written): the shapes of every
     selected link are checked before the first solve (:func:`_check_links`).
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
-    ``<stdin>``: relative URIs resolve against the working directory)."""
-    from gzinertia.physics.bem import (
-        bem_added_mass_together,
-        require_bem,
-    )
+    ``<stdin>``: relative URIs resolve against the working directory). The per-link solves
+    are the tuple's second part (:func:`gzinertia.edit.added_mass_edits.bem_edit` makes the
+    :class:`~gzinertia.edit.edit_result.Edit` of both)."""
+    from gzinertia.physics.bem import require_bem
 
     require_bem()
     edit = FileEdit.open(path, model_paths, data)
-    doc, editor = edit.doc, edit.editor
-    links, skipped = _editable_links(doc, path, pattern, False, settings.element)
-    warnings: list[str] = []
-    notes: list[str] = []
-    solved: list[LinkBem] = []
-    guard = OverlapGuard(doc, links)
+    doc = edit.doc
+    links, skipped = editable_links(doc, path, pattern, False, settings.element)
     policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
+    run = _BemRun(edit, settings, policy, links, skipped)
     order = {link.name: i for i, link in enumerate(links)}
-    written: dict[str, AddedMass] = {}
-    pending: list[
-        tuple[LinkRecord, list[Collision], list[HydroPlugin], tuple[str, float] | None]
-    ] = []
-
-    def write(
-        link: LinkRecord,
-        collisions: list[Collision],
-        plugins: list[HydroPlugin],
-        clash: tuple[str, float] | None,
-        result: BemResult,
-    ) -> None:
-        item = _link_bem(link, collisions, result, drafts.get(link.name))
-        written_A = (result.A_BBo_B, provenance(result, item, settings.element))
-        replaces = "): the BEM result replaces its <iDotJ> terms"
-        if not write_link_added_mass(
-            editor, link, plugins, written_A, policy, (skipped, notes), replaces
-        ):
-            return
-        warnings.extend(_error_warning(link.name, result))
-        solved.append(item)
-        written[link.name] = result.A_BBo_B
-        guard.accept(link)
-        if clash is not None:
-            warnings.append(overlap_reason(link, *clash, written=True))
-
-    element = settings.element
+    pending: list[_Pending] = []
     _check_links(links, settings)
-    drafts = _drafts(doc, links, settings, None if data is None else _tree(data, path))
-    for index, link in enumerate(sorted(links, key=lambda lk: -guard.volume(lk))):
+    run.drafts = _drafts(doc, links, settings, None if data is None else _tree(data, path))
+    for index, link in enumerate(sorted(links, key=lambda lk: -run.guard.volume(lk))):
         if progress is not None:
             progress.link(link.name, index, len(links))
-        admitted = admit_link(link, guard, policy, skipped)
+        admitted = admit_link(link, run.guard, policy, skipped)
         if admitted is None:
             continue
         clash, plugins = admitted
         collisions = displacing_shapes(link, settings)
         if not collisions:
-            skipped.append(f"{link.name}: no {element} geometry to mesh")
-            continue
-        if settings.together:
+            skipped.append(f"{link.name}: no {settings.element} geometry to mesh")
+        elif settings.together:
             pending.append((link, collisions, plugins, clash))
-            guard.accept(link)
-            continue
-        write(link, collisions, plugins, clash,
-              _solve_link(link, collisions, settings, progress, drafts.get(link.name)))
+            run.guard.accept(link)
+        else:
+            run.write((link, collisions, plugins, clash), _solve_link(
+                link, collisions, settings, progress, run.drafts.get(link.name)))
     if pending:
-        if progress is not None:
-            progress.link(f"{len(pending)} links together", len(links), len(links))
-        surfaces = _together_surfaces([link for link, _, _, _ in pending], settings, drafts)
-        # duplicates: the settings passed as _solve_link passes them, to the several-body solve
-        results, cross = bem_added_mass_together(
-            [(c, X_WB) for (_, c, _, _), X_WB in zip(pending, surfaces.poses, strict=True)],
-            settings.density,
-            panel_size=settings.panel_size,
-            quality=settings.quality,
-            use_cache=settings.use_cache,
-            progress=progress,
-            waterline=surfaces.waterline,
-            element=element,
-            names=[link.name for link, _, _, _ in pending],
-            origin=surfaces.origin,
-        )
-        for (link, collisions, plugins, clash), result in zip(pending, results, strict=True):
-            write(link, collisions, plugins, clash, result)
-        notes.append(
-            f"{len(pending)} links solved together: each link's matrix includes the others' "
-            f"presence; the cross-link coupling, up to {100.0 * cross:.2g} % of the largest "
-            "translational entry, has no place in SDF (one matrix per link) and is not written"
-        )
-    solved.sort(key=lambda r: order[r.link.name])
-    if solved:
-        said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)
+        run.solve_together(pending, progress, len(links))
+    run.solved.sort(key=lambda r: order[r.link.name])
+    if run.solved:
+        said = check_version_for_added_mass(edit.editor, doc.sdf_version,
+                                            keep=not upgrade_version)
         if said:
-            (notes if upgrade_version else warnings).append(said)
-    new = edit.finish(written)
-    result_all = AddMassResult(
-        path, edit.old, new, (), tuple(skipped), tuple(warnings), tuple(notes)
-    )
-    return result_all, tuple(solved)
+            (run.notes if upgrade_version else run.warnings).append(said)
+    new = edit.finish(run.written)
+    return AddMassResult(path, edit.old, new, (), tuple(skipped), tuple(run.warnings),
+                         tuple(run.notes)), tuple(run.solved)
 
 
 @dataclass(frozen=True, repr=False, eq=False)

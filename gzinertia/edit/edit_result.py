@@ -4,7 +4,8 @@ unified :meth:`~Edit.diff` and an atomic :meth:`~Edit.write` that refuses to ove
 changed since it was read.
 
 An edit writes nothing by itself; the command line renders an :class:`Edit` (``--diff``,
-``--check``, ``-o``, ``--in-place``: :func:`gzinertia.edit.output.deliver`).
+``--check``, ``-o``, ``--in-place``: :func:`gzinertia.cli.delivery.deliver`); the library
+writes one with :meth:`Edit.write`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from gzinertia.edit.output import unified_diff
+from gzinertia.edit.line_diff import file_diff
 from gzinertia.edit.safe_write import write_atomically
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
@@ -83,7 +84,7 @@ class Edit(ValueRecord, Generic[LinkOutcome]):
     def diff(self) -> str:
         """A unified diff from :attr:`old` to :attr:`new` (``a/`` and ``b/`` prefixes for a
         relative path; empty when nothing changes)."""
-        return unified_diff(self.path, self.old, self.new) if self.changed else ""
+        return file_diff(self.path, self.old, self.new) if self.changed else ""
 
     def write(
         self,

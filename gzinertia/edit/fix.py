@@ -173,14 +173,14 @@ def _verify(
     path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str, RepairPlan]
 ) -> None:
     """Each planned link reads back what was meant; every other link as before."""
-    from gzinertia.edit.verify import _same_added_mass, _same_rigid
+    from gzinertia.edit.verify import same_added_mass, same_rigid
 
     if [lk.name for lk in after.links] != [lk.name for lk in before.links]:
         raise GzInertiaError(f"{path}: internal error: the edit changed the set of links")
     for old, new in zip(before.links, after.links, strict=True):
         plan = plans.get(old.name)
         if plan is None:
-            ok = _same_rigid(old, new) and _same_added_mass(
+            ok = same_rigid(old, new) and same_added_mass(
                 new.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0
             )
         else:

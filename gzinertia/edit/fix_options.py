@@ -10,8 +10,7 @@ from typing import Literal
 
 import numpy as np
 
-from gzinertia.errors import GzInertiaError
-from gzinertia.options import option
+from gzinertia.errors import SettingError
 from gzinertia.physics.inertia_repair import InertiaRepair
 from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import ValueRecord
@@ -87,9 +86,9 @@ class FixOptions(ValueRecord):
         return tuple(c for c in own if any(c.startswith(s) for s in self.select))
 
     def validate(self) -> None:
-        """Refuses settings that do not go together (:class:`FixOptionsError`, spelled as the
-        caller's interface spells them: :func:`gzinertia.options.option`): an unknown method,
-        geometry or tolerance; both a density and a mass, or either not a positive number;
+        """Refuses settings that do not go together (:class:`FixOptionsError`, a
+        :class:`~gzinertia.errors.SettingError` each interface spells its own way): an unknown
+        method, geometry or tolerance; both a density and a mass, or either not a positive number;
         the geometry method's settings with another method; a selection of codes the method
         does not repair."""
         choices = ((self.method, "method", METHODS), (self.geometry, "geometry", SHAPE_SOURCES),
@@ -97,30 +96,33 @@ class FixOptions(ValueRecord):
         for value, key, allowed in choices:
             if value not in allowed:
                 raise FixOptionsError(
-                    f"{option(key)} must be one of {', '.join(allowed)}, not {value!r}"
+                    key, f"{{{key}}} must be one of {{allowed}}, not {{value!r}}",
+                    allowed=", ".join(allowed), value=value,
                 )
         if self.density is not None and self.mass is not None:
-            raise FixOptionsError(f"give either {option('density')} or {option('mass')}, not both")
+            raise FixOptionsError("density", "give either {density} or {mass}, not both")
         for number, key, unit in ((self.density, "density", "kg/m^3"), (self.mass, "mass", "kg")):
             if number is not None and not (math.isfinite(number) and number > 0.0):
                 raise FixOptionsError(
-                    f"{option(key)} must be a positive number of {unit}, not {number!r}"
+                    key, f"{{{key}}} must be a positive number of {{unit}}, not {{value!r}}",
+                    unit=unit, value=number,
                 )
         geometry_only = (self.density is not None or self.mass is not None or self.move_com
                          or self.geometry != "collision")
         if geometry_only and self.method != "geometry":
-            raise FixOptionsError(
-                f"{option('fix_geometry_only')} go with {option('method_geometry')}"
-            )
+            raise FixOptionsError("fix_geometry_only",
+                                  "{fix_geometry_only} go with {method_geometry}")
         if not self.codes() and not self.all_links:
             raise FixOptionsError(
-                f"{option('select')} {','.join(self.select)}: {option('method')} {self.method} "
-                f"repairs {', '.join(FIXABLE[self.method])} only"
+                "select", "{select} {codes}: {method} {name} repairs {repaired} only",
+                codes=",".join(self.select), name=self.method,
+                repaired=", ".join(FIXABLE[self.method]),
             )
 
 
-class FixOptionsError(GzInertiaError, ValueError):
-    """Settings of a repair that do not go together (:meth:`FixOptions.validate`)."""
+class FixOptionsError(SettingError):
+    """Settings of a repair that do not go together (:meth:`FixOptions.validate`): a
+    :class:`~gzinertia.errors.SettingError` carrying the setting's key."""
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -1,7 +1,12 @@
 """What ``gzinertia fix`` writes for one link (:class:`RepairPlan`, made by :func:`plan_repair`):
 the new ``I_BBcm_I`` (about the centre of mass, in the inertial frame's axes), mass and centre of
 mass, as the SDF and URDF repairs both write them, and the audit's codes per link that decide
-which links are repaired (:func:`fix_findings`)."""
+which links are repaired (:func:`fix_findings`).
+
+:func:`fix_findings` is the edits' one way into the audit (the whole audit, as ``gzinertia
+audit`` runs it, on a document in memory): a repair is chosen by the audit's findings before
+and judged by them after, so ``fix`` then ``audit`` never disagree. Taking the findings as an
+argument instead would not do: the repair loop re-audits what it wrote."""
 
 from __future__ import annotations
 

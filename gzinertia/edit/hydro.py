@@ -27,7 +27,7 @@ from gzinertia.edit.links import (
 )
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.gazebo import hydrodynamics
 from gzinertia.options import option
 from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
@@ -248,7 +248,7 @@ def hydro(
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory)."""
     if not viscosity >= 0.0:
-        raise GzInertiaError(f"{option('viscosity')} must be >= 0, not {viscosity}")
+        raise SettingError("viscosity", "{viscosity} must be >= 0, not {value}", value=viscosity)
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []

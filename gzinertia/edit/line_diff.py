@@ -16,6 +16,7 @@ import bisect
 import difflib
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 Opcode = tuple[str, int, int, int, int]
 
@@ -154,3 +155,15 @@ def unified_diff(
                 yield from ("-" + line for line in a[i1:i2])
             if tag in ("replace", "insert"):
                 yield from ("+" + line for line in b[j1:j2])
+
+
+def file_diff(path: Path, old: bytes, new: bytes) -> str:
+    """A unified diff of a file's bytes ``old`` and ``new`` (decoded as UTF-8, undecodable bytes
+    replaced), named ``path`` (``a/``, ``b/`` prefixes for a relative path); every line ends
+    with a line break."""
+    a = old.decode("utf-8", errors="replace").splitlines(keepends=True)
+    b = new.decode("utf-8", errors="replace").splitlines(keepends=True)
+    absolute = path.is_absolute()
+    old_name, new_name = (str(path), str(path)) if absolute else (f"a/{path}", f"b/{path}")
+    lines = unified_diff(a, b, old_name, new_name)  # difflib's format, linear time
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)

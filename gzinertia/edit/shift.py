@@ -17,7 +17,7 @@ import numpy as np
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import ascii_comment, link_element, same_file, write_fluid_added_mass
 from gzinertia.edit.session import FileEdit
-from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.errors import Float64OverflowError, GzInertiaError, SettingError
 from gzinertia.options import option
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.record_base import ValueRecord
@@ -95,7 +95,7 @@ def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> n
         return np.zeros(3)
     if isinstance(point, tuple):
         return np.array(point, dtype=float)
-    raise GzInertiaError(f"{option('from')} must be com, origin or x,y,z, not {point!r}")
+    raise SettingError("from", "{from} must be com, origin or x,y,z, not {value!r}", value=point)
 
 
 def shifted_added_mass(

@@ -20,7 +20,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import SdfDocument
-from gzinertia.sdf.model_file import is_xacro_path
+from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
 
 __all__ = ["UrdfModelFile"]
@@ -130,6 +130,6 @@ class UrdfModelFile(EditedFile):
             return read_urdf_bytes(new, str(self._path), self._package_paths)
         from gzinertia.edit.safe_write import temporary_copy
 
-        with temporary_copy(self._path, new, suffix=".xacro",
+        with temporary_copy(self._path, new, suffix=XACRO_SUFFIX,
                             why="reading the edited xacro back needs one") as tmp:
             return read_model_file(tmp, self._package_paths)

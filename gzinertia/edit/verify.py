@@ -13,13 +13,15 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 
-__all__ = ["WRITE_RTOL", "verify_edit"]
+__all__ = ["WRITE_RTOL", "same_added_mass", "same_rigid", "verify_edit"]
 
 #: Written values carry ten significant digits.
 WRITE_RTOL = 1e-9
 
 
-def _same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
+def same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
+    """``a`` and ``b`` have the very same pose ``X_WB``, mass, inertial pose ``X_BI``,
+    ``I_BBcm_I`` and number of collisions (a link an edit should have left alone)."""
     ia, ib = a.inertial, b.inertial
     return (
         np.array_equal(a.X_WB.matrix(), b.X_WB.matrix())
@@ -30,9 +32,11 @@ def _same_rigid(a: LinkRecord, b: LinkRecord) -> bool:
     )
 
 
-def _same_added_mass(A: AddedMass | None, B: AddedMass | None, rtol: float) -> bool:
-    """``A`` (read back) equals ``B`` (meant) within ``rtol`` of ``B``'s largest entry; both
-    finite (an infinite scale would accept anything, e.g. all zeros for an overflowed ``B``)."""
+def same_added_mass(A: AddedMass | None, B: AddedMass | None, rtol: float) -> bool:
+    """``A`` (read back) equals ``B`` (meant) within ``rtol`` of ``B``'s largest entry, both
+    about the same point in the same axes (``A_BBo_B``: about the link origin Bo in link axes
+    B, compared linear-first); both finite (an infinite scale would accept anything, e.g. all
+    zeros for an overflowed ``B``)."""
     if A is None or B is None:
         return A is None and B is None
     if (A.point, A.axes) != (B.point, B.axes):
@@ -61,18 +65,18 @@ def verify_edit(
     if [lk.name for lk in after.links] != [lk.name for lk in before.links]:
         raise GzInertiaError(f"{path}: internal error: the edit changed the set of links")
     for old, new_link in zip(before.links, after.links, strict=True):
-        same = (rigid or {}).get(old.name, _same_rigid)
+        same = (rigid or {}).get(old.name, same_rigid)
         if not same(old, new_link):
             raise GzInertiaError(
                 f"{path}: internal error: the edit changed link {old.name!r}; nothing written"
             )
         if old.name in added_mass:
             want = added_mass[old.name]
-            ok = _same_added_mass(
+            ok = same_added_mass(
                 new_link.inertial.A_BBo_B, None if want is None else want.symmetric(), WRITE_RTOL
             )
         else:
-            ok = _same_added_mass(new_link.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0)
+            ok = same_added_mass(new_link.inertial.A_BBo_B, old.inertial.A_BBo_B, 0.0)
         if not ok:
             raise GzInertiaError(
                 f"{path}: internal error: link {old.name!r} does not read back the added mass "

@@ -26,16 +26,24 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
     g = collision.geometry
     if g.kind == "box" and g.size is not None:
         return trimesh.creation.box(extents=g.size)
+    # round shapes are built at unit radius and then scaled: trimesh merges vertices closer
+    # than an absolute tolerance, which tears a small sphere's poles open (a 12.5 mm sphere at
+    # 128 segments is not closed) and would collapse a micrometre cylinder
     if g.kind == "sphere" and g.radius is not None:
-        return trimesh.creation.uv_sphere(radius=g.radius, count=[sections, sections])
+        unit = trimesh.creation.uv_sphere(radius=1.0, count=[sections, sections])
+        return unit.apply_transform(np.diag([g.radius, g.radius, g.radius, 1.0]))
     if g.kind == "cylinder" and g.radius is not None and g.length is not None:
-        return trimesh.creation.cylinder(radius=g.radius, height=g.length, sections=sections)
+        unit = trimesh.creation.cylinder(radius=1.0, height=g.length / g.radius,
+                                         sections=sections)
+        return unit.apply_transform(np.diag([g.radius, g.radius, g.radius, 1.0]))
     if g.kind == "capsule" and g.radius is not None and g.length is not None:
-        return trimesh.creation.capsule(height=g.length, radius=g.radius,
+        unit = trimesh.creation.capsule(height=g.length / g.radius, radius=1.0,
                                         count=[sections, sections])
+        return unit.apply_transform(np.diag([g.radius, g.radius, g.radius, 1.0]))
     if g.kind == "cone" and g.radius is not None and g.length is not None:
-        cone = trimesh.creation.cone(radius=g.radius, height=g.length, sections=sections)
-        return cone.apply_translation([0.0, 0.0, -0.5 * g.length])  # base at -L/2
+        unit = trimesh.creation.cone(radius=1.0, height=g.length / g.radius, sections=sections)
+        unit.apply_translation([0.0, 0.0, -0.5 * g.length / g.radius])  # base at -L/2
+        return unit.apply_transform(np.diag([g.radius, g.radius, g.radius, 1.0]))
     if g.kind == "ellipsoid" and g.size is not None:
         mesh = trimesh.creation.uv_sphere(radius=1.0, count=[sections, sections])
         S = np.eye(4)

@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.text import Span, Text
 
 from gzinertia.record_base import Record
+from gzinertia.sdf.model_file import is_urdf_path
 
 __all__ = ["render_show"]
 
@@ -64,7 +65,7 @@ def _facts(pairs: list[tuple[str, str]], out: _Lines) -> None:
 
 def _format_name(summary: dict[str, Any]) -> str:
     """``SDFormat``, or for a URDF/xacro file what Gazebo converts it to."""
-    urdf = str(summary["file"]).lower().endswith((".urdf", ".xacro"))
+    urdf = is_urdf_path(str(summary["file"]))
     return "URDF, converted as libsdformat does to SDFormat" if urdf else "SDFormat"
 
 

@@ -153,37 +153,7 @@ def resolve_auto_inertial(
         return replace(inertial, mass=1.0, X_BI=Pose(), I_BBcm_I=np.eye(3)), [note]
 
     notes: list[Note] = []
-    parts: list[tuple[float, Vec3, Mat3]] = []
-    for collision in collisions:
-        rho = collision_density(collision, inertial.density)
-        if collision.density is None and inertial.density is None:
-            notes.append(
-                Note(
-                    "info",
-                    "auto-inertial-density",
-                    f'<inertial auto="true">, link {link!r}, collision {collision.name!r}: no '
-                    f"<density> here or in <inertial>, so libsdformat uses "
-                    f"{DEFAULT_DENSITY:g} kg/m^3 (water)",
-                    collision.source,
-                )
-            )
-        if not (np.isfinite(rho) and rho > 0.0):
-            notes.append(
-                Note(
-                    "error",
-                    "auto-inertial-collision",
-                    f'<inertial auto="true">, link {link!r}, collision {collision.name!r}: '
-                    f"density {rho:g} kg/m^3 gives an invalid inertia; it adds nothing",
-                    collision.source,
-                )
-            )
-            continue
-        solid, solid_notes = _solid_of(collision, link)
-        notes.extend(solid_notes)
-        if solid is None:
-            continue
-        parts.append((rho * solid.volume, solid.p_FoFc_F, rho * solid.G_FFc_F))
-
+    parts = _collision_parts(link, inertial, collisions, notes)
     mass, p_BoBcm_B, I_BBcm_B = sum_rigid_bodies(parts)
     how = (
         f"{mass:.6g} kg from {len(parts)} of {len(collisions)} collision"
@@ -215,3 +185,44 @@ def resolve_auto_inertial(
         inertia_defaulted=False,
     )
     return resolved, notes
+
+
+def _collision_parts(
+    link: str, inertial: Inertial, collisions: Sequence[Collision], notes: list[Note]
+) -> list[tuple[float, Vec3, Mat3]]:
+    """Each collision's uniform solid as libsdformat weighs it for ``<inertial auto="true">``:
+    ``(mass, p_BoCcm_B, I_BCcm_B)`` (the solid posed in the link frame B, inertia about its
+    centroid Ccm) at its density (its own ``<density>``, else the
+    inertial's, else water's); a collision whose density gives no valid inertia or whose shape
+    has no solid adds nothing, and ``notes`` says so (and when water's density was assumed)."""
+    parts: list[tuple[float, Vec3, Mat3]] = []
+    for collision in collisions:
+        rho = collision_density(collision, inertial.density)
+        if collision.density is None and inertial.density is None:
+            notes.append(
+                Note(
+                    "info",
+                    "auto-inertial-density",
+                    f'<inertial auto="true">, link {link!r}, collision {collision.name!r}: no '
+                    f"<density> here or in <inertial>, so libsdformat uses "
+                    f"{DEFAULT_DENSITY:g} kg/m^3 (water)",
+                    collision.source,
+                )
+            )
+        if not (np.isfinite(rho) and rho > 0.0):
+            notes.append(
+                Note(
+                    "error",
+                    "auto-inertial-collision",
+                    f'<inertial auto="true">, link {link!r}, collision {collision.name!r}: '
+                    f"density {rho:g} kg/m^3 gives an invalid inertia; it adds nothing",
+                    collision.source,
+                )
+            )
+            continue
+        solid, solid_notes = _solid_of(collision, link)
+        notes.extend(solid_notes)
+        if solid is None:
+            continue
+        parts.append((rho * solid.volume, solid.p_FoFc_F, rho * solid.G_FFc_F))
+    return parts

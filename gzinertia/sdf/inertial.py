@@ -8,15 +8,20 @@ replaces them by what libsdformat computes from the collisions
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 from lxml import etree
 
-from gzinertia.physics.rotation import IDENTITY_POSE
+from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.records import Inertial, Note, SourceRef
 from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
 from gzinertia.sdf.xml import child, children, first_children, line_of
+
+if TYPE_CHECKING:
+    from gzinertia.physics.added_mass import AddedMass
 
 __all__ = ["INERTIA_DEFAULTS", "INERTIA_TAGS", "read_inertial"]
 
@@ -90,49 +95,89 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
     notes: list[Note] = []
     elem = child(link, "inertial")
     if elem is None:
-        commented = any(
-            isinstance(c, etree._Comment) and _COMMENTED_INERTIAL.search(c.text or "")
-            for c in link.iter(etree.Comment)
-        )
-        where = SourceRef(file, line_of(link))
-        msg = "no <inertial>: libsdformat uses 1 kg and unit inertia"
-        if commented:
-            msg = "<inertial> is commented out: libsdformat uses 1 kg and unit inertia"
-        notes.append(Note("info", "inertial-defaulted", msg, where))
-        return Inertial(defaulted=True, commented_out=commented, source=where), notes
-
-    src = SourceRef(file, line_of(elem))
+        return _missing_inertial(link, file, notes), notes
     auto = attr_bool(elem, "auto", file)
     parts = first_children(elem)
     mass_elem = parts.get("mass")
     mass = 1.0 if mass_elem is None else _read_mass(mass_elem, file, notes)
-
-    X_BI = IDENTITY_POSE
     poses = children(elem, "pose")
-    if poses:
-        spec = parse_pose(poses[0], file)
-        X_BI = spec.X
-        if spec.relative_to:
-            notes.append(
-                Note(
-                    "warning",
-                    "inertial-relative-to",
-                    f"<inertial><pose relative_to={spec.relative_to!r}> is ignored "
-                    "(libsdformat since SDF 1.8): the pose is taken relative to the link",
-                    SourceRef(file, spec.line),
-                )
-            )
-        if len(poses) > 1:
-            notes.append(
-                Note(
-                    "warning",
-                    "duplicate-pose",
-                    f"{len(poses)} <pose> elements in <inertial>: only the first is read",
-                    SourceRef(file, line_of(poses[1])),
-                )
-            )
-
+    X_BI = _read_pose(poses, file, notes)
     inertia_elem = parts.get("inertia")
+    I, inertia_defaulted = _read_inertia(inertia_elem, file, auto, notes)
+    fam = parts.get("fluid_added_mass")
+    A = _read_added_mass(fam, file)
+    if auto:
+        notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))
+    density_elem = parts.get("density")
+    density = None if density_elem is None else parse_float(density_elem, file)
+    src = SourceRef(file, line_of(elem))
+    inertial = Inertial(
+        mass=mass,
+        X_BI=X_BI,
+        I_BBcm_I=I,
+        A_BBo_B=A,
+        inertia_defaulted=inertia_defaulted,
+        auto=auto,
+        density=density,
+        source=src,
+        mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
+        inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
+        added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),
+        added_mass_comment=_comment_before(fam),
+    )
+    return inertial, notes
+
+
+def _missing_inertial(link: etree._Element, file: str, notes: list[Note]) -> Inertial:
+    """The spec's default inertial of a ``link`` without ``<inertial>``; ``notes`` gets
+    ``inertial-defaulted`` (saying whether one is commented out)."""
+    commented = any(
+        isinstance(c, etree._Comment) and _COMMENTED_INERTIAL.search(c.text or "")
+        for c in link.iter(etree.Comment)
+    )
+    where = SourceRef(file, line_of(link))
+    msg = "no <inertial>: libsdformat uses 1 kg and unit inertia"
+    if commented:
+        msg = "<inertial> is commented out: libsdformat uses 1 kg and unit inertia"
+    notes.append(Note("info", "inertial-defaulted", msg, where))
+    return Inertial(defaulted=True, commented_out=commented, source=where)
+
+
+def _read_pose(poses: list[etree._Element], file: str, notes: list[Note]) -> Pose:
+    """``X_BI`` from the first of ``<inertial>``'s ``<pose>`` elements (identity: none), as
+    libsdformat reads it: ``relative_to`` ignored and a second ``<pose>`` not read, each
+    said in ``notes``."""
+    if not poses:
+        return IDENTITY_POSE
+    spec = parse_pose(poses[0], file)
+    if spec.relative_to:
+        notes.append(
+            Note(
+                "warning",
+                "inertial-relative-to",
+                f"<inertial><pose relative_to={spec.relative_to!r}> is ignored "
+                "(libsdformat since SDF 1.8): the pose is taken relative to the link",
+                SourceRef(file, spec.line),
+            )
+        )
+    if len(poses) > 1:
+        notes.append(
+            Note(
+                "warning",
+                "duplicate-pose",
+                f"{len(poses)} <pose> elements in <inertial>: only the first is read",
+                SourceRef(file, line_of(poses[1])),
+            )
+        )
+    return spec.X
+
+
+def _read_inertia(
+    inertia_elem: etree._Element | None, file: str, auto: bool, notes: list[Note]
+) -> tuple[npt.NDArray[np.float64], bool]:
+    """``I_BBcm_I`` from ``<inertia>`` (the spec's defaults for what it leaves out), and whether
+    it was defaulted whole: an ``<inertia>`` with none of ``<ixx>``..``<izz>`` (not ``auto``),
+    said in ``notes``."""
     values = dict(INERTIA_DEFAULTS)
     inertia_defaulted = False
     if inertia_elem is not None:
@@ -161,35 +206,18 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
             [values["ixz"], values["iyz"], values["izz"]],
         ]
     )
+    return I, inertia_defaulted
 
-    A = None
-    fam = parts.get("fluid_added_mass")
-    if fam is not None:
-        terms = first_children(fam)
-        fam_values = {t: parse_float(terms[t], file) if t in terms else 0.0 for t in SDF_TAGS}
-        A = added_mass_from_values(fam_values)
 
-    if auto:
-        notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))
-    density_elem = parts.get("density")
-    density = None if density_elem is None else parse_float(density_elem, file)
-
-    # duplicates: a keyword-argument constructor call, alike other such calls by shape only
-    inertial = Inertial(
-        mass=mass,
-        X_BI=X_BI,
-        I_BBcm_I=I,
-        A_BBo_B=A,
-        inertia_defaulted=inertia_defaulted,
-        auto=auto,
-        density=density,
-        source=src,
-        mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
-        inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
-        added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),
-        added_mass_comment=_comment_before(fam),
-    )
-    return inertial, notes
+def _read_added_mass(
+    fam: etree._Element | None, file: str
+) -> AddedMass | None:
+    """``A_BBo_B`` from ``<fluid_added_mass>`` (its terms left out are 0; ``None``: none)."""
+    if fam is None:
+        return None
+    terms = first_children(fam)
+    fam_values = {t: parse_float(terms[t], file) if t in terms else 0.0 for t in SDF_TAGS}
+    return added_mass_from_values(fam_values)
 
 
 def _comment_before(elem: etree._Element | None) -> str | None:

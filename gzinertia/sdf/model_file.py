@@ -16,8 +16,12 @@ if TYPE_CHECKING:
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-XACRO_SUFFIXES = (".xacro",)
-URDF_SUFFIXES = (".urdf", *XACRO_SUFFIXES)
+#: The one home of the URDF and xacro suffixes: every "is this URDF/xacro" asks
+#: :func:`is_urdf_path` / :func:`is_xacro_path` or builds on these.
+URDF_SUFFIX = ".urdf"
+XACRO_SUFFIX = ".xacro"
+XACRO_SUFFIXES = (XACRO_SUFFIX,)
+URDF_SUFFIXES = (URDF_SUFFIX, *XACRO_SUFFIXES)
 
 
 def is_urdf_path(path: str | Path) -> bool:

@@ -60,15 +60,17 @@ def safe_parser() -> etree.XMLParser:
     ``collect_ids`` keeps lxml's default: with ``collect_ids=False`` libxml2 loads a
     ``<!DOCTYPE ... SYSTEM "...">`` external subset although ``load_dtd=False`` (lxml 6.1,
     libxml2 2.14), i.e. opens any file or FIFO a document names."""
-    # duplicates: the safe parser; the DTD probe's options differ: alike by shape only
+    return _parser(remove_pis=True)
+
+
+def _parser(*, remove_pis: bool = False, recover: bool = False) -> etree.XMLParser:
+    """Every lxml parser here: it resolves no entity, loads and validates no DTD, touches no
+    network, keeps libxml2's limits (no ``huge_tree``) and comments; ``remove_pis`` drops
+    processing instructions (the safe parser), ``recover`` reads past errors (the DTD probe
+    of a rejected document)."""
     return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=False,
-        remove_pis=True,
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+        huge_tree=False, remove_comments=False, remove_pis=remove_pis, recover=recover,
     )
 
 
@@ -148,14 +150,7 @@ def _declared_entities_after_error(data: bytes) -> str:
     """:func:`_declared_entities` of a document the parser rejected (an entity bomb stops it
     with "entity amplification", an external entity with "references external entity"): what
     the same parser, in recovery mode, reports of its DTD."""
-    # duplicates: this probe parser recovers (unlike the safe one): alike by shape only
-    parser = etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        recover=True,
-    )
+    parser = _parser(recover=True)
     try:
         root = etree.fromstring(data, parser)
     except (etree.XMLSyntaxError, ValueError):

@@ -38,7 +38,7 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import LinkRecord
-from gzinertia.sdf.model_file import is_xacro_path
+from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
 
@@ -278,7 +278,7 @@ def _verify(
         from gzinertia.edit.safe_write import temporary_copy
 
         why = "reading the edited xacro back needs one, as its includes are relative"
-        with temporary_copy(path, new, suffix=".xacro", why=why) as tmp:
+        with temporary_copy(path, new, suffix=XACRO_SUFFIX, why=why) as tmp:
             after = read_urdf_file(tmp, package_paths, xacro_args=xacro_args,
                                    xacro_policy=xacro_policy)
     else:

@@ -53,7 +53,7 @@ from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
-from gzinertia.sdf.model_file import is_xacro_path
+from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import child, line_of, read_file_bytes
 from gzinertia.selection import select_links
 from gzinertia.wording import bounded
@@ -100,7 +100,7 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     # found by walking: beside the real file in the tree (its folder, links resolved)
     beside = path if tree is None else resolved_in_tree(path.absolute().parent, tree) / path.name
     why = "expanding the edited xacro needs one, as its includes are relative"
-    with temporary_copy(beside, data, suffix=".xacro", root=tree, why=why) as tmp:
+    with temporary_copy(beside, data, suffix=XACRO_SUFFIX, root=tree, why=why) as tmp:
         try:
             expansion = expand_xacro_sourced(tmp, xacro_args, package_paths, policy=policy)
         except SdfError as exc:  # name the user's file, not the copy

@@ -32,7 +32,18 @@ from gzinertia.errors import SdfError
 from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
 from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import Record, ValueRecord
-from gzinertia.records import Collision, HydroPlugin, Inertial, LinkRecord, Note, SourceRef
+from gzinertia.records import Collision, Inertial, LinkRecord, Note, SourceRef
+from gzinertia.urdf.lumped_plugins import plugin_notes, with_plugins
+from gzinertia.urdf.lumping_notes import (
+    dropped_note,
+    gimbal_note,
+    gimbal_rotations,
+    invalid_inertial,
+    invalid_lumped_note,
+    lumped_note,
+    nan_note,
+    near_gimbal,
+)
 from gzinertia.urdf.model import WORLD, UrdfInertial, UrdfJoint, UrdfLink, UrdfRobot
 
 #: libsdformat < 12.7.2 tests the mass with ``ignition::math::equal(mass, 0)`` (|m| ≤ 1e-6).
@@ -88,46 +99,82 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
     """The link records Gazebo builds from ``robot``; with ``lump=False`` every link but
     ``world`` with its own inertial (no ``<inertial>``: mass 0) and its own collisions, as a
     parser that does not lump (Drake) reads it."""
-    parent_joint = robot.parent_joint
-    children: dict[str, list[UrdfJoint]] = {}
-    # urdfdom keeps joints in a map sorted by name: child links come in that order
-    for j in sorted(robot.joints, key=lambda j: j.name):
-        children.setdefault(j.parent, []).append(j)
-    root = next(n for n in robot.links if n not in parent_joint)
-    X_MB: dict[str, Pose] = {root: Pose()}
-    order: list[str] = []  # depth first, children by joint name
-    stack = [root]
-    while stack:
-        name = stack.pop()
-        order.append(name)
-        for j in reversed(children.get(name, [])):
-            X_MB[j.child] = X_MB[name] @ j.X_PJ
-            stack.append(j.child)
-    notes: list[Note] = []
-    model = robot.name
-    prefix = f"{model}::"
+    tree = _Tree.of(robot)
+    prefix = f"{robot.name}::"
     # one tree (urdfdom's rule): one body, held by the world when the root is ``world``
     anchored = any(j.parent == WORLD for j in robot.joints)
     if not lump:
         records = [
-            _record(robot, robot.links[n], X_MB[n], _own_group(robot.links[n]),
+            _record(robot, robot.links[n], tree.X_MB[n], _own_group(robot.links[n]),
                     list(robot.links[n].collisions), prefix, set(), anchored,
                     visuals=list(robot.links[n].visuals))
-            for n in order if n != WORLD
+            for n in tree.order if n != WORLD
         ]
         return Conversion(tuple(records), (), {}, ())
+    groups, gimbal, nan_at = _groups(robot, tree)
+    notes: list[Note] = []
+    kept = _keep(robot, tree, groups, legacy, notes)
+    records = _kept_records(robot, tree, groups, kept, anchored, notes)
+    for name in kept.kept:
+        where = gimbal_rotations(name, gimbal)
+        if where:
+            notes.append(gimbal_note(robot, name, where, prefix))
+        if name in nan_at:
+            notes.append(nan_note(robot, name, nan_at[name], prefix))
+    notes.extend(plugin_notes(robot, records, kept.lumped_into, prefix))
+    return Conversion(tuple(with_plugins(robot, records, kept.lumped_into, prefix)),
+                      tuple(notes), kept.lumped_into, tuple(kept.dropped))
 
-    # groups, bottom-up: each link's own inertial plus its reduced children's groups
+
+@dataclass(repr=False, eq=False)
+class _Tree(Record):
+    """A robot's tree as libsdformat walks it: the root link, each link's child joints (by
+    joint name, as urdfdom's sorted map holds them), each link's pose ``X_MB`` in the model
+    frame M (the root's), the links depth first (children by joint name), and each child
+    link's joint."""
+
+    root: str
+    children: dict[str, list[UrdfJoint]]
+    X_MB: dict[str, Pose]
+    order: list[str]
+    parent_joint: dict[str, UrdfJoint]
+
+    @classmethod
+    def of(cls, robot: UrdfRobot) -> _Tree:
+        """``robot``'s tree."""
+        children: dict[str, list[UrdfJoint]] = {}
+        # urdfdom keeps joints in a map sorted by name: child links come in that order
+        for j in sorted(robot.joints, key=lambda j: j.name):
+            children.setdefault(j.parent, []).append(j)
+        parent_joint = robot.parent_joint
+        root = next(n for n in robot.links if n not in parent_joint)
+        X_MB: dict[str, Pose] = {root: Pose()}
+        order: list[str] = []  # depth first, children by joint name
+        stack = [root]
+        while stack:
+            name = stack.pop()
+            order.append(name)
+            for j in reversed(children.get(name, [])):
+                X_MB[j.child] = X_MB[name] @ j.X_PJ
+                stack.append(j.child)
+        return cls(root, children, X_MB, order, parent_joint)
+
+
+def _groups(
+    robot: UrdfRobot, tree: _Tree
+) -> tuple[dict[str, _Group], dict[str, list[tuple[list[str], str]]], dict[str, UrdfJoint]]:
+    """Each link's group, bottom-up (its own inertial plus its reduced children's groups);
+    for each link, per child lumped into it, the rotations of that lumping libsdformat lumps
+    wrongly (:data:`~gzinertia.urdf.lumping_notes.GIMBAL_SIN_PITCH`) and the child (whose own
+    list follows); and for each link the lumping where libsdformat computes 0/0."""
     groups: dict[str, _Group] = {}
-    # link -> for each child lumped into it: the rotations of that lumping libsdformat lumps
-    # wrongly (GIMBAL_SIN_PITCH) and the child (whose own list follows)
     gimbal: dict[str, list[tuple[list[str], str]]] = {}
-    nan_at: dict[str, UrdfJoint] = {}  # link -> the lumping where libsdformat computes 0/0
-    for name in reversed(order):
+    nan_at: dict[str, UrdfJoint] = {}
+    for name in reversed(tree.order):
         link = robot.links[name]
         g = _own_group(link)
         lumps: list[tuple[list[str], str]] = []
-        for j in children.get(name, []):
+        for j in tree.children.get(name, []):
             if is_reduced(j, robot):
                 cg = groups[j.child]
                 if cg.has_inertial and cg.mass == 0.0 and g.mass == 0.0:
@@ -149,22 +196,39 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
         if lumps:
             gimbal[name] = lumps
         groups[name] = g
+    return groups, gimbal, nan_at
+
+
+@dataclass(repr=False, eq=False)
+class _Kept(Record):
+    """Which links libsdformat keeps (in its order), drops, and lumps into which kept link;
+    ``shapes_into``: each dropped link whose shapes still move to a kept link (legacy)."""
+
+    kept: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    lumped_into: dict[str, str] = field(default_factory=dict)
+    shapes_into: dict[str, str] = field(default_factory=dict)
+
+
+def _keep(
+    robot: UrdfRobot, tree: _Tree, groups: dict[str, _Group], legacy: bool, notes: list[Note]
+) -> _Kept:
+    """The links kept, dropped (each drop said in ``notes``) and lumped, walking from the
+    root (from ``world``'s children when the root is ``world``)."""
 
     def massless(g: _Group) -> bool:
         if not g.has_inertial:
             return True
         return abs(g.mass) <= LEGACY_MASS_EPSILON if legacy else g.mass <= 0.0
 
-    kept: list[str] = []
-    dropped: list[str] = []
-    lumped_into: dict[str, str] = {}
+    out = _Kept()
     holder: dict[str, str] = {}  # link -> the kept link (or world) it is lumped into
-    shapes_into: dict[str, str] = {}  # dropped link -> the kept link that gets its shapes
-    start = [j.child for j in children.get(root, [])] if root == WORLD else [root]
+    root = tree.root
+    start = [j.child for j in tree.children.get(root, [])] if root == WORLD else [root]
     stack = list(reversed(start))
     while stack:
         name = stack.pop()
-        pj = parent_joint.get(name)
+        pj = tree.parent_joint.get(name)
         reduced = is_reduced(pj, robot)
         if pj is not None and reduced:
             holder[name] = holder.get(pj.parent, pj.parent)
@@ -174,38 +238,47 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
             # the joint is "reduced" for this test when it is fixed, even from world
             parent_reduced = pj is not None and pj.kind == "fixed" and pj.name not in robot.unlumped
             if legacy or not parent_reduced:
-                lost = _subtree(name, children)
-                dropped.extend(lost)
-                notes.append(_dropped_note(robot, name, pj, lost, legacy, parent_reduced))
+                lost = _subtree(name, tree.children)
+                out.dropped.extend(lost)
+                notes.append(dropped_note(robot, name, pj, lost, legacy, parent_reduced))
                 if legacy and parent_reduced and pj is not None and pj.parent != WORLD:
                     # < 12.7.2 still moves its shapes first (ReduceFixedJoints runs before
                     # the mass test): those of it and of its fixed-joint descendants
-                    for d in _reduced_part(name, children, robot):
-                        shapes_into[d] = holder[name]
+                    for d in _reduced_part(name, tree.children, robot):
+                        out.shapes_into[d] = holder[name]
                 continue
         if pj is None or pj.parent == WORLD or not reduced:
             if not massless(groups[name]):
-                kept.append(name)
+                out.kept.append(name)
         elif pj is not None:
-            lumped_into[name] = holder[name]
-        stack.extend(j.child for j in reversed(children.get(name, [])))
+            out.lumped_into[name] = holder[name]
+        stack.extend(j.child for j in reversed(tree.children.get(name, [])))
+    return out
 
+
+def _kept_records(robot: UrdfRobot, tree: _Tree, groups: dict[str, _Group], kept: _Kept,
+                  anchored: bool, notes: list[Note]) -> list[LinkRecord]:
+    """The kept links' records, each with the shapes of the links lumped into it (and, legacy,
+    of the dropped links whose shapes it gets), posed in its frame, in the order
+    ``ReduceFixedJoints`` reaches them; ``notes`` gets each lumping and each lumped invalid
+    inertia."""
+    prefix = f"{robot.name}::"
     members: dict[str, list[str]] = {}
-    for small, big in lumped_into.items():
+    for small, big in kept.lumped_into.items():
         members.setdefault(big, []).append(small)
     shapes_of: dict[str, list[str]] = {}  # kept link -> the dropped links whose shapes it gets
-    for small, big in shapes_into.items():
+    for small, big in kept.shapes_into.items():
         shapes_of.setdefault(big, []).append(small)
-    welded = _welded(robot, kept, parent_joint)
-    rank = {n: i for i, n in enumerate(order)}
+    welded = _welded(robot, kept.kept)
+    rank = {n: i for i, n in enumerate(tree.order)}
     records = []
-    for name in kept:
+    for name in kept.kept:
         link = robot.links[name]
         collisions = list(link.collisions)
         visuals = list(link.visuals)
         moved = [*members.get(name, []), *shapes_of.get(name, [])]
         for small in sorted(moved, key=rank.__getitem__):  # as ReduceFixedJoints reaches them
-            X_BS = X_MB[name].inverse() @ X_MB[small]
+            X_BS = tree.X_MB[name].inverse() @ tree.X_MB[small]
             collisions.extend(
                 Collision(c.name or small, X_BS @ c.X_BC, c.geometry, c.source, c.density)
                 for c in robot.links[small].collisions
@@ -214,82 +287,19 @@ def convert(robot: UrdfRobot, *, lump: bool = True, legacy: bool = False) -> Con
                 Collision(v.name or small, X_BS @ v.X_BC, v.geometry, v.source)
                 for v in robot.links[small].visuals
             )
-            if small in shapes_into:
+            if small in kept.shapes_into:
                 continue  # dropped (legacy): only its shapes moved
-            notes.append(_lumped_note(robot, small, name, parent_joint[small], prefix))
-            invalid = _invalid_inertial(robot.links[small].inertial)
+            joint = tree.parent_joint[small]
+            notes.append(lumped_note(robot, small, name, joint, prefix))
+            invalid = invalid_inertial(robot.links[small].inertial)
             if invalid:
-                notes.append(_invalid_lumped_note(robot, small, name, parent_joint[small],
-                                                  invalid, prefix))
-        collisions = _sdf_names(name, collisions, "collision")
-        visuals = _sdf_names(name, visuals, "visual")
+                notes.append(invalid_lumped_note(robot, small, name, joint, invalid, prefix))
         records.append(
-            _record(robot, link, X_MB[name], groups[name], collisions, prefix, welded, anchored,
-                    members.get(name, []), visuals)
+            _record(robot, link, tree.X_MB[name], groups[name],
+                    _sdf_names(name, collisions, "collision"), prefix, welded, anchored,
+                    members.get(name, []), _sdf_names(name, visuals, "visual"))
         )
-    for name in kept:
-        where = _gimbal_rotations(name, gimbal)
-        if where:
-            notes.append(_gimbal_note(robot, name, where, prefix))
-        if name in nan_at:
-            notes.append(_nan_note(robot, name, nan_at[name], prefix))
-    notes.extend(_plugin_notes(robot, records, lumped_into, prefix))
-    return Conversion(tuple(_with_plugins(robot, records, lumped_into, prefix)), tuple(notes),
-                      lumped_into, tuple(dropped))
-
-
-#: urdfdom's ``Rotation::getRPY`` (which libsdformat's lumping goes through) snaps the pitch to
-#: ±90° once ``|sin(pitch)| ≥ 0.99999`` (within 0.26° of it) and sets the roll to 0.
-GIMBAL_SIN_PITCH = 0.99999
-
-
-def near_gimbal(X: Pose) -> bool:
-    """Whether libsdformat's lumping mangles rotation ``X.R`` (see :data:`GIMBAL_SIN_PITCH`)."""
-    return bool(abs(X.R[2, 0]) >= GIMBAL_SIN_PITCH)
-
-
-def _gimbal_rotations(name: str, gimbal: dict[str, list[tuple[list[str], str]]]) -> list[str]:
-    """The rotations libsdformat lumps into ``name`` wrongly, each once: for each child lumped
-    into it, those of that lumping, then the child's own, depth first. Gathered for the kept
-    links only (each lumped link once), not held by every link for all those below it, which
-    made a chain of such joints quadratic in memory."""
-    out: list[str] = []
-    todo: list[list[str] | str] = [name]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, list):
-            out.extend(item)
-            continue
-        for bad, child in reversed(gimbal.get(item, [])):
-            todo += [child, bad]
-    return list(dict.fromkeys(out))
-
-
-def _gimbal_note(robot: UrdfRobot, name: str, where: list[str], prefix: str) -> Note:
-    return Note(
-        "warning",
-        "urdf-lumping-gimbal",
-        f"libsdformat lumps the inertia of {name!r} wrongly: {', '.join(where)} has a pitch "
-        "within 0.26° of ±90°, which urdfdom's getRPY snaps to exactly ±90° (roll 0), so the "
-        "lumped inertia Gazebo uses is rotated wrong; gzinertia shows the exact one (move the "
-        "pitch away from ±90°, e.g. by an equivalent rotation, or preserve the fixed joint)",
-        robot.links[name].source,
-        link=prefix + name,
-    )
-
-
-def _nan_note(robot: UrdfRobot, name: str, joint: UrdfJoint, prefix: str) -> Note:
-    return Note(
-        "error",
-        "urdf-lumping-nan",
-        f"libsdformat cannot lump into {name!r}: fixed joint {joint.name!r} adds a zero-mass "
-        f"<inertial> ({joint.child!r}) to a link that has no mass yet ({joint.parent!r}), "
-        "and its lumping divides 0 by 0: the lumped pose is NaN and Gazebo refuses the model "
-        "('Pose values must be finite'); gzinertia shows the sum without it (remove the "
-        "zero-mass <inertial>, or give the link its mass)",
-        robot.links[name].source,
-        link=prefix + name,
-    )
+    return records
 
 
 def _own_group(link: UrdfLink) -> _Group:
@@ -332,7 +342,7 @@ def _subtree(name: str, children: dict[str, list[UrdfJoint]]) -> list[str]:
     return out
 
 
-def _welded(robot: UrdfRobot, kept: list[str], parent_joint: dict[str, UrdfJoint]) -> set[str]:
+def _welded(robot: UrdfRobot, kept: list[str]) -> set[str]:
     """Kept links joined to ``world`` by fixed joints only (one pass from the root down)."""
     children: dict[str, list[UrdfJoint]] = {}
     for j in robot.joints:
@@ -428,157 +438,6 @@ def _record(
         name_in_file=name,
         body_anchored=anchored,
     )
-
-
-def _dropped_note(
-    robot: UrdfRobot, name: str, pj: UrdfJoint | None, lost: list[str], legacy: bool,
-    parent_reduced: bool,
-) -> Note:
-    link = robot.links[name]
-    what = "no <inertial>" if link.inertial is None else f"mass {link.inertial.mass:g}"
-    others = [n for n in lost if n != name]
-    tail = f", nor the {len(others)} link(s) below it ({', '.join(others)})" if others else ""
-    joint = f", nor its joint {pj.name!r}" if pj is not None else ""
-    why = (
-        " (libsdformat < 12.7.2 drops a massless link even when a fixed joint lumps it)"
-        if legacy and parent_reduced else ""
-    )
-    return Note(
-        "warning",
-        "urdf-massless-link-dropped",
-        f"link {name!r} has {what}: libsdformat does not model it{joint}{tail}; Gazebo "
-        f"simulates none of them{why}",
-        link.source,
-        link=f"{robot.name}::{name}",
-    )
-
-
-def _invalid_inertial(inertial: UrdfInertial | None) -> str:
-    """Why libsdformat/gz-math would call this inertial invalid (``""`` when it is valid):
-    negative mass, or principal moments about the centre of mass that are negative or break
-    the triangle inequality beyond ``ε = 10·DBL_EPSILON·½·trace``, judged exactly as
-    libsdformat does (gz-math's ``MassMatrix3::IsValid``,
-    :mod:`gzinertia.physics.gz_math_inertia`)."""
-    from gzinertia.physics.gz_math_inertia import (
-        gz_epsilon,
-        gz_is_valid,
-        gz_principal_moments,
-    )
-
-    if inertial is None:
-        return ""
-    if inertial.mass < 0.0:
-        return f"mass {inertial.mass:g} < 0"
-    I = np.asarray(inertial.I_BBcm_I, dtype=float)
-    if gz_is_valid(inertial.mass, I):
-        return ""
-    moments = sorted(gz_principal_moments(I))
-    eps = gz_epsilon(moments)
-    if moments[0] < -eps:
-        return f"a principal moment is negative ({moments[0]:.6g})"
-    if moments[0] + moments[1] < moments[2] - eps:
-        return ("its principal moments break the triangle inequality "
-                f"({moments[0]:.6g} + {moments[1]:.6g} < {moments[2]:.6g})")
-    return "it is not positive semi-definite (a leading principal minor is negative)"
-
-
-def _invalid_lumped_note(
-    robot: UrdfRobot, small: str, big: str, joint: UrdfJoint, why: str, prefix: str
-) -> Note:
-    inertial = robot.links[small].inertial
-    assert inertial is not None
-    return Note(
-        "error",
-        "urdf-lumped-inertia-invalid",
-        f"link {small!r} has an invalid inertia ({why}) and fixed joint {joint.name!r} lumps "
-        f"it into {big!r}: Gazebo simulates the sum, and reports any 'invalid inertia' under "
-        f"{big!r}, or none when the sum looks valid; fix the values of {small!r}",
-        inertial.inertia_source,
-        link=prefix + big,
-    )
-
-
-def _lumped_note(
-    robot: UrdfRobot, small: str, big: str, joint: UrdfJoint, prefix: str
-) -> Note:
-    return Note(
-        "info",
-        "urdf-link-lumped",
-        f"link {small!r} is lumped into {big!r} through fixed joint {joint.name!r}: Gazebo "
-        f"simulates one body (add <gazebo reference=\"{joint.name}\"><preserveFixedJoint>true"
-        "</preserveFixedJoint></gazebo> to keep it a link)",
-        robot.links[small].source,
-        link=prefix + big,
-    )
-
-
-def _plugin_target(
-    ref: str, plugin: HydroPlugin, lumped_into: dict[str, str]
-) -> tuple[str, str | None]:
-    """(link the plugin names, the kept link holding it if it was lumped)."""
-    target = ref or plugin.link_name
-    return target, lumped_into.get(target)
-
-
-def _with_plugins(
-    robot: UrdfRobot, records: list[LinkRecord], lumped_into: dict[str, str], prefix: str
-) -> list[LinkRecord]:
-    from dataclasses import replace
-
-    by_name = {r.name: i for i, r in enumerate(records)}
-    extra: dict[int, list[HydroPlugin]] = {}
-    for ref, plugin in robot.plugins:
-        target, holder = _plugin_target(ref, plugin, lumped_into)
-        if ref and holder:  # extensions of a lumped link move to the link that holds it
-            target = holder
-        i = by_name.get(prefix + target)
-        if i is not None:
-            extra.setdefault(i, []).append(plugin)
-    return [
-        _with_comment(replace(r, hydrodynamics=(*r.hydrodynamics, *extra[i])))
-        if i in extra else r
-        for i, r in enumerate(records)
-    ]
-
-
-def _with_comment(record: LinkRecord) -> LinkRecord:
-    """The link with the comment of its (last) Hydrodynamics plugin that applies added mass as
-    its added-mass comment, the way the SDF reader records the comment before
-    ``<fluid_added_mass>``: ``addmass`` on URDF writes its provenance there (the audit's
-    GZI204 and GZI212 read it)."""
-    from dataclasses import replace
-
-    from gzinertia.gazebo.hydrodynamics import added_mass_active
-
-    comments = [p.comment for p in record.hydrodynamics if p.comment and added_mass_active(p)]
-    if not comments or record.inertial.added_mass_comment is not None:
-        return record
-    return replace(record, inertial=replace(record.inertial, added_mass_comment=comments[-1]))
-
-
-def _plugin_notes(
-    robot: UrdfRobot, records: list[LinkRecord], lumped_into: dict[str, str], prefix: str
-) -> list[Note]:
-    names = {r.name for r in records}
-    notes = []
-    for ref, plugin in robot.plugins:
-        target, holder = _plugin_target(ref, plugin, lumped_into)
-        if ref and holder:
-            continue
-        if prefix + target in names:
-            continue
-        why = (
-            f"which fixed-joint lumping merged into {holder!r} (it is a frame in Gazebo, not a "
-            "link)" if holder else "which is no link Gazebo builds from this URDF"
-        )
-        notes.append(
-            Note(
-                "warning", "hydrodynamics-link",
-                f"Hydrodynamics plugin names link {target!r}, {why}: the plugin does nothing",
-                plugin.source,
-            )
-        )
-    return notes
 
 
 __all__ = ["Conversion", "SourceRef", "convert", "is_reduced"]

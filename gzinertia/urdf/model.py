@@ -290,11 +290,7 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None, *
         raise SdfError(file, line_of(root), "<robot> has no name attribute")
     links: dict[str, UrdfLink] = {}
     joints: list[UrdfJoint] = []
-    unlumped: dict[str, SourceRef] = {}
-    static = False
-    plugins: list[tuple[str, HydroPlugin]] = []
-    extensions: list[tuple[str, str, SourceRef]] = []
-    preserved: set[str] = set()
+    gazebo = _Extensions()
     named: dict[str, tuple[float, ...]] = {}  # the robot's materials (urdfdom reads them first)
     for m in root.iterchildren("material") if whole else ():
         rgba = _rgba(m, {})
@@ -309,63 +305,91 @@ def parse_robot(root: etree._Element, file: str, max_links: int | None = None, *
                 raise SdfError(
                     file, line_of(elem), f"more than {max_links} links (GZINERTIA_MAX_LINKS)"
                 )
-            inertial_elem = elem.find("inertial")
-            link = UrdfLink(
-                name, SourceRef(file, line_of(elem)),
-                None if inertial_elem is None else _inertial(inertial_elem, file),
-            )
-            for c in elem.iterchildren("collision"):
-                link.collisions.append(
-                    Collision(
-                        name=(c.get("name") or "").strip(),
-                        X_BC=read_origin(c, file),
-                        geometry=_geometry(c.find("geometry"), file),
-                        source=SourceRef(file, line_of(c)),
-                    )
-                )
-            _read_visuals(elem, file, link, named if whole else None)
-            links[name] = link
+            links[name] = _read_link(elem, file, name, named if whole else None)
         elif elem.tag == "joint":
-            name = _name(elem, file)
-            kind = (elem.get("type") or "").strip()
-            if kind not in JOINT_TYPES:
-                raise SdfError(
-                    file, line_of(elem), f"joint {name!r} has type {kind!r}, not one of "
-                    + ", ".join(JOINT_TYPES),
-                )
-            ends = {}
-            for end in ("parent", "child"):
-                e = elem.find(end)
-                ends[end] = "" if e is None else (e.get("link") or "").strip()
-                if not ends[end]:
-                    raise SdfError(file, line_of(elem), f"joint {name!r} has no <{end} link>")
-            joints.append(
-                UrdfJoint(name, kind, ends["parent"], ends["child"], read_origin(elem, file),
-                          SourceRef(file, line_of(elem)),
-                          *(_joint_motion(elem, file) if whole else ()))
-            )
+            joints.append(_read_joint(elem, file, whole))
         elif elem.tag == "gazebo":
-            ref = (elem.get("reference") or "").strip()
-            if whole:
-                extensions.append((ref, etree.tostring(elem, encoding="unicode",
-                                                       with_tail=False),
-                                   SourceRef(file, line_of(elem))))
-            for c in elem:
-                if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
-                    if _flag(c):
-                        unlumped.setdefault(ref, SourceRef(file, line_of(elem)))
-                        if c.tag == "preserveFixedJoint":
-                            preserved.add(ref)
-                elif c.tag == "static" and not ref:
-                    static = _flag(c)
-                elif c.tag == "plugin" and is_gz_hydrodynamics(c):
-                    plugin = replace(read_hydrodynamics(c, file), comment=_comment_before(c))
-                    plugins.append((ref, plugin))
+            gazebo.read(elem, file, whole)
     _check_tree(robot_name, file, root, links, joints)
     return UrdfRobot(
-        robot_name, file, SourceRef(file, line_of(root)), links, joints, unlumped, static, plugins,
-        extensions, preserved,
+        robot_name, file, SourceRef(file, line_of(root)), links, joints, gazebo.unlumped,
+        gazebo.static, gazebo.plugins, gazebo.extensions, gazebo.preserved,
     )
+
+
+def _read_link(
+    elem: etree._Element, file: str, name: str, named: dict[str, tuple[float, ...]] | None
+) -> UrdfLink:
+    """The ``<link>`` ``elem`` named ``name``: its inertial, collisions and visuals (their
+    colours with ``named``, the robot's materials, when given)."""
+    inertial_elem = elem.find("inertial")
+    link = UrdfLink(
+        name, SourceRef(file, line_of(elem)),
+        None if inertial_elem is None else _inertial(inertial_elem, file),
+    )
+    for c in elem.iterchildren("collision"):
+        link.collisions.append(
+            Collision(
+                name=(c.get("name") or "").strip(),
+                X_BC=read_origin(c, file),
+                geometry=_geometry(c.find("geometry"), file),
+                source=SourceRef(file, line_of(c)),
+            )
+        )
+    _read_visuals(elem, file, link, named)
+    return link
+
+
+def _read_joint(elem: etree._Element, file: str, whole: bool) -> UrdfJoint:
+    """The ``<joint>`` ``elem``, checked as urdfdom checks it (a known type, a parent and a
+    child link); with ``whole`` its axis, limit and dynamics too."""
+    name = _name(elem, file)
+    kind = (elem.get("type") or "").strip()
+    if kind not in JOINT_TYPES:
+        raise SdfError(
+            file, line_of(elem), f"joint {name!r} has type {kind!r}, not one of "
+            + ", ".join(JOINT_TYPES),
+        )
+    ends = {}
+    for end in ("parent", "child"):
+        e = elem.find(end)
+        ends[end] = "" if e is None else (e.get("link") or "").strip()
+        if not ends[end]:
+            raise SdfError(file, line_of(elem), f"joint {name!r} has no <{end} link>")
+    return UrdfJoint(name, kind, ends["parent"], ends["child"], read_origin(elem, file),
+                     SourceRef(file, line_of(elem)),
+                     *(_joint_motion(elem, file) if whole else ()))
+
+
+@dataclass(repr=False, eq=False)
+class _Extensions(Record):
+    """What a robot's ``<gazebo>`` blocks say, gathered in file order (the fields of
+    :class:`UrdfRobot` of the same names)."""
+
+    unlumped: dict[str, SourceRef] = field(default_factory=dict)
+    static: bool = False
+    plugins: list[tuple[str, HydroPlugin]] = field(default_factory=list)
+    extensions: list[tuple[str, str, SourceRef]] = field(default_factory=list)
+    preserved: set[str] = field(default_factory=set)
+
+    def read(self, elem: etree._Element, file: str, whole: bool) -> None:
+        """Adds the ``<gazebo>`` block ``elem`` (with ``whole``, its text as written too)."""
+        ref = (elem.get("reference") or "").strip()
+        if whole:
+            self.extensions.append((ref, etree.tostring(elem, encoding="unicode",
+                                                        with_tail=False),
+                                    SourceRef(file, line_of(elem))))
+        for c in elem:
+            if c.tag in ("disableFixedJointLumping", "preserveFixedJoint") and ref:
+                if _flag(c):
+                    self.unlumped.setdefault(ref, SourceRef(file, line_of(elem)))
+                    if c.tag == "preserveFixedJoint":
+                        self.preserved.add(ref)
+            elif c.tag == "static" and not ref:
+                self.static = _flag(c)
+            elif c.tag == "plugin" and is_gz_hydrodynamics(c):
+                plugin = replace(read_hydrodynamics(c, file), comment=_comment_before(c))
+                self.plugins.append((ref, plugin))
 
 
 def _check_tree(

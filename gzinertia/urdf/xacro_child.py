@@ -164,7 +164,6 @@ def expand_annotated(
         from xacro import substitution_args
     except ImportError as exc:  # pragma: no cover - a declared dependency
         raise GzInertiaError(f"{path}: expanding xacro needs the 'xacro' package ({exc})") from None
-    import xml.parsers.expat
 
     from gzinertia.urdf.xacro_children import near_child_search
     from gzinertia.urdf.xacro_lines import Annotator
@@ -208,37 +207,11 @@ def expand_annotated(
                                  tuple(readable.globbed))
             return ("ok", str(doc.toprettyxml(indent="  ")), includes, list(annotator.files),
                     optenv_defaults, inputs)
-        except SdfError as exc:
-            stack = [str(f) for f in (xacro.filestack or []) if f]
-            if exc.line is None and len(stack) >= 2 and stack[-1] == exc.file:
-                includer = stack[-2]
-                base = os.path.basename(exc.file)
-                raise SdfError(
-                    includer, _line_of(includer, f"'{base}'"),
-                    f"xacro: include of {exc.file}: {exc.message}",
-                ) from None
-            raise
-        except xml.parsers.expat.ExpatError as exc:
-            where = (xacro.filestack or [name])[-1] or name
-            raise SdfError(str(where), exc.lineno, f"xacro: XML error: {exc}") from None
-        except RecursionError:
-            raise SdfError(name, None, "xacro: macros nest too deeply") from None
         except Exception as exc:  # xacro raises many kinds; each becomes one line
-            stack = [f for f in (xacro.filestack or []) if f]
-            where = stack[-1] if stack else name
-            macros = [m.body.getAttribute("name") for m in (xacro.macrostack or [])]
-            inside = f" (in macro {macros[-1]!r})" if macros else ""
-            text = " ".join(str(exc).split()) or type(exc).__name__
-            text = re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text)
-            text = re.sub(r"(.{20,}?) \1(?= |$)", r"\1", text)  # xacro repeats what it wraps
-            limit = _limit_hit(exc)
-            if limit is not None:
-                expression = re.search(r"when evaluating expression '(.{0,200}?)'(?= when|$)", text)
-                shown = f" evaluating ${{{expression.group(1)}}}" if expression else ""
-                raise SdfError(str(where), _line_of(str(where), text),
-                               f"xacro: {limit}{shown}{inside}") from None
-            raise SdfError(str(where), _line_of(str(where), text), f"xacro: {text}{inside}") \
-                from None
+            error = _one_line_error(exc, xacro, name)
+            if error is exc:
+                raise
+            raise error from None
         finally:
             if saved_open is None:
                 xacro.__dict__.pop("open", None)
@@ -246,3 +219,41 @@ def expand_annotated(
                 xacro.open = saved_open
             xacro.verbosity = saved_verbosity
             xacro.parse, xacro.handle_macro_call, xacro.replace_node = saved_hooks
+
+
+def _one_line_error(exc: Exception, xacro: Any, name: str) -> Exception:
+    """The one-line error that stands for ``exc``, raised while xacro expanded ``name``
+    (``xacro``: the module, whose file and macro stacks say where): a gzinertia error in an
+    included file is placed at the include, an XML error at its line, a too deep recursion and
+    anything else named with the file and macro it happened in; ``exc`` itself when it is
+    already one line where it belongs."""
+    import xml.parsers.expat
+
+    if isinstance(exc, SdfError):
+        files = [str(f) for f in (xacro.filestack or []) if f]
+        if exc.line is None and len(files) >= 2 and files[-1] == exc.file:
+            includer = files[-2]
+            base = os.path.basename(exc.file)
+            return SdfError(
+                includer, _line_of(includer, f"'{base}'"),
+                f"xacro: include of {exc.file}: {exc.message}",
+            )
+        return exc
+    if isinstance(exc, xml.parsers.expat.ExpatError):
+        where = (xacro.filestack or [name])[-1] or name
+        return SdfError(str(where), exc.lineno, f"xacro: XML error: {exc}")
+    if isinstance(exc, RecursionError):
+        return SdfError(name, None, "xacro: macros nest too deeply")
+    stack = [f for f in (xacro.filestack or []) if f]
+    where = stack[-1] if stack else name
+    macros = [m.body.getAttribute("name") for m in (xacro.macrostack or [])]
+    inside = f" (in macro {macros[-1]!r})" if macros else ""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    text = re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text)
+    text = re.sub(r"(.{20,}?) \1(?= |$)", r"\1", text)  # xacro repeats what it wraps
+    limit = _limit_hit(exc)
+    if limit is not None:
+        expression = re.search(r"when evaluating expression '(.{0,200}?)'(?= when|$)", text)
+        shown = f" evaluating ${{{expression.group(1)}}}" if expression else ""
+        return SdfError(str(where), _line_of(str(where), text), f"xacro: {limit}{shown}{inside}")
+    return SdfError(str(where), _line_of(str(where), text), f"xacro: {text}{inside}")

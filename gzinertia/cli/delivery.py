@@ -1,6 +1,9 @@
-"""Delivering an edit: ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
+"""The command line's rendering of an edit (:class:`~gzinertia.edit.edit_result.Edit`'s old and
+new bytes): ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
 diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.edit.safe_write`:
-an in-place write fails when the file changed since it was read), or nothing written. A file
+an in-place write fails when the file changed since it was read), or nothing written. The
+library's own delivery is :meth:`Edit.write <gzinertia.edit.edit_result.Edit.write>` (the same
+atomic write); the edit layer prints nothing. A file
 found by walking a folder (:attr:`WriteMode.tree`) is written in place only within that folder,
 through no link below it.
 
@@ -16,12 +19,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gzinertia.edit.line_diff import unified_diff as unified_diff_lines
+from gzinertia.edit.line_diff import file_diff
 from gzinertia.edit.safe_write import resolved_in_tree, write_atomically
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
-__all__ = ["STDIN_IN_PLACE", "WriteMode", "deliver", "unified_diff"]
+__all__ = ["STDIN_IN_PLACE", "WriteMode", "deliver"]
 
 #: The refusal of ``--in-place`` for FILE ``-``.
 STDIN_IN_PLACE = (
@@ -74,16 +77,6 @@ class WriteMode(ValueRecord):
         return self.output is not None or self.in_place
 
 
-def unified_diff(path: Path, old: bytes, new: bytes) -> str:
-    """A unified diff of ``old`` and ``new`` (``a/``, ``b/`` prefixes for relative paths)."""
-    a = old.decode("utf-8", errors="replace").splitlines(keepends=True)
-    b = new.decode("utf-8", errors="replace").splitlines(keepends=True)
-    absolute = path.is_absolute()
-    old_name, new_name = (str(path), str(path)) if absolute else (f"a/{path}", f"b/{path}")
-    lines = unified_diff_lines(a, b, old_name, new_name)  # difflib's format, linear time
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-
-
 def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
     """Does what ``mode`` says with the edited bytes; returns the exit status (1 only for
     ``--check`` on a file that would change). Status lines go to stderr."""
@@ -94,7 +87,7 @@ def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
         sys.stdout.flush()
         return 0
     if mode.diff and changed:
-        sys.stdout.write(unified_diff(path, old, new))
+        sys.stdout.write(file_diff(path, old, new))
         sys.stdout.flush()
     if mode.check:
         print(f"{path}: {'would change' if changed else 'up to date'}", file=sys.stderr)
@@ -117,7 +110,6 @@ def deliver(path: Path, old: bytes, new: bytes, mode: WriteMode) -> int:
             file=sys.stderr,
         )
     return 0
-
 
 
 def _in_tree(path: Path, tree: str | None) -> Path:

@@ -1,0 +1,64 @@
+"""What an added-mass edit is asked to edit, whatever the matrix's source
+(:class:`AddedMassRequest`): the file, the links, where its files are found, and what may be
+replaced. Taken by :mod:`gzinertia.edit.added_mass_edits` and the format writers below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gzinertia.errors import SettingError
+from gzinertia.model_input import ModelInput
+from gzinertia.record_base import ValueRecord
+from gzinertia.sdf.model_file import is_urdf_path
+
+__all__ = ["AddedMassRequest"]
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class AddedMassRequest(ValueRecord):
+    """What an added-mass edit is asked to edit, whatever the matrix's source.
+
+    ``path``: the file (``<stdin>`` with ``data``, its bytes: SDFormat only); ``pattern``: a
+    glob on scoped link names (``None``: every link that moves); ``source``: where its files
+    are found (model paths, or package paths and the xacro settings for URDF/xacro);
+    ``upgrade_version``: raise an SDF file to 1.10 when older; ``replace_plugin_added_mass``:
+    write beside a Hydrodynamics plugin applying added mass and turn its own off (SDFormat
+    only: refused for URDF/xacro); ``allow_overlap``: write a link whose fluid ellipsoid
+    overlaps that of a link carrying added mass (GZI210, then said in the warnings)."""
+
+    path: Path
+    pattern: str | None = None
+    source: ModelInput = field(default_factory=ModelInput)
+    data: bytes | None = None
+    upgrade_version: bool = True
+    replace_plugin_added_mass: bool = False
+    allow_overlap: bool = False
+
+    @classmethod
+    def of(
+        cls, path: str | Path, pattern: str | None, model_paths: Sequence[str | Path] = (),
+        upgrade_version: bool = True, replace_plugin_added_mass: bool = False,
+        allow_overlap: bool = False,
+    ) -> AddedMassRequest:
+        """The request of a library call (``model_paths`` are package paths too, for URDF and
+        xacro; no xacro settings, no standard input)."""
+        return cls(Path(path), pattern, ModelInput.of(model_paths=[Path(p) for p in model_paths]),
+                   None, upgrade_version, replace_plugin_added_mass, allow_overlap)
+
+    @property
+    def urdf(self) -> bool:
+        """Whether the file is URDF or xacro (refusing ``replace_plugin_added_mass`` there:
+        the matrix goes into the plugin, not beside it)."""
+        if not is_urdf_path(self.path):
+            return False
+        if self.replace_plugin_added_mass:
+            raise SettingError(
+                "replace_plugin_added_mass",
+                "{path}: {replace_plugin_added_mass} is for SDF (<fluid_added_mass> beside the "
+                "plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block and run "
+                "addmass again", path=self.path,
+            )
+        return True

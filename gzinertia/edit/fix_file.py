@@ -1,0 +1,49 @@
+"""``gzinertia fix`` on one file, in its format: the one place an inertia repair is dispatched
+by suffix (:func:`gzinertia.sdf.model_file.is_urdf_path`). SDFormat files (and standard input)
+are repaired by :func:`gzinertia.edit.fix.fix`, URDF and xacro files in place of their own values
+by :func:`gzinertia.urdf.fix.fix_urdf`. The library's :func:`gzinertia.fix`, the ``fix``
+command and ``audit --fix`` each call :func:`fix_file`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gzinertia.sdf.model_file import is_urdf_path
+
+if TYPE_CHECKING:
+    from gzinertia.edit.fix import FixResult
+    from gzinertia.edit.fix_options import FixOptions
+    from gzinertia.urdf.xacro_policy import XacroPolicy
+
+__all__ = ["fix_file"]
+
+
+def fix_file(
+    path: Path,
+    options: FixOptions,
+    model_paths: Sequence[str | Path] = (),
+    *,
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
+    data: bytes | None = None,
+    tree: str | None = None,
+) -> FixResult:
+    """Repairs the selected links of ``path`` as ``options`` say (in memory: the
+    :class:`~gzinertia.edit.edit_result.Edit` of the repair). A URDF or xacro file searches
+    ``package_paths`` then ``model_paths`` for its packages, expanded with ``xacro_args`` under
+    ``xacro_policy``; ``tree`` is the folder it was found in by walking (``audit --fix``), which
+    a xacro's temporary copy stays in. An SDFormat file, or ``data`` (the bytes of standard
+    input, named ``path``), searches ``model_paths`` for ``model://`` URIs; the xacro settings
+    do not apply to it."""
+    if data is None and is_urdf_path(path):
+        from gzinertia.urdf.fix import fix_urdf
+
+        return fix_urdf(path, options, [*package_paths, *model_paths], xacro_args, tree=tree,
+                        xacro_policy=xacro_policy)
+    from gzinertia.edit.fix import fix
+
+    return fix(path, options, model_paths, data=data)
