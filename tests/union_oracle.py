@@ -1,11 +1,21 @@
 """What uniting a link's shapes takes from their sum, measured here for the oracles that sum
 shapes (Drake's ``fix_inertia`` and ``CalcSpatialInertia``, libsdformat's auto inertia): the
-overlap's volume, first and second moments, as manifold3d's boolean union of the shapes tessellated
-with :data:`SECTIONS` segments around, the tessellation the tool measures an overlap on
-(:data:`gzinertia.physics.link_union.SECTIONS`): what is checked is the union's algebra and the
-oracle's sum, exactly; the tessellation's own error on a round overlap (a thin lens between two
-cylinders carries a few per cent of its small volume) is the tool's stated approximation, not
-measured here (``tests/test_union_consumers.py`` measures polyhedral overlaps exactly).
+overlap's volume, first and second moments, as manifold3d's boolean union of the shapes.
+
+Two tessellations of round primitives, built here without the tool's code:
+
+* ``"manifold"`` (the default): manifold3d's own primitives with :data:`SECTIONS` segments
+  around, the tessellation the tool measures an overlap on
+  (:data:`gzinertia.physics.link_union.SECTIONS`): what is checked is the union's algebra and the
+  oracle's sum, exactly; the tessellation's own error on a round overlap (a thin lens between
+  two cylinders carries a few per cent of its small volume) is the tool's stated
+  approximation, not measured here (``tests/test_union_consumers.py`` measures polyhedral
+  overlaps exactly);
+* ``"trimesh"``: trimesh's primitives (UV spheres, :data:`TRIMESH_SECTIONS` segments), an
+  independent tessellation the tool's overlap is compared with
+  (``tests/test_proxy_union.py``).
+
+Moments are trimesh's mass properties (not the tool's signed-tetrahedra sums).
 """
 
 from __future__ import annotations
@@ -15,17 +25,48 @@ from typing import Any
 
 import numpy as np
 
-SECTIONS = 128
+SECTIONS = 256
+TRIMESH_SECTIONS = 128
 #: Relative agreement of the two measurements of an overlap (rounding of the unions' moments).
 OVERLAP_RTOL = 1e-6
 
 
-def _meshes_B(shapes: Sequence[Any]) -> list[Any]:
+def _manifold_primitive(g: Any) -> Any:
+    """manifold3d's own primitive of SDFormat geometry ``g`` in its frame (``None``: a mesh)."""
+    import manifold3d as m3
+
+    if g.kind == "box":
+        return m3.Manifold.cube(list(g.size), center=True)
+    if g.kind == "sphere":
+        return m3.Manifold.sphere(g.radius, SECTIONS)
+    if g.kind == "ellipsoid":
+        return m3.Manifold.sphere(1.0, SECTIONS).scale(list(g.size))
+    if g.kind == "cone":  # base at -L/2 (gz-math)
+        return m3.Manifold.cylinder(g.length, g.radius, 0.0, SECTIONS, center=True)
+    if g.kind in ("cylinder", "capsule"):
+        solid = m3.Manifold.cylinder(g.length, g.radius, g.radius, SECTIONS, center=True)
+        if g.kind == "capsule":
+            cap = m3.Manifold.sphere(g.radius, SECTIONS)
+            solid = solid + cap.translate((0.0, 0.0, g.length / 2))
+            solid = solid + cap.translate((0.0, 0.0, -g.length / 2))
+        return solid
+    return None
+
+
+def _meshes_B(shapes: Sequence[Any], tessellation: str = "manifold") -> list[Any]:
+    import trimesh
+
     from gzinertia.physics.collision_mesh import collision_trimesh
 
     meshes = []
     for c in shapes:
-        mesh = collision_trimesh(c, SECTIONS)
+        solid = _manifold_primitive(c.geometry) if tessellation == "manifold" else None
+        if solid is not None:
+            out = solid.to_mesh64()
+            mesh = trimesh.Trimesh(np.asarray(out.vert_properties)[:, :3].copy(),
+                                   np.asarray(out.tri_verts), process=False)
+        else:
+            mesh = collision_trimesh(c, TRIMESH_SECTIONS)
         if mesh is None:
             continue
         T = np.eye(4)
@@ -49,13 +90,14 @@ def spatial(V: float, M: np.ndarray, J: np.ndarray) -> np.ndarray:
     return np.block([[J, S], [S.T, V * np.eye(3)]])
 
 
-def overlap(shapes: Sequence[Any]) -> np.ndarray:
+def overlap(shapes: Sequence[Any], tessellation: str = "manifold") -> np.ndarray:
     """``Σ - union`` of the shapes' unit-density spatial inertias about the link origin Bo
-    (angular-first; zero when no two overlap)."""
+    (angular-first; zero when no two overlap), round shapes tessellated as ``tessellation``
+    says (the module)."""
     import manifold3d as m3
     import trimesh
 
-    meshes = _meshes_B(shapes)
+    meshes = _meshes_B(shapes, tessellation)
     if len(meshes) < 2:
         return np.zeros((6, 6))
     solids = [m3.Manifold(m3.Mesh64(vert_properties=np.asarray(m.vertices, dtype=np.float64),

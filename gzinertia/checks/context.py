@@ -27,6 +27,7 @@ import numpy as np
 from gzinertia.checks.matrices import implied_centre
 from gzinertia.checks.tolerance import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
+from gzinertia.physics.placeholder import PLACEHOLDER_VOLUME, is_placeholder
 from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
@@ -54,9 +55,6 @@ DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (
 )
 
 
-#: A union of collisions below this volume (a 1 mm cube) is a placeholder, not the body's shape:
-#: geometry-based rules skip it (e.g. 1 µm cylinders used to switch collisions off).
-PLACEHOLDER_VOLUME = 1e-9
 
 
 @functools.lru_cache(maxsize=256)
@@ -280,8 +278,7 @@ class LinkContext(Record):
     @property
     def is_placeholder(self) -> bool:
         """Collisions that enclose (almost) nothing: not the body's shape."""
-        solid = self.solid
-        return solid is not None and solid.volume < PLACEHOLDER_VOLUME
+        return is_placeholder(self.solid)
 
     @property
     def geometry(self) -> SolidProperties | None:
@@ -302,10 +299,10 @@ class LinkContext(Record):
         from gzinertia.physics.shapes import ShapeError
 
         try:
-            solid = link_solid(self.link.visuals)
+            solid = link_solid(self.link.visuals, "visual")
         except ShapeError:
             return None
-        if not solid.volume >= PLACEHOLDER_VOLUME:
+        if is_placeholder(solid):
             return None
         return solid, "visuals"
 

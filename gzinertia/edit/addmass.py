@@ -40,6 +40,7 @@ __all__ = [
     "LinkAddedMass",
     "add_mass",
     "editable_links",
+    "negligible_geometry",
     "plausibility_warnings",
     "provenance",
 ]
@@ -86,11 +87,13 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
 
 
 def editable_links(
-    doc: SdfDocument, path: Path, pattern: str | None, explicit: bool
+    doc: SdfDocument, path: Path, pattern: str | None, explicit: bool,
+    element: str = "collision",
 ) -> tuple[list[LinkRecord], list[str]]:
     """The links of ``path`` that ``pattern`` selects and an added-mass edit may write, and
-    the others as ``"name: why"`` (defined in another file, static, no collision to fit when
-    nothing was asked of them). ``explicit``: exactly one link must be left (an explicit
+    the others as ``"name: why"`` (defined in another file, static, no collision to fit or
+    only a placeholder's when nothing was asked of them: :func:`negligible_geometry`, for the
+    geometry ``element`` solved). ``explicit``: exactly one link must be left (an explicit
     ellipsoid, an imported result), else a :class:`~gzinertia.errors.GzInertiaError`."""
     chosen = select_links(doc.links, pattern, str(path))
     links, skipped = [], []
@@ -101,6 +104,8 @@ def editable_links(
             skipped.append(f"{link.name}: static (does not move through the fluid)")
         elif not explicit and not link.collisions and pattern is None:
             skipped.append(f"{link.name}: no collision geometry to fit")
+        elif not explicit and (negligible := negligible_geometry(link, pattern, element)):
+            skipped.append(f"{link.name}: {negligible}")
         else:
             links.append(link)
     if explicit and len(links) != 1:
@@ -110,6 +115,20 @@ def editable_links(
             f"({len(links)} selected)"
         )
     return links, skipped
+
+
+def negligible_geometry(link: LinkRecord, pattern: str | None, element: str = "collision"
+                        ) -> str | None:
+    """Why ``addmass`` skips ``link``: its collisions are a placeholder (a 1e-6 m cylinder
+    that keeps the link in Gazebo classic: :func:`gzinertia.physics.placeholder.
+    placeholder_note`, the audit's definition), unless ``pattern`` names links or the solve
+    meshes the visuals (``element``); ``None`` otherwise."""
+    from gzinertia.physics.placeholder import placeholder_note
+
+    if pattern is not None or element != "collision":
+        return None
+    note = placeholder_note(link)
+    return None if note is None else f"{note}; {option('link')} computes it anyway"
 
 
 def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:
@@ -246,6 +265,6 @@ def proxy_warnings(link: LinkRecord) -> list[str]:
     found = None if skipped else buoyancy_proxy(link.collisions, visuals)
     if found is None or not found.reasons:
         return []
-    return [f"{link.name}: its collisions look like a buoyancy proxy ({'; '.join(found.reasons)}):"
+    return [f"{link.name}: its collisions look like a buoyancy proxy ({found.said()}):"
             " the added mass was fitted to them, not to the hull; give the hull's ellipsoid "
             "with --ellipsoid --semi-axes a,b,c [--center x,y,z] (GZI304)"]

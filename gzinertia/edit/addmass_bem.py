@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import AddMassResult, editable_links
+from gzinertia.edit.addmass import AddMassResult, editable_links, negligible_geometry
 from gzinertia.edit.bem_shapes import shapes_of
 from gzinertia.edit.links import ascii_comment
 from gzinertia.edit.overlap_guard import OverlapGuard
@@ -312,7 +312,7 @@ def add_mass_bem(
     require_bem()
     edit = FileEdit.open(path, model_paths, data)
     doc = edit.doc
-    links, skipped = editable_links(doc, path, pattern, False)
+    links, skipped = editable_links(doc, path, pattern, False, settings.element)
     policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
     run = _BemRun(edit, settings, policy, links, skipped)
     order = {link.name: i for i, link in enumerate(links)}
@@ -435,6 +435,8 @@ def add_mass_bem_urdf(
         shapes = displacing_shapes(link, settings)
         if not shapes:
             raise LinkSkippedError(f"no {element} geometry to mesh")
+        if (negligible := negligible_geometry(link, pattern, element)) is not None:
+            raise LinkSkippedError(negligible)
         result = _solve_link(link, shapes, settings, progress, drafts.get(link.name))
         item = _link_bem(link, shapes, result, drafts.get(link.name))
         solved.append(item)

@@ -6,6 +6,12 @@ their total volume is below :data:`PROXY_VOLUME_FRACTION` of the visuals', or th
 volume lies more than :data:`PROXY_OFFSET_FRACTION` of the visuals' size (``V^(1/3)``) from
 the visuals' centre of volume. Added mass fitted to such collisions (``addmass``) describes
 the proxy, not the hull.
+
+Both sides are the link's bodies as every other consumer takes them
+(:func:`gzinertia.physics.link_union.link_solid`): the union of the collisions, and the union
+of the visuals, overlaps counted once (visual meshes of real vehicles overlap a lot: their sum
+would inflate the visuals' volume and shift its centre). What was united, or, without
+manifold3d, counted twice, is said with the reasons (:meth:`ProxyEvidence.said`).
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ PROXY_OFFSET_FRACTION = 0.25
 
 @dataclass(frozen=True, repr=False, eq=False)
 class ProxyEvidence(ValueRecord):
-    """Collision and visual volumes (m³) and centres of volume (link frame, m), and why the
-    collisions look like a proxy (``reasons``, empty when they do not)."""
+    """Collision and visual volumes (m³) and centres of volume (link frame, m) of their
+    unions, why the collisions look like a proxy (``reasons``, empty when they do not), and how
+    the two bodies were measured (``notes``: overlaps united, or counted twice; a mesh's
+    repair or hull), empty when exactly as drawn."""
 
     collision_volume: float
     visual_volume: float
@@ -34,16 +42,25 @@ class ProxyEvidence(ValueRecord):
     p_BoVc_B: Vec3
     offset: float
     reasons: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    def said(self) -> str:
+        """The reasons, then how the volumes were measured, in words."""
+        measured = f" (measured as: {'; '.join(self.notes)})" if self.notes else ""
+        return "; ".join(self.reasons) + measured
 
 
-def _union(parts: Sequence[Collision]) -> tuple[float, Vec3] | None:
-    from gzinertia.physics.shapes import ShapeError, collision_solid, combine_solids
+def _union(parts: Sequence[Collision], element: str) -> tuple[float, Vec3, str | None] | None:
+    """The volume, centroid (link frame) and note of the union of ``parts``
+    (:func:`~gzinertia.physics.link_union.link_solid`), ``None`` without a solid."""
+    from gzinertia.physics.link_union import link_solid
+    from gzinertia.physics.shapes import ShapeError
 
     try:
-        solid = combine_solids([collision_solid(c) for c in parts])
+        solid = link_solid(parts, element)
     except ShapeError:
         return None
-    return solid.volume, np.asarray(solid.p_FoFc_F)
+    return solid.volume, np.asarray(solid.p_FoFc_F), solid.approximation
 
 
 def buoyancy_proxy(
@@ -53,10 +70,10 @@ def buoyancy_proxy(
     ``None`` when either has no solid to compare (none, a plane, an unresolved mesh)."""
     if not collisions or not visuals:
         return None
-    col, vis = _union(collisions), _union(visuals)
+    col, vis = _union(collisions, "collision"), _union(visuals, "visual")
     if col is None or vis is None or not vis[0] > 0:
         return None
-    (Vc, pc), (Vv, pv) = col, vis
+    (Vc, pc, col_note), (Vv, pv, vis_note) = col, vis
     offset = float(np.linalg.norm(pc - pv))
     size = Vv ** (1.0 / 3.0)
     reasons = []
@@ -66,4 +83,5 @@ def buoyancy_proxy(
     if offset > PROXY_OFFSET_FRACTION * size:
         reasons.append(f"collision centre of volume {np.array2string(pc, precision=4)} m is "
                        f"{offset:.4g} m from the visuals' {np.array2string(pv, precision=4)} m")
-    return ProxyEvidence(Vc, Vv, pc, pv, offset, tuple(reasons))
+    notes = tuple(n for n in (col_note, vis_note) if n)
+    return ProxyEvidence(Vc, Vv, pc, pv, offset, tuple(reasons), notes)

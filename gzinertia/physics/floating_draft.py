@@ -42,7 +42,9 @@ class FloatingDraft(ValueRecord):
     centre of mass in the file's pose (world, m); ``heave`` (m), ``heel`` and ``trim`` (rad:
     roll about world x, then pitch about world y, about G) the motion from the file's pose to
     the equilibrium; ``draft`` the depth of the lowest hull point (m); ``waterline`` the free
-    surface's height where it crosses G's vertical, in the file's pose (world z, m)."""
+    surface's height where it crosses G's vertical, in the file's pose (world z, m);
+    ``tolerance`` and ``tolerance_note``: the relative tolerance of these figures and why
+    (:attr:`gzinertia.physics.flotation.Flotation.tolerance`, as ``hydrostatics`` says it)."""
 
     body: str
     mass: float
@@ -53,6 +55,8 @@ class FloatingDraft(ValueRecord):
     trim: float
     draft: float
     waterline: float
+    tolerance: float = 0.0
+    tolerance_note: str = ""
 
     def pose(self, X_WB: Pose) -> Pose:
         """A link posed at ``X_WB`` by the file, turned about G by the heel and trim (not
@@ -71,7 +75,8 @@ class FloatingDraft(ValueRecord):
             f"waterline auto: the floating equilibrium of {self.body}, {self.mass:g} kg in "
             f"{self.density:g} kg/m^3: heave {self.heave:+.6g} m, heel "
             f"{math.degrees(self.heel):+.3g} deg, trim {math.degrees(self.trim):+.3g} deg from "
-            f"the file's pose (as hydrostatics reports them), draft {self.draft:.6g} m"
+            f"the file's pose (as hydrostatics reports them), draft {self.draft:.6g} m; "
+            f"these figures within {self.tolerance:.2g} relative ({self.tolerance_note})"
         )
 
 
@@ -129,6 +134,7 @@ def floating_drafts(
                 body.name, body.mass, density,
                 np.asarray(fl.p_WG, dtype=float) - np.array([0.0, 0.0, fl.heave]),
                 fl.heave, fl.roll, fl.pitch, fl.draft, fl.z_surface - fl.heave,
+                fl.tolerance, fl.tolerance_note,
             )
             for name in names:
                 drafts[name] = draft

@@ -347,9 +347,10 @@ def posed_hydrostatics(
 
 
 def hull_triangles(meshes_W: Sequence[Any]) -> Any:
-    """The triangles ``(n, 3, 3)`` of several closed meshes already in the world frame (their
-    union counted as disjoint: overlapping collisions count twice, as in Gazebo)."""
-    parts = [np.asarray(m.triangles, dtype=float) for m in meshes_W]
+    """The triangles ``(n, 3, 3)`` of several closed surfaces already in the world frame (each
+    its triangles ``(k, 3, 3)``; their union counted as disjoint: overlapping collisions count
+    twice, as in Gazebo)."""
+    parts = [np.asarray(m, dtype=float).reshape(-1, 3, 3) for m in meshes_W]
     return np.concatenate(parts, axis=0) if parts else np.zeros((0, 3, 3))
 
 
@@ -408,9 +409,8 @@ def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
         united = set()
         if union is not None and union.union_B is not None:
             united = {id(c) for c in union.members}
-            T = np.eye(4)
-            T[:3, :3], T[:3, 3] = link.X_WB.R, link.X_WB.p
-            meshes.append(union.union_B.copy().apply_transform(T))
+            R_WB, p_WB = np.asarray(link.X_WB.R), np.asarray(link.X_WB.p)
+            meshes.append(np.asarray(union.union_B) @ R_WB.T + p_WB)
         for collision in (c for c in link.collisions if id(c) not in united):
             mesh = collision_trimesh(collision, sections=FLOTATION_SECTIONS)
             if mesh is None:
@@ -421,7 +421,7 @@ def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
             T[:3, :3], T[:3, 3] = X_WC.R, X_WC.p
             mesh = mesh.copy()
             mesh.apply_transform(T)
-            meshes.append(mesh)
+            meshes.append(np.asarray(mesh.triangles))
     return hull_triangles(meshes)
 
 

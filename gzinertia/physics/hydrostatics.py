@@ -450,19 +450,18 @@ def _exact_fluid_force(
     mesh = collision_trimesh(collision)
     if mesh is None:
         return np.zeros(3), np.zeros(3)
-    return _mesh_fluid_force(mesh, X_WC, fluid, g_W)
+    return _mesh_fluid_force(np.asarray(mesh.triangles), X_WC, fluid, g_W)
 
 
-def _mesh_fluid_force(mesh: Any, X_WF: Pose, fluid: BuoyancyWorld, g_W: Any) -> tuple[Any, Any]:
-    """``(force_W, Σ w_i·p_i)`` on the solid a closed, outward ``mesh`` (in frame F, posed
-    ``X_WF``) bounds, in a graded fluid: slabs cut by true horizontal planes."""
+def _mesh_fluid_force(
+    triangles_F: Any, X_WF: Pose, fluid: BuoyancyWorld, g_W: Any
+) -> tuple[Any, Any]:
+    """``(force_W, Σ w_i·p_i)`` on the solid a closed, outward triangle surface ``(n, 3, 3)``
+    (in frame F, posed ``X_WF``) bounds, in a graded fluid: slabs cut by true horizontal
+    planes."""
     up = _up(g_W)
     force, moment = np.zeros(3), np.zeros(3)
-    T = np.eye(4)
-    T[:3, :3], T[:3, 3] = X_WF.R, X_WF.p
-    mesh_W = mesh.copy()
-    mesh_W.apply_transform(T)
-    triangles = np.asarray(mesh_W.triangles)
+    triangles = np.asarray(triangles_F, dtype=float) @ np.asarray(X_WF.R).T + np.asarray(X_WF.p)
     heights = [h for h, _ in fluid.layers] + [math.inf]
     densities = [fluid.density] + [rho for _, rho in fluid.layers]
     prev_V, prev_M = 0.0, np.zeros(3)
@@ -530,7 +529,7 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
             f, m = _exact_fluid_force(c, X_WB, fluid, g_W)
             f_ex, m_ex = f_ex + f, m_ex + m
         if union is not None and union.union_B is not None:  # the overlap's slices once
-            for mesh, sign in ((union.union_B, 1.0), *((m, -1.0) for m in union.meshes_B)):
+            for mesh, sign in ((union.union_B, 1.0), *((m, -1.0) for m in union.pieces_B)):
                 f, m = _mesh_fluid_force(mesh, X_WB, fluid, g_W)
                 f_ex, m_ex = f_ex + sign * f, m_ex + sign * m
         p_gz_W = _centre(f_gz, m_gz, _up(g_W), p_WBv_gz)

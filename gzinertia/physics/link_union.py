@@ -4,9 +4,11 @@ Two collisions that overlap (a box and a cylinder sharing a corner of a hull, a 
 end of a tube) displace the water of their overlap once. The exact volume and centre of
 hydrostatics are the union's: the sum of the shapes' exact figures (closed forms, the mesh
 pipeline's solids: :mod:`gzinertia.physics.mesh_body`) less the overlap, measured by
-manifold3d's boolean union of the shapes' closed surfaces in the link frame B (primitives
-tessellated with :data:`SECTIONS` segments around, so the overlap, not the whole volume,
-carries the tessellation's error). Gazebo's Buoyancy system sums the shapes: its numbers stay
+manifold3d's boolean union of the shapes' solids in the link frame B (manifold3d's own
+primitives with :data:`SECTIONS` segments around, so the overlap, not the whole volume,
+carries the tessellation's error; mesh files as the geometry pipeline reads them), its
+moments taken with NumPy (no trimesh, hence no SciPy, for a link of primitives: an audit of a
+plain SDF file stays light). Gazebo's Buoyancy system sums the shapes: its numbers stay
 Gazebo's (:mod:`gzinertia.physics.hydrostatics` shows both).
 
 :func:`link_solid` is the one home of a link's fluid-displacing body for every consumer that
@@ -37,8 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = ["SECTIONS", "LinkUnion", "link_solid", "link_union"]
 
-#: Segments around a round primitive's tessellation when an overlap is measured.
-SECTIONS = 128
+#: Segments around a round primitive's tessellation when an overlap is measured (manifold3d's
+#: own: its sphere is then 3.5e-4 below the closed form's volume, its cylinder 1.0e-4, inscribed;
+#: at 128 its sphere is 1.4e-3 below: the overlap carries that relative error).
+SECTIONS = 256
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -47,15 +51,15 @@ class LinkUnion(ValueRecord):
     frame B: ``overlap_volume`` (m³, ``Σ V_i - V_union``, ≥ 0), ``overlap_moment`` (m⁴, the
     same for the first moments of volume ``V·p_BoCv_B``), ``overlap_J_BBo_B`` (m⁵, the same for
     the second moments: the unit-density rotational inertia about the link origin Bo, B axes),
-    ``meshes_B`` the overlapping
-    shapes' closed surfaces and ``union_B`` their union (``trimesh.Trimesh``, link frame; for
-    a graded fluid's slices and the flotation hull), ``note`` what was done, in words;
-    ``members`` the collisions that may overlap (those ``meshes_B`` and ``union_B`` stand for)."""
+    ``pieces_B`` the overlapping shapes' closed surfaces and ``union_B`` their union
+    (triangles ``(n, 3, 3)``, link frame, outward; for a graded fluid's slices and the
+    flotation hull; empty and ``None`` without manifold3d), ``note`` what was done, in words;
+    ``members`` the collisions that may overlap (those ``pieces_B`` and ``union_B`` stand for)."""
 
     overlap_volume: float
     overlap_moment: Any
     overlap_J_BBo_B: Any
-    meshes_B: tuple[Any, ...]
+    pieces_B: tuple[Any, ...]
     union_B: Any
     note: str
     members: tuple[Collision, ...] = ()
@@ -104,78 +108,96 @@ def _overlapping(collisions: Sequence[Collision]) -> list[Collision]:
     return [known[k][0] for k in sorted(meets)]
 
 
-def _mesh_in_link(collision: Collision) -> Any:
-    """The collision's closed surface in the link frame B (``None``: no solid)."""
-    from gzinertia.physics.collision_mesh import collision_trimesh
+def _solid_in_link(collision: Collision, where: str) -> Any:
+    """The collision's solid as a ``manifold3d.Manifold`` in the link frame B (primitives
+    manifold3d's own with :data:`SECTIONS` segments around; a mesh file the geometry
+    pipeline's closed body, :func:`gzinertia.physics.mesh_body.mesh_body`), ``None``: no
+    solid. A mesh body manifold3d does not take is a ShapeError naming ``where``."""
+    from gzinertia.physics.manifold_solids import closed_manifold, posed, primitive_manifold
+    from gzinertia.physics.mesh_load import ShapeError
 
-    mesh = collision_trimesh(collision, SECTIONS)
-    if mesh is None:
+    g = collision.geometry
+    if g.kind != "mesh":
+        solid = primitive_manifold(g, 1.0, lambda _: SECTIONS)
+    elif g.mesh_path is None:
         return None
-    T = np.eye(4)
-    T[:3, :3], T[:3, 3] = collision.X_BC.R, collision.X_BC.p
-    return mesh.apply_transform(T)
+    else:
+        from gzinertia.physics.mesh_body import mesh_body
+
+        try:
+            body = mesh_body(g.mesh_path, g.scale)
+        except ShapeError:
+            return None
+        solid, status = closed_manifold(body.vertices, body.faces)
+        if status is not None:
+            raise ShapeError(f"{where}: a closed piece is not a 2-manifold surface ({status}): "
+                             "its pieces cannot be united")
+    return None if solid is None else posed(solid, collision.X_BC)
 
 
-def link_union(collisions: Sequence[Collision]) -> LinkUnion | None:
+def link_union(
+    collisions: Sequence[Collision], element: str = "collision"
+) -> LinkUnion | None:
     """What uniting the link's ``collisions`` (those with a solid) takes from their sum
-    (:class:`LinkUnion`); ``None`` when no two of them can overlap, or they do not.
+    (:class:`LinkUnion`); ``None`` when no two of them can overlap, or they do not. The note
+    names them by ``element`` (``"collision"``, or ``"visual"`` for a link's visuals).
 
+    The shapes are united by manifold3d directly (its own primitives, posed; mesh files as
+    the geometry pipeline reads them) and the moments taken from its surfaces with NumPy
+    (:func:`gzinertia.physics.manifold_solids.triangle_moments`): no trimesh for primitives.
     Without manifold3d the overlap is not measured: ``overlap_volume`` is 0 and the note says
     the overlaps are counted twice."""
     candidates = _overlapping(collisions)
     if len(candidates) < 2:
         return None
-    meshes = [m for m in (_mesh_in_link(c) for c in candidates) if m is not None]
-    if len(meshes) < 2:
-        return None
     names = ", ".join(repr(c.name) for c in candidates)
     try:
-        from gzinertia.physics.mesh_body import unite
-
-        union = unite(meshes, f"the collisions {names}")
+        import manifold3d as m3
     except ImportError:
-        return LinkUnion(0.0, np.zeros(3), np.zeros((3, 3)), tuple(meshes), None,
-                         f"collisions {names} may overlap: their {OVERLAP_NOTE} "
+        return LinkUnion(0.0, np.zeros(3), np.zeros((3, 3)), (), None,
+                         f"{element}s {names} may overlap: their {OVERLAP_NOTE} "
                          "(manifold3d, gzinertia[bem], unites them)",
                          tuple(candidates))
-    V_sum = sum(float(m.volume) for m in meshes)
-    M_sum = sum((float(m.volume) * np.asarray(m.center_mass) for m in meshes), np.zeros(3))
-    V_union = float(union.volume)
+    from gzinertia.physics.manifold_solids import manifold_triangles, triangle_moments
+
+    where = f"the {element}s {names}"
+    solids = [s for s in (_solid_in_link(c, where) for c in candidates) if s is not None]
+    if len(solids) < 2:
+        return None
+    pieces = tuple(manifold_triangles(s) for s in solids)
+    union = manifold_triangles(m3.Manifold.batch_boolean(solids, m3.OpType.Add))
+    V_sum, M_sum, J_sum = 0.0, np.zeros(3), np.zeros((3, 3))
+    for piece in pieces:
+        V, M, J = triangle_moments(piece)
+        V_sum, M_sum, J_sum = V_sum + V, M_sum + M, J_sum + J
+    V_union, M_union, J_union = triangle_moments(union)
     overlap = V_sum - V_union
     if not overlap > 1e-9 * V_sum:
         return None  # apart, or touching: the sum is the union
-    moment = M_sum - V_union * np.asarray(union.center_mass)
-    J = sum((_J_about_origin(m) for m in meshes), np.zeros((3, 3))) - _J_about_origin(union)
-    note = (f"collisions {names} overlap: the exact volume is their union "
+    note = (f"{element}s {names} overlap: the exact volume is their union "
             f"({overlap:.6g} m^3 of overlap counted once)")
-    return LinkUnion(overlap, moment, J, tuple(meshes), union, note,
+    return LinkUnion(overlap, M_sum - M_union, J_sum - J_union, pieces, union, note,
                      tuple(candidates))
 
 
-def _J_about_origin(mesh: Any) -> Any:
-    """The closed mesh's unit-density rotational inertia about its frame's origin (m⁵)."""
-    from gzinertia.physics.inertia import parallel_axis
-
-    volume = float(mesh.volume)
-    G = np.asarray(mesh.moment_inertia, dtype=float) * (volume / float(mesh.mass))
-    return parallel_axis(G, volume, np.asarray(mesh.center_mass, dtype=float))
-
-
-def link_solid(collisions: Sequence[Collision]) -> SolidProperties:
+def link_solid(
+    collisions: Sequence[Collision], element: str = "collision"
+) -> SolidProperties:
     """The body the ``collisions`` displace together, in the link frame B: the union of their
     solids (:func:`gzinertia.physics.shapes.collision_solid`: closed forms, meshes through the
     geometry pipeline), overlaps counted once. Volume, centroid ``p_BoBc_B`` and unit-density
     inertia ``G_BBc_B`` about the centroid are the sum of the exact solids less the overlap's
     (:func:`link_union`: its volume, first and second moments; only the overlap carries a round
     primitive's tessellation error). ``approximation`` joins the shapes' notes and the union's
-    (pieces united; or, without manifold3d, the overlaps counted twice). Raises
+    (pieces united; or, without manifold3d, the overlaps counted twice), naming the shapes as
+    ``element`` (``"collision"``, ``"visual"``). Raises
     :class:`~gzinertia.physics.shapes.ShapeError` when a shape has no solid or they enclose no
     volume."""
     from gzinertia.physics.inertia import parallel_axis
     from gzinertia.physics.shapes import ShapeError, checked_solid, collision_solid, combine_solids
 
     total = combine_solids([collision_solid(c) for c in collisions])
-    union = link_union(collisions)
+    union = link_union(collisions, element)
     if union is None:
         return total
     notes = "; ".join(n for n in (total.approximation, union.note) if n)

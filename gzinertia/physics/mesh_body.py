@@ -236,19 +236,15 @@ def unite(pieces: Sequence[Any], where: str) -> Any:
     import manifold3d as m3
     import trimesh
 
+    from gzinertia.physics.manifold_solids import closed_manifold
     from gzinertia.physics.mesh_load import ShapeError
 
     solids = []
-    for piece in pieces:
-        mesh = m3.Mesh64(
-            vert_properties=np.array(piece.vertices, dtype=np.float64),  # not a subclass
-            tri_verts=np.array(piece.faces, dtype=np.uint64),
-        )
-        mesh.merge()
-        solid = m3.Manifold(mesh)
-        if solid.status() != m3.Error.NoError:
+    for piece in pieces:  # (np.array: a TrackedArray is not taken by manifold3d)
+        solid, status = closed_manifold(np.array(piece.vertices), np.array(piece.faces))
+        if status is not None:
             raise ShapeError(f"{where}: a closed piece is not a 2-manifold surface "
-                             f"({solid.status().name}): its pieces cannot be united")
+                             f"({status}): its pieces cannot be united")
         solids.append(solid)
     out = m3.Manifold.batch_boolean(solids, m3.OpType.Add).to_mesh64()
     return trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy(),

@@ -219,35 +219,11 @@ def _primitive(shape: CheckedShape, h: float, scale: float) -> Any:
     shapes with segments about ``h`` long, ``h`` in metres; a mesh file decimated when faceted
     much finer than ``h`` (:func:`coarsened`), then refused if its refinement would make more
     triangles than the mesher takes)."""
-    import manifold3d as m3
+    from gzinertia.physics.manifold_solids import primitive_manifold
 
     g = shape.collision.geometry
-    kind = g.kind
-    if kind == "box":
-        return m3.Manifold.cube([scale * float(v) for v in g.size or ()], center=True)
-    if kind == "sphere":
-        r = float(g.radius or 0.0)
-        return m3.Manifold.sphere(scale * r, segments(r, h))
-    if kind == "ellipsoid":
-        radii = [scale * float(v) for v in g.size or ()]
-        return m3.Manifold.sphere(1.0, segments(max(radii) / scale, h)).scale(radii)
-    if kind in ("cylinder", "capsule", "cone"):
-        r, length = float(g.radius or 0.0), float(g.length or 0.0)
-        n = segments(r, h)
-        if kind == "cone":  # base at -L/2, apex at +L/2 (gz-math's Cone)
-            return m3.Manifold.cylinder(scale * length, scale * r, 0.0, n, center=True)
-        body = m3.Manifold.cylinder(scale * length, scale * r, scale * r, n, center=True)
-        if kind == "capsule":
-            cap = m3.Manifold.sphere(scale * r, n)
-            body = m3.Manifold.batch_boolean(
-                [
-                    body,
-                    cap.translate([0.0, 0.0, scale * length / 2]),
-                    cap.translate([0.0, 0.0, -scale * length / 2]),
-                ],
-                m3.OpType.Add,
-            )
-        return body
+    if g.kind != "mesh":
+        return primitive_manifold(g, scale, lambda r: segments(r, h))
     assert shape.mesh is not None and g.mesh_path is not None
     vertices, faces = shape.mesh
     vertices, faces = coarsened(vertices * scale, faces, h * scale)
@@ -300,16 +276,11 @@ def coarsened(vertices: FloatArray, faces: IntArray, h: float) -> tuple[FloatArr
 
 
 def _manifold_of(vertices: FloatArray, faces: IntArray, what: str) -> Any:
-    import manifold3d as m3
+    from gzinertia.physics.manifold_solids import closed_manifold
 
-    mesh = m3.Mesh64(
-        vert_properties=np.ascontiguousarray(vertices, dtype=np.float64),
-        tri_verts=np.ascontiguousarray(faces, dtype=np.uint64),
-    )
-    mesh.merge()
-    solid = m3.Manifold(mesh)
-    if solid.status() != m3.Error.NoError:
-        raise SurfaceMeshError(f"{what} is not a closed 2-manifold surface ({solid.status().name})")
+    solid, status = closed_manifold(vertices, faces)
+    if status is not None:
+        raise SurfaceMeshError(f"{what} is not a closed 2-manifold surface ({status})")
     return solid
 
 

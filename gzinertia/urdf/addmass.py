@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gzinertia.edit.addmass import AddMassResult, FitChooser, LinkAddedMass, provenance
+from gzinertia.edit.addmass import (
+    AddMassResult,
+    FitChooser,
+    LinkAddedMass,
+    negligible_geometry,
+    provenance,
+)
 from gzinertia.edit.links import format_value
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydrodynamics import FILENAME, NAME, added_mass_active, added_mass_term
@@ -98,6 +104,8 @@ def add_mass_urdf(
     def ellipsoid(link: LinkRecord) -> tuple[AddedMass, str]:
         if not link.collisions and pattern is None:  # as for SDF: nothing asked of it
             raise LinkSkippedError("no collision geometry to fit")
+        if (negligible := negligible_geometry(link, pattern)) is not None:
+            raise LinkSkippedError(negligible)
         try:
             fit = fit_for(link)
             A_BBo_B = fit.added_mass(density)

@@ -387,7 +387,7 @@ def _proxies_of_body(
             effect += f" and moves its centre of buoyancy by {shift:.3g} m"
         yield finding(
             "GZI304", record.source, record.name,
-            f"its collisions look like a buoyancy proxy: {'; '.join(e.reasons)}; {effect}. "
+            f"its collisions look like a buoyancy proxy: {e.said()}; {effect}. "
             + _proxy_consequence(doc, record.name),
             {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
              "offset": e.offset, "body": body, "buoyancy_change": change,

@@ -1,0 +1,48 @@
+"""A link whose geometry encloses (almost) nothing: a placeholder, not the body's shape.
+
+UUV Simulator's links carry 1e-6 m collision cylinders so that Gazebo classic keeps them (a
+link without a collision was dropped); sensor links carry stubs of the same kind. The audit's
+geometry rules skip such links (:attr:`gzinertia.checks.context.LinkContext.is_placeholder`),
+and ``addmass`` does not compute added mass for them (about 1e-15 kg, or a 1,000-panel BEM solve
+of a speck) unless the link is named. Both ask :func:`is_placeholder`: one definition.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gzinertia.physics.shapes import SolidProperties
+    from gzinertia.records import LinkRecord
+
+__all__ = ["PLACEHOLDER_VOLUME", "is_placeholder", "placeholder_note"]
+
+#: A union of collisions below this volume (a 1 mm cube) is a placeholder, not the body's shape:
+#: geometry-based rules skip it (e.g. 1 µm cylinders used to switch collisions off).
+PLACEHOLDER_VOLUME = 1e-9
+
+
+def is_placeholder(solid: SolidProperties | None) -> bool:
+    """Whether the body ``solid`` (a link's union of collisions) encloses less than
+    :data:`PLACEHOLDER_VOLUME`; ``False`` for no solid (not known to be negligible)."""
+    return solid is not None and solid.volume < PLACEHOLDER_VOLUME
+
+
+def placeholder_note(link: LinkRecord) -> str | None:
+    """Why ``link``'s collisions are a placeholder (:func:`is_placeholder` of their union,
+    :func:`gzinertia.physics.link_union.link_solid`), in words; ``None`` when they are not, or
+    have no solid to measure (no collision, a mesh that cannot be read: said elsewhere)."""
+    from gzinertia.physics.link_union import link_solid
+    from gzinertia.physics.shapes import ShapeError
+
+    if not link.collisions:
+        return None
+    try:
+        solid = link_solid(link.collisions)
+    except ShapeError:
+        return None
+    if not is_placeholder(solid):
+        return None
+    return (f"its collisions enclose {solid.volume:.3g} m^3, negligible (below "
+            f"{PLACEHOLDER_VOLUME:g} m^3, a 1 mm cube: a placeholder, not the body's shape, as "
+            "the audit treats it)")
