@@ -122,9 +122,13 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 
 @pytest.mark.parametrize("suffix", [".urdf", ".urdf.xacro"])
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_every_command_grows_linearly(command: str, suffix: str, tmp_path: Path) -> None:
+def test_every_command_grows_linearly(
+    command: str, suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On a comb (a spine of revolute joints, a leaf lumped into each spine link, some of them
-    massless or kept by ``<preserveFixedJoint>``), invalid inertias and plugins."""
+    massless or kept by ``<preserveFixedJoint>``), invalid inertias and plugins. The commands
+    run in ``tmp_path``, so their outputs (``-o OUT``) never land in the checkout."""
+    monkeypatch.chdir(tmp_path)
     xacro = suffix != ".urdf"
 
     def write(links: int) -> Path:
