@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzinertia.sdf.model_file import is_urdf_path
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 if TYPE_CHECKING:
     from gzinertia.edit.fix import FixResult

@@ -20,8 +20,8 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import SdfDocument
-from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 
 __all__ = ["UrdfModelFile"]
 
