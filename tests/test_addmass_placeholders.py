@@ -113,3 +113,17 @@ def test_a_urdf_thruster_with_a_dummy_collision_is_skipped(
     text = path.read_text()
     assert "<link_name>base_link</link_name>" in text
     assert "<link_name>thruster_0</link_name>" not in text
+
+
+def test_a_thin_disk_of_little_volume_is_a_body_not_a_speck() -> None:
+    """A 1 m disk 1 nm thick encloses 7.9e-10 m³, below the placeholder volume, but its added
+    mass normal to it is 8/3 ρ a³ (333 kg in water): it is not skipped; a 1 µm cylinder is."""
+    from gzinertia.physics.placeholder import placeholder_note
+    from gzinertia.sdf import read_sdf_string
+
+    disk = sdf.link("disk", sdf.collision(sdf.cylinder_geometry(0.5, 1e-9)))
+    speck = sdf.link("speck", sdf.collision(sdf.cylinder_geometry(1e-6, 1e-6)))
+    doc = read_sdf_string(sdf.model(disk + speck))
+    notes = {link.name.split("::")[-1]: placeholder_note(link) for link in doc.links}
+    assert notes["disk"] is None
+    assert notes["speck"] is not None and "negligible" in notes["speck"]

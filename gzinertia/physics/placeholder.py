@@ -28,8 +28,27 @@ def is_placeholder(solid: SolidProperties | None) -> bool:
     return solid is not None and solid.volume < PLACEHOLDER_VOLUME
 
 
+#: The radius of gyration (m) of a speck ``addmass`` skips lies in this range: a thin plate or
+#: disk of little volume but large extent is a body (a disk's added mass normal to it,
+#: 8/3 ρ a³, owes nothing to its volume), and a shape below 1e-12 m is left to the fit's or the
+#: solve's own refusal, which names the collision.
+SPECK_GYRATION_RANGE = (1e-12, 1e-3)
+
+
+def _is_speck(solid: SolidProperties) -> bool:
+    """Whether ``solid`` is small in every direction (:data:`SPECK_GYRATION_RANGE`), not only in
+    volume."""
+    import numpy as np
+
+    largest = float(np.max(np.linalg.eigvalsh(np.asarray(solid.G_FFc_F, dtype=float))))
+    radius = (max(largest, 0.0) / solid.volume) ** 0.5 if solid.volume > 0.0 else 0.0
+    low, high = SPECK_GYRATION_RANGE
+    return low <= radius < high
+
+
 def placeholder_note(link: LinkRecord) -> str | None:
-    """Why ``link``'s collisions are a placeholder (:func:`is_placeholder` of their union,
+    """Why ``addmass`` skips ``link``: its collisions are a speck (:func:`is_placeholder` of their
+    union and small in every direction: :data:`SPECK_GYRATION_RANGE`;
     :func:`gzinertia.physics.link_union.link_solid`), in words; ``None`` when they are not, or
     have no solid to measure (no collision, a mesh that cannot be read: said elsewhere)."""
     from gzinertia.physics.link_union import link_solid
@@ -41,7 +60,7 @@ def placeholder_note(link: LinkRecord) -> str | None:
         solid = link_solid(link.collisions)
     except ShapeError:
         return None
-    if not is_placeholder(solid):
+    if not is_placeholder(solid) or not _is_speck(solid):
         return None
     return (f"its collisions enclose {solid.volume:.3g} m^3, negligible (below "
             f"{PLACEHOLDER_VOLUME:g} m^3, a 1 mm cube: a placeholder, not the body's shape, as "
