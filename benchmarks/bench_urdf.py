@@ -202,8 +202,8 @@ def run_commands(
 
 def main() -> None:
     from gzinertia.edit.fix import FixOptions
+    from gzinertia.edit.urdf_fix import fix_urdf
     from gzinertia.urdf import read_urdf_file
-    from gzinertia.urdf.fix import fix_urdf
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", help="default 1000,4000,16000 (--commands: 2000,8000,20000)")

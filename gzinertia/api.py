@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit, decoded_text
-from gzinertia.hydrostatics_result import (
+from gzinertia.model_input import ModelInput
+from gzinertia.physics.hydrostatics_result import (
     HydrostaticsResult,
     HydrostaticsSettingsError,
     document_hydrostatics,
 )
-from gzinertia.model_input import ModelInput
 from gzinertia.readers import READERS as _READERS  # noqa: F401  (the registry, as it was named)
 from gzinertia.readers import Reader, reader_for, readers, register_reader, registered
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
@@ -445,7 +445,7 @@ def fix(
     """
     from gzinertia.edit.fix import FixOptions
     from gzinertia.edit.fix_file import fix_file
-    from gzinertia.sdf.model_file import is_urdf_path
+    from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
     options = FixOptions(
         method=method, pattern=links, select=tuple(s.strip().upper() for s in select),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gzinertia.errors import SettingError
-from gzinertia.vocabulary.fluids import FLUID_DENSITIES, density_of
+from gzinertia.vocabulary.fluids import check_fluid, fluid_density
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
@@ -28,28 +28,6 @@ __all__ = [
     "bem_settings", "check_fluid", "docs_base_uri", "ellipsoid_scale", "fluid_density",
     "read_limits", "waterline_height", "worker_count",
 ]
-
-
-def check_fluid(density: float | None, fluid: str | None,
-                error: type[SettingError] = SettingError) -> None:
-    """Refuses (``error``, a :class:`SettingError`) a ``density`` and a ``fluid`` given together,
-    a density that is not a positive finite number of kg/m³, and a fluid that is not one of
-    :data:`~gzinertia.vocabulary.fluids.FLUID_DENSITIES`."""
-    if density is not None and fluid is not None:
-        raise error("density", "give either {density} or {fluid}, not both")
-    if density is not None and not (math.isfinite(density) and density > 0.0):
-        raise error("density", "{density} must be a positive number of kg/m^3, not {value!r}",
-                    value=density)
-    if fluid is not None and fluid not in FLUID_DENSITIES:
-        raise error("fluid", "{fluid} must be one of {names}, not {value!r}",
-                    names=", ".join(FLUID_DENSITIES), value=fluid)
-
-
-def fluid_density(density: float | None, fluid: str | None) -> float:
-    """The fluid density, kg/m³, of ``density`` or the named ``fluid`` (Gazebo's Buoyancy
-    default, fresh water, when neither is given), after :func:`check_fluid`."""
-    check_fluid(density, fluid)
-    return density_of(density, fluid)
 
 
 def waterline_height(value: float | str | None) -> float | Literal["auto"] | None:
@@ -167,11 +145,10 @@ def docs_base_uri(docs_url: str | None = None) -> str | None:
             raise SettingError("docs_url", where + " must be an absolute URL like https://..., "
                                "not {value!r}", value=given)
         return given if given.endswith("/") else given + "/"
-    import gzinertia
 
     # a checkout (or editable install): the package next to its pyproject.toml and rule pages;
     # an installed package has no docs (site-packages/docs may belong to anything)
-    tree = Path(gzinertia.__file__).resolve().parents[1]
+    tree = Path(__file__).resolve().parents[1]  # gzinertia/arguments.py: the checkout above
     if (tree / "pyproject.toml").is_file() and (tree / "docs" / "rules" / "GZI101.md").is_file():
         return tree.as_uri() + "/"
     return None

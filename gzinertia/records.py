@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.dependency import Dependency
+from gzinertia.gazebo.hydrodynamics import derivatives
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.inertia import (
     parallel_axis,
@@ -175,8 +176,6 @@ class HydroPlugin(ValueRecord):
         """The added-mass derivatives ``<iDotJ>`` as a 6x6, **linear-first**, about the link
         origin in link axes: ``D[i, j]`` is ``<{xyzkmn[i]}Dot{UVWPQR[j]}>`` (0 when absent).
         Fossen's convention writes them negative: the added mass is ``-sym(D)``."""
-        from gzinertia.gazebo.hydrodynamics import derivatives
-
         return derivatives(self.terms)
 
 

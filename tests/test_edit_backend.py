@@ -200,7 +200,7 @@ def test_no_edit_module_prints() -> None:
 # --- one answer to "is this URDF/xacro" -------------------------------------------------------
 
 #: The one home of the format suffixes.
-SUFFIX_HOME = PACKAGE / "sdf" / "model_file.py"
+SUFFIX_HOME = PACKAGE / "vocabulary" / "model_suffixes.py"
 
 
 def _suffix_literals(tree: ast.AST) -> list[int]:
@@ -212,8 +212,8 @@ def _suffix_literals(tree: ast.AST) -> list[int]:
 
 
 def test_urdf_and_xacro_suffixes_have_one_home() -> None:
-    """Only :mod:`gzinertia.sdf.model_file` spells ``.urdf`` and ``.xacro``; every other site
-    asks its ``is_urdf_path`` / ``is_xacro_path`` (or its suffix tuples)."""
+    """Only :mod:`gzinertia.vocabulary.model_suffixes` spells ``.urdf`` and ``.xacro``; every
+    other site asks its ``is_urdf_path`` / ``is_xacro_path`` (or its suffix tuples)."""
     found = {
         str(path.relative_to(REPO)): lines
         for path in sorted(PACKAGE.rglob("*.py"))

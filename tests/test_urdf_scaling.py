@@ -169,7 +169,7 @@ def test_addmass_on_xacro_scans_the_text_a_bounded_number_of_times(
 ) -> None:
     """Whether each link is written literally in the xacro file was a search of the whole text
     per link: characters handed to the regex engine grew 16 times for 4 times the links."""
-    import gzinertia.urdf.addmass as addmass
+    import gzinertia.edit.urdf_addmass as addmass
 
     counted = []
     for links in (N, 4 * N):
@@ -199,7 +199,7 @@ def test_literal_links_agree_with_the_regex_search_they_replace(
     """The one-pass index of link names written literally finds what the search of the whole
     text for each name (the oracle: the code it replaces) finds, on texts made of the marks
     it reads: tags, quotes of both kinds, ``>`` inside values, attributes ending in ``name``."""
-    from gzinertia.urdf.addmass import _literal_link, _LiteralLinks
+    from gzinertia.edit.urdf_addmass import _literal_link, _LiteralLinks
 
     text = "".join(fragments)
     index = _LiteralLinks(text)

@@ -81,7 +81,8 @@ from gzinertia.audit.cache_file import (
     entries_by_line,
     finding_from_json,
 )
-from gzinertia.audit.cache_folder import (
+from gzinertia.audit.findings import Finding, JsonValue
+from gzinertia.cache_folder import (
     DEFAULT_DIR,
     ENV_DIR,
     MAX_CACHE_BYTES,
@@ -91,7 +92,6 @@ from gzinertia.audit.cache_folder import (
     prepare_cache_folder,
     store_cache_file,
 )
-from gzinertia.audit.findings import Finding, JsonValue
 from gzinertia.confined import open_folder
 from gzinertia.record_base import Record
 from gzinertia.safe_read import digest_regular_file

@@ -40,14 +40,14 @@ from typing import TYPE_CHECKING, Literal
 
 from gzinertia.confined import within
 from gzinertia.record_base import ValueRecord
-from gzinertia.sdf.model_file import (
+from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
+from gzinertia.vocabulary.model_suffixes import (
     URDF_SUFFIX,
     URDF_SUFFIXES,
     XACRO_SUFFIX,
     XACRO_SUFFIXES,
     is_xacro_path,
 )
-from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 
 if TYPE_CHECKING:
     from gzinertia.audit.exclude import Exclusion

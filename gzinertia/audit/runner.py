@@ -218,7 +218,7 @@ def _audit_file(
 def _static_fragment(path: str) -> str | None:
     """Why the xacro file ``path`` is a fragment without expanding it (a macro library, a
     nameless ``<robot>``: :func:`~gzinertia.urdf.fragments.static_reason`), else ``None``."""
-    from gzinertia.sdf.model_file import is_xacro_path
+    from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
     if not is_xacro_path(path):
         return None
@@ -306,7 +306,7 @@ def _preload(paths: Sequence[str], search: Sequence[str]) -> None:
     that each inherits it instead of importing it again: the checks (and NumPy) and, for xacro
     files, xacro (:func:`gzinertia.urdf.xacro_sandbox.warm`: no model file is read)."""
     import gzinertia.audit.rules  # noqa: F401
-    from gzinertia.sdf.model_file import is_xacro_path
+    from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
     if any(is_xacro_path(p) for p in paths):
         from gzinertia.urdf.xacro_sandbox import warm

@@ -90,7 +90,7 @@ def classic_plugins_of_file(
     ``package_paths``, under the default policy), and every place is moved to where its
     element is written."""
     if root is None:
-        from gzinertia.sdf.model_file import is_xacro_path
+        from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
         if is_xacro_path(path):
             from gzinertia.sdf.xml import parse_xml_bytes

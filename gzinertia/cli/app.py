@@ -182,7 +182,7 @@ def load_document(
                                xacro_policy=source.xacro_policy)
     if parser == "sdformat":
         from gzinertia.sdf.libsdformat import read_with_libsdformat
-        from gzinertia.sdf.model_file import is_urdf_path
+        from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
         if is_urdf_path(file):
             raise GzInertiaError(

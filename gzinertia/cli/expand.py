@@ -43,7 +43,7 @@ def expand(
     inertial, collisions, visuals), joints (axis, limits, dynamics) and the <gazebo> blocks;
     what it cannot write (floating and planar joints) is said on stderr and in the file. What
     the other commands report is computed from exactly this."""
-    from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
+    from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 
     if not is_urdf_path(file):
         raise GzInertiaError(

@@ -251,7 +251,7 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
     includes (``source``'s model paths, then its package paths); a URDF or xacro ``file`` is
     an error saying so, and how to get the SDFormat Gazebo builds from it."""
     from gzinertia.errors import GzInertiaError
-    from gzinertia.sdf.model_file import is_urdf_path
+    from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
     if file is not None and is_urdf_path(file):
         from gzinertia.urdf.fragments import refuse_fragment

@@ -44,10 +44,10 @@ def open_edit(
 ) -> ModelFile:
     """``source`` open for editing: a path, or a document :func:`gzinertia.read` returned (its
     file is read again; the edit starts from the bytes as they are now). SDFormat, URDF or
-    xacro by suffix (:func:`gzinertia.edit.model_file.open_model_file`); ``model_paths``: the
+    xacro by suffix (:func:`gzinertia.edit.backends.open_model_file`); ``model_paths``: the
     SDFormat model paths, or the package paths of a URDF/xacro file. Called as
     ``gzinertia.edit(source)``."""
-    from gzinertia.edit.model_file import open_model_file
+    from gzinertia.edit.backends import open_model_file
     from gzinertia.errors import GzInertiaError
     from gzinertia.records import SdfDocument
     from gzinertia.sdf.stdin import STDIN_NAME

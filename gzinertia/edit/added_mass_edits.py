@@ -10,7 +10,7 @@ The format is chosen here, once per edit, by suffix
 link admitted and written by :mod:`gzinertia.edit.sdf_added_mass` (a Hydrodynamics plugin
 applying added mass, one in another file, the GZI210 overlap guard: the same refusals for all
 three); URDF and xacro, which have no ``<fluid_added_mass>`` (sdformat#1467), a ``<gazebo>``
-Hydrodynamics block (:func:`gzinertia.urdf.addmass.add_matrix_urdf`). The library's
+Hydrodynamics block (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`). The library's
 :func:`gzinertia.addmass`, :func:`gzinertia.addmass_bem` and :func:`gzinertia.addmass_from` and
 the command line's ``addmass --ellipsoid|--bem|--from`` each make one call here.
 
@@ -39,7 +39,7 @@ def ellipsoid_edit(
     """Each selected link's Tuckerman added mass of the ellipsoids ``fit_for`` fits (or the
     explicit one it holds) in a fluid of ``density`` kg/m³."""
     if request.urdf:
-        from gzinertia.urdf.addmass import add_mass_urdf
+        from gzinertia.edit.urdf_addmass import add_mass_urdf
 
         return add_mass_urdf(
             request.path, fit_for=fit_for, density=density, pattern=request.pattern,

@@ -12,7 +12,7 @@ from pathlib import Path
 from gzinertia.errors import SettingError
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
-from gzinertia.sdf.model_file import is_urdf_path
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 __all__ = ["AddedMassRequest"]
 

@@ -401,13 +401,13 @@ def add_mass_bem_urdf(
 ) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
     """``addmass --bem`` on a URDF/xacro file: each selected link's BEM added mass (about the
     link origin Bo in link axes), written as a ``<gazebo>`` Hydrodynamics block with the BEM
-    provenance comment inside it (:func:`gzinertia.urdf.addmass.add_matrix_urdf`; URDF has no
+    provenance comment inside it (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`; URDF has no
     ``<fluid_added_mass>``). The geometry is the link as Gazebo builds it: libsdformat's
     fixed-joint lumping moves a lumped link's collisions and visuals into the link that holds
     it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
     refused (one problem over several links is not wired for URDF yet)."""
+    from gzinertia.edit.urdf_addmass import LinkSkippedError, add_matrix_urdf
     from gzinertia.physics.bem import require_bem
-    from gzinertia.urdf.addmass import LinkSkippedError, add_matrix_urdf
 
     require_bem()
     if settings.together:

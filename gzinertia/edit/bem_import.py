@@ -188,11 +188,11 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
 def add_mass_from_urdf(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
     """:func:`add_mass_from` for a URDF/xacro file: the imported matrix, moved to the link
     origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics block
-    (:func:`gzinertia.urdf.addmass.add_matrix_urdf`) with the import's provenance comment inside
-    it (geometry and dataset digests: GZI212 watches the link as Gazebo builds it). The
+    (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`) with the import's provenance comment
+    inside it (geometry and dataset digests: GZI212 watches the link as Gazebo builds it). The
     :class:`Edit`'s one :class:`ImportedLink` names the link written (the pattern when none
     was: a xacro link made by a macro, whose block is in the warnings to paste)."""
-    from gzinertia.urdf.addmass import add_matrix_urdf
+    from gzinertia.edit.urdf_addmass import add_matrix_urdf
 
     pattern = _pattern(request)
     imported = read_result(result)

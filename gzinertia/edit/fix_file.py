@@ -1,7 +1,7 @@
 """``gzinertia fix`` on one file, in its format: the one place an inertia repair is dispatched
 by suffix (:func:`gzinertia.sdf.model_file.is_urdf_path`). SDFormat files (and standard input)
 are repaired by :func:`gzinertia.edit.fix.fix`, URDF and xacro files in place of their own values
-by :func:`gzinertia.urdf.fix.fix_urdf`. The library's :func:`gzinertia.fix`, the ``fix``
+by :func:`gzinertia.edit.urdf_fix.fix_urdf`. The library's :func:`gzinertia.fix`, the ``fix``
 command and ``audit --fix`` each call :func:`fix_file`.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzinertia.sdf.model_file import is_urdf_path
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 if TYPE_CHECKING:
     from gzinertia.edit.fix import FixResult
@@ -40,7 +40,7 @@ def fix_file(
     input, named ``path``), searches ``model_paths`` for ``model://`` URIs; the xacro settings
     do not apply to it."""
     if data is None and is_urdf_path(path):
-        from gzinertia.urdf.fix import fix_urdf
+        from gzinertia.edit.urdf_fix import fix_urdf
 
         return fix_urdf(path, options, [*package_paths, *model_paths], xacro_args, tree=tree,
                         xacro_policy=xacro_policy)

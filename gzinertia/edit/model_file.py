@@ -1,6 +1,7 @@
 """One format backend for edits: a :class:`ModelFile` is a model file open for editing (its
 document as read, its bytes, a minimal-diff writer) that writes matrices the way its format
-carries them, and the registry that opens the right one by suffix (:func:`open_model_file`).
+carries them, and what both formats share; the registry that opens the right one by suffix is
+:func:`gzinertia.edit.backends.open_model_file`.
 
 * SDFormat (:class:`gzinertia.edit.sdf_file.SdfModelFile`): ``<fluid_added_mass>`` in the link's
   ``<inertial>`` (the version raised to 1.10 when the file's meaning allows), ``<mass>``,
@@ -29,7 +30,6 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
-from gzinertia.sdf.model_file import is_urdf_path
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
@@ -52,7 +52,6 @@ __all__ = [
     "given_plan",
     "given_terms",
     "new_audit_codes",
-    "open_model_file",
 ]
 
 #: The provenance comment written with a matrix the caller computed (read back by nobody: the
@@ -135,27 +134,6 @@ class ModelFile(Protocol):
 
     def new_bytes(self) -> bytes:
         """The file's bytes with every change so far."""
-
-
-def open_model_file(
-    path: str | Path,
-    model_paths: Sequence[str | Path] = (),
-    data: bytes | None = None,
-) -> ModelFile:
-    """``path`` open for editing in its format, by suffix (``.urdf``, ``.xacro``,
-    ``.urdf.xacro``: URDF; anything else: SDFormat; :func:`gzinertia.sdf.model_file.is_urdf_path`).
-    ``model_paths``: SDFormat model paths, or the package paths of a URDF/xacro file.
-    ``data``: the bytes of an SDFormat file read elsewhere (standard input)."""
-    p = Path(path)
-    if is_urdf_path(p):
-        if data is not None:
-            raise GzInertiaError(f"{p}: a URDF or xacro file is edited from the file itself")
-        from gzinertia.edit.urdf_file import UrdfModelFile
-
-        return UrdfModelFile.open(p, model_paths)
-    from gzinertia.edit.sdf_file import SdfModelFile
-
-    return SdfModelFile.open(p, model_paths, data)
 
 
 def chosen_link(doc: SdfDocument, name: str, path: Path) -> LinkRecord:

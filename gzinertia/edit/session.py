@@ -12,8 +12,8 @@ from gzinertia.physics.added_mass import AddedMass
 from gzinertia.record_base import Record
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
-from gzinertia.sdf.model_file import is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
 __all__ = ["FileEdit"]
 

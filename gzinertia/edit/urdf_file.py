@@ -2,9 +2,9 @@
 :class:`~gzinertia.edit.model_file.ModelFile`). Added mass goes where ``gzinertia addmass``
 writes it in URDF, which has no ``<fluid_added_mass>`` (sdformat#1467): a ``<gazebo>`` block with
 gz-sim's Hydrodynamics plugin holding ``D = -A`` as ``<iDotJ>`` terms, about the link origin in
-link axes, before ``</robot>`` (:func:`gzinertia.urdf.addmass.add_matrix_urdf`). Rigid inertia
+link axes, before ``</robot>`` (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`). Rigid inertia
 goes where ``gzinertia fix`` writes it: the attributes of the URDF link's own ``<inertial>``
-(:mod:`gzinertia.urdf.fix`). A xacro is edited only where the values are literal.
+(:mod:`gzinertia.edit.urdf_fix`). A xacro is edited only where the values are literal.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import SdfDocument
-from gzinertia.sdf.model_file import XACRO_SUFFIX, is_xacro_path
 from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 
 __all__ = ["UrdfModelFile"]
 
@@ -66,7 +66,7 @@ class UrdfModelFile(EditedFile):
         already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
         ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
         from gzinertia.edit.links import ascii_comment
-        from gzinertia.urdf.addmass import add_matrix_urdf
+        from gzinertia.edit.urdf_addmass import add_matrix_urdf
 
         self._one_kind(self._plans, "added mass")
         rec = backend.chosen_link(self._doc, link, self._path)
@@ -95,7 +95,7 @@ class UrdfModelFile(EditedFile):
         ``link`` as written (its own ``<inertial>``, not the body libsdformat lumps it into).
         Values a xacro makes by an expression are not written: the edit's ``pending`` says
         where to write which value."""
-        from gzinertia.urdf.fix import InertialWriter, read_inertials, verify_inertials
+        from gzinertia.edit.urdf_fix import InertialWriter, read_inertials, verify_inertials
 
         self._one_kind(self._matrices, "inertia")
         state = read_inertials(self._path, self._old, self._package_paths, None)

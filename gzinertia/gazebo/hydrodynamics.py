@@ -21,15 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gzinertia.vocabulary.added_mass import applies_added_mass
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
-
-    from gzinertia.records import HydroPlugin
 
 __all__ = [
     "FILENAME",
@@ -38,6 +36,7 @@ __all__ = [
     "TERM",
     "TERM_PARTS",
     "VELOCITY_AXES",
+    "PluginTerms",
     "added_mass_active",
     "added_mass_of",
     "added_mass_term",
@@ -106,7 +105,21 @@ def derivatives(terms: Mapping[str, float]) -> NDArray[np.float64]:
     return D
 
 
-def added_mass_active(plugin: HydroPlugin) -> bool:
+class PluginTerms(Protocol):
+    """What :func:`added_mass_active` reads of a plugin
+    (:class:`gzinertia.records.HydroPlugin` is one): its terms as written and
+    ``<disable_added_mass>``. A protocol, so that this module stays below the records."""
+
+    @property
+    def terms(self) -> Mapping[str, float]:
+        """Parameter names to values as written."""
+
+    @property
+    def disable_added_mass(self) -> bool:
+        """``<disable_added_mass>``."""
+
+
+def added_mass_active(plugin: PluginTerms) -> bool:
     """Whether the plugin applies added mass: some ``<iDotJ>`` is not 0 (either sign) and
     ``<disable_added_mass>`` is not true
     (:func:`gzinertia.vocabulary.added_mass.applies_added_mass`)."""

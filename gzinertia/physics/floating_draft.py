@@ -103,7 +103,7 @@ def floating_drafts(
     Raises :class:`~gzinertia.errors.GzInertiaError` (one line naming the file, the link and
     its body) when a link's body sinks, floats only fully submerged (neutral), is static or
     joined to the world, has no hull, or has no heel and trim that balance it."""
-    from gzinertia.api import document_hydrostatics
+    from gzinertia.physics.hydrostatics_result import document_hydrostatics
 
     wanted = {link.name for link in links}
     result = document_hydrostatics(doc, tree=tree, density=density, waterline=Z_SURFACE)

@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.text import Span, Text
 
 from gzinertia.record_base import Record
-from gzinertia.sdf.model_file import is_urdf_path
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 __all__ = ["render_show"]
 

@@ -51,7 +51,7 @@ from gzinertia.sdf.link_parts import (
     suppressed_codes,
 )
 from gzinertia.sdf.link_resolution import attach_plugins, link_records
-from gzinertia.sdf.stdin import STDIN_NAME, URDF_ON_STDIN
+from gzinertia.sdf.stdin_names import STDIN_NAME, URDF_ON_STDIN
 from gzinertia.sdf.values import (
     PoseSpec,
     attr_bool,

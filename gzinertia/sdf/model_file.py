@@ -11,27 +11,26 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.vocabulary.model_suffixes import (
+    URDF_SUFFIX,
+    URDF_SUFFIXES,
+    XACRO_SUFFIX,
+    XACRO_SUFFIXES,
+    is_urdf_path,
+    is_xacro_path,
+)
+
 if TYPE_CHECKING:
     from gzinertia.limits import ReadLimits
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-#: The one home of the URDF and xacro suffixes: every "is this URDF/xacro" asks
-#: :func:`is_urdf_path` / :func:`is_xacro_path` or builds on these.
-URDF_SUFFIX = ".urdf"
-XACRO_SUFFIX = ".xacro"
-XACRO_SUFFIXES = (XACRO_SUFFIX,)
-URDF_SUFFIXES = (URDF_SUFFIX, *XACRO_SUFFIXES)
-
-
-def is_urdf_path(path: str | Path) -> bool:
-    """Whether ``path`` is read as URDF (``.urdf``, ``.xacro``, ``.urdf.xacro``)."""
-    return str(path).lower().endswith(URDF_SUFFIXES)
-
-
-def is_xacro_path(path: str | Path) -> bool:
-    """Whether ``path`` is expanded as xacro before it is read (``.xacro``, ``.urdf.xacro``)."""
-    return str(path).lower().endswith(XACRO_SUFFIXES)
+#: The suffixes and their predicates live in :mod:`gzinertia.vocabulary.model_suffixes` (below
+#: both readers); they are named here too, where they were documented.
+__all__ = [
+    "URDF_SUFFIX", "URDF_SUFFIXES", "XACRO_SUFFIX", "XACRO_SUFFIXES", "is_urdf_path",
+    "is_xacro_path", "read_model_file",
+]
 
 
 def read_model_file(
@@ -46,10 +45,12 @@ def read_model_file(
     are the package paths (``$(find)``, ``package://``); ``xacro_policy`` says what a xacro
     expansion may do (default: evaluate without Python, read no environment variable)."""
     if is_urdf_path(path):
-        from gzinertia.urdf import read_urdf_file
+        # each format's reader is loaded only when a file of that format is read (an SDF
+        # audit never loads the URDF converter: tests/test_audit_lazy_imports.py)
+        from gzinertia.urdf.reader import read_urdf_file
 
         return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits,
                               xacro_policy=xacro_policy)
-    from gzinertia.sdf import read_sdf_file
+    from gzinertia.sdf.reader import read_sdf_file
 
     return read_sdf_file(path, model_paths, limits)

@@ -19,6 +19,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.sdf.stdin_names import (
+    STDIN_ARG,
+    STDIN_NAME,
+    STDIN_PATH,
+    URDF_ON_STDIN,
+    is_stdin_arg,
+)
+
 if TYPE_CHECKING:
     from lxml import etree
 
@@ -34,23 +42,6 @@ __all__ = [
     "read_stdin_model",
     "stdin_bytes",
 ]
-
-STDIN_ARG = "-"
-STDIN_NAME = "<stdin>"
-#: :data:`STDIN_NAME` as the path an edit reports (relative: includes resolve against the
-#: working directory; a diff names ``a/<stdin>`` and ``b/<stdin>``).
-STDIN_PATH = Path(STDIN_NAME)
-#: What the reader says of a ``<robot>`` root read from standard input.
-URDF_ON_STDIN = (
-    "standard input holds URDF (root element <robot>): pass the file name (URDF and xacro are "
-    "read by their .urdf/.xacro suffix), or convert it first (gz sdf -p)"
-)
-
-
-def is_stdin_arg(path: str | Path | None) -> bool:
-    """Whether the command-line FILE ``path`` is ``-`` (standard input)."""
-    return path is not None and str(path) == STDIN_ARG
-
 
 def stdin_bytes() -> bytes:
     """Standard input's bytes, at most :data:`~gzinertia.sdf.xml.MAX_FILE_BYTES`: one byte
@@ -85,7 +76,7 @@ def stdin_bytes() -> bytes:
 
 def read_stdin_document(model_paths: Sequence[str | Path] = ()) -> SdfDocument:
     """The SDFormat document on standard input, named :data:`STDIN_NAME`."""
-    from gzinertia.sdf import read_sdf_bytes
+    from gzinertia.sdf.reader import read_sdf_bytes
 
     return read_sdf_bytes(stdin_bytes(), STDIN_NAME, model_paths)
 
@@ -96,7 +87,7 @@ def read_stdin_model(
     """The SDFormat document on standard input and its parsed tree (for what the records do
     not hold: a world's Buoyancy plugin, gravity, model poses), both named
     :data:`STDIN_NAME`."""
-    from gzinertia.sdf import read_sdf_bytes
+    from gzinertia.sdf.reader import read_sdf_bytes
     from gzinertia.sdf.xml import parse_xml_bytes
 
     data = stdin_bytes()

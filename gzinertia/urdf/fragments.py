@@ -38,7 +38,7 @@ from pathlib import Path
 
 from gzinertia.errors import GzInertiaError, MacrosOnlyError
 from gzinertia.record_base import Record
-from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
+from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 
 __all__ = [
     "DEFINITIONS",

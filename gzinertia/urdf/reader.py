@@ -17,11 +17,11 @@ from gzinertia.errors import MacrosOnlyError, SdfError
 from gzinertia.limits import ReadLimits
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
-from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import Conversion, convert
 from gzinertia.urdf.model import UrdfRobot, parse_robot
 from gzinertia.urdf.ros_packages import duplicate_package_notes
+from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy

@@ -2,16 +2,21 @@
 with its source, and how a density is resolved from a number or a fluid's name.
 
 Plain numbers (no NumPy), so that the CLI can list the named fluids in ``--help`` without
-importing the numeric core.
+importing the numeric core; a refused pair raises :class:`~gzinertia.errors.SettingError`
+(the words floor).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Final, Literal
+
+from gzinertia.errors import SettingError
 
 __all__ = [
     "AIR_DENSITY", "DEFAULT_FLUID_DENSITY", "FLUID_DENSITIES", "FRESHWATER_DENSITY",
-    "SEAWATER_DENSITY", "UUV_PLUGIN_FLUID_DENSITY", "WATER_VISCOSITY", "FluidName", "density_of",
+    "SEAWATER_DENSITY", "UUV_PLUGIN_FLUID_DENSITY", "WATER_VISCOSITY", "FluidName", "check_fluid",
+    "density_of", "fluid_density",
 ]
 
 #: Fresh water, kg/m³: 1000, the default ``<uniform_fluid_density>`` of Gazebo's Buoyancy system
@@ -49,7 +54,29 @@ _BY_NAME: Final[dict[str, float]] = {name: rho for name, rho in FLUID_DENSITIES.
 def density_of(density: float | None, fluid: FluidName | str | None) -> float:
     """The density, kg/m³, that ``density`` or the named ``fluid`` stands for: the named
     fluid's, else ``density``, else :data:`DEFAULT_FLUID_DENSITY` (checking the pair is
-    :func:`gzinertia.arguments.check_fluid`'s job; an unknown name raises ``KeyError``)."""
+    :func:`check_fluid`'s job; an unknown name raises ``KeyError``)."""
     if fluid is not None:
         return _BY_NAME[fluid]
     return DEFAULT_FLUID_DENSITY if density is None else density
+
+
+def check_fluid(density: float | None, fluid: str | None,
+                error: type[SettingError] = SettingError) -> None:
+    """Refuses (``error``, a :class:`SettingError`) a ``density`` and a ``fluid`` given together,
+    a density that is not a positive finite number of kg/m³, and a fluid that is not one of
+    :data:`~gzinertia.vocabulary.fluids.FLUID_DENSITIES`."""
+    if density is not None and fluid is not None:
+        raise error("density", "give either {density} or {fluid}, not both")
+    if density is not None and not (math.isfinite(density) and density > 0.0):
+        raise error("density", "{density} must be a positive number of kg/m^3, not {value!r}",
+                    value=density)
+    if fluid is not None and fluid not in FLUID_DENSITIES:
+        raise error("fluid", "{fluid} must be one of {names}, not {value!r}",
+                    names=", ".join(FLUID_DENSITIES), value=fluid)
+
+
+def fluid_density(density: float | None, fluid: str | None) -> float:
+    """The fluid density, kg/m³, of ``density`` or the named ``fluid`` (Gazebo's Buoyancy
+    default, fresh water, when neither is given), after :func:`check_fluid`."""
+    check_fluid(density, fluid)
+    return density_of(density, fluid)

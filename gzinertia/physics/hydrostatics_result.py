@@ -2,9 +2,10 @@
 and the one assembly of fluid, models, free bodies and flotation that the library and the
 ``hydrostatics`` command share (:func:`document_hydrostatics`).
 
-Floor: beside :mod:`gzinertia.api` (which re-exports every name here); imports the physics
-(hydrostatics, flotation) and the SDF readers of the world's Buoyancy plugin, gravity and model
-poses, lazily where they are heavy.
+Floor: models (:mod:`gzinertia.api` re-exports every name here, and
+:mod:`gzinertia.physics.floating_draft` solves with it); imports the physics (hydrostatics,
+flotation), the SDF readers of the world's Buoyancy plugin, gravity and model poses, and the
+fluid words, lazily where they are heavy.
 """
 
 from __future__ import annotations
@@ -100,12 +101,12 @@ def document_hydrostatics(
     from dataclasses import replace
     from fnmatch import fnmatchcase
 
-    from gzinertia.arguments import check_fluid, fluid_density
     from gzinertia.options import option
     from gzinertia.physics.flotation import model_flotation
     from gzinertia.physics.hydrostatics import model_hydrostatics
     from gzinertia.records import BuoyancyWorld
     from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
+    from gzinertia.vocabulary.fluids import check_fluid, fluid_density
 
     check_fluid(density, fluid, HydrostaticsSettingsError)
     if waterline is not None and not math.isfinite(waterline):

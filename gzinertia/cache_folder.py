@@ -2,7 +2,10 @@
 ``--cache-dir``, ``GZINERTIA_CACHE_DIR``): made with a ``.gitignore`` and a ``CACHEDIR.TAG`` so
 that it is neither committed nor backed up, and its files read and written through no symbolic
 link (:mod:`gzinertia.confined`). The audit's result cache (:mod:`gzinertia.audit.cache`) and the
-BEM cache (:mod:`gzinertia.physics.bem`) keep their files in it."""
+BEM cache (:mod:`gzinertia.physics.bem`) keep their files in it.
+
+Floor: the bottom, beside the words (imports :mod:`gzinertia.confined` and
+:mod:`gzinertia.safe_read` only), so that the audit and physics both use it."""
 
 from __future__ import annotations
 

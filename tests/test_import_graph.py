@@ -1,0 +1,155 @@
+"""The package's import graph has no circle and no import running back up the floors of
+``docs/architecture.md`` (issue 26).
+
+The graph is :func:`test_rule_layout.import_graph`'s: every ``import`` and ``from ... import``
+of every module, at the top, inside a function or under ``TYPE_CHECKING`` (an import hidden in
+a function body still ties two modules together), ``from pkg import name`` counted as
+``pkg.name`` when that is a module. Each assertion is shown to bite on a small synthetic graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import networkx as nx
+import pytest
+from test_rule_layout import import_graph
+
+#: The floors that hold files and numbers (reading, models, records, words): none imports a
+#: floor above them.
+LOWER = ("gzinertia.physics", "gzinertia.sdf", "gzinertia.urdf", "gzinertia.gazebo",
+         "gzinertia.classic", "gzinertia.records", "gzinertia.vocabulary")
+#: What sits above them: the library face, the command line, the audit, the edits, the
+#: output and the checks.
+UPPER = ("gzinertia.api", "gzinertia.cli", "gzinertia.audit", "gzinertia.edit",
+         "gzinertia.report", "gzinertia.checks")
+#: The checks answer what rules and edits ask: they import none of those, nor what stands on
+#: them.
+CHECKS = "gzinertia.checks"
+ABOVE_CHECKS = ("gzinertia.audit", "gzinertia.edit", "gzinertia.report", "gzinertia.cli",
+                "gzinertia.api")
+VOCABULARY = "gzinertia.vocabulary"
+
+#: Imports allowed to run up the floors, each with its reason: none today. (An entry is
+#: ``(importer, imported): why``; a stale entry fails :func:`test_no_stale_exception`.)
+EXCEPTIONS: dict[tuple[str, str], str] = {}
+
+
+def _under(name: str, packages: Iterable[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def circles(graph: nx.DiGraph) -> list[list[str]]:
+    """The strongly connected components of more than one module, each sorted."""
+    return sorted(sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1)
+
+
+def upward(graph: nx.DiGraph) -> list[tuple[str, str]]:
+    """The imports that run back up the floors (from a lower floor to the face or a floor above
+    it, or from the checks to what stands on them), but the named :data:`EXCEPTIONS`."""
+    found = []
+    for importer, imported in graph.edges():
+        lower_up = _under(importer, LOWER) and (
+            imported == "gzinertia" or _under(imported, UPPER))
+        checks_up = _under(importer, (CHECKS,)) and _under(imported, ABOVE_CHECKS)
+        if (lower_up or checks_up) and (importer, imported) not in EXCEPTIONS:
+            found.append((importer, imported))
+    return sorted(found)
+
+
+def numpy_in_vocabulary(graph: nx.DiGraph, external: dict[str, set[str]]) -> list[str]:
+    """The vocabulary modules that import NumPy (``external``: each module's third-party
+    imports by top-level name)."""
+    return sorted(m for m in graph if _under(m, (VOCABULARY,)) and "numpy" in external.get(m, set()))
+
+
+def _external_imports() -> dict[str, set[str]]:
+    """Each gzinertia module's imports outside the package, by top-level name, at any depth."""
+    import ast
+
+    from test_rule_layout import _modules
+
+    found: dict[str, set[str]] = {}
+    for name, path in _modules().items():
+        tops: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                tops.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                tops.add(node.module.split(".")[0])
+        found[name] = tops - {"gzinertia"}
+    return found
+
+
+@pytest.fixture(scope="module")
+def graph() -> nx.DiGraph:
+    return import_graph()
+
+
+def test_no_import_circle(graph: nx.DiGraph) -> None:
+    assert circles(graph) == []
+
+
+def test_no_import_runs_back_up_the_floors(graph: nx.DiGraph) -> None:
+    assert upward(graph) == []
+
+
+def test_the_vocabulary_imports_no_numpy(graph: nx.DiGraph) -> None:
+    assert numpy_in_vocabulary(graph, _external_imports()) == []
+
+
+def test_no_stale_exception(graph: nx.DiGraph) -> None:
+    assert [edge for edge in EXCEPTIONS if not graph.has_edge(*edge)] == []
+
+
+def test_the_graph_sees_imports_at_any_depth(graph: nx.DiGraph) -> None:
+    """A module known to import only inside a function body still has its edge (the graph is
+    not blind to lazy imports): :mod:`gzinertia.edit` opens a file through
+    :mod:`gzinertia.edit.backends` inside ``open_edit``."""
+    assert graph.has_edge("gzinertia.edit", "gzinertia.edit.backends")
+
+
+# -- each assertion bites, on a small synthetic graph ------------------------------------------
+
+
+def _synthetic(*edges: tuple[str, str]) -> nx.DiGraph:
+    g = nx.DiGraph()
+    g.add_edges_from(edges)
+    return g
+
+
+def test_a_circle_is_found() -> None:
+    g = _synthetic(("gzinertia.records", "gzinertia.gazebo.hydrodynamics"),
+                   ("gzinertia.gazebo.hydrodynamics", "gzinertia.records"),
+                   ("gzinertia.api", "gzinertia.records"))
+    assert circles(g) == [["gzinertia.gazebo.hydrodynamics", "gzinertia.records"]]
+
+
+@pytest.mark.parametrize(("importer", "imported"), [
+    ("gzinertia.physics.floating_draft", "gzinertia.api"),
+    ("gzinertia.physics.bem", "gzinertia.audit.cache"),
+    ("gzinertia.urdf.fix", "gzinertia.edit.fix"),
+    ("gzinertia.records", "gzinertia.checks.added_mass"),
+    ("gzinertia.vocabulary.fluids", "gzinertia"),
+    ("gzinertia.checks.bem", "gzinertia.audit.findings"),
+    ("gzinertia.checks.overlap", "gzinertia.edit.links"),
+])
+def test_an_import_up_the_floors_is_found(importer: str, imported: str) -> None:
+    assert upward(_synthetic((importer, imported))) == [(importer, imported)]
+
+
+@pytest.mark.parametrize(("importer", "imported"), [
+    ("gzinertia.edit.addmass", "gzinertia.physics.fits"),
+    ("gzinertia.checks.bem", "gzinertia.physics.bem"),
+    ("gzinertia.audit.rules.added_mass", "gzinertia.checks.added_mass"),
+    ("gzinertia.physics.bem", "gzinertia.cache_folder"),
+])
+def test_an_import_down_the_floors_is_allowed(importer: str, imported: str) -> None:
+    assert upward(_synthetic((importer, imported))) == []
+
+
+def test_numpy_in_the_vocabulary_is_found() -> None:
+    g = _synthetic(("gzinertia.vocabulary.fluids", "gzinertia.errors"))
+    assert numpy_in_vocabulary(g, {"gzinertia.vocabulary.fluids": {"numpy"}}) == [
+        "gzinertia.vocabulary.fluids"]
+    assert numpy_in_vocabulary(g, {"gzinertia.vocabulary.fluids": {"math"}}) == []
