@@ -5,7 +5,7 @@ Run: ``python benchmarks/bem_convergence.py [--quick]``
 For a 0.3 x 0.15 x 0.1 m ellipsoid (three distinct semi-axes) and a 2:1 prolate spheroid, each
 posed off the link origin and turned, at each ``--quality`` (and one finer panel size): the panel
 count, the largest relative error of the linear and of the angular block against the closed
-form moved to the link origin (``gzinertia.physics.tuckerman`` + the exact change of point),
+form moved to the link origin (``gzinertia.spatial.tuckerman`` + the exact change of point),
 and the error the tool reports for itself (from its coarser second solve).
 """
 
@@ -18,11 +18,11 @@ import numpy as np
 from common import machine_description, print_table
 from scipy.spatial.transform import Rotation
 
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem import QUALITY_PANELS, bem_added_mass
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 BODIES = {
     "ellipsoid 0.3 x 0.15 x 0.1": (0.3, 0.15, 0.1),

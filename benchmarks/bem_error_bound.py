@@ -32,9 +32,9 @@ from oracles.capytaine_oracle import richardson_reference
 
 from gzinertia.physics.bem import QUALITY_PANELS, bem_added_mass
 from gzinertia.physics.bem_error import BLOCKS, block_scales
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 DENSITY = 1000.0
 #: name: (gzinertia geometry, reference kind, dimensions, Richardson levels).

@@ -33,8 +33,8 @@ from common import REPO, machine_description, print_table
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.bem import QUALITY_PANELS, FreeSurface, bem_added_mass
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 BOX = Collision("frame", Pose(), Geometry("box", size=(0.45, 0.34, 0.25)), SourceRef("box", 1))
 CORPUS_MESHES = (

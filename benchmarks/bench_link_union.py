@@ -22,8 +22,8 @@ from common import machine_description, median_seconds, print_table
 
 from gzinertia.physics.hydrostatics import link_hydrostatics
 from gzinertia.physics.link_union import link_solid
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, Inertial, LinkRecord, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 
 def _link(n: int, pitch: float) -> LinkRecord:

@@ -6,7 +6,7 @@ Run: ``python benchmarks/bench_tuckerman.py [--n 1000000] [--n-mujoco 4000] [--r
 Times, on N random ellipsoids (semi-axes log-uniform in [0.01, 1] m, so aspect ratios up to
 1:100; one vectorised call each):
 
-* ``gzinertia.physics.tuckerman.ellipsoid_added_mass`` (κ, m_A and I_A) and ``tuckerman_kappa`` (κ
+* ``gzinertia.spatial.tuckerman.ellipsoid_added_mass`` (κ, m_A and I_A) and ``tuckerman_kappa`` (κ
 only);
 * for scale, ``scipy.special.elliprd`` on the 3N argument triples that κ needs (what
   ``tuckerman_kappa`` called before it computed κ and the moment integrals in one duplication
@@ -33,7 +33,7 @@ import numpy as np
 from common import machine_description, median_seconds, print_table
 from scipy.special import elliprd
 
-from gzinertia.physics.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass, tuckerman_kappa
+from gzinertia.spatial.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass, tuckerman_kappa
 
 TARGET = 1e6
 

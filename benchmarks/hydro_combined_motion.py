@@ -44,7 +44,7 @@ from gzinertia.physics.hydro_damping import (
     quadratic_cross_terms,
     sum_damping,
 )
-from gzinertia.physics.rotation import Pose
+from gzinertia.spatial.rotation import Pose
 
 N_ELLIPSOIDS = 40
 N_DIRECTIONS = 100

@@ -63,16 +63,16 @@ if TYPE_CHECKING:
     from gzinertia.edit.fix import LinkFix
     from gzinertia.edit.model_file import ModelFile
     from gzinertia.errors import GzInertiaError, SettingError
-    from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import BemResult
     from gzinertia.physics.fits import EllipsoidFit
     from gzinertia.physics.flotation import Flotation
     from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
     from gzinertia.physics.inertia_repair import InertiaRepair
-    from gzinertia.physics.spatial_matrix import SpatialInertia, SpatialMatrix
     from gzinertia.records import BuoyancyWorld, Inertial
     from gzinertia.records import LinkRecord as Link
     from gzinertia.records import SdfDocument as Document
+    from gzinertia.spatial.added_mass import AddedMass
+    from gzinertia.spatial.matrix import SpatialInertia, SpatialMatrix
 
 #: Public name → (module, attribute), imported on first access.
 _LAZY: dict[str, tuple[str, str]] = {
@@ -107,9 +107,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Document": ("gzinertia.records", "SdfDocument"),
     "Link": ("gzinertia.records", "LinkRecord"),
     "Inertial": ("gzinertia.records", "Inertial"),
-    "SpatialMatrix": ("gzinertia.physics.spatial_matrix", "SpatialMatrix"),
-    "SpatialInertia": ("gzinertia.physics.spatial_matrix", "SpatialInertia"),
-    "AddedMass": ("gzinertia.physics.added_mass", "AddedMass"),
+    "SpatialMatrix": ("gzinertia.spatial.matrix", "SpatialMatrix"),
+    "SpatialInertia": ("gzinertia.spatial.matrix", "SpatialInertia"),
+    "AddedMass": ("gzinertia.spatial.added_mass", "AddedMass"),
     "EllipsoidFit": ("gzinertia.physics.fits", "EllipsoidFit"),
     "Finding": ("gzinertia.audit.findings", "Finding"),
 }

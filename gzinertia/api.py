@@ -4,7 +4,7 @@ Everything here is re-exported by :mod:`gzinertia` (``import gzinertia``) and im
 use, so importing the package costs nothing until a function is called.
 
 Conventions (``docs/conventions.md``): every 6x6 is a
-:class:`~gzinertia.physics.spatial_matrix.SpatialMatrix` that knows its point and axes and gives
+:class:`~gzinertia.spatial.matrix.SpatialMatrix` that knows its point and axes and gives
 its numbers only in a named ordering (``.linear_first()`` ``[v; ω]`` = SDFormat ``[x y z p q r]``,
 ``.angular_first()`` ``[ω; v]`` = Drake/DART). Per link: ``link.M_BBo_B`` (rigid, about the
 link origin Bo in link axes B), ``link.M_BBcm_B`` (about the centre of mass), ``link.A_BBo_B``
@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit, decoded_text
-from gzinertia.model_input import ModelInput
-from gzinertia.physics.hydrostatics_result import (
+from gzinertia.hydrostatics_result import (
     HydrostaticsResult,
     HydrostaticsSettingsError,
     document_hydrostatics,
 )
+from gzinertia.model_input import ModelInput
 from gzinertia.readers import READERS as _READERS  # noqa: F401  (the registry, as it was named)
 from gzinertia.readers import Reader, reader_for, readers, register_reader, registered
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
@@ -103,7 +103,7 @@ def read(
             f"xacro_args go to the built-in reader; the reader registered for {p.suffix} files "
             "takes (path, model_paths) only"
         )
-    from gzinertia.sdf.model_file import is_xacro_path, read_model_file
+    from gzinertia.model_reader import is_xacro_path, read_model_file
 
     if not is_xacro_path(p):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")

@@ -79,7 +79,7 @@ def store_cache_file(folder: Path, path: Path, data: bytes) -> None:
     """Writes the cache file ``path`` atomically (:func:`prepare_cache_folder` first), through
     no symbolic link; an ``OSError`` or :class:`~gzinertia.errors.GzInertiaError` when it
     cannot."""
-    from gzinertia.edit.safe_write import write_atomically
+    from gzinertia.safe_write import write_atomically
 
     prepare_cache_folder(folder, path.parent)
     write_atomically(path, data, root=cache_root(folder))

@@ -1,6 +1,6 @@
 """The readers of model files by suffix: :func:`register_reader` plugs a reader in for a suffix
 (``".model"``), :func:`reader_for` picks the one a path is read with, the built-in reader
-(:func:`gzinertia.sdf.model_file.read_model_file`: SDFormat, URDF and xacro by suffix) for any
+(:func:`gzinertia.model_reader.read_model_file`: SDFormat, URDF and xacro by suffix) for any
 suffix not registered. :func:`gzinertia.read` reads through it; :mod:`gzinertia.api` exports
 :func:`register_reader` and :func:`readers`.
 
@@ -26,9 +26,9 @@ Reader = Callable[[Path, Sequence[str | Path]], "SdfDocument"]
 
 #: Readers registered by lower-case file suffix, as ``"module:function"`` (imported on first
 #: use) or a callable (:func:`register_reader`). Any other file goes to the built-in reader,
-#: :func:`gzinertia.sdf.model_file.read_model_file` (SDFormat, URDF and xacro by suffix).
+#: :func:`gzinertia.model_reader.read_model_file` (SDFormat, URDF and xacro by suffix).
 READERS: dict[str, str | Reader] = {}
-BUILT_IN_READER = "gzinertia.sdf.model_file:read_model_file"
+BUILT_IN_READER = "gzinertia.model_reader:read_model_file"
 
 
 def register_reader(suffix: str, reader: Reader | str) -> None:

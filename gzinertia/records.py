@@ -14,17 +14,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.dependency import Dependency
-from gzinertia.gazebo.hydrodynamics import derivatives
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.inertia import (
+from gzinertia.hydrodynamics_terms import derivatives
+from gzinertia.record_base import Record, ValueRecord
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.inertia import (
     parallel_axis,
     reexpress_inertia,
     spatial_inertia_about_com,
     spatial_inertia_about_origin,
 )
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
-from gzinertia.physics.spatial_matrix import SpatialInertia
-from gzinertia.record_base import Record, ValueRecord
+from gzinertia.spatial.matrix import SpatialInertia
+from gzinertia.spatial.rotation import Mat3, Pose, Vec3
 from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
 from gzinertia.vocabulary.scoped_names import enclosing_scopes
 
@@ -157,7 +157,7 @@ class HydroPlugin(ValueRecord):
 
     ``terms`` maps parameter names (``xDotU``, ``xUabsU``, ``xU``, ...) to values as written;
     ``disable_added_mass`` is ``<disable_added_mass>``. The vocabulary (term names, the
-    ``<iDotJ>`` matrix, whether its added mass is active) is :mod:`gzinertia.gazebo.hydrodynamics`.
+    ``<iDotJ>`` matrix, whether its added mass is active) is :mod:`gzinertia.hydrodynamics_terms`.
     """
 
     filename: str
@@ -192,9 +192,9 @@ class Inertial(Record):
     ``X_BI`` is ``<inertial><pose>`` (always relative to the link frame B; its origin is Bcm),
     ``I_BBcm_I`` the ``<inertia>`` matrix about Bcm in I axes, ``A_BBo_B`` the
     ``<fluid_added_mass>`` matrix about the link origin in link axes, an
-    :class:`~gzinertia.physics.added_mass.AddedMass` (``None`` when absent; ``.linear_first()``
+    :class:`~gzinertia.spatial.added_mass.AddedMass` (``None`` when absent; ``.linear_first()``
     is SDF's ``[x y z p q r]``). :attr:`M_BBo_B` and :attr:`M_BBcm_B` are
-    :class:`~gzinertia.physics.spatial_matrix.SpatialInertia` values; every 6x6 comes out as an
+    :class:`~gzinertia.spatial.matrix.SpatialInertia` values; every 6x6 comes out as an
     array only through ``.linear_first()`` or ``.angular_first()``.
 
     Flags keep what the file did not say: ``defaulted`` (no ``<inertial>``: 1 kg, unit inertia),

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 from conftest import oracle_module, random_rotation
 
-from gzinertia.gazebo.hydrodynamics import FORCE_AXES as WRENCH_AXES
-from gzinertia.gazebo.hydrodynamics import VELOCITY_AXES
+from gzinertia.hydrodynamics_terms import FORCE_AXES as WRENCH_AXES
+from gzinertia.hydrodynamics_terms import VELOCITY_AXES
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.physics.rotation import Pose
+from gzinertia.spatial.rotation import Pose
 
 mujoco = oracle_module("mujoco")
 

@@ -27,9 +27,9 @@ from scipy.spatial.transform import Rotation
 from sdf_builders import ellipsoid, inertial, link, model, pose_of
 
 from gzinertia.edit.addmass import FitChooser, add_mass
-from gzinertia.physics.spatial import transform_spatial
-from gzinertia.physics.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass_matrix
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.algebra import transform_spatial
+from gzinertia.spatial.tuckerman import FLUID_DENSITIES, ellipsoid_added_mass_matrix
 
 DENSITY = FLUID_DENSITIES["seawater"]
 # Three distinct semi-axes (m): every diagonal entry of A_EEo_E differs, every angular one is > 0.

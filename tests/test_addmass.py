@@ -14,11 +14,11 @@ from editing import assert_only_added_mass_changed
 
 from gzinertia.edit.addmass import FitChooser, add_mass
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass, kinetic_energy_error
 from gzinertia.physics.fits import FitError
-from gzinertia.physics.rotation import Pose
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values, values_of
+from gzinertia.spatial.added_mass import AddedMass, kinetic_energy_error
+from gzinertia.spatial.rotation import Pose
 
 # --- the type ---------------------------------------------------------------------------------
 
@@ -52,7 +52,7 @@ def test_moving_the_point_keeps_kinetic_energy(rng: np.random.Generator) -> None
 @pytest.mark.oracle("dartpy")
 def test_in_link_equals_dart_transformed(rng: np.random.Generator) -> None:
     dart = pytest.importorskip("dartpy")
-    from gzinertia.physics.spatial import block_swap
+    from gzinertia.spatial.algebra import block_swap
 
     for _ in range(50):
         A_EEo_E = AddedMass(random_spd6(rng), ordering="linear-first", point="Eo", axes="E")
@@ -70,7 +70,7 @@ def test_kinetic_energy_error_of_an_unshifted_matrix(rng: np.random.Generator) -
     no sampled velocity does worse."""
     from scipy.linalg import eigh
 
-    from gzinertia.physics.added_mass import ellipsoid_added_mass
+    from gzinertia.spatial.added_mass import ellipsoid_added_mass
 
     A_EEo_E, true = ellipsoid_added_mass((0.6, 0.25, 0.15), 1000.0, Pose((0.3, -0.1, 0.05)))
     unshifted = AddedMass(A_EEo_E.linear_first(), ordering="linear-first")

@@ -18,11 +18,11 @@ import pytest
 import sdf_builders as sdf
 from conftest import run_cli
 
-from gzinertia.physics.rotation import rotation_from_rpy
-from gzinertia.physics.spatial import block_swap
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file
+from gzinertia.spatial.algebra import block_swap
+from gzinertia.spatial.rotation import rotation_from_rpy
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 pytestmark = pytest.mark.oracle("dartpy")
 
@@ -118,7 +118,7 @@ def test_added_mass_written_about_the_ellipsoid_centre_gives_wrong_dynamics_unti
     centre repairs it."""
     from gzinertia.edit.editor import XmlEditor
     from gzinertia.edit.links import link_element, write_fluid_added_mass
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
     good = read_sdf_file(_written(tmp_path, capsys)).link("glider::body")
     A_BEo_B = AddedMass(ellipsoid_added_mass_matrix(SEMI_AXES, DENSITY), ordering="linear-first", point="Eo", axes="E").reexpressed(

@@ -228,7 +228,7 @@ def ellipsoid_link(A: np.ndarray | None, pose: Sequence[float] = (0, 0, 0, 0, 0,
                    name: str = "body", link_pose: Sequence[float] | None = None,
                    density: float = 1000.0) -> str:
     """A uniform ellipsoid of ``density`` posed by ``pose`` in its link, with ``A``."""
-    from gzinertia.physics.rotation import Pose
+    from gzinertia.spatial.rotation import Pose
 
     r = np.array(SEMI_AXES)
     mass = density * 4.0 / 3.0 * np.pi * np.prod(r)
@@ -239,7 +239,7 @@ def ellipsoid_link(A: np.ndarray | None, pose: Sequence[float] = (0, 0, 0, 0, 0,
 
 
 def tuckerman_about_centre(density: float = 1000.0) -> np.ndarray:
-    from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+    from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
     return ellipsoid_added_mass_matrix(SEMI_AXES, density)
 
@@ -325,7 +325,7 @@ def test_gzi204_addmass_matrices_are_clean_and_unshifted_ones_are_found(
     implied centre at the origin, the centroid as reference and DART's change of point giving
     the kinetic-energy error; moved the wrong way, the implied centre is the mirror image."""
     from gzinertia.edit.addmass import FitChooser, add_mass
-    from gzinertia.physics.rotation import Pose
+    from gzinertia.spatial.rotation import Pose
 
     for k in range(6):
         folder = tmp_path / f"case{k}"

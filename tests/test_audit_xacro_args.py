@@ -19,7 +19,7 @@ from conftest import run_cli
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig, ConfigError, load_config, with_overrides
 from gzinertia.audit.runner import PARALLEL_MIN_FILES, audit
-from gzinertia.physics.inertia import gz_tolerance
+from gzinertia.spatial.inertia import gz_tolerance
 
 
 def _robot(path: Path) -> Path:

@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES, rel_err
 
-from gzinertia.physics.inertia import parallel_axis, spatial_inertia_about_origin
-from gzinertia.physics.rotation import rotation_from_rpy, skew
 from gzinertia.physics.shapes import solid_properties
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.auto_inertial import DEFAULT_DENSITY
+from gzinertia.spatial.inertia import parallel_axis, spatial_inertia_about_origin
+from gzinertia.spatial.rotation import rotation_from_rpy, skew
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

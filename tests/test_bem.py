@@ -22,11 +22,11 @@ from conftest import REPO, run_cli
 from scipy.spatial.transform import Rotation
 
 from gzinertia.audit.runner import audit
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.rotation import Pose, rpy_from_rotation
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, SourceRef
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose, rpy_from_rotation
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 capytaine = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
@@ -404,7 +404,7 @@ def test_dart_accelerates_as_rigid_plus_bem_added_mass(
     dart = pytest.importorskip("dartpy")
     from oracles.capytaine_oracle import bem_added_mass_of_mesh
 
-    from gzinertia.physics.spatial import block_swap
+    from gzinertia.spatial.algebra import block_swap
 
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "rov.sdf"

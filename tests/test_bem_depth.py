@@ -22,7 +22,7 @@ pytest.importorskip("manifold3d")
 
 from gzinertia.errors import GzInertiaError  # noqa: E402
 from gzinertia.physics.bem import FreeSurface  # noqa: E402
-from gzinertia.physics.rotation import Pose  # noqa: E402
+from gzinertia.spatial.rotation import Pose  # noqa: E402
 
 RADIUS = 0.5
 DEPTH = 0.75

@@ -19,9 +19,9 @@ from oracles.capytaine_oracle import richardson_reference
 
 from gzinertia.physics.bem import bem_added_mass
 from gzinertia.physics.bem_error import sharpest_edge
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.surface_mesh import link_surface
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 DENSITY = 1000.0
 

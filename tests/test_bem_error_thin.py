@@ -31,9 +31,9 @@ from oracles.capytaine_oracle import bem_added_mass_of_mesh
 
 from gzinertia.physics.bem import bem_added_mass
 from gzinertia.physics.bem_error import BLOCKS, block_scales, edge_share
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 DENSITY = 1000.0
 #: The reported figure at ``default`` may be at most this many times the true error (in its

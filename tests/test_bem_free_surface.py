@@ -22,11 +22,11 @@ import pytest
 import sdf_builders as sdf
 from conftest import run_cli
 
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, SourceRef
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 cpt = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")

@@ -19,8 +19,8 @@ import pytest
 import sdf_builders
 from conftest import run_cli
 
-from gzinertia.physics.rotation import rotation_from_rpy
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.rotation import rotation_from_rpy
 
 cpt = pytest.importorskip("capytaine")
 pytest.importorskip("xarray")

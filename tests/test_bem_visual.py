@@ -17,11 +17,11 @@ from conftest import run_cli
 from scipy.spatial.transform import Rotation
 
 from gzinertia.audit.runner import audit
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.rotation import Pose, rpy_from_rotation
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose, rpy_from_rotation
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")

@@ -18,15 +18,15 @@ import pytest
 import sdf_builders as sdf
 from conftest import run_cli
 
-from gzinertia.physics.rotation import rotation_from_rpy
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.rotation import rotation_from_rpy
 
 cpt = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
 from gzinertia.api import addmass_bem  # noqa: E402
-from gzinertia.physics.added_mass import AddedMass  # noqa: E402
 from gzinertia.physics.bem import RIGID_BODY_DOFS  # noqa: E402
+from gzinertia.spatial.added_mass import AddedMass  # noqa: E402
 
 RHO = 1000.0
 #: A 1 x 0.8 x 0.6 m box of 200 kg centred on its link origin: it floats 0.25 m deep.

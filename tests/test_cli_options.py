@@ -31,8 +31,8 @@ from gzinertia.cli.options import (
 from gzinertia.edit.convert import SIGNS
 from gzinertia.edit.fix import METHODS
 from gzinertia.physics.fits import FIT_METHODS
-from gzinertia.physics.spatial import ORDERINGS
 from gzinertia.report.audit import FORMATS
+from gzinertia.spatial.algebra import ORDERINGS
 from gzinertia.vocabulary.fluids import FLUID_DENSITIES
 from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS as SHAPE_SOURCES
 from gzinertia.vocabulary.geometry import GeometryElement as ShapeSourceChoice

@@ -11,8 +11,8 @@ import pytest
 import sdf_builders as sdf
 from conftest import CORPUS, EXAMPLES, rel_err, run_cli
 
-from gzinertia.physics.spatial import block_swap
 from gzinertia.sdf import read_sdf_file
+from gzinertia.spatial.algebra import block_swap
 
 SHOW_KEYS = {
     "name",

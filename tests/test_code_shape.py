@@ -34,7 +34,7 @@ EXCEPTIONS: dict[str, str] = {
     "physics/hydrostatics.py": _PARALLEL,
     "physics/overlap.py:contacts": _PARALLEL,
     "physics/surface_mesh.py": _PARALLEL,
-    "physics/tuckerman.py:_carlson_integrals": _PARALLEL,
+    "spatial/tuckerman.py:_carlson_integrals": _PARALLEL,
 }
 
 

@@ -22,9 +22,9 @@ from conftest import CORPUS
 
 from gzinertia.mesh_files import load_mesh_file
 from gzinertia.physics.hydrostatics import collision_volume, gazebo_mesh_volume
-from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose, rotation_from_rpy
 
 HERE = SourceRef("test", 1)
 
@@ -311,10 +311,10 @@ def test_bem_of_a_collada_hull_equals_the_stl_and_the_primitive_surface(tmp_path
     (The files are solved at the primitive's panel size, which their triangles already have:
     the BEM solves them as written, neither refined nor decimated.)"""
     pytest.importorskip("manifold3d")
-    from gzinertia.physics.added_mass import AddedMass
     from gzinertia.physics.bem import bem_added_mass
     from gzinertia.physics.surface_mesh import link_surface
-    from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+    from gzinertia.spatial.added_mass import AddedMass
+    from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
     density = 1025.0
     primitive = Collision("hull", Pose(), Geometry("ellipsoid", size=SEMI_AXES), HERE)

@@ -18,10 +18,10 @@ import trimesh
 from conftest import oracle_module
 
 from gzinertia.physics.hydrostatics import collision_trimesh, link_hydrostatics, volume_below
-from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.physics.shapes import solid_properties
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, SourceRef
 from gzinertia.sdf import read_sdf_file
+from gzinertia.spatial.rotation import Pose, rotation_from_rpy
 
 mujoco = oracle_module("mujoco")
 HERE = SourceRef("test", 1)

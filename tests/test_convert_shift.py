@@ -14,10 +14,10 @@ from editing import assert_only_added_mass_changed
 
 from gzinertia.edit.convert import hydro_to_sdf, sdf_to_hydro
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
-from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 from gzinertia.sdf.fluid_added_mass import values_of
+from gzinertia.spatial.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.spatial.rotation import Pose, rotation_from_rpy
 
 
 def _file(tmp_path: Path, terms: dict[str, float]) -> Path:

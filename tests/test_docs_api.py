@@ -100,7 +100,7 @@ def test_readers_plug_in_by_suffix(tmp_path: Path) -> None:
 def test_read_takes_every_format_the_commands_take(tmp_path: Path) -> None:
     """``gzinertia.read`` and the CLI share one reader: a xacro file reads as the URDF it
     expands to, with the same links as ``gzinertia show`` reads."""
-    from gzinertia.sdf.model_file import read_model_file
+    from gzinertia.model_reader import read_model_file
 
     urdf = (
         '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'

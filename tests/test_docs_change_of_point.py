@@ -22,10 +22,10 @@ import pytest
 import scipy.linalg
 from conftest import REPO, random_rotation, random_spd6, rel_err
 
-from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
-from gzinertia.physics.inertia import spatial_inertia_about_origin
-from gzinertia.physics.rotation import Pose, skew
-from gzinertia.physics.spatial import block_swap
+from gzinertia.spatial.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.spatial.algebra import block_swap
+from gzinertia.spatial.inertia import spatial_inertia_about_origin
+from gzinertia.spatial.rotation import Pose, skew
 
 DOCS = REPO / "docs"
 

@@ -15,7 +15,7 @@ the source (``ast``), for every module under ``gzinertia/``:
   (a monogram name such as ``A_BBo_B``, or "about ... axes") and, when the matrix is a bare array
   that does not carry its ordering, the ordering (``linear-first`` ``[v; ω]`` or
   ``angular-first`` ``[ω; v]``; docs/conventions.md). Typed values
-  (:class:`~gzinertia.physics.spatial_matrix.SpatialMatrix` and its subclasses) know their
+  (:class:`~gzinertia.spatial.matrix.SpatialMatrix` and its subclasses) know their
   ordering, so for them point and axes suffice.
 """
 

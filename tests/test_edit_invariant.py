@@ -116,7 +116,7 @@ def _addmass_fit(method: str) -> Runs:
         import numpy as np
 
         from gzinertia.errors import GzInertiaError
-        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.model_reader import read_model_file
 
         try:
             links = read_model_file(path).links
@@ -295,7 +295,7 @@ SHAPE_SLOW_SEEDS = range(4, 80)
 def test_quick_shape_models_hold_every_shape(tmp_path: Path) -> None:
     """The quick seeds together put every primitive, the cone and mesh files, several to a
     link, in front of every fit."""
-    from gzinertia.sdf.model_file import read_model_file
+    from gzinertia.model_reader import read_model_file
 
     kinds: set[str] = set()
     for seed in SHAPE_QUICK_SEEDS:

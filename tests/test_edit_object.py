@@ -17,7 +17,7 @@ from gzinertia.edit.fix import FixOptions
 from gzinertia.edit.fix import fix as run_fix
 from gzinertia.edit.shift import shift as run_shift
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass
+from gzinertia.spatial.added_mass import AddedMass
 
 BOAT = sdf.model(
     sdf.link("hull", sdf.inertial(30.0, np.diag([2.0, 5.0, 6.0]), com=(0.1, 0, 0)),

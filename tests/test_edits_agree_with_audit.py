@@ -16,8 +16,8 @@ from sdf_builders import box, hydro_plugin, inertial, joint, link, model, sphere
 
 from gzinertia.audit.runner import audit
 from gzinertia.edit.links import fluid_added_mass_lines
-from gzinertia.physics.added_mass import PSD_RTOL, AddedMass
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
+from gzinertia.spatial.added_mass import PSD_RTOL, AddedMass
 
 #: The hull's Hydrodynamics plugin: Fossen's added-mass derivatives and a drag term.
 PLUGIN = hydro_plugin("hull", {"xDotU": -5, "yDotV": -20, "zDotW": -30, "kDotP": -0.5,

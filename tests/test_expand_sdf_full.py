@@ -21,7 +21,7 @@ from oracles.sdformat_model import build_sdformat_model_dump, dump_models
 from test_expand_command import _same_conversion
 from urdfgen import random_urdf
 
-from gzinertia.physics.rotation import Pose
+from gzinertia.spatial.rotation import Pose
 from gzinertia.urdf.lumping_notes import near_gimbal
 
 #: ``sdf::JointType::FIXED`` (the dump gives joint types as the enum's numbers)

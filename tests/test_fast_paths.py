@@ -26,10 +26,10 @@ from gzinertia.audit.rules.inertia import GYRATION_FACTOR
 from gzinertia.checks.context import DocumentContext
 from gzinertia.checks.matrices import gyration_factors, gyration_factors_within
 from gzinertia.physics.ellipsoid import PosedEllipsoid, semi_axes_problem, validated_semi_axes
-from gzinertia.physics.inertia import reverses_orientation
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.reader import read_sdf_string
+from gzinertia.spatial.inertia import reverses_orientation
+from gzinertia.spatial.rotation import Pose
 
 _positive = st.floats(0.05, 20.0)
 

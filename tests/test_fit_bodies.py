@@ -29,15 +29,15 @@ from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
 from gzinertia.edit.addmass import FitChooser, add_mass
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.contact_groups import TOUCH_RTOL, convex_shape, gap_at_most, touching_groups
 from gzinertia.physics.fits import SEPARATE_BODIES_REASON, ellipsoid_of_solid, fit_link
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.shapes import collision_solid, combine_solids
-from gzinertia.physics.spatial import block_swap
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.records import Collision, Geometry, LinkRecord, SourceRef
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.algebra import block_swap
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 RHO = 1000.0
 

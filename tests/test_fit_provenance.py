@@ -21,11 +21,11 @@ from sdf_builders import added_mass_xml
 
 from gzinertia.audit.runner import audit
 from gzinertia.edit.addmass import provenance
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_provenance import format_provenance
 from gzinertia.physics.fit_provenance import parse_fit_provenance
 from gzinertia.physics.fits import FIT_METHODS, explicit_fit, fit_link
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.added_mass import AddedMass
 
 #: A flat cone (MuJoCo's ellipsoid of it: semi-axes r, r, 3L/4 about its centroid, three times
 #: its volume and more) beside a sphere: the mujoco fit's added mass is centred on the other

@@ -48,10 +48,10 @@ from gzinertia.physics.fits import (
     explicit_fit,
     fit_link,
 )
-from gzinertia.physics.spatial import transform_spatial
-from gzinertia.physics.tuckerman import ellipsoid_added_mass, ellipsoid_added_mass_matrix
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file, read_sdf_string
+from gzinertia.spatial.algebra import transform_spatial
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass, ellipsoid_added_mass_matrix
 
 mujoco = oracle_module("mujoco")
 

@@ -200,7 +200,7 @@ def test_heeled_and_trimmed_hull_matches_capytaine(
     to have its centre of flotation on the z axis, about which Capytaine takes the
     waterplane's second moments)."""
     from gzinertia.physics.flotation import posed_hydrostatics
-    from gzinertia.physics.rotation import rotation_from_rpy
+    from gzinertia.spatial.rotation import rotation_from_rpy
 
     _, mesh, roll, pitch = case
     G = np.asarray(mesh.center_mass) + np.array([0.02, -0.01, 0.05])

@@ -39,9 +39,9 @@ from gzinertia.physics.fluid_forces import (
     stokes_coefficients,
     translational_drag_area,
 )
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.records import Geometry
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass
 
 mujoco = oracle_module("mujoco")
 

@@ -20,9 +20,9 @@ from conftest import run_cli
 from geometry_pieces import capsule_parts, finned_torpedo, manifold_of, overlapping_pieces
 
 from gzinertia.physics.hydrostatics import collision_volume
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 m3 = pytest.importorskip("manifold3d")
 

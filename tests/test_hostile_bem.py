@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_hostile_files import run_cli_limited, run_limited
 
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
 from gzinertia.wording import bounded
 
 pytest.importorskip("capytaine")

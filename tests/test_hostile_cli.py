@@ -443,7 +443,7 @@ def test_reading_back_an_overflowed_matrix_never_matches() -> None:
     pass (infinite scale); it must not."""
     from gzinertia.edit.verify import WRITE_RTOL
     from gzinertia.edit.verify import same_added_mass as _same_added_mass
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
     def lf(A: np.ndarray) -> AddedMass:
         return AddedMass(A, ordering="linear-first")
@@ -455,7 +455,7 @@ def test_reading_back_an_overflowed_matrix_never_matches() -> None:
 
 def test_moving_added_mass_by_a_huge_offset_raises_overflow() -> None:
     from gzinertia.errors import Float64OverflowError
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
     with pytest.raises(Float64OverflowError):
         AddedMass(np.eye(6), ordering="linear-first").shift([-1e200, 0.0, 0.0], "Bo")
@@ -468,8 +468,8 @@ def test_a_successful_edit_reads_back_what_was_computed(
 ) -> None:
     """The other half of the writer's promise: a large but writable shift reads back equal
     to the exact change of point (spatial.shift) within the ten written digits."""
-    from gzinertia.physics.spatial import shift
     from gzinertia.sdf import read_sdf_file
+    from gzinertia.spatial.algebra import shift
 
     file = _with_added_mass(tmp_path)
     [before] = read_sdf_file(file).links

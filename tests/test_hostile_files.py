@@ -864,9 +864,9 @@ def test_the_bem_geometry_digest_reads_meshes_only_as_regular_files(
     """The BEM provenance digest (written by ``addmass --bem``, recomputed by the audit) reads a
     mesh through safe_read: a FIFO named as a mesh is not opened (it would block), it digests
     as unreadable; a regular mesh's bytes change the digest."""
-    from gzinertia.physics.rotation import Pose
     from gzinertia.physics.surface_mesh import geometry_digest
     from gzinertia.records import Collision, Geometry, SourceRef
+    from gzinertia.spatial.rotation import Pose
 
     def digest(path: Path) -> str:
         geometry = Geometry("mesh", mesh_path=str(path))

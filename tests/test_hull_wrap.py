@@ -118,8 +118,8 @@ def test_the_wrapped_bem_is_within_its_error_of_capytaine_on_the_closed_mesh(
     from oracles.capytaine_oracle import bem_added_mass_of_mesh
 
     from gzinertia.physics.bem import bem_added_mass
-    from gzinertia.physics.rotation import Pose
     from gzinertia.records import Collision, Geometry, SourceRef
+    from gzinertia.spatial.rotation import Pose
 
     closed = _torpedo()
     path = tmp_path / "holed.stl"

@@ -32,8 +32,8 @@ from gzinertia.physics.hydro_damping import (
     quadratic_cross_terms,
     sum_damping,
 )
-from gzinertia.physics.rotation import Pose
 from gzinertia.sdf import read_sdf_file
+from gzinertia.spatial.rotation import Pose
 
 
 @pytest.mark.oracle("mujoco")

@@ -13,8 +13,8 @@ from editing import changed_lines
 from hydro_oracles import mujoco_F_BBo_B, plugin_F_BBo_B, rel, single_axis_motions
 
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.physics.rotation import Pose
 from gzinertia.sdf import read_sdf_file
+from gzinertia.spatial.rotation import Pose
 
 DENSITY, VISCOSITY = 1025.0, 0.02
 RADII = (0.4, 0.15, 0.08)

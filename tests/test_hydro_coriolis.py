@@ -25,9 +25,9 @@ from gzinertia.gazebo.hydro_coriolis import (
     plugin_coriolis_wrench,
     representative_velocities,
 )
-from gzinertia.physics.spatial import transform_spatial
-from gzinertia.physics.tuckerman import ellipsoid_added_mass
 from gzinertia.sdf import read_sdf_file
+from gzinertia.spatial.algebra import transform_spatial
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass
 
 mujoco = oracle_module("mujoco")
 

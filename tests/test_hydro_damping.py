@@ -33,8 +33,8 @@ from gzinertia.physics.hydro_damping import (
     hydrodynamics_damping,
     sum_damping,
 )
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import Geometry
+from gzinertia.spatial.rotation import Pose
 
 SHAPES: list[tuple[str, np.ndarray, Geometry]] = [
     ("ellipsoid", np.array([0.3, 0.12, 0.05]), Geometry("ellipsoid", size=(0.3, 0.12, 0.05))),

@@ -25,11 +25,11 @@ from gzinertia.physics.hydrostatics import (
     volume_below,
     volume_below_plane,
 )
-from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.physics.shapes import solid_properties
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, Inertial, LinkRecord, SourceRef
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.buoyancy import read_buoyancy_world, read_model_poses
+from gzinertia.spatial.rotation import Pose, rotation_from_rpy
 
 HERE = SourceRef("test", 1)
 SHAPES = {

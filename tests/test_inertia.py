@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from conftest import oracle_module, random_rotation, random_valid_inertia, rel_err
 
-from gzinertia.physics.inertia import (
+from gzinertia.records import Inertial
+from gzinertia.spatial.algebra import block_swap
+from gzinertia.spatial.inertia import (
     equivalent_box_half_sizes,
     equivalent_ellipsoid_semi_axes,
     principal_axes,
     spatial_inertia_about_origin,
 )
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.spatial import block_swap
-from gzinertia.records import Inertial
+from gzinertia.spatial.rotation import Pose
 
 tree = oracle_module("pydrake.multibody.tree")
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 from scipy.spatial.transform import Rotation
 
-from gzinertia.physics.inertia import drake_tolerance, gz_tolerance, principal_axes
 from gzinertia.physics.inertia_repair import (
     CONSTRAINTS,
     RepairError,
@@ -26,6 +25,7 @@ from gzinertia.physics.inertia_repair import (
     project_moments,
     validity_margin,
 )
+from gzinertia.spatial.inertia import drake_tolerance, gz_tolerance, principal_axes
 
 
 def _brute_force_distance(I: np.ndarray, eps: float, starts: int = 12) -> float:

@@ -18,8 +18,8 @@ import sdf_builders as sdf
 from conftest import run_cli
 
 from gzinertia.physics.hydrostatics import link_hydrostatics
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, Inertial, LinkRecord, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 pytest.importorskip("manifold3d")
 

@@ -20,9 +20,9 @@ import sdf_builders as sdf
 import trimesh
 from conftest import run_cli
 
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 DENSITY = 1000.0
 SEMI_AXES = (0.5, 0.15, 0.12)

@@ -24,7 +24,7 @@ from lxml import etree
 
 import gzinertia
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass
+from gzinertia.spatial.added_mass import AddedMass
 
 #: ``<fluid_added_mass>`` children in the spec's order: the upper triangle of [x y z p q r].
 SPEC_AXES = "xyzpqr"

@@ -19,12 +19,12 @@ from sdf_builders import hydro_plugin, inertial, link, model
 
 from gzinertia.edit.hydro import term_scales
 from gzinertia.edit.links import fluid_added_mass_lines
-from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
-from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.hydrodynamics_terms import FORCE_AXES, VELOCITY_AXES
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
 from gzinertia.sdf.fluid_added_mass import SDF_AXES
+from gzinertia.spatial.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 #: Length exponent of each entry of a linear-first 6x6 (0 kg, 1 kg·m, 2 kg·m²).
 _R = np.array([0, 0, 0, 1, 1, 1])

@@ -32,7 +32,7 @@ from gzinertia.physics.overlap import (
     contacts,
     overlap_measure,
 )
-from gzinertia.physics.rotation import Pose
+from gzinertia.spatial.rotation import Pose
 
 # ---------------------------------------------------------------------------------------------
 # Random pairs

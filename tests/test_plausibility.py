@@ -24,7 +24,6 @@ from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.rules import RULES
 from gzinertia.audit.runner import audit
 from gzinertia.edit.addmass import FitChooser, add_mass
-from gzinertia.physics.added_mass import ellipsoid_added_mass
 from gzinertia.physics.fits import FitMethod
 from gzinertia.physics.plausibility import (
     ADDED_TO_RIGID_MAX,
@@ -32,8 +31,9 @@ from gzinertia.physics.plausibility import (
     FLOATING_RATIO,
     added_to_rigid_ratio,
 )
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+from gzinertia.spatial.added_mass import ellipsoid_added_mass
+from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 RHO = 1000.0
 

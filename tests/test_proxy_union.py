@@ -23,8 +23,8 @@ from conftest import run_cli
 from union_oracle import overlap
 
 from gzinertia.physics.link_union import link_union
-from gzinertia.physics.rotation import Pose, rotation_from_rpy
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose, rotation_from_rpy
 
 pytest.importorskip("manifold3d")
 

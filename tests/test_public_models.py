@@ -191,8 +191,8 @@ def test_saga_bem_is_within_its_reported_error_of_capytaine_on_the_union() -> No
     from oracles.capytaine_oracle import bem_added_mass_of_mesh
 
     from gzinertia.physics.bem import bem_added_mass
-    from gzinertia.physics.rotation import Pose
     from gzinertia.records import Collision, Geometry, SourceRef
+    from gzinertia.spatial.rotation import Pose
 
     _, stl = _saga()
     _, union = _union_of_pieces(stl)
@@ -303,8 +303,8 @@ def test_a_needle_triangle_is_solved_within_its_reported_error(
     from oracles.capytaine_oracle import bem_added_mass_of_mesh, structured_mesh
 
     from gzinertia.physics.bem import bem_added_mass
-    from gzinertia.physics.rotation import Pose
     from gzinertia.records import Collision, Geometry, SourceRef
+    from gzinertia.spatial.rotation import Pose
 
     _needle_cube(tmp_path / "needle.obj", offset)
     model = sdf.write(tmp_path, sdf.model(sdf.link(

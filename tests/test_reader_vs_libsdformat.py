@@ -12,8 +12,8 @@ order, which libsdformat keeps as written), and per link
 * the mass,
 * ``M_BBo_B`` (6x6, angular-first, about the link origin in link axes); libsdformat's is built
   from its mass, ``X_BI`` and ``I_BBcm_I`` with gzinertia's own
-  :func:`~gzinertia.physics.inertia.spatial_inertia_about_origin` and
-  :func:`~gzinertia.physics.inertia.reexpress_inertia`,
+  :func:`~gzinertia.spatial.inertia.spatial_inertia_about_origin` and
+  :func:`~gzinertia.spatial.inertia.reexpress_inertia`,
 
 each to ``‖ours − theirs‖ ≤ 1e-12·max(1, ‖theirs‖)``. *Not* compared: ``<fluid_added_mass>``
 (libsdformat 12 does not know the element), collisions, plugins, the reader's notes.
@@ -71,11 +71,11 @@ from oracles.sdformat_oracle import (
 )
 from sdfgen import sdf_for_seed
 
-from gzinertia.physics.inertia import reexpress_inertia, spatial_inertia_about_origin
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_uri
 from gzinertia.sdf.xml import parse_xml_file
+from gzinertia.spatial.inertia import reexpress_inertia, spatial_inertia_about_origin
 
 RTOL = 1e-12
 SDF_SUFFIXES = (".sdf", ".world")

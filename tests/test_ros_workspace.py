@@ -26,7 +26,7 @@ import test_audit_xacro_args
 from conftest import REPO, run_cli
 from test_audit_ci import SCHEMA, run_audit_step
 
-from gzinertia.physics.inertia import gz_tolerance
+from gzinertia.spatial.inertia import gz_tolerance
 
 XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 HULL_MASS = 50.0

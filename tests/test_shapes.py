@@ -17,8 +17,6 @@ import pytest
 from conftest import EXAMPLES, oracle_module, random_rotation, rel_err
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.inertia import spatial_inertia_about_origin
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.shapes import (
     ShapeError,
     SolidProperties,
@@ -27,6 +25,8 @@ from gzinertia.physics.shapes import (
     solid_properties,
 )
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.inertia import spatial_inertia_about_origin
+from gzinertia.spatial.rotation import Pose
 
 drake_geometry = oracle_module("pydrake.geometry")
 drake_math = oracle_module("pydrake.math")

@@ -18,9 +18,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gzinertia.physics import shapes
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.shapes import ShapeError, collision_solid, shared_solids
 from gzinertia.records import Collision, Geometry, SourceRef
+from gzinertia.spatial.rotation import Pose
 
 HERE = SourceRef("test", 1)
 

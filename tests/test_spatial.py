@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 from conftest import oracle_module, random_rotation, random_spd6, rel_err
 
-from gzinertia.physics.inertia import spatial_inertia_about_com, spatial_inertia_about_origin
-from gzinertia.physics.rotation import skew
-from gzinertia.physics.spatial import (
+from gzinertia.spatial.algebra import (
     block_swap,
     change_axes,
     kinetic_energy,
@@ -16,6 +14,8 @@ from gzinertia.physics.spatial import (
     shift_operator,
     transform_spatial,
 )
+from gzinertia.spatial.inertia import spatial_inertia_about_com, spatial_inertia_about_origin
+from gzinertia.spatial.rotation import skew
 
 dart = oracle_module("dartpy")
 

@@ -1,4 +1,4 @@
-"""Ellipsoid added mass (gzinertia.physics.tuckerman) against independent oracles (DESIGN §5, §9).
+"""Ellipsoid added mass (gzinertia.spatial.tuckerman) against independent oracles (DESIGN §5, §9).
 
 Oracles, none of them our code:
 
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from conftest import oracle_module
 
-from gzinertia.physics.tuckerman import (
+from gzinertia.spatial.tuckerman import (
     FLUID_DENSITIES,
     MAX_AXIS_RATIO,
     ellipsoid_added_mass,
@@ -371,7 +371,7 @@ def test_difference_integral_against_quadrature(mp: Any) -> None:
     # J(x, y, z) = ∫₀^∞ dt / ((t+x)^½ (t+y)^{3/2} (t+z)^{3/2}), evaluated by gzinertia without
     # any difference (duplication plus a fifth-order series); here against the integral itself,
     # both inside the series' range (arguments within 1e-3) and far from it.
-    from gzinertia.physics.tuckerman import _carlson_j
+    from gzinertia.spatial.tuckerman import _carlson_j
 
     rng = np.random.default_rng(SEED + 6)
     close = 1.0 + 9.9e-4 * rng.uniform(-1.0, 1.0, size=(6, 3))

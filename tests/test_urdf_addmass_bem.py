@@ -236,7 +236,7 @@ def test_xacro_with_literal_link_gets_the_block_and_goes_stale_with_its_properti
 def test_comment_before_the_block_is_read_as_the_links_provenance(tmp_path: Path) -> None:
     """Blocks written by earlier versions hold the comment before ``<gazebo>``, not inside."""
     from gzinertia.edit.urdf_addmass import hydrodynamics_block
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
     block = hydrodynamics_block("hull", AddedMass(np.diag([1.0, 2, 3, 4, 5, 6]),
                                                   ordering="linear-first"), "gzinertia: a note")

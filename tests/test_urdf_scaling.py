@@ -214,7 +214,7 @@ def _column(links: int, rng_seed: int = 0, spread: float = 0.0) -> list[tuple[ob
     import numpy as np
 
     from gzinertia.physics.ellipsoid import PosedEllipsoid
-    from gzinertia.physics.rotation import Pose
+    from gzinertia.spatial.rotation import Pose
 
     rng = np.random.default_rng(rng_seed)
     members: list[tuple[object, object]] = []

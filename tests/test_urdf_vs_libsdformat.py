@@ -32,9 +32,9 @@ from corpus_packages import corpus_xacros, in_tree, package_tree
 from oracles.sdformat_oracle import SdformatLink, build_sdformat_dump, read_with_sdformat
 from urdfgen import random_urdf
 
-from gzinertia.physics.inertia import reexpress_inertia, spatial_inertia_about_origin
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.inertia import reexpress_inertia, spatial_inertia_about_origin
 from gzinertia.urdf import read_urdf_bytes, read_urdf_file
 
 RTOL = 1e-12

@@ -36,7 +36,7 @@ from gzinertia.audit.rules.added_mass import added_mass_not_psd
 from gzinertia.checks.added_mass import applied_added_mass, has_added_mass
 from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError, SettingError
-from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES, added_mass_active
+from gzinertia.hydrodynamics_terms import FORCE_AXES, VELOCITY_AXES, added_mass_active
 from gzinertia.sdf.reader import read_sdf_file
 from gzinertia.vocabulary.added_mass import applies_added_mass
 from gzinertia.vocabulary.fluids import FLUID_DENSITIES, density_of

@@ -1,6 +1,6 @@
 """Griffe extension for the documentation site: Sphinx roles in docstrings become cross-references.
 
-gzinertia's docstrings cross-reference with Sphinx roles (``:func:`~gzinertia.physics.spatial.
+gzinertia's docstrings cross-reference with Sphinx roles (``:func:`~gzinertia.spatial.algebra.
 change_point```, ``:class:`SdfDocument```). mkdocstrings renders Markdown and links with
 autorefs (``[text][identifier]``), so this extension rewrites every role whose target is in
 gzinertia into an autorefs link, resolving names relative to the docstring's scope as Sphinx does.

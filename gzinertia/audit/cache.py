@@ -460,7 +460,7 @@ class AuditCache:
         cache files."""
         if not self._stored:
             return
-        from gzinertia.edit.safe_write import write_atomically
+        from gzinertia.safe_write import write_atomically
 
         try:
             self._prepare_folder()

@@ -177,7 +177,7 @@ def _audit_file(
     ``limits`` caps what reading it may pull in (default: from the environment);
     ``read_roots``: the audited folders (a xacro file's reads may reach them)."""
     from gzinertia.errors import MacrosOnlyError
-    from gzinertia.sdf.model_file import is_urdf_path, is_xacro_path, read_model_file
+    from gzinertia.model_reader import is_urdf_path, is_xacro_path, read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
 
     taken = None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gzinertia.checks.context import LinkContext
-from gzinertia.gazebo.hydrodynamics import added_mass_active, added_mass_of
+from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_of
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
 
@@ -42,7 +42,7 @@ PLUGIN = "the Hydrodynamics plugin's added mass (its <iDotJ> terms)"
 def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | None:
     """``(A_BBo_B, where, what)``: the link's ``<fluid_added_mass>``, else the added mass its
     active Hydrodynamics plugin applies, read as ``convert --hydro-to-sdf`` reads it
-    (:func:`gzinertia.gazebo.hydrodynamics.added_mass_of`). GZI202–GZI204 judge this matrix, so
+    (:func:`gzinertia.hydrodynamics_terms.added_mass_of`). GZI202–GZI204 judge this matrix, so
     their verdicts do not change when the conversion moves it from one place to the other. A
     plugin whose added mass is on
     (:func:`~gzinertia.vocabulary.added_mass.applies_added_mass`) but whose diagonal mixes

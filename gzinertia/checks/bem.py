@@ -44,7 +44,7 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
 
 
 def _plugin_added_mass(ctx: LinkContext) -> bool:
-    from gzinertia.gazebo.hydrodynamics import added_mass_active
+    from gzinertia.hydrodynamics_terms import added_mass_active
 
     return any(added_mass_active(p) for p in ctx.link.hydrodynamics)
 

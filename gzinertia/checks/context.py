@@ -28,9 +28,9 @@ from gzinertia.checks.matrices import implied_centre
 from gzinertia.checks.tolerance import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.placeholder import PLACEHOLDER_VOLUME, is_placeholder
-from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.spatial.rotation import Vec3
 from gzinertia.vocabulary.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.vocabulary.scoped_names import top_scope
 
@@ -188,7 +188,7 @@ class LinkContext(Record):
     @functools.cached_property
     def principal_moments(self) -> Vec3:
         """Ascending principal moments of ``I_BBcm`` (kg·m²; NaN if the inertia is not finite)."""
-        from gzinertia.physics.inertia import principal_axes
+        from gzinertia.spatial.inertia import principal_axes
 
         I = self.link.inertial.I_BBcm_I
         if not np.all(np.isfinite(I)):
@@ -198,7 +198,7 @@ class LinkContext(Record):
     @functools.cached_property
     def inertia_tolerance(self) -> float:
         """The validity ε of the chosen tolerance (Drake's or gz-math's) for these moments."""
-        from gzinertia.physics.inertia import drake_tolerance, gz_tolerance
+        from gzinertia.spatial.inertia import drake_tolerance, gz_tolerance
 
         moments = np.abs(self.principal_moments)
         if self.document.tolerance == "drake":
@@ -240,7 +240,7 @@ class LinkContext(Record):
     def inertia_is_valid(self) -> bool:
         """Positive semi-definite and satisfying the triangle inequality (to the tolerance;
         with ``--tolerance gz`` libsdformat's verdict, ``MassMatrix3::IsValid``)."""
-        from gzinertia.physics.inertia import triangle_margin
+        from gzinertia.spatial.inertia import triangle_margin
 
         if not self.inertia_is_psd:
             return False

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gzinertia.physics.rotation import Mat3, Vec3
+from gzinertia.spatial.rotation import Mat3, Vec3
 
 __all__ = ["gyration_factors", "gyration_factors_within", "implied_centre"]
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 __all__ = ["TOLERANCES", "Tolerance"]
 
-#: Inertia validity tolerances: gz-math's (:func:`gzinertia.physics.inertia.gz_tolerance`) or
-#: Drake's (:func:`gzinertia.physics.inertia.drake_tolerance`).
+#: Inertia validity tolerances: gz-math's (:func:`gzinertia.spatial.inertia.gz_tolerance`) or
+#: Drake's (:func:`gzinertia.spatial.inertia.drake_tolerance`).
 Tolerance = Literal["drake", "gz"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.edit_result import Edit
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = ["report_bem", "report_fit", "report_import"]
 

@@ -176,7 +176,7 @@ def load_document(
     if is_stdin_arg(file):
         return load_model(file, source, parser)[1]
     if parser == "gzinertia":
-        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.model_reader import read_model_file
 
         return read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
                                xacro_policy=source.xacro_policy)

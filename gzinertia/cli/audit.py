@@ -268,7 +268,7 @@ def _write(path: Path, text: str) -> None:
             with open(path, "wb") as out:
                 out.write(data)
         else:
-            from gzinertia.edit.safe_write import write_atomically
+            from gzinertia.safe_write import write_atomically
 
             write_atomically(path, data, root=root)
     except OSError as exc:

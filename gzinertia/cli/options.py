@@ -78,7 +78,7 @@ __all__ = [
 FitChoice = Literal["volume", "mujoco", "inertia"]
 #: Named fluids (the names of :data:`gzinertia.vocabulary.fluids.FLUID_DENSITIES`).
 FluidChoice = FluidName
-#: 6x6 orderings (:data:`gzinertia.physics.spatial.ORDERINGS`).
+#: 6x6 orderings (:data:`gzinertia.spatial.algebra.ORDERINGS`).
 OrderingChoice = Literal["angular-first", "linear-first"]
 #: Signs of the Hydrodynamics plugin's ``<iDotJ>`` values (:data:`gzinertia.edit.convert.SIGNS`).
 SignChoice = Literal["fossen", "physical", "auto"]

@@ -72,9 +72,9 @@ def plot(
     world frame.
     """
     from gzinertia import arguments
-    from gzinertia.physics.rotation import Pose
     from gzinertia.report.plot import link_drawing, render, scale_inertia_ellipsoids
     from gzinertia.selection import select_links
+    from gzinertia.spatial.rotation import Pose
 
     method = fit
     scale = arguments.ellipsoid_scale(ellipsoid_scale)

@@ -6,7 +6,7 @@ are its per-link outcomes (every matrix ``A_BBo_B``: about the link origin Bo in
 linear-first ``[x y z p q r]``).
 
 The format is chosen here, once per edit, by suffix
-(:func:`gzinertia.sdf.model_file.is_urdf_path`): SDFormat gets ``<fluid_added_mass>``, each
+(:func:`gzinertia.model_reader.is_urdf_path`): SDFormat gets ``<fluid_added_mass>``, each
 link admitted and written by :mod:`gzinertia.edit.sdf_added_mass` (a Hydrodynamics plugin
 applying added mass, one in another file, the GZI210 overlap guard: the same refusals for all
 three); URDF and xacro, which have no ``<fluid_added_mass>`` (sdformat#1467), a ``<gazebo>``

@@ -27,11 +27,11 @@ from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.selection import select_links
+from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.scoped_names import top_scope
 
 __all__ = [

@@ -26,15 +26,15 @@ from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, HydroPlugin, LinkRecord
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
+    from gzinertia.edit.floating_draft import FloatingDraft
     from gzinertia.physics.bem import BemResult, Quality
-    from gzinertia.physics.floating_draft import FloatingDraft
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
@@ -51,7 +51,7 @@ class BemSettings(ValueRecord):
     collisions: tuple[str, ...] | None = None
     use_cache: bool = True
     #: Free surface: height in the world frame (None: unbounded fluid; ``"auto"``: at each
-    #: link's floating draft, :mod:`gzinertia.physics.floating_draft`), depth, frequency limit.
+    #: link's floating draft, :mod:`gzinertia.edit.floating_draft`), depth, frequency limit.
     waterline: float | Literal["auto"] | None = None
     depth: float = float("inf")
     frequency: Literal["zero", "infinite"] = "zero"
@@ -156,11 +156,11 @@ def _drafts(
     doc: SdfDocument, links: Sequence[LinkRecord], settings: BemSettings, tree: object = None
 ) -> dict[str, FloatingDraft]:
     """Under ``--waterline auto``, each of ``links``' floating draft
-    (:func:`gzinertia.physics.floating_draft.floating_drafts`, in water of the solve's
+    (:func:`gzinertia.edit.floating_draft.floating_drafts`, in water of the solve's
     density); otherwise none."""
     if settings.waterline != "auto":
         return {}
-    from gzinertia.physics.floating_draft import floating_drafts
+    from gzinertia.edit.floating_draft import floating_drafts
 
     return floating_drafts(doc, links, settings.density, tree)
 
@@ -420,7 +420,7 @@ def add_mass_bem_urdf(
     reached = [0]
     drafts: dict[str, FloatingDraft] = {}
     if settings.waterline == "auto":  # the robot as Gazebo builds it, floating
-        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.model_reader import read_model_file
 
         doc = read_model_file(path, package_paths, xacro_args=xacro_args,
                               xacro_policy=xacro_policy)

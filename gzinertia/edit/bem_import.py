@@ -28,11 +28,11 @@ from gzinertia.numbers import (
     MAX_MAGNITUDE,
 )
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_provenance import IMPORT_PREFIX, format_import_geometry
-from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:

@@ -35,19 +35,19 @@ from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
-from gzinertia.gazebo.hydrodynamics import (
+from gzinertia.hydrodynamics_terms import (
     FORCE_AXES,
     VELOCITY_AXES,
     added_mass_term,
     added_mass_terms,
 )
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
+from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = [
     "ASYMMETRY_TOLERANCE",

@@ -1,5 +1,5 @@
 """``gzinertia fix`` on one file, in its format: the one place an inertia repair is dispatched
-by suffix (:func:`gzinertia.sdf.model_file.is_urdf_path`). SDFormat files (and standard input)
+by suffix (:func:`gzinertia.model_reader.is_urdf_path`). SDFormat files (and standard input)
 are repaired by :func:`gzinertia.edit.fix.fix`, URDF and xacro files in place of their own values
 by :func:`gzinertia.edit.urdf_fix.fix_urdf`. The library's :func:`gzinertia.fix`, the ``fix``
 command and ``audit --fix`` each call :func:`fix_file`.

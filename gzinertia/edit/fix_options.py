@@ -12,8 +12,8 @@ import numpy as np
 
 from gzinertia.errors import SettingError
 from gzinertia.physics.inertia_repair import InertiaRepair
-from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.rotation import Vec3
 from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS, GeometryElement
 
 __all__ = [

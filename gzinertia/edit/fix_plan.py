@@ -33,10 +33,10 @@ from gzinertia.physics.inertia_repair import (
     solid_inertia,
     validity_margin,
 )
-from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord, SdfDocument
 from gzinertia.sdf.xml import child
+from gzinertia.spatial.rotation import Mat3, Vec3
 from gzinertia.vocabulary.geometry import GeometryElement
 
 __all__ = [

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from gzinertia import hydrodynamics_terms as hydrodynamics
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
@@ -28,7 +29,6 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError, SettingError
-from gzinertia.gazebo import hydrodynamics
 from gzinertia.options import option
 from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
@@ -165,7 +165,7 @@ def term_scales(terms: dict[str, float]) -> dict[str, float]:
 
     import numpy as np
 
-    from gzinertia.gazebo.hydrodynamics import FORCE_AXES, VELOCITY_AXES
+    from gzinertia.hydrodynamics_terms import FORCE_AXES, VELOCITY_AXES
     from gzinertia.physics.negligible import exponent_scales
 
     fallback = max((abs(v) for v in terms.values()), default=1.0)

@@ -13,12 +13,12 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.physics.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.fluid_added_mass import SDF_AXES, SDF_TAGS, values_of
 from gzinertia.sdf.xml import child, line_of
+from gzinertia.spatial.added_mass import WRITTEN_DIGITS as SIGNIFICANT_DIGITS
+from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = [

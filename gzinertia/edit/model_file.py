@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Protocol, Union
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Mat3, Vec3
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
@@ -236,9 +236,9 @@ def _outcome_name(outcome: SetOutcome) -> str:
 
 
 def given_terms(link: LinkRecord, terms: Mapping[str, float]) -> dict[str, float]:
-    """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.gazebo.hydrodynamics.TERM`)
+    """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.hydrodynamics_terms.TERM`)
     and finite values the reader accepts; one line naming the link otherwise."""
-    from gzinertia.gazebo.hydrodynamics import TERM
+    from gzinertia.hydrodynamics_terms import TERM
     from gzinertia.numbers import MAX_MAGNITUDE
 
     where = f"{link.source}: link {link.name!r}"

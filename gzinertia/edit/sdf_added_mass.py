@@ -20,11 +20,11 @@ from gzinertia.edit.links import (
 )
 from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.errors import GzInertiaError
-from gzinertia.gazebo.hydrodynamics import added_mass_active
+from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import HydroPlugin, LinkRecord
+from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = [
     "WritePolicy",

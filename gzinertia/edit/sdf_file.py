@@ -32,10 +32,10 @@ from gzinertia.edit.model_file import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL, verify_edit
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.inertia_repair import RepairError
-from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Mat3, Vec3
 
 __all__ = ["SdfModelFile"]
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.verify import verify_edit
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.record_base import Record
 from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
 __all__ = ["FileEdit"]

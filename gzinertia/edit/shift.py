@@ -19,11 +19,11 @@ from gzinertia.edit.links import ascii_comment, link_element, same_file, write_f
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError, SettingError
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
+from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = [
     "ShiftResult",

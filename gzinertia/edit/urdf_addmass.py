@@ -33,13 +33,13 @@ from gzinertia.edit.addmass import (
 )
 from gzinertia.edit.links import format_value
 from gzinertia.errors import GzInertiaError
-from gzinertia.gazebo.hydrodynamics import FILENAME, NAME, added_mass_active, added_mass_term
-from gzinertia.physics.added_mass import AddedMass
+from gzinertia.hydrodynamics_terms import FILENAME, NAME, added_mass_active, added_mass_term
 from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
+from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 from gzinertia.vocabulary.scoped_names import within_top
 
@@ -272,7 +272,7 @@ def _verify(
     from gzinertia.urdf.reader import read_urdf_bytes, read_urdf_file
 
     if is_xacro_path(path):  # expanding needs the file beside its relative includes
-        from gzinertia.edit.safe_write import temporary_copy
+        from gzinertia.safe_write import temporary_copy
 
         why = "reading the edited xacro back needs one, as its includes are relative"
         with temporary_copy(path, new, suffix=XACRO_SUFFIX, why=why) as tmp:

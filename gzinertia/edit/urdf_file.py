@@ -17,10 +17,10 @@ from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.fix_plan import RepairPlan
 from gzinertia.edit.model_file import GIVEN_COMMENT, EditedFile, SetOutcome
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass
-from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Mat3, Vec3
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 
 __all__ = ["UrdfModelFile"]
@@ -33,7 +33,7 @@ class UrdfModelFile(EditedFile):
     format = "urdf"
 
     def __init__(self, path: Path, package_paths: Sequence[str | Path]) -> None:
-        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.model_reader import read_model_file
         from gzinertia.urdf.fragments import refuse_fragment
 
         refuse_fragment(path)
@@ -123,12 +123,12 @@ class UrdfModelFile(EditedFile):
     def verify(self, new: bytes) -> SdfDocument:
         """Reads ``new`` back as Gazebo builds it (each ``set_*`` has checked its own values
         already); a :class:`~gzinertia.errors.GzInertiaError` when it cannot be read."""
-        from gzinertia.sdf.model_file import read_model_file
+        from gzinertia.model_reader import read_model_file
         from gzinertia.urdf.reader import read_urdf_bytes
 
         if not is_xacro_path(self._path):
             return read_urdf_bytes(new, str(self._path), self._package_paths)
-        from gzinertia.edit.safe_write import temporary_copy
+        from gzinertia.safe_write import temporary_copy
 
         with temporary_copy(self._path, new, suffix=XACRO_SUFFIX,
                             why="reading the edited xacro back needs one") as tmp:

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
+from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = ["WRITE_RTOL", "same_added_mass", "same_rigid", "verify_edit"]
 

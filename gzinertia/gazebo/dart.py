@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gzinertia.physics.rotation import skew
-from gzinertia.physics.spatial import Mat6, Ordering, reorder
 from gzinertia.records import Inertial
+from gzinertia.spatial.algebra import Mat6, Ordering, reorder
+from gzinertia.spatial.rotation import skew
 
 __all__ = ["dart_spatial_tensor", "gz_math_body_matrix", "gz_math_spatial_matrix"]
 

@@ -40,7 +40,7 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.rotation import skew
+from gzinertia.spatial.rotation import skew
 
 # duplicates: __all__ lists and module constants are alike by shape only
 __all__ = [

@@ -48,7 +48,6 @@ from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.physics.bem_error import (
     SHARP_EDGE_DEGREES,
     block_error_bound,
@@ -57,7 +56,6 @@ from gzinertia.physics.bem_error import (
     sharpest_edge,
 )
 from gzinertia.physics.mesh_domain import MAX_PANELS, shapes_place
-from gzinertia.physics.rotation import Pose
 from gzinertia.physics.surface_mesh import (
     WATERPLANE_TOLERANCE,
     Surface,
@@ -69,6 +67,8 @@ from gzinertia.physics.surface_mesh import (
 )
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
+from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.spatial.rotation import Pose
 
 FloatArray = NDArray[np.float64]
 
@@ -276,7 +276,7 @@ class FreeSurface(ValueRecord):
     frequency: Literal["zero", "infinite"] = "zero"
     depth: float = math.inf
     #: Where the waterline and pose came from, in words, when not given as such
-    #: (``--waterline auto``: :meth:`gzinertia.physics.floating_draft.FloatingDraft.words`);
+    #: (``--waterline auto``: :meth:`gzinertia.edit.floating_draft.FloatingDraft.words`);
     #: said by :meth:`domain`, not part of the key (the waterline and pose are).
     origin: str = ""
 

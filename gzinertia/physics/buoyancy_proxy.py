@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
+from gzinertia.spatial.rotation import Vec3
 
 PROXY_VOLUME_FRACTION = 0.25
 PROXY_OFFSET_FRACTION = 0.25

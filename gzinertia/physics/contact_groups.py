@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from gzinertia.physics.rotation import Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
+from gzinertia.spatial.rotation import Vec3
 
 __all__ = [
     "TOUCH_RTOL",

@@ -7,7 +7,7 @@
   half-extents of the primitive's bounding box.
 * :func:`semi_axes_problem` / :func:`validated_semi_axes`: what makes three numbers usable as
   semi-axes (finite, positive, and for the closed-form added mass not thinner than
-  :data:`~gzinertia.physics.tuckerman.MAX_AXIS_RATIO`).
+  :data:`~gzinertia.spatial.tuckerman.MAX_AXIS_RATIO`).
 * :class:`PosedEllipsoid`: the one posed-ellipsoid type (a fit's fluid ellipsoid in the link
   frame, an ellipsoid in the world for the overlap test, a MuJoCo geom's ellipsoid).
 * :func:`quadric_matrix` / :func:`inverse_quadric_matrix`: an ellipsoid with semi-axes ``e``
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.rotation import Mat3, Pose, Vec3
 from gzinertia.wording import vector
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 A fit gives one or more ellipsoids E posed in the link frame B by ``X_BE`` (origin ``Eo`` at the
 ellipsoid's centre, E's axes along its semi-axes). The added mass ``A_EEo_E`` of each
-(:func:`gzinertia.physics.tuckerman.ellipsoid_added_mass_matrix`, linear-first, diagonal in E)
+(:func:`gzinertia.spatial.tuckerman.ellipsoid_added_mass_matrix`, linear-first, diagonal in E)
 moves to the link origin with ``transform_spatial(A_EEo_E, X_BE.R, X_BE.p, "linear-first")``.
 
 Methods (``FIT_METHODS``):
@@ -53,20 +53,11 @@ from numpy.typing import ArrayLike
 
 from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.options import option
-from gzinertia.physics.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.physics.ellipsoid import (
     PosedEllipsoid,
     primitive_semi_axes,
     semi_axes_problem,
 )
-from gzinertia.physics.inertia import (
-    DBL_EPSILON,
-    equivalent_ellipsoid_semi_axes,
-    principal_axes,
-    reverses_orientation,
-    triangle_margin,
-)
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.shapes import (
     ShapeError,
     SolidProperties,
@@ -74,9 +65,18 @@ from gzinertia.physics.shapes import (
     load_mesh,
 )
 from gzinertia.physics.shapes import solid_properties as geometry_solid
-from gzinertia.physics.tuckerman import MAX_AXIS_RATIO
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry, LinkRecord
+from gzinertia.spatial.added_mass import AddedMass, ellipsoid_added_mass
+from gzinertia.spatial.inertia import (
+    DBL_EPSILON,
+    equivalent_ellipsoid_semi_axes,
+    principal_axes,
+    reverses_orientation,
+    triangle_margin,
+)
+from gzinertia.spatial.rotation import Mat3, Pose, Vec3
+from gzinertia.spatial.tuckerman import MAX_AXIS_RATIO
 from gzinertia.wording import bounded, vector
 
 __all__ = [

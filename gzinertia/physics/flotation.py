@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gzinertia.physics.hydrostatics import volume_below_plane
-from gzinertia.physics.rotation import Vec3, rotation_from_rpy
 from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.rotation import Vec3, rotation_from_rpy
 
 #: |g| of Gazebo's default ``<gravity>`` (m/s²), for the stiffness when none is given.
 GAZEBO_GRAVITY = 9.8

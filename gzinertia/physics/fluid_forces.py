@@ -37,17 +37,17 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.ellipsoid import PosedEllipsoid, primitive_semi_axes, validated_semi_axes
-from gzinertia.physics.inertia import (
+from gzinertia.record_base import ValueRecord
+from gzinertia.records import Geometry
+from gzinertia.spatial.algebra import shift_operator
+from gzinertia.spatial.inertia import (
     drake_tolerance,
     equivalent_box_half_sizes,
     principal_axes,
     triangle_margin,
 )
-from gzinertia.physics.rotation import Mat3, Vec3
-from gzinertia.physics.spatial import shift_operator
-from gzinertia.physics.tuckerman import ellipsoid_added_mass
-from gzinertia.record_base import ValueRecord
-from gzinertia.records import Geometry
+from gzinertia.spatial.rotation import Mat3, Vec3
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass
 
 __all__ = [
     "MJ_MINVAL",
@@ -266,7 +266,7 @@ def shift_velocity(V_WB_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
     """``V_WBq_B``: the spatial velocity (angular-first) of the frame B shifted to point Q.
 
     ``v_WQ = v_WBo + w_WB × p_BoQ`` (same axes B), via
-    :func:`gzinertia.physics.spatial.shift_operator`.
+    :func:`gzinertia.spatial.algebra.shift_operator`.
     """
     return shift_operator(p_BoQ_B, "angular-first") @ _vec(V_WB_B, 6, "V_WB_B")
 
@@ -294,7 +294,7 @@ def inertia_box_half_sizes(mass: float, principal_moments: ArrayLike) -> Vec3:
     """Half-sizes of MuJoCo's equivalent inertia box, ``r_i² = 3/(2m)·(I_j + I_k - I_i)``.
 
     As the engine does, ``I_j + I_k - I_i`` is floored at ``mjMINVAL`` (so a flat body keeps a
-    tiny, non-zero thickness) — :func:`gzinertia.physics.inertia.equivalent_box_half_sizes`
+    tiny, non-zero thickness) — :func:`gzinertia.spatial.inertia.equivalent_box_half_sizes`
     otherwise.
 
     :raises ValueError: mass not positive, or moments that are negative or violate the triangle
@@ -368,7 +368,7 @@ def inertia_box_fluid_wrench_on_link(
     """``F_BBo_B``: the inertia-box wrench of a link, about its origin Bo, in link axes.
 
     The principal axes P of ``I_BBcm_B`` come from
-    :func:`gzinertia.physics.inertia.principal_axes`; the
+    :func:`gzinertia.spatial.inertia.principal_axes`; the
     model is invariant to their order and signs, but **not** to the choice of axes inside a
     degenerate plane (two equal moments): the box then has two equal sides, yet ``|v_i|·v_i`` is
     not isotropic in that plane, so MuJoCo's result depends on the axes its own eigensolver
@@ -412,7 +412,7 @@ def ellipsoid_fluid_wrench_terms(
     :param virtual_mass: translational added-mass coefficients per unit density along E's axes, in
         MuJoCo's units (m³, volume folded in, ρ not: ``model.geom_fluid[g, 6:9]``). When
         ``None`` they come from
-        :func:`gzinertia.physics.tuckerman.ellipsoid_added_mass` (closed form), which
+        :func:`gzinertia.spatial.tuckerman.ellipsoid_added_mass` (closed form), which
         differs from MuJoCo's 15-point quadrature of κ by its quadrature error.
     :param virtual_inertia: the rotational ones about E's axes (m⁵,
         ``model.geom_fluid[g, 9:12]``; ``None`` as for ``virtual_mass``).

@@ -55,7 +55,7 @@ single-axis motion. Combined motions are not exact in either case: MuJoCo's drag
 ``|v|`` (the norm), the plugin's with per-axis ``|s_k|``.
 
 Not mapped: the added-mass terms (the plugin's ``<iDotJ>`` parameters and its Coriolis matrix
-cover them; see :mod:`gzinertia.physics.tuckerman`), Magnus and Kutta lift (no plugin equivalent).
+cover them; see :mod:`gzinertia.spatial.tuckerman`), Magnus and Kutta lift (no plugin equivalent).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from typing import Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.gazebo.hydrodynamics import (
+from gzinertia.hydrodynamics_terms import (
     FORCE_AXES,
     VELOCITY_AXES,
     linear_term,
@@ -80,7 +80,7 @@ from gzinertia.physics.fluid_forces import (
     stokes_coefficients,
     translational_drag_area,
 )
-from gzinertia.physics.rotation import Pose
+from gzinertia.spatial.rotation import Pose
 
 __all__ = [
     "CROSS_TERM_DIRECTIONS",

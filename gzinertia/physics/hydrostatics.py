@@ -43,9 +43,9 @@ from typing import Any
 import numpy as np
 
 from gzinertia.physics.collision_mesh import collision_trimesh
-from gzinertia.physics.rotation import Pose, Vec3
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
+from gzinertia.spatial.rotation import Pose, Vec3
 from gzinertia.vocabulary.scoped_names import top_scope
 
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).

@@ -41,9 +41,9 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.physics.inertia import drake_tolerance, gz_tolerance, principal_axes
-from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.inertia import drake_tolerance, gz_tolerance, principal_axes
+from gzinertia.spatial.rotation import Mat3, Vec3
 
 #: Rows ``a`` of the constraints ``a·λ ≥ ε`` on principal moments: positive definite
 #: (``λ_i ≥ ε``) and the three triangle inequalities (``λ_i + λ_j - λ_k ≥ ε``).

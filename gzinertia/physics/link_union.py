@@ -193,8 +193,8 @@ def link_solid(
     ``element`` (``"collision"``, ``"visual"``). Raises
     :class:`~gzinertia.physics.shapes.ShapeError` when a shape has no solid or they enclose no
     volume."""
-    from gzinertia.physics.inertia import parallel_axis
     from gzinertia.physics.shapes import ShapeError, checked_solid, collision_solid, combine_solids
+    from gzinertia.spatial.inertia import parallel_axis
 
     total = combine_solids([collision_solid(c) for c in collisions])
     union = link_union(collisions, element)

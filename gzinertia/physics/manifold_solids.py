@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import Geometry
+from gzinertia.spatial.rotation import Pose
 
 __all__ = [
     "closed_manifold",

@@ -19,7 +19,7 @@ Measured limits (docs/bem.md, *Limits of the mesher*; ``tests/test_hostile_bem.p
 * **Size.** The mesher and the solver work on the link scaled to unit size by a power of two
   (exact), so absolute size only matters to the result: the rotational added mass about the
   link origin is of order ``ρ·s³·R²`` (``s`` the geometry's size, ``R`` its reach from the
-  origin), which must be a number SDF can hold (:data:`gzinertia.sdf.values.MAX_MAGNITUDE`);
+  origin), which must be a number SDF can hold (:data:`gzinertia.numbers.MAX_MAGNITUDE`);
   below ``ρ·s⁵ = 1/MAX_MAGNITUDE`` a body is refused as too small to mean anything.
 """
 
@@ -320,9 +320,9 @@ def require_writable(
 ) -> None:
     """Refuses geometry whose added mass about the link origin cannot be written: of order
     ``ρ·s³·R²`` (``s`` the largest shape, ``R`` the reach from the origin) above
-    :data:`~gzinertia.sdf.values.MAX_MAGNITUDE` (or beyond float64), or ``ρ·s⁵`` below its
+    :data:`~gzinertia.numbers.MAX_MAGNITUDE` (or beyond float64), or ``ρ·s⁵`` below its
     inverse."""
-    from gzinertia.sdf.values import MAX_MAGNITUDE
+    from gzinertia.numbers import MAX_MAGNITUDE
 
     s = max(size.largest for size in sizes)
     reach = max(

@@ -57,8 +57,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.ellipsoid import PosedEllipsoid
-from gzinertia.physics.rotation import Vec3, frozen
 from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.rotation import Vec3, frozen
 
 # duplicates: __all__ lists and module constants are alike by shape only
 __all__ = [

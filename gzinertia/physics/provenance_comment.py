@@ -151,7 +151,7 @@ def sentence_of(comment: str) -> str:
 def fit_comment(fit: EllipsoidFit, density: float) -> str:
     """The comment for a fit's added mass in a fluid of ``density`` kg/m³ (callers make it
     XML-safe with :func:`gzinertia.edit.links.ascii_comment`)."""
-    from gzinertia.physics.rotation import rpy_from_rotation
+    from gzinertia.spatial.rotation import rpy_from_rotation
 
     geometry = f" (geometry: {fit.approximation})" if fit.approximation else ""
     hull = _hull_named(fit.approximation or "")

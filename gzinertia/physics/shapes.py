@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
 from gzinertia.physics.mesh_load import ShapeError, convex_hull, file_stamp, load_mesh
-from gzinertia.physics.rotation import Mat3, Vec3
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, Geometry
+from gzinertia.spatial.inertia import parallel_axis, reexpress_inertia
+from gzinertia.spatial.rotation import Mat3, Vec3
 
 __all__ = [
     "ShapeError",

@@ -29,10 +29,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
-from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Geometry, LinkRecord
+from gzinertia.spatial.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.spatial.rotation import Pose
 
 if TYPE_CHECKING:
     from gzinertia.physics.fits import FitError, FitMethod

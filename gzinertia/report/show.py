@@ -13,10 +13,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.gazebo.dart import dart_spatial_tensor
-from gzinertia.gazebo.hydrodynamics import added_mass_active
-from gzinertia.physics.inertia import equivalent_ellipsoid_semi_axes, principal_axes
-from gzinertia.physics.spatial import Ordering
+from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.records import LinkRecord, Note, SdfDocument
+from gzinertia.spatial.algebra import Ordering
+from gzinertia.spatial.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 
 __all__ = [
     "document_summary",
@@ -69,7 +69,7 @@ def hydrodynamics_added_mass(link: LinkRecord, ordering: Ordering) -> dict[str, 
     ``A_BBo_B = -sym(D)``, D the ``<iDotJ>`` terms as written, about the link origin in link
     axes), summed over the plugins whose added mass is on, with where the first is written;
     ``None`` when none applies any."""
-    from gzinertia.physics.spatial import reorder
+    from gzinertia.spatial.algebra import reorder
 
     active = [
         p for p in link.hydrodynamics if added_mass_active(p)

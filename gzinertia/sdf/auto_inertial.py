@@ -37,10 +37,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from gzinertia.physics.inertia import parallel_axis
-from gzinertia.physics.rotation import Mat3, Pose, Vec3
 from gzinertia.physics.shapes import ShapeError, SolidProperties, collision_solid
 from gzinertia.records import Collision, Inertial, Note, NoteLevel, SourceRef
+from gzinertia.spatial.inertia import parallel_axis
+from gzinertia.spatial.rotation import Mat3, Pose, Vec3
 from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
 
 __all__ = [

@@ -20,7 +20,6 @@ from gzinertia.errors import SdfError
 from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
 from gzinertia.physics.provenance_comment import names_visuals
-from gzinertia.physics.rotation import IDENTITY_POSE
 from gzinertia.records import (
     Dependency,
     HydroPlugin,
@@ -65,6 +64,7 @@ from gzinertia.sdf.xml import (
     line_of,
     parse_xml_file_shared,
 )
+from gzinertia.spatial.rotation import IDENTITY_POSE
 from gzinertia.vocabulary.sdf_version import NEWEST_KNOWN_VERSION, SdfVersion
 
 __all__ = ["MAX_INCLUDE_DEPTH", "ElementReader", "sdf_version"]

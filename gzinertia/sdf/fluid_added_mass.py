@@ -4,7 +4,7 @@
 the link origin in link axes, **linear-first** ``[x y z p q r]``, as 21 optional child elements
 (default 0): ``xx xy xz xp xq xr yy yz yp yq yr zz zp zq zr pp pq pr qq qr rr``. This module is
 the one place those names live; the matrix itself is a
-:class:`gzinertia.physics.added_mass.AddedMass`.
+:class:`gzinertia.spatial.added_mass.AddedMass`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = ["SDF_AXES", "SDF_TAGS", "added_mass_from_values", "values_of"]
 
@@ -33,7 +33,7 @@ def added_mass_from_values(
     A ValueError names any key that is not one of :data:`SDF_TAGS`."""
     import numpy as np
 
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
     unknown = sorted(set(values) - set(SDF_TAGS))
     if unknown:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.rotation import IDENTITY_POSE, Pose
+from gzinertia.spatial.rotation import IDENTITY_POSE, Pose
 
 __all__ = [
     "MODEL_FRAME",

@@ -1,6 +1,6 @@
 """Recognising Gazebo's Hydrodynamics system and reading its per-link parameters.
 
-Its vocabulary (names, recognition) is :mod:`gzinertia.gazebo.hydrodynamics`; this module walks
+Its vocabulary (names, recognition) is :mod:`gzinertia.hydrodynamics_terms`; this module walks
 the XML. The system is recognised by its plugin file name (``gz-sim[N]-hydrodynamics-system``,
 ``ignition-gazebo[N]-hydrodynamics-system``, with or without ``lib``/``.so``), not by its
 ``name``: other packages ship systems whose names also say Hydrodynamics (asv_wave_sim's
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from gzinertia.gazebo.hydrodynamics import TERM, is_hydrodynamics_filename
+from gzinertia.hydrodynamics_terms import TERM, is_hydrodynamics_filename
 from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.sdf.values import parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import child, line_of

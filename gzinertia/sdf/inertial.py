@@ -14,14 +14,14 @@ import numpy as np
 import numpy.typing as npt
 from lxml import etree
 
-from gzinertia.physics.rotation import IDENTITY_POSE, Pose
 from gzinertia.records import Inertial, Note, SourceRef
 from gzinertia.sdf.fluid_added_mass import SDF_TAGS, added_mass_from_values
 from gzinertia.sdf.values import attr_bool, parse_float, parse_pose
 from gzinertia.sdf.xml import child, children, first_children, line_of
+from gzinertia.spatial.rotation import IDENTITY_POSE, Pose
 
 if TYPE_CHECKING:
-    from gzinertia.physics.added_mass import AddedMass
+    from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = ["INERTIA_DEFAULTS", "INERTIA_TAGS", "read_inertial"]
 

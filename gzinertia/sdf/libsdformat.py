@@ -20,9 +20,9 @@ import numpy as np
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.options import option
-from gzinertia.physics.rotation import Pose, rotation_from_quaternion_xyzw
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.reader import read_sdf_file
+from gzinertia.spatial.rotation import Pose, rotation_from_quaternion_xyzw
 
 __all__ = ["MODULE_NAMES", "find_module", "read_with_libsdformat"]
 

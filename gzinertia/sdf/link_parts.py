@@ -12,7 +12,6 @@ from pathlib import Path
 from lxml import etree
 
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.physics.rotation import IDENTITY_POSE
 from gzinertia.record_base import Record
 from gzinertia.records import (
     Collision,
@@ -29,6 +28,7 @@ from gzinertia.sdf.geometry import read_geometry
 from gzinertia.sdf.includes import unknown_scheme_message
 from gzinertia.sdf.values import PoseSpec, parse_float, parse_pose
 from gzinertia.sdf.xml import child, first_children, line_of
+from gzinertia.spatial.rotation import IDENTITY_POSE
 
 __all__ = [
     "PendingCollision",

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import Collision, HydroPlugin, LinkRecord, Note, UnreadVisual
 from gzinertia.sdf.auto_inertial import resolve_auto_inertial
 from gzinertia.sdf.frames import FrameGraph, Scope
 from gzinertia.sdf.joints import Joints
 from gzinertia.sdf.link_parts import PendingLink
+from gzinertia.spatial.rotation import Pose
 
 __all__ = ["attach_plugins", "link_records", "resolve_collisions", "resolve_visuals"]
 

@@ -17,13 +17,13 @@ from gzinertia.numbers import (
     plain_zero,
     read_number,
 )
-from gzinertia.physics.rotation import (
+from gzinertia.sdf.xml import child, line_of
+from gzinertia.spatial.rotation import (
     IDENTITY_POSE,
     Pose,
     rotation_from_quaternion_xyzw,
     rotation_from_rpy,
 )
-from gzinertia.sdf.xml import child, line_of
 
 __all__ = [
     "MAX_MAGNITUDE",

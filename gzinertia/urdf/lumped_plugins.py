@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gzinertia.gazebo.hydrodynamics import added_mass_active
+from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.records import HydroPlugin, LinkRecord, Note
 from gzinertia.urdf.model import UrdfRobot
 

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gzinertia.errors import SdfError
-from gzinertia.physics.inertia import parallel_axis, reexpress_inertia
-from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import Collision, Inertial, LinkRecord, Note, SourceRef
+from gzinertia.spatial.inertia import parallel_axis, reexpress_inertia
+from gzinertia.spatial.rotation import Pose
 from gzinertia.urdf.lumped_plugins import plugin_notes, with_plugins
 from gzinertia.urdf.lumping_notes import (
     dropped_note,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gzinertia.physics.rotation import Pose
 from gzinertia.records import Note
+from gzinertia.spatial.rotation import Pose
 from gzinertia.urdf.model import UrdfInertial, UrdfJoint, UrdfRobot
 
 __all__ = [

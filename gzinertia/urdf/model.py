@@ -26,11 +26,11 @@ from lxml import etree
 
 from gzinertia.errors import SdfError
 from gzinertia.numbers import MAX_MAGNITUDE, c_double
-from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef, UnreadVisual
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
 from gzinertia.sdf.xml import line_of
+from gzinertia.spatial.rotation import Pose
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 INERTIA_ATTRIBUTES = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")

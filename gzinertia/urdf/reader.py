@@ -31,7 +31,7 @@ MACROS_ONLY = "xacro macros only: no <link> after expansion"
 #: The SDFormat version libsdformat's conversion writes (libsdformat 12: 1.9).
 CONVERTED_SDF_VERSION = "1.9"
 #: Whether a path names a xacro file, or a URDF or xacro file (by suffix: one home,
-#: :mod:`gzinertia.sdf.model_file`, which every command's reading goes through).
+#: :mod:`gzinertia.model_reader`, which every command's reading goes through).
 is_xacro = is_xacro_path
 is_urdf = is_urdf_path
 

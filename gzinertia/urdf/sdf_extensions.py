@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from gzinertia.physics.rotation import Pose
 from gzinertia.record_base import Record
+from gzinertia.spatial.rotation import Pose
 from gzinertia.urdf.model import UrdfRobot
 
 __all__ = ["Extensions", "merged", "merged_text", "shape_extras", "sort_extensions"]

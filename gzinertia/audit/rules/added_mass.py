@@ -1,7 +1,7 @@
 """Rules about ``<fluid_added_mass>``: GZI201–GZI204, GZI206, GZI207.
 
 The matrix is ``A_BBo_B``: about the link origin Bo, in link axes B, linear-first
-``[x y z p q r]`` (shared DESIGN.md §3). Checks use :mod:`gzinertia.physics.added_mass`
+``[x y z p q r]`` (shared DESIGN.md §3). Checks use :mod:`gzinertia.spatial.added_mass`
 (eigenvalues,
 change of point, kinetic-energy error) and the Tuckerman added mass of the link's volume-fit
 fluid ellipsoid (:mod:`gzinertia.physics.fits`,
@@ -29,14 +29,14 @@ from gzinertia.checks.added_mass import (
 from gzinertia.checks.bem import bem_is_current, bem_of_visuals_is_current
 from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import implied_centre
-from gzinertia.gazebo.hydrodynamics import added_mass_active
-from gzinertia.physics.added_mass import (
+from gzinertia.hydrodynamics_terms import added_mass_active
+from gzinertia.records import SourceRef
+from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.spatial.added_mass import (
     AddedMass,
     kinetic_energy_error,
     total_is_positive_definite,
 )
-from gzinertia.records import SourceRef
-from gzinertia.shell import command_line, exact_link_pattern
 from gzinertia.vocabulary.sdf_version import FLUID_ADDED_MASS_VERSION, SdfVersion
 from gzinertia.wording import bounded
 

@@ -18,15 +18,15 @@ import numpy as np
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule
 from gzinertia.audit.findings import Finding
 from gzinertia.checks.context import DocumentContext, LinkContext
-from gzinertia.gazebo.hydrodynamics import (
+from gzinertia.hydrodynamics_terms import (
     FORCE_AXES,
     TERM_PARTS,
     VELOCITY_AXES,
     added_mass_active,
 )
-from gzinertia.physics.added_mass import AddedMass
 from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.shell import command_line
+from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = [
     "DIAGONAL_NAMES",

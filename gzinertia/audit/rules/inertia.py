@@ -18,12 +18,12 @@ from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule
 from gzinertia.audit.findings import Finding
 from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import gyration_factors, gyration_factors_within
-from gzinertia.physics.inertia import equivalent_box_half_sizes, triangle_margin
 
 # Mean densities outside DENSITY_RANGE (kg/m³) are physically implausible for a rigid body:
 # below a helium-filled envelope, above osmium (22 590 kg/m³) with a margin. addmass's
 # warnings use the same range (gzinertia.physics.plausibility).
 from gzinertia.physics.plausibility import DENSITY_RANGE
+from gzinertia.spatial.inertia import equivalent_box_half_sizes, triangle_margin
 
 __all__ = [
     "BOX_MARGIN",

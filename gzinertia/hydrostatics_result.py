@@ -3,7 +3,7 @@ and the one assembly of fluid, models, free bodies and flotation that the librar
 ``hydrostatics`` command share (:func:`document_hydrostatics`).
 
 Floor: models (:mod:`gzinertia.api` re-exports every name here, and
-:mod:`gzinertia.physics.floating_draft` solves with it); imports the physics (hydrostatics,
+:mod:`gzinertia.edit.floating_draft` solves with it); imports the physics (hydrostatics,
 flotation), the SDF readers of the world's Buoyancy plugin, gravity and model poses, and the
 fluid words, lazily where they are heavy.
 """

@@ -1,11 +1,11 @@
 """Fluid added mass: a symmetric 6x6 about a named point in named axes (:class:`AddedMass`, a
-:class:`~gzinertia.physics.spatial_matrix.SpatialMatrix`: it knows its ordering; SDFormat,
+:class:`~gzinertia.spatial.matrix.SpatialMatrix`: it knows its ordering; SDFormat,
 Fossen and Capytaine write it linear-first ``[x y z p q r]``).
 
 The SDFormat spec (1.10+) puts ``<fluid_added_mass>`` about the link origin Bo in link axes B:
 ``A_BBo_B``. Matrices computed elsewhere (``A_EEo_E`` about an ellipsoid's centre in its axes,
 ``A_BBcm_B`` about the centre of mass) are brought there with the exact congruences of
-:mod:`gzinertia.physics.spatial` (``docs/conventions.md`` §4), never with ad-hoc terms.
+:mod:`gzinertia.spatial.algebra` (``docs/conventions.md`` §4), never with ad-hoc terms.
 
 Checks follow ``DESIGN.md`` §7: symmetric, positive semi-definite, and rigid + added positive
 definite (DART needs it to invert the articulated inertia).
@@ -18,9 +18,9 @@ from typing import overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.rotation import Pose
-from gzinertia.physics.spatial import Ordering
-from gzinertia.physics.spatial_matrix import SpatialInertia, SpatialMatrix
+from gzinertia.spatial.algebra import Ordering
+from gzinertia.spatial.matrix import SpatialInertia, SpatialMatrix
+from gzinertia.spatial.rotation import Pose
 
 #: Significant digits of every added-mass value gzinertia writes
 #: (:func:`gzinertia.edit.links.format_value`).
@@ -59,7 +59,7 @@ class AddedMass(SpatialMatrix):
     numbers come out through :meth:`linear_first` / :meth:`angular_first`. ``point`` and ``axes``
     are monogram names (``"Bo"`` and ``"B"`` for the spec's ``A_BBo_B``, ``"Eo"`` and ``"E"`` for
     an ellipsoid's own matrix). Stored as given; :attr:`asymmetry` says how far from symmetric.
-    Adding it to a rigid :class:`~gzinertia.physics.spatial_matrix.SpatialInertia` about the same
+    Adding it to a rigid :class:`~gzinertia.spatial.matrix.SpatialInertia` about the same
     point in the same axes gives the total; adding a bare array raises.
     """
 
@@ -74,7 +74,7 @@ class AddedMass(SpatialMatrix):
     def shift(self, p_PQ: ArrayLike, point: str) -> AddedMass:
         """The same matrix about a new point Q (same axes), named ``point``: ``p_PQ`` runs
         **from the current point P to the new point Q**, expressed in the matrix's axes
-        (Drake's ``Shift`` direction). Exact congruence, :func:`gzinertia.physics.spatial.shift`.
+        (Drake's ``Shift`` direction). Exact congruence, :func:`gzinertia.spatial.algebra.shift`.
         A :class:`~gzinertia.errors.Float64OverflowError` when the result overflows."""
         with np.errstate(over="ignore", invalid="ignore"):
             A = super().shift(p_PQ, point)
@@ -167,7 +167,7 @@ def ellipsoid_added_mass(
     ``A_EEo_E`` is diagonal ``diag(m_A, I_A)`` about the centre in the ellipsoid's axes;
     ``A_BBo_B`` is the same matrix about the link origin in link axes.
     """
-    from gzinertia.physics.tuckerman import ellipsoid_added_mass_matrix
+    from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
     A_EEo_E = AddedMass(
         ellipsoid_added_mass_matrix(semi_axes, density), ordering="linear-first", point="Eo",

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from gzinertia.physics.rotation import Mat3, Vec3, skew
-from gzinertia.physics.spatial import Mat6, Ordering, reorder
+from gzinertia.spatial.algebra import Mat6, Ordering, reorder
+from gzinertia.spatial.rotation import Mat3, Vec3, skew
 
 __all__ = [
     "DBL_EPSILON",

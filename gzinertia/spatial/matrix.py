@@ -25,7 +25,7 @@ from typing import NoReturn, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.spatial import (
+from gzinertia.spatial.algebra import (
     ORDERINGS,
     Mat6,
     Ordering,
@@ -48,7 +48,7 @@ class SpatialMatrix:
 
     Immutable. Stored as given; :meth:`symmetric` and :attr:`asymmetry` say how far from
     symmetric it is. Subclasses (:class:`SpatialInertia`,
-    :class:`gzinertia.physics.added_mass.AddedMass`) keep their type through :meth:`shift`,
+    :class:`gzinertia.spatial.added_mass.AddedMass`) keep their type through :meth:`shift`,
     :meth:`reexpressed` and :meth:`symmetric`; a sum of two different kinds is a plain
     :class:`SpatialMatrix`.
     """
@@ -116,7 +116,7 @@ class SpatialMatrix:
     def shift(self: _S, p_PQ: ArrayLike, point: str) -> _S:
         """The same physics about a new point Q named ``point`` (same axes, same type):
         ``p_PQ`` runs **from the current point P to the new point Q**, in the matrix's axes
-        (Drake's ``Shift(p_PQ_E)``; :func:`gzinertia.physics.spatial.shift`)."""
+        (Drake's ``Shift(p_PQ_E)``; :func:`gzinertia.spatial.algebra.shift`)."""
         return self._like(shift(self._lf, p_PQ, "linear-first"), point=point)
 
     def reexpressed(self: _S, axes: str, R_GF: ArrayLike) -> _S:

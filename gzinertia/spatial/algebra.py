@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.rotation import skew
+from gzinertia.spatial.rotation import skew
 
 __all__ = [
     "ORDERINGS",
