@@ -1,0 +1,269 @@
+"""``gzinertia migrate``: the classic marine plugins of an SDFormat file (UUV Simulator's
+underwater-object plugin, VRX's USV dynamics) written as their gz-sim equivalent, over the
+:class:`~gzinertia.edit.model_file.ModelFile` backend.
+
+Per link (the mathematics: :mod:`gzinertia.classic.migrate`): the added mass as
+``<fluid_added_mass>`` about the link origin in link axes (its symmetric part; the skew part's
+size, and how DART's Coriolis wrench differs from the plugin's, in the outcome, the warnings and
+the comment written with it), the damping as gz-sim Hydrodynamics terms (gz-sim's sign), and the
+buoyancy left to gz-sim's Buoyancy system, which floats the collisions: the net buoyancy
+before and after is reported, never changed silently. The classic block is removed (gz-sim does
+not load it, and numbers left in two places drift apart) unless ``keep_classic``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from gzinertia.checks.context import DocumentContext
+from gzinertia.classic import UUV_COMMIT, VRX_COMMIT
+from gzinertia.classic.blocks import ClassicPlugins, classic_plugins_in
+from gzinertia.classic.migrate import GzEquivalent, uuv_equivalent, vrx_equivalent
+from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, is_uuv_underwater_object
+from gzinertia.classic.vrx import is_vrx_usv_dynamics
+from gzinertia.edit.edit_result import Edit
+from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.model_file import chosen_link
+from gzinertia.edit.sdf_file import SdfModelFile
+from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.record_base import Record, ValueRecord
+from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
+from gzinertia.vocabulary.scoped_names import leaf_name
+
+__all__ = ["TARGETS", "BuoyancyChange", "MigrateResult", "MigratedLink", "migrate"]
+
+#: What ``--to`` accepts.
+TARGETS = ("gz-sim",)
+Plugin = Literal["uuv-simulator", "vrx"]
+#: Below this relative size a difference is round-off, not a difference to report.
+_NEGLIGIBLE = 1e-12
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class BuoyancyChange(ValueRecord):
+    """A UUV link's buoyancy: the volume the plugin floated (``<volume>``, or mass/1028 with
+    ``<neutrally_buoyant>``) and the collisions' volume gz-sim's Buoyancy system floats (m³),
+    and the net buoyancy of each as a fraction of the weight in the plugin's fluid."""
+
+    plugin_volume: float
+    collision_volume: float
+    net_plugin: float
+    net_gz: float
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class MigratedLink(Record):
+    """One link migrated: the plugin it came from, its gz-sim equivalent (about the link origin
+    in link axes), what was written and the buoyancy change (``None`` for VRX, whose hull
+    buoyancy is not converted)."""
+
+    link: LinkRecord
+    plugin: Plugin
+    equivalent: GzEquivalent
+    added_mass_written: bool
+    terms_written: bool
+    buoyancy: BuoyancyChange | None
+
+
+#: What ``migrate`` made: per link migrated, its outcome.
+MigrateResult = Edit[MigratedLink]
+
+
+@dataclass(repr=False, eq=False)
+class _Plan(Record):
+    """What is to be written for one link, with what is said about it."""
+
+    link: LinkRecord
+    plugin: Plugin
+    equivalent: GzEquivalent
+    density: float
+    buoyancy: BuoyancyChange | None
+    warnings: list[str]
+
+
+def migrate(
+    path: str | Path,
+    *,
+    to: str = "gz-sim",
+    keep_classic: bool = False,
+    force: bool = False,
+    upgrade_version: bool = True,
+    model_paths: Sequence[str | Path] = (),
+    data: bytes | None = None,
+) -> MigrateResult:
+    """The classic marine plugin blocks of the SDFormat file ``path`` as gz-sim
+    ``<fluid_added_mass>`` and Hydrodynamics terms (module docstring). ``force`` replaces a
+    ``<fluid_added_mass>`` or plugin terms the link has already; ``upgrade_version``: raise a
+    file older than SDF 1.10 to 1.10 (``<fluid_added_mass>``'s version) when its meaning
+    allows; ``data``: the file's bytes when they do not come from ``path`` (standard input).
+    Writes nothing: see :meth:`Edit.write`."""
+    if to not in TARGETS:
+        raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
+                           value=to)
+    p = Path(path)
+    if is_urdf_path(p):
+        raise GzInertiaError(
+            f"{p}: migrate writes SDFormat only for now; URDF cannot carry <fluid_added_mass> "
+            "(sdformat#1467): convert it first (gz sdf -p FILE.urdf > FILE.sdf) and migrate that")
+    old = read_file_bytes(p) if data is None else data
+    editor = XmlEditor(old, str(p))
+    doc = SdfModelFile.open(p, model_paths, old).doc
+    masses = {leaf_name(lk.name): lk.inertial.mass for lk in doc.links}
+    plugins = classic_plugins_in(editor.root, str(p), masses)
+    if not plugins.uuv and not plugins.vrx:
+        return MigrateResult(p, old, old, notes=(f"{p}: no UUV Simulator underwater-object or "
+                                                  "VRX USV dynamics plugin: nothing to migrate",))
+    plans = _plans(plugins, doc, p)
+    notes = [_source_note(plugins)]
+    if keep_classic:
+        notes.append("the classic plugin blocks are kept (--keep-classic): Gazebo classic still "
+                     "applies them; gz-sim does not load them")
+    else:
+        _remove_blocks(editor)
+        notes.append("the classic plugin blocks are removed (gz-sim does not load them)")
+    return _write(p, old, editor.result(), plans, (force, upgrade_version), model_paths, notes)
+
+
+def _source_note(plugins: ClassicPlugins) -> str:
+    names = []
+    if plugins.uuv:
+        names.append(f"UUV Simulator @ {UUV_COMMIT[:8]}")
+    if plugins.vrx:
+        names.append(f"VRX gazebo_classic @ {VRX_COMMIT[:8]}")
+    return ("semantics of " + " and ".join(names) + " (docs/classic_plugins.md); gz-sim "
+            "applies <fluid_added_mass> with the DART engine only")
+
+
+def _remove_blocks(editor: XmlEditor) -> None:
+    for plugin in list(editor.root.iter("plugin")):
+        filename = plugin.get("filename") or ""
+        if is_uuv_underwater_object(filename) or is_vrx_usv_dynamics(filename):
+            editor.remove_element(plugin)
+
+
+def _link(doc: SdfDocument, name: str, model: str, path: Path) -> LinkRecord:
+    """The link a plugin block of ``model`` (scoped, ``""`` outside a model) names; ``""``
+    names the model's first link (VRX's default)."""
+    if not name:
+        mine = [lk for lk in doc.links if not model or lk.name.startswith(model + "::")]
+        if not mine:
+            raise GzInertiaError(f"{path}: the VRX plugin of {model!r} has no link to act on")
+        return mine[0]
+    return chosen_link(doc, f"{model}::{name}" if model else name, path)
+
+
+def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path) -> list[_Plan]:
+    context = DocumentContext(doc)
+    by_name = {ctx.link.name: ctx for ctx in context.links}
+    plans = []
+    for uuv in plugins.uuv:
+        for block in uuv.links:
+            link = _link(doc, block.link, uuv.model, path)
+            eq = uuv_equivalent(block, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
+            volume = by_name[link.name].gazebo_volume[0]
+            buoyancy = _buoyancy(block, link, volume, uuv.fluid_density)
+            plans.append(_Plan(link, "uuv-simulator", eq, uuv.fluid_density, buoyancy,
+                               _uuv_warnings(block, link, eq, buoyancy)))
+    for vrx in plugins.vrx:
+        link = _link(doc, vrx.link, vrx.model, path)
+        eq = vrx_equivalent(vrx, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
+        plans.append(_Plan(link, "vrx", eq, vrx.terms["waterDensity"], None,
+                           _vrx_warnings(link, eq)))
+    return plans
+
+
+def _buoyancy(block: UuvLink, link: LinkRecord, collision_volume: float,
+              density: float) -> BuoyancyChange:
+    m = link.inertial.mass
+    declared = m / CONSTRUCTION_DENSITY if block.neutrally_buoyant else block.volume
+    return BuoyancyChange(declared, collision_volume, density * declared / m - 1.0,
+                          density * collision_volume / m - 1.0)
+
+
+def _inertial_warnings(link: LinkRecord, eq: GzEquivalent) -> list[str]:
+    """The added-mass and Coriolis differences, for both plugins."""
+    out = []
+    scale = float(np.max(np.abs(eq.A_exact))) or 1.0
+    if eq.added_mass_gap > _NEGLIGIBLE * scale:
+        out.append(
+            f"{link.name}: the plugin's added mass about the link origin is not symmetric (its "
+            f"force acts at the centre of mass from the origin's acceleration, or its matrix is "
+            f"not symmetric): <fluid_added_mass> holds its symmetric part, and the wrench "
+            f"differs by up to {eq.added_mass_gap:.4g} per unit acceleration")
+    if eq.coriolis_gap > 1e-9:
+        what = ("the plugin applies none" if not eq.source_coriolis
+                else "the plugin's own, at the centre of mass, differs")
+        out.append(
+            f"{link.name}: DART applies the Coriolis wrench of <fluid_added_mass> (Kirchhoff); "
+            f"{what}: up to {100 * eq.coriolis_gap:.3g} % of the larger of the two over unit "
+            "velocities")
+    return out
+
+
+def _uuv_warnings(block: UuvLink, link: LinkRecord, eq: GzEquivalent,
+                  buoyancy: BuoyancyChange) -> list[str]:
+    out = _inertial_warnings(link, eq)
+    if eq.forward_speed:
+        shown = ", ".join(f"{n}={v:.6g}" for n, v in eq.forward_speed.items())
+        out.append(
+            f"{link.name}: <linear_damping_forward_speed> is not written: its gz-sim terms "
+            f"({shown}) are <iJK> names whose meaning changed between gz-sim releases "
+            "(gz-sim#1784, #1888) and that gzinertia does not read back; add them by hand for "
+            "gz-sim 8 or later")
+    if block.surface is not None:
+        out.append(f"{link.name}: the surface-vessel buoyancy (metacentric width, length, "
+                   "submerged height) is not converted")
+    if abs(buoyancy.net_gz - buoyancy.net_plugin) > _NEGLIGIBLE:
+        out.append(
+            f"{link.name}: the plugin floated {buoyancy.plugin_volume:.6g} m^3 (net buoyancy "
+            f"{buoyancy.net_plugin:+.1%} of the weight); gz-sim's Buoyancy system floats the "
+            f"collisions' {buoyancy.collision_volume:.6g} m^3 (net {buoyancy.net_gz:+.1%}): "
+            "the net buoyancy changes unless the collisions or the mass change (GZI503)")
+    return out
+
+
+def _vrx_warnings(link: LinkRecord, eq: GzEquivalent) -> list[str]:
+    return [*_inertial_warnings(link, eq),
+            f"{link.name}: VRX's hull buoyancy and waves (waterLevel, hullRadius, boatWidth, "
+            "boatLength) are not converted: gz-sim's Buoyancy system floats the collisions"]
+
+
+def _comment(plan: _Plan) -> str:
+    eq = plan.equivalent
+    source = "UUV Simulator" if plan.plugin == "uuv-simulator" else "VRX"
+    return (f"gzinertia migrate: A_BBo_B from {source}'s added mass about the link origin in "
+            f"link axes, symmetric part (wrench difference up to {eq.added_mass_gap:.4g} per "
+            f"unit acceleration; Coriolis difference {100 * eq.coriolis_gap:.3g} %)")
+
+
+def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
+           flags: tuple[bool, bool], model_paths: Sequence[str | Path],
+           notes: list[str]) -> MigrateResult:
+    """Writes the added mass (one backend edit), then the plugin terms (a second: a backend
+    sets a link once per edit) into ``stripped``; each backend edit is read back and audited
+    (a code the audit did not report before is a warning)."""
+    force, upgrade_version = flags
+    warnings = [w for plan in plans for w in plan.warnings]
+    masses = SdfModelFile.open(path, model_paths, stripped)
+    with_mass = [pl for pl in plans if np.any(pl.equivalent.A_exact)]
+    mass_edits = [masses.set_added_mass(pl.link.name, pl.equivalent.A_BBo_B, force=force,
+                                        upgrade_version=upgrade_version,
+                                        comment=_comment(pl)) for pl in with_mass]
+    terms = SdfModelFile.open(path, model_paths, masses.new_bytes())
+    with_terms = [pl for pl in plans if pl.equivalent.damping]
+    term_edits = [terms.set_plugin_terms(pl.link.name, pl.equivalent.damping, force=force,
+                                         water_density=pl.density) for pl in with_terms]
+    for edit in [edits[-1] for edits in (mass_edits, term_edits) if edits]:
+        notes += [n for n in edit.notes if n not in notes]
+        warnings += [w for w in edit.warnings if w not in warnings]
+    links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent, pl in with_mass,
+                               pl in with_terms, pl.buoyancy) for pl in plans)
+    return MigrateResult(path, old, terms.new_bytes(), links, (), tuple(warnings),
+                         tuple(notes))
