@@ -93,6 +93,8 @@ def test_migrated_vehicle_adds_no_finding_and_is_up_to_date(
     assert "<fluid_added_mass>" in text
     # ECA A9 declares forward-speed damping only: <iJU> terms, not written, and said
     assert ("gz-sim-hydrodynamics-system" in text) is (name != "eca_a9")
+    # with <fluid_added_mass> the plugin's added mass is off, as `gzinertia hydro` writes it
+    assert ("<disable_added_mass>true</disable_added_mass>" in text) is (name != "eca_a9")
     assert ("linear_damping_forward_speed> is not written" in err) is (name == "eca_a9")
     assert "underwater_object" not in text and "usv_gazebo_dynamics" not in text
     # the plugin's numbers now meet the added-mass rules: any new finding is said

@@ -238,9 +238,12 @@ def _vrx_warnings(link: LinkRecord, eq: GzEquivalent) -> list[str]:
 def _comment(plan: _Plan) -> str:
     eq = plan.equivalent
     source = "UUV Simulator" if plan.plugin == "uuv-simulator" else "VRX"
+    buoyancy = "" if plan.buoyancy is None else (
+        f"; net buoyancy {plan.buoyancy.net_plugin:+.1%} with the plugin's volume, "
+        f"{plan.buoyancy.net_gz:+.1%} with the collisions gz-sim floats")
     return (f"gzinertia migrate: A_BBo_B from {source}'s added mass about the link origin in "
             f"link axes, symmetric part (wrench difference up to {eq.added_mass_gap:.4g} per "
-            f"unit acceleration; Coriolis difference {100 * eq.coriolis_gap:.3g} %)")
+            f"unit acceleration; Coriolis difference {100 * eq.coriolis_gap:.3g} %{buoyancy})")
 
 
 def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
@@ -263,7 +266,27 @@ def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
     for edit in [edits[-1] for edits in (mass_edits, term_edits) if edits]:
         notes += [n for n in edit.notes if n not in notes]
         warnings += [w for w in edit.warnings if w not in warnings]
+    both = [pl.link.name for pl in with_terms if pl in with_mass]
+    new = _added_mass_off(terms, both) if both else terms.new_bytes()
     links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent, pl in with_mass,
                                pl in with_terms, pl.buoyancy) for pl in plans)
-    return MigrateResult(path, old, terms.new_bytes(), links, (), tuple(warnings),
-                         tuple(notes))
+    return MigrateResult(path, old, new, links, (), tuple(warnings), tuple(notes))
+
+
+def _added_mass_off(terms: SdfModelFile, names: list[str]) -> bytes:
+    """``terms``' bytes with ``<disable_added_mass>true`` in the Hydrodynamics plugin of each
+    link of ``names`` (they carry ``<fluid_added_mass>``: added mass counts once, as ``gzinertia
+    hydro`` writes it), read back."""
+    from gzinertia.edit.links import plugin_element
+
+    written = terms.new_bytes()
+    after = terms.verify(written)
+    editor = XmlEditor(written, str(terms.path))
+    for name in names:
+        plugin = after.link(name).hydrodynamics[0]
+        if not plugin.disable_added_mass:
+            editor.set_children_text(plugin_element(editor, plugin),
+                                     {"disable_added_mass": "true"})
+    new = editor.result()
+    terms.verify(new)
+    return new
