@@ -5,6 +5,8 @@ in libsdformat and Drake; the gz-sim tutorial's Tethys numbers land in the right
 
 from __future__ import annotations
 
+import re
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from conftest import run_cli
 from hydro_oracles import gz_hydrodynamics_wrench
 from sdfgen import random_rotation
 from test_classic_vrx import WAMV
+from test_docs_api import python_blocks
 from test_migrate_math import FLIP, _dart_fluid_wrench
 
 import gzinertia
@@ -233,3 +236,19 @@ def test_a_file_without_classic_plugins_is_left_as_it_is(
     path.write_text('<sdf version="1.9"><model name="m"><link name="a"/></model></sdf>')
     status, _out, err = run_cli(["migrate", str(path), "--check"], capsys)
     assert status == 0 and "nothing to migrate" in err
+
+
+def test_the_worked_example_of_docs_migrate_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page's ```python block, run in a scratch folder, prints what the page says."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "migrate.md").read_text()
+    [block] = python_blocks(page)
+    printed = re.search(r"^prints\n\n```\n(.*?)^```", page, flags=re.S | re.M)
+    assert printed is not None
+    monkeypatch.chdir(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", gzinertia.GzInertiaWarning)
+        exec(compile(block, "docs/migrate.md", "exec"), {"__name__": "docs_migrate"})
+    assert capsys.readouterr().out == printed[1]
+    assert "<fluid_added_mass>" in (tmp_path / "lauv.sdf").read_text()

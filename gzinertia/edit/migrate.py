@@ -111,7 +111,8 @@ def migrate(
     if is_urdf_path(p):
         raise GzInertiaError(
             f"{p}: migrate writes SDFormat only for now; URDF cannot carry <fluid_added_mass> "
-            "(sdformat#1467): convert it first (gz sdf -p FILE.urdf > FILE.sdf) and migrate that")
+            "(sdformat#1467): `gzinertia expand FILE --sdf` prints the SDFormat Gazebo builds from "
+            "it, which migrate can edit")
     old = read_file_bytes(p) if data is None else data
     editor = XmlEditor(old, str(p))
     doc = SdfModelFile.open(p, model_paths, old).doc
