@@ -11,25 +11,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import classic_oracles as oracle
+import classic_vehicles as vehicles
 import numpy as np
 import pytest
-from classic_vehicles import (
-    ECA_A9_INERTIA,
-    ECA_A9_LINK,
-    ECA_A9_MASS,
-    LAUV_LINK,
-    LAUV_MASS,
-    REXROV_INERTIA,
-    REXROV_LINK,
-    REXROV_MASS,
-    uuv_model,
-)
 from conftest import run_cli
 from hydro_oracles import gz_hydrodynamics_wrench
 from sdfgen import random_rotation
 from test_classic_vrx import WAMV
 from test_docs_api import python_blocks
-from test_migrate_math import FLIP, _dart_fluid_wrench
+from test_migrate_math import FLIP, dart_fluid_wrench
 
 import gzinertia
 from gzinertia.audit.runner import audit
@@ -51,15 +41,17 @@ TETHYS_LINK = f"""
 </link>"""
 TETHYS_MASS = 147.8671  # the same file's <mass>
 
+V = vehicles
+CYLINDER = "<cylinder><radius>{}</radius><length>{}</length></cylinder>"
 VEHICLES = {
-    "rexrov": (REXROV_LINK, REXROV_MASS, "<box><size>2.6 1.5 1.6</size></box>",
-               REXROV_INERTIA, "0.05 0 -0.1 0 0 0"),
-    "eca_a9": (ECA_A9_LINK, ECA_A9_MASS, "<cylinder><radius>0.115</radius><length>1.98</length>"
-               "</cylinder>", ECA_A9_INERTIA, "0 0 0 0 0 0"),
-    "lauv": (LAUV_LINK, LAUV_MASS, "<cylinder><radius>0.075</radius><length>1.08</length>"
-             "</cylinder>", (0.1, 1.7, 1.7), "0 0 0 0 0 0"),
-    "tethys": (TETHYS_LINK, TETHYS_MASS, "<cylinder><radius>0.12</radius><length>2.3</length>"
-               "</cylinder>", (3.0, 41.98, 41.98), "0 0 0 0 0 0"),
+    "rexrov": (V.REXROV_LINK, V.REXROV_MASS, "<box><size>2.6 1.5 1.6</size></box>",
+               V.REXROV_INERTIA, "0.05 0 -0.1 0 0 0"),
+    "eca_a9": (V.ECA_A9_LINK, V.ECA_A9_MASS, CYLINDER.format(0.115, 1.98), V.ECA_A9_INERTIA,
+               "0 0 0 0 0 0"),
+    "lauv": (V.LAUV_LINK, V.LAUV_MASS, CYLINDER.format(0.075, 1.08), (0.1, 1.7, 1.7),
+             "0 0 0 0 0 0"),
+    "tethys": (TETHYS_LINK, TETHYS_MASS, CYLINDER.format(0.12, 2.3), (3.0, 41.98, 41.98),
+               "0 0 0 0 0 0"),
 }
 
 
@@ -73,7 +65,8 @@ def _vehicle(tmp_path: Path, name: str) -> Path:
     else:
         block, mass, collision, inertia, pose = VEHICLES[name]
         along_x = "0 0 0 0 1.5707963267948966 0" if "cylinder" in collision else ""
-        text = uuv_model(block, mass, collision, inertia, pose=pose, collision_pose=along_x)
+        text = vehicles.uuv_model(block, mass, collision, inertia, pose=pose,
+                                  collision_pose=along_x)
     path = tmp_path / f"{name}.sdf"
     path.write_text(text)
     return path
@@ -157,7 +150,7 @@ def test_the_migrated_file_applies_the_plugins_wrench_in_gz_sim(name: str,
         v, w, a_B, R = rng.normal(0, 1.5, 3), rng.normal(0, 1, 3), rng.normal(0, 2, 6), \
             random_rotation(rng)
         f_W, t_W = gz_hydrodynamics_wrench(terms, R, R @ v, R @ w)
-        got = np.concatenate([R.T @ f_W, R.T @ t_W]) + _dart_fluid_wrench(
+        got = np.concatenate([R.T @ f_W, R.T @ t_W]) + dart_fluid_wrench(
             A, np.concatenate([v, w]), a_B)
         want = _source_wrench(block, mass, v, w, a_B, R)
         assert np.max(np.abs(got - want)) <= 1e-9 * max(1.0, float(np.max(np.abs(want))))
@@ -170,7 +163,7 @@ def test_off_centre_rexrov_reports_the_measured_asymmetry(tmp_path: Path) -> Non
     path = _vehicle(tmp_path, "rexrov")
     with pytest.warns(gzinertia.GzInertiaWarning, match="not symmetric"):
         edit = gzinertia.migrate(path)
-    Ma = oracle.uuv_link_matrices(ET.fromstring(REXROV_LINK), REXROV_MASS)["Ma"]
+    Ma = oracle.uuv_link_matrices(ET.fromstring(V.REXROV_LINK), V.REXROV_MASS)["Ma"]
     p = np.array([0.05, 0.0, -0.1])
     T = np.eye(6)
     T[3:, :3] = np.array([[0, -p[2], p[1]], [p[2], 0, -p[0]], [-p[1], p[0], 0]])
@@ -183,7 +176,7 @@ def test_off_centre_rexrov_reports_the_measured_asymmetry(tmp_path: Path) -> Non
     assert f"up to {gap:.4g} per unit acceleration" in edit.text
     assert item.buoyancy is not None
     assert item.buoyancy.collision_volume == pytest.approx(2.6 * 1.5 * 1.6)
-    assert item.buoyancy.net_plugin == pytest.approx(1028 * 1.83826 / REXROV_MASS - 1)
+    assert item.buoyancy.net_plugin == pytest.approx(1028 * 1.83826 / vehicles.REXROV_MASS - 1)
 
 
 def test_tethys_lands_in_the_right_cells_and_the_tutorials_matrix_is_flagged(

@@ -50,7 +50,7 @@ def _crf(V: np.ndarray) -> np.ndarray:
     return out
 
 
-def _dart_fluid_wrench(A_lf: np.ndarray, s: np.ndarray, a: np.ndarray) -> np.ndarray:
+def dart_fluid_wrench(A_lf: np.ndarray, s: np.ndarray, a: np.ndarray) -> np.ndarray:
     """DART's share of the wrench for added mass ``A_lf`` (linear-first, about Bo) in the
     spatial inertia: ``-(A·V̇ + crf(V)·A·V)``, returned linear-first ``[f; t]``."""
     P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
@@ -114,7 +114,7 @@ def test_uuv_migrated_to_dart_differs_by_what_is_reported(case: str, tmp_path: P
             s = np.concatenate([v, w])
             want = _uuv_source(ET.fromstring(block), mass, p, v, w, a_B, R, zero)
             got = _hydro({**eq.damping, **eq.forward_speed}, R, v, w, zero) + \
-                _dart_fluid_wrench(A, s, a_B)
+                dart_fluid_wrench(A, s, a_B)
             inertial = got - want - (eq.dart_coriolis_wrench(s) - eq.source_coriolis_wrench(s))
             _close(inertial, -(A - eq.A_exact) @ a_B)
             assert np.linalg.norm((A - eq.A_exact) @ a_B) <= eq.added_mass_gap * \
@@ -131,15 +131,15 @@ def test_uuv_migrated_to_dart_differs_by_what_is_reported(case: str, tmp_path: P
 
 def test_the_coriolis_gap_is_the_measured_one(tmp_path: Path) -> None:
     """:attr:`coriolis_gap` recomputed from DART's equations (crf) on the same velocities."""
-    from gzinertia.classic.migrate import coriolis_velocities
+    from gzinertia.classic.migrate import unit_velocities
 
     block, mass = CASES["lauv"]
     eq = uuv_equivalent(_uuv(tmp_path, block, mass), np.array([0.05, 0.0, -0.02]))
     A = eq.A_BBo_B.linear_first()
     zero = np.zeros(6)
     diffs, sizes = [], []
-    for s in coriolis_velocities():
-        dart = _dart_fluid_wrench(A, s, zero)
+    for s in unit_velocities():
+        dart = dart_fluid_wrench(A, s, zero)
         diffs.append(np.linalg.norm(eq.source_coriolis_wrench(s) - dart))
         sizes.append(max(np.linalg.norm(eq.source_coriolis_wrench(s)), np.linalg.norm(dart)))
     assert eq.coriolis_gap == pytest.approx(max(diffs) / max(sizes), rel=1e-9)
@@ -163,7 +163,7 @@ def test_vrx_damping_and_added_mass_are_exact_about_the_origin(block: str,
         _close(got, want)
         # DART with the symmetric part: the skew part and Kirchhoff's Coriolis are the difference
         s, a = np.concatenate([lin, ang]), np.concatenate([la, aa])
-        dart = _hydro(eq.damping, R, lin, ang, np.zeros(3)) + _dart_fluid_wrench(
+        dart = _hydro(eq.damping, R, lin, ang, np.zeros(3)) + dart_fluid_wrench(
             eq.A_BBo_B.linear_first(), s, a)
         _close(dart - want, (eq.A_exact - eq.A_BBo_B.linear_first()) @ a
                + eq.dart_coriolis_wrench(s))

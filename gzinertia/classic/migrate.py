@@ -30,34 +30,31 @@ against the plugin's own (:attr:`GzEquivalent.coriolis_gap`); the forward-speed 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import Final
 
 import numpy as np
 
 from gzinertia.classic.uuv import NED_FLIP, UuvLink, added_mass_Bo_B
 from gzinertia.classic.vrx import VrxDynamics
-from gzinertia.gazebo.hydro_coriolis import kirchhoff_coriolis_wrench
+from gzinertia.gazebo.hydro_coriolis import (
+    kirchhoff_coriolis_wrench,
+    representative_velocities,
+)
 from gzinertia.hydrodynamics_terms import FORCE_AXES, VELOCITY_AXES, linear_term, quadratic_term
 from gzinertia.record_base import Record
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import skew
 
 __all__ = [
-    "CORIOLIS_SAMPLES",
     "GzEquivalent",
     "at_origin",
-    "coriolis_velocities",
     "forward_term",
     "gz_terms",
+    "unit_velocities",
     "uuv_equivalent",
     "vrx_equivalent",
 ]
-
-#: How many velocities (fixed seed, unit norm) :attr:`GzEquivalent.coriolis_gap` is taken over.
-CORIOLIS_SAMPLES: Final[int] = 256
-_SEED: Final[int] = 20261128
-
 
 def at_origin(p_BoBcm_B: np.ndarray) -> np.ndarray:
     """``T = [[1, 0], [[p]×, 1]]`` (6x6, linear-first): ``T·w`` is a wrench ``w = [f; t]``
@@ -136,12 +133,13 @@ class GzEquivalent(Record):
         """What DART applies for :attr:`A_BBo_B` at velocity ``s`` (Kirchhoff's coupling)."""
         return kirchhoff_coriolis_wrench(self.A_BBo_B.linear_first(), s)
 
-    @property
+    @functools.cached_property
     def coriolis_gap(self) -> float:
-        """The largest ``|source - DART|`` Coriolis wrench over :data:`CORIOLIS_SAMPLES` unit
-        velocities (fixed seed), relative to the largest of the two over the same velocities
-        (0: they coincide, as for a symmetric ``Ma`` with the centre of mass at the origin)."""
-        velocities = coriolis_velocities()
+        """The largest ``|source - DART|`` Coriolis wrench over the unit velocities of
+        :func:`gzinertia.gazebo.hydro_coriolis.representative_velocities` (fixed seed), relative
+        to the largest of the two over the same velocities (0: they coincide, as for a
+        symmetric ``Ma`` with the centre of mass at the origin)."""
+        velocities = unit_velocities()
         diffs = [self.source_coriolis_wrench(s) - self.dart_coriolis_wrench(s)
                  for s in velocities]
         scale = max(max(np.linalg.norm(self.source_coriolis_wrench(s)),
@@ -151,11 +149,10 @@ class GzEquivalent(Record):
         return float(max(np.linalg.norm(d) for d in diffs) / scale)
 
 
-def coriolis_velocities() -> np.ndarray:
-    """The :data:`CORIOLIS_SAMPLES` unit velocities (rows, linear-first, fixed seed) the
-    Coriolis comparison is taken over."""
-    z = np.random.default_rng(_SEED).normal(size=(CORIOLIS_SAMPLES, 6))
-    return np.asarray(z / np.linalg.norm(z, axis=1)[:, None])
+def unit_velocities() -> np.ndarray:
+    """The unit velocities (rows, linear-first) :attr:`GzEquivalent.coriolis_gap` is taken
+    over: :func:`~gzinertia.gazebo.hydro_coriolis.representative_velocities` of the identity."""
+    return representative_velocities(np.eye(6))
 
 
 def uuv_equivalent(link: UuvLink, p_BoBcm_B: np.ndarray) -> GzEquivalent:
