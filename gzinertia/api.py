@@ -510,10 +510,11 @@ def migrate(
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
 ) -> Edit[Any]:
-    """The SDFormat file's classic marine plugin blocks (UUV Simulator's underwater-object
-    plugin, VRX's USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes
-    them: ``<fluid_added_mass>`` about the link origin in link axes (the symmetric part of the
-    exact matrix) and gz-sim Hydrodynamics damping terms (gz-sim's sign); the per-link outcome
+    """The file's classic marine plugin blocks (UUV Simulator's underwater-object plugin, VRX's
+    USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes them:
+    ``<fluid_added_mass>`` about the link origin in link axes (the symmetric part of the exact
+    matrix; in a URDF, the Hydrodynamics plugin's ``<iDotJ>`` terms) and gz-sim Hydrodynamics
+    damping terms (gz-sim's sign); ``model_paths``: model or package paths; the per-link outcome
     (:class:`gzinertia.edit.migrate.MigratedLink`) holds the gz-sim equivalent, what could not
     be exact and the net-buoyancy change. The classic blocks are removed unless
     ``keep_classic``. Warnings are :class:`GzInertiaWarning` too. Writes nothing

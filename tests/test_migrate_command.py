@@ -208,14 +208,15 @@ def test_tethys_lands_in_the_right_cells_and_the_tutorials_matrix_is_flagged(
     assert "GZI202" not in {c for c, _ in _keys(tmp_path / "migrated.sdf")}
 
 
-def test_keep_classic_keeps_the_block_and_urdf_is_refused_in_one_line(
+def test_keep_classic_keeps_the_block_and_xacro_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _vehicle(tmp_path, "lauv")
     edit = gzinertia.migrate(path, keep_classic=True)
     assert "uuv_underwater_object" in edit.text and "<fluid_added_mass>" in edit.text
-    urdf = tmp_path / "r.urdf"
-    urdf.write_text('<robot name="r"><link name="a"/></robot>')
+    urdf = tmp_path / "r.urdf.xacro"
+    urdf.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="a"/>'
+                    "</robot>")
     status, _out, err = run_cli(["migrate", str(urdf)], capsys)
     assert status == 2 and len(err.strip().splitlines()) == 1
     status, _out, err = run_cli(["migrate", str(path), "--to", "classic"], capsys)
@@ -245,3 +246,99 @@ def test_the_worked_example_of_docs_migrate_runs_as_written(
         exec(compile(block, "docs/migrate.md", "exec"), {"__name__": "docs_migrate"})
     assert capsys.readouterr().out == printed[1]
     assert "<fluid_added_mass>" in (tmp_path / "lauv.sdf").read_text()
+
+
+def _urdf(tmp_path: Path, block: str, mass: float, inertia: tuple[float, float, float],
+          com: str) -> Path:
+    """A one-link URDF holding ``block`` in the plugin, in a ``<gazebo>`` element."""
+    path = tmp_path / "vehicle.urdf"
+    path.write_text(f"""<?xml version="1.0"?>
+<robot name="vehicle">
+  <link name="base_link">
+    <inertial>
+      <origin xyz="{com}" rpy="0 0 0"/>
+      <mass value="{mass}"/>
+      <inertia ixx="{inertia[0]}" iyy="{inertia[1]}" izz="{inertia[2]}" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+    <collision>
+      <origin xyz="0 0 0" rpy="0 1.5707963267948966 0"/>
+      <geometry><cylinder radius="0.075" length="1.08"/></geometry>
+    </collision>
+  </link>
+  <gazebo>
+    <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">{block}
+    </plugin>
+  </gazebo>
+</robot>
+""")
+    return path
+
+
+def test_urdf_stays_urdf_with_the_hydrodynamics_plugin_holding_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """URDF cannot carry <fluid_added_mass> (sdformat#1467): the added mass goes to the
+    Hydrodynamics plugin as ``D = -A`` (its symmetric part) with the damping terms, read back
+    by gzinertia's URDF reader (libsdformat's conversion); the damping gives the plugin's
+    damping wrench to 1e-9 with a current; the classic ``<gazebo>`` element is gone."""
+    from gzinertia.hydrodynamics_terms import derivatives
+
+    com = np.array([0.01, 0.0, -0.02])
+    path = _urdf(tmp_path, V.LAUV_LINK, V.LAUV_MASS, (0.1, 1.7, 1.7), "0.01 0 -0.02")
+    before = _keys(path)
+    status, _out, err = run_cli(["migrate", str(path), "--in-place"], capsys)
+    assert status == 0, err
+    assert "C_A(nu)nu from the diagonal only" in err  # the plugin's Coriolis, said
+    text = path.read_text()
+    assert text.count("<gazebo>") == 1 and "underwater_object" not in text
+    assert "<fluid_added_mass>" not in text
+    new = _keys(path) - {k for k in before if not k[0].startswith("GZI5")}
+    assert all(f"the audit now reports {code} on it" in err for code, _link in new)
+    assert run_cli(["migrate", str(path), "--check"], capsys)[0] == 0
+    link = gzinertia.read(path).links[0]
+    terms = dict(link.hydrodynamics[0].terms)
+    Ma = oracle.uuv_link_matrices(ET.fromstring(V.LAUV_LINK), V.LAUV_MASS)["Ma"]
+    T = np.eye(6)
+    T[3:, :3] = np.array([[0, -com[2], com[1]], [com[2], 0, -com[0]], [-com[1], com[0], 0]])
+    exact = T @ np.diag(FLIP) @ Ma @ np.diag(FLIP)
+    np.testing.assert_allclose(-derivatives(terms), 0.5 * (exact + exact.T), atol=1e-9)
+    damping = {n: v for n, v in terms.items() if "Dot" not in n}
+    mats = oracle.uuv_link_matrices(ET.fromstring(V.LAUV_LINK), V.LAUV_MASS)
+    mats["Ma"] = np.zeros((6, 6))  # the damping part of the plugin's law
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        v, w, flow, R = rng.normal(0, 1.5, 3), rng.normal(0, 1, 3), rng.normal(0, 0.5, 3), \
+            random_rotation(rng)
+        f, t = oracle.uuv_tau(mats, v, w, np.zeros(6), R, flow)
+        want = np.concatenate([f, t + np.cross(com, f)])
+        f_W, t_W = gz_hydrodynamics_wrench(damping, R, R @ v, R @ w, flow)
+        got = np.concatenate([R.T @ f_W, R.T @ t_W])
+        assert np.max(np.abs(got - want)) <= 1e-9 * max(1.0, float(np.max(np.abs(want))))
+
+
+def test_urdf_rexrov_is_warned_of_explicit_added_mass_divergence(tmp_path: Path) -> None:
+    """RexROV's heave added mass (3659.9 kg) exceeds its mass (1862.87 kg): explicit plugin
+    added mass diverges (gz-sim#1923), GZI506's condition, computed from the numbers."""
+    path = _urdf(tmp_path, V.REXROV_LINK, V.REXROV_MASS, V.REXROV_INERTIA, "0 0 0")
+    with pytest.warns(gzinertia.GzInertiaWarning) as caught:
+        gzinertia.migrate(path)
+    said = [str(w.message) for w in caught if "gz-sim#1923" in str(w.message)]
+    Ma = oracle.uuv_link_matrices(ET.fromstring(V.REXROV_LINK), V.REXROV_MASS)["Ma"]
+    over = [axis for axis, a, r in zip("uvw", np.diag(Ma)[:3], [V.REXROV_MASS] * 3,
+                                       strict=True) if a > r]
+    assert over == ["w"] and len(said) == 1 and "w: added 3659.9 > rigid 1862.87" in said[0]
+
+
+@pytest.mark.oracle("sdformat")
+def test_migrated_urdf_loads_in_libsdformat_and_drake(tmp_path: Path) -> None:
+    from oracles.drake_oracle import load_in_drake
+    from oracles.sdformat_oracle import read_with_sdformat
+
+    path = _urdf(tmp_path, V.LAUV_LINK, V.LAUV_MASS, (0.1, 1.7, 1.7), "0.01 0 -0.02")
+    gzinertia.migrate(path).write()
+    try:
+        [loaded] = read_with_sdformat([path])
+    except RuntimeError as exc:  # pragma: no cover - needs g++ and libsdformat
+        pytest.skip(str(exc))
+    assert not loaded["errors"] and [lk["mass"] for lk in loaded["links"]] == [V.LAUV_MASS]
+    assert load_in_drake(path).ok

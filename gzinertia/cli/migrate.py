@@ -11,7 +11,6 @@ from gzinertia.cli.flags import flag
 from gzinertia.cli.options import (
     EditedFileArgument,
     model_input_options,
-    sdf_only,
     write_mode_options,
 )
 
@@ -31,7 +30,7 @@ ForceFlag = Annotated[bool, flag("",
 
 def _summary(item: MigratedLink) -> str:
     eq = item.equivalent
-    written = [what for what, done in (("<fluid_added_mass>", item.added_mass_written),
+    written = [what for what, done in (("added mass", item.added_mass_written),
                                        (f"{len(eq.damping)} Hydrodynamics terms",
                                         item.terms_written)) if done]
     line = f"{item.link.name}: from {item.plugin}: " + (" and ".join(written) or "nothing")
@@ -64,7 +63,7 @@ def migrate(
 
     result = run_migrate(file, to=to, keep_classic=keep_classic, force=force,
                          upgrade_version=upgrade_version,
-                         model_paths=sdf_only(file, source, "migrate"), data=mode.stdin_data)
+                         model_paths=source.search_paths, data=mode.stdin_data)
     for item in result.links:
         print(_summary(item), file=sys.stderr)
     for warning in result.warnings:

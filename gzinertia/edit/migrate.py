@@ -1,4 +1,4 @@
-"""``gzinertia migrate``: the classic marine plugins of an SDFormat file (UUV Simulator's
+"""``gzinertia migrate``: the classic marine plugins of an SDFormat or URDF file (UUV Simulator's
 underwater-object plugin, VRX's USV dynamics) written as their gz-sim equivalent, over the
 :class:`~gzinertia.edit.model_file.ModelFile` backend.
 
@@ -8,7 +8,8 @@ size, and how DART's Coriolis wrench differs from the plugin's, in the outcome, 
 the comment written with it), the damping as gz-sim Hydrodynamics terms (gz-sim's sign), and the
 buoyancy left to gz-sim's Buoyancy system, which floats the collisions: the net buoyancy
 before and after is reported, never changed silently. The classic block is removed (gz-sim does
-not load it, and numbers left in two places drift apart) unless ``keep_classic``.
+not load it, and numbers left in two places drift apart) unless ``keep_classic``. A URDF file
+takes the added mass in the Hydrodynamics plugin instead (:mod:`gzinertia.edit.migrate_urdf`).
 """
 
 from __future__ import annotations
@@ -24,17 +25,18 @@ from gzinertia.checks.context import DocumentContext
 from gzinertia.classic import UUV_COMMIT, VRX_COMMIT
 from gzinertia.classic.blocks import ClassicPlugins, classic_plugins_in
 from gzinertia.classic.migrate import GzEquivalent, uuv_equivalent, vrx_equivalent
-from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, is_uuv_underwater_object
-from gzinertia.classic.vrx import is_vrx_usv_dynamics
+from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.migrate_urdf import UrdfLinkPlan, remove_classic_blocks, write_urdf
 from gzinertia.edit.model_file import chosen_link
 from gzinertia.edit.sdf_file import SdfModelFile
 from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.model_reader import read_model_file
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
-from gzinertia.vocabulary.model_suffixes import is_urdf_path
+from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = ["TARGETS", "BuoyancyChange", "MigrateResult", "MigratedLink", "migrate"]
@@ -98,7 +100,7 @@ def migrate(
     model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
 ) -> MigrateResult:
-    """The classic marine plugin blocks of the SDFormat file ``path`` as gz-sim
+    """The classic marine plugin blocks of the SDFormat or URDF file ``path`` as gz-sim
     ``<fluid_added_mass>`` and Hydrodynamics terms (module docstring). ``force`` replaces a
     ``<fluid_added_mass>`` or plugin terms the link has already; ``upgrade_version``: raise a
     file older than SDF 1.10 to 1.10 (``<fluid_added_mass>``'s version) when its meaning
@@ -108,45 +110,58 @@ def migrate(
         raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
                            value=to)
     p = Path(path)
-    if is_urdf_path(p):
-        raise GzInertiaError(
-            f"{p}: migrate writes SDFormat only for now; URDF cannot carry <fluid_added_mass> "
-            "(sdformat#1467): `gzinertia expand FILE --sdf` prints the SDFormat Gazebo builds from "
-            "it, which migrate can edit")
+    urdf = is_urdf_path(p)
+    if urdf and (data is not None or is_xacro_path(p)):
+        raise GzInertiaError(f"{p}: migrate edits SDFormat and URDF files, not xacro or URDF "
+                             "from standard input: `gzinertia expand FILE` prints the URDF")
     old = read_file_bytes(p) if data is None else data
     editor = XmlEditor(old, str(p))
-    doc = SdfModelFile.open(p, model_paths, old).doc
+    doc = read_model_file(p, model_paths) if urdf else SdfModelFile.open(p, model_paths,
+                                                                         old).doc
     masses = {leaf_name(lk.name): lk.inertial.mass for lk in doc.links}
     plugins = classic_plugins_in(editor.root, str(p), masses)
     if not plugins.uuv and not plugins.vrx:
         return MigrateResult(p, old, old, notes=(f"{p}: no UUV Simulator underwater-object or "
                                                   "VRX USV dynamics plugin: nothing to migrate",))
-    plans = _plans(plugins, doc, p)
-    notes = [_source_note(plugins)]
+    plans = _plans(plugins, doc, p, dart=not urdf)
+    notes = [_source_note(plugins, dart=not urdf)]
     if keep_classic:
         notes.append("the classic plugin blocks are kept (--keep-classic): Gazebo classic still "
                      "applies them; gz-sim does not load them")
     else:
-        _remove_blocks(editor)
         notes.append("the classic plugin blocks are removed (gz-sim does not load them)")
+    if urdf:
+        return _write_urdf(p, old, plans, (keep_classic, force), model_paths, notes)
+    if not keep_classic:
+        remove_classic_blocks(editor)
     return _write(p, old, editor.result(), plans, (force, upgrade_version), model_paths, notes)
 
 
-def _source_note(plugins: ClassicPlugins) -> str:
+def _write_urdf(path: Path, old: bytes, plans: list[_Plan], flags: tuple[bool, bool],
+                package_paths: Sequence[str | Path], notes: list[str]) -> MigrateResult:
+    """The URDF path (:mod:`gzinertia.edit.migrate_urdf`): added mass and damping in a
+    Hydrodynamics ``<gazebo>`` block, read back."""
+    keep_classic, force = flags
+    written = write_urdf(path, [UrdfLinkPlan(pl.link, pl.equivalent, pl.density,
+                                             _comment(pl, False))
+                                for pl in plans], keep_classic, force, package_paths)
+    warnings = [w for plan in plans for w in plan.warnings]
+    warnings += [w for w in written.warnings if w not in warnings]
+    links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent,
+                               pl.link.name in written.with_mass,
+                               pl.link.name in written.with_terms, pl.buoyancy) for pl in plans)
+    return MigrateResult(path, old, written.new, links, (), tuple(warnings),
+                         (*notes, *written.notes))
+
+
+def _source_note(plugins: ClassicPlugins, dart: bool) -> str:
     names = []
     if plugins.uuv:
         names.append(f"UUV Simulator @ {UUV_COMMIT[:8]}")
     if plugins.vrx:
         names.append(f"VRX gazebo_classic @ {VRX_COMMIT[:8]}")
-    return ("semantics of " + " and ".join(names) + " (docs/classic_plugins.md); gz-sim "
-            "applies <fluid_added_mass> with the DART engine only")
-
-
-def _remove_blocks(editor: XmlEditor) -> None:
-    for plugin in list(editor.root.iter("plugin")):
-        filename = plugin.get("filename") or ""
-        if is_uuv_underwater_object(filename) or is_vrx_usv_dynamics(filename):
-            editor.remove_element(plugin)
+    return ("semantics of " + " and ".join(names) + " (docs/classic_plugins.md)" + (
+        "; gz-sim applies <fluid_added_mass> with the DART engine only" if dart else ""))
 
 
 def _link(doc: SdfDocument, name: str, model: str, path: Path) -> LinkRecord:
@@ -160,7 +175,9 @@ def _link(doc: SdfDocument, name: str, model: str, path: Path) -> LinkRecord:
     return chosen_link(doc, f"{model}::{name}" if model else name, path)
 
 
-def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path) -> list[_Plan]:
+def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool) -> list[_Plan]:
+    """What to write per link; ``dart``: the added mass goes to DART (SDFormat), not to the
+    Hydrodynamics plugin (URDF), which says its own differences."""
     context = DocumentContext(doc)
     by_name = {ctx.link.name: ctx for ctx in context.links}
     plans = []
@@ -171,12 +188,12 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path) -> list[_Plan]
             volume = by_name[link.name].gazebo_volume[0]
             buoyancy = _buoyancy(block, link, volume, uuv.fluid_density)
             plans.append(_Plan(link, "uuv-simulator", eq, uuv.fluid_density, buoyancy,
-                               _uuv_warnings(block, link, eq, buoyancy)))
+                               _uuv_warnings(block, link, eq, buoyancy, dart)))
     for vrx in plugins.vrx:
         link = _link(doc, vrx.link, vrx.model, path)
         eq = vrx_equivalent(vrx, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
         plans.append(_Plan(link, "vrx", eq, vrx.terms["waterDensity"], None,
-                           _vrx_warnings(link, eq)))
+                           _vrx_warnings(link, eq, dart)))
     return plans
 
 
@@ -188,17 +205,17 @@ def _buoyancy(block: UuvLink, link: LinkRecord, collision_volume: float,
                           density * collision_volume / m - 1.0)
 
 
-def _inertial_warnings(link: LinkRecord, eq: GzEquivalent) -> list[str]:
-    """The added-mass and Coriolis differences, for both plugins."""
+def _inertial_warnings(link: LinkRecord, eq: GzEquivalent, dart: bool) -> list[str]:
+    """The added-mass difference, and with ``dart`` DART's Coriolis one, for both plugins."""
     out = []
     scale = float(np.max(np.abs(eq.A_exact))) or 1.0
     if eq.added_mass_gap > _NEGLIGIBLE * scale:
         out.append(
             f"{link.name}: the plugin's added mass about the link origin is not symmetric (its "
             f"force acts at the centre of mass from the origin's acceleration, or its matrix is "
-            f"not symmetric): <fluid_added_mass> holds its symmetric part, and the wrench "
+            f"not symmetric): its symmetric part is written, and the wrench "
             f"differs by up to {eq.added_mass_gap:.4g} per unit acceleration")
-    if eq.coriolis_gap > 1e-9:
+    if dart and eq.coriolis_gap > 1e-9:
         what = ("the plugin applies none" if not eq.source_coriolis
                 else "the plugin's own, at the centre of mass, differs")
         out.append(
@@ -209,8 +226,8 @@ def _inertial_warnings(link: LinkRecord, eq: GzEquivalent) -> list[str]:
 
 
 def _uuv_warnings(block: UuvLink, link: LinkRecord, eq: GzEquivalent,
-                  buoyancy: BuoyancyChange) -> list[str]:
-    out = _inertial_warnings(link, eq)
+                  buoyancy: BuoyancyChange, dart: bool) -> list[str]:
+    out = _inertial_warnings(link, eq, dart)
     if eq.forward_speed:
         shown = ", ".join(f"{n}={v:.6g}" for n, v in eq.forward_speed.items())
         out.append(
@@ -230,13 +247,15 @@ def _uuv_warnings(block: UuvLink, link: LinkRecord, eq: GzEquivalent,
     return out
 
 
-def _vrx_warnings(link: LinkRecord, eq: GzEquivalent) -> list[str]:
-    return [*_inertial_warnings(link, eq),
+def _vrx_warnings(link: LinkRecord, eq: GzEquivalent, dart: bool) -> list[str]:
+    return [*_inertial_warnings(link, eq, dart),
             f"{link.name}: VRX's hull buoyancy and waves (waterLevel, hullRadius, boatWidth, "
             "boatLength) are not converted: gz-sim's Buoyancy system floats the collisions"]
 
 
-def _comment(plan: _Plan) -> str:
+def _comment(plan: _Plan, dart: bool) -> str:
+    """The provenance comment of the added mass (``dart``: as ``<fluid_added_mass>``, with
+    DART's Coriolis difference; else as the Hydrodynamics plugin's terms)."""
     eq = plan.equivalent
     source = "UUV Simulator" if plan.plugin == "uuv-simulator" else "VRX"
     buoyancy = "" if plan.buoyancy is None else (
@@ -244,7 +263,8 @@ def _comment(plan: _Plan) -> str:
         f"{plan.buoyancy.net_gz:+.1%} with the collisions gz-sim floats")
     return (f"gzinertia migrate: A_BBo_B from {source}'s added mass about the link origin in "
             f"link axes, symmetric part (wrench difference up to {eq.added_mass_gap:.4g} per "
-            f"unit acceleration; Coriolis difference {100 * eq.coriolis_gap:.3g} %{buoyancy})")
+            f"unit acceleration" + (f"; Coriolis difference {100 * eq.coriolis_gap:.3g} %"
+                                    if dart else "") + f"{buoyancy})")
 
 
 def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
@@ -259,7 +279,7 @@ def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
     with_mass = [pl for pl in plans if np.any(pl.equivalent.A_exact)]
     mass_edits = [masses.set_added_mass(pl.link.name, pl.equivalent.A_BBo_B, force=force,
                                         upgrade_version=upgrade_version,
-                                        comment=_comment(pl)) for pl in with_mass]
+                                        comment=_comment(pl, True)) for pl in with_mass]
     terms = SdfModelFile.open(path, model_paths, masses.new_bytes())
     with_terms = [pl for pl in plans if pl.equivalent.damping]
     term_edits = [terms.set_plugin_terms(pl.link.name, pl.equivalent.damping, force=force,
