@@ -342,3 +342,33 @@ def test_migrated_urdf_loads_in_libsdformat_and_drake(tmp_path: Path) -> None:
         pytest.skip(str(exc))
     assert not loaded["errors"] and [lk["mass"] for lk in loaded["links"]] == [V.LAUV_MASS]
     assert load_in_drake(path).ok
+
+
+@pytest.mark.parametrize("case", ["unknown_link", "massless", "refused_block", "nan"])
+def test_hostile_blocks_get_one_line_or_a_said_skip(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A block naming a link the model lacks is skipped, as the plugin skips it (with the
+    reason); a massless link migrates without a net buoyancy (said); a block the plugin would
+    refuse, or a non-finite value, is one line naming the file, exit 2, nothing written."""
+    block = {
+        "unknown_link": V.LAUV_LINK.replace('name="base_link"', 'name="fin"'),
+        "massless": V.LAUV_LINK,
+        "refused_block": V.LAUV_LINK.replace("<type>fossen</type>", "<type>torpedo</type>"),
+        "nan": V.LAUV_LINK.replace("-2.4 0 0 0 0 0", "nan 0 0 0 0 0", 1),
+    }[case]
+    path = tmp_path / "v.sdf"
+    path.write_text(vehicles.uuv_model(block, 0.0 if case == "massless" else V.LAUV_MASS,
+                                       CYLINDER.format(0.075, 1.08)))
+    original = path.read_bytes()
+    status, _out, err = run_cli(["migrate", str(path), "--in-place"], capsys)
+    if case == "unknown_link":
+        assert status == 0 and "skipped fin: the model has no such link" in err
+        assert path.read_bytes() == original or "underwater_object" not in path.read_text()
+    elif case == "massless":
+        assert status == 0, err
+        assert "mass is not positive: the net buoyancy is not computed" in err
+    else:
+        assert status == 2 and len(err.strip().splitlines()) == 1, err
+        assert str(path) in err and "Traceback" not in err
+        assert path.read_bytes() == original

@@ -15,7 +15,7 @@ takes the added mass in the Hydrodynamics plugin instead (:mod:`gzinertia.edit.m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -123,7 +123,8 @@ def migrate(
     if not plugins.uuv and not plugins.vrx:
         return MigrateResult(p, old, old, notes=(f"{p}: no UUV Simulator underwater-object or "
                                                   "VRX USV dynamics plugin: nothing to migrate",))
-    plans = _plans(plugins, doc, p, dart=not urdf)
+    skipped: list[str] = []
+    plans = _plans(plugins, doc, p, not urdf, skipped)
     notes = [_source_note(plugins, dart=not urdf)]
     if keep_classic:
         notes.append("the classic plugin blocks are kept (--keep-classic): Gazebo classic still "
@@ -131,10 +132,13 @@ def migrate(
     else:
         notes.append("the classic plugin blocks are removed (gz-sim does not load them)")
     if urdf:
-        return _write_urdf(p, old, plans, (keep_classic, force), model_paths, notes)
+        result = _write_urdf(p, old, plans, (keep_classic, force), model_paths, notes)
+        return replace(result, skipped=tuple(skipped))
     if not keep_classic:
         remove_classic_blocks(editor)
-    return _write(p, old, editor.result(), plans, (force, upgrade_version), model_paths, notes)
+    result = _write(p, old, editor.result(), plans, (force, upgrade_version), model_paths,
+                    notes)
+    return replace(result, skipped=tuple(skipped))
 
 
 def _write_urdf(path: Path, old: bytes, plans: list[_Plan], flags: tuple[bool, bool],
@@ -164,26 +168,34 @@ def _source_note(plugins: ClassicPlugins, dart: bool) -> str:
         "; gz-sim applies <fluid_added_mass> with the DART engine only" if dart else ""))
 
 
-def _link(doc: SdfDocument, name: str, model: str, path: Path) -> LinkRecord:
+def _link(doc: SdfDocument, name: str, model: str, path: Path) -> LinkRecord | None:
     """The link a plugin block of ``model`` (scoped, ``""`` outside a model) names; ``""``
-    names the model's first link (VRX's default)."""
+    names the model's first link (VRX's default); ``None`` when the model has no such link
+    (the plugins skip such a block with a warning)."""
+    mine = [lk for lk in doc.links if not model or lk.name.startswith(model + "::")]
     if not name:
-        mine = [lk for lk in doc.links if not model or lk.name.startswith(model + "::")]
-        if not mine:
-            raise GzInertiaError(f"{path}: the VRX plugin of {model!r} has no link to act on")
-        return mine[0]
-    return chosen_link(doc, f"{model}::{name}" if model else name, path)
+        return mine[0] if mine else None
+    scoped = f"{model}::{name}" if model else name
+    if not any(lk.name == scoped or leaf_name(lk.name) == name for lk in mine):
+        return None
+    return chosen_link(doc, scoped, path)
 
 
-def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool) -> list[_Plan]:
+def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
+           skipped: list[str]) -> list[_Plan]:
     """What to write per link; ``dart``: the added mass goes to DART (SDFormat), not to the
-    Hydrodynamics plugin (URDF), which says its own differences."""
+    Hydrodynamics plugin (URDF), which says its own differences. Blocks naming no link of the
+    model are added to ``skipped``."""
     context = DocumentContext(doc)
     by_name = {ctx.link.name: ctx for ctx in context.links}
     plans = []
+    absent = "the model has no such link (the plugin skips its block too)"
     for uuv in plugins.uuv:
         for block in uuv.links:
             link = _link(doc, block.link, uuv.model, path)
+            if link is None:
+                skipped.append(f"{block.link}: {absent}")
+                continue
             eq = uuv_equivalent(block, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
             volume = by_name[link.name].gazebo_volume[0]
             buoyancy = _buoyancy(block, link, volume, uuv.fluid_density)
@@ -191,6 +203,9 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool) ->
                                _uuv_warnings(block, link, eq, buoyancy, dart)))
     for vrx in plugins.vrx:
         link = _link(doc, vrx.link, vrx.model, path)
+        if link is None:
+            skipped.append(f"{vrx.link or vrx.model}: {absent}")
+            continue
         eq = vrx_equivalent(vrx, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
         plans.append(_Plan(link, "vrx", eq, vrx.terms["waterDensity"], None,
                            _vrx_warnings(link, eq, dart)))
@@ -198,8 +213,11 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool) ->
 
 
 def _buoyancy(block: UuvLink, link: LinkRecord, collision_volume: float,
-              density: float) -> BuoyancyChange:
+              density: float) -> BuoyancyChange | None:
+    """The net buoyancy both ways; ``None`` for a link whose mass is not positive."""
     m = link.inertial.mass
+    if not (np.isfinite(m) and m > 0.0):
+        return None
     declared = m / CONSTRUCTION_DENSITY if block.neutrally_buoyant else block.volume
     return BuoyancyChange(declared, collision_volume, density * declared / m - 1.0,
                           density * collision_volume / m - 1.0)
@@ -226,7 +244,7 @@ def _inertial_warnings(link: LinkRecord, eq: GzEquivalent, dart: bool) -> list[s
 
 
 def _uuv_warnings(block: UuvLink, link: LinkRecord, eq: GzEquivalent,
-                  buoyancy: BuoyancyChange, dart: bool) -> list[str]:
+                  buoyancy: BuoyancyChange | None, dart: bool) -> list[str]:
     out = _inertial_warnings(link, eq, dart)
     if eq.forward_speed:
         shown = ", ".join(f"{n}={v:.6g}" for n, v in eq.forward_speed.items())
@@ -238,7 +256,10 @@ def _uuv_warnings(block: UuvLink, link: LinkRecord, eq: GzEquivalent,
     if block.surface is not None:
         out.append(f"{link.name}: the surface-vessel buoyancy (metacentric width, length, "
                    "submerged height) is not converted")
-    if abs(buoyancy.net_gz - buoyancy.net_plugin) > _NEGLIGIBLE:
+    if buoyancy is None:
+        out.append(f"{link.name}: the mass is not positive: the net buoyancy is not computed "
+                   "(gz-sim's Buoyancy system floats the collisions)")
+    elif abs(buoyancy.net_gz - buoyancy.net_plugin) > _NEGLIGIBLE:
         out.append(
             f"{link.name}: the plugin floated {buoyancy.plugin_volume:.6g} m^3 (net buoyancy "
             f"{buoyancy.net_plugin:+.1%} of the weight); gz-sim's Buoyancy system floats the "
