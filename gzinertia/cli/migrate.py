@@ -56,8 +56,9 @@ def migrate(
     """Write UUV Simulator's and VRX's classic plugin blocks as their gz-sim equivalent.
 
     Added mass to <fluid_added_mass> about the link origin in link axes (the symmetric part,
-    the rest reported), damping to gz-sim Hydrodynamics terms (gz-sim's sign), buoyancy left to
-    gz-sim's Buoyancy system with the net-buoyancy change reported (docs/migrate.md).
+    the rest reported; in a URDF, the Hydrodynamics plugin's terms), damping to gz-sim
+    Hydrodynamics terms (gz-sim's sign), buoyancy left to gz-sim's Buoyancy system with the
+    net-buoyancy change reported (docs/migrate.md).
     """
     from gzinertia.edit.migrate import migrate as run_migrate
 
