@@ -344,7 +344,7 @@ def test_migrated_urdf_loads_in_libsdformat_and_drake(tmp_path: Path) -> None:
     assert load_in_drake(path).ok
 
 
-@pytest.mark.parametrize("case", ["unknown_link", "massless", "refused_block", "nan"])
+@pytest.mark.parametrize("case", ["unknown_link", "massless", "refused_block", "nan", "twice"])
 def test_hostile_blocks_get_one_line_or_a_said_skip(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -356,6 +356,7 @@ def test_hostile_blocks_get_one_line_or_a_said_skip(
         "massless": V.LAUV_LINK,
         "refused_block": V.LAUV_LINK.replace("<type>fossen</type>", "<type>torpedo</type>"),
         "nan": V.LAUV_LINK.replace("-2.4 0 0 0 0 0", "nan 0 0 0 0 0", 1),
+        "twice": V.LAUV_LINK + V.LAUV_LINK,
     }[case]
     path = tmp_path / "v.sdf"
     path.write_text(vehicles.uuv_model(block, 0.0 if case == "massless" else V.LAUV_MASS,
@@ -372,3 +373,35 @@ def test_hostile_blocks_get_one_line_or_a_said_skip(
         assert status == 2 and len(err.strip().splitlines()) == 1, err
         assert str(path) in err and "Traceback" not in err
         assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("suffix", [".sdf", ".urdf"])
+def test_two_links_of_one_model_migrate_together(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two blocks of one plugin, damping only (a new Hydrodynamics plugin each, both appended
+    to the same model or robot): both written, read back, and up to date for ``--check``."""
+    damping = ("<hydrodynamic_model><type>fossen</type><linear_damping>-1 -2 -3 -4 -5 -6"
+               "</linear_damping></hydrodynamic_model>")
+    blocks = "".join(f'<link name="{n}"><volume>0.001</volume>{damping}</link>' for n in "ab")
+    inertial = ('<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" '
+                'ixz="0" iyz="0"/></inertial>')
+    if suffix == ".urdf":
+        text = (f'<robot name="r"><link name="a">{inertial}</link><link name="b">{inertial}'
+                '</link><joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+                '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>'
+                '</joint><gazebo><plugin name="p" filename="libuuv_underwater_object_plugin.so">'
+                f"{blocks}</plugin></gazebo></robot>")
+    else:
+        sdf_inertial = ("<inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1"
+                        "</izz></inertia></inertial>")
+        text = (f'<sdf version="1.9"><model name="m"><link name="a">{sdf_inertial}</link>'
+                f'<link name="b">{sdf_inertial}</link><plugin name="p" '
+                f'filename="libuuv_underwater_object_plugin.so">{blocks}</plugin></model></sdf>')
+    path = tmp_path / f"two{suffix}"
+    path.write_text(text)
+    status, _out, err = run_cli(["migrate", str(path), "--in-place"], capsys)
+    assert status == 0, err
+    links = gzinertia.read(path).links
+    assert sorted(lk.hydrodynamics[0].terms["kP"] for lk in links) == [-4.0, -4.0]
+    assert run_cli(["migrate", str(path), "--check"], capsys)[0] == 0

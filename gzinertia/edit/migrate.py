@@ -209,7 +209,21 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
         eq = vrx_equivalent(vrx, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
         plans.append(_Plan(link, "vrx", eq, vrx.terms["waterDensity"], None,
                            _vrx_warnings(link, eq, dart)))
+    _refuse_doubles(plans, path)
     return plans
+
+
+def _refuse_doubles(plans: list[_Plan], path: Path) -> None:
+    """One line when two blocks act on one link: Gazebo classic adds their forces, and a sum
+    is not migrated."""
+    seen: dict[str, _Plan] = {}
+    for plan in plans:
+        first = seen.setdefault(plan.link.name, plan)
+        if first is not plan:
+            raise GzInertiaError(
+                f"{path}: link {plan.link.name!r} has two classic plugin blocks ({first.plugin} "
+                f"and {plan.plugin}): Gazebo classic adds their forces; migrate does not merge "
+                "them: keep one block per link")
 
 
 def _buoyancy(block: UuvLink, link: LinkRecord, collision_volume: float,
@@ -301,34 +315,38 @@ def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
     mass_edits = [masses.set_added_mass(pl.link.name, pl.equivalent.A_BBo_B, force=force,
                                         upgrade_version=upgrade_version,
                                         comment=_comment(pl, True)) for pl in with_mass]
-    terms = SdfModelFile.open(path, model_paths, masses.new_bytes())
+    current = masses.new_bytes()
     with_terms = [pl for pl in plans if pl.equivalent.damping]
-    term_edits = [terms.set_plugin_terms(pl.link.name, pl.equivalent.damping, force=force,
-                                         water_density=pl.density) for pl in with_terms]
-    for edit in [edits[-1] for edits in (mass_edits, term_edits) if edits]:
+    term_edits = []
+    for pl in with_terms:  # one backend edit per link: new plugins of one model would overlap
+        backend = SdfModelFile.open(path, model_paths, current)
+        term_edits.append(backend.set_plugin_terms(pl.link.name, pl.equivalent.damping,
+                                                   force=force, water_density=pl.density))
+        current = backend.new_bytes()
+    for edit in [*mass_edits[-1:], *term_edits]:
         notes += [n for n in edit.notes if n not in notes]
         warnings += [w for w in edit.warnings if w not in warnings]
     both = [pl.link.name for pl in with_terms if pl in with_mass]
-    new = _added_mass_off(terms, both) if both else terms.new_bytes()
+    new = _added_mass_off(path, model_paths, current, both) if both else current
     links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent, pl in with_mass,
                                pl in with_terms, pl.buoyancy) for pl in plans)
     return MigrateResult(path, old, new, links, (), tuple(warnings), tuple(notes))
 
 
-def _added_mass_off(terms: SdfModelFile, names: list[str]) -> bytes:
-    """``terms``' bytes with ``<disable_added_mass>true`` in the Hydrodynamics plugin of each
-    link of ``names`` (they carry ``<fluid_added_mass>``: added mass counts once, as ``gzinertia
-    hydro`` writes it), read back."""
+def _added_mass_off(path: Path, model_paths: Sequence[str | Path], written: bytes,
+                    names: list[str]) -> bytes:
+    """``written`` with ``<disable_added_mass>true`` in the Hydrodynamics plugin of each link of
+    ``names`` (they carry ``<fluid_added_mass>``: added mass counts once, as ``gzinertia hydro``
+    writes it), read back."""
     from gzinertia.edit.links import plugin_element
 
-    written = terms.new_bytes()
-    after = terms.verify(written)
-    editor = XmlEditor(written, str(terms.path))
+    backend = SdfModelFile.open(path, model_paths, written)
+    editor = XmlEditor(written, str(path))
     for name in names:
-        plugin = after.link(name).hydrodynamics[0]
+        plugin = backend.doc.link(name).hydrodynamics[0]
         if not plugin.disable_added_mass:
             editor.set_children_text(plugin_element(editor, plugin),
                                      {"disable_added_mass": "true"})
     new = editor.result()
-    terms.verify(new)
+    backend.verify(new)
     return new
