@@ -67,10 +67,8 @@ def migrate(
                          model_paths=source.search_paths, data=mode.stdin_data)
     for item in result.links:
         print(_summary(item), file=sys.stderr)
-    for skipped in result.skipped:
-        print(f"skipped {skipped}", file=sys.stderr)
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+    said = (("skipped ", result.skipped), ("warning: ", result.warnings), ("note: ", result.notes))
+    for prefix, lines in said:
+        for line in lines:
+            print(prefix + line, file=sys.stderr)
     deliver_edit(file, result.old, result.new, mode)

@@ -26,6 +26,7 @@ from gzinertia.classic import UUV_COMMIT, VRX_COMMIT
 from gzinertia.classic.blocks import ClassicPlugins, classic_plugins_in
 from gzinertia.classic.migrate import GzEquivalent, uuv_equivalent, vrx_equivalent
 from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink
+from gzinertia.classic.vrx import VrxDynamics
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.migrate_urdf import UrdfLinkPlan, remove_classic_blocks, write_urdf
@@ -190,25 +191,25 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
     by_name = {ctx.link.name: ctx for ctx in context.links}
     plans = []
     absent = "the model has no such link (the plugin skips its block too)"
-    for uuv in plugins.uuv:
-        for block in uuv.links:
-            link = _link(doc, block.link, uuv.model, path)
-            if link is None:
-                skipped.append(f"{block.link}: {absent}")
-                continue
-            eq = uuv_equivalent(block, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
-            volume = by_name[link.name].gazebo_volume[0]
-            buoyancy = _buoyancy(block, link, volume, uuv.fluid_density)
-            plans.append(_Plan(link, "uuv-simulator", eq, uuv.fluid_density, buoyancy,
-                               _uuv_warnings(block, link, eq, buoyancy, dart)))
-    for vrx in plugins.vrx:
-        link = _link(doc, vrx.link, vrx.model, path)
+    sources: list[tuple[str, str, Plugin, UuvLink | VrxDynamics, float]] = [
+        *((b.link, u.model, "uuv-simulator", b, u.fluid_density)
+          for u in plugins.uuv for b in u.links),
+        *((v.link, v.model, "vrx", v, v.terms["waterDensity"]) for v in plugins.vrx),
+    ]
+    for name, model, kind, block, density in sources:
+        link = _link(doc, name, model, path)
         if link is None:
-            skipped.append(f"{vrx.link or vrx.model}: {absent}")
+            skipped.append(f"{name or model}: {absent}")
             continue
-        eq = vrx_equivalent(vrx, np.asarray(link.inertial.p_BoBcm_B, dtype=float))
-        plans.append(_Plan(link, "vrx", eq, vrx.terms["waterDensity"], None,
-                           _vrx_warnings(link, eq, dart)))
+        p = np.asarray(link.inertial.p_BoBcm_B, dtype=float)
+        if isinstance(block, UuvLink):
+            eq = uuv_equivalent(block, p)
+            buoyancy = _buoyancy(block, link, by_name[link.name].gazebo_volume[0], density)
+            warnings = _uuv_warnings(block, link, eq, buoyancy, dart)
+        else:
+            eq, buoyancy = vrx_equivalent(block, p), None
+            warnings = _vrx_warnings(link, eq, dart)
+        plans.append(_Plan(link, kind, eq, density, buoyancy, warnings))
     _refuse_doubles(plans, path)
     return plans
 
