@@ -405,3 +405,19 @@ def test_two_links_of_one_model_migrate_together(
     links = gzinertia.read(path).links
     assert sorted(lk.hydrodynamics[0].terms["kP"] for lk in links) == [-4.0, -4.0]
     assert run_cli(["migrate", str(path), "--check"], capsys)[0] == 0
+
+
+@pytest.mark.parametrize("suffix", [".sdf", ".urdf"])
+def test_keep_classic_then_check_is_up_to_date(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the classic block kept, a re-run finds the link migrated already: ``--check``
+    right after ``--in-place`` exits 0."""
+    if suffix == ".urdf":
+        path = _urdf(tmp_path, V.LAUV_LINK, V.LAUV_MASS, (0.1, 1.7, 1.7), "0.01 0 -0.02")
+    else:
+        path = _vehicle(tmp_path, "rexrov")
+    status, _out, err = run_cli(["migrate", str(path), "--in-place", "--keep-classic"], capsys)
+    assert status == 0, err
+    status, _out, err = run_cli(["migrate", str(path), "--check", "--keep-classic"], capsys)
+    assert status == 0 and "migrated already" in err, err

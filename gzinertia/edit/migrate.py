@@ -202,6 +202,11 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
             skipped.append(f"{name or model}: {absent}")
             continue
         p = np.asarray(link.inertial.p_BoBcm_B, dtype=float)
+        if _migrated_already(link, uuv_equivalent(block, p) if isinstance(block, UuvLink)
+                             else vrx_equivalent(block, p)):
+            skipped.append(f"{link.name}: migrated already (it carries the added mass and "
+                           "Hydrodynamics terms this block migrates to)")
+            continue
         if isinstance(block, UuvLink):
             eq = uuv_equivalent(block, p)
             buoyancy = _buoyancy(block, link, by_name[link.name].gazebo_volume[0], density)
@@ -212,6 +217,27 @@ def _plans(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
         plans.append(_Plan(link, kind, eq, density, buoyancy, warnings))
     _refuse_doubles(plans, path)
     return plans
+
+
+def _migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
+    """Whether ``link`` carries what ``eq`` writes (a block kept with ``--keep-classic`` and
+    migrated before): its added mass (``<fluid_added_mass>``, or the Hydrodynamics plugin's
+    ``<iDotJ>`` in a URDF) and damping terms, to the written precision."""
+    from gzinertia.edit.verify import WRITE_RTOL
+    from gzinertia.hydrodynamics_terms import added_mass_of, derivatives
+
+    terms = link.hydrodynamics[0].terms if link.hydrodynamics else {}
+    A = link.inertial.A_BBo_B
+    have = A.linear_first() if A is not None else added_mass_of(derivatives(terms))
+    want = eq.A_BBo_B.linear_first()
+    if have is None:
+        have = np.zeros((6, 6))
+    scale = max(float(np.max(np.abs(want))), *(abs(v) for v in eq.damping.values()), 1e-300)
+    if not (np.any(want) or eq.damping):
+        return False  # nothing to write: never "migrated already"
+    if np.max(np.abs(have - want)) > WRITE_RTOL * scale:
+        return False
+    return all(abs(terms.get(n, np.inf) - v) <= WRITE_RTOL * scale for n, v in eq.damping.items())
 
 
 def _refuse_doubles(plans: list[_Plan], path: Path) -> None:
