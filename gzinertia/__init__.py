@@ -20,7 +20,8 @@ The library in five lines (``docs/api.md`` has worked examples)::
 * :func:`audit_paths` files or folders: a list of :class:`Finding` (``gzinertia.audit`` is the
   audit's sub-package, hence the name).
 * Edits return the new text and write nothing: :func:`addmass`, :func:`addmass_from`,
-  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix` and :func:`addmass_bem` return an
+  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix`, :func:`addmass_bem` and
+  :func:`migrate` return an
   :class:`Edit` (the text with each link's outcome; ``.diff()``, ``.write()`` atomic).
 * ``gzinertia.edit(path_or_document)`` opens a file for values you computed
   (:class:`ModelFile`: ``set_added_mass(link, A_BBo_B)``, ``set_inertia``,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
         fix,
         hydro,
         hydrostatics,
+        migrate,
         read,
         register_reader,
         shift,
@@ -91,6 +93,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "BemFile": ("gzinertia.api", "BemFile"),
     "fix": ("gzinertia.api", "fix"),
     "FixedFile": ("gzinertia.api", "FixedFile"),
+    "migrate": ("gzinertia.api", "migrate"),
     "hydrostatics": ("gzinertia.api", "hydrostatics"),
     "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
     "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
@@ -150,6 +153,7 @@ __all__ = [
     "fix",
     "hydro",
     "hydrostatics",
+    "migrate",
     "read",
     "register_reader",
     "shift",

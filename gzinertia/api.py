@@ -499,3 +499,27 @@ def hydrostatics(
         xacro_env=xacro_env, trust_xacro=trust_xacro)
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim)
+
+
+def migrate(
+    path: str | Path,
+    *,
+    to: Literal["gz-sim"] = "gz-sim",
+    keep_classic: bool = False,
+    force: bool = False,
+    upgrade_version: bool = True,
+    model_paths: Sequence[str | Path] = (),
+) -> Edit[Any]:
+    """The file's classic marine plugin blocks (UUV Simulator's underwater-object plugin, VRX's
+    USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes them:
+    ``<fluid_added_mass>`` about the link origin in link axes (the symmetric part of the exact
+    matrix; in a URDF, the Hydrodynamics plugin's ``<iDotJ>`` terms) and gz-sim Hydrodynamics
+    damping terms (gz-sim's sign); ``model_paths``: model or package paths; the per-link outcome
+    (:class:`gzinertia.edit.migrate.MigratedLink`) holds the gz-sim equivalent, what could not
+    be exact and the net-buoyancy change. The classic blocks are removed unless
+    ``keep_classic``. Warnings are :class:`GzInertiaWarning` too. Writes nothing
+    (:meth:`Edit.write`); ``docs/migrate.md``."""
+    from gzinertia.edit.migrate import migrate as run_migrate
+
+    return _warned(run_migrate(path, to=to, keep_classic=keep_classic, force=force,
+                               upgrade_version=upgrade_version, model_paths=model_paths))

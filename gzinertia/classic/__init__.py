@@ -7,7 +7,8 @@
 * :mod:`~gzinertia.classic.uuv_wrench`: the wrench it applies to a link in a given state;
 * :mod:`~gzinertia.classic.vrx`: VRX's classic USV dynamics plugin (vocabulary, record, reader,
   wrench);
-* :mod:`~gzinertia.classic.find`: the plugin blocks of a parsed SDF or URDF tree.
+* :mod:`~gzinertia.classic.find`: the plugin blocks of a parsed SDF or URDF tree;
+* :mod:`~gzinertia.classic.migrate`: their gz-sim equivalent (``gzinertia migrate``).
 
 The semantics are those of the plugins' source at the commits in :data:`UUV_COMMIT` and
 :data:`VRX_COMMIT` (``docs/classic_plugins.md`` gives file and line for each statement).

@@ -223,6 +223,7 @@ COMMAND_MODULES = {
     "fix": "gzinertia.cli.fix",
     "hydro": "gzinertia.cli.hydro",
     "hydrostatics": "gzinertia.cli.hydrostatics",
+    "migrate": "gzinertia.cli.migrate",
     "plot": "gzinertia.cli.plot",
     "shift": "gzinertia.cli.shift",
     "show": "gzinertia.cli.show",

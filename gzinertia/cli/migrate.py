@@ -1,0 +1,74 @@
+"""``gzinertia migrate``: classic marine plugins (UUV Simulator, VRX) to gz-sim."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from gzinertia.cli.addmass_options import UpgradeVersionFlag
+from gzinertia.cli.app import app, deliver_edit
+from gzinertia.cli.flags import flag
+from gzinertia.cli.options import (
+    EditedFileArgument,
+    model_input_options,
+    write_mode_options,
+)
+
+if TYPE_CHECKING:
+    from gzinertia.cli.delivery import WriteMode
+    from gzinertia.edit.migrate import MigratedLink
+    from gzinertia.model_input import ModelInput
+
+__all__ = ["migrate"]
+
+TargetFlag = Annotated[Literal["gz-sim"], flag("", "What to migrate to: gz-sim.")]
+KeepClassicFlag = Annotated[bool, flag("",
+    "Keep the classic plugin blocks (Gazebo classic still applies them; gz-sim ignores them).")]
+ForceFlag = Annotated[bool, flag("",
+    "Replace a <fluid_added_mass> or Hydrodynamics terms the link has already.")]
+
+
+def _summary(item: MigratedLink) -> str:
+    eq = item.equivalent
+    written = [what for what, done in (("added mass", item.added_mass_written),
+                                       (f"{len(eq.damping)} Hydrodynamics terms",
+                                        item.terms_written)) if done]
+    line = f"{item.link.name}: from {item.plugin}: " + (" and ".join(written) or "nothing")
+    if item.buoyancy is not None:
+        b = item.buoyancy
+        line += f"; net buoyancy {b.net_plugin:+.1%} -> {b.net_gz:+.1%} of the weight"
+    return line
+
+
+@app.command()
+@write_mode_options
+@model_input_options
+def migrate(
+    file: EditedFileArgument,
+    to: TargetFlag = "gz-sim",
+    keep_classic: KeepClassicFlag = False,
+    force: ForceFlag = False,
+    upgrade_version: UpgradeVersionFlag = True,
+    *,
+    mode: WriteMode,
+    source: ModelInput,
+) -> None:
+    """Write UUV Simulator's and VRX's classic plugin blocks as their gz-sim equivalent.
+
+    Added mass to <fluid_added_mass> about the link origin in link axes (the symmetric part,
+    the rest reported; in a URDF, the Hydrodynamics plugin's terms), damping to gz-sim
+    Hydrodynamics terms (gz-sim's sign), buoyancy left to gz-sim's Buoyancy system with the
+    net-buoyancy change reported (docs/migrate.md).
+    """
+    from gzinertia.edit.migrate import migrate as run_migrate
+
+    result = run_migrate(file, to=to, keep_classic=keep_classic, force=force,
+                         upgrade_version=upgrade_version,
+                         model_paths=source.search_paths, data=mode.stdin_data)
+    for item in result.links:
+        print(_summary(item), file=sys.stderr)
+    said = (("skipped ", result.skipped), ("warning: ", result.warnings), ("note: ", result.notes))
+    for prefix, lines in said:
+        for line in lines:
+            print(prefix + line, file=sys.stderr)
+    deliver_edit(file, result.old, result.new, mode)

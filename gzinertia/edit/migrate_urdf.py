@@ -1,0 +1,168 @@
+"""``gzinertia migrate`` on a URDF file: what it writes where URDF cannot carry
+``<fluid_added_mass>`` (sdformat#1467).
+
+The stable path available: the added mass goes where ``gzinertia addmass`` writes it in URDF, a
+``<gazebo>`` block with gz-sim's Hydrodynamics plugin holding ``D = -A`` as ``<iDotJ>`` terms
+about the link origin in link axes (:meth:`gzinertia.edit.urdf_file.UrdfModelFile.
+set_added_mass`); the damping terms join that plugin (or a new ``<gazebo>`` block for a link
+without added mass). The plugin applies added mass explicitly, from the last steps'
+acceleration: an element larger than the rigid body's diverges (gz-sim#1923, GZI506's
+condition), and its Coriolis term reads the diagonal only, with Fossen's sign
+(:func:`gzinertia.gazebo.hydro_coriolis.sdf_to_hydro_warnings`): both are said. The URDF stays a
+URDF: the classic ``<plugin>`` is removed from its ``<gazebo>`` element (the element too when
+nothing else is left in it) unless kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from gzinertia.classic.migrate import GzEquivalent
+from gzinertia.classic.uuv import is_uuv_underwater_object
+from gzinertia.classic.vrx import is_vrx_usv_dynamics
+from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.hydro import new_plugin_lines, term_scales
+from gzinertia.edit.links import ascii_comment, format_value, plugin_element
+from gzinertia.edit.urdf_file import UrdfModelFile
+from gzinertia.edit.verify import WRITE_RTOL
+from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
+from gzinertia.record_base import Record
+from gzinertia.records import LinkRecord, SdfDocument
+
+__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "write_urdf"]
+
+_AXES = ("u", "v", "w", "p", "q", "r")
+#: The comment before a Hydrodynamics plugin migrate adds for damping alone.
+TERMS_COMMENT = "gzinertia migrate: Hydrodynamics damping from a classic plugin, gz-sim's sign"
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class UrdfLinkPlan(Record):
+    """One link to write: its record, its gz-sim equivalent, the fluid density (kg/m³) for a
+    new plugin, and the provenance comment of its added mass."""
+
+    link: LinkRecord
+    equivalent: GzEquivalent
+    density: float
+    comment: str
+
+
+@dataclass(repr=False, eq=False)
+class UrdfWritten(Record):
+    """What :func:`write_urdf` wrote: the bytes, the links given added mass and terms, what
+    it says."""
+
+    new: bytes
+    with_mass: set[str] = field(default_factory=set)
+    with_terms: set[str] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def explicit_unstable_axes(A: np.ndarray, link: LinkRecord) -> list[str]:
+    """The axes on which the diagonal of ``A`` (linear-first, about Bo) exceeds the rigid
+    body's (mass, then ``I_BBo_B``'s diagonal): GZI506's condition for explicit added mass."""
+    inertial = link.inertial
+    rigid = [inertial.mass] * 3 + list(np.diag(np.asarray(inertial.I_BBo_B, dtype=float)))
+    return [f"{axis}: added {a:.6g} > rigid {r:.6g}"
+            for axis, a, r in zip(_AXES, np.diag(A), rigid, strict=True) if a > r]
+
+
+def write_urdf(path: Path, plans: Sequence[UrdfLinkPlan], keep_classic: bool, force: bool,
+               package_paths: Sequence[str | Path]) -> UrdfWritten:
+    """Writes every plan into the URDF file ``path`` (module docstring), read back."""
+    from gzinertia.urdf.reader import read_urdf_bytes
+
+    backend = UrdfModelFile.open(path, package_paths)
+    out = UrdfWritten(backend.old)
+    for plan in plans:
+        A = plan.equivalent.A_BBo_B
+        if np.any(A.linear_first()):
+            edit = backend.set_added_mass(plan.link.name, A, force=force, comment=plan.comment)
+            out.warnings += [w for w in edit.warnings if w not in out.warnings]
+            out.notes += [n for n in edit.notes if n not in out.notes]
+            out.with_mass.add(plan.link.name)
+            out.warnings += _explicit_warnings(plan)
+    written = backend.new_bytes()
+    after = read_urdf_bytes(written, str(path), package_paths)
+    editor = XmlEditor(written, str(path))
+    blocks: list[str] = []  # new <gazebo> blocks, appended together (one edit at one place)
+    for plan in plans:
+        if plan.equivalent.damping:
+            blocks += _write_terms(editor, after, plan, force)
+            out.with_terms.add(plan.link.name)
+    if blocks:
+        editor.append_child_lines(editor.root, blocks)
+    if not keep_classic:
+        remove_classic_blocks(editor)
+    out.new = editor.result()
+    _verify(read_urdf_bytes(out.new, str(path), package_paths), plans, path)
+    return out
+
+
+def _explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
+    link = plan.link
+    A = plan.equivalent.A_BBo_B.linear_first()
+    out = []
+    over = explicit_unstable_axes(A, link)
+    if over:
+        out.append(f"{link.name}: in URDF the added mass goes to the Hydrodynamics plugin, which "
+                   "applies it explicitly; larger than the rigid body's it diverges "
+                   f"(gz-sim#1923, GZI506): {'; '.join(over)}. Convert the URDF to SDFormat "
+                   "and migrate that for DART's implicit <fluid_added_mass>")
+    out += sdf_to_hydro_warnings(str(link.source), link.name, A,
+                                 link.M_BBo_B.linear_first(), "fossen")
+    return out
+
+
+def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
+                 force: bool) -> list[str]:
+    """The damping terms into the link's Hydrodynamics plugin; for a link without one, the
+    lines of a new ``<gazebo>`` block (returned, to be appended to the robot)."""
+    terms = plan.equivalent.damping
+    scales = term_scales(terms)
+    text = {name: format_value(v, scales[name]) for name, v in terms.items()}
+    plugins = after.link(plan.link.name).hydrodynamics
+    if plugins:
+        plugin = plugins[0]
+        replaced = sorted(n for n in terms if plugin.terms.get(n, terms[n]) != terms[n])
+        if replaced and not force:
+            raise GzInertiaError(f"{plugin.source}: the plugin of {plan.link.name!r} has "
+                                 f"{', '.join(replaced)} already: pass --force to replace them")
+        editor.set_children_text(plugin_element(editor, plugin), text)
+        return []
+    unit = editor.indent_unit.decode()
+    lines = new_plugin_lines(editor, plan.link, plan.density, text, ascii_comment(TERMS_COMMENT))
+    return ["<gazebo>", *(unit + line for line in lines), "</gazebo>"]
+
+
+def remove_classic_blocks(editor: XmlEditor) -> None:
+    """Removes every classic marine ``<plugin>``; a URDF ``<gazebo>`` element left with
+    nothing else goes with it."""
+    for plugin in list(editor.root.iter("plugin")):
+        filename = plugin.get("filename") or ""
+        if not (is_uuv_underwater_object(filename) or is_vrx_usv_dynamics(filename)):
+            continue
+        parent = plugin.getparent()
+        alone = parent is not None and parent.tag == "gazebo" and len(
+            [e for e in parent if isinstance(e.tag, str)]) == 1
+        editor.remove_element(parent if alone and parent is not None else plugin)
+
+
+def _verify(after: SdfDocument, plans: Sequence[UrdfLinkPlan], path: Path) -> None:
+    """Every plan's damping terms read back as written."""
+    for plan in plans:
+        terms = plan.equivalent.damping
+        if not terms:
+            continue
+        plugins = after.link(plan.link.name).hydrodynamics
+        read = plugins[0].terms if plugins else {}
+        scale = max(abs(v) for v in terms.values())
+        if any(abs(read.get(n, 0.0) - v) > WRITE_RTOL * scale for n, v in terms.items()):
+            raise GzInertiaError(f"{path}: internal error: the plugin terms of "
+                                 f"{plan.link.name!r} do not read back as set; nothing written")
