@@ -224,6 +224,7 @@ COMMAND_MODULES = {
     "hydro": "gzinertia.cli.hydro",
     "hydrostatics": "gzinertia.cli.hydrostatics",
     "plot": "gzinertia.cli.plot",
+    "report": "gzinertia.cli.report",
     "shift": "gzinertia.cli.shift",
     "show": "gzinertia.cli.show",
 }

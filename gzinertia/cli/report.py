@@ -1,0 +1,66 @@
+"""``gzinertia report``: one self-contained HTML page that shows each model in 3D with its
+inertia, buoyancy and audit findings (docs/report.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+from gzinertia.cli.app import app, load_document
+from gzinertia.cli.audit_options import DocsUrlFlag
+from gzinertia.cli.flags import argument, flag
+from gzinertia.cli.options import model_input_options
+from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.model_input import ModelInput
+
+__all__ = ["report"]
+
+ReportFiles = Annotated[list[Path], argument(
+    "SDFormat world or model files, or URDF/xacro (read as Gazebo converts them); one model "
+    "file per entry of the page's chooser.")]
+ReportOutput = Annotated[Path, flag("--output -o",
+    "The HTML file to write (atomically); it needs no network to open.")]
+ReportScale = Annotated[str, flag("--ellipsoid-scale",
+    "Scale of the equivalent inertia ellipsoids: a positive factor (1: true size), or auto "
+    "(default): each at most 75 % of the model's extent. The page states the scale of each.")]
+
+
+@app.command()
+@model_input_options
+def report(
+    files: ReportFiles,
+    output: ReportOutput,
+    ellipsoid_scale: ReportScale = "auto",
+    docs_url: DocsUrlFlag = None,
+    *,
+    source: ModelInput,
+) -> None:
+    """Write an HTML report: collisions and visuals in 3D, link frames, centres of mass,
+    inertia ellipsoids, G and B and the waterline, the audit's findings and the numbers.
+
+    Opened offline in any browser (three.js is inlined: the report extra).
+    """
+    from gzinertia import arguments
+    from gzinertia.api import audit_paths
+    from gzinertia.report.html_report import report_html
+    from gzinertia.report.scene import model_scene
+    from gzinertia.safe_write import write_atomically
+    from gzinertia.sdf.stdin import is_stdin_arg
+
+    scale = arguments.ellipsoid_scale(ellipsoid_scale)
+    docs_base = arguments.docs_base_uri(docs_url)
+    scenes = []
+    for file in files:
+        if is_stdin_arg(file):
+            raise GzInertiaError("report reads files only; save standard input to a file")
+        doc = load_document(file, source)
+        findings = audit_paths(file, model_paths=source.search_paths)
+        scenes.append(model_scene(doc, findings, scale=scale, docs_base=docs_base))
+    write_atomically(output, report_html(scenes).encode("utf-8"))
+    for scene in scenes:
+        for line in scene["not_drawn"]:
+            print(f"{scene['file']}: not drawn: {line}", file=sys.stderr)
+    print(f"wrote {output}", file=sys.stderr)

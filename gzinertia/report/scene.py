@@ -1,0 +1,127 @@
+"""What the HTML report (:mod:`gzinertia.report.html_report`) shows of one model file, as the
+page's data: plain JSON-ready values, every point in the world frame W, every rotation
+``R_WX`` (3x3, rows).
+
+* ``links``: per link its frame (``p_WBo``, ``R_WB``), its centre of mass ``p_WBcm``, mass,
+  and its equivalent inertia ellipsoid (centre, semi-axes, ``R_WP``: columns the principal
+  axes) drawn as :func:`gzinertia.report.plot.scale_inertia_ellipsoids` draws it in a model's
+  view (capped at 75 % of the model's extent; ``scale`` its factor, 1 for true size);
+* ``meshes``: the collisions and visuals (:mod:`gzinertia.report.scene_meshes`);
+* ``hydrostatics``: ``gzinertia hydrostatics --json``'s fluid and models (G, Gazebo's B, the
+  exact B, flotation: waterline, draft, heel);
+* ``findings``: the audit's (:func:`gzinertia.audit_paths`), each with its rule page;
+* ``show``: ``gzinertia show --json``'s object (angular-first);
+* ``not_drawn``: a sentence per thing the page could not show (never silent).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from gzinertia.errors import GzInertiaError
+
+if TYPE_CHECKING:
+    from gzinertia.audit.findings import Finding
+    from gzinertia.records import SdfDocument
+    from gzinertia.report.plot import LinkDrawing
+
+__all__ = ["model_scene"]
+
+
+def _vec(values: Any) -> list[float] | None:
+    """A point or rotation as nested lists (``None`` when any number is not finite)."""
+    arr = np.asarray(values, dtype=float)
+    return arr.tolist() if np.all(np.isfinite(arr)) else None
+
+
+def _ellipsoid(drawn: LinkDrawing, true: LinkDrawing) -> dict[str, Any] | None:
+    """The drawn ellipsoid (centre, semi-axes ascending, ``R_WP``) and its scale factor."""
+    if drawn.inertia_ellipsoid is None or true.inertia_ellipsoid is None:
+        return None
+    centre, Q = drawn.inertia_ellipsoid
+    squares, R_WP = np.linalg.eigh(Q)
+    true_largest = float(np.sqrt(max(np.linalg.eigvalsh(true.inertia_ellipsoid[1]).max(), 0.0)))
+    semi = np.sqrt(np.maximum(squares, 0.0))
+    scale = float(semi.max()) / true_largest if true_largest > 0 else 1.0
+    return {"centre": _vec(centre), "semi_axes": _vec(semi), "R_WP": _vec(R_WP),
+            "scale": scale}
+
+
+def _links(doc: SdfDocument, scale: float | None) -> tuple[list[dict[str, Any]], str]:
+    """Each link's frame, centre of mass and inertia ellipsoid, and the ellipsoids' legend."""
+    from gzinertia.report.plot import link_drawing, scale_inertia_ellipsoids
+
+    true = [link_drawing(lk, lk.X_WB, None) for lk in doc.links]
+    drawn, label = scale_inertia_ellipsoids(true, scale)
+    links = [{
+        "name": lk.name, "mass": lk.inertial.mass, "p_WBo": _vec(lk.X_WB.p),
+        "R_WB": _vec(lk.X_WB.R), "p_WBcm": _vec(d.p_FoBcm_F),
+        "ellipsoid": _ellipsoid(d, t), "note": d.note,
+    } for lk, d, t in zip(doc.links, drawn, true, strict=True)]
+    return links, label
+
+
+def _hydrostatics(doc: SdfDocument) -> dict[str, Any]:
+    """``hydrostatics --json``'s fluid and models for the document (G, B, exact B, flotation
+    per model; a model of several free bodies floats per body, listed under ``bodies``)."""
+    from gzinertia.hydrostatics_result import document_hydrostatics
+    from gzinertia.report.hydrostatics import flotation_summary, fluid_summary, model_summary
+    from gzinertia.report.json_text import json_safe
+
+    result = document_hydrostatics(doc)
+    models = []
+    for m in result.models:
+        entry = model_summary(m)
+        for body, body_entry in zip(m.bodies, entry["bodies"], strict=True):
+            body_entry["flotation"] = flotation_summary(result.flotation[body.name])
+        entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
+        models.append(entry)
+    fluid = fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
+                          result.caveat)
+    return dict(json_safe({"fluid": fluid, "models": models}))
+
+
+def _finding(finding: Finding, docs_base: str | None) -> dict[str, Any]:
+    """A finding with its rule page (under ``docs_base`` when given, else the page's path)."""
+    page = f"docs/rules/{finding.code}.md"
+    return {"code": finding.code, "severity": finding.severity, "file": finding.file,
+            "line": finding.line, "link": finding.link, "message": finding.message,
+            "page": page if docs_base is None else docs_base + page}
+
+
+def model_scene(
+    doc: SdfDocument,
+    findings: list[Finding],
+    *,
+    scale: float | None = None,
+    docs_base: str | None = None,
+) -> dict[str, Any]:
+    """The page's data for ``doc`` (see the module): ``findings`` are the audit's for its
+    file; ``scale`` multiplies every inertia ellipsoid (``None``: capped to the model's
+    extent); ``docs_base`` the absolute URI the rule pages' ``docs/rules/CODE.md`` are under."""
+    from gzinertia.report.json_text import json_safe
+    from gzinertia.report.scene_meshes import link_meshes
+    from gzinertia.report.show import document_summary
+
+    meshes: list[dict[str, str]] = []
+    not_drawn: list[str] = []
+    for link in doc.links:
+        shapes, missing = link_meshes(link)
+        meshes += [m.as_json() for m in shapes]
+        not_drawn += missing
+    links, label = _links(doc, scale) if doc.links else ([], "")
+    not_drawn += [f"{lk['name']}: {lk['note']}" for lk in links if lk["note"]]
+    try:
+        hydro: dict[str, Any] | None = _hydrostatics(doc)
+    except GzInertiaError as exc:
+        hydro = None
+        not_drawn.append(f"hydrostatics not computed: {exc}")
+    not_drawn += [str(n) for n in doc.notes if n.level != "info"]
+    return {
+        "file": doc.path, "links": links, "ellipsoid_label": label, "meshes": meshes,
+        "hydrostatics": hydro, "findings": [_finding(f, docs_base) for f in findings],
+        "show": json_safe(document_summary(doc, list(doc.links), "angular-first")),
+        "not_drawn": not_drawn,
+    }
