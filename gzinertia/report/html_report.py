@@ -45,17 +45,17 @@ ellipsoids; pale blue: the waterline. Click a finding's link or a row to highlig
 </div><div id="gzinertia-panels"></div></main>"""
 
 
-def _script(text: str, attributes: str = "") -> str:
+def _script(text: str) -> str:
     from gzinertia.report.viewer_script import inline_script
 
-    return f"<script{attributes}>{inline_script(text)}</script>"
+    return f"<script>{inline_script(text)}</script>"
 
 
 def report_html(scenes: Sequence[dict[str, Any]]) -> str:
     """The report of ``scenes`` (one :func:`~gzinertia.report.scene.model_scene` per file, in
     the order given) as one HTML document. Raises
     :class:`~gzinertia.errors.GzInertiaError` with the install hint without three.js."""
-    from gzinertia.report.viewer_script import three_js, viewer_js
+    from gzinertia.report.viewer_script import inline_json, three_js, viewer_js
 
     data = json.dumps({"version": __version__, "models": list(scenes)}, allow_nan=False,
                       separators=(",", ":"))
@@ -64,6 +64,6 @@ def report_html(scenes: Sequence[dict[str, Any]]) -> str:
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>gzinertia report: {title}</title>", f"<style>{_STYLE}</style></head><body>",
         _BODY.format(version=html.escape(__version__)),
-        _script(data, ' type="application/json" id="gzinertia-data"'),
+        f'<script type="application/json" id="gzinertia-data">{inline_json(data)}</script>',
         _script(three_js()), _script(viewer_js()), "</body></html>", "",
     ])

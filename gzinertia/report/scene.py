@@ -24,7 +24,7 @@ from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
-    from gzinertia.records import SdfDocument
+    from gzinertia.records import LinkRecord, SdfDocument
     from gzinertia.report.plot import LinkDrawing
 
 __all__ = ["model_scene"]
@@ -47,6 +47,14 @@ def _ellipsoid(drawn: LinkDrawing, true: LinkDrawing) -> dict[str, Any] | None:
     scale = float(semi.max()) / true_largest if true_largest > 0 else 1.0
     return {"centre": _vec(centre), "semi_axes": _vec(semi), "R_WP": _vec(R_WP),
             "scale": scale}
+
+
+def _no_ellipsoid(link: LinkRecord) -> str:
+    """Why a link has no equivalent inertia ellipsoid to draw."""
+    if link.inertial.defaulted:
+        return "its <inertial> is missing or not read (Gazebo's default 1 kg, unit inertia)"
+    return ("its mass is not positive or its principal moments violate the triangle "
+            "inequality (no solid has them)")
 
 
 def _links(doc: SdfDocument, scale: float | None) -> tuple[list[dict[str, Any]], str]:
@@ -80,7 +88,7 @@ def _hydrostatics(doc: SdfDocument) -> dict[str, Any]:
         models.append(entry)
     fluid = fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
                           result.caveat)
-    return dict(json_safe({"fluid": fluid, "models": models}))
+    return {"fluid": json_safe(fluid), "models": json_safe(models)}
 
 
 def _finding(finding: Finding, docs_base: str | None) -> dict[str, Any]:
@@ -113,6 +121,8 @@ def model_scene(
         not_drawn += missing
     links, label = _links(doc, scale) if doc.links else ([], "")
     not_drawn += [f"{lk['name']}: {lk['note']}" for lk in links if lk["note"]]
+    not_drawn += [f"{lk.name}: no inertia ellipsoid: {_no_ellipsoid(lk)}"
+                  for lk, drawn in zip(doc.links, links, strict=True) if not drawn["ellipsoid"]]
     try:
         hydro: dict[str, Any] | None = _hydrostatics(doc)
     except GzInertiaError as exc:

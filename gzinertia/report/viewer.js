@@ -292,8 +292,12 @@
 
   showModel(0);
   resize();
+  // #link=NAME (URL-encoded) highlights that link of the first file when the page opens
+  var asked = location.hash.indexOf("#link=") === 0 ? decodeURIComponent(location.hash.slice(6)) : null;
+  if (asked) { highlight(asked); }
   window.gzinertiaScene = {files: scenes.map(function (s, i) { return readBack(s, data.models[i]); }),
                            ready_ms: performance.now() - started,
+                           highlighted: highlighted.map(function (h) { return h.object.userData.link; }),
                            canvas: [renderer.domElement.width, renderer.domElement.height]};
   var hook = el("pre", {id: "gzinertia-scene", hidden: "hidden"});
   hook.textContent = JSON.stringify(window.gzinertiaScene);

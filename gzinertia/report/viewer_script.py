@@ -12,7 +12,8 @@ from importlib import resources
 
 from gzinertia.errors import GzInertiaError
 
-__all__ = ["THREE_PACKAGE", "THREE_VERSION", "inline_script", "three_js", "viewer_js"]
+__all__ = ["THREE_PACKAGE", "THREE_VERSION", "inline_json", "inline_script", "three_js",
+           "viewer_js"]
 
 #: The PyPI package that ships three.js, and the build it ships that the viewer is written for.
 THREE_PACKAGE = "jupyter-threejs-sage"
@@ -20,9 +21,17 @@ THREE_VERSION = "r130"
 
 
 def inline_script(text: str) -> str:
-    """``text`` as it may stand inside ``<script>...</script>`` (``</`` written ``<\\/``, the
-    same string to JavaScript)."""
+    r"""JavaScript ``text`` as it may stand inside ``<script>...</script>``: ``</`` written
+    ``<\/`` (the same string or pattern to JavaScript; neither build has one outside them).
+    Data goes through :func:`inline_json` instead."""
     return text.replace("</", "<\\/")
+
+
+def inline_json(text: str) -> str:
+    r"""JSON ``text`` as it may stand inside ``<script type="application/json">``: every ``<``
+    written ``\u003c`` (the same JSON value; no ``</script`` or ``<!--`` can end or hide the
+    element)."""
+    return text.replace("<", "\\u003c")
 
 
 def three_js() -> str:
