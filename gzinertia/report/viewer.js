@@ -296,7 +296,8 @@
   var asked = location.hash.indexOf("#link=") === 0 ? decodeURIComponent(location.hash.slice(6)) : null;
   if (asked) { highlight(asked); }
   window.gzinertiaScene = {files: scenes.map(function (s, i) { return readBack(s, data.models[i]); }),
-                           ready_ms: performance.now() - started,
+                           ready_ms: performance.now(),  // since navigation started
+                           build_ms: performance.now() - started,  // this script's own part
                            highlighted: highlighted.map(function (h) { return h.object.userData.link; }),
                            canvas: [renderer.domElement.width, renderer.domElement.height]};
   var hook = el("pre", {id: "gzinertia-scene", hidden: "hidden"});
