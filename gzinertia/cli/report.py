@@ -18,22 +18,18 @@ if TYPE_CHECKING:
 
 __all__ = ["report"]
 
-ReportFiles = Annotated[list[Path], argument(
-    "SDFormat world or model files, or URDF/xacro (read as Gazebo converts them); one model "
-    "file per entry of the page's chooser.")]
-ReportOutput = Annotated[Path, flag("--output -o",
-    "The HTML file to write (atomically); it needs no network to open.")]
-ReportScale = Annotated[str, flag("--ellipsoid-scale",
-    "Scale of the equivalent inertia ellipsoids: a positive factor (1: true size), or auto "
-    "(default): each at most 75 % of the model's extent. The page states the scale of each.")]
-
-
 @app.command()
 @model_input_options
 def report(
-    files: ReportFiles,
-    output: ReportOutput,
-    ellipsoid_scale: ReportScale = "auto",
+    files: Annotated[list[Path], argument(
+        "SDFormat world or model files, or URDF/xacro (read as Gazebo converts them); one "
+        "model file per entry of the page's chooser.")],
+    output: Annotated[Path, flag("--output -o",
+        "The HTML file to write (atomically); it needs no network to open.")],
+    ellipsoid_scale: Annotated[str, flag("--ellipsoid-scale",
+        "Scale of the equivalent inertia ellipsoids: a positive factor (1: true size), or auto "
+        "(default): each at most 75 % of the model's extent. The page states each one's.")
+    ] = "auto",
     docs_url: DocsUrlFlag = None,
     *,
     source: ModelInput,

@@ -16,7 +16,7 @@ page's data: plain JSON-ready values, every point in the world frame W, every ro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -72,23 +72,14 @@ def _links(doc: SdfDocument, scale: float | None) -> tuple[list[dict[str, Any]],
 
 
 def _hydrostatics(doc: SdfDocument) -> dict[str, Any]:
-    """``hydrostatics --json``'s fluid and models for the document (G, B, exact B, flotation
-    per model; a model of several free bodies floats per body, listed under ``bodies``)."""
+    """``hydrostatics --json``'s object for the document (G, B, exact B, flotation per
+    model; a model of several free bodies floats per body, listed under ``bodies``)."""
     from gzinertia.hydrostatics_result import document_hydrostatics
-    from gzinertia.report.hydrostatics import flotation_summary, fluid_summary, model_summary
+    from gzinertia.report.hydrostatics import result_summary
     from gzinertia.report.json_text import json_safe
 
-    result = document_hydrostatics(doc)
-    models = []
-    for m in result.models:
-        entry = model_summary(m)
-        for body, body_entry in zip(m.bodies, entry["bodies"], strict=True):
-            body_entry["flotation"] = flotation_summary(result.flotation[body.name])
-        entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
-        models.append(entry)
-    fluid = fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
-                          result.caveat)
-    return {"fluid": json_safe(fluid), "models": json_safe(models)}
+    return cast("dict[str, Any]", json_safe(result_summary(document_hydrostatics(doc),
+                                                           doc.path)))
 
 
 def _finding(finding: Finding, docs_base: str | None) -> dict[str, Any]:
