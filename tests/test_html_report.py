@@ -122,9 +122,20 @@ def test_generated_vehicle_in_browser(browser: str, tmp_path: Path,
     (read,) = scene["files"]
     _check_against_json(read, model, _page_data(page)["models"][0], capsys)
     assert read["meshes"] > 0
+    doc = gzinertia.read(model)
+    fitted = []
+    for lk in doc.links:
+        try:
+            ellipsoids = gzinertia.fit(lk, "volume").ellipsoids
+        except gzinertia.GzInertiaError:
+            continue
+        fitted += [(lk.name, (lk.X_WB @ e.X_FE).p) for e in ellipsoids]
+    drawn = read["fluid"]
+    assert [d["link"] for d in drawn] == [name for name, _ in fitted] and drawn
+    for d, (_, p) in zip(drawn, fitted, strict=True):
+        np.testing.assert_allclose(d["centre"], p, rtol=1e-12, atol=1e-12)
     first = read["links"][0]
     picked = _scene(page, "#link=" + first)
-    doc = gzinertia.read(model)
     link = next(lk for lk in doc.links if lk.name == first)
     assert picked["highlighted"] == [first] * (len(link.collisions) + len(link.visuals))
 

@@ -6,6 +6,8 @@ page's data: plain JSON-ready values, every point in the world frame W, every ro
   and its equivalent inertia ellipsoid (centre, semi-axes, ``R_WP``: columns the principal
   axes) drawn as :func:`gzinertia.report.plot.scale_inertia_ellipsoids` draws it in a model's
   view (capped at 75 % of the model's extent; ``scale`` its factor, 1 for true size);
+  its fluid ellipsoids (:func:`gzinertia.fit` by :data:`FLUID_FIT`, true size: the
+  ellipsoids Tuckerman's added mass is computed for);
 * ``meshes``: the collisions and visuals (:mod:`gzinertia.report.scene_meshes`);
 * ``hydrostatics``: ``gzinertia hydrostatics --json``'s fluid and models (G, Gazebo's B, the
   exact B, flotation: waterline, draft, heel);
@@ -27,7 +29,10 @@ if TYPE_CHECKING:
     from gzinertia.records import LinkRecord, SdfDocument
     from gzinertia.report.plot import LinkDrawing
 
-__all__ = ["model_scene"]
+__all__ = ["FLUID_FIT", "model_scene"]
+
+#: The fluid ellipsoids drawn (:func:`gzinertia.fit`'s method; ``plot``'s default).
+FLUID_FIT = "volume"
 
 
 def _vec(values: Any) -> list[float] | None:
@@ -36,17 +41,22 @@ def _vec(values: Any) -> list[float] | None:
     return arr.tolist() if np.all(np.isfinite(arr)) else None
 
 
+def _posed(centre: Any, Q: Any) -> dict[str, Any]:
+    """An ellipsoid ``{p : (p - centre)ᵀ Q⁻¹ (p - centre) ≤ 1}`` (``Q`` in W) as its centre,
+    semi-axes (ascending) and ``R_WP`` (columns: the axes)."""
+    squares, R_WP = np.linalg.eigh(Q)
+    return {"centre": _vec(centre), "semi_axes": _vec(np.sqrt(np.maximum(squares, 0.0))),
+            "R_WP": _vec(R_WP)}
+
+
 def _ellipsoid(drawn: LinkDrawing, true: LinkDrawing) -> dict[str, Any] | None:
-    """The drawn ellipsoid (centre, semi-axes ascending, ``R_WP``) and its scale factor."""
+    """The drawn inertia ellipsoid (:func:`_posed`) and its scale factor against true size."""
     if drawn.inertia_ellipsoid is None or true.inertia_ellipsoid is None:
         return None
-    centre, Q = drawn.inertia_ellipsoid
-    squares, R_WP = np.linalg.eigh(Q)
+    posed = _posed(*drawn.inertia_ellipsoid)
     true_largest = float(np.sqrt(max(np.linalg.eigvalsh(true.inertia_ellipsoid[1]).max(), 0.0)))
-    semi = np.sqrt(np.maximum(squares, 0.0))
-    scale = float(semi.max()) / true_largest if true_largest > 0 else 1.0
-    return {"centre": _vec(centre), "semi_axes": _vec(semi), "R_WP": _vec(R_WP),
-            "scale": scale}
+    largest = max(posed["semi_axes"] or [0.0])
+    return {**posed, "scale": largest / true_largest if true_largest > 0 else 1.0}
 
 
 def _no_ellipsoid(link: LinkRecord) -> str:
@@ -61,12 +71,13 @@ def _links(doc: SdfDocument, scale: float | None) -> tuple[list[dict[str, Any]],
     """Each link's frame, centre of mass and inertia ellipsoid, and the ellipsoids' legend."""
     from gzinertia.report.plot import link_drawing, scale_inertia_ellipsoids
 
-    true = [link_drawing(lk, lk.X_WB, None) for lk in doc.links]
+    true = [link_drawing(lk, lk.X_WB, FLUID_FIT) for lk in doc.links]
     drawn, label = scale_inertia_ellipsoids(true, scale)
     links = [{
         "name": lk.name, "mass": lk.inertial.mass, "p_WBo": _vec(lk.X_WB.p),
         "R_WB": _vec(lk.X_WB.R), "p_WBcm": _vec(d.p_FoBcm_F),
         "ellipsoid": _ellipsoid(d, t), "note": d.note,
+        "fluid_ellipsoids": [_posed(*e) for e in d.fluid_ellipsoids],
     } for lk, d, t in zip(doc.links, drawn, true, strict=True)]
     return links, label
 

@@ -7,10 +7,11 @@
   var started = performance.now();
   var data = JSON.parse(document.getElementById("gzinertia-data").textContent);
   var COLOURS = {collision: 0x4a90d9, visual: 0xb0b0b0, G: 0xd0021b, B: 0x1f77b4,
-                 B_exact: 0x2ca02c, ellipsoid: 0xf5a623, highlight: 0xff00ff, com: 0x000000};
-  var LAYERS = ["collision", "visual", "frames", "com", "ellipsoids", "hydrostatics"];
+                 B_exact: 0x2ca02c, ellipsoid: 0xf5a623, fluid: 0x17becf, highlight: 0xff00ff, com: 0x000000};
+  var LAYERS = ["collision", "visual", "frames", "com", "ellipsoids", "fluid", "hydrostatics"];
   var LAYER_NAMES = {collision: "collisions", visual: "visuals", frames: "link frames",
                      com: "centres of mass", ellipsoids: "inertia ellipsoids",
+                     fluid: "fluid ellipsoids",
                      hydrostatics: "G, B, waterline"};
 
   function el(tag, attrs, text) {
@@ -56,12 +57,13 @@
     return tagged(mesh, kind, link, layer);
   }
 
-  function ellipsoid(link, e) {
+  function ellipsoid(link, e, kind, layer) {
     var mesh = new THREE.Mesh(new THREE.SphereGeometry(1, 24, 16), new THREE.MeshStandardMaterial(
-      {color: COLOURS.ellipsoid, transparent: true, opacity: 0.35, depthWrite: false}));
+      {color: COLOURS[kind], transparent: true, opacity: 0.35, depthWrite: false,
+       wireframe: kind === "fluid"}));
     mesh.applyMatrix4(matrix(e.R_WP, e.centre).multiply(
       new THREE.Matrix4().makeScale(e.semi_axes[0], e.semi_axes[1], e.semi_axes[2])));
-    return tagged(mesh, "ellipsoid", link.name, "ellipsoids");
+    return tagged(mesh, kind, link.name, layer);
   }
 
   function extent(model) {  // the size of what is drawn: link origins, CoMs and meshes
@@ -114,7 +116,10 @@
         scene.add(tagged(axes, "frame", l.name, "frames"));
       }
       if (l.p_WBcm) { scene.add(marker("com", l.p_WBcm, 0.008 * size, l.name, "com")); }
-      if (l.ellipsoid && l.ellipsoid.semi_axes) { scene.add(ellipsoid(l, l.ellipsoid)); }
+      if (l.ellipsoid && l.ellipsoid.semi_axes) { scene.add(ellipsoid(l, l.ellipsoid, "ellipsoid", "ellipsoids")); }
+      l.fluid_ellipsoids.forEach(function (e) {
+        if (e.semi_axes && e.R_WP) { scene.add(ellipsoid(l, e, "fluid", "fluid")); }
+      });
     });
     addHydrostatics(scene, model, box, size);
     return {scene: scene, box: box, size: size};
@@ -279,12 +284,13 @@
 
   // ------------------------------------------------------------------ the test hook
   function readBack(s, model) {
-    var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0};
+    var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0, fluid: []};
     s.scene.traverse(function (o) {
       var u = o.userData || {};
       if (u.kind === "mesh") { out.meshes += 1; }
       if (u.kind === "frame") { out.frames += 1; out.links.push(u.link); }
       if (u.kind === "ellipsoid") { out.ellipsoids += 1; }
+      if (u.kind === "fluid") { out.fluid.push({link: u.link, centre: [o.position.x, o.position.y, o.position.z]}); }
       if (u.kind === "G" || u.kind === "B" || u.kind === "B_exact") { out[u.kind][u.link] = [o.position.x, o.position.y, o.position.z]; }
     });
     return out;
