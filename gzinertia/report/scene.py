@@ -26,13 +26,14 @@ from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
+    from gzinertia.physics.fits import FitMethod
     from gzinertia.records import LinkRecord, SdfDocument
     from gzinertia.report.plot import LinkDrawing
 
 __all__ = ["FLUID_FIT", "model_scene"]
 
 #: The fluid ellipsoids drawn (:func:`gzinertia.fit`'s method; ``plot``'s default).
-FLUID_FIT = "volume"
+FLUID_FIT: FitMethod = "volume"
 
 
 def _vec(values: Any) -> list[float] | None:
