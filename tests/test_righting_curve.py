@@ -50,7 +50,7 @@ def test_box_wall_sided(L: float, B: float, D: float, T: float, KG: float) -> No
     for point, heel in zip(curve, heels, strict=True):
         expected = math.sin(heel) * (GM + 0.5 * BM * math.tan(heel) ** 2)
         assert point.floats
-        assert point.GZ == pytest.approx(expected, abs=1e-9 * B)
+        assert pytest.approx(expected, abs=1e-9 * B) == point.GZ
         assert point.moment == pytest.approx(mass * G_ACC * point.GZ, rel=1e-12)
 
 
@@ -62,7 +62,7 @@ def test_horizontal_cylinder() -> None:
     G = np.array([0.0, 0.0, -d])
     curve = righting_curve(mesh.triangles, mass, G, RHO, heels=HEELS, g=G_ACC)
     for point in curve:
-        assert point.GZ == pytest.approx(d * math.sin(point.heel), abs=2e-4 * r)
+        assert pytest.approx(d * math.sin(point.heel), abs=2e-4 * r) == point.GZ
 
 
 def _trimesh_gz(mesh: trimesh.Trimesh, mass: float, G: np.ndarray, heel: float) -> float:
@@ -83,7 +83,7 @@ def _trimesh_gz(mesh: trimesh.Trimesh, mass: float, G: np.ndarray, heel: float) 
     lo, hi = heeled.bounds[:, 2]
     dz = brentq(lambda z: below(z).volume - mass / RHO, -hi + 1e-9, -lo - 1e-9, xtol=1e-13)
     part = below(dz)
-    return float((G[1] - part.center_mass[1]))
+    return float(G[1] - part.center_mass[1])
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")  # empty parts
@@ -95,6 +95,6 @@ def test_box_to_ninety_degrees_against_manifold3d() -> None:
     G = np.array([0.0, 0.0, -1.0 + KG])
     curve = righting_curve(mesh.triangles, mass, G, RHO, heels=HEELS, g=G_ACC)
     for point in curve:
-        assert point.GZ == pytest.approx(_trimesh_gz(mesh, mass, G, point.heel), abs=1e-7 * B)
+        assert pytest.approx(_trimesh_gz(mesh, mass, G, point.heel), abs=1e-7 * B) == point.GZ
     wall_sided = math.atan(min(2 * (D - T) / B, 2 * T / B))  # 21.8°: most heels are past it
     assert sum(p.heel > wall_sided for p in curve) > 10
