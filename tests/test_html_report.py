@@ -253,3 +253,23 @@ def test_hostile_names_stay_text(browser: str, tmp_path: Path,
     (read,) = _scene(page)["files"]
     assert read["links"] == [f"m::{name}"]
     assert read["meshes"] == 1
+
+
+def test_righting_curve_in_browser(browser: str, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """With --waterline, the floating model's righting-moment curve is drawn (19 points, 0 to
+    90°): it starts at GZ = 0, and at 5° (the spar wall-sided at its waterline) it is the
+    wall-sided formula's GZ = sin φ (GM_T + ½ BM_T tan² φ) with hydrostatics --json's GM_T and
+    BM_T at the same waterline."""
+    file = EXAMPLES / "spar_buoy" / "model.sdf"
+    page = tmp_path / "spar.html"
+    _report([file], page, capsys, "--waterline", "0")
+    (read,) = _scene(page)["files"]
+    curve = read["righting"]["spar_buoy"]
+    assert curve["points"] == 19 and curve["heel_deg"] == pytest.approx(list(range(0, 91, 5)))
+    hydro = _json(["hydrostatics", str(file), "--waterline", "0", "--json"], capsys)
+    flotation = hydro["models"][0]["flotation"]
+    assert abs(curve["GZ"][0]) < 1e-9
+    phi = np.radians(5.0)
+    wall_sided = np.sin(phi) * (flotation["GM_T"] + 0.5 * flotation["BM_T"] * np.tan(phi) ** 2)
+    assert curve["GZ"][1] == pytest.approx(wall_sided, rel=1e-9)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 from gzinertia.cli.app import app, load_document
 from gzinertia.cli.audit_options import DocsUrlFlag
-from gzinertia.cli.flags import argument, flag
+from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.options import model_input_options
 from gzinertia.errors import GzInertiaError
 
@@ -31,6 +31,10 @@ def report(
         "(default): each at most 75 % of the model's extent. The page states each one's.")
     ] = "auto",
     docs_url: DocsUrlFlag = None,
+    waterline: Annotated[Maybe[float], flag("--waterline",
+        "Free-surface height z (m, world) at which each model floats (as hydrostatics' "
+        "--waterline): its draft, heel and righting-moment curve. Default: a graded "
+        "fluid's lowest layer, for models that float.")] = None,
     *,
     source: ModelInput,
 ) -> None:
@@ -54,7 +58,8 @@ def report(
             raise GzInertiaError("report reads files only; save standard input to a file")
         doc = load_document(file, source)
         findings = audit_paths(file, model_paths=source.search_paths)
-        scenes.append(model_scene(doc, findings, scale=scale, docs_base=docs_base))
+        scenes.append(model_scene(doc, findings, scale=scale, docs_base=docs_base,
+                                  waterline=waterline))
     write_atomically(output, report_html(scenes).encode("utf-8"))
     for scene in scenes:
         for line in scene["not_drawn"]:

@@ -10,7 +10,7 @@ page's data: plain JSON-ready values, every point in the world frame W, every ro
   ellipsoids Tuckerman's added mass is computed for);
 * ``meshes``: the collisions and visuals (:mod:`gzinertia.report.scene_meshes`);
 * ``hydrostatics``: ``gzinertia hydrostatics --json``'s fluid and models (G, Gazebo's B, the
-  exact B, flotation: waterline, draft, heel);
+  exact B, flotation: waterline, draft, heel) and each floating model's righting-moment curve;
 * ``findings``: the audit's (:func:`gzinertia.audit_paths`), each with its rule page;
 * ``show``: ``gzinertia show --json``'s object (angular-first);
 * ``not_drawn``: a sentence per thing the page could not show (never silent).
@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.report.json_text import json_safe
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
+    from gzinertia.hydrostatics_result import HydrostaticsResult
     from gzinertia.physics.fits import FitMethod
     from gzinertia.records import LinkRecord, SdfDocument
     from gzinertia.report.plot import LinkDrawing
@@ -83,15 +85,35 @@ def _links(doc: SdfDocument, scale: float | None) -> tuple[list[dict[str, Any]],
     return links, label
 
 
-def _hydrostatics(doc: SdfDocument) -> dict[str, Any]:
+def _righting(result: HydrostaticsResult, doc: SdfDocument) -> dict[str, Any]:
+    """Each floating model's righting-moment curve
+    (:func:`gzinertia.physics.righting.model_righting_curve`): heels (degrees), ``GZ`` (m) and
+    ``moment`` (N·m), by model name; models that do not float are left out."""
+    from gzinertia.physics.righting import model_righting_curve
+
+    curves: dict[str, Any] = {}
+    for m in result.models:
+        f = result.flotation.get(m.name)
+        if f is None or not f.floats:
+            continue
+        names = {link.name for link in m.links}
+        points = model_righting_curve(m, [lk for lk in doc.links if lk.name in names],
+                                      result.fluid, f)
+        curves[m.name] = {"heel_deg": [np.degrees(p.heel) for p in points],
+                          "GZ": [p.GZ for p in points], "moment": [p.moment for p in points]}
+    return curves
+
+
+def _hydrostatics(doc: SdfDocument, waterline: float | None) -> dict[str, Any]:
     """``hydrostatics --json``'s object for the document (G, B, exact B, flotation per
-    model; a model of several free bodies floats per body, listed under ``bodies``)."""
+    model; a model of several free bodies floats per body, listed under ``bodies``), the free
+    surface at ``waterline`` when given, and ``righting``: :func:`_righting`'s curves."""
     from gzinertia.hydrostatics_result import document_hydrostatics
     from gzinertia.report.hydrostatics import result_summary
-    from gzinertia.report.json_text import json_safe
 
-    return cast("dict[str, Any]", json_safe(result_summary(document_hydrostatics(doc),
-                                                           doc.path)))
+    result = document_hydrostatics(doc, waterline=waterline)
+    summary = {**result_summary(result, doc.path), "righting": _righting(result, doc)}
+    return cast("dict[str, Any]", json_safe(summary))
 
 
 def _finding(finding: Finding, docs_base: str | None) -> dict[str, Any]:
@@ -108,11 +130,13 @@ def model_scene(
     *,
     scale: float | None = None,
     docs_base: str | None = None,
+    waterline: float | None = None,
 ) -> dict[str, Any]:
     """The page's data for ``doc`` (see the module): ``findings`` are the audit's for its
     file; ``scale`` multiplies every inertia ellipsoid (``None``: capped to the model's
-    extent); ``docs_base`` the absolute URI the rule pages' ``docs/rules/CODE.md`` are under."""
-    from gzinertia.report.json_text import json_safe
+    extent); ``docs_base`` the absolute URI the rule pages' ``docs/rules/CODE.md`` are under;
+    ``waterline`` the free surface's height (m, world) at which floating models are solved
+    (:func:`gzinertia.hydrostatics`'s)."""
     from gzinertia.report.scene_meshes import link_meshes
     from gzinertia.report.show import document_summary
 
@@ -127,7 +151,7 @@ def model_scene(
     not_drawn += [f"{lk.name}: no inertia ellipsoid: {_no_ellipsoid(lk)}"
                   for lk, drawn in zip(doc.links, links, strict=True) if not drawn["ellipsoid"]]
     try:
-        hydro: dict[str, Any] | None = _hydrostatics(doc)
+        hydro: dict[str, Any] | None = _hydrostatics(doc, waterline)
     except GzInertiaError as exc:
         hydro = None
         not_drawn.append(f"hydrostatics not computed: {exc}")

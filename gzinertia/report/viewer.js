@@ -229,6 +229,38 @@
         var f = m.flotation || {}, deg = function (a) { return a === undefined || a === null ? "—" : fmt(a * 180 / Math.PI); };
         return row([m.name, vec(m.p_WG), vec(m.p_WB), vec(m.p_WB_exact), fmt(m.net), fmt(f.z_surface), fmt(f.draft), deg(f.roll), deg(f.pitch)]);
       })));
+    var curves = Object.keys(h.righting || {});
+    curves.forEach(function (name) { box.appendChild(rightingChart(name, h.righting[name])); });
+    if (!curves.length) { box.appendChild(el("p", {}, "No righting-moment curve: no model floats at a free surface (--waterline Z gives one).")); }
+    return box;
+  }
+
+  var SVG = "http://www.w3.org/2000/svg";  // a namespace name, nothing is fetched
+
+  function svg(tag, attrs) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+
+  function rightingChart(name, c) {  // GZ (m) against heel (degrees), zero line, axes' ranges
+    var w = 360, h = 160, pad = 36, lo = Math.min(0, Math.min.apply(null, c.GZ)),
+        hi = Math.max(0, Math.max.apply(null, c.GZ)), span = (hi - lo) || 1,
+        x = function (d) { return pad + (w - 2 * pad) * d / 90; },
+        y = function (g) { return h - pad / 2 - (h - pad) * (g - lo) / span; };
+    var chart = svg("svg", {width: w, height: h, "class": "righting"});
+    chart.appendChild(svg("line", {x1: x(0), x2: x(90), y1: y(0), y2: y(0), stroke: "#999"}));
+    var line = svg("polyline", {fill: "none", stroke: "#d0021b", "stroke-width": 2, "data-model": name,
+      points: c.heel_deg.map(function (d, i) { return x(d) + "," + y(c.GZ[i]); }).join(" ")});
+    chart.appendChild(line);
+    [[x(0), h - 4, "0°"], [x(90) - 16, h - 4, "90°"], [2, y(hi) + 4, fmt(hi)], [2, y(lo), fmt(lo)]].forEach(function (t) {
+      var text = svg("text", {x: t[0], y: t[1], "font-size": 10});
+      text.textContent = t[2];
+      chart.appendChild(text);
+    });
+    var box = el("figure");
+    box.appendChild(chart);
+    box.appendChild(el("figcaption", {}, name + ": righting arm GZ (m) against heel, 0 to 90° (trim fixed); largest " + fmt(Math.max.apply(null, c.GZ)) + " m at " + fmt(c.heel_deg[c.GZ.indexOf(Math.max.apply(null, c.GZ))]) + "°"));
     return box;
   }
 
@@ -283,7 +315,7 @@
   chooser.addEventListener("change", function () { showModel(Number(chooser.value)); });
 
   // ------------------------------------------------------------------ the test hook
-  function readBack(s, model) {
+  function readBack(s, model, shown) {  // the curves only of the file whose panels are shown
     var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0, fluid: []};
     s.scene.traverse(function (o) {
       var u = o.userData || {};
@@ -293,6 +325,11 @@
       if (u.kind === "fluid") { out.fluid.push({link: u.link, centre: [o.position.x, o.position.y, o.position.z]}); }
       if (u.kind === "G" || u.kind === "B" || u.kind === "B_exact") { out[u.kind][u.link] = [o.position.x, o.position.y, o.position.z]; }
     });
+    out.righting = shown ? {} : null;
+    if (shown) document.querySelectorAll("polyline[data-model]").forEach(function (line) {
+      var c = model.hydrostatics.righting[line.getAttribute("data-model")];
+      out.righting[line.getAttribute("data-model")] = {points: line.getAttribute("points").split(" ").length, heel_deg: c.heel_deg, GZ: c.GZ};
+    });
     return out;
   }
 
@@ -301,7 +338,7 @@
   // #link=NAME (URL-encoded) highlights that link of the first file when the page opens
   var asked = location.hash.indexOf("#link=") === 0 ? decodeURIComponent(location.hash.slice(6)) : null;
   if (asked) { highlight(asked); }
-  window.gzinertiaScene = {files: scenes.map(function (s, i) { return readBack(s, data.models[i]); }),
+  window.gzinertiaScene = {files: scenes.map(function (s, i) { return readBack(s, data.models[i], i === current); }),
                            ready_ms: performance.now(),  // since navigation started
                            build_ms: performance.now() - started,  // this script's own part
                            highlighted: highlighted.map(function (h) { return h.object.userData.link; }),
