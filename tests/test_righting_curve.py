@@ -22,9 +22,11 @@ import trimesh
 from scipy.optimize import brentq
 
 from gzinertia.physics.righting import HEELS, righting_curve
+from gzinertia.records import BuoyancyWorld
 
 RHO = 1025.0
 G_ACC = 9.81
+WATER = BuoyancyWorld("uniform", RHO)
 
 
 def _box(L: float, B: float, D: float) -> trimesh.Trimesh:
@@ -44,7 +46,7 @@ def test_box_wall_sided(L: float, B: float, D: float, T: float, KG: float) -> No
     G = np.array([0.0, 0.0, -1.0 + KG])
     limit = math.atan(min(2 * (D - T) / B, 2 * T / B))
     heels = [h for h in np.linspace(0.0, limit, 9)]
-    curve = righting_curve(mesh.triangles, mass, G, RHO, heels=heels, g=G_ACC)
+    curve = righting_curve(mesh.triangles, mass, G, WATER, 0.0, heels=heels, g=G_ACC)
     BM = B**2 / (12 * T)
     GM = T / 2 + BM - KG
     for point, heel in zip(curve, heels, strict=True):
@@ -60,7 +62,7 @@ def test_horizontal_cylinder() -> None:
     mesh.apply_transform(trimesh.transformations.rotation_matrix(math.pi / 2, (0, 1, 0)))
     mass = RHO * 0.4 * math.pi * r**2 * length  # 40 % submerged
     G = np.array([0.0, 0.0, -d])
-    curve = righting_curve(mesh.triangles, mass, G, RHO, heels=HEELS, g=G_ACC)
+    curve = righting_curve(mesh.triangles, mass, G, WATER, 0.0, heels=HEELS, g=G_ACC)
     for point in curve:
         assert pytest.approx(d * math.sin(point.heel), abs=2e-4 * r) == point.GZ
 
@@ -93,7 +95,7 @@ def test_box_to_ninety_degrees_against_manifold3d() -> None:
     mesh = _box(L, B, D)
     mass = RHO * L * B * T
     G = np.array([0.0, 0.0, -1.0 + KG])
-    curve = righting_curve(mesh.triangles, mass, G, RHO, heels=HEELS, g=G_ACC)
+    curve = righting_curve(mesh.triangles, mass, G, WATER, 0.0, heels=HEELS, g=G_ACC)
     for point in curve:
         assert pytest.approx(_trimesh_gz(mesh, mass, G, point.heel), abs=1e-7 * B) == point.GZ
     wall_sided = math.atan(min(2 * (D - T) / B, 2 * T / B))  # 21.8°: most heels are past it

@@ -56,21 +56,17 @@ def _about_axis(u: Any, angle: float) -> Any:
 
 
 def righting_curve(
-    triangles: Any,
-    mass: float,
-    p_WG: Any,
-    rho_water: float,
-    z_surface: float = 0.0,
-    rho_above: float = 0.0,
-    heading_W: Any = (1.0, 0.0, 0.0),
-    heels: Sequence[float] = HEELS,
-    g: float = GAZEBO_GRAVITY,
+    triangles: Any, mass: float, p_WG: Any, fluid: BuoyancyWorld, z_surface: float,
+    heading_W: Any = (1.0, 0.0, 0.0), heels: Sequence[float] = HEELS, g: float = GAZEBO_GRAVITY,
 ) -> tuple[RightingPoint, ...]:
     """The curve of the hull ``triangles`` (closed, outward, world frame W, posed at the angle
     the heels are measured from: its equilibrium) of mass ``mass`` (kg) with its centre of mass
-    at ``p_WG``, in water of ``rho_water`` below ``z_surface`` and ``rho_above`` above; heeled
-    about the horizontal axis along ``heading_W`` through G by each of ``heels`` (rad; positive:
-    to starboard for a heading forward, z up); ``g`` (m/s²) scales the moment."""
+    at ``p_WG``, floating at the free surface ``z = z_surface`` of ``fluid`` (its density just
+    below, and a graded fluid's layer above, else nothing); heeled about the horizontal axis
+    along ``heading_W`` through G by each of ``heels`` (rad; positive: to starboard for a
+    heading forward, z up); ``g`` (m/s²) scales the moment."""
+    rho_water = fluid.density_at(z_surface - 1e-9)
+    rho_above = fluid.density_at(z_surface + 1e-9) if fluid.kind == "graded" else 0.0
     T = np.asarray(triangles, dtype=float)
     G = np.asarray(p_WG, dtype=float)
     up = np.array([0.0, 0.0, 1.0])
@@ -96,17 +92,13 @@ def model_righting_curve(
     :func:`gzinertia.physics.flotation.model_hull`) from its equilibrium ``flotation`` (the
     file's pose moved by its heave, roll and pitch about G), headed as
     :func:`~gzinertia.physics.flotation.model_flotation` heads it (the model frame's x, else the
-    heaviest link's), in ``fluid``'s water below ``flotation.z_surface`` (a graded fluid's
-    layer above it, else nothing)."""
+    heaviest link's), in ``fluid`` with its free surface at ``flotation.z_surface``."""
     from gzinertia.physics.flotation import model_hull
 
-    z = flotation.z_surface
-    rho_water = fluid.density_at(z - 1e-9)
-    rho_above = fluid.density_at(z + 1e-9) if fluid.kind == "graded" else 0.0
     heaviest = max(links, key=lambda link: link.inertial.mass)
     X = model.X_WM if model.X_WM is not None else heaviest.X_WB
     R = np.asarray(rotation_from_rpy(flotation.roll, flotation.pitch, 0.0))
     G = np.asarray(model.p_WG, dtype=float)
     at_rest = (model_hull(links, fluid.is_enabled) - G) @ R.T + np.asarray(flotation.p_WG)
-    return righting_curve(at_rest, model.mass, flotation.p_WG, rho_water, z, rho_above,
+    return righting_curve(at_rest, model.mass, flotation.p_WG, fluid, flotation.z_surface,
                           R @ np.asarray(X.R)[:, 0], HEELS, model.g)
