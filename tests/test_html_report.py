@@ -80,8 +80,8 @@ def _check_against_json(read: dict[str, Any], file: Path, data: dict[str, Any],
     solid = [lk["name"] for lk in show["links"] if not lk["inertial_defaulted"]
              and None not in lk["equivalent_ellipsoid_semi_axes"]]
     assert read["ellipsoids"] == len(solid)
-    unsolid = {s.split(": no inertia ellipsoid")[0] for s in data["not_drawn"]
-               if ": no inertia ellipsoid: " in s}
+    unsolid = {s.split(": no inertia ellipsoid")[0].removeprefix(f"{data['file']}: ")
+               for s in data["not_drawn"] if ": no inertia ellipsoid: " in s}
     assert unsolid == {lk["name"] for lk in show["links"]} - set(solid)
     hydro = _json(["hydrostatics", str(file), *MODEL_PATH, "--json"], capsys)
     for key in ("p_WG", "p_WB", "p_WB_exact"):

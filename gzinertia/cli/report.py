@@ -63,5 +63,5 @@ def report(
     write_atomically(output, report_html(scenes).encode("utf-8"))
     for scene in scenes:
         for line in scene["not_drawn"]:
-            print(f"{scene['file']}: not drawn: {line}", file=sys.stderr)
+            print(line, file=sys.stderr)
     print(f"wrote {output}", file=sys.stderr)

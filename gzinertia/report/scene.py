@@ -13,7 +13,9 @@ page's data: plain JSON-ready values, every point in the world frame W, every ro
   exact B, flotation: waterline, draft, heel) and each floating model's righting-moment curve;
 * ``findings``: the audit's (:func:`gzinertia.audit_paths`), each with its rule page;
 * ``show``: ``gzinertia show --json``'s object (angular-first);
-* ``not_drawn``: a sentence per thing the page could not show (never silent).
+* ``not_drawn``: a sentence per thing the page could not show or drew approximated (a mesh's
+  hull fallback or repair), and the reader's warnings and errors, each naming the file (never
+  silent).
 """
 
 from __future__ import annotations
@@ -141,21 +143,23 @@ def model_scene(
     from gzinertia.report.show import document_summary
 
     meshes: list[dict[str, str]] = []
-    not_drawn: list[str] = []
+    said: list[str] = []  # about the links: prefixed with the file below
     for link in doc.links:
         shapes, missing = link_meshes(link)
         meshes += [m.as_json() for m in shapes]
-        not_drawn += missing
+        said += missing + [f"{m.link}: {m.role} {m.name!r} drawn as {m.note}"
+                           for m in shapes if m.note]
     links, label = _links(doc, scale) if doc.links else ([], "")
-    not_drawn += [f"{lk['name']}: {lk['note']}" for lk in links if lk["note"]]
-    not_drawn += [f"{lk.name}: no inertia ellipsoid: {_no_ellipsoid(lk)}"
-                  for lk, drawn in zip(doc.links, links, strict=True) if not drawn["ellipsoid"]]
+    said += [f"{lk['name']}: {lk['note']}" for lk in links if lk["note"]]
+    said += [f"{lk.name}: no inertia ellipsoid: {_no_ellipsoid(lk)}"
+             for lk, drawn in zip(doc.links, links, strict=True) if not drawn["ellipsoid"]]
     try:
         hydro: dict[str, Any] | None = _hydrostatics(doc, waterline)
     except GzInertiaError as exc:
         hydro = None
-        not_drawn.append(f"hydrostatics not computed: {exc}")
-    not_drawn += [str(n) for n in doc.notes if n.level != "info"]
+        said.append(f"hydrostatics not computed: {exc}")
+    not_drawn = [f"{doc.path}: {s}" for s in said]
+    not_drawn += [str(n) for n in doc.notes if n.level != "info"]  # each names its file
     return {
         "file": doc.path, "links": links, "ellipsoid_label": label, "meshes": meshes,
         "hydrostatics": hydro, "findings": [_finding(f, docs_base) for f in findings],

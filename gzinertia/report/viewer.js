@@ -283,11 +283,10 @@
 
   function notDrawnPanel(model) {
     var box = el("section", {id: "gzinertia-not-drawn"});
-    box.appendChild(el("h2", {}, "Not drawn or approximated (" + model.not_drawn.length + ")"));
+    box.appendChild(el("h2", {}, "Not drawn, approximated, or warned about (" + model.not_drawn.length + ")"));
     var list = el("ul");
     model.not_drawn.forEach(function (s) { list.appendChild(el("li", {}, s)); });
-    model.meshes.forEach(function (m) { if (m.note) { list.appendChild(el("li", {}, m.link + ": " + m.role + " " + m.name + ": " + m.note)); } });
-    box.appendChild(model.not_drawn.length || list.childNodes.length ? list : el("p", {}, "Everything the file names is drawn."));
+    box.appendChild(model.not_drawn.length ? list : el("p", {}, "Everything the file names is drawn, as it is."));
     return box;
   }
 
