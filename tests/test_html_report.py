@@ -273,3 +273,24 @@ def test_righting_curve_in_browser(browser: str, tmp_path: Path,
     phi = np.radians(5.0)
     wall_sided = np.sin(phi) * (flotation["GM_T"] + 0.5 * flotation["BM_T"] * np.tan(phi) ** 2)
     assert curve["GZ"][1] == pytest.approx(wall_sided, rel=1e-9)
+
+
+def test_folder_in_browser(browser: str, tmp_path: Path,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder is searched as audit searches it: its model files are reported, a template
+    and a file that cannot be read are listed at the top of the page and on stderr."""
+    import shutil
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    shutil.copy(EXAMPLES / "box_rov" / "model.sdf", folder / "rov.sdf")
+    (folder / "hull.sdf.erb").write_text("<sdf><%= x %></sdf>", encoding="utf-8")
+    (folder / "broken.sdf").write_text("<sdf", encoding="utf-8")
+    page = tmp_path / "folder.html"
+    err = _report([folder], page, capsys)
+    scene = _scene(page)
+    assert [f["file"] for f in scene["files"]] == [str(folder / "rov.sdf")]
+    assert len(scene["skipped"]) == 2
+    for name in ("hull.sdf.erb", "broken.sdf"):
+        (line,) = [s for s in scene["skipped"] if name in s]
+        assert line in err

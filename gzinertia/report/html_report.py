@@ -36,7 +36,8 @@ pre { font-size: 11px; max-height: 300px; overflow: auto; }
 """
 
 _BODY = """<header><h1>gzinertia {version} report</h1>
-<label>model file <select id="gzinertia-file"></select></label></header>
+<label>model file <select id="gzinertia-file"></select></label>
+<details id="gzinertia-skipped" hidden><summary></summary><ul></ul></details></header>
 <main><div id="gzinertia-view-box"><div id="gzinertia-view"></div>
 <div id="gzinertia-toggles"></div>
 <p>Drag to turn, wheel to zoom, right-drag to pan. World frame, z up (link axes: x red,
@@ -52,13 +53,15 @@ def _script(text: str) -> str:
     return f"<script>{inline_script(text)}</script>"
 
 
-def report_html(scenes: Sequence[dict[str, Any]]) -> str:
+def report_html(scenes: Sequence[dict[str, Any]], skipped: Sequence[str] = ()) -> str:
     """The report of ``scenes`` (one :func:`~gzinertia.report.scene.model_scene` per file, in
-    the order given) as one HTML document. Raises
+    the order given) as one HTML document; ``skipped``: a line per file left out (a folder's
+    template or unreadable file), listed at the top of the page. Raises
     :class:`~gzinertia.errors.GzInertiaError` with the install hint without three.js."""
     from gzinertia.report.viewer_script import inline_json, three_js, viewer_js
 
-    data = json.dumps({"version": __version__, "models": list(scenes)}, allow_nan=False,
+    data = json.dumps({"version": __version__, "models": list(scenes), "skipped": list(skipped)},
+                      allow_nan=False,
                       separators=(",", ":"))
     title = html.escape(", ".join(str(s["file"]) for s in scenes))
     return "\n".join([

@@ -309,6 +309,12 @@
     label.appendChild(document.createTextNode(" " + LAYER_NAMES[layer]));
     toggles.appendChild(label);
   });
+  var skipped = document.getElementById("gzinertia-skipped");
+  if (data.skipped.length) {
+    skipped.hidden = false;
+    skipped.querySelector("summary").textContent = data.skipped.length + " file(s) not in the report";
+    data.skipped.forEach(function (s) { skipped.querySelector("ul").appendChild(el("li", {}, s)); });
+  }
   var chooser = document.getElementById("gzinertia-file");
   data.models.forEach(function (m, i) { chooser.appendChild(el("option", {value: String(i)}, m.file)); });
   chooser.addEventListener("change", function () { showModel(Number(chooser.value)); });
@@ -340,6 +346,7 @@
   window.gzinertiaScene = {files: scenes.map(function (s, i) { return readBack(s, data.models[i], i === current); }),
                            ready_ms: performance.now(),  // since navigation started
                            build_ms: performance.now() - started,  // this script's own part
+                           skipped: Array.prototype.map.call(skipped.querySelectorAll("li"), function (li) { return li.textContent; }),
                            highlighted: highlighted.map(function (h) { return h.object.userData.link; }),
                            canvas: [renderer.domElement.width, renderer.domElement.height]};
   var hook = el("pre", {id: "gzinertia-scene", hidden: "hidden"});
