@@ -206,6 +206,18 @@ def test_not_drawn_is_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "'lost' not drawn" in err and "'floor' not drawn" in err
 
 
+def test_no_links_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A world without models still gets its page, which says there is nothing to draw."""
+    world = tmp_path / "w.sdf"
+    world.write_text('<?xml version="1.0"?><sdf version="1.9"><world name="w"/></sdf>',
+                     encoding="utf-8")
+    page = tmp_path / "w.html"
+    err = _report([world], page, capsys)
+    (data,) = _page_data(page)["models"]
+    assert data["not_drawn"] == [f"{world}: no links to draw"]
+    assert f"{world}: no links to draw" in err
+
+
 def test_install_hint_without_three(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the report extra: one line naming it, exit status 2, nothing written."""

@@ -150,6 +150,8 @@ def model_scene(
         said += missing + [f"{m.link}: {m.role} {m.name!r} drawn as {m.note}"
                            for m in shapes if m.note]
     links, label = _links(doc, scale) if doc.links else ([], "")
+    if not doc.links:
+        said.append("no links to draw")
     said += [f"{lk['name']}: {lk['note']}" for lk in links if lk["note"]]
     said += [f"{lk.name}: no inertia ellipsoid: {_no_ellipsoid(lk)}"
              for lk, drawn in zip(doc.links, links, strict=True) if not drawn["ellipsoid"]]
