@@ -225,6 +225,7 @@ COMMAND_MODULES = {
     "hydrostatics": "gzinertia.cli.hydrostatics",
     "migrate": "gzinertia.cli.migrate",
     "plot": "gzinertia.cli.plot",
+    "report": "gzinertia.cli.report",
     "shift": "gzinertia.cli.shift",
     "show": "gzinertia.cli.show",
 }

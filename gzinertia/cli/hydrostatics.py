@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -59,12 +59,7 @@ def hydrostatics(
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
     from gzinertia.api import document_hydrostatics
-    from gzinertia.report.hydrostatics import (
-        flotation_summary,
-        fluid_summary,
-        model_summary,
-        render_text,
-    )
+    from gzinertia.report.hydrostatics import render_text, result_summary
     from gzinertia.report.json_text import json_safe
 
     file, doc, root = load_model(file, source)
@@ -73,19 +68,7 @@ def hydrostatics(
         fluid=fluid, world=world, waterline=waterline,
         trim=not no_trim,
     )
-    entries = []
-    for m in result.models:
-        entry = model_summary(m)
-        for body, body_entry in zip(m.bodies, entry["bodies"], strict=True):
-            body_entry["flotation"] = flotation_summary(result.flotation[body.name])
-        entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
-        entries.append(entry)
-    summary: dict[str, Any] = {
-        "file": str(file),
-        "fluid": fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
-                               result.caveat),
-        "models": entries,
-    }
+    summary = result_summary(result, str(file))
     if as_json:
         typer.echo(json.dumps(json_safe(summary), indent=2, allow_nan=False))
         return

@@ -7,7 +7,7 @@ name says otherwise (``p_MG``: model frame); non-finite numbers become ``null``.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from gzinertia.physics.hydrostatics import (
 )
 from gzinertia.records import BuoyancyWorld
 from gzinertia.wording import number
+
+if TYPE_CHECKING:
+    from gzinertia.hydrostatics_result import HydrostaticsResult
 
 #: Relative difference between Gazebo's numbers and the exact geometry's worth reporting.
 DIFFERENCE_TOLERANCE = 1e-6
@@ -192,6 +195,26 @@ def flotation_summary(f: Flotation | None) -> dict[str, Any] | None:
         "stiffness_G": None if f.K_G_W is None else [
             [_num(float(x)) for x in row] for row in np.asarray(f.K_G_W)],
         "tolerance": f.tolerance, "tolerance_note": f.tolerance_note,
+    }
+
+
+def result_summary(result: HydrostaticsResult, file: str) -> dict[str, Any]:
+    """The whole ``hydrostatics --json`` object of ``result`` (docs/hydrostatics.md): ``file``,
+    ``fluid`` and per model its summary with each free body's ``flotation`` (the model's own
+    for a model of one body, ``None`` for several, which float apart). Non-finite numbers are
+    left for the writer (:func:`gzinertia.report.json_text.json_safe`)."""
+    entries = []
+    for m in result.models:
+        entry = model_summary(m)
+        for body, body_entry in zip(m.bodies, entry["bodies"], strict=True):
+            body_entry["flotation"] = flotation_summary(result.flotation[body.name])
+        entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
+        entries.append(entry)
+    return {
+        "file": file,
+        "fluid": fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
+                               result.caveat),
+        "models": entries,
     }
 
 
