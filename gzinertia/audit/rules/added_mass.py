@@ -19,6 +19,7 @@ import numpy as np
 
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule, plot_hint
 from gzinertia.audit.findings import Finding
+from gzinertia.audit.message import command, link_glob, link_list
 from gzinertia.checks.added_mass import (
     ELEMENT,
     RecordedFit,
@@ -31,14 +32,13 @@ from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import implied_centre
 from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.records import SourceRef
-from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.shell import command_line
 from gzinertia.spatial.added_mass import (
     AddedMass,
     kinetic_energy_error,
     total_is_positive_definite,
 )
 from gzinertia.vocabulary.sdf_version import FLUID_ADDED_MASS_VERSION, SdfVersion
-from gzinertia.wording import bounded
 
 __all__ = [
     "CENTRE_SIDE_FRACTION",
@@ -75,9 +75,9 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
         if not SdfVersion(version).known_before(FLUID_ADDED_MASS_VERSION):
             continue
         names = [c.name for c in links]
-        shown = bounded(names)
         message = (
-            f"<fluid_added_mass> (in {len(names)} link(s): {shown}) is SDFormat 1.10 "
+            f"<fluid_added_mass> (in {len(names)} link(s): " + link_list(names, names[0])
+            + ") is SDFormat 1.10 "
             f"(libsdformat 13, Gazebo Garden), but this file declares version {version}: "
             "libsdformat 13+ still reads it (it converts files to its own version); older "
             "libsdformat and tools that follow the declared version drop it. Declare "
@@ -198,7 +198,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     point = "com" if what == "centre of mass" else ",".join(f"{v:.6g}" for v in shift_from)
     error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
     file = ctx.link.source.file
-    link = exact_link_pattern(ctx.name)
+    link = link_glob(ctx.name)
     recompute = () if recorded is None else recorded.options
     convert_first = (
         ""
@@ -209,10 +209,9 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         f"{what_matrix} looks computed about another point than the link origin: the "
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
-        f"{convert_first}`{command_line('shift', file, '--link', link, '--from', point)}`, or "
-        f"recompute it with "
-        f"`{command_line('addmass', file, '--ellipsoid', *recompute, '--link', link)}`"
-        + plot_hint(file, ctx.name)
+        f"{convert_first}`" + command("shift", file, "--link", link, "--from", point) + "`, or "
+        "recompute it with `" + command("addmass", file, "--ellipsoid", *recompute, "--link", link)
+        + "`" + plot_hint(file, ctx.name)
     )
     values = {
         "implied_centre": r,

@@ -32,6 +32,7 @@ import numpy as np
 
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
+from gzinertia.audit.message import Message, link_list, name_in
 from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
@@ -188,14 +189,15 @@ def free_bodies(h: DocumentHydrostatics) -> Iterator[tuple[ModelHydrostatics, Mo
                 yield model, body
 
 
-def _who(model: ModelHydrostatics, body: ModelHydrostatics) -> str:
-    """The words naming what a finding judges: the model, or one of its free bodies."""
+def _who(model: ModelHydrostatics, body: ModelHydrostatics, link: str) -> Message:
+    """The words naming what a finding on ``link`` judges: the model, or one of its free
+    bodies."""
     if body is model:
-        return f"model {model.name!r}"
+        return Message.of(f"model {model.name!r}")
     names = [link.name for link in body.links]
-    links = "" if names == [body.name] else f"links {', '.join(names)}; "
-    return (f"body {body.name!r} of model {model.name!r} ({links}no joint to the model's "
-            "other links: it moves on its own)")
+    links = "" if names == [body.name] else "links " + link_list(names, link, len(names)) + "; "
+    return ("body " + name_in(body.name, link, quoted=True) + f" of model {model.name!r} ("
+            + links + "no joint to the model's other links: it moves on its own)")
 
 
 def _submerged(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
@@ -224,7 +226,8 @@ def buoyancy_centre_below_mass_centre(doc: DocumentContext) -> Iterator[Finding]
         anchor = _anchor(h, body)
         yield finding(
             "GZI301", anchor.source, anchor.name,
-            f"{_who(model, body)} submerged {_fluid_words(h)}: its centre of buoyancy B "
+            _who(model, body, anchor.name)
+            + f" submerged {_fluid_words(h)}: its centre of buoyancy B "
             f"{fmt_vec(body.p_WB)} m (Gazebo's: its collisions summed) lies {fmt(-dz)} m below "
             "its centre of mass G "
             f"{fmt_vec(body.p_WG)} m (buoyancy {fmt(body.buoyancy)} N, weight "
@@ -270,7 +273,8 @@ def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
         percent = 100.0 * net / body.weight
         yield finding(
             "GZI302", anchor.source, anchor.name,
-            f"{_who(model, body)} submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
+            _who(model, body, anchor.name)
+            + f" submerged {_fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
             f"weight {fmt(body.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
             f"beyond {fmt(100 * fraction)} %): it {way} (Gazebo's volume {fmt(V)} m^3, its "
             f"collisions summed as gz-sim's Buoyancy system sums them; mass "
@@ -306,7 +310,8 @@ def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
         worst = ", ".join(f"{name} = {fmt(gm)} m" for name, gm in negative)
         yield finding(
             "GZI303", anchor.source, anchor.name,
-            f"{_who(model, body)} floats at the surface (z = {fmt(f.z_surface)} m, draft "
+            _who(model, body, anchor.name)
+            + f" floats at the surface (z = {fmt(f.z_surface)} m, draft "
             f"{fmt(f.draft)} m, {_fluid_words(h)}) with {worst} (KB {fmt(f.KB)} m + BM_T "
             f"{fmt(f.BM_T)} m / BM_L {fmt(f.BM_L)} m - KG {fmt(f.KG)} m): upright is unstable, "
             "it capsizes; lower the centre of mass or widen the waterplane "
@@ -381,13 +386,13 @@ def _proxies_of_body(
         if abs(change) <= PROXY_BUOYANCY_FRACTION and shift <= PROXY_BUOYANCY_FRACTION * size:
             small.append((record, change))
             continue
-        effect = (f"it changes the buoyancy of body {body!r} by {100 * change:+.3g} % of the "
-                  f"body's weight ({fmt(weight)} kg)")
+        effect = ("it changes the buoyancy of body " + name_in(body, record.name, quoted=True)
+                  + f" by {100 * change:+.3g} % of the body's weight ({fmt(weight)} kg)")
         if shift > PROXY_BUOYANCY_FRACTION * size:
             effect += f" and moves its centre of buoyancy by {shift:.3g} m"
         yield finding(
             "GZI304", record.source, record.name,
-            f"its collisions look like a buoyancy proxy: {e.said()}; {effect}. "
+            f"its collisions look like a buoyancy proxy: {e.said()}; " + effect + ". "
             + _proxy_consequence(doc, record.name),
             {"collision_volume": e.collision_volume, "visual_volume": e.visual_volume,
              "offset": e.offset, "body": body, "buoyancy_change": change,
@@ -399,11 +404,11 @@ def _proxies_of_body(
         return  # each alone and all together within the trim: nothing Gazebo would show
     anchor = max((record for record, _ in small), key=lambda r: r.inertial.mass)
     listed = [record.name for record, _ in small]
-    shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
     yield finding(
         "GZI304", anchor.source, anchor.name,
-        f"{len(small)} links of body {body!r} have collisions that look like buoyancy "
-        f"proxies (smaller than, or away from, their visuals: {shown}); each changes the "
+        f"{len(small)} links of body " + name_in(body, anchor.name, quoted=True)
+        + " have collisions that look like buoyancy proxies (smaller than, or away from, their "
+        "visuals: " + link_list(listed, anchor.name, 5) + "); each changes the "
         f"body's buoyancy by at most {100 * PROXY_BUOYANCY_FRACTION:g} % of its weight "
         f"({fmt(weight)} kg), together by {100 * total:+.3g} %. Gazebo's Buoyancy system "
         "sees the collisions: model them as the visuals' shapes, or check the buoyancy with "
