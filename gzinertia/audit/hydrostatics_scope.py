@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzinertia.audit.emit import fmt
+from gzinertia.audit.emit import finding, fmt
+from gzinertia.audit.findings import Finding
 from gzinertia.audit.message import Message, link_list, name_in
 from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError
@@ -43,6 +44,7 @@ __all__ = [
     "NEAR_NEUTRAL",
     "DocumentHydrostatics",
     "anchor_link",
+    "body_finding",
     "fluid_words",
     "free_bodies",
     "hydrostatics_of",
@@ -192,3 +194,18 @@ def who(model: ModelHydrostatics, body: ModelHydrostatics, link: str) -> Message
     return ("body " + name_in(body.name, link, quoted=True) + f" of model {model.name!r} ("
             + links + "no joint to the model's other links: it moves on its own)")
 
+
+def body_finding(
+    code: str,
+    h: DocumentHydrostatics,
+    model: ModelHydrostatics,
+    body: ModelHydrostatics,
+    said: str,
+    values: dict[str, object],
+) -> Finding:
+    """Rule ``code``'s finding on a free ``body`` of ``model``, at its heaviest link
+    (:func:`anchor_link`): the message names what is judged (:func:`who`) then ``said``; the
+    values name the model and the body, then ``values``."""
+    anchor = anchor_link(h, body)
+    return finding(code, anchor.source, anchor.name, who(model, body, anchor.name) + said,
+                   {"model": model.name, "body": body.name, **values})

@@ -12,12 +12,21 @@ fluid ellipsoid (:mod:`gzinertia.physics.fits`,
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule, plot_hint
+from gzinertia.audit.emit import (
+    LinkCheck,
+    document_rule,
+    finding,
+    fmt,
+    fmt_vec,
+    link_rule,
+    plot_hint,
+)
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.message import command, link_glob, link_list
 from gzinertia.checks.added_mass import (
@@ -90,13 +99,33 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
         )
 
 
-@link_rule("GZI202")
-def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
+#: A check of the added mass a link applies: ``check(ctx, A_BBo_B, where, what)`` with what
+#: :func:`~gzinertia.checks.added_mass.applied_added_mass` gives.
+AppliedCheck = Callable[[LinkContext, np.ndarray, SourceRef, str], Iterator[Finding]]
+
+
+def applied_added_mass_rule(code: str) -> Callable[[AppliedCheck], LinkCheck]:
+    """Marks ``check(ctx, A_BBo_B, where, what)`` as rule ``code``'s check of each link that
+    applies added mass (:func:`~gzinertia.checks.added_mass.applied_added_mass`: its
+    ``<fluid_added_mass>``, else its active plugin's); links that apply none are passed over."""
+
+    def register(check: AppliedCheck) -> LinkCheck:
+        @functools.wraps(check)
+        def each_link(ctx: LinkContext) -> Iterator[Finding]:
+            applied = applied_added_mass(ctx)
+            if applied is not None:
+                yield from check(ctx, *applied)
+
+        return link_rule(code)(each_link)
+
+    return register
+
+
+@applied_added_mass_rule("GZI202")
+def added_mass_not_psd(
+    ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what: str
+) -> Iterator[Finding]:
     """GZI202 added-mass-not-psd: the applied ``A_BBo_B`` is not positive semi-definite."""
-    applied = applied_added_mass(ctx)
-    if applied is None:
-        return
-    A_BBo_B, where, what = applied
     added = AddedMass(A_BBo_B, ordering="linear-first")
     if added.is_positive_semidefinite():
         return
@@ -119,14 +148,11 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI202", where, ctx.name, message, values)
 
 
-# duplicates: each rule opens by fetching the applied added mass; alike by shape only
-@link_rule("GZI203")
-def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
+@applied_added_mass_rule("GZI203")
+def total_not_pd(
+    ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what: str
+) -> Iterator[Finding]:
     """GZI203 rigid-plus-added-not-pd: ``M_BBo_B + A_BBo_B`` is not positive definite."""
-    applied = applied_added_mass(ctx)
-    if applied is None:
-        return
-    A_BBo_B, where, _ = applied
     if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
     M_BBo_B = ctx.link.inertial.M_BBo_B
@@ -147,13 +173,11 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI203", where, ctx.name, message, values)
 
 
-@link_rule("GZI204")
-def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
+@applied_added_mass_rule("GZI204")
+def added_mass_wrong_point(
+    ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what_matrix: str
+) -> Iterator[Finding]:
     """GZI204 added-mass-wrong-point: ``A_BBo_B`` looks computed about another point than Bo."""
-    applied = applied_added_mass(ctx)
-    if applied is None:
-        return
-    A_BBo_B, where, what_matrix = applied
     if bem_is_current(ctx):  # <fluid_added_mass> or (URDF) the block addmass wrote
         return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
     # Written by `addmass --ellipsoid`: judged against the fit its comment names, refitted now.

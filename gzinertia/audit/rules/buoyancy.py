@@ -11,17 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gzinertia.audit import hydrostatics_scope as scope
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.hydrostatics_scope import (
-    NEAR_NEUTRAL,
-    DocumentHydrostatics,
-    anchor_link,
-    fluid_words,
-    free_bodies,
-    hydrostatics_of,
-    who,
-)
 from gzinertia.checks.context import DocumentContext
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
@@ -32,7 +24,7 @@ VOLUME_TOLERANCE = 0.01
 CENTRE_TOLERANCE = 0.01
 
 
-def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float:
+def submerged_volume(h: scope.DocumentHydrostatics, model: ModelHydrostatics) -> float:
     """The volume Gazebo gives buoyancy to when the model is entirely in the bottom fluid (a
     graded fluid leaves meshes and other shapes out)."""
     if h.fluid.kind == "uniform":
@@ -46,11 +38,11 @@ def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float
 @document_rule("GZI302")
 def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
     """GZI302 net-buoyancy: buoyancy and weight differ by more than the configured fraction."""
-    h = hydrostatics_of(doc)
+    h = scope.hydrostatics_of(doc)
     if not h.from_plugin:
         return  # the fluid is known only in a world with the plugin (a model file: any world)
     fraction = doc.net_buoyancy
-    for model, body in free_bodies(h):
+    for model, body in scope.free_bodies(h):
         V = submerged_volume(h, body)
         buoyancy = h.fluid.density * V * body.g
         if not (body.weight > 0 and buoyancy > 0):
@@ -58,26 +50,23 @@ def net_buoyancy(doc: DocumentContext) -> Iterator[Finding]:
         net = buoyancy - body.weight
         if not abs(net) > fraction * body.weight:
             continue
-        anchor = anchor_link(h, body)
         way = "rises" if net > 0 else "sinks"
         if net > 0 and h.fluid.kind == "graded":
             way = "rises to the surface and floats there"
         percent = 100.0 * net / body.weight
-        yield finding(
-            "GZI302", anchor.source, anchor.name,
-            who(model, body, anchor.name)
-            + f" submerged {fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
+        yield scope.body_finding(
+            "GZI302", h, model, body,
+            f" submerged {scope.fluid_words(h)}: buoyancy {fmt(buoyancy)} N, "
             f"weight {fmt(body.weight)} N, net {net:+.4g} N ({percent:+.3g} % of its weight, "
             f"beyond {fmt(100 * fraction)} %): it {way} (Gazebo's volume {fmt(V)} m^3, its "
             f"collisions summed as gz-sim's Buoyancy system sums them; mass "
             f"{fmt(body.mass)} kg; neutral at {fmt(body.mass / h.fluid.density)} m^3)",
-            {"model": model.name, "body": body.name, "buoyancy": buoyancy, "weight": body.weight,
-             "net_percent": percent},
+            {"buoyancy": buoyancy, "weight": body.weight, "net_percent": percent},
         )
 
 
 
-def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[str]:
+def _link_differences(h: scope.DocumentHydrostatics, link: LinkHydrostatics) -> list[str]:
     out: list[str] = []
     size = max(link.volume_exact, 0.0) ** (1.0 / 3.0)
     if h.fluid.kind == "graded":
@@ -109,18 +98,19 @@ def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[s
     return out
 
 
-def _hovers(h: DocumentHydrostatics, model: ModelHydrostatics) -> bool:
+def _hovers(h: scope.DocumentHydrostatics, model: ModelHydrostatics) -> bool:
     """In a model file: the model's mass over its exact volume is near the water's density."""
     if h.from_plugin:
         return True
     displaced = h.fluid.density * model.volume_exact
-    return displaced > 0 and NEAR_NEUTRAL[0] <= model.mass / displaced <= NEAR_NEUTRAL[1]
+    low, high = scope.NEAR_NEUTRAL
+    return displaced > 0 and low <= model.mass / displaced <= high
 
 
 @document_rule("GZI305")
 def buoyancy_not_as_geometry(doc: DocumentContext) -> Iterator[Finding]:
     """GZI305 buoyancy-not-as-geometry: Gazebo's volume or centre differs from the geometry's."""
-    h = hydrostatics_of(doc)
+    h = scope.hydrostatics_of(doc)
     for model in h.models:
         for link in (link for body in model.bodies if _hovers(h, body) for link in body.links):
             if not link.enabled or not math.isfinite(link.volume_exact):
@@ -130,7 +120,7 @@ def buoyancy_not_as_geometry(doc: DocumentContext) -> Iterator[Finding]:
                 record = h.records[link.name]
                 yield finding(
                     "GZI305", record.source, link.name,
-                    f"Gazebo's Buoyancy system {fluid_words(h)}: " + "; ".join(differences),
+                    f"Gazebo's Buoyancy system {scope.fluid_words(h)}: " + "; ".join(differences),
                     {"volume": link.volume, "volume_exact": link.volume_exact},
                 )
 

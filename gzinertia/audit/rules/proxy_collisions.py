@@ -9,12 +9,9 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from gzinertia.audit import hydrostatics_scope as scope
 from gzinertia.audit.emit import document_rule, finding, fmt
 from gzinertia.audit.findings import Finding
-from gzinertia.audit.hydrostatics_scope import (
-    DocumentHydrostatics,
-    hydrostatics_of,
-)
 from gzinertia.audit.message import link_list, name_in
 from gzinertia.checks.context import DocumentContext
 from gzinertia.records import LinkRecord
@@ -46,7 +43,7 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
     proxies each below it that together exceed it, in one finding per body."""
     from gzinertia.sdf.visuals import link_visuals
 
-    h = hydrostatics_of(doc)
+    h = scope.hydrostatics_of(doc)
     for model, records in h.groups.items():
         evidence = []
         for record in records:
@@ -76,7 +73,7 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
 
 def _proxies_of_body(
     doc: DocumentContext,
-    h: DocumentHydrostatics,
+    h: scope.DocumentHydrostatics,
     body: str,
     links: list[LinkRecord],
     evidence: list[tuple[LinkRecord, ProxyEvidence]],
