@@ -20,8 +20,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from sdf_builders import box, cylinder, inertia_xml, link, model, sphere, vec, world
 
+from gzinertia.audit import hydrostatics_scope as hydro_rules
 from gzinertia.audit.findings import plain_json_value
-from gzinertia.audit.rules import hydrostatics as hydro_rules
 from gzinertia.audit.rules.inertia import GYRATION_FACTOR
 from gzinertia.checks.context import DocumentContext
 from gzinertia.checks.matrices import gyration_factors, gyration_factors_within

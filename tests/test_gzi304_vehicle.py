@@ -16,7 +16,7 @@ import numpy as np
 import sdf_builders as sdf
 from audit_helpers import findings_of
 
-from gzinertia.audit.rules.hydrostatics import PROXY_BUOYANCY_FRACTION
+from gzinertia.audit.rules.proxy_collisions import PROXY_BUOYANCY_FRACTION
 
 HULL_RADIUS, HULL_LENGTH = 0.1, 1.6
 HULL_VOLUME = math.pi * HULL_RADIUS**2 * HULL_LENGTH  # the closed form, m³

@@ -43,7 +43,8 @@ INPUTS = ("sdf_examples", "formats", "hostile")
 def _finding_data(f: Finding) -> dict[str, Any]:
     return {"code": f.code, "severity": f.severity, "file": f.file, "line": f.line,
             "link": f.link, "message": f.message, "values": dict(f.values),
-            "link_in_file": f.link_in_file}
+            "link_in_file": f.link_in_file, "message_template": f.message_template,
+            "message_args": dict(f.message_args)}
 
 
 def result_to_data(result: AuditResult) -> dict[str, Any]:
@@ -119,7 +120,9 @@ def _hostile() -> AuditResult:
     odd = "m\x1bdl\u202e::l\x9bnk\n2"
     findings = [
         Finding("GZI150", "info", f"models/{odd}/model.sdf", 12 + i, f"auv::fin_{i}",
-                f"link auv::fin_{i} has no <inertial>: Gazebo uses 1 kg", {"m": 1.0})
+                f"link auv::fin_{i} has no <inertial>: Gazebo uses 1 kg", {"m": 1.0},
+                message_template="link {link} has no <inertial>: Gazebo uses 1 kg",
+                message_args={"link": f"auv::fin_{i}"})
         for i in range(4)
     ]
     findings += [

@@ -80,6 +80,7 @@ from gzinertia.audit.cache_file import (
     SCHEMA,
     entries_by_line,
     finding_from_json,
+    finding_to_json,
 )
 from gzinertia.audit.findings import Finding, JsonValue
 from gzinertia.cache_folder import (
@@ -444,7 +445,7 @@ class AuditCache:
         entry: dict[str, JsonValue] = {
             "digests": digests,
             "dependencies": [[d.kind, d.uri, d.base, d.path] for d in deps],
-            "findings": [{**f.to_plain(), "link_in_file": f.link_in_file} for f in findings],
+            "findings": [finding_to_json(f) for f in findings],
         }
         if status is not None and status.status == "skipped":
             entry["skipped"] = status.message

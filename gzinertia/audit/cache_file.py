@@ -1,6 +1,7 @@
 """A result-cache file's text: one JSON document, ``{"schema": N, "entries": {...}}``, written one
 entry a line so that each entry's MAC is checked on the text it was read from
-(:func:`entries_by_line`), and a cached finding read back from its JSON (:func:`finding_from_json`).
+(:func:`entries_by_line`), and a cached finding as JSON and back (:func:`finding_to_json`,
+:func:`finding_from_json`).
 """
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ import json
 
 from gzinertia.audit.findings import Finding, JsonValue
 
-__all__ = ["FILE_HEAD", "FILE_TAIL", "SCHEMA", "entries_by_line", "finding_from_json"]
+__all__ = [
+    "FILE_HEAD", "FILE_TAIL", "SCHEMA", "entries_by_line", "finding_from_json", "finding_to_json",
+]
 
 #: Bump when the entry layout or the meaning of a stored field changes.
-SCHEMA = 3
+SCHEMA = 4
 
 
 def finding_from_json(d: object) -> Finding:
@@ -32,7 +35,16 @@ def finding_from_json(d: object) -> Finding:
         str(d["message"]),
         values,
         None if d.get("link_in_file") is None else str(d["link_in_file"]),
+        str(d["message_template"]),
+        {str(name): str(text) for name, text in d["message_args"].items()},
     )
+
+
+def finding_to_json(f: Finding) -> dict[str, JsonValue]:
+    """What :func:`finding_from_json` reads back: :meth:`Finding.to_plain`, the link as written
+    in its file and the message's template and arguments."""
+    return {**f.to_plain(), "link_in_file": f.link_in_file,
+            "message_template": f.message_template, "message_args": dict(f.message_args)}
 
 
 #: The first and last lines of a cache file as

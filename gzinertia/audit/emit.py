@@ -20,8 +20,9 @@ import numpy as np
 
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.findings import Finding, plain_json_value
+from gzinertia.audit.message import Message, command, link_glob, link_picture
 from gzinertia.records import SourceRef
-from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.shell import exact_link_pattern
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import number, vector
 
@@ -94,23 +95,31 @@ def finding(
     code: str,
     where: SourceRef,
     link: str | None,
-    message: str,
+    message: Message | str,
     values: Mapping[str, object] | None = None,
 ) -> Finding:
-    """A finding of rule ``code`` at ``where`` (file and line), with the rule's severity."""
+    """A finding of rule ``code`` at ``where`` (file and line), with the rule's severity;
+    ``message`` a :class:`~gzinertia.audit.message.Message` (the link's own name an argument:
+    :func:`~gzinertia.audit.message.link_name`) or, when it names no link of its own, text."""
     # normalised here, once, as the constructor would (NumPy arrays and scalars to plain JSON)
     plain = plain_json_value(dict(values or {}), f"{code}.values")
     assert isinstance(plain, dict)
+    said = Message.of(message)
     return Finding.from_json_data(
-        code, RULE_INFOS[code].severity, where.file, max(where.line, 0), link, message, plain
+        code, RULE_INFOS[code].severity, where.file, max(where.line, 0), link, said.render(),
+        plain, message_template=said.template, message_args=said.args,
     )
 
 
-def plot_hint(file: str, link: str) -> str:
-    """The sentence that points to a picture of the link (for findings about geometry)."""
-    short = leaf_name(link)
-    plot = command_line("plot", file, "--link", exact_link_pattern(link), "-o", f"{short}.png")
-    return f"; to see it: `{plot}`"
+def plot_hint(file: str, link: str, pattern: str | None = None) -> Message:
+    """The sentence that points to a picture of the finding's ``link`` (for findings about
+    geometry), or of the links ``pattern`` names (a model's: ``"model::*"``, as a link name)."""
+    if pattern is None:
+        plot = command("plot", file, "--link", link_glob(link), "-o", link_picture(link))
+    else:
+        shown = exact_link_pattern(pattern)
+        plot = command("plot", file, "--link", shown, "-o", f"{leaf_name(pattern)}.png")
+    return "; to see it: `" + plot + "`"
 
 
 def fmt(value: float) -> str:

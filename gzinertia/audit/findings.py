@@ -2,10 +2,11 @@
 
 A :class:`Finding` says which rule (``code``) fired, how bad it is (``severity``), where
 (``file`` as given or resolved for includes, 1-based ``line``, scoped ``link`` name such as
-``"model::nested::link"``), a human ``message`` that carries the numbers and the fix, and the
-same numbers machine-readable in ``values`` (SI units; matrix names follow the monogram
-notation of ``docs/conventions.md``, e.g. ``"A_BBo_B"``). Formats live in
-:mod:`gzinertia.report.audit`; nothing here prints.
+``"model::nested::link"``), a human ``message`` that carries the numbers and the fix (rendered
+from ``message_template`` and ``message_args``: the link's own name is an argument, never
+looked for in the text), and the same numbers machine-readable in ``values`` (SI units; matrix
+names follow the monogram notation of ``docs/conventions.md``, e.g. ``"A_BBo_B"``). Formats
+live in :mod:`gzinertia.report.audit`; nothing here prints.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Literal, TypeAlias, get_args
 from gzinertia.record_base import ValueRecord
 
 __all__ = [
+    "LINK_ARGS",
+    "MACRO_CALL_ARG",
     "MACRO_CALL_WORDS",
     "SEVERITY_RANK",
     "UNREADABLE_CODE",
@@ -30,6 +33,8 @@ __all__ = [
     "RuleInfo",
     "SettingsUse",
     "Severity",
+    "escape_template",
+    "is_link_arg",
     "plain_json_value",
 ]
 
@@ -43,6 +48,12 @@ UNREADABLE_CODE = "GZI001"
 #: What a finding on a link a xacro macro built says after its message: where the macro was
 #: called (``file:line``, also ``values["xacro_call"]``: :attr:`Finding.macro_call`).
 MACRO_CALL_WORDS = " (link built by a xacro macro called at {call})"
+#: The message argument (and ``values`` key) that holds the macro call of
+#: :data:`MACRO_CALL_WORDS`.
+MACRO_CALL_ARG = "xacro_call"
+#: The message arguments that say the finding's own link (:func:`is_link_arg`): its scoped
+#: name, as Python quotes it, its ``--link`` glob and its picture's file, shell-quoted.
+LINK_ARGS = frozenset({"link", "link_repr", "link_glob", "link_picture"})
 #: ``info < warning < error``; compare severities through this, never as strings.
 SEVERITY_RANK: dict[Severity, int] = {"info": 0, "warning": 1, "error": 2}
 
@@ -54,6 +65,16 @@ format says how it writes them (JSON: ``null``, see docs/json.md)."""
 
 _CODE = re.compile(r"^[A-Z]+[0-9]+$")
 _KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def is_link_arg(name: str) -> bool:
+    """Whether message argument ``name`` says the finding's own link (:data:`LINK_ARGS`)."""
+    return name in LINK_ARGS
+
+
+def escape_template(text: str) -> str:
+    """``text`` as a :meth:`str.format` template that renders to itself (braces doubled)."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _check_severity(severity: str, what: str) -> None:
@@ -118,6 +139,11 @@ class Finding(ValueRecord):
     ``line`` is 1-based; ``0`` means the finding is about the whole file (no line). ``link`` is
     the scoped link name, or ``None`` for file-level findings. ``values`` is normalised to plain
     JSON data on construction (see :func:`plain_json_value`) and is read-only.
+
+    ``message`` is ``message_template`` (:meth:`str.format` fields by name) rendered with
+    ``message_args`` (name → text; those of :data:`LINK_ARGS` say the link): given both, the
+    constructor checks that they agree; given a message alone, its template is the message
+    itself (braces doubled), without arguments.
     """
 
     code: str
@@ -131,14 +157,29 @@ class Finding(ValueRecord):
     #: element seen through two includes, or audited on its own too, has one. Not part of the
     #: output formats; the audit reports one finding per rule and element with it.
     link_in_file: str | None = field(default=None, compare=False)
+    message_template: str | None = field(default=None, compare=False)
+    message_args: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         _check_severity(self.severity, f"{self.code} at {self.file}:{self.line}")
         if self.line < 0:
             raise ValueError(f"{self.code}: line {self.line} < 0 (use 0 for the whole file)")
+        self._set_template()
         plain = plain_json_value(dict(self.values), f"{self.code}.values")
         assert isinstance(plain, dict)
         object.__setattr__(self, "values", MappingProxyType(plain))
+
+    def _set_template(self) -> None:
+        """The template and arguments made whole (a message alone is its own template) and
+        checked against the message."""
+        if self.message_template is None:
+            object.__setattr__(self, "message_template", escape_template(self.message))
+            object.__setattr__(self, "message_args", MappingProxyType({}))
+            return
+        args = MappingProxyType(dict(self.message_args))
+        object.__setattr__(self, "message_args", args)
+        if self.message_template.format_map(args) != self.message:
+            raise ValueError(f"{self.code}: the message is not its template rendered")
 
     @classmethod
     def from_json_data(
@@ -151,19 +192,33 @@ class Finding(ValueRecord):
         message: str,
         values: dict[str, JsonValue],
         link_in_file: str | None = None,
+        message_template: str | None = None,
+        message_args: Mapping[str, str] | None = None,
     ) -> Finding:
         """A finding whose ``values`` are already plain JSON data, as :func:`json.loads` gives
         them (dicts, lists, strings, numbers, booleans, ``None``): taken as they are, without
         the normalising copy of the constructor (the result cache reads thousands)."""
-        finding = cls(code, severity, file, line, link, message, link_in_file=link_in_file)
+        finding = cls(code, severity, file, line, link, message, link_in_file=link_in_file,
+                      message_template=message_template, message_args=message_args or {})
         object.__setattr__(finding, "values", MappingProxyType(values))
         return finding
 
     def __reduce__(self) -> tuple[type[Finding], tuple[object, ...]]:
-        """Pickles (e.g. from worker processes) through the constructor: the read-only view of
-        ``values`` cannot be pickled itself."""
+        """Pickles (e.g. from worker processes) through the constructor: the read-only views of
+        ``values`` and ``message_args`` cannot be pickled themselves."""
         fields = (self.code, self.severity, self.file, self.line, self.link, self.message)
-        return (Finding, (*fields, dict(self.values), self.link_in_file))
+        return (Finding, (*fields, dict(self.values), self.link_in_file, self.message_template,
+                          dict(self.message_args)))
+
+    @property
+    def said_apart_from_link(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """``(template, arguments)`` without the arguments that say the link itself
+        (:data:`LINK_ARGS`) or where its macro was called (:data:`MACRO_CALL_ARG`): what the
+        finding says about any link with the same numbers (grouping compares it)."""
+        template = self.message_template or ""
+        args = tuple(sorted((name, text) for name, text in self.message_args.items()
+                            if not is_link_arg(name) and name != MACRO_CALL_ARG))
+        return template, args
 
     def to_plain(self) -> dict[str, JsonValue]:
         """The finding as plain data: ``code``, ``severity``, ``file``, ``line``, ``link``,
@@ -181,7 +236,7 @@ class Finding(ValueRecord):
     @property
     def macro_call(self) -> str | None:
         """Where the xacro macro that built the link was called (``file:line``), or ``None``."""
-        call = self.values.get("xacro_call")
+        call = self.values.get(MACRO_CALL_ARG)
         return call if isinstance(call, str) else None
 
     @property

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.discover import Target, discover
-from gzinertia.audit.findings import MACRO_CALL_WORDS, AuditResult, FileStatus, Finding
+from gzinertia.audit.findings import (
+    MACRO_CALL_ARG,
+    MACRO_CALL_WORDS,
+    AuditResult,
+    FileStatus,
+    Finding,
+)
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.scoped_names import leaf_name
@@ -114,7 +120,7 @@ def _check_document(
 def _with_link_in_file(f: Finding, name: str) -> Finding:
     """``f`` with ``link_in_file``: its values are plain already (not normalised again)."""
     return Finding.from_json_data(f.code, f.severity, f.file, f.line, f.link, f.message,
-                                  dict(f.values), link_in_file=name)
+                                  dict(f.values), name, f.message_template, f.message_args)
 
 
 def _with_macro_calls(doc: SdfDocument, findings: list[Finding]) -> list[Finding]:
@@ -124,12 +130,16 @@ def _with_macro_calls(doc: SdfDocument, findings: list[Finding]) -> list[Finding
              if n.code == "xacro-macro-call" and n.link is not None}
     if not calls:
         return findings
-    return [
-        replace(f, message=f.message + MACRO_CALL_WORDS.format(call=calls[f.link]),
-                values={**f.values, "xacro_call": calls[f.link]})
-        if f.link in calls else f
-        for f in findings
-    ]
+    return [_with_macro_call(f, calls[f.link]) if f.link in calls else f for f in findings]
+
+
+def _with_macro_call(f: Finding, call: str) -> Finding:
+    """``f`` saying where its link's macro was called: :data:`MACRO_CALL_WORDS` after its
+    message (the call an argument of the template) and in its values."""
+    template = (f.message_template or "") + MACRO_CALL_WORDS.format(call=f"{{{MACRO_CALL_ARG}}}")
+    args = {**f.message_args, MACRO_CALL_ARG: call}
+    return replace(f, message=template.format_map(args), values={**f.values, MACRO_CALL_ARG: call},
+                   message_template=template, message_args=args)
 
 
 def _dedupe_key(f: Finding) -> tuple[str, str, int, str, str]:

@@ -6,13 +6,16 @@
 * :mod:`~gzinertia.audit.rules.model`: GZI001, GZI002, GZI210 (files and models)
 * :mod:`~gzinertia.audit.rules.geometry`: GZI003 (collision meshes that could not be used)
 * :mod:`~gzinertia.audit.rules.bem`: GZI212 (added mass from ``addmass --bem``)
-* :mod:`~gzinertia.audit.rules.hydrostatics`: GZI301–GZI305 (buoyancy)
+* :mod:`~gzinertia.audit.rules.stability`: GZI301, GZI303 (hydrostatic stability)
+* :mod:`~gzinertia.audit.rules.buoyancy`: GZI302, GZI305 (buoyancy against weight, geometry)
+* :mod:`~gzinertia.audit.rules.proxy_collisions`: GZI304 (buoyancy-proxy collisions)
 * :mod:`~gzinertia.audit.rules.urdf`: GZI401–GZI405 (URDF conversion, xacro, ROS packages)
 * :mod:`~gzinertia.audit.rules.classic`: GZI501–GZI508 (classic marine plugins)
 
 Each rule is a check (marked with its code by :mod:`gzinertia.audit.emit`) that asks the
 predicates of :mod:`gzinertia.checks` and turns their answers into findings; a family imports
-no other family. Its code, name, severity, summary and page are in
+no other family (the hydrostatics rules share their scope through
+:mod:`gzinertia.audit.hydrostatics_scope`). Its code, name, severity, summary and page are in
 :data:`~gzinertia.audit.catalogue.RULE_INFOS`.
 """
 

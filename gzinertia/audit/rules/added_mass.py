@@ -12,13 +12,23 @@ fluid ellipsoid (:mod:`gzinertia.physics.fits`,
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule, plot_hint
+from gzinertia.audit.emit import (
+    LinkCheck,
+    document_rule,
+    finding,
+    fmt,
+    fmt_vec,
+    link_rule,
+    plot_hint,
+)
 from gzinertia.audit.findings import Finding
+from gzinertia.audit.message import command, link_glob, link_list
 from gzinertia.checks.added_mass import (
     ELEMENT,
     RecordedFit,
@@ -31,14 +41,13 @@ from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import implied_centre
 from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.records import SourceRef
-from gzinertia.shell import command_line, exact_link_pattern
+from gzinertia.shell import command_line
 from gzinertia.spatial.added_mass import (
     AddedMass,
     kinetic_energy_error,
     total_is_positive_definite,
 )
 from gzinertia.vocabulary.sdf_version import FLUID_ADDED_MASS_VERSION, SdfVersion
-from gzinertia.wording import bounded
 
 __all__ = [
     "CENTRE_SIDE_FRACTION",
@@ -75,9 +84,9 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
         if not SdfVersion(version).known_before(FLUID_ADDED_MASS_VERSION):
             continue
         names = [c.name for c in links]
-        shown = bounded(names)
         message = (
-            f"<fluid_added_mass> (in {len(names)} link(s): {shown}) is SDFormat 1.10 "
+            f"<fluid_added_mass> (in {len(names)} link(s): " + link_list(names, names[0])
+            + ") is SDFormat 1.10 "
             f"(libsdformat 13, Gazebo Garden), but this file declares version {version}: "
             "libsdformat 13+ still reads it (it converts files to its own version); older "
             "libsdformat and tools that follow the declared version drop it. Declare "
@@ -90,13 +99,33 @@ def added_mass_version(doc: DocumentContext) -> Iterator[Finding]:
         )
 
 
-@link_rule("GZI202")
-def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
+#: A check of the added mass a link applies: ``check(ctx, A_BBo_B, where, what)`` with what
+#: :func:`~gzinertia.checks.added_mass.applied_added_mass` gives.
+AppliedCheck = Callable[[LinkContext, np.ndarray, SourceRef, str], Iterator[Finding]]
+
+
+def applied_added_mass_rule(code: str) -> Callable[[AppliedCheck], LinkCheck]:
+    """Marks ``check(ctx, A_BBo_B, where, what)`` as rule ``code``'s check of each link that
+    applies added mass (:func:`~gzinertia.checks.added_mass.applied_added_mass`: its
+    ``<fluid_added_mass>``, else its active plugin's); links that apply none are passed over."""
+
+    def register(check: AppliedCheck) -> LinkCheck:
+        @functools.wraps(check)
+        def each_link(ctx: LinkContext) -> Iterator[Finding]:
+            applied = applied_added_mass(ctx)
+            if applied is not None:
+                yield from check(ctx, *applied)
+
+        return link_rule(code)(each_link)
+
+    return register
+
+
+@applied_added_mass_rule("GZI202")
+def added_mass_not_psd(
+    ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what: str
+) -> Iterator[Finding]:
     """GZI202 added-mass-not-psd: the applied ``A_BBo_B`` is not positive semi-definite."""
-    applied = applied_added_mass(ctx)
-    if applied is None:
-        return
-    A_BBo_B, where, what = applied
     added = AddedMass(A_BBo_B, ordering="linear-first")
     if added.is_positive_semidefinite():
         return
@@ -119,14 +148,11 @@ def added_mass_not_psd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI202", where, ctx.name, message, values)
 
 
-# duplicates: each rule opens by fetching the applied added mass; alike by shape only
-@link_rule("GZI203")
-def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
+@applied_added_mass_rule("GZI203")
+def total_not_pd(
+    ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what: str
+) -> Iterator[Finding]:
     """GZI203 rigid-plus-added-not-pd: ``M_BBo_B + A_BBo_B`` is not positive definite."""
-    applied = applied_added_mass(ctx)
-    if applied is None:
-        return
-    A_BBo_B, where, _ = applied
     if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
     M_BBo_B = ctx.link.inertial.M_BBo_B
@@ -147,13 +173,11 @@ def total_not_pd(ctx: LinkContext) -> Iterator[Finding]:
     yield finding("GZI203", where, ctx.name, message, values)
 
 
-@link_rule("GZI204")
-def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
+@applied_added_mass_rule("GZI204")
+def added_mass_wrong_point(
+    ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what_matrix: str
+) -> Iterator[Finding]:
     """GZI204 added-mass-wrong-point: ``A_BBo_B`` looks computed about another point than Bo."""
-    applied = applied_added_mass(ctx)
-    if applied is None:
-        return
-    A_BBo_B, where, what_matrix = applied
     if bem_is_current(ctx):  # <fluid_added_mass> or (URDF) the block addmass wrote
         return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
     # Written by `addmass --ellipsoid`: judged against the fit its comment names, refitted now.
@@ -198,7 +222,7 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
     point = "com" if what == "centre of mass" else ",".join(f"{v:.6g}" for v in shift_from)
     error_text = "without bound" if math.isinf(error) else f"by up to {fmt(100.0 * error)} %"
     file = ctx.link.source.file
-    link = exact_link_pattern(ctx.name)
+    link = link_glob(ctx.name)
     recompute = () if recorded is None else recorded.options
     convert_first = (
         ""
@@ -209,10 +233,9 @@ def added_mass_wrong_point(ctx: LinkContext) -> Iterator[Finding]:
         f"{what_matrix} looks computed about another point than the link origin: the "
         f"{what} is at {fmt_vec(c)} m, yet {how}. The spec (and DART) take it about the link "
         f"origin; left as written it changes the fluid's kinetic energy {error_text}. Fix: "
-        f"{convert_first}`{command_line('shift', file, '--link', link, '--from', point)}`, or "
-        f"recompute it with "
-        f"`{command_line('addmass', file, '--ellipsoid', *recompute, '--link', link)}`"
-        + plot_hint(file, ctx.name)
+        f"{convert_first}`" + command("shift", file, "--link", link, "--from", point) + "`, or "
+        "recompute it with `" + command("addmass", file, "--ellipsoid", *recompute, "--link", link)
+        + "`" + plot_hint(file, ctx.name)
     )
     values = {
         "implied_centre": r,

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 from gzinertia.audit.emit import finding, link_rule
 from gzinertia.audit.findings import Finding
+from gzinertia.audit.message import command, link_glob
 from gzinertia.checks.bem import UNKNOWN, bem_provenance, current_digest
 from gzinertia.checks.context import LinkContext
-from gzinertia.shell import command_line, exact_link_pattern
 from gzinertia.wording import bounded
 
 __all__ = ["stale_bem_provenance"]
@@ -40,13 +40,13 @@ def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
             f"(digest {digest}, written {provenance.digest})"
         )
     file = ctx.link.source.file
-    link = exact_link_pattern(ctx.name)
+    link = link_glob(ctx.name)
     geometry = (
         ("--geometry", f"visual:{','.join(provenance.collisions)}")
         if provenance.element == "visual"
         else ()
     )
-    solve = command_line("addmass", file, "--bem", *geometry, "--link", link)
+    solve = command("addmass", file, "--bem", *geometry, "--link", link)
     inertial = ctx.link.inertial
     matrix, where = "<fluid_added_mass>", inertial.added_mass_source or inertial.source
     first = ""
@@ -55,17 +55,17 @@ def stale_bem_provenance(ctx: LinkContext) -> Iterator[Finding]:
         matrix, where = "the Hydrodynamics plugin's added mass (<iDotJ>)", plugin.source
         first = "remove its <gazebo> block, then "
     if provenance.origin == "imported":
-        again = command_line("addmass", file, "--from", "RESULT", *geometry, "--link", link)
+        again = command("addmass", file, "--from", "RESULT", *geometry, "--link", link)
         dataset = provenance.dataset_digest or "unknown"
         message = (
             f"{matrix} was imported (dataset {dataset}) for another hull: {what}. "
-            f"Compute the result for the hull the link has and import it again ({first}"
-            f"`{again}`), or compute it here: {first}`{solve}`"
+            f"Compute the result for the hull the link has and import it again ({first}`"
+            + again + f"`), or compute it here: {first}`" + solve + "`"
         )
     else:
         message = (
             f"{matrix} comes from a BEM solve of another hull: {what}. Recompute it: "
-            f"{first}`{solve}`"
+            f"{first}`" + solve + "`"
         )
     where = where or ctx.where
     values = {

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from gzinertia.audit.emit import finding, link_rule
 from gzinertia.audit.findings import Finding
+from gzinertia.audit.message import link_name
 from gzinertia.checks.context import LinkContext
 from gzinertia.records import Collision
 
@@ -69,7 +70,7 @@ def collision_mesh_unusable(ctx: LinkContext) -> Iterator[Finding]:
         yield finding(
             "GZI003", collision.source, ctx.name,
             f"collision {collision.name!r}, <uri> {uri!r}: {reason}; the geometry rules "
-            f"({JUDGED_BY}) could not judge link {ctx.name!r}",
+            f"({JUDGED_BY}) could not judge link " + link_name(ctx.name, quoted=True),
             {"collision": collision.name, "uri": uri, "path": collision.geometry.mesh_path,
              "problem": kind},
         )

@@ -16,6 +16,7 @@ import numpy as np
 
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec, link_rule, plot_hint
 from gzinertia.audit.findings import Finding
+from gzinertia.audit.message import Message, link_list
 from gzinertia.checks.context import DocumentContext, LinkContext
 from gzinertia.checks.matrices import gyration_factors, gyration_factors_within
 
@@ -278,16 +279,16 @@ def inertia_not_judged(doc: DocumentContext) -> Iterator[Finding]:
     for group in by_model.values():
         anchor, why = max(group, key=lambda item: item[0].link.inertial.mass)
         names = [ctx.name for ctx, _ in group]
+        what: Message | str
         if len(group) == 1:
             what = f"its mass and inertia were not judged: the link has no <collision> and {why}"
         else:
-            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more"
-                                            if len(names) > 6 else "")
             what = (f"the mass and inertia of {len(group)} links of model "
-                    f"{anchor.top_model!r} were not judged ({shown}): none has a <collision> "
+                    f"{anchor.top_model!r} were not judged (" + link_list(names, anchor.name, 6)
+                    + "): none has a <collision> "
                     f"or a usable visual (this one, the heaviest: {why})")
-        message = (
-            f"{what}, so nothing says whether <mass> and <inertia> fit the body (GZI105, "
+        message = what + (
+            ", so nothing says whether <mass> and <inertia> fit the body (GZI105, "
             "GZI106); give the link its geometry, or check the numbers by hand"
         )
         inertial = anchor.link.inertial

@@ -103,7 +103,7 @@ def fluid_overlap(doc: DocumentContext) -> Iterator[Finding]:
                 f"by {fmt(100.0 * measure)} % to touch (Perram–Wertheim F = {fmt(c.F)}), so "
                 "the fluid they share is counted in both links' added mass; consider one "
                 "ellipsoid for the pair (added mass on the parent link only)"
-                + plot_hint(a_ctx.link.source.file, f"{a_ctx.top_model}::*")
+                + plot_hint(a_ctx.link.source.file, a_ctx.name, f"{a_ctx.top_model}::*")
             )
             values = {
                 "other_link": b_ctx.name,

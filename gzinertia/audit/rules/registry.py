@@ -21,12 +21,14 @@ from gzinertia.audit.findings import RuleInfo
 from gzinertia.audit.rules import (
     added_mass,
     bem,
+    buoyancy,
     classic,
     geometry,
     hydrodynamics,
-    hydrostatics,
     inertia,
     model,
+    proxy_collisions,
+    stability,
     urdf,
 )
 from gzinertia.record_base import ValueRecord
@@ -35,7 +37,8 @@ __all__ = ["FAMILIES", "RULES", "Rule", "registered_rules"]
 
 #: The rule families, each a module of checks.
 FAMILIES: tuple[ModuleType, ...] = (
-    inertia, added_mass, hydrodynamics, model, geometry, bem, hydrostatics, urdf, classic,
+    inertia, added_mass, hydrodynamics, model, geometry, bem, stability, buoyancy,
+    proxy_collisions, urdf, classic,
 )
 
 

@@ -4,12 +4,16 @@ the summary, and findings on identical links gathered into one group."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
-from gzinertia.audit.findings import AuditResult, FileStatus, Finding, SettingsUse
+from gzinertia.audit.findings import (
+    MACRO_CALL_ARG,
+    AuditResult,
+    FileStatus,
+    Finding,
+    SettingsUse,
+)
 from gzinertia.report.json_text import json_safe
-from gzinertia.shell import exact_link_pattern
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded, one_line, visible
 
@@ -93,32 +97,22 @@ def settings_line(use: SettingsUse) -> str:
     return f"{visible(use.path)}: settings: {settings_summary(use)}"
 
 
-def _link_free(link: str, message: str) -> str:
-    """``message`` with ``link`` named by a placeholder: the scoped name, its ``--link`` glob,
-    and its last component as a whole word (as in ``-o rotor_0.png``)."""
-    text = message
-    for name in dict.fromkeys((exact_link_pattern(link), link)):
-        text = text.replace(name, "\0")
-    short = leaf_name(link)
-    return re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", "\0", text)
-
-
 def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:
     """Findings in their order, those that say the same thing about identical links gathered
     into one group (at the place of the first): same file, rule, severity, ``values`` and
-    message once the link's own name is left out (8 identical rotors, one model included 8
-    times). File-level findings and findings that differ in anything else stay alone."""
+    message template and arguments, leaving out those that say the link itself or where its
+    xacro macro was called (:attr:`Finding.said_apart_from_link`: 8 identical rotors, one model
+    included 8 times, one macro called 8 times). File-level findings and findings that differ in
+    anything else stay alone."""
     groups: list[list[Finding]] = []
-    index: dict[tuple[str, str, str, str, str], int] = {}
+    index: dict[tuple[object, ...], int] = {}
     for f in findings:
         if f.link is None:
             groups.append([f])
             continue
-        # links one xacro macro built, called from several places, are identical links too
-        plain = {k: v for k, v in f.values.items() if k != "xacro_call"}
+        plain = {k: v for k, v in f.values.items() if k != MACRO_CALL_ARG}
         values = json.dumps(json_safe(plain), sort_keys=True, allow_nan=False)
-        said = _link_free(f.link, f.rule_message)
-        key = (f.file, f.code, f.severity, said, values)
+        key = (f.file, f.code, f.severity, f.said_apart_from_link, values)
         if key in index:
             groups[index[key]].append(f)
         else:
