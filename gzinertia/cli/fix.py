@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+import gzinertia
 from gzinertia.cli.app import (
     CheckOption,
     DiffOption,
@@ -18,6 +19,7 @@ from gzinertia.cli.app import (
     app,
 )
 from gzinertia.cli.flags import Maybe, argument, flag
+from gzinertia.cli.library import edited
 from gzinertia.cli.options import (
     FixMethodChoice,
     ToleranceChoice,
@@ -30,7 +32,6 @@ from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
-    from gzinertia.edit.fix import FixOptions
     from gzinertia.model_input import ModelInput
 
 
@@ -108,7 +109,6 @@ def fix(
     <inertial> for a link without one), keeps comments and formatting, and says per link what
     changed: the relative change of each principal moment and the centre-of-mass move.
     """
-    from gzinertia.edit.fix import FixOptions
     from gzinertia.sdf.stdin import is_stdin_arg
 
     if json_report and diff:
@@ -126,42 +126,38 @@ def fix(
     first, mode = edit_mode(file[0], output, in_place, check, diff, force_readonly=force_readonly)
     if first is not None:
         file = [first, *file[1:]]
-    options = FixOptions(
-        method=method,
-        pattern=link,
-        select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
-        all_links=all_links,
-        geometry=geometry,
-        move_com=move_com,
-        density=density,
-        mass=mass,
-        tolerance=tolerance,
-    )
-    options.validate()
-    status = run_fix(file, options, mode, source, json_report)
+    repair = {
+        "method": method, "links": link, "all_links": all_links, "geometry": geometry,
+        "move_com": move_com, "density": density, "mass": mass, "tolerance": tolerance,
+        "select": [s for s in (select or "").split(",") if s.strip()],
+    }
+    status = run_fix(file, repair, mode, source, json_report)
     if status:
         raise typer.Exit(status)
 
 
 def run_fix(
     files: list[Path],
-    options: FixOptions,
+    repair: dict[str, Any],
     mode: WriteMode,
     source: ModelInput,
     json_report: bool = False,
 ) -> int:
-    """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
-    status (1 when ``--check`` finds a file that would change)."""
+    """Repairs each file (:func:`gzinertia.fix` with the keywords ``repair``), prints what
+    changed per link (stderr) and delivers it; the exit status (1 when ``--check`` finds a file
+    that would change)."""
     from gzinertia.cli.delivery import deliver
-    from gzinertia.edit.fix_file import fix_file
     from gzinertia.report.fix import describe_fix, fix_json
+    from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
-    status, model_paths = 0, source.search_paths
+    status = 0
     reports = []
     for path in files:
         # URDF/xacro: -m and --package-path give package paths; FILE -: standard input's bytes
-        result = fix_file(path, options, model_paths, xacro_args=source.xacro_mapping,
-                          xacro_policy=source.xacro_policy, data=mode.stdin_data)
+        result = edited(gzinertia.fix, path, **repair, model_paths=source.search_paths,
+                        xacro_args=source.xacro_mapping if is_urdf_path(path) else None,
+                        xacro_env=sorted(source.xacro_env), trust_xacro=source.trust_xacro,
+                        data=mode.stdin_data)
         if result.pending:
             status = max(status, 1)
         for line in describe_fix(result):

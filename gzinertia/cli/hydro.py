@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import gzinertia
 from gzinertia.arguments import fluid_density
 from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
     app,
-    deliver_edit,
 )
 from gzinertia.cli.flags import Maybe, flag
+from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
     EditedFileArgument,
     FitChoice,
@@ -105,21 +106,10 @@ def hydro(
     applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
     combined motion); see docs/fluid_forces.md.
     """
-    from gzinertia.edit.hydro import hydro as run_hydro
-
-    result = run_hydro(
-        file,
-        pattern=link,
-        method=fit,
-        density=fluid_density(density, fluid),
-        viscosity=viscosity,
-        coefs=_coefficients(coefs),
-        couplings=couplings,
-        model_paths=sdf_only(file, source, "hydro"),
-        cross_terms=cross_terms,
-        force=force,
-        data=mode.stdin_data,
-    )
+    result = edited(gzinertia.hydro, file, link, method=fit, density=fluid_density(density, fluid),
+                    viscosity=viscosity, coefficients=_coefficients(coefs), couplings=couplings,
+                    model_paths=sdf_only(file, source, "hydro"), cross_terms=cross_terms,
+                    force=force, data=mode.stdin_data)
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
                         ("xUabsU", "yVabsV", "zWabsW", "kPabsP", "mQabsQ", "nRabsR"))
@@ -143,4 +133,4 @@ def hydro(
         print(f"skipped {skipped}", file=sys.stderr)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    deliver_edit(file, result.old, result.new, mode)
+    deliver_edit(result, mode)

@@ -14,7 +14,7 @@
       @write_mode_options
       def mycommand(file: EditedFileArgument, ..., *, mode: WriteMode) -> None:
           ...
-          deliver_edit(file, old, new, mode)
+          deliver_edit(edited(gzinertia.shift, file, ...), mode)
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
