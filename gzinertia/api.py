@@ -10,15 +10,14 @@ its numbers only in a named ordering (``.linear_first()`` ``[v; ω]`` = SDFormat
 link origin Bo in link axes B), ``link.M_BBcm_B`` (about the centre of mass), ``link.A_BBo_B``
 (``<fluid_added_mass>``, about Bo in B; ``None`` when absent).
 
-Each edit (:func:`addmass`, :func:`addmass_bem`, :func:`addmass_from`, :func:`shift`,
-:func:`convert`, :func:`hydro`, :func:`fix`: :mod:`gzinertia.api_edits`, re-exported here)
-reads the file and returns an :class:`~gzinertia.edit.edit_result.Edit` (``text``, ``links``:
+Each edit (``addmass``, ``addmass_bem``, ``addmass_from``, ``shift``, ``convert``, ``hydro``,
+``fix``: :mod:`gzinertia.api_edits`, re-exported by :mod:`gzinertia`) reads the file and returns an :class:`~gzinertia.edit.edit_result.Edit` (``text``, ``links``:
 each link's outcome, ``skipped``, ``warnings``, ``.diff()``, ``.write()``); it writes nothing.
 Values computed elsewhere are written with ``gzinertia.edit(path)``
 (:mod:`gzinertia.edit.model_file`). :func:`hydrostatics` returns data
 (:class:`HydrostaticsResult`), the numbers of ``gzinertia hydrostatics --json``. What the
 command line prints as warnings (skipped links, plausibility) is issued as
-:class:`GzInertiaWarning` through :mod:`warnings`; what it refuses raises
+:class:`~gzinertia.api_edits.GzInertiaWarning` through :mod:`warnings`; what it refuses raises
 :class:`~gzinertia.errors.GzInertiaError` naming the file and line.
 """
 
@@ -28,18 +27,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gzinertia.api_edits import (
-    BemFile,
-    FixedFile,
-    GzInertiaWarning,
-    addmass,
-    addmass_bem,
-    addmass_from,
-    convert,
-    fix,
-    hydro,
-    shift,
-)
 from gzinertia.hydrostatics_result import (
     HydrostaticsResult,
     HydrostaticsSettingsError,
@@ -55,10 +42,8 @@ if TYPE_CHECKING:
     from gzinertia.records import LinkRecord, SdfDocument
 
 __all__ = [
-    "BemFile", "FixedFile", "GzInertiaWarning", "HydrostaticsResult", "HydrostaticsSettingsError",
-    "Reader", "addmass", "addmass_bem", "addmass_from", "audit_paths", "convert",
-    "document_hydrostatics", "fit", "fix", "hydro", "hydrostatics", "read", "readers",
-    "register_reader", "shift",
+    "HydrostaticsResult", "HydrostaticsSettingsError", "Reader", "audit_paths",
+    "document_hydrostatics", "fit", "hydrostatics", "read", "readers", "register_reader",
 ]
 
 
