@@ -11,8 +11,9 @@ link origin Bo in link axes B), ``link.M_BBcm_B`` (about the centre of mass), ``
 (``<fluid_added_mass>``, about Bo in B; ``None`` when absent).
 
 Each edit (``addmass``, ``addmass_bem``, ``addmass_from``, ``shift``, ``convert``, ``hydro``,
-``fix``: :mod:`gzinertia.api_edits`, re-exported by :mod:`gzinertia`) reads the file and returns an :class:`~gzinertia.edit.edit_result.Edit` (``text``, ``links``:
-each link's outcome, ``skipped``, ``warnings``, ``.diff()``, ``.write()``); it writes nothing.
+``fix``: :mod:`gzinertia.api_edits`, re-exported by :mod:`gzinertia`) reads the file and
+returns an :class:`~gzinertia.edit.edit_result.Edit` (``text``, ``links``: each link's
+outcome, ``skipped``, ``warnings``, ``.diff()``, ``.write()``); it writes nothing.
 Values computed elsewhere are written with ``gzinertia.edit(path)``
 (:mod:`gzinertia.edit.model_file`). :func:`hydrostatics` returns data
 (:class:`HydrostaticsResult`), the numbers of ``gzinertia hydrostatics --json``. What the
