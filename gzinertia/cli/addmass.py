@@ -52,6 +52,7 @@ from gzinertia.cli.app import (
 from gzinertia.cli.library import deliver_edit, edited, model_keywords
 from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
@@ -143,8 +144,8 @@ def addmass(
         deliver_edit(edit, mode)
 
 
-@dataclass(frozen=True)
-class _Common:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Common(ValueRecord):
     """What the three added-mass modes take alike: the file, the links, standard input's
     bytes, what may be replaced, and where the file's own files are found."""
 

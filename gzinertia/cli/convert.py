@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import gzinertia
 from gzinertia.cli.app import LinkOption, app
+from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
@@ -46,7 +47,6 @@ UpgradeVersionFlag = Annotated[bool, flag("--upgrade-version/--keep-version",
     "(the audit then reports GZI201).")]
 
 
-# duplicates: typer option declarations, alike by shape only
 @app.command()
 @write_mode_options
 @model_input_options
@@ -85,10 +85,7 @@ def convert(
             + " ".join(f"{v:.4g}" for v in item.A_BBo_B.linear_first().diagonal()),
             file=sys.stderr,
         )
-    for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    report_outcome(result)  # (converting skips no link: each is converted or refused)
     if not result.links:
         print(f"{file}: no link had added mass to convert", file=sys.stderr)
     deliver_edit(result, mode)

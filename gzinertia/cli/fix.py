@@ -9,15 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import gzinertia
-from gzinertia.cli.app import (
-    CheckOption,
-    DiffOption,
-    ForceReadonlyOption,
-    InPlaceOption,
-    LinkOption,
-    OutputOption,
-    app,
-)
+from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.library import edited
 from gzinertia.cli.options import (
@@ -26,12 +18,14 @@ from gzinertia.cli.options import (
     edit_mode,
     hull_option,
     model_input_options,
+    write_flags,
 )
 from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
+    from gzinertia.cli.options import WriteFlags
     from gzinertia.model_input import ModelInput
 
 
@@ -79,10 +73,10 @@ JsonReportFlag = Annotated[bool, flag("--json",
     "report still goes to stderr.")]
 
 
-# duplicates: typer option declarations, alike by shape only
 @app.command()
 @hull_option
 @model_input_options
+@write_flags
 def fix(
     file: FileFlag,
     link: LinkOption = None,
@@ -95,12 +89,8 @@ def fix(
     mass: MassFlag = None,
     tolerance: ToleranceFlag = "gz",
     json_report: JsonReportFlag = False,
-    output: OutputOption = None,
-    in_place: InPlaceOption = False,
-    check: CheckOption = False,
-    diff: DiffOption = False,
-    force_readonly: ForceReadonlyOption = False,
     *,
+    write: WriteFlags,
     source: ModelInput,
 ) -> None:
     """Repair invalid (GZI101, GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) inertia.
@@ -111,6 +101,7 @@ def fix(
     """
     from gzinertia.sdf.stdin import is_stdin_arg
 
+    output, check, diff = write.output, write.check, write.diff
     if json_report and diff:
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
@@ -123,7 +114,7 @@ def fix(
         raise GzInertiaError(
             "--json and the repaired file both print to stdout: add -o OUT or --check"
         )
-    first, mode = edit_mode(file[0], output, in_place, check, diff, force_readonly=force_readonly)
+    first, mode = edit_mode(file[0], **write.values())
     if first is not None:
         file = [first, *file[1:]]
     repair = {

@@ -14,6 +14,7 @@ from gzinertia.cli.app import (
     FluidOption,
     app,
 )
+from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
@@ -129,8 +130,5 @@ def hydro(
         print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, "
               "not on MuJoCo's own per-collision ellipsoids: the terms do not reproduce a "
               "MuJoCo run of this model (--fit mujoco does)", file=sys.stderr)
-    for skipped in result.skipped:
-        print(f"skipped {skipped}", file=sys.stderr)
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    report_outcome(result)  # (hydro notes nothing: its one note is the --fit line above)
     deliver_edit(result, mode)
