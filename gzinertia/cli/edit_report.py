@@ -15,9 +15,6 @@ __all__ = ["report_outcome"]
 
 def report_outcome(edit: Edit[Any]) -> None:
     """``edit``'s skipped links, notes and warnings, one line each, on stderr."""
-    for skipped in edit.skipped:
-        print(f"skipped {skipped}", file=sys.stderr)
-    for note in edit.notes:
-        print(f"note: {note}", file=sys.stderr)
-    for warning in edit.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    said = (("skipped ", edit.skipped), ("note: ", edit.notes), ("warning: ", edit.warnings))
+    for prefix, lines in said:
+        sys.stderr.writelines(f"{prefix}{line}\n" for line in lines)
