@@ -6,7 +6,7 @@ The library in five lines (``docs/api.md`` has worked examples)::
     doc = gzinertia.read("model.sdf")                 # a document of links
     link = doc.link("boat::hull")
     link.M_BBo_B.angular_first()                      # rigid 6x6 about the link origin, [ω; v]
-    new_text = gzinertia.addmass("model.sdf", density=1025.0)
+    new_text = gzinertia.addmass("model.sdf", density=1025.0).text
 
 * :func:`read` a file (SDFormat; other formats plug in by suffix: :func:`register_reader`)
   into a :class:`Document` of :class:`Link` records.
@@ -19,10 +19,10 @@ The library in five lines (``docs/api.md`` has worked examples)::
 * :func:`fit` the link's fluid ellipsoids; ``fit(link).added_mass(density)`` is ``A_BBo_B``.
 * :func:`audit_paths` files or folders: a list of :class:`Finding` (``gzinertia.audit`` is the
   audit's sub-package, hence the name).
-* Edits return the new text and write nothing: :func:`addmass`, :func:`addmass_from`,
-  :func:`shift`, :func:`convert`, :func:`hydro`; :func:`fix`, :func:`addmass_bem` and
-  :func:`migrate` return an
-  :class:`Edit` (the text with each link's outcome; ``.diff()``, ``.write()`` atomic).
+* Edits write nothing and return an :class:`Edit` (the new ``text`` with each link's outcome,
+  the links skipped and why, warnings; ``.diff()``, ``.write()`` atomic): :func:`addmass`,
+  :func:`addmass_bem`, :func:`addmass_from`, :func:`shift`, :func:`convert`, :func:`hydro`,
+  :func:`fix`, :func:`migrate`.
 * ``gzinertia.edit(path_or_document)`` opens a file for values you computed
   (:class:`ModelFile`: ``set_added_mass(link, A_BBo_B)``, ``set_inertia``,
   ``set_plugin_terms``), each returning an :class:`Edit`.
@@ -40,22 +40,24 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from gzinertia.api import (
+        HydrostaticsResult,
+        audit_paths,
+        fit,
+        hydrostatics,
+        read,
+        register_reader,
+    )
+    from gzinertia.api_edits import (
         BemFile,
         FixedFile,
         GzInertiaWarning,
-        HydrostaticsResult,
         addmass,
         addmass_bem,
         addmass_from,
-        audit_paths,
         convert,
-        fit,
         fix,
         hydro,
-        hydrostatics,
         migrate,
-        read,
-        register_reader,
         shift,
     )
     from gzinertia.audit.findings import Finding
@@ -82,18 +84,18 @@ _LAZY: dict[str, tuple[str, str]] = {
     "register_reader": ("gzinertia.api", "register_reader"),
     "fit": ("gzinertia.api", "fit"),
     "audit_paths": ("gzinertia.api", "audit_paths"),
-    "addmass": ("gzinertia.api", "addmass"),
-    "shift": ("gzinertia.api", "shift"),
-    "convert": ("gzinertia.api", "convert"),
-    "hydro": ("gzinertia.api", "hydro"),
-    "addmass_from": ("gzinertia.api", "addmass_from"),
-    "addmass_bem": ("gzinertia.api", "addmass_bem"),
+    "addmass": ("gzinertia.api_edits", "addmass"),
+    "shift": ("gzinertia.api_edits", "shift"),
+    "convert": ("gzinertia.api_edits", "convert"),
+    "hydro": ("gzinertia.api_edits", "hydro"),
+    "addmass_from": ("gzinertia.api_edits", "addmass_from"),
+    "addmass_bem": ("gzinertia.api_edits", "addmass_bem"),
     "Edit": ("gzinertia.edit.edit_result", "Edit"),
     "ModelFile": ("gzinertia.edit.model_file", "ModelFile"),
-    "BemFile": ("gzinertia.api", "BemFile"),
-    "fix": ("gzinertia.api", "fix"),
-    "FixedFile": ("gzinertia.api", "FixedFile"),
-    "migrate": ("gzinertia.api", "migrate"),
+    "BemFile": ("gzinertia.api_edits", "BemFile"),
+    "fix": ("gzinertia.api_edits", "fix"),
+    "FixedFile": ("gzinertia.api_edits", "FixedFile"),
+    "migrate": ("gzinertia.api_edits", "migrate"),
     "hydrostatics": ("gzinertia.api", "hydrostatics"),
     "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
     "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
@@ -104,7 +106,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "LinkHydrostatics": ("gzinertia.physics.hydrostatics", "LinkHydrostatics"),
     "Flotation": ("gzinertia.physics.flotation", "Flotation"),
     "BuoyancyWorld": ("gzinertia.records", "BuoyancyWorld"),
-    "GzInertiaWarning": ("gzinertia.api", "GzInertiaWarning"),
+    "GzInertiaWarning": ("gzinertia.api_edits", "GzInertiaWarning"),
     "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
     "SettingError": ("gzinertia.errors", "SettingError"),
     "Document": ("gzinertia.records", "SdfDocument"),

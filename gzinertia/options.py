@@ -29,11 +29,12 @@ Interface = Literal["library", "command line"]
 #: ``panel_size`` in Python (the key).
 _SAME_NAME = (
     "about", "center", "density", "depth", "docs_url", "fit", "fluid", "frequency", "geometry",
-    "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes",
+    "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes", "sign",
     "tolerance", "viscosity", "wamit_length", "waterline",
 )
 #: Switches: ``--allow-overlap`` on the command line, ``allow_overlap=True`` in Python.
-_SWITCHES = ("allow_overlap", "force", "force_readonly", "replace_plugin_added_mass", "together")
+_SWITCHES = ("allow_overlap", "force", "force_readonly", "remove_plugin_terms",
+             "replace_plugin_added_mass", "together")
 #: The settings spelled otherwise in one interface or both: key → (command line, library).
 _SPELLED_APART: dict[str, tuple[str, str]] = {
     "keep_version": ("--keep-version", "upgrade_version=False"),
@@ -48,6 +49,7 @@ _SPELLED_APART: dict[str, tuple[str, str]] = {
         'sign="fossen" (negative derivatives) or sign="physical"',
     ),
     "sdf_to_hydro": ("--sdf-to-hydro", 'convert(to="hydro")'),
+    "hydro_to_sdf": ("--hydro-to-sdf", 'convert(to="sdf")'),
     "hydro_to_sdf_command": ("gzinertia convert {path} --hydro-to-sdf",
                              'gzinertia.convert("{path}", to="sdf")'),
     "explicit_ellipsoid": ("--semi-axes a,b,c [--center x,y,z] [--rpy r,p,y]",

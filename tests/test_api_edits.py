@@ -171,7 +171,7 @@ def test_addmass_from_returns_the_text_the_command_writes(
     result = _wamit_file(tmp_path)
     text = gzinertia.addmass_from(path, result, link="box_rov::base_link",
                                   about=(0.1, 0.0, -0.05), axes_rpy=(0.0, 0.0, 0.3),
-                                  frequency="infinite", density=1025.0, wamit_length=0.5)
+                                  frequency="infinite", density=1025.0, wamit_length=0.5).text
     assert text == cli_output(
         ["addmass", str(path), "--from", str(result), "--link", "box_rov::base_link",
          "--about", "0.1,0,-0.05", "--axes", "0,0,0.3", "--frequency", "infinite",
@@ -241,7 +241,7 @@ def test_addmass_on_a_urdf_writes_the_block_the_command_writes(
         '<inertia ixx="1" ixy="0" ixz="0" iyy="3" iyz="0" izz="3"/></inertial>'
         '<collision><geometry><cylinder radius="0.15" length="1.2"/></geometry></collision>'
         "</link></robot>\n")
-    text = gzinertia.addmass(path, density=1025.0)
+    text = gzinertia.addmass(path, density=1025.0).text
     assert text == cli_output(["addmass", str(path), "--ellipsoid", "--density", "1025"],
                               tmp_path, capsys)
     assert "Hydrodynamics" in text and text != path.read_text(encoding="utf-8")

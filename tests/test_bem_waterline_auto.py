@@ -24,7 +24,7 @@ from gzinertia.spatial.rotation import rotation_from_rpy
 cpt = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
-from gzinertia.api import addmass_bem  # noqa: E402
+from gzinertia.api_edits import addmass_bem  # noqa: E402
 from gzinertia.physics.bem import RIGID_BODY_DOFS  # noqa: E402
 from gzinertia.spatial.added_mass import AddedMass  # noqa: E402
 

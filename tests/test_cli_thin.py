@@ -214,11 +214,13 @@ def test_the_command_line_checks_no_value_itself() -> None:
 
 
 def test_the_library_and_the_command_line_check_bem_settings_in_one_place() -> None:
-    """``gzinertia.addmass_bem`` and ``addmass --bem`` build their settings with one
-    function, :func:`gzinertia.arguments.bem_settings` (no copy of its checks elsewhere)."""
-    api = (REPO / "gzinertia" / "api.py").read_text(encoding="utf-8")
+    """``gzinertia.addmass_bem`` builds its settings with one function,
+    :func:`gzinertia.arguments.bem_settings`, and ``addmass --bem`` calls
+    ``gzinertia.addmass_bem`` (no copy of its checks elsewhere)."""
+    api = (REPO / "gzinertia" / "api_edits.py").read_text(encoding="utf-8")
     cli = (CLI / "addmass.py").read_text(encoding="utf-8")
-    assert "bem_settings(" in api and "bem_settings(" in cli
+    assert "bem_settings(" in api and "gzinertia.addmass_bem," in cli
+    assert "bem_settings" not in cli
     for text in (api, cli):
         assert "BemSettings(" not in text
         assert "positive length in m" not in text

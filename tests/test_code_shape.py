@@ -23,7 +23,6 @@ _PARALLEL = "owned by a parallel change in this step; to split after it lands"
 #: ``{qualified name: reason}``: a module is named by its path under ``gzinertia/``
 #: (``physics/bem.py``), a function by ``path:qualified.name``.
 EXCEPTIONS: dict[str, str] = {
-    "api.py": _PARALLEL,
     "physics/bem.py": _PARALLEL,
     "physics/bem.py:bem_added_mass_together": _PARALLEL,
     "physics/fits.py": _PARALLEL,

@@ -160,7 +160,7 @@ def test_addmass_from_refuses_an_overlapping_fluid_ellipsoid(tmp_path: Path) -> 
     assert "overlaps" in str(caught.value) and "allow_overlap=True" in str(caught.value)
     with pytest.warns(gzinertia.GzInertiaWarning, match="overlaps"):
         text = gzinertia.addmass_from(path, result, link="second", about=(0.0, 0.0, 0.0),
-                                      frequency="zero", density=1000.0, allow_overlap=True)
+                                      frequency="zero", density=1000.0, allow_overlap=True).text
     assert text.count("<fluid_added_mass>") == 2
 
 
@@ -257,21 +257,27 @@ def _names_called(function: ast.AST) -> set[str]:
 
 
 def test_each_added_mass_mode_is_one_call_over_one_format_dispatch() -> None:
-    """The library's three added-mass functions and the command line's three modes each call
-    one function of :mod:`gzinertia.edit.added_mass_edits` and never ask the format
-    themselves: the choice of SDF or URDF writer is made there, once per edit."""
-    calls = {"addmass": "ellipsoid_edit", "addmass_bem": "bem_edit",
-             "addmass_from": "import_edit", "_addmass_ellipsoid": "ellipsoid_edit",
-             "_addmass_bem": "bem_edit", "_addmass_from": "import_edit"}
+    """The library's three added-mass functions each call one function of
+    :mod:`gzinertia.edit.added_mass_edits`, and the command line's three modes each the
+    library's function (issue 26: the CLI stands on the library); none asks the format
+    itself: the choice of SDF or URDF writer is made there, once per edit."""
+    forbidden = {"is_urdf_path", "is_xacro_path", "add_mass", "add_mass_urdf", "add_mass_bem",
+                 "add_mass_bem_urdf", "add_mass_from", "add_mass_from_urdf"}
+    library = {"addmass": "ellipsoid_edit", "addmass_bem": "bem_edit",
+               "addmass_from": "import_edit"}
+    command_line = {"addmass": "addmass", "_addmass_bem": "addmass_bem",
+                    "_addmass_from": "addmass_from"}
     seen = {}
-    for module, prefix in ((PACKAGE / "api.py", "a"), (PACKAGE / "cli" / "addmass.py", "_")):
+    for module, calls in ((PACKAGE / "api_edits.py", library),
+                          (PACKAGE / "cli" / "addmass.py", command_line)):
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef) and node.name in calls and (
-                node.name.startswith(prefix)
-            ):
+            if isinstance(node, ast.FunctionDef) and node.name in calls:
                 names = _names_called(node)
-                seen[node.name] = calls[node.name] in names and not (
-                    names & {"is_urdf_path", "is_xacro_path", "add_mass", "add_mass_urdf",
-                             "add_mass_bem", "add_mass_bem_urdf", "add_mass_from",
-                             "add_mass_from_urdf"})
-    assert seen == dict.fromkeys(calls, True)
+                used = {f"{n.value.id}.{n.attr}" for n in ast.walk(node)
+                        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+                wanted = (calls[node.name] in names if calls is library
+                          else f"gzinertia.{calls[node.name]}" in used)
+                below = set() if calls is library else set(library.values())
+                seen[f"{module.name}:{node.name}"] = wanted and not names & (forbidden | below)
+    assert seen == dict.fromkeys([*(f"api_edits.py:{n}" for n in library),
+                                  *(f"addmass.py:{n}" for n in command_line)], True)

@@ -93,7 +93,7 @@ def test_the_cli_diff_is_the_edit_rendered(
     status, out, _ = run_cli(["addmass", str(path), "--ellipsoid", "--density", "1025", "--diff"], capsys)
     assert status == 0 and out == edit.diff()
     with pytest.warns(gzinertia.GzInertiaWarning, match="displace"):  # as the CLI says
-        assert gzinertia.addmass(path, density=1025.0) == edit.text
+        assert gzinertia.addmass(path, density=1025.0).text == edit.text
 
 
 def test_every_edit_returns_an_edit(tmp_path: Path) -> None:

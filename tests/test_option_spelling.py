@@ -23,7 +23,7 @@ def test_a_refused_shift_names_force_the_way_the_caller_passes_it(
     and the way out is ``force=True`` in Python, ``--force`` on the command line."""
     model = tmp_path / "model.sdf"
     shutil.copy(EXAMPLES / "box_rov" / "model.sdf", model)
-    model.write_text(gzinertia.addmass(model, links="box_rov::thruster_fp"), encoding="utf-8")
+    model.write_text(gzinertia.addmass(model, links="box_rov::thruster_fp").text, encoding="utf-8")
     with pytest.raises(GzInertiaError) as refused:
         gzinertia.shift(model, "box_rov::thruster_fp", source="com")
     assert "force=True" in str(refused.value) and "--force" not in str(refused.value)

@@ -154,7 +154,7 @@ def test_a_hull_fallback_is_data(tmp_path: Path, words: str, hull: str) -> None:
 def test_written_by_addmass_and_read_back_from_the_file(tmp_path: Path) -> None:
     hull = _hull_link(tmp_path)
     path = Path(hull.source.file)
-    path.write_text(gzinertia.addmass(path, density=1025.0, method="mujoco"))
+    path.write_text(gzinertia.addmass(path, density=1025.0, method="mujoco").text)
     comment = read_sdf_file(path).links[0].inertial.added_mass_comment
     assert comment is not None and f"{MARKER}{VERSION} kind=ellipsoid" in comment
     read = parse_fit_provenance(comment)

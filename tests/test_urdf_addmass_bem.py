@@ -306,7 +306,7 @@ def test_a_bem_of_the_visual_hull_is_not_judged_by_the_proxy(
 def test_the_library_writes_what_the_command_writes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gzinertia import api
+    from gzinertia import api_edits as api
 
     urdf = tmp_path / "auv.urdf"
     urdf.write_text(AUV)

@@ -117,7 +117,7 @@ def test_an_old_version_is_flagged_and_upgraded(tmp_path: Path) -> None:
     path = write(tmp_path, _one_box("1.9", A))
     assert findings_of(tmp_path, path.read_text(), "GZI201")
     bare = write(tmp_path, _one_box("1.9"), "bare.sdf")
-    assert '<sdf version="1.10">' in gzinertia.addmass(bare)
+    assert '<sdf version="1.10">' in gzinertia.addmass(bare).text
 
 
 # --- whether a Hydrodynamics plugin applies added mass -----------------------------------------

@@ -1,18 +1,21 @@
 """``gzinertia addmass``: write Tuckerman ellipsoid added mass into ``<fluid_added_mass>``.
 
 One command over the library's three added-mass functions, each flag passed through as their
-argument: ``--ellipsoid`` (:func:`gzinertia.addmass`), ``--bem`` (:func:`gzinertia.addmass_bem`,
-its settings built by :func:`gzinertia.arguments.bem_settings`) and ``--from``
-(:func:`gzinertia.addmass_from`). The command refuses only a flag of one with another's; the
-values are checked by the library.
+argument: ``--ellipsoid`` (:func:`gzinertia.addmass`), ``--bem`` (:func:`gzinertia.addmass_bem`)
+and ``--from`` (:func:`gzinertia.addmass_from`), each returning the
+:class:`~gzinertia.edit.edit_result.Edit` the command reports and delivers. The command refuses
+only a flag of one with another's; the values are checked by the library.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from gzinertia.arguments import bem_settings, fluid_density
+import gzinertia
+from gzinertia.arguments import fluid_density
 from gzinertia.cli.addmass_options import (
     AboutFlag,
     AllowOverlapFlag,
@@ -44,19 +47,16 @@ from gzinertia.cli.app import (
     FluidOption,
     LinkOption,
     app,
-    deliver_edit,
     parse_vector,
 )
+from gzinertia.cli.library import deliver_edit, edited, model_keywords
 from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
-    from gzinertia.edit.added_mass_request import AddedMassRequest
-    from gzinertia.edit.addmass import FitChooser
-    from gzinertia.edit.addmass_bem import BemSettings
-    from gzinertia.edit.result_files import ResultFile
     from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]
@@ -104,24 +104,23 @@ def addmass(
     <fluid_added_mass> changes (plus a comment saying how it was computed); a second run changes
     nothing.
     """
-    from gzinertia.edit.added_mass_request import AddedMassRequest
-
     model = _added_mass_model(
         ellipsoid, bem, from_result, about is not None or axes is not None, frequency,
         (waterline, depth, together, progress_bar),
     )
     bem_only = panel_size is not None or no_cache or quality != "default"
-    request = AddedMassRequest(file, link, source, mode.stdin_data, upgrade_version,
-                               replace_plugin_added_mass, allow_overlap)
+    common = _Common(file, link, mode.stdin_data, upgrade_version, replace_plugin_added_mass,
+                     allow_overlap, source)
     if model == "from":
         if bem_only:
             raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
         assert from_result is not None
-        _addmass_from(request, mode, _result_file(
-            from_result, frequency, about, axes, wamit_length,
-            None if density is None and fluid is None else fluid_density(density, fluid),
-            _bem_geometry(geometry),
-        ))
+        _addmass_from(common, mode, from_result, _bem_geometry(geometry), {
+            "frequency": frequency, "wamit_length": wamit_length,
+            "about": None if about is None else parse_vector(about, "--about", (0.0,) * 3),
+            "axes_rpy": parse_vector(axes, "--axes", (0.0, 0.0, 0.0)),
+            "density": None if (density, fluid) == (None, None) else fluid_density(density,
+                                                                                   fluid)})
     elif model == "bem":
         if semi_axes is not None or center is not None or rpy is not None:
             raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
@@ -129,19 +128,40 @@ def addmass(
 
         require_bem()  # one line naming the extra when capytaine or manifold3d is missing
         names, element = _bem_geometry(geometry)
-        settings = bem_settings(
-            fluid_density(density, fluid), panel_size=panel_size, quality=quality, shapes=names,
-            element=element, cache=not no_cache, waterline=waterline, depth=depth,
-            frequency=frequency, together=together,
-        )
-        _addmass_bem(request, mode, settings, progress_bar)
+        _addmass_bem(common, mode, progress_bar, {
+            "density": fluid_density(density, fluid), "panel_size": panel_size,
+            "quality": quality, "shapes": names, "geometry": element, "cache": not no_cache,
+            "waterline": waterline, "depth": math.inf if depth is None else depth,
+            "frequency": frequency or "zero", "together": together})
     else:
         if geometry is not None or bem_only:
             raise GzInertiaError(
                 "--geometry, --panel-size, --quality and --no-cache go with --bem"
             )
-        _addmass_ellipsoid(request, mode, _fit_chooser(fit, semi_axes, center, rpy),
-                           fluid_density(density, fluid))
+        edit = edited(gzinertia.addmass, file, density=fluid_density(density, fluid),
+                      **_fit_keywords(fit, semi_axes, center, rpy), **common.keywords())
+        report_fit(edit)
+        deliver_edit(edit, mode)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class _Common(ValueRecord):
+    """What the three added-mass modes take alike: the file, the links, standard input's
+    bytes, what may be replaced, and where the file's own files are found."""
+
+    file: Path
+    link: str | None
+    data: bytes | None
+    upgrade_version: bool
+    replace_plugin_added_mass: bool
+    allow_overlap: bool
+    source: ModelInput
+
+    def keywords(self, links: str = "links") -> dict[str, Any]:
+        """The library's keywords for these (the link glob as ``links``)."""
+        return {links: self.link, "data": self.data, "upgrade_version": self.upgrade_version,
+                "replace_plugin_added_mass": self.replace_plugin_added_mass,
+                "allow_overlap": self.allow_overlap, **model_keywords(self.source)}
 
 
 def _added_mass_model(
@@ -172,80 +192,55 @@ def _added_mass_model(
     return "bem" if bem else "ellipsoid"
 
 
-def _fit_chooser(
+def _fit_keywords(
     fit: FitChoice, semi_axes: str | None, center: str | None, rpy: str | None
-) -> FitChooser:
-    """``--fit``, or the explicit ellipsoid of ``--semi-axes`` [``--center``] [``--rpy``]."""
-    from gzinertia.edit.addmass import FitChooser
+) -> dict[str, Any]:
+    """``--fit`` as :func:`gzinertia.addmass`'s ``method``, or the explicit ellipsoid of
+    ``--semi-axes`` [``--center``] [``--rpy``] as its ``ellipsoid``."""
     from gzinertia.physics.fits import explicit_fit
 
     if semi_axes is not None:
-        return FitChooser(
-            fixed=explicit_fit(
-                parse_vector(semi_axes, "--semi-axes", (0.0, 0.0, 0.0)),
-                parse_vector(center, "--center", (0.0, 0.0, 0.0)),
-                parse_vector(rpy, "--rpy", (0.0, 0.0, 0.0)),
-            )
-        )
+        return {"ellipsoid": explicit_fit(
+            parse_vector(semi_axes, "--semi-axes", (0.0, 0.0, 0.0)),
+            parse_vector(center, "--center", (0.0, 0.0, 0.0)),
+            parse_vector(rpy, "--rpy", (0.0, 0.0, 0.0)),
+        )}
     if center is not None or rpy is not None:
         raise GzInertiaError("--center and --rpy go with --semi-axes (an explicit ellipsoid)")
-    return FitChooser(method=fit)
+    return {"method": fit}
 
 
-def _addmass_ellipsoid(
-    request: AddedMassRequest, mode: WriteMode, chooser: FitChooser, density: float
+def _addmass_from(
+    common: _Common, mode: WriteMode, result: Path,
+    geometry: tuple[tuple[str, ...] | None, GeometryElement], read: dict[str, Any],
 ) -> None:
-    """``addmass --ellipsoid``: fit and write (one library call), report on stderr, deliver."""
-    from gzinertia.edit.added_mass_edits import ellipsoid_edit
-
-    edit = ellipsoid_edit(request, chooser, density)
-    report_fit(edit)
-    deliver_edit(request.path, edit.old, edit.new, mode)
-
-
-def _result_file(
-    result: Path, frequency: str | None, about: str | None, axes: str | None,
-    wamit_length: float, density: float | None,
-    geometry: tuple[tuple[str, ...] | None, GeometryElement],
-) -> ResultFile:
-    """``--from RESULT`` with ``--frequency``, ``--about``, ``--axes``, ``--wamit-length``,
-    ``--geometry`` and the density (``None`` when neither ``--density`` nor ``--fluid``)."""
-    from gzinertia.edit.result_files import ResultFile
-
-    return ResultFile(
-        result, frequency, None if about is None else parse_vector(about, "--about", (0.0,) * 3),
-        parse_vector(axes, "--axes", (0.0, 0.0, 0.0)), density, wamit_length, geometry,
-    )
-
-
-def _addmass_from(request: AddedMassRequest, mode: WriteMode, result: ResultFile) -> None:
     """``addmass --from RESULT``: import, move to Bo in link axes and write (one library call;
     the comment records the link's geometry the result describes, ``--geometry``: GZI212),
     report on stderr, deliver."""
-    from gzinertia.edit.added_mass_edits import import_edit
-
-    edit = import_edit(request, result)
+    shapes, element = geometry
+    edit = edited(gzinertia.addmass_from, common.file, result, shapes=shapes, geometry=element,
+                  **read, **common.keywords("link"))
     [imported] = edit.links
-    report_import(imported.name, result.path, imported.A_BBo_B)
+    report_import(imported.name, result, imported.A_BBo_B)
     report_fit(edit, written=True)
-    deliver_edit(request.path, edit.old, edit.new, mode)
+    deliver_edit(edit, mode)
 
 
 def _addmass_bem(
-    request: AddedMassRequest, mode: WriteMode, settings: BemSettings, progress_bar: bool | None
+    common: _Common, mode: WriteMode, progress_bar: bool | None, settings: dict[str, Any]
 ) -> None:
     """``addmass --bem``: solve and write (one library call), report on stderr, deliver."""
-    from gzinertia.edit.added_mass_edits import bem_edit
     from gzinertia.report.bem_progress import bem_progress
 
     progress = bem_progress(progress_bar)
     try:
-        edit = bem_edit(request, settings, progress)
+        edit = edited(gzinertia.addmass_bem, common.file, progress=progress, **settings,
+                      **common.keywords())
     finally:
         progress.close()  # the bar goes before any error or summary line is printed
-    report_bem(edit.links, settings.element)
+    report_bem(edit.links, settings["geometry"])
     report_fit(edit, written=bool(edit.links))
-    deliver_edit(request.path, edit.old, edit.new, mode)
+    deliver_edit(edit, mode)
 
 
 def _bem_geometry(

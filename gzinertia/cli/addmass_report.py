@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.cli.edit_report import report_outcome
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -106,11 +108,6 @@ def report_fit(result: Edit[Any], written: bool = False) -> None:
             + f"; max |off-diagonal| {float(np.max(np.abs(A - np.diag(np.diag(A))))):.4g}",
             file=err,
         )
-    for skipped in result.skipped:
-        print(f"skipped {skipped}", file=err)
-    for note in result.notes:
-        print(f"note: {note}", file=err)
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=err)
+    report_outcome(result)
     if not result.links and not written:
         print(f"{result.path}: no link to write added mass for", file=err)

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from lxml import etree
     from rich.console import Console
 
-    from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
     from gzinertia.records import SdfDocument
 
@@ -58,7 +57,6 @@ __all__ = [
     "OutputOption",
     "Vec3Tuple",
     "app",
-    "deliver_edit",
     "load_document",
     "load_model",
     "main",
@@ -136,16 +134,6 @@ def _root(
     ] = False,
 ) -> None:
     """Rigid-body inertia and fluid added mass for Gazebo/SDFormat models."""
-
-
-def deliver_edit(file: Path, old: bytes, new: bytes, mode: WriteMode) -> None:
-    """Writes, diffs or checks an edited file as ``mode`` says; exit status 1 for ``--check``
-    on a file that would change."""
-    from gzinertia.cli.delivery import deliver
-
-    status = deliver(file, old, new, mode)
-    if status:
-        raise typer.Exit(status)
 
 
 def load_model(

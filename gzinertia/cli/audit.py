@@ -73,7 +73,6 @@ Every report names the settings files that changed what was checked.
 
 @app.command(help=AUDIT_HELP)
 @model_input_options
-# duplicates: typer option declarations (here and in the other commands), alike by shape only
 def audit(
     paths: PathsArgument,
     output_format: OutputFormatFlag = "table",

@@ -5,8 +5,11 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Annotated
 
-from gzinertia.cli.app import LinkOption, app, deliver_edit
+import gzinertia
+from gzinertia.cli.app import LinkOption, app
+from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
+from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
     EditedFileArgument,
     SignChoice,
@@ -44,7 +47,6 @@ UpgradeVersionFlag = Annotated[bool, flag("--upgrade-version/--keep-version",
     "(the audit then reports GZI201).")]
 
 
-# duplicates: typer option declarations, alike by shape only
 @app.command()
 @write_mode_options
 @model_input_options
@@ -71,39 +73,19 @@ def convert(
     negative values reverse it); for a matrix with couplings the command prints how much of that
     wrench is lost. See docs/added_mass.md.
     """
-    from gzinertia.edit.convert import hydro_to_sdf as to_sdf
-    from gzinertia.edit.convert import sdf_to_hydro as to_hydro
-
     if hydro_to_sdf == sdf_to_hydro:
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
-    paths = sdf_only(file, source, "convert")
-    if hydro_to_sdf:
-        result = to_sdf(
-            file,
-            pattern=link,
-            sign=sign,
-            remove_plugin_terms=remove_plugin_terms,
-            force=force,
-            model_paths=paths,
-            upgrade_version=upgrade_version,
-            data=mode.stdin_data,
-        )
-    else:
-        if remove_plugin_terms:
-            raise GzInertiaError("--remove-plugin-terms goes with --hydro-to-sdf")
-        result = to_hydro(
-            file, pattern=link, sign=sign, model_paths=paths, data=mode.stdin_data
-        )
+    result = edited(gzinertia.convert, file, to="sdf" if hydro_to_sdf else "hydro", sign=sign,
+                    links=link, remove_plugin_terms=remove_plugin_terms, force=force,
+                    upgrade_version=upgrade_version,
+                    model_paths=sdf_only(file, source, "convert"), data=mode.stdin_data)
     for item in result.links:
         print(
             f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "
             + " ".join(f"{v:.4g}" for v in item.A_BBo_B.linear_first().diagonal()),
             file=sys.stderr,
         )
-    for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    report_outcome(result)  # (converting skips no link: each is converted or refused)
     if not result.links:
         print(f"{file}: no link had added mass to convert", file=sys.stderr)
-    deliver_edit(file, result.old, result.new, mode)
+    deliver_edit(result, mode)

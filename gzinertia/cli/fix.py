@@ -4,33 +4,28 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gzinertia.cli.app import (
-    CheckOption,
-    DiffOption,
-    ForceReadonlyOption,
-    InPlaceOption,
-    LinkOption,
-    OutputOption,
-    app,
-)
+import gzinertia
+from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.flags import Maybe, argument, flag
+from gzinertia.cli.library import edited
 from gzinertia.cli.options import (
     FixMethodChoice,
     ToleranceChoice,
     edit_mode,
     hull_option,
     model_input_options,
+    write_flags,
 )
 from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
-    from gzinertia.edit.fix import FixOptions
+    from gzinertia.cli.options import WriteFlags
     from gzinertia.model_input import ModelInput
 
 
@@ -78,10 +73,10 @@ JsonReportFlag = Annotated[bool, flag("--json",
     "report still goes to stderr.")]
 
 
-# duplicates: typer option declarations, alike by shape only
 @app.command()
 @hull_option
 @model_input_options
+@write_flags
 def fix(
     file: FileFlag,
     link: LinkOption = None,
@@ -94,12 +89,8 @@ def fix(
     mass: MassFlag = None,
     tolerance: ToleranceFlag = "gz",
     json_report: JsonReportFlag = False,
-    output: OutputOption = None,
-    in_place: InPlaceOption = False,
-    check: CheckOption = False,
-    diff: DiffOption = False,
-    force_readonly: ForceReadonlyOption = False,
     *,
+    write: WriteFlags,
     source: ModelInput,
 ) -> None:
     """Repair invalid (GZI101, GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) inertia.
@@ -108,9 +99,9 @@ def fix(
     <inertial> for a link without one), keeps comments and formatting, and says per link what
     changed: the relative change of each principal moment and the centre-of-mass move.
     """
-    from gzinertia.edit.fix import FixOptions
     from gzinertia.sdf.stdin import is_stdin_arg
 
+    output, check, diff = write.output, write.check, write.diff
     if json_report and diff:
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
@@ -123,45 +114,41 @@ def fix(
         raise GzInertiaError(
             "--json and the repaired file both print to stdout: add -o OUT or --check"
         )
-    first, mode = edit_mode(file[0], output, in_place, check, diff, force_readonly=force_readonly)
+    first, mode = edit_mode(file[0], **write.values())
     if first is not None:
         file = [first, *file[1:]]
-    options = FixOptions(
-        method=method,
-        pattern=link,
-        select=tuple(s.strip().upper() for s in (select or "").split(",") if s.strip()),
-        all_links=all_links,
-        geometry=geometry,
-        move_com=move_com,
-        density=density,
-        mass=mass,
-        tolerance=tolerance,
-    )
-    options.validate()
-    status = run_fix(file, options, mode, source, json_report)
+    repair = {
+        "method": method, "links": link, "all_links": all_links, "geometry": geometry,
+        "move_com": move_com, "density": density, "mass": mass, "tolerance": tolerance,
+        "select": [s for s in (select or "").split(",") if s.strip()],
+    }
+    status = run_fix(file, repair, mode, source, json_report)
     if status:
         raise typer.Exit(status)
 
 
 def run_fix(
     files: list[Path],
-    options: FixOptions,
+    repair: dict[str, Any],
     mode: WriteMode,
     source: ModelInput,
     json_report: bool = False,
 ) -> int:
-    """Repairs each file, prints what changed per link (stderr) and delivers it; the exit
-    status (1 when ``--check`` finds a file that would change)."""
+    """Repairs each file (:func:`gzinertia.fix` with the keywords ``repair``), prints what
+    changed per link (stderr) and delivers it; the exit status (1 when ``--check`` finds a file
+    that would change)."""
     from gzinertia.cli.delivery import deliver
-    from gzinertia.edit.fix_file import fix_file
     from gzinertia.report.fix import describe_fix, fix_json
+    from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
-    status, model_paths = 0, source.search_paths
+    status = 0
     reports = []
     for path in files:
         # URDF/xacro: -m and --package-path give package paths; FILE -: standard input's bytes
-        result = fix_file(path, options, model_paths, xacro_args=source.xacro_mapping,
-                          xacro_policy=source.xacro_policy, data=mode.stdin_data)
+        result = edited(gzinertia.fix, path, **repair, model_paths=source.search_paths,
+                        xacro_args=source.xacro_mapping if is_urdf_path(path) else None,
+                        xacro_env=sorted(source.xacro_env), trust_xacro=source.trust_xacro,
+                        data=mode.stdin_data)
         if result.pending:
             status = max(status, 1)
         for line in describe_fix(result):

@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import gzinertia
 from gzinertia.arguments import fluid_density
 from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
     app,
-    deliver_edit,
 )
+from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
+from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
     EditedFileArgument,
     FitChoice,
@@ -105,21 +107,10 @@ def hydro(
     applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
     combined motion); see docs/fluid_forces.md.
     """
-    from gzinertia.edit.hydro import hydro as run_hydro
-
-    result = run_hydro(
-        file,
-        pattern=link,
-        method=fit,
-        density=fluid_density(density, fluid),
-        viscosity=viscosity,
-        coefs=_coefficients(coefs),
-        couplings=couplings,
-        model_paths=sdf_only(file, source, "hydro"),
-        cross_terms=cross_terms,
-        force=force,
-        data=mode.stdin_data,
-    )
+    result = edited(gzinertia.hydro, file, link, method=fit, density=fluid_density(density, fluid),
+                    viscosity=viscosity, coefficients=_coefficients(coefs), couplings=couplings,
+                    model_paths=sdf_only(file, source, "hydro"), cross_terms=cross_terms,
+                    force=force, data=mode.stdin_data)
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
                         ("xUabsU", "yVabsV", "zWabsW", "kPabsP", "mQabsQ", "nRabsR"))
@@ -139,8 +130,5 @@ def hydro(
         print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, "
               "not on MuJoCo's own per-collision ellipsoids: the terms do not reproduce a "
               "MuJoCo run of this model (--fit mujoco does)", file=sys.stderr)
-    for skipped in result.skipped:
-        print(f"skipped {skipped}", file=sys.stderr)
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    deliver_edit(file, result.old, result.new, mode)
+    report_outcome(result)  # (hydro notes nothing: its one note is the --fit line above)
+    deliver_edit(result, mode)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Annotated, Literal
 
+import gzinertia
 from gzinertia.cli.addmass_options import UpgradeVersionFlag
-from gzinertia.cli.app import app, deliver_edit
+from gzinertia.cli.app import app
+from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
+from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
     EditedFileArgument,
     model_input_options,
@@ -60,15 +63,10 @@ def migrate(
     Hydrodynamics terms (gz-sim's sign), buoyancy left to gz-sim's Buoyancy system with the
     net-buoyancy change reported (docs/migrate.md).
     """
-    from gzinertia.edit.migrate import migrate as run_migrate
-
-    result = run_migrate(file, to=to, keep_classic=keep_classic, force=force,
-                         upgrade_version=upgrade_version,
-                         model_paths=source.search_paths, data=mode.stdin_data)
-    for item in result.links:
+    edit = edited(gzinertia.migrate, file, to=to, keep_classic=keep_classic, force=force,
+                  upgrade_version=upgrade_version, model_paths=source.search_paths,
+                  data=mode.stdin_data)
+    for item in edit.links:
         print(_summary(item), file=sys.stderr)
-    said = (("skipped ", result.skipped), ("warning: ", result.warnings), ("note: ", result.notes))
-    for prefix, lines in said:
-        for line in lines:
-            print(prefix + line, file=sys.stderr)
-    deliver_edit(file, result.old, result.new, mode)
+    report_outcome(edit)
+    deliver_edit(edit, mode)

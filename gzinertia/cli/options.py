@@ -14,7 +14,7 @@
       @write_mode_options
       def mycommand(file: EditedFileArgument, ..., *, mode: WriteMode) -> None:
           ...
-          deliver_edit(file, old, new, mode)
+          deliver_edit(edited(gzinertia.shift, file, ...), mode)
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
@@ -34,10 +34,12 @@ import functools
 import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
 
 from gzinertia.cli.flags import Maybe, argument, flag
+from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import FluidName
 
 if TYPE_CHECKING:
@@ -64,15 +66,15 @@ __all__ = [
     "SeverityChoice",
     "SignChoice",
     "ToleranceChoice",
+    "WriteFlags",
     "edit_mode",
     "hull_option",
     "model_input_options",
     "sdf_only",
+    "write_flags",
     "write_mode_options",
 ]
 
-# duplicates: the choice Literals below are alike by shape only (one per set of values), as is
-# every module's list of Literal vocabularies after its __all__ (audit/findings.py)
 #: Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
 #: ``--semi-axes`` chooses).
 FitChoice = Literal["volume", "mujoco", "inertia"]
@@ -196,6 +198,30 @@ def _with_parameters(
     run.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
     run.__annotations__["return"] = None
     return cast(F, run)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class WriteFlags(ValueRecord):
+    """The write-mode flags as given (``-o/--output``, ``--in-place``, ``--check``, ``--diff``,
+    ``--force-readonly``), for a command that checks them against its several FILEs before
+    they make a :class:`~gzinertia.cli.delivery.WriteMode` (:func:`edit_mode`)."""
+
+    output: Path | None
+    in_place: bool
+    check: bool
+    diff: bool
+    force_readonly: bool
+
+    def values(self) -> dict[str, Any]:
+        """The flags by parameter name (:func:`edit_mode`'s keywords)."""
+        return {name: getattr(self, name) for name, _, _ in _WRITE_MODE_PARAMETERS}
+
+
+def write_flags(command: F) -> F:
+    """``command`` (which takes ``write: WriteFlags``) as a typer command with the write-mode
+    options of :func:`write_mode_options` in place of ``write``, handed over as given."""
+    return _with_parameters(command, "write", _WRITE_MODE_PARAMETERS,
+                            lambda values, kwargs: WriteFlags(**values))
 
 
 def write_mode_options(command: F) -> F:

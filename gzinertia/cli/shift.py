@@ -4,11 +4,13 @@ origin."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from gzinertia.cli.app import app, deliver_edit, parse_vector
+import gzinertia
+from gzinertia.cli.app import app, parse_vector
+from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
     AxesChoice,
     EditedFileArgument,
@@ -63,31 +65,22 @@ def shift(
     For matrices computed about the CoM or a hull centre and written unshifted: applies the
     exact change of point A_Bo = T^T A_Q T.
     """
-    from gzinertia.edit.shift import shift as run_shift
-
-    point: str | tuple[float, float, float] = from_point
+    point: Any = from_point
     if from_point not in ("com", "origin"):
         point = parse_vector(from_point, "--from", (0.0, 0.0, 0.0))
-    result = run_shift(
-        file,
-        pattern=link,
-        point=point,
-        axes=axes,
-        force=force,
-        model_paths=sdf_only(file, source, "shift"),
-        data=mode.stdin_data,
-    )
-    where = " ".join(f"{v:.6g}" for v in result.p_BoQ_B)
-    if result.already_done:
-        print(f"{result.link.name}: already moved from ({where}) m to the link origin by an "
+    edit = edited(gzinertia.shift, file, link, source=point, axes=axes, force=force,
+                  model_paths=sdf_only(file, source, "shift"), data=mode.stdin_data)
+    [shifted] = edit.links
+    where = " ".join(f"{v:.6g}" for v in shifted.p_BoQ_B)
+    if shifted.already_done:
+        print(f"{shifted.link.name}: already moved from ({where}) m to the link origin by an "
               "earlier run; nothing to do", file=sys.stderr)
-        deliver_edit(file, result.old, result.new, mode)
-        return
-    print(
-        f"{result.link.name}: moved from ({where}) m to the link origin; diagonal before "
-        + " ".join(f"{v:.4g}" for v in result.A_before.linear_first().diagonal())
-        + ", after "
-        + " ".join(f"{v:.4g}" for v in result.A_BBo_B.linear_first().diagonal()),
-        file=sys.stderr,
-    )
-    deliver_edit(file, result.old, result.new, mode)
+    else:
+        print(
+            f"{shifted.link.name}: moved from ({where}) m to the link origin; diagonal before "
+            + " ".join(f"{v:.4g}" for v in shifted.A_before.linear_first().diagonal())
+            + ", after "
+            + " ".join(f"{v:.4g}" for v in shifted.A_BBo_B.linear_first().diagonal()),
+            file=sys.stderr,
+        )
+    deliver_edit(edit, mode)
