@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.added_mass_request import AddedMassRequest
     from gzinertia.edit.addmass import FitChooser
     from gzinertia.edit.addmass_bem import BemSettings
-    from gzinertia.edit.result_files import ResultFile
+    from gzinertia.io.result_files import ResultFile
     from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]
@@ -210,7 +210,7 @@ def _result_file(
 ) -> ResultFile:
     """``--from RESULT`` with ``--frequency``, ``--about``, ``--axes``, ``--wamit-length``,
     ``--geometry`` and the density (``None`` when neither ``--density`` nor ``--fluid``)."""
-    from gzinertia.edit.result_files import ResultFile
+    from gzinertia.io.result_files import ResultFile
 
     return ResultFile(
         result, frequency, None if about is None else parse_vector(about, "--about", (0.0,) * 3),

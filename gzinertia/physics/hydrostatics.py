@@ -139,7 +139,7 @@ class LinkHydrostatics(ValueRecord):
 def gazebo_submesh_volumes(path: str) -> tuple[float, ...]:
     """Each submesh's ``SubMesh::Volume`` as gz-common computes it: ``|Σ v1·(v2×v3)/6|`` over
     the submesh's triangles, in the file's units, unscaled; one per submesh of the file as
-    gz-common's loaders split it (:func:`gzinertia.mesh_submeshes.gazebo_submeshes`: OBJ
+    gz-common's loaders split it (:func:`gzinertia.io.mesh_submeshes.gazebo_submeshes`: OBJ
     groups and materials, COLLADA ``<triangles>`` blocks, STL one). Computed once per file and
     process; the file is first read as every mesh is
     (:func:`gzinertia.physics.shapes.load_mesh`), so a file that is not read raises the same
@@ -149,8 +149,8 @@ def gazebo_submesh_volumes(path: str) -> tuple[float, ...]:
     from the origin"); before it ``SubMesh::Volume`` summed ``|v1·(v2×v3)/6|`` per triangle,
     which counts a closed mesh whose origin lies outside it more than once. gz-sim's Buoyancy
     system takes ``Mesh::Volume`` (:func:`gazebo_mesh_volume`)."""
-    from gzinertia.mesh_files import MeshFileError
-    from gzinertia.mesh_submeshes import gazebo_submeshes
+    from gzinertia.io.mesh_files import MeshFileError
+    from gzinertia.io.mesh_submeshes import gazebo_submeshes
     from gzinertia.physics.shapes import ShapeError, load_mesh
 
     load_mesh(path, (1.0, 1.0, 1.0))

@@ -162,7 +162,7 @@ def mesh_body(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) ->
     fallback of the current :func:`hull_fallback` block. Raises
     :class:`~gzinertia.physics.mesh_load.ShapeError` naming the file when it cannot be read, is
     not closed after repair and no fallback is chosen, or bounds no volume."""
-    from gzinertia.limits import MeshLimits
+    from gzinertia.io.limits import MeshLimits
     from gzinertia.physics.mesh_load import file_stamp
 
     key = tuple(float(v) for v in scale)

@@ -16,7 +16,7 @@ import numpy as np
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.limits import MeshLimits
+    from gzinertia.io.limits import MeshLimits
 
 __all__ = ["ShapeError", "convex_hull", "file_stamp", "load_mesh"]
 
@@ -30,7 +30,7 @@ def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
     :class:`ShapeError` when it cannot be read or holds no triangles). Each file is read once
     per process while it is unchanged (same inode, size and modification time: a process that
     audits twice sees an edited mesh); callers get their own copy to modify."""
-    from gzinertia.limits import MeshLimits
+    from gzinertia.io.limits import MeshLimits
 
     limits = MeshLimits.from_environment()
     return _read_mesh(path, tuple(float(v) for v in scale), limits, file_stamp(path)).copy()
@@ -52,7 +52,7 @@ def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits,
                stamp: tuple[int, int, int] | None = None) -> Any:
     import trimesh  # lazy: only meshes need it
 
-    from gzinertia.mesh_files import MeshFileError, load_mesh_file
+    from gzinertia.io.mesh_files import MeshFileError, load_mesh_file
 
     try:
         loaded = load_mesh_file(path, limits)  # a regular file within the caps, no archive

@@ -134,10 +134,10 @@ def geometry_digest(collisions: Sequence[Collision]) -> str:
 
 
 def _mesh_bytes(path: str) -> bytes:
-    """A mesh file's bytes through :func:`~gzinertia.safe_read.read_regular_file` (a FIFO or a
+    """A mesh file's bytes through :func:`~gzinertia.io.safe_read.read_regular_file` (a FIFO or a
     device named as a mesh is refused, not read; at most the mesh size cap)."""
-    from gzinertia.limits import MeshLimits
-    from gzinertia.safe_read import read_regular_file
+    from gzinertia.io.limits import MeshLimits
+    from gzinertia.io.safe_read import read_regular_file
 
     return read_regular_file(path, MeshLimits.from_environment().max_bytes)
 
