@@ -34,6 +34,7 @@ from gzinertia.physics.mesh_load import (
     convex_hull,
     file_stamp,
     load_mesh,
+    read_mesh,
 )
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, Geometry
@@ -197,7 +198,7 @@ def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
 
     if abs(float(np.prod(scale))) == 0.0:
         raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
-    _require_solid_extent(path, np.asarray(load_mesh(path, scale, source).vertices, dtype=float))
+    _require_solid_extent(path, np.asarray(read_mesh(path, scale, source).vertices, dtype=float))
     body = mesh_body(path, scale, source)
     props = body.trimesh().mass_properties  # density 1: inertia about the centroid, mesh axes
     volume = float(props.volume)
