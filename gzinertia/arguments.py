@@ -22,7 +22,7 @@ from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass_bem import BemSettings
-    from gzinertia.limits import ReadLimits
+    from gzinertia.io.limits import ReadLimits
 
 __all__ = [
     "bem_settings", "check_fluid", "docs_base_uri", "ellipsoid_scale", "fluid_density",
@@ -98,12 +98,12 @@ def bem_settings(
 
 def read_limits(max_links: int | None = None,
                 max_included_models: int | None = None) -> ReadLimits:
-    """The environment's read limits (:meth:`~gzinertia.limits.ReadLimits.from_environment`)
+    """The environment's read limits (:meth:`~gzinertia.io.limits.ReadLimits.from_environment`)
     with ``max_links`` (links in one file, included models counted) and ``max_included_models``
     applied when given, each at least 1."""
     from dataclasses import replace
 
-    from gzinertia.limits import ReadLimits
+    from gzinertia.io.limits import ReadLimits
 
     limits = ReadLimits.from_environment()
     for key, value, name in (

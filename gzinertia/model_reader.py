@@ -21,7 +21,7 @@ from gzinertia.vocabulary.model_suffixes import (
 )
 
 if TYPE_CHECKING:
-    from gzinertia.limits import ReadLimits
+    from gzinertia.io.limits import ReadLimits
     from gzinertia.records import SdfDocument
     from gzinertia.urdf.xacro_policy import XacroPolicy
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gzinertia.limits import ChildLimits
+from gzinertia.io.limits import ChildLimits
 from gzinertia.record_base import ValueRecord
 
 __all__ = [

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gzinertia.limits import ChildLimits
+from gzinertia.io.limits import ChildLimits
 from gzinertia.sandbox import (
     ChildOutcome,
     CpuLimitError,

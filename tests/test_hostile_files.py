@@ -627,7 +627,7 @@ def test_a_file_swapped_for_a_fifo_after_the_check_is_refused_without_blocking(
 ) -> None:
     """Between the ``stat`` and the ``open`` the path becomes a FIFO: the non-blocking open
     returns at once and ``fstat`` sees a FIFO (or another inode)."""
-    from gzinertia import safe_read
+    from gzinertia.io import safe_read
 
     path = _model(tmp_path, "m.sdf", LINK.format(name="a"))
     real_open = os.open

@@ -428,7 +428,7 @@ def test_a_folder_swapped_for_a_link_after_discovery_is_not_written(
 
 
 def test_write_atomically_under_a_root_refuses_every_link_below_it(tmp_path: Path) -> None:
-    from gzinertia.safe_write import write_atomically
+    from gzinertia.io.safe_write import write_atomically
 
     root, outside = tmp_path / "root", tmp_path / "outside"
     (root / "real").mkdir(parents=True)

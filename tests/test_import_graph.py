@@ -17,8 +17,8 @@ from test_rule_layout import import_graph
 
 #: The floors that hold files and numbers (reading, models, records, words): none imports a
 #: floor above them.
-LOWER = ("gzinertia.spatial", "gzinertia.physics", "gzinertia.sdf", "gzinertia.urdf", "gzinertia.gazebo",
-         "gzinertia.classic", "gzinertia.records", "gzinertia.vocabulary")
+LOWER = ("gzinertia.spatial", "gzinertia.io", "gzinertia.physics", "gzinertia.sdf", "gzinertia.urdf",
+         "gzinertia.gazebo", "gzinertia.classic", "gzinertia.records", "gzinertia.vocabulary")
 #: What sits above them: the library face, the command line, the audit, the edits, the
 #: output and the checks.
 UPPER = ("gzinertia.api", "gzinertia.cli", "gzinertia.audit", "gzinertia.edit",
@@ -167,7 +167,7 @@ def test_an_import_up_the_floors_is_found(importer: str, imported: str) -> None:
     ("gzinertia.edit.addmass", "gzinertia.physics.fits"),
     ("gzinertia.checks.bem", "gzinertia.physics.bem"),
     ("gzinertia.audit.rules.added_mass", "gzinertia.checks.added_mass"),
-    ("gzinertia.physics.bem", "gzinertia.cache_folder"),
+    ("gzinertia.physics.bem", "gzinertia.io.cache_folder"),
 ])
 def test_an_import_down_the_floors_is_allowed(importer: str, imported: str) -> None:
     assert upward(_synthetic((importer, imported))) == []

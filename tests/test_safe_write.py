@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.safe_write import write_atomically
+from gzinertia.io.safe_write import write_atomically
 
 # Inline: bytes to write atomically, not models (the writer never parses them).
 OLD = b"<sdf version='1.10'><!-- old -->" + b"a" * 2_000_000 + b"</sdf>\n"
@@ -23,7 +23,7 @@ NEW = b"<sdf version='1.10'><!-- new -->" + b"b" * 2_000_000 + b"</sdf>\n"
 WRITER = """
 import sys
 from pathlib import Path
-from gzinertia.safe_write import write_atomically
+from gzinertia.io.safe_write import write_atomically
 path = Path(sys.argv[1])
 old, new = Path(sys.argv[2]).read_bytes(), Path(sys.argv[3]).read_bytes()
 print("ready", flush=True)

@@ -17,7 +17,7 @@ import pytest
 from conftest import EXAMPLES, run_cli
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.safe_write import write_atomically
+from gzinertia.io.safe_write import write_atomically
 
 # Inline: bytes to write atomically, not models (the writer never parses them).
 OLD = b"<sdf version='1.10'><!-- old --></sdf>\n"
@@ -240,7 +240,7 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path: Path)
 WRITER = """
 import os, sys, time
 from pathlib import Path
-from gzinertia.safe_write import write_atomically
+from gzinertia.io.safe_write import write_atomically
 
 def fsync_then_hang(fd):  # the temporary is written: say so, and wait for the kill
     print("writing", flush=True)

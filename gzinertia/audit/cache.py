@@ -33,7 +33,7 @@ trusted. It is not a secret: anyone who can run this code can recompute the key 
 entry, so a cache restored from an untrusted source (a pull request's CI cache) is only as
 trustworthy as whoever could write it; use ``--no-cache`` or a cache key per branch there.
 
-The cache file is read like every other input (:mod:`gzinertia.safe_read`): a regular file of
+The cache file is read like every other input (:mod:`gzinertia.io.safe_read`): a regular file of
 at most :data:`MAX_CACHE_BYTES`, checked before it is opened; one that is not, that is not
 JSON, or that is nested too deeply to parse is ignored.
 
@@ -52,7 +52,7 @@ a run; a cache that cannot be read or written is ignored (the audit then simply 
 file). The folder holds a ``.gitignore`` and a ``CACHEDIR.TAG`` so that it is neither committed
 nor backed up.
 
-Nothing in it is reached through a symbolic link (:mod:`gzinertia.confined`): below the
+Nothing in it is reached through a symbolic link (:mod:`gzinertia.io.confined`): below the
 working directory (or, for a cache folder elsewhere, below that folder) every folder on the way,
 the markers and the cache files are opened without following a link, so a link a pull request
 commits (``.gzinertia_cache/audit`` to a folder elsewhere, a dangling ``.gitignore``), or one
@@ -83,7 +83,7 @@ from gzinertia.audit.cache_file import (
     finding_to_json,
 )
 from gzinertia.audit.findings import Finding, JsonValue
-from gzinertia.cache_folder import (
+from gzinertia.io.cache_folder import (
     DEFAULT_DIR,
     ENV_DIR,
     MAX_CACHE_BYTES,
@@ -93,15 +93,15 @@ from gzinertia.cache_folder import (
     prepare_cache_folder,
     store_cache_file,
 )
-from gzinertia.confined import open_folder
+from gzinertia.io.confined import open_folder
+from gzinertia.io.safe_read import digest_regular_file
 from gzinertia.record_base import Record
-from gzinertia.safe_read import digest_regular_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from gzinertia.audit.findings import FileStatus
-    from gzinertia.limits import ReadLimits
+    from gzinertia.io.limits import ReadLimits
     from gzinertia.records import Dependency
 
 __all__ = [
@@ -133,7 +133,7 @@ def _digest(data: bytes) -> str:
 
 def file_digest(path: str) -> str | None:
     """The BLAKE2b digest of a regular file's bytes (``None`` when it cannot be read, or is not
-    a regular file: a FIFO or device is never opened, see :mod:`gzinertia.safe_read`)."""
+    a regular file: a FIFO or device is never opened, see :mod:`gzinertia.io.safe_read`)."""
     try:
         return digest_regular_file(path, MAX_DIGEST_BYTES)
     except OSError:
@@ -227,7 +227,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
     (``trust_xacro``), the package roots from the environment and the expansion limits. The
     xacro arguments are not in it: each entry records the arguments its expansion looked up
     (:class:`AuditCache`)."""
-    from gzinertia.limits import MeshLimits, ReadLimits
+    from gzinertia.io.limits import MeshLimits, ReadLimits
     from gzinertia.sdf.includes import model_search_path
 
     read_limits = limits or ReadLimits.from_environment()
@@ -255,7 +255,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
 def _xacro_settings() -> JsonValue:
     """What else decides every xacro file's expansion: where ``$(find)`` looks (beyond the
     model path) and the expansion's limits (a lower one can turn a result into an error)."""
-    from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
+    from gzinertia.io.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
 
     env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH", ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)
     return [os.environ.get(name, "") for name in env]
@@ -461,7 +461,7 @@ class AuditCache:
         cache files."""
         if not self._stored:
             return
-        from gzinertia.safe_write import write_atomically
+        from gzinertia.io.safe_write import write_atomically
 
         try:
             self._prepare_folder()

@@ -27,7 +27,7 @@ __all__ = [
 #: The settings file of a folder (before a ``pyproject.toml`` with ``[tool.gzinertia]``).
 CONFIG_FILE = ".gzinertia.toml"
 
-#: Largest settings file read (checked before reading, see :mod:`gzinertia.safe_read`): a
+#: Largest settings file read (checked before reading, see :mod:`gzinertia.io.safe_read`): a
 #: megabyte of TOML already costs tomllib up to a few seconds and a few hundred MB.
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -41,7 +41,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
     from gzinertia.audit.toml_limits import TomlShapeError, check_toml_shape
-    from gzinertia.safe_read import read_regular_file
+    from gzinertia.io.safe_read import read_regular_file
 
     shown = shown_path(path)
     try:

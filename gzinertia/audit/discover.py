@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gzinertia.confined import within
+from gzinertia.io.confined import within
 from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
 from gzinertia.vocabulary.model_suffixes import (

@@ -29,7 +29,7 @@ from gzinertia.audit.findings import AuditResult, Finding
 from gzinertia.audit.runner import Progress, folders_of
 from gzinertia.audit.runner import audit as run_audit
 from gzinertia.audit.settings_use import settings_use
-from gzinertia.limits import ReadLimits
+from gzinertia.io.limits import ReadLimits
 from gzinertia.record_base import ValueRecord
 
 __all__ = [

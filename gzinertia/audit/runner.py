@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from gzinertia.audit.cache import AuditCache, CachedResult
     from gzinertia.checks.context import DocumentContext
-    from gzinertia.limits import ReadLimits
+    from gzinertia.io.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
     from gzinertia.urdf.fragments import Includers
 
@@ -442,7 +442,7 @@ def audit(
     line appended to ``cache_notes`` when given. ``targets``: the files ``paths`` were
     already found to be (:func:`~gzinertia.audit.discover.discover`), to audit a part of them.
     ``limits`` caps the included models and links of each file
-    (:class:`~gzinertia.limits.ReadLimits`; default: from the environment). ``read_roots``:
+    (:class:`~gzinertia.io.limits.ReadLimits`; default: from the environment). ``read_roots``:
     folders a xacro file's reads may reach besides its own folder, package and the package
     paths (default: the folders among ``paths``).
     """
@@ -451,7 +451,7 @@ def audit(
     search = [*model_paths, *config.model_paths]
     targets = discover(paths) if targets is None else list(targets)  # given: already found
     if limits is None:
-        from gzinertia.limits import ReadLimits
+        from gzinertia.io.limits import ReadLimits
 
         limits = ReadLimits.from_environment()
     cache = None if cache_dir is None else open_cache(cache_dir, config, search, limits)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from gzinertia.audit.config import AuditConfig
     from gzinertia.audit.findings import AuditResult, Severity
     from gzinertia.audit.projects import ProjectRun
-    from gzinertia.limits import ReadLimits
+    from gzinertia.io.limits import ReadLimits
 
 __all__ = [
     "AUDIT_HELP",
@@ -241,8 +241,8 @@ def _check_output(path: Path) -> None:
     through a symbolic link (or is one): a pull request can commit ``gzinertia.sarif`` as a
     link to a file elsewhere (the write refuses it again). A path outside the working
     directory is the user's choice, taken as named."""
-    from gzinertia.confined import first_link, working_root
     from gzinertia.errors import GzInertiaError
+    from gzinertia.io.confined import first_link, working_root
 
     root = working_root(path)
     link = None if root is None else first_link(path, root)
@@ -255,10 +255,10 @@ def _check_output(path: Path) -> None:
 
 def _write(path: Path, text: str) -> None:
     """The report, written atomically, through no symbolic link below the working directory
-    (:func:`gzinertia.confined.working_root`); outside it, as named: links followed, and a
+    (:func:`gzinertia.io.confined.working_root`); outside it, as named: links followed, and a
     character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced."""
-    from gzinertia.confined import working_root
     from gzinertia.errors import GzInertiaError
+    from gzinertia.io.confined import working_root
 
     root = working_root(path)
     data = text.encode("utf-8")
@@ -267,7 +267,7 @@ def _write(path: Path, text: str) -> None:
             with open(path, "wb") as out:
                 out.write(data)
         else:
-            from gzinertia.safe_write import write_atomically
+            from gzinertia.io.safe_write import write_atomically
 
             write_atomically(path, data, root=root)
     except OSError as exc:

@@ -1,6 +1,6 @@
 """The command line's rendering of an edit (:class:`~gzinertia.edit.edit_result.Edit`'s old and
 new bytes): ``--check`` (exit 1 when the file would change), ``--diff`` (a unified
-diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.safe_write`:
+diff on stdout), ``-o OUT`` or ``--in-place`` (atomic writes, see :mod:`gzinertia.io.safe_write`:
 an in-place write fails when the file changed since it was read), or nothing written. The
 library's own delivery is :meth:`Edit.write <gzinertia.edit.edit_result.Edit.write>` (the same
 atomic write); the edit layer prints nothing. A file
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from gzinertia.edit.line_diff import file_diff
 from gzinertia.errors import GzInertiaError
+from gzinertia.io.safe_write import resolved_in_tree, write_atomically
 from gzinertia.record_base import ValueRecord
-from gzinertia.safe_write import resolved_in_tree, write_atomically
 
 __all__ = ["STDIN_IN_PLACE", "WriteMode", "deliver"]
 

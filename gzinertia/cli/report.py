@@ -46,9 +46,9 @@ def report(
     """
     from gzinertia import arguments
     from gzinertia.api import audit_paths
+    from gzinertia.io.safe_write import write_atomically
     from gzinertia.report.html_report import report_html
     from gzinertia.report.scene import model_scene
-    from gzinertia.safe_write import write_atomically
 
     scale = arguments.ellipsoid_scale(ellipsoid_scale)
     docs_base = arguments.docs_base_uri(docs_url)

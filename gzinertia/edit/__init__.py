@@ -9,7 +9,7 @@ format backends (:mod:`~gzinertia.edit.model_file`, :mod:`~gzinertia.edit.sdf_fi
 :mod:`~gzinertia.edit.urdf_file`), the minimal-diff writer they share
 (:mod:`~gzinertia.edit.editor`, :mod:`~gzinertia.edit.spans`, :mod:`~gzinertia.edit.links`), the
 read-back check (:mod:`~gzinertia.edit.verify`), the result (:mod:`~gzinertia.edit.edit_result`)
-and its atomic write (:mod:`~gzinertia.safe_write`). Nothing here prints: the command
+and its atomic write (:mod:`~gzinertia.io.safe_write`). Nothing here prints: the command
 line renders an edit (:mod:`gzinertia.cli.delivery`). Each edit is chosen by format once:
 :mod:`~gzinertia.edit.added_mass_edits` (ellipsoid, BEM, import) and
 :mod:`~gzinertia.edit.fix_file` (inertia repair).

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.result_files import ResultFile
+from gzinertia.io.result_files import ResultFile
 
 if TYPE_CHECKING:
     from gzinertia.edit.addmass import FitChooser, LinkAddedMass

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.result_files import ImportedAddedMass, ResultFile, read_result
 from gzinertia.errors import Float64OverflowError, GzInertiaError
+from gzinertia.io.result_files import ImportedAddedMass, ResultFile, read_result
 from gzinertia.numbers import (
     MAX_MAGNITUDE,
 )

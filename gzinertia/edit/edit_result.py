@@ -17,8 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from gzinertia.edit.line_diff import file_diff
 from gzinertia.errors import GzInertiaError
+from gzinertia.io.safe_write import write_atomically
 from gzinertia.record_base import ValueRecord
-from gzinertia.safe_write import write_atomically
 from gzinertia.sdf.stdin import STDIN_NAME
 
 __all__ = ["Edit", "decoded_text"]
@@ -93,7 +93,7 @@ class Edit(ValueRecord, Generic[LinkOutcome]):
         expected: bytes | None = _AS_READ,
         force_readonly: bool = False,
     ) -> None:
-        """Writes :attr:`new` atomically (:func:`gzinertia.safe_write.write_atomically`:
+        """Writes :attr:`new` atomically (:func:`gzinertia.io.safe_write.write_atomically`:
         the file is at every instant the old bytes or the new ones, its owner, mode and links
         kept).
 

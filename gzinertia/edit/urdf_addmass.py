@@ -272,7 +272,7 @@ def _verify(
     from gzinertia.urdf.reader import read_urdf_bytes, read_urdf_file
 
     if is_xacro_path(path):  # expanding needs the file beside its relative includes
-        from gzinertia.safe_write import temporary_copy
+        from gzinertia.io.safe_write import temporary_copy
 
         why = "reading the edited xacro back needs one, as its includes are relative"
         with temporary_copy(path, new, suffix=XACRO_SUFFIX, why=why) as tmp:

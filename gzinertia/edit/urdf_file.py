@@ -128,7 +128,7 @@ class UrdfModelFile(EditedFile):
 
         if not is_xacro_path(self._path):
             return read_urdf_bytes(new, str(self._path), self._package_paths)
-        from gzinertia.safe_write import temporary_copy
+        from gzinertia.io.safe_write import temporary_copy
 
         with temporary_copy(self._path, new, suffix=XACRO_SUFFIX,
                             why="reading the edited xacro back needs one") as tmp:

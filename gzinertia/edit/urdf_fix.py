@@ -91,7 +91,7 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     beside ``path`` when ``data`` is not the file as it is (so its relative includes resolve as
     the original's); places in the copy are reported as ``path``'s. ``tree``: the folder
     ``path`` was found in by walking it, which the copy stays in (through no link)."""
-    from gzinertia.safe_write import resolved_in_tree, temporary_copy
+    from gzinertia.io.safe_write import resolved_in_tree, temporary_copy
     from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
     if not is_xacro_path(path):

@@ -426,7 +426,7 @@ def solve_surface(
 
 
 def _cache_file(key: str) -> Path:
-    from gzinertia.cache_folder import default_cache_dir
+    from gzinertia.io.cache_folder import default_cache_dir
 
     return default_cache_dir() / "bem" / f"{key}.json"
 
@@ -434,8 +434,8 @@ def _cache_file(key: str) -> Path:
 def _load_cached(key: str) -> dict[str, Any] | None:
     """The cached JSON record under ``key`` (parsed JSON, so ``Any``), or ``None`` (also when
     the cache would be reached through a symbolic link:
-    :func:`~gzinertia.cache_folder.load_cache_file`)."""
-    from gzinertia.cache_folder import default_cache_dir, load_cache_file
+    :func:`~gzinertia.io.cache_folder.load_cache_file`)."""
+    from gzinertia.io.cache_folder import default_cache_dir, load_cache_file
 
     try:
         data = json.loads(load_cache_file(default_cache_dir(), _cache_file(key)))
@@ -448,9 +448,9 @@ def _load_cached(key: str) -> dict[str, Any] | None:
 
 def _store(key: str, data: dict[str, object]) -> None:
     """Stores a record atomically, through no symbolic link
-    (:func:`~gzinertia.cache_folder.store_cache_file`); a cache that cannot be written only
+    (:func:`~gzinertia.io.cache_folder.store_cache_file`); a cache that cannot be written only
     costs time."""
-    from gzinertia.cache_folder import default_cache_dir, store_cache_file
+    from gzinertia.io.cache_folder import default_cache_dir, store_cache_file
 
     with contextlib.suppress(OSError, GzInertiaError):
         store_cache_file(default_cache_dir(), _cache_file(key), json.dumps(data).encode())

@@ -1,5 +1,6 @@
 """The provenance of a BEM or imported ``<fluid_added_mass>``: what its comment says about the
-geometry it was computed from, and the digest of an imported dataset.
+geometry it was computed from (an imported dataset's digest:
+:func:`gzinertia.io.result_files.dataset_digest`, where result files are read).
 
 ``addmass --bem`` writes one line (an XML comment, ASCII, no ``--``) naming the method, the panel
 count, the frequency, the fluid domain, the estimated discretisation error, the shapes meshed,
@@ -22,15 +23,8 @@ __all__ = [
     "IMPORT_PREFIX",
     "PREFIX",
     "BemProvenance",
-    "dataset_digest",
     "format_import_geometry",
     "format_provenance",
     "parse_provenance",
 ]
 
-
-def dataset_digest(data: bytes) -> str:
-    """``sha256:<16 hex>`` of a result file's bytes."""
-    import hashlib
-
-    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]

@@ -36,13 +36,20 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from gzinertia.physics.collision_mesh import collision_trimesh
+from gzinertia.physics.mesh_load import (
+    FILE_MESHES,
+    MeshFileError,
+    MeshSource,
+    ShapeError,
+    read_mesh,
+)
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, LinkRecord
 from gzinertia.spatial.rotation import Pose, Vec3
@@ -135,39 +142,42 @@ class LinkHydrostatics(ValueRecord):
 # Gazebo's volumes
 
 
-@functools.lru_cache(maxsize=64)
-def gazebo_submesh_volumes(path: str) -> tuple[float, ...]:
+def gazebo_submesh_volumes(path: str, source: MeshSource = FILE_MESHES) -> tuple[float, ...]:
     """Each submesh's ``SubMesh::Volume`` as gz-common computes it: ``|Σ v1·(v2×v3)/6|`` over
     the submesh's triangles, in the file's units, unscaled; one per submesh of the file as
-    gz-common's loaders split it (:func:`gzinertia.mesh_submeshes.gazebo_submeshes`: OBJ
-    groups and materials, COLLADA ``<triangles>`` blocks, STL one). Computed once per file and
-    process; the file is first read as every mesh is
-    (:func:`gzinertia.physics.shapes.load_mesh`), so a file that is not read raises the same
-    :class:`~gzinertia.physics.shapes.ShapeError`.
+    gz-common's loaders split it, read from ``source``
+    (:meth:`~gzinertia.io.mesh_source.MeshSource.submeshes`; from files:
+    :func:`gzinertia.io.mesh_submeshes.gazebo_submeshes`, OBJ groups and materials, COLLADA
+    ``<triangles>`` blocks, STL one). Computed once per process while the
+    source's stamp of the mesh is unchanged (an edited file is read again); the mesh is first
+    read as every mesh is (:func:`gzinertia.physics.mesh_load.read_mesh`), so a mesh that is not
+    read raises the same :class:`~gzinertia.physics.shapes.ShapeError`.
 
     This is gz-common since #877 (commit 252093cf, 2026-08-20: "fix Volume() for meshes offset
     from the origin"); before it ``SubMesh::Volume`` summed ``|v1·(v2×v3)/6|`` per triangle,
     which counts a closed mesh whose origin lies outside it more than once. gz-sim's Buoyancy
     system takes ``Mesh::Volume`` (:func:`gazebo_mesh_volume`)."""
-    from gzinertia.mesh_files import MeshFileError
-    from gzinertia.mesh_submeshes import gazebo_submeshes
-    from gzinertia.physics.shapes import ShapeError, load_mesh
+    return _submesh_volumes(path, source, source.stamp(path))
 
-    load_mesh(path, (1.0, 1.0, 1.0))
+
+@functools.lru_cache(maxsize=64)
+def _submesh_volumes(path: str, source: MeshSource, stamp: Hashable) -> tuple[float, ...]:
+    """:func:`gazebo_submesh_volumes` (``stamp`` is part of the key only)."""
+    read_mesh(path, (1.0, 1.0, 1.0), source)
     try:
-        return tuple(abs(signed_volume(t)) for t in gazebo_submeshes(path))
+        return tuple(abs(signed_volume(t)) for t in source.submeshes(path))
     except MeshFileError as exc:
         raise ShapeError(str(exc)) from None
 
 
-def gazebo_mesh_volume(path: str) -> float:
+def gazebo_mesh_volume(path: str, source: MeshSource = FILE_MESHES) -> float:
     """gz-common's ``Mesh::Volume`` (``graphics/src/Mesh.cc``), which gz-sim's Buoyancy system
     takes for a mesh collision: the sum over the file's submeshes of each one's absolute
     signed volume (:func:`gazebo_submesh_volumes`), unscaled. It equals the solid's volume
     for a closed mesh of one submesh; split into several (OBJ groups, COLLADA blocks) whose
     pieces are not closed, it counts what the pieces' signed volumes about the file's origin
     add, which is more than the solid when the origin lies outside it."""
-    return float(sum(gazebo_submesh_volumes(path)))
+    return float(sum(gazebo_submesh_volumes(path, source)))
 
 
 def signed_volume(triangles: Any) -> float:
@@ -180,7 +190,7 @@ def signed_volume(triangles: Any) -> float:
 
 def collision_volume(collision: Collision) -> CollisionVolume:
     """Gazebo's and the exact volume and centre of one collision, in the link frame."""
-    from gzinertia.physics.shapes import ShapeError, collision_solid
+    from gzinertia.physics.shapes import collision_solid
 
     geometry = collision.geometry
     p_BoCo_B = np.asarray(collision.X_BC.p, dtype=float)

@@ -4,8 +4,8 @@ Every consumer of a mesh file's geometry (the exact volume and centre of hydrost
 solids of the fits, the plausibility rules and ``fix --method geometry``, the BEM's surface) reads
 it through :func:`mesh_body`, so that they all use the same body and say the same about it:
 
-1. the file is read (:func:`gzinertia.physics.mesh_load.load_mesh`, after ``<scale>``), in its own
-   frame C, metres;
+1. the mesh is read from its source (:func:`gzinertia.physics.mesh_load.read_mesh`; by default
+   the file on disk), after ``<scale>``, in its own frame C, metres;
 2. repaired where CAD exports are broken (:func:`gzinertia.physics.mesh_repair.repaired`:
    welded vertices, dropped degenerate triangles, split T-junctions, consistent outward
    winding, filled small holes; every repair counted);
@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
+from gzinertia.physics.mesh_load import FILE_MESHES, MeshSource, ShapeError, convex_hull, read_mesh
 from gzinertia.physics.mesh_repair import Repair, repaired
-from gzinertia.physics.mesh_wrap import Wrap
+from gzinertia.physics.mesh_wrap import Wrap, wrapped
 from gzinertia.record_base import ValueRecord
 
 # duplicates: __all__ lists and Literal tuples are alike by shape only
@@ -112,7 +113,9 @@ class MeshBody(ValueRecord):
     number of closed pieces united; ``united`` whether they were united (manifold3d) or, when
     False and ``pieces > 1``, summed; ``overlap_counted`` whether a sum may count an overlap
     twice (manifold3d missing); ``repair`` what was repaired; ``hull`` the fallback used
-    (``None`` when the surface closed); ``wrap`` how the wrap was made (``hull == "wrap"``)."""
+    (``None`` when the surface closed); ``wrap`` how the wrap was made (``hull == "wrap"``);
+    ``assumed`` what the mesh source assumed to read the mesh
+    (:attr:`~gzinertia.io.mesh_source.MeshRead.notes`)."""
 
     vertices: Any
     faces: Any
@@ -122,6 +125,7 @@ class MeshBody(ValueRecord):
     repair: Repair
     hull: HullChoice | None = None
     wrap: Wrap | None = None
+    assumed: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -148,6 +152,7 @@ class MeshBody(ValueRecord):
                              "(manifold3d, gzinertia[bem], unites them)")
             else:
                 parts.append(f"{self.pieces} separate closed pieces")
+        parts.extend(self.assumed)
         return "; ".join(parts) if parts else None
 
     def trimesh(self) -> Any:
@@ -157,27 +162,32 @@ class MeshBody(ValueRecord):
         return trimesh.Trimesh(self.vertices.copy(), self.faces.copy(), process=False)
 
 
-def mesh_body(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> MeshBody:
-    """The solid mesh file ``path`` bounds after ``<scale>`` (see the module), with the
-    fallback of the current :func:`hull_fallback` block. Raises
-    :class:`~gzinertia.physics.mesh_load.ShapeError` naming the file when it cannot be read, is
-    not closed after repair and no fallback is chosen, or bounds no volume."""
-    from gzinertia.limits import MeshLimits
-    from gzinertia.physics.mesh_load import file_stamp
-
-    key = tuple(float(v) for v in scale)
-    return _mesh_body(path, key, MeshLimits.from_environment(), current_hull(), file_stamp(path))
+def mesh_body(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+              source: MeshSource = FILE_MESHES) -> MeshBody:
+    """The solid the mesh ``path`` bounds after ``<scale>`` (see the module), read from
+    ``source`` (default: the files on disk), with the fallback of the current
+    :func:`hull_fallback` block; once per process while the source's
+    :meth:`~gzinertia.io.mesh_source.MeshSource.stamp` of it is unchanged (an edited file is
+    read again). Raises :class:`~gzinertia.physics.mesh_load.ShapeError` naming the mesh when
+    it cannot be read, is not closed after repair and no fallback is chosen, or bounds no
+    volume."""
+    key = (float(scale[0]), float(scale[1]), float(scale[2]))
+    return _mesh_body(path, key, current_hull(), source, source.stamp(path))
 
 
 @functools.lru_cache(maxsize=64)
-def _mesh_body(path: str, scale: tuple[float, ...], limits: Any, hull: HullChoice,
-               stamp: tuple[int, int, int] | None) -> MeshBody:
-    """:func:`mesh_body`, once per process while the file is unchanged (``stamp``: an edited
-    mesh is read again)."""
-    from gzinertia.physics.mesh_load import ShapeError, convex_hull, load_mesh
-    from gzinertia.physics.mesh_wrap import wrapped
+def _mesh_body(path: str, scale: tuple[float, float, float], hull: HullChoice,
+               source: MeshSource, stamp: Hashable) -> MeshBody:
+    """:func:`mesh_body` (``stamp`` is part of the key only)."""
+    read = read_mesh(path, scale, source)
+    body = _solid(path, read.trimesh(), hull)
+    if not read.notes:
+        return body
+    return _frozen(replace(body, assumed=read.notes))
 
-    mesh = load_mesh(path, (scale[0], scale[1], scale[2]))
+
+def _solid(path: str, mesh: Any, hull: HullChoice) -> MeshBody:
+    """The closed body of ``mesh`` (read from ``path``) under the fallback ``hull``."""
     fixed, repair = repaired(mesh)
     if not fixed.is_watertight:
         edges = _open_edges(fixed)
@@ -237,7 +247,6 @@ def unite(pieces: Sequence[Any], where: str) -> Any:
     import trimesh
 
     from gzinertia.physics.manifold_solids import closed_manifold
-    from gzinertia.physics.mesh_load import ShapeError
 
     solids = []
     for piece in pieces:  # (np.array: a TrackedArray is not taken by manifold3d)

@@ -1,75 +1,42 @@
-"""A mesh file as read, once per process while it is unchanged: a ``trimesh.Trimesh`` in metres
-after ``<scale>`` (:func:`load_mesh`, keyed by :func:`file_stamp`), its convex hull
-(:func:`convex_hull`), and the error for a geometry that has no solid (:class:`ShapeError`).
-Below both :mod:`gzinertia.physics.shapes` and :mod:`gzinertia.physics.mesh_body`, which read
-meshes through it.
+"""A mesh as physics reads it: a ``trimesh.Trimesh`` in metres after ``<scale>``
+(:func:`load_mesh`, from a :class:`~gzinertia.io.mesh_source.MeshSource`, by default the files
+on disk), its convex hull (:func:`convex_hull`), and the error for a geometry that has no solid
+(:class:`ShapeError`). Below both :mod:`gzinertia.physics.shapes` and
+:mod:`gzinertia.physics.mesh_body`, which read meshes through it; the one module of physics that
+names the default source (:data:`~gzinertia.io.mesh_source.FILE_MESHES`).
 """
 
 from __future__ import annotations
 
-import functools
-import os
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import Any
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.io.mesh_source import FILE_MESHES, MeshFileError, MeshRead, MeshSource, file_stamp
 
-if TYPE_CHECKING:
-    from gzinertia.limits import MeshLimits
-
-__all__ = ["ShapeError", "convex_hull", "file_stamp", "load_mesh"]
+__all__ = ["FILE_MESHES", "MeshFileError", "MeshSource", "ShapeError", "convex_hull", "file_stamp",
+           "load_mesh", "read_mesh"]
 
 
 class ShapeError(GzInertiaError):
     """A geometry that has no solid to compute (plane, heightmap, unreadable mesh, no volume)."""
 
 
-def load_mesh(path: str, scale: tuple[float, float, float]) -> Any:
-    """The mesh file as a ``trimesh.Trimesh`` in metres after the per-axis ``<scale>`` (a
-    :class:`ShapeError` when it cannot be read or holds no triangles). Each file is read once
-    per process while it is unchanged (same inode, size and modification time: a process that
-    audits twice sees an edited mesh); callers get their own copy to modify."""
-    from gzinertia.limits import MeshLimits
-
-    limits = MeshLimits.from_environment()
-    return _read_mesh(path, tuple(float(v) for v in scale), limits, file_stamp(path)).copy()
-
-
-def file_stamp(path: str) -> tuple[int, int, int] | None:
-    """``(inode, size, modification time in ns)`` of ``path``, which changes when the file is
-    edited (the key of the per-process mesh caches); ``None`` when it cannot be stat'ed (left
-    to the reading, which says why)."""
+def read_mesh(path: str, scale: tuple[float, float, float],
+              source: MeshSource = FILE_MESHES) -> MeshRead:
+    """The mesh ``path`` as ``source`` reads it after the per-axis ``scale`` (frame C, metres),
+    its refusal a :class:`ShapeError` naming it. The default source reads each file once per
+    process while it is unchanged (same inode, size and modification time: a process that
+    audits twice sees an edited mesh)."""
     try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=64)
-def _read_mesh(path: str, scale: tuple[float, ...], limits: MeshLimits,
-               stamp: tuple[int, int, int] | None = None) -> Any:
-    import trimesh  # lazy: only meshes need it
-
-    from gzinertia.mesh_files import MeshFileError, load_mesh_file
-
-    try:
-        loaded = load_mesh_file(path, limits)  # a regular file within the caps, no archive
+        return source.read(path, scale)
     except MeshFileError as exc:
         raise ShapeError(str(exc)) from None
-    except Exception as exc:  # trimesh raises many types for unreadable files
-        raise ShapeError(f"mesh {path!r} cannot be loaded: {exc}") from exc
-    if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:
-        raise ShapeError(f"mesh {path!r} holds no triangles")
-    if loaded.vertices.ndim != 2 or loaded.vertices.shape[1] != 3:
-        # e.g. an OBJ whose first "v" line has two numbers: trimesh reads 2-D points
-        raise ShapeError(f"mesh {path!r} has vertices that are not 3-D points")
-    mesh = loaded.copy()
-    S = np.eye(4)
-    S[:3, :3] = np.diag(scale)
-    mesh.apply_transform(S)  # trimesh reverses the winding when det(S) < 0
-    return mesh
+
+
+def load_mesh(path: str, scale: tuple[float, float, float],
+              source: MeshSource = FILE_MESHES) -> Any:
+    """:func:`read_mesh` as a ``trimesh.Trimesh`` (the caller's own copy, to modify)."""
+    return read_mesh(path, scale, source).trimesh()
 
 
 def convex_hull(path: str, mesh: Any) -> Any:

@@ -13,7 +13,7 @@ Otherwise, which is the rule once numpy is imported, the child is forked from th
 (:class:`gzinertia.sandbox.Helper`, started once), which imports the mesher's libraries without
 running them and runs the step in the caller's environment and working folder (about 10-25 ms
 per link, ``benchmarks/bench_bem.py --child``). Limits:
-:class:`gzinertia.limits.MesherLimits` (``GZINERTIA_MESH_SECONDS``,
+:class:`gzinertia.io.limits.MesherLimits` (``GZINERTIA_MESH_SECONDS``,
 ``GZINERTIA_MESH_MAX_MEMORY``).
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.limits import ENV_MESH_MEMORY, ENV_MESH_SECONDS, MesherLimits
+from gzinertia.io.limits import ENV_MESH_MEMORY, ENV_MESH_SECONDS, MesherLimits
 from gzinertia.options import interface, spelling
 from gzinertia.sandbox import (
     ChildOutcome,

@@ -36,7 +36,7 @@ segment under the chord). A feature thinner than about a cell (a thin fin) may b
 thickened: the share of the file's surface that lies farther than a cell from the wrap is
 measured and said (:attr:`Wrap.unfollowed`).
 **Cost.** Memory is linear: the grid (at most :data:`GRID_POINTS` points: 30-40 MiB at the
-peak) plus the file's triangles (capped by :class:`gzinertia.limits.MeshLimits`); time
+peak) plus the file's triangles (capped by :class:`gzinertia.io.limits.MeshLimits`); time
 ``O(G·log F + F)``: 1.6-2.3 s from 5,000 to 50,000 triangles (``benchmarks/bench_wrap.py``).
 A mesh with more triangles than :data:`MAX_FACES` is refused in one line.
 

@@ -27,7 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from gzinertia.physics.mesh_load import ShapeError, convex_hull, file_stamp, load_mesh
+from gzinertia.physics.mesh_load import (
+    FILE_MESHES,
+    MeshSource,
+    ShapeError,
+    convex_hull,
+    file_stamp,
+    load_mesh,
+    read_mesh,
+)
 from gzinertia.record_base import Record
 from gzinertia.records import Collision, Geometry
 from gzinertia.spatial.inertia import parallel_axis, reexpress_inertia
@@ -178,18 +186,20 @@ def ellipsoid_solid(radii: tuple[float, float, float]) -> SolidProperties:
     )
 
 
-def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> SolidProperties:
-    """A triangle mesh file read with trimesh, scaled per axis, as a solid in the mesh frame:
-    the body :func:`gzinertia.physics.mesh_body.mesh_body` makes of it (repaired, its closed
-    pieces united; a surface that cannot be closed refused, or its convex hull under a
-    ``hull_fallback("convex")`` block). ``approximation`` is the body's note (what was done).
+def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+               source: MeshSource = FILE_MESHES) -> SolidProperties:
+    """A triangle mesh read from ``source`` (default: the file ``path`` on disk), scaled per
+    axis, as a solid in the mesh frame C: the body :func:`gzinertia.physics.mesh_body.mesh_body`
+    makes of it (repaired, its closed pieces united; a surface that cannot be closed refused, or
+    its convex hull under a ``hull_fallback("convex")`` block). ``approximation`` is the body's
+    note (what was done, and what the source assumed).
     """
     from gzinertia.physics.mesh_body import mesh_body
 
     if abs(float(np.prod(scale))) == 0.0:
         raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
-    _require_solid_extent(path, np.asarray(load_mesh(path, scale).vertices, dtype=float))
-    body = mesh_body(path, scale)
+    _require_solid_extent(path, np.asarray(read_mesh(path, scale, source).vertices, dtype=float))
+    body = mesh_body(path, scale, source)
     props = body.trimesh().mass_properties  # density 1: inertia about the centroid, mesh axes
     volume = float(props.volume)
     if not volume > 0.0:

@@ -55,6 +55,7 @@ from gzinertia.physics.mesh_domain import (
     shape_place,
     shapes_place,
 )
+from gzinertia.physics.mesh_load import FILE_MESHES
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 
@@ -124,22 +125,13 @@ def geometry_digest(collisions: Sequence[Collision]) -> str:
         h.update("\x1f".join(fields).encode())
         if g.kind == "mesh" and g.mesh_path is not None:
             try:
-                h.update(hashlib.sha256(_mesh_bytes(g.mesh_path)).digest())
+                h.update(FILE_MESHES.digest(g.mesh_path))  # a FIFO or a device is refused
             except OSError:
                 h.update(b"<unreadable>")
         h.update(b"\x1e")
     for note in mesh_notes(collisions):  # what was done to a mesh (united, repaired, a hull)
         h.update(note.encode() + b"\x1e")  # is geometry too; nothing for a mesh used as is
     return "sha256:" + h.hexdigest()[:16]
-
-
-def _mesh_bytes(path: str) -> bytes:
-    """A mesh file's bytes through :func:`~gzinertia.safe_read.read_regular_file` (a FIFO or a
-    device named as a mesh is refused, not read; at most the mesh size cap)."""
-    from gzinertia.limits import MeshLimits
-    from gzinertia.safe_read import read_regular_file
-
-    return read_regular_file(path, MeshLimits.from_environment().max_bytes)
 
 
 #: Reaches (m) of a link's geometry from its origin that the mesher and the solver take as they

@@ -17,7 +17,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
+from gzinertia.io.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 from gzinertia.options import option
 from gzinertia.physics.provenance_comment import names_visuals
 from gzinertia.records import (

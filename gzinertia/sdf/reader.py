@@ -17,7 +17,7 @@ from typing import Literal
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.limits import ReadLimits
+from gzinertia.io.limits import ReadLimits
 from gzinertia.records import (
     Note,
     SdfDocument,
@@ -105,7 +105,7 @@ def read_sdf_file(
     ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
     ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. Raises :class:`~gzinertia.errors.SdfError`
     (file and line) for a file that cannot be read as SDFormat, or that goes over ``limits``
-    (default: :meth:`~gzinertia.limits.ReadLimits.from_environment`).
+    (default: :meth:`~gzinertia.io.limits.ReadLimits.from_environment`).
     """
     return _read(parse_xml_file(path), str(path), model_paths, limits)
 

@@ -48,7 +48,7 @@ def stdin_bytes() -> bytes:
     more is read to tell an oversized input, which is an :class:`~gzinertia.errors.SdfError`
     (an endless stream is never drained); a terminal is refused before anything is read."""
     from gzinertia.errors import SdfError
-    from gzinertia.safe_read import size_text
+    from gzinertia.io.safe_read import size_text
     from gzinertia.sdf.xml import MAX_FILE_BYTES
 
     stream = getattr(sys.stdin, "buffer", None)

@@ -8,7 +8,7 @@
   every line number stays that of the user's file.
 * Comments are kept: the audit reads suppression comments and commented-out elements.
 * Limits with clear messages: files over 64 MiB (refused before they are read, see
-  :mod:`gzinertia.safe_read`; FIFOs, devices and other non-regular files are never opened),
+  :mod:`gzinertia.io.safe_read`; FIFOs, devices and other non-regular files are never opened),
   nesting deeper than libxml2's 256 levels, and any DTD that declares entities (SDFormat never
   needs one; libsdformat's tinyxml2 does not expand them; they are how entity-expansion bombs
   and external-entity reads are built). The refusal is decided on the DTD the parser reports
@@ -28,7 +28,7 @@ from pathlib import Path
 from lxml import etree
 
 from gzinertia.errors import SdfError
-from gzinertia.safe_read import RefusedFileError, read_regular_file
+from gzinertia.io.safe_read import RefusedFileError, read_regular_file
 from gzinertia.sdf.tinyxml import LENIENT_ERRORS, declaration_first, tinyxml_readable
 
 __all__ = [
@@ -181,7 +181,7 @@ def _refuse_entities(root: etree._Element, data: bytes, name: str) -> None:
 def read_file_bytes(path: str | Path) -> bytes:
     """A regular file's bytes (at most :data:`MAX_FILE_BYTES`, checked before reading); an
     :class:`SdfError` naming the path as given when it cannot or may not be read (a FIFO, a
-    device, a directory, too large: :mod:`gzinertia.safe_read`)."""
+    device, a directory, too large: :mod:`gzinertia.io.safe_read`)."""
     name = str(path)
     try:
         return read_regular_file(path, MAX_FILE_BYTES)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.errors import MacrosOnlyError, SdfError
-from gzinertia.limits import ReadLimits
+from gzinertia.io.limits import ReadLimits
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceRef
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes

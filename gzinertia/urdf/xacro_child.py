@@ -2,7 +2,7 @@
 
 :func:`expand_annotated` expands with the ``xacro`` package under a
 :class:`~gzinertia.urdf.xacro_policy.XacroPolicy`, reading every file through
-:mod:`gzinertia.safe_read` under the folders the policy allows, refusing include cycles, and
+:mod:`gzinertia.io.safe_read` under the folders the policy allows, refusing include cycles, and
 turning xacro's many errors into one :class:`~gzinertia.errors.SdfError` naming file and line.
 xacro keeps its state in module globals: expansions in one process are serialised by a lock.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.limits import ENV_XACRO_MEMORY
+from gzinertia.io.limits import ENV_XACRO_MEMORY
 from gzinertia.sandbox import CpuLimitError
 from gzinertia.urdf.ros_packages import find_package, package_roots
 from gzinertia.urdf.xacro_inputs import XacroInputs
@@ -53,7 +53,7 @@ def _line_of(file: str, message: str) -> int | None:
 
 
 class _SafeOpen:
-    """``open`` for xacro's module: reads through :mod:`gzinertia.safe_read`, only under the
+    """``open`` for xacro's module: reads through :mod:`gzinertia.io.safe_read`, only under the
     folders the expansion may read (:class:`~gzinertia.urdf.xacro_policy.ReadRoots`)."""
 
     def __init__(self, roots: ReadRoots) -> None:

@@ -5,7 +5,7 @@
   :func:`~gzinertia.urdf.ros_packages.find_package` (the package paths, ``ROS_PACKAGE_PATH``,
   ``AMENT_PREFIX_PATH``; never elsewhere).
 * Every file xacro reads (the file, its includes, ``load_yaml``) goes through
-  :mod:`gzinertia.safe_read` (regular files only, size capped). Nothing is fetched from a
+  :mod:`gzinertia.io.safe_read` (regular files only, size capped). Nothing is fetched from a
   network.
 * xacro's errors become :class:`~gzinertia.errors.SdfError` naming the file being processed
   (and the line, for XML errors), one line.

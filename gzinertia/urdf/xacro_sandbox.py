@@ -9,7 +9,7 @@ not the time or memory an expression may take (``${2**2**40}``, ``${[0]*10**10}`
   :data:`ENV_XACRO_MEMORY` MiB, default :data:`DEFAULT_MEMORY_MIB`) before it reads a byte;
 * the parent waits at most :func:`wall_seconds` (three times the CPU limit, plus 5 s: the
   machine may be busy) of wall-clock time, then kills it;
-* the child reads every file through :mod:`gzinertia.safe_read`, exactly as in-process
+* the child reads every file through :mod:`gzinertia.io.safe_read`, exactly as in-process
   expansion did, and sends back the text and the files it read (pickled, over a pipe).
 
 The child is a ``fork`` of the calling process (xacro already imported: about 5 ms per file,
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gzinertia.errors import GzInertiaError, SdfError
-from gzinertia.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
+from gzinertia.io.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
 from gzinertia.sandbox import (
     ChildLimits,
     CpuLimitError,
@@ -212,7 +212,7 @@ def warm(package_paths: list[str]) -> None:
         import xacro
         import xacro.substitution_args
 
-        import gzinertia.safe_read
+        import gzinertia.io.safe_read
         import gzinertia.sdf.xml
         import gzinertia.urdf.xacro_lines  # noqa: F401
 

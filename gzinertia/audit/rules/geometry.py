@@ -52,7 +52,7 @@ def mesh_problem(collision: Collision) -> tuple[str, str] | None:
     try:
         collision_solid(collision)
     except ShapeError as exc:
-        # (gzinertia.mesh_files refuses a git-lfs pointer, saying so)
+        # (gzinertia.io.mesh_files refuses a git-lfs pointer, saying so)
         kind = "git-lfs-pointer" if "git-lfs pointer" in str(exc) else "unusable"
         return kind, str(exc)
     return None

@@ -1,19 +1,19 @@
 """The folder the caches live in (``.gzinertia_cache/`` in the working directory,
 ``--cache-dir``, ``GZINERTIA_CACHE_DIR``): made with a ``.gitignore`` and a ``CACHEDIR.TAG`` so
 that it is neither committed nor backed up, and its files read and written through no symbolic
-link (:mod:`gzinertia.confined`). The audit's result cache (:mod:`gzinertia.audit.cache`) and the
+link (:mod:`gzinertia.io.confined`). The audit's result cache (:mod:`gzinertia.audit.cache`) and the
 BEM cache (:mod:`gzinertia.physics.bem`) keep their files in it.
 
-Floor: the bottom, beside the words (imports :mod:`gzinertia.confined` and
-:mod:`gzinertia.safe_read` only), so that the audit and physics both use it."""
+Floor: the bottom, beside the words (imports :mod:`gzinertia.io.confined` and
+:mod:`gzinertia.io.safe_read` only), so that the audit and physics both use it."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from gzinertia.confined import create_new, open_folder, working_root
-from gzinertia.safe_read import read_regular_file
+from gzinertia.io.confined import create_new, open_folder, working_root
+from gzinertia.io.safe_read import read_regular_file
 
 __all__ = [
     "DEFAULT_DIR",
@@ -55,7 +55,7 @@ def cache_root(folder: Path) -> str:
 def load_cache_file(folder: Path, path: Path, limit: int = MAX_CACHE_BYTES) -> bytes:
     """The bytes of the cache file ``path`` (under the cache folder ``folder``), reached
     through no symbolic link below the working directory (or below ``folder``, when it is
-    elsewhere) and read as :func:`~gzinertia.safe_read.read_regular_file` reads (at most
+    elsewhere) and read as :func:`~gzinertia.io.safe_read.read_regular_file` reads (at most
     ``limit`` bytes); an ``OSError`` when it cannot be (:class:`FileNotFoundError`: no cache
     yet)."""
     with open_folder(path.parent, cache_root(folder)) as opened:
@@ -66,7 +66,7 @@ def prepare_cache_folder(folder: Path, inner: Path) -> None:
     """Makes the cache folder ``folder`` (with its ``.gitignore`` and ``CACHEDIR.TAG``) and the
     folder ``inner`` in it, as needed, through no symbolic link below the working directory
     (or below ``folder``, when it is elsewhere); an ``OSError``
-    (:class:`~gzinertia.confined.LinkError` for a link) when it cannot."""
+    (:class:`~gzinertia.io.confined.LinkError` for a link) when it cannot."""
     root = cache_root(folder)
     with open_folder(folder, root, create=True) as top:
         for name, text in _MARKERS:
@@ -79,7 +79,7 @@ def store_cache_file(folder: Path, path: Path, data: bytes) -> None:
     """Writes the cache file ``path`` atomically (:func:`prepare_cache_folder` first), through
     no symbolic link; an ``OSError`` or :class:`~gzinertia.errors.GzInertiaError` when it
     cannot."""
-    from gzinertia.safe_write import write_atomically
+    from gzinertia.io.safe_write import write_atomically
 
     prepare_cache_folder(folder, path.parent)
     write_atomically(path, data, root=cache_root(folder))

@@ -12,12 +12,12 @@ gazebo_mesh_volume`). The split follows gz-common's loaders (read at gz-common `
   since the last ``usemtl`` change, as tinyobjloader does), and within a shape one submesh per
   material id, in order of first use. A ``usemtl`` names a material id only when an
   ``mtllib`` file (read from the mesh's folder or below, at most
-  :attr:`~gzinertia.limits.MeshLimits.max_bytes`, only its ``newmtl`` lines) defines it;
+  :attr:`~gzinertia.io.limits.MeshLimits.max_bytes`, only its ``newmtl`` lines) defines it;
   otherwise the id is -1, as for faces before any ``usemtl``. Polygons are fanned from their
   first corner (tinyobjloader clips ears: the same signed volume for a planar polygon); faces
   of fewer than three corners are dropped.
 * **COLLADA** (``ColladaLoader.cc``): one submesh per ``<triangles>`` or ``<polylist>`` block
-  of each geometry instance (:func:`gzinertia.mesh_collada.read_collada_submeshes`).
+  of each geometry instance (:func:`gzinertia.io.mesh_collada.read_collada_submeshes`).
 * **STL** (``STLLoader.cc``) and every other format: one submesh (glTF and GLB, which gz-common
   reads through assimp with a submesh per primitive, are taken as one: an approximation).
 
@@ -30,9 +30,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gzinertia.limits import MeshLimits
-from gzinertia.mesh_files import MeshFileError, read_mesh_bytes
-from gzinertia.safe_read import read_regular_file
+from gzinertia.io.limits import MeshLimits
+from gzinertia.io.mesh_files import MeshFileError, read_mesh_bytes
+from gzinertia.io.safe_read import read_regular_file
 
 __all__ = ["gazebo_submeshes", "obj_submeshes"]
 
@@ -40,11 +40,11 @@ __all__ = ["gazebo_submeshes", "obj_submeshes"]
 def gazebo_submeshes(path: str, limits: MeshLimits | None = None) -> list[Any]:
     """The triangles ``(n, 3, 3)`` (file units and axes, float64; COLLADA in metres) of each
     submesh gz-common builds from the mesh file ``path``, in its order (see the module). Raises
-    :class:`~gzinertia.mesh_files.MeshFileError` for a file that is not read."""
+    :class:`~gzinertia.io.mesh_files.MeshFileError` for a file that is not read."""
     import numpy as np
 
-    from gzinertia.mesh_collada import ColladaError, read_collada_submeshes
-    from gzinertia.mesh_files import load_mesh_file
+    from gzinertia.io.mesh_collada import ColladaError, read_collada_submeshes
+    from gzinertia.io.mesh_files import load_mesh_file
 
     limits = limits or MeshLimits.from_environment()
     data, file_type = read_mesh_bytes(path, limits)
@@ -103,7 +103,7 @@ class _Shapes:
 def obj_submeshes(data: bytes, path: str, limits: MeshLimits) -> list[Any]:
     """The triangles ``(n, 3, 3)`` of each submesh gz-common's ``OBJLoader`` builds from the
     OBJ text ``data`` (see the module): per shape, per material id in order of first use.
-    Raises :class:`~gzinertia.mesh_files.MeshFileError` naming the file and line for an index
+    Raises :class:`~gzinertia.io.mesh_files.MeshFileError` naming the file and line for an index
     tinyobjloader refuses (zero, not a number): Gazebo then loads no mesh."""
     import numpy as np
 

@@ -23,7 +23,7 @@ What is refused, with one line saying why (:class:`~gzinertia.errors.GzInertiaEr
 
 A symbolic link the user named is written through: its target is updated and the link stays a
 link (a chain of links is followed to the final file). With a ``root`` (files gzinertia writes
-for itself, and files it found by walking a folder: :mod:`gzinertia.confined`), no link
+for itself, and files it found by walking a folder: :mod:`gzinertia.io.confined`), no link
 below the root is followed: a folder between the root and the file, or the file itself, that is
 a symbolic link is refused, and so is a path outside the root.
 
@@ -45,7 +45,8 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from gzinertia.confined import (
+from gzinertia.errors import GzInertiaError
+from gzinertia.io.confined import (
     NOFOLLOW,
     Folder,
     LinkError,
@@ -53,7 +54,6 @@ from gzinertia.confined import (
     open_folder,
     resolved_within,
 )
-from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 
 __all__ = ["LOCK_TIMEOUT", "TEMP_MARK", "resolved_in_tree", "temporary_copy", "write_atomically"]
@@ -76,7 +76,7 @@ def write_atomically(
     when it is about to be replaced, nothing is written (a :class:`GzInertiaError`: another
     process wrote it in between). ``force_readonly`` writes a file whose permissions say
     read-only (keeping them). ``root``: ``path`` must lie within it and nothing below it is a
-    symbolic link (:func:`gzinertia.confined.open_folder`); without it, links are followed
+    symbolic link (:func:`gzinertia.io.confined.open_folder`); without it, links are followed
     as named."""
     target = _final_target(Path(path)) if root is None else Path(os.path.normpath(path))
     with _target_folder(target, root, path) as folder:

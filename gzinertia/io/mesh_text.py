@@ -18,7 +18,7 @@ sees the bytes: STL's kind decided by its size, numbers read as gz-common reads 
   (trimesh reads ``inf`` and then drops the triangles it touches). Files that are ASCII without
   ``_``, ``inf`` or ``nan`` are checked only when trimesh refuses them (NumPy's and Python's
   readers then agree with ``strtod``), to name the word; their coordinates beyond 1e100 are
-  refused once loaded (:func:`gzinertia.mesh_files.load_mesh_file`). A binary STL's vertices
+  refused once loaded (:func:`gzinertia.io.mesh_files.load_mesh_file`). A binary STL's vertices
   must be finite.
 """
 

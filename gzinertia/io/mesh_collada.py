@@ -2,7 +2,7 @@
 
 gz-common (``graphics/src/ColladaLoader.cc``) builds the mesh that Gazebo's physics and its
 Buoyancy system use; this module reproduces its geometry, from the bytes
-:func:`gzinertia.mesh_files.load_mesh_file` read (no other file is ever opened: images and
+:func:`gzinertia.io.mesh_files.load_mesh_file` read (no other file is ever opened: images and
 textures a COLLADA file names are not geometry and are never looked at):
 
 * **Units**: every position is multiplied by ``<asset><unit meter="s">`` (default 1), as
@@ -27,11 +27,11 @@ textures a COLLADA file names are not geometry and are never looked at):
 
 Hostile files: the XML is parsed with lxml without entities, DTDs or network (a document with a
 ``<!DOCTYPE>`` is refused: COLLADA never needs one), numbers are parsed only up to what the
-caps (:class:`~gzinertia.limits.MeshLimits`) allow, and each only when gz-common would read all
+caps (:class:`~gzinertia.io.limits.MeshLimits`) allow, and each only when gz-common would read all
 of the word (:data:`gzinertia.numbers.GZ_COMMON`: ``1_000``, full-width digits, trailing
 letters are refused, naming the word and its line), node nesting and visits are bounded (an
 ``<instance_node>`` cycle ends in an error), and every problem is a
-:class:`~gzinertia.mesh_files.MeshFileError` naming the file and, where known, the line.
+:class:`~gzinertia.io.mesh_files.MeshFileError` naming the file and, where known, the line.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
+from gzinertia.io.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
 from gzinertia.numbers import GZ_COMMON, MAX_MAGNITUDE, NumberError, read_integer, read_number
 
 __all__ = [

@@ -4,18 +4,18 @@
   parses). Compressed files and archives (``.bz2``, ``.gz``, ``.xz``, ``.zip``, ``.tar.*``,
   ``.3mf``, ``.3dxml``, and any file whose first bytes are a gzip, bzip2, xz, zstd, 7-Zip or ZIP
   signature whatever its name) are refused: trimesh would decompress them without limit.
-* The file is read through :func:`gzinertia.safe_read.read_regular_file` (a regular file, at
-  most :attr:`~gzinertia.limits.MeshLimits.max_bytes`, checked before reading) and handed to
+* The file is read through :func:`gzinertia.io.safe_read.read_regular_file` (a regular file, at
+  most :attr:`~gzinertia.io.limits.MeshLimits.max_bytes`, checked before reading) and handed to
   trimesh as bytes, so trimesh opens no file itself. The files a mesh names for its geometry
   (a glTF's external ``.bin`` buffers) are read the same way, only from the mesh's folder and
   below; materials and textures are skipped (they do not change the geometry; an image could
   be a decompression bomb). (Gazebo's mesh volume reads an OBJ's ``mtllib`` names the same
-  way: :mod:`gzinertia.mesh_submeshes`.)
-* COLLADA is read by :mod:`gzinertia.mesh_collada` as gz-common's ``ColladaLoader`` reads it
+  way: :mod:`gzinertia.io.mesh_submeshes`.)
+* COLLADA is read by :mod:`gzinertia.io.mesh_collada` as gz-common's ``ColladaLoader`` reads it
   (``<unit>`` applied, ``<up_axis>`` ignored, node transforms composed as gz-common composes
   them, double precision), not by trimesh (whose pycollada reads coordinates in single
   precision and reads the images a file names).
-* Vertices and triangles are capped (:class:`~gzinertia.limits.MeshLimits`): from the header
+* Vertices and triangles are capped (:class:`~gzinertia.io.limits.MeshLimits`): from the header
   where the format declares the counts (binary STL, PLY, OFF) or by counting lines (ASCII STL,
   OBJ) before trimesh parses anything, and again after loading.
 """
@@ -29,9 +29,9 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
-from gzinertia.mesh_text import TEXT_FORMATS, MeshTextError, bad_number, prepared_text_mesh
-from gzinertia.safe_read import RefusedFileError, read_regular_file
+from gzinertia.io.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
+from gzinertia.io.mesh_text import TEXT_FORMATS, MeshTextError, bad_number, prepared_text_mesh
+from gzinertia.io.safe_read import RefusedFileError, read_regular_file
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -135,7 +135,7 @@ def _check_counts(path: str, vertices: int, faces: int, limits: MeshLimits, when
 
 def _folder_resolver(folder: Path, limit: int) -> Any:
     """A trimesh resolver that reads the files a mesh names (a glTF's buffers) only from
-    ``folder`` and below, through :func:`~gzinertia.safe_read.read_regular_file` (regular files
+    ``folder`` and below, through :func:`~gzinertia.io.safe_read.read_regular_file` (regular files
     of at most ``limit`` bytes); anything else is not found."""
     import trimesh.resolvers
 
@@ -249,12 +249,12 @@ def _check_coordinates(path: str, vertices: Any) -> None:
 
 
 def _load_collada(data: bytes, path: str, limits: MeshLimits) -> Any:
-    """A COLLADA file as Gazebo reads it (:mod:`gzinertia.mesh_collada`: ``<unit>`` applied,
+    """A COLLADA file as Gazebo reads it (:mod:`gzinertia.io.mesh_collada`: ``<unit>`` applied,
     node transforms as gz-common composes them, no other file opened), as a ``trimesh.Trimesh``
     whose coincident corners are merged."""
     import trimesh
 
-    from gzinertia.mesh_collada import ColladaError, read_collada
+    from gzinertia.io.mesh_collada import ColladaError, read_collada
 
     try:
         vertices, faces = read_collada(data, path, limits)

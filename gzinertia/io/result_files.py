@@ -24,12 +24,12 @@ from gzinertia.numbers import (
     read_number,
 )
 from gzinertia.options import option
-from gzinertia.physics.bem_provenance import dataset_digest
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.geometry import GeometryElement
 
 __all__ = [
-    "ImportedAddedMass", "ResultFile", "read_capytaine_dataset", "read_result", "read_wamit_1",
+    "ImportedAddedMass", "ResultFile", "dataset_digest", "read_capytaine_dataset", "read_result",
+    "read_wamit_1",
 ]
 
 #: Largest dataset file read (bytes).
@@ -77,6 +77,14 @@ class ImportedAddedMass(ValueRecord):
     digest: str = ""
 
 
+def dataset_digest(data: bytes) -> str:
+    """``sha256:<16 hex>`` of a result file's bytes (written in the provenance comment: which
+    result it was)."""
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
+
+
 def _omega_option(text: str) -> float:
     """``--frequency`` given as a number (rad/s), read as C reads a number."""
     try:
@@ -112,13 +120,13 @@ def _frequency_index(omegas: np.ndarray, wanted: str | None, path: Path) -> int:
 def _open_needed(xr: Any, data: bytes, path: Path) -> Any:
     """The dataset's :data:`DATASET_VARIABLES` (those it has), loaded; nothing else is read.
 
-    A NetCDF classic file is cut down to them first (:func:`gzinertia.netcdf_classic.subset`,
+    A NetCDF classic file is cut down to them first (:func:`gzinertia.io.netcdf_classic.subset`,
     sized before they are copied); another file (NetCDF-4/HDF5) is opened lazily and they are
     sized before they are loaded. Either way they may take :data:`MAX_DATASET_VARIABLE_BYTES`.
     """
     import io
 
-    from gzinertia.netcdf_classic import NetcdfError, is_classic, subset
+    from gzinertia.io.netcdf_classic import NetcdfError, is_classic, subset
 
     engine = None
     if is_classic(data):
@@ -158,7 +166,7 @@ def read_capytaine_dataset(path: Path, frequency: str | None) -> ImportedAddedMa
             f"{option('bem_from')} needs xarray (and a NetCDF reader): pip install "
             "'gzinertia[bem]'"
         ) from None
-    from gzinertia.safe_read import read_regular_file
+    from gzinertia.io.safe_read import read_regular_file
 
     try:
         data = read_regular_file(path, MAX_DATASET_BYTES)
@@ -286,7 +294,7 @@ def read_wamit_1(
     of each), 5 (both rotations); modes 1-6 are surge, sway, heave, roll, pitch, yaw
     (linear-first). The file names neither ρ nor L: ``density`` is required, ``length`` is
     WAMIT's ULEN."""
-    from gzinertia.safe_read import read_regular_file
+    from gzinertia.io.safe_read import read_regular_file
 
     if density is None:
         raise GzInertiaError(
