@@ -8,32 +8,18 @@ library's :func:`gzinertia.fix`, the ``fix`` command and ``audit --fix`` each ca
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.edit.backends import model_format
-from gzinertia.record_base import ValueRecord
+from gzinertia.edit.fix_options import FixTarget
 
 if TYPE_CHECKING:
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-__all__ = ["FixTarget", "fix_file"]
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class FixTarget(ValueRecord):
-    """The file a repair edits and where its files are found (:func:`fix_file`'s arguments)."""
-
-    path: Path
-    model_paths: Sequence[str | Path] = ()
-    package_paths: Sequence[str | Path] = ()
-    xacro_args: Mapping[str, str] | None = None
-    xacro_policy: XacroPolicy | None = None
-    data: bytes | None = None
-    tree: str | None = None
+__all__ = ["fix_file"]
 
 
 def fix_file(

@@ -40,8 +40,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.edit_result import Edit
     from gzinertia.edit.fix import FixResult
-    from gzinertia.edit.fix_file import FixTarget
-    from gzinertia.edit.fix_options import FixOptions, LinkFix
+    from gzinertia.edit.fix_options import FixOptions, FixTarget, LinkFix
     from gzinertia.edit.fix_plan import RepairPlan
     from gzinertia.edit.result_files import ResultFile
 

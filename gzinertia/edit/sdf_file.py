@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.fix import FixResult
-    from gzinertia.edit.fix_file import FixTarget
-    from gzinertia.edit.fix_options import FixOptions
+    from gzinertia.edit.fix_options import FixOptions, FixTarget
     from gzinertia.edit.result_files import ResultFile
 
 __all__ = ["SdfModelFile"]
