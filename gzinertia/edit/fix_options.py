@@ -1,7 +1,7 @@
 """What ``gzinertia fix`` is asked to do and what it reports per link: the methods, the codes
-each repairs, the settings (:class:`FixOptions`, checked by :meth:`FixOptions.validate`), the file it edits
-(:class:`FixTarget`) and one repaired link's outcome (:class:`LinkFix`), shared by the SDF and
-URDF repairs."""
+each repairs, the settings (:class:`FixOptions`, checked by :meth:`FixOptions.validate`), the
+file it edits (:class:`FixTarget`) and one repaired link's outcome (:class:`LinkFix`), shared
+by the SDF and URDF repairs."""
 
 from __future__ import annotations
 

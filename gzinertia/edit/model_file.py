@@ -1,7 +1,9 @@
 """One format backend for edits: a :class:`ModelFile` is a model file open for editing (its
 document as read, its bytes, a minimal-diff writer) that writes matrices the way its format
-carries them, and what both formats share; the registry that opens the right one by suffix is
-:func:`gzinertia.edit.backends.open_model_file`.
+carries them, and what both formats share; a :class:`ModelFormat` is a backend's class-level
+entry points, the edits of a whole file (the added-mass edits, the repair). The registry that
+gives the right one by suffix is :func:`gzinertia.edit.backends.model_format`
+(:func:`~gzinertia.edit.backends.open_model_file` opens a file with it).
 
 * SDFormat (:class:`gzinertia.edit.sdf_file.SdfModelFile`): ``<fluid_added_mass>`` in the link's
   ``<inertial>`` (the version raised to 1.10 when the file's meaning allows), ``<mass>``,
