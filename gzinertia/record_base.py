@@ -28,9 +28,11 @@ import reprlib
 from collections.abc import Callable
 from dataclasses import Field, fields
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
-__all__ = ["Record", "ValueRecord"]
+__all__ = ["Forwarded", "Record", "ValueRecord"]
+
+_T = TypeVar("_T")
 
 _Key = Callable[[object], tuple[Any, ...]]
 
@@ -89,3 +91,28 @@ class ValueRecord(Record):
 
     def __hash__(self) -> int:
         return hash(_keys(type(self))[1](self))
+
+
+class Forwarded(Generic[_T]):
+    """A read-only attribute that passes on another attribute of the record, ``path``, dotted
+    (``Forwarded[Vec3]("X_BI.p", "...")`` reads ``self.X_BI.p``): one definition for the
+    properties that only forward a value, with the frame, point and ordering said in ``doc``.
+    The type parameter is the value's type, which the forwarded attribute must have."""
+
+    def __init__(self, path: str, doc: str) -> None:
+        self._get = attrgetter(path)
+        self.path = path
+        self.__doc__ = doc
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Forwarded[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> Forwarded[_T] | _T:
+        """The forwarded value (the descriptor itself on the class)."""
+        if obj is None:
+            return self
+        value: _T = self._get(obj)
+        return value

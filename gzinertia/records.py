@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from gzinertia.dependency import Dependency
 from gzinertia.hydrodynamics_terms import derivatives
-from gzinertia.record_base import Record, ValueRecord
+from gzinertia.record_base import Forwarded, Record, ValueRecord
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.inertia import (
     parallel_axis,
@@ -223,16 +223,10 @@ class Inertial(Record):
     #: The XML comment directly before ``<fluid_added_mass>`` (gzinertia's provenance), if any.
     added_mass_comment: str | None = None
 
-    # duplicates: one-line forwarding properties, alike by shape only
-    @property
-    def p_BoBcm_B(self) -> Vec3:
-        """``p_BoBcm_B``: the centre of mass from the link origin, in link axes (m)."""
-        return self.X_BI.p
-
-    @property
-    def R_BI(self) -> Mat3:
-        """``R_BI``: the inertial frame's orientation in the link frame."""
-        return self.X_BI.R
+    p_BoBcm_B = Forwarded[Vec3](
+        "X_BI.p", "``p_BoBcm_B``: the centre of mass from the link origin, in link axes (m).")
+    R_BI = Forwarded[Mat3](
+        "X_BI.R", "``R_BI``: the inertial frame's orientation in the link frame.")
 
     @property
     def I_BBcm_B(self) -> Mat3:
@@ -298,20 +292,14 @@ class LinkRecord(Record):
     #: The visuals that could not be read (left out of ``visuals``).
     unread_visuals: tuple[UnreadVisual, ...] = ()
 
-    @property
-    def M_BBo_B(self) -> SpatialInertia:
-        """The link's spatial inertia about its origin Bo in link axes (``inertial.M_BBo_B``)."""
-        return self.inertial.M_BBo_B
-
-    @property
-    def M_BBcm_B(self) -> SpatialInertia:
-        """The link's spatial inertia about its centre of mass in link axes."""
-        return self.inertial.M_BBcm_B
-
-    @property
-    def A_BBo_B(self) -> AddedMass | None:
-        """The link's ``<fluid_added_mass>`` (``inertial.A_BBo_B``): about Bo in link axes."""
-        return self.inertial.A_BBo_B
+    M_BBo_B = Forwarded[SpatialInertia](
+        "inertial.M_BBo_B",
+        "The link's spatial inertia about its origin Bo in link axes (``inertial.M_BBo_B``).")
+    M_BBcm_B = Forwarded[SpatialInertia](
+        "inertial.M_BBcm_B", "The link's spatial inertia about its centre of mass in link axes.")
+    A_BBo_B = Forwarded["AddedMass | None"](
+        "inertial.A_BBo_B",
+        "The link's ``<fluid_added_mass>`` (``inertial.A_BBo_B``): about Bo in link axes.")
 
 
 @dataclass(frozen=True, repr=False, eq=False)

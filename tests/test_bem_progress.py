@@ -17,6 +17,7 @@ from conftest import run_cli
 pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
+from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.addmass_bem import BemSettings, add_mass_bem
 from gzinertia.report.bem_progress import BarProgress, LineProgress, bem_progress
 
@@ -81,10 +82,7 @@ def test_bars_on_a_forced_terminal(
 
     bar.solve = record  # type: ignore[method-assign]
     settings = BemSettings(1000.0, panel_size=float(PANEL), use_cache=False)
-    _result, solved = add_mass_bem(
-        _model(tmp_path), settings=settings, pattern=None, upgrade_version=True,
-        model_paths=[], progress=bar,
-    )
+    solved = add_mass_bem(AddedMassRequest(_model(tmp_path)), settings, progress=bar).links
     last = bar.progress.tasks[1]
     solves.append((str(last.description), last.total, last.completed))
     links = bar.progress.tasks[0]

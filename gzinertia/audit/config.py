@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
@@ -73,7 +73,6 @@ if TYPE_CHECKING:
     from gzinertia.physics.mesh_body import HullChoice
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-# duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "CONFIG_FILE",
     "KEYS",
@@ -229,6 +228,16 @@ def _unmatched(codes: frozenset[str], patterns: tuple[str, ...]) -> frozenset[st
     return frozenset(c for c in codes if not _matches(c, patterns))
 
 
+#: The settings each read by one parser of ``(value, shown file)``.
+_VALUE_PARSERS: dict[str, Callable[[Any, str], Any]] = {
+    "fail-on": parse_severity,
+    "density": parse_density,
+    "tolerance": parse_tolerance,
+    "hull": parse_hull,
+    "net-buoyancy": parse_fraction,
+}
+
+
 def config_from_table(
     table: Mapping[str, Any], source: str, known_codes: Iterable[str], root: str | None = None
 ) -> AuditConfig:
@@ -257,16 +266,8 @@ def config_from_table(
                  check_codes(string_list(codes, key, shown), known, f"{where}.{key_part(glob)}"))
                 for glob, codes in value.items()
             )
-        elif key == "fail-on":
-            values[key] = parse_severity(value, shown)
-        elif key == "density":
-            values[key] = parse_density(value, shown)
-        elif key == "tolerance":
-            values[key] = parse_tolerance(value, shown)
-        elif key == "hull":
-            values[key] = parse_hull(value, shown)
-        elif key == "net-buoyancy":
-            values[key] = parse_fraction(value, shown)
+        elif key in _VALUE_PARSERS:
+            values[key] = _VALUE_PARSERS[key](value, shown)
         elif key == "xacro-args":
             values[key] = parse_xacro_args_table(value, where)
         elif key == "xacro-env":

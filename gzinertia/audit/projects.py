@@ -154,7 +154,6 @@ def audit_projects(
             if progress is not None:
                 progress(offset + n, len(targets), path)
 
-        # duplicates: a keyword-argument call, alike other such calls by shape only
         result = run_audit(
             [t.path for t in members],
             config,

@@ -28,7 +28,7 @@ from gzinertia.checks.matrices import implied_centre
 from gzinertia.checks.tolerance import Tolerance
 from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.placeholder import PLACEHOLDER_VOLUME, is_placeholder
-from gzinertia.record_base import Record
+from gzinertia.record_base import Forwarded, Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
 from gzinertia.spatial.rotation import Vec3
 from gzinertia.vocabulary.fluids import AIR_DENSITY, FRESHWATER_DENSITY
@@ -152,17 +152,10 @@ class LinkContext(Record):
     document: DocumentContext
     notes: tuple[Note, ...] = ()
 
-    # duplicates: one-line forwarding properties, alike by shape only
     # --- identity -------------------------------------------------------------------------
-    @property
-    def name(self) -> str:
-        """The link's scoped name (``model::link``)."""
-        return self.link.name
-
-    @property
-    def where(self) -> SourceRef:
-        """Where the link is written (file and line of ``<link>``)."""
-        return self.link.source
+    name = Forwarded[str]("link.name", "The link's scoped name (``model::link``).")
+    where = Forwarded[SourceRef](
+        "link.source", "Where the link is written (file and line of ``<link>``).")
 
     @property
     def top_model(self) -> str:

@@ -10,9 +10,10 @@ format backends (:mod:`~gzinertia.edit.model_file`, :mod:`~gzinertia.edit.sdf_fi
 (:mod:`~gzinertia.edit.editor`, :mod:`~gzinertia.edit.spans`, :mod:`~gzinertia.edit.links`), the
 read-back check (:mod:`~gzinertia.edit.verify`), the result (:mod:`~gzinertia.edit.edit_result`)
 and its atomic write (:mod:`~gzinertia.io.safe_write`). Nothing here prints: the command
-line renders an edit (:mod:`gzinertia.cli.delivery`). Each edit is chosen by format once:
-:mod:`~gzinertia.edit.added_mass_edits` (ellipsoid, BEM, import) and
-:mod:`~gzinertia.edit.fix_file` (inertia repair).
+line renders an edit (:mod:`gzinertia.cli.delivery`). A file's format is asked in one place,
+:func:`gzinertia.edit.backends.model_format`, whose backend runs the edits each format writes
+its own way: :mod:`~gzinertia.edit.added_mass_edits` (ellipsoid, BEM, import) and
+:mod:`~gzinertia.edit.fix_file` (inertia repair) each make one call to it.
 
 Floor: above :mod:`gzinertia.checks` and the readers and writers of the formats, below the API
 and the command line (never imported by them in reverse). One edge reaches the audit, on

@@ -1,6 +1,7 @@
 """What an added-mass edit is asked to edit, whatever the matrix's source
 (:class:`AddedMassRequest`): the file, the links, where its files are found, and what may be
-replaced. Taken by :mod:`gzinertia.edit.added_mass_edits` and the format writers below it.
+replaced. Taken by :mod:`gzinertia.edit.added_mass_edits` and the format backends it reaches
+(:class:`~gzinertia.edit.model_file.ModelFormat`).
 """
 
 from __future__ import annotations
@@ -9,10 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gzinertia.errors import SettingError
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
-from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 __all__ = ["AddedMassRequest"]
 
@@ -26,7 +25,7 @@ class AddedMassRequest(ValueRecord):
     are found (model paths, or package paths and the xacro settings for URDF/xacro);
     ``upgrade_version``: raise an SDF file to 1.10 when older; ``replace_plugin_added_mass``:
     write beside a Hydrodynamics plugin applying added mass and turn its own off (SDFormat
-    only: refused for URDF/xacro); ``allow_overlap``: write a link whose fluid ellipsoid
+    only: the URDF/xacro backend refuses it); ``allow_overlap``: write a link whose fluid ellipsoid
     overlaps that of a link carrying added mass (GZI210, then said in the warnings)."""
 
     path: Path
@@ -47,18 +46,3 @@ class AddedMassRequest(ValueRecord):
         xacro; no xacro settings, no standard input)."""
         return cls(Path(path), pattern, ModelInput.of(model_paths=[Path(p) for p in model_paths]),
                    None, upgrade_version, replace_plugin_added_mass, allow_overlap)
-
-    @property
-    def urdf(self) -> bool:
-        """Whether the file is URDF or xacro (refusing ``replace_plugin_added_mass`` there:
-        the matrix goes into the plugin, not beside it)."""
-        if not is_urdf_path(self.path):
-            return False
-        if self.replace_plugin_added_mass:
-            raise SettingError(
-                "replace_plugin_added_mass",
-                "{path}: {replace_plugin_added_mass} is for SDF (<fluid_added_mass> beside the "
-                "plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block and run "
-                "addmass again", path=self.path,
-            )
-        return True

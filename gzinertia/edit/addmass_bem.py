@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import AddMassResult, editable_links, negligible_geometry
+from gzinertia.edit.addmass import editable_links
 from gzinertia.edit.bem_shapes import shapes_of
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import ascii_comment
 from gzinertia.edit.overlap_guard import OverlapGuard
 from gzinertia.edit.sdf_added_mass import (
@@ -33,10 +34,10 @@ from gzinertia.spatial.rotation import Pose
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
+    from gzinertia.edit.added_mass_request import AddedMassRequest
     from gzinertia.edit.floating_draft import FloatingDraft
     from gzinertia.physics.bem import BemResult, Quality
     from gzinertia.records import SdfDocument
-    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 
 
@@ -98,7 +99,7 @@ def displacing_shapes(link: LinkRecord, settings: BemSettings) -> list[Collision
     return shapes_of(link, settings.collisions, settings.element)
 
 
-def _link_bem(
+def link_bem(
     link: LinkRecord, shapes: Sequence[Collision], result: object,
     floating: FloatingDraft | None = None,
 ) -> LinkBem:
@@ -108,6 +109,16 @@ def _link_bem(
 
     return LinkBem(link, tuple(c.name for c in shapes), geometry_digest(shapes), result,
                    tuple(mesh_notes(shapes)), floating)
+
+
+def solve_outcome(
+    link: LinkRecord, shapes: Sequence[Collision], result: BemResult, settings: BemSettings,
+    draft: FloatingDraft | None = None,
+) -> tuple[LinkBem, tuple[AddedMass, str]]:
+    """One link's solve on ``shapes`` as both formats write it: its record (:func:`link_bem`)
+    and ``(A_BBo_B, provenance comment)``, about the link origin Bo in link axes B."""
+    item = link_bem(link, shapes, result, draft)
+    return item, (result.A_BBo_B, provenance(result, item, settings.element))
 
 
 def provenance(result: object, solved: LinkBem, element: GeometryElement = "collision") -> str:
@@ -152,7 +163,7 @@ def _free_surface(
     return settings.waterline, link.X_WB, ""
 
 
-def _drafts(
+def bem_drafts(
     doc: SdfDocument, links: Sequence[LinkRecord], settings: BemSettings, tree: object = None
 ) -> dict[str, FloatingDraft]:
     """Under ``--waterline auto``, each of ``links``' floating draft
@@ -165,7 +176,7 @@ def _drafts(
     return floating_drafts(doc, links, settings.density, tree)
 
 
-def _solve_link(
+def solve_link(
     link: LinkRecord,
     shapes: Sequence[Collision],
     settings: BemSettings,
@@ -209,7 +220,7 @@ def _check_links(links: Sequence[LinkRecord], settings: BemSettings) -> None:
                          settings.panel_size)
 
 
-def _error_warning(link_name: str, result: BemResult) -> list[str]:
+def error_warnings(link_name: str, result: BemResult) -> list[str]:
     """The warnings of a solve: its own (a shape thinner than the error estimate covers), and
     one when its estimated discretisation error is above ``WARN_ERROR``."""
     from gzinertia.physics.bem import WARN_ERROR
@@ -223,7 +234,6 @@ def _error_warning(link_name: str, result: BemResult) -> list[str]:
     )]
 
 
-# duplicates: the keyword parameters of add_mass, alike by shape only
 #: A link admitted to a ``--together`` solve: its shapes, the plugins whose added mass it
 #: replaces, and the overlap it is written with (``None``: none).
 _Pending = tuple[LinkRecord, list[Collision], list[HydroPlugin], "tuple[str, float] | None"]
@@ -247,13 +257,13 @@ class _BemRun:
     def write(self, pending: _Pending, result: BemResult) -> None:
         """Writes one link's solved ``A_BBo_B`` (about Bo in B) with its provenance."""
         link, collisions, plugins, clash = pending
-        item = _link_bem(link, collisions, result, self.drafts.get(link.name))
-        written_A = (result.A_BBo_B, provenance(result, item, self.settings.element))
+        item, written_A = solve_outcome(link, collisions, result, self.settings,
+                                        self.drafts.get(link.name))
         replaces = "): the BEM result replaces its <iDotJ> terms"
         if not write_link_added_mass(self.edit.editor, link, plugins, written_A, self.policy,
                                      (self.skipped, self.notes), replaces):
             return
-        self.warnings.extend(_error_warning(link.name, result))
+        self.warnings.extend(error_warnings(link.name, result))
         self.solved.append(item)
         self.written[link.name] = result.A_BBo_B
         self.guard.accept(link)
@@ -286,39 +296,31 @@ class _BemRun:
 
 
 def add_mass_bem(
-    path: Path,
-    *,
-    settings: BemSettings,
-    pattern: str | None,
-    upgrade_version: bool,
-    model_paths: Sequence[str | Path],
-    replace_plugin_added_mass: bool = False,
-    allow_overlap: bool = False,
-    progress: BemRunProgress | None = None,
-    data: bytes | None = None,
-) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
-    """Solves and writes (in memory) the BEM added mass of the selected links of ``path``.
+    request: AddedMassRequest, settings: BemSettings, progress: BemRunProgress | None = None
+) -> Edit[LinkBem]:
+    """Solves and writes (in memory) the BEM added mass of the links ``request`` selects in
+    its SDFormat file (``request.data``: the file's bytes when they do not come from its path,
+    standard input named ``<stdin>``, relative URIs resolved against the working directory).
 
     Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
     conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
     error naming the file, the link and the problem (nothing is written): the shapes of every
-    selected link are checked before the first solve (:func:`_check_links`).
-    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
-    ``<stdin>``: relative URIs resolve against the working directory). The per-link solves
-    are the tuple's second part (:func:`gzinertia.edit.added_mass_edits.bem_edit` makes the
-    :class:`~gzinertia.edit.edit_result.Edit` of both)."""
+    selected link are checked before the first solve (:func:`_check_links`). The
+    :class:`~gzinertia.edit.edit_result.Edit`'s links are the solves written."""
     from gzinertia.physics.bem import require_bem
 
     require_bem()
-    edit = FileEdit.open(path, model_paths, data)
+    path, data = request.path, request.data
+    edit = FileEdit.open(path, request.source.search_paths, data)
     doc = edit.doc
-    links, skipped = editable_links(doc, path, pattern, False, settings.element)
-    policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
+    links, skipped = editable_links(doc, path, request.pattern, False, settings.element)
+    policy = WritePolicy(path, request.pattern, request.allow_overlap,
+                         request.replace_plugin_added_mass)
     run = _BemRun(edit, settings, policy, links, skipped)
     order = {link.name: i for i, link in enumerate(links)}
     pending: list[_Pending] = []
     _check_links(links, settings)
-    run.drafts = _drafts(doc, links, settings, None if data is None else _tree(data, path))
+    run.drafts = bem_drafts(doc, links, settings, None if data is None else _tree(data, path))
     for index, link in enumerate(sorted(links, key=lambda lk: -run.guard.volume(lk))):
         if progress is not None:
             progress.link(link.name, index, len(links))
@@ -333,19 +335,19 @@ def add_mass_bem(
             pending.append((link, collisions, plugins, clash))
             run.guard.accept(link)
         else:
-            run.write((link, collisions, plugins, clash), _solve_link(
+            run.write((link, collisions, plugins, clash), solve_link(
                 link, collisions, settings, progress, run.drafts.get(link.name)))
     if pending:
         run.solve_together(pending, progress, len(links))
     run.solved.sort(key=lambda r: order[r.link.name])
     if run.solved:
-        said = check_version_for_added_mass(edit.editor, doc.sdf_version,
-                                            keep=not upgrade_version)
+        keep = not request.upgrade_version
+        said = check_version_for_added_mass(edit.editor, doc.sdf_version, keep=keep)
         if said:
-            (run.notes if upgrade_version else run.warnings).append(said)
+            (run.warnings if keep else run.notes).append(said)
     new = edit.finish(run.written)
-    return AddMassResult(path, edit.old, new, (), tuple(skipped), tuple(run.warnings),
-                         tuple(run.notes)), tuple(run.solved)
+    return Edit(path, edit.old, new, tuple(run.solved), tuple(skipped), tuple(run.warnings),
+                tuple(run.notes))
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -387,67 +389,3 @@ def _tree(data: bytes, path: Path) -> object:
     from gzinertia.sdf.xml import parse_xml_bytes
 
     return parse_xml_bytes(data, str(path))
-
-
-def add_mass_bem_urdf(
-    path: Path,
-    *,
-    settings: BemSettings,
-    pattern: str | None,
-    package_paths: Sequence[str | Path] = (),
-    progress: BemRunProgress | None = None,
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_policy: XacroPolicy | None = None,
-) -> tuple[AddMassResult, tuple[LinkBem, ...]]:
-    """``addmass --bem`` on a URDF/xacro file: each selected link's BEM added mass (about the
-    link origin Bo in link axes), written as a ``<gazebo>`` Hydrodynamics block with the BEM
-    provenance comment inside it (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`; URDF has no
-    ``<fluid_added_mass>``). The geometry is the link as Gazebo builds it: libsdformat's
-    fixed-joint lumping moves a lumped link's collisions and visuals into the link that holds
-    it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
-    refused (one problem over several links is not wired for URDF yet)."""
-    from gzinertia.edit.urdf_addmass import LinkSkippedError, add_matrix_urdf
-    from gzinertia.physics.bem import require_bem
-
-    require_bem()
-    if settings.together:
-        raise GzInertiaError(
-            f"{path}: --together is for SDF models; on URDF/xacro each link is solved alone"
-        )
-    element = settings.element
-    solved: list[LinkBem] = []
-    warnings: list[str] = []
-    reached = [0]
-    drafts: dict[str, FloatingDraft] = {}
-    if settings.waterline == "auto":  # the robot as Gazebo builds it, floating
-        from gzinertia.model_reader import read_model_file
-
-        doc = read_model_file(path, package_paths, xacro_args=xacro_args,
-                              xacro_policy=xacro_policy)
-        from gzinertia.selection import select_links
-
-        drafts = _drafts(doc, select_links(doc.links, pattern, str(path)), settings)
-
-    def solve(link: LinkRecord) -> tuple[AddedMass, str]:
-        if progress is not None:
-            progress.link(link.name, reached[0], reached[0] + 1)
-        reached[0] += 1
-        shapes = displacing_shapes(link, settings)
-        if not shapes:
-            raise LinkSkippedError(f"no {element} geometry to mesh")
-        if (negligible := negligible_geometry(link, pattern, element)) is not None:
-            raise LinkSkippedError(negligible)
-        result = _solve_link(link, shapes, settings, progress, drafts.get(link.name))
-        item = _link_bem(link, shapes, result, drafts.get(link.name))
-        solved.append(item)
-        warnings.extend(_error_warning(link.name, result))
-        return result.A_BBo_B, provenance(result, item, element)
-
-    result, _ = add_matrix_urdf(
-        path, matrix_for=solve, pattern=pattern, package_paths=package_paths,
-        xacro_args=xacro_args, xacro_policy=xacro_policy,
-    )
-    from dataclasses import replace
-
-    # every solve is reported, also those whose block is printed to paste (a xacro macro link)
-    return replace(result, warnings=(*result.warnings, *warnings)), tuple(solved)

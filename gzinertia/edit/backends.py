@@ -1,6 +1,8 @@
-"""The registry of edit backends: :func:`open_model_file` opens a model file for editing in its
-format, by suffix (:class:`gzinertia.edit.sdf_file.SdfModelFile`,
-:class:`gzinertia.edit.urdf_file.UrdfModelFile`).
+"""The registry of edit backends, the one place an edit asks a file's format: :func:`model_format`
+gives the backend of a file by suffix (:class:`gzinertia.edit.sdf_file.SdfModelFile`,
+:class:`gzinertia.edit.urdf_file.UrdfModelFile`), whose class-level entry points
+(:class:`~gzinertia.edit.model_file.ModelFormat`) run the added-mass edits and the inertia
+repair; :func:`open_model_file` opens a file for editing in its format.
 
 Floor: edits; above :mod:`gzinertia.edit.model_file` and the two backends, so that they import
 the shared protocol without importing each other.
@@ -11,13 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from gzinertia.edit.model_file import ModelFile
+from gzinertia.edit.model_file import ModelFile, ModelFormat
 from gzinertia.edit.sdf_file import SdfModelFile
 from gzinertia.edit.urdf_file import UrdfModelFile
-from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
-__all__ = ["open_model_file"]
+__all__ = ["model_format", "open_model_file"]
+
+
+def model_format(path: str | Path, data: bytes | None = None) -> ModelFormat:
+    """The backend of ``path``, by suffix (``.urdf``, ``.xacro``, ``.urdf.xacro``: URDF;
+    anything else: SDFormat; :func:`gzinertia.vocabulary.model_suffixes.is_urdf_path`).
+    ``data``: the bytes of a file read elsewhere (standard input), SDFormat whatever the
+    name."""
+    return UrdfModelFile if data is None and is_urdf_path(Path(path)) else SdfModelFile
 
 
 def open_model_file(
@@ -25,14 +34,8 @@ def open_model_file(
     model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
 ) -> ModelFile:
-    """``path`` open for editing in its format, by suffix (``.urdf``, ``.xacro``,
-    ``.urdf.xacro``: URDF; anything else: SDFormat;
-    :func:`gzinertia.vocabulary.model_suffixes.is_urdf_path`).
+    """``path`` open for editing in its format (:func:`model_format`).
     ``model_paths``: SDFormat model paths, or the package paths of a URDF/xacro file.
     ``data``: the bytes of an SDFormat file read elsewhere (standard input)."""
     p = Path(path)
-    if is_urdf_path(p):
-        if data is not None:
-            raise GzInertiaError(f"{p}: a URDF or xacro file is edited from the file itself")
-        return UrdfModelFile.open(p, model_paths)
-    return SdfModelFile.open(p, model_paths, data)
+    return model_format(p).open(p, model_paths, data)

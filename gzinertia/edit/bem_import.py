@@ -108,7 +108,7 @@ def imported_in_link(
     return A_BBo_B, text
 
 
-def _geometry_record(
+def geometry_record(
     link: LinkRecord,
     geometry: tuple[tuple[str, ...] | None, GeometryElement],
     digest: str,
@@ -127,7 +127,18 @@ def _geometry_record(
     )
 
 
-def _pattern(request: AddedMassRequest) -> str:
+def import_comment(
+    link: LinkRecord, text: str, result: ResultFile, imported: ImportedAddedMass
+) -> str:
+    """The comment written with an imported matrix on ``link``, as both formats write it: the
+    import's ``text`` (:func:`imported_in_link`) and the geometry it describes
+    (:func:`geometry_record`), made a valid XML comment."""
+    from gzinertia.edit.links import ascii_comment
+
+    return ascii_comment(text + geometry_record(link, result.geometry, imported.digest))
+
+
+def import_pattern(request: AddedMassRequest) -> str:
     """The link pattern an import needs (one link: the result belongs to it)."""
     if request.pattern is None:
         raise GzInertiaError(f"{option('from_link')} naming the one link the result belongs to")
@@ -148,7 +159,6 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
     with its digest, and the digest of the result file: the audit reports the matrix as stale
     (GZI212) once that geometry changes."""
     from gzinertia.edit.addmass import editable_links
-    from gzinertia.edit.links import ascii_comment
     from gzinertia.edit.overlap_guard import OverlapGuard
     from gzinertia.edit.sdf_added_mass import (
         WritePolicy,
@@ -159,7 +169,7 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
     from gzinertia.edit.sdf_version import check_version_for_added_mass
     from gzinertia.edit.session import FileEdit
 
-    path, pattern = request.path, _pattern(request)
+    path, pattern = request.path, import_pattern(request)
     imported = read_result(result)
     edit = FileEdit.open(path, request.source.search_paths, request.data)
     link = editable_links(edit.doc, path, pattern, True)[0][0]
@@ -170,10 +180,10 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
         raise GzInertiaError(f"{link.source}: {refused[0]}")
     clash, plugins = admitted
     A_BBo_B, text = imported_in_link(imported, result.about, result.axes_rpy, result.density)
-    text += _geometry_record(link, result.geometry, imported.digest)
     notes: list[str] = []
     replaces = "): the imported matrix replaces its <iDotJ> terms, which stay in the file"
-    write_link_added_mass(edit.editor, link, plugins, (A_BBo_B, ascii_comment(text)), policy,
+    write_link_added_mass(edit.editor, link, plugins,
+                          (A_BBo_B, import_comment(link, text, result, imported)), policy,
                           (refused, notes), replaces)
     warnings = () if clash is None else (overlap_reason(link, *clash, written=True),)
     said = check_version_for_added_mass(edit.editor, edit.doc.sdf_version,
@@ -183,33 +193,3 @@ def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[Importe
     new = edit.finish({link.name: A_BBo_B})
     return Edit(path, edit.old, new, (ImportedLink(link.name, A_BBo_B),), warnings=warnings,
                 notes=tuple(notes))
-
-
-def add_mass_from_urdf(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
-    """:func:`add_mass_from` for a URDF/xacro file: the imported matrix, moved to the link
-    origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics block
-    (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`) with the import's provenance comment
-    inside it (geometry and dataset digests: GZI212 watches the link as Gazebo builds it). The
-    :class:`Edit`'s one :class:`ImportedLink` names the link written (the pattern when none
-    was: a xacro link made by a macro, whose block is in the warnings to paste)."""
-    from gzinertia.edit.urdf_addmass import add_matrix_urdf
-
-    pattern = _pattern(request)
-    imported = read_result(result)
-    A_BBo_B, text = imported_in_link(imported, result.about, result.axes_rpy, result.density)
-
-    def matrix_for(link: LinkRecord) -> tuple[AddedMass, str]:
-        from gzinertia.edit.links import ascii_comment
-
-        return A_BBo_B, ascii_comment(
-            text + _geometry_record(link, result.geometry, imported.digest)
-        )
-
-    edit, written = add_matrix_urdf(
-        request.path, matrix_for=matrix_for, pattern=pattern,
-        package_paths=request.source.search_paths, single=True,
-        xacro_args=request.source.xacro_mapping, xacro_policy=request.source.xacro_policy,
-    )
-    name = written[0][0].name if written else pattern
-    return Edit(edit.path, edit.old, edit.new, (ImportedLink(name, A_BBo_B),), edit.skipped,
-                edit.warnings, edit.notes)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 Sign = Literal["fossen", "physical", "auto"]
-SIGNS: tuple[Sign, ...] = ("fossen", "physical", "auto")
+SIGNS: tuple[Sign, ...] = get_args(Sign)
 #: Relative asymmetry below which symmetrising is not worth a warning.
 ASYMMETRY_TOLERANCE = 1e-9
 

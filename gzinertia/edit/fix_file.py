@@ -1,8 +1,8 @@
-"""``gzinertia fix`` on one file, in its format: the one place an inertia repair is dispatched
-by suffix (:func:`gzinertia.model_reader.is_urdf_path`). SDFormat files (and standard input)
-are repaired by :func:`gzinertia.edit.fix.fix`, URDF and xacro files in place of their own values
-by :func:`gzinertia.edit.urdf_fix.fix_urdf`. The library's :func:`gzinertia.fix`, the ``fix``
-command and ``audit --fix`` each call :func:`fix_file`.
+"""``gzinertia fix`` on one file, in its format (:func:`gzinertia.edit.backends.model_format`):
+SDFormat files (and standard input) are repaired by :func:`gzinertia.edit.fix.fix`, URDF and
+xacro files in place of their own values by :func:`gzinertia.edit.urdf_fix.fix_urdf`. The
+library's :func:`gzinertia.fix`, the ``fix`` command and ``audit --fix`` each call
+:func:`fix_file`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzinertia.vocabulary.model_suffixes import is_urdf_path
+from gzinertia.edit.backends import model_format
+from gzinertia.edit.fix_options import FixTarget
 
 if TYPE_CHECKING:
     from gzinertia.edit.fix import FixResult
@@ -39,11 +40,5 @@ def fix_file(
     a xacro's temporary copy stays in. An SDFormat file, or ``data`` (the bytes of standard
     input, named ``path``), searches ``model_paths`` for ``model://`` URIs; the xacro settings
     do not apply to it."""
-    if data is None and is_urdf_path(path):
-        from gzinertia.edit.urdf_fix import fix_urdf
-
-        return fix_urdf(path, options, [*package_paths, *model_paths], xacro_args, tree=tree,
-                        xacro_policy=xacro_policy)
-    from gzinertia.edit.fix import fix
-
-    return fix(path, options, model_paths, data=data)
+    target = FixTarget(path, model_paths, package_paths, xacro_args, xacro_policy, data, tree)
+    return model_format(path, data).fix_edit(target, options)

@@ -1,12 +1,15 @@
 """What ``gzinertia fix`` is asked to do and what it reports per link: the methods, the codes
-each repairs, the settings (:class:`FixOptions`, checked by :meth:`FixOptions.validate`) and one
-repaired link's outcome (:class:`LinkFix`), shared by the SDF and URDF repairs."""
+each repairs, the settings (:class:`FixOptions`, checked by :meth:`FixOptions.validate`), the
+file it edits (:class:`FixTarget`) and one repaired link's outcome (:class:`LinkFix`), shared
+by the SDF and URDF repairs."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
@@ -15,6 +18,9 @@ from gzinertia.physics.inertia_repair import InertiaRepair
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3
 from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS, GeometryElement
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
     "FIXABLE",
@@ -25,13 +31,14 @@ __all__ = [
     "SAFE_RELATIVE_CHANGE",
     "FixOptions",
     "FixOptionsError",
+    "FixTarget",
     "LinkFix",
     "Method",
 ]
 
 
 Method = Literal["nearest", "geometry", "balance"]
-METHODS: tuple[Method, ...] = ("nearest", "geometry", "balance")
+METHODS: tuple[Method, ...] = get_args(Method)
 
 #: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)
 #: need a density or a mass; GZI107 (centre of mass outside the geometry) needs ``move_com``;
@@ -157,3 +164,14 @@ class LinkFix(ValueRecord):
         return float(np.linalg.norm(self.centroid - self.p_after))
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class FixTarget(ValueRecord):
+    """The file a repair edits and where its files are found (:func:`fix_file`'s arguments)."""
+
+    path: Path
+    model_paths: Sequence[str | Path] = ()
+    package_paths: Sequence[str | Path] = ()
+    xacro_args: Mapping[str, str] | None = None
+    xacro_policy: XacroPolicy | None = None
+    data: bytes | None = None
+    tree: str | None = None

@@ -27,17 +27,23 @@ from gzinertia.classic.blocks import ClassicPlugins, classic_plugins_in
 from gzinertia.classic.migrate import GzEquivalent, uuv_equivalent, vrx_equivalent
 from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink
 from gzinertia.classic.vrx import VrxDynamics
+from gzinertia.edit.backends import model_format
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
-from gzinertia.edit.migrate_urdf import UrdfLinkPlan, remove_classic_blocks, write_urdf
+from gzinertia.edit.migrate_urdf import (
+    UrdfLinkPlan,
+    refuse_unmigratable,
+    remove_classic_blocks,
+    write_urdf,
+)
 from gzinertia.edit.model_file import chosen_link
 from gzinertia.edit.sdf_file import SdfModelFile
+from gzinertia.edit.urdf_file import UrdfModelFile
 from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.model_reader import read_model_file
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
-from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = ["TARGETS", "BuoyancyChange", "MigrateResult", "MigratedLink", "migrate"]
@@ -111,10 +117,9 @@ def migrate(
         raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
                            value=to)
     p = Path(path)
-    urdf = is_urdf_path(p)
-    if urdf and (data is not None or is_xacro_path(p)):
-        raise GzInertiaError(f"{p}: migrate edits SDFormat and URDF files, not xacro or URDF "
-                             "from standard input: `gzinertia expand FILE` prints the URDF")
+    urdf = model_format(p) is UrdfModelFile
+    if urdf:
+        refuse_unmigratable(p, data)
     old = read_file_bytes(p) if data is None else data
     editor = XmlEditor(old, str(p))
     doc = read_model_file(p, model_paths) if urdf else SdfModelFile.open(p, model_paths,

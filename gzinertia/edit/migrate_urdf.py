@@ -33,8 +33,10 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
-__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "write_urdf"]
+__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "refuse_unmigratable",
+           "remove_classic_blocks", "write_urdf"]
 
 _AXES = ("u", "v", "w", "p", "q", "r")
 #: The comment before a Hydrodynamics plugin migrate adds for damping alone.
@@ -62,6 +64,14 @@ class UrdfWritten(Record):
     with_terms: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+def refuse_unmigratable(path: Path, data: bytes | None) -> None:
+    """Refuses, naming ``path``, a URDF-family file ``migrate`` does not edit: a xacro file
+    (its expansion is not the text to edit) or URDF bytes from standard input (``data``)."""
+    if data is not None or is_xacro_path(path):
+        raise GzInertiaError(f"{path}: migrate edits SDFormat and URDF files, not xacro or URDF "
+                             "from standard input: `gzinertia expand FILE` prints the URDF")
 
 
 def explicit_unstable_axes(A: np.ndarray, link: LinkRecord) -> list[str]:

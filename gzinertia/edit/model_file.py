@@ -1,7 +1,9 @@
 """One format backend for edits: a :class:`ModelFile` is a model file open for editing (its
 document as read, its bytes, a minimal-diff writer) that writes matrices the way its format
-carries them, and what both formats share; the registry that opens the right one by suffix is
-:func:`gzinertia.edit.backends.open_model_file`.
+carries them, and what both formats share; a :class:`ModelFormat` is a backend's class-level
+entry points, the edits of a whole file (the added-mass edits, the repair). The registry that
+gives the right one by suffix is :func:`gzinertia.edit.backends.model_format`
+(:func:`~gzinertia.edit.backends.open_model_file` opens a file with it).
 
 * SDFormat (:class:`gzinertia.edit.sdf_file.SdfModelFile`): ``<fluid_added_mass>`` in the link's
   ``<inertial>`` (the version raised to 1.10 when the file's meaning allows), ``<mass>``,
@@ -34,9 +36,15 @@ from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
+    from gzinertia.edit.added_mass_request import AddedMassRequest
+    from gzinertia.edit.addmass import FitChooser, LinkAddedMass
+    from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem
+    from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.edit_result import Edit
-    from gzinertia.edit.fix_options import LinkFix
+    from gzinertia.edit.fix import FixResult
+    from gzinertia.edit.fix_options import FixOptions, FixTarget, LinkFix
     from gzinertia.edit.fix_plan import RepairPlan
+    from gzinertia.io.result_files import ResultFile
 
 __all__ = [
     "GIVEN_COMMENT",
@@ -44,6 +52,7 @@ __all__ = [
     "AddedMassSet",
     "EditedFile",
     "ModelFile",
+    "ModelFormat",
     "PluginTermsSet",
     "SetOutcome",
     "chosen_link",
@@ -134,6 +143,34 @@ class ModelFile(Protocol):
 
     def new_bytes(self) -> bytes:
         """The file's bytes with every change so far."""
+
+
+class ModelFormat(Protocol):
+    """A format's edits of a whole file, the backend's class-level entry points (the backend
+    class itself: :func:`gzinertia.edit.backends.model_format` gives it by suffix). Every
+    matrix is ``A_BBo_B``: about the link origin Bo in link axes B, linear-first."""
+
+    def open(self, path: Path, model_paths: Sequence[str | Path] = (),
+             data: bytes | None = None) -> ModelFile:
+        """``path`` (or ``data``, standard input's bytes, named ``path``) open for editing."""
+
+    def ellipsoid_edit(
+        self, request: AddedMassRequest, fit_for: FitChooser, density: float
+    ) -> Edit[LinkAddedMass]:
+        """The selected links' Tuckerman added mass of the ellipsoids ``fit_for`` fits, in a
+        fluid of ``density`` kg/m³, written as the format carries added mass."""
+
+    def bem_edit(
+        self, request: AddedMassRequest, settings: BemSettings,
+        progress: BemRunProgress | None = None,
+    ) -> Edit[LinkBem]:
+        """The selected links' added mass from a boundary-element solve with ``settings``."""
+
+    def import_edit(self, request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
+        """The one selected link given the matrix of ``result``, moved to Bo in link axes."""
+
+    def fix_edit(self, target: FixTarget, options: FixOptions) -> FixResult:
+        """The inertia repair of ``target``'s selected links as ``options`` say."""
 
 
 def chosen_link(doc: SdfDocument, name: str, path: Path) -> LinkRecord:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.fix import check_pose_editable, plan_reads_back, write_plan
+from gzinertia.edit.fix import check_pose_editable, fix, plan_reads_back, write_plan
 from gzinertia.edit.fix_plan import RepairPlan
 from gzinertia.edit.links import ascii_comment, link_element, same_file
 from gzinertia.edit.model_file import (
@@ -37,6 +38,15 @@ from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Mat3, Vec3
 
+if TYPE_CHECKING:
+    from gzinertia.edit.added_mass_request import AddedMassRequest
+    from gzinertia.edit.addmass import FitChooser, LinkAddedMass
+    from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem
+    from gzinertia.edit.bem_import import ImportedLink
+    from gzinertia.edit.fix import FixResult
+    from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.io.result_files import ResultFile
+
 __all__ = ["SdfModelFile"]
 
 
@@ -59,6 +69,43 @@ class SdfModelFile(EditedFile):
     ) -> SdfModelFile:
         """Reads ``path`` (or ``data``, named ``path``) as SDFormat for editing."""
         return cls(FileEdit.open(path, model_paths, data))
+
+    @classmethod
+    def ellipsoid_edit(
+        cls, request: AddedMassRequest, fit_for: FitChooser, density: float
+    ) -> Edit[LinkAddedMass]:
+        """:func:`gzinertia.edit.addmass.add_mass` of ``request``: ``<fluid_added_mass>``."""
+        from gzinertia.edit.addmass import add_mass
+
+        return add_mass(
+            request.path, fit_for=fit_for, density=density, pattern=request.pattern,
+            upgrade_version=request.upgrade_version, model_paths=request.source.search_paths,
+            replace_plugin_added_mass=request.replace_plugin_added_mass,
+            allow_overlap=request.allow_overlap, data=request.data,
+        )
+
+    @classmethod
+    def bem_edit(
+        cls, request: AddedMassRequest, settings: BemSettings,
+        progress: BemRunProgress | None = None,
+    ) -> Edit[LinkBem]:
+        """:func:`gzinertia.edit.addmass_bem.add_mass_bem` of ``request``: the solves are the
+        :class:`Edit`'s links."""
+        from gzinertia.edit.addmass_bem import add_mass_bem
+
+        return add_mass_bem(request, settings, progress)
+
+    @classmethod
+    def import_edit(cls, request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
+        """:func:`gzinertia.edit.bem_import.add_mass_from` of ``request``."""
+        from gzinertia.edit.bem_import import add_mass_from
+
+        return add_mass_from(request, result)
+
+    @classmethod
+    def fix_edit(cls, target: FixTarget, options: FixOptions) -> FixResult:
+        """:func:`gzinertia.edit.fix.fix` of ``target`` (model paths; standard input's bytes)."""
+        return fix(target.path, options, target.model_paths, data=target.data)
 
     def _link(self, name: str) -> LinkRecord:
         link = chosen_link(self.doc, name, self.path)

@@ -19,7 +19,7 @@ from gzinertia.edit.links import ascii_comment, link_element, same_file, write_f
 from gzinertia.edit.session import FileEdit
 from gzinertia.errors import Float64OverflowError, GzInertiaError, SettingError
 from gzinertia.options import option
-from gzinertia.record_base import ValueRecord
+from gzinertia.record_base import Forwarded, ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
@@ -61,30 +61,15 @@ class ShiftResult(Edit[ShiftedLink]):
         """The one link's outcome."""
         return self.links[0]
 
-    @property
-    def link(self) -> LinkRecord:
-        """The link shifted."""
-        return self.shifted.link
-
-    @property
-    def p_BoQ_B(self) -> tuple[float, float, float]:
-        """The point the matrix was about, from the link origin in link axes (m)."""
-        return self.shifted.p_BoQ_B
-
-    @property
-    def A_before(self) -> AddedMass:
-        """The matrix as written, taken about Q, in B axes."""
-        return self.shifted.A_before
-
-    @property
-    def A_BBo_B(self) -> AddedMass:
-        """The matrix written: about Bo in B axes."""
-        return self.shifted.A_BBo_B
-
-    @property
-    def already_done(self) -> bool:
-        """The same shift was applied by an earlier run: nothing changed."""
-        return self.shifted.already_done
+    link = Forwarded[LinkRecord]("shifted.link", "The link shifted.")
+    p_BoQ_B = Forwarded["tuple[float, float, float]"](
+        "shifted.p_BoQ_B",
+        "The point the matrix was about, from the link origin in link axes (m).")
+    A_before = Forwarded[AddedMass](
+        "shifted.A_before", "The matrix as written, taken about Q, in B axes.")
+    A_BBo_B = Forwarded[AddedMass]("shifted.A_BBo_B", "The matrix written: about Bo in B axes.")
+    already_done = Forwarded[bool](
+        "shifted.already_done", "The same shift was applied by an earlier run: nothing changed.")
 
 
 def source_point(link: LinkRecord, point: str | tuple[float, float, float]) -> np.ndarray:

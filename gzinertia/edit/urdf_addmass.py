@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.addmass import (
     AddMassResult,
     FitChooser,
@@ -31,12 +32,30 @@ from gzinertia.edit.addmass import (
     negligible_geometry,
     provenance,
 )
+from gzinertia.edit.addmass_bem import (
+    BemRunProgress,
+    BemSettings,
+    LinkBem,
+    bem_drafts,
+    displacing_shapes,
+    error_warnings,
+    solve_link,
+    solve_outcome,
+)
+from gzinertia.edit.bem_import import (
+    ImportedLink,
+    import_comment,
+    import_pattern,
+    imported_in_link,
+)
+from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import format_value
 from gzinertia.errors import GzInertiaError
 from gzinertia.hydrodynamics_terms import FILENAME, NAME, added_mass_active, added_mass_term
+from gzinertia.io.result_files import ResultFile, read_result
 from gzinertia.physics.fits import EllipsoidFit, FitError
 from gzinertia.physics.negligible import entry_scales
-from gzinertia.records import LinkRecord
+from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.selection import select_links
 from gzinertia.spatial.added_mass import AddedMass
@@ -44,6 +63,7 @@ from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 from gzinertia.vocabulary.scoped_names import within_top
 
 if TYPE_CHECKING:
+    from gzinertia.edit.floating_draft import FloatingDraft
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 EXPLICIT_NOTE = (
@@ -85,20 +105,14 @@ class LinkSkippedError(Exception):
 
 
 def add_mass_urdf(
-    path: Path,
-    *,
-    fit_for: FitChooser,
-    density: float,
-    pattern: str | None,
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_policy: XacroPolicy | None = None,
-) -> AddMassResult:
+    request: AddedMassRequest, fit_for: FitChooser, density: float
+) -> Edit[LinkAddedMass]:
     """Computes each selected link's ellipsoid added mass and inserts its Hydrodynamics block
     (in memory: ``new``). A xacro file whose blocks cannot be placed literally is left as is
-    and the blocks are in the warnings. Without ``pattern``, a link with no collision is
+    and the blocks are in the warnings. Without a pattern, a link with no collision is
     skipped with why (as for SDF); a link whose fit fails (the input) raises
     :class:`~gzinertia.physics.fits.FitError`: nothing is written."""
+    pattern = request.pattern
     fits: dict[str, EllipsoidFit] = {}
 
     def ellipsoid(link: LinkRecord) -> tuple[AddedMass, str]:
@@ -114,12 +128,100 @@ def add_mass_urdf(
         fits[link.name] = fit
         return A_BBo_B, provenance(fit, density)
 
-    result, written = add_matrix_urdf(
-        path, matrix_for=ellipsoid, pattern=pattern, package_paths=package_paths,
-        xacro_args=xacro_args, xacro_policy=xacro_policy,
-    )
+    result, written = _add_requested(request, ellipsoid)
     links = tuple(LinkAddedMass(link, fits[link.name], density, A) for link, A in written)
     return replace(result, links=links)
+
+
+def add_mass_bem_urdf(
+    request: AddedMassRequest, settings: BemSettings, progress: BemRunProgress | None = None
+) -> Edit[LinkBem]:
+    """``addmass --bem`` on a URDF/xacro file: each selected link's BEM added mass (about the
+    link origin Bo in link axes), written as a ``<gazebo>`` Hydrodynamics block with the BEM
+    provenance comment inside it (:func:`add_matrix_urdf`; URDF has no
+    ``<fluid_added_mass>``). The geometry is the link as Gazebo builds it: libsdformat's
+    fixed-joint lumping moves a lumped link's collisions and visuals into the link that holds
+    it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
+    refused (one problem over several links is not wired for URDF yet). Every solve is among
+    the :class:`Edit`'s links, also those whose block is printed to paste (a xacro macro link)."""
+    from gzinertia.physics.bem import require_bem
+
+    require_bem()
+    if settings.together:
+        raise GzInertiaError(
+            f"{request.path}: --together is for SDF models; on URDF/xacro each link is solved "
+            "alone"
+        )
+    element, pattern = settings.element, request.pattern
+    solved: list[LinkBem] = []
+    warnings: list[str] = []
+    reached = [0]
+    drafts: dict[str, FloatingDraft] = {}
+    if settings.waterline == "auto":  # the robot as Gazebo builds it, floating
+        doc = _read(request)
+        drafts = bem_drafts(doc, select_links(doc.links, pattern, str(request.path)), settings)
+
+    def solve(link: LinkRecord) -> tuple[AddedMass, str]:
+        if progress is not None:
+            progress.link(link.name, reached[0], reached[0] + 1)
+        reached[0] += 1
+        shapes = displacing_shapes(link, settings)
+        if not shapes:
+            raise LinkSkippedError(f"no {element} geometry to mesh")
+        if (negligible := negligible_geometry(link, pattern, element)) is not None:
+            raise LinkSkippedError(negligible)
+        draft = drafts.get(link.name)
+        result = solve_link(link, shapes, settings, progress, draft)
+        item, written = solve_outcome(link, shapes, result, settings, draft)
+        solved.append(item)
+        warnings.extend(error_warnings(link.name, result))
+        return written
+
+    result, _ = _add_requested(request, solve)
+    return Edit(result.path, result.old, result.new, tuple(solved), result.skipped,
+                (*result.warnings, *warnings), result.notes)
+
+
+def add_mass_from_urdf(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
+    """:func:`gzinertia.edit.bem_import.add_mass_from` for a URDF/xacro file: the imported
+    matrix, moved to the link origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics
+    block (:func:`add_matrix_urdf`) with the import's provenance comment inside it (geometry
+    and dataset digests: GZI212 watches the link as Gazebo builds it). The :class:`Edit`'s one
+    :class:`ImportedLink` names the link written (the pattern when none was: a xacro link made
+    by a macro, whose block is in the warnings to paste)."""
+    pattern = import_pattern(request)
+    imported = read_result(result)
+    A_BBo_B, text = imported_in_link(imported, result.about, result.axes_rpy, result.density)
+
+    def matrix_for(link: LinkRecord) -> tuple[AddedMass, str]:
+        return A_BBo_B, import_comment(link, text, result, imported)
+
+    edit, written = _add_requested(request, matrix_for, single=True)
+    name = written[0][0].name if written else pattern
+    return Edit(edit.path, edit.old, edit.new, (ImportedLink(name, A_BBo_B),), edit.skipped,
+                edit.warnings, edit.notes)
+
+
+def _read(request: AddedMassRequest) -> SdfDocument:
+    """The robot of ``request`` as Gazebo builds it (libsdformat's conversion, xacro
+    expanded with the request's settings)."""
+    from gzinertia.model_reader import read_model_file
+
+    source = request.source
+    return read_model_file(request.path, source.search_paths, xacro_args=source.xacro_mapping,
+                           xacro_policy=source.xacro_policy)
+
+
+def _add_requested(
+    request: AddedMassRequest, matrix_for: MatrixFor, single: bool = False
+) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
+    """:func:`add_matrix_urdf` of the file, links and xacro settings of ``request``."""
+    source = request.source
+    return add_matrix_urdf(
+        request.path, matrix_for=matrix_for, pattern=request.pattern,
+        package_paths=source.search_paths, xacro_args=source.xacro_mapping, single=single,
+        xacro_policy=source.xacro_policy,
+    )
 
 
 def add_matrix_urdf(

@@ -11,19 +11,41 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.edit import model_file as backend
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.fix_plan import RepairPlan
 from gzinertia.edit.model_file import GIVEN_COMMENT, EditedFile, SetOutcome
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Mat3, Vec3
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 
+if TYPE_CHECKING:
+    from gzinertia.edit.added_mass_request import AddedMassRequest
+    from gzinertia.edit.addmass import FitChooser, LinkAddedMass
+    from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem
+    from gzinertia.edit.bem_import import ImportedLink
+    from gzinertia.edit.fix import FixResult
+    from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.io.result_files import ResultFile
+
 __all__ = ["UrdfModelFile"]
+
+
+def _refuse_replacing_plugin(request: AddedMassRequest) -> None:
+    """``replace_plugin_added_mass`` refused: on URDF the matrix goes into the Hydrodynamics
+    plugin, not beside it."""
+    if request.replace_plugin_added_mass:
+        raise SettingError(
+            "replace_plugin_added_mass",
+            "{path}: {replace_plugin_added_mass} is for SDF (<fluid_added_mass> beside the "
+            "plugin); on URDF/xacro remove the link's <gazebo> Hydrodynamics block and run "
+            "addmass again", path=request.path,
+        )
 
 
 class UrdfModelFile(EditedFile):
@@ -44,10 +66,54 @@ class UrdfModelFile(EditedFile):
         self._new = self._old
 
     @classmethod
-    def open(cls, path: Path, package_paths: Sequence[str | Path] = ()) -> UrdfModelFile:
+    def open(
+        cls, path: Path, package_paths: Sequence[str | Path] = (), data: bytes | None = None
+    ) -> UrdfModelFile:
         """Reads ``path`` (URDF, or xacro expanded without Python) for editing;
-        ``package_paths`` resolve ``package://`` and ``$(find)``."""
+        ``package_paths`` resolve ``package://`` and ``$(find)``; ``data`` is refused (a URDF
+        or xacro file is edited from the file itself)."""
+        if data is not None:
+            raise GzInertiaError(f"{path}: a URDF or xacro file is edited from the file itself")
         return cls(path, package_paths)
+
+    @classmethod
+    def ellipsoid_edit(
+        cls, request: AddedMassRequest, fit_for: FitChooser, density: float
+    ) -> Edit[LinkAddedMass]:
+        """:func:`gzinertia.edit.urdf_addmass.add_mass_urdf` of ``request``: a Hydrodynamics
+        block per link."""
+        from gzinertia.edit.urdf_addmass import add_mass_urdf
+
+        _refuse_replacing_plugin(request)
+        return add_mass_urdf(request, fit_for, density)
+
+    @classmethod
+    def bem_edit(
+        cls, request: AddedMassRequest, settings: BemSettings,
+        progress: BemRunProgress | None = None,
+    ) -> Edit[LinkBem]:
+        """:func:`gzinertia.edit.urdf_addmass.add_mass_bem_urdf` of ``request``."""
+        from gzinertia.edit.urdf_addmass import add_mass_bem_urdf
+
+        _refuse_replacing_plugin(request)
+        return add_mass_bem_urdf(request, settings, progress)
+
+    @classmethod
+    def import_edit(cls, request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
+        """:func:`gzinertia.edit.urdf_addmass.add_mass_from_urdf` of ``request``."""
+        from gzinertia.edit.urdf_addmass import add_mass_from_urdf
+
+        _refuse_replacing_plugin(request)
+        return add_mass_from_urdf(request, result)
+
+    @classmethod
+    def fix_edit(cls, target: FixTarget, options: FixOptions) -> FixResult:
+        """:func:`gzinertia.edit.urdf_fix.fix_urdf` of ``target``: its own values, packages
+        searched in the package paths then the model paths."""
+        from gzinertia.edit.urdf_fix import fix_urdf
+
+        return fix_urdf(target.path, options, [*target.package_paths, *target.model_paths],
+                        target.xacro_args, tree=target.tree, xacro_policy=target.xacro_policy)
 
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
         if other:

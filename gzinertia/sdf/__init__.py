@@ -7,17 +7,13 @@ The reader (and NumPy with it) is imported on first use, so that light submodule
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gzinertia.lazy_face import face_getattr
 
 if TYPE_CHECKING:
     from gzinertia.sdf.reader import read_sdf_bytes, read_sdf_file, read_sdf_string
 
 __all__ = ["read_sdf_bytes", "read_sdf_file", "read_sdf_string"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from gzinertia.sdf import reader
-
-        return getattr(reader, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = face_getattr(__name__, "gzinertia.sdf.reader", __all__)

@@ -8,17 +8,13 @@ NumPy and xacro are imported on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gzinertia.lazy_face import face_getattr
 
 if TYPE_CHECKING:
     from gzinertia.urdf.reader import is_urdf, read_urdf_bytes, read_urdf_file
 
 __all__ = ["is_urdf", "read_urdf_bytes", "read_urdf_file"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from gzinertia.urdf import reader
-
-        return getattr(reader, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = face_getattr(__name__, "gzinertia.urdf.reader", __all__)
