@@ -25,15 +25,12 @@ _PARALLEL = "owned by a parallel change in this step; to split after it lands"
 EXCEPTIONS: dict[str, str] = {
     "api.py": _PARALLEL,
     "audit/rules/hydrostatics.py": _PARALLEL,  # a geometry rule (issue 24's engineers)
-    "physics/bem.py": _PARALLEL,
-    "physics/bem.py:bem_added_mass_together": _PARALLEL,
     "physics/fits.py": _PARALLEL,
     "physics/flotation.py:solve_flotation": _PARALLEL,
     "physics/fluid_forces.py": _PARALLEL,
     "physics/fluid_forces.py:ellipsoid_fluid_wrench_terms": _PARALLEL,
     "physics/hydrostatics.py": _PARALLEL,
     "physics/overlap.py:contacts": _PARALLEL,
-    "physics/surface_mesh.py": _PARALLEL,
     "spatial/tuckerman.py:_carlson_integrals": _PARALLEL,
 }
 
