@@ -137,7 +137,7 @@ def _may_hover(model: str, links: list[LinkRecord]) -> bool:
     (GZI305): False only when every body is plainly out of :data:`_MAY_HOVER` or weighs or
     displaces nothing, so the rules would pass it over; then its hydrostatics are not
     computed. Bodies as :attr:`ModelHydrostatics.bodies` groups them."""
-    from gzinertia.physics.hydrostatics import collision_volume
+    from gzinertia.physics.collision_volume import collision_volume
 
     density = BuoyancyWorld().density
     bodies: dict[str, list[float]] = {}
@@ -242,7 +242,7 @@ def submerged_volume(h: DocumentHydrostatics, model: ModelHydrostatics) -> float
     graded fluid leaves meshes and other shapes out)."""
     if h.fluid.kind == "uniform":
         return model.volume
-    from gzinertia.physics.hydrostatics import GRADED_SHAPES
+    from gzinertia.physics.volume_below import GRADED_SHAPES
 
     return float(sum(c.volume_gz for link in model.links if link.enabled
                      for c in link.collisions if c.kind in GRADED_SHAPES))
@@ -454,7 +454,7 @@ def _link_differences(h: DocumentHydrostatics, link: LinkHydrostatics) -> list[s
                        "fluid (Gazebo computes graded buoyancy for primitives only)")
     if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
                                   > VOLUME_TOLERANCE * link.volume_exact):
-        from gzinertia.physics.hydrostatics import gazebo_volume_causes
+        from gzinertia.physics.collision_volume import gazebo_volume_causes
 
         causes = gazebo_volume_causes(link.collisions)
         why = f" ({'; '.join(causes)})" if causes else ""
