@@ -26,8 +26,6 @@ EXCEPTIONS: dict[str, str] = {
     "api.py": _PARALLEL,
     "audit/rules/hydrostatics.py": _PARALLEL,  # a geometry rule (issue 24's engineers)
     "physics/fits.py": _PARALLEL,
-    "physics/fluid_forces.py": _PARALLEL,
-    "physics/fluid_forces.py:ellipsoid_fluid_wrench_terms": _PARALLEL,
     "physics/overlap.py:contacts": _PARALLEL,
     "spatial/tuckerman.py:_carlson_integrals": _PARALLEL,
 }
