@@ -34,9 +34,9 @@ Conventions (``docs/conventions.md``, Drake's monogram notation and orderings):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, ParamSpec
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -54,6 +54,7 @@ from gzinertia.physics.fluid_geometry import (
     translational_drag_area,
 )
 from gzinertia.physics.fluid_inputs import checked_medium, checked_vector
+from gzinertia.physics.forwarding import returning_part
 from gzinertia.physics.inertia_box_fluid import (
     inertia_box_fluid_wrench,
     inertia_box_fluid_wrench_on_link,
@@ -87,7 +88,6 @@ __all__ = [
 ]
 
 Vec6 = NDArray[np.float64]
-Params = ParamSpec("Params")
 
 
 class EllipsoidFluidWrench(NamedTuple):
@@ -254,24 +254,14 @@ def _projected_area_and_kutta_circulation(r: Vec3, v: Vec3, speed: float) -> tup
     return float(A_proj), np.cross(normal, v) * (cos_alpha * A_proj)
 
 
-def _summed(terms: Callable[Params, EllipsoidFluidWrench]) -> Callable[Params, Vec6]:
-    """``terms``' total (:attr:`EllipsoidFluidWrench.total`), taking exactly its arguments:
-    the parameters are forwarded, so they are declared and documented once."""
-
-    def total(*args: Params.args, **kwargs: Params.kwargs) -> Vec6:
-        return terms(*args, **kwargs).total
-
-    return total
-
-
 #: ``F_EEo_E``: the total of :func:`ellipsoid_fluid_wrench_terms`, which it takes the
-#: arguments of (same names, order and defaults). Angular-first ``[τ; f]`` on the body, at the
-#: ellipsoid centre Eo, in ellipsoid axes E.
-ellipsoid_fluid_wrench = _summed(ellipsoid_fluid_wrench_terms)
-ellipsoid_fluid_wrench.__name__ = ellipsoid_fluid_wrench.__qualname__ = "ellipsoid_fluid_wrench"
-ellipsoid_fluid_wrench.__doc__ = (
+#: arguments of (same names, order and defaults; forwarded:
+#: :func:`gzinertia.physics.forwarding.returning_part`). Angular-first ``[τ; f]`` on the body,
+#: at the ellipsoid centre Eo, in ellipsoid axes E.
+ellipsoid_fluid_wrench = returning_part(
+    ellipsoid_fluid_wrench_terms, lambda terms: terms.total, "ellipsoid_fluid_wrench",
     "``F_EEo_E``: the total of :func:`ellipsoid_fluid_wrench_terms` (same arguments).\n\n"
-    "Angular-first ``[τ; f]`` on the body, at the ellipsoid centre Eo, in ellipsoid axes E."
+    "Angular-first ``[τ; f]`` on the body, at the ellipsoid centre Eo, in ellipsoid axes E.",
 )
 
 
