@@ -61,15 +61,6 @@ from gzinertia.physics.forwarding import returning_part
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3, frozen
 
-__all__ = [
-    "Contact",
-    "Contacts",
-    "contact",
-    "contact_function",
-    "contacts",
-    "overlap_measure",
-]
-
 FloatArray = NDArray[np.float64]
 
 # Newton iterations on S' converge quadratically from the bracketed start; bisection fallbacks
