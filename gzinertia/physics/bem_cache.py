@@ -46,7 +46,6 @@ def store(key: str, data: dict[str, object]) -> None:
         store_cache_file(default_cache_dir(), _cache_file(key), json.dumps(data).encode())
 
 
-
 def cached_solve(
     key: str, use_cache: bool, solve: Callable[[], dict[str, Any]]
 ) -> tuple[dict[str, Any], bool, float]:

@@ -26,7 +26,6 @@ from gzinertia.records import Collision
 COARSE_RATIO: Final = math.sqrt(2.0)
 
 
-
 def panel_size_for(
     collisions: Sequence[Collision],
     panels: int,

@@ -28,7 +28,6 @@ FloatArray = NDArray[np.float64]
 RIGID_BODY_DOFS: Final = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 
 
-
 class SolveProgress(Protocol):
     """Told when a BEM solve starts (what it is, how many radiation problems: six per body)
     and when each of its radiation problems is solved."""

@@ -31,7 +31,6 @@ FIT_METHODS: tuple[FitMethod, ...] = ("volume", "mujoco", "inertia", "explicit")
 DEFAULT_FIT: FitMethod = "volume"
 
 
-
 def _explicit_hint() -> str:
     return option("explicit_ellipsoid")
 

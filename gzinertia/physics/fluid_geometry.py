@@ -22,7 +22,6 @@ from gzinertia.spatial.rotation import Vec3
 MJ_MINVAL: Final[float] = 1e-15
 
 
-
 @dataclass(frozen=True, repr=False, eq=False)
 class EllipsoidFluidCoefficients(ValueRecord):
     """The five per-geom coefficients of MuJoCo's ellipsoid model (MJCF ``fluidcoef`` order).

@@ -21,7 +21,6 @@ from gzinertia.spatial.rotation import Pose
 GAZEBO_SLAB_EPSILON = 1e-10
 
 
-
 def graded_gazebo(
     geometry: Geometry, X_WC: Pose, fluid: BuoyancyWorld, g_W: Any
 ) -> tuple[Any, Any]:

@@ -33,7 +33,6 @@ COARSEN_BELOW = 0.4
 COARSEN_TO = 0.7
 
 
-
 def coarsened(vertices: FloatArray, faces: IntArray, h: float) -> tuple[FloatArray, IntArray]:
     """A mesh file's closed surface decimated to a mean edge of about ``0.7·h`` when its own
     triangles are much finer than panels of size ``h`` (mean edge below ``0.4·h``); the file's

@@ -31,7 +31,6 @@ DEGENERATE_AREA = 1e-9
 DEGENERATE_SHAPE = 1e-6
 
 
-
 class SurfaceMeshError(GzInertiaError):
     """The geometry cannot be turned into one closed outward surface (message names the file,
     the shape and the problem)."""
@@ -71,13 +70,11 @@ class Surface(ValueRecord):
         return float(np.einsum("ij,ij->i", v[:, 0], np.cross(v[:, 1], v[:, 2])).sum() / 6.0)
 
 
-
 #: Reaches (m) of a link's geometry from its origin that the mesher and the solver take as they
 #: are (the results of every link of ordinary size are those of a solve at its own size); any
 #: other is scaled to about unit size (:func:`unit_scale`). Measured: Capytaine is 1e-9 off at
 #: 0.1 m, 1e-5 at 1 cm; manifold3d's absolute tolerances are felt below about 1e-6 m.
 UNSCALED_REACH = (0.125, 64.0)
-
 
 
 def unit_scale(length: float) -> float:
@@ -98,7 +95,6 @@ class WettedSurface(ValueRecord):
     surface: Surface
     closed_panels: int
     displaced_volume: float
-
 
 
 #: Vertices this close to the waterplane (relative to the body's size) are on it.

@@ -18,7 +18,6 @@ from gzinertia.records import Geometry
 GRADED_SHAPES = ("box", "sphere", "cylinder", "capsule", "ellipsoid", "cone")
 
 
-
 def _cap(r: float, d: float) -> tuple[float, float]:
     """Part of a sphere of radius r (centre 0) below z = d: (volume, volume·z_centroid)."""
     if d <= -r:
