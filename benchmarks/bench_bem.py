@@ -32,7 +32,8 @@ import numpy as np
 from common import REPO, machine_description, print_table
 
 from gzinertia.errors import GzInertiaError
-from gzinertia.physics.bem import QUALITY_PANELS, FreeSurface, bem_added_mass
+from gzinertia.physics.bem import QUALITY_PANELS, bem_added_mass
+from gzinertia.physics.free_surface import FreeSurface
 from gzinertia.records import Collision, Geometry, SourceRef
 from gzinertia.spatial.rotation import Pose
 
@@ -174,7 +175,8 @@ def _child(corpus: bool) -> None:
     import statistics
 
     from gzinertia.physics import mesh_sandbox
-    from gzinertia.physics.bem import _mesh_link, solve_surface
+    from gzinertia.physics.bem_meshes import mesh_link
+    from gzinertia.physics.bem_solve import solve_surface
     from gzinertia.physics.mesh_sandbox import run_meshing
 
     links = [("box 0.45 x 0.34 x 0.25 m", [BOX])]
@@ -185,7 +187,7 @@ def _child(corpus: bool) -> None:
         links.append(("blueboat hull (STL)", [Collision("hull", Pose(), hull, SourceRef(rel, 1))]))
     rows = []
     for label, shapes in links:
-        step_args = (shapes, None, "default", None, "collision", "l")
+        step_args = (shapes, None, QUALITY_PANELS["default"], None, "collision", "l")
 
         def median_ms(run: object, repeat: int = 7) -> float:
             times = []
@@ -197,12 +199,12 @@ def _child(corpus: bool) -> None:
 
         mesh_sandbox._HELPER.stop()
         start = time.perf_counter()
-        run_meshing(_mesh_link, step_args, label, fork=False)
+        run_meshing(mesh_link, step_args, label, fork=False)
         first_helper = 1e3 * (time.perf_counter() - start)
-        in_process = median_ms(lambda: _mesh_link(*step_args))  # noqa: B023
-        forked = median_ms(lambda: run_meshing(_mesh_link, step_args, label, fork=True))  # noqa: B023
-        helped = median_ms(lambda: run_meshing(_mesh_link, step_args, label, fork=False))  # noqa: B023
-        _, meshes = _mesh_link(*step_args)
+        in_process = median_ms(lambda: mesh_link(*step_args))  # noqa: B023
+        forked = median_ms(lambda: run_meshing(mesh_link, step_args, label, fork=True))  # noqa: B023
+        helped = median_ms(lambda: run_meshing(mesh_link, step_args, label, fork=False))  # noqa: B023
+        _, meshes = mesh_link(*step_args)
         start = time.perf_counter()
         solve_surface(meshes.fine, 1000.0)
         solve_surface(meshes.coarse, 1000.0)

@@ -19,7 +19,7 @@ import trimesh
 from common import machine_description, median_seconds, print_table
 
 from gzinertia.physics.flotation import solve_flotation, waterplane
-from gzinertia.physics.hydrostatics import volume_below_plane
+from gzinertia.physics.volume_below import volume_below_plane
 
 
 def main() -> None:

@@ -67,7 +67,8 @@ def bem_settings(
     a free surface at ``waterline`` (see :func:`waterline_height`) over water ``depth`` deep
     (m; ``None``: deep) at the ``frequency`` limit ``"zero"`` (default) or ``"infinite"``."""
     from gzinertia.edit.addmass_bem import BemSettings
-    from gzinertia.physics.bem import QUALITY_PANELS, require_free_surface
+    from gzinertia.physics.bem import QUALITY_PANELS
+    from gzinertia.physics.free_surface import require_free_surface
 
     level = next((q for q in QUALITY_PANELS if q == quality), None)
     if level is None:

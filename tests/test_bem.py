@@ -457,7 +457,7 @@ def test_floating_hemisphere_at_the_two_frequency_limits(
     surge at 0 are half the sphere's added mass, ``ρ·π·a³/3`` (Hulme 1982, JFM 121, tabulates the
     same limits). Checked within the error the tool reports, the infinite-frequency case through
     the command (``--waterline 0 --frequency infinite``)."""
-    from gzinertia.physics.bem import FreeSurface
+    from gzinertia.physics.free_surface import FreeSurface
 
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     a, rho = 0.5, 1000.0
@@ -577,8 +577,8 @@ def test_a_solve_is_refused_beyond_the_panel_limit_counted_on_the_mesh() -> None
     """The limit on the dense BEM's size holds on the panels actually meshed, not only on the
     estimate from the area made before meshing."""
     from gzinertia.errors import GzInertiaError
-    from gzinertia.physics.bem import MAX_PANELS, require_solvable
-    from gzinertia.physics.mesh_domain import shapes_place
+    from gzinertia.physics.bem_meshes import require_solvable
+    from gzinertia.physics.mesh_domain import MAX_PANELS, shapes_place
 
     require_solvable(MAX_PANELS, shapes_place([_ellipsoid()]))
     with pytest.raises(GzInertiaError, match=r"e\.sdf:1.*panels"):

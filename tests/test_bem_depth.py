@@ -21,7 +21,7 @@ capytaine = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
 from gzinertia.errors import GzInertiaError  # noqa: E402
-from gzinertia.physics.bem import FreeSurface  # noqa: E402
+from gzinertia.physics.free_surface import FreeSurface  # noqa: E402
 from gzinertia.spatial.rotation import Pose  # noqa: E402
 
 RADIUS = 0.5

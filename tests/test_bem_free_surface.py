@@ -31,12 +31,9 @@ from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 cpt = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
-from gzinertia.physics.bem import (  # noqa: E402
-    RIGID_BODY_DOFS,
-    FreeSurface,
-    bem_added_mass,
-    bem_added_mass_together,
-)
+from gzinertia.physics.bem import bem_added_mass, bem_added_mass_together  # noqa: E402
+from gzinertia.physics.bem_solve import RIGID_BODY_DOFS  # noqa: E402
+from gzinertia.physics.free_surface import FreeSurface  # noqa: E402
 from gzinertia.physics.surface_mesh import link_surface  # noqa: E402
 
 A_SPHERE, RHO = 0.5, 1000.0

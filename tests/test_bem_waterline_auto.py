@@ -25,7 +25,7 @@ cpt = pytest.importorskip("capytaine")
 pytest.importorskip("manifold3d")
 
 from gzinertia.api_edits import addmass_bem  # noqa: E402
-from gzinertia.physics.bem import RIGID_BODY_DOFS  # noqa: E402
+from gzinertia.physics.bem_solve import RIGID_BODY_DOFS  # noqa: E402
 from gzinertia.spatial.added_mass import AddedMass  # noqa: E402
 
 RHO = 1000.0

@@ -18,22 +18,9 @@ PACKAGE = REPO / "gzinertia"
 FUNCTION_LINES = 80
 MODULE_LINES = 500
 
-_PARALLEL = "owned by a parallel change in this step; to split after it lands"
-
 #: ``{qualified name: reason}``: a module is named by its path under ``gzinertia/``
 #: (``physics/bem.py``), a function by ``path:qualified.name``.
-EXCEPTIONS: dict[str, str] = {
-    "physics/bem.py": _PARALLEL,
-    "physics/bem.py:bem_added_mass_together": _PARALLEL,
-    "physics/fits.py": _PARALLEL,
-    "physics/flotation.py:solve_flotation": _PARALLEL,
-    "physics/fluid_forces.py": _PARALLEL,
-    "physics/fluid_forces.py:ellipsoid_fluid_wrench_terms": _PARALLEL,
-    "physics/hydrostatics.py": _PARALLEL,
-    "physics/overlap.py:contacts": _PARALLEL,
-    "physics/surface_mesh.py": _PARALLEL,
-    "spatial/tuckerman.py:_carlson_integrals": _PARALLEL,
-}
+EXCEPTIONS: dict[str, str] = {}
 
 
 def _functions(

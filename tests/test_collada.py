@@ -21,7 +21,7 @@ import trimesh
 from conftest import CORPUS
 
 from gzinertia.io.mesh_files import load_mesh_file
-from gzinertia.physics.hydrostatics import collision_volume, gazebo_mesh_volume
+from gzinertia.physics.collision_volume import collision_volume, gazebo_mesh_volume
 from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
 from gzinertia.spatial.rotation import Pose, rotation_from_rpy

@@ -17,8 +17,10 @@ import sdf_builders as sdf
 import trimesh
 from conftest import oracle_module
 
-from gzinertia.physics.hydrostatics import collision_trimesh, link_hydrostatics, volume_below
+from gzinertia.physics.collision_mesh import collision_trimesh
+from gzinertia.physics.hydrostatics import link_hydrostatics
 from gzinertia.physics.shapes import solid_properties
+from gzinertia.physics.volume_below import volume_below
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, SourceRef
 from gzinertia.sdf import read_sdf_file
 from gzinertia.spatial.rotation import Pose, rotation_from_rpy

@@ -17,7 +17,7 @@ from oracles.gz_common_mesh import mesh_volume
 from test_collada import XYZ, _floats, collada
 from test_hostile_files import run_cli_limited
 
-from gzinertia.physics.hydrostatics import gazebo_mesh_volume
+from gzinertia.physics.collision_volume import gazebo_mesh_volume
 
 G = 9.8
 

@@ -19,7 +19,7 @@ import trimesh
 from conftest import run_cli
 from geometry_pieces import capsule_parts, finned_torpedo, manifold_of, overlapping_pieces
 
-from gzinertia.physics.hydrostatics import collision_volume
+from gzinertia.physics.collision_volume import collision_volume
 from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef
 from gzinertia.spatial.rotation import Pose

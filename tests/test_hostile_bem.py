@@ -352,8 +352,9 @@ def test_the_added_mass_of_a_small_body_scales_as_dimensional_analysis_says(scal
     solve of the scaled surface is the unit solve scaled: exactly for a power of two, to the
     solve's round-off otherwise (measured: 1e-8 of the largest entry at 1e-3 and 1e6; the
     discretisation error is a million times larger)."""
-    from gzinertia.physics.bem import solve_surface
-    from gzinertia.physics.surface_mesh import Surface, link_surface
+    from gzinertia.physics.bem_solve import solve_surface
+    from gzinertia.physics.panel_surface import Surface
+    from gzinertia.physics.surface_mesh import link_surface
 
     unit = link_surface(_box_and_sphere(1.0), 0.1)
     A1 = solve_surface(unit, 1000.0)

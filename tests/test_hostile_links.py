@@ -218,7 +218,7 @@ def test_the_bem_cache_neither_reads_nor_writes_through_a_link(
 ) -> None:
     """``.gzinertia_cache/bem`` a link: a stored solve is not written there, and a record
     planted there (with the key asked for) is not read."""
-    from gzinertia.physics import bem
+    from gzinertia.physics import bem_cache
 
     checkout, outside = places
     monkeypatch.chdir(checkout)
@@ -227,12 +227,12 @@ def test_the_bem_cache_neither_reads_nor_writes_through_a_link(
     (checkout / ".gzinertia_cache" / "bem").symlink_to(outside, target_is_directory=True)
     (outside / "planted.json").write_text(json.dumps({"key": "planted"}))
     before = listing(outside)
-    bem._store("fresh", {"key": "fresh"})
-    assert bem._load_cached("planted") is None
+    bem_cache.store("fresh", {"key": "fresh"})
+    assert bem_cache.load_cached("planted") is None
     assert listing(outside) == before
     (checkout / ".gzinertia_cache" / "bem").unlink()  # a real folder: written and read back
-    bem._store("fresh", {"key": "fresh"})
-    assert bem._load_cached("fresh") == {"key": "fresh"}
+    bem_cache.store("fresh", {"key": "fresh"})
+    assert bem_cache.load_cached("fresh") == {"key": "fresh"}
 
 
 # --- reports ------------------------------------------------------------------------------------

@@ -16,16 +16,11 @@ import trimesh
 from conftest import CORPUS, run_cli
 from scipy.integrate import quad
 
-from gzinertia.physics.hydrostatics import (
-    collision_trimesh,
-    gazebo_mesh_volume,
-    link_hydrostatics,
-    model_hydrostatics,
-    signed_volume,
-    volume_below,
-    volume_below_plane,
-)
+from gzinertia.physics.collision_mesh import collision_trimesh
+from gzinertia.physics.collision_volume import gazebo_mesh_volume, signed_volume
+from gzinertia.physics.hydrostatics import link_hydrostatics, model_hydrostatics
 from gzinertia.physics.shapes import solid_properties
+from gzinertia.physics.volume_below import volume_below, volume_below_plane
 from gzinertia.records import BuoyancyWorld, Collision, Geometry, Inertial, LinkRecord, SourceRef
 from gzinertia.sdf import read_sdf_file
 from gzinertia.sdf.buoyancy import read_buoyancy_world, read_model_poses

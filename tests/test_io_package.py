@@ -24,7 +24,7 @@ from sdf_builders import box_inertia
 from test_rule_layout import _modules, import_graph
 
 from gzinertia.io.mesh_source import FILE_MESHES, MeshFileError, MeshRead
-from gzinertia.physics.hydrostatics import gazebo_mesh_volume
+from gzinertia.physics.collision_volume import gazebo_mesh_volume
 from gzinertia.physics.mesh_body import mesh_body
 from gzinertia.physics.shapes import ShapeError, mesh_solid
 

@@ -218,7 +218,7 @@ def _panel_surface(path: Path, h: float) -> Any:
     """The mesh file's surface as the BEM panels it at size ``h`` (``checked_mesh_file``), a
     ``trimesh.Trimesh`` checked closed, consistently wound, and without a triangle of no height
     (below :data:`SHAPE` of its longest edge)."""
-    from gzinertia.physics.surface_mesh import checked_mesh_file
+    from gzinertia.physics.mesh_file_surface import checked_mesh_file
 
     vertices, faces = checked_mesh_file(str(path), (1.0, 1.0, 1.0), h)
     surface = trimesh.Trimesh(vertices, faces, process=False)

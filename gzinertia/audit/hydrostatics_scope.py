@@ -132,7 +132,7 @@ def _may_hover(model: str, links: list[LinkRecord]) -> bool:
     (GZI305): False only when every body is plainly out of :data:`_MAY_HOVER` or weighs or
     displaces nothing, so the rules would pass it over; then its hydrostatics are not
     computed. Bodies as :attr:`ModelHydrostatics.bodies` groups them."""
-    from gzinertia.physics.hydrostatics import collision_volume
+    from gzinertia.physics.collision_volume import collision_volume
 
     density = BuoyancyWorld().density
     bodies: dict[str, list[float]] = {}

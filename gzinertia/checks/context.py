@@ -303,9 +303,9 @@ class LinkContext(Record):
     def gazebo_volume(self) -> tuple[float, Vec3]:
         """What gz-sim's Buoyancy system floats for the link: its volume (m³, the collisions'
         summed, overlaps counted twice, meshes by gz-common's rule) and centre ``p_BoBv_B`` (m,
-        link frame; each collision at its origin): :func:`gzinertia.physics.hydrostatics.
+        link frame; each collision at its origin): :func:`gzinertia.physics.collision_volume.
         gazebo_sum`. Rules that say what Gazebo will do use this, not :attr:`geometry`."""
-        from gzinertia.physics.hydrostatics import collision_volume, gazebo_sum
+        from gzinertia.physics.collision_volume import collision_volume, gazebo_sum
 
         return gazebo_sum([collision_volume(c) for c in self.link.collisions])
 

@@ -186,7 +186,8 @@ def solve_link(
     """One link's BEM solve with ``settings`` (panels, quality, cache, fluid, element), its free
     surface, when there is one, at the link's pose ``X_WB`` (at its floating ``draft`` under
     ``--waterline auto``)."""
-    from gzinertia.physics.bem import FreeSurface, bem_added_mass
+    from gzinertia.physics.bem import bem_added_mass
+    from gzinertia.physics.free_surface import FreeSurface
 
     surface = _free_surface(link, settings, draft)
     free_surface = (

@@ -42,7 +42,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.spatial.rotation import skew
 
-# duplicates: __all__ lists and module constants are alike by shape only
 __all__ = [
     "REPRESENTATIVE_VELOCITIES",
     "CoriolisLoss",

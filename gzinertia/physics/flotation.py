@@ -16,20 +16,20 @@ At the equilibrium, the waterplane (the hull's section by ``z = z_surface``) giv
 ``BM_L = I_L / V_sub`` and ``GM = KB + BM - KG = (z_B - z_G) + BM`` (the submerged volume's
 centroid B; the air's small buoyancy is left out of GM).
 
-Every slice is exact on the triangles (:func:`gzinertia.physics.hydrostatics.clip_below` and
+Every slice is exact on the triangles (:func:`gzinertia.physics.volume_below.clip_below` and
 Green's theorem over the cut edges): no cap polygon is built.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gzinertia.physics.hydrostatics import volume_below_plane
+from gzinertia.physics.volume_below import volume_below_plane
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3, rotation_from_rpy
 
@@ -95,24 +95,17 @@ def waterplane(triangles: Any, height: float) -> Waterplane:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Flotation(ValueRecord):
-    """A surface craft at equilibrium (SI units, world frame W).
+class HullFigures(ValueRecord):
+    """The hydrostatic figures of a hull in water below ``z_surface`` (SI units, world frame W),
+    shared by the hull as posed (:class:`PosedHull`) and at equilibrium (:class:`Flotation`).
 
-    ``heave`` (m) and ``roll``/``pitch`` (rad, about G, world x then y) are the motion from the
-    pose the file gives to the equilibrium; ``z_surface`` the free surface; ``volume`` the
-    submerged volume (m³); ``p_WB``/``p_WG`` the centres of buoyancy and mass at equilibrium;
-    ``draft`` the depth of the lowest hull point below the surface; ``waterplane_area`` (m²),
-    ``p_WF`` the centre of flotation; ``I_T``/``I_L`` the waterplane's second moments about F
-    across and along the heading (m⁴); ``BM_T``, ``BM_L``, ``KB``, ``KG`` (from the keel, the
-    lowest point), ``GM_T``, ``GM_L`` (m). ``converged`` says whether the trim was found (else
-    the numbers are those of the level pose at the balancing heave, with the static moment
-    left); ``floats`` is False when the hull cannot carry the weight with any part dry.
-    """
+    ``volume`` the submerged volume (m³) and ``p_WB`` its centroid, the centre of buoyancy;
+    ``p_WG`` the centre of mass; ``draft`` the depth of the lowest hull point below the
+    surface; ``waterplane_area`` (m²), ``p_WF`` the centre of flotation; ``I_T``/``I_L`` the
+    waterplane's second moments about F across and along the heading (m⁴); ``BM_T``, ``BM_L``,
+    ``KB``, ``KG`` (from the keel, the lowest point), ``GM_T``, ``GM_L`` (m)."""
 
     z_surface: float
-    heave: float
-    roll: float
-    pitch: float
     volume: float
     p_WB: Vec3
     p_WG: Vec3
@@ -127,6 +120,23 @@ class Flotation(ValueRecord):
     KG: float
     GM_T: float
     GM_L: float
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Flotation(HullFigures):
+    """A surface craft at equilibrium (SI units, world frame W): its hull's figures there
+    (:class:`HullFigures`: ``z_surface`` the free surface, ``volume``, ``p_WB``/``p_WG`` the
+    centres of buoyancy and mass at equilibrium, ``draft``, the waterplane, ``GM_T``, ...).
+
+    ``heave`` (m) and ``roll``/``pitch`` (rad, about G, world x then y) are the motion from the
+    pose the file gives to the equilibrium. ``converged`` says whether the trim was found (else
+    the numbers are those of the level pose at the balancing heave, with the static moment
+    left); ``floats`` is False when the hull cannot carry the weight with any part dry.
+    """
+
+    heave: float
+    roll: float
+    pitch: float
     converged: bool
     floats: bool
     #: Hydrostatic stiffness at equilibrium about G (:func:`hydrostatic_stiffness`): 6×6,
@@ -172,18 +182,8 @@ def solve_flotation(
         V, M = volume_below_plane(tris, z_surface)
         return rho_water * V + rho_above * (V_total - V), M
 
-    # 1) level: the heave where the volumes balance (bisection on the body's height)
-    if floats:
-        a, b = z_surface - hi_z, z_surface - lo_z  # all above ... all below the surface
-        for _ in range(200):
-            mid = 0.5 * (a + b)
-            if displaced(T + np.array([0.0, 0.0, mid]))[0] > target:
-                a = mid
-            else:
-                b = mid
-            if b - a <= 1e-15 * max(1.0, hi_z - lo_z):
-                break
-        x = np.array([0.5 * (a + b), 0.0, 0.0])
+    if floats:  # 1) level: the heave where the volumes balance
+        x = np.array([_level_heave(T, displaced, target, z_surface, (lo_z, hi_z)), 0.0, 0.0])
     else:
         x = np.array([z_surface - hi_z, 0.0, 0.0])  # fully under: it sinks
 
@@ -199,64 +199,70 @@ def solve_flotation(
                          (B[1] - G[1]) / size])
 
     converged = floats
-    level = x.copy()
-    if floats and trim:
-        converged = False
-        for _ in range(30):
-            r = residual(x)
-            if np.max(np.abs(r)) < 1e-11:
-                converged = True
-                break
-            J = np.empty((3, 3))
-            for k, step in enumerate((1e-7 * size, 1e-7, 1e-7)):
-                e = np.zeros(3)
-                e[k] = step
-                J[:, k] = (residual(x + e) - residual(x - e)) / (2 * step)
-            try:
-                dx = np.linalg.solve(J, -r)
-            except np.linalg.LinAlgError:
-                break
-            limit = np.array([0.1 * size, 0.2, 0.2])
-            x = x + np.clip(dx, -limit, limit)
-        if not converged:
-            x = level  # no trim found (e.g. several free bodies): the level equilibrium
+    if floats and trim:  # 2) trimmed; no trim found (e.g. several free bodies): the level one
+        found = _trimmed(residual, x, size)
+        converged = found is not None
+        x = x if found is None else found
     tris = _moved(T, G0, x[0], x[1], x[2]) if floats else T + np.array([0.0, 0.0, x[0]])
     p_WG_eq = G0 + np.array([0.0, 0.0, x[0]])
     h = posed_hydrostatics(tris, mass, p_WG_eq, rho_water, z_surface, heading_W, g)
     return Flotation(
-        z_surface, float(x[0]), float(x[1]) if floats else 0.0, float(x[2]) if floats else 0.0,
-        h.volume, h.p_WB, h.p_WG, h.draft, h.waterplane_area, h.p_WF, h.I_T, h.I_L, h.BM_T,
-        h.BM_L, h.KB, h.KG, h.GM_T, h.GM_L, converged, bool(floats), h.K_O_W,
+        **{f.name: getattr(h, f.name) for f in fields(HullFigures)},
+        heave=float(x[0]), roll=float(x[1]) if floats else 0.0,
+        pitch=float(x[2]) if floats else 0.0, converged=converged, floats=bool(floats),
+        K_G_W=h.K_O_W,
     )
 
 
-# duplicates: PosedHull repeats Flotation's hull fields by design: two public records (as posed,
-# at equilibrium) whose flat fields map one to one onto their JSON contracts
+def _level_heave(
+    T: Any, displaced: Callable[[Any], tuple[float, Any]], target: float, z_surface: float,
+    lo_hi_z: tuple[float, float],
+) -> float:
+    """The heave (m, along world z) of the level hull ``T`` (its lowest and highest points at
+    ``lo_hi_z``) at which it displaces ``target`` kg, by bisection on the hull's height between
+    all above the surface ``z_surface`` and all below."""
+    lo_z, hi_z = lo_hi_z
+    a, b = z_surface - hi_z, z_surface - lo_z
+    for _ in range(200):
+        mid = 0.5 * (a + b)
+        if displaced(T + np.array([0.0, 0.0, mid]))[0] > target:
+            a = mid
+        else:
+            b = mid
+        if b - a <= 1e-15 * max(1.0, hi_z - lo_z):
+            break
+    return 0.5 * (a + b)
+
+
+def _trimmed(residual: Callable[[Any], Any], x: Any, size: float) -> Any:
+    """``[heave, roll, pitch]`` where ``residual`` (displacement and the horizontal offsets of
+    B from G, made relative) vanishes, by Newton's method with central differences from ``x``
+    (steps limited to a tenth of the hull's ``size`` and 0.2 rad); ``None`` when not found."""
+    for _ in range(30):
+        r = residual(x)
+        if np.max(np.abs(r)) < 1e-11:
+            return x
+        J = np.empty((3, 3))
+        for k, step in enumerate((1e-7 * size, 1e-7, 1e-7)):
+            e = np.zeros(3)
+            e[k] = step
+            J[:, k] = (residual(x + e) - residual(x - e)) / (2 * step)
+        try:
+            dx = np.linalg.solve(J, -r)
+        except np.linalg.LinAlgError:
+            return None
+        limit = np.array([0.1 * size, 0.2, 0.2])
+        x = x + np.clip(dx, -limit, limit)
+    return None
+
+
 @dataclass(frozen=True, repr=False, eq=False)
-class PosedHull(ValueRecord):
+class PosedHull(HullFigures):
     """A hull's hydrostatics as posed (heeled, trimmed, at any height: not necessarily at
-    equilibrium), SI units, world frame W, water below ``z_surface``.
+    equilibrium), SI units, world frame W, water below ``z_surface``: its figures
+    (:class:`HullFigures`) and ``K_O_W`` the hydrostatic stiffness (see
+    :func:`hydrostatic_stiffness`) about ``p_WO``."""
 
-    ``volume``, ``p_WB``: the submerged part and its centroid; ``p_WG`` the centre of mass;
-    ``draft``, ``waterplane_area``, ``p_WF``, ``I_T``, ``I_L``, ``BM_T``, ``BM_L``, ``KB``,
-    ``KG``, ``GM_T``, ``GM_L`` as :class:`Flotation`'s; ``K_O_W`` the hydrostatic stiffness
-    (see :func:`hydrostatic_stiffness`) about ``p_WO``."""
-
-    z_surface: float
-    volume: float
-    p_WB: Vec3
-    p_WG: Vec3
-    draft: float
-    waterplane_area: float
-    p_WF: Vec3
-    I_T: float
-    I_L: float
-    BM_T: float
-    BM_L: float
-    KB: float
-    KG: float
-    GM_T: float
-    GM_L: float
     p_WO: Vec3
     K_O_W: Any
 

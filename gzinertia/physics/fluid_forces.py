@@ -11,6 +11,11 @@
 Where MuJoCo's documentation (shared seed 000) and its C source differ, this module follows the
 source; ``docs/fluid_forces.md`` lists every difference.
 
+This module is the models' public face and holds the ellipsoid model; the inertia-box model is
+in :mod:`gzinertia.physics.inertia_box_fluid`, the ellipsoid's areas, moments and coefficients
+in :mod:`gzinertia.physics.fluid_geometry`, the change of point in
+:mod:`gzinertia.physics.wrench_shift` (each name listed in ``__all__`` is importable from here).
+
 Conventions (``docs/conventions.md``, Drake's monogram notation and orderings):
 
 * Spatial velocities are **angular-first** 6-vectors, like MuJoCo's ``mj_objectVelocity`` and
@@ -31,22 +36,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from gzinertia.physics.ellipsoid import PosedEllipsoid, primitive_semi_axes, validated_semi_axes
-from gzinertia.record_base import ValueRecord
-from gzinertia.records import Geometry
-from gzinertia.spatial.algebra import shift_operator
-from gzinertia.spatial.inertia import (
-    drake_tolerance,
-    equivalent_box_half_sizes,
-    principal_axes,
-    triangle_margin,
+from gzinertia.physics.ellipsoid import PosedEllipsoid, validated_semi_axes
+from gzinertia.physics.fluid_geometry import (
+    MJ_MINVAL,
+    EllipsoidFluidCoefficients,
+    angular_drag_moments,
+    fluid_semi_axes,
+    max_projected_area,
+    projected_area,
+    shadow_area,
+    stokes_coefficients,
+    translational_drag_area,
 )
-from gzinertia.spatial.rotation import Mat3, Vec3
+from gzinertia.physics.fluid_inputs import checked_medium, checked_vector
+from gzinertia.physics.forwarding import returning_part
+from gzinertia.physics.inertia_box_fluid import (
+    inertia_box_fluid_wrench,
+    inertia_box_fluid_wrench_on_link,
+    inertia_box_half_sizes,
+)
+from gzinertia.physics.wrench_shift import rotate6, shift_spatial_force, shift_velocity
+from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.rotation import Vec3
 from gzinertia.spatial.tuckerman import ellipsoid_added_mass
 
 __all__ = [
@@ -73,40 +89,6 @@ __all__ = [
 
 Vec6 = NDArray[np.float64]
 
-#: MuJoCo's ``mjMINVAL``: the engine's guard against division by zero, kept where it guards.
-MJ_MINVAL: Final[float] = 1e-15
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class EllipsoidFluidCoefficients(ValueRecord):
-    """The five per-geom coefficients of MuJoCo's ellipsoid model (MJCF ``fluidcoef`` order).
-
-    Defaults are MuJoCo's: blunt drag 0.5, slender drag 0.25, angular drag 1.5, Kutta lift 1.0,
-    Magnus lift 1.0 (``model.geom_fluid[g, 1:6]``).
-    """
-
-    blunt_drag: float = 0.5
-    slender_drag: float = 0.25
-    angular_drag: float = 1.5
-    kutta_lift: float = 1.0
-    magnus_lift: float = 1.0
-
-    @classmethod
-    def from_mujoco(cls, fluidcoef: ArrayLike) -> EllipsoidFluidCoefficients:
-        """From MJCF ``fluidcoef`` / ``model.geom_fluid[g, 1:6]`` (5 numbers, that order)."""
-        c = np.asarray(fluidcoef, dtype=float).reshape(5)
-        return cls(float(c[0]), float(c[1]), float(c[2]), float(c[3]), float(c[4]))
-
-    def as_mujoco(self) -> tuple[float, float, float, float, float]:
-        """The 5 numbers in MJCF ``fluidcoef`` order."""
-        return (
-            self.blunt_drag,
-            self.slender_drag,
-            self.angular_drag,
-            self.kutta_lift,
-            self.magnus_lift,
-        )
-
 
 class EllipsoidFluidWrench(NamedTuple):
     """``F_EEo_E`` of the ellipsoid model, term by term.
@@ -131,262 +113,6 @@ class EllipsoidFluidWrench(NamedTuple):
     def dissipative(self) -> Vec6:
         """Quadratic drag plus viscous resistance (the terms that oppose the relative motion)."""
         return self.drag + self.viscous
-
-
-def _vec(a: ArrayLike, n: int, name: str) -> NDArray[np.float64]:
-    v = np.asarray(a, dtype=float)
-    if v.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), got {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} must be finite")
-    return v
-
-
-def _semi_axes(semi_axes: ArrayLike) -> Vec3:
-    return validated_semi_axes(semi_axes)
-
-
-def _medium(density: float, viscosity: float) -> tuple[float, float]:
-    rho, beta = float(density), float(viscosity)
-    if not (np.isfinite(rho) and rho >= 0.0 and np.isfinite(beta) and beta >= 0.0):
-        raise ValueError(f"density and viscosity must be finite and >= 0, got {rho}, {beta}")
-    return rho, beta
-
-
-# ------------------------------------------------------------------------- geometry helpers
-
-
-def fluid_semi_axes(geometry: Geometry) -> Vec3:
-    """Semi-axes MuJoCo gives the ellipsoid of a primitive geom (``mju_geomSemiAxes``).
-
-    In the geom's own frame, from SDFormat dimensions: sphere ``(r, r, r)``; capsule
-    ``(r, r, L/2 + r)`` (SDF ``length`` L excludes the caps); cylinder ``(r, r, L/2)``; box its
-    half-sizes (the inscribed ellipsoid, not one of equal volume); ellipsoid its radii.
-
-    :raises ValueError: for meshes and other shapes. MuJoCo uses a mesh's bounding-box half-extents,
-        but measured in the frame MuJoCo moves every mesh to (its own centre of mass and
-        principal axes), not in the mesh file's frame; that is not reproduced here.
-    """
-    r = primitive_semi_axes(geometry)
-    if r is None:
-        raise ValueError(f"no fluid ellipsoid for geometry kind {geometry.kind!r}")
-    return _semi_axes(r)
-
-
-def _unit_direction(direction: ArrayLike) -> Vec3:
-    u = _vec(direction, 3, "direction")
-    norm = float(np.linalg.norm(u))
-    if norm == 0.0:
-        raise ValueError("direction must be non-zero")
-    return u / norm
-
-
-def projected_area(semi_axes: ArrayLike, direction: ArrayLike) -> float:
-    """What MuJoCo calls the projected area ``A_proj`` for motion along ``direction``.
-
-    ``A_proj = π·sqrt(Σ (r_j r_k)⁴ u_i² / Σ (r_j r_k)² u_i²)`` (seed 000's lemma, and the engine),
-    in ellipsoid axes; ``direction`` need not be unit but must be non-zero. Without the engine's
-    guard for needles moving along their axis (see :func:`ellipsoid_fluid_wrench_terms`).
-
-    This is the area of the ellipsoid's central section normal to ``n ∝ (u_i / r_i²)``: the rim
-    whose shadow is the ellipsoid's projection along ``u``. It is **not** the shadow's area
-    (:func:`shadow_area`), which is smaller by the factor ``n̂·û``: the lemma's derivation
-    identifies the shadow with the rim and leaves out that cosine. The two agree only along a
-    principal axis (or for a sphere); otherwise ``A_proj`` exceeds the shadow by ``1/(n̂·û)``,
-    a factor that grows with the aspect ratio, and stays at most ``π·r_max·r_mid`` (the largest
-    central section).
-    """
-    r = _semi_axes(semi_axes)
-    u = _unit_direction(direction)
-    rjrk2 = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]]) ** 2
-    return float(np.pi * np.sqrt(np.sum(rjrk2**2 * u**2) / np.sum(rjrk2 * u**2)))
-
-
-def shadow_area(semi_axes: ArrayLike, direction: ArrayLike) -> float:
-    """Area of the ellipsoid's orthogonal projection on the plane normal to ``direction``.
-
-    ``π·sqrt(Σ (r_j r_k)² û_i²) = π·r_x r_y r_z·sqrt(Σ û_i² / r_i²)``. For comparison with
-    :func:`projected_area` (MuJoCo uses that one, not this).
-    """
-    r = _semi_axes(semi_axes)
-    u = _unit_direction(direction)
-    rjrk = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]])
-    return float(np.pi * np.sqrt(np.sum(rjrk**2 * u**2)))
-
-
-def max_projected_area(semi_axes: ArrayLike) -> float:
-    """``A_max = π·r_max·r_mid`` as the engine defines it (the seed says ``4π·r_max·r_min``)."""
-    r = np.sort(_semi_axes(semi_axes))
-    return float(np.pi * r[2] * r[1])
-
-
-def translational_drag_area(
-    semi_axes: ArrayLike, direction: ArrayLike, coefs: EllipsoidFluidCoefficients
-) -> float:
-    """``C_blunt·A_proj + C_slender·(A_max - A_proj)`` for motion along ``direction`` (m²).
-
-    MuJoCo's quadratic drag force is ``-ρ·(this)·|v|·v``, exactly along ``v``.
-    """
-    a_proj = projected_area(semi_axes, direction)
-    return coefs.blunt_drag * a_proj + coefs.slender_drag * (max_projected_area(semi_axes) - a_proj)
-
-
-def angular_drag_moments(semi_axes: ArrayLike, coefs: EllipsoidFluidCoefficients) -> Vec3:
-    """Per-axis ``c_i = C_angular·I_D,i + C_slender·(I_max - I_D,i)`` in ellipsoid axes (m⁵).
-
-    ``I_D,i = 8π/15·r_i·max(r_j, r_k)⁴`` and ``I_max = 8π/15·r_mid·r_max⁴`` (= ``max_i I_D,i``).
-    MuJoCo's quadratic angular drag torque is ``-ρ·‖c∘ω‖·ω``, exactly along ``ω``.
-    """
-    r = _semi_axes(semi_axes)
-    return _angular_drag_moments(r, coefs)
-
-
-def _angular_drag_moments(r: Vec3, coefs: EllipsoidFluidCoefficients) -> Vec3:
-    d_max, d_min = max(r), min(r)
-    d_mid = r[0] + r[1] + r[2] - d_max - d_min
-    I_max = 8.0 / 15.0 * np.pi * d_mid * d_max**4
-    II = np.array(
-        [8.0 / 15.0 * np.pi * r[i] * max(r[(i + 1) % 3], r[(i + 2) % 3]) ** 4 for i in range(3)]
-    )
-    return coefs.angular_drag * II + coefs.slender_drag * (I_max - II)
-
-
-def stokes_coefficients(semi_axes: ArrayLike) -> tuple[float, float]:
-    """``(6π·r_D, 8π·r_D³)`` with ``r_D = (r_x + r_y + r_z)/3``: Stokes' force and torque per
-    unit viscosity of the equivalent sphere (``f = -β·6π r_D·v``, ``τ = -β·8π r_D³·ω``)."""
-    r = _semi_axes(semi_axes)
-    D = 2.0 / 3.0 * (r[0] + r[1] + r[2])
-    return float(3.0 * np.pi * D), float(np.pi * D * D * D)
-
-
-# ----------------------------------------------------------------------- change of point
-
-
-def shift_velocity(V_WB_B: ArrayLike, p_BoQ_B: ArrayLike) -> Vec6:
-    """``V_WBq_B``: the spatial velocity (angular-first) of the frame B shifted to point Q.
-
-    ``v_WQ = v_WBo + w_WB × p_BoQ`` (same axes B), via
-    :func:`gzinertia.spatial.algebra.shift_operator`.
-    """
-    return shift_operator(p_BoQ_B, "angular-first") @ _vec(V_WB_B, 6, "V_WB_B")
-
-
-def shift_spatial_force(F_BP_B: ArrayLike, p_PQ_B: ArrayLike) -> Vec6:
-    """``F_BQ_B``: a wrench (angular-first) applied at point P moved to point Q (same axes B).
-
-    ``p_PQ_B`` runs **from the old point P to the new point Q** (Drake's
-    ``SpatialForce.Shift(p_PQ_E)``, the direction of :func:`shift_velocity`):
-    ``τ_Q = τ_P - p_PQ × f``, ``f`` unchanged. Power ``F·V`` is invariant.
-    """
-    return shift_operator(-_vec(p_PQ_B, 3, "p_PQ_B"), "angular-first").T @ _vec(
-        F_BP_B, 6, "F_BP_B"
-    )
-
-
-def _rotate6(R: Mat3, X: Vec6) -> Vec6:
-    return np.concatenate([R @ X[:3], R @ X[3:]])
-
-
-# ------------------------------------------------------------------------ inertia-box model
-
-
-def inertia_box_half_sizes(mass: float, principal_moments: ArrayLike) -> Vec3:
-    """Half-sizes of MuJoCo's equivalent inertia box, ``r_i² = 3/(2m)·(I_j + I_k - I_i)``.
-
-    As the engine does, ``I_j + I_k - I_i`` is floored at ``mjMINVAL`` (so a flat body keeps a
-    tiny, non-zero thickness) — :func:`gzinertia.spatial.inertia.equivalent_box_half_sizes`
-    otherwise.
-
-    :raises ValueError: mass not positive, or moments that are negative or violate the triangle
-        inequality beyond Drake's tolerance (MuJoCo's compiler rejects those bodies).
-    """
-    m = float(mass)
-    moments = _vec(principal_moments, 3, "principal_moments")
-    if not m > 0.0:
-        raise ValueError(f"mass must be positive, got {mass}")
-    tol = drake_tolerance(moments)
-    if np.any(moments < -tol) or triangle_margin(moments) < -tol:
-        raise ValueError(f"principal moments {moments} are not those of a physical body")
-    half = equivalent_box_half_sizes(m, moments)
-    floor = np.sqrt(1.5 / m * MJ_MINVAL)
-    return np.where(np.isnan(half) | (half < floor), floor, half)
-
-
-def inertia_box_fluid_wrench(
-    mass: float,
-    principal_moments: ArrayLike,
-    V_WP_P: ArrayLike,
-    density: float,
-    viscosity: float,
-    v_wind_P: ArrayLike | None = None,
-) -> Vec6:
-    """``F_BBcm_P``: MuJoCo's inertia-box fluid wrench on a body (``mj_inertiaBoxFluidModel``).
-
-    :param mass: body mass ``m`` (kg), positive.
-    :param principal_moments: the principal moments ``(I_x, I_y, I_z)`` about the centre of
-        mass Bcm, along the axes of frame P (MuJoCo's ``body_inertia``, P being ``body_iquat``).
-    :param V_WP_P: angular-first spatial velocity of P (origin Bcm) in the world, in P axes.
-    :param density: fluid density ``ρ``.
-    :param viscosity: fluid viscosity ``β`` (see module docstring).
-    :param v_wind_P: the fluid's velocity in the world, expressed in P (default 0).
-
-    :returns: Angular-first ``[τ; f]`` at Bcm in P axes, the sum of (r = box half-sizes, v and ω the
-        velocity relative to the fluid)
-
-        * quadratic drag ``f_i = -2ρ·r_j r_k·|v_i|v_i``, ``τ_i = -½ρ·r_i(r_j⁴ + r_k⁴)·|ω_i|ω_i``;
-        * Stokes resistance of the sphere of radius ``r_eq = (r_x + r_y + r_z)/3``:
-          ``f = -6πβ·r_eq·v``, ``τ = -8πβ·r_eq³·ω``.
-    """
-    rho, beta = _medium(density, viscosity)
-    V = _vec(V_WP_P, 6, "V_WP_P")
-    wind = np.zeros(3) if v_wind_P is None else _vec(v_wind_P, 3, "v_wind_P")
-    box = 2.0 * inertia_box_half_sizes(mass, principal_moments)  # MuJoCo works with full sizes
-    w = V[:3]
-    v = V[3:] - wind
-    F = np.zeros(6)
-    if beta > 0.0:
-        diam = (box[0] + box[1] + box[2]) / 3.0
-        F[:3] = w * (-np.pi * diam * diam * diam * beta)
-        F[3:] = v * (-3.0 * np.pi * diam * beta)
-    if rho > 0.0:
-        for i in range(3):
-            j, k = (i + 1) % 3, (i + 2) % 3
-            F[3 + i] -= 0.5 * rho * box[j] * box[k] * abs(v[i]) * v[i]
-            F[i] -= rho * box[i] * (box[j] ** 4 + box[k] ** 4) * abs(w[i]) * w[i] / 64.0
-    return F
-
-
-def inertia_box_fluid_wrench_on_link(
-    mass: float,
-    I_BBcm_B: ArrayLike,
-    p_BoBcm_B: ArrayLike,
-    V_WB_B: ArrayLike,
-    density: float,
-    viscosity: float,
-    v_wind_B: ArrayLike | None = None,
-) -> Vec6:
-    """``F_BBo_B``: the inertia-box wrench of a link, about its origin Bo, in link axes.
-
-    The principal axes P of ``I_BBcm_B`` come from
-    :func:`gzinertia.spatial.inertia.principal_axes`; the
-    model is invariant to their order and signs, but **not** to the choice of axes inside a
-    degenerate plane (two equal moments): the box then has two equal sides, yet ``|v_i|·v_i`` is
-    not isotropic in that plane, so MuJoCo's result depends on the axes its own eigensolver
-    picked (``body_iquat``) and may differ from this one for such bodies.
-
-    :param V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
-    :param v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
-    """
-    I = np.asarray(I_BBcm_B, dtype=float)
-    p = _vec(p_BoBcm_B, 3, "p_BoBcm_B")
-    moments, R_BP = principal_axes(I)
-    V_WP_P = _rotate6(R_BP.T, shift_velocity(V_WB_B, p))
-    wind_P = None if v_wind_B is None else R_BP.T @ _vec(v_wind_B, 3, "v_wind_B")
-    F_BBcm_P = inertia_box_fluid_wrench(mass, moments, V_WP_P, density, viscosity, wind_P)
-    return shift_spatial_force(_rotate6(R_BP, F_BBcm_P), -p)
-
-
-# -------------------------------------------------------------------------- ellipsoid model
 
 
 def ellipsoid_fluid_wrench_terms(
@@ -436,19 +162,12 @@ def ellipsoid_fluid_wrench_terms(
         ``max(mjMINVAL, ·)`` of the unscaled products instead, which shrank the lift and area of
         centimetre geoms at low speed; see ``docs/fluid_forces.md``.)
     """
-    r = _semi_axes(semi_axes)
-    rho, beta = _medium(density, viscosity)
+    r = validated_semi_axes(semi_axes)
+    rho, beta = checked_medium(density, viscosity)
     c = EllipsoidFluidCoefficients() if coefs is None else coefs
-    V = _vec(V_WE_E, 6, "V_WE_E")
-    wind = np.zeros(3) if v_wind_E is None else _vec(v_wind_E, 3, "v_wind_E")
-    if (virtual_mass is None) != (virtual_inertia is None):
-        raise ValueError("give both virtual_mass and virtual_inertia, or neither")
-    if virtual_mass is None or virtual_inertia is None:
-        vm, vi = ellipsoid_added_mass(r, 1.0)
-    else:
-        vm = _vec(virtual_mass, 3, "virtual_mass")
-        vi = _vec(virtual_inertia, 3, "virtual_inertia")
-
+    V = checked_vector(V_WE_E, 6, "V_WE_E")
+    wind = np.zeros(3) if v_wind_E is None else checked_vector(v_wind_E, 3, "v_wind_E")
+    vm, vi = _virtual_mass_and_inertia(r, virtual_mass, virtual_inertia)
     w = V[:3]
     v = V[3:] - wind
     zero = np.zeros(3)
@@ -460,10 +179,6 @@ def ellipsoid_fluid_wrench_terms(
 
     # mj_viscousForces
     volume = 4.0 / 3.0 * np.pi * r[0] * r[1] * r[2]
-    d_max, d_min = max(r), min(r)
-    d_mid = r[0] + r[1] + r[2] - d_max - d_min
-    A_max = np.pi * d_max * d_mid
-
     magnus = np.concatenate([zero, np.cross(w, v) * (c.magnus_lift * rho * volume)])
 
     speed = float(np.linalg.norm(v))
@@ -471,13 +186,46 @@ def ellipsoid_fluid_wrench_terms(
     kutta_circ = kutta_circ * (c.kutta_lift * rho)
     kutta = np.concatenate([zero, np.cross(kutta_circ, v)])
 
+    drag, viscous = _drag_and_viscous(r, c, (rho, beta), (w, v), A_proj)
+    return EllipsoidFluidWrench(added_mass, magnus, kutta, drag, viscous)
+
+
+def _virtual_mass_and_inertia(
+    r: Vec3, virtual_mass: ArrayLike | None, virtual_inertia: ArrayLike | None
+) -> tuple[Vec3, Vec3]:
+    """The translational and rotational added-mass coefficients per unit density along E's
+    axes (m³, m⁵): both given, or both from the closed form
+    (:func:`gzinertia.spatial.tuckerman.ellipsoid_added_mass` of the semi-axes ``r``)."""
+    if (virtual_mass is None) != (virtual_inertia is None):
+        raise ValueError("give both virtual_mass and virtual_inertia, or neither")
+    if virtual_mass is None or virtual_inertia is None:
+        vm, vi = ellipsoid_added_mass(r, 1.0)
+        return vm, vi
+    return (checked_vector(virtual_mass, 3, "virtual_mass"),
+            checked_vector(virtual_inertia, 3, "virtual_inertia"))
+
+
+def _drag_and_viscous(
+    r: Vec3, c: EllipsoidFluidCoefficients, medium: tuple[float, float],
+    w_v: tuple[Vec3, Vec3], A_proj: float,
+) -> tuple[Vec6, Vec6]:
+    """The quadratic drag and the Stokes resistance (angular-first ``[τ; f]`` at Eo in E) of
+    the ellipsoid of semi-axes ``r`` turning at ``ω`` and moving at ``v`` relative to the fluid
+    (``w_v``) in a fluid of ``(ρ, β)``, ``A_proj`` the projected area along ``v``
+    (``mj_viscousForces``)."""
+    rho, beta = medium
+    w, v = w_v
+    d_max, d_min = max(r), min(r)
+    d_mid = r[0] + r[1] + r[2] - d_max - d_min
+    A_max = np.pi * d_max * d_mid
+    speed = float(np.linalg.norm(v))
     lin_visc, ang_visc = stokes_coefficients(r)
-    mom_visc = w * _angular_drag_moments(r, c)
+    mom_visc = w * angular_drag_moments(r, c)
     quad_lin = rho * speed * (A_proj * c.blunt_drag + c.slender_drag * (A_max - A_proj))
     quad_ang = rho * float(np.linalg.norm(mom_visc))
     drag = np.concatenate([-quad_ang * w, -quad_lin * v])
     viscous = np.concatenate([-(beta * ang_visc) * w, -(beta * lin_visc) * v])
-    return EllipsoidFluidWrench(added_mass, magnus, kutta, drag, viscous)
+    return drag, viscous
 
 
 def _projected_area_and_kutta_circulation(r: Vec3, v: Vec3, speed: float) -> tuple[float, Vec3]:
@@ -506,24 +254,15 @@ def _projected_area_and_kutta_circulation(r: Vec3, v: Vec3, speed: float) -> tup
     return float(A_proj), np.cross(normal, v) * (cos_alpha * A_proj)
 
 
-# duplicates: the public total spells out the signature of the terms function it wraps
-def ellipsoid_fluid_wrench(
-    semi_axes: ArrayLike,
-    V_WE_E: ArrayLike,
-    density: float,
-    viscosity: float,
-    v_wind_E: ArrayLike | None = None,
-    coefs: EllipsoidFluidCoefficients | None = None,
-    virtual_mass: ArrayLike | None = None,
-    virtual_inertia: ArrayLike | None = None,
-) -> Vec6:
-    """``F_EEo_E``: the total of :func:`ellipsoid_fluid_wrench_terms` (same arguments).
-
-    Angular-first ``[τ; f]`` on the body, at the ellipsoid centre Eo, in ellipsoid axes E.
-    """
-    return ellipsoid_fluid_wrench_terms(
-        semi_axes, V_WE_E, density, viscosity, v_wind_E, coefs, virtual_mass, virtual_inertia
-    ).total
+#: ``F_EEo_E``: the total of :func:`ellipsoid_fluid_wrench_terms`, which it takes the
+#: arguments of (same names, order and defaults; forwarded:
+#: :func:`gzinertia.physics.forwarding.returning_part`). Angular-first ``[τ; f]`` on the body,
+#: at the ellipsoid centre Eo, in ellipsoid axes E.
+ellipsoid_fluid_wrench = returning_part(
+    ellipsoid_fluid_wrench_terms, lambda terms: terms.total, "ellipsoid_fluid_wrench",
+    "``F_EEo_E``: the total of :func:`ellipsoid_fluid_wrench_terms` (same arguments).\n\n"
+    "Angular-first ``[τ; f]`` on the body, at the ellipsoid centre Eo, in ellipsoid axes E.",
+)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -565,12 +304,12 @@ def ellipsoid_fluid_wrench_on_link(
     :param V_WB_B: angular-first ``[w_WB_B; v_WBo_B]``.
     :param v_wind_B: the fluid's velocity in the world, expressed in B (default 0).
     """
-    V = _vec(V_WB_B, 6, "V_WB_B")
-    wind_B = np.zeros(3) if v_wind_B is None else _vec(v_wind_B, 3, "v_wind_B")
+    V = checked_vector(V_WB_B, 6, "V_WB_B")
+    wind_B = np.zeros(3) if v_wind_B is None else checked_vector(v_wind_B, 3, "v_wind_B")
     F_BBo_B = np.zeros(6)
     for e in ellipsoids:
         R_BE, p_BoEo_B = e.ellipsoid.X_FE.R, e.ellipsoid.X_FE.p
-        V_WE_E = _rotate6(R_BE.T, shift_velocity(V, p_BoEo_B))
+        V_WE_E = rotate6(R_BE.T, shift_velocity(V, p_BoEo_B))
         F_EEo_E = ellipsoid_fluid_wrench(
             e.ellipsoid.semi_axes,
             V_WE_E,
@@ -581,5 +320,5 @@ def ellipsoid_fluid_wrench_on_link(
             e.virtual_mass,
             e.virtual_inertia,
         )
-        F_BBo_B += shift_spatial_force(_rotate6(R_BE, F_EEo_E), -p_BoEo_B)
+        F_BBo_B += shift_spatial_force(rotate6(R_BE, F_EEo_E), -p_BoEo_B)
     return F_BBo_B

@@ -23,7 +23,7 @@ missing end cap, an open seam):
    (no grid point is given a value within :data:`CORNER_CELLS` of a cell of 0, so no vertex
    lands on a grid point and makes a sliver); manifold3d checks it is a 2-manifold, and the
    result is turned outward. It then goes where any closed mesh goes: the BEM decimates it to
-   its panel size (fast-simplification, :func:`gzinertia.physics.surface_mesh.coarsened`).
+   its panel size (fast-simplification, :func:`gzinertia.physics.mesh_file_surface.coarsened`).
 
 **Resolution.** The cell ``h`` is the largest that keeps the grid within
 :data:`GRID_POINTS` points (about 64³; slender bodies get finer cells than a cube of the same

@@ -57,18 +57,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.physics.ellipsoid import PosedEllipsoid
+from gzinertia.physics.forwarding import returning_part
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3, frozen
-
-# duplicates: __all__ lists and module constants are alike by shape only
-__all__ = [
-    "Contact",
-    "Contacts",
-    "contact",
-    "contact_function",
-    "contacts",
-    "overlap_measure",
-]
 
 FloatArray = NDArray[np.float64]
 
@@ -165,6 +156,18 @@ def _stationary_point(w: FloatArray, nu: FloatArray) -> FloatArray:
     return t
 
 
+def _broadcast(*arrays: ArrayLike) -> tuple[tuple[int, ...], list[FloatArray]]:
+    """The leading shape the pairs' arrays broadcast to, and each array (in the order of
+    :func:`contacts`' arguments: semi-axes, rotation, centre of A, then of B) broadcast to it:
+    vectors ``(..., 3)``, rotations ``(..., 3, 3)``."""
+    floats = [np.asarray(x, dtype=float) for x in arrays]
+    tails = [2 if k % 3 == 1 else 1 for k in range(len(floats))]  # rotations are 3x3
+    shape = np.broadcast_shapes(*(x.shape[: x.ndim - t]
+                                  for x, t in zip(floats, tails, strict=True)))
+    return shape, [np.broadcast_to(x, (*shape, *x.shape[x.ndim - t:]))
+                   for x, t in zip(floats, tails, strict=True)]
+
+
 def contacts(
     semi_axes_a: ArrayLike,
     R_WA: ArrayLike,
@@ -187,20 +190,11 @@ def contacts(
 
     :returns: :class:`Contacts` with the broadcast leading shape.
     """
-    a = np.asarray(semi_axes_a, dtype=float)
-    b = np.asarray(semi_axes_b, dtype=float)
-    R_WA_ = np.asarray(R_WA, dtype=float)
-    R_WB_ = np.asarray(R_WB, dtype=float)
-    r_W = np.asarray(p_WBo, dtype=float) - np.asarray(p_WAo, dtype=float)  # p_AoBo_W
-    shape = np.broadcast_shapes(
-        a.shape[:-1], b.shape[:-1], R_WA_.shape[:-2], R_WB_.shape[:-2], r_W.shape[:-1]
+    shape, (a, R_WA_, p_WAo_, b, R_WB_, _) = _broadcast(
+        semi_axes_a, R_WA, p_WAo, semi_axes_b, R_WB, p_WBo
     )
-    a = np.broadcast_to(a, (*shape, 3))
-    b = np.broadcast_to(b, (*shape, 3))
-    R_WA_ = np.broadcast_to(R_WA_, (*shape, 3, 3))
-    R_WB_ = np.broadcast_to(R_WB_, (*shape, 3, 3))
-    r_W = np.broadcast_to(r_W, (*shape, 3))
-    p_WAo_ = np.broadcast_to(np.asarray(p_WAo, dtype=float), (*shape, 3))
+    r_W = np.broadcast_to(np.asarray(p_WBo, dtype=float) - np.asarray(p_WAo, dtype=float),
+                          (*shape, 3))  # p_AoBo_W
 
     # Frame U: A's axes scaled by its semi-axes (A is the unit sphere there).
     R_AW = np.swapaxes(R_WA_, -1, -2)
@@ -258,17 +252,12 @@ def contact(a: PosedEllipsoid, b: PosedEllipsoid) -> Contact:
     return contacts(a.semi_axes, a.X_FE.R, a.X_FE.p, b.semi_axes, b.X_FE.R, b.X_FE.p)[()]
 
 
-# duplicates: the public F-only function spells out the signature of contacts() it wraps
-def contact_function(
-    semi_axes_a: ArrayLike,
-    R_WA: ArrayLike,
-    p_WAo: ArrayLike,
-    semi_axes_b: ArrayLike,
-    R_WB: ArrayLike,
-    p_WBo: ArrayLike,
-) -> FloatArray:
-    """The Perram–Wertheim ``F`` of many pairs (arguments as in :func:`contacts`)."""
-    return contacts(semi_axes_a, R_WA, p_WAo, semi_axes_b, R_WB, p_WBo).F
+#: The Perram–Wertheim ``F`` of many pairs: :func:`contacts`' ``F``, taking its arguments
+#: (forwarded: :func:`gzinertia.physics.forwarding.returning_part`).
+contact_function = returning_part(
+    contacts, lambda found: found.F, "contact_function",
+    "The Perram–Wertheim ``F`` of many pairs (arguments as in :func:`contacts`).",
+)
 
 
 def overlap_measure(a: PosedEllipsoid, b: PosedEllipsoid) -> float:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -256,28 +256,24 @@ def solid_properties(geometry: Geometry) -> SolidProperties:
     return solid
 
 
+#: The solids of the shapes SDF gives by a ``<radius>`` and a ``<length>``.
+_RADIUS_AND_LENGTH: dict[str, Callable[[float, float], SolidProperties]] = {
+    "cylinder": cylinder_solid, "capsule": capsule_solid, "cone": cone_solid,
+}
+
+
 def _raw_solid(geometry: Geometry, kind: str) -> SolidProperties:
     if kind == "box":
         solid = box_solid(_require3(geometry.size, "box <size>"))
     elif kind == "sphere":
         solid = sphere_solid(_require(geometry.radius, "sphere <radius>"))
-    elif kind == "cylinder":
-        solid = cylinder_solid(
-            _require(geometry.radius, "cylinder <radius>"),
-            _require(geometry.length, "cylinder <length>"),
-        )
-    elif kind == "capsule":
-        solid = capsule_solid(
-            _require(geometry.radius, "capsule <radius>"),
-            _require(geometry.length, "capsule <length>"),
+    elif kind in _RADIUS_AND_LENGTH:
+        solid = _RADIUS_AND_LENGTH[kind](
+            _require(geometry.radius, f"{kind} <radius>"),
+            _require(geometry.length, f"{kind} <length>"),
         )
     elif kind == "ellipsoid":
         solid = ellipsoid_solid(_require3(geometry.size, "ellipsoid <radii>"))
-    elif kind == "cone":
-        solid = cone_solid(
-            _require(geometry.radius, "cone <radius>"),
-            _require(geometry.length, "cone <length>"),
-        )
     elif kind == "mesh":
         if geometry.mesh_path is None:
             raise ShapeError(f"mesh {geometry.mesh_uri!r} did not resolve to a file")

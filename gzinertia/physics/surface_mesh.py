@@ -28,6 +28,9 @@ tolerances are absolute (the union of shapes 1e-20 m across came out empty, at 1
 other panels), so the mesh of a link at any size is the mesh of the link at unit size, scaled
 back.
 
+The surfaces and their refusals are in :mod:`gzinertia.physics.panel_surface`, a mesh file's
+checks and decimation in :mod:`gzinertia.physics.mesh_file_surface`.
+
 Coordinates are B's (link frame, origin Bo), metres. manifold3d is imported lazily: only the BEM
 needs it (the ``gzinertia[bem]`` extra).
 """
@@ -41,9 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from gzinertia.errors import GzInertiaError
 from gzinertia.physics.mesh_domain import (
     ShapeSize,
     mesh_size,
@@ -55,60 +56,20 @@ from gzinertia.physics.mesh_domain import (
     shape_place,
     shapes_place,
 )
+from gzinertia.physics.mesh_file_surface import checked_mesh_file, coarsened, manifold_of
 from gzinertia.physics.mesh_load import FILE_MESHES
+from gzinertia.physics.panel_surface import (
+    DEGENERATE_AREA,
+    WATERPLANE_TOLERANCE,
+    FloatArray,
+    IntArray,
+    Surface,
+    SurfaceMeshError,
+    WettedSurface,
+    unit_scale,
+)
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
-
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
-
-#: A triangle whose area is below this fraction of ``h²`` (h the panel size) is degenerate.
-DEGENERATE_AREA = 1e-9
-#: So is a triangle whose height (twice its area over its longest edge) is below this fraction
-#: of that edge: a needle along a long edge has an area above the bound but no normal the BEM
-#: can use (the Desistek Saga's union: Capytaine's Green function gave NaN on its panels). It
-#: is also the fraction of the mesh's size within which a needle is collapsed (as vertices are
-#: welded: :mod:`gzinertia.physics.mesh_repair`).
-DEGENERATE_SHAPE = 1e-6
-
-
-class SurfaceMeshError(GzInertiaError):
-    """The geometry cannot be turned into one closed outward surface (message names the file,
-    the shape and the problem)."""
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class Surface(ValueRecord):
-    """A closed triangle surface in link axes: ``vertices`` (n x 3, metres, in B, from Bo) and
-    ``faces`` (m x 3 vertex indices, counter-clockwise seen from outside: normals point out of
-    the body into the fluid)."""
-
-    vertices: FloatArray
-    faces: IntArray
-
-    @property
-    def panels(self) -> int:
-        """The number of triangles (BEM panels)."""
-        return len(self.faces)
-
-    def digest(self) -> str:
-        """sha256 of the vertex coordinates and faces (the panel mesh the BEM solves on)."""
-        h = hashlib.sha256()
-        h.update(np.ascontiguousarray(self.vertices, dtype="<f8").tobytes())
-        h.update(np.ascontiguousarray(self.faces, dtype="<i8").tobytes())
-        return h.hexdigest()
-
-    def area(self) -> float:
-        """Total triangle area (m²)."""
-        v = self.vertices[self.faces]
-        return float(
-            0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1).sum()
-        )
-
-    def volume(self) -> float:
-        """Signed volume (positive for an outward-oriented closed surface)."""
-        v = self.vertices[self.faces]
-        return float(np.einsum("ij,ij->i", v[:, 0], np.cross(v[:, 1], v[:, 2])).sum() / 6.0)
 
 
 def geometry_digest(collisions: Sequence[Collision]) -> str:
@@ -132,21 +93,6 @@ def geometry_digest(collisions: Sequence[Collision]) -> str:
     for note in mesh_notes(collisions):  # what was done to a mesh (united, repaired, a hull)
         h.update(note.encode() + b"\x1e")  # is geometry too; nothing for a mesh used as is
     return "sha256:" + h.hexdigest()[:16]
-
-
-#: Reaches (m) of a link's geometry from its origin that the mesher and the solver take as they
-#: are (the results of every link of ordinary size are those of a solve at its own size); any
-#: other is scaled to about unit size (:func:`unit_scale`). Measured: Capytaine is 1e-9 off at
-#: 0.1 m, 1e-5 at 1 cm; manifold3d's absolute tolerances are felt below about 1e-6 m.
-UNSCALED_REACH = (0.125, 64.0)
-
-
-def unit_scale(length: float) -> float:
-    """1 for a length within :data:`UNSCALED_REACH`; otherwise the power of two ``s`` with
-    ``s·length`` in ``[0.5, 1)`` (multiplying by it is exact)."""
-    if UNSCALED_REACH[0] <= length <= UNSCALED_REACH[1]:
-        return 1.0
-    return math.ldexp(1.0, -math.frexp(length)[1])
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -222,143 +168,9 @@ def _primitive(shape: CheckedShape, h: float, scale: float) -> Any:
     if math.isfinite(h):
         require_refinable(mesh_size(vertices / scale, faces), h, shape.where)
     try:
-        return _manifold_of(vertices, faces, f"mesh {g.mesh_path!r}")
+        return manifold_of(vertices, faces, f"mesh {g.mesh_path!r}")
     except SurfaceMeshError as exc:
         raise SurfaceMeshError(f"{shape.where}: {exc}") from None
-
-
-#: A mesh file is decimated when its mean edge is shorter than this fraction of the panel size
-#: (surfaces meshed at ``h`` have edges between ``h/2`` and ``h``: a file this fine is finer
-#: than anything the mesher makes)...
-COARSEN_BELOW = 0.4
-#: ... to about this mean edge, relative to ``h`` (what primitives meshed at ``h`` have).
-COARSEN_TO = 0.7
-
-
-def coarsened(vertices: FloatArray, faces: IntArray, h: float) -> tuple[FloatArray, IntArray]:
-    """A mesh file's closed surface decimated to a mean edge of about ``0.7·h`` when its own
-    triangles are much finer than panels of size ``h`` (mean edge below ``0.4·h``); the file's
-    triangles otherwise (the refinement to ``h`` then splits the long ones).
-
-    A mesh file's triangles are its geometry, so refinement alone cannot make its panels
-    coarser: without this, a finely faceted hull would be solved with all its triangles (the
-    dense BEM's memory grows as the square of the panel count), and the error estimate's
-    second, coarser solve would be the same solve. Quadric-error decimation
-    (``fast_simplification``, the Fast-Quadric-Mesh-Simplification library trimesh also uses)
-    keeps the surface closed and its shape to within about a panel's sagitta, as meshing a
-    primitive at ``h`` does; the coarser solve at ``√2·h`` is decimated further, so the error
-    estimate covers the faceting the decimation introduces. A result that is no longer a closed
-    2-manifold is refused by the caller's manifold check.
-    """
-    if not math.isfinite(h) or len(faces) == 0:
-        return vertices, faces
-    v = vertices[faces]
-    mean_edge = float(np.linalg.norm(v - np.roll(v, 1, axis=1), axis=2).mean())
-    if mean_edge >= COARSEN_BELOW * h:
-        return vertices, faces
-    import fast_simplification
-
-    target = max(int(len(faces) * (mean_edge / (COARSEN_TO * h)) ** 2), 64)
-    out_v, out_f = fast_simplification.simplify(
-        np.ascontiguousarray(vertices, dtype=np.float64),
-        np.ascontiguousarray(faces, dtype=np.int64),
-        target_count=target,
-    )
-    return np.asarray(out_v, dtype=np.float64), np.asarray(out_f, dtype=np.int64)
-
-
-def _manifold_of(vertices: FloatArray, faces: IntArray, what: str) -> Any:
-    from gzinertia.physics.manifold_solids import closed_manifold
-
-    solid, status = closed_manifold(vertices, faces)
-    if status is not None:
-        raise SurfaceMeshError(f"{what} is not a closed 2-manifold surface ({status})")
-    return solid
-
-
-def _degenerate(mesh: Any) -> NDArray[np.bool_]:
-    """Per triangle of ``mesh``: its height (twice its area over its longest edge) is at most
-    :data:`DEGENERATE_SHAPE` of that edge (a needle, a cap, or a triangle of no area)."""
-    corners = np.asarray(mesh.vertices)[np.asarray(mesh.faces)]
-    longest = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
-    return 2.0 * np.asarray(mesh.area_faces) <= DEGENERATE_SHAPE * longest * longest
-
-
-def _collapsed(mesh: Any, tolerance: float, name: str) -> Any:
-    """``mesh`` (a closed ``trimesh.Trimesh``) with its degenerate triangles (:func:`_degenerate`)
-    collapsed rather than dropped (``tolerance`` in metres: :data:`DEGENERATE_SHAPE` of the
-    mesh's size): a needle (a vertex on the opposite edge, as a union leaves
-    where a T-junction was) cannot be dropped without opening the surface, but collapsing its
-    short edges (manifold3d's ``simplify``: edges whose removal moves the surface by less than
-    ``tolerance`` metres) merges the vertex into that edge and keeps the surface closed; the
-    volume moves by at most the area times ``tolerance``. A cap it leaves (two corners closer
-    than ``tolerance``, where the collapse would pinch the surface) is dropped and its close
-    corners welded. A degenerate triangle left after that, or a surface no longer closed, is
-    refused (:class:`SurfaceMeshError`)."""
-    import trimesh
-
-    count = int(np.sum(_degenerate(mesh)))
-    s = unit_scale(max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300))
-    solid = _manifold_of(s * np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces),
-                         name).simplify(s * tolerance)
-    out = solid.to_mesh64()
-    collapsed = trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3] / s,
-                                np.asarray(out.tri_verts, dtype=np.int64), process=False)
-    caps = _degenerate(collapsed)
-    if np.any(caps):
-        collapsed.update_faces(~caps)
-        collapsed.remove_unreferenced_vertices()
-        collapsed.merge_vertices(digits_vertex=max(0, int(-math.log10(tolerance))))
-        collapsed.update_faces(collapsed.nondegenerate_faces())
-        collapsed.remove_unreferenced_vertices()
-    if (solid.status().name != "NoError" or len(collapsed.faces) == 0
-            or not (collapsed.is_watertight and collapsed.is_winding_consistent)
-            or np.any(_degenerate(collapsed))):
-        raise SurfaceMeshError(
-            f"{name}: {count} degenerate triangles (no area or no height) that cannot be "
-            "removed without opening the surface"
-        )
-    return collapsed
-
-
-def checked_mesh_file(
-    path: str, scale: tuple[float, float, float], h: float
-) -> tuple[FloatArray, IntArray]:
-    """The mesh file after ``<scale>`` as a closed outward surface (vertices, faces), or a
-    :class:`SurfaceMeshError` naming the file and the problem.
-
-    The surface is the solid :func:`gzinertia.physics.mesh_body.mesh_body` makes of the file,
-    as every other consumer has it: repaired (welded, degenerate triangles dropped, T-junctions
-    split, wound outward, small holes filled), its closed pieces united, refused when it cannot
-    be closed unless a hull fallback is chosen (:func:`mesh_note` says what was done). Then,
-    for the panels: degenerate triangles (area below :data:`DEGENERATE_AREA` of ``h²``, or
-    height below :data:`DEGENERATE_SHAPE` of their longest edge) are dropped where that leaves
-    the surface closed, else collapsed (:func:`_collapsed`), and refused when neither closes it.
-    """
-    from gzinertia.physics.mesh_body import mesh_body
-    from gzinertia.physics.shapes import ShapeError
-
-    name = f"mesh {path!r}"
-    if abs(float(np.prod(scale))) == 0.0:
-        raise SurfaceMeshError(f"{name}: zero <scale> {scale}")
-    try:
-        body = mesh_body(path, scale)
-    except ShapeError as exc:
-        raise SurfaceMeshError(str(exc)) from None
-    mesh = body.trimesh()
-    scale_len = max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300)
-    degenerate = _degenerate(mesh) | (
-        np.asarray(mesh.area_faces) <= DEGENERATE_AREA * min(h, scale_len) ** 2)
-    if np.any(degenerate):
-        kept = mesh.copy()
-        kept.update_faces(~degenerate)
-        kept.remove_unreferenced_vertices()
-        kept.merge_vertices()
-        mesh = kept if len(kept.faces) and kept.is_watertight else _collapsed(
-            mesh, DEGENERATE_SHAPE * scale_len, name)
-    if not float(mesh.volume) > 0.0:
-        raise SurfaceMeshError(f"{name}: encloses no volume")
-    return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
 
 
 def mesh_notes(collisions: Sequence[Collision]) -> list[str]:
@@ -481,22 +293,6 @@ def _require_manifold(vertices: FloatArray, faces: IntArray, places: str) -> Non
             f"({int(np.sum(counts != 2))} non-manifold edges): the surface has no single outside; "
             "move the shapes apart or let them overlap"
         )
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class WettedSurface(ValueRecord):
-    """The part of a link's surface below a waterline: ``surface`` (vertices in B, from Bo; an
-    open surface whose rim lies on the waterplane, no lid: the faces of the cut are dropped),
-    the panels of the closed surface it was cut from (``closed_panels``), and the displaced
-    volume (m³) below the waterplane."""
-
-    surface: Surface
-    closed_panels: int
-    displaced_volume: float
-
-
-#: Vertices this close to the waterplane (relative to the body's size) are on it.
-WATERPLANE_TOLERANCE = 1e-9
 
 
 def wetted_surface(

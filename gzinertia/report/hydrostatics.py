@@ -11,12 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gzinertia.physics.collision_volume import gazebo_volume_causes
 from gzinertia.physics.flotation import Flotation
-from gzinertia.physics.hydrostatics import (
-    LinkHydrostatics,
-    ModelHydrostatics,
-    gazebo_volume_causes,
-)
+from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
 from gzinertia.records import BuoyancyWorld
 from gzinertia.wording import number
 

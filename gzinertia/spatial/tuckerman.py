@@ -177,6 +177,42 @@ def _carlson_integrals(x: Rows, ops: _Ops, with_j: bool = True) -> tuple[Rows, R
     The loop runs over duplication steps (about 5 to 10 at aspect ratios up to 1e4), never over
     array elements.
     """
+    x, sum_d, sum_j, factor = _duplicated(x, ops, with_j)
+    rd: Rows = []
+    moment: Rows = []
+    for i, j, k in _CYCLIC:
+        # R_D(x_j, x_k, x_i): weights (½, ½, 3/2).
+        mu = (x[j] + x[k] + 3.0 * x[i]) / 5.0
+        p2, p3, p4, p5 = _power_sums(mu, x[i], (x[j], x[k]), (1.5, 0.5))
+        series = (
+            1.0
+            + p2 * (3.0 / 14.0)
+            + p3 / 9.0
+            + (p4 / 4.0 + p2 * p2 / 8.0) * (3.0 / 11.0)
+            + (p5 / 5.0 + p2 * p3 / 6.0) * (3.0 / 13.0)
+        )
+        rd.append(3.0 * sum_d[i] + factor * series / (mu * ops.sqrt(mu)))
+        if not with_j:
+            continue
+        # J(x_i, x_j, x_k): weights (½, 3/2, 3/2).
+        mu = (x[i] + 3.0 * (x[j] + x[k])) / 7.0
+        p2, p3, p4, p5 = _power_sums(mu, x[i], (x[j], x[k]), (0.5, 1.5))
+        series = (
+            0.4
+            + p2 / 9.0
+            + p3 * (2.0 / 33.0)
+            + (p4 / 4.0 + p2 * p2 / 8.0) * (2.0 / 13.0)
+            + (p5 / 5.0 + p2 * p3 / 6.0) * (2.0 / 15.0)
+        )
+        moment.append(2.0 * sum_j[i] + (factor * factor) * series / (mu * mu * ops.sqrt(mu)))
+    return rd, moment
+
+
+def _duplicated(x: Rows, ops: _Ops, with_j: bool) -> tuple[Rows, Rows, Rows, float]:
+    """Carlson's duplication steps of :func:`_carlson_integrals` on the three rows ``x``, until
+    they agree to a relative :data:`_SERIES_TOL`: the arguments then, the sums of the known
+    terms of ``R_D`` and (with ``with_j``) of ``J`` per axis, and the factor ``4⁻ⁿ`` after the
+    ``n`` steps taken."""
     lo = ops.minimum(ops.minimum(x[0], x[1]), x[2])
     # Differences shrink by exactly 4 per step, so the initial spread decides when to stop.
     spread = ops.maximum(ops.maximum(x[0], x[1]), x[2]) - lo
@@ -203,45 +239,23 @@ def _carlson_integrals(x: Rows, ops: _Ops, with_j: bool = True) -> tuple[Rows, R
         lo = ops.minimum(ops.minimum(x[0], x[1]), x[2])
     else:  # pragma: no cover - unreachable for validated inputs (ratios <= MAX_AXIS_RATIO)
         raise RuntimeError("Carlson duplication did not converge")
+    return x, sum_d, sum_j, factor
 
-    rd: Rows = []
-    moment: Rows = []
-    for i, j, k in _CYCLIC:
-        # R_D(x_j, x_k, x_i): weights (½, ½, 3/2).
-        mu = (x[j] + x[k] + 3.0 * x[i]) / 5.0
-        z_i, z_j, z_k = (mu - x[i]) / mu, (mu - x[j]) / mu, (mu - x[k]) / mu
-        z_i2, z_j2, z_k2 = z_i * z_i, z_j * z_j, z_k * z_k
-        p2 = 0.5 * (z_j2 + z_k2) + 1.5 * z_i2
-        p3 = 0.5 * (z_j2 * z_j + z_k2 * z_k) + 1.5 * z_i2 * z_i
-        p4 = 0.5 * (z_j2 * z_j2 + z_k2 * z_k2) + 1.5 * z_i2 * z_i2
-        p5 = 0.5 * (z_j2 * z_j2 * z_j + z_k2 * z_k2 * z_k) + 1.5 * z_i2 * z_i2 * z_i
-        series = (
-            1.0
-            + p2 * (3.0 / 14.0)
-            + p3 / 9.0
-            + (p4 / 4.0 + p2 * p2 / 8.0) * (3.0 / 11.0)
-            + (p5 / 5.0 + p2 * p3 / 6.0) * (3.0 / 13.0)
-        )
-        rd.append(3.0 * sum_d[i] + factor * series / (mu * ops.sqrt(mu)))
-        if not with_j:
-            continue
-        # J(x_i, x_j, x_k): weights (½, 3/2, 3/2).
-        mu = (x[i] + 3.0 * (x[j] + x[k])) / 7.0
-        z_i, z_j, z_k = (mu - x[i]) / mu, (mu - x[j]) / mu, (mu - x[k]) / mu
-        z_i2, z_j2, z_k2 = z_i * z_i, z_j * z_j, z_k * z_k
-        p2 = 0.5 * z_i2 + 1.5 * (z_j2 + z_k2)
-        p3 = 0.5 * z_i2 * z_i + 1.5 * (z_j2 * z_j + z_k2 * z_k)
-        p4 = 0.5 * z_i2 * z_i2 + 1.5 * (z_j2 * z_j2 + z_k2 * z_k2)
-        p5 = 0.5 * z_i2 * z_i2 * z_i + 1.5 * (z_j2 * z_j2 * z_j + z_k2 * z_k2 * z_k)
-        series = (
-            0.4
-            + p2 / 9.0
-            + p3 * (2.0 / 33.0)
-            + (p4 / 4.0 + p2 * p2 / 8.0) * (2.0 / 13.0)
-            + (p5 / 5.0 + p2 * p3 / 6.0) * (2.0 / 15.0)
-        )
-        moment.append(2.0 * sum_j[i] + (factor * factor) * series / (mu * mu * ops.sqrt(mu)))
-    return rd, moment
+
+def _power_sums(
+    mu: Row, single: Row, pair: tuple[Row, Row], weights: tuple[float, float]
+) -> tuple[Row, Row, Row, Row]:
+    """``P_2 .. P_5`` of Carlson's expansion about ``μ`` (:func:`_carlson_integrals`):
+    ``P_n = Σ b_m Z_mⁿ``, ``Z_m = 1 - x_m/μ``, with weight ``weights[0]`` on ``single`` and
+    ``weights[1]`` on each argument of ``pair``."""
+    z_i, z_j, z_k = (mu - single) / mu, (mu - pair[0]) / mu, (mu - pair[1]) / mu
+    z_i2, z_j2, z_k2 = z_i * z_i, z_j * z_j, z_k * z_k
+    w_i, w_jk = weights
+    p2 = w_jk * (z_j2 + z_k2) + w_i * z_i2
+    p3 = w_jk * (z_j2 * z_j + z_k2 * z_k) + w_i * z_i2 * z_i
+    p4 = w_jk * (z_j2 * z_j2 + z_k2 * z_k2) + w_i * z_i2 * z_i2
+    p5 = w_jk * (z_j2 * z_j2 * z_j + z_k2 * z_k2 * z_k) + w_i * z_i2 * z_i2 * z_i
+    return p2, p3, p4, p5
 
 
 def _carlson_j(x: ArrayLike, y: ArrayLike, z: ArrayLike) -> FloatArray:

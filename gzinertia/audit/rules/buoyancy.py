@@ -29,7 +29,7 @@ def submerged_volume(h: scope.DocumentHydrostatics, model: ModelHydrostatics) ->
     graded fluid leaves meshes and other shapes out)."""
     if h.fluid.kind == "uniform":
         return model.volume
-    from gzinertia.physics.hydrostatics import GRADED_SHAPES
+    from gzinertia.physics.volume_below import GRADED_SHAPES
 
     return float(sum(c.volume_gz for link in model.links if link.enabled
                      for c in link.collisions if c.kind in GRADED_SHAPES))
@@ -76,7 +76,7 @@ def _link_differences(h: scope.DocumentHydrostatics, link: LinkHydrostatics) -> 
                        "fluid (Gazebo computes graded buoyancy for primitives only)")
     if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
                                   > VOLUME_TOLERANCE * link.volume_exact):
-        from gzinertia.physics.hydrostatics import gazebo_volume_causes
+        from gzinertia.physics.collision_volume import gazebo_volume_causes
 
         causes = gazebo_volume_causes(link.collisions)
         why = f" ({'; '.join(causes)})" if causes else ""
