@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from gzinertia.audit.findings import escape_template
+from gzinertia.record_base import ValueRecord
 from gzinertia.shell import command_line, exact_link_pattern
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import SHOWN
@@ -32,8 +33,8 @@ __all__ = [
     "name_in",
 ]
 
-@dataclass(frozen=True)
-class Message:
+@dataclass(frozen=True, repr=False, eq=False)
+class Message(ValueRecord):
     """A message under construction: ``template`` (:meth:`str.format` fields by name) and
     ``args`` (field name → the text it stands for). ``message + "text"`` and ``"text" +
     message`` add literal text; two messages join their templates and arguments (an argument

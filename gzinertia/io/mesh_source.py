@@ -88,8 +88,8 @@ def file_stamp(path: str) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-@dataclass(frozen=True)
-class FileMeshSource:
+@dataclass(frozen=True, repr=False, eq=False)
+class FileMeshSource(ValueRecord):
     """The mesh files on disk (see the module); the default :class:`MeshSource`."""
 
     def stamp(self, path: str) -> Hashable:

@@ -16,19 +16,20 @@ from __future__ import annotations
 
 import base64
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord
+from gzinertia.vocabulary.geometry import GeometryElement
 
 __all__ = ["SECTIONS", "ShapeMesh", "link_meshes"]
 
 #: Segments around a tessellated round primitive (the BEM and volume code use 256).
 SECTIONS = 32
 
-Role = Literal["collision", "visual"]
+Role = GeometryElement
 
 
 @dataclass(frozen=True, repr=False, eq=False)

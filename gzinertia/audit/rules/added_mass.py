@@ -125,7 +125,8 @@ def applied_added_mass_rule(code: str) -> Callable[[AppliedCheck], LinkCheck]:
 def added_mass_not_psd(
     ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what: str
 ) -> Iterator[Finding]:
-    """GZI202 added-mass-not-psd: the applied ``A_BBo_B`` is not positive semi-definite."""
+    """GZI202 added-mass-not-psd: the applied ``A_BBo_B`` (6x6 about the link origin in link
+    axes, linear-first ``[v; ω]``) is not positive semi-definite."""
     added = AddedMass(A_BBo_B, ordering="linear-first")
     if added.is_positive_semidefinite():
         return
@@ -152,7 +153,8 @@ def added_mass_not_psd(
 def total_not_pd(
     ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what: str
 ) -> Iterator[Finding]:
-    """GZI203 rigid-plus-added-not-pd: ``M_BBo_B + A_BBo_B`` is not positive definite."""
+    """GZI203 rigid-plus-added-not-pd: ``M_BBo_B + A_BBo_B`` (6x6 about the link origin in link
+    axes, linear-first ``[v; ω]``) is not positive definite."""
     if not ctx.moves or not np.all(np.isfinite(ctx.link.inertial.I_BBcm_I)):
         return
     M_BBo_B = ctx.link.inertial.M_BBo_B
@@ -177,7 +179,8 @@ def total_not_pd(
 def added_mass_wrong_point(
     ctx: LinkContext, A_BBo_B: np.ndarray, where: SourceRef, what_matrix: str
 ) -> Iterator[Finding]:
-    """GZI204 added-mass-wrong-point: ``A_BBo_B`` looks computed about another point than Bo."""
+    """GZI204 added-mass-wrong-point: ``A_BBo_B`` (6x6 in link axes, linear-first ``[v; ω]``)
+    looks computed about another point than Bo."""
     if bem_is_current(ctx):  # <fluid_added_mass> or (URDF) the block addmass wrote
         return  # computed about the link origin by a BEM solve of the hull it has (GZI212)
     # Written by `addmass --ellipsoid`: judged against the fit its comment names, refitted now.
