@@ -128,3 +128,27 @@ def test_a_failed_call_in_a_batch_leaves_no_edit_and_batches_do_not_nest(tmp_pat
         _ = many.edit
     with pytest.raises(GzInertiaError, match="batch is open"), model.batch(), model.batch():
         pass
+
+
+@pytest.mark.parametrize("parent", ["model", "inertial"])
+def test_lines_appended_to_one_element_twice_are_one_insertion_in_order(parent: str) -> None:
+    """Two appends to one element (an open one, a self-closing one) give the bytes of one
+    append of both, the first's lines first; the other edits of the file stay where they are."""
+    from gzinertia.edit.editor import XmlEditor
+
+    data = (b'<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n'
+            b'    <link name="a">\n      <inertial/>\n    </link>\n  </model>\n</sdf>\n')
+    first, second = ["<!-- one -->", "<pose>1 0 0 0 0 0</pose>"], ["<!-- two -->"]
+
+    def edited(*appends: list[str]) -> bytes:
+        editor = XmlEditor(data, "m.sdf")
+        element = next(editor.root.iter(parent))
+        editor.set_attribute(next(editor.root.iter("link")), "name", "b")
+        for lines in appends:
+            editor.append_child_lines(element, lines)
+        return editor.result()
+
+    twice, once = edited(first, second), edited([*first, *second])
+    assert twice == once and b'<link name="b">' in twice
+    assert twice.index(b"one") < twice.index(b"two")
+    assert etree.fromstring(twice).find(f".//{parent}/pose") is not None
