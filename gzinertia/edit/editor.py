@@ -95,6 +95,10 @@ class XmlEditor:
         self.indent_unit = _detect_indent_unit(data)
         self._edits: list[_Edit] = []  # sorted by (start, end), pairwise non-overlapping
         self._edit_keys: list[tuple[int, int]] = []  # their (start, end), for bisect
+        #: The edits appending lines to an element, by the element's id, and, by the edit's id,
+        #: the element and every line appended to it (the edit's text is made from them).
+        self._append_edit: dict[int, _Edit] = {}
+        self._appended: dict[int, tuple[etree._Element, list[str]]] = {}
         self._by_line_and_attribute: dict[tuple[str, str], dict[tuple[int, str], etree._Element]]
         self._by_line_and_attribute = {}
 
@@ -136,7 +140,7 @@ class XmlEditor:
         return self.indentation(elem) + self.indent_unit
 
     # --- edits ----------------------------------------------------------------------------
-    def _add(self, start: int, end: int, text: bytes) -> None:
+    def _add(self, start: int, end: int, text: bytes) -> _Edit:
         # The edits so far are sorted and do not overlap, so their ends are sorted too: an edit
         # that overlaps the new one, if any, is next to where the new one sorts (O(log n) per
         # edit; the insertion is at the end when edits come in document order, as they do).
@@ -144,8 +148,10 @@ class XmlEditor:
         for e in self._edits[max(at - 1, 0) : at + 1]:
             if (start < e.end and e.start < end) or (start == end == e.start == e.end):
                 raise GzInertiaError(f"{self.name}: overlapping edits at byte {start}")
+        edit = _Edit(start, end, text)
         self._edit_keys.insert(at, (start, end))
-        self._edits.insert(at, _Edit(start, end, text))
+        self._edits.insert(at, edit)
+        return edit
 
     def _block(self, lines: Sequence[str], indent: bytes) -> bytes:
         return b"".join(indent + self._encode(line) + self.newline for line in lines)
@@ -186,21 +192,29 @@ class XmlEditor:
         self._add(span.start + m.start(3), span.start + m.end(3), self._encode(value))
 
     def append_child_lines(self, parent: etree._Element, lines: Sequence[str]) -> None:
-        """Inserts lines as the last content of ``parent`` at its children's indentation."""
+        """Inserts lines as the last content of ``parent`` at its children's indentation; lines
+        appended to the same parent again go after them (one insertion of all)."""
+        edit = self._append_edit.get(id(parent))
+        if edit is None:
+            start, end, _ = self._appending(parent, ())
+            edit = self._append_edit[id(parent)] = self._add(start, end, b"")
+            self._appended[id(edit)] = (parent, [])
+        self._appended[id(edit)][1].extend(lines)
+
+    def _appending(self, parent: etree._Element, lines: Sequence[str]) -> tuple[int, int, bytes]:
+        """``(start, end, text)`` of the edit that appends ``lines`` to ``parent``."""
         span = self.span(parent)
         indent = self.child_indentation(parent)
         own = self.indentation(parent)
         if span.self_closing:
             tag = self.data[span.start : span.end - 2].rstrip()
             text = tag + b">" + self.newline + self._block(lines, indent) + own
-            self._add(span.start, span.end, text + b"</" + span.tag + b">")
-            return
+            return span.start, span.end, text + b"</" + span.tag + b">"
         close = span.content_end
         at = blank_line_start(self.data, close)
         if at is not None:
-            self._add(at, at, self._block(lines, indent))
-        else:
-            self._add(close, close, self.newline + self._block(lines, indent) + own)
+            return at, at, self._block(lines, indent)
+        return close, close, self.newline + self._block(lines, indent) + own
 
     def replace_element(
         self, elem: etree._Element, lines: Sequence[str], with_comment: bool = False
@@ -271,7 +285,9 @@ class XmlEditor:
         """The file's bytes with every edit applied."""
         pieces, pos = [], 0
         for e in self._edits:  # sorted by (start, end)
-            pieces += [self.data[pos : e.start], e.text]
+            appended = self._appended.get(id(e))
+            text = e.text if appended is None else self._appending(*appended)[2]
+            pieces += [self.data[pos : e.start], text]
             pos = e.end
         pieces.append(self.data[pos:])
         return b"".join(pieces)

@@ -337,25 +337,29 @@ def _comment(plan: _Plan, dart: bool) -> str:
 def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
            flags: tuple[bool, bool], model_paths: Sequence[str | Path],
            notes: list[str]) -> MigrateResult:
-    """Writes the added mass (one backend edit), then the plugin terms (a second: a backend
-    sets a link once per edit) into ``stripped``; each backend edit is read back and audited
+    """Writes the added mass (one backend batch), then the plugin terms (a second: a backend
+    sets a link once per edit) into ``stripped``; each batch is read back and audited once
     (a code the audit did not report before is a warning)."""
     force, upgrade_version = flags
     warnings = [w for plan in plans for w in plan.warnings]
-    masses = SdfModelFile.open(path, model_paths, stripped)
     with_mass = [pl for pl in plans if np.any(pl.equivalent.A_exact)]
-    mass_edits = [masses.set_added_mass(pl.link.name, pl.equivalent.A_BBo_B, force=force,
-                                        upgrade_version=upgrade_version,
-                                        comment=_comment(pl, True)) for pl in with_mass]
-    current = masses.new_bytes()
     with_terms = [pl for pl in plans if pl.equivalent.damping]
-    term_edits = []
-    for pl in with_terms:  # one backend edit per link: new plugins of one model would overlap
-        backend = SdfModelFile.open(path, model_paths, current)
-        term_edits.append(backend.set_plugin_terms(pl.link.name, pl.equivalent.damping,
-                                                   force=force, water_density=pl.density))
-        current = backend.new_bytes()
-    for edit in [*mass_edits[-1:], *term_edits]:
+    masses = SdfModelFile.open(path, model_paths, stripped)
+    with masses.batch() as mass_batch:
+        for pl in with_mass:
+            masses.set_added_mass(pl.link.name, pl.equivalent.A_BBo_B, force=force,
+                                  upgrade_version=upgrade_version, comment=_comment(pl, True))
+    current = masses.new_bytes()
+    edits = [mass_batch.edit] if with_mass else []
+    if with_terms:
+        terms = SdfModelFile.open(path, model_paths, current)
+        with terms.batch() as term_batch:
+            for pl in with_terms:
+                terms.set_plugin_terms(pl.link.name, pl.equivalent.damping, force=force,
+                                       water_density=pl.density)
+        current = terms.new_bytes()
+        edits.append(term_batch.edit)
+    for edit in edits:
         notes += [n for n in edit.notes if n not in notes]
         warnings += [w for w in edit.warnings if w not in warnings]
     both = [pl.link.name for pl in with_terms if pl in with_mass]

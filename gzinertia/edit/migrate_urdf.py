@@ -101,13 +101,10 @@ def write_urdf(path: Path, plans: Sequence[UrdfLinkPlan], keep_classic: bool, fo
     written = backend.new_bytes()
     after = read_urdf_bytes(written, str(path), package_paths)
     editor = XmlEditor(written, str(path))
-    blocks: list[str] = []  # new <gazebo> blocks, appended together (one edit at one place)
     for plan in plans:
         if plan.equivalent.damping:
-            blocks += _write_terms(editor, after, plan, force)
+            _write_terms(editor, after, plan, force)
             out.with_terms.add(plan.link.name)
-    if blocks:
-        editor.append_child_lines(editor.root, blocks)
     if not keep_classic:
         remove_classic_blocks(editor)
     out.new = editor.result()
@@ -131,9 +128,9 @@ def _explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
 
 
 def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
-                 force: bool) -> list[str]:
-    """The damping terms into the link's Hydrodynamics plugin; for a link without one, the
-    lines of a new ``<gazebo>`` block (returned, to be appended to the robot)."""
+                 force: bool) -> None:
+    """The damping terms into the link's Hydrodynamics plugin; for a link without one, a new
+    ``<gazebo>`` block at the end of the robot (after those of the links before it)."""
     terms = plan.equivalent.damping
     scales = term_scales(terms)
     text = {name: format_value(v, scales[name]) for name, v in terms.items()}
@@ -145,10 +142,11 @@ def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
             raise GzInertiaError(f"{plugin.source}: the plugin of {plan.link.name!r} has "
                                  f"{', '.join(replaced)} already: pass --force to replace them")
         editor.set_children_text(plugin_element(editor, plugin), text)
-        return []
+        return
     unit = editor.indent_unit.decode()
     lines = new_plugin_lines(editor, plan.link, plan.density, text, ascii_comment(TERMS_COMMENT))
-    return ["<gazebo>", *(unit + line for line in lines), "</gazebo>"]
+    editor.append_child_lines(editor.root, ["<gazebo>", *(unit + line for line in lines),
+                                            "</gazebo>"])
 
 
 def remove_classic_blocks(editor: XmlEditor) -> None:

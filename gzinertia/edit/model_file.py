@@ -14,13 +14,16 @@ gives the right one by suffix is :func:`gzinertia.edit.backends.model_format`
   ``<inertial>`` attributes.
 
 Every ``set_*`` adds to the same edit and returns the :class:`~gzinertia.edit.edit_result.Edit`
-of all of them so far, read back (:meth:`ModelFile.verify`) before it is returned; nothing is
-written until :meth:`Edit.write <gzinertia.edit.edit_result.Edit.write>`.
+of all of them so far, read back (:meth:`ModelFile.verify`) and audited before it is returned;
+nothing is written until :meth:`Edit.write <gzinertia.edit.edit_result.Edit.write>`. Many links
+in one edit: :meth:`ModelFile.batch` reads back and audits once, at its end, so that the time
+grows with the number of links, not with its square.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Union
@@ -36,6 +39,8 @@ from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from gzinertia.edit.added_mass_request import AddedMassRequest
     from gzinertia.edit.addmass import FitChooser, LinkAddedMass
     from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem
@@ -50,6 +55,7 @@ __all__ = [
     "GIVEN_COMMENT",
     "GIVEN_TERMS_COMMENT",
     "AddedMassSet",
+    "EditBatch",
     "EditedFile",
     "ModelFile",
     "ModelFormat",
@@ -61,6 +67,7 @@ __all__ = [
     "given_plan",
     "given_terms",
     "new_audit_codes",
+    "new_codes",
 ]
 
 #: The provenance comment written with a matrix the caller computed (read back by nobody: the
@@ -143,6 +150,29 @@ class ModelFile(Protocol):
 
     def new_bytes(self) -> bytes:
         """The file's bytes with every change so far."""
+
+    def batch(self) -> AbstractContextManager[EditBatch]:
+        """A context in which ``set_*`` calls are neither read back nor audited one by one:
+        the :class:`EditBatch`'s :attr:`~EditBatch.edit`, made when it closes, is the edit of
+        every change so far, read back and audited once (as the last ``set_*`` outside a batch
+        would return it)."""
+
+
+class EditBatch:
+    """The changes made inside :meth:`ModelFile.batch`: its :attr:`edit` once the batch has
+    closed without an error."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._edit: Edit[SetOutcome] | None = None
+
+    @property
+    def edit(self) -> Edit[SetOutcome]:
+        """The edit of every change so far, read back and audited when the batch closed."""
+        if self._edit is None:
+            raise GzInertiaError(f"{self._path}: no edit: the batch has not closed, or a change "
+                                 "in it failed")
+        return self._edit
 
 
 class ModelFormat(Protocol):
@@ -294,10 +324,20 @@ def new_audit_codes(
 ) -> list[str]:
     """A warning per link of ``names`` whose audit (every rule, default settings) reports a code
     it did not report before: values the caller gave are written as given, and said."""
+    return new_codes(audit_codes(before), audit_codes(after), names)
+
+
+def audit_codes(doc: SdfDocument) -> dict[str, set[str]]:
+    """The codes the audit (every rule, default settings) reports on each link of ``doc``."""
     from gzinertia.edit.fix_options import FixOptions
     from gzinertia.edit.fix_plan import fix_findings
 
-    was, now = fix_findings(before, FixOptions()), fix_findings(after, FixOptions())
+    return fix_findings(doc, FixOptions())
+
+
+def new_codes(was: Mapping[str, set[str]], now: Mapping[str, set[str]],
+              names: Sequence[str]) -> list[str]:
+    """:func:`new_audit_codes` of the audits ``was`` and ``now`` (:func:`audit_codes`)."""
     out = []
     for name in names:
         added = sorted(now.get(name, set()) - was.get(name, set()))
@@ -310,13 +350,39 @@ def new_audit_codes(
 class EditedFile:
     """What both formats' :class:`ModelFile` hold: the file, its document and bytes as read, and
     the outcomes, warnings and notes of the changes so far; :meth:`_edit` makes their
-    :class:`~gzinertia.edit.edit_result.Edit`."""
+    :class:`~gzinertia.edit.edit_result.Edit`. A format makes its edit in :meth:`_made`."""
 
     def __init__(self, path: Path, doc: SdfDocument, old: bytes) -> None:
         self._path, self._doc, self._old = path, doc, old
         self._outcomes: dict[str, SetOutcome] = {}
         self._warnings: list[str] = []
         self._notes: list[str] = []
+        self._batch: EditBatch | None = None
+        #: The audit of a document as read (it never changes), by the document's id.
+        self._audited: dict[int, tuple[SdfDocument, dict[str, set[str]]]] = {}
+
+    @contextmanager
+    def batch(self) -> Iterator[EditBatch]:
+        """A context in which ``set_*`` calls return the edit so far neither read back nor
+        audited; when it closes without an error, the :class:`EditBatch`'s
+        :attr:`~EditBatch.edit` is the edit of every change so far, read back and audited once
+        (the same as the last ``set_*`` outside a batch returns). Batches do not nest."""
+        if self._batch is not None:
+            raise GzInertiaError(f"{self._path}: a batch is open already on this file")
+        self._batch = batch = EditBatch(self._path)
+        try:
+            yield batch
+        finally:
+            self._batch = None
+        batch._edit = self._made(check=True)
+
+    def _made(self, check: bool) -> Edit[SetOutcome]:
+        """The edit of every change so far; ``check``: read back and audited."""
+        raise NotImplementedError
+
+    def _result(self) -> Edit[SetOutcome]:
+        """What a ``set_*`` returns: the edit so far, checked unless a batch is open."""
+        return self._made(check=self._batch is None)
 
     @property
     def path(self) -> Path:
@@ -351,7 +417,10 @@ class EditedFile:
 
         warnings = list(self._warnings)
         if read_back is not None:
-            warnings += new_audit_codes(before, read_back, list(self._outcomes))
+            if id(before) not in self._audited:
+                self._audited[id(before)] = (before, audit_codes(before))
+            was = self._audited[id(before)][1]
+            warnings += new_codes(was, audit_codes(read_back), list(self._outcomes))
         order = {lk.name: i for i, lk in enumerate(before.links)}
         links = sorted(self._outcomes.values(), key=lambda o: order.get(_outcome_name(o), 0))
         return Edit(self._path, self._old, new, tuple(links), (), tuple(warnings),

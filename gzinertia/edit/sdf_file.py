@@ -3,8 +3,9 @@
 link origin in link axes, the SDF version raised to 1.10 as ``addmass`` raises it), rigid inertia
 as ``gzinertia fix`` writes it (only the ``<inertia>`` children, ``<mass>`` and pose position
 that change; a whole ``<inertial>`` for a link without one), plugin terms in the link's
-Hydrodynamics plugin (a new one appended to its model when it has none). Each change is read
-back before its :class:`Edit` is returned.
+Hydrodynamics plugin (a new one appended to its model when it has none; several in one edit
+side by side). Each change is read back before its :class:`Edit` is returned, or, in a
+:meth:`~gzinertia.edit.model_file.EditedFile.batch`, every change once at its end.
 """
 
 from __future__ import annotations
@@ -274,6 +275,7 @@ class SdfModelFile(EditedFile):
                                      "do not read back as set; nothing written")
         return after
 
-    def _result(self) -> Edit[SetOutcome]:
+    def _made(self, check: bool) -> Edit[SetOutcome]:
+        """The edit so far; ``check``: read back (:meth:`verify`) and audited."""
         new = self.new_bytes()
-        return self._edit(new, self.verify(new) if new != self.old else None, self.doc)
+        return self._edit(new, self.verify(new) if check and new != self.old else None, self.doc)

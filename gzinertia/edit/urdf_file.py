@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.edit.urdf_fix import UrdfInertials
     from gzinertia.io.result_files import ResultFile
 
 __all__ = ["UrdfModelFile"]
@@ -63,6 +64,9 @@ class UrdfModelFile(EditedFile):
         self._package_paths = tuple(package_paths)
         self._matrices: dict[str, tuple[AddedMass, str]] = {}
         self._plans: dict[str, RepairPlan] = {}
+        self._written: dict[str, RepairPlan] = {}
+        self._pending: tuple[str, ...] = ()
+        self._inertials: UrdfInertials | None = None
         self._new = self._old
 
     @classmethod
@@ -149,8 +153,7 @@ class UrdfModelFile(EditedFile):
         self._notes = list(result.notes)
         self._outcomes = {lk.name: backend.AddedMassSet(lk, A) for lk, A in written}
         self._new = result.new
-        changed = result.new != self._old
-        return self._edit(result.new, self.verify(result.new) if changed else None, self._doc)
+        return self._result()
 
     def set_inertia(
         self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
@@ -161,10 +164,10 @@ class UrdfModelFile(EditedFile):
         ``link`` as written (its own ``<inertial>``, not the body libsdformat lumps it into).
         Values a xacro makes by an expression are not written: the edit's ``pending`` says
         where to write which value."""
-        from gzinertia.edit.urdf_fix import InertialWriter, read_inertials, verify_inertials
+        from gzinertia.edit.urdf_fix import InertialWriter
 
         self._one_kind(self._matrices, "inertia")
-        state = read_inertials(self._path, self._old, self._package_paths, None)
+        state = self._own_inertials()
         rec = backend.chosen_link(state.own, link, self._path)
         if rec.inertial.defaulted or rec.name in state.dropped:
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} has no <inertial> or no mass: "
@@ -172,15 +175,36 @@ class UrdfModelFile(EditedFile):
         m, I, p = backend.given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
         self._plans[rec.name] = backend.given_plan(rec, m, I, p, p_BoBcm_B is not None)
         writer = InertialWriter(self._path, self._old, is_xacro_path(self._path))
-        written = {n: plan for n, plan in self._plans.items() if writer.write(plan)}
+        self._written = {n: plan for n, plan in self._plans.items() if writer.write(plan)}
         self._new = writer.editor.result()
+        self._pending = tuple(writer.pending)
+        self._outcomes = {n: plan.fix for n, plan in self._written.items()}
+        return self._result()
+
+    def _own_inertials(self) -> UrdfInertials:
+        """The URDF links' own inertials as read (read once)."""
+        from gzinertia.edit.urdf_fix import read_inertials
+
+        if self._inertials is None:
+            self._inertials = read_inertials(self._path, self._old, self._package_paths, None)
+        return self._inertials
+
+    def _made(self, check: bool) -> Edit[SetOutcome]:
+        """The edit so far; ``check``: read back and audited (added mass: as Gazebo builds the
+        file; inertia: each URDF link's own inertial as set, the audit skipped while a value is
+        pending)."""
+        from gzinertia.edit.urdf_fix import read_inertials, verify_inertials
+
+        changed = check and self._new != self._old
+        if not self._plans:
+            return self._edit(self._new, self.verify(self._new) if changed else None, self._doc)
+        state = self._own_inertials()
         after = None
-        if self._new != self._old:
+        if changed:
             after = read_inertials(self._path, self._new, self._package_paths, None).own
-            verify_inertials(self._path, state.own, after, written)
-        self._outcomes = {n: plan.fix for n, plan in written.items()}
-        return self._edit(self._new, None if writer.pending else after, state.own,
-                          writer.pending)
+            verify_inertials(self._path, state.own, after, self._written)
+        return self._edit(self._new, None if self._pending else after, state.own,
+                          self._pending)
 
     def new_bytes(self) -> bytes:
         """The bytes with every change so far."""
