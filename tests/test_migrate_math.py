@@ -90,7 +90,7 @@ def test_uuv_damping_and_added_mass_are_exact_about_the_origin(case: str,
         a_B, R = rng.normal(0, 2, 6), random_rotation(rng)
         s = np.concatenate([v - R.T @ flow, w])
         want = _uuv_source(ET.fromstring(block), mass, p, v, w, a_B, R, flow)
-        got = _hydro(terms, R, v, w, flow) - eq.A_exact @ a_B + eq.source_coriolis_wrench(s)
+        got = _hydro(terms, R, v, w, flow) - eq.A_BBo_B_exact @ a_B + eq.source_coriolis_wrench(s)
         _close(got, want)
 
 
@@ -116,10 +116,10 @@ def test_uuv_migrated_to_dart_differs_by_what_is_reported(case: str, tmp_path: P
             got = _hydro({**eq.damping, **eq.forward_speed}, R, v, w, zero) + \
                 dart_fluid_wrench(A, s, a_B)
             inertial = got - want - (eq.dart_coriolis_wrench(s) - eq.source_coriolis_wrench(s))
-            _close(inertial, -(A - eq.A_exact) @ a_B)
-            assert np.linalg.norm((A - eq.A_exact) @ a_B) <= eq.added_mass_gap * \
+            _close(inertial, -(A - eq.A_BBo_B_exact) @ a_B)
+            assert np.linalg.norm((A - eq.A_BBo_B_exact) @ a_B) <= eq.added_mass_gap * \
                 np.linalg.norm(a_B) * (1 + 1e-12)
-        S = np.linalg.svd(A - eq.A_exact, compute_uv=False)
+        S = np.linalg.svd(A - eq.A_BBo_B_exact, compute_uv=False)
         assert S[0] == pytest.approx(eq.added_mass_gap, rel=1e-12, abs=1e-12)
         Ma = link.Ma
         if not np.any(p) and np.array_equal(Ma, Ma.T):
@@ -159,13 +159,13 @@ def test_vrx_damping_and_added_mass_are_exact_about_the_origin(block: str,
         R = random_rotation(rng)
         f = oracle.vrx_force(ET.fromstring(block), lin, ang, la, aa)
         want = np.concatenate([f[:3], f[3:] + np.cross(p, f[:3])])
-        got = _hydro(eq.damping, R, lin, ang, np.zeros(3)) - eq.A_exact @ np.concatenate([la, aa])
+        s, a = np.concatenate([lin, ang]), np.concatenate([la, aa])
+        got = _hydro(eq.damping, R, lin, ang, np.zeros(3)) - eq.A_BBo_B_exact @ a
         _close(got, want)
         # DART with the symmetric part: the skew part and Kirchhoff's Coriolis are the difference
-        s, a = np.concatenate([lin, ang]), np.concatenate([la, aa])
         dart = _hydro(eq.damping, R, lin, ang, np.zeros(3)) + dart_fluid_wrench(
             eq.A_BBo_B.linear_first(), s, a)
-        _close(dart - want, (eq.A_exact - eq.A_BBo_B.linear_first()) @ a
+        _close(dart - want, (eq.A_BBo_B_exact - eq.A_BBo_B.linear_first()) @ a
                + eq.dart_coriolis_wrench(s))
 
 

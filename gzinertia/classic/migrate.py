@@ -95,31 +95,34 @@ def gz_terms(L: np.ndarray, Qabs: np.ndarray, Q0: np.ndarray) -> tuple[dict[str,
 class GzEquivalent(Record):
     """A classic link block's gz-sim equivalent, about Bo in link axes (module docstring).
 
-    ``A_exact``: the added mass the plugin applies (``-A_exact·a``), 6x6 linear-first, not
-    necessarily symmetric; ``damping``: Hydrodynamics ``<iJ>`` and ``<iJabsJ>`` terms, gz-sim's
-    sign; ``forward_speed``: ``<iJU>`` terms (``Q_{i,j,0}``); ``source_coriolis``: whether the
-    plugin applies an added-mass Coriolis wrench (UUV: yes, VRX: no); ``Ma_F``, ``T``: the
-    plugin's added mass in its own axes and the change of point, for the Coriolis comparison."""
+    ``A_BBo_B_exact``: the added mass the plugin applies (``-A_BBo_B_exact·a``), about Bo in
+    link axes, 6x6 linear-first, not necessarily symmetric; ``damping``: Hydrodynamics ``<iJ>``
+    and ``<iJabsJ>`` terms, gz-sim's sign; ``forward_speed``: ``<iJU>`` terms (``Q_{i,j,0}``);
+    ``source_coriolis``: whether the plugin applies an added-mass Coriolis wrench (UUV: yes,
+    VRX: no); ``Ma_F``, ``T_BoBcm``: the plugin's added mass in its own (flipped) axes and the
+    change of point of a wrench from Bcm to Bo, for the Coriolis comparison."""
 
     link: str
-    A_exact: np.ndarray
+    A_BBo_B_exact: np.ndarray
     damping: dict[str, float]
     forward_speed: dict[str, float]
     source_coriolis: bool
     Ma_F: np.ndarray
-    T: np.ndarray
+    T_BoBcm: np.ndarray
     flip: np.ndarray = field(default_factory=lambda: NED_FLIP)
 
     @property
     def A_BBo_B(self) -> AddedMass:
-        """The ``<fluid_added_mass>`` written: the symmetric part of :attr:`A_exact`."""
-        return AddedMass(0.5 * (self.A_exact + self.A_exact.T), ordering="linear-first")
+        """The ``<fluid_added_mass>`` written: the symmetric part of :attr:`A_BBo_B_exact`."""
+        A = self.A_BBo_B_exact
+        return AddedMass(0.5 * (A + A.T), ordering="linear-first")
 
     @property
     def added_mass_gap(self) -> float:
-        """``max_a |(A_exact - A_BBo_B)·a| / |a|``: the skew part's spectral norm (N per m/s²
-        mixed with N·m per rad/s², as the 6-vectors are), 0 when :attr:`A_exact` is symmetric."""
-        skew_part = 0.5 * (self.A_exact - self.A_exact.T)
+        """``max_a |(A_BBo_B_exact - A_BBo_B)·a| / |a|``: the skew part's spectral norm (N per
+        m/s² mixed with N·m per rad/s², as the 6-vectors are), 0 when :attr:`A_BBo_B_exact` is
+        symmetric."""
+        skew_part = 0.5 * (self.A_BBo_B_exact - self.A_BBo_B_exact.T)
         return float(np.linalg.norm(skew_part, 2))
 
     def source_coriolis_wrench(self, s: np.ndarray) -> np.ndarray:
@@ -128,7 +131,7 @@ class GzEquivalent(Record):
         if not self.source_coriolis:
             return np.zeros(6)
         F = self.flip
-        result: np.ndarray = self.T @ F @ kirchhoff_coriolis_wrench(self.Ma_F, F @ s)
+        result: np.ndarray = self.T_BoBcm @ F @ kirchhoff_coriolis_wrench(self.Ma_F, F @ s)
         return result
 
     def dart_coriolis_wrench(self, s: np.ndarray) -> np.ndarray:

@@ -272,7 +272,7 @@ def _buoyancy(block: UuvLink, link: LinkRecord, collision_volume: float,
 def _inertial_warnings(link: LinkRecord, eq: GzEquivalent, dart: bool) -> list[str]:
     """The added-mass difference, and with ``dart`` DART's Coriolis one, for both plugins."""
     out = []
-    scale = float(np.max(np.abs(eq.A_exact))) or 1.0
+    scale = float(np.max(np.abs(eq.A_BBo_B_exact))) or 1.0
     if eq.added_mass_gap > _NEGLIGIBLE * scale:
         out.append(
             f"{link.name}: the plugin's added mass about the link origin is not symmetric (its "
@@ -342,7 +342,7 @@ def _write(path: Path, old: bytes, stripped: bytes, plans: list[_Plan],
     (a code the audit did not report before is a warning)."""
     force, upgrade_version = flags
     warnings = [w for plan in plans for w in plan.warnings]
-    with_mass = [pl for pl in plans if np.any(pl.equivalent.A_exact)]
+    with_mass = [pl for pl in plans if np.any(pl.equivalent.A_BBo_B_exact)]
     with_terms = [pl for pl in plans if pl.equivalent.damping]
     masses = SdfModelFile.open(path, model_paths, stripped)
     with masses.batch() as mass_batch:

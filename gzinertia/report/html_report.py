@@ -43,7 +43,8 @@ _BODY = """<header><h1>gzinertia {version} report</h1>
 <p>Drag to turn, wheel to zoom, right-drag to pan. World frame, z up (link axes: x red,
 y green, z blue). Red: G, blue: Gazebo's B, green: the exact B; orange: equivalent inertia
 ellipsoids; teal mesh: fluid ellipsoids (volume fit); pale blue: the waterline. Click a
-finding's link or a row to highlight it.</p>
+finding's link or a row to highlight it. Findings: the audit with no settings file read
+(as <code>gzinertia audit --isolated</code>): a project's settings are not applied.</p>
 </div><div id="gzinertia-panels"></div></main>"""
 
 
