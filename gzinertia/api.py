@@ -112,6 +112,9 @@ def audit_paths(
     *paths: str | Path,
     model_paths: Sequence[str | Path] = (),
     codes: Iterable[str] | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> list[Finding]:
     """Audits files and directories (recursively) and returns the findings, in file order.
 
@@ -123,7 +126,8 @@ def audit_paths(
     the reader named, its message the line ``gzinertia audit`` prints for it (where the command
     exits 2), kept whatever ``codes`` asks for. No settings file is read: the result is that of
     ``gzinertia audit --isolated -m MODEL_PATH... PATH...``, through the same call
-    (:func:`gzinertia.audit.projects.audit_projects`).
+    (:func:`gzinertia.audit.projects.audit_projects`). ``xacro_args``, ``xacro_env`` and
+    ``trust_xacro`` expand xacro files as :func:`read` does.
     """
     from functools import partial
 
@@ -133,7 +137,9 @@ def audit_paths(
 
     result, _ = audit_projects(
         [str(p) for p in paths], config_file=None, known_codes=frozenset(RULE_INFOS),
-        isolated=True, overrides=partial(with_overrides, model_paths=[str(p) for p in model_paths]),
+        isolated=True, overrides=partial(
+            with_overrides, model_paths=[str(p) for p in model_paths], xacro_args=xacro_args,
+            xacro_env=list(xacro_env), trust_xacro=trust_xacro),
     )
     wanted = None if codes is None else frozenset(codes)
     kept = [f for f in result.findings if wanted is None or f.code in wanted]

@@ -62,7 +62,9 @@ def report(
                 raise
             skipped.append(f"{exc} (not in the report)")
             continue
-        findings = audit_paths(file, model_paths=source.search_paths)
+        findings = audit_paths(file, model_paths=source.search_paths,
+                               xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+                               trust_xacro=source.trust_xacro)
         scenes.append(model_scene(doc, findings, scale=scale, docs_base=docs_base,
                                   waterline=waterline))
     if not scenes:
