@@ -51,7 +51,8 @@ Covered: ``--version``, ``--help`` of the app and of each command; ``show`` (tex
 ``-o``, standard input); ``addmass --bem --quality fast --no-cache`` on two small example links
 (leave out with ``--no-bem``); ``addmass --from`` (WAMIT, NetCDF); ``shift``; ``convert`` both
 ways; ``hydro``; ``fix`` (``--diff``, ``--json``, ``--in-place``, ``--method geometry``);
-``expand`` (and ``--sdf``); ``plot`` on the examples (PNG and SVG bytes); every other option
+``expand`` (and ``--sdf``); ``migrate --diff`` on every file; ``plot`` and ``report`` on the
+examples (PNG and SVG bytes, the HTML page); every other option
 of each command's ``--help`` once (:data:`OPTION_VARIANTS`); bad inputs.
 Not covered: ``--trust-xacro`` (runs a model's Python), the audit and BEM caches (``--no-cache``
 throughout: a cache holds paths and times), ``--parser sdformat`` (needs libsdformat's module),
@@ -220,7 +221,7 @@ def build_inputs(root: Path, quick: bool) -> tuple[list[str], list[str]]:
 # ---------------------------------------------------------------- the plan
 
 HELP_COMMANDS = ("show", "audit", "hydrostatics", "addmass", "shift", "convert", "hydro", "fix",
-                 "expand", "plot")
+                 "expand", "plot", "migrate", "report")
 AUDIT_FORMATS = ("table", "text", "json", "sarif", "junit", "github")
 
 
@@ -239,6 +240,7 @@ def _edit_commands(plan: Plan, f: str, extra: tuple[str, ...], in_place: bool) -
     plan.add("addmass", "--ellipsoid", "--diff", f, *extra)
     plan.add("addmass", "--ellipsoid", "--check", f, *extra)
     plan.add("fix", "--diff", f, *extra)
+    plan.add("migrate", "--diff", f, *extra)
     if in_place:
         plan.add("addmass", "--ellipsoid", "--in-place", f, *extra)
         plan.add("fix", "--in-place", "--json", f, *extra)
@@ -277,6 +279,7 @@ def _example_extras(plan: Plan, bem: bool, netcdf: bool) -> None:
     torpedo, box = "{r}/examples/torpedo_auv/model.sdf", "{r}/examples/box_rov/model.sdf"
     for f in (torpedo, box, "{r}/examples/defects/urdf_massless_link/model.urdf"):
         plan.add("plot", f, "-o", "{r}/out/plot.png")
+        plan.add("report", f, "-o", "{r}/out/report.html")
     plan.add("plot", torpedo, "-l", "fin_top", "-o", "{r}/out/plot.svg")
     plan.add("addmass", torpedo, "--from", "{r}/results/hull.1", "-l", "hull", "--about",
              "0,0,0", "--density", "1025", "--frequency", "zero", "--diff")
