@@ -12,9 +12,10 @@ frame.
 
 Equivalent inertia ellipsoids of light links with a placeholder inertia can be metres across (a
 2 g thruster with 1e-3 kg·m² about each axis is an ellipsoid 2.2 m across): in a model's view
-each is drawn at most :data:`ELLIPSOID_CAP` of the model's extent, shape kept
-(:func:`scale_inertia_ellipsoids`), and the legend says how many were scaled; a chosen scale
-applies to all of them instead.
+each is drawn between :data:`ELLIPSOID_FLOOR` and :data:`ELLIPSOID_CAP` of the model's extent,
+shape kept (:func:`scale_inertia_ellipsoids`), the legend saying how many were scaled each way;
+a chosen scale applies to all of them instead. Labels (G, B, link names) cover no other label
+(:mod:`gzinertia.report.plot_labels`); a view without room for some says how many it left out.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from numpy.typing import NDArray
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Geometry, LinkRecord
+from gzinertia.report.plot_labels import Label, place_labels
 from gzinertia.spatial.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 from gzinertia.spatial.rotation import Pose
+from gzinertia.vocabulary.scoped_names import split_scoped
 
 if TYPE_CHECKING:
     from gzinertia.physics.fits import FitError, FitMethod
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AXIS_NAMES",
     "ELLIPSOID_CAP",
+    "ELLIPSOID_FLOOR",
     "VIEWS",
     "LinkDrawing",
     "figure",
@@ -65,6 +69,10 @@ _RING = 48
 #: a body that fills the model is drawn true; only larger ones (light links with placeholder
 #: inertias) are scaled down, and the legend says how many.
 ELLIPSOID_CAP = 0.75
+#: ... and at least this fraction (when it has any size): a 2 g thruster's true ellipsoid,
+#: millimetres across, would hide under its centre-of-mass mark; at 2 % of the model's extent
+#: it is drawn a little wider than that mark in a view about as wide as the model.
+ELLIPSOID_FLOOR = 0.02
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -236,29 +244,36 @@ def scale_inertia_ellipsoids(
 ) -> tuple[list[LinkDrawing], str]:
     """The drawings with their equivalent inertia ellipsoids scaled about their centres, and
     the legend's words for them. ``scale`` multiplies every semi-axis (``1``: true size);
-    ``None`` caps each ellipsoid's largest semi-axis at :data:`ELLIPSOID_CAP` of
-    :func:`model_extent` (shape kept; the others true size)."""
+    ``None`` draws each ellipsoid's largest semi-axis between :data:`ELLIPSOID_FLOOR` and
+    :data:`ELLIPSOID_CAP` of :func:`model_extent` (shape kept; the others true size)."""
     if scale is not None:
         label = ("equivalent inertia ellipsoid (true size)" if scale == 1.0
                  else f"equivalent inertia ellipsoid (× {scale:g})")
         return [_scaled(d, scale) for d in drawings], label
-    limit = ELLIPSOID_CAP * model_extent(drawings)
-    out, capped, drawn = [], 0, 0
+    extent = model_extent(drawings)
+    low, high = ELLIPSOID_FLOOR * extent, ELLIPSOID_CAP * extent
+    out, capped, raised, drawn = [], 0, 0, 0
     for d in drawings:
         if d.inertia_ellipsoid is None:
             out.append(d)
             continue
         drawn += 1
         largest = float(np.sqrt(max(np.linalg.eigvalsh(d.inertia_ellipsoid[1]).max(), 0.0)))
-        if limit > 0.0 and largest > limit:
+        if high > 0.0 and largest > high:
             capped += 1
-            out.append(_scaled(d, limit / largest))
+            out.append(_scaled(d, high / largest))
+        elif 0.0 < largest < low:
+            raised += 1
+            out.append(_scaled(d, low / largest))
         else:
             out.append(d)
-    if not capped:
+    words = ([f"{capped} of {drawn} scaled down to {100 * ELLIPSOID_CAP:g} % of the model's "
+              "extent"] if capped else [])
+    words += ([f"{raised} of {drawn} scaled up to {100 * ELLIPSOID_FLOOR:g} % of it"]
+              if raised else [])
+    if not words:
         return out, "equivalent inertia ellipsoid (true size)"
-    return out, (f"equivalent inertia ellipsoid ({capped} of {drawn} scaled down to "
-                 f"{100 * ELLIPSOID_CAP:g} % of the model's extent)")
+    return out, f"equivalent inertia ellipsoid ({', '.join(words)})"
 
 
 def _scaled(d: LinkDrawing, scale: float) -> LinkDrawing:
@@ -371,19 +386,17 @@ def surface_trace(
     return p0, (p0[0] - b / norm, p0[1] + a / norm)
 
 
-def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> None:
-    labelled = len(marks.centres) <= 3  # more labels than that overlap into noise
+def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> list[Label]:
+    """Draws the marks' G, B and waterline in the view; returns the labels of G and B."""
+    labels = []
     for name, G, B in marks.centres:
-        label = name if labelled else ""
         if np.all(np.isfinite(G)):
             ax.plot(G[i], G[j], marker="o", ms=6, color="black", ls="", zorder=8, gid="G")
-            ax.annotate(f"G {label}", (G[i], G[j]), xytext=(4, 4), textcoords="offset points",
-                        fontsize=7, zorder=9)
+            labels.append(Label(f"G {name}", float(G[i]), float(G[j])))
         if np.all(np.isfinite(B)):
             ax.plot(B[i], B[j], marker="^", ms=7, color="tab:cyan", mec="black", ls="",
                     zorder=8, gid="B")
-            ax.annotate(f"B {label}", (B[i], B[j]), xytext=(4, -10),
-                        textcoords="offset points", fontsize=7, zorder=9)
+            labels.append(Label(f"B {name}", float(B[i]), float(B[j])))
     if marks.waterline_z is not None and j == 2:
         ax.axhline(marks.waterline_z, color="tab:cyan", lw=1.2, ls="-.", zorder=0,
                    gid="waterline")
@@ -392,6 +405,25 @@ def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> None:
         if trace is not None:
             ax.axline(trace[0], trace[1], color="tab:cyan", lw=1.2, ls="-.", zorder=0,
                       gid="waterline")
+    return labels
+
+
+def _link_labels(drawings: Sequence[LinkDrawing], i: int, j: int) -> list[Label]:
+    """Each link's name (its last scoped part) at its centre of mass, heaviest first; none
+    for a view of one link (its row's title names it)."""
+    if len(drawings) < 2:
+        return []
+    ordered = sorted(drawings, key=lambda d: -d.mass)
+    return [Label(split_scoped(d.name)[-1], float(d.p_FoBcm_F[i]), float(d.p_FoBcm_F[j]),
+                  gid="link label") for d in ordered]
+
+
+def _label_view(ax: Any, labels: Sequence[Label]) -> None:
+    """Places the view's labels; a view that had no room for some says how many."""
+    left_out = place_labels(ax, labels)
+    if left_out:
+        ax.text(0.01, 0.01, f"{left_out} of {len(labels)} labels left out (no room)",
+                transform=ax.transAxes, fontsize=6, color="0.35", zorder=10, gid="labels left out")
 
 
 def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
@@ -441,8 +473,8 @@ def figure(rows: Sequence[tuple[str, Sequence[LinkDrawing]]],
         axes = sub.subplots(1, 3, gridspec_kw={"width_ratios": widths})
         for ax, (i, j, view) in zip(axes, VIEWS, strict=True):
             _draw_view(ax, drawings, i, j, view, 0.2 * float(size.max()))
-            if mark is not None:
-                _draw_hydro(ax, mark, i, j)
+            labels = _draw_hydro(ax, mark, i, j) if mark is not None else []
+            _label_view(ax, labels + _link_labels(drawings, i, j))
         sub.suptitle(title, fontsize=10, fontweight="bold")
     legend = [
         Line2D([], [], color="0.35", lw=1.0, label=OUTLINE_LABEL),
