@@ -28,6 +28,8 @@ The library in five lines (``docs/api.md`` has worked examples)::
   ``set_plugin_terms``), each returning an :class:`Edit`.
 * :func:`hydrostatics`: buoyancy, weight, G and B per model, free body and link, and the
   floating equilibrium, as :class:`HydrostaticsResult` (``gzinertia hydrostatics --json``).
+* :func:`html_report`: one self-contained HTML page of models in 3D with their numbers and
+  findings, as :class:`HtmlReport` (``gzinertia report``).
 
 Names are imported on first use, so ``import gzinertia`` (and the CLI's start-up) stays light.
 """
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from gzinertia.version import __version__
 
 if TYPE_CHECKING:
     from gzinertia.api import (
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
         migrate,
         shift,
     )
+    from gzinertia.api_report import HtmlReport, html_report
     from gzinertia.audit.findings import Finding
     from gzinertia.edit import open_edit as edit
     from gzinertia.edit.addmass_bem import LinkBem
@@ -97,6 +100,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "FixedFile": ("gzinertia.api_edits", "FixedFile"),
     "migrate": ("gzinertia.api_edits", "migrate"),
     "hydrostatics": ("gzinertia.api", "hydrostatics"),
+    "html_report": ("gzinertia.api_report", "html_report"),
+    "HtmlReport": ("gzinertia.api_report", "HtmlReport"),
     "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
     "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
     "BemResult": ("gzinertia.physics.bem", "BemResult"),
@@ -132,6 +137,7 @@ __all__ = [
     "Flotation",
     "GzInertiaError",
     "GzInertiaWarning",
+    "HtmlReport",
     "HydrostaticsResult",
     "InertiaRepair",
     "Inertial",
@@ -153,6 +159,7 @@ __all__ = [
     "edit",
     "fit",
     "fix",
+    "html_report",
     "hydro",
     "hydrostatics",
     "migrate",

@@ -31,7 +31,7 @@ from gzinertia.cli.options import (
 from gzinertia.edit.convert import SIGNS
 from gzinertia.edit.fix import METHODS
 from gzinertia.physics.fits import FIT_METHODS
-from gzinertia.report.audit import FORMATS
+from gzinertia.report.audit import OUTPUT_FORMATS
 from gzinertia.spatial.algebra import ORDERINGS
 from gzinertia.vocabulary.fluids import FLUID_DENSITIES
 from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS as SHAPE_SOURCES
@@ -53,7 +53,7 @@ def values(choice: Any) -> list[str]:
         (FluidChoice, set(FLUID_DENSITIES)),
         (OrderingChoice, set(ORDERINGS)),
         (SignChoice, set(SIGNS)),
-        (FormatChoice, set(FORMATS)),
+        (FormatChoice, set(OUTPUT_FORMATS)),
         (SeverityChoice, set(get_args(Severity))),
         (ToleranceChoice, set(TOLERANCES)),
         (FixMethodChoice, set(METHODS)),

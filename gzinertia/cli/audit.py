@@ -34,6 +34,7 @@ from gzinertia.cli.audit_options import (
     OutputFlag,
     OutputFormatFlag,
     PathsArgument,
+    ReportFlag,
     SelectFlag,
     ToleranceFlag,
 )
@@ -94,6 +95,7 @@ def audit(
     extend_exclude: ExtendExcludeFlag = None,
     force_exclude: ForceExcludeFlag = False,
     fix: FixFlag = False,
+    report: ReportFlag = None,
     *,
     source: ModelInput,
 ) -> None:
@@ -115,8 +117,9 @@ def audit(
     overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
     jobs = _jobs(jobs)
     limits = read_limits(max_links, max_included_models)
-    if output is not None:
-        _check_output(output)
+    for path in (output, report):
+        if path is not None:
+            _check_output(path)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -129,7 +132,13 @@ def audit(
         jobs = 1
     result, runs = _run(paths, config, isolated, overrides, jobs,
                         None if no_cache else cache_dir, limits)
-    _show(result, output_format, output, docs_url)
+    page = _page(result, source, docs_url) if output_format == "html" or report else None
+    if page is not None and output_format == "html":
+        _deliver(page, output)
+    else:
+        _show(result, output_format, output, docs_url)
+    if page is not None and report is not None:
+        _write(report, page)
     # each file fails at its own project's fail-on (or --fail-on)
     status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
     if status:
@@ -216,12 +225,31 @@ def _show(result: "AuditResult", output_format: str, output: Path | None,
         render_table(result, Console(), RULE_INFOS)
         return
     project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
-    text = render(result, output_format, RULE_INFOS, __version__, project_uri=project_uri)
+    _deliver(render(result, output_format, RULE_INFOS, __version__, project_uri=project_uri),
+             output)
+
+
+def _deliver(text: str, output: Path | None) -> None:
+    """The report's text on stdout, or written to ``output``."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
         _write(output, text)
+
+
+def _page(result: "AuditResult", source: ModelInput, docs_url: str | None) -> str:
+    """The HTML page of the files ``result`` read, with its findings
+    (:func:`gzinertia.html_report`); what it left out or could not draw on stderr."""
+    from gzinertia import html_report
+
+    page = html_report(
+        model_paths=source.model_paths, package_paths=source.package_paths,
+        xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+        trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result)
+    for line in [*page.skipped, *page.not_drawn]:
+        typer.echo(f"gzinertia: note: report: {line}", err=True)
+    return page.text
 
 
 def _globs(values: list[str]) -> list[str]:

@@ -27,6 +27,7 @@ __all__ = [
     "OutputFlag",
     "OutputFormatFlag",
     "PathsArgument",
+    "ReportFlag",
     "SelectFlag",
     "ToleranceFlag",
 ]
@@ -38,7 +39,8 @@ PathsArgument = Annotated[list[str], argument(
     "standard input (reported as <stdin>, includes relative to the working directory).")]
 
 OutputFormatFlag = Annotated[FormatChoice, flag("--format",
-    "Report format: table, text, json, sarif, junit or github.")]
+    "Report format: table, text, json, sarif, junit, github, or html (the page of gzinertia "
+    "report, with this audit's findings: the report extra).")]
 
 FailOnFlag = Annotated[Maybe[SeverityChoice], flag("--fail-on",
     "Exit 1 when a finding is this severe or worse: error (default), warning, info.")]
@@ -64,6 +66,10 @@ IsolatedFlag = Annotated[bool, flag("--isolated",
 
 OutputFlag = Annotated[Maybe[Path], flag("--output -o",
     "Write the report to this file instead of stdout.")]
+
+ReportFlag = Annotated[Maybe[Path], flag("--report",
+    "Also write the HTML page of gzinertia report, with this audit's findings, to this file "
+    "(any --format; the report extra).")]
 
 JobsFlag = Annotated[Maybe[int], flag("--jobs -j",
     "Worker processes for large runs (default: the CPUs available, at most 8; 1 to stay in one "

@@ -89,7 +89,7 @@ AxesChoice = Literal["link", "inertial"]
 #: SDFormat readers: gzinertia's own, or libsdformat's Python module.
 ParserChoice = Literal["gzinertia", "sdformat"]
 #: Audit report formats (:data:`gzinertia.report.audit.FORMATS`).
-FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github"]
+FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github", "html"]
 #: Finding severities (:data:`gzinertia.audit.findings.Severity`).
 SeverityChoice = Literal["error", "warning", "info"]
 #: Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`).

@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-from gzinertia.cli.app import app, load_document
+from gzinertia.cli.app import app
 from gzinertia.cli.audit_options import DocsUrlFlag
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.options import model_input_options
-from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
@@ -29,7 +28,8 @@ def report(
         "The HTML file to write (atomically); it needs no network to open.")],
     ellipsoid_scale: Annotated[str, flag("--ellipsoid-scale",
         "Scale of the equivalent inertia ellipsoids: a positive factor (1: true size), or auto "
-        "(default): each at most 75 % of the model's extent. The page states each one's.")
+        "(default): each between 2 % and 75 % of the model's extent. The page states each "
+        "one's.")
     ] = "auto",
     docs_url: DocsUrlFlag = None,
     waterline: Annotated[Maybe[float], flag("--waterline",
@@ -44,54 +44,15 @@ def report(
 
     Opened offline in any browser (three.js is inlined: the report extra).
     """
-    from gzinertia import arguments
-    from gzinertia.api import audit_paths
+    from gzinertia import arguments, html_report
     from gzinertia.io.safe_write import write_atomically
-    from gzinertia.report.html_report import report_html
-    from gzinertia.report.scene import model_scene
 
-    scale = arguments.ellipsoid_scale(ellipsoid_scale)
-    docs_base = arguments.docs_base_uri(docs_url)
-    found, skipped = _model_files(files)
-    scenes = []
-    for file, named in found:
-        try:
-            doc = load_document(file, source)
-        except GzInertiaError as exc:
-            if named:
-                raise
-            skipped.append(f"{exc} (not in the report)")
-            continue
-        findings = audit_paths(file, model_paths=source.search_paths,
-                               xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-                               trust_xacro=source.trust_xacro)
-        scenes.append(model_scene(doc, findings, scale=scale, docs_base=docs_base,
-                                  waterline=waterline))
-    if not scenes:
-        raise GzInertiaError(f"{files[0]}: no model file to report" if len(files) == 1
-                             else "no model file to report")
-    write_atomically(output, report_html(scenes, skipped).encode("utf-8"))
-    for line in [*skipped, *(line for scene in scenes for line in scene["not_drawn"])]:
+    page = html_report(
+        *files, model_paths=source.model_paths, package_paths=source.package_paths,
+        xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+        trust_xacro=source.trust_xacro, ellipsoid_scale=arguments.ellipsoid_scale(ellipsoid_scale),
+        docs_base=arguments.docs_base_uri(docs_url), waterline=waterline)
+    write_atomically(output, page.text.encode("utf-8"))
+    for line in [*page.skipped, *page.not_drawn]:
         print(line, file=sys.stderr)
     print(f"wrote {output}", file=sys.stderr)
-
-
-def _model_files(paths: list[Path]) -> tuple[list[tuple[Path, bool]], list[str]]:
-    """The model files of ``paths`` (a folder's as the audit finds them: *.sdf, *.world,
-    *.urdf, *.xacro, hidden ones left out), each with whether it was named, and a line per
-    file skipped (a template, a file of another format). A missing path, or standard input,
-    is an error."""
-    from gzinertia.audit.discover import discover
-    from gzinertia.sdf.stdin import is_stdin_arg
-
-    if any(is_stdin_arg(p) for p in paths):
-        raise GzInertiaError("report reads files only; save standard input to a file")
-    found, skipped = [], []
-    for target in discover([str(p) for p in paths]):
-        if target.state == "error":
-            raise GzInertiaError(target.message or f"{target.path}: cannot be read")
-        if target.state == "skipped":
-            skipped.append(f"{target.path}: skipped: {target.message}")
-        else:
-            found.append((Path(target.path), not target.tree))
-    return found, skipped

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from gzinertia import __version__
+from gzinertia.version import __version__
 
 __all__ = ["report_html"]
 
@@ -43,8 +43,7 @@ _BODY = """<header><h1>gzinertia {version} report</h1>
 <p>Drag to turn, wheel to zoom, right-drag to pan. World frame, z up (link axes: x red,
 y green, z blue). Red: G, blue: Gazebo's B, green: the exact B; orange: equivalent inertia
 ellipsoids; teal mesh: fluid ellipsoids (volume fit); pale blue: the waterline. Click a
-finding's link or a row to highlight it. Findings: the audit with no settings file read
-(as <code>gzinertia audit --isolated</code>): a project's settings are not applied.</p>
+finding's link or a row to highlight it. {findings_note}</p>
 </div><div id="gzinertia-panels"></div></main>"""
 
 
@@ -54,10 +53,12 @@ def _script(text: str) -> str:
     return f"<script>{inline_script(text)}</script>"
 
 
-def report_html(scenes: Sequence[dict[str, Any]], skipped: Sequence[str] = ()) -> str:
+def report_html(scenes: Sequence[dict[str, Any]], skipped: Sequence[str] = (),
+                findings_note: str = "") -> str:
     """The report of ``scenes`` (one :func:`~gzinertia.report.scene.model_scene` per file, in
     the order given) as one HTML document; ``skipped``: a line per file left out (a folder's
-    template or unreadable file), listed at the top of the page. Raises
+    template or unreadable file), listed at the top of the page; ``findings_note``: what the
+    page says of the findings' audit (HTML). Raises
     :class:`~gzinertia.errors.GzInertiaError` with the install hint without three.js."""
     from gzinertia.report.viewer_script import inline_json, three_js, viewer_js
 
@@ -68,7 +69,7 @@ def report_html(scenes: Sequence[dict[str, Any]], skipped: Sequence[str] = ()) -
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>gzinertia report: {title}</title>", f"<style>{_STYLE}</style></head><body>",
-        _BODY.format(version=html.escape(__version__)),
+        _BODY.format(version=html.escape(__version__), findings_note=findings_note),
         f'<script type="application/json" id="gzinertia-data">{inline_json(data)}</script>',
         _script(three_js()), _script(viewer_js()), "</body></html>", "",
     ])

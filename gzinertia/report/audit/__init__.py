@@ -50,10 +50,13 @@ from gzinertia.report.audit.sarif import render_sarif
 from gzinertia.report.audit.table import render_plain_table, render_table
 from gzinertia.report.audit.text import render_text
 
-__all__ = ["FORMATS", "Format", "render", "render_table"]
+__all__ = ["FORMATS", "OUTPUT_FORMATS", "Format", "render", "render_table"]
 
 Format = Literal["table", "json", "sarif", "junit", "github", "text"]
 FORMATS: tuple[Format, ...] = ("table", "json", "sarif", "junit", "github", "text")
+#: ``audit --format``'s choices: :data:`FORMATS`, rendered here from the result, and the HTML
+#: page, which draws the audited models too (:func:`gzinertia.html_report` reads them).
+OUTPUT_FORMATS: tuple[str, ...] = (*FORMATS, "html")
 
 
 def render(

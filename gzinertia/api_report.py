@@ -1,0 +1,87 @@
+"""The library's report: :func:`html_report`, the page ``gzinertia report`` and ``gzinertia
+audit --report`` write (docs/report.md). Floor: the library face (composes the readers, the
+audit and :mod:`gzinertia.report.html_files`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gzinertia.model_input import ModelInput
+from gzinertia.report.html_files import (
+    AUDIT_RUN_NOTE,
+    HtmlReport,
+    PageSettings,
+    audit_findings,
+    audited_files,
+    html_page,
+    model_files,
+)
+
+if TYPE_CHECKING:
+    from gzinertia.audit.findings import AuditResult, Finding
+    from gzinertia.records import SdfDocument
+
+__all__ = ["HtmlReport", "html_report"]
+
+
+def html_report(
+    *paths: str | Path,
+    model_paths: Sequence[str | Path] = (),
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
+    ellipsoid_scale: float | None = None,
+    docs_base: str | None = None,
+    waterline: float | None = None,
+    audit: AuditResult | None = None,
+) -> HtmlReport:
+    """The HTML report (one self-contained page, :class:`HtmlReport` ``.text``) of the model
+    files of ``paths`` (files, or folders searched as the audit searches them): per model its
+    collisions and visuals in 3D, link frames, centres of mass, inertia ellipsoids, G and B
+    and the waterline, the findings and the numbers (docs/report.md).
+
+    The files are read as :func:`gzinertia.read` reads them (``model_paths``,
+    ``package_paths``, ``xacro_args``, ``xacro_env``, ``trust_xacro``). Findings: those of
+    ``audit`` (an :class:`~gzinertia.audit.findings.AuditResult`; its readable files are then
+    drawn and ``paths`` must be empty), else each file's :func:`gzinertia.audit_paths`.
+    ``ellipsoid_scale`` multiplies every inertia ellipsoid (``None``: each between 2 % and
+    75 % of its model's extent); ``docs_base`` the absolute URI the rule pages
+    ``docs/rules/CODE.md`` are under; ``waterline`` the free surface's height (m, world) at
+    which floating models are solved. What is left out or not drawn is in ``.skipped`` and
+    ``.not_drawn`` and on the page. Raises :class:`~gzinertia.errors.GzInertiaError` for a
+    named file that cannot be read, when no model file is left, and (with the install hint)
+    without the ``report`` extra.
+    """
+    from gzinertia.api import audit_paths
+    from gzinertia.model_reader import read_model_file
+
+    if audit is not None and paths:
+        raise ValueError("html_report draws the audit's files: give paths or audit, not both")
+    source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],
+                           xacro_args, xacro_env, trust_xacro)
+    read = partial(read_model_file, model_paths=source.search_paths,
+                   xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy)
+
+    def isolated(file: Path, doc: SdfDocument) -> list[Finding]:
+        return audit_paths(file, model_paths=source.search_paths,
+                           xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+                           trust_xacro=source.trust_xacro)
+
+    if audit is not None:
+        found, skipped = audited_files(audit)
+        return html_page(found, skipped, read, partial(_of_audit, audit),
+                         PageSettings(ellipsoid_scale, docs_base, waterline, AUDIT_RUN_NOTE))
+    found, skipped = model_files(paths)
+    empty = f"{paths[0]}: no model file to report" if len(paths) == 1 else (
+        "no model file to report")
+    return html_page(found, skipped, read, isolated,
+                     PageSettings(ellipsoid_scale, docs_base, waterline), empty)
+
+
+def _of_audit(audit: AuditResult, file: Path, doc: SdfDocument) -> list[Finding]:
+    """``audit``'s findings in ``doc`` (``file`` is its path)."""
+    return audit_findings(audit, doc)
