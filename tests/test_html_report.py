@@ -90,6 +90,17 @@ def _check_against_json(read: dict[str, Any], file: Path, data: dict[str, Any],
         assert drawn.keys() == expected.keys()
         for name, p in expected.items():
             np.testing.assert_allclose(drawn[name], p, rtol=1e-12, atol=1e-12)
+    # an added-mass ellipsoid per link that carries added mass (show's A_BBo_B, or its
+    # plugin's), at the centre the page's data holds, unless the page says why not
+    carried = {lk["name"] for lk in show["links"]
+               if lk["A_BBo_B"] is not None or lk["hydrodynamics_added_mass"] is not None}
+    unsaid = {s.split(": no added-mass ellipsoid")[0].removeprefix(f"{data['file']}: ")
+              for s in data["not_drawn"] if ": no added-mass ellipsoid: " in s}
+    assert {a["link"] for a in read["added_mass"]} == carried - unsaid
+    centres = {lk["name"]: lk["added_mass_ellipsoid"]["centre"] for lk in data["links"]
+               if lk["added_mass_ellipsoid"]}
+    for a in read["added_mass"]:
+        np.testing.assert_allclose(a["centre"], centres[a["link"]], rtol=1e-6, atol=1e-6)
     doc = gzinertia.read(file, model_paths=[EXAMPLES])
     shapes = sum(len(lk.collisions) + len(lk.visuals) for lk in doc.links)
     skipped = [s for s in data["not_drawn"] if re.search(r": (collision|visual) '", s)]

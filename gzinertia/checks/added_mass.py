@@ -13,7 +13,7 @@ import numpy as np
 from gzinertia.checks.context import LinkContext
 from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_of
 from gzinertia.record_base import ValueRecord
-from gzinertia.records import SourceRef
+from gzinertia.records import HydroPlugin, LinkRecord, SourceRef
 
 __all__ = [
     "ELEMENT",
@@ -22,6 +22,8 @@ __all__ = [
     "added_mass_where",
     "applied_added_mass",
     "has_added_mass",
+    "link_added_mass",
+    "plugin_added_mass",
     "recorded_fit_of",
 ]
 
@@ -50,17 +52,41 @@ def applied_added_mass(ctx: LinkContext) -> tuple[np.ndarray, SourceRef, str] | 
     signs), though it counts as added mass everywhere else."""
     if ctx.added_mass is not None:
         return ctx.added_mass, added_mass_where(ctx), ELEMENT
-    for plugin in ctx.link.hydrodynamics:
+    found = plugin_added_mass(ctx.link)
+    if found is None:
+        return None
+    A_BBo_B, plugin = found
+    where = min(
+        (src for name, src in plugin.term_sources.items() if "Dot" in name),
+        key=lambda src: src.line,
+        default=plugin.source,
+    )
+    return A_BBo_B, where, PLUGIN
+
+
+def link_added_mass(link: LinkRecord) -> tuple[np.ndarray, str] | None:
+    """``(A_BBo_B, what)`` for a link alone, without an audit's context: as
+    :func:`applied_added_mass` (``<fluid_added_mass>`` as libsdformat loads it, symmetric,
+    else the plugin's), ``what`` being :data:`ELEMENT` or :data:`PLUGIN`; ``None`` for none."""
+    A = link.inertial.A_BBo_B
+    S = None if A is None else A.symmetric().linear_first()
+    if S is not None and np.any(S):
+        return S, ELEMENT
+    found = plugin_added_mass(link)
+    return None if found is None else (found[0], PLUGIN)
+
+
+def plugin_added_mass(link: LinkRecord) -> tuple[np.ndarray, HydroPlugin] | None:
+    """``(A_BBo_B, plugin)``: the added mass the link's first Hydrodynamics plugin with its
+    added mass on applies (linear-first, about Bo in link axes), read as ``convert
+    --hydro-to-sdf`` reads it; ``None`` when none applies one of a telling sign convention (see
+    :func:`applied_added_mass`)."""
+    for plugin in link.hydrodynamics:
         if not added_mass_active(plugin):
             continue
         A_BBo_B = added_mass_of(plugin.D_BBo_B)
         if A_BBo_B is not None and np.any(A_BBo_B):
-            where = min(
-                (src for name, src in plugin.term_sources.items() if "Dot" in name),
-                key=lambda src: src.line,
-                default=plugin.source,
-            )
-            return A_BBo_B, where, PLUGIN
+            return A_BBo_B, plugin
     return None
 
 

@@ -5,9 +5,10 @@ page's data: plain JSON-ready values, every point in the world frame W, every ro
 * ``links``: per link its frame (``p_WBo``, ``R_WB``), its centre of mass ``p_WBcm``, mass,
   and its equivalent inertia ellipsoid (centre, semi-axes, ``R_WP``: columns the principal
   axes) drawn as :func:`gzinertia.report.plot.scale_inertia_ellipsoids` draws it in a model's
-  view (capped at 75 % of the model's extent; ``scale`` its factor, 1 for true size);
+  view (between 2 % and 75 % of the model's extent; ``scale`` its factor, 1 for true size);
   its fluid ellipsoids (:func:`gzinertia.fit` by :data:`FLUID_FIT`, true size: the
-  ellipsoids Tuckerman's added mass is computed for);
+  ellipsoids Tuckerman's added mass is computed for); and the equivalent ellipsoid of the
+  added mass Gazebo applies to it (:mod:`gzinertia.report.scene_added_mass`, true size);
 * ``meshes``: the collisions and visuals (:mod:`gzinertia.report.scene_meshes`);
 * ``hydrostatics``: ``gzinertia hydrostatics --json``'s fluid and models (G, Gazebo's B, the
   exact B, flotation: waterline, draft, heel) and each floating model's righting-moment curve;
@@ -26,6 +27,8 @@ import numpy as np
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.report.json_text import json_safe
+from gzinertia.report.scene_added_mass import added_mass_ellipsoid
+from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY as DEFAULT_DENSITY
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
@@ -160,6 +163,11 @@ def model_scene(
     except GzInertiaError as exc:
         hydro = None
         said.append(f"hydrostatics not computed: {exc}")
+    density = float(hydro["fluid"]["density"]) if hydro else DEFAULT_DENSITY
+    for lk, drawn in zip(doc.links, links, strict=True):
+        drawn["added_mass_ellipsoid"], problem = added_mass_ellipsoid(lk, density)
+        if problem:
+            said.append(f"{lk.name}: no added-mass ellipsoid: {problem}")
     not_drawn = [f"{doc.path}: {s}" for s in said]
     not_drawn += [str(n) for n in doc.notes if n.level != "info"]  # each names its file
     return {

@@ -7,11 +7,12 @@
   var started = performance.now();
   var data = JSON.parse(document.getElementById("gzinertia-data").textContent);
   var COLOURS = {collision: 0x4a90d9, visual: 0xb0b0b0, G: 0xd0021b, B: 0x1f77b4,
-                 B_exact: 0x2ca02c, ellipsoid: 0xf5a623, fluid: 0x17becf, highlight: 0xff00ff, com: 0x000000};
-  var LAYERS = ["collision", "visual", "frames", "com", "ellipsoids", "fluid", "hydrostatics"];
+                 B_exact: 0x2ca02c, ellipsoid: 0xf5a623, fluid: 0x17becf, added_mass: 0x9467bd,
+                 highlight: 0xff00ff, com: 0x000000};
+  var LAYERS = ["collision", "visual", "frames", "com", "ellipsoids", "fluid", "added_mass", "hydrostatics"];
   var LAYER_NAMES = {collision: "collisions", visual: "visuals", frames: "link frames",
                      com: "centres of mass", ellipsoids: "inertia ellipsoids",
-                     fluid: "fluid ellipsoids",
+                     fluid: "fluid ellipsoids", added_mass: "added-mass ellipsoids",
                      hydrostatics: "G, B, waterline"};
 
   function el(tag, attrs, text) {
@@ -120,6 +121,8 @@
       l.fluid_ellipsoids.forEach(function (e) {
         if (e.semi_axes && e.R_WP) { scene.add(ellipsoid(l, e, "fluid", "fluid")); }
       });
+      var a = l.added_mass_ellipsoid;
+      if (a && a.semi_axes && a.R_WP) { scene.add(ellipsoid(l, a, "added_mass", "added_mass")); }
     });
     addHydrostatics(scene, model, box, size);
     return {scene: scene, box: box, size: size};
@@ -321,13 +324,14 @@
 
   // ------------------------------------------------------------------ the test hook
   function readBack(s, model, shown) {  // the curves only of the file whose panels are shown
-    var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0, fluid: []};
+    var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0, fluid: [], added_mass: []};
     s.scene.traverse(function (o) {
       var u = o.userData || {};
       if (u.kind === "mesh") { out.meshes += 1; }
       if (u.kind === "frame") { out.frames += 1; out.links.push(u.link); }
       if (u.kind === "ellipsoid") { out.ellipsoids += 1; }
       if (u.kind === "fluid") { out.fluid.push({link: u.link, centre: [o.position.x, o.position.y, o.position.z]}); }
+      if (u.kind === "added_mass") { out.added_mass.push({link: u.link, centre: [o.position.x, o.position.y, o.position.z]}); }
       if (u.kind === "G" || u.kind === "B" || u.kind === "B_exact") { out[u.kind][u.link] = [o.position.x, o.position.y, o.position.z]; }
     });
     out.righting = shown ? {} : null;
