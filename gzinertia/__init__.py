@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from gzinertia.api import (
         HydrostaticsResult,
         audit_paths,
+        compare,
         fit,
         hydrostatics,
         read,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
         shift,
     )
     from gzinertia.audit.findings import Finding
+    from gzinertia.catalogue.compare import Comparison
     from gzinertia.edit import open_edit as edit
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.edit_result import Edit
@@ -97,6 +99,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "FixedFile": ("gzinertia.api_edits", "FixedFile"),
     "migrate": ("gzinertia.api_edits", "migrate"),
     "hydrostatics": ("gzinertia.api", "hydrostatics"),
+    "compare": ("gzinertia.api", "compare"),
+    "Comparison": ("gzinertia.catalogue.compare", "Comparison"),
     "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
     "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
     "BemResult": ("gzinertia.physics.bem", "BemResult"),
@@ -124,6 +128,7 @@ __all__ = [
     "BemFile",
     "BemResult",
     "BuoyancyWorld",
+    "Comparison",
     "Document",
     "Edit",
     "EllipsoidFit",
@@ -149,6 +154,7 @@ __all__ = [
     "addmass_bem",
     "addmass_from",
     "audit_paths",
+    "compare",
     "convert",
     "edit",
     "fit",
