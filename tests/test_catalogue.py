@@ -193,7 +193,7 @@ def test_an_unknown_entry_is_refused_naming_the_known_ones() -> None:
 
 
 def test_a_defective_data_table_names_its_key() -> None:
-    from gzinertia.catalogue.entry import entry_from_table
+    from gzinertia.catalogue.vehicle import entry_from_table
 
     with pytest.raises(CatalogueDataError, match="missing key 'source'"):
         entry_from_table({"id": "x"}, "x.toml")

@@ -24,7 +24,7 @@ import pytest
 from lxml import etree
 
 from gzinertia import catalogue
-from gzinertia.catalogue.entry import SourceFile
+from gzinertia.catalogue.vehicle import SourceFile
 
 MIRRORS = Path(os.environ.get("GZINERTIA_MIRRORS", "/work/.mirror"))
 CASES = [(e.id, i) for e in catalogue.entries() for i in range(len(e.source.files))]

@@ -18,8 +18,8 @@ import numpy as np
 
 from gzinertia.catalogue.convert import GzTerms
 from gzinertia.catalogue.disagree import term_values
-from gzinertia.catalogue.entry import CatalogueEntry
 from gzinertia.catalogue.estimates import BEM_ESTIMATE, ESTIMATES, Estimate
+from gzinertia.catalogue.vehicle import CatalogueEntry
 from gzinertia.errors import GzInertiaError
 from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_term
 from gzinertia.physics.collision_volume import collision_volume, gazebo_sum

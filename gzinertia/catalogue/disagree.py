@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gzinertia.catalogue.convert import GzTerms
-from gzinertia.catalogue.entry import CatalogueEntry
+from gzinertia.catalogue.vehicle import CatalogueEntry
 from gzinertia.hydrodynamics_terms import added_mass_term
 from gzinertia.record_base import ValueRecord
 

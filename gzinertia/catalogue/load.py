@@ -11,8 +11,8 @@ import functools
 import sys
 from importlib import resources
 
-from gzinertia.catalogue.entry import CatalogueEntry, entry_from_table
 from gzinertia.catalogue.published import CatalogueDataError
+from gzinertia.catalogue.vehicle import CatalogueEntry, entry_from_table
 from gzinertia.errors import SettingError
 
 if sys.version_info >= (3, 11):

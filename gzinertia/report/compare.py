@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gzinertia.catalogue.compare import Comparison, CopyMatch, LinkComparison, Row
-    from gzinertia.catalogue.entry import CatalogueEntry
+    from gzinertia.catalogue.vehicle import CatalogueEntry
 
 __all__ = ["comparison_summary", "render_text"]
 
