@@ -163,3 +163,25 @@ def test_the_corpus_bluerov2_heavy_is_recognised_as_the_bluerov2_ignition_set() 
         BLUEROV2_HEAVY, links="*base_link", entry="bluerov2_heavy_vonbenzon2022").links[0].rows}
     benzon = catalogue.entry("bluerov2_heavy_vonbenzon2022").published.terms["xUabsU"]
     assert rows["xUabsU"].ratio_to_entry == rows["xUabsU"].file / -benzon  # type: ignore[operator]
+
+
+def test_the_entry_is_compared_with_each_models_heaviest_link_unless_links_are_named(
+    tmp_path: Path,
+) -> None:
+    """An entry describes a whole vehicle: its numbers stand beside the hull (the heaviest
+    link), not beside every fin; ``links=`` names the links to compare instead."""
+    text = sdf.model(sdf.link("hull", sdf.inertial(30.0, np.eye(3)), sdf.box([1, 0.2, 0.2])),
+                     sdf.link("fin", sdf.inertial(0.2, np.eye(3)), sdf.box([0.1, 0.01, 0.1])))
+    path = sdf.write(tmp_path, text)
+    shown = {c.link: any(r.entry is not None for r in c.rows)
+             for c in gzinertia.compare(path, entry="remus100").links}
+    assert shown == {"m::hull": True, "m::fin": False}
+    (fin,) = gzinertia.compare(path, entry="remus100", links="*fin").links
+    assert any(r.entry is not None for r in fin.rows)
+
+
+def test_units_follow_the_term() -> None:
+    from gzinertia.catalogue.compare import quantity_unit
+
+    assert [quantity_unit(n) for n in ("xU", "xUabsU", "yRabsR", "mWabsW", "nRabsR", "kP", "yR")] == [
+        "kg/s", "kg/m", "kg·m", "kg", "kg·m²", "kg·m²/s", "kg·m/s"]

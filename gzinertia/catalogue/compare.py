@@ -21,7 +21,7 @@ from gzinertia.catalogue.disagree import term_values
 from gzinertia.catalogue.estimates import BEM_ESTIMATE, ESTIMATES, Estimate
 from gzinertia.catalogue.vehicle import CatalogueEntry
 from gzinertia.errors import GzInertiaError
-from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_term
+from gzinertia.hydrodynamics_terms import TERM_PARTS, added_mass_active, added_mass_term
 from gzinertia.physics.collision_volume import collision_volume, gazebo_sum
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord
@@ -35,7 +35,9 @@ __all__ = [
     "Row",
     "compare_links",
     "copy_matches",
+    "quantity_unit",
     "ratio",
+    "vehicle_links",
 ]
 
 #: The diagonal of ``A_BBo_B`` by ``<fluid_added_mass>``'s names, linear-first.
@@ -162,19 +164,23 @@ def _order(name: str) -> tuple[int, int, str]:
     return (2 if "abs" not in name else 3, 0, name)
 
 
-def _unit(name: str) -> str:
+_LENGTH_UNITS = ("/m", "", "·m", "·m²", "·m³")
+
+
+def quantity_unit(name: str) -> str:
+    """The SI unit of a quantity: a term's row (force or moment) and velocities (``|k|·j``)
+    each add a metre per moment and per angular velocity."""
     if name in ("mass", "volume"):
         return "kg" if name == "mass" else "m³"
-    row = "xyzkmn".index(name[0]) if name not in ADDED_MASS_NAMES else ADDED_MASS_NAMES.index(name)
     if name in ADDED_MASS_NAMES:
-        return "kg" if row < 3 else "kg·m²"
-    angular_velocity = name[1] in "PQR"
-    moment = row >= 3
-    if "abs" in name:
-        return {(False, False): "kg/m", (True, True): "kg·m²"}.get(
-            (moment, angular_velocity), "kg")
-    return {(False, False): "kg/s", (True, True): "kg·m²/s"}.get(
-        (moment, angular_velocity), "kg·m/s")
+        return "kg" if ADDED_MASS_NAMES.index(name) < 3 else "kg·m²"
+    parts = TERM_PARTS.match(name)
+    assert parts is not None, name
+    row, _, j, k = parts.groups()
+    metres = (row in "kmn") + (j in "PQR")
+    if k is None:  # linear: force per velocity, kg/s
+        return "kg" + ("", "·m", "·m²")[metres] + "/s"
+    return "kg" + _LENGTH_UNITS[metres + (k in "PQR")]
 
 
 def copy_matches(values: Mapping[str, float], entries: Iterable[CatalogueEntry],
@@ -212,9 +218,9 @@ def _estimates(link: LinkRecord, density: float, bem: bool,
 
 def compare_link(link: LinkRecord, density: float, entry: CatalogueEntry | None,
                  catalogue: Sequence[CatalogueEntry], bem: bool = False,
-                 selected: bool = False) -> LinkComparison:
-    """One link's comparison (module docstring). ``entry``'s values are shown on a link that
-    has added mass or a Hydrodynamics plugin, or that was ``selected`` by name."""
+                 with_entry: bool = True) -> LinkComparison:
+    """One link's comparison (module docstring); ``entry``'s values are shown when
+    ``with_entry``."""
     A, damping, sources = _applied(link)
     file_values = {**_added_mass_values(A), **damping, "mass": link.inertial.mass}
     notes = []
@@ -228,12 +234,10 @@ def compare_link(link: LinkRecord, density: float, entry: CatalogueEntry | None,
         e.method: {**_added_mass_values(None if e.A_BBo_B is None else e.A_BBo_B.linear_first()),
                    **e.damping} for e in estimates
     }
-    entry_values = _gz_values(entry.gz_terms()) if entry is not None else {}
-    if not (sources or selected):
-        entry_values = {}  # the entry is shown on the links that carry hydrodynamics
+    entry_values = _gz_values(entry.gz_terms()) if entry is not None and with_entry else {}
     names = set(file_values) | set(entry_values) | {n for v in by_method.values() for n in v}
     rows = tuple(
-        Row(name, _unit(name), file_values.get(name),
+        Row(name, quantity_unit(name), file_values.get(name),
             {m: v[name] for m, v in by_method.items() if name in v}, entry_values.get(name))
         for name in sorted(names, key=_order)
     )
@@ -244,11 +248,24 @@ def compare_link(link: LinkRecord, density: float, entry: CatalogueEntry | None,
                           copy_matches(applied, catalogue))
 
 
+def vehicle_links(links: Sequence[LinkRecord]) -> set[str]:
+    """The link an entry (a whole vehicle) is compared with in each top-level model: its
+    heaviest link (the hull or frame; the first of equals)."""
+    heaviest: dict[str, LinkRecord] = {}
+    for link in links:
+        top = link.name.split("::", 1)[0] if "::" in link.name else ""
+        if top not in heaviest or link.inertial.mass > heaviest[top].inertial.mass:
+            heaviest[top] = link
+    return {link.name for link in heaviest.values()}
+
+
 def compare_links(file: str, links: Sequence[LinkRecord], density: float,
                   entry: CatalogueEntry | None, catalogue: Sequence[CatalogueEntry],
                   bem: bool = False, selected: bool = False) -> Comparison:
     """The comparison of ``links`` of ``file`` in a fluid of ``density`` kg/m³ with
-    ``entry`` (or none), copies sought among ``catalogue``; ``selected``: the links were
-    chosen by name (the entry is shown on each)."""
+    ``entry`` (or none), copies sought among ``catalogue``. The entry is shown on every link
+    when the links were ``selected`` by name, else on each model's :func:`vehicle_links`."""
+    shown = {link.name for link in links} if selected else vehicle_links(links)
     return Comparison(file, density, entry, tuple(
-        compare_link(link, density, entry, catalogue, bem, selected) for link in links))
+        compare_link(link, density, entry, catalogue, bem, link.name in shown)
+        for link in links))
