@@ -20,9 +20,13 @@ import numpy as np
 import pytest
 from conftest import random_rotation
 from hydro_oracles import gz_hydrodynamics_wrench, rel
+from test_import_graph import UPPER, _under
+from test_rule_layout import import_graph
 
 from gzinertia import catalogue
+from gzinertia.catalogue.disagree import factor_apart
 from gzinertia.catalogue.published import CatalogueDataError
+from gzinertia.catalogue.vehicle import entry_from_table
 from gzinertia.errors import SettingError
 
 ENTRIES = {e.id: e for e in catalogue.entries()}
@@ -178,8 +182,6 @@ def test_bluerov2_sources_disagree_and_the_disagreement_is_shown() -> None:
 
 
 def test_factor_apart() -> None:
-    from gzinertia.catalogue.disagree import factor_apart
-
     assert factor_apart([2.0, 2.0]) == 1.0
     assert factor_apart([-2.0, -8.0]) == 4.0
     assert factor_apart([1.0, -1.0]) == math.inf
@@ -193,8 +195,6 @@ def test_an_unknown_entry_is_refused_naming_the_known_ones() -> None:
 
 
 def test_a_defective_data_table_names_its_key() -> None:
-    from gzinertia.catalogue.vehicle import entry_from_table
-
     with pytest.raises(CatalogueDataError, match="missing key 'source'"):
         entry_from_table({"id": "x"}, "x.toml")
     table = {"id": "x", "vehicle": "v", "family": "f", "kind": "k",
@@ -210,9 +210,6 @@ def test_a_defective_data_table_names_its_key() -> None:
 def test_the_catalogue_stands_on_the_floors_below_the_checks() -> None:
     """The catalogue is data and models: it imports nothing of the checks, audit, edits,
     output, command line or library face (``docs/architecture.md``)."""
-    from test_import_graph import UPPER, _under
-    from test_rule_layout import import_graph
-
     graph = import_graph()
     up = [(a, b) for a, b in graph.edges()
           if _under(a, ("gzinertia.catalogue",)) and (b == "gzinertia" or _under(b, UPPER))]

@@ -25,7 +25,7 @@ from conftest import CORPUS, EXAMPLES, REPO, run_cli
 
 import gzinertia
 from gzinertia import catalogue
-from gzinertia.catalogue.compare import ADDED_MASS_NAMES
+from gzinertia.catalogue.compare import ADDED_MASS_NAMES, quantity_unit
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "compare-schema.json").read_text())
 ENTRY_IDS = [e.id for e in catalogue.entries()]
@@ -181,7 +181,5 @@ def test_the_entry_is_compared_with_each_models_heaviest_link_unless_links_are_n
 
 
 def test_units_follow_the_term() -> None:
-    from gzinertia.catalogue.compare import quantity_unit
-
     assert [quantity_unit(n) for n in ("xU", "xUabsU", "yRabsR", "mWabsW", "nRabsR", "kP", "yR")] == [
         "kg/s", "kg/m", "kg·m", "kg", "kg·m²", "kg·m²/s", "kg·m/s"]
