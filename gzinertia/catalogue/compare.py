@@ -23,6 +23,7 @@ from gzinertia.catalogue.vehicle import CatalogueEntry
 from gzinertia.errors import GzInertiaError
 from gzinertia.hydrodynamics_terms import TERM_PARTS, added_mass_active, added_mass_term
 from gzinertia.physics.collision_volume import collision_volume, gazebo_sum
+from gzinertia.physics.hydrostatics import top_model
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord
 
@@ -253,7 +254,7 @@ def vehicle_links(links: Sequence[LinkRecord]) -> set[str]:
     heaviest link (the hull or frame; the first of equals)."""
     heaviest: dict[str, LinkRecord] = {}
     for link in links:
-        top = link.name.split("::", 1)[0] if "::" in link.name else ""
+        top = top_model(link)
         if top not in heaviest or link.inertial.mass > heaviest[top].inertial.mass:
             heaviest[top] = link
     return {link.name for link in heaviest.values()}
