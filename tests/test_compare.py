@@ -148,7 +148,7 @@ def test_an_unknown_entry_is_one_line_and_status_2(tmp_path: Path,
     status, out, err = run_cli(["compare", str(path), "--with", "remus200"], capsys)
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1
-    assert "--with: no catalogue entry 'remus200'" in err
+    assert "no catalogue entry 'remus200' (known: " in err
 
 
 BLUEROV2_HEAVY = CORPUS / "clydemcqueen__bluerov2_gz" / "models" / "bluerov2_heavy" / "model.sdf"
@@ -183,3 +183,14 @@ def test_the_entry_is_compared_with_each_models_heaviest_link_unless_links_are_n
 def test_units_follow_the_term() -> None:
     assert [quantity_unit(n) for n in ("xU", "xUabsU", "yRabsR", "mWabsW", "nRabsR", "kP", "yR")] == [
         "kg/s", "kg/m", "kg·m", "kg", "kg·m²", "kg·m²/s", "kg·m/s"]
+
+
+@pytest.mark.parametrize("text", [None, "<sdf", "\x00\x01binary"])
+def test_a_bad_file_is_one_line_and_status_2(tmp_path: Path, text: str | None,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "model.sdf"
+    if text is not None:
+        path.write_text(text)
+    status, out, err = run_cli(["compare", str(path), "--json"], capsys)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and str(path) in err

@@ -46,5 +46,5 @@ def entry(entry_id: str) -> CatalogueEntry:
         if found.id == entry_id:
             return found
     known = ", ".join(e.id for e in entries())
-    raise SettingError("with_entry", "{with_entry}: no catalogue entry {name!r} (known: {known})",
+    raise SettingError("with_entry", "no catalogue entry {name!r} (known: {known})",
                        name=entry_id, known=known)
