@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from gzinertia.api import (
         HydrostaticsResult,
         audit_paths,
+        compare,
         fit,
         hydrostatics,
         read,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     )
     from gzinertia.api_report import HtmlReport, html_report
     from gzinertia.audit.findings import Finding
+    from gzinertia.catalogue.compare import Comparison
     from gzinertia.edit import open_edit as edit
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.edit_result import Edit
@@ -102,6 +104,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "hydrostatics": ("gzinertia.api", "hydrostatics"),
     "html_report": ("gzinertia.api_report", "html_report"),
     "HtmlReport": ("gzinertia.api_report", "HtmlReport"),
+    "compare": ("gzinertia.api", "compare"),
+    "Comparison": ("gzinertia.catalogue.compare", "Comparison"),
     "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
     "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
     "BemResult": ("gzinertia.physics.bem", "BemResult"),
@@ -129,6 +133,7 @@ __all__ = [
     "BemFile",
     "BemResult",
     "BuoyancyWorld",
+    "Comparison",
     "Document",
     "Edit",
     "EllipsoidFit",
@@ -155,6 +160,7 @@ __all__ = [
     "addmass_bem",
     "addmass_from",
     "audit_paths",
+    "compare",
     "convert",
     "edit",
     "fit",

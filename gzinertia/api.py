@@ -39,11 +39,12 @@ from gzinertia.readers import Reader, reader_for, readers, register_reader, regi
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import Finding
+    from gzinertia.catalogue.compare import Comparison
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
     from gzinertia.records import LinkRecord, SdfDocument
 
 __all__ = [
-    "HydrostaticsResult", "HydrostaticsSettingsError", "Reader", "audit_paths",
+    "HydrostaticsResult", "HydrostaticsSettingsError", "Reader", "audit_paths", "compare",
     "document_hydrostatics", "fit", "hydrostatics", "read", "readers", "register_reader",
 ]
 
@@ -183,3 +184,47 @@ def hydrostatics(
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim)
 
+
+
+def compare(
+    path: str | Path | SdfDocument,
+    *,
+    links: str | None = None,
+    entry: str | None = None,
+    density: float | None = None,
+    fluid: Literal["freshwater", "seawater", "air"] | None = None,
+    bem: bool = False,
+    model_paths: Sequence[str | Path] = (),
+    package_paths: Sequence[str | Path] = (),
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
+) -> Comparison:
+    """Per link, what the file applies in Gazebo (added mass, damping, displaced volume, mass)
+    beside gzinertia's estimates and a catalogue entry, with ratios: what
+    ``gzinertia compare --json`` prints, as :class:`~gzinertia.catalogue.compare.Comparison`.
+
+    Every number is about the link origin in link axes (added mass the diagonal of ``A_BBo_B``,
+    damping gz-sim's Fossen-negative Hydrodynamics terms). ``links``: a glob on scoped link
+    names (``None``: all). ``entry``: a catalogue id (:func:`gzinertia.catalogue.entries`)
+    shown as converted to gz-sim's form, with the ratio file/entry; whatever ``entry`` says,
+    each link lists the entries whose numbers it carries (copied numbers). ``density`` (kg/m³)
+    or ``fluid``: the fluid of the estimates (default fresh water, Gazebo's Buoyancy default).
+    ``bem``: add the boundary-element estimate (needs the ``bem`` extra; a solve per link).
+    ``path`` is read as :func:`read` reads it, or is a document :func:`read` returned.
+    """
+    from gzinertia.catalogue import entries
+    from gzinertia.catalogue import entry as catalogue_entry
+    from gzinertia.catalogue.compare import compare_links
+    from gzinertia.records import SdfDocument
+    from gzinertia.selection import select_links
+    from gzinertia.vocabulary.fluids import fluid_density
+
+    rho = fluid_density(density, fluid)
+    chosen = None if entry is None else catalogue_entry(entry)
+    doc = path if isinstance(path, SdfDocument) else read(
+        path, model_paths=model_paths, package_paths=package_paths, xacro_args=xacro_args,
+        xacro_env=xacro_env, trust_xacro=trust_xacro)
+    chosen_links = select_links(doc.links, links, str(doc.path))
+    return compare_links(str(doc.path), chosen_links, rho, chosen, entries(), bem,
+                         selected=links is not None)

@@ -81,6 +81,7 @@ _SPELLED_APART: dict[str, tuple[str, str]] = {
     "fix_geometry_only": ("--density, --mass, --move-com and --geometry",
                           "density, mass, move_com and geometry"),
     "method_geometry": ("--method geometry", 'method="geometry"'),
+    "with_entry": ("--with", "entry"),
 }
 
 

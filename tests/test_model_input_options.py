@@ -74,6 +74,10 @@ def test_every_command_that_reads_a_model_has_the_model_input_options() -> None:
 
     group = typer.main.get_group(app)
     for name in COMMAND_MODULES:
+        arguments = {p.name for p in group.commands[name].params
+                     if p.param_type_name == "argument"}
+        if not arguments & {"file", "files", "paths"}:
+            continue  # reads no model (gzinertia catalogue: the package's own data)
         params = {o for p in group.commands[name].params for o in getattr(p, "opts", [])}
         missing = [o for o in OPTIONS if o not in params]
         assert not missing, (name, missing)

@@ -206,6 +206,8 @@ def print_notes(
 COMMAND_MODULES = {
     "addmass": "gzinertia.cli.addmass",
     "audit": "gzinertia.cli.audit",
+    "catalogue": "gzinertia.cli.catalogue",
+    "compare": "gzinertia.cli.compare",
     "convert": "gzinertia.cli.convert",
     "expand": "gzinertia.cli.expand",
     "fix": "gzinertia.cli.fix",
