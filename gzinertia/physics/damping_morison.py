@@ -4,9 +4,10 @@ coefficients, integrated over the surface the boundary-element solve uses.
 Each collision is a member (Morison's per-member drag, no shielding): its closed surface in
 link axes (the solid the geometry pipeline builds for the union the hydrostatics and the BEM
 use) is cut into panels, each with the drag coefficient of the face it lies on
-(:data:`COEFFICIENTS`: a box's faces, a cylinder's side and ends, a sphere or a capsule's caps; other shapes the generic bluff
-body). A panel ``k`` of area ``A_k``, outward normal ``n_k`` and centre ``c_k`` moving with
-``v_k = v + ω × c_k`` facing the flow (``n_k·v_k > 0``) feels the drag of its projected area
+(:data:`COEFFICIENTS`: a box's faces, a cylinder's side and ends, a sphere or a capsule's caps;
+other shapes the generic bluff body). A panel ``k`` of area ``A_k``, outward normal ``n_k``
+and centre ``c_k`` moving with ``v_k = v + ω × c_k`` facing the flow (``n_k·v_k > 0``) feels
+the drag of its projected area
 
     ``dF_k = -½ρ C_d,k A_k (n_k·v_k) v_k``,
 
