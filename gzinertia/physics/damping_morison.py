@@ -27,7 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from gzinertia.physics.damping_record import DampingEstimate, Wrench, single_axis_terms
+from gzinertia.physics.damping_record import (
+    NEGLIGIBLE,
+    DampingEstimate,
+    Wrench,
+    single_axis_terms,
+)
 from gzinertia.physics.link_union import solid_in_link
 from gzinertia.physics.manifold_solids import manifold_triangles
 from gzinertia.physics.mesh_load import ShapeError
@@ -184,7 +189,7 @@ def morison_estimate(
         method="morison",
         title="per-member drag on the collisions' surfaces: " + ", ".join(
             f"C_d {c.value:g} ({c.face})" for c in used),
-        terms=single_axis_terms(morison_wrench(panels, density)),
+        terms=single_axis_terms(morison_wrench(panels, density), NEGLIGIBLE),
         reason=reason,
         band=MORISON_BAND,
         assumptions=tuple(assumptions),

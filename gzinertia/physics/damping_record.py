@@ -30,6 +30,7 @@ __all__ = [
     "DAMPING_CHOICES",
     "DAMPING_METHODS",
     "NEGLIGIBLE",
+    "ROUND_OFF",
     "DampingChoice",
     "DampingEstimate",
     "DampingMethod",
@@ -47,8 +48,10 @@ DAMPING_CHOICES: tuple[DampingChoice, ...] = ("strip", "morison", "mujoco", "aut
 #: A wrench ``[X Y Z K M N]`` (N, N·m) at Bo in B axes from a velocity ``[u v w p q r]``.
 Wrench = Callable[[NDArray[np.float64]], NDArray[np.float64]]
 
-#: A term below this fraction of its unit's reference magnitude is quadrature noise (one point per
-#: panel, a tessellated round shape), far below every method's band: it is not written
+#: A term below this fraction of its unit's reference magnitude is round-off, not written.
+ROUND_OFF = 1e-12
+#: The same for integrals over panels (one point per panel, round shapes tessellated), whose
+#: quadrature noise is about this size, far below every method's band.
 NEGLIGIBLE = 1e-4
 
 
@@ -88,11 +91,12 @@ def _length_exponent(i: int, j: int) -> int:
     return int(i >= 3) + 2 * int(j >= 3)
 
 
-def single_axis_terms(wrench: Wrench) -> dict[str, float]:
+def single_axis_terms(wrench: Wrench, floor: float = ROUND_OFF) -> dict[str, float]:
     """The ``<iJabsJ>`` terms (rows ``i`` in ``xyzkmn``, columns ``J`` in ``UVWPQR``) with which
     gz-sim's Hydrodynamics applies ``wrench`` (at Bo, B axes, homogeneous of degree 2 in the
     velocity) exactly for motion along or about each link axis: ``Q_ijj = w_i(e_j)``. Terms
-    that are round-off against the largest of their unit (:data:`NEGLIGIBLE`) are left out."""
+    below ``floor`` times the largest of their unit (:data:`ROUND_OFF`, or
+    :data:`NEGLIGIBLE` for panel integrals) are left out."""
     W = np.array([wrench(np.eye(6)[j]) for j in range(6)]).T  # W[i, j] = w_i(e_j)
     exponents = np.array([[_length_exponent(i, j) for j in range(6)] for i in range(6)])
     scales = exponent_scales(W, exponents, 3)
@@ -100,5 +104,5 @@ def single_axis_terms(wrench: Wrench) -> dict[str, float]:
         quadratic_term(i, j): float(W[i, j])
         for j in range(len(VELOCITY_AXES))
         for i in range(len(FORCE_AXES))
-        if abs(W[i, j]) > NEGLIGIBLE * scales[i, j]
+        if abs(W[i, j]) > floor * scales[i, j]
     }
