@@ -32,6 +32,7 @@ from gzinertia.physics.damping_record import (
     DampingEstimate,
     Wrench,
     single_axis_terms,
+    unreversed_share,
 )
 from gzinertia.physics.link_union import solid_in_link
 from gzinertia.physics.manifold_solids import manifold_triangles
@@ -176,11 +177,18 @@ def morison_estimate(
     """Per-member drag damping of the ``collisions`` (module docstring) in a fluid of
     ``density`` kg/m³; terms about Bo in B axes, Fossen-negative. ``where`` names the link."""
     panels = member_panels(collisions, where)
+    wrench = morison_wrench(panels, density)
     used = [COEFFICIENTS[f] for f in panels.faces]
     assumptions = [
         "steady-flow drag on each panel's projected area (no added mass, no lift, no "
         "Keulegan-Carpenter dependence)",
     ]
+    share = unreversed_share(wrench)
+    if share > NEGLIGIBLE:
+        assumptions.append(
+            f"the part of the drag that does not reverse with the motion (up to {100 * share:.2g}"
+            " % of the wrench: faces tilted to the link axes) has no Hydrodynamics term and is "
+            "left out")
     if len(collisions) > 1:
         assumptions.append(
             f"{len(collisions)} collisions as separate members: no shielding between them, "
@@ -189,7 +197,7 @@ def morison_estimate(
         method="morison",
         title="per-member drag on the collisions' surfaces: " + ", ".join(
             f"C_d {c.value:g} ({c.face})" for c in used),
-        terms=single_axis_terms(morison_wrench(panels, density), NEGLIGIBLE),
+        terms=single_axis_terms(wrench, NEGLIGIBLE),
         reason=reason,
         band=MORISON_BAND,
         assumptions=tuple(assumptions),

@@ -36,6 +36,7 @@ __all__ = [
     "DampingMethod",
     "Wrench",
     "single_axis_terms",
+    "unreversed_share",
 ]
 
 #: The methods that estimate damping from a link's geometry, and MuJoCo's ellipsoid model.
@@ -91,13 +92,23 @@ def _length_exponent(i: int, j: int) -> int:
     return int(i >= 3) + 2 * int(j >= 3)
 
 
+def _odd_and_even(wrench: Wrench) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``W[i, j]``: the part of ``w_i(±e_j)`` that reverses with the motion, and the part that
+    does not."""
+    ahead = np.array([wrench(np.eye(6)[j]) for j in range(6)]).T
+    back = np.array([wrench(-np.eye(6)[j]) for j in range(6)]).T
+    return 0.5 * (ahead - back), 0.5 * (ahead + back)
+
+
 def single_axis_terms(wrench: Wrench, floor: float = ROUND_OFF) -> dict[str, float]:
     """The ``<iJabsJ>`` terms (rows ``i`` in ``xyzkmn``, columns ``J`` in ``UVWPQR``) with which
     gz-sim's Hydrodynamics applies ``wrench`` (at Bo, B axes, homogeneous of degree 2 in the
-    velocity) exactly for motion along or about each link axis: ``Q_ijj = w_i(e_j)``. Terms
-    below ``floor`` times the largest of their unit (:data:`ROUND_OFF`, or
+    velocity) for motion along or about each link axis: ``Q_ijj = ½(w_i(e_j) - w_i(-e_j))``,
+    exactly the wrench when it reverses with the motion (``w(-s) = -w(s)``, a body symmetric
+    about its centre), its reversing part otherwise (:func:`unreversed_share` says how much is
+    left out). Terms below ``floor`` times the largest of their unit (:data:`ROUND_OFF`, or
     :data:`NEGLIGIBLE` for panel integrals) are left out."""
-    W = np.array([wrench(np.eye(6)[j]) for j in range(6)]).T  # W[i, j] = w_i(e_j)
+    W, _ = _odd_and_even(wrench)
     exponents = np.array([[_length_exponent(i, j) for j in range(6)] for i in range(6)])
     scales = exponent_scales(W, exponents, 3)
     return {
@@ -106,3 +117,16 @@ def single_axis_terms(wrench: Wrench, floor: float = ROUND_OFF) -> dict[str, flo
         for i in range(len(FORCE_AXES))
         if abs(W[i, j]) > floor * scales[i, j]
     }
+
+
+def unreversed_share(wrench: Wrench) -> float:
+    """How much of ``wrench`` along or about the link axes does not reverse with the motion
+    (a face-on tilted member's moment, the same for ``+u`` and ``-u``), which the plugin's
+    ``|k|·j`` terms cannot apply: the largest ``|w_i(e_j) + w_i(-e_j)|/2`` over the largest
+    ``|w_i(±e_j)|`` of the same unit, 0 for a wrench that reverses."""
+    odd, even = _odd_and_even(wrench)
+    exponents = np.array([[_length_exponent(i, j) for j in range(6)] for i in range(6)])
+    scales = exponent_scales(np.abs(odd) + np.abs(even), exponents, 3)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(scales > 0.0, np.abs(even) / scales, 0.0)
+    return float(np.max(share))
