@@ -7,6 +7,8 @@ and the audit after the edit."""
 from __future__ import annotations
 
 import math
+import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ from conftest import run_cli
 from hydro_oracles import plugin_F_BBo_B, single_axis_motions
 
 from gzinertia.physics.damping_estimate import damping_estimate
+from gzinertia.physics.damping_record import DampingEstimate
 from gzinertia.physics.damping_strip import (
     CROSS_FLOW_CD,
     STRIP_BAND,
@@ -29,6 +32,7 @@ from gzinertia.physics.damping_strip import (
 from gzinertia.records import LinkRecord
 from gzinertia.sdf import read_sdf_file
 
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "damping.md"
 RHO, MU = 1030.0, 1.03e-3  # Prestero's sea water; kinematic viscosity 1e-6 m²/s
 R, L, X0 = 0.1, 2.0, 0.3
 
@@ -107,8 +111,9 @@ def _myring_radius(x: np.ndarray) -> np.ndarray:
 
 
 def _myring_stl(path: Path, stations: int = 200, around: int = 128) -> float:
-    """The Myring hull as a closed binary STL along x, its centre of volume at the origin (the
-    centre of buoyancy Prestero's coefficients are about); returns its length."""
+    """The Myring hull as a closed binary STL, its nose towards +x (Prestero's body axes) and
+    its centre of volume at the origin (the centre of buoyancy his coefficients are about);
+    returns its length."""
     m = MYRING
     length = m["a"] - m["a_off"] + m["b"] + m["c"] - m["c_off"]
     x = np.linspace(0.0, length, stations)
@@ -117,15 +122,15 @@ def _myring_stl(path: Path, stations: int = 200, around: int = 128) -> float:
     mid_r2 = 0.5 * (r[1:] ** 2 + r[:-1] ** 2)
     centre = float(np.sum(mid_r2 * 0.5 * (x[1:] + x[:-1]) * dx) / np.sum(mid_r2 * dx))
     phi = np.linspace(0.0, 2 * math.pi, around, endpoint=False)
-    ring = np.stack([np.broadcast_to((x - centre)[:, None], (stations, around)),
-                     r[:, None] * np.cos(phi), r[:, None] * np.sin(phi)], axis=-1)
+    ring = np.stack([np.broadcast_to((centre - x)[:, None], (stations, around)),
+                     r[:, None] * np.sin(phi), r[:, None] * np.cos(phi)], axis=-1)
     nxt = np.roll(ring, -1, axis=1)  # the next vertex around
     a0, a1, b0, b1 = ring[:-1], nxt[:-1], ring[1:], nxt[1:]
     side = np.concatenate([np.stack([a0, b1, b0], axis=-2).reshape(-1, 3, 3),
                            np.stack([a0, a1, b1], axis=-2).reshape(-1, 3, 3)])
     caps = []
     for i, sign in ((0, 1), (stations - 1, -1)):
-        hub = np.broadcast_to([x[i] - centre, 0.0, 0.0], (around, 3))
+        hub = np.broadcast_to([centre - x[i], 0.0, 0.0], (around, 3))
         pair = (nxt[i], ring[i]) if sign > 0 else (ring[i], nxt[i])
         caps.append(np.stack([hub, *pair], axis=-2))
     triangles = np.concatenate([side, *caps])
@@ -136,10 +141,20 @@ def _myring_stl(path: Path, stations: int = 200, around: int = 128) -> float:
     return length
 
 
-def test_remus_hull_against_prestero(tmp_path: Path) -> None:
-    length = _myring_stl(tmp_path / "remus.stl")
-    _, link = _link(tmp_path, sdf.mesh("remus.stl", name="hull"))
-    estimate = damping_estimate(link, "auto", density=RHO, viscosity=MU, speed=1.5)
+@pytest.fixture(scope="module")
+def remus(tmp_path_factory: pytest.TempPathFactory) -> tuple[DampingEstimate, LinkRecord, float]:
+    """REMUS 100's hull from Prestero's Myring profile, its strip estimate at his ρ, ν and
+    1.5 m/s (``auto``), the link, and the hull's length."""
+    folder = tmp_path_factory.mktemp("remus")
+    length = _myring_stl(folder / "remus.stl")
+    _, link = _link(folder, sdf.mesh("remus.stl", name="hull"))
+    return damping_estimate(link, "auto", density=RHO, viscosity=MU, speed=1.5), link, length
+
+
+def test_remus_hull_against_prestero(
+    remus: tuple[DampingEstimate, LinkRecord, float],
+) -> None:
+    estimate, link, length = remus
     assert estimate.method == "strip" and "slender round hull" in estimate.reason
     profile = hull_profile(link.collisions, link.name)
     assert profile.length == pytest.approx(length, rel=1e-6)  # float32 STL
@@ -148,6 +163,45 @@ def test_remus_hull_against_prestero(tmp_path: Path) -> None:
     for name, published in PRESTERO.items():
         ours = estimate.terms[name]
         assert abs(ours / published - 1.0) <= STRIP_BAND, (name, ours, published)
+
+
+def _quoted(value: float, digits: int) -> str:
+    return f"{value:.{digits}g}".replace("-", "\u2212")
+
+
+def test_docs_quote_the_remus_comparison(
+    remus: tuple[DampingEstimate, LinkRecord, float],
+) -> None:
+    """docs/damping.md's REMUS table: every number gzinertia computes is this test's."""
+    page = DOCS.read_text(encoding="utf-8")
+    terms = remus[0].terms
+    published = {**PRESTERO, "kPabsP": -0.00130, "yRabsR": 0.632}
+    for row, name in (("`xUabsU`", "xUabsU"), ("`yVabsV` = `zWabsW`", "yVabsV"),
+                      ("`mQabsQ` = `nRabsR`", "mQabsQ"), ("`kPabsP`", "kPabsP"),
+                      ("`mWabsW`", "mWabsW"), ("`nVabsV`", "nVabsV"), ("`yRabsR`", "yRabsR"),
+                      ("`zQabsQ`", "zQabsQ")):
+        line = next(x for x in page.splitlines() if x.startswith(f"| {row} ("))
+        assert f"| {_quoted(terms[name], 4)} |" in line, (line, terms[name])
+        if name in published:
+            assert _quoted(terms[name] / published[name], 3) in line, line
+
+
+def test_docs_worked_example_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocks = re.findall(r"^```python\n(.*?)^```", DOCS.read_text(encoding="utf-8"),
+                        flags=re.S | re.M)
+    assert blocks
+    shutil.copytree(DOCS.parent.parent / "sdf_examples", tmp_path / "sdf_examples")
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "docs_damping"}
+    for number, block in enumerate(blocks, start=1):
+        exec(compile(block, f"docs/damping.md block {number}", "exec"), namespace)
+    out = capsys.readouterr().out
+    page = " ".join(DOCS.read_text(encoding="utf-8").split())
+    first, _, last = out.splitlines()
+    assert f"prints `{first}`" in page and f"`{last}` for the fin" in page
+    assert "'yVabsV': -422.813" in out
 
 
 def test_written_terms_give_the_strip_wrench_in_gz_sim(

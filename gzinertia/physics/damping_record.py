@@ -49,8 +49,10 @@ DAMPING_CHOICES: tuple[DampingChoice, ...] = ("strip", "morison", "mujoco", "aut
 #: A wrench ``[X Y Z K M N]`` (N, N·m) at Bo in B axes from a velocity ``[u v w p q r]``.
 Wrench = Callable[[NDArray[np.float64]], NDArray[np.float64]]
 
-#: A term below this fraction of its unit's reference magnitude is round-off, not written.
-ROUND_OFF = 1e-12
+#: A term below this fraction of its unit's reference magnitude is not written: below the
+#: precision of the geometry it comes from (a pose's π/2 written as 1.570796327 tilts an axis by
+#: 2e-10 rad, and the couplings that makes are not the author's).
+ROUND_OFF = 1e-9
 #: The same for integrals over panels (one point per panel, round shapes tessellated), whose
 #: quadrature noise is about this size, far below every method's band.
 NEGLIGIBLE = 1e-4
