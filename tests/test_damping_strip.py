@@ -269,3 +269,27 @@ def test_a_disc_forced_through_strip_theory_is_warned(
                               "--diff"], capsys)
     assert status == 0, err
     assert "warning: auv::hull: strip: l/d 0.05 is below 3: not a slender hull" in err
+
+
+def test_switching_methods_rewrites_the_provenance_comment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plugin gzinertia wrote with MuJoCo's model, updated by strip theory and back: the
+    comment above it always names what its terms are, and each update is idempotent."""
+    path, _ = _cylinder_along_x(tmp_path)
+    args = ["hydro", str(path), "--link", "*", "--in-place"]
+    assert run_cli(args, capsys)[0] == 0
+    mujoco = path.read_text()
+    assert "MuJoCo's ellipsoid drag model" in mujoco
+    assert run_cli([*args, "--method", "strip"], capsys)[0] == 0
+    text = path.read_text()
+    assert "damping by strip theory" in text and "MuJoCo" not in text
+    assert text.count("<!-- gzinertia hydro") == 1
+    (plugin,) = read_sdf_file(path).link("auv::hull").hydrodynamics
+    assert plugin.terms["xU"] == 0.0  # MuJoCo's viscous term, not part of the estimate
+    assert run_cli([*args[:-1], "--method", "strip", "--check"], capsys)[0] == 0
+    assert run_cli(args, capsys)[0] == 0
+    assert path.read_text().count("MuJoCo's ellipsoid drag model") == 1
+    (plugin,) = read_sdf_file(path).link("auv::hull").hydrodynamics
+    assert plugin.terms["mWabsW"] == 0.0  # strip theory's coupling, not MuJoCo's
+    assert read_sdf_file(path).link("auv::hull").hydrodynamics[0].terms["xU"] < 0.0

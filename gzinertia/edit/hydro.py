@@ -53,6 +53,7 @@ from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = [
     "DIFFERENCE_FACTOR",
+    "METHOD_COMMENT",
     "SAME_TERM_FLOOR",
     "WHAT_FOR",
     "HydroResult",
@@ -214,7 +215,10 @@ def _write_terms(
     if link.inertial.A_BBo_B is not None:
         values["disable_added_mass"] = "true"
     if link.hydrodynamics:
-        editor.set_children_text(plugin_element(editor, link.hydrodynamics[0]), values)
+        plugin = plugin_element(editor, link.hydrodynamics[0])
+        if (editor.gzinertia_comment(plugin) or "").startswith("gzinertia hydro"):
+            editor.replace_gzinertia_comment(plugin, comment)  # the method may have changed
+        editor.set_children_text(plugin, values)
         return []
     return new_plugin_lines(editor, link, density, values, comment)
 
@@ -277,14 +281,23 @@ class _DampingSettings:
     cross_terms: bool
 
 
-def _terms_of(link: LinkRecord, how: _DampingSettings) -> tuple[
+#: How the provenance comment of a plugin whose terms a damping method wrote begins.
+METHOD_COMMENT = "gzinertia hydro: damping by "
+
+
+def _terms_of(editor: XmlEditor, link: LinkRecord, how: _DampingSettings) -> tuple[
     dict[str, float], str, EllipsoidFit | None, DampingEstimate | None
 ]:
-    """The link's terms, the provenance comment, and the fit or estimate they come from."""
+    """The link's terms, the provenance comment, and the fit or estimate they come from. Terms
+    of the plugin the new ones lack are written as 0 when a damping method wrote the plugin or
+    writes it now (MuJoCo's model over its own terms keeps what it does not write, as always)."""
     if how.damping == "mujoco":
         fit = fit_link(link, how.method)
         terms = link_damping(fit, how.density, how.viscosity, how.coefs, how.couplings,
                              how.cross_terms)
+        if link.hydrodynamics and (editor.gzinertia_comment(plugin_element(
+                editor, link.hydrodynamics[0])) or "").startswith(METHOD_COMMENT):
+            terms.update(_stale_terms(link, terms))
         # Kept generic so that it stays true when a later run updates the terms in place.
         return terms, ascii_comment(
             "gzinertia hydro: damping from MuJoCo's ellipsoid drag model projected on the link "
@@ -295,7 +308,7 @@ def _terms_of(link: LinkRecord, how: _DampingSettings) -> tuple[
     terms = dict(estimate.terms)
     terms.update(_stale_terms(link, terms))
     return terms, ascii_comment(
-        f"gzinertia hydro: damping by {estimate.summary()}, in a fluid of {how.density:g} "
+        f"{METHOD_COMMENT}{estimate.summary()}, in a fluid of {how.density:g} "
         "kg/m^3; exact for motion along one link axis, approximate for combined motion"
     ), None, estimate
 
@@ -351,7 +364,7 @@ def hydro(
         if not same_file(plugin_file, path):
             skipped.append(f"{link.name}: its Hydrodynamics plugin is in {plugin_file}")
             continue
-        terms, comment, fit, estimate = _terms_of(link, how)
+        terms, comment, fit, estimate = _terms_of(editor, link, how)
         link_elem = link_element(editor, link)
         require_finite(editor, link_elem, "damping terms", list(terms.values()))
         if estimate is not None:
