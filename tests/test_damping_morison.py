@@ -140,3 +140,19 @@ def test_box_rov_edit_then_audit_adds_nothing(
     after = {(f.code, f.link) for f in run_audit([path]).findings}
     assert after <= before, after - before
     assert run_cli([*args, "--check"], capsys)[0] == 0
+
+
+@pytest.mark.parametrize("method", ["strip", "morison", "auto"])
+@pytest.mark.parametrize("geometry", [
+    sdf.cylinder_geometry(0.1, 0.0), sdf.cylinder_geometry(0.0, 1.0), sdf.sphere_geometry(1e-300),
+    sdf.mesh_geometry("missing.stl"), sdf.plane_geometry((0, 0, 1)),
+])
+def test_a_link_without_a_body_is_one_line_naming_file_and_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], method: str, geometry: str
+) -> None:
+    path, _ = _link(tmp_path, sdf.collision(geometry))
+    status, out, err = run_cli(["hydro", str(path), "--link", "*", "--method", method,
+                                "--diff"], capsys)
+    assert status == 2 and out == "", err
+    (line,) = err.strip().splitlines()
+    assert f"{path}:" in line and "link 'rov::body'" in line and "Traceback" not in line

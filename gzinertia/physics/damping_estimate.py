@@ -22,6 +22,8 @@ from gzinertia.physics.fits import fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.hydro_damping import hydrodynamics_damping, sum_damping
 from gzinertia.physics.link_union import link_solid
+from gzinertia.physics.mesh_load import ShapeError
+from gzinertia.physics.shapes import SolidProperties
 from gzinertia.records import LinkRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
@@ -35,10 +37,25 @@ ROUND = 1.5
 _AXES = "xyz"
 
 
-def _semi_axes(link: LinkRecord) -> tuple[np.ndarray, np.ndarray]:
-    """The link body's equivalent-ellipsoid semi-axes, ascending, and their directions in B
+def _where(link: LinkRecord) -> str:
+    return f"{link.source}: link {link.name!r}"
+
+
+def _body(link: LinkRecord) -> SolidProperties:
+    """The link's fluid-displacing body, refused in one line naming the link (no collision,
+    a shape without volume, a mesh that does not resolve)."""
+    if not link.collisions:
+        raise GzInertiaError(f"{_where(link)} has no collision: no shape to estimate damping "
+                             "from")
+    try:
+        return link_solid(link.collisions)
+    except ShapeError as exc:
+        raise GzInertiaError(f"{_where(link)}: {exc}") from exc
+
+
+def _semi_axes(solid: SolidProperties) -> tuple[np.ndarray, np.ndarray]:
+    """The body's equivalent-ellipsoid semi-axes, ascending, and their directions in B
     (columns)."""
-    solid = link_solid(link.collisions)
     moments, vectors = np.linalg.eigh(np.asarray(solid.G_FFc_F, dtype=float))
     total = float(np.sum(moments))
     semi = np.sqrt(np.maximum(2.5 / solid.volume * (total - 2.0 * moments), 0.0))
@@ -55,11 +72,8 @@ def _axis_words(direction: np.ndarray) -> str:
 
 def choose_method(link: LinkRecord) -> tuple[DampingMethod, str]:
     """``strip`` or ``morison`` for the link's shape (module docstring), and why, in words.
-    Raises :class:`GzInertiaError` for a link without collisions."""
-    if not link.collisions:
-        raise GzInertiaError(f"{link.source}: link {link.name!r} has no collision: no shape "
-                             "to estimate damping from")
-    semi, vectors = _semi_axes(link)
+    Raises :class:`GzInertiaError` for a link without a body (no collision, no volume)."""
+    semi, vectors = _semi_axes(_body(link))
     slender, round_ = semi[2] / max(semi[1], 1e-300), semi[1] / max(semi[0], 1e-300)
     shape = (f"length/width {slender:.3g} along {_axis_words(vectors[:, 2])}, "
              f"cross-section {round_:.3g}:1")
@@ -113,12 +127,10 @@ def damping_estimate(
         chosen, reason = choose_method(link)
     else:
         chosen = method
-    if not link.collisions:
-        raise GzInertiaError(f"{link.source}: link {link.name!r} has no collision: no shape "
-                             "to estimate damping from")
-    if chosen == "strip":
-        return strip_estimate(link.collisions, link.name, density=density, viscosity=viscosity,
-                              speed=speed, reason=reason)
-    if chosen == "morison":
-        return morison_estimate(link.collisions, link.name, density=density, reason=reason)
-    return mujoco_estimate(link, density=density, viscosity=viscosity, reason=reason)
+    if chosen == "mujoco":
+        return mujoco_estimate(link, density=density, viscosity=viscosity, reason=reason)
+    _body(link)  # refused in one line when there is none
+    if chosen == "strip":  # their refusals name the link: ShapeError, one line
+        return strip_estimate(link.collisions, _where(link), density=density,
+                              viscosity=viscosity, speed=speed, reason=reason)
+    return morison_estimate(link.collisions, _where(link), density=density, reason=reason)

@@ -136,7 +136,7 @@ def member_panels(collisions: Sequence[Collision], where: str) -> MemberPanels:
     for c in collisions:
         solid = solid_in_link(c, where)
         if solid is None:
-            raise ShapeError(f"{c.source}: collision {c.name!r} of {where}: no solid to take "
+            raise ShapeError(f"{where}: collision {c.name!r} ({c.source}) has no solid to take "
                              "drag from")
         box = np.asarray(solid.bounding_box(), dtype=float)
         t = manifold_triangles(solid.refine_to_length(float(np.max(box[3:] - box[:3]))

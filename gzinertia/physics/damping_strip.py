@@ -232,9 +232,12 @@ def strip_estimate(
 ) -> DampingEstimate:
     """Strip-theory damping of the hull the ``collisions`` make (module docstring) in a fluid
     of ``density`` kg/m³ and dynamic ``viscosity`` Pa·s, the friction line taken at ``speed``
-    m/s; terms about Bo in B axes, Fossen-negative. ``where`` names the link."""
+    m/s; terms about Bo in B axes, Fossen-negative. ``where`` names the link in errors
+    (:class:`~gzinertia.physics.mesh_load.ShapeError` for a hull without length or width)."""
     profile = hull_profile(collisions, where)
     l, d = profile.length, profile.diameter
+    if not (0.0 < d < math.inf and 0.0 < l < math.inf):
+        raise ShapeError(f"{where}: the hull has no length or no width (l {l:g} m, d {d:g} m)")
     reynolds = speed * l * density / viscosity
     cf, k1 = ittc_friction(reynolds), form_factor(d / l)
     terms = single_axis_terms(strip_wrench(profile, density, cf * k1))
