@@ -227,6 +227,9 @@ def hydro(
         fit = fit or method  # type: ignore[assignment]
     else:
         damping = method  # type: ignore[assignment]
+    if speed is not None and damping not in ("strip", "auto"):
+        raise SettingError("speed", "{speed} is strip theory's design speed: it applies to "
+                           "{method} strip and auto only")
     return _warned(run_hydro(
         Path(path), pattern=links, method=fit or "mujoco", density=density,
         viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),

@@ -293,3 +293,16 @@ def test_switching_methods_rewrites_the_provenance_comment(
     (plugin,) = read_sdf_file(path).link("auv::hull").hydrodynamics
     assert plugin.terms["mWabsW"] == 0.0  # strip theory's coupling, not MuJoCo's
     assert read_sdf_file(path).link("auv::hull").hydrodynamics[0].terms["xU"] < 0.0
+
+
+def test_speed_without_strip_theory_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = _cylinder_along_x(tmp_path)
+    for method in ("mujoco", "morison"):
+        status, _, err = run_cli(["hydro", str(path), "--link", "*", "--method", method,
+                                  "--speed", "2", "--diff"], capsys)
+        assert status == 2 and "--speed is strip theory's design speed" in err, err
+    status, out, err = run_cli(["hydro", str(path), "--link", "*", "--method", "strip",
+                                "--speed", "3", "--diff"], capsys)
+    assert status == 0 and "at the design speed 3 m/s" in err and "<xUabsU>" in out, err
