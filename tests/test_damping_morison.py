@@ -156,3 +156,21 @@ def test_a_link_without_a_body_is_one_line_naming_file_and_link(
     assert status == 2 and out == "", err
     (line,) = err.strip().splitlines()
     assert f"{path}:" in line and "link 'rov::body'" in line and "Traceback" not in line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", sorted(p.relative_to(EXAMPLES).as_posix()
+                                           for p in EXAMPLES.rglob("*.sdf")))
+@pytest.mark.parametrize("method", ["auto", "strip", "morison"])
+def test_every_example_edit_then_audit_adds_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], example: str, method: str
+) -> None:
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    path = tmp_path / "examples" / example
+    before = {(f.code, f.link) for f in run_audit([path]).findings}
+    args = ["hydro", str(path), "--link", "*", "--method", method, "--force"]
+    status, _, err = run_cli([*args, "--in-place"], capsys)
+    assert status == 0, err
+    after = {(f.code, f.link) for f in run_audit([path]).findings}
+    assert after <= before, after - before
+    assert run_cli([*args, "--check"], capsys)[0] == 0
