@@ -267,8 +267,8 @@ def _stale_terms(link: LinkRecord, terms: dict[str, float]) -> dict[str, float]:
             and old[name] != 0.0}
 
 
-@dataclass(frozen=True)
-class _DampingSettings:
+@dataclass(frozen=True, repr=False, eq=False)
+class _DampingSettings(ValueRecord):
     """What ``hydro`` computes a link's terms with."""
 
     damping: DampingChoice
