@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.migrate import MigratedLink
     from gzinertia.edit.shift import ShiftedLink
     from gzinertia.physics.bem import Quality
+    from gzinertia.physics.damping_record import DampingChoice
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
@@ -187,7 +188,9 @@ def hydro(
     *,
     density: float = DEFAULT_FLUID_DENSITY,
     viscosity: float = 1.0e-3,
-    method: FitMethod = "mujoco",
+    method: DampingChoice | FitMethod = "mujoco",
+    fit: FitMethod | None = None,
+    speed: float | None = None,
     couplings: bool = False,
     cross_terms: bool = False,
     force: bool = False,
@@ -195,20 +198,43 @@ def hydro(
     coefficients: EllipsoidFluidCoefficients | None = None,
     data: bytes | None = None,
 ) -> Edit[LinkDamping]:
-    """Hydrodynamics plugin damping terms (``<iJ>`` linear, ``<iJabsK>`` quadratic; Fossen's
-    negative sign, link frame, about the link origin) written for the links matching the glob
-    ``links``, from MuJoCo's ellipsoid fluid model in a fluid of ``density`` kg/m³ and dynamic
-    ``viscosity`` Pa·s, with MuJoCo's 5 ``coefficients`` (``None``: its defaults); the
-    :class:`Edit`'s ``links`` are each link's terms, fit and combined-motion error.
-    Terms a plugin already has are replaced only with ``force``.
+    """Hydrodynamics plugin damping terms written for the links matching the glob ``links``.
+
+    The terms (``<iJ>`` linear, ``<iJabsK>`` quadratic) have Fossen's negative sign, link axes,
+    about the link origin, for a fluid of ``density`` kg/m³ and dynamic ``viscosity`` Pa·s;
+    ``method`` says where they come from:
+
+    * ``"mujoco"`` (the default): MuJoCo's ellipsoid fluid model on the ``fit`` ellipsoids
+      (``None``: MuJoCo's own, ``"mujoco"``) with MuJoCo's 5 ``coefficients`` (``None``: its
+      defaults), ``couplings`` and ``cross_terms`` as :func:`gzinertia.edit.hydro.link_damping`
+      takes them; ``"volume"`` and ``"inertia"`` (the fit, as earlier releases took it here)
+      select this model on that fit;
+    * ``"strip"`` (slender hulls: strip theory, friction at ``speed`` m/s, default 1.5),
+      ``"morison"`` (bluff bodies and frames: per-member drag), ``"auto"`` (chosen per link
+      from its shape): :func:`gzinertia.physics.damping_estimate.damping_estimate`; these take
+      none of the MuJoCo model's settings.
+
+    The :class:`Edit`'s ``links`` are each link's terms with their fit and combined-motion error
+    (MuJoCo) or their estimate (method, reason, assumptions, band). Terms a plugin already has
+    are replaced only with ``force``.
     """
     from gzinertia.edit.hydro import hydro as run_hydro
+    from gzinertia.physics.damping_strip import DEFAULT_SPEED
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
+    damping: DampingChoice = "mujoco"
+    if method in ("volume", "inertia", "explicit"):
+        fit = fit or method  # type: ignore[assignment]
+    else:
+        damping = method  # type: ignore[assignment]
+    if speed is not None and damping not in ("strip", "auto"):
+        raise SettingError("speed", "{speed} is strip theory's design speed: it applies to "
+                           "{method} strip and auto only")
     return _warned(run_hydro(
-        Path(path), pattern=links, method=method, density=density, viscosity=viscosity,
-        coefs=coefficients or EllipsoidFluidCoefficients(), couplings=couplings,
-        model_paths=model_paths, cross_terms=cross_terms, force=force, data=data,
+        Path(path), pattern=links, method=fit or "mujoco", density=density,
+        viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),
+        couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
+        data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
     ))
 
 

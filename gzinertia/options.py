@@ -30,7 +30,7 @@ Interface = Literal["library", "command line"]
 _SAME_NAME = (
     "about", "center", "density", "depth", "docs_url", "fit", "fluid", "frequency", "geometry",
     "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes", "sign",
-    "tolerance", "viscosity", "wamit_length", "waterline",
+    "speed", "tolerance", "viscosity", "wamit_length", "waterline",
 )
 #: Switches: ``--allow-overlap`` on the command line, ``allow_overlap=True`` in Python.
 _SWITCHES = ("allow_overlap", "force", "force_readonly", "remove_plugin_terms",

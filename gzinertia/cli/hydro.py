@@ -1,9 +1,10 @@
-"""``gzinertia hydro``: Hydrodynamics plugin damping from MuJoCo's ellipsoid drag model."""
+"""``gzinertia hydro``: Hydrodynamics plugin damping from MuJoCo's ellipsoid drag model, or from
+the link's geometry by strip theory or per-member drag (``--method``)."""
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -29,6 +30,7 @@ from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
+    from gzinertia.edit.hydro import LinkDamping
     from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
@@ -58,6 +60,17 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
     return EllipsoidFluidCoefficients(*values)
 
 
+MethodChoice = Literal["mujoco", "strip", "morison", "auto"]
+
+MethodFlag = Annotated[MethodChoice, flag("",
+    "Damping model: mujoco (MuJoCo's ellipsoid drag, the default), strip (slender hulls: skin "
+    "friction and strip-theory cross-flow drag), morison (bluff bodies and frames: per-member "
+    "drag from tabulated coefficients), auto (strip or morison, chosen per link from its "
+    "shape). See docs/damping.md.")]
+
+SpeedFlag = Annotated[Maybe[float], flag("",
+    "Design speed in m/s for strip theory's skin-friction Reynolds number (default 1.5).")]
+
 FitFlag = Annotated[FitChoice, flag("",
     "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
     "each axis), volume or inertia (MuJoCo's drag law on another ellipsoid).")]
@@ -84,6 +97,8 @@ ForceFlag = Annotated[bool, flag("",
 def hydro(
     file: EditedFileArgument,
     link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
+    method: MethodFlag = "mujoco",
+    speed: SpeedFlag = None,
     fit: FitFlag = HYDRO_DEFAULT_FIT,
     density: DensityOption = None,
     fluid: FluidOption = None,
@@ -96,27 +111,26 @@ def hydro(
     mode: WriteMode,
     source: ModelInput,
 ) -> None:
-    """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
+    """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model, or
+    (--method) from the link's geometry by published methods.
 
-    A first estimate for vehicles without identified coefficients: for slender AUVs it is tens
-    of times off identified drag (docs/fluid_forces.md). Terms the plugin already has are
-    replaced only with --force.
+    A first estimate for vehicles without identified coefficients: MuJoCo's model is tens of
+    times off identified drag for slender AUVs (docs/fluid_forces.md); strip theory and
+    per-member drag come with their uncertainty band (docs/damping.md). Terms the plugin already
+    has are replaced only with --force.
 
     Projects the drag along each link axis into xUabsU.. and xU.. terms with Gazebo's (negative)
     sign, creating or updating the link's plugin. With the default --fit mujoco the plugin
     applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
     combined motion); see docs/fluid_forces.md.
     """
-    result = edited(gzinertia.hydro, file, link, method=fit, density=fluid_density(density, fluid),
-                    viscosity=viscosity, coefficients=_coefficients(coefs), couplings=couplings,
+    result = edited(gzinertia.hydro, file, link, method=method, fit=fit, speed=speed,
+                    density=fluid_density(density, fluid), viscosity=viscosity,
+                    coefficients=_coefficients(coefs), couplings=couplings,
                     model_paths=sdf_only(file, source, "hydro"), cross_terms=cross_terms,
                     force=force, data=mode.stdin_data)
     for item in result.links:
-        quad = " ".join(f"{item.terms[n]:.4g}" for n in
-                        ("xUabsU", "yVabsV", "zWabsW", "kPabsP", "mQabsQ", "nRabsR"))
-        action = "new plugin" if item.created_plugin else "plugin updated"
-        print(f"{item.link.name}: {item.fit.description}; {action}; quadratic {quad}",
-              file=sys.stderr)
+        _print_link(item)
     for item in result.links:
         if item.combined is not None:
             c = item.combined
@@ -126,9 +140,23 @@ def hydro(
                   f"{100 * c.rotation_max:.3g} %"
                   + ("" if cross_terms or max(c) < 1e-6 else " (--cross-terms can reduce it)"),
                   file=sys.stderr)
-    if result.links and fit != HYDRO_DEFAULT_FIT:
+    if result.links and fit != HYDRO_DEFAULT_FIT and method == "mujoco":
         print(f"note: --fit {fit}: MuJoCo's drag law on the {fit}-fit ellipsoid, "
               "not on MuJoCo's own per-collision ellipsoids: the terms do not reproduce a "
               "MuJoCo run of this model (--fit mujoco does)", file=sys.stderr)
     report_outcome(result)  # (hydro notes nothing: its one note is the --fit line above)
     deliver_edit(result, mode)
+
+
+def _print_link(item: LinkDamping) -> None:
+    """The link's line on stderr: where the terms come from, what was done, the diagonal."""
+    quad = " ".join(f"{item.terms.get(n, 0.0):.4g}" for n in
+                    ("xUabsU", "yVabsV", "zWabsW", "kPabsP", "mQabsQ", "nRabsR"))
+    action = "new plugin" if item.created_plugin else "plugin updated"
+    what = item.fit.description if item.fit is not None else ""
+    if item.estimate is not None:
+        what = item.estimate.summary()
+    print(f"{item.link.name}: {what}; {action}; quadratic {quad}", file=sys.stderr)
+    if item.estimate is not None:
+        for line in (*item.estimate.assumptions, "valid for " + item.estimate.validity):
+            print(f"{item.link.name}:   {line}", file=sys.stderr)

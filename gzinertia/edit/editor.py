@@ -270,6 +270,16 @@ class XmlEditor:
         text = self.data[begin:start].rstrip()
         return text[4:-3].strip().decode(self.encoding, errors="replace")
 
+    def replace_gzinertia_comment(self, elem: etree._Element, text: str) -> None:
+        """Replaces the ``<!-- gzinertia ... -->`` comment right before ``elem`` by
+        ``<!-- text -->``; nothing when there is none, or it says ``text`` already."""
+        start = self.span(elem).start
+        begin = self._preceding_gzinertia_comment(start)
+        if begin == start or self.gzinertia_comment(elem) == text:
+            return
+        end = self.data.index(b"-->", begin) + 3
+        self._add(begin, end, self._encode(f"<!-- {text} -->"))
+
     def has_gzinertia_comment(self, elem: etree._Element) -> bool:
         """Whether a gzinertia provenance comment directly precedes ``elem``."""
         start = self.span(elem).start

@@ -1,10 +1,13 @@
-"""``gzinertia hydro``: Gazebo Hydrodynamics damping from MuJoCo's ellipsoid drag model, written
-into the link's Hydrodynamics plugin (created when absent, updated in place otherwise).
+"""``gzinertia hydro``: Gazebo Hydrodynamics damping written into the link's Hydrodynamics plugin
+(created when absent, updated in place otherwise).
 
-The coefficients come from :func:`gzinertia.physics.hydro_damping.hydrodynamics_damping` for each
-fitted
-ellipsoid (summed over a ``mujoco`` fit's ellipsoids). When the link has ``<fluid_added_mass>``
-the plugin gets ``<disable_added_mass>true</disable_added_mass>`` so added mass counts once.
+The terms come from MuJoCo's ellipsoid drag model by default
+(:func:`gzinertia.physics.hydro_damping.hydrodynamics_damping` for each fitted ellipsoid, summed
+over a ``mujoco`` fit's ellipsoids), or from a damping method on the link's geometry
+(``damping``: strip theory, per-member drag, or the one its shape calls for:
+:func:`gzinertia.physics.damping_estimate.damping_estimate`). When the link has
+``<fluid_added_mass>`` the plugin gets ``<disable_added_mass>true</disable_added_mass>`` so added
+mass counts once.
 """
 
 from __future__ import annotations
@@ -29,7 +32,11 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.hydrodynamics_terms import TERM_PARTS
 from gzinertia.options import option
+from gzinertia.physics.damping_estimate import damping_estimate
+from gzinertia.physics.damping_record import DampingChoice, DampingEstimate
+from gzinertia.physics.damping_strip import DEFAULT_SPEED
 from gzinertia.physics.fits import EllipsoidFit, FitMethod, fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.hydro_damping import (
@@ -46,6 +53,7 @@ from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = [
     "DIFFERENCE_FACTOR",
+    "METHOD_COMMENT",
     "SAME_TERM_FLOOR",
     "WHAT_FOR",
     "HydroResult",
@@ -62,14 +70,17 @@ __all__ = [
 @dataclass(frozen=True, repr=False, eq=False)
 class LinkDamping(ValueRecord):
     """The damping terms written for one link (Gazebo's names and sign, about Bo in B axes), the
-    fit they come from, and whether the plugin was created."""
+    fit they come from (MuJoCo's model) or the estimate (a damping method on the geometry:
+    ``fit`` is then ``None``), and whether the plugin was created."""
 
     link: LinkRecord
-    fit: EllipsoidFit
+    fit: EllipsoidFit | None
     terms: dict[str, float]
     created_plugin: bool
     #: the terms' error against MuJoCo's drag for motion in any direction
     combined: CombinedMotionError | None = None
+    #: the damping method's estimate the terms come from (``None``: MuJoCo's model)
+    estimate: DampingEstimate | None = None
 
 
 #: What ``hydro`` made: per link written, its damping terms.
@@ -204,7 +215,10 @@ def _write_terms(
     if link.inertial.A_BBo_B is not None:
         values["disable_added_mass"] = "true"
     if link.hydrodynamics:
-        editor.set_children_text(plugin_element(editor, link.hydrodynamics[0]), values)
+        plugin = plugin_element(editor, link.hydrodynamics[0])
+        if (editor.gzinertia_comment(plugin) or "").startswith("gzinertia hydro"):
+            editor.replace_gzinertia_comment(plugin, comment)  # the method may have changed
+        editor.set_children_text(plugin, values)
         return []
     return new_plugin_lines(editor, link, density, values, comment)
 
@@ -227,6 +241,78 @@ def new_plugin_lines(
     ]
 
 
+def _refuse_mujoco_settings(
+    damping: DampingChoice, method: FitMethod, coefs: EllipsoidFluidCoefficients,
+    couplings: bool, cross_terms: bool,
+) -> None:
+    """A damping method on the geometry takes none of MuJoCo's model's settings: refused, not
+    ignored."""
+    if damping == "mujoco":
+        return
+    if method != "mujoco" or couplings or cross_terms or coefs != EllipsoidFluidCoefficients():
+        raise SettingError(
+            "method", "{method} " + damping + " takes none of MuJoCo's ellipsoid model's "
+            "settings ({fit}, coefficients, couplings, cross terms): they apply to "
+            "{method} mujoco only")
+
+
+def _stale_terms(link: LinkRecord, terms: dict[str, float]) -> dict[str, float]:
+    """The damping terms (linear ``<iJ>``, quadratic ``<iJabsK>``) the link's plugin has and
+    ``terms`` lacks, as 0, so that the plugin applies the new estimate and nothing of the old."""
+    if not link.hydrodynamics:
+        return {}
+    old = link.hydrodynamics[0].terms
+    return {name: 0.0 for name in old
+            if name not in terms and (m := TERM_PARTS.match(name)) and m.group(2) is None
+            and old[name] != 0.0}
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class _DampingSettings(ValueRecord):
+    """What ``hydro`` computes a link's terms with."""
+
+    damping: DampingChoice
+    method: FitMethod
+    density: float
+    viscosity: float
+    speed: float
+    coefs: EllipsoidFluidCoefficients
+    couplings: bool
+    cross_terms: bool
+
+
+#: How the provenance comment of a plugin whose terms a damping method wrote begins.
+METHOD_COMMENT = "gzinertia hydro: damping by "
+
+
+def _terms_of(editor: XmlEditor, link: LinkRecord, how: _DampingSettings) -> tuple[
+    dict[str, float], str, EllipsoidFit | None, DampingEstimate | None
+]:
+    """The link's terms, the provenance comment, and the fit or estimate they come from. Terms
+    of the plugin the new ones lack are written as 0 when a damping method wrote the plugin or
+    writes it now (MuJoCo's model over its own terms keeps what it does not write, as always)."""
+    if how.damping == "mujoco":
+        fit = fit_link(link, how.method)
+        terms = link_damping(fit, how.density, how.viscosity, how.coefs, how.couplings,
+                             how.cross_terms)
+        if link.hydrodynamics and (editor.gzinertia_comment(plugin_element(
+                editor, link.hydrodynamics[0])) or "").startswith(METHOD_COMMENT):
+            terms.update(_stale_terms(link, terms))
+        # Kept generic so that it stays true when a later run updates the terms in place.
+        return terms, ascii_comment(
+            "gzinertia hydro: damping from MuJoCo's ellipsoid drag model projected on the link "
+            "axes (exact for motion along one axis, approximate for combined motion)"
+        ), fit, None
+    estimate = damping_estimate(link, how.damping, density=how.density,
+                                viscosity=how.viscosity, speed=how.speed)
+    terms = dict(estimate.terms)
+    terms.update(_stale_terms(link, terms))
+    return terms, ascii_comment(
+        f"{METHOD_COMMENT}{estimate.summary()}, in a fluid of {how.density:g} "
+        "kg/m^3; exact for motion along one link axis, approximate for combined motion"
+    ), None, estimate
+
+
 def hydro(
     path: Path,
     *,
@@ -240,8 +326,13 @@ def hydro(
     cross_terms: bool = False,
     force: bool = False,
     data: bytes | None = None,
+    damping: DampingChoice = "mujoco",
+    speed: float = DEFAULT_SPEED,
 ) -> HydroResult:
-    """Computes and writes (in memory) the damping terms of the selected links.
+    """Computes and writes (in memory) the damping terms of the selected links: MuJoCo's
+    ellipsoid model on the ``method`` fit (``damping="mujoco"``), or the damping method
+    ``damping`` on the link's geometry (``strip``, ``morison``, or ``auto``: chosen per link
+    from its shape; ``speed`` m/s: strip theory's design speed).
 
     Terms a plugin already has are replaced only with ``force`` (or when gzinertia wrote the
     plugin): they may be identified values, better than this estimate. Replacements more than
@@ -250,6 +341,12 @@ def hydro(
     ``<stdin>``: relative URIs resolve against the working directory)."""
     if not viscosity >= 0.0:
         raise SettingError("viscosity", "{viscosity} must be >= 0, not {value}", value=viscosity)
+    if not (speed > 0.0 and speed < float("inf")):
+        raise SettingError("speed", "{speed} must be a positive speed in m/s, not {value}",
+                           value=speed)
+    _refuse_mujoco_settings(damping, method, coefs, couplings, cross_terms)
+    how = _DampingSettings(damping, method, density, viscosity, speed, coefs, couplings,
+                           cross_terms)
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
@@ -267,35 +364,40 @@ def hydro(
         if not same_file(plugin_file, path):
             skipped.append(f"{link.name}: its Hydrodynamics plugin is in {plugin_file}")
             continue
-        fit = fit_link(link, method)
-        terms = link_damping(fit, density, viscosity, coefs, couplings, cross_terms)
-        # Kept generic so that it stays true when a later run updates the terms in place.
-        comment = ascii_comment(
-            "gzinertia hydro: damping from MuJoCo's ellipsoid drag model projected on the link "
-            "axes (exact for motion along one axis, approximate for combined motion)"
-        )
+        terms, comment, fit, estimate = _terms_of(editor, link, how)
         link_elem = link_element(editor, link)
         require_finite(editor, link_elem, "damping terms", list(terms.values()))
+        if estimate is not None:
+            warnings += [f"{link.name}: {estimate.method}: {o}" for o in estimate.outside]
         if link.hydrodynamics:
-            warning = _check_replacement(editor, link, terms, force)
+            warning = _check_replacement(editor, link, terms, force, _what_for(estimate))
             if warning:
                 warnings.append(warning)
         lines = _write_terms(editor, link, terms, density, comment)
         model = link_elem.getparent()
         if lines and model is not None:
             new_plugins.setdefault(id(model), (model, []))[1].extend(lines)
-        combined = combined_motion_error(
+        combined = None if fit is None else combined_motion_error(
             ((e.semi_axes, e.X_FE) for e in fit.ellipsoids), density, coefs, terms
         )
-        results.append(LinkDamping(link, fit, terms, bool(lines), combined))
+        results.append(LinkDamping(link, fit, terms, bool(lines), combined, estimate))
     for model, lines in new_plugins.values():
         editor.append_child_lines(model, lines)
     new = edit.finish({})
     return HydroResult(path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings))
 
 
+def _what_for(estimate: DampingEstimate | None) -> str:
+    """What the numbers about to be written are good for, said by refusals and warnings."""
+    if estimate is None:
+        return WHAT_FOR
+    return (f"{estimate.title} is an estimate within +-{100 * estimate.band:.0f} % at best; "
+            "measured or identified coefficients are better")
+
+
 def _check_replacement(
-    editor: XmlEditor, link: LinkRecord, terms: dict[str, float], force: bool
+    editor: XmlEditor, link: LinkRecord, terms: dict[str, float], force: bool,
+    what_for: str = WHAT_FOR,
 ) -> str | None:
     """Refuses to replace another author's damping terms without ``force``; with it, a
     warning naming the terms more than :data:`DIFFERENCE_FACTOR` apart (``None`` if none)."""
@@ -310,12 +412,12 @@ def _check_replacement(
         raise GzInertiaError(
             f"{plugin.source}: the Hydrodynamics plugin of {link.name!r} already has damping "
             f"terms, and this estimate would replace them: {describe_replacements(replaced)}. "
-            f"{WHAT_FOR}. Pass {option('force')} to replace them"
+            f"{what_for}. Pass {option('force')} to replace them"
         )
     far = [r for r in replaced if r[3] > DIFFERENCE_FACTOR]
     if not far or ours:
         return None
     return (
         f"{plugin.source}: replaced damping terms of {link.name!r} by values more than "
-        f"{DIFFERENCE_FACTOR:g}x apart: {describe_replacements(far)}. {WHAT_FOR}"
+        f"{DIFFERENCE_FACTOR:g}x apart: {describe_replacements(far)}. {what_for}"
     )

@@ -37,7 +37,7 @@ from gzinertia.records import Collision, Geometry
 if TYPE_CHECKING:
     from gzinertia.physics.shapes import SolidProperties
 
-__all__ = ["SECTIONS", "LinkUnion", "link_solid", "link_union"]
+__all__ = ["SECTIONS", "LinkUnion", "link_solid", "link_union", "solid_in_link"]
 
 #: Segments around a round primitive's tessellation when an overlap is measured (manifold3d's
 #: own: its sphere is then 3.5e-4 below the closed form's volume, its cylinder 1.0e-4, inscribed;
@@ -108,7 +108,7 @@ def _overlapping(collisions: Sequence[Collision]) -> list[Collision]:
     return [known[k][0] for k in sorted(meets)]
 
 
-def _solid_in_link(collision: Collision, where: str) -> Any:
+def solid_in_link(collision: Collision, where: str) -> Any:
     """The collision's solid as a ``manifold3d.Manifold`` in the link frame B (primitives
     manifold3d's own with :data:`SECTIONS` segments around; a mesh file the geometry
     pipeline's closed body, :func:`gzinertia.physics.mesh_body.mesh_body`), ``None``: no
@@ -161,7 +161,7 @@ def link_union(
     from gzinertia.physics.manifold_solids import manifold_triangles, triangle_moments
 
     where = f"the {element}s {names}"
-    solids = [s for s in (_solid_in_link(c, where) for c in candidates) if s is not None]
+    solids = [s for s in (solid_in_link(c, where) for c in candidates) if s is not None]
     if len(solids) < 2:
         return None
     pieces = tuple(manifold_triangles(s) for s in solids)
