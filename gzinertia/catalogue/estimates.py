@@ -3,8 +3,7 @@
 Every estimate is about the link origin Bo in link axes B: added mass as ``A_BBo_B``
 (linear-first ``[x y z p q r]``, positive), damping as gz-sim Hydrodynamics terms (Fossen's
 negative sign). :data:`ESTIMATES` lists the providers ``compare`` runs, in order: this is the
-one place a new method is added (the damping methods from geometry of issue 29, ``strip`` and
-``morison``, register here as ``name → provider``). A provider raises
+one place a new method is added (``name → provider``). A provider raises
 :class:`~gzinertia.errors.GzInertiaError` when it cannot estimate a link; ``compare`` says so.
 """
 
@@ -13,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gzinertia.physics import damping_estimate as damping
 from gzinertia.physics.bem import bem_added_mass
 from gzinertia.physics.fits import fit_link
-from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
-from gzinertia.physics.hydro_damping import hydrodynamics_damping, sum_damping
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.spatial.added_mass import AddedMass
@@ -29,6 +27,7 @@ __all__ = [
     "EstimateProvider",
     "bem_estimate",
     "ellipsoid_estimate",
+    "geometry_estimate",
     "mujoco_estimate",
 ]
 
@@ -60,16 +59,21 @@ def ellipsoid_estimate(link: LinkRecord, density: float) -> Estimate:
 
 def mujoco_estimate(link: LinkRecord, density: float) -> Estimate:
     """MuJoCo's ellipsoid drag model, one ellipsoid per collision, as ``gzinertia hydro``
-    writes it (viscosity of water, MuJoCo's default coefficients, no couplings)."""
-    fit = fit_link(link, "mujoco")
-    coefs = EllipsoidFluidCoefficients()
-    terms = sum_damping(
-        hydrodynamics_damping(e.semi_axes, e.X_FE, density, WATER_VISCOSITY, coefs)
-        for e in fit.ellipsoids
-    )
+    writes it by default (:func:`gzinertia.physics.damping_estimate.mujoco_estimate`)."""
+    found = damping.mujoco_estimate(link, density=density, viscosity=WATER_VISCOSITY)
     basis = ("MuJoCo's phenomenological ellipsoid drag (gzinertia hydro): tens of times off "
              "identified drag on slender hulls (docs/fluid_forces.md)")
-    return Estimate("mujoco", None, basis, terms)
+    return Estimate("mujoco", None, basis, dict(found.terms))
+
+
+def geometry_estimate(link: LinkRecord, density: float) -> Estimate:
+    """Quadratic damping from the link's geometry by the method its shape calls for
+    (``gzinertia hydro --method auto``: strip theory for a slender hull, per-member drag
+    otherwise; :func:`gzinertia.physics.damping_estimate.damping_estimate`), in water's
+    viscosity at strip theory's default design speed."""
+    found = damping.damping_estimate(link, "auto", density=density)
+    return Estimate("geometry", None, f"{found.method}: {found.summary()} (docs/damping.md)",
+                    dict(found.terms))
 
 
 def bem_estimate(link: LinkRecord, density: float) -> Estimate:
@@ -85,6 +89,7 @@ def bem_estimate(link: LinkRecord, density: float) -> Estimate:
 ESTIMATES: dict[str, EstimateProvider] = {
     "ellipsoid": ellipsoid_estimate,
     "mujoco": mujoco_estimate,
+    "geometry": geometry_estimate,
 }
 #: The estimate ``compare`` adds with ``bem=True`` (slow: a BEM solve per link).
 BEM_ESTIMATE: tuple[str, EstimateProvider] = ("bem", bem_estimate)
