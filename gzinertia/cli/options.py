@@ -34,13 +34,14 @@ import functools
 import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, get_type_hints
 
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import FluidName
+from gzinertia.vocabulary.hull import HullChoice
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
@@ -59,6 +60,7 @@ __all__ = [
     "HullChoice",
     "HullOption",
     "InPlaceOption",
+    "ModelInputFlags",
     "ModelPathOption",
     "OrderingChoice",
     "OutputOption",
@@ -129,15 +131,6 @@ PackagePathOption = Annotated[Maybe[list[Path]], flag("--package-path",
     "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).")]
 
 
-#: The write-mode parameters :func:`write_mode_options` adds, with their defaults.
-_WRITE_MODE_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
-    ("output", OutputOption, None),
-    ("in_place", InPlaceOption, False),
-    ("check", CheckOption, False),
-    ("diff", DiffOption, False),
-    ("force_readonly", ForceReadonlyOption, False),
-)
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -151,6 +144,14 @@ def _hint(annotation: Any, namespace: dict[str, Any]) -> Any:
         return eval(annotation, namespace)
     except NameError:
         return annotation
+
+
+def _parameters(group: type[ValueRecord]) -> tuple[tuple[str, Any, Any], ...]:
+    """The parameters an option group adds to a command, (name, typer hint, default), one per
+    field of its record ``group`` (declared with the flag's ``Annotated`` type and default), in
+    field order."""
+    hints = get_type_hints(group, include_extras=True)
+    return tuple((f.name, hints[f.name], f.default) for f in fields(group))
 
 
 def _with_parameters(
@@ -203,24 +204,26 @@ def _with_parameters(
 @dataclass(frozen=True, repr=False, eq=False)
 class WriteFlags(ValueRecord):
     """The write-mode flags as given (``-o/--output``, ``--in-place``, ``--check``, ``--diff``,
-    ``--force-readonly``), for a command that checks them against its several FILEs before
-    they make a :class:`~gzinertia.cli.delivery.WriteMode` (:func:`edit_mode`)."""
+    ``--force-readonly``): the parameters :func:`write_mode_options` and :func:`write_flags`
+    add, declared here once; handed as given to a command that checks them against its
+    several FILEs before they make a :class:`~gzinertia.cli.delivery.WriteMode`
+    (:func:`edit_mode`)."""
 
-    output: Path | None
-    in_place: bool
-    check: bool
-    diff: bool
-    force_readonly: bool
+    output: OutputOption = None
+    in_place: InPlaceOption = False
+    check: CheckOption = False
+    diff: DiffOption = False
+    force_readonly: ForceReadonlyOption = False
 
     def values(self) -> dict[str, Any]:
         """The flags by parameter name (:func:`edit_mode`'s keywords)."""
-        return {name: getattr(self, name) for name, _, _ in _WRITE_MODE_PARAMETERS}
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def write_flags(command: F) -> F:
     """``command`` (which takes ``write: WriteFlags``) as a typer command with the write-mode
     options of :func:`write_mode_options` in place of ``write``, handed over as given."""
-    return _with_parameters(command, "write", _WRITE_MODE_PARAMETERS,
+    return _with_parameters(command, "write", _parameters(WriteFlags),
                             lambda values, kwargs: WriteFlags(**values))
 
 
@@ -237,17 +240,33 @@ def write_mode_options(command: F) -> F:
             kwargs["file"] = file
         return mode
 
-    return _with_parameters(command, "mode", _WRITE_MODE_PARAMETERS, build)
+    return _with_parameters(command, "mode", _parameters(WriteFlags), build)
 
 
-#: The model-input parameters :func:`model_input_options` adds, with their defaults.
-_MODEL_INPUT_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
-    ("model_path", ModelPathOption, None),
-    ("package_path", PackagePathOption, None),
-    ("xacro_arg", XacroArgOption, None),
-    ("xacro_env", XacroEnvOption, None),
-    ("trust_xacro", TrustXacroOption, False),
-)
+@dataclass(frozen=True, repr=False, eq=False)
+class ModelInputFlags(ValueRecord):
+    """The model-input flags as given (``-m/--model-path``, ``--package-path``,
+    ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``): the parameters
+    :func:`model_input_options` adds, declared here once."""
+
+    model_path: ModelPathOption = None
+    package_path: PackagePathOption = None
+    xacro_arg: XacroArgOption = None
+    xacro_env: XacroEnvOption = None
+    trust_xacro: TrustXacroOption = False
+
+    def model_input(self) -> ModelInput:
+        """The :class:`~gzinertia.model_input.ModelInput` these make; a malformed
+        ``--xacro-arg`` is an error naming it."""
+        from gzinertia.model_input import ModelInput
+
+        xacro_args = None
+        if self.xacro_arg:  # (the URDF package is not imported for an SDF file's command line)
+            from gzinertia.urdf.xacro_expand import parse_xacro_args
+
+            xacro_args = parse_xacro_args(self.xacro_arg)
+        return ModelInput.of(self.model_path or (), self.package_path or (), xacro_args,
+                             self.xacro_env or (), self.trust_xacro)
 
 
 def model_input_options(command: F) -> F:
@@ -255,21 +274,9 @@ def model_input_options(command: F) -> F:
     every command that reads a model has: ``-m/--model-path``, ``--package-path``,
     ``--xacro-arg``, ``--xacro-env`` and ``--trust-xacro``, in place of ``source``; the
     :class:`~gzinertia.model_input.ModelInput` they make (a malformed ``--xacro-arg`` is an
-    error naming it) is built before the command runs."""
-
-    def build(values: dict[str, Any], kwargs: dict[str, Any]) -> ModelInput:
-        from gzinertia.model_input import ModelInput
-
-        pairs = values["xacro_arg"]
-        xacro_args = None
-        if pairs:  # (the URDF package is not imported for an SDF file's command line)
-            from gzinertia.urdf.xacro_expand import parse_xacro_args
-
-            xacro_args = parse_xacro_args(pairs)
-        return ModelInput.of(values["model_path"] or (), values["package_path"] or (),
-                             xacro_args, values["xacro_env"] or (), values["trust_xacro"])
-
-    return _with_parameters(command, "source", _MODEL_INPUT_PARAMETERS, build)
+    error naming it) is built before the command runs (:class:`ModelInputFlags`)."""
+    return _with_parameters(command, "source", _parameters(ModelInputFlags),
+                            lambda values, kwargs: ModelInputFlags(**values).model_input())
 
 
 def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
@@ -291,10 +298,6 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
     return source.search_paths
 
 
-#: What to do with a mesh surface that cannot be closed
-#: (:data:`gzinertia.physics.mesh_body.HULL_CHOICES`; spelled here so that the CLI imports no
-#: NumPy at start-up).
-HullChoice = Literal["none", "convex", "wrap"]
 HullOption = Annotated[HullChoice, flag("--hull",
     "A mesh that is not closed even after repair (welding, small holes filled): none refuses it "
     "(default), convex uses its convex hull, wrap a closed surface that follows the mesh and "
