@@ -69,6 +69,7 @@ __all__ = [
     "SignChoice",
     "ToleranceChoice",
     "WriteFlags",
+    "command_flags",
     "edit_mode",
     "hull_option",
     "model_input_options",
@@ -277,6 +278,20 @@ def model_input_options(command: F) -> F:
     error naming it) is built before the command runs (:class:`ModelInputFlags`)."""
     return _with_parameters(command, "source", _parameters(ModelInputFlags),
                             lambda values, kwargs: ModelInputFlags(**values).model_input())
+
+
+def command_flags(command: F) -> F:
+    """``command`` (which takes ``flags``, a record of its own flags: a frozen dataclass whose
+    fields are declared with the flag's ``Annotated`` type and default, in the order ``--help``
+    lists them) as a typer command with one option per field in place of ``flags``; the record
+    is made from their values before the command runs. Each flag is declared once, as its
+    field: no alias beside a parameter of the same name."""
+    hint = inspect.signature(command).parameters.get("flags")
+    if hint is None:
+        raise TypeError(f"{command.__name__} must take a 'flags' parameter")
+    group = _hint(hint.annotation, command.__globals__)
+    return _with_parameters(command, "flags", _parameters(group),
+                            lambda values, kwargs: group(**values))
 
 
 def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
