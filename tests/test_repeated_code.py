@@ -6,15 +6,18 @@ write-mode and model-input option groups) is declared once.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 from typing import get_args, get_type_hints
 
 import pytest
+import typer.main
 from conftest import REPO
 
 import gzinertia.cli.options as cli_options
 import gzinertia.physics.mesh_body as mesh_body
 import gzinertia.vocabulary.hull as hull
+from gzinertia.cli.app import app, register_commands
 
 
 def test_no_duplicates_comment_is_left_in_the_library() -> None:
@@ -64,3 +67,33 @@ def test_an_option_group_is_declared_once_as_its_record(
     declared = [(f.name, hints[f.name], f.default) for f in dataclasses.fields(group)]
     assert _added_parameters(decorator, given) == declared
     assert all(default is not dataclasses.MISSING for _, _, default in declared)
+
+
+@pytest.mark.parametrize(
+    ("command", "group"),
+    [
+        ("addmass", "gzinertia.cli.addmass_options:AddmassFlags"),
+        ("convert", "gzinertia.cli.convert:ConvertFlags"),
+        ("fix", "gzinertia.cli.fix:FixFlags"),
+        ("hydro", "gzinertia.cli.hydro:HydroFlags"),
+        ("migrate", "gzinertia.cli.migrate:MigrateFlags"),
+    ],
+)
+def test_a_commands_own_flags_are_its_records_fields_in_help_order(
+    command: str, group: str
+) -> None:
+    """Each flag is declared once, as a field of the command's record: the command's options
+    are the FILE argument, the record's fields in their order, then the shared groups."""
+    module, name = group.split(":")
+    record = getattr(importlib.import_module(module), name)
+    register_commands()
+    click_command = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    names = [p.name for p in click_command.params]
+    own = [f.name for f in dataclasses.fields(record)]
+    assert names[1:1 + len(own)] == own
+    shared = {f.name for f in dataclasses.fields(cli_options.WriteFlags)}
+    shared |= {f.name for f in dataclasses.fields(cli_options.ModelInputFlags)}
+    assert set(names[1 + len(own):]) <= shared | {"hull"}
+    for field in dataclasses.fields(record):
+        option = next(p for p in click_command.params if p.name == field.name)
+        assert option.required == (field.default is dataclasses.MISSING)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -20,11 +21,13 @@ from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import (
     EditedFileArgument,
     FitChoice,
+    command_flags,
     model_input_options,
     sdf_only,
     write_mode_options,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
-__all__ = ["HYDRO_DEFAULT_FIT", "hydro"]
+__all__ = ["HYDRO_DEFAULT_FIT", "HydroFlags", "hydro"]
 
 #: hydro's default fit: the damping model is MuJoCo's ellipsoid drag, and MuJoCo puts one
 #: ellipsoid on each geom by its own rule, so only this fit reproduces MuJoCo's wrench.
@@ -58,43 +61,38 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
     return EllipsoidFluidCoefficients(*values)
 
 
-FitFlag = Annotated[FitChoice, flag("",
-    "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
-    "each axis), volume or inertia (MuJoCo's drag law on another ellipsoid).")]
+@dataclass(frozen=True, repr=False, eq=False)
+class HydroFlags(ValueRecord):
+    """``gzinertia hydro``'s own flags, in the order ``--help`` lists them (``--link`` is
+    required)."""
 
-ViscosityFlag = Annotated[float, flag("", "Dynamic viscosity in Pa·s (MuJoCo's viscosity).")]
-
-CoefsFlag = Annotated[Maybe[str], flag("",
-    "MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus.")]
-
-CouplingsFlag = Annotated[bool, flag("", "Also write cross terms from an offset ellipsoid centre.")]
-
-CrossTermsFlag = Annotated[bool, flag("",
-    "Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag over all "
-    "directions: smaller error for combined motion (implies --couplings).")]
-
-ForceFlag = Annotated[bool, flag("",
-    "Replace damping terms the link's plugin already has (they may be identified values, better "
-    "than this estimate; values more than 2x apart are reported).")]
+    link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")]
+    fit: Annotated[FitChoice, flag("",
+        "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
+        "each axis), volume or inertia (MuJoCo's drag law on another "
+        "ellipsoid).")] = HYDRO_DEFAULT_FIT
+    density: DensityOption = None
+    fluid: FluidOption = None
+    viscosity: Annotated[float, flag("",
+        "Dynamic viscosity in Pa·s (MuJoCo's viscosity).")] = WATER_VISCOSITY
+    coefs: Annotated[Maybe[str], flag("",
+        "MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus.")] = None
+    couplings: Annotated[bool, flag("",
+        "Also write cross terms from an offset ellipsoid centre.")] = False
+    cross_terms: Annotated[bool, flag("",
+        "Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag over all "
+        "directions: smaller error for combined motion (implies --couplings).")] = False
+    force: Annotated[bool, flag("",
+        "Replace damping terms the link's plugin already has (they may be identified values, "
+        "better than this estimate; values more than 2x apart are reported).")] = False
 
 
 @app.command()
 @write_mode_options
 @model_input_options
+@command_flags
 def hydro(
-    file: EditedFileArgument,
-    link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
-    fit: FitFlag = HYDRO_DEFAULT_FIT,
-    density: DensityOption = None,
-    fluid: FluidOption = None,
-    viscosity: ViscosityFlag = WATER_VISCOSITY,
-    coefs: CoefsFlag = None,
-    couplings: CouplingsFlag = False,
-    cross_terms: CrossTermsFlag = False,
-    force: ForceFlag = False,
-    *,
-    mode: WriteMode,
-    source: ModelInput,
+    file: EditedFileArgument, flags: HydroFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model.
 
@@ -107,10 +105,12 @@ def hydro(
     applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
     combined motion); see docs/fluid_forces.md.
     """
-    result = edited(gzinertia.hydro, file, link, method=fit, density=fluid_density(density, fluid),
-                    viscosity=viscosity, coefficients=_coefficients(coefs), couplings=couplings,
-                    model_paths=sdf_only(file, source, "hydro"), cross_terms=cross_terms,
-                    force=force, data=mode.stdin_data)
+    fit, cross_terms = flags.fit, flags.cross_terms
+    result = edited(gzinertia.hydro, file, flags.link, method=fit,
+                    density=fluid_density(flags.density, flags.fluid),
+                    viscosity=flags.viscosity, coefficients=_coefficients(flags.coefs),
+                    couplings=flags.couplings, model_paths=sdf_only(file, source, "hydro"),
+                    cross_terms=cross_terms, force=flags.force, data=mode.stdin_data)
     for item in result.links:
         quad = " ".join(f"{item.terms[n]:.4g}" for n in
                         ("xUabsU", "yVabsV", "zWabsW", "kPabsP", "mQabsQ", "nRabsR"))

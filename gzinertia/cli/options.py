@@ -34,7 +34,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, get_type_hints
 
@@ -149,10 +149,11 @@ def _hint(annotation: Any, namespace: dict[str, Any]) -> Any:
 
 def _parameters(group: type[ValueRecord]) -> tuple[tuple[str, Any, Any], ...]:
     """The parameters an option group adds to a command, (name, typer hint, default), one per
-    field of its record ``group`` (declared with the flag's ``Annotated`` type and default), in
-    field order."""
+    field of its record ``group`` (declared with the flag's ``Annotated`` type and default; a
+    field without a default is a required option), in field order."""
     hints = get_type_hints(group, include_extras=True)
-    return tuple((f.name, hints[f.name], f.default) for f in fields(group))
+    return tuple((f.name, hints[f.name], inspect.Parameter.empty if f.default is MISSING
+                  else f.default) for f in fields(group))
 
 
 def _with_parameters(
