@@ -77,6 +77,7 @@ def test_an_option_group_is_declared_once_as_its_record(
         ("fix", "gzinertia.cli.fix:FixFlags"),
         ("hydro", "gzinertia.cli.hydro:HydroFlags"),
         ("migrate", "gzinertia.cli.migrate:MigrateFlags"),
+        ("shift", "gzinertia.cli.shift:ShiftFlags"),
     ],
 )
 def test_a_commands_own_flags_are_its_records_fields_in_help_order(

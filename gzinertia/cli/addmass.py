@@ -19,12 +19,7 @@ from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.library import deliver_edit, edited, model_keywords
-from gzinertia.cli.options import (
-    command_flags,
-    hull_option,
-    model_input_options,
-    write_mode_options,
-)
+from gzinertia.cli.options import editing_options, hull_option
 from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.geometry import GeometryElement
 
@@ -38,9 +33,7 @@ __all__ = ["addmass"]
 
 @app.command()
 @hull_option
-@write_mode_options
-@model_input_options
-@command_flags
+@editing_options
 def addmass(
     file: ModelFileArgument, flags: AddmassFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:

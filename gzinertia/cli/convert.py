@@ -11,14 +11,7 @@ from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import (
-    EditedFileArgument,
-    SignChoice,
-    command_flags,
-    model_input_options,
-    sdf_only,
-    write_mode_options,
-)
+from gzinertia.cli.options import EditedFileArgument, SignChoice, editing_options, sdf_only
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
@@ -51,9 +44,7 @@ class ConvertFlags(ValueRecord):
 
 
 @app.command()
-@write_mode_options
-@model_input_options
-@command_flags
+@editing_options
 def convert(
     file: EditedFileArgument, flags: ConvertFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:

@@ -18,14 +18,7 @@ from gzinertia.cli.app import (
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import (
-    EditedFileArgument,
-    FitChoice,
-    command_flags,
-    model_input_options,
-    sdf_only,
-    write_mode_options,
-)
+from gzinertia.cli.options import EditedFileArgument, FitChoice, editing_options, sdf_only
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
@@ -88,9 +81,7 @@ class HydroFlags(ValueRecord):
 
 
 @app.command()
-@write_mode_options
-@model_input_options
-@command_flags
+@editing_options
 def hydro(
     file: EditedFileArgument, flags: HydroFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:

@@ -12,12 +12,7 @@ from gzinertia.cli.app import app
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import (
-    EditedFileArgument,
-    command_flags,
-    model_input_options,
-    write_mode_options,
-)
+from gzinertia.cli.options import EditedFileArgument, editing_options
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -54,9 +49,7 @@ def _summary(item: MigratedLink) -> str:
 
 
 @app.command()
-@write_mode_options
-@model_input_options
-@command_flags
+@editing_options
 def migrate(
     file: EditedFileArgument, flags: MigrateFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:

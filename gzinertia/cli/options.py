@@ -71,6 +71,7 @@ __all__ = [
     "WriteFlags",
     "command_flags",
     "edit_mode",
+    "editing_options",
     "hull_option",
     "model_input_options",
     "sdf_only",
@@ -293,6 +294,14 @@ def command_flags(command: F) -> F:
     group = _hint(hint.annotation, command.__globals__)
     return _with_parameters(command, "flags", _parameters(group),
                             lambda values, kwargs: group(**values))
+
+
+def editing_options(command: F) -> F:
+    """``command`` (which takes ``flags``, ``mode`` and ``source``: an editing command) with
+    the options of every command that edits one FILE, listed by ``--help`` in this order: its
+    own flags (:func:`command_flags`), the model-input options (:func:`model_input_options`),
+    the write-mode options (:func:`write_mode_options`)."""
+    return write_mode_options(model_input_options(command_flags(command)))
 
 
 def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
