@@ -5,16 +5,27 @@
   value with a usage error (exit status 2), so no command validates them by hand, and mypy
   checks that each fits the library's own ``Literal`` where a command hands it over
   (``tests/test_cli_options.py`` checks that each names exactly the library's vocabulary).
+* Each flag is declared once. A command's own flags are the fields of a record it takes as
+  ``flags`` (:func:`command_flags`: each field the flag's ``Annotated`` type and default, in the
+  order ``--help`` lists them); the options every command of a kind has are groups declared
+  the same way (:class:`WriteFlags`, :class:`ModelInputFlags`) and added by one decorator each.
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
-  :class:`~gzinertia.cli.delivery.WriteMode`::
+  :class:`~gzinertia.cli.delivery.WriteMode`; a command that edits one FILE takes its flags,
+  the model input and the write mode through :func:`editing_options`::
+
+      @dataclass(frozen=True, repr=False, eq=False)
+      class MyFlags(ValueRecord):
+          force: Annotated[bool, flag("", "Replace what the link has.")] = False
 
       @app.command()
-      @write_mode_options
-      def mycommand(file: EditedFileArgument, ..., *, mode: WriteMode) -> None:
+      @editing_options
+      def mycommand(
+          file: EditedFileArgument, flags: MyFlags, *, mode: WriteMode, source: ModelInput
+      ) -> None:
           ...
-          deliver_edit(edited(gzinertia.shift, file, ...), mode)
+          deliver_edit(edited(gzinertia.shift, file, ..., force=flags.force), mode)
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
