@@ -10,53 +10,22 @@ only a flag of one with another's; the values are checked by the library.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import gzinertia
 from gzinertia.arguments import fluid_density
-from gzinertia.cli.addmass_options import (
-    AboutFlag,
-    AllowOverlapFlag,
-    AxesFlag,
-    BemFlag,
-    CenterFlag,
-    DepthFlag,
-    EllipsoidFlag,
-    FitFlag,
-    FrequencyFlag,
-    FromResultFlag,
-    GeometryFlag,
-    ModelFileArgument,
-    NoCacheFlag,
-    PanelSizeFlag,
-    ProgressBarFlag,
-    QualityFlag,
-    ReplacePluginAddedMassFlag,
-    RpyFlag,
-    SemiAxesFlag,
-    TogetherFlag,
-    UpgradeVersionFlag,
-    WamitLengthFlag,
-    WaterlineFlag,
-)
+from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
-from gzinertia.cli.app import (
-    DensityOption,
-    FluidOption,
-    LinkOption,
-    app,
-    parse_vector,
-)
+from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.library import deliver_edit, edited, model_keywords
-from gzinertia.cli.options import FitChoice, hull_option, model_input_options, write_mode_options
+from gzinertia.cli.options import editing_options, hull_option
 from gzinertia.errors import GzInertiaError
-from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
+    from gzinertia.edit.edit_result import Edit
     from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]
@@ -64,38 +33,9 @@ __all__ = ["addmass"]
 
 @app.command()
 @hull_option
-@write_mode_options
-@model_input_options
+@editing_options
 def addmass(
-    file: ModelFileArgument,
-    ellipsoid: EllipsoidFlag = False,
-    bem: BemFlag = False,
-    link: LinkOption = None,
-    geometry: GeometryFlag = None,
-    panel_size: PanelSizeFlag = None,
-    quality: QualityFlag = "default",
-    from_result: FromResultFlag = None,
-    about: AboutFlag = None,
-    axes: AxesFlag = None,
-    frequency: FrequencyFlag = None,
-    wamit_length: WamitLengthFlag = 1.0,
-    waterline: WaterlineFlag = None,
-    depth: DepthFlag = None,
-    together: TogetherFlag = False,
-    no_cache: NoCacheFlag = False,
-    progress_bar: ProgressBarFlag = None,
-    fit: FitFlag = "volume",
-    semi_axes: SemiAxesFlag = None,
-    center: CenterFlag = None,
-    rpy: RpyFlag = None,
-    density: DensityOption = None,
-    fluid: FluidOption = None,
-    upgrade_version: UpgradeVersionFlag = True,
-    replace_plugin_added_mass: ReplacePluginAddedMassFlag = False,
-    allow_overlap: AllowOverlapFlag = False,
-    *,
-    mode: WriteMode,
-    source: ModelInput,
+    file: ModelFileArgument, flags: AddmassFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
@@ -104,87 +44,55 @@ def addmass(
     <fluid_added_mass> changes (plus a comment saying how it was computed); a second run changes
     nothing.
     """
-    model = _added_mass_model(
-        ellipsoid, bem, from_result, about is not None or axes is not None, frequency,
-        (waterline, depth, together, progress_bar),
-    )
-    bem_only = panel_size is not None or no_cache or quality != "default"
-    common = _Common(file, link, mode.stdin_data, upgrade_version, replace_plugin_added_mass,
-                     allow_overlap, source)
+    model = _added_mass_model(flags)
+    common = {"links": flags.link, "data": mode.stdin_data,
+              "upgrade_version": flags.upgrade_version,
+              "replace_plugin_added_mass": flags.replace_plugin_added_mass,
+              "allow_overlap": flags.allow_overlap, **model_keywords(source)}
     if model == "from":
-        if bem_only:
-            raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
-        assert from_result is not None
-        _addmass_from(common, mode, from_result, _bem_geometry(geometry), {
-            "frequency": frequency, "wamit_length": wamit_length,
-            "about": None if about is None else parse_vector(about, "--about", (0.0,) * 3),
-            "axes_rpy": parse_vector(axes, "--axes", (0.0, 0.0, 0.0)),
-            "density": None if (density, fluid) == (None, None) else fluid_density(density,
-                                                                                   fluid)})
+        assert flags.from_result is not None
+        edit = _addmass_from(file, flags.from_result, flags, common)
     elif model == "bem":
-        if semi_axes is not None or center is not None or rpy is not None:
-            raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
-        from gzinertia.physics.bem import require_bem
-
-        require_bem()  # one line naming the extra when capytaine or manifold3d is missing
-        names, element = _bem_geometry(geometry)
-        _addmass_bem(common, mode, progress_bar, {
-            "density": fluid_density(density, fluid), "panel_size": panel_size,
-            "quality": quality, "shapes": names, "geometry": element, "cache": not no_cache,
-            "waterline": waterline, "depth": math.inf if depth is None else depth,
-            "frequency": frequency or "zero", "together": together})
+        edit = _addmass_bem(file, flags, common)
     else:
-        if geometry is not None or bem_only:
-            raise GzInertiaError(
-                "--geometry, --panel-size, --quality and --no-cache go with --bem"
-            )
-        edit = edited(gzinertia.addmass, file, density=fluid_density(density, fluid),
-                      **_fit_keywords(fit, semi_axes, center, rpy), **common.keywords())
+        edit = edited(gzinertia.addmass, file, density=fluid_density(flags.density, flags.fluid),
+                      **_fit_keywords(flags), **common)
         report_fit(edit)
-        deliver_edit(edit, mode)
+    deliver_edit(edit, mode)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
-class _Common(ValueRecord):
-    """What the three added-mass modes take alike: the file, the links, standard input's
-    bytes, what may be replaced, and where the file's own files are found."""
-
-    file: Path
-    link: str | None
-    data: bytes | None
-    upgrade_version: bool
-    replace_plugin_added_mass: bool
-    allow_overlap: bool
-    source: ModelInput
-
-    def keywords(self, links: str = "links") -> dict[str, Any]:
-        """The library's keywords for these (the link glob as ``links``)."""
-        return {links: self.link, "data": self.data, "upgrade_version": self.upgrade_version,
-                "replace_plugin_added_mass": self.replace_plugin_added_mass,
-                "allow_overlap": self.allow_overlap, **model_keywords(self.source)}
-
-
-def _added_mass_model(
-    ellipsoid: bool, bem: bool, from_result: Path | None, about_or_axes: bool,
-    frequency: str | None, surface: tuple[str | None, float | None, bool, bool | None],
-) -> Literal["ellipsoid", "bem", "from"]:
+def _added_mass_model(flags: AddmassFlags) -> Literal["ellipsoid", "bem", "from"]:
     """Which of the library's three added-mass functions the flags choose (:func:`gzinertia.
     addmass`, :func:`gzinertia.addmass_bem`, :func:`gzinertia.addmass_from`), refusing a flag
-    of one with another's: ``surface`` is ``(--waterline, --depth, --together, --progress)``."""
-    if sum([ellipsoid, bem, from_result is not None]) > 1:
+    of one with another's."""
+    model = _chosen_model(flags)
+    bem_only = flags.panel_size is not None or flags.no_cache or flags.quality != "default"
+    if model == "from" and bem_only:
+        raise GzInertiaError("--panel-size, --quality and --no-cache go with --bem")
+    explicit = flags.semi_axes is not None or flags.center is not None or flags.rpy is not None
+    if model == "bem" and explicit:
+        raise GzInertiaError("--semi-axes, --center and --rpy go with --ellipsoid")
+    if model == "ellipsoid" and (flags.geometry is not None or bem_only):
+        raise GzInertiaError("--geometry, --panel-size, --quality and --no-cache go with --bem")
+    return model
+
+
+def _chosen_model(flags: AddmassFlags) -> Literal["ellipsoid", "bem", "from"]:
+    """The model ``--ellipsoid``, ``--bem`` or ``--from`` chooses, refusing two of them and the
+    flags of ``--from`` or of ``--bem`` without it."""
+    from_result, bem = flags.from_result, flags.bem
+    if sum([flags.ellipsoid, bem, from_result is not None]) > 1:
         raise GzInertiaError("choose one added-mass model: --ellipsoid, --bem or --from")
-    if from_result is None and about_or_axes:
+    if from_result is None and (flags.about is not None or flags.axes is not None):
         raise GzInertiaError("--about and --axes go with --from")
-    waterline, depth, together, progress_bar = surface
-    if frequency is not None and from_result is None and waterline is None:
+    if flags.frequency is not None and from_result is None and flags.waterline is None:
         raise GzInertiaError("--frequency goes with --from or --bem --waterline")
-    if (waterline is not None or depth is not None or together or progress_bar is not None) and (
-        not bem
-    ):
+    surface = (flags.waterline, flags.depth, flags.progress_bar)
+    if (any(value is not None for value in surface) or flags.together) and not bem:
         raise GzInertiaError("--waterline, --depth, --together and --progress go with --bem")
     if from_result is not None:
         return "from"
-    if not ellipsoid and not bem:
+    if not flags.ellipsoid and not bem:
         raise GzInertiaError(
             "choose the added-mass model: --ellipsoid (Tuckerman's ellipsoid), --bem "
             "(boundary elements) or --from RESULT (computed elsewhere)"
@@ -192,55 +100,65 @@ def _added_mass_model(
     return "bem" if bem else "ellipsoid"
 
 
-def _fit_keywords(
-    fit: FitChoice, semi_axes: str | None, center: str | None, rpy: str | None
-) -> dict[str, Any]:
+def _fit_keywords(flags: AddmassFlags) -> dict[str, Any]:
     """``--fit`` as :func:`gzinertia.addmass`'s ``method``, or the explicit ellipsoid of
     ``--semi-axes`` [``--center``] [``--rpy``] as its ``ellipsoid``."""
     from gzinertia.physics.fits import explicit_fit
 
-    if semi_axes is not None:
+    if flags.semi_axes is not None:
         return {"ellipsoid": explicit_fit(
-            parse_vector(semi_axes, "--semi-axes", (0.0, 0.0, 0.0)),
-            parse_vector(center, "--center", (0.0, 0.0, 0.0)),
-            parse_vector(rpy, "--rpy", (0.0, 0.0, 0.0)),
+            parse_vector(flags.semi_axes, "--semi-axes", (0.0, 0.0, 0.0)),
+            parse_vector(flags.center, "--center", (0.0, 0.0, 0.0)),
+            parse_vector(flags.rpy, "--rpy", (0.0, 0.0, 0.0)),
         )}
-    if center is not None or rpy is not None:
+    if flags.center is not None or flags.rpy is not None:
         raise GzInertiaError("--center and --rpy go with --semi-axes (an explicit ellipsoid)")
-    return {"method": fit}
+    return {"method": flags.fit}
 
 
 def _addmass_from(
-    common: _Common, mode: WriteMode, result: Path,
-    geometry: tuple[tuple[str, ...] | None, GeometryElement], read: dict[str, Any],
-) -> None:
+    file: Path, result: Path, flags: AddmassFlags, common: dict[str, Any]
+) -> Edit[Any]:
     """``addmass --from RESULT``: import, move to Bo in link axes and write (one library call;
     the comment records the link's geometry the result describes, ``--geometry``: GZI212),
-    report on stderr, deliver."""
-    shapes, element = geometry
-    edit = edited(gzinertia.addmass_from, common.file, result, shapes=shapes, geometry=element,
-                  **read, **common.keywords("link"))
+    reported on stderr."""
+    shapes, element = _bem_geometry(flags.geometry)
+    read = {
+        "frequency": flags.frequency, "wamit_length": flags.wamit_length,
+        "about": None if flags.about is None else parse_vector(flags.about, "--about", (0.0,) * 3),
+        "axes_rpy": parse_vector(flags.axes, "--axes", (0.0, 0.0, 0.0)),
+        "density": None if (flags.density, flags.fluid) == (None, None) else fluid_density(
+            flags.density, flags.fluid)}
+    keywords = {("link" if key == "links" else key): value for key, value in common.items()}
+    edit = edited(gzinertia.addmass_from, file, result, shapes=shapes, geometry=element,
+                  **read, **keywords)
     [imported] = edit.links
     report_import(imported.name, result, imported.A_BBo_B)
     report_fit(edit, written=True)
-    deliver_edit(edit, mode)
+    return edit
 
 
-def _addmass_bem(
-    common: _Common, mode: WriteMode, progress_bar: bool | None, settings: dict[str, Any]
-) -> None:
-    """``addmass --bem``: solve and write (one library call), report on stderr, deliver."""
+def _addmass_bem(file: Path, flags: AddmassFlags, common: dict[str, Any]) -> Edit[Any]:
+    """``addmass --bem``: solve and write (one library call), reported on stderr."""
+    from gzinertia.physics.bem import require_bem
     from gzinertia.report.bem_progress import bem_progress
 
-    progress = bem_progress(progress_bar)
+    require_bem()  # one line naming the extra when capytaine or manifold3d is missing
+    names, element = _bem_geometry(flags.geometry)
+    settings = {
+        "density": fluid_density(flags.density, flags.fluid), "panel_size": flags.panel_size,
+        "quality": flags.quality, "shapes": names, "geometry": element,
+        "cache": not flags.no_cache, "waterline": flags.waterline,
+        "depth": math.inf if flags.depth is None else flags.depth,
+        "frequency": flags.frequency or "zero", "together": flags.together}
+    progress = bem_progress(flags.progress_bar)
     try:
-        edit = edited(gzinertia.addmass_bem, common.file, progress=progress, **settings,
-                      **common.keywords())
+        edit = edited(gzinertia.addmass_bem, file, progress=progress, **settings, **common)
     finally:
         progress.close()  # the bar goes before any error or summary line is printed
-    report_bem(edit.links, settings["geometry"])
+    report_bem(edit.links, element)
     report_fit(edit, written=bool(edit.links))
-    deliver_edit(edit, mode)
+    return edit
 
 
 def _bem_geometry(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import gzinertia
@@ -10,58 +11,42 @@ from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import (
-    EditedFileArgument,
-    SignChoice,
-    model_input_options,
-    sdf_only,
-    write_mode_options,
-)
+from gzinertia.cli.options import EditedFileArgument, SignChoice, editing_options, sdf_only
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
-__all__ = ["convert"]
+__all__ = ["ConvertFlags", "convert"]
 
 
-HydroToSdfFlag = Annotated[bool, flag("--hydro-to-sdf",
-    "Plugin <iDotJ> terms -> <fluid_added_mass>.")]
+@dataclass(frozen=True, repr=False, eq=False)
+class ConvertFlags(ValueRecord):
+    """``gzinertia convert``'s own flags, in the order ``--help`` lists them."""
 
-SdfToHydroFlag = Annotated[bool, flag("--sdf-to-hydro",
-    "<fluid_added_mass> -> plugin <iDotJ> terms.")]
-
-SignFlag = Annotated[SignChoice, flag("",
-    "Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical (A = D), or "
-    "auto (from the diagonal; --hydro-to-sdf only).")]
-
-RemovePluginTermsFlag = Annotated[bool, flag("--remove-plugin-terms",
-    "Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.")]
-
-ForceFlag = Annotated[bool, flag("", "Replace an existing <fluid_added_mass>.")]
-
-UpgradeVersionFlag = Annotated[bool, flag("--upgrade-version/--keep-version",
-    "--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older files whose "
-    "content means the same under 1.10, refuse the others; --keep-version keeps the old version "
-    "(the audit then reports GZI201).")]
+    hydro_to_sdf: Annotated[bool, flag("--hydro-to-sdf",
+        "Plugin <iDotJ> terms -> <fluid_added_mass>.")] = False
+    sdf_to_hydro: Annotated[bool, flag("--sdf-to-hydro",
+        "<fluid_added_mass> -> plugin <iDotJ> terms.")] = False
+    sign: Annotated[SignChoice, flag("",
+        "Sign of the <iDotJ> values: fossen (negative derivatives, A = -D), physical (A = D), or "
+        "auto (from the diagonal; --hydro-to-sdf only).")] = "auto"
+    remove_plugin_terms: Annotated[bool, flag("--remove-plugin-terms",
+        "Delete the plugin's <iDotJ> terms instead of setting <disable_added_mass>.")] = False
+    force: Annotated[bool, flag("", "Replace an existing <fluid_added_mass>.")] = False
+    upgrade_version: Annotated[bool, flag("--upgrade-version/--keep-version",
+        "--hydro-to-sdf: declare SDF 1.10 (the version of <fluid_added_mass>) in older files "
+        "whose content means the same under 1.10, refuse the others; --keep-version keeps the "
+        "old version (the audit then reports GZI201).")] = True
+    link: LinkOption = None
 
 
 @app.command()
-@write_mode_options
-@model_input_options
+@editing_options
 def convert(
-    file: EditedFileArgument,
-    hydro_to_sdf: HydroToSdfFlag = False,
-    sdf_to_hydro: SdfToHydroFlag = False,
-    sign: SignFlag = "auto",
-    remove_plugin_terms: RemovePluginTermsFlag = False,
-    force: ForceFlag = False,
-    upgrade_version: UpgradeVersionFlag = True,
-    link: LinkOption = None,
-    *,
-    mode: WriteMode,
-    source: ModelInput,
+    file: EditedFileArgument, flags: ConvertFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:
     """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
 
@@ -73,11 +58,12 @@ def convert(
     negative values reverse it); for a matrix with couplings the command prints how much of that
     wrench is lost. See docs/added_mass.md.
     """
-    if hydro_to_sdf == sdf_to_hydro:
+    if flags.hydro_to_sdf == flags.sdf_to_hydro:
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
-    result = edited(gzinertia.convert, file, to="sdf" if hydro_to_sdf else "hydro", sign=sign,
-                    links=link, remove_plugin_terms=remove_plugin_terms, force=force,
-                    upgrade_version=upgrade_version,
+    result = edited(gzinertia.convert, file, to="sdf" if flags.hydro_to_sdf else "hydro",
+                    sign=flags.sign, links=flags.link,
+                    remove_plugin_terms=flags.remove_plugin_terms, force=flags.force,
+                    upgrade_version=flags.upgrade_version,
                     model_paths=sdf_only(file, source, "convert"), data=mode.stdin_data)
     for item in result.links:
         print(

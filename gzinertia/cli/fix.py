@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,12 +16,14 @@ from gzinertia.cli.library import edited
 from gzinertia.cli.options import (
     FixMethodChoice,
     ToleranceChoice,
+    command_flags,
     edit_mode,
     hull_option,
     model_input_options,
     write_flags,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
@@ -34,65 +37,59 @@ FileFlag = Annotated[list[Path], argument(
     "input and writes the repaired file to standard output (or -o OUT; --check and --diff as for "
     "a file).")]
 
-SelectFlag = Annotated[Maybe[str], flag("--select",
-    "Repair only these codes (codes or prefixes, e.g. GZI104); default: every code the method "
-    "repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: GZI101 and GZI102 with "
-    "--density/--mass, GZI103, GZI104, GZI105, GZI107 with --move-com).")]
 
-MethodFlag = Annotated[FixMethodChoice, flag("--method",
-    "nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, near misses); "
-    "geometry: the uniform solid of the collisions with the declared mass (as libsdformat's auto "
-    "inertia and Drake's fix_inertia); balance: MuJoCo's balanceinertia (all moments to their "
-    "mean).")]
+@dataclass(frozen=True, repr=False, eq=False)
+class FixFlags(ValueRecord):
+    """``gzinertia fix``'s own flags, in the order ``--help`` lists them."""
 
-AllLinksFlag = Annotated[bool, flag("--all-links",
-    "Repair every selected link, not only those with findings (as Drake's fix_inertia recomputes "
-    "every link).")]
+    link: LinkOption = None
+    select: Annotated[Maybe[str], flag("--select",
+        "Repair only these codes (codes or prefixes, e.g. GZI104); default: every code the "
+        "method repairs (nearest: GZI103,GZI104; balance: GZI104; geometry: GZI101 and GZI102 "
+        "with --density/--mass, GZI103, GZI104, GZI105, GZI107 with --move-com).")] = None
+    method: Annotated[FixMethodChoice, flag("--method",
+        "nearest: the Frobenius-nearest valid inertia, principal axes kept (round-off, near "
+        "misses); geometry: the uniform solid of the collisions with the declared mass (as "
+        "libsdformat's auto inertia and Drake's fix_inertia); balance: MuJoCo's balanceinertia "
+        "(all moments to their mean).")] = "nearest"
+    all_links: Annotated[bool, flag("--all-links",
+        "Repair every selected link, not only those with findings (as Drake's fix_inertia "
+        "recomputes every link).")] = False
+    geometry: Annotated[GeometryElement, flag("--geometry",
+        "Geometry for --method geometry: collision (default) or visual (visuals posed "
+        "relative_to any frame are placed as libsdformat resolves them).")] = "collision"
+    move_com: Annotated[bool, flag("--move-com",
+        "--method geometry: move <inertial><pose> to the geometry's centroid (default: keep it "
+        "and report how far off it is).")] = False
+    density: Annotated[Maybe[float], flag("--density",
+        "Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density x "
+        "geometry volume (kg/m^3).")] = None
+    mass: Annotated[Maybe[float], flag("--mass",
+        "Links with no <inertial> (GZI102) or no positive mass (GZI101): this mass "
+        "(kg).")] = None
+    tolerance: Annotated[ToleranceChoice, flag("--tolerance",
+        "Which links are invalid: gz (gz-math/libsdformat, default) or drake. The repair "
+        "satisfies both.")] = "gz"
+    json_report: Annotated[bool, flag("--json",
+        "Print what changed per link as JSON on stdout (one object per FILE, a list); the text "
+        "report still goes to stderr.")] = False
 
-GeometryFlag = Annotated[GeometryElement, flag("--geometry",
-    "Geometry for --method geometry: collision (default) or visual (visuals posed relative_to "
-    "any frame are placed as libsdformat resolves them).")]
-
-MoveComFlag = Annotated[bool, flag("--move-com",
-    "--method geometry: move <inertial><pose> to the geometry's centroid (default: keep it and "
-    "report how far off it is).")]
-
-DensityFlag = Annotated[Maybe[float], flag("--density",
-    "Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density x geometry "
-    "volume (kg/m^3).")]
-
-MassFlag = Annotated[Maybe[float], flag("--mass",
-    "Links with no <inertial> (GZI102) or no positive mass (GZI101): this mass (kg).")]
-
-ToleranceFlag = Annotated[ToleranceChoice, flag("--tolerance",
-    "Which links are invalid: gz (gz-math/libsdformat, default) or drake. The repair satisfies "
-    "both.")]
-
-JsonReportFlag = Annotated[bool, flag("--json",
-    "Print what changed per link as JSON on stdout (one object per FILE, a list); the text "
-    "report still goes to stderr.")]
+    def repair(self) -> dict[str, Any]:
+        """The repair's keywords for :func:`gzinertia.fix` (``--select`` as a list of codes)."""
+        return {
+            "method": self.method, "links": self.link, "all_links": self.all_links,
+            "geometry": self.geometry, "move_com": self.move_com, "density": self.density,
+            "mass": self.mass, "tolerance": self.tolerance,
+            "select": [s for s in (self.select or "").split(",") if s.strip()],
+        }
 
 
 @app.command()
 @hull_option
 @model_input_options
 @write_flags
-def fix(
-    file: FileFlag,
-    link: LinkOption = None,
-    select: SelectFlag = None,
-    method: MethodFlag = "nearest",
-    all_links: AllLinksFlag = False,
-    geometry: GeometryFlag = "collision",
-    move_com: MoveComFlag = False,
-    density: DensityFlag = None,
-    mass: MassFlag = None,
-    tolerance: ToleranceFlag = "gz",
-    json_report: JsonReportFlag = False,
-    *,
-    write: WriteFlags,
-    source: ModelInput,
-) -> None:
+@command_flags
+def fix(file: FileFlag, flags: FixFlags, *, write: WriteFlags, source: ModelInput) -> None:
     """Repair invalid (GZI101, GZI103, GZI104) and implausible (GZI102, GZI105, GZI107) inertia.
 
     Writes only the <inertia> children that change (and <pose> with --move-com, a whole
@@ -101,7 +98,7 @@ def fix(
     """
     from gzinertia.sdf.stdin import is_stdin_arg
 
-    output, check, diff = write.output, write.check, write.diff
+    output, check, diff, json_report = write.output, write.check, write.diff, flags.json_report
     if json_report and diff:
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
@@ -117,12 +114,7 @@ def fix(
     first, mode = edit_mode(file[0], **write.values())
     if first is not None:
         file = [first, *file[1:]]
-    repair = {
-        "method": method, "links": link, "all_links": all_links, "geometry": geometry,
-        "move_com": move_com, "density": density, "mass": mass, "tolerance": tolerance,
-        "select": [s for s in (select or "").split(",") if s.strip()],
-    }
-    status = run_fix(file, repair, mode, source, json_report)
+    status = run_fix(file, flags.repair(), mode, source, json_report)
     if status:
         raise typer.Exit(status)
 

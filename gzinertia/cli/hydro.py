@@ -4,6 +4,7 @@ the link's geometry by strip theory or per-member drag (``--method``)."""
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
@@ -18,14 +19,9 @@ from gzinertia.cli.app import (
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import (
-    EditedFileArgument,
-    FitChoice,
-    model_input_options,
-    sdf_only,
-    write_mode_options,
-)
+from gzinertia.cli.options import EditedFileArgument, FitChoice, editing_options, sdf_only
 from gzinertia.errors import GzInertiaError
+from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
@@ -34,7 +30,7 @@ if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
-__all__ = ["HYDRO_DEFAULT_FIT", "hydro"]
+__all__ = ["HYDRO_DEFAULT_FIT", "HydroFlags", "hydro"]
 
 #: hydro's default fit: the damping model is MuJoCo's ellipsoid drag, and MuJoCo puts one
 #: ellipsoid on each geom by its own rule, so only this fit reproduces MuJoCo's wrench.
@@ -62,54 +58,45 @@ def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
 
 MethodChoice = Literal["mujoco", "strip", "morison", "auto"]
 
-MethodFlag = Annotated[MethodChoice, flag("",
-    "Damping model: mujoco (MuJoCo's ellipsoid drag, the default), strip (slender hulls: skin "
-    "friction and strip-theory cross-flow drag), morison (bluff bodies and frames: per-member "
-    "drag from tabulated coefficients), auto (strip or morison, chosen per link from its "
-    "shape). See docs/damping.md.")]
 
-SpeedFlag = Annotated[Maybe[float], flag("",
-    "Design speed in m/s for strip theory's skin-friction Reynolds number (default 1.5).")]
+@dataclass(frozen=True, repr=False, eq=False)
+class HydroFlags(ValueRecord):
+    """``gzinertia hydro``'s own flags, in the order ``--help`` lists them (``--link`` is
+    required)."""
 
-FitFlag = Annotated[FitChoice, flag("",
-    "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
-    "each axis), volume or inertia (MuJoCo's drag law on another ellipsoid).")]
-
-ViscosityFlag = Annotated[float, flag("", "Dynamic viscosity in Pa·s (MuJoCo's viscosity).")]
-
-CoefsFlag = Annotated[Maybe[str], flag("",
-    "MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus.")]
-
-CouplingsFlag = Annotated[bool, flag("", "Also write cross terms from an offset ellipsoid centre.")]
-
-CrossTermsFlag = Annotated[bool, flag("",
-    "Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag over all "
-    "directions: smaller error for combined motion (implies --couplings).")]
-
-ForceFlag = Annotated[bool, flag("",
-    "Replace damping terms the link's plugin already has (they may be identified values, better "
-    "than this estimate; values more than 2x apart are reported).")]
+    link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")]
+    method: Annotated[MethodChoice, flag("",
+        "Damping model: mujoco (MuJoCo's ellipsoid drag, the default), strip (slender hulls: skin "
+        "friction and strip-theory cross-flow drag), morison (bluff bodies and frames: per-member "
+        "drag from tabulated coefficients), auto (strip or morison, chosen per link from its "
+        "shape). See docs/damping.md.")] = "mujoco"
+    speed: Annotated[Maybe[float], flag("",
+        "Design speed in m/s for strip theory's skin-friction Reynolds number (default "
+        "1.5).")] = None
+    fit: Annotated[FitChoice, flag("",
+        "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
+        "each axis), volume or inertia (MuJoCo's drag law on another "
+        "ellipsoid).")] = HYDRO_DEFAULT_FIT
+    density: DensityOption = None
+    fluid: FluidOption = None
+    viscosity: Annotated[float, flag("",
+        "Dynamic viscosity in Pa·s (MuJoCo's viscosity).")] = WATER_VISCOSITY
+    coefs: Annotated[Maybe[str], flag("",
+        "MuJoCo's 5 fluidcoef: blunt, slender, angular, Kutta, Magnus.")] = None
+    couplings: Annotated[bool, flag("",
+        "Also write cross terms from an offset ellipsoid centre.")] = False
+    cross_terms: Annotated[bool, flag("",
+        "Also write quadratic cross terms (xUabsV, kPabsQ, ...) fitted to MuJoCo's drag over all "
+        "directions: smaller error for combined motion (implies --couplings).")] = False
+    force: Annotated[bool, flag("",
+        "Replace damping terms the link's plugin already has (they may be identified values, "
+        "better than this estimate; values more than 2x apart are reported).")] = False
 
 
 @app.command()
-@write_mode_options
-@model_input_options
+@editing_options
 def hydro(
-    file: EditedFileArgument,
-    link: Annotated[str, typer.Option("--link", "-l", help="Glob on scoped link names.")],
-    method: MethodFlag = "mujoco",
-    speed: SpeedFlag = None,
-    fit: FitFlag = HYDRO_DEFAULT_FIT,
-    density: DensityOption = None,
-    fluid: FluidOption = None,
-    viscosity: ViscosityFlag = WATER_VISCOSITY,
-    coefs: CoefsFlag = None,
-    couplings: CouplingsFlag = False,
-    cross_terms: CrossTermsFlag = False,
-    force: ForceFlag = False,
-    *,
-    mode: WriteMode,
-    source: ModelInput,
+    file: EditedFileArgument, flags: HydroFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model, or
     (--method) from the link's geometry by published methods.
@@ -124,11 +111,12 @@ def hydro(
     applies MuJoCo's fluid wrench exactly for motion along one link axis (approximate for
     combined motion); see docs/fluid_forces.md.
     """
-    result = edited(gzinertia.hydro, file, link, method=method, fit=fit, speed=speed,
-                    density=fluid_density(density, fluid), viscosity=viscosity,
-                    coefficients=_coefficients(coefs), couplings=couplings,
-                    model_paths=sdf_only(file, source, "hydro"), cross_terms=cross_terms,
-                    force=force, data=mode.stdin_data)
+    fit, cross_terms, method = flags.fit, flags.cross_terms, flags.method
+    result = edited(gzinertia.hydro, file, flags.link, method=method, fit=fit, speed=flags.speed,
+                    density=fluid_density(flags.density, flags.fluid),
+                    viscosity=flags.viscosity, coefficients=_coefficients(flags.coefs),
+                    couplings=flags.couplings, model_paths=sdf_only(file, source, "hydro"),
+                    cross_terms=cross_terms, force=flags.force, data=mode.stdin_data)
     for item in result.links:
         _print_link(item)
     for item in result.links:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import gzinertia
@@ -11,24 +12,28 @@ from gzinertia.cli.app import app
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import (
-    EditedFileArgument,
-    model_input_options,
-    write_mode_options,
-)
+from gzinertia.cli.options import EditedFileArgument, editing_options
+from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.migrate import MigratedLink
     from gzinertia.model_input import ModelInput
 
-__all__ = ["migrate"]
+__all__ = ["MigrateFlags", "migrate"]
 
-TargetFlag = Annotated[Literal["gz-sim"], flag("", "What to migrate to: gz-sim.")]
-KeepClassicFlag = Annotated[bool, flag("",
-    "Keep the classic plugin blocks (Gazebo classic still applies them; gz-sim ignores them).")]
-ForceFlag = Annotated[bool, flag("",
-    "Replace a <fluid_added_mass> or Hydrodynamics terms the link has already.")]
+
+@dataclass(frozen=True, repr=False, eq=False)
+class MigrateFlags(ValueRecord):
+    """``gzinertia migrate``'s own flags, in the order ``--help`` lists them."""
+
+    to: Annotated[Literal["gz-sim"], flag("", "What to migrate to: gz-sim.")] = "gz-sim"
+    keep_classic: Annotated[bool, flag("",
+        "Keep the classic plugin blocks (Gazebo classic still applies them; gz-sim ignores "
+        "them).")] = False
+    force: Annotated[bool, flag("",
+        "Replace a <fluid_added_mass> or Hydrodynamics terms the link has already.")] = False
+    upgrade_version: UpgradeVersionFlag = True
 
 
 def _summary(item: MigratedLink) -> str:
@@ -44,17 +49,9 @@ def _summary(item: MigratedLink) -> str:
 
 
 @app.command()
-@write_mode_options
-@model_input_options
+@editing_options
 def migrate(
-    file: EditedFileArgument,
-    to: TargetFlag = "gz-sim",
-    keep_classic: KeepClassicFlag = False,
-    force: ForceFlag = False,
-    upgrade_version: UpgradeVersionFlag = True,
-    *,
-    mode: WriteMode,
-    source: ModelInput,
+    file: EditedFileArgument, flags: MigrateFlags, *, mode: WriteMode, source: ModelInput
 ) -> None:
     """Write UUV Simulator's and VRX's classic plugin blocks as their gz-sim equivalent.
 
@@ -63,9 +60,9 @@ def migrate(
     Hydrodynamics terms (gz-sim's sign), buoyancy left to gz-sim's Buoyancy system with the
     net-buoyancy change reported (docs/migrate.md).
     """
-    edit = edited(gzinertia.migrate, file, to=to, keep_classic=keep_classic, force=force,
-                  upgrade_version=upgrade_version, model_paths=source.search_paths,
-                  data=mode.stdin_data)
+    edit = edited(gzinertia.migrate, file, to=flags.to, keep_classic=flags.keep_classic,
+                  force=flags.force, upgrade_version=flags.upgrade_version,
+                  model_paths=source.search_paths, data=mode.stdin_data)
     for item in edit.links:
         print(_summary(item), file=sys.stderr)
     report_outcome(edit)

@@ -5,16 +5,27 @@
   value with a usage error (exit status 2), so no command validates them by hand, and mypy
   checks that each fits the library's own ``Literal`` where a command hands it over
   (``tests/test_cli_options.py`` checks that each names exactly the library's vocabulary).
+* Each flag is declared once. A command's own flags are the fields of a record it takes as
+  ``flags`` (:func:`command_flags`: each field the flag's ``Annotated`` type and default, in the
+  order ``--help`` lists them); the options every command of a kind has are groups declared
+  the same way (:class:`WriteFlags`, :class:`ModelInputFlags`) and added by one decorator each.
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
-  :class:`~gzinertia.cli.delivery.WriteMode`::
+  :class:`~gzinertia.cli.delivery.WriteMode`; a command that edits one FILE takes its flags,
+  the model input and the write mode through :func:`editing_options`::
+
+      @dataclass(frozen=True, repr=False, eq=False)
+      class MyFlags(ValueRecord):
+          force: Annotated[bool, flag("", "Replace what the link has.")] = False
 
       @app.command()
-      @write_mode_options
-      def mycommand(file: EditedFileArgument, ..., *, mode: WriteMode) -> None:
+      @editing_options
+      def mycommand(
+          file: EditedFileArgument, flags: MyFlags, *, mode: WriteMode, source: ModelInput
+      ) -> None:
           ...
-          deliver_edit(edited(gzinertia.shift, file, ...), mode)
+          deliver_edit(edited(gzinertia.shift, file, ..., force=flags.force), mode)
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
   the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
@@ -34,13 +45,14 @@ import functools
 import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, get_type_hints
 
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import FluidName
+from gzinertia.vocabulary.hull import HullChoice
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
@@ -59,6 +71,7 @@ __all__ = [
     "HullChoice",
     "HullOption",
     "InPlaceOption",
+    "ModelInputFlags",
     "ModelPathOption",
     "OrderingChoice",
     "OutputOption",
@@ -67,7 +80,9 @@ __all__ = [
     "SignChoice",
     "ToleranceChoice",
     "WriteFlags",
+    "command_flags",
     "edit_mode",
+    "editing_options",
     "hull_option",
     "model_input_options",
     "sdf_only",
@@ -129,15 +144,6 @@ PackagePathOption = Annotated[Maybe[list[Path]], flag("--package-path",
     "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH (repeatable).")]
 
 
-#: The write-mode parameters :func:`write_mode_options` adds, with their defaults.
-_WRITE_MODE_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
-    ("output", OutputOption, None),
-    ("in_place", InPlaceOption, False),
-    ("check", CheckOption, False),
-    ("diff", DiffOption, False),
-    ("force_readonly", ForceReadonlyOption, False),
-)
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -151,6 +157,15 @@ def _hint(annotation: Any, namespace: dict[str, Any]) -> Any:
         return eval(annotation, namespace)
     except NameError:
         return annotation
+
+
+def _parameters(group: type[ValueRecord]) -> tuple[tuple[str, Any, Any], ...]:
+    """The parameters an option group adds to a command, (name, typer hint, default), one per
+    field of its record ``group`` (declared with the flag's ``Annotated`` type and default; a
+    field without a default is a required option), in field order."""
+    hints = get_type_hints(group, include_extras=True)
+    return tuple((f.name, hints[f.name], inspect.Parameter.empty if f.default is MISSING
+                  else f.default) for f in fields(group))
 
 
 def _with_parameters(
@@ -203,24 +218,26 @@ def _with_parameters(
 @dataclass(frozen=True, repr=False, eq=False)
 class WriteFlags(ValueRecord):
     """The write-mode flags as given (``-o/--output``, ``--in-place``, ``--check``, ``--diff``,
-    ``--force-readonly``), for a command that checks them against its several FILEs before
-    they make a :class:`~gzinertia.cli.delivery.WriteMode` (:func:`edit_mode`)."""
+    ``--force-readonly``): the parameters :func:`write_mode_options` and :func:`write_flags`
+    add, declared here once; handed as given to a command that checks them against its
+    several FILEs before they make a :class:`~gzinertia.cli.delivery.WriteMode`
+    (:func:`edit_mode`)."""
 
-    output: Path | None
-    in_place: bool
-    check: bool
-    diff: bool
-    force_readonly: bool
+    output: OutputOption = None
+    in_place: InPlaceOption = False
+    check: CheckOption = False
+    diff: DiffOption = False
+    force_readonly: ForceReadonlyOption = False
 
     def values(self) -> dict[str, Any]:
         """The flags by parameter name (:func:`edit_mode`'s keywords)."""
-        return {name: getattr(self, name) for name, _, _ in _WRITE_MODE_PARAMETERS}
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def write_flags(command: F) -> F:
     """``command`` (which takes ``write: WriteFlags``) as a typer command with the write-mode
     options of :func:`write_mode_options` in place of ``write``, handed over as given."""
-    return _with_parameters(command, "write", _WRITE_MODE_PARAMETERS,
+    return _with_parameters(command, "write", _parameters(WriteFlags),
                             lambda values, kwargs: WriteFlags(**values))
 
 
@@ -237,17 +254,33 @@ def write_mode_options(command: F) -> F:
             kwargs["file"] = file
         return mode
 
-    return _with_parameters(command, "mode", _WRITE_MODE_PARAMETERS, build)
+    return _with_parameters(command, "mode", _parameters(WriteFlags), build)
 
 
-#: The model-input parameters :func:`model_input_options` adds, with their defaults.
-_MODEL_INPUT_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
-    ("model_path", ModelPathOption, None),
-    ("package_path", PackagePathOption, None),
-    ("xacro_arg", XacroArgOption, None),
-    ("xacro_env", XacroEnvOption, None),
-    ("trust_xacro", TrustXacroOption, False),
-)
+@dataclass(frozen=True, repr=False, eq=False)
+class ModelInputFlags(ValueRecord):
+    """The model-input flags as given (``-m/--model-path``, ``--package-path``,
+    ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``): the parameters
+    :func:`model_input_options` adds, declared here once."""
+
+    model_path: ModelPathOption = None
+    package_path: PackagePathOption = None
+    xacro_arg: XacroArgOption = None
+    xacro_env: XacroEnvOption = None
+    trust_xacro: TrustXacroOption = False
+
+    def model_input(self) -> ModelInput:
+        """The :class:`~gzinertia.model_input.ModelInput` these make; a malformed
+        ``--xacro-arg`` is an error naming it."""
+        from gzinertia.model_input import ModelInput
+
+        xacro_args = None
+        if self.xacro_arg:  # (the URDF package is not imported for an SDF file's command line)
+            from gzinertia.urdf.xacro_expand import parse_xacro_args
+
+            xacro_args = parse_xacro_args(self.xacro_arg)
+        return ModelInput.of(self.model_path or (), self.package_path or (), xacro_args,
+                             self.xacro_env or (), self.trust_xacro)
 
 
 def model_input_options(command: F) -> F:
@@ -255,21 +288,31 @@ def model_input_options(command: F) -> F:
     every command that reads a model has: ``-m/--model-path``, ``--package-path``,
     ``--xacro-arg``, ``--xacro-env`` and ``--trust-xacro``, in place of ``source``; the
     :class:`~gzinertia.model_input.ModelInput` they make (a malformed ``--xacro-arg`` is an
-    error naming it) is built before the command runs."""
+    error naming it) is built before the command runs (:class:`ModelInputFlags`)."""
+    return _with_parameters(command, "source", _parameters(ModelInputFlags),
+                            lambda values, kwargs: ModelInputFlags(**values).model_input())
 
-    def build(values: dict[str, Any], kwargs: dict[str, Any]) -> ModelInput:
-        from gzinertia.model_input import ModelInput
 
-        pairs = values["xacro_arg"]
-        xacro_args = None
-        if pairs:  # (the URDF package is not imported for an SDF file's command line)
-            from gzinertia.urdf.xacro_expand import parse_xacro_args
+def command_flags(command: F) -> F:
+    """``command`` (which takes ``flags``, a record of its own flags: a frozen dataclass whose
+    fields are declared with the flag's ``Annotated`` type and default, in the order ``--help``
+    lists them) as a typer command with one option per field in place of ``flags``; the record
+    is made from their values before the command runs. Each flag is declared once, as its
+    field: no alias beside a parameter of the same name."""
+    hint = inspect.signature(command).parameters.get("flags")
+    if hint is None:
+        raise TypeError(f"{command.__name__} must take a 'flags' parameter")
+    group = _hint(hint.annotation, command.__globals__)
+    return _with_parameters(command, "flags", _parameters(group),
+                            lambda values, kwargs: group(**values))
 
-            xacro_args = parse_xacro_args(pairs)
-        return ModelInput.of(values["model_path"] or (), values["package_path"] or (),
-                             xacro_args, values["xacro_env"] or (), values["trust_xacro"])
 
-    return _with_parameters(command, "source", _MODEL_INPUT_PARAMETERS, build)
+def editing_options(command: F) -> F:
+    """``command`` (which takes ``flags``, ``mode`` and ``source``: an editing command) with
+    the options of every command that edits one FILE, listed by ``--help`` in this order: its
+    own flags (:func:`command_flags`), the model-input options (:func:`model_input_options`),
+    the write-mode options (:func:`write_mode_options`)."""
+    return write_mode_options(model_input_options(command_flags(command)))
 
 
 def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
@@ -291,10 +334,6 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
     return source.search_paths
 
 
-#: What to do with a mesh surface that cannot be closed
-#: (:data:`gzinertia.physics.mesh_body.HULL_CHOICES`; spelled here so that the CLI imports no
-#: NumPy at start-up).
-HullChoice = Literal["none", "convex", "wrap"]
 HullOption = Annotated[HullChoice, flag("--hull",
     "A mesh that is not closed even after repair (welding, small holes filled): none refuses it "
     "(default), convex uses its convex hull, wrap a closed surface that follows the mesh and "

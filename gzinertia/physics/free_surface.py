@@ -94,8 +94,6 @@ class FreeSurface(ValueRecord):
     ) -> WettedSurface:
         """The link's surface below this waterline
         (:func:`gzinertia.physics.surface_mesh.wetted_surface`)."""
-        return wetted_surface(
-            collisions, h, np.asarray(self.X_WB.R, dtype=float), self.p_WaterBo_W(), element,
-            link,
-        )
+        X_WaterB = Pose(self.p_WaterBo_W(), np.asarray(self.X_WB.R, dtype=float))
+        return wetted_surface(collisions, h, X_WaterB, element, link)
 

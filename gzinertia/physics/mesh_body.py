@@ -34,7 +34,7 @@ import functools
 from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -42,8 +42,8 @@ from gzinertia.physics.mesh_load import FILE_MESHES, MeshSource, ShapeError, con
 from gzinertia.physics.mesh_repair import Repair, repaired
 from gzinertia.physics.mesh_wrap import Wrap, wrapped
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.hull import HULL_CHOICES, HullChoice
 
-# duplicates: __all__ lists and Literal tuples are alike by shape only
 __all__ = [
     "HULL_CHOICES",
     "HullChoice",
@@ -54,11 +54,6 @@ __all__ = [
     "mesh_body",
     "unite",
 ]
-
-#: What to do with a mesh surface that cannot be closed: refuse it (``none``, the default), use
-#: its convex hull (``convex``) or its wrap (``wrap``: :mod:`gzinertia.physics.mesh_wrap`).
-HullChoice = Literal["none", "convex", "wrap"]
-HULL_CHOICES: tuple[HullChoice, ...] = ("none", "convex", "wrap")
 
 #: The words :attr:`MeshBody.note` uses for what is an approximation (:func:`approximated`).
 HULL_NOTE = "convex hull"

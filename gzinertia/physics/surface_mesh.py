@@ -70,6 +70,7 @@ from gzinertia.physics.panel_surface import (
 )
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
+from gzinertia.spatial.rotation import Pose
 
 
 def geometry_digest(collisions: Sequence[Collision]) -> str:
@@ -296,16 +297,13 @@ def _require_manifold(vertices: FloatArray, faces: IntArray, places: str) -> Non
 
 
 def wetted_surface(
-    collisions: Sequence[Collision],
-    h: float,
-    R_WB: FloatArray,
-    p_WaterBo_W: FloatArray,
-    element: str = "collision",
+    collisions: Sequence[Collision], h: float, X_WaterB: Pose, element: str = "collision",
     link: str | None = None,
 ) -> WettedSurface:
     """The union of ``collisions`` cut by the waterplane, below it, refined to panels about
-    ``h`` long: the closed union is posed in the waterline frame (world axes, origin on the
-    waterplane: ``v = R_WB·v_B + p_WaterBo_W``), cut exactly by the plane ``z = 0`` (manifold3d
+    ``h`` long: the closed union is posed in the waterline frame by ``X_WaterB`` (the link
+    frame B in world axes about an origin on the waterplane: ``R_WB`` and ``p_WaterBo_W``, so
+    ``v = R_WB·v_B + p_WaterBo_W``), cut exactly by the plane ``z = 0`` (manifold3d
     ``trim_by_plane``, which closes the cut with a flat face), refined
     (``refine_to_length(h)``: the rim is split into edges of at most ``h``, so the panels meet
     the waterline with their full size instead of as slivers clipped after meshing), and the
@@ -314,9 +312,9 @@ def wetted_surface(
     Raises :class:`SurfaceMeshError` when nothing of the link is below the waterline.
     """
     _require_panel_size(collisions, h, element, link)
-    R = np.asarray(R_WB, dtype=float)
+    R = np.asarray(X_WaterB.R, dtype=float)
     union, places, scale = _united(collisions, h, element, link)
-    p = scale * np.asarray(p_WaterBo_W, dtype=float)
+    p = scale * np.asarray(X_WaterB.p, dtype=float)
     closed = union.refine_to_length(h * scale).to_mesh64()
     if len(collisions) > 1:
         _require_manifold(

@@ -1,0 +1,100 @@
+"""Issue 26's repeated code: no ``# duplicates:`` comment explains a likeness that could be
+shared, and what the command line and the library both name (the ``--hull`` choices, the
+write-mode and model-input option groups) is declared once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+from typing import get_args, get_type_hints
+
+import pytest
+import typer.main
+from conftest import REPO
+
+import gzinertia.cli.options as cli_options
+import gzinertia.physics.mesh_body as mesh_body
+import gzinertia.vocabulary.hull as hull
+from gzinertia.cli.app import app, register_commands
+
+
+def test_no_duplicates_comment_is_left_in_the_library() -> None:
+    marked = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in sorted((REPO / "gzinertia").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.lstrip().startswith("# duplicates:")
+    ]
+    assert marked == []
+
+
+def test_the_hull_choices_have_one_home_in_the_vocabulary() -> None:
+    assert hull.HULL_CHOICES == get_args(hull.HullChoice) == ("none", "convex", "wrap")
+    assert mesh_body.HullChoice is hull.HullChoice
+    assert mesh_body.HULL_CHOICES is hull.HULL_CHOICES
+    assert cli_options.HullChoice is hull.HullChoice
+
+
+def _added_parameters(decorator: object, given: str) -> list[tuple[str, object, object]]:
+    """The (name, typer hint, default) a command-option decorator puts in place of ``given``."""
+
+    def command(**keywords: object) -> None:
+        """A command taking ``other`` and ``given`` (its signature set below)."""
+
+    command.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("other", inspect.Parameter.KEYWORD_ONLY, annotation=int, default=0),
+        inspect.Parameter(given, inspect.Parameter.KEYWORD_ONLY, annotation=object),
+    ])
+    decorated = decorator(command)  # type: ignore[operator]
+    parameters = list(inspect.signature(decorated).parameters.values())[1:]
+    return [(p.name, p.annotation, p.default) for p in parameters]
+
+
+@pytest.mark.parametrize(
+    ("decorator", "given", "group"),
+    [
+        (cli_options.write_mode_options, "mode", cli_options.WriteFlags),
+        (cli_options.write_flags, "write", cli_options.WriteFlags),
+        (cli_options.model_input_options, "source", cli_options.ModelInputFlags),
+    ],
+)
+def test_an_option_group_is_declared_once_as_its_record(
+    decorator: object, given: str, group: type
+) -> None:
+    hints = get_type_hints(group, include_extras=True)
+    declared = [(f.name, hints[f.name], f.default) for f in dataclasses.fields(group)]
+    assert _added_parameters(decorator, given) == declared
+    assert all(default is not dataclasses.MISSING for _, _, default in declared)
+
+
+@pytest.mark.parametrize(
+    ("command", "group"),
+    [
+        ("addmass", "gzinertia.cli.addmass_options:AddmassFlags"),
+        ("convert", "gzinertia.cli.convert:ConvertFlags"),
+        ("fix", "gzinertia.cli.fix:FixFlags"),
+        ("hydro", "gzinertia.cli.hydro:HydroFlags"),
+        ("migrate", "gzinertia.cli.migrate:MigrateFlags"),
+        ("shift", "gzinertia.cli.shift:ShiftFlags"),
+    ],
+)
+def test_a_commands_own_flags_are_its_records_fields_in_help_order(
+    command: str, group: str
+) -> None:
+    """Each flag is declared once, as a field of the command's record: the command's options
+    are the FILE argument, the record's fields in their order, then the shared groups."""
+    module, name = group.split(":")
+    record = getattr(importlib.import_module(module), name)
+    register_commands()
+    click_command = typer.main.get_command(app).commands[command]  # type: ignore[attr-defined]
+    names = [p.name for p in click_command.params]
+    own = [f.name for f in dataclasses.fields(record)]
+    assert names[1:1 + len(own)] == own
+    shared = {f.name for f in dataclasses.fields(cli_options.WriteFlags)}
+    shared |= {f.name for f in dataclasses.fields(cli_options.ModelInputFlags)}
+    assert set(names[1 + len(own):]) <= shared | {"hull"}
+    for field in dataclasses.fields(record):
+        option = next(p for p in click_command.params if p.name == field.name)
+        assert option.required == (field.default is dataclasses.MISSING)
