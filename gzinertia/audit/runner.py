@@ -28,6 +28,7 @@ from gzinertia.audit.findings import (
     Finding,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo.world_engine import world_engine
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.scoped_names import leaf_name
 
@@ -70,8 +71,11 @@ def _document_context(
     from gzinertia.checks.context import DEFAULT_FLUIDS, DocumentContext
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
+    target = config.target
+    if doc.root_kind == "world":
+        target = target.with_world(*(world_engine(doc.path, tree) or (None, "")))
     return DocumentContext(doc, densities=densities, tolerance=config.tolerance,
-                           net_buoyancy=config.net_buoyancy, tree=tree)
+                           net_buoyancy=config.net_buoyancy, tree=tree, target=target)
 
 
 def check_document(
@@ -403,7 +407,7 @@ def open_cache(
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
         net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
-        trust_xacro=config.trust_xacro, hull=config.hull,
+        trust_xacro=config.trust_xacro, hull=config.hull, target=config.target.as_json(),
     )
     return AuditCache(folder, key, search, config.xacro_args_for)
 

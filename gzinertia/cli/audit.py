@@ -8,7 +8,7 @@ error or a file that could not be read (the other files are still audited and re
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -37,6 +37,7 @@ from gzinertia.cli.audit_options import (
     SelectFlag,
     ToleranceFlag,
 )
+from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import model_input_options
 from gzinertia.model_input import ModelInput
 
@@ -56,6 +57,14 @@ __all__ = [
     "audit",
     "exit_status",
 ]
+
+#: The target release and engine (:mod:`gzinertia.gazebo.target`).
+GazeboFlag = Annotated[Maybe[str], flag("--gazebo",
+    "The Gazebo release that will run the model: fortress, garden, harmonic, ionic or jetty "
+    "(default: the settings' gazebo, else jetty, the newest stable).")]
+EngineFlag = Annotated[Maybe[str], flag("--engine",
+    "The physics engine: dartsim (dart), bullet, bullet-featherstone, tpe or mujoco (default: "
+    "the settings' engine, else a world's Physics system's, else dartsim).")]
 
 #: Show a progress bar (stderr, terminals only, not in CI) from this many files on.
 PROGRESS_MIN_FILES = 20
@@ -94,6 +103,8 @@ def audit(
     extend_exclude: ExtendExcludeFlag = None,
     force_exclude: ForceExcludeFlag = False,
     fix: FixFlag = False,
+    gazebo: GazeboFlag = None,
+    engine: EngineFlag = None,
     *,
     source: ModelInput,
 ) -> None:
@@ -107,7 +118,7 @@ def audit(
     overrides = partial(
         _with_overrides, source, select=select, ignore=ignore, fail_on=fail_on,
         density=density, tolerance=tolerance, exclude=exclude, extend_exclude=extend_exclude,
-        force_exclude=force_exclude,
+        force_exclude=force_exclude, gazebo=gazebo, engine=engine,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -140,6 +151,7 @@ def _with_overrides(
     source: ModelInput, config: "AuditConfig", *, select: str | None, ignore: str | None,
     fail_on: str | None, density: float | None, tolerance: str | None,
     exclude: list[str] | None, extend_exclude: list[str] | None, force_exclude: bool,
+    gazebo: str | None = None, engine: str | None = None,
 ) -> "AuditConfig":
     """``config`` with the command line's settings over it
     (:func:`gzinertia.audit.config.with_overrides`), the model input's among them."""
@@ -159,6 +171,8 @@ def _with_overrides(
         exclude=None if exclude is None else _globs(exclude),
         extend_exclude=_globs(extend_exclude or []),
         force_exclude=force_exclude,
+        gazebo=gazebo,
+        engine=engine,
     )
 
 
