@@ -28,7 +28,6 @@ from gzinertia.audit.findings import (
     Finding,
 )
 from gzinertia.errors import GzInertiaError
-from gzinertia.gazebo.world_engine import world_engine
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.scoped_names import leaf_name
 
@@ -69,6 +68,7 @@ def _document_context(
     doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
 ) -> DocumentContext:
     from gzinertia.checks.context import DEFAULT_FLUIDS, DocumentContext
+    from gzinertia.gazebo.world_engine import world_engine  # lxml: not on a cache-only run
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
     target = config.target
@@ -495,4 +495,4 @@ def audit(
         cache.save()
         if cache_notes is not None:
             cache_notes.extend(cache.problems)
-    return AuditResult(tuple(statuses), tuple(findings.values()))
+    return AuditResult(tuple(statuses), tuple(findings.values()), targets=(config.target,))

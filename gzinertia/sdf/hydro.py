@@ -37,7 +37,8 @@ def read_hydrodynamics(plugin: etree._Element, file: str) -> HydroPlugin:
     for c in plugin:
         if not isinstance(c.tag, str):
             continue
-        kept = terms if TERM.match(c.tag) else signed if SIGNED_QUADRATIC_TERM.match(c.tag) else None
+        kept = (terms if TERM.match(c.tag)
+                else signed if SIGNED_QUADRATIC_TERM.match(c.tag) else None)
         if kept is not None:
             kept[c.tag] = parse_float(c, file)
             sources[c.tag] = SourceRef(file, line_of(c))
