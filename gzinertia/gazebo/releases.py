@@ -71,7 +71,8 @@ class Engine(ValueRecord):
 class Change(ValueRecord):
     """A behaviour that differs between releases: ``key`` (the rules name it), what changed,
     its source (pull request, commit), and per release the first tag that has it (``None``:
-    the release's newest tag has it not). ``untagged``: releases whose branch has it with no
+    the release's newest tag has it not). ``backports``: the commit on a release's branch when
+    it is not ``commit`` (a cherry-pick); ``untagged``: releases whose branch has it with no
     tag yet (they count as without it); ``known``: whether the tags could be read at all."""
 
     key: str
@@ -79,6 +80,7 @@ class Change(ValueRecord):
     source: str
     commit: str
     first: Mapping[str, str | None]
+    backports: Mapping[str, str] = field(default_factory=dict)
     untagged: tuple[str, ...] = ()
     known: bool = True
     #: The library whose tags ``first`` names: ``gz-sim`` or ``gz-physics``.
@@ -179,12 +181,16 @@ CHANGES: Mapping[str, Change] = {
                "the deprecation becomes advice for DART users only (other engines have only the "
                "plugin's added mass); both added masses on one link an error",
                "gazebosim/gz-sim#3456", "e41c5c14b",
-               _tags("6.18.0", None, "8.12.0", None, "10.2.0"), untagged=("ionic",)),
+               _tags("6.18.0", None, "8.12.0", None, "10.2.0"),
+               backports={"fortress": "cf69b2e06", "harmonic": "bb74d89ef", "ionic": "0b2b23ba9"},
+               untagged=("ionic",)),
         Change("graded-buoyancy-round-shapes",
                "graded buoyancy counts cylinders, capsules, ellipsoids and cones (boxes and "
                "spheres only before)",
                "gazebosim/gz-sim#3423", "9737aa872",
-               _tags("6.18.0", None, "8.12.0", None, "10.2.0"), untagged=("ionic",)),
+               _tags("6.18.0", None, "8.12.0", None, "10.2.0"),
+               backports={"fortress": "a352d3dfe", "harmonic": "1264b19c0", "ionic": "5da5220c3"},
+               untagged=("ionic",), note="Fortress: no cones (SDFormat 1.9 has none)"),
         Change("buoyancy-centroid-mesh-scale",
                "Buoyancy puts a collision's centre of buoyancy at its centroid (not its origin) "
                "and honours mesh <scale>",
