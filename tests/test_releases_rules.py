@@ -165,3 +165,30 @@ def test_every_release_has_1784_so_a_release_without_it_stays_silent(tmp_path: P
     assert all(CHANGES["hydro-signed-quadratic"].in_release(r) for r in RELEASES)
     stripped = replace(CHANGES["hydro-signed-quadratic"], first={})
     assert not stripped.in_release("jetty")
+
+
+def test_gzi602_not_in_urdf_which_cannot_carry_fluid_added_mass(tmp_path: Path) -> None:
+    urdf = (
+        '<robot name="auv"><link name="hull"><inertial><mass value="10"/>'
+        '<inertia ixx="0.1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>'
+        '<gazebo><plugin filename="gz-sim-hydrodynamics-system" '
+        'name="gz::sim::systems::Hydrodynamics"><link_name>hull</link_name>'
+        "<xDotU>-1</xDotU></plugin></gazebo></robot>\n"
+    )
+    path = write(tmp_path, urdf, "auv.urdf")
+    config = AuditConfig(known_codes=frozenset(RULES))
+    result = audit([str(path)], config)
+    assert not result.files_with("error"), result.files
+    assert "GZI602" not in {f.code for f in result.findings}
+    sdf = write(tmp_path, model(link("hull", inertial(10.0, I_HULL)),
+                                hydro_plugin("hull", {"xDotU": -1.0})))
+    assert _found(sdf, "GZI602")  # the same plugin in SDFormat
+
+
+def test_gzi205_only_where_the_engine_applies_fluid_added_mass(tmp_path: Path) -> None:
+    both = write(tmp_path, model(link("hull", inertial(10.0, I_HULL, A=A_HULL)),
+                                 hydro_plugin("hull", {"xDotU": -1.0}), version="1.11"))
+    assert _found(both, "GZI205")
+    bullet = Target(engine="bullet", engine_origin="command line")
+    assert _found(both, "GZI205", bullet) == []  # counted once: by the plugin
+    assert _found(both, "GZI601", bullet)  # and the element is said to be ignored

@@ -20,6 +20,7 @@ from gzinertia.gazebo.releases import CHANGES
 from gzinertia.gazebo.target import Target
 from gzinertia.hydrodynamics_terms import FORCE_AXES, VELOCITY_AXES, added_mass_active
 from gzinertia.shell import command_line
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 __all__ = [
     "OLD_QUADRATIC_NAMES",
@@ -70,15 +71,16 @@ def fluid_added_mass_ignored(ctx: LinkContext) -> Iterator[Finding]:
 @link_rule("GZI602")
 def plugin_added_mass_deprecated(ctx: LinkContext) -> Iterator[Finding]:
     """GZI602 hydrodynamics-added-mass-deprecated: plugin added mass where the target release
-    deprecates it and its engine applies ``<fluid_added_mass>`` instead."""
+    deprecates it and its engine applies ``<fluid_added_mass>`` instead (not in URDF or xacro,
+    which cannot carry the element)."""
     target = ctx.document.target
     if (ctx.added_mass is not None or not target.has("hydro-added-mass-deprecated")
             or not target.applies_fluid_added_mass):
         return  # both: GZI205; another engine has only the plugin's added mass
     row = CHANGES["hydro-added-mass-deprecated"]
     for plugin in ctx.link.hydrodynamics:
-        if not added_mass_active(plugin):
-            continue
+        if not added_mass_active(plugin) or is_urdf_path(plugin.source.file):
+            continue  # URDF cannot carry <fluid_added_mass> (sdformat#1467): the plugin is all
         diag = -np.diag(plugin.D_BBo_B) + 0.0
         message = (
             "the Hydrodynamics plugin (line " + str(plugin.source.line) + ") applies the link's "
