@@ -59,9 +59,10 @@ __all__ = [
 ]
 
 #: The target release and engine (:mod:`gzinertia.gazebo.target`).
-GazeboFlag = Annotated[Maybe[str], flag("--gazebo",
+GazeboFlag = Annotated[Maybe[list[str]], flag("--gazebo",
     "The Gazebo release that will run the model: fortress, garden, harmonic, ionic or jetty "
-    "(default: the settings' gazebo, else jetty, the newest stable).")]
+    "(default: the settings' gazebo, else jetty, the newest stable). Twice (--gazebo A "
+    "--gazebo B): only the findings that differ from A to B (a migration check).")]
 EngineFlag = Annotated[Maybe[str], flag("--engine",
     "The physics engine: dartsim (dart), bullet, bullet-featherstone, tpe or mujoco (default: "
     "the settings' engine, else a world's Physics system's, else dartsim).")]
@@ -118,7 +119,7 @@ def audit(
     overrides = partial(
         _with_overrides, source, select=select, ignore=ignore, fail_on=fail_on,
         density=density, tolerance=tolerance, exclude=exclude, extend_exclude=extend_exclude,
-        force_exclude=force_exclude, gazebo=gazebo, engine=engine,
+        force_exclude=force_exclude, gazebo=_first(gazebo), engine=engine,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -138,6 +139,11 @@ def audit(
         apply_safe_fixes(paths, config, known, overrides, isolated)
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
+    if gazebo is not None and len(gazebo) == 2:
+        later = partial(overrides, gazebo=gazebo[1])
+        _migration(paths, config, isolated, (overrides, later), jobs,
+                   None if no_cache else cache_dir, limits, output_format, output)
+        return
     result, runs = _run(paths, config, isolated, overrides, jobs,
                         None if no_cache else cache_dir, limits)
     _show(result, output_format, output, docs_url)
@@ -204,6 +210,46 @@ def _run(
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
     return result, runs
+
+
+def _first(gazebo: list[str] | None) -> str | None:
+    """The first ``--gazebo`` (the only one, or the target migrated from); more than two are
+    refused."""
+    from gzinertia.errors import GzInertiaError
+
+    if gazebo and len(gazebo) > 2:
+        raise GzInertiaError("--gazebo: give one release, or two to compare (--gazebo A "
+                             f"--gazebo B), not {len(gazebo)}")
+    return gazebo[0] if gazebo else None
+
+
+def _migration(
+    paths: list[str], config: Path | None, isolated: bool,
+    overrides: "tuple[Callable[[AuditConfig], AuditConfig], Callable[[AuditConfig], AuditConfig]]",
+    jobs: int | None, cache_dir: Path | None, limits: "ReadLimits", output_format: str,
+    output: Path | None,
+) -> None:
+    """``--gazebo A --gazebo B``: the audit under each target and the findings that differ
+    (:func:`gzinertia.audit.migration.target_change`), as JSON or text; exit 2 for a file
+    that could not be read, 1 for a new finding at or above ``--fail-on``."""
+    from gzinertia import __version__
+    from gzinertia.audit.findings import AuditResult
+    from gzinertia.audit.migration import target_change
+    from gzinertia.report.audit.migration import render_target_change
+
+    before, _ = _run(paths, config, isolated, overrides[0], jobs, cache_dir, limits)
+    after, runs = _run(paths, config, isolated, overrides[1], jobs, cache_dir, limits)
+    change = target_change(before, after)
+    text = render_target_change(change, output_format, __version__)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        _write(output, text)
+    new = AuditResult(after.files, change.new)
+    status = max((exit_status(new, run.config.fail_on) for run in runs), default=0)
+    if status:
+        raise typer.Exit(status)
 
 
 def _jobs(jobs: int | None) -> int | None:
