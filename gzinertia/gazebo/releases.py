@@ -139,6 +139,16 @@ def _tags(fortress: str | None, garden: str | None, harmonic: str | None, ionic:
 
 _NONE = _tags(None, None, None, None, None)
 
+
+def _spring_2026(key: str, summary: str, source: str, commits: tuple[str, str, str, str],
+                 note: str = "") -> Change:
+    """A change merged in gz-sim10 (``commits[0]``) and cherry-picked onto the Fortress,
+    Harmonic and Ionic branches (``commits[1:]``) in 2026: in 6.18.0, 8.12.0 and 10.2.0, on
+    the gz-sim9 branch with no tag yet."""
+    return Change(key, summary, source, commits[0], _tags("6.18.0", None, "8.12.0", None, "10.2.0"),
+                  backports=dict(zip(("fortress", "harmonic", "ionic"), commits[1:], strict=True)),
+                  untagged=("ionic",), note=note)
+
 #: Every behaviour that differs between releases, by key.
 CHANGES: Mapping[str, Change] = {
     c.key: c
@@ -177,20 +187,15 @@ CHANGES: Mapping[str, Change] = {
                "<fluid_added_mass> (gz-sim#1923: the explicit scheme diverges)",
                "gazebosim/gz-sim#2493", "5c4f0cfdf",
                _tags(None, None, None, "9.0.0", "10.0.0")),
-        Change("hydro-added-mass-engine-advice",
-               "the deprecation becomes advice for DART users only (other engines have only the "
-               "plugin's added mass); both added masses on one link an error",
-               "gazebosim/gz-sim#3456", "e41c5c14b",
-               _tags("6.18.0", None, "8.12.0", None, "10.2.0"),
-               backports={"fortress": "cf69b2e06", "harmonic": "bb74d89ef", "ionic": "0b2b23ba9"},
-               untagged=("ionic",)),
-        Change("graded-buoyancy-round-shapes",
-               "graded buoyancy counts cylinders, capsules, ellipsoids and cones (boxes and "
-               "spheres only before)",
-               "gazebosim/gz-sim#3423", "9737aa872",
-               _tags("6.18.0", None, "8.12.0", None, "10.2.0"),
-               backports={"fortress": "a352d3dfe", "harmonic": "1264b19c0", "ionic": "5da5220c3"},
-               untagged=("ionic",), note="Fortress: no cones (SDFormat 1.9 has none)"),
+        _spring_2026("hydro-added-mass-engine-advice",
+                     "the deprecation becomes advice for DART users only (other engines have "
+                     "only the plugin's added mass); both added masses on one link an error",
+                     "gazebosim/gz-sim#3456", ("e41c5c14b", "cf69b2e06", "bb74d89ef", "0b2b23ba9")),
+        _spring_2026("graded-buoyancy-round-shapes",
+                     "graded buoyancy counts cylinders, capsules, ellipsoids and cones (boxes "
+                     "and spheres only before)",
+                     "gazebosim/gz-sim#3423", ("9737aa872", "a352d3dfe", "1264b19c0", "5da5220c3"),
+                     note="Fortress: no cones (SDFormat 1.9 has none)"),
         Change("buoyancy-centroid-mesh-scale",
                "Buoyancy puts a collision's centre of buoyancy at its centroid (not its origin) "
                "and honours mesh <scale>",
