@@ -78,11 +78,14 @@ def test_precedence_command_line_settings_world_default(
                                 "engine_origin": settings}]
     assert {f["values"]["target"]["engine"] for f in data["findings"]
             if f["code"] == "GZI601"} == {"bullet"}
+    (use,) = data["settings"]  # the report names the settings file and what it changed
+    assert use["changes"] == {"gazebo": "harmonic", "engine": "bullet"}
     # the command line wins over both
     data = _json(["--engine", "dart", str(world), str(path)], capsys)
     (target,) = data["targets"]
     assert (target["gazebo"], target["gazebo_origin"]) == ("harmonic", settings)
     assert (target["engine"], target["engine_origin"]) == ("dartsim", "command line")
+    assert [use["changes"] for use in data["settings"]] == [{"gazebo": "harmonic"}]
     assert not [f for f in data["findings"] if f["code"] == "GZI601"]
 
 
