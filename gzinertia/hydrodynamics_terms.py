@@ -33,6 +33,7 @@ __all__ = [
     "FILENAME",
     "FORCE_AXES",
     "NAME",
+    "SIGNED_QUADRATIC_TERM",
     "TERM",
     "TERM_PARTS",
     "VELOCITY_AXES",
@@ -61,6 +62,9 @@ _FILENAME_RE = re.compile(r"^(lib)?(gz-sim|ignition-gazebo)\d*-hydrodynamics-sys
 
 #: Every parameter name: added mass ``xDotU``, linear ``xU``, quadratic ``xUabsU``.
 TERM = re.compile(r"^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$")
+#: The signed quadratic terms ``<iJK>`` (``xUU``, ``xUV``...): ``s_k·s_j`` since
+#: gazebosim/gz-sim#1784; kept apart from :data:`TERM` (no computation here uses them).
+SIGNED_QUADRATIC_TERM = re.compile(r"^[xyzkmn][UVWPQR][UVWPQR]$")
 #: The same, in parts: row, ``"Dot"`` or ``None``, velocity, ``abs`` velocity or ``None``.
 TERM_PARTS = re.compile(r"^([xyzkmn])(Dot)?([UVWPQR])(?:abs([UVWPQR]))?$")
 

@@ -170,6 +170,10 @@ class HydroPlugin(ValueRecord):
     #: The XML comment written with the plugin (URDF: inside its ``<gazebo>`` block before the
     #: ``<plugin>``, or directly before the block), gzinertia's provenance; ``None`` elsewhere.
     comment: str | None = None
+    #: The signed quadratic terms ``<iJK>`` (``xUU``, ``xUV``...: ``s_k·s_j`` since
+    #: gazebosim/gz-sim#1784, ``|u|·u`` for the diagonal six before), as written; their
+    #: places are in ``term_sources``.
+    signed_quadratic: dict[str, float] = field(default_factory=dict)
 
     @property
     def D_BBo_B(self) -> NDArray[np.float64]:

@@ -123,7 +123,7 @@ def test_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run_cli(["audit", str(DEFECTS), "--format", "json"], capsys)
     assert code == 1
     data = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
-    assert set(data) == {"version", "files", "findings", "settings"}
+    assert set(data) == {"version", "files", "findings", "settings", "targets"}
     assert isinstance(data["version"], str) and data["settings"] == []
     for f in data["files"]:
         assert set(f) == {"path", "status", "message"}

@@ -219,8 +219,9 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
             search: Sequence[str], limits: ReadLimits | None = None, *,
             net_buoyancy: float = 0.05,
             xacro_env: Sequence[str] = (), trust_xacro: bool = False,
-            hull: str = "none") -> str:
-    """The key of one cache file: code, settings (the mesh ``hull`` fallback too), read and
+            hull: str = "none", target: Mapping[str, str] | None = None) -> str:
+    """The key of one cache file: code, settings (the mesh ``hull`` fallback too, the target
+    release and engine with their origins: messages name them), read and
     mesh limits (``limits``, default from the environment), model path and working directory;
     for xacro files, the environment variables ``$(env)`` may read and their values
     (``xacro_env``; only their digest is kept), whether expressions run as Python
@@ -248,6 +249,7 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
         [[name, os.environ.get(name)] for name in sorted(set(xacro_env))],
         trust_xacro,
         hull,
+        dict(target or {}),
     ]
     return _digest(json.dumps(settings).encode())
 

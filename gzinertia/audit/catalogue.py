@@ -341,12 +341,33 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "tags it never reads, the diagonal taken of a full quadratic damping, shape "
             "models' quirks.",
         ),
+        _rule(
+            "GZI601",
+            "fluid-added-mass-ignored",
+            "warning",
+            "<fluid_added_mass> that the target Gazebo release or physics engine never applies "
+            "(only dartsim reads it, from Garden).",
+        ),
+        _rule(
+            "GZI602",
+            "hydrodynamics-added-mass-deprecated",
+            "warning",
+            "Hydrodynamics plugin added mass where the target release deprecates it and its "
+            "engine applies <fluid_added_mass> instead (gz-sim#2493).",
+        ),
+        _rule(
+            "GZI603",
+            "hydrodynamics-quadratic-old-meaning",
+            "warning",
+            "<xUU> (or another diagonal signed term) written for its meaning before "
+            "gz-sim#1784 (|u|·u): the target release applies u·u.",
+        ),
     ]
 )
 
 
 def rule_range() -> str:
-    """``"GZI001–GZI508"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
+    """``"GZI001–GZI603"``: the first and the last code of :data:`RULE_INFOS` (by code, an en
     dash between them), the one place help texts and docs take the rules' range from."""
     codes = sorted(RULE_INFOS)
     return f"{codes[0]}–{codes[-1]}"

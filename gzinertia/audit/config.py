@@ -19,6 +19,9 @@ Keys (kebab-case; snake_case is accepted too)::
     hull = "none"                        # a mesh not closed after repair: none (refused,
                                          # default), convex (its convex hull, said) or
                                          # wrap (a closed wrap that follows it, said)
+    gazebo = "harmonic"                  # the target release (default: the newest stable)
+    engine = "bullet-featherstone"       # the target physics engine (default: a world's, or
+                                         # dartsim): gzinertia.gazebo.target
     model-path = ["models"]              # folders for model:// URIs, relative to the file
     xacro-env = ["ROBOT_NAME"]           # variables xacro's $(env)/$(optenv) may read
     extend-exclude = ["build", "robots/old/*.sdf"]  # left out (ruff's semantics: exclude.py)
@@ -57,15 +60,18 @@ from gzinertia.audit.config_values import (
     parse_fraction,
     parse_hull,
     parse_severity,
+    parse_target_name,
     parse_tolerance,
     parse_xacro_args_table,
     shown_path,
     shown_value,
     split_codes,
     string_list,
+    with_target,
 )
 from gzinertia.audit.findings import Severity
 from gzinertia.checks.tolerance import TOLERANCES, Tolerance
+from gzinertia.gazebo.target import DEFAULT_TARGET, Target
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -99,7 +105,7 @@ __all__ = [
 
 KEYS = ("select", "ignore", "per-path-ignores", "fail-on", "density", "tolerance", "model-path",
         "net-buoyancy", "xacro-args", "xacro-env", "exclude", "extend-exclude", "force-exclude",
-        "hull")
+        "hull", "gazebo", "engine")
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -140,6 +146,8 @@ class AuditConfig(ValueRecord):
     exclude: tuple[ExcludePattern, ...] | None = None
     extend_exclude: tuple[ExcludePattern, ...] = ()
     force_exclude: bool = False
+    #: The Gazebo release and engine the model is judged for (:mod:`gzinertia.gazebo.target`).
+    target: Target = DEFAULT_TARGET
     root: str = "."
     source: str | None = None
     known_codes: frozenset[str] = field(default=frozenset(), compare=False)
@@ -281,6 +289,8 @@ def config_from_table(
                 values[key] = parse_patterns(value, key, shown, root)
             except ValueError as exc:
                 raise ConfigError(f"{shown}: {exc}, not {shown_value(value)}") from None
+        elif key in ("gazebo", "engine"):
+            values[key] = parse_target_name(key, value, shown)
         elif key == "force-exclude":
             if not isinstance(value, bool):
                 raise ConfigError(f"{where} must be true or false, not {shown_value(value)}")
@@ -300,6 +310,8 @@ def config_from_table(
         exclude=values.get("exclude"),
         extend_exclude=values.get("extend-exclude", ()),
         force_exclude=values.get("force-exclude", False),
+        target=with_target(DEFAULT_TARGET, values.get("gazebo"), values.get("engine"),
+                           f"settings {shown}"),
         root=root,
         source=source,
         known_codes=known,
@@ -364,13 +376,16 @@ def with_overrides(
     exclude: Sequence[str] | None = None,
     extend_exclude: Sequence[str] = (),
     force_exclude: bool = False,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> AuditConfig:
     """``config`` with the command-line options that were given replacing its values
     (``model_paths`` are searched before the file's; ``xacro_args`` apply to every file, over
     the file's; ``xacro_env`` names variables besides the file's; ``trust_xacro`` is never
     set by a file; ``exclude`` replaces the file's ``exclude`` and the defaults,
     ``extend_exclude`` adds to the file's, both relative to the working directory;
-    ``force_exclude`` leaves out matching files named on the command line too)."""
+    ``force_exclude`` leaves out matching files named on the command line too; ``gazebo`` and
+    ``engine`` name the target release and engine, over the file's)."""
     known = config.known_codes
     changes: dict[str, Any] = {}
     if select is not None:
@@ -407,4 +422,10 @@ def with_overrides(
                                          *given("--extend-exclude", extend_exclude))
     if force_exclude:
         changes["force_exclude"] = True
+    if gazebo is not None or engine is not None:
+        changes["target"] = with_target(
+            config.target,
+            None if gazebo is None else parse_target_name("gazebo", gazebo, "--gazebo"),
+            None if engine is None else parse_target_name("engine", engine, "--engine"),
+            "command line")
     return replace(config, **changes)

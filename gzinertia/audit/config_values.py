@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.errors import GzInertiaError
+from gzinertia.gazebo.releases import ENGINES, RELEASES
+from gzinertia.gazebo.target import Target, engine_named, release_named
 
 if TYPE_CHECKING:
     from gzinertia.physics.mesh_body import HullChoice
@@ -26,12 +29,14 @@ __all__ = [
     "parse_fraction",
     "parse_hull",
     "parse_severity",
+    "parse_target_name",
     "parse_tolerance",
     "parse_xacro_args_table",
     "shown_path",
     "shown_value",
     "split_codes",
     "string_list",
+    "with_target",
 ]
 
 
@@ -183,3 +188,29 @@ def _one_of(value: object, choices: tuple[_Choice, ...], refusal: str) -> _Choic
             return choice
     raise ConfigError(f"{refusal}, not {shown_value(value)}")
 
+
+def parse_target_name(key: str, value: object, where: str) -> str:
+    """``gazebo`` (a release codename) or ``engine`` (a gz-physics engine); a
+    :class:`ConfigError` naming ``where`` and the known names otherwise."""
+    named = release_named if key == "gazebo" else engine_named
+    known = RELEASES if key == "gazebo" else ENGINES
+    found = named(value) if isinstance(value, str) else None
+    if found is None:
+        raise ConfigError(f"{where}: {key} must be one of {', '.join(known)}, "
+                          f"not {shown_value(value)}")
+    return found
+
+
+def with_target(target: Target, release: str | None, engine: str | None, origin: str) -> Target:
+    """``target`` with the ``release`` and ``engine`` named (each ``None``: kept) from
+    ``origin``; a :class:`ConfigError` when the engine is not in the release's gz-physics."""
+    changes: dict[str, str] = {}
+    if release is not None:
+        changes.update(release=release, release_origin=origin)
+    if engine is not None:
+        changes.update(engine=engine, engine_origin=origin)
+    chosen = replace(target, **changes)
+    missing = chosen.engine_missing()
+    if missing is not None:
+        raise ConfigError(f"{origin}: {missing}")
+    return chosen

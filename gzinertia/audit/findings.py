@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
+from gzinertia.gazebo.target import Target
 from gzinertia.record_base import ValueRecord
 
 __all__ = [
@@ -310,11 +311,15 @@ class AuditResult(ValueRecord):
     files: tuple[FileStatus, ...] = ()
     findings: tuple[Finding, ...] = ()
     settings: tuple[SettingsUse, ...] = ()
+    #: The Gazebo releases and engines the files were judged for (one per distinct target of
+    #: the run's settings; a world's own engine is said in its findings).
+    targets: tuple[Target, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", tuple(self.files))
         object.__setattr__(self, "findings", tuple(sorted(self.findings, key=_sort_key)))
         object.__setattr__(self, "settings", tuple(self.settings))
+        object.__setattr__(self, "targets", tuple(self.targets))
 
     def counts(self) -> dict[Severity, int]:
         """Number of findings per severity, every severity present, worst first."""
@@ -366,7 +371,7 @@ class AuditResult(ValueRecord):
         """The same result keeping only findings of ``severity`` or worse."""
         floor = SEVERITY_RANK[severity]
         kept = tuple(f for f in self.findings if f.rank >= floor)
-        return AuditResult(self.files, kept, self.settings)
+        return AuditResult(self.files, kept, self.settings, self.targets)
 
     def fails(self, threshold: Severity = "error") -> bool:
         """Whether CI should fail: a finding at ``threshold`` or worse, or an unreadable file."""

@@ -171,7 +171,9 @@ def audit_projects(
         done += len(members)
     audited_by = [group for _, group in groups]
     merged = merge(targets, audited_by, [r.result for r in runs])
-    return replace(merged, settings=tuple(u for u in uses if u is not None)), runs
+    judged = tuple(dict.fromkeys(run.config.target for run in runs)) or (baseline.target,)
+    return replace(merged, settings=tuple(u for u in uses if u is not None),
+                   targets=judged), runs
 
 
 def merge(

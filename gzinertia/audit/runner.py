@@ -68,10 +68,14 @@ def _document_context(
     doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
 ) -> DocumentContext:
     from gzinertia.checks.context import DEFAULT_FLUIDS, DocumentContext
+    from gzinertia.gazebo.world_engine import world_engine  # lxml: not on a cache-only run
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
+    target = config.target
+    if doc.root_kind == "world":
+        target = target.with_world(*(world_engine(doc.path, tree) or (None, "")))
     return DocumentContext(doc, densities=densities, tolerance=config.tolerance,
-                           net_buoyancy=config.net_buoyancy, tree=tree)
+                           net_buoyancy=config.net_buoyancy, tree=tree, target=target)
 
 
 def check_document(
@@ -403,7 +407,7 @@ def open_cache(
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
         net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
-        trust_xacro=config.trust_xacro, hull=config.hull,
+        trust_xacro=config.trust_xacro, hull=config.hull, target=config.target.as_json(),
     )
     return AuditCache(folder, key, search, config.xacro_args_for)
 
@@ -491,4 +495,4 @@ def audit(
         cache.save()
         if cache_notes is not None:
             cache_notes.extend(cache.problems)
-    return AuditResult(tuple(statuses), tuple(findings.values()))
+    return AuditResult(tuple(statuses), tuple(findings.values()), targets=(config.target,))

@@ -57,6 +57,9 @@ def changed_settings(config: AuditConfig, baseline: AuditConfig) -> dict[str, Js
             out[key] = [p.pattern for p in mine if p not in (theirs or ())]
     if config.force_exclude != baseline.force_exclude:
         out["force-exclude"] = config.force_exclude
+    for name, key in (("release", "gazebo"), ("engine", "engine")):
+        if getattr(config.target, name) != getattr(baseline.target, name):
+            out[key] = getattr(config.target, name)
     return out
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from gzinertia.checks.matrices import implied_centre
 from gzinertia.checks.tolerance import Tolerance
+from gzinertia.gazebo.target import DEFAULT_TARGET, Target
 from gzinertia.physics.ellipsoid import primitive_semi_axes
 from gzinertia.physics.placeholder import PLACEHOLDER_VOLUME, is_placeholder
 from gzinertia.record_base import Forwarded, Record
@@ -121,6 +122,8 @@ class DocumentContext(Record):
     #: The document's parsed tree when it cannot be read again from its path (standard input):
     #: what the records do not hold (a world's Buoyancy plugin) is read from it.
     tree: etree._Element | None = None
+    #: The Gazebo release and engine the document is judged for (a world's own engine in it).
+    target: Target = DEFAULT_TARGET
 
     @property
     def links(self) -> list[LinkContext]:

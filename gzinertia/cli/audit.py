@@ -8,7 +8,7 @@ error or a file that could not be read (the other files are still audited and re
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -38,6 +38,7 @@ from gzinertia.cli.audit_options import (
     SelectFlag,
     ToleranceFlag,
 )
+from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import model_input_options
 from gzinertia.model_input import ModelInput
 
@@ -57,6 +58,15 @@ __all__ = [
     "audit",
     "exit_status",
 ]
+
+#: The target release and engine (:mod:`gzinertia.gazebo.target`).
+GazeboFlag = Annotated[Maybe[list[str]], flag("--gazebo",
+    "The Gazebo release that will run the model: fortress, garden, harmonic, ionic or jetty "
+    "(default: the settings' gazebo, else jetty, the newest stable). Twice (--gazebo A "
+    "--gazebo B): only the findings that differ from A to B (a migration check).")]
+EngineFlag = Annotated[Maybe[str], flag("--engine",
+    "The physics engine: dartsim (dart), bullet, bullet-featherstone, tpe or mujoco (default: "
+    "the settings' engine, else a world's Physics system's, else dartsim).")]
 
 #: Show a progress bar (stderr, terminals only, not in CI) from this many files on.
 PROGRESS_MIN_FILES = 20
@@ -96,6 +106,8 @@ def audit(
     force_exclude: ForceExcludeFlag = False,
     fix: FixFlag = False,
     report: ReportFlag = None,
+    gazebo: GazeboFlag = None,
+    engine: EngineFlag = None,
     *,
     source: ModelInput,
 ) -> None:
@@ -109,7 +121,7 @@ def audit(
     overrides = partial(
         _with_overrides, source, select=select, ignore=ignore, fail_on=fail_on,
         density=density, tolerance=tolerance, exclude=exclude, extend_exclude=extend_exclude,
-        force_exclude=force_exclude,
+        force_exclude=force_exclude, gazebo=_first(gazebo), engine=engine,
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
@@ -130,6 +142,16 @@ def audit(
         apply_safe_fixes(paths, config, known, overrides, isolated)
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
+    if gazebo is not None and len(gazebo) == 2:
+        if output_format == "html" or report is not None:
+            from gzinertia.errors import GzInertiaError
+
+            raise GzInertiaError("--gazebo A --gazebo B lists the findings that differ, as text "
+                                 "or json; --format html and --report draw one audit")
+        later = partial(overrides, gazebo=gazebo[1])
+        _migration(paths, config, isolated, (overrides, later), jobs,
+                   None if no_cache else cache_dir, limits, output_format, output)
+        return
     result, runs = _run(paths, config, isolated, overrides, jobs,
                         None if no_cache else cache_dir, limits)
     page = _page(result, source, docs_url) if output_format == "html" or report else None
@@ -149,6 +171,7 @@ def _with_overrides(
     source: ModelInput, config: "AuditConfig", *, select: str | None, ignore: str | None,
     fail_on: str | None, density: float | None, tolerance: str | None,
     exclude: list[str] | None, extend_exclude: list[str] | None, force_exclude: bool,
+    gazebo: str | None = None, engine: str | None = None,
 ) -> "AuditConfig":
     """``config`` with the command line's settings over it
     (:func:`gzinertia.audit.config.with_overrides`), the model input's among them."""
@@ -168,6 +191,8 @@ def _with_overrides(
         exclude=None if exclude is None else _globs(exclude),
         extend_exclude=_globs(extend_exclude or []),
         force_exclude=force_exclude,
+        gazebo=gazebo,
+        engine=engine,
     )
 
 
@@ -199,6 +224,46 @@ def _run(
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
     return result, runs
+
+
+def _first(gazebo: list[str] | None) -> str | None:
+    """The first ``--gazebo`` (the only one, or the target migrated from); more than two are
+    refused."""
+    from gzinertia.errors import GzInertiaError
+
+    if gazebo and len(gazebo) > 2:
+        raise GzInertiaError("--gazebo: give one release, or two to compare (--gazebo A "
+                             f"--gazebo B), not {len(gazebo)}")
+    return gazebo[0] if gazebo else None
+
+
+def _migration(
+    paths: list[str], config: Path | None, isolated: bool,
+    overrides: "tuple[Callable[[AuditConfig], AuditConfig], Callable[[AuditConfig], AuditConfig]]",
+    jobs: int | None, cache_dir: Path | None, limits: "ReadLimits", output_format: str,
+    output: Path | None,
+) -> None:
+    """``--gazebo A --gazebo B``: the audit under each target and the findings that differ
+    (:func:`gzinertia.audit.migration.target_change`), as JSON or text; exit 2 for a file
+    that could not be read, 1 for a new finding at or above ``--fail-on``."""
+    from gzinertia import __version__
+    from gzinertia.audit.findings import AuditResult
+    from gzinertia.audit.migration import target_change
+    from gzinertia.report.audit.migration import render_target_change
+
+    before, _ = _run(paths, config, isolated, overrides[0], jobs, cache_dir, limits)
+    after, runs = _run(paths, config, isolated, overrides[1], jobs, cache_dir, limits)
+    change = target_change(before, after)
+    text = render_target_change(change, output_format, __version__)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        _write(output, text)
+    new = AuditResult(after.files, change.new)
+    status = max((exit_status(new, run.config.fail_on) for run in runs), default=0)
+    if status:
+        raise typer.Exit(status)
 
 
 def _jobs(jobs: int | None) -> int | None:

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from lxml import etree
 
-from gzinertia.hydrodynamics_terms import TERM, is_hydrodynamics_filename
+from gzinertia.hydrodynamics_terms import (
+    SIGNED_QUADRATIC_TERM,
+    TERM,
+    is_hydrodynamics_filename,
+)
 from gzinertia.records import HydroPlugin, SourceRef
 from gzinertia.sdf.values import parse_bool, parse_float, text_of
 from gzinertia.sdf.xml import child, line_of
@@ -28,10 +32,15 @@ def read_hydrodynamics(plugin: etree._Element, file: str) -> HydroPlugin:
     """The link name (as written, scoped relative to the plugin's model) and its terms."""
     link_elem = child(plugin, "link_name")
     terms: dict[str, float] = {}
+    signed: dict[str, float] = {}
     sources: dict[str, SourceRef] = {}
     for c in plugin:
-        if isinstance(c.tag, str) and TERM.match(c.tag):
-            terms[c.tag] = parse_float(c, file)
+        if not isinstance(c.tag, str):
+            continue
+        kept = (terms if TERM.match(c.tag)
+                else signed if SIGNED_QUADRATIC_TERM.match(c.tag) else None)
+        if kept is not None:
+            kept[c.tag] = parse_float(c, file)
             sources[c.tag] = SourceRef(file, line_of(c))
     disable = child(plugin, "disable_added_mass")
     return HydroPlugin(
@@ -42,4 +51,5 @@ def read_hydrodynamics(plugin: etree._Element, file: str) -> HydroPlugin:
         disable_added_mass=False if disable is None else parse_bool(disable, file),
         source=SourceRef(file, line_of(plugin)),
         term_sources=sources,
+        signed_quadratic=signed,
     )

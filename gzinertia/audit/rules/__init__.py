@@ -11,6 +11,8 @@
 * :mod:`~gzinertia.audit.rules.proxy_collisions`: GZI304 (buoyancy-proxy collisions)
 * :mod:`~gzinertia.audit.rules.urdf`: GZI401–GZI405 (URDF conversion, xacro, ROS packages)
 * :mod:`~gzinertia.audit.rules.classic`: GZI501–GZI508 (classic marine plugins)
+* :mod:`~gzinertia.audit.rules.releases`: GZI601–GZI603 (what the target Gazebo release and
+  engine do)
 
 Each rule is a check (marked with its code by :mod:`gzinertia.audit.emit`) that asks the
 predicates of :mod:`gzinertia.checks` and turns their answers into findings; a family imports

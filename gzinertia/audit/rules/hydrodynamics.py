@@ -52,9 +52,10 @@ def _first_term_source(plugin: HydroPlugin) -> SourceRef:
 
 @link_rule("GZI205")
 def counted_twice(ctx: LinkContext) -> Iterator[Finding]:
-    """GZI205 added-mass-counted-twice: ``<iDotJ>`` and ``<fluid_added_mass>`` both active."""
+    """GZI205 added-mass-counted-twice: ``<iDotJ>`` and ``<fluid_added_mass>`` both active
+    (the latter only where the target engine applies it: else GZI601)."""
     A = ctx.added_mass
-    if A is None:
+    if A is None or not ctx.document.target.applies_fluid_added_mass:
         return
     for plugin in ctx.link.hydrodynamics:
         if not added_mass_active(plugin):

@@ -28,6 +28,7 @@ from gzinertia.audit.rules import (
     inertia,
     model,
     proxy_collisions,
+    releases,
     stability,
     urdf,
 )
@@ -38,7 +39,7 @@ __all__ = ["FAMILIES", "RULES", "Rule", "registered_rules"]
 #: The rule families, each a module of checks.
 FAMILIES: tuple[ModuleType, ...] = (
     inertia, added_mass, hydrodynamics, model, geometry, bem, stability, buoyancy,
-    proxy_collisions, urdf, classic,
+    proxy_collisions, urdf, classic, releases,
 )
 
 

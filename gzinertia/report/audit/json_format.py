@@ -13,8 +13,9 @@ __all__ = ["render_json", "to_json_data"]
 
 def to_json_data(result: AuditResult, version: str) -> dict[str, Any]:
     """The public JSON contract: ``{"version", "files": [...], "findings": [...],
-    "settings": [...]}`` (docs/audit.md)."""
-    return {
+    "settings": [...], "targets": [...]}`` (docs/audit.md; ``targets``, the Gazebo releases and
+    engines judged for, in every audit's result, absent from a result built without one)."""
+    data = {
         "version": version,
         "files": [{"path": s.path, "status": s.status, "message": s.message} for s in result.files],
         "findings": [
@@ -31,6 +32,9 @@ def to_json_data(result: AuditResult, version: str) -> dict[str, Any]:
             for use in result.settings
         ],
     }
+    if result.targets:
+        data["targets"] = [target.as_json() for target in result.targets]
+    return data
 
 
 def render_json(result: AuditResult, version: str) -> str:

@@ -1,5 +1,5 @@
 """The lines the text formats share: a finding, a file that was not audited, a settings file,
-the summary, and findings on identical links gathered into one group."""
+the target, the summary, and findings on identical links gathered into one group."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from gzinertia.audit.findings import (
     Finding,
     SettingsUse,
 )
+from gzinertia.gazebo.target import Target
 from gzinertia.report.json_text import json_safe
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded, one_line, visible
@@ -28,6 +29,7 @@ __all__ = [
     "settings_line",
     "settings_summary",
     "summary_line",
+    "target_line",
 ]
 
 #: The tool's name in titles (SARIF driver, JUnit suites, GitHub annotation titles).
@@ -95,6 +97,12 @@ def settings_line(use: SettingsUse) -> str:
     """``PATH: settings: ...`` (:func:`settings_summary`) for a settings file that changed what
     was checked (as :func:`file_status_line` for a file)."""
     return f"{visible(use.path)}: settings: {settings_summary(use)}"
+
+
+def target_line(target: Target) -> str:
+    """``target: Gazebo Jetty (gz-sim10_10.4.0, default), engine dartsim (default)``: the
+    release and engine the files were judged for, each with where it came from."""
+    return f"target: {visible(target.words())}"
 
 
 def group_findings(findings: Sequence[Finding]) -> list[list[Finding]]:

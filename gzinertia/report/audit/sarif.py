@@ -126,7 +126,8 @@ def to_sarif_log(
     that could not be audited are ``invocations[0].toolExecutionNotifications`` (error for
     ``error``, note for ``skipped``); the run itself is reported as successful. Settings files
     that changed what was checked are ``invocations[0].toolConfigurationNotifications``
-    (descriptor ``settings``; what they changed in ``properties``).
+    (descriptor ``settings``; what they changed in ``properties``). The target release and
+    engine are the run's ``properties`` ``gzinertia.targets``.
 
     ``project_uri``: absolute URI of the project's root (ending in ``/``) under which the rule
     pages ``docs/rules/CODE.md`` are served. SARIF requires ``informationUri`` and ``helpUri`` to
@@ -157,6 +158,8 @@ def to_sarif_log(
         "invocations": [invocation],
         "results": [_sarif_result(f, index[f.code]) for f in result.findings],
     }
+    if result.targets:
+        run["properties"] = {"gzinertia.targets": [t.as_json() for t in result.targets]}
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 

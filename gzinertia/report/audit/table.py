@@ -13,6 +13,7 @@ from gzinertia.report.audit.lines import (
     others,
     settings_line,
     summary_line,
+    target_line,
 )
 from gzinertia.wording import one_line, visible
 
@@ -72,6 +73,8 @@ def render_table(
     for use in result.settings:
         style = "bold yellow" if use.unchecked else "dim"
         console.print(Text(settings_line(use), style=style), soft_wrap=True)
+    for target in result.targets:
+        console.print(Text(target_line(target), style="dim"), soft_wrap=True)
     worst = result.worst()
     style = "bold red" if result.fails("error") else _STYLE[worst] if worst else "green"
     console.print(Text(summary_line(result), style=style))
@@ -82,7 +85,8 @@ def render_plain_table(result: AuditResult, rules: Mapping[str, RuleInfo]) -> st
     when there is nothing to tabulate)."""
     if not result.findings and all(s.status == "ok" for s in result.files):
         return "".join(f"{line}\n" for line in [
-            *(settings_line(use) for use in result.settings), summary_line(result)])
+            *(settings_line(use) for use in result.settings),
+            *(target_line(target) for target in result.targets), summary_line(result)])
     from rich.console import Console
 
     buffer = io.StringIO()

@@ -1,0 +1,122 @@
+"""The audit's target: which Gazebo release and which physics engine will run the model.
+
+Chosen with precedence command line > settings > world > default: ``--gazebo``/``--engine``,
+the settings' ``gazebo``/``engine`` keys, the engine a world file's Physics system names
+(:func:`engine_of_plugin`, read per world document by
+:func:`gzinertia.gazebo.world_engine.world_engine`), and the newest
+stable release with gz-sim's default engine (:data:`~gzinertia.gazebo.releases.DEFAULT_RELEASE`,
+:data:`~gzinertia.gazebo.releases.DEFAULT_ENGINE`). Each part keeps its origin, said in every
+report. NumPy-free.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from gzinertia.gazebo.releases import (
+    CHANGES,
+    DEFAULT_ENGINE,
+    DEFAULT_RELEASE,
+    ENGINES,
+    RELEASES,
+    Release,
+)
+from gzinertia.record_base import ValueRecord
+
+__all__ = [
+    "DEFAULT_TARGET",
+    "ENGINE_ALIASES",
+    "Target",
+    "engine_named",
+    "engine_of_plugin",
+    "release_named",
+]
+
+#: Other spellings of an engine's name (DART's own name).
+ENGINE_ALIASES = {"dart": "dartsim"}
+
+#: A physics engine plugin's file name: ``[lib](gz|ignition)-physics[N]-NAME-plugin[.so]``.
+_ENGINE_FILE = re.compile(
+    r"^(?:lib)?(?:gz|ignition)-physics\d*-(?P<name>[a-z-]+?)-plugin(?:\.so)?$"
+)
+
+
+def release_named(name: str) -> str | None:
+    """The release codename ``name`` spells (any case), or ``None``."""
+    key = name.strip().lower()
+    return key if key in RELEASES else None
+
+
+def engine_named(name: str) -> str | None:
+    """The gz-physics engine ``name`` spells (any case; ``dart`` for ``dartsim``), or ``None``."""
+    key = name.strip().lower()
+    key = ENGINE_ALIASES.get(key, key)
+    return key if key in ENGINES else None
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Target(ValueRecord):
+    """A Gazebo release (codename of :data:`~gzinertia.gazebo.releases.RELEASES`) and a
+    physics engine (of :data:`~gzinertia.gazebo.releases.ENGINES`), each with where it came
+    from: ``"command line"``, the settings file, ``"world FILE:LINE"`` or ``"default"``."""
+
+    release: str = DEFAULT_RELEASE
+    engine: str = DEFAULT_ENGINE
+    release_origin: str = "default"
+    engine_origin: str = "default"
+
+    @property
+    def info(self) -> Release:
+        """The release's row of the table."""
+        return RELEASES[self.release]
+
+    def has(self, key: str) -> bool:
+        """Whether the target release has the change ``key`` of
+        :data:`~gzinertia.gazebo.releases.CHANGES` (its newest tag does)."""
+        return CHANGES[key].in_release(self.release)
+
+    @property
+    def applies_fluid_added_mass(self) -> bool:
+        """Whether ``<fluid_added_mass>`` reaches the link's dynamics: gz-sim passes it on
+        (gz-sim#1592) and the engine is dartsim with gz-physics#384."""
+        return (self.engine == "dartsim" and self.has("fluid-added-mass-read")
+                and self.has("dartsim-fluid-added-mass"))
+
+    def words(self) -> str:
+        """``Gazebo Jetty (gz-sim10_10.4.0, default), engine dartsim (default)``."""
+        info = self.info
+        return (f"Gazebo {info.title} ({info.newest}, {self.release_origin}), engine "
+                f"{self.engine} ({self.engine_origin})")
+
+    def as_json(self) -> dict[str, str]:
+        """The target as JSON: release, its gz-sim tag, engine, and both origins."""
+        return {"gazebo": self.release, "gz_sim": self.info.newest, "engine": self.engine,
+                "gazebo_origin": self.release_origin, "engine_origin": self.engine_origin}
+
+    def with_world(self, engine: str | None, origin: str) -> Target:
+        """This target with a world's engine, unless the engine came from the command line
+        or the settings (which win over the world)."""
+        if engine is None or self.engine_origin != "default":
+            return self
+        return replace(self, engine=engine, engine_origin=origin)
+
+    def engine_missing(self) -> str | None:
+        """Why the engine is not in the release's gz-physics, or ``None`` when it is."""
+        engine = ENGINES[self.engine]
+        if self.release in engine.releases:
+            return None
+        return (f"engine {self.engine} is not in Gazebo {self.info.title}'s "
+                f"{self.info.gz_physics} (first in {engine.first})")
+
+
+#: The default target: the newest stable release, gz-sim's default engine.
+DEFAULT_TARGET = Target()
+
+
+def engine_of_plugin(filename: str) -> str | None:
+    """The engine a physics engine plugin's file name loads
+    (``gz-physics-bullet-featherstone-plugin``, ``libignition-physics5-dartsim-plugin.so``),
+    or ``None`` when it names none of gz-physics' engines."""
+    m = _ENGINE_FILE.match(filename.strip())
+    return None if m is None else engine_named(m.group("name"))
