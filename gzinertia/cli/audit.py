@@ -154,13 +154,7 @@ def audit(
         return
     result, runs = _run(paths, config, isolated, overrides, jobs,
                         None if no_cache else cache_dir, limits)
-    page = _page(result, source, docs_url) if output_format == "html" or report else None
-    if page is not None and output_format == "html":
-        _deliver(page, output)
-    else:
-        _show(result, output_format, output, docs_url)
-    if page is not None and report is not None:
-        _write(report, page)
+    _outputs(result, source, output_format, output, report, docs_url)
     # each file fails at its own project's fail-on (or --fail-on)
     status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
     if status:
@@ -292,6 +286,19 @@ def _show(result: "AuditResult", output_format: str, output: Path | None,
     project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
     _deliver(render(result, output_format, RULE_INFOS, __version__, project_uri=project_uri),
              output)
+
+
+def _outputs(result: "AuditResult", source: ModelInput, output_format: str,
+             output: Path | None, report: Path | None, docs_url: str | None) -> None:
+    """The report in ``output_format`` (:func:`_show`, or the HTML page), and the page written
+    to ``report`` when asked."""
+    page = _page(result, source, docs_url) if output_format == "html" or report else None
+    if page is not None and output_format == "html":
+        _deliver(page, output)
+    else:
+        _show(result, output_format, output, docs_url)
+    if page is not None and report is not None:
+        _write(report, page)
 
 
 def _deliver(text: str, output: Path | None) -> None:
