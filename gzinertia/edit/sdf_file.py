@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.edit.migrate_request import MigrateRequest, MigrateResult
     from gzinertia.io.result_files import ResultFile
 
 __all__ = ["SdfModelFile"]
@@ -107,6 +108,14 @@ class SdfModelFile(EditedFile):
     def fix_edit(cls, target: FixTarget, options: FixOptions) -> FixResult:
         """:func:`gzinertia.edit.fix.fix` of ``target`` (model paths; standard input's bytes)."""
         return fix(target.path, options, target.model_paths, data=target.data)
+
+    @classmethod
+    def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
+        """:func:`gzinertia.edit.migrate_sdf.migrate_sdf` of ``request`` through this backend
+        (``<fluid_added_mass>`` and the Hydrodynamics terms; standard input's bytes too)."""
+        from gzinertia.edit.migrate_sdf import migrate_sdf
+
+        return migrate_sdf(cls, request)
 
     def _link(self, name: str) -> LinkRecord:
         link = chosen_link(self.doc, name, self.path)

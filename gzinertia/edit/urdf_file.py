@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.edit.migrate_request import MigrateRequest, MigrateResult
     from gzinertia.edit.urdf_fix import UrdfInertials
     from gzinertia.io.result_files import ResultFile
 
@@ -118,6 +119,16 @@ class UrdfModelFile(EditedFile):
 
         return fix_urdf(target.path, options, [*target.package_paths, *target.model_paths],
                         target.xacro_args, tree=target.tree, xacro_policy=target.xacro_policy)
+
+    @classmethod
+    def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
+        """:func:`gzinertia.edit.migrate_urdf.migrate_urdf` of ``request`` through this
+        backend; a xacro file or URDF bytes from standard input refused
+        (:func:`~gzinertia.edit.migrate_urdf.refuse_unmigratable`)."""
+        from gzinertia.edit.migrate_urdf import migrate_urdf, refuse_unmigratable
+
+        refuse_unmigratable(request.path, request.data)
+        return migrate_urdf(cls, request)
 
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
         if other:
