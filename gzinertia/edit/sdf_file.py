@@ -133,20 +133,15 @@ class SdfModelFile(EditedFile):
     ) -> Edit[SetOutcome]:
         """Writes ``A_BBo_B`` (about Bo in B axes) as ``link``'s ``<fluid_added_mass>``, with
         ``comment`` before it, as ``addmass`` writes a link it is told to
-        (:func:`gzinertia.edit.sdf_added_mass.admit_link`). Refused: a static link, a link with a
-        ``<fluid_added_mass>`` already (unless ``force``), a link whose Hydrodynamics plugin
-        applies added mass (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>``
-        is set), a link whose fluid ellipsoid overlaps one of a link carrying added mass
-        (GZI210; unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose
-        meaning would change (unless ``upgrade_version=False``, which keeps the version with a
-        warning)."""
-        from gzinertia.edit.overlap_guard import OverlapGuard
-        from gzinertia.edit.sdf_added_mass import (
-            WritePolicy,
-            admit_link,
-            overlap_reason,
-            write_link_added_mass,
-        )
+        (:meth:`gzinertia.edit.added_mass_run.AddedMassRun.admit`). Refused: a static link, a link
+        with a ``<fluid_added_mass>`` already (unless ``force``), a link whose Hydrodynamics plugin
+        applies added mass (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>`` is
+        set), a link whose fluid ellipsoid overlaps one of a link carrying added mass (GZI210;
+        unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose meaning would
+        change (unless ``upgrade_version=False``, which keeps the version with a warning)."""
+        from gzinertia.edit.added_mass_request import AddedMassRequest
+        from gzinertia.edit.added_mass_run import AddedMassRun
+        from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
         from gzinertia.edit.sdf_version import check_version_for_added_mass
 
         rec = self._link(link)
@@ -157,21 +152,16 @@ class SdfModelFile(EditedFile):
         if rec.inertial.A_BBo_B is not None and not force:
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} has a <fluid_added_mass> "
                                  "already: pass force=True to replace it")
-        guard = OverlapGuard(self.doc, [rec])
+        request = AddedMassRequest(self.path, rec.name, allow_overlap=allow_overlap,
+                                   replace_plugin_added_mass=replace_plugin_added_mass)
+        run = AddedMassRun(SdfAddedMassWriter(self._session), request, [rec], [])
         for name in self._added:  # set earlier in this edit: they carry added mass now
-            guard.accept(self.doc.link(name))
-        policy = WritePolicy(self.path, rec.name, allow_overlap, replace_plugin_added_mass)
-        refused: list[str] = []
-        admitted = admit_link(rec, guard, policy, refused)
-        if admitted is None:
-            raise GzInertiaError(f"{rec.source}: {refused[0]}")
-        clash, plugins = admitted
+            run.guard.accept(self.doc.link(name))
         replaces = "): the matrix given replaces its <iDotJ> terms, which stay in the file"
+        run.write(rec, run.admit_strictly(rec), (A, ascii_comment(comment)), replaces)
+        self._notes += run.out.notes
+        warnings += run.out.warnings
         editor = self._session.editor
-        write_link_added_mass(editor, rec, plugins, (A, ascii_comment(comment)), policy,
-                              (refused, self._notes), replaces)
-        if clash is not None:
-            warnings.append(overlap_reason(rec, *clash, written=True))
         if not self._version_said:
             said = check_version_for_added_mass(editor, self.doc.sdf_version,
                                                 keep=not upgrade_version)

@@ -2,7 +2,7 @@
 :class:`~gzinertia.edit.model_file.ModelFile`). Added mass goes where ``gzinertia addmass``
 writes it in URDF, which has no ``<fluid_added_mass>`` (sdformat#1467): a ``<gazebo>`` block with
 gz-sim's Hydrodynamics plugin holding ``D = -A`` as ``<iDotJ>`` terms, about the link origin in
-link axes, before ``</robot>`` (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`). Rigid inertia
+link axes, before ``</robot>`` (:func:`gzinertia.edit.urdf_addmass.add_given_urdf`). Rigid inertia
 goes where ``gzinertia fix`` writes it: the attributes of the URDF link's own ``<inertial>``
 (:mod:`gzinertia.edit.urdf_fix`). A xacro is edited only where the values are literal.
 """
@@ -147,7 +147,7 @@ class UrdfModelFile(EditedFile):
         already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
         ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
         from gzinertia.edit.links import ascii_comment
-        from gzinertia.edit.urdf_addmass import add_matrix_urdf
+        from gzinertia.edit.urdf_addmass import add_given_urdf
 
         self._one_kind(self._plans, "added mass")
         rec = backend.chosen_link(self._doc, link, self._path)
@@ -155,10 +155,7 @@ class UrdfModelFile(EditedFile):
             raise GzInertiaError(f"{self._path}: link {rec.name!r} was set already in this edit")
         A, warnings = backend.given_added_mass(A_BBo_B, rec)
         matrices = {**self._matrices, rec.name: (A, ascii_comment(comment))}
-        result, written = add_matrix_urdf(
-            self._path, matrix_for=lambda lk: matrices[lk.name], pattern=None,
-            package_paths=self._package_paths, names=set(matrices),
-        )
+        result, written = add_given_urdf(self._path, self._package_paths, matrices)
         self._matrices = matrices
         self._warnings += [*warnings, *result.warnings]
         self._notes = list(result.notes)
