@@ -1,8 +1,8 @@
 """``gzinertia addmass --bem``: each selected link's added mass from a boundary-element solve of
-its displacing geometry (:mod:`gzinertia.physics.bem`), written to ``<fluid_added_mass>`` about
-the link origin in link axes, with everything the ellipsoid path guarantees: the same link
-selection and skips, the same overlap guard (GZI210), the same Hydrodynamics-plugin handling, the
-same writer (only ``<fluid_added_mass>`` and its comment change) and read-back check.
+its displacing geometry (:mod:`gzinertia.physics.bem`), about the link origin in link axes,
+written where the file's format carries added mass, with everything the ellipsoid path
+guarantees: the same link loop (:mod:`gzinertia.edit.added_mass_run`: selection and skips, the
+overlap guard, GZI210, the Hydrodynamics-plugin handling), the same writer and read-back check.
 """
 
 from __future__ import annotations

@@ -76,15 +76,12 @@ class SdfModelFile(EditedFile):
     def ellipsoid_edit(
         cls, request: AddedMassRequest, fit_for: FitChooser, density: float
     ) -> Edit[LinkAddedMass]:
-        """:func:`gzinertia.edit.addmass.add_mass` of ``request``: ``<fluid_added_mass>``."""
-        from gzinertia.edit.addmass import add_mass
+        """:func:`gzinertia.edit.addmass.ellipsoid_links` of ``request``:
+        ``<fluid_added_mass>``."""
+        from gzinertia.edit.addmass import ellipsoid_links
+        from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
 
-        return add_mass(
-            request.path, fit_for=fit_for, density=density, pattern=request.pattern,
-            upgrade_version=request.upgrade_version, model_paths=request.source.search_paths,
-            replace_plugin_added_mass=request.replace_plugin_added_mass,
-            allow_overlap=request.allow_overlap, data=request.data,
-        )
+        return ellipsoid_links(request, fit_for, density, SdfAddedMassWriter.open(request))
 
     @classmethod
     def bem_edit(
