@@ -45,8 +45,9 @@ def apply_safe_fixes(
     from gzinertia.audit.projects import exclusions, settings_groups
     from gzinertia.audit.runner import folders_of
     from gzinertia.cli.delivery import WriteMode, deliver
+    from gzinertia.edit.backends import model_format
     from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.fix_file import fix_file
+    from gzinertia.edit.fix_options import FixTarget
     from gzinertia.report.fix import describe_link
 
     if "-" in paths:
@@ -68,11 +69,10 @@ def apply_safe_fixes(
             path = Path(target.path)
             tree = target.tree or None  # found by walking: written only within that folder
             try:
-                result = fix_file(
-                    path, options, list(config.model_paths),
-                    xacro_args=config.xacro_args_for(target.path) or None,
-                    xacro_policy=config.xacro_policy(roots), tree=tree,
-                )
+                fixed = FixTarget(path, list(config.model_paths),
+                                  xacro_args=config.xacro_args_for(target.path) or None,
+                                  xacro_policy=config.xacro_policy(roots), tree=tree)
+                result = model_format(path).fix_edit(fixed, options)  # as `gzinertia fix`
                 deliver(path, result.old, result.new, WriteMode(in_place=True, tree=tree))
             except MacrosOnlyError:  # a fragment: the audit lists it skipped, with why
                 continue

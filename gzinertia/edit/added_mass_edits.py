@@ -6,13 +6,15 @@ matrix ``A_BBo_B``: about the link origin Bo in link axes B, linear-first ``[x y
 
 Each is one call to the file's backend (:func:`gzinertia.edit.backends.model_format`, the one
 place the format is asked): SDFormat gets ``<fluid_added_mass>``
-(:class:`~gzinertia.edit.sdf_file.SdfModelFile`: each link admitted and written by
-:mod:`gzinertia.edit.sdf_added_mass`, with the same refusals for all three); URDF and xacro,
-which have no ``<fluid_added_mass>`` (sdformat#1467), a ``<gazebo>`` Hydrodynamics block
+(:class:`~gzinertia.edit.sdf_file.SdfModelFile`, its writer
+:class:`~gzinertia.edit.sdf_added_mass.SdfAddedMassWriter`); URDF and xacro, which have no
+``<fluid_added_mass>`` (sdformat#1467), a ``<gazebo>`` Hydrodynamics block
 (:class:`~gzinertia.edit.urdf_file.UrdfModelFile`,
-:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`). The library's :func:`gzinertia.addmass`,
-:func:`gzinertia.addmass_bem` and :func:`gzinertia.addmass_from` and the command line's
-``addmass --ellipsoid|--bem|--from`` each make one call here.
+:class:`~gzinertia.edit.urdf_addmass.UrdfAddedMassWriter`). Both run the one link loop of
+:mod:`gzinertia.edit.added_mass_run` (the same links, skips, refusals and warnings). The
+library's :func:`gzinertia.addmass`, :func:`gzinertia.addmass_bem` and
+:func:`gzinertia.addmass_from` and the command line's ``addmass --ellipsoid|--bem|--from`` each
+make one call here.
 
 Floor: the edits (imports the backends' registry below it, never the audit or the CLI).
 """

@@ -11,26 +11,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gzinertia.edit.added_mass_request import AddedMassRequest
+from gzinertia.edit.added_mass_run import (
+    AddedMassRun,
+    AddedMassWriter,
+    editable_links,
+    negligible_geometry,
+)
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.links import (
-    ascii_comment,
-    same_file,
-)
-from gzinertia.edit.overlap_guard import OverlapGuard
-from gzinertia.edit.sdf_added_mass import (
-    WritePolicy,
-    admit_link,
-    overlap_reason,
-    write_link_added_mass,
-)
-from gzinertia.edit.sdf_version import check_version_for_added_mass
-from gzinertia.edit.session import FileEdit
+from gzinertia.edit.links import ascii_comment
+from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
 from gzinertia.errors import GzInertiaError
+from gzinertia.model_input import ModelInput
 from gzinertia.options import option
 from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
-from gzinertia.selection import select_links
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.scoped_names import top_scope
 
@@ -40,6 +36,7 @@ __all__ = [
     "LinkAddedMass",
     "add_mass",
     "editable_links",
+    "ellipsoid_links",
     "negligible_geometry",
     "plausibility_warnings",
     "provenance",
@@ -84,51 +81,6 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
     from gzinertia.physics.provenance_comment import fit_comment
 
     return ascii_comment(fit_comment(fit, density))
-
-
-def editable_links(
-    doc: SdfDocument, path: Path, pattern: str | None, explicit: bool,
-    element: str = "collision",
-) -> tuple[list[LinkRecord], list[str]]:
-    """The links of ``path`` that ``pattern`` selects and an added-mass edit may write, and
-    the others as ``"name: why"`` (defined in another file, static, no collision to fit or
-    only a placeholder's when nothing was asked of them: :func:`negligible_geometry`, for the
-    geometry ``element`` solved). ``explicit``: exactly one link must be left (an explicit
-    ellipsoid, an imported result), else a :class:`~gzinertia.errors.GzInertiaError`."""
-    chosen = select_links(doc.links, pattern, str(path))
-    links, skipped = [], []
-    for link in chosen:
-        if not same_file(link.source.file, path):
-            skipped.append(f"{link.name}: defined in {link.source.file} (edit that file)")
-        elif link.static:
-            skipped.append(f"{link.name}: static (does not move through the fluid)")
-        elif not explicit and not link.collisions and pattern is None:
-            skipped.append(f"{link.name}: no collision geometry to fit")
-        elif not explicit and (negligible := negligible_geometry(link, pattern, element)):
-            skipped.append(f"{link.name}: {negligible}")
-        else:
-            links.append(link)
-    if explicit and len(links) != 1:
-        raise GzInertiaError(
-            f"{path}: an explicit ellipsoid needs {option('link')} to select exactly one editable "
-            "link "
-            f"({len(links)} selected)"
-        )
-    return links, skipped
-
-
-def negligible_geometry(link: LinkRecord, pattern: str | None, element: str = "collision"
-                        ) -> str | None:
-    """Why ``addmass`` skips ``link``: its collisions are a placeholder (a 1e-6 m cylinder
-    that keeps the link in Gazebo classic: :func:`gzinertia.physics.placeholder.
-    placeholder_note`, the audit's definition), unless ``pattern`` names links or the solve
-    meshes the visuals (``element``); ``None`` otherwise."""
-    from gzinertia.physics.placeholder import placeholder_note
-
-    if pattern is not None or element != "collision":
-        return None
-    note = placeholder_note(link)
-    return None if note is None else f"{note}; {option('link')} computes it anyway"
 
 
 def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) -> list[str]:
@@ -185,38 +137,53 @@ def add_mass(
     allow_overlap: bool = False,
     data: bytes | None = None,
 ) -> AddMassResult:
-    """Computes and writes (in memory) the added mass of the selected links of ``path``.
+    """:func:`ellipsoid_links` of the SDFormat file ``path`` (``data``: its bytes when they do
+    not come from ``path``, standard input named ``<stdin>``: relative URIs resolve against the
+    working directory), written as ``<fluid_added_mass>``."""
+    request = AddedMassRequest(path, pattern, ModelInput.of(model_paths=[Path(p) for p in
+                                                                          model_paths]),
+                               data, upgrade_version, replace_plugin_added_mass, allow_overlap)
+    return ellipsoid_links(request, fit_for, density, SdfAddedMassWriter.open(request))
+
+
+def ellipsoid_links(
+    request: AddedMassRequest, fit_for: FitChooser, density: float, writer: AddedMassWriter
+) -> AddMassResult:
+    """Computes and writes (in memory, through the format's ``writer``) the Tuckerman added
+    mass of the ellipsoids ``fit_for`` fits to the links ``request`` selects, in a fluid of
+    ``density`` kg/m³.
 
     A link whose Hydrodynamics plugin applies added mass (``<iDotJ>`` terms, not disabled) is
-    skipped (an error when ``pattern`` names it) unless ``replace_plugin_added_mass``: then the
-    plugin gets ``<disable_added_mass>true</disable_added_mass>`` so the added mass counts once.
-    Static links, links of other files and links without collisions (when no pattern names
-    them) are skipped, each with why. A selected link whose ellipsoid cannot be fitted or whose
-    added mass overflows (the input: a shape too large, a degenerate or unreadable mesh, a mesh
-    over the caps) raises :class:`~gzinertia.physics.fits.FitError` and nothing is written:
-    writing the other links would make an edit that depends on the order runs were made in.
+    skipped (an error when a pattern names it) unless ``request.replace_plugin_added_mass``
+    (SDFormat: the plugin then gets ``<disable_added_mass>true</disable_added_mass>`` so the
+    added mass counts once). Static links, links of other files and links without collisions
+    (when no pattern names them) are skipped, each with why; an explicit ellipsoid needs
+    exactly one link. A selected link whose ellipsoid cannot be fitted or whose added mass
+    overflows (the input: a shape too large, a degenerate or unreadable mesh, a mesh over the
+    caps) raises :class:`~gzinertia.physics.fits.FitError` and nothing is written: writing
+    the other links would make an edit that depends on the order runs were made in.
 
     Links are written largest fluid ellipsoid first; one whose ellipsoid overlaps that of a
     link carrying added mass (as the audit's GZI210 judges it) is skipped, its fluid being
-    counted by the other already, unless ``allow_overlap``
+    counted by the other already, unless ``request.allow_overlap``
     (:class:`~gzinertia.edit.overlap_guard.OverlapGuard`).
-    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
-    ``<stdin>``: relative URIs resolve against the working directory).
     """
-    edit = FileEdit.open(path, model_paths, data)
-    doc, editor = edit.doc, edit.editor
-    links, skipped = editable_links(doc, path, pattern, fit_for.explicit)
-    warnings = []
+    path, doc = request.path, writer.doc
+    links, skipped = editable_links(doc, path, request.pattern, fit_for.explicit,
+                                    in_file=writer.in_file)
+    if fit_for.explicit and len(links) != 1:
+        raise GzInertiaError(
+            f"{path}: an explicit ellipsoid needs {option('link')} to select exactly one editable "
+            "link "
+            f"({len(links)} selected)"
+        )
+    run = AddedMassRun(writer, request, links, skipped)
+    warnings = run.out.warnings
     results = []
-    notes: list[str] = []
-    guard = OverlapGuard(doc, links)
-    policy = WritePolicy(path, pattern, allow_overlap, replace_plugin_added_mass)
-    order = {link.name: i for i, link in enumerate(links)}
-    for link in sorted(links, key=lambda lk: -guard.volume(lk)):
-        admitted = admit_link(link, guard, policy, skipped)
+    for link in run.ordered(links):
+        admitted = run.admit(link)
         if admitted is None:
             continue
-        clash, plugins = admitted
         try:
             fit = fit_for(link)
         except FitError as exc:  # the input: an error (exit 2), never a link skipped silently
@@ -232,27 +199,16 @@ def add_mass(
             ", <disable_added_mass>true</disable_added_mass>): the ellipsoid estimate replaces "
             "its <iDotJ> terms, which stay in the file"
         )
-        written = (A_BBo_B, provenance(fit, density))
-        if not write_link_added_mass(
-            editor, link, plugins, written, policy, (skipped, notes), replaces
-        ):
+        if not run.write(link, admitted, (A_BBo_B, provenance(fit, density)), replaces):
             continue
         results.append(LinkAddedMass(link, fit, density, A_BBo_B))
-        guard.accept(link)
-        if clash is not None:
-            warnings.append(overlap_reason(link, *clash, written=True))
         if fit.approximation:
             warnings.append(f"{link.name}: {fit.approximation}")
-    results.sort(key=lambda r: order[r.link.name])
+    results.sort(key=lambda r: run.order[r.link.name])
     warnings += plausibility_warnings(doc, results)
-    if results:
-        said = check_version_for_added_mass(editor, doc.sdf_version, keep=not upgrade_version)
-        if said:
-            (notes if upgrade_version else warnings).append(said)
-    new = edit.finish({r.link.name: r.A_BBo_B for r in results})
-    return AddMassResult(
-        path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings), tuple(notes)
-    )
+    new = run.finish(version_in_notes=request.upgrade_version)
+    return AddMassResult(path, writer.old, new, tuple(results), tuple(skipped), tuple(warnings),
+                         tuple(run.out.notes))
 
 
 def proxy_warnings(link: LinkRecord) -> list[str]:

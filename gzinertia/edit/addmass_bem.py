@@ -1,8 +1,8 @@
 """``gzinertia addmass --bem``: each selected link's added mass from a boundary-element solve of
-its displacing geometry (:mod:`gzinertia.physics.bem`), written to ``<fluid_added_mass>`` about
-the link origin in link axes, with everything the ellipsoid path guarantees: the same link
-selection and skips, the same overlap guard (GZI210), the same Hydrodynamics-plugin handling, the
-same writer (only ``<fluid_added_mass>`` and its comment change) and read-back check.
+its displacing geometry (:mod:`gzinertia.physics.bem`), about the link origin in link axes,
+written where the file's format carries added mass, with everything the ellipsoid path
+guarantees: the same link loop (:mod:`gzinertia.edit.added_mass_run`: selection and skips, the
+overlap guard, GZI210, the Hydrodynamics-plugin handling), the same writer and read-back check.
 """
 
 from __future__ import annotations
@@ -12,23 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from gzinertia.edit.addmass import editable_links
+from gzinertia.edit.added_mass_run import AddedMassRun, AddedMassWriter, Admitted, editable_links
 from gzinertia.edit.bem_shapes import shapes_of
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import ascii_comment
-from gzinertia.edit.overlap_guard import OverlapGuard
-from gzinertia.edit.sdf_added_mass import (
-    WritePolicy,
-    admit_link,
-    overlap_reason,
-    write_link_added_mass,
-)
-from gzinertia.edit.sdf_version import check_version_for_added_mass
-from gzinertia.edit.session import FileEdit
+from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.record_base import ValueRecord
-from gzinertia.records import Collision, HydroPlugin, LinkRecord
+from gzinertia.records import Collision, LinkRecord
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Pose
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -235,41 +227,32 @@ def error_warnings(link_name: str, result: BemResult) -> list[str]:
     )]
 
 
-#: A link admitted to a ``--together`` solve: its shapes, the plugins whose added mass it
-#: replaces, and the overlap it is written with (``None``: none).
-_Pending = tuple[LinkRecord, list[Collision], list[HydroPlugin], "tuple[str, float] | None"]
+#: A link admitted to a ``--together`` solve: its shapes, and its admission (the overlap it is
+#: written with, the plugins whose added mass it replaces).
+_Pending = tuple[LinkRecord, list[Collision], Admitted]
 
 
 class _BemRun:
-    """One ``addmass --bem`` of an SDF file in progress: the writer, the overlap guard and
-    what has been written, skipped, noted and warned so far."""
+    """One ``addmass --bem`` in progress: the added-mass run (its writer, the overlap guard and
+    what has been written, skipped, noted and warned so far) and the solves written."""
 
-    def __init__(self, edit: FileEdit, settings: BemSettings, policy: WritePolicy,
-                 links: Sequence[LinkRecord], skipped: list[str]) -> None:
-        self.edit, self.settings, self.policy = edit, settings, policy
-        self.guard = OverlapGuard(edit.doc, links)
-        self.skipped = skipped
-        self.notes: list[str] = []
-        self.warnings: list[str] = []
+    def __init__(self, run: AddedMassRun, settings: BemSettings) -> None:
+        self.run, self.settings = run, settings
         self.solved: list[LinkBem] = []
-        self.written: dict[str, AddedMass] = {}
         self.drafts: dict[str, FloatingDraft] = {}
 
     def write(self, pending: _Pending, result: BemResult) -> None:
         """Writes one link's solved ``A_BBo_B`` (about Bo in B) with its provenance."""
-        link, collisions, plugins, clash = pending
+        link, collisions, admitted = pending
         item, written_A = solve_outcome(link, collisions, result, self.settings,
                                         self.drafts.get(link.name))
         replaces = "): the BEM result replaces its <iDotJ> terms"
-        if not write_link_added_mass(self.edit.editor, link, plugins, written_A, self.policy,
-                                     (self.skipped, self.notes), replaces):
+        warnings = self.run.out.warnings
+        before = len(warnings)
+        if not self.run.write(link, admitted, written_A, replaces):
             return
-        self.warnings.extend(error_warnings(link.name, result))
+        warnings[before:before] = error_warnings(link.name, result)  # before the overlap's
         self.solved.append(item)
-        self.written[link.name] = result.A_BBo_B
-        self.guard.accept(link)
-        if clash is not None:
-            self.warnings.append(overlap_reason(link, *clash, written=True))
 
     def solve_together(self, pending: Sequence[_Pending], progress: BemRunProgress | None,
                        total: int) -> None:
@@ -289,7 +272,7 @@ class _BemRun:
         )
         for item, result in zip(pending, results, strict=True):
             self.write(item, result)
-        self.notes.append(
+        self.run.out.notes.append(
             f"{len(pending)} links solved together: each link's matrix includes the others' "
             f"presence; the cross-link coupling, up to {100.0 * cross:.2g} % of the largest "
             "translational entry, has no place in SDF (one matrix per link) and is not written"
@@ -299,56 +282,58 @@ class _BemRun:
 def add_mass_bem(
     request: AddedMassRequest, settings: BemSettings, progress: BemRunProgress | None = None
 ) -> Edit[LinkBem]:
-    """Solves and writes (in memory) the BEM added mass of the links ``request`` selects in
-    its SDFormat file (``request.data``: the file's bytes when they do not come from its path,
-    standard input named ``<stdin>``, relative URIs resolved against the working directory).
+    """:func:`bem_links` of ``request``'s SDFormat file (``request.data``: the file's bytes
+    when they do not come from its path, standard input named ``<stdin>``, relative URIs
+    resolved against the working directory), written as ``<fluid_added_mass>``."""
+    return bem_links(request, settings, progress, SdfAddedMassWriter.open(request))
 
-    Links are handled as :func:`gzinertia.edit.addmass.add_mass` handles them (skips, plugin
-    conflicts, overlap guard); a link whose geometry cannot be meshed stops the run with an
-    error naming the file, the link and the problem (nothing is written): the shapes of every
-    selected link are checked before the first solve (:func:`_check_links`). The
-    :class:`~gzinertia.edit.edit_result.Edit`'s links are the solves written."""
+
+def bem_links(
+    request: AddedMassRequest, settings: BemSettings, progress: BemRunProgress | None,
+    writer: AddedMassWriter,
+) -> Edit[LinkBem]:
+    """Solves and writes (in memory, through the format's ``writer``) the BEM added mass of
+    the links ``request`` selects.
+
+    Links are handled as :func:`gzinertia.edit.addmass.ellipsoid_links` handles them (skips,
+    plugin conflicts, overlap guard: :class:`~gzinertia.edit.added_mass_run.AddedMassRun`); a
+    link whose geometry cannot be meshed stops the run with an error naming the file, the link
+    and the problem (nothing is written): the shapes of every selected link are checked before
+    the first solve (:func:`_check_links`). The :class:`~gzinertia.edit.edit_result.Edit`'s
+    links are the solves written."""
     from gzinertia.physics.bem import require_bem
 
     require_bem()
-    path, data = request.path, request.data
-    edit = FileEdit.open(path, request.source.search_paths, data)
-    doc = edit.doc
-    links, skipped = editable_links(doc, path, request.pattern, False, settings.element)
-    policy = WritePolicy(path, request.pattern, request.allow_overlap,
-                         request.replace_plugin_added_mass)
-    run = _BemRun(edit, settings, policy, links, skipped)
-    order = {link.name: i for i, link in enumerate(links)}
+    path, data, doc = request.path, request.data, writer.doc
+    links, skipped = editable_links(doc, path, request.pattern, False, settings.element,
+                                    in_file=writer.in_file)
+    run = AddedMassRun(writer, request, links, skipped)
+    bem = _BemRun(run, settings)
     pending: list[_Pending] = []
     _check_links(links, settings)
-    run.drafts = bem_drafts(doc, links, settings, None if data is None else _tree(data, path))
-    for index, link in enumerate(sorted(links, key=lambda lk: -run.guard.volume(lk))):
+    bem.drafts = bem_drafts(doc, links, settings, None if data is None else _tree(data, path))
+    for index, link in enumerate(run.ordered(links)):
         if progress is not None:
             progress.link(link.name, index, len(links))
-        admitted = admit_link(link, run.guard, policy, skipped)
+        admitted = run.admit(link)
         if admitted is None:
             continue
-        clash, plugins = admitted
         collisions = displacing_shapes(link, settings)
         if not collisions:
             skipped.append(f"{link.name}: no {settings.element} geometry to mesh")
         elif settings.together:
-            pending.append((link, collisions, plugins, clash))
+            pending.append((link, collisions, admitted))
             run.guard.accept(link)
         else:
-            run.write((link, collisions, plugins, clash), solve_link(
-                link, collisions, settings, progress, run.drafts.get(link.name)))
+            bem.write((link, collisions, admitted), solve_link(
+                link, collisions, settings, progress, bem.drafts.get(link.name)))
     if pending:
-        run.solve_together(pending, progress, len(links))
-    run.solved.sort(key=lambda r: order[r.link.name])
-    if run.solved:
-        keep = not request.upgrade_version
-        said = check_version_for_added_mass(edit.editor, doc.sdf_version, keep=keep)
-        if said:
-            (run.warnings if keep else run.notes).append(said)
-    new = edit.finish(run.written)
-    return Edit(path, edit.old, new, tuple(run.solved), tuple(skipped), tuple(run.warnings),
-                tuple(run.notes))
+        bem.solve_together(pending, progress, len(links))
+    bem.solved.sort(key=lambda r: run.order[r.link.name])
+    new = run.finish(version_in_notes=request.upgrade_version)
+    out = run.out
+    return Edit(path, writer.old, new, tuple(bem.solved), tuple(skipped), tuple(out.warnings),
+                tuple(out.notes))
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -15,12 +15,13 @@ dataset): the frequency matters, and is chosen with ``--frequency``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gzinertia.edit.added_mass_run import AddedMassRun, AddedMassWriter, editable_links
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.io.result_files import ImportedAddedMass, ResultFile, read_result
@@ -34,6 +35,7 @@ from gzinertia.records import LinkRecord
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Pose
 from gzinertia.vocabulary.geometry import GeometryElement
+from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
     from gzinertia.edit.added_mass_request import AddedMassRequest
@@ -146,50 +148,45 @@ def import_pattern(request: AddedMassRequest) -> str:
 
 
 def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
+    """:func:`import_links` of ``request``'s SDFormat file, written as ``<fluid_added_mass>``."""
+    from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
+
+    return import_links(request, result, SdfAddedMassWriter.open)
+
+
+def import_links(request: AddedMassRequest, result: ResultFile,
+                 open_writer: Callable[[AddedMassRequest], AddedMassWriter]
+                 ) -> Edit[ImportedLink]:
     """Reads ``result``, moves it to the one link ``request.pattern`` selects and writes it
-    (in memory): the :class:`Edit` with the link's :class:`ImportedLink`, notes and warnings.
+    (in memory, through the format's writer ``open_writer`` opens): the :class:`Edit` with the
+    link's :class:`ImportedLink` (named by the pattern when the writer could not write it: a
+    xacro link made by a macro, its block to paste in the warnings), notes and warnings.
 
     The link is admitted as the ellipsoid and BEM edits admit it
-    (:func:`gzinertia.edit.sdf_added_mass.admit_link`): a Hydrodynamics plugin applying added
-    mass is refused unless ``replace_plugin_added_mass`` (its ``<disable_added_mass>`` is then
-    set), a fluid ellipsoid overlapping that of a link carrying added mass (GZI210) unless
-    ``allow_overlap`` (then said in the warnings).
+    (:meth:`gzinertia.edit.added_mass_run.AddedMassRun.admit`), a refusal being an error: a
+    Hydrodynamics plugin applying added mass is refused unless ``replace_plugin_added_mass``
+    (SDFormat: its ``<disable_added_mass>`` is then set), a fluid ellipsoid overlapping that of
+    a link carrying added mass (GZI210) unless ``allow_overlap`` (then said in the warnings).
     The comment also records the link's displacing geometry the result is taken to describe
     (``result.geometry``: shape names or all, collisions or visuals, as ``--bem`` meshes them)
     with its digest, and the digest of the result file: the audit reports the matrix as stale
     (GZI212) once that geometry changes."""
-    from gzinertia.edit.addmass import editable_links
-    from gzinertia.edit.overlap_guard import OverlapGuard
-    from gzinertia.edit.sdf_added_mass import (
-        WritePolicy,
-        admit_link,
-        overlap_reason,
-        write_link_added_mass,
-    )
-    from gzinertia.edit.sdf_version import check_version_for_added_mass
-    from gzinertia.edit.session import FileEdit
-
     path, pattern = request.path, import_pattern(request)
     imported = read_result(result)
-    edit = FileEdit.open(path, request.source.search_paths, request.data)
-    link = editable_links(edit.doc, path, pattern, True)[0][0]
-    policy = WritePolicy(path, pattern, request.allow_overlap, request.replace_plugin_added_mass)
-    refused: list[str] = []
-    admitted = admit_link(link, OverlapGuard(edit.doc, [link]), policy, refused)
-    if admitted is None:
-        raise GzInertiaError(f"{link.source}: {refused[0]}")
-    clash, plugins = admitted
+    writer = open_writer(request)
+    links, skipped = editable_links(writer.doc, path, pattern, True, in_file=writer.in_file)
+    if len(links) != 1:
+        names = bounded(link.name for link in links)
+        raise GzInertiaError(f"{path}: {option('link')} {pattern!r} selects {len(links)} links "
+                             f"({names or 'none'}); the result belongs to one")
+    link = links[0]
+    run = AddedMassRun(writer, request, links, skipped)
+    admitted = run.admit_strictly(link)
     A_BBo_B, text = imported_in_link(imported, result.about, result.axes_rpy, result.density)
-    notes: list[str] = []
     replaces = "): the imported matrix replaces its <iDotJ> terms, which stay in the file"
-    write_link_added_mass(edit.editor, link, plugins,
-                          (A_BBo_B, import_comment(link, text, result, imported)), policy,
-                          (refused, notes), replaces)
-    warnings = () if clash is None else (overlap_reason(link, *clash, written=True),)
-    said = check_version_for_added_mass(edit.editor, edit.doc.sdf_version,
-                                        keep=not request.upgrade_version)
-    if said:
-        notes.append(said)
-    new = edit.finish({link.name: A_BBo_B})
-    return Edit(path, edit.old, new, (ImportedLink(link.name, A_BBo_B),), warnings=warnings,
-                notes=tuple(notes))
+    comment = import_comment(link, text, result, imported)
+    name = link.name if run.write(link, admitted, (A_BBo_B, comment), replaces) else pattern
+    new = run.finish(version_in_notes=True)
+    out = run.out
+    return Edit(path, writer.old, new, (ImportedLink(name, A_BBo_B),), tuple(skipped),
+                tuple(out.warnings), tuple(out.notes))

@@ -1,8 +1,9 @@
 """``gzinertia fix`` on one file, in its format (:func:`gzinertia.edit.backends.model_format`):
 SDFormat files (and standard input) are repaired by :func:`gzinertia.edit.fix.fix`, URDF and
 xacro files in place of their own values by :func:`gzinertia.edit.urdf_fix.fix_urdf`. The
-library's :func:`gzinertia.fix`, the ``fix`` command and ``audit --fix`` each call
-:func:`fix_file`.
+library's :func:`gzinertia.fix` (and through it the ``fix`` command) calls :func:`fix_file`;
+``audit --fix`` calls the same backend entry point (``fix_edit``) with the audit's xacro read
+roots and the folder a file was found in.
 """
 
 from __future__ import annotations

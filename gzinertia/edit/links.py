@@ -30,6 +30,7 @@ __all__ = [
     "inertial_element",
     "link_element",
     "plugin_element",
+    "refuse_unwritable",
     "remove_fluid_added_mass",
     "require_finite",
     "same_file",
@@ -157,11 +158,16 @@ def require_finite(
     """Refuses to write ``what`` into ``elem`` unless every value is a finite number the reader
     accepts (``|x| <= MAX_MAGNITUDE``): a :class:`NonFiniteValueError` naming file, line and
     link; nothing is written."""
+    link = elem.get("name") if elem.tag == "link" else None
+    refuse_unwritable(f"{editor.name}:{line_of(elem)}", what, link, values)
+
+
+def refuse_unwritable(where: str, what: str, link: str | None, values: Sequence[float]) -> None:
+    """:func:`require_finite` of values written at ``where`` (``file:line``) for ``link``."""
     from gzinertia.numbers import MAX_MAGNITUDE
 
     bad = [v for v in values if not abs(v) <= MAX_MAGNITUDE]  # NaN too
     if bad:
-        link = elem.get("name") if elem.tag == "link" else None
         whose = f" of link {link!r}" if link else ""
         why = (
             "a computation overflowed float64"
@@ -169,7 +175,7 @@ def require_finite(
             else f"beyond the {MAX_MAGNITUDE:g} that SDF values may reach"
         )
         raise NonFiniteValueError(
-            f"{editor.name}:{line_of(elem)}: the computed {what}{whose} cannot be written "
+            f"{where}: the computed {what}{whose} cannot be written "
             f"({bad[0]!r}: {why}); nothing written"
         )
 

@@ -22,12 +22,16 @@ from pathlib import Path
 import numpy as np
 
 from gzinertia.classic.migrate import GzEquivalent
-from gzinertia.classic.uuv import is_uuv_underwater_object
-from gzinertia.classic.vrx import is_vrx_usv_dynamics
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.hydro import new_plugin_lines, term_scales
 from gzinertia.edit.links import ascii_comment, format_value, plugin_element
-from gzinertia.edit.urdf_file import UrdfModelFile
+from gzinertia.edit.migrate_plans import (
+    added_mass_comment,
+    plan_migration,
+    remove_classic_blocks,
+)
+from gzinertia.edit.migrate_request import MigratedLink, MigrateRequest, MigrateResult
+from gzinertia.edit.model_file import ModelFile, ModelFormat
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
@@ -35,8 +39,8 @@ from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
-__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "refuse_unmigratable",
-           "remove_classic_blocks", "write_urdf"]
+__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "migrate_urdf",
+           "refuse_unmigratable", "write_urdf"]
 
 _AXES = ("u", "v", "w", "p", "q", "r")
 #: The comment before a Hydrodynamics plugin migrate adds for damping alone.
@@ -83,12 +87,37 @@ def explicit_unstable_axes(A: np.ndarray, link: LinkRecord) -> list[str]:
             for axis, a, r in zip(_AXES, np.diag(A), rigid, strict=True) if a > r]
 
 
-def write_urdf(path: Path, plans: Sequence[UrdfLinkPlan], keep_classic: bool, force: bool,
-               package_paths: Sequence[str | Path]) -> UrdfWritten:
-    """Writes every plan into the URDF file ``path`` (module docstring), read back."""
+def migrate_urdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult:
+    """The classic blocks of ``request``'s URDF file migrated, written through ``backend``
+    (:class:`~gzinertia.edit.urdf_file.UrdfModelFile`, which has refused what it does not
+    migrate: :func:`refuse_unmigratable`): added mass and damping in a Hydrodynamics
+    ``<gazebo>`` block, read back."""
+    path = request.path
+    opened = backend.open(path, request.model_paths)
+    migration = plan_migration(request, opened.old, opened.doc, dart=False)
+    if migration.nothing is not None:
+        return migration.nothing
+    plans = migration.plans
+    written = write_urdf(opened, [UrdfLinkPlan(pl.link, pl.equivalent, pl.density,
+                                               added_mass_comment(pl, False))
+                                  for pl in plans], request.keep_classic, request.force,
+                         request.model_paths)
+    warnings = [w for plan in plans for w in plan.warnings]
+    warnings += [w for w in written.warnings if w not in warnings]
+    links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent,
+                               pl.link.name in written.with_mass,
+                               pl.link.name in written.with_terms, pl.buoyancy) for pl in plans)
+    return MigrateResult(path, opened.old, written.new, links, migration.skipped,
+                         tuple(warnings), (*migration.notes, *written.notes))
+
+
+def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: bool,
+               force: bool, package_paths: Sequence[str | Path]) -> UrdfWritten:
+    """Writes every plan into the URDF file open in ``backend`` (module docstring), read
+    back."""
     from gzinertia.urdf.reader import read_urdf_bytes
 
-    backend = UrdfModelFile.open(path, package_paths)
+    path = backend.path
     out = UrdfWritten(backend.old)
     for plan in plans:
         A = plan.equivalent.A_BBo_B
@@ -147,19 +176,6 @@ def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
     lines = new_plugin_lines(editor, plan.link, plan.density, text, ascii_comment(TERMS_COMMENT))
     editor.append_child_lines(editor.root, ["<gazebo>", *(unit + line for line in lines),
                                             "</gazebo>"])
-
-
-def remove_classic_blocks(editor: XmlEditor) -> None:
-    """Removes every classic marine ``<plugin>``; a URDF ``<gazebo>`` element left with
-    nothing else goes with it."""
-    for plugin in list(editor.root.iter("plugin")):
-        filename = plugin.get("filename") or ""
-        if not (is_uuv_underwater_object(filename) or is_vrx_usv_dynamics(filename)):
-            continue
-        parent = plugin.getparent()
-        alone = parent is not None and parent.tag == "gazebo" and len(
-            [e for e in parent if isinstance(e.tag, str)]) == 1
-        editor.remove_element(parent if alone and parent is not None else plugin)
 
 
 def _verify(after: SdfDocument, plans: Sequence[UrdfLinkPlan], path: Path) -> None:

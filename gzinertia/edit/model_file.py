@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions, FixTarget, LinkFix
     from gzinertia.edit.fix_plan import RepairPlan
+    from gzinertia.edit.migrate_request import MigrateRequest, MigrateResult
     from gzinertia.io.result_files import ResultFile
 
 __all__ = [
@@ -201,6 +202,11 @@ class ModelFormat(Protocol):
 
     def fix_edit(self, target: FixTarget, options: FixOptions) -> FixResult:
         """The inertia repair of ``target``'s selected links as ``options`` say."""
+
+    def migrate_edit(self, request: MigrateRequest) -> MigrateResult:
+        """The classic marine plugin blocks of ``request``'s file as their gz-sim equivalent
+        (:mod:`gzinertia.edit.migrate`), written as the format carries added mass and
+        Hydrodynamics terms; a file the format cannot migrate is refused in one line."""
 
 
 def chosen_link(doc: SdfDocument, name: str, path: Path) -> LinkRecord:

@@ -1,15 +1,17 @@
 """One link's added mass in an SDFormat file, as every SDF edit writes it (the ellipsoid fit,
-boundary elements, a matrix the caller gives): who may get it (:func:`admit_link`: a
-Hydrodynamics plugin applying added mass, one in another file, the GZI210 overlap guard) and
-how it is written (:func:`write_link_added_mass`: ``<fluid_added_mass>`` about the link origin
-in link axes, the plugin's own added mass turned off when it is replaced)."""
+boundary elements, an imported result, a matrix the caller gives): the SDF backend's
+:class:`~gzinertia.edit.added_mass_run.AddedMassWriter` (:class:`SdfAddedMassWriter`), why a link
+whose Hydrodynamics plugin applies added mass is refused (:func:`plugin_conflict`), and how it is
+written (:func:`write_link_added_mass`: ``<fluid_added_mass>`` about the link origin in link
+axes, the plugin's own added mass turned off when it is replaced, the version raised to 1.10)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from gzinertia.edit.added_mass_request import AddedMassRequest
+from gzinertia.edit.added_mass_run import RunOutput, WritePolicy, WrittenFile
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import (
     NotEditableError,
@@ -18,29 +20,13 @@ from gzinertia.edit.links import (
     same_file,
     write_fluid_added_mass,
 )
-from gzinertia.edit.overlap_guard import OverlapGuard
-from gzinertia.errors import GzInertiaError
-from gzinertia.hydrodynamics_terms import added_mass_active
+from gzinertia.edit.sdf_version import check_version_for_added_mass
+from gzinertia.edit.session import FileEdit
 from gzinertia.options import option
-from gzinertia.record_base import ValueRecord
-from gzinertia.records import HydroPlugin, LinkRecord
+from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.spatial.added_mass import AddedMass
 
-__all__ = [
-    "WritePolicy",
-    "admit_link",
-    "overlap_reason",
-    "plugin_conflict",
-    "plugins_applying_added_mass",
-    "write_link_added_mass",
-]
-
-
-def plugins_applying_added_mass(link: LinkRecord) -> list[HydroPlugin]:
-    """The link's Hydrodynamics plugins whose ``<iDotJ>`` added mass is on."""
-    return [
-        p for p in link.hydrodynamics if added_mass_active(p)
-    ]
+__all__ = ["SdfAddedMassWriter", "plugin_conflict", "write_link_added_mass"]
 
 
 def plugin_conflict(link: LinkRecord, plugin: HydroPlugin, path: Path) -> str:
@@ -53,59 +39,6 @@ def plugin_conflict(link: LinkRecord, plugin: HydroPlugin, path: Path) -> str:
         "plugin's "
         "added mass off (<disable_added_mass>true</disable_added_mass>)"
     )
-
-
-def overlap_reason(link: LinkRecord, other: str, measure: float, written: bool = False) -> str:
-    """Why ``link`` gets no added mass (or, ``written``, why it should not have): its fluid
-    ellipsoid overlaps ``other``'s."""
-    text = (
-        f"{link.name}: its fluid ellipsoid overlaps that of {other}, which carries added mass "
-        f"(both would have to shrink by {100.0 * measure:.3g} % to touch), so the fluid they "
-        "share "
-    )
-    if written:
-        return text + f"counts twice ({option('allow_overlap')}; the audit reports GZI210)"
-    return text + (
-        "would count twice (GZI210) and the larger ellipsoid already stands for it; pass "
-        f"{option('allow_overlap')} to write it anyway"
-    )
-
-
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class WritePolicy(ValueRecord):
-    """What an addmass run lets through: the selection pattern (``None``: all links), whether
-    overlapping fluid ellipsoids (GZI210) and plugins applying added mass are allowed."""
-
-    path: Path
-    pattern: str | None
-    allow_overlap: bool
-    replace_plugin_added_mass: bool
-
-
-def admit_link(
-    link: LinkRecord, guard: OverlapGuard, policy: WritePolicy, skipped: list[str]
-) -> tuple[tuple[str, float] | None, list[HydroPlugin]] | None:
-    """``(overlap clash, plugins applying added mass)`` if ``link`` may get added mass; ``None``
-    after appending to ``skipped`` why it may not (the overlap guard, a Hydrodynamics plugin
-    that applies added mass, or one in another file). A plugin conflict on an explicitly
-    selected link raises :class:`GzInertiaError` instead. Shared by the ellipsoid and BEM paths."""
-    clash = guard.clash(link)
-    if clash is not None and not policy.allow_overlap:
-        skipped.append(overlap_reason(link, *clash))
-        return None
-    plugins = plugins_applying_added_mass(link)
-    if plugins and not policy.replace_plugin_added_mass:
-        reason = plugin_conflict(link, plugins[0], policy.path)
-        if policy.pattern is not None:
-            raise GzInertiaError(f"{plugins[0].source}: {reason}")
-        skipped.append(f"{link.name}: {reason}")
-        return None
-    if any(not same_file(p.source.file, policy.path) for p in plugins):
-        skipped.append(f"{link.name}: its Hydrodynamics plugin is in another file")
-        return None
-    return clash, plugins
 
 
 def write_link_added_mass(
@@ -140,3 +73,50 @@ def write_link_added_mass(
     return True
 
 
+class SdfAddedMassWriter:
+    """An SDFormat file's added mass as an added-mass run writes it: ``<fluid_added_mass>`` in
+    the link's ``<inertial>`` (only links and plugins of this file), read back at the end with
+    the version raised to 1.10 (or kept, said)."""
+
+    def __init__(self, edit: FileEdit) -> None:
+        self.edit = edit
+
+    @classmethod
+    def open(cls, request: AddedMassRequest) -> SdfAddedMassWriter:
+        """``request``'s file (or standard input's bytes) read as SDFormat for the run."""
+        return cls(FileEdit.open(request.path, request.source.search_paths, request.data))
+
+    @property
+    def doc(self) -> SdfDocument:
+        """The document as read."""
+        return self.edit.doc
+
+    @property
+    def old(self) -> bytes:
+        """The bytes as read."""
+        return self.edit.old
+
+    def in_file(self, file: str | Path) -> bool:
+        """Whether ``file`` is this file (a link or plugin of an included model is not)."""
+        return same_file(file, self.edit.path)
+
+    def plugin_conflict(self, link: LinkRecord, plugin: HydroPlugin) -> str:
+        """:func:`plugin_conflict` in this file."""
+        return plugin_conflict(link, plugin, self.edit.path)
+
+    def write(self, link: LinkRecord, plugins: Sequence[HydroPlugin],
+              written: tuple[AddedMass, str], replaces: str, policy: WritePolicy,
+              out: RunOutput) -> bool:
+        """:func:`write_link_added_mass` (``A_BBo_B`` about Bo in link axes B)."""
+        return write_link_added_mass(self.edit.editor, link, plugins, written, policy,
+                                     (out.skipped, out.notes), replaces)
+
+    def finish(self, written: Mapping[str, AddedMass], upgrade_version: bool) -> WrittenFile:
+        """The bytes with ``written``, read back (:meth:`FileEdit.finish`); when something was
+        written, the version raised to 1.10 unless ``upgrade_version`` is false (then kept,
+        said)."""
+        said = None
+        if written:
+            said = check_version_for_added_mass(self.edit.editor, self.doc.sdf_version,
+                                                keep=not upgrade_version)
+        return WrittenFile(self.edit.finish(written), said or None)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.edit.migrate_request import MigrateRequest, MigrateResult
     from gzinertia.io.result_files import ResultFile
 
 __all__ = ["SdfModelFile"]
@@ -75,15 +76,12 @@ class SdfModelFile(EditedFile):
     def ellipsoid_edit(
         cls, request: AddedMassRequest, fit_for: FitChooser, density: float
     ) -> Edit[LinkAddedMass]:
-        """:func:`gzinertia.edit.addmass.add_mass` of ``request``: ``<fluid_added_mass>``."""
-        from gzinertia.edit.addmass import add_mass
+        """:func:`gzinertia.edit.addmass.ellipsoid_links` of ``request``:
+        ``<fluid_added_mass>``."""
+        from gzinertia.edit.addmass import ellipsoid_links
+        from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
 
-        return add_mass(
-            request.path, fit_for=fit_for, density=density, pattern=request.pattern,
-            upgrade_version=request.upgrade_version, model_paths=request.source.search_paths,
-            replace_plugin_added_mass=request.replace_plugin_added_mass,
-            allow_overlap=request.allow_overlap, data=request.data,
-        )
+        return ellipsoid_links(request, fit_for, density, SdfAddedMassWriter.open(request))
 
     @classmethod
     def bem_edit(
@@ -108,6 +106,14 @@ class SdfModelFile(EditedFile):
         """:func:`gzinertia.edit.fix.fix` of ``target`` (model paths; standard input's bytes)."""
         return fix(target.path, options, target.model_paths, data=target.data)
 
+    @classmethod
+    def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
+        """:func:`gzinertia.edit.migrate_sdf.migrate_sdf` of ``request`` through this backend
+        (``<fluid_added_mass>`` and the Hydrodynamics terms; standard input's bytes too)."""
+        from gzinertia.edit.migrate_sdf import migrate_sdf
+
+        return migrate_sdf(cls, request)
+
     def _link(self, name: str) -> LinkRecord:
         link = chosen_link(self.doc, name, self.path)
         if not same_file(link.source.file, self.path):
@@ -124,20 +130,15 @@ class SdfModelFile(EditedFile):
     ) -> Edit[SetOutcome]:
         """Writes ``A_BBo_B`` (about Bo in B axes) as ``link``'s ``<fluid_added_mass>``, with
         ``comment`` before it, as ``addmass`` writes a link it is told to
-        (:func:`gzinertia.edit.sdf_added_mass.admit_link`). Refused: a static link, a link with a
-        ``<fluid_added_mass>`` already (unless ``force``), a link whose Hydrodynamics plugin
-        applies added mass (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>``
-        is set), a link whose fluid ellipsoid overlaps one of a link carrying added mass
-        (GZI210; unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose
-        meaning would change (unless ``upgrade_version=False``, which keeps the version with a
-        warning)."""
-        from gzinertia.edit.overlap_guard import OverlapGuard
-        from gzinertia.edit.sdf_added_mass import (
-            WritePolicy,
-            admit_link,
-            overlap_reason,
-            write_link_added_mass,
-        )
+        (:meth:`gzinertia.edit.added_mass_run.AddedMassRun.admit`). Refused: a static link, a link
+        with a ``<fluid_added_mass>`` already (unless ``force``), a link whose Hydrodynamics plugin
+        applies added mass (unless ``replace_plugin_added_mass``: its ``<disable_added_mass>`` is
+        set), a link whose fluid ellipsoid overlaps one of a link carrying added mass (GZI210;
+        unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose meaning would
+        change (unless ``upgrade_version=False``, which keeps the version with a warning)."""
+        from gzinertia.edit.added_mass_request import AddedMassRequest
+        from gzinertia.edit.added_mass_run import AddedMassRun
+        from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
         from gzinertia.edit.sdf_version import check_version_for_added_mass
 
         rec = self._link(link)
@@ -148,21 +149,16 @@ class SdfModelFile(EditedFile):
         if rec.inertial.A_BBo_B is not None and not force:
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} has a <fluid_added_mass> "
                                  "already: pass force=True to replace it")
-        guard = OverlapGuard(self.doc, [rec])
+        request = AddedMassRequest(self.path, rec.name, allow_overlap=allow_overlap,
+                                   replace_plugin_added_mass=replace_plugin_added_mass)
+        run = AddedMassRun(SdfAddedMassWriter(self._session), request, [rec], [])
         for name in self._added:  # set earlier in this edit: they carry added mass now
-            guard.accept(self.doc.link(name))
-        policy = WritePolicy(self.path, rec.name, allow_overlap, replace_plugin_added_mass)
-        refused: list[str] = []
-        admitted = admit_link(rec, guard, policy, refused)
-        if admitted is None:
-            raise GzInertiaError(f"{rec.source}: {refused[0]}")
-        clash, plugins = admitted
+            run.guard.accept(self.doc.link(name))
         replaces = "): the matrix given replaces its <iDotJ> terms, which stay in the file"
+        run.write(rec, run.admit_strictly(rec), (A, ascii_comment(comment)), replaces)
+        self._notes += run.out.notes
+        warnings += run.out.warnings
         editor = self._session.editor
-        write_link_added_mass(editor, rec, plugins, (A, ascii_comment(comment)), policy,
-                              (refused, self._notes), replaces)
-        if clash is not None:
-            warnings.append(overlap_reason(rec, *clash, written=True))
         if not self._version_said:
             said = check_version_for_added_mass(editor, self.doc.sdf_version,
                                                 keep=not upgrade_version)

@@ -11,59 +11,45 @@ gz-sim#1462): the output says so.
 A xacro file is edited only where the block can be written literally: its ``</robot>`` and
 the link's name are in the file as written; otherwise the block is printed with where to put
 it. Links whose Hydrodynamics plugin already applies added mass are skipped (counting twice).
+
+The edits themselves (which links, the fits or solves, the skips, warnings and the overlap
+guard) are those every format runs (:mod:`gzinertia.edit.added_mass_run`); this module is where
+URDF puts the matrix (:class:`UrdfAddedMassWriter`).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from gzinertia.edit.added_mass_request import AddedMassRequest
-from gzinertia.edit.addmass import (
-    AddMassResult,
-    FitChooser,
-    LinkAddedMass,
-    negligible_geometry,
-    provenance,
+from gzinertia.edit.added_mass_run import (
+    RunOutput,
+    WritePolicy,
+    WrittenFile,
+    plugins_applying_added_mass,
 )
-from gzinertia.edit.addmass_bem import (
-    BemRunProgress,
-    BemSettings,
-    LinkBem,
-    bem_drafts,
-    displacing_shapes,
-    error_warnings,
-    solve_link,
-    solve_outcome,
-)
-from gzinertia.edit.bem_import import (
-    ImportedLink,
-    import_comment,
-    import_pattern,
-    imported_in_link,
-)
+from gzinertia.edit.addmass import FitChooser, LinkAddedMass, ellipsoid_links
+from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem, bem_links
+from gzinertia.edit.bem_import import ImportedLink, import_links
 from gzinertia.edit.edit_result import Edit
-from gzinertia.edit.links import format_value
+from gzinertia.edit.links import format_value, refuse_unwritable
 from gzinertia.errors import GzInertiaError
-from gzinertia.hydrodynamics_terms import FILENAME, NAME, added_mass_active, added_mass_term
-from gzinertia.io.result_files import ResultFile, read_result
-from gzinertia.physics.fits import EllipsoidFit, FitError
+from gzinertia.hydrodynamics_terms import FILENAME, NAME, added_mass_term
+from gzinertia.io.result_files import ResultFile
 from gzinertia.physics.negligible import entry_scales
-from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
-from gzinertia.selection import select_links
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 from gzinertia.vocabulary.scoped_names import within_top
 
 if TYPE_CHECKING:
-    from gzinertia.edit.floating_draft import FloatingDraft
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 EXPLICIT_NOTE = (
@@ -94,227 +80,154 @@ def hydrodynamics_block(link: str, A_BBo_B: AddedMass, comment: str, indent: str
     return "\n".join(lines) + "\n"
 
 
-#: A link's added mass and the provenance comment written with it: ``(A_BBo_B, comment)``,
-#: about the link origin Bo in link axes. It raises :class:`LinkSkippedError` for a link it has no
-#: matrix for (the link is then listed as skipped with the reason).
-MatrixFor = Callable[[LinkRecord], tuple[AddedMass, str]]
-
-
-class LinkSkippedError(Exception):
-    """A link :data:`MatrixFor` has no matrix for; the message says why."""
-
-
 def add_mass_urdf(
     request: AddedMassRequest, fit_for: FitChooser, density: float
 ) -> Edit[LinkAddedMass]:
-    """Computes each selected link's ellipsoid added mass and inserts its Hydrodynamics block
-    (in memory: ``new``). A xacro file whose blocks cannot be placed literally is left as is
-    and the blocks are in the warnings. Without a pattern, a link with no collision is
-    skipped with why (as for SDF); a link whose fit fails (the input) raises
-    :class:`~gzinertia.physics.fits.FitError`: nothing is written."""
-    pattern = request.pattern
-    fits: dict[str, EllipsoidFit] = {}
-
-    def ellipsoid(link: LinkRecord) -> tuple[AddedMass, str]:
-        if not link.collisions and pattern is None:  # as for SDF: nothing asked of it
-            raise LinkSkippedError("no collision geometry to fit")
-        if (negligible := negligible_geometry(link, pattern)) is not None:
-            raise LinkSkippedError(negligible)
-        try:
-            fit = fit_for(link)
-            A_BBo_B = fit.added_mass(density)
-        except FitError as exc:  # the input: an error (exit 2), never a link skipped
-            raise FitError(f"{exc}; nothing written") from None
-        fits[link.name] = fit
-        return A_BBo_B, provenance(fit, density)
-
-    result, written = _add_requested(request, ellipsoid)
-    links = tuple(LinkAddedMass(link, fits[link.name], density, A) for link, A in written)
-    return replace(result, links=links)
+    """``addmass --ellipsoid`` on a URDF/xacro file: the edit every format runs
+    (:func:`gzinertia.edit.addmass.ellipsoid_links`), each link's matrix written as a
+    ``<gazebo>`` Hydrodynamics block (:class:`UrdfAddedMassWriter`). A xacro link whose block
+    cannot be placed literally is left as is and its block is in the warnings."""
+    return ellipsoid_links(request, fit_for, density, UrdfAddedMassWriter.open(request))
 
 
 def add_mass_bem_urdf(
     request: AddedMassRequest, settings: BemSettings, progress: BemRunProgress | None = None
 ) -> Edit[LinkBem]:
-    """``addmass --bem`` on a URDF/xacro file: each selected link's BEM added mass (about the
-    link origin Bo in link axes), written as a ``<gazebo>`` Hydrodynamics block with the BEM
-    provenance comment inside it (:func:`add_matrix_urdf`; URDF has no
-    ``<fluid_added_mass>``). The geometry is the link as Gazebo builds it: libsdformat's
+    """``addmass --bem`` on a URDF/xacro file: the edit every format runs
+    (:func:`gzinertia.edit.addmass_bem.bem_links`), each link's BEM added mass (about the link
+    origin Bo in link axes) written as a ``<gazebo>`` Hydrodynamics block with the BEM
+    provenance comment inside it. The geometry is the link as Gazebo builds it: libsdformat's
     fixed-joint lumping moves a lumped link's collisions and visuals into the link that holds
     it, so the solve meshes what the SDF conversion of the file would give. ``--together`` is
-    refused (one problem over several links is not wired for URDF yet). Every solve is among
-    the :class:`Edit`'s links, also those whose block is printed to paste (a xacro macro link)."""
-    from gzinertia.physics.bem import require_bem
-
-    require_bem()
+    refused (one problem over several links is not wired for URDF yet)."""
     if settings.together:
         raise GzInertiaError(
             f"{request.path}: --together is for SDF models; on URDF/xacro each link is solved "
             "alone"
         )
-    element, pattern = settings.element, request.pattern
-    solved: list[LinkBem] = []
-    warnings: list[str] = []
-    reached = [0]
-    drafts: dict[str, FloatingDraft] = {}
-    if settings.waterline == "auto":  # the robot as Gazebo builds it, floating
-        doc = _read(request)
-        drafts = bem_drafts(doc, select_links(doc.links, pattern, str(request.path)), settings)
-
-    def solve(link: LinkRecord) -> tuple[AddedMass, str]:
-        if progress is not None:
-            progress.link(link.name, reached[0], reached[0] + 1)
-        reached[0] += 1
-        shapes = displacing_shapes(link, settings)
-        if not shapes:
-            raise LinkSkippedError(f"no {element} geometry to mesh")
-        if (negligible := negligible_geometry(link, pattern, element)) is not None:
-            raise LinkSkippedError(negligible)
-        draft = drafts.get(link.name)
-        result = solve_link(link, shapes, settings, progress, draft)
-        item, written = solve_outcome(link, shapes, result, settings, draft)
-        solved.append(item)
-        warnings.extend(error_warnings(link.name, result))
-        return written
-
-    result, _ = _add_requested(request, solve)
-    return Edit(result.path, result.old, result.new, tuple(solved), result.skipped,
-                (*result.warnings, *warnings), result.notes)
+    return bem_links(request, settings, progress, UrdfAddedMassWriter.open(request))
 
 
 def add_mass_from_urdf(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
-    """:func:`gzinertia.edit.bem_import.add_mass_from` for a URDF/xacro file: the imported
-    matrix, moved to the link origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics
-    block (:func:`add_matrix_urdf`) with the import's provenance comment inside it (geometry
-    and dataset digests: GZI212 watches the link as Gazebo builds it). The :class:`Edit`'s one
-    :class:`ImportedLink` names the link written (the pattern when none was: a xacro link made
-    by a macro, whose block is in the warnings to paste)."""
-    pattern = import_pattern(request)
-    imported = read_result(result)
-    A_BBo_B, text = imported_in_link(imported, result.about, result.axes_rpy, result.density)
-
-    def matrix_for(link: LinkRecord) -> tuple[AddedMass, str]:
-        return A_BBo_B, import_comment(link, text, result, imported)
-
-    edit, written = _add_requested(request, matrix_for, single=True)
-    name = written[0][0].name if written else pattern
-    return Edit(edit.path, edit.old, edit.new, (ImportedLink(name, A_BBo_B),), edit.skipped,
-                edit.warnings, edit.notes)
+    """``addmass --from`` on a URDF/xacro file: the edit every format runs
+    (:func:`gzinertia.edit.bem_import.import_links`), the imported matrix, moved to the link
+    origin Bo in link axes, written as a ``<gazebo>`` Hydrodynamics block with the import's
+    provenance comment inside it (geometry and dataset digests: GZI212 watches the link as
+    Gazebo builds it)."""
+    return import_links(request, result, UrdfAddedMassWriter.open)
 
 
-def _read(request: AddedMassRequest) -> SdfDocument:
-    """The robot of ``request`` as Gazebo builds it (libsdformat's conversion, xacro
-    expanded with the request's settings)."""
-    from gzinertia.model_reader import read_model_file
+class UrdfAddedMassWriter:
+    """A URDF/xacro file's added mass as an added-mass run writes it: a ``<gazebo>``
+    Hydrodynamics block per link (:func:`hydrodynamics_block`, ``D = -A``), all inserted before
+    the file's closing ``</robot>`` at the end and read back (each block must give ``A``
+    again). A xacro link not written literally (made by a macro) gets its block in the
+    warnings, to paste. The links are those Gazebo builds (libsdformat's fixed-joint lumping:
+    :func:`gzinertia.urdf.reader.read_urdf_file`)."""
 
-    source = request.source
-    return read_model_file(request.path, source.search_paths, xacro_args=source.xacro_mapping,
-                           xacro_policy=source.xacro_policy)
+    def __init__(self, path: Path, doc: SdfDocument, old: bytes,
+                 package_paths: Sequence[str | Path] = (),
+                 xacro_args: Mapping[str, str] | None = None,
+                 xacro_policy: XacroPolicy | None = None) -> None:
+        self.path, self.doc, self.old = path, doc, old
+        self._reading = (tuple(package_paths), xacro_args, xacro_policy)
+        self._text = old.decode("utf-8")
+        self._literal = _LiteralLinks(self._text)
+        self._blocks: list[str] = []
+        self._results: list[tuple[LinkRecord, AddedMass]] = []
 
+    @classmethod
+    def read(cls, path: Path, package_paths: Sequence[str | Path] = (),
+             xacro_args: Mapping[str, str] | None = None,
+             xacro_policy: XacroPolicy | None = None) -> UrdfAddedMassWriter:
+        """``path`` read as Gazebo builds it (a xacro fragment refused)."""
+        from gzinertia.urdf.fragments import refuse_fragment
+        from gzinertia.urdf.reader import read_urdf_file
 
-def _add_requested(
-    request: AddedMassRequest, matrix_for: MatrixFor, single: bool = False
-) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
-    """:func:`add_matrix_urdf` of the file, links and xacro settings of ``request``."""
-    source = request.source
-    return add_matrix_urdf(
-        request.path, matrix_for=matrix_for, pattern=request.pattern,
-        package_paths=source.search_paths, xacro_args=source.xacro_mapping, single=single,
-        xacro_policy=source.xacro_policy,
-    )
+        refuse_fragment(path)
+        doc = read_urdf_file(path, package_paths, xacro_args=xacro_args,
+                             xacro_policy=xacro_policy)
+        return cls(path, doc, read_file_bytes(path), package_paths, xacro_args, xacro_policy)
 
+    @classmethod
+    def open(cls, request: AddedMassRequest) -> UrdfAddedMassWriter:
+        """``request``'s file, its packages and xacro settings."""
+        source = request.source
+        return cls.read(request.path, source.search_paths, source.xacro_mapping,
+                        source.xacro_policy)
 
-def add_matrix_urdf(
-    path: Path,
-    *,
-    matrix_for: MatrixFor,
-    pattern: str | None,
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    single: bool = False,
-    xacro_policy: XacroPolicy | None = None,
-    names: Collection[str] | None = None,
-) -> tuple[AddMassResult, tuple[tuple[LinkRecord, AddedMass], ...]]:
-    """Inserts a Hydrodynamics block for each selected link of the URDF/xacro ``path`` with the
-    matrix ``matrix_for`` gives (an ellipsoid fit, a BEM solve, an imported result), in memory:
-    ``(result, ((link, A_BBo_B), ...))`` for the links written, ``A_BBo_B`` about the link
-    origin Bo in link axes. The links are those Gazebo builds (libsdformat's fixed-joint
-    lumping: the records :func:`gzinertia.urdf.reader.read_urdf_file` gives). ``single``: the
-    pattern must select exactly one link (``--from``). A xacro file whose blocks cannot be
-    placed literally is left as is and the blocks are in the warnings; the edit is read back
-    (each block must give ``A`` again) before it is returned. ``names``: the scoped names of
-    the links to write instead of ``pattern`` (each named link: a plugin conflict is an
-    error, as with ``single``)."""
-    from gzinertia.urdf.fragments import refuse_fragment
-    from gzinertia.urdf.reader import read_urdf_file
+    def in_file(self, file: str | Path) -> bool:
+        """Always: a block naming a link may stand in the robot's file wherever the link is
+        defined (a link it cannot name literally gets its block to paste)."""
+        return True
 
-    refuse_fragment(path)
-    doc = read_urdf_file(path, package_paths, xacro_args=xacro_args, xacro_policy=xacro_policy)
-    old = read_file_bytes(path)
-    text = old.decode("utf-8")
-    skipped: list[str] = []
-    warnings: list[str] = []
-    results: list[tuple[LinkRecord, AddedMass]] = []
-    blocks: list[str] = []
-    if names is None:
-        selected = select_links(doc.links, pattern, str(path))
-    else:
-        selected = [link for link in doc.links if link.name in names]
-    literal = _LiteralLinks(text)
-    if single and len(selected) != 1:
-        _refuse_several(path, pattern, selected)
-    for link in selected:
+    def plugin_conflict(self, link: LinkRecord, plugin: HydroPlugin) -> str:
+        """A second Hydrodynamics plugin would count the added mass twice."""
+        return ("its Hydrodynamics plugin already applies added mass (<iDotJ>); a second one "
+                "would count it twice (remove its <gazebo> block to write a new one)")
+
+    def write(self, link: LinkRecord, plugins: Sequence[HydroPlugin],
+              written: tuple[AddedMass, str], replaces: str, policy: WritePolicy,
+              out: RunOutput) -> bool:
+        """Makes ``link``'s block (``A_BBo_B`` about Bo in link axes, its comment inside);
+        ``False`` with the block in ``out``'s warnings when the xacro does not name the link
+        literally. ``plugins`` is empty: replacing a plugin's added mass is refused on URDF."""
+        A_BBo_B, comment = written
         short = within_top(link.name)
-        if any(added_mass_active(p) for p in link.hydrodynamics):
-            if single or names is not None:  # named: say so rather than write nothing
-                raise GzInertiaError(
-                    f"{link.source}: link {link.name!r} already has a Hydrodynamics plugin that "
-                    "applies added mass (<iDotJ>); a second one would count it twice: remove its "
-                    "<gazebo> block first"
-                )
-            skipped.append(f"{link.name}: its Hydrodynamics plugin already applies added mass "
-                           "(<iDotJ>); a second one would count it twice (remove its <gazebo> "
-                           "block to write a new one)")
-            continue
-        try:
-            A_BBo_B, comment = matrix_for(link)
-        except LinkSkippedError as exc:
-            skipped.append(f"{link.name}: {exc}")
-            continue
+        A = A_BBo_B.symmetric().linear_first()
+        refuse_unwritable(str(link.source), "added mass (Hydrodynamics <iDotJ>)", short,
+                          [float(A[i, j]) for i in range(6) for j in range(i, 6)])
         block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
-        if is_xacro_path(path) and short not in literal:
-            warnings.append(
-                f"{link.source}: link {short!r} is not written literally in {path} (made by a "
-                "macro): put this block inside the <robot> that defines it:\n" + block
+        if is_xacro_path(self.path) and short not in self._literal:
+            out.warnings.append(
+                f"{link.source}: link {short!r} is not written literally in {self.path} (made "
+                "by a macro): put this block inside the <robot> that defines it:\n" + block
             )
-            continue
-        results.append((link, A_BBo_B))
-        blocks.append(block)
-    new = old
-    if blocks:
+            return False
+        self._results.append((link, A_BBo_B))
+        self._blocks.append(block)
+        return True
+
+    def finish(self, written: Mapping[str, AddedMass], upgrade_version: bool) -> WrittenFile:
+        """The bytes with every block before ``</robot>``, read back; the note that the
+        plugin applies added mass explicitly when a block was written (no version in URDF)."""
+        if not self._blocks:
+            return WrittenFile(self.old)
+        text = self._text
         end = text.rfind("</robot>")
         if end < 0:
-            raise GzInertiaError(f"{path}: no literal </robot> to insert the <gazebo> blocks "
-                                 "before; add them by hand:\n" + "".join(blocks))
-        new = (text[:end] + "".join(blocks) + text[end:]).encode("utf-8")
-        _verify(path, new, results, package_paths, xacro_args, xacro_policy)
-    notes = (EXPLICIT_NOTE,) if results else ()
-    return (
-        AddMassResult(path, old, new, (), tuple(skipped), tuple(warnings), notes),
-        tuple(results),
-    )
+            raise GzInertiaError(f"{self.path}: no literal </robot> to insert the <gazebo> "
+                                 "blocks before; add them by hand:\n" + "".join(self._blocks))
+        new = (text[:end] + "".join(self._blocks) + text[end:]).encode("utf-8")
+        _verify(self.path, new, self._results, *self._reading)
+        return WrittenFile(new, None, (EXPLICIT_NOTE,))
 
 
-def _refuse_several(path: Path, pattern: str | None, selected: Sequence[LinkRecord]) -> None:
-    """``--from`` selecting other than one link: refused, naming those selected."""
-    from gzinertia.wording import bounded
-
-    names = bounded(link.name for link in selected)
-    raise GzInertiaError(
-        f"{path}: --link {pattern!r} selects {len(selected)} links ({names}); the result "
-        "belongs to one"
-    )
+def add_given_urdf(
+    path: Path, package_paths: Sequence[str | Path],
+    matrices: Mapping[str, tuple[AddedMass, str]],
+) -> tuple[Edit[object], tuple[tuple[LinkRecord, AddedMass], ...]]:
+    """Each link named in ``matrices`` (scoped name → ``(A_BBo_B, comment)``, about Bo in link
+    axes) given its block (:class:`UrdfAddedMassWriter`), in memory: the edit (its warnings the
+    blocks to paste, its notes the format's) and ``((link, A_BBo_B), ...)`` for the links
+    written. A link whose Hydrodynamics plugin applies added mass already is an error."""
+    writer = UrdfAddedMassWriter.read(path, package_paths)
+    out = RunOutput()
+    policy = WritePolicy(path, None, False, False)
+    written = []
+    for link in writer.doc.links:
+        if link.name not in matrices:
+            continue
+        plugins = plugins_applying_added_mass(link)
+        if plugins:
+            raise GzInertiaError(f"{plugins[0].source}: "
+                                 f"{writer.plugin_conflict(link, plugins[0])}")
+        if writer.write(link, [], matrices[link.name], "", policy, out):
+            written.append((link, matrices[link.name][0]))
+    done = writer.finish(dict((lk.name, A) for lk, A in written), True)
+    return (Edit(path, writer.old, done.new, (), (), tuple(out.warnings), done.notes),
+            tuple(written))
 
 
 def _ascii(text: str) -> str:

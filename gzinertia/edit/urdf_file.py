@@ -2,7 +2,7 @@
 :class:`~gzinertia.edit.model_file.ModelFile`). Added mass goes where ``gzinertia addmass``
 writes it in URDF, which has no ``<fluid_added_mass>`` (sdformat#1467): a ``<gazebo>`` block with
 gz-sim's Hydrodynamics plugin holding ``D = -A`` as ``<iDotJ>`` terms, about the link origin in
-link axes, before ``</robot>`` (:func:`gzinertia.edit.urdf_addmass.add_matrix_urdf`). Rigid inertia
+link axes, before ``</robot>`` (:func:`gzinertia.edit.urdf_addmass.add_given_urdf`). Rigid inertia
 goes where ``gzinertia fix`` writes it: the attributes of the URDF link's own ``<inertial>``
 (:mod:`gzinertia.edit.urdf_fix`). A xacro is edited only where the values are literal.
 """
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.fix import FixResult
     from gzinertia.edit.fix_options import FixOptions, FixTarget
+    from gzinertia.edit.migrate_request import MigrateRequest, MigrateResult
     from gzinertia.edit.urdf_fix import UrdfInertials
     from gzinertia.io.result_files import ResultFile
 
@@ -119,6 +120,16 @@ class UrdfModelFile(EditedFile):
         return fix_urdf(target.path, options, [*target.package_paths, *target.model_paths],
                         target.xacro_args, tree=target.tree, xacro_policy=target.xacro_policy)
 
+    @classmethod
+    def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
+        """:func:`gzinertia.edit.migrate_urdf.migrate_urdf` of ``request`` through this
+        backend; a xacro file or URDF bytes from standard input refused
+        (:func:`~gzinertia.edit.migrate_urdf.refuse_unmigratable`)."""
+        from gzinertia.edit.migrate_urdf import migrate_urdf, refuse_unmigratable
+
+        refuse_unmigratable(request.path, request.data)
+        return migrate_urdf(cls, request)
+
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
         if other:
             raise GzInertiaError(f"{self._path}: a URDF edit sets added mass or inertia, not "
@@ -136,7 +147,7 @@ class UrdfModelFile(EditedFile):
         already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
         ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
         from gzinertia.edit.links import ascii_comment
-        from gzinertia.edit.urdf_addmass import add_matrix_urdf
+        from gzinertia.edit.urdf_addmass import add_given_urdf
 
         self._one_kind(self._plans, "added mass")
         rec = backend.chosen_link(self._doc, link, self._path)
@@ -144,10 +155,7 @@ class UrdfModelFile(EditedFile):
             raise GzInertiaError(f"{self._path}: link {rec.name!r} was set already in this edit")
         A, warnings = backend.given_added_mass(A_BBo_B, rec)
         matrices = {**self._matrices, rec.name: (A, ascii_comment(comment))}
-        result, written = add_matrix_urdf(
-            self._path, matrix_for=lambda lk: matrices[lk.name], pattern=None,
-            package_paths=self._package_paths, names=set(matrices),
-        )
+        result, written = add_given_urdf(self._path, self._package_paths, matrices)
         self._matrices = matrices
         self._warnings += [*warnings, *result.warnings]
         self._notes = list(result.notes)

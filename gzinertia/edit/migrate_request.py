@@ -1,0 +1,68 @@
+"""What ``gzinertia migrate`` is asked and what it reports per link, the records both formats'
+writers share (:mod:`gzinertia.edit.migrate_sdf`, :mod:`gzinertia.edit.migrate_urdf`) and the
+backends' entry point takes (:meth:`gzinertia.edit.model_file.ModelFormat.migrate_edit`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from gzinertia.classic.migrate import GzEquivalent
+from gzinertia.edit.edit_result import Edit
+from gzinertia.record_base import Record, ValueRecord
+from gzinertia.records import LinkRecord
+
+__all__ = ["TARGETS", "BuoyancyChange", "MigrateRequest", "MigrateResult", "MigratedLink",
+           "Plugin"]
+
+#: What ``--to`` accepts.
+TARGETS = ("gz-sim",)
+Plugin = Literal["uuv-simulator", "vrx"]
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class BuoyancyChange(ValueRecord):
+    """A UUV link's buoyancy: the volume the plugin floated (``<volume>``, or mass/1028 with
+    ``<neutrally_buoyant>``) and the collisions' volume gz-sim's Buoyancy system floats (m³),
+    and the net buoyancy of each as a fraction of the weight in the plugin's fluid."""
+
+    plugin_volume: float
+    collision_volume: float
+    net_plugin: float
+    net_gz: float
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class MigratedLink(Record):
+    """One link migrated: the plugin it came from, its gz-sim equivalent (about the link origin
+    in link axes), what was written and the buoyancy change (``None`` for VRX, whose hull
+    buoyancy is not converted)."""
+
+    link: LinkRecord
+    plugin: Plugin
+    equivalent: GzEquivalent
+    added_mass_written: bool
+    terms_written: bool
+    buoyancy: BuoyancyChange | None
+
+
+#: What ``migrate`` made: per link migrated, its outcome.
+MigrateResult = Edit[MigratedLink]
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class MigrateRequest(ValueRecord):
+    """What ``migrate`` is asked: the file (``data``: its bytes from standard input), where its
+    files are found (model or package paths), whether the classic blocks stay
+    (``keep_classic``), values already there are replaced (``force``) and an SDF file older
+    than 1.10 is raised to it (``upgrade_version``)."""
+
+    path: Path
+    keep_classic: bool = False
+    force: bool = False
+    upgrade_version: bool = True
+    model_paths: Sequence[str | Path] = ()
+    data: bytes | None = None
