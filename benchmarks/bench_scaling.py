@@ -167,6 +167,8 @@ def command_lines(folder: Path, n: int) -> dict[str, list[str]]:
             "--sdf-to-hydro",
             "--sign",
             "fossen",
+            "--engine",
+            "tpe",
             str(hydro),
             "-o",
             out,

@@ -252,7 +252,7 @@ def _sdf_plan(plan: Plan, f: str, text: str, in_place: bool) -> None:
     _read_commands(plan, f, ())
     _edit_commands(plan, f, (), in_place)
     plan.add("hydro", "-l", "*", "--diff", f)
-    plan.add("convert", "--sdf-to-hydro", "--sign", "fossen", "--diff", f)
+    plan.add("convert", "--sdf-to-hydro", "--sign", "fossen", "--engine", "tpe", "--diff", f)
     plan.add("convert", "--hydro-to-sdf", "--diff", f)
     link = _link_with_added_mass(text)
     if link is not None:
@@ -260,7 +260,8 @@ def _sdf_plan(plan: Plan, f: str, text: str, in_place: bool) -> None:
     if in_place:
         plan.add("show", "-v", f)
         plan.add("hydro", "-l", "*", "--in-place", f)
-        plan.add("convert", "--sdf-to-hydro", "--sign", "physical", "--in-place", f)
+        plan.add("convert", "--sdf-to-hydro", "--sign", "physical", "--gazebo", "harmonic",
+                 "--in-place", f)
         plan.add("hydro", "-l", "*", "--force", "--cross-terms", "--diff", f)
         plan.add("fix", "--method", "geometry", "--all-links", "--move-com", "--diff", f)
         plan.add("hydrostatics", "--waterline", "0", f)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import SettingError
+from gzinertia.gazebo.target import Target, named_target
 from gzinertia.model_input import ModelInput
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -157,6 +158,8 @@ def convert(
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[ConvertedLink]:
     """Added mass moved between the Hydrodynamics plugin's ``<iDotJ>`` terms and
     ``<fluid_added_mass>`` (``to="sdf"`` or ``to="hydro"``), so it counts once; the
@@ -165,11 +168,18 @@ def convert(
     ``sign``: ``"fossen"`` (negative derivatives, ``A = -D``), ``"physical"`` (``A = D``) or
     ``"auto"`` (from the diagonal; ``to="sdf"`` only). ``to="sdf"`` sets the plugin's
     ``<disable_added_mass>`` unless ``remove_plugin_terms`` (``to="sdf"`` only).
+    ``gazebo`` and ``engine`` name the Gazebo release and physics engine the file is for, as
+    the audit's target (default: the newest stable release with dartsim, docs/releases.md):
+    the move is refused, with why, where that target would ignore ``<fluid_added_mass>``
+    (``to="sdf"``: GZI601) or deprecates the plugin's added mass that its engine replaces
+    (``to="hydro"``: GZI602), so the audit under the same target finds nothing new.
     """
     from gzinertia.edit.convert import hydro_to_sdf, sdf_to_hydro
 
     p = Path(path)
+    target = named_target(gazebo, engine)
     if to == "sdf":
+        _refuse_for_target(to, target)
         return _warned(hydro_to_sdf(
             p, pattern=links, sign=sign, remove_plugin_terms=remove_plugin_terms, force=force,
             model_paths=model_paths, upgrade_version=upgrade_version, data=data))
@@ -179,7 +189,26 @@ def convert(
         raise SettingError("remove_plugin_terms", "{remove_plugin_terms} goes with {hydro_to_sdf}")
     if sign == "auto":
         raise SettingError("sign", "{sdf_to_hydro} needs {sign_fossen_or_physical}")
+    _refuse_for_target(to, target)
     return _warned(sdf_to_hydro(p, pattern=links, sign=sign, model_paths=model_paths, data=data))
+
+
+def _refuse_for_target(to: str, target: Target) -> None:
+    """Refuses the move to a place ``target`` does not apply (GZI601) or deprecates where its
+    engine applies the other (GZI602)."""
+    if to == "sdf" and not target.applies_fluid_added_mass:
+        raise SettingError(
+            "engine", "{hydro_to_sdf} writes <fluid_added_mass>, which {target} ignores (the "
+            "audit's GZI601): keep the plugin's added mass, or name the target that applies "
+            "the element ({engine_dartsim}, from Garden)", target=target.words())
+    if (to == "hydro" and target.applies_fluid_added_mass
+            and target.has("hydro-added-mass-deprecated")):
+        raise SettingError(
+            "engine", "{sdf_to_hydro} moves the added mass into the Hydrodynamics plugin, which "
+            "{target} deprecates where DART applies <fluid_added_mass> itself (gz-sim#2493, the "
+            "audit's GZI602): convert only for an engine that ignores the element "
+            "({engine_without_element}) or a release before Ionic ({gazebo_harmonic})",
+            target=target.words())
 
 
 def hydro(

@@ -28,7 +28,8 @@ Interface = Literal["library", "command line"]
 #: Settings spelled alike in both interfaces: ``--panel-size`` on the command line,
 #: ``panel_size`` in Python (the key).
 _SAME_NAME = (
-    "about", "center", "density", "depth", "docs_url", "fit", "fluid", "frequency", "geometry",
+    "about", "center", "density", "depth", "docs_url", "engine", "fit", "fluid", "frequency",
+    "gazebo", "geometry",
     "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes", "sign",
     "speed", "tolerance", "viscosity", "wamit_length", "waterline",
 )
@@ -49,6 +50,10 @@ _SPELLED_APART: dict[str, tuple[str, str]] = {
         'sign="fossen" (negative derivatives) or sign="physical"',
     ),
     "sdf_to_hydro": ("--sdf-to-hydro", 'convert(to="hydro")'),
+    "engine_without_element": ("--engine bullet-featherstone (or bullet, tpe)",
+                               'engine="bullet-featherstone" (or "bullet", "tpe")'),
+    "engine_dartsim": ("--engine dartsim", 'engine="dartsim"'),
+    "gazebo_harmonic": ("--gazebo harmonic", 'gazebo="harmonic"'),
     "hydro_to_sdf": ("--hydro-to-sdf", 'convert(to="sdf")'),
     "hydro_to_sdf_command": ("gzinertia convert {path} --hydro-to-sdf",
                              'gzinertia.convert("{path}", to="sdf")'),

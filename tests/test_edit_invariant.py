@@ -71,7 +71,8 @@ def _hydro_to_sdf(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run
 def _sdf_to_hydro(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
     if b"<fluid_added_mass" not in text or b"hydrodynamics" not in text.lower():
         return []
-    return [Run(("convert", str(path), "--sdf-to-hydro", "--sign", "fossen"))]
+    return [Run(("convert", str(path), "--sdf-to-hydro", "--sign", "fossen", "--engine",
+                 "bullet-featherstone"))]
 
 
 def _hydro(path: Path, text: bytes, found: Sequence[Finding]) -> list[Run]:
@@ -224,10 +225,9 @@ def _key(f: Finding) -> tuple[str, str | None]:
     return (f.code, f.file if f.code in FILE_LEVEL else f.link)
 
 
-#: The target each edit is audited for, where it is not the default: ``convert --sdf-to-hydro``
-#: moves the added mass to the plugin, which is what an engine without ``<fluid_added_mass>``
-#: needs; under the default target (Jetty with dartsim) GZI602 calls that move deprecated (the
-#: edit does not take a target yet: issue 28, editing commands).
+#: The target each edit is audited for, where it is not the default: the target the edit was
+#: run for (``convert --sdf-to-hydro`` is refused under the default, Jetty with dartsim, which
+#: deprecates the plugin's added mass: GZI602).
 EDIT_TARGETS = {"convert-sdf-to-hydro": Target(engine="bullet-featherstone",
                                                engine_origin="command line")}
 

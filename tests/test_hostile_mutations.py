@@ -428,7 +428,7 @@ PINNED = [
              "1e300,0,0", "--in-place"]),
     _pinned(["shift", "-l", "hull", "--from", "1e160,0,0", "--in-place"]),
     _pinned(["hydro", "-l", "*", "--in-place"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
-    _pinned(["convert", "--sdf-to-hydro", "--sign", "fossen"],
+    _pinned(["convert", "--sdf-to-hydro", "--sign", "fossen", "--engine", "tpe"],
             {"main.sdf": KITCHEN_SINK.encode().replace(b"{SUB_URI}", b"x" * 300)}),
     _pinned(["plot", "-o", "{root}/p.png"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),
     _pinned(["hydrostatics", "--json"], {"meshes/cube.stl": CUBE_STL.replace(b"1 ", b"0 ")}),

@@ -172,7 +172,8 @@ def test_convert_states_what_the_coriolis_term_loses(
     A = coupled_added_mass(rng)
     path = _model(tmp_path, A)
     status, _, err = run_cli(
-        ["convert", str(path), "--sdf-to-hydro", "--sign", "fossen", "-o", str(tmp_path / "o.sdf")],
+        ["convert", str(path), "--sdf-to-hydro", "--sign", "fossen", "-o", str(tmp_path / "o.sdf"),
+         "--engine", "bullet-featherstone"],
         capsys,
     )
     assert status == 0, err
@@ -204,7 +205,7 @@ def test_convert_is_quiet_about_couplings_for_a_diagonal_matrix(
     path = _model(tmp_path, np.diag(np.concatenate([m_A, I_A])))
     out = str(tmp_path / "o.sdf")
     status, _, err = run_cli(
-        ["convert", str(path), "--sdf-to-hydro", "--sign", "physical", "-o", out], capsys
+        ["convert", str(path), "--sdf-to-hydro", "--sign", "physical", "-o", out, "--engine", "tpe"], capsys
     )
     assert status == 0, err
     assert "couplings" not in err and "Kirchhoff" not in err
@@ -221,7 +222,7 @@ def test_docs_numbers_for_box_rov_are_what_convert_prints(
     assert quoted is not None
     status, _, err = run_cli(
         ["convert", str(EXAMPLES / "box_rov" / "model.sdf"), "--sdf-to-hydro", "--sign",
-         "fossen", "-o", str(tmp_path / "out.sdf")],
+         "fossen", "-o", str(tmp_path / "out.sdf"), "--engine", "bullet-featherstone"],
         capsys,
     )
     assert status == 0, err

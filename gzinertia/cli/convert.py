@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import gzinertia
 from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.edit_report import report_outcome
-from gzinertia.cli.flags import flag
+from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import EditedFileArgument, SignChoice, editing_options, sdf_only
 from gzinertia.errors import GzInertiaError
@@ -41,6 +41,12 @@ class ConvertFlags(ValueRecord):
         "whose content means the same under 1.10, refuse the others; --keep-version keeps the "
         "old version (the audit then reports GZI201).")] = True
     link: LinkOption = None
+    gazebo: Annotated[Maybe[str], flag("--gazebo",
+        "The Gazebo release the file is for, as audit --gazebo (default: jetty, the newest "
+        "stable): a move that release would ignore or deprecates is refused.")] = None
+    engine: Annotated[Maybe[str], flag("--engine",
+        "The physics engine, as audit --engine (default: dartsim): --sdf-to-hydro is for "
+        "engines that ignore <fluid_added_mass> (bullet-featherstone, bullet, tpe).")] = None
 
 
 @app.command()
@@ -64,7 +70,8 @@ def convert(
                     sign=flags.sign, links=flags.link,
                     remove_plugin_terms=flags.remove_plugin_terms, force=flags.force,
                     upgrade_version=flags.upgrade_version,
-                    model_paths=sdf_only(file, source, "convert"), data=mode.stdin_data)
+                    model_paths=sdf_only(file, source, "convert"), data=mode.stdin_data,
+                    gazebo=flags.gazebo, engine=flags.engine)
     for item in result.links:
         print(
             f"{item.link.name}: {item.sign} sign; A_BBo_B diagonal "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from gzinertia.errors import SettingError
 from gzinertia.gazebo.releases import (
     CHANGES,
     DEFAULT_ENGINE,
@@ -30,6 +31,7 @@ __all__ = [
     "Target",
     "engine_named",
     "engine_of_plugin",
+    "named_target",
     "release_named",
 ]
 
@@ -112,6 +114,29 @@ class Target(ValueRecord):
 
 #: The default target: the newest stable release, gz-sim's default engine.
 DEFAULT_TARGET = Target()
+
+
+def named_target(gazebo: str | None, engine: str | None, origin: str = "asked for") -> Target:
+    """The default target with the release ``gazebo`` and the engine ``engine`` named (each
+    ``None``: the default's), both from ``origin``. Raises
+    :class:`~gzinertia.errors.SettingError` (key ``gazebo`` or ``engine``) for a name the table
+    does not hold, or an engine the release's gz-physics does not ship."""
+    release = DEFAULT_TARGET.release if gazebo is None else release_named(gazebo)
+    if release is None:
+        raise SettingError("gazebo", "{gazebo} must be one of {known}, not {value!r}",
+                           known=", ".join(RELEASES), value=gazebo)
+    chosen = engine and engine_named(engine)
+    if engine is not None and chosen is None:
+        raise SettingError("engine", "{engine} must be one of {known}, not {value!r}",
+                           known=", ".join(ENGINES), value=engine)
+    target = replace(DEFAULT_TARGET, release=release,
+                     release_origin="default" if gazebo is None else origin,
+                     engine=chosen or DEFAULT_TARGET.engine,
+                     engine_origin="default" if engine is None else origin)
+    missing = target.engine_missing()
+    if missing is not None:
+        raise SettingError("engine", "{engine}: {missing}", missing=missing)
+    return target
 
 
 def engine_of_plugin(filename: str) -> str | None:

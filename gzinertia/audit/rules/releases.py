@@ -61,7 +61,8 @@ def fluid_added_mass_ignored(ctx: LinkContext) -> Iterator[Finding]:
         + ignored_because(target) + f"; the link moves without {fmt(lost)} kg of added mass"
         + share + f" and {fmt(float(np.max(diag[3:])))} kg·m² of added rotational inertia; "
         "with this engine write it as the Hydrodynamics plugin's <iDotJ> terms (`"
-        + command_line("convert", ctx.link.source.file, "--sdf-to-hydro") + "`)"
+        + command_line("convert", ctx.link.source.file, "--sdf-to-hydro", "--sign", "fossen",
+                       "--engine", target.engine, "--gazebo", target.release) + "`)"
     )
     where = ctx.link.inertial.added_mass_source or ctx.where
     yield finding("GZI601", where, ctx.name, message,
