@@ -14,7 +14,7 @@ from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.errors import GzInertiaError
 
 if TYPE_CHECKING:
-    from gzinertia.physics.mesh_body import HullChoice
+    from gzinertia.physics.mesh_fallback import HullChoice
 
 _Choice = TypeVar("_Choice", bound=str)
 
@@ -165,7 +165,7 @@ def parse_xacro_args_table(
 def parse_hull(value: object, where: str) -> HullChoice:
     """``hull`` (``none``, ``convex`` or ``wrap``); a :class:`ConfigError` naming ``where``
     otherwise."""
-    from gzinertia.physics.mesh_body import HULL_CHOICES
+    from gzinertia.physics.mesh_fallback import HULL_CHOICES
 
     return _one_of(value, HULL_CHOICES, f"{where}: hull must be none, convex or wrap")
 

@@ -13,6 +13,7 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.numbers import MAX_MAGNITUDE
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.fluid_added_mass import SDF_AXES, SDF_TAGS, values_of
@@ -157,8 +158,6 @@ def require_finite(
     """Refuses to write ``what`` into ``elem`` unless every value is a finite number the reader
     accepts (``|x| <= MAX_MAGNITUDE``): a :class:`NonFiniteValueError` naming file, line and
     link; nothing is written."""
-    from gzinertia.numbers import MAX_MAGNITUDE
-
     bad = [v for v in values if not abs(v) <= MAX_MAGNITUDE]  # NaN too
     if bad:
         link = elem.get("name") if elem.tag == "link" else None

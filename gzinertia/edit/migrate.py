@@ -30,6 +30,7 @@ from gzinertia.classic.vrx import VrxDynamics
 from gzinertia.edit.backends import model_format
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.links import plugin_element
 from gzinertia.edit.migrate_urdf import (
     UrdfLinkPlan,
     refuse_unmigratable,
@@ -39,7 +40,9 @@ from gzinertia.edit.migrate_urdf import (
 from gzinertia.edit.model_file import chosen_link
 from gzinertia.edit.sdf_file import SdfModelFile
 from gzinertia.edit.urdf_file import UrdfModelFile
+from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.hydrodynamics_terms import added_mass_of, derivatives
 from gzinertia.model_reader import read_model_file
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
@@ -228,9 +231,6 @@ def _migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
     """Whether ``link`` carries what ``eq`` writes (a block kept with ``--keep-classic`` and
     migrated before): its added mass (``<fluid_added_mass>``, or the Hydrodynamics plugin's
     ``<iDotJ>`` in a URDF) and damping terms, to the written precision."""
-    from gzinertia.edit.verify import WRITE_RTOL
-    from gzinertia.hydrodynamics_terms import added_mass_of, derivatives
-
     terms = link.hydrodynamics[0].terms if link.hydrodynamics else {}
     A = link.inertial.A_BBo_B
     have = A.linear_first() if A is not None else added_mass_of(derivatives(terms))
@@ -374,8 +374,6 @@ def _added_mass_off(path: Path, model_paths: Sequence[str | Path], written: byte
     """``written`` with ``<disable_added_mass>true`` in the Hydrodynamics plugin of each link of
     ``names`` (they carry ``<fluid_added_mass>``: added mass counts once, as ``gzinertia hydro``
     writes it), read back."""
-    from gzinertia.edit.links import plugin_element
-
     backend = SdfModelFile.open(path, model_paths, written)
     editor = XmlEditor(written, str(path))
     for name in names:
