@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -147,8 +148,6 @@ def _strtod(word: str) -> tuple[float, bool] | None:
 
 def _exact(word: str) -> Fraction:
     """The exact value of a finite decimal or hexadecimal C number."""
-    from fractions import Fraction
-
     if not re.match(_HEX_PREFIX, word):
         return Fraction(word)
     sign = -1 if word.startswith("-") else 1

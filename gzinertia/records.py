@@ -27,6 +27,7 @@ from gzinertia.spatial.matrix import SpatialInertia
 from gzinertia.spatial.rotation import Mat3, Pose, Vec3
 from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
 from gzinertia.vocabulary.scoped_names import enclosing_scopes
+from gzinertia.wording import bounded
 
 __all__ = [
     "DEFAULT_GRAVITY_W",
@@ -367,7 +368,6 @@ def named(items: Sequence[_N], name: str, kind: str, path: str) -> _N:
     for item in items:
         if item.name == name:
             return item
-    from gzinertia.wording import bounded
 
     known = bounded(i.name for i in items) or "none"
     raise KeyError(f"no {kind} named {name!r} in {path} ({kind}s: {known})")

@@ -9,6 +9,7 @@ rotation, is the same zero). Names a model or a pull request chooses are shown
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 __all__ = ["SHOWN", "bounded", "number", "one_line", "vector", "visible", "visible_lines"]
@@ -56,7 +57,6 @@ def visible(text: str) -> str:
     one line (GitHub Actions runs any log line that starts with ``::`` as a command)."""
     if text.isprintable():
         return text
-    import unicodedata
 
     out = []
     for ch in text:

@@ -76,7 +76,7 @@ from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.audit.exclude import ExcludePattern, Exclusion
-    from gzinertia.physics.mesh_body import HullChoice
+    from gzinertia.physics.mesh_fallback import HullChoice
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [

@@ -17,7 +17,7 @@ from gzinertia.gazebo.releases import ENGINES, RELEASES
 from gzinertia.gazebo.target import Target, engine_named, release_named
 
 if TYPE_CHECKING:
-    from gzinertia.physics.mesh_body import HullChoice
+    from gzinertia.physics.mesh_fallback import HullChoice
 
 _Choice = TypeVar("_Choice", bound=str)
 
@@ -170,7 +170,7 @@ def parse_xacro_args_table(
 def parse_hull(value: object, where: str) -> HullChoice:
     """``hull`` (``none``, ``convex`` or ``wrap``); a :class:`ConfigError` naming ``where``
     otherwise."""
-    from gzinertia.physics.mesh_body import HULL_CHOICES
+    from gzinertia.physics.mesh_fallback import HULL_CHOICES
 
     return _one_of(value, HULL_CHOICES, f"{where}: hull must be none, convex or wrap")
 

@@ -86,7 +86,7 @@ def check_document(
     document's parsed tree when its path cannot be read again (standard input). The rules, the
     fits and the hydrostatics share each collision's solid (computed once per document), a
     mesh that cannot be closed handled as the ``hull`` setting says."""
-    from gzinertia.physics.mesh_body import hull_fallback
+    from gzinertia.physics.mesh_fallback import hull_fallback
     from gzinertia.physics.shapes import shared_solids
 
     with shared_solids(), hull_fallback(config.hull):

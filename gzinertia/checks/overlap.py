@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gzinertia.checks.context import LinkContext
+from gzinertia.physics.overlap import contact
+from gzinertia.physics.sphere_grid import near_pairs
 
 if TYPE_CHECKING:
     from gzinertia.physics.ellipsoid import PosedEllipsoid
@@ -35,8 +37,6 @@ def fluid_ellipsoids(ctx: LinkContext) -> list[PosedEllipsoid]:
 def fluid_overlap_of(a: PosedEllipsoid, b: PosedEllipsoid) -> tuple[float, Contact] | None:
     """GZI210's overlap measure ``1 - √F`` of two fluid ellipsoids, and their contact, when it
     is above :data:`OVERLAP_THRESHOLD` (the rule fires); else ``None``."""
-    from gzinertia.physics.overlap import contact
-
     reach = float(max(a.semi_axes)) + float(max(b.semi_axes))
     if float(np.sum((a.X_FE.p - b.X_FE.p) ** 2)) > reach * reach:
         return None
@@ -55,8 +55,6 @@ def candidate_pairs(
     wherever the links lie (a sweep along x compared every pair of links stacked along z), and
     come in the order that sweep met them: by the left edge (x - r) of the later one, then of
     the earlier one. A link may bring several ellipsoids (one per separate body of its fit)."""
-    from gzinertia.physics.sphere_grid import near_pairs
-
     rank: dict[int, int] = {}
     for ctx, _ in members:
         rank.setdefault(id(ctx), len(rank))

@@ -346,7 +346,7 @@ def hull_option(command: F) -> F:
     :func:`gzinertia.physics.mesh_body.hull_fallback` with the choice made."""
 
     def around(values: dict[str, Any]) -> AbstractContextManager[object]:
-        from gzinertia.physics.mesh_body import hull_fallback
+        from gzinertia.physics.mesh_fallback import hull_fallback
 
         return hull_fallback(values["hull"])
 

@@ -87,7 +87,7 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
     """Warnings, with the numbers, for fits that cannot be what the user meant
     (:mod:`gzinertia.physics.plausibility`): per link the implied density and the added/rigid ratio,
     per top-level model the displaced mass against the model's mass."""
-    from gzinertia.physics.mesh_body import approximated
+    from gzinertia.physics.mesh_fallback import approximated
     from gzinertia.physics.plausibility import (
         added_to_rigid_warning,
         density_warning,

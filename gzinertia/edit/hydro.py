@@ -12,10 +12,12 @@ mass counts once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from lxml import etree
 
 from gzinertia import hydrodynamics_terms as hydrodynamics
@@ -32,7 +34,7 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError, SettingError
-from gzinertia.hydrodynamics_terms import TERM_PARTS
+from gzinertia.hydrodynamics_terms import FORCE_AXES, TERM_PARTS, VELOCITY_AXES
 from gzinertia.options import option
 from gzinertia.physics.damping_estimate import damping_estimate
 from gzinertia.physics.damping_record import DampingChoice, DampingEstimate
@@ -46,10 +48,12 @@ from gzinertia.physics.hydro_damping import (
     quadratic_cross_terms,
     sum_damping,
 )
+from gzinertia.physics.negligible import exponent_scales
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
 from gzinertia.vocabulary.scoped_names import leaf_name
+from gzinertia.wording import bounded
 
 __all__ = [
     "DIFFERENCE_FACTOR",
@@ -129,8 +133,6 @@ def replaced_terms(
 
 def describe_replacements(replaced: list[tuple[str, float, float, float]]) -> str:
     """``name old -> new`` for replaced terms (the first eight), marking large differences."""
-    from gzinertia.wording import bounded
-
     shown = (
         f"{name} {old:g} -> {new:g}" + ("" if f <= DIFFERENCE_FACTOR else
                                          (" (sign or zero changes)" if f == float("inf")
@@ -172,13 +174,6 @@ def term_scales(terms: dict[str, float]) -> dict[str, float]:
     ``J`` in ``UVWPQR``) have length exponent ``r_i + r_J`` and quadratic ones ``iJabsK``
     ``r_i + r_J + r_K`` (``r`` = 1 for moments and angular rates), each kind against its own
     largest; names of another form are judged against the largest term of all."""
-    import re
-
-    import numpy as np
-
-    from gzinertia.hydrodynamics_terms import FORCE_AXES, VELOCITY_AXES
-    from gzinertia.physics.negligible import exponent_scales
-
     fallback = max((abs(v) for v in terms.values()), default=1.0)
     scales = dict.fromkeys(terms, fallback)
     force, velocity = f"[{FORCE_AXES}]", f"[{VELOCITY_AXES}]"

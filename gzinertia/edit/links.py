@@ -13,6 +13,7 @@ from lxml import etree
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.numbers import MAX_MAGNITUDE
 from gzinertia.physics.negligible import RELATIVE_ZERO, entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.fluid_added_mass import SDF_AXES, SDF_TAGS, values_of
@@ -164,8 +165,6 @@ def require_finite(
 
 def refuse_unwritable(where: str, what: str, link: str | None, values: Sequence[float]) -> None:
     """:func:`require_finite` of values written at ``where`` (``file:line``) for ``link``."""
-    from gzinertia.numbers import MAX_MAGNITUDE
-
     bad = [v for v in values if not abs(v) <= MAX_MAGNITUDE]  # NaN too
     if bad:
         whose = f" of link {link!r}" if link else ""

@@ -24,6 +24,7 @@ from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
 from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.wording import bounded
 
 __all__ = [
     "ShiftResult",
@@ -116,8 +117,6 @@ def shift(
     edit = FileEdit.open(path, model_paths, data)
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:
-        from gzinertia.wording import bounded
-
         names = bounded(lk.name for lk in links)
         raise GzInertiaError(
             f"{path}: {option('link')} must select one link, not {len(links)} ({names})"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gzinertia.io.confined import create_new, open_folder, working_root
 from gzinertia.io.safe_read import read_regular_file
+from gzinertia.io.safe_write import write_atomically
 
 __all__ = [
     "DEFAULT_DIR",
@@ -79,8 +80,6 @@ def store_cache_file(folder: Path, path: Path, data: bytes) -> None:
     """Writes the cache file ``path`` atomically (:func:`prepare_cache_folder` first), through
     no symbolic link; an ``OSError`` or :class:`~gzinertia.errors.GzInertiaError` when it
     cannot."""
-    from gzinertia.io.safe_write import write_atomically
-
     prepare_cache_folder(folder, path.parent)
     write_atomically(path, data, root=cache_root(folder))
 

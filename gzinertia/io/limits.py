@@ -33,6 +33,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar, TypeVar
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.numbers import NumberError, read_integer
 from gzinertia.record_base import ValueRecord
 
 __all__ = [
@@ -72,8 +73,6 @@ def _from_env(name: str, default: int, maximum: int = MAX_LIMIT) -> int:
     """A whole number from 1 to ``maximum`` from the environment variable ``name``
     (``default`` when unset), in ASCII digits (``int()`` took ``1_000`` and ``１０``); anything
     else is an error naming the variable."""
-    from gzinertia.numbers import NumberError, read_integer
-
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default

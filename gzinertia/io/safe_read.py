@@ -19,6 +19,7 @@ unreadable files handle them), with a message naming what the path is and the ca
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -129,8 +130,6 @@ def read_regular_file(path: str | Path, limit: int, *, dir_fd: int | None = None
 def digest_regular_file(path: str | Path, limit: int, digest_size: int = 16) -> str:
     """The BLAKE2b hex digest of a regular file's bytes, read in chunks (same refusals as
     :func:`read_regular_file`)."""
-    import hashlib
-
     h = hashlib.blake2b(digest_size=digest_size)
     fd = open_regular_file(path, limit)
     try:

@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import secrets
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -246,9 +248,6 @@ def _folder_lock(folder: Folder) -> Iterator[None]:
     takes it; a folder that cannot be locked, e.g. on a filesystem without locks, is written
     without it). Waits at most :data:`LOCK_TIMEOUT` seconds, then fails. The lock goes with
     the folder's descriptor (released when it is closed)."""
-    import fcntl
-    import time
-
     deadline = time.monotonic() + LOCK_TIMEOUT
     delay = 0.001
     while True:

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.io.cache_folder import default_cache_dir, load_cache_file, store_cache_file
 
 
 def _cache_file(key: str) -> Path:
-    from gzinertia.io.cache_folder import default_cache_dir
-
     return default_cache_dir() / "bem" / f"{key}.json"
 
 
@@ -25,8 +24,6 @@ def load_cached(key: str) -> dict[str, Any] | None:
     """The cached JSON record under ``key`` (parsed JSON, so ``Any``), or ``None`` (also when
     the cache would be reached through a symbolic link:
     :func:`~gzinertia.io.cache_folder.load_cache_file`)."""
-    from gzinertia.io.cache_folder import default_cache_dir, load_cache_file
-
     try:
         data = json.loads(load_cache_file(default_cache_dir(), _cache_file(key)))
     except (OSError, ValueError, RecursionError):
@@ -40,8 +37,6 @@ def store(key: str, data: dict[str, object]) -> None:
     """Stores a record atomically, through no symbolic link
     (:func:`~gzinertia.io.cache_folder.store_cache_file`); a cache that cannot be written only
     costs time."""
-    from gzinertia.io.cache_folder import default_cache_dir, store_cache_file
-
     with contextlib.suppress(OSError, GzInertiaError):
         store_cache_file(default_cache_dir(), _cache_file(key), json.dumps(data).encode())
 

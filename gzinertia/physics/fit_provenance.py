@@ -30,7 +30,7 @@ def recorded_fit(link: LinkRecord, provenance: FitProvenance) -> EllipsoidFit | 
     """The fit the comment names, of ``link`` as it is now (``None`` when the link can no
     longer be fitted that way: its collisions or inertia became unusable)."""
     from gzinertia.physics.fits import FitError, explicit_fit, fit_link
-    from gzinertia.physics.mesh_body import hull_fallback
+    from gzinertia.physics.mesh_fallback import hull_fallback
 
     try:
         if provenance.explicit is not None:

@@ -104,7 +104,7 @@ class LinkHydrostatics(ValueRecord):
         repairs included) and overlapping collisions are united, ``"approximate"`` when a solid
         is a convex hull or an overlap is counted twice
         (:func:`gzinertia.physics.mesh_body.approximated`)."""
-        from gzinertia.physics.mesh_body import approximated
+        from gzinertia.physics.mesh_fallback import approximated
 
         notes = [c.note for c in self.collisions] + [self.volume_exact_note]
         return "approximate" if any(approximated(note) for note in notes) else "exact"

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gzinertia.physics.mesh_body import OVERLAP_NOTE
+from gzinertia.physics.mesh_fallback import OVERLAP_NOTE
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry
 

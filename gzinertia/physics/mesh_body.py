@@ -29,15 +29,21 @@ written into files); ``None`` only for a single closed piece used as the file ha
 
 from __future__ import annotations
 
-import contextlib
 import functools
-from collections.abc import Hashable, Iterator, Sequence
-from contextvars import ContextVar
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from gzinertia.physics.mesh_fallback import (
+    HULL_USED,
+    OVERLAP_NOTE,
+    WRAP_USED,
+    approximated,
+    current_hull,
+    hull_fallback,
+)
 from gzinertia.physics.mesh_load import FILE_MESHES, MeshSource, ShapeError, convex_hull, read_mesh
 from gzinertia.physics.mesh_repair import Repair, repaired
 from gzinertia.physics.mesh_wrap import Wrap, wrapped
@@ -55,50 +61,12 @@ __all__ = [
     "unite",
 ]
 
-#: The words :attr:`MeshBody.note` uses for what is an approximation (:func:`approximated`).
-HULL_NOTE = "convex hull"
-OVERLAP_NOTE = "overlaps counted twice"
-#: How the note opens when the convex hull stood in (read back from written comments).
-HULL_USED = f"{HULL_NOTE} of a mesh that is not closed"
-WRAP_NOTE = "closed wrap"
-#: How the note opens when the wrap stood in (read back from written comments).
-WRAP_USED = f"{WRAP_NOTE} of a mesh that is not closed"
-
-_HULL: ContextVar[HullChoice] = ContextVar("gzinertia_hull_fallback", default="none")
-
-
-
 def _hull_hint() -> str:
     """The words a refusal names to proceed (the interface's option, and the audit's setting)."""
     from gzinertia.options import option
 
     return (f"{option('hull_convex')} uses its convex hull, {option('hull_wrap')} a closed "
             "wrap that follows it (the audit: hull = \"convex\" or \"wrap\" in [tool.gzinertia])")
-
-
-def approximated(note: str | None) -> bool:
-    """Whether a solid's note (:attr:`MeshBody.note`, or several joined) says it is an
-    approximation (a convex hull, a wrap, overlaps counted twice), not the exact solid."""
-    return bool(note) and any(words in str(note) for words in (HULL_NOTE, WRAP_NOTE,
-                                                               OVERLAP_NOTE))
-
-
-def current_hull() -> HullChoice:
-    """The fallback in force (:func:`hull_fallback`; ``none`` outside any block)."""
-    return _HULL.get()
-
-
-@contextlib.contextmanager
-def hull_fallback(choice: HullChoice) -> Iterator[None]:
-    """A block within which a mesh that cannot be closed is replaced as ``choice`` says
-    (``none``: refused)."""
-    if choice not in HULL_CHOICES:
-        raise ValueError(f"hull fallback {choice!r} is not one of {', '.join(HULL_CHOICES)}")
-    token = _HULL.set(choice)
-    try:
-        yield
-    finally:
-        _HULL.reset(token)
 
 
 @dataclass(frozen=True, repr=False, eq=False)

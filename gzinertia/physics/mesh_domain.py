@@ -34,9 +34,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.numbers import MAX_MAGNITUDE
 from gzinertia.options import option
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry
+from gzinertia.wording import bounded
 
 __all__ = [
     "MANIFOLD_EDGE_LIMIT",
@@ -95,8 +97,6 @@ def shapes_place(
 ) -> str:
     """:func:`shape_place` of one shape; of several, the first's file and line and a bounded
     list of their names (``collisions 'a', 'b', 'c' and 1597 more``)."""
-    from gzinertia.wording import bounded
-
     if len(collisions) == 1:
         return shape_place(collisions[0], element, link)
     owner = f"link {link!r}, " if link else ""
@@ -322,8 +322,6 @@ def require_writable(
     ``ρ·s³·R²`` (``s`` the largest shape, ``R`` the reach from the origin) above
     :data:`~gzinertia.numbers.MAX_MAGNITUDE` (or beyond float64), or ``ρ·s⁵`` below its
     inverse."""
-    from gzinertia.numbers import MAX_MAGNITUDE
-
     s = max(size.largest for size in sizes)
     reach = max(
         float(np.linalg.norm(c.X_BC.p)) + size.radius

@@ -140,7 +140,7 @@ def _import_the_mesher() -> None:
 def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
     """One request in the helper: a forked, limited child runs the step in the caller's
     environment, working folder, spelling of options and mesh hull fallback."""
-    from gzinertia.physics.mesh_body import hull_fallback
+    from gzinertia.physics.mesh_fallback import hull_fallback
 
     step = _resolve(request["target"])
     _import_the_mesher()
@@ -180,7 +180,7 @@ def run_meshing(
     :func:`gzinertia.sandbox.process_is_single_threaded`) or from the helper. A
     :class:`~gzinertia.errors.GzInertiaError` it raises is raised here; a crash, a kill or a
     limit hit is a :class:`MeshingError` naming ``where``."""
-    from gzinertia.physics.mesh_body import current_hull
+    from gzinertia.physics.mesh_fallback import current_hull
 
     limits = MesherLimits.from_environment()
     child = limits

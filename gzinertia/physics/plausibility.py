@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from gzinertia.options import option
-from gzinertia.wording import number
+from gzinertia.wording import bounded, number
 
 __all__ = [
     "ADDED_TO_RIGID_MAX",
@@ -112,7 +112,6 @@ def floating_warning(
     exceeds :data:`FLOATING_RATIO` times the model's mass (kg)."""
     if not (model_mass > 0.0 and displaced > FLOATING_RATIO * model_mass):
         return None
-    from gzinertia.wording import bounded
 
     shown = bounded(links)
     return (

@@ -35,7 +35,7 @@ from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
-    from gzinertia.physics.mesh_body import HullChoice
+    from gzinertia.physics.mesh_fallback import HullChoice
 
 __all__ = [
     "BEM_PREFIX",
@@ -186,7 +186,7 @@ def read_fit_comment(comment: str | None) -> FitProvenance | None:
 def _hull_named(words: str) -> HullChoice:
     """The hull fallback a fit's geometry note names (:data:`~gzinertia.physics.mesh_body.
     HULL_USED`, :data:`~gzinertia.physics.mesh_body.WRAP_USED`), ``none`` when neither."""
-    from gzinertia.physics.mesh_body import HULL_USED, WRAP_USED
+    from gzinertia.physics.mesh_fallback import HULL_USED, WRAP_USED
 
     return "convex" if HULL_USED in words else "wrap" if WRAP_USED in words else "none"
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gzinertia.physics.flotation import GAZEBO_GRAVITY, solve_flotation
+from gzinertia.physics.flotation import GAZEBO_GRAVITY, model_hull, solve_flotation
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3, rotation_from_rpy, skew
 
@@ -93,8 +93,6 @@ def model_righting_curve(
     file's pose moved by its heave, roll and pitch about G), headed as
     :func:`~gzinertia.physics.flotation.model_flotation` heads it (the model frame's x, else the
     heaviest link's), in ``fluid`` with its free surface at ``flotation.z_surface``."""
-    from gzinertia.physics.flotation import model_hull
-
     heaviest = max(links, key=lambda link: link.inertial.mass)
     X = model.X_WM if model.X_WM is not None else heaviest.X_WB
     R = np.asarray(rotation_from_rpy(flotation.roll, flotation.pitch, 0.0))

@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 from gzinertia.gazebo.dart import dart_spatial_tensor
 from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.records import LinkRecord, Note, SdfDocument
-from gzinertia.spatial.algebra import Ordering
+from gzinertia.spatial.algebra import Ordering, reorder
 from gzinertia.spatial.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 
 __all__ = [
@@ -69,8 +69,6 @@ def hydrodynamics_added_mass(link: LinkRecord, ordering: Ordering) -> dict[str, 
     ``A_BBo_B = -sym(D)``, D the ``<iDotJ>`` terms as written, about the link origin in link
     axes), summed over the plugins whose added mass is on, with where the first is written;
     ``None`` when none applies any."""
-    from gzinertia.spatial.algebra import reorder
-
     active = [
         p for p in link.hydrodynamics if added_mass_active(p)
     ]

@@ -31,8 +31,9 @@ from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 
 if TYPE_CHECKING:
     from gzinertia.spatial.rotation import Pose
-from gzinertia.sdf.values import parse_float, parse_floats
+from gzinertia.sdf.values import child_pose, parse_float, parse_floats
 from gzinertia.sdf.xml import child, children, line_of, parse_xml_file_shared
+from gzinertia.spatial.rotation import Pose
 
 
 def is_buoyancy_plugin(elem: etree._Element) -> bool:
@@ -155,9 +156,6 @@ def read_model_poses(path: str | Path, root: etree._Element | None = None) -> di
     ``relative_to="world"``), or none (identity). Models posed relative to other frames are left
     out (their model frame is then not reported). ``root`` as for
     :func:`read_buoyancy_world`."""
-    from gzinertia.sdf.values import child_pose
-    from gzinertia.spatial.rotation import Pose
-
     file = str(path)
     root = parse_xml_file_shared(file) if root is None else root
     world = child(root, "world")

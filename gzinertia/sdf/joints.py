@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from lxml import etree
 
+from gzinertia.physics.bodies import free_bodies
 from gzinertia.sdf.frames import Scope
 from gzinertia.sdf.values import text_of
 
@@ -69,6 +70,4 @@ class Joints:
     ) -> dict[str, tuple[str, bool]]:
         """Each link's free body (:func:`gzinertia.physics.bodies.free_bodies`), ``parent_of``
         the frame graph's."""
-        from gzinertia.physics.bodies import free_bodies
-
         return free_bodies(names, self.every, parent_of)

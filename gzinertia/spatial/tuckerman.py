@@ -32,6 +32,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.errors import Float64OverflowError
 from gzinertia.vocabulary.fluids import FLUID_DENSITIES
 
 __all__ = [
@@ -347,8 +348,6 @@ def ellipsoid_added_mass(semi_axes: ArrayLike, density: float) -> tuple[FloatArr
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
         m_A, I_A = _map_rows(lambda rows, ops: _added_mass_rows(rows, rho, ops), r, 2)
     if not (np.all(np.isfinite(m_A)) and np.all(np.isfinite(I_A))):
-        from gzinertia.errors import Float64OverflowError
-
         raise Float64OverflowError("semi_axes too large: the added mass overflows float64")
     return m_A, I_A
 

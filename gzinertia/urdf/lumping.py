@@ -24,7 +24,7 @@ Link poses ``X_WB`` are the products of the joint ``<origin>`` s from the root (
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -364,8 +364,6 @@ def _sdf_names(link: str, shapes: list[Collision], kind: str) -> list[Collision]
     or a name such as ``base_link_inertia`` on ``base_link``: libsdformat 12.3, the oracle,
     tests the prefix), else ``{link}_fixed_joint_lump__{n}_{kind}``; ``_{k}`` is appended for
     ``k > 0``."""
-    from dataclasses import replace
-
     out = []
     for k, shape in enumerate(shapes):
         n = shape.name or link

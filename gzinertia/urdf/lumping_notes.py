@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gzinertia.physics.gz_math_inertia import gz_epsilon, gz_is_valid, gz_principal_moments
 from gzinertia.records import Note
 from gzinertia.spatial.rotation import Pose
 from gzinertia.urdf.model import UrdfInertial, UrdfJoint, UrdfRobot
@@ -113,12 +114,6 @@ def invalid_inertial(inertial: UrdfInertial | None) -> str:
     the triangle inequality beyond ``ε = 10·DBL_EPSILON·½·trace``, judged exactly as
     libsdformat does (gz-math's ``MassMatrix3::IsValid``,
     :mod:`gzinertia.physics.gz_math_inertia`)."""
-    from gzinertia.physics.gz_math_inertia import (
-        gz_epsilon,
-        gz_is_valid,
-        gz_principal_moments,
-    )
-
     if inertial is None:
         return ""
     if inertial.mass < 0.0:

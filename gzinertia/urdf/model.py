@@ -31,6 +31,7 @@ from gzinertia.records import Collision, Geometry, HydroPlugin, SourceRef, Unrea
 from gzinertia.sdf.hydro import is_gz_hydrodynamics, read_hydrodynamics
 from gzinertia.sdf.xml import line_of
 from gzinertia.spatial.rotation import Pose
+from gzinertia.wording import bounded
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 INERTIA_ATTRIBUTES = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
@@ -416,8 +417,6 @@ def _check_tree(
     if not links:
         raise SdfError(file, line_of(root), f"robot {robot!r} has no links")
     if len(roots) != 1:
-        from gzinertia.wording import bounded
-
         what = bounded(repr(r) for r in roots) if roots else "none (the joints form a loop)"
         raise SdfError(file, line_of(root), f"URDF needs exactly one root link, found {what}")
     # every link reaches the root (a loop hanging off the tree does not)

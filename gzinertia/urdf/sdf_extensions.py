@@ -24,10 +24,12 @@ A reference naming neither a link nor a joint libsdformat keeps is not written, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
 
 from lxml import etree
 
 from gzinertia.record_base import Record
+from gzinertia.sdf.values import parse_pose
 from gzinertia.spatial.rotation import Pose
 from gzinertia.urdf.model import UrdfRobot
 
@@ -90,8 +92,6 @@ def _verbatim(elem: etree._Element) -> str:
 
 
 def _text(elem: etree._Element) -> str:
-    from xml.sax.saxutils import escape
-
     return escape((elem.text or "").strip())
 
 
@@ -191,8 +191,6 @@ def _pose_in(robot: UrdfRobot, link: str, kept: str) -> Pose:
 def _move(elem: etree._Element, X_KL: Pose, file: str) -> None:
     """``elem``'s ``<pose>`` (in the lumped link's frame L; identity when absent) rewritten in
     the kept link's frame K, as libsdformat moves a lumped link's sensors and projectors."""
-    from gzinertia.sdf.values import parse_pose
-
     pose = elem.find("pose")
     if pose is None:
         pose = etree.SubElement(elem, "pose")

@@ -16,6 +16,8 @@ import contextlib
 import functools
 from collections.abc import Iterator
 from typing import Any
+from xml.dom import minidom
+from xml.dom.minicompat import NodeList
 
 __all__ = ["near_child_search"]
 
@@ -25,8 +27,6 @@ _BEHIND = 8
 
 @functools.cache
 def _child_list_class() -> type[list[Any]]:
-    from xml.dom.minicompat import NodeList  # minidom's, imported from here
-
     class ChildList(NodeList[Any]):
         # No __init__ of its own: minidom makes one list per node (a third of a million for
         # a DAVE-sized tree); ``_near`` is set by the first search.
@@ -53,8 +53,6 @@ def _child_list_class() -> type[list[Any]]:
 def near_child_search() -> Iterator[None]:
     """The nodes minidom makes meanwhile search their children from near the last hit (the
     caller serialises expansions: minidom's ``NodeList`` is a module global)."""
-    from xml.dom import minidom
-
     names = vars(minidom)  # NodeList is minidom's global (the nodes it makes look it up)
     saved = names["NodeList"]
     names["NodeList"] = _child_list_class()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Dependency
@@ -40,8 +41,6 @@ def xacro_dependencies(path: str, inputs: XacroInputs) -> list[Dependency]:
     ``file`` for the ``package.xml`` that named it, a ``xacro-arg`` per argument looked up
     (``path``: the value given) and a ``glob`` per include pattern (``path``: its matches as
     a JSON list)."""
-    from pathlib import Path
-
     out = [Dependency("file", f, path, f) for f in inputs.files if f != path]
     for name, folder in inputs.packages:
         out.append(Dependency("package", name, path, folder))

@@ -17,9 +17,11 @@ sorted by name; the annotations' names hold a random part no model uses).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+from xml.dom import expatbuilder
 
 __all__ = ["CALL_ATTRIBUTE", "SOURCE_ATTRIBUTE", "Annotator", "line_sources", "strip"]
 
@@ -73,9 +75,6 @@ class Annotator:
     def install(self, xacro: Any) -> None:
         """Replaces ``xacro.parse``, ``xacro.handle_macro_call`` and ``xacro.replace_node`` by
         annotating versions (the process is expected to be thrown away afterwards)."""
-        import os
-        from xml.dom import expatbuilder
-
         annotator = self
         original_call: Callable[..., Any] = xacro.handle_macro_call
         original_replace: Callable[..., Any] = xacro.replace_node

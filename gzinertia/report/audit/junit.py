@@ -6,6 +6,7 @@ import functools
 import json
 import math
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -65,7 +66,6 @@ def _testcase(
     suite: ET.Element, path: str, name: str, findings: list[Finding], status: FileStatus | None
 ) -> str:
     """Adds one ``<testcase>``; returns its outcome: error, failure, skipped or passed."""
-    import xml.etree.ElementTree as ET
     attrs = {"classname": _xml_text(_classname(path)), "name": _xml_text(visible(name)),
              "time": "0"}
     attrs["file"] = _xml_text(visible(portable_path(path)[0]))
@@ -126,8 +126,6 @@ def render_junit(result: AuditResult) -> str:
     what was checked has ``<properties><property name="gzinertia.settings" value="SETTINGS:
     what it changed"/></properties>`` in its suite.
     """
-    import xml.etree.ElementTree as ET
-
     root = ET.Element("testsuites", {"name": f"{TOOL_NAME} audit"})
     status_of = {s.path: s for s in result.files}
     settings_of = {path: use for use in result.settings for path in use.files}
