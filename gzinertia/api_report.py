@@ -9,7 +9,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.api import audit_paths
 from gzinertia.model_input import ModelInput
+from gzinertia.model_reader import read_model_file
 from gzinertia.report.html_files import (
     AUDIT_RUN_NOTE,
     HtmlReport,
@@ -56,9 +58,6 @@ def html_report(
     named file that cannot be read, when no model file is left, and (with the install hint)
     without the ``report`` extra.
     """
-    from gzinertia.api import audit_paths
-    from gzinertia.model_reader import read_model_file
-
     if audit is not None and paths:
         raise ValueError("html_report draws the audit's files: give paths or audit, not both")
     source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],

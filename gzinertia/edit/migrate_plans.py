@@ -28,7 +28,9 @@ from gzinertia.edit.migrate_request import (
     Plugin,
 )
 from gzinertia.edit.model_file import chosen_link
+from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
+from gzinertia.hydrodynamics_terms import added_mass_of, derivatives
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.vocabulary.scoped_names import leaf_name
@@ -160,9 +162,6 @@ def _migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
     """Whether ``link`` carries what ``eq`` writes (a block kept with ``--keep-classic`` and
     migrated before): its added mass (``<fluid_added_mass>``, or the Hydrodynamics plugin's
     ``<iDotJ>`` in a URDF) and damping terms, to the written precision."""
-    from gzinertia.edit.verify import WRITE_RTOL
-    from gzinertia.hydrodynamics_terms import added_mass_of, derivatives
-
     terms = link.hydrodynamics[0].terms if link.hydrodynamics else {}
     A = link.inertial.A_BBo_B
     have = A.linear_first() if A is not None else added_mass_of(derivatives(terms))

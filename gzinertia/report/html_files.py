@@ -20,8 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.audit.discover import discover
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
+from gzinertia.report.html_report import report_html
+from gzinertia.report.scene import model_scene
+from gzinertia.sdf.stdin import is_stdin_arg
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import AuditResult, Finding
@@ -63,9 +67,6 @@ def model_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, bool]], l
     *.urdf, *.xacro, hidden ones left out), each with whether it was named, and a line per
     file skipped (a template, a file of another format). A missing path, or standard input,
     is an error."""
-    from gzinertia.audit.discover import discover
-    from gzinertia.sdf.stdin import is_stdin_arg
-
     if any(is_stdin_arg(Path(p)) for p in paths):
         raise GzInertiaError("report reads files only; save standard input to a file")
     found, skipped = [], []
@@ -119,9 +120,6 @@ def html_page(
     """The page of ``found`` (each file with whether it was named on its own: such a file that
     ``read`` cannot read raises; a folder's is left out, said in ``skipped``), each drawn with
     ``findings_of`` its findings; ``empty``: the error when no file is left to draw."""
-    from gzinertia.report.html_report import report_html
-    from gzinertia.report.scene import model_scene
-
     left_out, scenes = list(skipped), []
     for file, named in found:
         try:
