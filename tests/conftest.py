@@ -25,6 +25,12 @@ NASTY_VALUES = [b"nan", b"-inf", b"", b"1e999", b"x", b"1 2 3 4 5 6 7", b"-0", b
 # one in a temporary folder instead (every CLI run in the suite goes through it, so results
 # served from the cache are checked by the same assertions as fresh ones).
 os.environ.setdefault("GZINERTIA_CACHE_DIR", tempfile.mkdtemp(prefix="gzinertia-test-cache-"))
+# pytest-xdist's workers inherit the folder from the process that started them: each takes a
+# folder of its own inside it, so that no worker's audit sees (or prunes) another's entries.
+if (_WORKER := os.environ.get("PYTEST_XDIST_WORKER")) and os.environ["GZINERTIA_CACHE_DIR"]:
+    _WORKER_CACHE = Path(os.environ["GZINERTIA_CACHE_DIR"]) / _WORKER
+    _WORKER_CACHE.mkdir(mode=0o700, exist_ok=True)
+    os.environ["GZINERTIA_CACHE_DIR"] = str(_WORKER_CACHE)
 # Fuel URLs resolve from the local Fuel caches: the suite sees empty ones, never the machine's
 # (a developer's ~/.gz/fuel would otherwise change what the corpus audit finds).
 _NO_FUEL = tempfile.mkdtemp(prefix="gzinertia-test-fuel-")
