@@ -116,6 +116,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # ---------------------------------------------------------------------------------------------
+# Parallel runs (``pytest -n auto``, README.md, "Running the suite in parallel"). The workers
+# start with the environment of the process that starts them, so they compute on one thread
+# each (OpenBLAS, Capytaine's OpenMP): N workers on N cores, not N times N threads waiting on
+# each other. A value set by hand is kept.
+
+#: The variables that set the number of threads of the BLAS and OpenMP libraries.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, called before it starts workers
+def pytest_xdist_setupnodes(config: pytest.Config, specs: list[object]) -> None:
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+
+
+# ---------------------------------------------------------------------------------------------
 # Oracles. A test that needs Drake, DART, MuJoCo, Capytaine or the libsdformat oracle program is
 # marked ``@pytest.mark.oracle("pydrake")`` (the importable module, or "sdformat" for the
 # compiled oracle): it runs under ``-m oracle`` and is skipped, alone, when that oracle is
