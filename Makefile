@@ -4,6 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 GZI    := $(VENV)/bin/gzinertia
+# pytest-xdist's worker processes: one per core by default (`make test WORKERS=0` runs in one)
+WORKERS ?= auto
 
 .PHONY: demo test test-slow lint clean
 
@@ -25,10 +27,10 @@ demo: $(VENV)/.runtime
 test: $(VENV)/.test
 	$(PY) -m ruff check gzinertia tests benchmarks
 	$(PY) -m mypy
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(WORKERS)
 
 test-slow: $(VENV)/.test
-	$(PY) -m pytest -q -m slow
+	$(PY) -m pytest -q -n $(WORKERS) -m slow
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

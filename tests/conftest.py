@@ -25,6 +25,12 @@ NASTY_VALUES = [b"nan", b"-inf", b"", b"1e999", b"x", b"1 2 3 4 5 6 7", b"-0", b
 # one in a temporary folder instead (every CLI run in the suite goes through it, so results
 # served from the cache are checked by the same assertions as fresh ones).
 os.environ.setdefault("GZINERTIA_CACHE_DIR", tempfile.mkdtemp(prefix="gzinertia-test-cache-"))
+# pytest-xdist's workers inherit the folder from the process that started them: each takes a
+# folder of its own inside it, so that no worker's audit sees (or prunes) another's entries.
+if (_WORKER := os.environ.get("PYTEST_XDIST_WORKER")) and os.environ["GZINERTIA_CACHE_DIR"]:
+    _WORKER_CACHE = Path(os.environ["GZINERTIA_CACHE_DIR"]) / _WORKER
+    _WORKER_CACHE.mkdir(mode=0o700, exist_ok=True)
+    os.environ["GZINERTIA_CACHE_DIR"] = str(_WORKER_CACHE)
 # Fuel URLs resolve from the local Fuel caches: the suite sees empty ones, never the machine's
 # (a developer's ~/.gz/fuel would otherwise change what the corpus audit finds).
 _NO_FUEL = tempfile.mkdtemp(prefix="gzinertia-test-fuel-")
@@ -107,6 +113,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
+# ---------------------------------------------------------------------------------------------
+# Parallel runs (``pytest -n auto``, README.md, "Running the suite in parallel"). The workers
+# start with the environment of the process that starts them, so they compute on one thread
+# each (OpenBLAS, Capytaine's OpenMP): N workers on N cores, not N times N threads waiting on
+# each other. A value set by hand is kept.
+
+#: The variables that set the number of threads of the BLAS and OpenMP libraries.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, called before it starts workers
+def pytest_xdist_setupnodes(config: pytest.Config, specs: list[object]) -> None:
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -326,8 +326,10 @@ def test_show_gives_the_plugins_added_mass_as_convert_writes_it(
 
 
 def test_a_missing_include_comes_before_its_consequences(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # wide lines: a long temporary folder (an xdist worker's, a long user name) is not folded
+    monkeypatch.setenv("COLUMNS", "400")
     world = write(tmp_path, world_text(
         include("model://boat_not_here", "boat"),
         frame("camera", pose=(1, 0, 0, 0, 0, 0), relative_to="boat::base_link"),

@@ -596,7 +596,8 @@ def test_every_command_names_a_lying_stl_and_what_is_wrong(
     (tmp_path / "hull.stl").write_bytes(_lying(data, n + 5))
     sdf = tmp_path / "m.sdf"
     sdf.write_text(model.format(mesh="hull.stl"), encoding="utf-8")
-    proc = run_cli_limited([*command, str(sdf)])
+    # wide lines: a long temporary folder (an xdist worker's, a long user name) is not folded
+    proc = run_cli_limited([*command, str(sdf)], env={"COLUMNS": "400"})
     output = " ".join((proc.stdout + proc.stderr).split())  # show wraps its lines
     assert proc.returncode == status, (proc.returncode, output)
     assert str(tmp_path / "hull.stl") in output, output

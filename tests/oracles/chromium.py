@@ -17,6 +17,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from oracles.machine_lock import machine_lock
+
 #: Chromium's names on Debian and elsewhere.
 NAMES = ("chromium", "chromium-browser", "google-chrome")
 #: Every host name resolves to nothing: a page that fetched anything would fail to.
@@ -56,8 +58,10 @@ def chromium_binary() -> tuple[str | None, str]:
     """The browser's path (installed first when allowed), else ``None`` and why not."""
     found = _found()
     if found is None:
-        why = _install()
-        found = _found()
+        with machine_lock("apt-get"):  # one install at a time (xdist's workers, other sessions)
+            found = _found()
+            why = "" if found else _install()
+            found = found or _found()
         if found is None:
             return None, why or "chromium not found after apt-get install"
     return found, ""

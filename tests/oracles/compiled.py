@@ -2,8 +2,9 @@
 
 :func:`compiled_program` compiles a source file next to the oracles and caches the binary under
 ``$XDG_CACHE_HOME/gzinertia-oracles`` (else ``<tempdir>/gzinertia-oracles``), named by a hash of
-the source and the compiler flags; ``None`` when the compiler is missing or the compilation
-fails (the tests that need the program then skip).
+the source and the compiler flags, by one process at a time (xdist's workers ask together);
+``None`` when the compiler is missing or the compilation fails (the tests that need the
+program then skip).
 """
 
 from __future__ import annotations
@@ -16,13 +17,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-
-def cache_dir() -> Path:
-    """Where compiled oracles are kept."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    return Path(base) / "gzinertia-oracles" if base else (
-        Path(tempfile.gettempdir()) / "gzinertia-oracles"
-    )
+from oracles.machine_lock import cache_dir, machine_lock
 
 
 def compiled_program(compiler: str, source: Path, flags: Sequence[str]) -> Path | None:
@@ -32,6 +27,13 @@ def compiled_program(compiler: str, source: Path, flags: Sequence[str]) -> Path 
         return None
     digest = hashlib.sha256(source.read_bytes() + "\0".join(flags).encode()).hexdigest()
     binary = cache_dir() / f"{source.stem}-{digest[:16]}"
+    with machine_lock(binary.name):  # one compilation, however many workers ask at once
+        return _compile(found, source, flags, binary)
+
+
+def _compile(compiler: str, source: Path, flags: Sequence[str], binary: Path) -> Path | None:
+    """``source`` compiled into ``binary``, unless it is there already (compiled before, or
+    by the process that held the lock before)."""
     if binary.is_file() and os.access(binary, os.X_OK):
         return binary
     try:
@@ -42,7 +44,7 @@ def compiled_program(compiler: str, source: Path, flags: Sequence[str]) -> Path 
         return None
     try:
         subprocess.run(
-            [found, str(source), "-o", tmp_name, *flags],
+            [compiler, str(source), "-o", tmp_name, *flags],
             capture_output=True, text=True, check=True, timeout=300,
         )
         os.replace(tmp_name, binary)  # atomic: concurrent sessions never see half a binary
