@@ -66,7 +66,7 @@ def _figure(path: Path) -> tuple[Any, int]:
     return figure([("rov", drawings)], [marks], label), len(doc.links) + 2
 
 
-@pytest.mark.parametrize(("count", "spacing"), [(4, 0.2), (24, 0.03)])
+@pytest.mark.parametrize(("count", "spacing"), [(4, 0.2), (24, 0.03), (60, 0.012)])
 def test_labels_cover_no_other_label_and_none_is_lost_unsaid(
     tmp_path: Path, count: int, spacing: float
 ) -> None:

@@ -318,7 +318,8 @@ def test_links_one_macro_builds_identically_are_one_text_line(
     port, starboard = (_line_of_text(path, f'<xacro:fin n="{n}"') for n in ("port", "starboard"))
     assert calls == {"r::port": f"{path}:{port}", "r::starboard": f"{path}:{starboard}"}
     code, out, _ = run_cli([*audit, "--format", "text"], capsys)
-    [line, summary] = out.strip().splitlines()
+    [line, target, summary] = out.strip().splitlines()
+    assert target.startswith("target: ")  # the release and engine judged for (issue 28)
     assert code == 1 and summary.startswith("Found 2 errors")
     inertia = _line_of_text(path, "<inertia ")
     assert line.startswith(f"{path}:{inertia}: ") and "[r::port]" in line

@@ -99,6 +99,8 @@ def plan_migration(request: MigrateRequest, old: bytes, doc: SdfDocument, dart: 
 
 
 def source_note(plugins: ClassicPlugins, dart: bool) -> str:
+    """The note naming the classic plugins' source commits whose semantics the migration
+    follows, and (``dart``) that gz-sim applies ``<fluid_added_mass>`` with DART only."""
     names = []
     if plugins.uuv:
         names.append(f"UUV Simulator @ {UUV_COMMIT[:8]}")

@@ -112,9 +112,10 @@ class SdfAddedMassWriter:
                                      (out.skipped, out.notes), replaces)
 
     def finish(self, written: Mapping[str, AddedMass], upgrade_version: bool) -> WrittenFile:
-        """The bytes with ``written``, read back (:meth:`FileEdit.finish`); when something was
-        written, the version raised to 1.10 unless ``upgrade_version`` is false (then kept,
-        said)."""
+        """The bytes with ``written`` (per scoped link name, ``A_BBo_B``: about the link origin
+        Bo in link axes B, linear-first ``[x y z p q r]``), read back (:meth:`FileEdit.finish`);
+        when something was written, the version raised to 1.10 unless ``upgrade_version`` is
+        false (then kept, said)."""
         said = None
         if written:
             said = check_version_for_added_mass(self.edit.editor, self.doc.sdf_version,

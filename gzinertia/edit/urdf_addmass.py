@@ -190,8 +190,10 @@ class UrdfAddedMassWriter:
         return True
 
     def finish(self, written: Mapping[str, AddedMass], upgrade_version: bool) -> WrittenFile:
-        """The bytes with every block before ``</robot>``, read back; the note that the
-        plugin applies added mass explicitly when a block was written (no version in URDF)."""
+        """The bytes with every block before ``</robot>``, read back (``written``: per scoped
+        link name, ``A_BBo_B`` about the link origin Bo in link axes B, linear-first
+        ``[x y z p q r]``); the note that the plugin applies added mass explicitly when a block
+        was written (no version in URDF)."""
         if not self._blocks:
             return WrittenFile(self.old)
         text = self._text

@@ -2,7 +2,7 @@
 places around its anchor (a link's centre of mass, a model's G or B), in order, and drawn at
 the first where its box, as the renderer measures it, stays inside the view and clear of every
 label already placed; a label with no such place is left out and counted, so the picture can
-say how many it left out (never silent).
+say how many it left out (never silent). At most :data:`MAX_TRIED` labels are tried in a view.
 
 Boxes are measured in display units after the view's limits and aspect are final
 (:meth:`~matplotlib.axes.Axes.apply_aspect`), so what is checked is what is drawn: a PNG or
@@ -21,7 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OFFSETS", "Label", "place_labels"]
+from matplotlib.text import Text
+from matplotlib.transforms import IdentityTransform
+
+from gzinertia.record_base import ValueRecord
+
+__all__ = ["MAX_TRIED", "OFFSETS", "Label", "place_labels"]
 
 #: Where a label is tried, in order: its offset from the anchor (points, x right, y up) and
 #: its alignment there (horizontal, vertical): above right, below right, above left, below
@@ -36,12 +41,16 @@ OFFSETS: tuple[tuple[float, float, str, str], ...] = (
     (0.0, 6.0, "center", "bottom"),
     (0.0, -6.0, "center", "top"),
 )
+#: At most this many labels are tried in one view, in the order given (the most important
+#: first); the rest are left out and counted: a view holds a few dozen legible labels, and
+#: trying more would cost each of them every place in a full view.
+MAX_TRIED = 40
 #: Display units kept clear around each placed label's box.
 _PAD = 1.0
 
 
-@dataclass(frozen=True)
-class Label:
+@dataclass(frozen=True, repr=False, eq=False)
+class Label(ValueRecord):
     """A label's text and its anchor in the view's data coordinates (m, on the view's
     horizontal and vertical axes); ``gid`` tags the drawn text (``"label"`` by default)."""
 
@@ -84,26 +93,33 @@ def place_labels(ax: Any, labels: Sequence[Label], fontsize: float = 7.0) -> int
         return 0
     ax.get_xlim()  # settles the autoscaled limits before the aspect and the transform are read
     ax.apply_aspect()
-    renderer = ax.get_figure(root=True).canvas.get_renderer()
+    figure = ax.get_figure(root=True)
+    renderer = figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
-    placed = _Placed(2.0 * fontsize * ax.get_figure(root=True).dpi / 72.0)
-    left_out = 0
-    for label in labels:
+    points = figure.dpi / 72.0
+    placed = _Placed(2.0 * fontsize * points)
+    # one text outside the axes, moved to each place tried and measured there: a label is
+    # added to the view once, where it fits (adding and removing tries costs the view's size)
+    probe = Text(0.0, 0.0, "", fontsize=fontsize, transform=IdentityTransform(), figure=figure)
+    left_out = max(len(labels) - MAX_TRIED, 0)
+    for label in labels[:MAX_TRIED]:
         if not (math.isfinite(label.x) and math.isfinite(label.y)):
             left_out += 1
             continue
+        x, y = ax.transData.transform((label.x, label.y))
+        probe.set_text(label.text)
         for dx, dy, ha, va in OFFSETS:
-            text = ax.annotate(label.text, (label.x, label.y), xytext=(dx, dy),
-                               textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
-                               zorder=9, gid=label.gid, annotation_clip=False)
-            extent = text.get_window_extent(renderer)
+            probe.set(x=x + dx * points, y=y + dy * points, ha=ha, va=va)
+            extent = probe.get_window_extent(renderer)
             box = (extent.x0, extent.y0, extent.x1, extent.y1)
             inside = (frame.x0 <= box[0] and box[2] <= frame.x1
                       and frame.y0 <= box[1] and box[3] <= frame.y1)
             if inside and placed.clear(box):
                 placed.add(box)
+                ax.annotate(label.text, (label.x, label.y), xytext=(dx, dy),
+                            textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
+                            zorder=9, gid=label.gid, annotation_clip=False)
                 break
-            text.remove()
         else:
             left_out += 1
     return left_out

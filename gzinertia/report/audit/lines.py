@@ -24,6 +24,7 @@ __all__ = [
     "finding_line",
     "group_findings",
     "group_line",
+    "judged_targets",
     "others",
     "plural",
     "settings_line",
@@ -97,6 +98,12 @@ def settings_line(use: SettingsUse) -> str:
     """``PATH: settings: ...`` (:func:`settings_summary`) for a settings file that changed what
     was checked (as :func:`file_status_line` for a file)."""
     return f"{visible(use.path)}: settings: {settings_summary(use)}"
+
+
+def judged_targets(result: AuditResult) -> tuple[Target, ...]:
+    """The targets ``result`` judged its files for: none when no file was audited (an empty
+    tree, every file skipped or unreadable: nothing was judged for a release)."""
+    return result.targets if any(s.status == "ok" for s in result.files) else ()
 
 
 def target_line(target: Target) -> str:

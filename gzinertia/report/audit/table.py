@@ -10,6 +10,7 @@ from gzinertia.audit.findings import AuditResult, RuleInfo, Severity
 from gzinertia.report.audit.lines import (
     file_status_line,
     group_findings,
+    judged_targets,
     others,
     settings_line,
     summary_line,
@@ -73,7 +74,7 @@ def render_table(
     for use in result.settings:
         style = "bold yellow" if use.unchecked else "dim"
         console.print(Text(settings_line(use), style=style), soft_wrap=True)
-    for target in result.targets:
+    for target in judged_targets(result):
         console.print(Text(target_line(target), style="dim"), soft_wrap=True)
     worst = result.worst()
     style = "bold red" if result.fails("error") else _STYLE[worst] if worst else "green"
@@ -86,7 +87,8 @@ def render_plain_table(result: AuditResult, rules: Mapping[str, RuleInfo]) -> st
     if not result.findings and all(s.status == "ok" for s in result.files):
         return "".join(f"{line}\n" for line in [
             *(settings_line(use) for use in result.settings),
-            *(target_line(target) for target in result.targets), summary_line(result)])
+            *(target_line(target) for target in judged_targets(result)),
+            summary_line(result)])
     from rich.console import Console
 
     buffer = io.StringIO()

@@ -7,6 +7,7 @@ from gzinertia.report.audit.lines import (
     file_status_line,
     group_findings,
     group_line,
+    judged_targets,
     settings_line,
     summary_line,
     target_line,
@@ -23,7 +24,7 @@ def render_text(result: AuditResult) -> str:
     lines = [group_line(g) for g in group_findings(result.findings)]
     lines += [file_status_line(s) for s in result.files if s.status != "ok"]
     lines += [settings_line(use) for use in result.settings]
-    lines += [target_line(target) for target in result.targets]
+    lines += [target_line(target) for target in judged_targets(result)]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 
