@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import numpy as np
@@ -87,6 +88,24 @@ def test_what_the_file_applies_is_gazebos(tmp_path: Path) -> None:
     assert rows["mass"].file == 5.0
     assert rows["volume"].file == pytest.approx(4.0 / 3.0 * math.pi * 0.2**3, rel=1e-12)
     assert len(link.sources) == 3  # <fluid_added_mass> and both plugins, each with its line
+
+
+def test_the_plugin_s_added_mass_is_read_as_convert_reads_it(tmp_path: Path) -> None:
+    """Positive ``<iDotJ>`` (the physical sign) count as they are, Fossen's negative ones
+    negated, as ``convert --hydro-to-sdf`` reads them (``added_mass_of``); a diagonal of mixed
+    signs tells no convention: not counted, and the link says so."""
+    def link_of(terms: dict[str, float]) -> Any:
+        text = sdf.model(sdf.link("hull", sdf.inertial(5.0, np.eye(3)), sdf.sphere(0.2)),
+                         sdf.hydro_plugin("hull", terms))
+        (link,) = gzinertia.compare(sdf.write(tmp_path, text)).links
+        return link, {r.quantity: r for r in link.rows}
+
+    for sign in (1.0, -1.0):
+        _, rows = link_of({"xDotU": sign * 4.0, "yDotV": sign * 6.0})
+        assert rows["xx"].file == 4.0 and rows["yy"].file == 6.0
+    link, rows = link_of({"xDotU": 4.0, "yDotV": -6.0})
+    assert "xx" not in rows or rows["xx"].file is None
+    assert any("mixes signs" in s for s in link.sources), link.sources
 
 
 def test_the_ellipsoid_estimate_is_tuckermans_sphere_in_the_fluid_asked(tmp_path: Path) -> None:

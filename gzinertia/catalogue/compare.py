@@ -5,8 +5,9 @@ Every number is about the link origin Bo in link axes B: added mass as the diago
 ``A_BBo_B`` (``xx`` ... ``rr``, positive, kg and kg·m²), damping as gz-sim Hydrodynamics terms
 (Fossen-negative), the displaced volume as gz-sim's Buoyancy system computes it from the
 collisions (m³). What the file applies: ``<fluid_added_mass>`` and the added mass of every
-active Hydrodynamics plugin (``-sym(D)``; both count when both are present, as in Gazebo), the
-plugins' damping terms summed.
+active Hydrodynamics plugin (``-sym(D)`` for Fossen's negative ``<iDotJ>``, ``sym(D)`` for
+positive ones, as ``convert`` reads them; a diagonal of mixed signs is not counted, said; both
+count when both are present, as in Gazebo), the plugins' damping terms summed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from gzinertia.catalogue.disagree import term_values
 from gzinertia.catalogue.estimates import BEM_ESTIMATE, ESTIMATES, Estimate
 from gzinertia.catalogue.vehicle import CatalogueEntry
 from gzinertia.errors import GzInertiaError
-from gzinertia.hydrodynamics_terms import TERM_PARTS, added_mass_active, added_mass_term
+from gzinertia.hydrodynamics_terms import (
+    TERM_PARTS,
+    added_mass_active,
+    added_mass_of,
+    added_mass_term,
+)
 from gzinertia.physics.collision_volume import collision_volume, gazebo_sum
 from gzinertia.physics.hydrostatics import top_model
 from gzinertia.record_base import Record, ValueRecord
@@ -128,8 +134,10 @@ def _added_mass_values(A: np.ndarray | None) -> dict[str, float]:
 
 
 def _applied(link: LinkRecord) -> tuple[np.ndarray | None, dict[str, float], list[str]]:
-    """What Gazebo applies on ``link``: added mass (linear-first, about Bo), damping terms and
-    where each is written."""
+    """What Gazebo applies on ``link``: added mass (``A_BBo_B``, linear-first, about Bo in link
+    axes: ``<fluid_added_mass>`` plus each active plugin's, read as ``convert`` reads
+    ``<iDotJ>``: :func:`gzinertia.hydrodynamics_terms.added_mass_of`), damping terms and where
+    each is written."""
     A: np.ndarray | None = None
     sources = []
     if link.A_BBo_B is not None:
@@ -138,9 +146,12 @@ def _applied(link: LinkRecord) -> tuple[np.ndarray | None, dict[str, float], lis
     damping: dict[str, float] = {}
     for plugin in link.hydrodynamics:
         sources.append(f"Hydrodynamics plugin ({plugin.source})")
-        if added_mass_active(plugin):
-            D = plugin.D_BBo_B
-            A = (0.0 if A is None else A) - 0.5 * (D + D.T)
+        plugin_A = added_mass_of(plugin.D_BBo_B) if added_mass_active(plugin) else None
+        if plugin_A is not None:
+            A = (0.0 if A is None else A) + plugin_A
+        elif added_mass_active(plugin) and np.any(plugin.D_BBo_B):
+            sources.append("its <iDotJ> diagonal mixes signs: no convention tells its added "
+                           "mass, not counted (the audit's GZI208)")
         for name, value in plugin.terms.items():
             if "Dot" not in name:
                 damping[name] = damping.get(name, 0.0) + value
