@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -204,12 +203,7 @@ def parse_target_name(key: str, value: object, where: str) -> str:
 def with_target(target: Target, release: str | None, engine: str | None, origin: str) -> Target:
     """``target`` with the ``release`` and ``engine`` named (each ``None``: kept) from
     ``origin``; a :class:`ConfigError` when the engine is not in the release's gz-physics."""
-    changes: dict[str, str] = {}
-    if release is not None:
-        changes.update(release=release, release_origin=origin)
-    if engine is not None:
-        changes.update(engine=engine, engine_origin=origin)
-    chosen = replace(target, **changes)
+    chosen = target.with_names(release, engine, origin)
     missing = chosen.engine_missing()
     if missing is not None:
         raise ConfigError(f"{origin}: {missing}")

@@ -103,6 +103,17 @@ class Target(ValueRecord):
             return self
         return replace(self, engine=engine, engine_origin=origin)
 
+    def with_names(self, release: str | None, engine: str | None, origin: str) -> Target:
+        """This target with the ``release`` and ``engine`` named (keys of the table; each
+        ``None``: kept), both from ``origin``; not checked against each other
+        (:meth:`engine_missing`)."""
+        changes: dict[str, str] = {}
+        if release is not None:
+            changes.update(release=release, release_origin=origin)
+        if engine is not None:
+            changes.update(engine=engine, engine_origin=origin)
+        return replace(self, **changes)
+
     def engine_missing(self) -> str | None:
         """Why the engine is not in the release's gz-physics, or ``None`` when it is."""
         engine = ENGINES[self.engine]
@@ -129,10 +140,8 @@ def named_target(gazebo: str | None, engine: str | None, origin: str = "asked fo
     if engine is not None and chosen is None:
         raise SettingError("engine", "{engine} must be one of {known}, not {value!r}",
                            known=", ".join(ENGINES), value=engine)
-    target = replace(DEFAULT_TARGET, release=release,
-                     release_origin="default" if gazebo is None else origin,
-                     engine=chosen or DEFAULT_TARGET.engine,
-                     engine_origin="default" if engine is None else origin)
+    target = DEFAULT_TARGET.with_names(None if gazebo is None else release, chosen or None,
+                                       origin)
     missing = target.engine_missing()
     if missing is not None:
         raise SettingError("engine", "{engine}: {missing}", missing=missing)
