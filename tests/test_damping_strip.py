@@ -17,6 +17,7 @@ import sdf_builders as sdf
 from audit_helpers import run as run_audit
 from conftest import run_cli
 from hydro_oracles import plugin_F_BBo_B, single_axis_motions
+from remus_hull import myring_stl
 
 from gzinertia.physics.damping_estimate import damping_estimate
 from gzinertia.physics.damping_record import DampingEstimate
@@ -36,10 +37,6 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "damping.md"
 RHO, MU = 1030.0, 1.03e-3  # Prestero's sea water; kinematic viscosity 1e-6 m²/s
 R, L, X0 = 0.1, 2.0, 0.3
 
-#: Prestero (2001), MIT/WHOI MS thesis, Table 2.1: REMUS 100's Myring hull (m, rad): nose
-#: a (offset a_off), mid-body b, tail c (offset c_off), exponent n, tail angle θ, diameter d.
-MYRING = {"a": 0.191, "a_off": 0.0165, "b": 0.654, "c": 0.541, "c_off": 0.0368, "n": 2.0,
-          "theta": 0.436, "d": 0.191}
 #: Prestero (2001), Table 4.2 as quoted by the public REMUS models (see docs/damping.md):
 #: hull and fins, about the centre of buoyancy, ρ = 1030 kg/m³, Fossen-negative.
 PRESTERO = {"xUabsU": -1.62, "yVabsV": -131.0, "zWabsW": -131.0, "mQabsQ": -9.40,
@@ -94,59 +91,12 @@ def test_capsule_sections_match_its_closed_form(tmp_path: Path) -> None:
     assert sampled.wetted_area == pytest.approx(exact.wetted_area, rel=1e-3)
 
 
-def _myring_radius(x: np.ndarray) -> np.ndarray:
-    """Prestero (2001) eqs. 2.1-2.2: the Myring profile from the (truncated) nose tip."""
-    m = MYRING
-    d, a, c = m["d"], m["a"], m["c"]
-    nose_end = a - m["a_off"]
-    lf = nose_end + m["b"]
-    r = np.full_like(x, d / 2)
-    nose = x < nose_end
-    r[nose] = 0.5 * d * (1 - ((x[nose] + m["a_off"] - a) / a) ** 2) ** (1 / m["n"])
-    tail = x > lf
-    t = x[tail] - lf
-    tan = math.tan(m["theta"])
-    r[tail] = 0.5 * d - (3 * d / (2 * c * c) - tan / c) * t**2 + (d / c**3 - tan / c**2) * t**3
-    return r
-
-
-def _myring_stl(path: Path, stations: int = 200, around: int = 128) -> float:
-    """The Myring hull as a closed binary STL, its nose towards +x (Prestero's body axes) and
-    its centre of volume at the origin (the centre of buoyancy his coefficients are about);
-    returns its length."""
-    m = MYRING
-    length = m["a"] - m["a_off"] + m["b"] + m["c"] - m["c_off"]
-    x = np.linspace(0.0, length, stations)
-    r = _myring_radius(x)
-    dx = np.diff(x)
-    mid_r2 = 0.5 * (r[1:] ** 2 + r[:-1] ** 2)
-    centre = float(np.sum(mid_r2 * 0.5 * (x[1:] + x[:-1]) * dx) / np.sum(mid_r2 * dx))
-    phi = np.linspace(0.0, 2 * math.pi, around, endpoint=False)
-    ring = np.stack([np.broadcast_to((centre - x)[:, None], (stations, around)),
-                     r[:, None] * np.sin(phi), r[:, None] * np.cos(phi)], axis=-1)
-    nxt = np.roll(ring, -1, axis=1)  # the next vertex around
-    a0, a1, b0, b1 = ring[:-1], nxt[:-1], ring[1:], nxt[1:]
-    side = np.concatenate([np.stack([a0, b1, b0], axis=-2).reshape(-1, 3, 3),
-                           np.stack([a0, a1, b1], axis=-2).reshape(-1, 3, 3)])
-    caps = []
-    for i, sign in ((0, 1), (stations - 1, -1)):
-        hub = np.broadcast_to([centre - x[i], 0.0, 0.0], (around, 3))
-        pair = (nxt[i], ring[i]) if sign > 0 else (ring[i], nxt[i])
-        caps.append(np.stack([hub, *pair], axis=-2))
-    triangles = np.concatenate([side, *caps])
-    record = np.zeros(len(triangles), dtype=[("n", "<f4", 3), ("v", "<f4", (3, 3)),
-                                             ("attr", "<u2")])
-    record["v"] = triangles
-    path.write_bytes(b"\0" * 80 + np.uint32(len(triangles)).tobytes() + record.tobytes())
-    return length
-
-
 @pytest.fixture(scope="module")
 def remus(tmp_path_factory: pytest.TempPathFactory) -> tuple[DampingEstimate, LinkRecord, float]:
     """REMUS 100's hull from Prestero's Myring profile, its strip estimate at his ρ, ν and
     1.5 m/s (``auto``), the link, and the hull's length."""
     folder = tmp_path_factory.mktemp("remus")
-    length = _myring_stl(folder / "remus.stl")
+    length = myring_stl(folder / "remus.stl")
     _, link = _link(folder, sdf.mesh("remus.stl", name="hull"))
     return damping_estimate(link, "auto", density=RHO, viscosity=MU, speed=1.5), link, length
 

@@ -12,12 +12,15 @@ anything else is a bluff body or frame: ``morison``. The reason is said in words
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.damping_morison import morison_estimate
 from gzinertia.physics.damping_record import DampingChoice, DampingEstimate, DampingMethod
 from gzinertia.physics.damping_strip import DEFAULT_SPEED, SLENDERNESS, strip_estimate
+from gzinertia.physics.fin_lift import Fin
 from gzinertia.physics.fits import fit_link
 from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 from gzinertia.physics.hydro_damping import hydrodynamics_damping, sum_damping
@@ -114,23 +117,29 @@ def damping_estimate(
     density: float,
     viscosity: float = WATER_VISCOSITY,
     speed: float = DEFAULT_SPEED,
+    fins: Sequence[Fin] = (),
 ) -> DampingEstimate:
     """The link's quadratic damping estimated by ``method`` (``auto``: chosen from its shape,
     :func:`choose_method`) in a fluid of ``density`` kg/m³ and dynamic ``viscosity`` Pa·s
     (``speed``, m/s: the design speed of strip theory's friction line). The terms are Gazebo
     Hydrodynamics parameters about the link origin Bo in link axes B, Fossen-negative, with the
     method, the reason, assumptions, validity and uncertainty band
-    (:class:`~gzinertia.physics.damping_record.DampingEstimate`)."""
+    (:class:`~gzinertia.physics.damping_record.DampingEstimate`). ``fins``, described in link
+    frame B (:class:`~gzinertia.physics.fin_lift.Fin`), are strip theory's: their lift and
+    cross-flow drag join the hull's; any other method refuses them."""
     reason = "asked for"
     chosen: DampingMethod
     if method == "auto":
         chosen, reason = choose_method(link)
     else:
         chosen = method
+    if fins and chosen != "strip":
+        raise GzInertiaError(f"{_where(link)}: fins are described for strip theory, not for "
+                             f"{chosen} ({reason})")
     if chosen == "mujoco":
         return mujoco_estimate(link, density=density, viscosity=viscosity, reason=reason)
     _body(link)  # refused in one line when there is none
     if chosen == "strip":  # their refusals name the link: ShapeError, one line
         return strip_estimate(link.collisions, _where(link), density=density,
-                              viscosity=viscosity, speed=speed, reason=reason)
+                              viscosity=viscosity, speed=speed, reason=reason, fins=fins)
     return morison_estimate(link.collisions, _where(link), density=density, reason=reason)

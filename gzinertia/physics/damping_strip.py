@@ -19,8 +19,10 @@ Summed, that is a wrench at Bo in link axes, homogeneous of degree 2 in the velo
 single-axis terms (:func:`gzinertia.physics.damping_record.single_axis_terms`) are Prestero's
 ``X_u|u|``, ``Y_v|v|``, ``Z_w|w|``, ``K_p|p|``, ``M_q|q|``, ``N_r|r|`` on the diagonal and the
 couplings the strips give (``M_w|w|``, ``N_v|v|``, ``Y_r|r|``, ``Z_q|q|`` and, for a hull off
-the link origin, more), about the link origin in gz-sim's names. Fins (lift, cross-flow drag)
-are not modelled: said in the assumptions.
+the link origin, more), about the link origin in gz-sim's names. Fins are not read from the
+geometry: a caller describes them (:class:`gzinertia.physics.fin_lift.Fin`) and their cross-flow
+drag joins the strips, their lift the ``<iJabsA>`` terms (:mod:`gzinertia.physics.fin_lift`);
+without them the assumptions say "no fins".
 
 The profile comes from the link's collisions: a single cylinder or capsule in closed form
 (:func:`primitive_profile`), anything else from cross-sections of the union of the collisions'
@@ -39,6 +41,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gzinertia.physics.damping_record import DampingEstimate, Wrench, single_axis_terms
+from gzinertia.physics.fin_lift import (
+    Fin,
+    fin_drag_wrench,
+    fin_lift_terms,
+    lift_axis,
+)
 from gzinertia.physics.link_union import solid_in_link
 from gzinertia.physics.manifold_solids import manifold_triangles, triangle_moments
 from gzinertia.physics.mesh_load import ShapeError
@@ -229,22 +237,27 @@ def strip_estimate(
     viscosity: float,
     speed: float = DEFAULT_SPEED,
     reason: str = "asked for",
+    fins: Sequence[Fin] = (),
 ) -> DampingEstimate:
     """Strip-theory damping of the hull the ``collisions`` make (module docstring) in a fluid
     of ``density`` kg/m³ and dynamic ``viscosity`` Pa·s, the friction line taken at ``speed``
     m/s; terms about Bo in B axes, Fossen-negative. ``where`` names the link in errors
-    (:class:`~gzinertia.physics.mesh_load.ShapeError` for a hull without length or width)."""
+    (:class:`~gzinertia.physics.mesh_load.ShapeError` for a hull without length or width).
+    ``fins`` (described by the caller, link frame) add their cross-flow drag to the strips and
+    their lift as ``<iJabsA>`` terms (:mod:`gzinertia.physics.fin_lift`)."""
     profile = hull_profile(collisions, where)
     l, d = profile.length, profile.diameter
     if not (0.0 < d < math.inf and 0.0 < l < math.inf):
         raise ShapeError(f"{where}: the hull has no length or no width (l {l:g} m, d {d:g} m)")
     reynolds = speed * l * density / viscosity
     cf, k1 = ittc_friction(reynolds), form_factor(d / l)
-    terms = single_axis_terms(strip_wrench(profile, density, cf * k1))
+    hull = strip_wrench(profile, density, cf * k1)
+    terms = single_axis_terms(hull if not fins else _with_fin_drag(hull, fins, density))
+    fin_words, fin_outside = _fin_lift(fins, profile, density, terms)
     low, high = ITTC_RE_RANGE
     validity = (f"slender bodies of revolution (l/d >= {SLENDERNESS:g}, 5-10 typical), Re "
                 f"{low:.0e}-{high:.0e} (the ITTC line), small angles of attack")
-    outside = []
+    outside = list(fin_outside)
     if l / d < SLENDERNESS:
         outside.append(f"l/d {l / d:.3g} is below {SLENDERNESS:g}: not a slender hull, strip "
                        "theory does not hold (per-member drag, morison, suits a bluff body)")
@@ -253,19 +266,11 @@ def strip_estimate(
     return DampingEstimate(
         method="strip",
         title=(f"strip theory on the {profile.source}: l {l:.4g} m, d {d:.4g} m, C_f {cf:.4g} "
-               f"x form factor {k1:.4g}, cross-flow C_d {CROSS_FLOW_CD:g}"),
+               f"x form factor {k1:.4g}, cross-flow C_d {CROSS_FLOW_CD:g}{fin_words}"),
         terms=terms,
         reason=reason,
         band=STRIP_BAND,
-        assumptions=(
-            "hull taken as a body of revolution, each cross-section a circle of its area",
-            "axial drag is skin friction only (ITTC 1957 x Hoerner's form factor); no fins, "
-            "appendages, propeller or base drag",
-            f"friction coefficient at the design speed {speed:g} m/s (quadratic terms cannot "
-            "follow Re)",
-            "cross-flow drag of each strip with a circular cylinder's coefficient, no "
-            "finite-length reduction, no fin lift",
-        ),
+        assumptions=_assumptions(speed, fins),
         validity=validity,
         outside=tuple(outside),
         sources=(
@@ -274,4 +279,47 @@ def strip_estimate(
             "ITTC (1957) model-ship correlation line",
             "Hoerner, S. F. (1965), Fluid-Dynamic Drag",
         ),
+    )
+
+
+def _with_fin_drag(hull: Wrench, fins: Sequence[Fin], density: float) -> Wrench:
+    drag = fin_drag_wrench(fins, density)
+    return lambda s: hull(s) + drag(s)
+
+
+def _fin_lift(
+    fins: Sequence[Fin], profile: HullProfile, density: float, terms: dict[str, float]
+) -> tuple[str, tuple[str, ...]]:
+    """Adds the fins' lift terms to ``terms`` when the hull lies along a link axis; returns
+    the words for the title and what was left out."""
+    if not fins:
+        return "", ()
+    names = ", ".join(fin.name for fin in fins)
+    axis = lift_axis(profile.axis_B)
+    if axis is None:
+        return (f"; fins {names}: cross-flow drag only",
+                ("the hull's axis is along no link axis: the fins' lift (|u|*v) has no "
+                 "Hydrodynamics term and is left out",))
+    for name, value in fin_lift_terms(fins, axis, density).items():
+        terms[name] = terms.get(name, 0.0) + value
+    return f"; fins {names}: lift and cross-flow drag", ()
+
+
+def _assumptions(speed: float, fins: Sequence[Fin]) -> tuple[str, ...]:
+    drag = ("axial drag is skin friction only (ITTC 1957 x Hoerner's form factor); no fins, "
+            "appendages, propeller or base drag")
+    cross = ("cross-flow drag of each strip with a circular cylinder's coefficient, no "
+             "finite-length reduction, no fin lift")
+    if fins:
+        drag = ("axial drag is skin friction only (ITTC 1957 x Hoerner's form factor); no "
+                "appendages, propeller or base drag; fins as described: lift at small angles "
+                "of attack (|u_a|*v_n as <iJabsA> terms, A the hull's axis), cross-flow drag "
+                "along their normals")
+        cross = cross.removesuffix(", no fin lift")
+    return (
+        "hull taken as a body of revolution, each cross-section a circle of its area",
+        drag,
+        f"friction coefficient at the design speed {speed:g} m/s (quadratic terms cannot "
+        "follow Re)",
+        cross,
     )
