@@ -90,11 +90,23 @@ def test_derivative_entries_apply_the_published_wrench(entry_id: str) -> None:
         assert _close(_gz_wrench(terms.damping, s_B), expected)
     if terms.A_BBo_B is None:
         assert not any("Dot" in n for n in published.terms)
+        assert not published.fluid_added_mass
         return
     A = terms.A_BBo_B.linear_first()
     for a_B in _states(2):
-        expected = flip @ _published_added_mass_wrench(published.terms, flip @ a_B, sign)
+        expected = flip @ (_published_added_mass_wrench(published.terms, flip @ a_B, sign)
+                           - _sdf_matrix(published.fluid_added_mass) @ (flip @ a_B))
         assert _close(-A @ a_B, expected)
+
+
+def _sdf_matrix(values: dict[str, float]) -> np.ndarray:
+    """A published ``<fluid_added_mass>`` as DART applies it (``-A·a``): the SDF spec's upper
+    triangle by tag (``xq`` is row x, column q of ``[x y z p q r]``), mirrored."""
+    A = np.zeros((6, 6))
+    for tag, value in values.items():
+        i, j = "xyzpqr".index(tag[0]), "xyzpqr".index(tag[1])
+        A[i, j] = A[j, i] = value
+    return A
 
 
 def _uuv_block(published: catalogue.CatalogueEntry) -> ET.Element:

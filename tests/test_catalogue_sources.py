@@ -9,7 +9,10 @@ skipped with a message, so that CI without mirrors still runs the rest.
 Readers (no code of the file is run): ``matlab`` (``name = number;``), ``xml`` (an element's
 text; ``property:NAME`` a xacro property's value; ``attr:PATH.ATTR`` an attribute of the first
 element at ``PATH``), ``python-call`` (``VAR[i]``: the i-th literal argument of the call
-assigned to ``VAR``, read with :mod:`ast`).
+assigned to ``VAR``, read with :mod:`ast`), ``empy`` (an EmPy template: ``py:VAR#N`` the N-th
+literal assigned to ``VAR`` in its ``@{ ... }@`` block, in source order, read with :mod:`ast`;
+otherwise ``XPATH#I``, the I-th number of the element at ``XPATH`` in the template's XML, the
+whole text without ``#I``).
 """
 
 from __future__ import annotations
@@ -78,8 +81,26 @@ def _python_call(text: str, name: str) -> float | tuple[float, ...]:
     raise AssertionError(name)
 
 
+def _empy(text: str, name: str) -> float | tuple[float, ...]:
+    code, _, xml = text.partition("@{")[2].partition("}@")
+    path, _, index = name.partition("#")
+    if path.startswith("py:"):
+        values = [node.value for node in ast.walk(ast.parse(code))
+                  if isinstance(node, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == path[3:] for t in node.targets)]
+        values.sort(key=lambda v: (v.lineno, v.col_offset))
+        return float(ast.literal_eval(values[int(index)]))
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=True)
+    element = etree.fromstring(xml.encode(), parser).find(path)
+    assert element is not None, name
+    found = _floats(element.text or "")
+    return found[int(index)] if index and isinstance(found, tuple) else found
+
+
 def read_value(source: SourceFile, text: str, name: str) -> float | tuple[float, ...]:
     """The value named ``name`` in a source file's text, by the file's reader."""
+    if source.reader == "empy":
+        return _empy(text, name)
     if source.reader == "matlab":
         return _matlab(text, name)
     if source.reader == "python-call":
@@ -112,4 +133,13 @@ def test_the_readers_read_what_they_are_given() -> None:
     assert read_value(xml_source, xml, "property:v") == 1.5
     assert read_value(xml_source, xml, "attr:inertial/origin.xyz") == (0.0, 0.0, 2.0)
     assert read_value(xml_source, xml, "added_mass") == (1.0, 2.0, 3.0)
+    empy = ('<?xml version="1.0" ?>\n@{\nif x:\n    v = 2.0\ntry:\n    v\nexcept NameError:\n'
+            '    v = 3.5  # default\n}@\n<sdf><model><link name="a"><pose>0 0 -1.25 0 0 0</pose>'
+            '</link><plugin><link_name>a</link_name><zW>@(v)</zW><xU>-4</xU></plugin></model>'
+            '</sdf>')
+    empy_source = SourceFile("o/r", "p", "0" * 40, "empy", {})
+    assert read_value(empy_source, empy, "py:v#0") == 2.0
+    assert read_value(empy_source, empy, "py:v#1") == 3.5
+    assert read_value(empy_source, empy, ".//link[@name='a']/pose#2") == -1.25
+    assert read_value(empy_source, empy, ".//plugin[link_name='a']/xU") == -4.0
     assert source.reader == "matlab"

@@ -10,7 +10,8 @@ dissipate). Per convention (:data:`gzinertia.catalogue.published.CONVENTIONS`):
   -1, -1)``, a rotation by π about x, so a term ``X_ij`` (row ``i``, velocities ``j``, ``k``;
   ``|ν_k|`` does not change sign) becomes ``F_i·F_j·X_ij``; positive magnitudes
   (``sign = "positive"``, force ``= -X·ν``) are negated to Fossen's sign. The added mass is
-  ``-sym(D)`` of the converted ``<iDotJ>`` terms.
+  ``-sym(D)`` of the converted ``<iDotJ>`` terms plus a published ``<fluid_added_mass>``
+  (turned the same way), both counted as Gazebo counts them.
 * ``uuv_simulator``: UUV Simulator's plugin block, converted by the one conversion of ``gzinertia
   migrate`` (:func:`gzinertia.classic.migrate.uuv_equivalent`: the plugin's flip, its force at
   the centre of mass moved to Bo; Bo is the link origin).
@@ -39,6 +40,7 @@ from gzinertia.classic.vrx import (
 from gzinertia.hydrodynamics_terms import FORCE_AXES, TERM_PARTS, VELOCITY_AXES, derivatives
 from gzinertia.record_base import Record
 from gzinertia.records import SourceRef
+from gzinertia.sdf.fluid_added_mass import added_mass_from_values
 from gzinertia.spatial.added_mass import AddedMass
 
 __all__ = ["GzTerms", "flip_signs", "gz_terms"]
@@ -98,13 +100,22 @@ def _vector_B(p: tuple[float, float, float] | None, frd: bool) -> np.ndarray | N
     return np.asarray(p, dtype=float) * (np.asarray(_FLIP[:3]) if frd else 1.0)
 
 
+def _fluid_added_mass(published: Published) -> np.ndarray:
+    """The published ``<fluid_added_mass>`` (linear-first, positive) in forward-port-up axes;
+    zero when none is published."""
+    A = added_mass_from_values(published.fluid_added_mass).linear_first()
+    flip = np.asarray(_FLIP) if published.frd else np.ones(6)
+    return np.asarray(A * np.outer(flip, flip), dtype=float)
+
+
 def _derivative_terms(entry: str, published: Published) -> GzTerms:
     sign = 1.0 if published.sign == "negative" else -1.0
     converted = {name: sign * flip_signs(name, published.frd) * value + 0.0
                  for name, value in published.terms.items()}
     added = {n: v for n, v in converted.items() if "Dot" in n}
-    D = derivatives(added)
+    D = derivatives(added) - _fluid_added_mass(published)
     A = -0.5 * (D + D.T) + 0.0
+    has_added = bool(added) or bool(published.fluid_added_mass)
     notes = [] if not published.not_converted else [published.not_converted]
     if published.frd:
         notes.append("published in forward-starboard-down axes: turned by π about x to "
@@ -112,8 +123,8 @@ def _derivative_terms(entry: str, published: Published) -> GzTerms:
     frame = (f"Bo at the published reference point ({published.point}); B: x forward, "
              "y port, z up")
     return GzTerms(
-        entry=entry, A_BBo_B=AddedMass(A, ordering="linear-first") if added else None,
-        A_BBo_B_exact=-D if added else None,
+        entry=entry, A_BBo_B=AddedMass(A, ordering="linear-first") if has_added else None,
+        A_BBo_B_exact=-D if has_added else None,
         damping={n: v for n, v in converted.items() if "Dot" not in n}, forward_speed={},
         mass=published.rigid_mass, p_BoBcm_B=_vector_B(published.p_PoG, published.frd),
         p_BoBcb_B=_vector_B(published.p_PoB, published.frd), volume=published.volume,

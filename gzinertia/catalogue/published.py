@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from gzinertia.record_base import Record
+from gzinertia.sdf.fluid_added_mass import SDF_TAGS
 
 __all__ = ["CONVENTIONS", "CatalogueDataError", "Convention", "Published", "published_from_table"]
 
@@ -41,7 +42,9 @@ class Published(Record):
     reference point in published axes (kg·m²); ``p_PoG``, ``p_PoB``: the centres of gravity and
     buoyancy from the reference point (m); ``volume`` (m³); ``terms``: derivatives by name;
     ``matrices``: UUV Simulator's ``added_mass`` (36 values, row by row), ``linear_damping``
-    and ``quadratic_damping`` (6 or 36); ``other``: published values not converted, with
+    and ``quadratic_damping`` (6 or 36); ``fluid_added_mass``: SDFormat's
+    ``<fluid_added_mass>`` entries by tag (``xx``, ``xq``, ...: positive, about the reference
+    point in published axes, linear-first); ``other``: published values not converted, with
     ``not_converted`` saying why."""
 
     convention: Convention
@@ -60,6 +63,7 @@ class Published(Record):
     p_PoB: tuple[float, float, float] | None = None
     terms: dict[str, float] = field(default_factory=dict)
     matrices: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    fluid_added_mass: dict[str, float] = field(default_factory=dict)
     other: dict[str, float] = field(default_factory=dict)
     not_converted: str = ""
 
@@ -74,7 +78,8 @@ class Published(Record):
 
     def value(self, key: str) -> float | tuple[float, ...]:
         """The published value at a dotted key (``terms.xUabsU``, ``inertia.ixx``, ``mass``,
-        ``p_PoG.z``, ``matrices.added_mass``, ``p_PoB``). Raises ``KeyError`` when absent."""
+        ``p_PoG.z``, ``matrices.added_mass``, ``fluid_added_mass.zz``, ``p_PoB``). Raises
+        ``KeyError`` when absent."""
         head, _, tail = key.partition(".")
         if head in ("p_PoG", "p_PoB"):
             vector = getattr(self, head)
@@ -123,6 +128,9 @@ def published_from_table(table: dict[str, Any], where: str) -> Published:
     inertia = _numbers(table.get("inertia", {}), f"{where}.inertia")
     if set(inertia) - set(_INERTIA_KEYS):
         raise CatalogueDataError(f"{where}.inertia: keys among {', '.join(_INERTIA_KEYS)}")
+    fluid_added_mass = _numbers(table.get("fluid_added_mass", {}), f"{where}.fluid_added_mass")
+    if set(fluid_added_mass) - set(SDF_TAGS):
+        raise CatalogueDataError(f"{where}.fluid_added_mass: keys among {', '.join(SDF_TAGS)}")
     matrices = {
         str(k): tuple(_number(v, f"{where}.matrices.{k}") for v in values)
         for k, values in table.get("matrices", {}).items()
@@ -135,6 +143,7 @@ def published_from_table(table: dict[str, Any], where: str) -> Published:
         inertia=inertia, p_PoG=_vector(table.get("p_PoG"), f"{where}.p_PoG"),
         p_PoB=_vector(table.get("p_PoB"), f"{where}.p_PoB"),
         terms=_numbers(table.get("terms", {}), f"{where}.terms"), matrices=matrices,
+        fluid_added_mass=fluid_added_mass,
         other=_numbers(table.get("other", {}), f"{where}.other"),
         not_converted=str(table.get("not_converted", "")), **optional,
     )

@@ -59,6 +59,8 @@ def entry_text(entry: CatalogueEntry) -> str:
               f"{published.axes}; point: {published.point}; units: {published.units}"]
     lines += [f"  {name} = {_value(v)}" for name, v in published.terms.items()]
     lines += [f"  {name} = {list(v)}" for name, v in published.matrices.items()]
+    lines += [f"  <fluid_added_mass><{tag}> = {_value(v)}"
+              for tag, v in published.fluid_added_mass.items()]
     lines += [f"  {name} = {_value(v)} (not converted)" for name, v in published.other.items()]
     lines.append(f"gz-sim's form: {terms.link_frame}")
     if terms.A_BBo_B is not None:
