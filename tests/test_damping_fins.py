@@ -32,10 +32,11 @@ from gzinertia.sdf import read_sdf_file
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "damping.md"
 RHO, MU = 1030.0, 1.03e-3
 
-#: REMUS 100's fins as the public copy of Prestero's model (Sgarioto 2006, after Prestero 2001;
-#: the same numbers in ArizaWilmerUTAS/Path-Following REMUS.m's control terms) gives them:
-#: planform S_fin (m²), lift slope c_Lα (1/rad), fin position x_fin (m, from the centre of
-#: buoyancy, nose forward).
+#: REMUS 100's fins as a public MATLAB copy of Prestero's model gives them ("REMUS Hydrodynamic
+#: Coefficients, Daniel Sgarioto, DTA, Nov 2006", found by content search, its repository not
+#: identified; its fin terms are ½ρ c_Lα S_fin per fin pair, as modelled here): planform S_fin
+#: (m²), lift slope c_Lα (1/rad), fin position x_fin (m, from the centre of buoyancy, nose
+#: forward).
 S_FIN, CL_ALPHA, X_FIN = 0.00665, 3.12, -0.6827
 #: Prestero's fin control terms (ArizaWilmerUTAS/Path-Following REMUS.m, commit 7fc6641):
 #: Y_uuδr (kg/(m·rad)) and M_uuδs (kg/rad), and the combined terms Y_ur, M_uq with the added
