@@ -43,6 +43,8 @@ from gzinertia.hydrodynamics_terms import quadratic_term
 from gzinertia.physics.damping_record import ROUND_OFF, Wrench
 from gzinertia.record_base import ValueRecord
 
+FloatArray = NDArray[np.float64]
+
 __all__ = [
     "FIN_CROSS_FLOW_CD",
     "Fin",
@@ -52,8 +54,6 @@ __all__ = [
     "lift_axis",
     "lift_slope",
 ]
-
-FloatArray = NDArray[np.float64]
 
 #: The cross-flow drag coefficient of a fin moving along its normal, the value Prestero (2001)
 #: used for REMUS 100's fins (a low aspect-ratio flat plate, Hoerner 1965).
