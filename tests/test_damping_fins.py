@@ -12,9 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sdf_builders as sdf
+from audit_helpers import run as run_audit
 from hydro_oracles import plugin_F_BBo_B
 from remus_hull import myring_stl
 
+import gzinertia
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.damping_estimate import damping_estimate
 from gzinertia.physics.damping_record import DampingEstimate
@@ -227,3 +229,33 @@ def test_fin_drag_reverses_with_the_motion() -> None:
     drag = fin_drag_wrench(_fins(), RHO)
     for s in np.random.default_rng(2).normal(size=(5, 6)):
         assert np.allclose(drag(-s), -drag(s), rtol=0, atol=1e-14)
+
+
+def test_written_fin_terms_audit_clean_and_give_the_estimate_in_gz_sim(tmp_path: Path) -> None:
+    """The estimate with fins written with the public edit (``set_plugin_terms``): the audit
+    adds no finding, and gz-sim's force law on the ``<iJabsU>`` terms read back from the file
+    gives the fins' lift on combined motions, to the ten digits written."""
+    r, length = 0.1, 2.0
+    path = sdf.write(tmp_path, sdf.model(sdf.link(
+        "hull", sdf.inertial(5.0, np.diag([0.05, 1.0, 1.0])),
+        sdf.cylinder(r, length, (0.0, 0.0, 0.0, 0.0, math.pi / 2, 0.0))), name="auv"))
+    link = read_sdf_file(path).link("auv::hull")
+    fins = _fins()
+    estimate = strip_estimate(link.collisions, "hull", density=RHO, viscosity=MU, fins=fins)
+    before = {(f.code, f.link) for f in run_audit([path]).findings}
+    edit = gzinertia.edit(path).set_plugin_terms("auv::hull", estimate.terms,
+                                                 water_density=RHO)
+    edit.write()
+    after = {(f.code, f.link) for f in run_audit([path]).findings}
+    assert after <= before, after - before
+    written = read_sdf_file(path).link("auv::hull").hydrodynamics[0].terms
+    assert {k for k, v in written.items() if v} == set(estimate.terms)
+    lift = fin_lift_wrench(fins, np.array([1.0, 0.0, 0.0]), RHO)
+    for s in np.random.default_rng(5).normal(size=(10, 6)):
+        expected = lift(s)
+        V = np.concatenate([s[3:], s[:3]])
+        got = plugin_F_BBo_B(written, V, np.zeros(3))
+        got_lift = got - plugin_F_BBo_B({k: v for k, v in written.items() if k[-1] != "U"
+                                         or k[1] == "U"}, V, np.zeros(3))
+        assert np.allclose(np.concatenate([got_lift[3:], got_lift[:3]]), expected,
+                           rtol=1e-8, atol=1e-9 * np.max(np.abs(expected)))
