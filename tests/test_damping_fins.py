@@ -259,3 +259,17 @@ def test_written_fin_terms_audit_clean_and_give_the_estimate_in_gz_sim(tmp_path:
                                          or k[1] == "U"}, V, np.zeros(3))
         assert np.allclose(np.concatenate([got_lift[3:], got_lift[:3]]), expected,
                            rtol=1e-8, atol=1e-9 * np.max(np.abs(expected)))
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("normal_B", np.array([0.0, 2.0, 0.0]), "normal_B must be a unit vector"),
+    ("p_BoFp_B", np.array([np.nan, 0.0, 0.0]), "p_BoFp_B must be 3 finite numbers"),
+    ("area", -0.1, "area must be finite and not negative"),
+    ("lift_slope", math.inf, "lift_slope must be finite and not negative"),
+])
+def test_a_fin_described_wrongly_is_refused_naming_it(field: str, value: object,
+                                                      words: str) -> None:
+    given = {"p_BoFp_B": np.zeros(3), "normal_B": np.array([0.0, 1.0, 0.0]), "area": 0.01,
+             "lift_slope": 2.5, field: value}
+    with pytest.raises(ValueError, match=f"fin 'rudder': {words}"):
+        Fin(name="rudder", **given)  # type: ignore[arg-type]

@@ -73,6 +73,21 @@ class Fin(ValueRecord):
     cross_flow_cd: float = FIN_CROSS_FLOW_CD
     name: str = "fin"
 
+    def __post_init__(self) -> None:
+        c = np.asarray(self.p_BoFp_B, dtype=float)
+        n = np.asarray(self.normal_B, dtype=float)
+        if c.shape != (3,) or not np.all(np.isfinite(c)):
+            raise ValueError(f"fin {self.name!r}: p_BoFp_B must be 3 finite numbers, got {c}")
+        if n.shape != (3,) or not abs(float(np.linalg.norm(n)) - 1.0) < 1e-9:
+            raise ValueError(f"fin {self.name!r}: normal_B must be a unit vector, got {n}")
+        for what in ("area", "lift_slope", "cross_flow_cd"):
+            value = getattr(self, what)
+            if not (math.isfinite(value) and value >= 0.0):
+                raise ValueError(f"fin {self.name!r}: {what} must be finite and not negative, "
+                                 f"got {value!r}")
+        object.__setattr__(self, "p_BoFp_B", c)
+        object.__setattr__(self, "normal_B", n)
+
     @property
     def J(self) -> FloatArray:
         """``[n; c × n]``: the fin's normal velocity is ``J·s`` for the velocity ``s``."""
