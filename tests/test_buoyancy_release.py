@@ -31,6 +31,10 @@ from oracles.gz_common_mesh import obj_submeshes
 from test_gazebo_mesh_volume import write_obj
 
 import gzinertia
+from gzinertia.audit.config import AuditConfig
+from gzinertia.audit.findings import Finding
+from gzinertia.audit.rules import RULES
+from gzinertia.audit.runner import audit
 from gzinertia.gazebo.buoyancy_release import behaviour_of
 from gzinertia.gazebo.releases import RELEASES
 from gzinertia.gazebo.target import named_target
@@ -201,8 +205,8 @@ def test_each_release_s_behaviour_and_what_it_assumes() -> None:
     jetty = behaviour_of(named_target("jetty", None))
     assert jetty.behaviour == BuoyancyBehaviour(True, False, False, False)
     assert jetty.alternative == AFTER
-    assert "gazebosim/gz-sim#3909 and gazebosim/gz-sim#3880" in jetty.assumption
-    assert "gz-sim10_10.4.0 (2026-06-04)" in jetty.assumption
+    assert "without gazebosim/gz-sim#3909 and gazebosim/gz-sim#3880" in jetty.assumption
+    assert "after gz-sim10_10.4.0, the newest tag of Gazebo Jetty" in jetty.assumption
 
 
 def test_a_capsule_is_counted_by_jetty_not_by_garden(tmp_path: Path) -> None:
@@ -214,3 +218,79 @@ def test_a_capsule_is_counted_by_jetty_not_by_garden(tmp_path: Path) -> None:
                                  link.X_WB, WATER)
         assert got.volume == pytest.approx(volume, rel=1e-12)
         assert got.volume_exact == pytest.approx(V, rel=1e-12)
+
+
+# ------------------------------------------------------------------------------------- GZI604
+def _gzi604(path: Path, release: str = "jetty") -> list[Finding]:
+    config = AuditConfig(known_codes=frozenset(RULES), target=named_target(release, None))
+    result = audit([str(path)], config)
+    assert not result.files_with("error"), result.files
+    return [f for f in result.findings if f.code == "GZI604"]
+
+
+def _hovering(tmp_path: Path, collision: str, volume: float, name: str = "m.sdf") -> Path:
+    body = sdf.link("hull", sdf.inertial(1000.0 * volume, np.eye(3)), collision)
+    return sdf.write(tmp_path, sdf.model(body, version="1.11", name="auv"), name)
+
+
+def test_gzi604_a_cone_is_counted_at_its_origin_a_centred_cylinder_is_not_off(
+        tmp_path: Path) -> None:
+    r, L = 0.3, 1.2
+    V = math.pi * r * r * L / 3
+    cone = _hovering(tmp_path, sdf.collision(sdf.cylinder_geometry(r, L, "cone"), name="nose"), V)
+    (found,) = _gzi604(cone)
+    assert found.values["offset"] == pytest.approx(L / 4, rel=1e-12)
+    assert found.values["size"] == pytest.approx(V ** (1 / 3), rel=1e-12)
+    assert found.values["relative"] == pytest.approx(0.0, abs=1e-12)
+    assert found.values["with_unknown_changes"]["p_WB"] == pytest.approx([0, 0, -L / 4])
+    assert "gz-sim#3909" in found.message and "collision 'nose' (cone)" in found.message
+    assert found.values["target"]["gazebo"] == "jetty"
+    twin = sdf.collision(sdf.cylinder_geometry(r, L / 3), (0, 0, -0.3, 0, 0, 0), name="nose")
+    assert _gzi604(_hovering(tmp_path, twin, math.pi * r * r * L / 3, "twin.sdf")) == []
+
+
+def test_gzi604_garden_gives_a_capsule_no_buoyancy_jetty_does(tmp_path: Path) -> None:
+    r, L = 0.1, 0.5
+    V = math.pi * r * r * L + 4 / 3 * math.pi * r**3
+    path = _hovering(tmp_path, sdf.collision(sdf.cylinder_geometry(r, L, "capsule")), V)
+    (found,) = _gzi604(path, "garden")
+    assert found.values["relative"] == -1.0
+    assert "no buoyancy for a capsule before gazebosim/gz-sim#3423" in found.message
+    assert _gzi604(path, "jetty") == []
+
+
+def test_gzi604_a_scaled_mesh_in_a_world_its_unscaled_twin_is_clean(tmp_path: Path) -> None:
+    cube = trimesh.creation.box(extents=(0.5, 0.5, 0.5))
+    write_obj(tmp_path / "cube.obj", cube, [list(range(len(cube.faces)))])
+
+    def world(scale: float, name: str) -> Path:
+        V = cube.volume * scale**3
+        body = sdf.link("hull", sdf.inertial(1000.0 * V, np.eye(3)),
+                        sdf.mesh("cube.obj", (scale,) * 3))
+        return sdf.write(tmp_path, sdf.world(sdf.buoyancy_plugin(1000.0),
+                                             sdf.nested_model("auv", body)), name)
+
+    (found,) = _gzi604(world(2.0, "scaled.sdf"))
+    assert found.values["volume"] == pytest.approx(cube.volume, rel=1e-12)
+    assert found.values["relative"] == pytest.approx(1 / 8 - 1, rel=1e-9)
+    assert "<scale> ignored" in found.message
+    assert found.values["with_unknown_changes"]["buoyancy"] == pytest.approx(
+        found.values["buoyancy_exact"], rel=1e-9)
+    assert _gzi604(world(1.0, "unscaled.sdf")) == []
+
+
+def test_gzi604_a_cylinder_lying_across_the_surface_an_upright_one_is_clean(
+        tmp_path: Path) -> None:
+    r, L = 0.2, 2.0
+    V = math.pi * r * r * L
+
+    def world(pitch: float, name: str) -> Path:
+        body = sdf.link("hull", sdf.inertial(500.0 * V, np.eye(3)),
+                        sdf.cylinder(r, L, (0, 0, 0, 0, pitch, 0)))
+        plugin = sdf.buoyancy_plugin(default=1000.0, changes=[(0.0, 1.0)])
+        return sdf.write(tmp_path, sdf.world(plugin, sdf.nested_model("auv", body)), name)
+
+    (found,) = _gzi604(world(math.pi / 2, "lying.sdf"))
+    assert found.values["offset"] > 0.02 * V ** (1 / 3)
+    assert "gz-sim#3880" in found.message
+    assert _gzi604(world(0.0, "upright.sdf")) == []

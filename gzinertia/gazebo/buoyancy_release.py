@@ -57,8 +57,6 @@ def behaviour_of(target: Target) -> ReleaseBuoyancy:
     alternative = replace(alternative, signed_mesh_volume=True)
     info = target.info
     sources = " and ".join(CHANGES[FLAGS[flag]].source for flag in unknown)
-    assumption = (
-        f"{sources} (merged August 2026) assumed absent from Gazebo {info.title}: its newest "
-        f"tag known here, {info.newest} ({info.date}), predates them, and whether a newer tag "
-        "has them is unknown; the figures with them are shown too")
+    assumption = (f"assumed without {sources} (merged August 2026, after {info.newest}, the "
+                  f"newest tag of Gazebo {info.title} known here; a newer tag may have them)")
     return ReleaseBuoyancy(target, behaviour, alternative, assumption)
