@@ -51,6 +51,17 @@ def hydrostatics(
     no_trim: Annotated[
         bool, typer.Option("--no-trim", help="Solve the heave only, level as posed.")
     ] = False,
+    gazebo: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--gazebo", help="The Gazebo release, as audit --gazebo: show each "
+                     "collision's buoyancy as that release computes it beside the exact "
+                     "geometry (default: the settings' gazebo; neither: not shown)."),
+    ] = None,
+    engine: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--engine", help="The physics engine, as audit --engine (shown with the "
+                     "target)."),
+    ] = None,
     *,
     source: ModelInput,
 ) -> None:
@@ -59,6 +70,7 @@ def hydrostatics(
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
     from gzinertia.api import document_hydrostatics
+    from gzinertia.audit.target_choice import command_target
     from gzinertia.report.hydrostatics import render_text, result_summary
     from gzinertia.report.json_text import json_safe
 
@@ -66,7 +78,7 @@ def hydrostatics(
     result = document_hydrostatics(
         doc, tree=root, model=model, density=density,
         fluid=fluid, world=world, waterline=waterline,
-        trim=not no_trim,
+        trim=not no_trim, target=command_target(doc.path, gazebo, engine, tree=root),
     )
     summary = result_summary(result, str(file))
     if as_json:

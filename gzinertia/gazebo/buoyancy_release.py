@@ -16,12 +16,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from gzinertia.gazebo.releases import CHANGES
 from gzinertia.gazebo.target import Target
-from gzinertia.physics.buoyancy_release import BuoyancyBehaviour
+from gzinertia.physics.buoyancy_release import (
+    BuoyancyBehaviour,
+    CollisionBuoyancy,
+    collision_buoyancy,
+)
 from gzinertia.record_base import ValueRecord
+from gzinertia.records import BuoyancyWorld, LinkRecord
+from gzinertia.spatial.rotation import Vec3
 
-__all__ = ["FLAGS", "ReleaseBuoyancy", "behaviour_of"]
+__all__ = ["FLAGS", "LinkReleaseBuoyancy", "ReleaseBuoyancy", "behaviour_of",
+           "link_release_buoyancy"]
 
 #: Each flag of :class:`BuoyancyBehaviour` and the row of the table it follows.
 FLAGS = {
@@ -60,3 +69,54 @@ def behaviour_of(target: Target) -> ReleaseBuoyancy:
     assumption = (f"assumed without {sources} (merged August 2026, after {info.newest}, the "
                   f"newest tag of Gazebo {info.title} known here; a newer tag may have them)")
     return ReleaseBuoyancy(target, behaviour, alternative, assumption)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class LinkReleaseBuoyancy(ValueRecord):
+    """A link's collisions' buoyancy under a release (:func:`link_release_buoyancy`):
+    ``collisions`` as assumed, ``alternative`` with the rows of unknown first release present
+    (empty when none is unknown), in the link's collision order."""
+
+    name: str
+    collisions: tuple[CollisionBuoyancy, ...]
+    alternative: tuple[CollisionBuoyancy, ...] = ()
+
+    @property
+    def buoyancy(self) -> float:
+        """The release's buoyancy of the link, along up (N): its collisions' sum."""
+        return float(sum(c.buoyancy for c in self.collisions))
+
+    @property
+    def p_WB(self) -> Vec3 | None:
+        """The release's centre of buoyancy of the link (world, m; ``None`` when none acts)."""
+        return _centre(self.collisions)
+
+    @property
+    def alternative_buoyancy(self) -> float | None:
+        """:attr:`buoyancy` with the unknown rows present (``None`` when none is unknown)."""
+        return float(sum(c.buoyancy for c in self.alternative)) if self.alternative else None
+
+    @property
+    def alternative_p_WB(self) -> Vec3 | None:
+        """:attr:`p_WB` with the unknown rows present."""
+        return _centre(self.alternative) if self.alternative else None
+
+
+def _centre(collisions: tuple[CollisionBuoyancy, ...]) -> Vec3 | None:
+    total = sum(c.buoyancy for c in collisions)
+    if total == 0.0:
+        return None
+    return np.asarray(sum((c.buoyancy * np.asarray(c.p_WB) for c in collisions), np.zeros(3))
+                      / total)
+
+
+def link_release_buoyancy(link: LinkRecord, release: ReleaseBuoyancy,
+                          fluid: BuoyancyWorld) -> LinkReleaseBuoyancy:
+    """Each collision of ``link`` at its pose ``link.X_WB`` in ``fluid`` under ``release``
+    (:func:`~gzinertia.physics.buoyancy_release.collision_buoyancy`), as assumed and with the
+    unknown rows present."""
+    def under(behaviour: BuoyancyBehaviour) -> tuple[CollisionBuoyancy, ...]:
+        return tuple(collision_buoyancy(c, behaviour, link.X_WB, fluid) for c in link.collisions)
+
+    alternative = () if release.alternative is None else under(release.alternative)
+    return LinkReleaseBuoyancy(link.name, under(release.behaviour), alternative)
