@@ -123,3 +123,35 @@ def test_a_bad_target_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert proc.returncode == 2
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------------------- show
+def _show(tmp_path: Path, *args: str) -> dict[str, Any]:
+    proc = run_cli_limited(["show", "--json", *args], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return dict(json.loads(proc.stdout))
+
+
+def test_show_says_what_the_target_applies(tmp_path: Path) -> None:
+    A = np.diag([1.0, 9.0, 9.0, 0.01, 0.5, 0.5])
+    cone = sdf.collision(sdf.cylinder_geometry(R, L, "cone"), (0, 0, 1.0, 0, 0, 0), name="nose")
+    body = sdf.link("hull", sdf.inertial(10.0, np.eye(3), A=A), cone)
+    path = sdf.write(tmp_path, sdf.model(body, version="1.11", name="auv"))
+    assert "target" not in _show(tmp_path, str(path))
+    (link,) = _show(tmp_path, str(path), "--engine", "bullet")["links"]
+    assert link["gazebo"]["fluid_added_mass"].startswith("ignored: only dartsim reads it")
+    assert link["gazebo"]["plugin_added_mass"] is None
+    buoyancy = link["gazebo"]["buoyancy"]
+    assert buoyancy["volume"] == pytest.approx(V_CONE, rel=1e-12)
+    assert buoyancy["p_BoBv_B"] == pytest.approx([0, 0, 1.0])
+    assert buoyancy["p_BoBv_B_exact"] == pytest.approx([0, 0, 1.0 - L / 4])
+    assert buoyancy["causes"] == ["nose: counted at its origin, not its centroid (before "
+                                  "gazebosim/gz-sim#3909)"]
+    out = _show(tmp_path, str(path), "--gazebo", "ionic")
+    assert out["target"]["engine"] == "dartsim" and out["target"]["gazebo"] == "ionic"
+    (link,) = out["links"]
+    assert link["gazebo"]["fluid_added_mass"].startswith("applied: dartsim")
+    assert link["gazebo"]["buoyancy"]["volume"] == 0.0  # no cone in Ionic's newest tag
+    text = run_cli_limited(["show", str(path), "--gazebo", "ionic"], cwd=tmp_path).stdout
+    assert "target: Gazebo Ionic (gz-sim9_9.5.0, command line), engine dartsim (default)" in text
+    assert "nose: no buoyancy for a cone before gazebosim/gz-sim#3423" in text
