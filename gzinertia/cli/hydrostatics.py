@@ -11,6 +11,7 @@ import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, app, load_model
 from gzinertia.cli.options import hull_option, model_input_options
+from gzinertia.cli.target_options import EngineOption, GazeboOption
 
 if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
@@ -51,17 +52,8 @@ def hydrostatics(
     no_trim: Annotated[
         bool, typer.Option("--no-trim", help="Solve the heave only, level as posed.")
     ] = False,
-    gazebo: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--gazebo", help="The Gazebo release, as audit --gazebo: show each "
-                     "collision's buoyancy as that release computes it beside the exact "
-                     "geometry (default: the settings' gazebo; neither: not shown)."),
-    ] = None,
-    engine: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--engine", help="The physics engine, as audit --engine (shown with the "
-                     "target)."),
-    ] = None,
+    gazebo: GazeboOption = None,
+    engine: EngineOption = None,
     *,
     source: ModelInput,
 ) -> None:

@@ -2,12 +2,13 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from gzinertia.cli.app import LinkOption, app, load_document, print_notes
 from gzinertia.cli.options import OrderingChoice, ParserChoice, model_input_options
+from gzinertia.cli.target_options import EngineOption, GazeboOption
 from gzinertia.model_input import ModelInput
 
 __all__ = ["show"]
@@ -40,17 +41,8 @@ def show(
         ParserChoice,
         typer.Option(help="gzinertia (built in) or sdformat (libsdformat's Python module)."),
     ] = "gzinertia",
-    gazebo: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--gazebo", help="The Gazebo release, as audit --gazebo: also show what "
-                     "it applies (added mass applied or ignored, its buoyancy) (default: the "
-                     "settings' gazebo; neither: not shown)."),
-    ] = None,
-    engine: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--engine", help="The physics engine, as audit --engine (default: the "
-                     "settings' engine, else a world's, else dartsim)."),
-    ] = None,
+    gazebo: GazeboOption = None,
+    engine: EngineOption = None,
     *,
     source: ModelInput,
 ) -> None:
