@@ -21,7 +21,10 @@ Read from gz-sim ``src/systems/buoyancy/Buoyancy.cc`` at the mirror's head (93bb
   a mesh's volume is multiplied by the product of its ``<scale>``; before, ``<scale>`` ignored.
 * gazebosim/gz-sim#3880 (``rotated_graded``; the bug gz-sim#3892): the graded fluid's layer
   plane is turned into the shape's axes, so a rotated shape is sliced by the true horizontal
-  plane; before, by the plane ``z_C = h - z_WCo`` in the shape's own axes.
+  plane; before, by the plane ``z_C = h - z_WCo`` in the shape's own axes. With it the figures
+  are the exact slices (the part above the highest layer at its true centre, as with
+  gz-sim#3909: both are of unknown release and taken together,
+  :func:`gzinertia.gazebo.buoyancy_release.behaviour_of`).
 
 Frames: W world, B link (origin Bo), C collision; volumes in m³, buoyancy in N along "up"
 (against gravity).
@@ -269,8 +272,8 @@ def _graded(collision: Collision, behaviour: BuoyancyBehaviour, X_WB: Pose,
             else " before gazebosim/gz-sim#3423")]
         return zero, exact
     X_WC = X_WB @ collision.X_BC
-    if behaviour.rotated_graded:
-        return exact_fluid_force(collision, X_WB, fluid, g_W), exact
+    if behaviour.rotated_graded:  # true slices; the rest at the centroid (with gz-sim#3909)
+        return exact, exact
     release = graded_gazebo(collision.geometry, X_WC, fluid, g_W,
                             centroid_top=behaviour.centroid_and_scale)
     f_rel, f_ex = float(release[0] @ up_vector(g_W)), float(exact[0] @ up_vector(g_W))
