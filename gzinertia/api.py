@@ -161,6 +161,8 @@ def hydrostatics(
     xacro_args: Mapping[str, str] | None = None,
     xacro_env: Sequence[str] = (),
     trust_xacro: bool = False,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> HydrostaticsResult:
     """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model, free
     body and link, as gz-sim's Buoyancy system computes them from the collisions (and by exact
@@ -175,14 +177,20 @@ def hydrostatics(
     ``model``: a glob on top-level model names. ``waterline``: the free-surface height z (m,
     world) at which each free body's floating equilibrium is solved (default: a graded fluid's
     lowest layer, for bodies that float there); ``trim=False`` solves the heave only.
+    ``gazebo``/``engine``: the target release and engine, as ``audit --gazebo/--engine`` (over
+    the nearest settings file's ``gazebo``/``engine``): when either names one, each enabled
+    link's collisions under that release's Buoyancy system, beside the exact geometry
+    (:attr:`HydrostaticsResult.release_links`; docs/hydrostatics.md).
     """
+    from gzinertia.audit.target_choice import command_target
     from gzinertia.records import SdfDocument
 
     doc = path if isinstance(path, SdfDocument) else read(
         path, model_paths=model_paths, package_paths=package_paths, xacro_args=xacro_args,
         xacro_env=xacro_env, trust_xacro=trust_xacro)
+    target = command_target(doc.path, gazebo, engine, "asked for")
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
-                                 waterline=waterline, trim=trim)
+                                 waterline=waterline, trim=trim, target=target)
 
 
 

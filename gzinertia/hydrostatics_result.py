@@ -21,6 +21,8 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.scoped_names import top_scope
 
 if TYPE_CHECKING:
+    from gzinertia.gazebo.buoyancy_release import LinkReleaseBuoyancy, ReleaseBuoyancy
+    from gzinertia.gazebo.target import Target
     from gzinertia.physics.flotation import Flotation
     from gzinertia.physics.hydrostatics import ModelHydrostatics
     from gzinertia.records import BuoyancyWorld, SdfDocument
@@ -57,6 +59,12 @@ class HydrostaticsResult(ValueRecord):
     #: ``"absent"`` in a world that loads none (Gazebo applies no buoyancy: every number is
     #: as if one were added), ``"unknown"`` for a model file (the fluid is assumed).
     buoyancy_system: BuoyancySystem = "loaded"
+    #: The target release's Buoyancy system (:class:`~gzinertia.gazebo.buoyancy_release.
+    #: ReleaseBuoyancy`: the target, its behaviour and what is assumed) when a target was
+    #: named (``gazebo=``/``engine=``, the settings), else ``None``; ``release_links``: each
+    #: enabled link's collisions under it, beside the exact geometry's, in model order.
+    release: ReleaseBuoyancy | None = None
+    release_links: tuple[LinkReleaseBuoyancy, ...] = ()
 
     @property
     def caveat(self) -> str | None:
@@ -89,9 +97,12 @@ def document_hydrostatics(
     world: str | Path | None = None,
     waterline: float | None = None,
     trim: bool = True,
+    target: Target | None = None,
 ) -> HydrostaticsResult:
     """:func:`gzinertia.hydrostatics` of a document already read: the one assembly of fluid, models,
     free bodies and flotation that the library and the ``hydrostatics`` command share.
+    ``target``: the Gazebo release whose Buoyancy system is shown beside the exact geometry,
+    collision by collision (:attr:`HydrostaticsResult.release`; ``None``: not shown).
 
     ``tree``: the document's parsed XML (an lxml element) when its file cannot be read again
     (standard input); the world's Buoyancy plugin, gravity and model poses are then read from
@@ -145,4 +156,20 @@ def document_hydrostatics(
                 body, [records[link.name] for link in body.links], chosen, waterline, trim)
         # the model's own flotation: its one body's (several free bodies float apart)
         flotation[m.name] = flotation[m.bodies[0].name] if len(m.bodies) == 1 else None
-    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation, system)
+    release, release_links = _release_links(models, records, chosen, target)
+    return HydrostaticsResult(file, chosen, origin, tuple(models), flotation, system, release,
+                              release_links)
+
+
+def _release_links(
+    models: list[ModelHydrostatics], records: Mapping[str, Any], fluid: BuoyancyWorld,
+    target: Target | None,
+) -> tuple[ReleaseBuoyancy | None, tuple[LinkReleaseBuoyancy, ...]]:
+    """The target's Buoyancy behaviour and each enabled link's collisions under it."""
+    if target is None:
+        return None, ()
+    from gzinertia.gazebo.buoyancy_release import behaviour_of, link_release_buoyancy
+
+    release = behaviour_of(target)
+    return release, tuple(link_release_buoyancy(records[link.name], release, fluid)
+                          for m in models for link in m.links if link.enabled)

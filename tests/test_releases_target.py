@@ -158,14 +158,15 @@ def _first_tags(repo: str, commit: str) -> dict[str, str]:
 @pytest.mark.parametrize("key", [k for k, c in CHANGES.items() if c.known])
 def test_each_row_s_first_tags_are_the_repositories(key: str) -> None:
     change = CHANGES[key]
-    repo = "gazebosim+gz-sim" if change.library == "gz-sim" else "gazebosim+gz-physics"
+    repo = f"gazebosim+{change.library}"
     for name, release in RELEASES.items():
         tags = _first_tags(repo, change.backports.get(name, change.commit))
-        major = release.gz_sim if change.library == "gz-sim" else release.gz_physics
+        major = getattr(release, change.library.replace("-", "_"))
         assert change.first[name] == tags.get(major), (key, name)
         if name in change.untagged:  # on the branch, in no tag yet
             branch = _git(repo, "branch", "-a", "--contains", change.backports[name])
-            assert release.gz_sim.replace("ignition-gazebo", "ign-gazebo") in branch
+            assert major.replace("ignition-gazebo", "ign-gazebo").replace(
+                "ignition-common", "ign-common") in branch
     assert change.source.startswith("gazebosim/")
 
 

@@ -362,6 +362,14 @@ RULE_INFOS: dict[str, RuleInfo] = dict(
             "<xUU> (or another diagonal signed term) written for its meaning before "
             "gz-sim#1784 (|u|·u): the target release applies u·u.",
         ),
+        _rule(
+            "GZI604",
+            "buoyancy-release-differs",
+            "warning",
+            "A collision whose buoyancy (force or centre) the target release's Buoyancy system "
+            "computes more than 2 % from its exact geometry (shapes it does not count, mesh "
+            "volumes and <scale>, the centre at the origin, rotated shapes in layers).",
+        ),
     ]
 )
 

@@ -11,6 +11,7 @@ import typer
 
 from gzinertia.cli.app import DensityOption, FluidOption, app, load_model
 from gzinertia.cli.options import hull_option, model_input_options
+from gzinertia.cli.target_options import EngineOption, GazeboOption
 
 if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
@@ -51,6 +52,8 @@ def hydrostatics(
     no_trim: Annotated[
         bool, typer.Option("--no-trim", help="Solve the heave only, level as posed.")
     ] = False,
+    gazebo: GazeboOption = None,
+    engine: EngineOption = None,
     *,
     source: ModelInput,
 ) -> None:
@@ -59,6 +62,7 @@ def hydrostatics(
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
     from gzinertia.api import document_hydrostatics
+    from gzinertia.audit.target_choice import command_target
     from gzinertia.report.hydrostatics import render_text, result_summary
     from gzinertia.report.json_text import json_safe
 
@@ -66,7 +70,7 @@ def hydrostatics(
     result = document_hydrostatics(
         doc, tree=root, model=model, density=density,
         fluid=fluid, world=world, waterline=waterline,
-        trim=not no_trim,
+        trim=not no_trim, target=command_target(doc.path, gazebo, engine, tree=root),
     )
     summary = result_summary(result, str(file))
     if as_json:

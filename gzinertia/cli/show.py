@@ -8,6 +8,7 @@ import typer
 
 from gzinertia.cli.app import LinkOption, app, load_document, print_notes
 from gzinertia.cli.options import OrderingChoice, ParserChoice, model_input_options
+from gzinertia.cli.target_options import EngineOption, GazeboOption
 from gzinertia.model_input import ModelInput
 
 __all__ = ["show"]
@@ -40,29 +41,36 @@ def show(
         ParserChoice,
         typer.Option(help="gzinertia (built in) or sdformat (libsdformat's Python module)."),
     ] = "gzinertia",
+    gazebo: GazeboOption = None,
+    engine: EngineOption = None,
     *,
     source: ModelInput,
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
-    from gzinertia.report.show import document_summary
+    from gzinertia.audit.target_choice import command_target
+    from gzinertia.report.show import document_summary, target_lines, target_summary
     from gzinertia.selection import select_links
 
     doc = load_document(file, source, parser)
-    summary = document_summary(doc, select_links(doc.links, link, str(file)), ordering)
+    links = select_links(doc.links, link, str(file))
+    summary = target_summary(document_summary(doc, links, ordering), links,
+                             command_target(doc.path, gazebo, engine))
     if as_json:
         from gzinertia.report.json_stream import write_json
 
         write_json(summary, sys.stdout)
         return
     from rich.console import Console
+    from rich.text import Text
 
     from gzinertia.report.tables import render_show
 
     console = Console()
     print_notes(doc, console, verbose, levels=("error",))  # what could not be read comes first
     render_show(summary, console)
+    for line in target_lines(summary):
+        console.print(Text(line), soft_wrap=True)
     print_notes(doc, console, verbose, levels=("warning", "info"))
-    from rich.text import Text
 
     from gzinertia.shell import command_line
 

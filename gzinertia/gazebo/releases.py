@@ -205,6 +205,23 @@ CHANGES: Mapping[str, Change] = {
                "mesh volumes after gz-common#877 (the duck: 1.40186 to 1.18892 m³)",
                "gazebosim/gz-sim#3912", "", _NONE, known=False,
                note="newer than the gz-sim mirror: first release unknown"),
+        Change("gz-common-mesh-volume",
+               "gz-common's SubMesh::Volume takes |Σ v1·(v2×v3)/6| over a submesh's triangles "
+               "(and Mesh::Centroid is added); before, Σ |v1·(v2×v3)/6| per triangle, more "
+               "than the solid when the mesh does not enclose its origin",
+               "gazebosim/gz-common#877", "252093cf", _NONE,
+               backports={"fortress": "077be51e", "garden": "345a5832",
+                          "harmonic": "345a5832", "ionic": "2e873c1e", "jetty": "17cf77d9"},
+               untagged=_ALL, library="gz-common",
+               note="backported to ign-common4, gz-common5, 6 and 7 on 2026-08-21 (#887 to "
+                    "#890), in no tag of theirs yet"),
+        Change("graded-buoyancy-rotated",
+               "graded buoyancy slices a rotated collision by the true horizontal plane (the "
+               "plane turned into the shape's axes); before, by the plane z = h in the "
+               "shape's own axes (gz-sim#3892)",
+               "gazebosim/gz-sim#3880", "", _NONE, known=False,
+               note="merged 2026-08-13, newer than the gz-sim mirror: first release unknown; "
+                    "gz-sim#3892 still reports the bug on the gz-sim8 branch"),
     )
 }
 

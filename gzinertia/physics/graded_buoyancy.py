@@ -22,11 +22,13 @@ GAZEBO_SLAB_EPSILON = 1e-10
 
 
 def graded_gazebo(
-    geometry: Geometry, X_WC: Pose, fluid: BuoyancyWorld, g_W: Any
+    geometry: Geometry, X_WC: Pose, fluid: BuoyancyWorld, g_W: Any, centroid_top: bool = False
 ) -> tuple[Any, Any]:
     """Gazebo's GradedFluidDensity for one shape at world pose X_WC: ``(force_W, Σ w_i·p_i)``
     with ``w_i`` each slab's force along ``up`` (N) and ``p_i`` its centre (world; Gazebo
-    places it with the full pose), from which the centre of buoyancy follows."""
+    places it with the full pose), from which the centre of buoyancy follows. The part above
+    the highest layer is placed as if the whole shape's centre of volume were its origin, or
+    (``centroid_top``, gazebosim/gz-sim#3909) its centroid."""
     force, moment = np.zeros(3), np.zeros(3)
     if geometry.kind not in GRADED_SHAPES:
         return force, moment
@@ -46,8 +48,9 @@ def graded_gazebo(
         force += f
         moment += float(f @ up) * point
         prev_rho, prev_V, prev_M = rho, V, M
-    V_all, _ = volume_below(geometry, math.inf)
-    M_all = 0.0  # Gazebo takes the whole shape's centre of volume at its origin (not a cone's)
+    V_all, M_centroid = volume_below(geometry, math.inf)
+    # before gz-sim#3909 the whole shape's centre of volume is taken at its origin (not a cone's)
+    M_all = M_centroid if centroid_top else 0.0
     if abs(V_all - prev_V) >= GAZEBO_SLAB_EPSILON:
         f = -(V_all - prev_V) * prev_rho * np.asarray(g_W)
         point = X_WC.transform_point([0.0, 0.0, (M_all - prev_M) / (V_all - prev_V)])

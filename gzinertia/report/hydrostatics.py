@@ -15,6 +15,7 @@ from gzinertia.physics.collision_volume import gazebo_volume_causes
 from gzinertia.physics.flotation import Flotation
 from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
 from gzinertia.records import BuoyancyWorld
+from gzinertia.report.hydrostatics_release import release_lines, release_summary
 from gzinertia.wording import number
 
 if TYPE_CHECKING:
@@ -207,12 +208,16 @@ def result_summary(result: HydrostaticsResult, file: str) -> dict[str, Any]:
             body_entry["flotation"] = flotation_summary(result.flotation[body.name])
         entry["flotation"] = entry["bodies"][0]["flotation"] if len(m.bodies) == 1 else None
         entries.append(entry)
-    return {
+    summary: dict[str, Any] = {
         "file": file,
         "fluid": fluid_summary(result.fluid, result.fluid_origin, result.buoyancy_system,
                                result.caveat),
         "models": entries,
     }
+    if result.release is not None:  # a target named: its release beside the exact geometry
+        summary["target"] = result.release.target.as_json()
+        summary["release"] = release_summary(result)
+    return summary
 
 
 def _fmt(v: Any, unit: str = "m", why: str = "undefined") -> str:
@@ -362,4 +367,5 @@ def render_text(summary: dict[str, Any]) -> str:
                 lines.extend(_body_lines(b, when))
         for d in m["differences"]:
             lines.append(f"  differs from exact geometry: {d}")
+    lines.extend(release_lines(summary))
     return "\n".join(lines)

@@ -12,17 +12,24 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from gzinertia.gazebo.buoyancy_release import ReleaseBuoyancy, behaviour_of, link_release_buoyancy
 from gzinertia.gazebo.dart import dart_spatial_tensor
+from gzinertia.gazebo.releases import CHANGES
+from gzinertia.gazebo.target import Target
 from gzinertia.hydrodynamics_terms import added_mass_active
-from gzinertia.records import LinkRecord, Note, SdfDocument
+from gzinertia.physics.buoyancy_release import CollisionBuoyancy
+from gzinertia.records import BuoyancyWorld, LinkRecord, Note, SdfDocument
 from gzinertia.spatial.algebra import Ordering, reorder
 from gzinertia.spatial.inertia import equivalent_ellipsoid_semi_axes, principal_axes
+from gzinertia.wording import number, vector
 
 __all__ = [
     "document_summary",
     "hydrodynamics_added_mass",
     "link_summary",
     "note_summary",
+    "target_lines",
+    "target_summary",
 ]
 
 
@@ -107,3 +114,98 @@ def document_summary(
         "links": [link_summary(link, ordering) for link in links],
         "notes": [note_summary(note) for note in doc.notes],
     }
+
+
+def _added_mass_under(link: LinkRecord, target: Target) -> dict[str, str | None]:
+    """What ``target`` does with the link's ``<fluid_added_mass>`` and its Hydrodynamics
+    plugin's added mass: a sentence each (``None``: the link has none)."""
+    element = None
+    if link.inertial.A_BBo_B is not None:
+        if target.applies_fluid_added_mass:
+            element = "applied: dartsim adds it to the link's inertia"
+        elif not target.has("fluid-added-mass-read"):
+            element = (f"ignored: this gz-sim does not hand it to the engine (it does since "
+                       f"{CHANGES['fluid-added-mass-read'].source})")
+        else:
+            element = (f"ignored: only dartsim reads it "
+                       f"({CHANGES['dartsim-fluid-added-mass'].source}), not {target.engine}")
+    plugin = None
+    if any(added_mass_active(p) for p in link.hydrodynamics):
+        plugin = "applied as an explicit force from the last steps' acceleration"
+        if element is not None and target.has("hydro-added-mass-engine-advice"):
+            plugin += (", with <fluid_added_mass> on the same link an error in this release "
+                       f"({CHANGES['hydro-added-mass-engine-advice'].source})")
+        elif target.has("hydro-added-mass-deprecated") and target.applies_fluid_added_mass:
+            plugin += (f", deprecated for <fluid_added_mass> "
+                       f"({CHANGES['hydro-added-mass-deprecated'].source})")
+    return {"fluid_added_mass": element, "plugin_added_mass": plugin}
+
+
+def _buoyancy_under(link: LinkRecord, release: ReleaseBuoyancy) -> dict[str, Any]:
+    """The release's buoyancy of the link in a uniform fluid (1000 kg/m³ unless a world says
+    otherwise: the volume and centre of volume do not depend on it), beside the exact."""
+    under = link_release_buoyancy(link, release, BuoyancyWorld())
+    volume = sum(c.volume for c in under.collisions)
+    exact = sum(c.volume_exact or 0.0 for c in under.collisions)
+
+    def centre(parts: tuple[CollisionBuoyancy, ...], exact: bool) -> Any:
+        weights = [(c.volume_exact or 0.0) if exact else c.volume for c in parts]
+        points = [c.p_BoCv_B_exact if exact else c.p_BoCv_B for c in parts]
+        total = sum(weights)
+        if total <= 0.0:
+            return None
+        return _plain(sum((w * np.asarray(p) for w, p in zip(weights, points, strict=True)
+                           if p is not None), np.zeros(3)) / total)
+
+    causes = [f"{c.name}: {why}" for c in under.collisions for why in c.causes]
+    return {"volume": volume, "p_BoBv_B": centre(under.collisions, False),
+            "volume_exact": exact, "p_BoBv_B_exact": centre(under.collisions, True),
+            "causes": causes, "assumption": release.assumption or None}
+
+
+def target_summary(
+    summary: dict[str, Any], links: list[LinkRecord], target: Target | None
+) -> dict[str, Any]:
+    """``summary`` (:func:`document_summary`) with what ``target`` applies: the ``target``
+    and, per link, ``gazebo``: the added mass applied or ignored and the release's buoyancy
+    (volume and centre of volume in the link frame, summed over the collisions, overlaps
+    counted twice as gz-sim counts them, beside the exact solids' sum). ``target`` ``None``:
+    ``summary`` unchanged."""
+    if target is None:
+        return summary
+    release = behaviour_of(target)
+    summary["target"] = target.as_json()
+    for entry, link in zip(summary["links"], links, strict=True):
+        entry["gazebo"] = {**_added_mass_under(link, target),
+                           "buoyancy": _buoyancy_under(link, release)}
+    return summary
+
+
+def _where(p: list[float | None] | None) -> str:
+    """A point in a line of text, or why there is none."""
+    if p is None or any(x is None for x in p):
+        return "no point (no volume)"
+    return f"{vector(float(x) for x in p if x is not None)} m"
+
+
+def target_lines(summary: dict[str, Any]) -> list[str]:
+    """The text of :func:`target_summary`'s additions (empty without a target)."""
+    target = summary.get("target")
+    if target is None:
+        return []
+    lines = [f"target: Gazebo {target['gazebo'].title()} ({target['gz_sim']}, "
+             f"{target['gazebo_origin']}), engine {target['engine']} ({target['engine_origin']})"]
+    for link in summary["links"]:
+        gazebo = link["gazebo"]
+        b = gazebo["buoyancy"]
+        lines.append(f"  {link['name']}: buoyancy volume {number(b['volume'])} m^3 at "
+                     f"{_where(b['p_BoBv_B'])} (link frame), exact {number(b['volume_exact'])} "
+                     f"m^3 at {_where(b['p_BoBv_B_exact'])}")
+        lines.extend(f"    {why}" for why in b["causes"])
+        for key, name in (("fluid_added_mass", "<fluid_added_mass>"),
+                          ("plugin_added_mass", "Hydrodynamics plugin added mass")):
+            if gazebo[key] is not None:
+                lines.append(f"    {name}: {gazebo[key]}")
+    if any(link["gazebo"]["buoyancy"]["assumption"] for link in summary["links"]):
+        lines.append(f"  ({summary['links'][0]['gazebo']['buoyancy']['assumption']})")
+    return lines

@@ -22,6 +22,7 @@ from gzinertia.audit.rules import (
     added_mass,
     bem,
     buoyancy,
+    buoyancy_release,
     classic,
     geometry,
     hydrodynamics,
@@ -39,7 +40,7 @@ __all__ = ["FAMILIES", "RULES", "Rule", "registered_rules"]
 #: The rule families, each a module of checks.
 FAMILIES: tuple[ModuleType, ...] = (
     inertia, added_mass, hydrodynamics, model, geometry, bem, stability, buoyancy,
-    proxy_collisions, urdf, classic, releases,
+    proxy_collisions, urdf, classic, releases, buoyancy_release,
 )
 
 
