@@ -315,6 +315,57 @@ def editing_options(command: F) -> F:
     return write_mode_options(model_input_options(command_flags(command)))
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class EditedFile(ValueRecord):
+    """What an editing command (:func:`editing_command`) edits and how: ``path`` (FILE as given;
+    ``<stdin>`` for ``-``, whose bytes ``mode`` holds), the :class:`~gzinertia.cli.delivery.
+    WriteMode` its options make and the :class:`~gzinertia.model_input.ModelInput`."""
+
+    path: Path
+    mode: WriteMode
+    source: ModelInput
+
+    @property
+    def data(self) -> bytes | None:
+        """Standard input's bytes for FILE ``-`` (the edit's ``data=``), else ``None``."""
+        return self.mode.stdin_data
+
+    def sdf_search_paths(self, command: str) -> list[Path]:
+        """The folders ``command``, which edits SDFormat files only, searches (:func:`sdf_only`:
+        a URDF or xacro FILE is an error saying so)."""
+        return sdf_only(self.path, self.source, command)
+
+
+def editing_command_with(argument: Any) -> Callable[[F], F]:
+    """:func:`editing_command` with the FILE argument ``argument`` (its ``Annotated`` type)."""
+
+    def decorate(command: F) -> F:
+        group = _hint(inspect.signature(command).parameters["flags"].annotation,
+                      command.__globals__)
+
+        @functools.wraps(command)
+        def adapter(file: Path, flags: Any, *, mode: WriteMode, source: ModelInput) -> Any:
+            return command(flags, EditedFile(file, mode, source))
+
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        adapter.__dict__["__signature__"] = inspect.Signature([
+            inspect.Parameter("file", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=argument),
+            inspect.Parameter("flags", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=group),
+            inspect.Parameter("mode", keyword), inspect.Parameter("source", keyword),
+        ], return_annotation=None)
+        return editing_options(cast(F, adapter))
+
+    return decorate
+
+
+def editing_command(command: F) -> F:
+    """``command`` (which takes ``flags``, the record of its own flags, and ``file``, an
+    :class:`EditedFile`) as a typer command editing one FILE (:data:`EditedFileArgument`) with
+    the options of :func:`editing_options`, in its order: FILE, its own flags, the model input,
+    the write mode."""
+    return editing_command_with(EditedFileArgument)(command)
+
+
 def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
     """The folders ``command``, which edits SDFormat files only, searches for what ``file``
     includes (``source``'s model paths, then its package paths); a URDF or xacro ``file`` is
