@@ -2,11 +2,12 @@
 in :mod:`gzinertia.cli.audit` names them), in the order ``--help`` lists them."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from gzinertia.audit.discover import searched_patterns_text
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
+from gzinertia.io.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 
 __all__ = [
     "CacheDirFlag",
@@ -87,13 +88,21 @@ DocsUrlFlag = Annotated[Maybe[str], flag("--docs-url",
     "for the SARIF rules' helpUri: docs/rules/CODE.md under it. Default: $GZINERTIA_DOCS_URL, "
     "else the docs next to the installed code when present.")]
 
-MaxLinksFlag = Annotated[Maybe[int], flag("--max-links",
-    "Most links one file may hold, included models counted (default: $GZINERTIA_MAX_LINKS, else "
-    "500000); a file with more is an error.")]
 
-MaxIncludedModelsFlag = Annotated[Maybe[int], flag("--max-included-models",
-    "Most <include>s one file may pull in, at any depth (default: "
-    "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.")]
+
+def _read_limit(name: str, what: str, variable: str) -> Any:
+    """The flag of the :class:`~gzinertia.io.limits.ReadLimits` field ``name``: its help says
+    ``what`` it caps, its default (the environment variable ``variable``, else the field's
+    default) and that a file going over it is an error."""
+    return flag("--" + name.replace("_", "-"), f"{what} (default: ${variable}, else "
+                f"{getattr(ReadLimits, name)}); a file with more is an error.")
+
+
+MaxLinksFlag = Annotated[Maybe[int], _read_limit(
+    "max_links", "Most links one file may hold, included models counted", ENV_MAX_LINKS)]
+MaxIncludedModelsFlag = Annotated[Maybe[int], _read_limit(
+    "max_included_models", "Most <include>s one file may pull in, at any depth",
+    ENV_MAX_INCLUDED_MODELS)]
 
 ExcludeFlag = Annotated[Maybe[list[str]], flag("--exclude",
     "Leave out files and folders matching these globs (repeatable or comma-separated; ruff's "
