@@ -38,6 +38,10 @@ FileFlag = Annotated[list[Path], argument(
     "a file).")]
 
 
+#: What --density and --mass give a mass to.
+_MASSLESS = "Links with no <inertial> (GZI102) or no positive mass (GZI101): "
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class FixFlags(ValueRecord):
     """``gzinertia fix``'s own flags, in the order ``--help`` lists them."""
@@ -62,11 +66,8 @@ class FixFlags(ValueRecord):
         "--method geometry: move <inertial><pose> to the geometry's centroid (default: keep it "
         "and report how far off it is).")] = False
     density: Annotated[Maybe[float], flag("--density",
-        "Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density x "
-        "geometry volume (kg/m^3).")] = None
-    mass: Annotated[Maybe[float], flag("--mass",
-        "Links with no <inertial> (GZI102) or no positive mass (GZI101): this mass "
-        "(kg).")] = None
+        _MASSLESS + "mass = density x geometry volume (kg/m^3).")] = None
+    mass: Annotated[Maybe[float], flag("--mass", _MASSLESS + "this mass (kg).")] = None
     tolerance: Annotated[ToleranceChoice, flag("--tolerance",
         "Which links are invalid: gz (gz-math/libsdformat, default) or drake. The repair "
         "satisfies both.")] = "gz"
