@@ -6,7 +6,12 @@ from typing import Annotated, Any
 
 from gzinertia.audit.discover import searched_patterns_text
 from gzinertia.cli.flags import Maybe, argument, flag
-from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
+from gzinertia.cli.options import (
+    TOLERANCE_CHOICES_HELP,
+    FormatChoice,
+    SeverityChoice,
+    ToleranceChoice,
+)
 from gzinertia.io.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 
 __all__ = [
@@ -52,7 +57,7 @@ SelectFlag = Annotated[Maybe[str], flag("--select",
 IgnoreFlag = Annotated[Maybe[str], flag("--ignore", "Leave these rules out (codes or prefixes).")]
 
 ToleranceFlag = Annotated[Maybe[ToleranceChoice], flag("--tolerance",
-    "Inertia validity tolerance: gz (gz-math/libsdformat, default) or drake.")]
+    f"Inertia validity tolerance: {TOLERANCE_CHOICES_HELP}.")]
 
 DensityFlag = Annotated[Maybe[float], flag("--density",
     "Fluid density in kg/m^3 for added-mass checks (default: water or air).")]

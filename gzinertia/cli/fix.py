@@ -14,6 +14,7 @@ from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.library import edited
 from gzinertia.cli.options import (
+    TOLERANCE_CHOICES_HELP,
     FixMethodChoice,
     ToleranceChoice,
     command_flags,
@@ -69,8 +70,7 @@ class FixFlags(ValueRecord):
         _MASSLESS + "mass = density x geometry volume (kg/m^3).")] = None
     mass: Annotated[Maybe[float], flag("--mass", _MASSLESS + "this mass (kg).")] = None
     tolerance: Annotated[ToleranceChoice, flag("--tolerance",
-        "Which links are invalid: gz (gz-math/libsdformat, default) or drake. The repair "
-        "satisfies both.")] = "gz"
+        f"Which links are invalid: {TOLERANCE_CHOICES_HELP}. The repair satisfies both.")] = "gz"
     json_report: Annotated[bool, flag("--json",
         "Print what changed per link as JSON on stdout (one object per FILE, a list); the text "
         "report still goes to stderr.")] = False

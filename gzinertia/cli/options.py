@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
 
 __all__ = [
+    "TOLERANCE_CHOICES_HELP",
     "AxesChoice",
     "CheckOption",
     "DiffOption",
@@ -109,6 +110,8 @@ FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github", "htm
 SeverityChoice = Literal["error", "warning", "info"]
 #: Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`).
 ToleranceChoice = Literal["gz", "drake"]
+#: The tolerances as ``--help`` describes them (``audit`` and ``fix`` say so in these words).
+TOLERANCE_CHOICES_HELP = "gz (gz-math/libsdformat, default) or drake"
 #: Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`).
 FixMethodChoice = Literal["nearest", "geometry", "balance"]
 
