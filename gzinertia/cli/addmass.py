@@ -19,7 +19,7 @@ from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.library import deliver_edit, edited, model_keywords
-from gzinertia.cli.options import EditedFile, editing_command_with, hull_option
+from gzinertia.cli.options import CommandFile, editing_command_with, hull_option
 from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.geometry import GeometryElement
 
@@ -32,7 +32,7 @@ __all__ = ["addmass"]
 @app.command()
 @hull_option
 @editing_command_with(ModelFileArgument)
-def addmass(flags: AddmassFlags, file: EditedFile) -> None:
+def addmass(flags: AddmassFlags, file: CommandFile) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
     The matrix is computed about the ellipsoid's centre in its axes, rotated to the link axes

@@ -11,7 +11,7 @@ from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import EditedFile, SignChoice, editing_command
+from gzinertia.cli.options import CommandFile, SignChoice, editing_command
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
@@ -50,7 +50,7 @@ class ConvertFlags(ValueRecord):
 
 @app.command()
 @editing_command
-def convert(flags: ConvertFlags, file: EditedFile) -> None:
+def convert(flags: ConvertFlags, file: CommandFile) -> None:
     """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
 
     Either way it is counted once: the plugin's own added mass is disabled (or its terms

@@ -19,7 +19,7 @@ from gzinertia.cli.app import (
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import EditedFile, FitChoice, editing_command
+from gzinertia.cli.options import CommandFile, FitChoice, editing_command
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
@@ -93,7 +93,7 @@ class HydroFlags(ValueRecord):
 
 @app.command()
 @editing_command
-def hydro(flags: HydroFlags, file: EditedFile) -> None:
+def hydro(flags: HydroFlags, file: CommandFile) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model, or
     (--method) from the link's geometry by published methods.
 

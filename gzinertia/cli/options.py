@@ -12,24 +12,24 @@
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
-  :class:`~gzinertia.cli.delivery.WriteMode`; a command that edits one FILE takes its flags,
-  the model input and the write mode through :func:`editing_options`::
+  :class:`~gzinertia.cli.delivery.WriteMode`; a command that edits one FILE takes its flags
+  and a :class:`CommandFile` (the FILE, its write mode and the model input) through
+  :func:`editing_command`::
 
       @dataclass(frozen=True, repr=False, eq=False)
       class MyFlags(ValueRecord):
           force: Annotated[bool, flag("", "Replace what the link has.")] = False
 
       @app.command()
-      @editing_options
-      def mycommand(
-          file: EditedFileArgument, flags: MyFlags, *, mode: WriteMode, source: ModelInput
-      ) -> None:
+      @editing_command
+      def mycommand(flags: MyFlags, file: CommandFile) -> None:
           ...
-          deliver_edit(edited(gzinertia.shift, file, ..., force=flags.force), mode)
+          edit = edited(gzinertia.shift, file.path, ..., force=flags.force, data=file.data)
+          deliver_edit(edit, file.mode)
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
-  the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
-  to the edit as ``data=``); :func:`~gzinertia.cli.delivery.deliver` then writes the edited file
+  the command receives the path ``<stdin>`` and the bytes in ``file.data`` (hand them to the
+  edit as ``data=``); :func:`~gzinertia.cli.delivery.deliver` then writes the edited file
   to stdout unless ``-o``, ``--check`` or ``--diff`` is given, and ``--in-place`` is refused.
 * The model-input options of every command that reads a model (``-m/--model-path``,
   ``--package-path``, ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``) are added by
@@ -62,6 +62,7 @@ __all__ = [
     "TOLERANCE_CHOICES_HELP",
     "AxesChoice",
     "CheckOption",
+    "CommandFile",
     "DiffOption",
     "EditedFileArgument",
     "FitChoice",
@@ -83,6 +84,8 @@ __all__ = [
     "WriteFlags",
     "command_flags",
     "edit_mode",
+    "editing_command",
+    "editing_command_with",
     "editing_options",
     "hull_option",
     "model_input_options",
@@ -319,7 +322,7 @@ def editing_options(command: F) -> F:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class EditedFile(ValueRecord):
+class CommandFile(ValueRecord):
     """What an editing command (:func:`editing_command`) edits and how: ``path`` (FILE as given;
     ``<stdin>`` for ``-``, whose bytes ``mode`` holds), the :class:`~gzinertia.cli.delivery.
     WriteMode` its options make and the :class:`~gzinertia.model_input.ModelInput`."""
@@ -348,7 +351,7 @@ def editing_command_with(argument: Any) -> Callable[[F], F]:
 
         @functools.wraps(command)
         def adapter(file: Path, flags: Any, *, mode: WriteMode, source: ModelInput) -> Any:
-            return command(flags, EditedFile(file, mode, source))
+            return command(flags, CommandFile(file, mode, source))
 
         keyword = inspect.Parameter.KEYWORD_ONLY
         adapter.__dict__["__signature__"] = inspect.Signature([
@@ -363,7 +366,7 @@ def editing_command_with(argument: Any) -> Callable[[F], F]:
 
 def editing_command(command: F) -> F:
     """``command`` (which takes ``flags``, the record of its own flags, and ``file``, an
-    :class:`EditedFile`) as a typer command editing one FILE (:data:`EditedFileArgument`) with
+    :class:`CommandFile`) as a typer command editing one FILE (:data:`EditedFileArgument`) with
     the options of :func:`editing_options`, in its order: FILE, its own flags, the model input,
     the write mode."""
     return editing_command_with(EditedFileArgument)(command)

@@ -11,7 +11,7 @@ import gzinertia
 from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import AxesChoice, EditedFile, editing_command
+from gzinertia.cli.options import AxesChoice, CommandFile, editing_command
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class ShiftFlags(ValueRecord):
 
 @app.command()
 @editing_command
-def shift(flags: ShiftFlags, file: EditedFile) -> None:
+def shift(flags: ShiftFlags, file: CommandFile) -> None:
     """Rewrite a link's <fluid_added_mass> about the link origin (the spec's point).
 
     For matrices computed about the CoM or a hull centre and written unshifted: applies the
