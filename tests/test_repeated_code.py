@@ -18,6 +18,7 @@ import typer.main
 from conftest import REPO
 
 import gzinertia.cli.options as cli_options
+import gzinertia.io.limits as limits
 import gzinertia.physics.mesh_body as mesh_body
 import gzinertia.vocabulary.hull as hull
 from gzinertia.cli.app import app, register_commands
@@ -123,3 +124,22 @@ def test_a_commands_own_flags_are_its_records_fields_in_help_order(
     for field in dataclasses.fields(record):
         option = next(p for p in click_command.params if p.name == field.name)
         assert option.required == (field.default is dataclasses.MISSING)
+
+
+@pytest.mark.parametrize(
+    ("field", "variable"),
+    [
+        ("max_links", limits.ENV_MAX_LINKS),
+        ("max_included_models", limits.ENV_MAX_INCLUDED_MODELS),
+    ],
+)
+def test_a_read_limits_flag_says_the_libraries_default_and_variable(
+    field: str, variable: str
+) -> None:
+    """The read-limit flags are declared by one factory without importing the limits (start-up):
+    audit's help names the default and the variable the library reads."""
+    register_commands()
+    audit = typer.main.get_command(app).commands["audit"]  # type: ignore[attr-defined]
+    [option] = [p for p in audit.params if p.opts == ["--" + field.replace("_", "-")]]
+    default = getattr(limits.ReadLimits, field)
+    assert f"(default: ${variable}, else {default});" in option.help

@@ -12,7 +12,6 @@ from gzinertia.cli.options import (
     SeverityChoice,
     ToleranceChoice,
 )
-from gzinertia.io.limits import ENV_MAX_INCLUDED_MODELS, ENV_MAX_LINKS, ReadLimits
 
 __all__ = [
     "CacheDirFlag",
@@ -95,19 +94,20 @@ DocsUrlFlag = Annotated[Maybe[str], flag("--docs-url",
 
 
 
-def _read_limit(name: str, what: str, variable: str) -> Any:
-    """The flag of the :class:`~gzinertia.io.limits.ReadLimits` field ``name``: its help says
-    ``what`` it caps, its default (the environment variable ``variable``, else the field's
-    default) and that a file going over it is an error."""
-    return flag("--" + name.replace("_", "-"), f"{what} (default: ${variable}, else "
-                f"{getattr(ReadLimits, name)}); a file with more is an error.")
+def _read_limit(names: str, what: str, variable: str, default: int) -> Any:
+    """The flag of a read limit (:class:`~gzinertia.io.limits.ReadLimits`, not imported at
+    start-up): its help says ``what`` it caps, its default (the environment variable
+    ``variable``, else ``default``) and that a file going over it is an error."""
+    return flag(names, f"{what} (default: ${variable}, else {default}); a file with more is "
+                "an error.")
 
 
 MaxLinksFlag = Annotated[Maybe[int], _read_limit(
-    "max_links", "Most links one file may hold, included models counted", ENV_MAX_LINKS)]
+    "--max-links", "Most links one file may hold, included models counted",
+    "GZINERTIA_MAX_LINKS", 500000)]
 MaxIncludedModelsFlag = Annotated[Maybe[int], _read_limit(
-    "max_included_models", "Most <include>s one file may pull in, at any depth",
-    ENV_MAX_INCLUDED_MODELS)]
+    "--max-included-models", "Most <include>s one file may pull in, at any depth",
+    "GZINERTIA_MAX_INCLUDED_MODELS", 10000)]
 
 ExcludeFlag = Annotated[Maybe[list[str]], flag("--exclude",
     "Leave out files and folders matching these globs (repeatable or comma-separated; ruff's "
