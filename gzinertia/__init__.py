@@ -83,49 +83,42 @@ if TYPE_CHECKING:
     from gzinertia.spatial.added_mass import AddedMass
     from gzinertia.spatial.matrix import SpatialInertia, SpatialMatrix
 
-#: Public name → (module, attribute), imported on first access.
-_LAZY: dict[str, tuple[str, str]] = {
-    "read": ("gzinertia.api", "read"),
-    "register_reader": ("gzinertia.api", "register_reader"),
-    "fit": ("gzinertia.api", "fit"),
-    "audit_paths": ("gzinertia.api", "audit_paths"),
-    "addmass": ("gzinertia.api_edits", "addmass"),
-    "shift": ("gzinertia.api_edits", "shift"),
-    "convert": ("gzinertia.api_edits", "convert"),
-    "hydro": ("gzinertia.api_edits", "hydro"),
-    "addmass_from": ("gzinertia.api_edits", "addmass_from"),
-    "addmass_bem": ("gzinertia.api_edits", "addmass_bem"),
-    "Edit": ("gzinertia.edit.edit_result", "Edit"),
-    "ModelFile": ("gzinertia.edit.model_file", "ModelFile"),
-    "BemFile": ("gzinertia.api_edits", "BemFile"),
-    "fix": ("gzinertia.api_edits", "fix"),
-    "FixedFile": ("gzinertia.api_edits", "FixedFile"),
-    "migrate": ("gzinertia.api_edits", "migrate"),
-    "hydrostatics": ("gzinertia.api", "hydrostatics"),
-    "html_report": ("gzinertia.api_report", "html_report"),
-    "HtmlReport": ("gzinertia.api_report", "HtmlReport"),
-    "compare": ("gzinertia.api", "compare"),
-    "Comparison": ("gzinertia.catalogue.compare", "Comparison"),
-    "HydrostaticsResult": ("gzinertia.api", "HydrostaticsResult"),
-    "LinkBem": ("gzinertia.edit.addmass_bem", "LinkBem"),
-    "BemResult": ("gzinertia.physics.bem", "BemResult"),
-    "LinkFix": ("gzinertia.edit.fix", "LinkFix"),
-    "InertiaRepair": ("gzinertia.physics.inertia_repair", "InertiaRepair"),
-    "ModelHydrostatics": ("gzinertia.physics.hydrostatics", "ModelHydrostatics"),
-    "LinkHydrostatics": ("gzinertia.physics.hydrostatics", "LinkHydrostatics"),
-    "Flotation": ("gzinertia.physics.flotation", "Flotation"),
-    "BuoyancyWorld": ("gzinertia.records", "BuoyancyWorld"),
-    "GzInertiaWarning": ("gzinertia.api_edits", "GzInertiaWarning"),
-    "GzInertiaError": ("gzinertia.errors", "GzInertiaError"),
-    "SettingError": ("gzinertia.errors", "SettingError"),
+#: Where the public names live: module → the names it defines, imported on first access.
+_HOMES: dict[str, tuple[str, ...]] = {
+    "gzinertia.api": (
+        "read", "register_reader", "fit", "audit_paths", "hydrostatics", "compare",
+        "HydrostaticsResult",
+    ),
+    "gzinertia.api_edits": (
+        "addmass", "shift", "convert", "hydro", "addmass_from", "addmass_bem", "BemFile", "fix",
+        "FixedFile", "migrate", "GzInertiaWarning",
+    ),
+    "gzinertia.edit.edit_result": ("Edit",),
+    "gzinertia.edit.model_file": ("ModelFile",),
+    "gzinertia.api_report": ("html_report", "HtmlReport"),
+    "gzinertia.catalogue.compare": ("Comparison",),
+    "gzinertia.edit.addmass_bem": ("LinkBem",),
+    "gzinertia.physics.bem": ("BemResult",),
+    "gzinertia.edit.fix": ("LinkFix",),
+    "gzinertia.physics.inertia_repair": ("InertiaRepair",),
+    "gzinertia.physics.hydrostatics": ("ModelHydrostatics", "LinkHydrostatics"),
+    "gzinertia.physics.flotation": ("Flotation",),
+    "gzinertia.records": ("BuoyancyWorld", "Inertial"),
+    "gzinertia.errors": ("GzInertiaError", "SettingError"),
+    "gzinertia.spatial.matrix": ("SpatialMatrix", "SpatialInertia"),
+    "gzinertia.spatial.added_mass": ("AddedMass",),
+    "gzinertia.physics.fits": ("EllipsoidFit",),
+    "gzinertia.audit.findings": ("Finding",),
+}
+#: Public names the module defines under another name: name → (module, attribute).
+_RENAMED: dict[str, tuple[str, str]] = {
     "Document": ("gzinertia.records", "SdfDocument"),
     "Link": ("gzinertia.records", "LinkRecord"),
-    "Inertial": ("gzinertia.records", "Inertial"),
-    "SpatialMatrix": ("gzinertia.spatial.matrix", "SpatialMatrix"),
-    "SpatialInertia": ("gzinertia.spatial.matrix", "SpatialInertia"),
-    "AddedMass": ("gzinertia.spatial.added_mass", "AddedMass"),
-    "EllipsoidFit": ("gzinertia.physics.fits", "EllipsoidFit"),
-    "Finding": ("gzinertia.audit.findings", "Finding"),
+}
+#: Public name → (module, attribute).
+_LAZY: dict[str, tuple[str, str]] = {
+    **{name: (module, name) for module, names in _HOMES.items() for name in names},
+    **_RENAMED,
 }
 
 __all__ = [

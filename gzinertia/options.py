@@ -36,57 +36,63 @@ _SAME_NAME = (
 #: Switches: ``--allow-overlap`` on the command line, ``allow_overlap=True`` in Python.
 _SWITCHES = ("allow_overlap", "force", "force_readonly", "remove_plugin_terms",
              "replace_plugin_added_mass", "together")
-#: The settings spelled otherwise in one interface or both: key → (command line, library).
-_SPELLED_APART: dict[str, tuple[str, str]] = {
+#: Settings whose Python keyword is another word: key → (the flag's word, the keyword), e.g.
+#: ``--link`` on the command line, ``links`` in Python.
+_RENAMED = {
+    "link": ("link", "links"), "from": ("from", "source"),
+    "model_path": ("model-path", "model_paths"),
+    "max_links_count": ("max-links", "max_links"),
+    "max_included_models_count": ("max-included-models", "max_included_models"),
+    "ellipsoid_scale": ("ellipsoid-scale", "scale"), "axes": ("axes", "axes_rpy"),
+    "with_entry": ("with", "entry"),
+}
+#: Values of a setting, one or alternatives: key → (setting, values), e.g. ``--quality fine``
+#: on the command line, ``quality="fine"`` in Python; ``--sign fossen or --sign physical``.
+_CHOICES = {
+    "quality_fine": ("quality", ("fine",)), "waterline_auto": ("waterline", ("auto",)),
+    "frequency_infinite": ("frequency", ("infinite",)),
+    "method_geometry": ("method", ("geometry",)), "engine_dartsim": ("engine", ("dartsim",)),
+    "gazebo_harmonic": ("gazebo", ("harmonic",)),
+    "sign_fossen_or_physical": ("sign", ("fossen", "physical")),
+}
+#: ``convert``'s directions: ``--hydro-to-sdf`` on the command line, ``convert(to="sdf")`` in
+#: Python.
+_DIRECTIONS = {"hydro_to_sdf": "sdf", "sdf_to_hydro": "hydro"}
+#: Settings named together: key → the settings (``--density, --mass and --geometry``).
+_TOGETHER = {"fix_geometry_only": ("density", "mass", "move_com", "geometry")}
+#: The read limits: ``audit --max-links`` on the command line, ``ReadLimits.max_links`` in
+#: Python.
+_LIMITS = ("max_links", "max_included_models")
+#: The modes of ``addmass``: key → (its flag's word, the library function that computes it).
+_MODES = {"bem": ("bem", "addmass_bem"), "bem_from": ("from", "addmass_from"),
+          "ellipsoid": ("ellipsoid", "addmass")}
+#: The library's function of an explicit ellipsoid (``--semi-axes`` on the command line).
+_EXPLICIT_FIT = "gzinertia.physics.fits.explicit_fit"
+#: The settings spelled otherwise in a phrase: key → (command line, library).
+_PHRASES: dict[str, tuple[str, str]] = {
     "keep_version": ("--keep-version", "upgrade_version=False"),
-    "link": ("--link", "links"),
     "hull_convex": ("--hull convex", 'gzinertia.physics.mesh_body.hull_fallback("convex")'),
     "hull_wrap": ("--hull wrap", 'hull_fallback("wrap")'),
-    "from": ("--from", "source"),
-    "sign_fossen_or_physical": ("--sign fossen or --sign physical",
-                                'sign="fossen" or sign="physical"'),
     "sign_fossen_negative_or_physical": (
         "--sign fossen (negative derivatives) or --sign physical",
         'sign="fossen" (negative derivatives) or sign="physical"',
     ),
-    "sdf_to_hydro": ("--sdf-to-hydro", 'convert(to="hydro")'),
     "engine_without_element": ("--engine bullet-featherstone (or bullet, tpe)",
                                'engine="bullet-featherstone" (or "bullet", "tpe")'),
-    "engine_dartsim": ("--engine dartsim", 'engine="dartsim"'),
-    "gazebo_harmonic": ("--gazebo harmonic", 'gazebo="harmonic"'),
-    "hydro_to_sdf": ("--hydro-to-sdf", 'convert(to="sdf")'),
     "hydro_to_sdf_command": ("gzinertia convert {path} --hydro-to-sdf",
                              'gzinertia.convert("{path}", to="sdf")'),
     "explicit_ellipsoid": ("--semi-axes a,b,c [--center x,y,z] [--rpy r,p,y]",
-                           "an explicit ellipsoid (gzinertia.physics.fits.explicit_fit)"),
-    "explicit_ellipsoid_short": ("--semi-axes --center",
-                                 "gzinertia.physics.fits.explicit_fit"),
-    "model_path": ("--model-path", "model_paths"),
-    "max_links": ("audit --max-links", "ReadLimits.max_links"),
-    "max_included_models": ("audit --max-included-models", "ReadLimits.max_included_models"),
-    "max_links_count": ("--max-links", "max_links"),
-    "max_included_models_count": ("--max-included-models", "max_included_models"),
-    "ellipsoid_scale": ("--ellipsoid-scale", "scale"),
+                           f"an explicit ellipsoid ({_EXPLICIT_FIT})"),
+    "explicit_ellipsoid_short": ("--semi-axes --center", _EXPLICIT_FIT),
     "parser_sdformat": ("--parser sdformat", "the libsdformat parser"),
     "diff_or_check": ("--diff or --check", "an edit function that returns the text"),
-    "bem": ("--bem", "gzinertia.addmass_bem"),
-    "bem_from": ("--from", "gzinertia.addmass_from"),
-    "ellipsoid": ("--ellipsoid", "gzinertia.addmass"),
-    "quality_fine": ("--quality fine", 'quality="fine"'),
     "frequency_choice": ("--frequency VALUE|zero|infinite",
                          'frequency="zero", "infinite" or omega in rad/s as text'),
     "frequency_zero_infinite_omega": ("--frequency zero|infinite|OMEGA (rad/s)",
                                       'frequency="zero", "infinite" or OMEGA (rad/s) as text'),
     "density_or_fluid": ("--density or --fluid", "density"),
-    "axes": ("--axes", "axes_rpy"),
     "from_link": ("--from needs --link", "addmass_from needs link="),
-    "waterline_auto": ("--waterline auto", 'waterline="auto"'),
     "waterline_z": ("--waterline Z", "waterline=Z (a height in m)"),
-    "frequency_infinite": ("--frequency infinite", 'frequency="infinite"'),
-    "fix_geometry_only": ("--density, --mass, --move-com and --geometry",
-                          "density, mass, move_com and geometry"),
-    "method_geometry": ("--method geometry", 'method="geometry"'),
-    "with_entry": ("--with", "entry"),
 }
 
 
@@ -94,11 +100,25 @@ def _flag(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
+def _listed(words: list[str], last: str) -> str:
+    """``a, b and c`` (``last``: the word before the last one)."""
+    return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else words[0]
+
+
 #: key → (command-line spelling, library spelling).
 OPTIONS: dict[str, tuple[str, str]] = {
     **{key: (_flag(key), key) for key in _SAME_NAME},
     **{key: (_flag(key), f"{key}=True") for key in _SWITCHES},
-    **_SPELLED_APART,
+    **{key: ("--" + word, keyword) for key, (word, keyword) in _RENAMED.items()},
+    **{key: (_listed([f"{_flag(name)} {v}" for v in values], "or"),
+             _listed([f'{name}="{v}"' for v in values], "or"))
+       for key, (name, values) in _CHOICES.items()},
+    **{key: (_flag(key), f'convert(to="{to}")') for key, to in _DIRECTIONS.items()},
+    **{key: (_listed([_flag(k) for k in keys], "and"), _listed(list(keys), "and"))
+       for key, keys in _TOGETHER.items()},
+    **{key: (f"audit {_flag(key)}", f"ReadLimits.{key}") for key in _LIMITS},
+    **{key: ("--" + word, f"gzinertia.{function}") for key, (word, function) in _MODES.items()},
+    **_PHRASES,
 }
 
 _INTERFACE: ContextVar[Interface] = ContextVar("gzinertia_interface", default="library")

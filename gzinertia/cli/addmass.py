@@ -19,24 +19,20 @@ from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.library import deliver_edit, edited, model_keywords
-from gzinertia.cli.options import editing_options, hull_option
+from gzinertia.cli.options import CommandFile, editing_command_with, hull_option
 from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
-    from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.edit_result import Edit
-    from gzinertia.model_input import ModelInput
 
 __all__ = ["addmass"]
 
 
 @app.command()
 @hull_option
-@editing_options
-def addmass(
-    file: ModelFileArgument, flags: AddmassFlags, *, mode: WriteMode, source: ModelInput
-) -> None:
+@editing_command_with(ModelFileArgument)
+def addmass(flags: AddmassFlags, file: CommandFile) -> None:
     """Compute ellipsoid added mass about each link's origin and write <fluid_added_mass>.
 
     The matrix is computed about the ellipsoid's centre in its axes, rotated to the link axes
@@ -45,20 +41,21 @@ def addmass(
     nothing.
     """
     model = _added_mass_model(flags)
-    common = {"links": flags.link, "data": mode.stdin_data,
+    common = {"links": flags.link, "data": file.data,
               "upgrade_version": flags.upgrade_version,
               "replace_plugin_added_mass": flags.replace_plugin_added_mass,
-              "allow_overlap": flags.allow_overlap, **model_keywords(source)}
+              "allow_overlap": flags.allow_overlap, **model_keywords(file.source)}
     if model == "from":
         assert flags.from_result is not None
-        edit = _addmass_from(file, flags.from_result, flags, common)
+        edit = _addmass_from(file.path, flags.from_result, flags, common)
     elif model == "bem":
-        edit = _addmass_bem(file, flags, common)
+        edit = _addmass_bem(file.path, flags, common)
     else:
-        edit = edited(gzinertia.addmass, file, density=fluid_density(flags.density, flags.fluid),
-                      **_fit_keywords(flags), **common)
+        edit = edited(gzinertia.addmass, file.path,
+                      density=fluid_density(flags.density, flags.fluid), **_fit_keywords(flags),
+                      **common)
         report_fit(edit)
-    deliver_edit(edit, mode)
+    deliver_edit(edit, file.mode)
 
 
 def _added_mass_model(flags: AddmassFlags) -> Literal["ellipsoid", "bem", "from"]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 from gzinertia.cli.app import DensityOption, FluidOption, LinkOption
-from gzinertia.cli.flags import Maybe, argument, flag
+from gzinertia.cli.flags import Maybe, argument, flag, flag_with
 from gzinertia.cli.options import FitChoice
 from gzinertia.record_base import ValueRecord
 
@@ -39,44 +39,44 @@ class AddmassFlags(ValueRecord):
         "Added mass of the link's collision geometry by a boundary-element solve (Capytaine, "
         "unbounded fluid; needs pip install 'gzinertia[bem]'). docs/bem.md.")] = False
     link: LinkOption = None
-    geometry: Annotated[Maybe[str], flag("--geometry",
-        "With --bem: the collisions to mesh, comma-separated names (default: all of the link's "
+    geometry: Annotated[Maybe[str], flag_with("--bem", "--geometry",
+        "the collisions to mesh, comma-separated names (default: all of the link's "
         "collisions, united); 'visual' meshes the link's visuals instead (when the collision is a "
         "buoyancy proxy), 'visual:NAME,...' the visuals named. With --from: the geometry the "
         "result describes (GZI212 watches it).")] = None
-    panel_size: Annotated[Maybe[float], flag("--panel-size",
-        "With --bem: longest panel edge in metres.")] = None
+    panel_size: Annotated[Maybe[float], flag_with("--bem", "--panel-size",
+        "longest panel edge in metres.")] = None
     quality: Annotated[str, flag("--quality",
         "With --bem and no --panel-size: fast (~900 panels), default (~2000), "
         "fine (~5000).")] = "default"
     from_result: Annotated[Maybe[Path], flag("--from",
         "Import an added mass computed elsewhere: a Capytaine NetCDF dataset (assemble_dataset), "
         "for the one link --link names. docs/bem.md.")] = None
-    about: Annotated[Maybe[str], flag("--about",
-        "With --from: the point the result is about, x,y,z in the link frame (default: the "
+    about: Annotated[Maybe[str], flag_with("--from", "--about",
+        "the point the result is about, x,y,z in the link frame (default: the "
         "dataset's rotation_center, read as link coordinates).")] = None
-    axes: Annotated[Maybe[str], flag("--axes",
-        "With --from: orientation of the result's axes in the link, roll,pitch,yaw (radians; "
+    axes: Annotated[Maybe[str], flag_with("--from", "--axes",
+        "orientation of the result's axes in the link, roll,pitch,yaw (radians; "
         "default 0,0,0).")] = None
-    frequency: Annotated[Maybe[str], flag("--frequency",
-        "With --from: the dataset's frequency to use, zero, infinite or omega in rad/s (required "
+    frequency: Annotated[Maybe[str], flag_with("--from", "--frequency",
+        "the dataset's frequency to use, zero, infinite or omega in rad/s (required "
         "when it holds several).")] = None
     wamit_length: Annotated[float, flag("--wamit-length",
         "With --from FILE.1: WAMIT's length scale ULEN in metres (default 1).")] = 1.0
-    waterline: Annotated[Maybe[str], flag("--waterline",
-        "With --bem: a free surface at this height z in the world frame (m); the body is clipped "
+    waterline: Annotated[Maybe[str], flag_with("--bem", "--waterline",
+        "a free surface at this height z in the world frame (m); the body is clipped "
         "there. 'auto': at the floating draft, heel and trim of the hydrostatic equilibrium (as "
         "hydrostatics --waterline finds it). Default: fully submerged (unbounded fluid).")] = None
-    depth: Annotated[Maybe[float], flag("--depth",
-        "With --waterline: water depth below it in metres (default deep). Refused today at either "
+    depth: Annotated[Maybe[float], flag_with("--waterline", "--depth",
+        "water depth below it in metres (default deep). Refused today at either "
         "frequency (the solver cannot take a sea bed reliably: docs/bem.md).")] = None
-    together: Annotated[bool, flag("--together",
-        "With --bem: solve the selected links in one problem, so hulls that shadow each other (a "
+    together: Annotated[bool, flag_with("--bem", "--together",
+        "solve the selected links in one problem, so hulls that shadow each other (a "
         "catamaran's) get their interaction; each link gets its own block.")] = False
-    no_cache: Annotated[bool, flag("--no-cache",
-        "With --bem: neither read nor write the result cache.")] = False
-    progress_bar: Annotated[Maybe[bool], flag("--progress/--no-progress",
-        "With --bem: progress bars per link and per solve on stderr (default: on a terminal "
+    no_cache: Annotated[bool, flag_with("--bem", "--no-cache",
+        "neither read nor write the result cache.")] = False
+    progress_bar: Annotated[Maybe[bool], flag_with("--bem", "--progress/--no-progress",
+        "progress bars per link and per solve on stderr (default: on a terminal "
         "outside CI; otherwise one line per solve).")] = None
     fit: Annotated[FitChoice, flag("",
         "Ellipsoid fitted to the link: volume (same volume, centroid and principal axes as its "

@@ -2,11 +2,16 @@
 in :mod:`gzinertia.cli.audit` names them), in the order ``--help`` lists them."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from gzinertia.audit.discover import searched_patterns_text
 from gzinertia.cli.flags import Maybe, argument, flag
-from gzinertia.cli.options import FormatChoice, SeverityChoice, ToleranceChoice
+from gzinertia.cli.options import (
+    TOLERANCE_CHOICES_HELP,
+    FormatChoice,
+    SeverityChoice,
+    ToleranceChoice,
+)
 
 __all__ = [
     "CacheDirFlag",
@@ -51,7 +56,7 @@ SelectFlag = Annotated[Maybe[str], flag("--select",
 IgnoreFlag = Annotated[Maybe[str], flag("--ignore", "Leave these rules out (codes or prefixes).")]
 
 ToleranceFlag = Annotated[Maybe[ToleranceChoice], flag("--tolerance",
-    "Inertia validity tolerance: gz (gz-math/libsdformat, default) or drake.")]
+    f"Inertia validity tolerance: {TOLERANCE_CHOICES_HELP}.")]
 
 DensityFlag = Annotated[Maybe[float], flag("--density",
     "Fluid density in kg/m^3 for added-mass checks (default: water or air).")]
@@ -87,13 +92,22 @@ DocsUrlFlag = Annotated[Maybe[str], flag("--docs-url",
     "for the SARIF rules' helpUri: docs/rules/CODE.md under it. Default: $GZINERTIA_DOCS_URL, "
     "else the docs next to the installed code when present.")]
 
-MaxLinksFlag = Annotated[Maybe[int], flag("--max-links",
-    "Most links one file may hold, included models counted (default: $GZINERTIA_MAX_LINKS, else "
-    "500000); a file with more is an error.")]
 
-MaxIncludedModelsFlag = Annotated[Maybe[int], flag("--max-included-models",
-    "Most <include>s one file may pull in, at any depth (default: "
-    "$GZINERTIA_MAX_INCLUDED_MODELS, else 10000); a file with more is an error.")]
+
+def _read_limit(names: str, what: str, variable: str, default: int) -> Any:
+    """The flag of a read limit (:class:`~gzinertia.io.limits.ReadLimits`, not imported at
+    start-up): its help says ``what`` it caps, its default (the environment variable
+    ``variable``, else ``default``) and that a file going over it is an error."""
+    return flag(names, f"{what} (default: ${variable}, else {default}); a file with more is "
+                "an error.")
+
+
+MaxLinksFlag = Annotated[Maybe[int], _read_limit(
+    "--max-links", "Most links one file may hold, included models counted",
+    "GZINERTIA_MAX_LINKS", 500000)]
+MaxIncludedModelsFlag = Annotated[Maybe[int], _read_limit(
+    "--max-included-models", "Most <include>s one file may pull in, at any depth",
+    "GZINERTIA_MAX_INCLUDED_MODELS", 10000)]
 
 ExcludeFlag = Annotated[Maybe[list[str]], flag("--exclude",
     "Leave out files and folders matching these globs (repeatable or comma-separated; ruff's "

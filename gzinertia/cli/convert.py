@@ -11,13 +11,12 @@ from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import EditedFileArgument, SignChoice, editing_options, sdf_only
+from gzinertia.cli.options import CommandFile, SignChoice, editing_command
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
-    from gzinertia.cli.delivery import WriteMode
-    from gzinertia.model_input import ModelInput
+    pass
 
 __all__ = ["ConvertFlags", "convert"]
 
@@ -50,10 +49,8 @@ class ConvertFlags(ValueRecord):
 
 
 @app.command()
-@editing_options
-def convert(
-    file: EditedFileArgument, flags: ConvertFlags, *, mode: WriteMode, source: ModelInput
-) -> None:
+@editing_command
+def convert(flags: ConvertFlags, file: CommandFile) -> None:
     """Move added mass between Gazebo's Hydrodynamics plugin and <fluid_added_mass>.
 
     Either way it is counted once: the plugin's own added mass is disabled (or its terms
@@ -66,11 +63,11 @@ def convert(
     """
     if flags.hydro_to_sdf == flags.sdf_to_hydro:
         raise GzInertiaError("choose one direction: --hydro-to-sdf or --sdf-to-hydro")
-    result = edited(gzinertia.convert, file, to="sdf" if flags.hydro_to_sdf else "hydro",
+    result = edited(gzinertia.convert, file.path, to="sdf" if flags.hydro_to_sdf else "hydro",
                     sign=flags.sign, links=flags.link,
                     remove_plugin_terms=flags.remove_plugin_terms, force=flags.force,
                     upgrade_version=flags.upgrade_version,
-                    model_paths=sdf_only(file, source, "convert"), data=mode.stdin_data,
+                    model_paths=file.sdf_search_paths("convert"), data=file.data,
                     gazebo=flags.gazebo, engine=flags.engine)
     for item in result.links:
         print(
@@ -80,5 +77,5 @@ def convert(
         )
     report_outcome(result)  # (converting skips no link: each is converted or refused)
     if not result.links:
-        print(f"{file}: no link had added mass to convert", file=sys.stderr)
-    deliver_edit(result, mode)
+        print(f"{file.path}: no link had added mass to convert", file=sys.stderr)
+    deliver_edit(result, file.mode)

@@ -55,7 +55,7 @@ def expand(
         from gzinertia.urdf.sdf_text import converted_sdf
 
         model = read_urdf_model(file, source.search_paths, xacro_args=source.xacro_mapping,
-                                xacro_policy=source.xacro_policy, whole=True)
+                                xacro_policy=source.xacro_policy)
         text, unwritten = converted_sdf(model)
         sys.stdout.write(text)
         for note in model.doc.notes:

@@ -14,6 +14,7 @@ from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.library import edited
 from gzinertia.cli.options import (
+    TOLERANCE_CHOICES_HELP,
     FixMethodChoice,
     ToleranceChoice,
     command_flags,
@@ -36,6 +37,10 @@ FileFlag = Annotated[list[Path], argument(
     "SDFormat model or world files, or URDF/xacro files, to repair; - reads one from standard "
     "input and writes the repaired file to standard output (or -o OUT; --check and --diff as for "
     "a file).")]
+
+
+#: What --density and --mass give a mass to.
+_MASSLESS = "Links with no <inertial> (GZI102) or no positive mass (GZI101): "
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -62,14 +67,10 @@ class FixFlags(ValueRecord):
         "--method geometry: move <inertial><pose> to the geometry's centroid (default: keep it "
         "and report how far off it is).")] = False
     density: Annotated[Maybe[float], flag("--density",
-        "Links with no <inertial> (GZI102) or no positive mass (GZI101): mass = density x "
-        "geometry volume (kg/m^3).")] = None
-    mass: Annotated[Maybe[float], flag("--mass",
-        "Links with no <inertial> (GZI102) or no positive mass (GZI101): this mass "
-        "(kg).")] = None
+        _MASSLESS + "mass = density x geometry volume (kg/m^3).")] = None
+    mass: Annotated[Maybe[float], flag("--mass", _MASSLESS + "this mass (kg).")] = None
     tolerance: Annotated[ToleranceChoice, flag("--tolerance",
-        "Which links are invalid: gz (gz-math/libsdformat, default) or drake. The repair "
-        "satisfies both.")] = "gz"
+        f"Which links are invalid: {TOLERANCE_CHOICES_HELP}. The repair satisfies both.")] = "gz"
     json_report: Annotated[bool, flag("--json",
         "Print what changed per link as JSON on stdout (one object per FILE, a list); the text "
         "report still goes to stderr.")] = False

@@ -19,7 +19,7 @@ from typing import Any, Optional, TypeVar
 
 import typer
 
-__all__ = ["Maybe", "argument", "flag"]
+__all__ = ["Maybe", "argument", "flag", "flag_with"]
 
 T = TypeVar("T")
 
@@ -33,6 +33,12 @@ def flag(names: str, help: str, **options: Any) -> Any:
     ``""``: from the parameter's name), the help text ``help`` and any other of its
     ``options`` (e.g. ``callback``)."""
     return typer.Option(*names.split(), help=help, **options)
+
+
+def flag_with(mode: str, names: str, help: str, **options: Any) -> Any:
+    """:func:`flag` for an option that only counts with another, ``mode`` (e.g. ``"--bem"``):
+    its help says so first (``With --bem: ...``), in one wording for every such option."""
+    return flag(names, f"With {mode}: {help}", **options)
 
 
 def argument(help: str, **options: Any) -> Any:

@@ -19,15 +19,13 @@ from gzinertia.cli.app import (
 from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import EditedFileArgument, FitChoice, editing_options, sdf_only
+from gzinertia.cli.options import CommandFile, FitChoice, editing_command
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
-    from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.hydro import LinkDamping
-    from gzinertia.model_input import ModelInput
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
 __all__ = ["HYDRO_DEFAULT_FIT", "HydroFlags", "hydro"]
@@ -94,10 +92,8 @@ class HydroFlags(ValueRecord):
 
 
 @app.command()
-@editing_options
-def hydro(
-    file: EditedFileArgument, flags: HydroFlags, *, mode: WriteMode, source: ModelInput
-) -> None:
+@editing_command
+def hydro(flags: HydroFlags, file: CommandFile) -> None:
     """Write Gazebo Hydrodynamics damping terms derived from MuJoCo's ellipsoid drag model, or
     (--method) from the link's geometry by published methods.
 
@@ -112,11 +108,11 @@ def hydro(
     combined motion); see docs/fluid_forces.md.
     """
     fit, cross_terms, method = flags.fit, flags.cross_terms, flags.method
-    result = edited(gzinertia.hydro, file, flags.link, method=method, fit=fit, speed=flags.speed,
-                    density=fluid_density(flags.density, flags.fluid),
+    result = edited(gzinertia.hydro, file.path, flags.link, method=method, fit=fit,
+                    speed=flags.speed, density=fluid_density(flags.density, flags.fluid),
                     viscosity=flags.viscosity, coefficients=_coefficients(flags.coefs),
-                    couplings=flags.couplings, model_paths=sdf_only(file, source, "hydro"),
-                    cross_terms=cross_terms, force=flags.force, data=mode.stdin_data)
+                    couplings=flags.couplings, model_paths=file.sdf_search_paths("hydro"),
+                    cross_terms=cross_terms, force=flags.force, data=file.data)
     for item in result.links:
         _print_link(item)
     for item in result.links:
@@ -133,7 +129,7 @@ def hydro(
               "not on MuJoCo's own per-collision ellipsoids: the terms do not reproduce a "
               "MuJoCo run of this model (--fit mujoco does)", file=sys.stderr)
     report_outcome(result)  # (hydro notes nothing: its one note is the --fit line above)
-    deliver_edit(result, mode)
+    deliver_edit(result, file.mode)
 
 
 def _print_link(item: LinkDamping) -> None:

@@ -12,24 +12,24 @@
 * The write-mode options of every editing command (``-o/--output``, ``--in-place``,
   ``--check``, ``--diff``, ``--force-readonly``) are added by one decorator,
   :func:`write_mode_options`, which hands the command a ready
-  :class:`~gzinertia.cli.delivery.WriteMode`; a command that edits one FILE takes its flags,
-  the model input and the write mode through :func:`editing_options`::
+  :class:`~gzinertia.cli.delivery.WriteMode`; a command that edits one FILE takes its flags
+  and a :class:`CommandFile` (the FILE, its write mode and the model input) through
+  :func:`editing_command`::
 
       @dataclass(frozen=True, repr=False, eq=False)
       class MyFlags(ValueRecord):
           force: Annotated[bool, flag("", "Replace what the link has.")] = False
 
       @app.command()
-      @editing_options
-      def mycommand(
-          file: EditedFileArgument, flags: MyFlags, *, mode: WriteMode, source: ModelInput
-      ) -> None:
+      @editing_command
+      def mycommand(flags: MyFlags, file: CommandFile) -> None:
           ...
-          deliver_edit(edited(gzinertia.shift, file, ..., force=flags.force), mode)
+          edit = edited(gzinertia.shift, file.path, ..., force=flags.force, data=file.data)
+          deliver_edit(edit, file.mode)
 
   FILE ``-`` is standard input, the same way for every editing command (:func:`edit_mode`):
-  the command receives ``file`` as ``<stdin>`` and the bytes in ``mode.stdin_data`` (hand them
-  to the edit as ``data=``); :func:`~gzinertia.cli.delivery.deliver` then writes the edited file
+  the command receives the path ``<stdin>`` and the bytes in ``file.data`` (hand them to the
+  edit as ``data=``); :func:`~gzinertia.cli.delivery.deliver` then writes the edited file
   to stdout unless ``-o``, ``--check`` or ``--diff`` is given, and ``--in-place`` is refused.
 * The model-input options of every command that reads a model (``-m/--model-path``,
   ``--package-path``, ``--xacro-arg``, ``--xacro-env``, ``--trust-xacro``) are added by
@@ -59,8 +59,10 @@ if TYPE_CHECKING:
     from gzinertia.model_input import ModelInput
 
 __all__ = [
+    "TOLERANCE_CHOICES_HELP",
     "AxesChoice",
     "CheckOption",
+    "CommandFile",
     "DiffOption",
     "EditedFileArgument",
     "FitChoice",
@@ -82,6 +84,8 @@ __all__ = [
     "WriteFlags",
     "command_flags",
     "edit_mode",
+    "editing_command",
+    "editing_command_with",
     "editing_options",
     "hull_option",
     "model_input_options",
@@ -109,6 +113,8 @@ FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github", "htm
 SeverityChoice = Literal["error", "warning", "info"]
 #: Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`).
 ToleranceChoice = Literal["gz", "drake"]
+#: The tolerances as ``--help`` describes them (``audit`` and ``fix`` say so in these words).
+TOLERANCE_CHOICES_HELP = "gz (gz-math/libsdformat, default) or drake"
 #: Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`).
 FixMethodChoice = Literal["nearest", "geometry", "balance"]
 
@@ -313,6 +319,57 @@ def editing_options(command: F) -> F:
     own flags (:func:`command_flags`), the model-input options (:func:`model_input_options`),
     the write-mode options (:func:`write_mode_options`)."""
     return write_mode_options(model_input_options(command_flags(command)))
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class CommandFile(ValueRecord):
+    """What an editing command (:func:`editing_command`) edits and how: ``path`` (FILE as given;
+    ``<stdin>`` for ``-``, whose bytes ``mode`` holds), the :class:`~gzinertia.cli.delivery.
+    WriteMode` its options make and the :class:`~gzinertia.model_input.ModelInput`."""
+
+    path: Path
+    mode: WriteMode
+    source: ModelInput
+
+    @property
+    def data(self) -> bytes | None:
+        """Standard input's bytes for FILE ``-`` (the edit's ``data=``), else ``None``."""
+        return self.mode.stdin_data
+
+    def sdf_search_paths(self, command: str) -> list[Path]:
+        """The folders ``command``, which edits SDFormat files only, searches (:func:`sdf_only`:
+        a URDF or xacro FILE is an error saying so)."""
+        return sdf_only(self.path, self.source, command)
+
+
+def editing_command_with(argument: Any) -> Callable[[F], F]:
+    """:func:`editing_command` with the FILE argument ``argument`` (its ``Annotated`` type)."""
+
+    def decorate(command: F) -> F:
+        group = _hint(inspect.signature(command).parameters["flags"].annotation,
+                      command.__globals__)
+
+        @functools.wraps(command)
+        def adapter(file: Path, flags: Any, *, mode: WriteMode, source: ModelInput) -> Any:
+            return command(flags, CommandFile(file, mode, source))
+
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        adapter.__dict__["__signature__"] = inspect.Signature([
+            inspect.Parameter("file", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=argument),
+            inspect.Parameter("flags", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=group),
+            inspect.Parameter("mode", keyword), inspect.Parameter("source", keyword),
+        ], return_annotation=None)
+        return editing_options(cast(F, adapter))
+
+    return decorate
+
+
+def editing_command(command: F) -> F:
+    """``command`` (which takes ``flags``, the record of its own flags, and ``file``, an
+    :class:`CommandFile`) as a typer command editing one FILE (:data:`EditedFileArgument`) with
+    the options of :func:`editing_options`, in its order: FILE, its own flags, the model input,
+    the write mode."""
+    return editing_command_with(EditedFileArgument)(command)
 
 
 def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:

@@ -11,12 +11,11 @@ import gzinertia
 from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
-from gzinertia.cli.options import AxesChoice, EditedFileArgument, editing_options, sdf_only
+from gzinertia.cli.options import AxesChoice, CommandFile, editing_command
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
-    from gzinertia.cli.delivery import WriteMode
-    from gzinertia.model_input import ModelInput
+    pass
 
 
 #: Where ``shift`` moves the matrix: the link origin, the point the spec says.
@@ -43,10 +42,8 @@ class ShiftFlags(ValueRecord):
 
 
 @app.command()
-@editing_options
-def shift(
-    file: EditedFileArgument, flags: ShiftFlags, *, mode: WriteMode, source: ModelInput
-) -> None:
+@editing_command
+def shift(flags: ShiftFlags, file: CommandFile) -> None:
     """Rewrite a link's <fluid_added_mass> about the link origin (the spec's point).
 
     For matrices computed about the CoM or a hull centre and written unshifted: applies the
@@ -55,9 +52,9 @@ def shift(
     point: Any = flags.from_point
     if flags.from_point not in ("com", "origin"):
         point = parse_vector(flags.from_point, "--from", (0.0, 0.0, 0.0))
-    edit = edited(gzinertia.shift, file, flags.link, source=point, axes=flags.axes,
-                  force=flags.force, model_paths=sdf_only(file, source, "shift"),
-                  data=mode.stdin_data)
+    edit = edited(gzinertia.shift, file.path, flags.link, source=point, axes=flags.axes,
+                  force=flags.force, model_paths=file.sdf_search_paths("shift"),
+                  data=file.data)
     [shifted] = edit.links
     where = " ".join(f"{v:.6g}" for v in shifted.p_BoQ_B)
     if shifted.already_done:
@@ -71,4 +68,4 @@ def shift(
             + " ".join(f"{v:.4g}" for v in shifted.A_BBo_B.linear_first().diagonal()),
             file=sys.stderr,
         )
-    deliver_edit(edit, mode)
+    deliver_edit(edit, file.mode)

@@ -223,9 +223,9 @@ def fix(
     model_paths: Sequence[str | Path],
     data: bytes | None = None,
 ) -> FixResult:
-    """Repairs the selected links of ``path`` as ``options`` say (nothing is written here);
-    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
-    ``<stdin>``: relative includes resolve against the working directory)."""
+    """Repairs the selected links of ``path`` as ``options`` say (nothing is written here;
+    ``path``, ``model_paths`` and ``data`` as :meth:`~gzinertia.edit.session.FileEdit.open`
+    reads them)."""
     options.validate()
     edit = FileEdit.open(path, model_paths, data)
     doc = edit.doc

@@ -23,17 +23,8 @@ if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
-    "FIXABLE",
-    "INERTIA_DEFAULT",
-    "INERTIA_INDEX",
-    "INERTIA_TAGS",
-    "METHODS",
-    "SAFE_RELATIVE_CHANGE",
-    "FixOptions",
-    "FixOptionsError",
-    "FixTarget",
-    "LinkFix",
-    "Method",
+    "FIXABLE", "INERTIA_DEFAULT", "INERTIA_INDEX", "INERTIA_TAGS", "METHODS",
+    "SAFE_RELATIVE_CHANGE", "FixOptions", "FixOptionsError", "FixTarget", "LinkFix", "Method"
 ]
 
 

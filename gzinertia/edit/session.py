@@ -33,7 +33,9 @@ class FileEdit(Record):
         cls, path: Path, model_paths: Sequence[str | Path], data: bytes | None = None
     ) -> FileEdit:
         """Reads ``path`` as SDF (errors name file and line) and prepares its bytes for edits;
-        ``data``: the bytes themselves (standard input, named ``path``), nothing read. A xacro
+        ``data``: the file's bytes when they do not come from ``path`` (standard input, named
+        ``<stdin>``: relative includes and URIs resolve against the working directory), nothing
+        read. ``model_paths``: searched first for ``model://`` URIs. A xacro
         fragment (macros only, a nameless ``<robot>``) is refused as having nothing to edit
         (:func:`~gzinertia.urdf.fragments.refuse_fragment`)."""
         if data is None and is_xacro_path(path):

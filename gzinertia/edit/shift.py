@@ -111,9 +111,9 @@ def shift(
     model_paths: Sequence[str | Path],
     data: bytes | None = None,
 ) -> ShiftResult:
-    """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin;
-    ``data``: the file's bytes when they do not come from ``path`` (standard input, named
-    ``<stdin>``: relative URIs resolve against the working directory)."""
+    """Moves the selected link's ``<fluid_added_mass>`` from the given point to the origin
+    (``path``, ``model_paths`` and ``data`` as :meth:`~gzinertia.edit.session.FileEdit.open`
+    reads them)."""
     edit = FileEdit.open(path, model_paths, data)
     links = select_links(edit.doc.links, pattern, str(path))
     if len(links) != 1:

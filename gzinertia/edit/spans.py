@@ -16,12 +16,8 @@ from gzinertia.errors import SdfError
 from gzinertia.record_base import ValueRecord
 
 __all__ = [
-    "ElementSpan",
-    "blank_line_end",
-    "blank_line_start",
-    "element_spans",
-    "indentation_at",
-    "newline_of",
+    "ElementSpan", "blank_line_end", "blank_line_start", "element_spans", "indentation_at",
+    "newline_of"
 ]
 
 _NAME = re.compile(rb"[^\s/>]+")

@@ -110,19 +110,13 @@ def read_inertial(link: etree._Element, file: str) -> tuple[Inertial, list[Note]
         notes.extend(_auto_notes(elem, file, bool(poses), inertia_elem, fam))
     density_elem = parts.get("density")
     density = None if density_elem is None else parse_float(density_elem, file)
-    src = SourceRef(file, line_of(elem))
+    def at(part: etree._Element | None) -> SourceRef | None:
+        return None if part is None else SourceRef(file, line_of(part))
+
     inertial = Inertial(
-        mass=mass,
-        X_BI=X_BI,
-        I_BBcm_I=I,
-        A_BBo_B=A,
-        inertia_defaulted=inertia_defaulted,
-        auto=auto,
-        density=density,
-        source=src,
-        mass_source=None if mass_elem is None else SourceRef(file, line_of(mass_elem)),
-        inertia_source=None if inertia_elem is None else SourceRef(file, line_of(inertia_elem)),
-        added_mass_source=None if fam is None else SourceRef(file, line_of(fam)),
+        mass=mass, X_BI=X_BI, I_BBcm_I=I, A_BBo_B=A, inertia_defaulted=inertia_defaulted,
+        auto=auto, density=density, source=SourceRef(file, line_of(elem)),
+        mass_source=at(mass_elem), inertia_source=at(inertia_elem), added_mass_source=at(fam),
         added_mass_comment=_comment_before(fam),
     )
     return inertial, notes

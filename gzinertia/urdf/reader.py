@@ -58,8 +58,8 @@ def read_urdf_file(
     libsdformat < 12.7.2 (see :mod:`gzinertia.urdf.lumping`). Errors are
     :class:`~gzinertia.errors.SdfError` naming file and line.
     """
-    return read_urdf_model(path, package_paths, xacro_args=xacro_args, lump=lump,
-                           legacy=legacy, limits=limits, xacro_policy=xacro_policy).doc
+    return _read_model(str(path), package_paths, xacro_args, xacro_policy,
+                       _Reading(lump=lump, legacy=legacy, limits=limits)).doc
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -73,21 +73,41 @@ class UrdfModel(ValueRecord):
     conversion: Conversion
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class _Reading(ValueRecord):
+    """How a URDF robot is read and converted: ``lump`` and ``legacy`` as
+    :func:`read_urdf_file` takes them, the ``limits`` (``None``: from the environment), and
+    ``whole``: the robot whole (:func:`~gzinertia.urdf.model.parse_robot`: joint motion,
+    colours, ``<gazebo>`` blocks) or only what the link records need."""
+
+    lump: bool = True
+    legacy: bool = False
+    limits: ReadLimits | None = None
+    whole: bool = False
+
+
 def read_urdf_model(
     path: str | Path,
     package_paths: Sequence[str | Path] = (),
     *,
     xacro_args: Mapping[str, str] | None = None,
-    lump: bool = True,
-    legacy: bool = False,
-    limits: ReadLimits | None = None,
     xacro_policy: XacroPolicy | None = None,
-    whole: bool = False,
 ) -> UrdfModel:
-    """:func:`read_urdf_file` with the robot and its conversion (what ``expand --sdf``
-    writes from); ``whole=True`` reads the robot whole
-    (:func:`~gzinertia.urdf.model.parse_robot`: joint motion, colours, ``<gazebo>`` blocks)."""
-    name = str(path)
+    """:func:`read_urdf_file` (lumped, limits from the environment) with the robot, read
+    whole (:func:`~gzinertia.urdf.model.parse_robot`: joint motion, colours, ``<gazebo>``
+    blocks), and its conversion: what ``expand --sdf`` writes from."""
+    return _read_model(str(path), package_paths, xacro_args, xacro_policy, _Reading(whole=True))
+
+
+def _read_model(
+    name: str,
+    package_paths: Sequence[str | Path],
+    xacro_args: Mapping[str, str] | None,
+    xacro_policy: XacroPolicy | None,
+    reading: _Reading,
+) -> UrdfModel:
+    """The URDF or xacro file ``name`` read as ``reading`` says (:func:`read_urdf_file`'s
+    arguments)."""
     if is_xacro(name):
         from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
@@ -102,10 +122,9 @@ def read_urdf_model(
                 dependencies=included,
             )
         model = _read_bytes(
-            text.encode("utf-8"), name, package_paths, lump=lump, legacy=legacy, limits=limits,
+            text.encode("utf-8"), name, package_paths, reading,
             line_sources={k: v[0] for k, v in expansion.sources.items()},
             macro_calls={k: v[1] for k, v in expansion.sources.items() if v[1] is not None},
-            whole=whole,
         )
         doc = model.doc
         files = [name, *(f for f in dict.fromkeys(expansion.includes) if Path(f).is_file())]
@@ -115,8 +134,7 @@ def read_urdf_model(
             doc, dependencies=(*included, *doc.dependencies),
             notes=(*doc.notes, *optenv_notes(expansion.optenv_defaults), *duplicates)))
     data = read_file_bytes(name)
-    model = _read_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits,
-                        whole=whole)
+    model = _read_bytes(data, name, package_paths, reading)
     duplicates = duplicate_package_notes([(name, data.decode("utf-8", "replace"))],
                                          package_paths)
     if not duplicates:
@@ -170,27 +188,25 @@ def read_urdf_bytes(
     every place is then reported there. ``macro_calls``: for the lines of elements a xacro macro
     made, where the (outermost) macro call is written: each such link gets an info note
     ``xacro-macro-call`` (``data``: ``written``, ``called``, as ``file:line``)."""
-    return _read_bytes(data, name, package_paths, lump=lump, legacy=legacy, limits=limits,
-                       line_sources=line_sources, macro_calls=macro_calls).doc
+    reading = _Reading(lump=lump, legacy=legacy, limits=limits)
+    return _read_bytes(data, name, package_paths, reading, line_sources=line_sources,
+                       macro_calls=macro_calls).doc
 
 
 def _read_bytes(
     data: bytes,
     name: str,
     package_paths: Sequence[str | Path],
+    reading: _Reading,
     *,
-    lump: bool,
-    legacy: bool,
-    limits: ReadLimits | None,
     line_sources: Mapping[int, tuple[str, int]] | None = None,
     macro_calls: Mapping[int, tuple[str, int]] | None = None,
-    whole: bool = False,
 ) -> UrdfModel:
-    limits = limits or ReadLimits.from_environment()
+    limits = reading.limits or ReadLimits.from_environment()
     root = parse_xml_bytes(data, name)
     try:
-        robot = parse_robot(root, name, limits.max_links, whole=whole)
-        conversion = convert(robot, lump=lump, legacy=legacy)
+        robot = parse_robot(root, name, limits.max_links, whole=reading.whole)
+        conversion = convert(robot, lump=reading.lump, legacy=reading.legacy)
     except SdfError as exc:
         if line_sources is None or exc.file != name or exc.line is None:
             raise
