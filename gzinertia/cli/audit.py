@@ -153,7 +153,8 @@ def audit(
                    None if no_cache else cache_dir, limits, output_format, output)
         return
     result, runs = _run(paths, config, isolated, overrides, jobs,
-                        None if no_cache else cache_dir, limits)
+                        None if no_cache else cache_dir, limits,
+                        keep_documents=output_format == "html" or report is not None)
     _outputs(result, source, output_format, output, report, docs_url)
     # each file fails at its own project's fail-on (or --fail-on)
     status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
@@ -193,10 +194,11 @@ def _with_overrides(
 def _run(
     paths: list[str], config: Path | None, isolated: bool,
     overrides: "Callable[[AuditConfig], AuditConfig]", jobs: int | None,
-    cache_dir: Path | None, limits: "ReadLimits",
+    cache_dir: Path | None, limits: "ReadLimits", keep_documents: bool = False,
 ) -> "tuple[AuditResult, list[ProjectRun]]":
     """The audit of ``paths`` (:func:`gzinertia.audit.projects.audit_projects`) with a progress
-    bar on a terminal, and why the cache kept nothing, when it did not, on stderr."""
+    bar on a terminal, and why the cache kept nothing, when it did not, on stderr;
+    ``keep_documents``: the result holds what it read (for the HTML page)."""
     from gzinertia.audit.catalogue import RULE_INFOS
     from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
@@ -214,6 +216,7 @@ def _run(
             cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
+            keep_documents=keep_documents,
         )
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
