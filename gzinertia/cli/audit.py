@@ -20,6 +20,7 @@ from gzinertia.cli.audit_options import (
     ConfigFlag,
     DensityFlag,
     DocsUrlFlag,
+    EllipsoidScaleFlag,
     ExcludeFlag,
     ExtendExcludeFlag,
     FailOnFlag,
@@ -37,6 +38,7 @@ from gzinertia.cli.audit_options import (
     ReportFlag,
     SelectFlag,
     ToleranceFlag,
+    WaterlineFlag,
 )
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import model_input_options
@@ -108,6 +110,8 @@ def audit(
     report: ReportFlag = None,
     gazebo: GazeboFlag = None,
     engine: EngineFlag = None,
+    waterline: WaterlineFlag = None,
+    ellipsoid_scale: EllipsoidScaleFlag = "auto",
     *,
     source: ModelInput,
 ) -> None:
@@ -127,6 +131,7 @@ def audit(
     known = frozenset(RULE_INFOS)
     check_settings_choice(config, isolated)
     overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
+    page = _page_options(output_format == "html" or report is not None, waterline, ellipsoid_scale)
     jobs = _jobs(jobs)
     limits = read_limits(max_links, max_included_models)
     for path in (output, report):
@@ -153,9 +158,8 @@ def audit(
                    None if no_cache else cache_dir, limits, output_format, output)
         return
     result, runs = _run(paths, config, isolated, overrides, jobs,
-                        None if no_cache else cache_dir, limits,
-                        keep_documents=output_format == "html" or report is not None)
-    _outputs(result, source, output_format, output, report, docs_url)
+                        None if no_cache else cache_dir, limits, keep_documents=page is not None)
+    _outputs(result, source, output_format, output, report, docs_url, page)
     # each file fails at its own project's fail-on (or --fail-on)
     status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
     if status:
@@ -291,11 +295,28 @@ def _show(result: "AuditResult", output_format: str, output: Path | None,
              output)
 
 
+def _page_options(wanted: bool, waterline: float | None,
+                  ellipsoid_scale: str) -> "dict[str, float | None] | None":
+    """The HTML page's own options as :func:`gzinertia.html_report` takes them when a page is
+    ``wanted`` (``--report`` or ``--format html``), else ``None``; given without a page, they
+    are refused (they would change nothing)."""
+    from gzinertia.arguments import ellipsoid_scale as scale_factor
+    from gzinertia.errors import GzInertiaError
+
+    if not wanted:
+        if waterline is not None or ellipsoid_scale != "auto":
+            raise GzInertiaError("--waterline and --ellipsoid-scale draw the HTML page: give "
+                                 "--report PAGE or --format html with them")
+        return None
+    return {"waterline": waterline, "ellipsoid_scale": scale_factor(ellipsoid_scale)}
+
+
 def _outputs(result: "AuditResult", source: ModelInput, output_format: str,
-             output: Path | None, report: Path | None, docs_url: str | None) -> None:
-    """The report in ``output_format`` (:func:`_show`, or the HTML page), and the page written
-    to ``report`` when asked."""
-    page = _page(result, source, docs_url) if output_format == "html" or report else None
+             output: Path | None, report: Path | None, docs_url: str | None,
+             page_options: "dict[str, float | None] | None") -> None:
+    """The report in ``output_format`` (:func:`_show`, or the HTML page drawn with
+    ``page_options``), and the page written to ``report`` when asked."""
+    page = None if page_options is None else _page(result, source, docs_url, page_options)
     if page is not None and output_format == "html":
         _deliver(page, output)
     else:
@@ -313,15 +334,18 @@ def _deliver(text: str, output: Path | None) -> None:
         _write(output, text)
 
 
-def _page(result: "AuditResult", source: ModelInput, docs_url: str | None) -> str:
+def _page(result: "AuditResult", source: ModelInput, docs_url: str | None,
+          options: "dict[str, float | None]") -> str:
     """The HTML page of the files ``result`` read, with its findings
-    (:func:`gzinertia.html_report`); what it left out or could not draw on stderr."""
+    (:func:`gzinertia.html_report`, its ``options``: :func:`_page_options`); what it left out
+    or could not draw on stderr."""
     from gzinertia import html_report
 
     page = html_report(
         model_paths=source.model_paths, package_paths=source.package_paths,
         xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-        trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result)
+        trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result,
+        **options)
     for line in [*page.skipped, *page.not_drawn]:
         typer.echo(f"gzinertia: note: report: {line}", err=True)
     return page.text
