@@ -312,6 +312,8 @@ OPTION_VARIANTS: tuple[tuple[str, ...], ...] = (
      "{r}/examples/arm/model.sdf", "{t}"),
     ("audit", "--no-cache", "-j", "1", "--format", "sarif", "--docs-url",
      "https://example.org/gzinertia/", "{t}"),
+    ("audit", "--no-cache", "-j", "1", "--format", "json", "--report", "{r}/out/audit.html",
+     "--waterline", "0", "--ellipsoid-scale", "1", "{r}/examples/spar_buoy/model.sdf"),
     ("hydrostatics", "--fluid", "seawater", "--no-trim", "--waterline", "0.1", "{t}"),
     ("hydrostatics", "--json", "--world", "{r}/examples/harbour_world.sdf", "{t}"),
     ("hydrostatics", "--model", "quay", "-m", "{r}/examples", "{r}/examples/harbour_world.sdf"),

@@ -4,12 +4,14 @@ audit and :mod:`gzinertia.report.html_files`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gzinertia.api import audit_paths
+from gzinertia.audit.catalogue import RULE_INFOS
+from gzinertia.audit.config import with_overrides
+from gzinertia.audit.projects import audit_projects
 from gzinertia.model_input import ModelInput
 from gzinertia.model_reader import read_model_file
 from gzinertia.report.html_files import (
@@ -64,23 +66,37 @@ def html_report(
                            xacro_args, xacro_env, trust_xacro)
     read = partial(read_model_file, model_paths=source.search_paths,
                    xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy)
-
-    def isolated(file: Path, doc: SdfDocument) -> list[Finding]:
-        return audit_paths(file, model_paths=source.search_paths,
-                           xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-                           trust_xacro=source.trust_xacro)
-
     if audit is not None:
         found, skipped = audited_files(audit)
-        return html_page(found, skipped, read, partial(_of_audit, audit),
+        return html_page(found, skipped, partial(_of_audit, audit, read),
                          PageSettings(ellipsoid_scale, docs_base, waterline, AUDIT_RUN_NOTE))
     found, skipped = model_files(paths)
     empty = f"{paths[0]}: no model file to report" if len(paths) == 1 else (
         "no model file to report")
-    return html_page(found, skipped, read, isolated,
+    return html_page(found, skipped, partial(_isolated, source, read),
                      PageSettings(ellipsoid_scale, docs_base, waterline), empty)
 
 
-def _of_audit(audit: AuditResult, file: Path, doc: SdfDocument) -> list[Finding]:
-    """``audit``'s findings in ``doc`` (``file`` is its path)."""
-    return audit_findings(audit, doc)
+def _of_audit(audit: AuditResult, read: Callable[[str], SdfDocument],
+              file: str) -> tuple[SdfDocument, list[Finding]]:
+    """The document of ``file`` that ``audit`` read and judged, else (its result came from the
+    cache or a worker process) ``read``'s, with ``audit``'s findings in it."""
+    doc = audit.documents.get(file)
+    doc = read(file) if doc is None else doc
+    return doc, audit_findings(audit, doc)
+
+
+def _isolated(source: ModelInput, read: Callable[[str], SdfDocument],
+              file: str) -> tuple[SdfDocument, list[Finding]]:
+    """``file`` audited alone, as :func:`gzinertia.audit_paths` audits it (no settings file,
+    no cache, in this process), with the document that audit read and judged; a file the
+    audit could not read as a document (unreadable, a fragment) is read by ``read``, which
+    says why it cannot be drawn."""
+    result, _ = audit_projects(
+        [file], config_file=None, known_codes=frozenset(RULE_INFOS), isolated=True,
+        overrides=partial(with_overrides, model_paths=[str(p) for p in source.search_paths],
+                          xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+                          trust_xacro=source.trust_xacro),
+        keep_documents=True)
+    doc = result.documents.get(file)
+    return (read(file) if doc is None else doc), list(result.findings)

@@ -15,10 +15,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
 from gzinertia.gazebo.target import Target
 from gzinertia.record_base import ValueRecord
+
+if TYPE_CHECKING:
+    from gzinertia.records import SdfDocument
 
 __all__ = [
     "LINK_ARGS",
@@ -314,6 +317,11 @@ class AuditResult(ValueRecord):
     #: The Gazebo releases and engines the files were judged for (one per distinct target of
     #: the run's settings; a world's own engine is said in its findings).
     targets: tuple[Target, ...] = ()
+    #: The documents the run read and judged, by audited path, when it was asked to keep them
+    #: (:func:`gzinertia.audit.runner.audit`'s ``keep_documents``, for the HTML page): only
+    #: files read in this process (not those whose result came from the cache or a worker).
+    documents: Mapping[str, SdfDocument] = field(default_factory=dict, compare=False,
+                                                 repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", tuple(self.files))

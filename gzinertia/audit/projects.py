@@ -132,12 +132,13 @@ def audit_projects(
     cache_dir: Path | None = None,
     cache_notes: list[str] | None = None,
     limits: ReadLimits | None = None,
+    keep_documents: bool = False,
 ) -> tuple[AuditResult, list[ProjectRun]]:
     """Audits ``paths``, each file with its own settings (:func:`settings_groups`; ``overrides``
     applied to each: the command-line options). Returns the merged result, which names the
     settings files that changed what was checked, and each group's settings and result (each
-    group's ``fail_on`` decides whether its findings fail the run). ``limits``: as for
-    :func:`~gzinertia.audit.runner.audit`."""
+    group's ``fail_on`` decides whether its findings fail the run). ``limits`` and
+    ``keep_documents``: as for :func:`~gzinertia.audit.runner.audit`."""
     check_settings_choice(config_file, isolated)
     targets = discover(paths, exclusions(config_file, known_codes, isolated, overrides))
     groups = settings_groups(targets, known_codes, config_file, isolated)
@@ -164,6 +165,7 @@ def audit_projects(
             cache_notes=cache_notes,
             limits=limits,
             read_roots=roots,
+            keep_documents=keep_documents,
         )
         runs.append(ProjectRun(config, result))
         uses.append(settings_use(config, baseline, [t.path for t in members
@@ -200,4 +202,5 @@ def merge(
             if owner.get(real_of[f.file], i) != i:
                 continue
             seen.setdefault((f.code, f.file, f.line, f.link, f.message), f)
-    return AuditResult(files, tuple(seen.values()))
+    documents = {path: doc for r in results for path, doc in r.documents.items()}
+    return AuditResult(files, tuple(seen.values()), documents=documents)

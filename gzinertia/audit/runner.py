@@ -27,6 +27,7 @@ from gzinertia.audit.findings import (
     FileStatus,
     Finding,
 )
+from gzinertia.audit.jobs import MAX_JOBS, capped_jobs, default_jobs
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.scoped_names import leaf_name
@@ -177,6 +178,8 @@ class FileResult(ValueRecord):
     #: A URDF or xacro file that could not be read on its own: a fragment if another audited
     #: file includes it (decided by :func:`audit`, which sees them all).
     alone_failed: bool = False
+    #: The document read (only in the auditing process: documents do not cross processes).
+    document: SdfDocument | None = None
 
 
 def _audit_file(
@@ -186,10 +189,12 @@ def _audit_file(
     digest: bool = False,
     limits: ReadLimits | None = None,
     read_roots: Sequence[str] = (),
+    keep: bool = False,
 ) -> FileResult:
     """Reads and checks one file (never raises); with ``digest``, digests its bytes first.
     ``limits`` caps what reading it may pull in (default: from the environment);
-    ``read_roots``: the audited folders (a xacro file's reads may reach them)."""
+    ``read_roots``: the audited folders (a xacro file's reads may reach them); ``keep``: the
+    result holds the document."""
     from gzinertia.errors import MacrosOnlyError
     from gzinertia.model_reader import is_urdf_path, is_xacro_path, read_model_file
     from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
@@ -226,7 +231,8 @@ def _audit_file(
     except Exception as exc:  # never a traceback: the file is reported, the run goes on
         message = f"{path}: internal error, please report ({type(exc).__name__}: {exc})"
         return FileResult(FileStatus(path, "error", _one_line(message)), [])
-    return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken)
+    return FileResult(FileStatus(path, "ok"), found, doc.dependencies, taken,
+                      document=doc if keep else None)
 
 
 def _static_fragment(path: str) -> str | None:
@@ -309,7 +315,7 @@ def _audited(
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
     checked = (
-        _audit_file(path, search, config, cache is not None, limits, read_roots)
+        _audit_file(path, search, config, cache is not None, limits, read_roots, keep=True)
         for path in to_check
     )
     yield from _in_order(targets, cached, checked)
@@ -368,36 +374,6 @@ def folders_of(paths: Sequence[str]) -> tuple[str, ...]:
     return tuple(os.path.abspath(p) for p in paths if os.path.isdir(p))
 
 
-def default_jobs() -> int:
-    """Worker processes for a large audit: the CPUs this process may use, at most 8."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8))
-
-
-#: The most worker processes an audit starts, whatever ``--jobs`` asks for.
-MAX_JOBS = 64
-
-
-def capped_jobs(requested: int) -> tuple[int, str | None]:
-    """``requested`` worker processes capped at the CPUs this process may use and at
-    :data:`MAX_JOBS` (an audit is CPU-bound: more processes only cost memory and start-up),
-    and a note saying so when it was capped (``None`` otherwise). The pool is also never
-    larger than the number of files to check."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    jobs = max(1, min(requested, cpus, MAX_JOBS))
-    if jobs == requested:
-        return jobs, None
-    return jobs, (
-        f"--jobs {requested} capped to {jobs} (CPUs available: {cpus}; at most {MAX_JOBS})"
-    )
-
-
 def open_cache(
     folder: Path, config: AuditConfig, search: Sequence[str], limits: ReadLimits | None = None
 ) -> AuditCache:
@@ -434,6 +410,7 @@ def audit(
     targets: Sequence[Target] | None = None,
     limits: ReadLimits | None = None,
     read_roots: Sequence[str] | None = None,
+    keep_documents: bool = False,
 ) -> AuditResult:
     """Audits files and directories (see :mod:`gzinertia.audit.discover`) with ``config``.
 
@@ -448,7 +425,8 @@ def audit(
     ``limits`` caps the included models and links of each file
     (:class:`~gzinertia.io.limits.ReadLimits`; default: from the environment). ``read_roots``:
     folders a xacro file's reads may reach besides its own folder, package and the package
-    paths (default: the folders among ``paths``).
+    paths (default: the folders among ``paths``). ``keep_documents``: the result holds the
+    documents read and judged in this process (not those from the cache or a worker).
     """
     _forget_packages()
     config = config or AuditConfig(known_codes=frozenset(RULE_INFOS))
@@ -465,6 +443,7 @@ def audit(
     includers: Includers | None = None  # read when a URDF or xacro file needs it
     statuses: list[FileStatus] = []
     findings: dict[tuple[str, str, int, str, str], Finding] = {}
+    documents: dict[str, SdfDocument] = {}
     for done, (target, result) in enumerate(
         zip(targets, _audited(targets, search, config, jobs, cache, limits, read_roots),
             strict=True),
@@ -481,6 +460,8 @@ def audit(
             result = _as_fragment(result, includers)
         status, found = result.status, result.findings
         statuses.append(status)
+        if keep_documents and result.document is not None and status.status == "ok":
+            documents[target.path] = result.document
         if status.status == "ok":
             for f in found:
                 file = spelling.of(f.file)
@@ -495,4 +476,5 @@ def audit(
         cache.save()
         if cache_notes is not None:
             cache_notes.extend(cache.problems)
-    return AuditResult(tuple(statuses), tuple(findings.values()), targets=(config.target,))
+    return AuditResult(tuple(statuses), tuple(findings.values()), targets=(config.target,),
+                       documents=documents)

@@ -20,6 +20,7 @@ from gzinertia.cli.audit_options import (
     ConfigFlag,
     DensityFlag,
     DocsUrlFlag,
+    EllipsoidScaleFlag,
     ExcludeFlag,
     ExtendExcludeFlag,
     FailOnFlag,
@@ -37,6 +38,7 @@ from gzinertia.cli.audit_options import (
     ReportFlag,
     SelectFlag,
     ToleranceFlag,
+    WaterlineFlag,
 )
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import model_input_options
@@ -108,6 +110,8 @@ def audit(
     report: ReportFlag = None,
     gazebo: GazeboFlag = None,
     engine: EngineFlag = None,
+    waterline: WaterlineFlag = None,
+    ellipsoid_scale: EllipsoidScaleFlag = "auto",
     *,
     source: ModelInput,
 ) -> None:
@@ -127,6 +131,7 @@ def audit(
     known = frozenset(RULE_INFOS)
     check_settings_choice(config, isolated)
     overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
+    page = _page_options(output_format == "html" or report is not None, waterline, ellipsoid_scale)
     jobs = _jobs(jobs)
     limits = read_limits(max_links, max_included_models)
     for path in (output, report):
@@ -153,8 +158,8 @@ def audit(
                    None if no_cache else cache_dir, limits, output_format, output)
         return
     result, runs = _run(paths, config, isolated, overrides, jobs,
-                        None if no_cache else cache_dir, limits)
-    _outputs(result, source, output_format, output, report, docs_url)
+                        None if no_cache else cache_dir, limits, keep_documents=page is not None)
+    _outputs(result, source, output_format, output, report, docs_url, page)
     # each file fails at its own project's fail-on (or --fail-on)
     status = max((exit_status(run.result, run.config.fail_on) for run in runs), default=0)
     if status:
@@ -193,10 +198,11 @@ def _with_overrides(
 def _run(
     paths: list[str], config: Path | None, isolated: bool,
     overrides: "Callable[[AuditConfig], AuditConfig]", jobs: int | None,
-    cache_dir: Path | None, limits: "ReadLimits",
+    cache_dir: Path | None, limits: "ReadLimits", keep_documents: bool = False,
 ) -> "tuple[AuditResult, list[ProjectRun]]":
     """The audit of ``paths`` (:func:`gzinertia.audit.projects.audit_projects`) with a progress
-    bar on a terminal, and why the cache kept nothing, when it did not, on stderr."""
+    bar on a terminal, and why the cache kept nothing, when it did not, on stderr;
+    ``keep_documents``: the result holds what it read (for the HTML page)."""
     from gzinertia.audit.catalogue import RULE_INFOS
     from gzinertia.audit.projects import audit_projects
     from gzinertia.audit.runner import default_jobs
@@ -214,6 +220,7 @@ def _run(
             cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
+            keep_documents=keep_documents,
         )
     for note in cache_notes:  # the report is complete either way; say why nothing was kept
         typer.echo(f"gzinertia: note: {note} (--no-cache turns the cache off)", err=True)
@@ -288,11 +295,28 @@ def _show(result: "AuditResult", output_format: str, output: Path | None,
              output)
 
 
+def _page_options(wanted: bool, waterline: float | None,
+                  ellipsoid_scale: str) -> "dict[str, float | None] | None":
+    """The HTML page's own options as :func:`gzinertia.html_report` takes them when a page is
+    ``wanted`` (``--report`` or ``--format html``), else ``None``; given without a page, they
+    are refused (they would change nothing)."""
+    from gzinertia.arguments import ellipsoid_scale as scale_factor
+    from gzinertia.errors import GzInertiaError
+
+    if not wanted:
+        if waterline is not None or ellipsoid_scale != "auto":
+            raise GzInertiaError("--waterline and --ellipsoid-scale draw the HTML page: give "
+                                 "--report PAGE or --format html with them")
+        return None
+    return {"waterline": waterline, "ellipsoid_scale": scale_factor(ellipsoid_scale)}
+
+
 def _outputs(result: "AuditResult", source: ModelInput, output_format: str,
-             output: Path | None, report: Path | None, docs_url: str | None) -> None:
-    """The report in ``output_format`` (:func:`_show`, or the HTML page), and the page written
-    to ``report`` when asked."""
-    page = _page(result, source, docs_url) if output_format == "html" or report else None
+             output: Path | None, report: Path | None, docs_url: str | None,
+             page_options: "dict[str, float | None] | None") -> None:
+    """The report in ``output_format`` (:func:`_show`, or the HTML page drawn with
+    ``page_options``), and the page written to ``report`` when asked."""
+    page = None if page_options is None else _page(result, source, docs_url, page_options)
     if page is not None and output_format == "html":
         _deliver(page, output)
     else:
@@ -310,15 +334,18 @@ def _deliver(text: str, output: Path | None) -> None:
         _write(output, text)
 
 
-def _page(result: "AuditResult", source: ModelInput, docs_url: str | None) -> str:
+def _page(result: "AuditResult", source: ModelInput, docs_url: str | None,
+          options: "dict[str, float | None]") -> str:
     """The HTML page of the files ``result`` read, with its findings
-    (:func:`gzinertia.html_report`); what it left out or could not draw on stderr."""
+    (:func:`gzinertia.html_report`, its ``options``: :func:`_page_options`); what it left out
+    or could not draw on stderr."""
     from gzinertia import html_report
 
     page = html_report(
         model_paths=source.model_paths, package_paths=source.package_paths,
         xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-        trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result)
+        trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result,
+        **options)
     for line in [*page.skipped, *page.not_drawn]:
         typer.echo(f"gzinertia: note: report: {line}", err=True)
     return page.text

@@ -18,6 +18,7 @@ __all__ = [
     "ConfigFlag",
     "DensityFlag",
     "DocsUrlFlag",
+    "EllipsoidScaleFlag",
     "ExcludeFlag",
     "ExtendExcludeFlag",
     "FailOnFlag",
@@ -35,6 +36,7 @@ __all__ = [
     "ReportFlag",
     "SelectFlag",
     "ToleranceFlag",
+    "WaterlineFlag",
 ]
 
 
@@ -75,6 +77,15 @@ OutputFlag = Annotated[Maybe[Path], flag("--output -o",
 ReportFlag = Annotated[Maybe[Path], flag("--report",
     "Also write the HTML page of gzinertia report, with this audit's findings, to this file "
     "(any --format; the report extra).")]
+
+#: The HTML page's own options (gzinertia report's; audit's with --report or --format html).
+EllipsoidScaleFlag = Annotated[str, flag("--ellipsoid-scale",
+    "Scale of the equivalent inertia ellipsoids: a positive factor (1: true size), or auto "
+    "(default): each between 2 % and 75 % of the model's extent. The page states each one's.")]
+WaterlineFlag = Annotated[Maybe[float], flag("--waterline",
+    "Free-surface height z (m, world) at which each model floats (as hydrostatics' "
+    "--waterline): its draft, heel and righting-moment curve. Default: a graded fluid's "
+    "lowest layer, for models that float.")]
 
 JobsFlag = Annotated[Maybe[int], flag("--jobs -j",
     "Worker processes for large runs (default: the CPUs available, at most 8; 1 to stay in one "

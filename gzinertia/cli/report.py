@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 from gzinertia.cli.app import app
-from gzinertia.cli.audit_options import DocsUrlFlag
-from gzinertia.cli.flags import Maybe, argument, flag
+from gzinertia.cli.audit_options import DocsUrlFlag, EllipsoidScaleFlag, WaterlineFlag
+from gzinertia.cli.flags import argument, flag
 from gzinertia.cli.options import model_input_options
 
 if TYPE_CHECKING:
@@ -26,16 +26,9 @@ def report(
         "chooser.")],
     output: Annotated[Path, flag("--output -o",
         "The HTML file to write (atomically); it needs no network to open.")],
-    ellipsoid_scale: Annotated[str, flag("--ellipsoid-scale",
-        "Scale of the equivalent inertia ellipsoids: a positive factor (1: true size), or auto "
-        "(default): each between 2 % and 75 % of the model's extent. The page states each "
-        "one's.")
-    ] = "auto",
+    ellipsoid_scale: EllipsoidScaleFlag = "auto",
     docs_url: DocsUrlFlag = None,
-    waterline: Annotated[Maybe[float], flag("--waterline",
-        "Free-surface height z (m, world) at which each model floats (as hydrostatics' "
-        "--waterline): its draft, heel and righting-moment curve. Default: a graded "
-        "fluid's lowest layer, for models that float.")] = None,
+    waterline: WaterlineFlag = None,
     *,
     source: ModelInput,
 ) -> None:

@@ -135,6 +135,7 @@ def provenance(result: object, solved: LinkBem, element: GeometryElement = "coll
             element=element,
             closed_panels=result.closed_panels,
             geometry_notes=solved.geometry_notes,
+            panel_size=result.panel_size,
         )
     )
 

@@ -17,12 +17,15 @@ element and digests.
 
 Three kinds (``kind=``): ``ellipsoid`` (``addmass --ellipsoid``: ``method``, ``density``,
 ``hull``; ``semi_axes``, ``centre``, ``rpy`` for an explicit ellipsoid, in the link frame),
-``bem`` (``addmass --bem``: ``element``, ``shapes``, ``mesh_digest``, ``density``) and
-``imported`` (``addmass --from``: the same, and ``dataset_digest``).
+``bem`` (``addmass --bem``: ``element``, ``shapes``, ``mesh_digest``, ``density``, and since
+the HTML report draws the surface solved on, ``panel_size``, ``panels`` and, under a free
+surface, ``closed_panels``: a comment without them still reads) and ``imported`` (``addmass
+--from``: the same geometry keys, and ``dataset_digest``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -107,6 +110,12 @@ class BemProvenance(ValueRecord):
     #: for the geometry named, from the dataset whose digest is ``dataset_digest``.
     origin: Literal["bem", "imported"] = "bem"
     dataset_digest: str = ""
+    #: The fine surface's panel size (m) the solve meshed the shapes at, the panels it solved
+    #: on and, under a free surface, the panels of the closed surface the wetted ones were cut
+    #: from (``None`` in a comment written before they were recorded).
+    panel_size: float | None = None
+    panels: int | None = None
+    closed_panels: int | None = None
 
 
 # --- the data part -----------------------------------------------------------------------------
@@ -239,11 +248,14 @@ def bem_comment(
     element: GeometryElement = "collision",
     closed_panels: int | None = None,
     geometry_notes: Sequence[str] = (),
+    panel_size: float | None = None,
 ) -> str:
     """The comment text (callers pass it through :func:`gzinertia.edit.links.ascii_comment`).
 
     ``panels`` are the panels solved on; under a free surface (``closed_panels`` given) the
-    wetted ones, cut at the waterline from a closed surface of ``closed_panels`` (no lid).
+    wetted ones, cut at the waterline from a closed surface of ``closed_panels`` (no lid);
+    ``panel_size`` (m) the fine surface's, recorded with the panel counts in the data (what
+    meshing the shapes again needs: the HTML report draws the surface).
     ``geometry_notes``: what the geometry pipeline did to each mesh (``"<shape>: <note>"``,
     :func:`gzinertia.physics.surface_mesh.mesh_notes`), said last, in words."""
     solved = (
@@ -258,9 +270,12 @@ def bem_comment(
         f"mesh digest {digest}; fluid density {density:g} kg/m^3; about the link origin in "
         "link axes" + "".join(f"; geometry of {note}" for note in geometry_notes)
     )
+    surface = {} if panel_size is None else {
+        "panel_size": repr(float(panel_size)), "panels": str(panels),
+        **({} if closed_panels is None else {"closed_panels": str(closed_panels)})}
     return sentence + _data(
         {"kind": "bem", **_geometry_fields(element, collisions, digest),
-         "density": repr(float(density))}
+         "density": repr(float(density)), **surface}
     )
 
 
@@ -296,10 +311,25 @@ def read_bem_comment(comment: str | None) -> BemProvenance | None:
         element: GeometryElement = "visual" if data.get("element") == "visual" else "collision"
         shapes = tuple(unquote(n) for n in data["shapes"].split(",") if n)
         if data["kind"] == "bem":
-            return BemProvenance(shapes, data.get("mesh_digest", ""), element)
+            size, panels, closed = _surface_fields(data)
+            return BemProvenance(shapes, data.get("mesh_digest", ""), element,
+                                 panel_size=size, panels=panels, closed_panels=closed)
         return BemProvenance(shapes, data.get("mesh_digest", ""), element, "imported",
                              data.get("dataset_digest", ""))
     return _bem_from_sentence(sentence_of(comment))
+
+
+def _surface_fields(data: Mapping[str, str]) -> tuple[float | None, int | None, int | None]:
+    """The panel size (m) and the panel counts (solved on, closed) a BEM comment's data
+    records: ``None`` each when it does not, or when a value does not read back."""
+    try:
+        size = read_number(data["panel_size"]) if "panel_size" in data else None
+        panels, closed = (int(data[k]) if k in data else None
+                          for k in ("panels", "closed_panels"))
+    except (NumberError, ValueError):
+        return None, None, None
+    usable = size is not None and math.isfinite(size) and size > 0.0
+    return (size if usable else None), panels, closed
 
 
 def _bem_from_sentence(comment: str) -> BemProvenance | None:

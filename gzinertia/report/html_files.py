@@ -62,11 +62,11 @@ class HtmlReport(ValueRecord):
     not_drawn: tuple[str, ...]
 
 
-def model_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, bool]], list[str]]:
+def model_files(paths: Sequence[str | Path]) -> tuple[list[tuple[str, bool]], list[str]]:
     """The model files of ``paths`` (a folder's as the audit finds them: *.sdf, *.world,
     *.urdf, *.xacro, hidden ones left out), each with whether it was named, and a line per
     file skipped (a template, a file of another format). A missing path, or standard input,
-    is an error."""
+    is an error. Each file is named as the audit names it (as found, not normalised)."""
     if any(is_stdin_arg(Path(p)) for p in paths):
         raise GzInertiaError("report reads files only; save standard input to a file")
     found, skipped = [], []
@@ -76,7 +76,7 @@ def model_files(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, bool]], l
         if target.state == "skipped":
             skipped.append(f"{target.path}: skipped: {target.message}")
         else:
-            found.append((Path(target.path), not target.tree))
+            found.append((target.path, not target.tree))
     return found, skipped
 
 
@@ -86,10 +86,10 @@ def audit_findings(result: AuditResult, doc: SdfDocument) -> list[Finding]:
     return [f for f in result.findings if f.file in files]
 
 
-def audited_files(result: AuditResult) -> tuple[list[tuple[Path, bool]], list[str]]:
+def audited_files(result: AuditResult) -> tuple[list[tuple[str, bool]], list[str]]:
     """The files an audit read (each as from a folder: one the page cannot read is left out,
     said) and a line per file the audit could not read."""
-    found = [(Path(s.path), False) for s in result.files if s.status == "ok"]
+    found = [(s.path, False) for s in result.files if s.status == "ok"]
     skipped = [f"{s.path}: not drawn: the audit could not read it: {s.message}"
                for s in result.files if s.status == "error"]
     return found, skipped
@@ -110,26 +110,26 @@ class PageSettings(ValueRecord):
 
 
 def html_page(
-    found: Sequence[tuple[Path, bool]],
+    found: Sequence[tuple[str, bool]],
     skipped: Sequence[str],
-    read: Callable[[Path], SdfDocument],
-    findings_of: Callable[[Path, SdfDocument], list[Finding]],
+    judged: Callable[[str], tuple[SdfDocument, list[Finding]]],
     settings: PageSettings,
     empty: str = "no model file to report",
 ) -> HtmlReport:
-    """The page of ``found`` (each file with whether it was named on its own: such a file that
-    ``read`` cannot read raises; a folder's is left out, said in ``skipped``), each drawn with
-    ``findings_of`` its findings; ``empty``: the error when no file is left to draw."""
+    """The page of ``found`` (each file with whether it was named on its own), each drawn from
+    ``judged``'s document with its findings (the audit's document where it kept one: each
+    file is read once); a named file that cannot be read raises, a folder's is left out, said
+    in ``skipped``; ``empty``: the error when no file is left to draw."""
     left_out, scenes = list(skipped), []
     for file, named in found:
         try:
-            doc = read(file)
+            doc, findings = judged(file)
         except GzInertiaError as exc:
             if named:
                 raise
             left_out.append(f"{exc} (not in the report)")
             continue
-        scenes.append(model_scene(doc, findings_of(file, doc), scale=settings.scale,
+        scenes.append(model_scene(doc, findings, scale=settings.scale,
                                   docs_base=settings.docs_base, waterline=settings.waterline))
     if not scenes:
         raise GzInertiaError(empty)

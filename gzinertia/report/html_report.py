@@ -43,7 +43,8 @@ _BODY = """<header><h1>gzinertia {version} report</h1>
 <p>Drag to turn, wheel to zoom, right-drag to pan. World frame, z up (link axes: x red,
 y green, z blue). Red: G, blue: Gazebo's B, green: the exact B; orange: equivalent inertia
 ellipsoids; teal mesh: fluid ellipsoids (volume fit); purple: the ellipsoid whose
-added mass is the link's (true size); pale blue: the waterline. Click a
+added mass is the link's (true size); dark purple wire: the panels addmass --bem
+solved on; pale blue: the waterline. Click a
 finding's link or a row to highlight it. {findings_note}</p>
 </div><div id="gzinertia-panels"></div></main>"""
 

@@ -8,7 +8,9 @@ page's data: plain JSON-ready values, every point in the world frame W, every ro
   view (between 2 % and 75 % of the model's extent; ``scale`` its factor, 1 for true size);
   its fluid ellipsoids (:func:`gzinertia.fit` by :data:`FLUID_FIT`, true size: the
   ellipsoids Tuckerman's added mass is computed for); and the equivalent ellipsoid of the
-  added mass Gazebo applies to it (:mod:`gzinertia.report.scene_added_mass`, true size);
+  added mass Gazebo applies to it (:mod:`gzinertia.report.scene_added_mass`, true size); and,
+  when ``addmass --bem`` computed that added mass, ``bem_surface``: the panels it was solved on
+  (:mod:`gzinertia.report.scene_bem`), else ``None``;
 * ``meshes``: the collisions and visuals (:mod:`gzinertia.report.scene_meshes`);
 * ``hydrostatics``: ``gzinertia hydrostatics --json``'s fluid and models (G, Gazebo's B, the
   exact B, flotation: waterline, draft, heel) and each floating model's righting-moment curve;
@@ -28,6 +30,7 @@ import numpy as np
 from gzinertia.errors import GzInertiaError
 from gzinertia.report.json_text import json_safe
 from gzinertia.report.scene_added_mass import added_mass_ellipsoid
+from gzinertia.report.scene_bem import bem_panels
 from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY as DEFAULT_DENSITY
 
 if TYPE_CHECKING:
@@ -168,6 +171,9 @@ def model_scene(
         drawn["added_mass_ellipsoid"], problem = added_mass_ellipsoid(lk, density)
         if problem:
             said.append(f"{lk.name}: no added-mass ellipsoid: {problem}")
+        drawn["bem_surface"], note = bem_panels(lk, density)
+        if note:
+            said.append(f"{lk.name}: {note}")
     not_drawn = [f"{doc.path}: {s}" for s in said]
     not_drawn += [str(n) for n in doc.notes if n.level != "info"]  # each names its file
     return {

@@ -24,7 +24,7 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord
 from gzinertia.vocabulary.geometry import GeometryElement
 
-__all__ = ["SECTIONS", "ShapeMesh", "link_meshes"]
+__all__ = ["SECTIONS", "ShapeMesh", "encoded", "link_meshes"]
 
 #: Segments around a tessellated round primitive (the BEM and volume code use 256).
 SECTIONS = 32
@@ -51,7 +51,9 @@ class ShapeMesh(ValueRecord):
         return dict(asdict(self))
 
 
-def _encoded(values: Any, dtype: str) -> str:
+def encoded(values: Any, dtype: str) -> str:
+    """``values`` as the page carries arrays: base64 of their bytes as ``dtype``
+    (little-endian ``<f4`` or ``<u4``)."""
     return base64.b64encode(np.ascontiguousarray(values, dtype=dtype).tobytes()).decode("ascii")
 
 
@@ -94,5 +96,5 @@ def link_meshes(link: LinkRecord) -> tuple[list[ShapeMesh], list[str]]:
             X_WC = link.X_WB @ shape.X_BC
             p_W = np.asarray(tri.vertices, dtype=float) @ X_WC.R.T + X_WC.p
             meshes.append(ShapeMesh(link.name, role, shape.name, shape.geometry.kind,
-                                    _encoded(p_W, "<f4"), _encoded(tri.faces, "<u4"), note))
+                                    encoded(p_W, "<f4"), encoded(tri.faces, "<u4"), note))
     return meshes, missing

@@ -8,12 +8,12 @@
   var data = JSON.parse(document.getElementById("gzinertia-data").textContent);
   var COLOURS = {collision: 0x4a90d9, visual: 0xb0b0b0, G: 0xd0021b, B: 0x1f77b4,
                  B_exact: 0x2ca02c, ellipsoid: 0xf5a623, fluid: 0x17becf, added_mass: 0x9467bd,
-                 highlight: 0xff00ff, com: 0x000000};
-  var LAYERS = ["collision", "visual", "frames", "com", "ellipsoids", "fluid", "added_mass", "hydrostatics"];
+                 bem: 0x4b2a6e, highlight: 0xff00ff, com: 0x000000};
+  var LAYERS = ["collision", "visual", "frames", "com", "ellipsoids", "fluid", "added_mass", "bem", "hydrostatics"];
   var LAYER_NAMES = {collision: "collisions", visual: "visuals", frames: "link frames",
                      com: "centres of mass", ellipsoids: "inertia ellipsoids",
                      fluid: "fluid ellipsoids", added_mass: "added-mass ellipsoids",
-                     hydrostatics: "G, B, waterline"};
+                     bem: "BEM panels", hydrostatics: "G, B, waterline"};
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -49,6 +49,14 @@
       color: COLOURS[m.role], transparent: true, side: THREE.DoubleSide,
       opacity: m.role === "collision" ? 0.45 : 0.8, depthWrite: m.role !== "collision"});
     return tagged(new THREE.Mesh(geometry, material), "mesh", m.link, m.role);
+  }
+
+  function bemPanels(l) {  // the surface addmass --bem solved on, panel edges drawn
+    var s = l.bem_surface, geometry = new THREE.BufferGeometry();
+    geometry.setAttribute("position", new THREE.BufferAttribute(decode(s.positions, Float32Array), 3));
+    geometry.setIndex(new THREE.BufferAttribute(decode(s.indices, Uint32Array), 1));
+    var material = new THREE.MeshBasicMaterial({color: COLOURS.bem, wireframe: true, transparent: true, opacity: 0.6});
+    return tagged(new THREE.Mesh(geometry, material), "bem", l.name, "bem");
   }
 
   function marker(kind, p, radius, link, layer) {
@@ -123,6 +131,7 @@
       });
       var a = l.added_mass_ellipsoid;
       if (a && a.semi_axes && a.R_WP) { scene.add(ellipsoid(l, a, "added_mass", "added_mass")); }
+      if (l.bem_surface) { scene.add(bemPanels(l)); }
     });
     addHydrostatics(scene, model, box, size);
     return {scene: scene, box: box, size: size};
@@ -272,10 +281,11 @@
     model.links.forEach(function (l) { byName[l.name] = l; });
     box.appendChild(el("h2", {}, "Links (show --json)"));
     box.appendChild(el("p", {"class": "legend"}, model.ellipsoid_label));
-    box.appendChild(table(["link", "mass (kg)", "p_BoBcm_B (m)", "principal moments (kg·m²)", "ellipsoid semi-axes (m)", "drawn ×"],
+    box.appendChild(table(["link", "mass (kg)", "p_BoBcm_B (m)", "principal moments (kg·m²)", "ellipsoid semi-axes (m)", "drawn ×", "BEM panels (size m)"],
       model.show.links.map(function (l) {
-        var e = (byName[l.name] || {}).ellipsoid;
-        return row([l.name, fmt(l.mass), vec(l.p_BoBcm_B), vec(l.principal_moments), vec(l.equivalent_ellipsoid_semi_axes), e ? fmt(e.scale) : "—"], l.name);
+        var e = (byName[l.name] || {}).ellipsoid, b = (byName[l.name] || {}).bem_surface;
+        return row([l.name, fmt(l.mass), vec(l.p_BoBcm_B), vec(l.principal_moments), vec(l.equivalent_ellipsoid_semi_axes), e ? fmt(e.scale) : "—",
+                    b ? b.panels + " (" + fmt(b.panel_size) + ")" : "—"], l.name);
       })));
     var details = el("details");
     details.appendChild(el("summary", {}, "show --json"));
@@ -324,7 +334,7 @@
 
   // ------------------------------------------------------------------ the test hook
   function readBack(s, model, shown) {  // the curves only of the file whose panels are shown
-    var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0, fluid: [], added_mass: []};
+    var out = {file: model.file, links: [], meshes: 0, G: {}, B: {}, B_exact: {}, frames: 0, ellipsoids: 0, fluid: [], added_mass: [], bem: []};
     s.scene.traverse(function (o) {
       var u = o.userData || {};
       if (u.kind === "mesh") { out.meshes += 1; }
@@ -332,6 +342,7 @@
       if (u.kind === "ellipsoid") { out.ellipsoids += 1; }
       if (u.kind === "fluid") { out.fluid.push({link: u.link, centre: [o.position.x, o.position.y, o.position.z]}); }
       if (u.kind === "added_mass") { out.added_mass.push({link: u.link, centre: [o.position.x, o.position.y, o.position.z]}); }
+      if (u.kind === "bem") { out.bem.push({link: u.link, panels: o.geometry.index.count / 3}); }
       if (u.kind === "G" || u.kind === "B" || u.kind === "B_exact") { out[u.kind][u.link] = [o.position.x, o.position.y, o.position.z]; }
     });
     out.righting = shown ? {} : null;
