@@ -63,3 +63,21 @@ def test_audit_page_floats_at_the_waterline_as_report_does(
     assert flotation is not None and got["flotation"]["draft"] == flotation["draft"]
     np.testing.assert_allclose(got["p_WB"], want["p_WB"], rtol=1e-12, atol=1e-12)
     assert drawn["hydrostatics"]["righting"]["spar_buoy"]["GZ"]  # floats: its curve is drawn
+
+
+def test_a_page_that_cannot_be_written_costs_the_other_output_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--format json -o OUT --report PAGE`` with PAGE in a folder that does not exist: OUT is
+    the audit's JSON as without ``--report``, then one line naming ``--report``, exit 2."""
+    alone, kept = tmp_path / "alone.json", tmp_path / "kept.json"
+    code, _, err = run_cli(["audit", "--no-cache", "--isolated", "--format", "json", "-o",
+                            str(alone), str(SPAR)], capsys)
+    assert code in (0, 1), err
+    page = tmp_path / "missing" / "page.html"
+    code, _, err = run_cli(["audit", "--no-cache", "--isolated", "--format", "json", "-o",
+                            str(kept), "--report", str(page), str(SPAR)], capsys)
+    assert code == 2 and not page.exists()
+    assert kept.read_bytes() == alone.read_bytes()
+    (line,) = [ln for ln in err.splitlines() if ln.startswith("gzinertia: error: ")]
+    assert line.startswith(f"gzinertia: error: --report {page}: cannot write")

@@ -134,9 +134,9 @@ def audit(
     page = _page_options(output_format == "html" or report is not None, waterline, ellipsoid_scale)
     jobs = _jobs(jobs)
     limits = read_limits(max_links, max_included_models)
-    for path in (output, report):
+    for option, path in (("--output", output), ("--report", report)):
         if path is not None:
-            _check_output(path)
+            _check_output(path, option)
     if not no_cache and cache_dir is None:
         from gzinertia.audit.cache import default_cache_dir
 
@@ -315,14 +315,14 @@ def _outputs(result: "AuditResult", source: ModelInput, output_format: str,
              output: Path | None, report: Path | None, docs_url: str | None,
              page_options: "dict[str, float | None] | None") -> None:
     """The report in ``output_format`` (:func:`_show`, or the HTML page drawn with
-    ``page_options``), and the page written to ``report`` when asked."""
-    page = None if page_options is None else _page(result, source, docs_url, page_options)
-    if page is not None and output_format == "html":
-        _deliver(page, output)
-    else:
-        _show(result, output_format, output, docs_url)
-    if page is not None and report is not None:
-        _write(report, page)
+    ``page_options``), and the page written to ``report`` when asked: after the other format's
+    output, so that a page that cannot be drawn or written costs that output nothing."""
+    if page_options is not None and output_format == "html":
+        _deliver(_page(result, source, docs_url, page_options), output)
+        return
+    _show(result, output_format, output, docs_url)
+    if page_options is not None and report is not None:
+        _write(report, _page(result, source, docs_url, page_options), "--report")
 
 
 def _deliver(text: str, output: Path | None) -> None:
@@ -363,7 +363,7 @@ def exit_status(result: "AuditResult", fail_on: "Severity") -> int:
     return 1 if result.fails(fail_on) else 0
 
 
-def _check_output(path: Path) -> None:
+def _check_output(path: Path, flag: str = "--output") -> None:
     """Refuses, before anything is read, a report path below the working directory that goes
     through a symbolic link (or is one): a pull request can commit ``gzinertia.sarif`` as a
     link to a file elsewhere (the write refuses it again). A path outside the working
@@ -375,15 +375,16 @@ def _check_output(path: Path) -> None:
     link = None if root is None else first_link(path, root)
     if link is not None:
         raise GzInertiaError(
-            f"--output {path}: {link} is a symbolic link: a report is never written through a "
+            f"{flag} {path}: {link} is a symbolic link: a report is never written through a "
             "link (name the real path)"
         )
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str, flag: str = "--output") -> None:
     """The report, written atomically, through no symbolic link below the working directory
     (:func:`gzinertia.io.confined.working_root`); outside it, as named: links followed, and a
-    character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced."""
+    character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced; errors
+    name the option that gave ``path`` (``flag``)."""
     from gzinertia.errors import GzInertiaError
     from gzinertia.io.confined import working_root
 
@@ -398,9 +399,9 @@ def _write(path: Path, text: str) -> None:
 
             write_atomically(path, data, root=root)
     except OSError as exc:
-        raise GzInertiaError(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+        raise GzInertiaError(f"{flag} {path}: cannot write: {exc.strerror or exc}") from None
     except GzInertiaError as exc:
-        raise GzInertiaError(f"--output {exc}") from None
+        raise GzInertiaError(f"{flag} {exc}") from None
 
 
 def _is_stream(path: Path) -> bool:
