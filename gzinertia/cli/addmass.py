@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import gzinertia
 from gzinertia.arguments import fluid_density
+from gzinertia.audit.settings_target import edit_target_names
 from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
@@ -48,7 +49,8 @@ def addmass(
     common = {"links": flags.link, "data": mode.stdin_data,
               "upgrade_version": flags.upgrade_version,
               "replace_plugin_added_mass": flags.replace_plugin_added_mass,
-              "allow_overlap": flags.allow_overlap, **model_keywords(source)}
+              "allow_overlap": flags.allow_overlap, **model_keywords(source),
+              **edit_target_names(file, flags.gazebo, flags.engine)}
     if model == "from":
         assert flags.from_result is not None
         edit = _addmass_from(file, flags.from_result, flags, common)

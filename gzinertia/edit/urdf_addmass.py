@@ -178,11 +178,12 @@ class UrdfAddedMassWriter:
         ``False`` with the block in ``out``'s warnings when the xacro does not name the link
         literally, or with why in its skipped links when the matrix exceeds the bound of the
         plugin's explicit scheme (an error when ``policy`` names the links). ``plugins`` is
-        empty: replacing a plugin's added mass is
-        refused on URDF."""
+        empty: replacing a plugin's added mass is refused on URDF."""
         A_BBo_B, comment = written
         short = within_top(link.name)
         A = A_BBo_B.symmetric().linear_first()
+        refuse_unwritable(str(link.source), "added mass (Hydrodynamics <iDotJ>)", short,
+                          [float(A[i, j]) for i in range(6) for j in range(i, 6)])
         unstable = too_large_for_the_plugin(A, link) if self.within_bound else None
         if unstable is not None:
             why = (f"{unstable}; URDF cannot carry <fluid_added_mass> (sdformat#1467): for "
@@ -192,8 +193,6 @@ class UrdfAddedMassWriter:
                 raise GzInertiaError(f"{link.source}: link {link.name!r} not written: {why}")
             out.skipped.append(f"{link.name}: {why}")
             return False
-        refuse_unwritable(str(link.source), "added mass (Hydrodynamics <iDotJ>)", short,
-                          [float(A[i, j]) for i in range(6) for j in range(i, 6)])
         block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
         if is_xacro_path(self.path) and short not in self._literal:
