@@ -236,6 +236,8 @@ def hydro(
     model_paths: Sequence[str | Path] = (),
     coefficients: EllipsoidFluidCoefficients | None = None,
     data: bytes | None = None,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[LinkDamping]:
     """Hydrodynamics plugin damping terms written for the links matching the glob ``links``.
 
@@ -255,7 +257,9 @@ def hydro(
 
     The :class:`Edit`'s ``links`` are each link's terms with their fit and combined-motion error
     (MuJoCo) or their estimate (method, reason, assumptions, band). Terms a plugin already has
-    are replaced only with ``force``.
+    are replaced only with ``force``. ``gazebo`` and ``engine``: the target, as :func:`addmass`
+    takes it; a link's ``<fluid_added_mass>`` turns its plugin's added mass off only where the
+    target applies the element (elsewhere it is left on, said).
     """
     from gzinertia.edit.hydro import hydro as run_hydro
     from gzinertia.physics.damping_strip import DEFAULT_SPEED
@@ -274,6 +278,7 @@ def hydro(
         viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),
         couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
         data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
+        target=named_target(gazebo, engine),
     ))
 
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+import sdf_builders as sb
 from conftest import EXAMPLES, run_cli
 
 import gzinertia
@@ -128,3 +130,31 @@ def test_the_library_refuses_with_the_setting_s_key(tmp_path: Path) -> None:
     with pytest.raises(SettingError) as unknown:
         gzinertia.addmass(path, gazebo="kilted")
     assert unknown.value.key == "gazebo"
+
+
+def _element_and_plugin_added_mass(tmp_path: Path) -> Path:
+    """A 40 kg link with <fluid_added_mass> and a Hydrodynamics plugin applying added mass of
+    its own (within GZI506's bound)."""
+    A = np.diag([5.0, 5.0, 8.0, 0.1, 0.1, 0.1])
+    body = sb.link("hull", sb.inertial(40.0, np.eye(3) * 2.0, A=A), sb.sphere(0.2))
+    plugin = sb.hydro_plugin("hull", {"xDotU": -5.0, "yDotV": -5.0, "zDotW": -8.0})
+    return sb.write(tmp_path, sb.model(body, plugin, name="auv"), "auv.sdf")
+
+
+def test_hydro_leaves_the_plugin_s_added_mass_on_where_the_element_is_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _element_and_plugin_added_mass(tmp_path)
+    before = _codes(path, None, "bullet-featherstone")
+    status, _, err = run_cli(["hydro", str(path), "--link", "*hull", "--engine",
+                              "bullet-featherstone", "--in-place"], capsys)
+    assert status == 0, err
+    assert "disable_added_mass" not in path.read_text()
+    assert "GZI601" in err and "--sdf-to-hydro" in err
+    (plugin,) = gzinertia.read(path).links[0].hydrodynamics
+    assert not plugin.disable_added_mass and plugin.terms["zDotW"] == -8.0
+    assert _codes(path, None, "bullet-featherstone") - before == set()
+    # under the default (dartsim applies the element) the plugin's own is turned off, as before
+    again = _element_and_plugin_added_mass(tmp_path)
+    status, _, err = run_cli(["hydro", str(again), "--link", "*hull", "--in-place"], capsys)
+    assert status == 0 and "<disable_added_mass>true</disable_added_mass>" in again.read_text()

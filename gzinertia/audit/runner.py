@@ -495,4 +495,8 @@ def audit(
         cache.save()
         if cache_notes is not None:
             cache_notes.extend(cache.problems)
-    return AuditResult(tuple(statuses), tuple(findings.values()), targets=(config.target,))
+    from gzinertia.gazebo.world_engine import world_targets  # lxml only for a world
+
+    worlds = world_targets([s.path for s in statuses if s.status == "ok"], config.target)
+    return AuditResult(tuple(statuses), tuple(findings.values()),
+                       targets=(config.target, *worlds))

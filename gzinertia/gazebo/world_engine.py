@@ -7,15 +7,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from lxml import etree
 
 from gzinertia.gazebo.releases import DEFAULT_ENGINE
-from gzinertia.gazebo.target import engine_of_plugin
+from gzinertia.gazebo.target import Target, engine_of_plugin
 from gzinertia.sdf.xml import child, children, line_of, parse_xml_file_shared
 
-__all__ = ["world_engine"]
+__all__ = ["world_engine", "world_targets"]
 
 #: gz-sim's Physics system's plugin file name.
 _PHYSICS_SYSTEM = re.compile(r"^(?:lib)?(?:gz-sim|ignition-gazebo)\d*-physics-system(?:\.so)?$")
@@ -46,3 +47,24 @@ def world_engine(path: str | Path, root: etree._Element | None = None) -> tuple[
         found = engine_of_plugin(name.text or "")
         return None if found is None else (found, where)
     return None
+
+
+def world_targets(paths: Iterable[str], run: Target) -> tuple[Target, ...]:
+    """The targets the worlds among ``paths`` (audited files) and the models they include were
+    judged under, where a world's engine changes ``run`` (the run's target: a world's engine
+    applies to its own models only, and never over an engine named on the command line or in
+    the settings); in order, each once. Files that do not load gz-sim's Physics system are not
+    parsed."""
+    found: list[Target] = []
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if b"<world" not in data or b"physics-system" not in data:
+            continue
+        named = world_engine(path)
+        target = run if named is None else run.with_world(*named)
+        if target.engine != run.engine and target.words() not in {t.words() for t in found}:
+            found.append(target)
+    return tuple(found)
