@@ -156,7 +156,8 @@ def test_urdf_addmass_refuses_a_link_beyond_the_bound(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A 1 kg float of radius 0.2 m displaces 34 kg of water: its sphere's added mass (17 kg)
-    exceeds its mass; the 200 kg link beside it gets its block."""
+    exceeds its mass; the 200 kg link beside it gets its block. Asked for by name, the float
+    is refused."""
     path = tmp_path / "float.urdf"
     path.write_text(URDF_FLOAT)
     status, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--in-place"], capsys)
@@ -165,12 +166,7 @@ def test_urdf_addmass_refuses_a_link_beyond_the_bound(
     text = path.read_text()
     assert text.count("<gazebo>") == 1 and "<link_name>heavy</link_name>" in text
     assert [f for f in run([path]).findings if f.code == "GZI506"] == []
-
-
-def test_urdf_addmass_of_a_link_named_beyond_the_bound_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "float.urdf"
+    # named on the command line: refused in one line, nothing written
     path.write_text(URDF_FLOAT)
     status, _, err = run_cli(["addmass", str(path), "--ellipsoid", "--link", "body",
                               "--in-place"], capsys)
