@@ -77,8 +77,7 @@ def _request(
 ) -> AddedMassRequest:
     """The request of an added-mass call: ``writes`` is ``(upgrade_version,
     replace_plugin_added_mass, allow_overlap)``, ``xacro`` is ``(xacro_args, xacro_env,
-    trust_xacro)``, ``target`` is ``(gazebo, engine)`` (:func:`~gzinertia.gazebo.target.
-    named_target`)."""
+    trust_xacro)``, ``target`` is ``(gazebo, engine)``."""
     source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],
                            *xacro)
     return AddedMassRequest(Path(path), links, source, data, *writes,
@@ -116,15 +115,9 @@ def addmass(
     without collisions, already covered by a Hydrodynamics plugin or by an overlapping
     ellipsoid) are reported as :class:`GzInertiaWarning`. A URDF or xacro file (which has no
     ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block ``gzinertia addmass``
-    writes there, without the links whose added mass exceeds their rigid body's on some axis
-    (the plugin's explicit scheme diverges there: GZI506; skipped with why, an error when
-    ``links`` names them).
-
-    ``gazebo`` and ``engine`` name the Gazebo release and physics engine the file is for, as
-    the audit's target (default: the newest stable release with dartsim, docs/releases.md):
-    an SDFormat file is refused (:class:`~gzinertia.errors.SettingError`, key ``engine``)
-    where that target ignores ``<fluid_added_mass>`` (the audit's GZI601), so the audit under
-    the same target finds nothing new; naming ``engine="dartsim"`` is how to write it anyway.
+    writes there, without the links beyond the plugin's explicit bound (GZI506: said).
+    ``gazebo``, ``engine``: the target, as :func:`convert` takes it; an SDFormat file is refused
+    where it ignores ``<fluid_added_mass>`` (GZI601; ``engine="dartsim"`` writes it anyway).
     """
     from gzinertia.edit.added_mass_edits import ellipsoid_edit
     from gzinertia.edit.addmass import FitChooser

@@ -49,22 +49,24 @@ def world_engine(path: str | Path, root: etree._Element | None = None) -> tuple[
     return None
 
 
+def document_target(
+    target: Target, path: str | Path, root_kind: str, root: etree._Element | None = None
+) -> Target:
+    """The target a document is judged for: ``target`` with the engine of the world's Physics
+    system when the document is a world (``root_kind``; :meth:`Target.with_world`: never over
+    the command line's or the settings' engine)."""
+    if root_kind != "world":
+        return target
+    return target.with_world(*(world_engine(path, root) or (None, "")))
+
+
 def world_targets(paths: Iterable[str], run: Target) -> tuple[Target, ...]:
-    """The targets the worlds among ``paths`` (audited files) and the models they include were
-    judged under, where a world's engine changes ``run`` (the run's target: a world's engine
-    applies to its own models only, and never over an engine named on the command line or in
-    the settings); in order, each once. Files that do not load gz-sim's Physics system are not
-    parsed."""
+    """The targets the worlds ``paths`` (audited world files: :func:`~gzinertia.audit.discover.
+    world_files`) and the models they include were judged under, where a world's engine
+    changes ``run`` (the run's target); in order, each once."""
     found: list[Target] = []
     for path in paths:
-        try:
-            data = Path(path).read_bytes()
-        except OSError:
-            continue
-        if b"<world" not in data or b"physics-system" not in data:
-            continue
-        named = world_engine(path)
-        target = run if named is None else run.with_world(*named)
+        target = document_target(run, path, "world")
         if target.engine != run.engine and target.words() not in {t.words() for t in found}:
             found.append(target)
     return tuple(found)
