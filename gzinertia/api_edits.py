@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import SettingError
-from gzinertia.gazebo.target import Target, named_target
+from gzinertia.gazebo.target import Target, named_target, refuse_ignored_element
 from gzinertia.model_input import ModelInput
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -73,13 +73,15 @@ def _request(
     path: str | Path, links: str | None, data: bytes | None, writes: tuple[bool, bool, bool],
     model_paths: Sequence[str | Path], package_paths: Sequence[str | Path],
     xacro: tuple[Mapping[str, str] | None, Sequence[str], bool],
+    target: tuple[str | None, str | None] = (None, None),
 ) -> AddedMassRequest:
     """The request of an added-mass call: ``writes`` is ``(upgrade_version,
     replace_plugin_added_mass, allow_overlap)``, ``xacro`` is ``(xacro_args, xacro_env,
-    trust_xacro)``."""
+    trust_xacro)``, ``target`` is ``(gazebo, engine)``."""
     source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],
                            *xacro)
-    return AddedMassRequest(Path(path), links, source, data, *writes)
+    return AddedMassRequest(Path(path), links, source, data, *writes,
+                            target=named_target(*target))
 
 
 def addmass(
@@ -98,6 +100,8 @@ def addmass(
     xacro_env: Sequence[str] = (),
     trust_xacro: bool = False,
     data: bytes | None = None,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[LinkAddedMass]:
     """Each selected link's Tuckerman added mass written as ``<fluid_added_mass>``
     (``A_BBo_B``: about the link origin in link axes, linear-first as the spec orders it) in a
@@ -111,14 +115,16 @@ def addmass(
     without collisions, already covered by a Hydrodynamics plugin or by an overlapping
     ellipsoid) are reported as :class:`GzInertiaWarning`. A URDF or xacro file (which has no
     ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block ``gzinertia addmass``
-    writes there.
+    writes there, without the links beyond the plugin's explicit bound (GZI506: said).
+    ``gazebo``, ``engine``: the target, as :func:`convert` takes it; an SDFormat file is refused
+    where it ignores ``<fluid_added_mass>`` (GZI601; ``engine="dartsim"`` writes it anyway).
     """
     from gzinertia.edit.added_mass_edits import ellipsoid_edit
     from gzinertia.edit.addmass import FitChooser
 
     request = _request(path, links, data, (upgrade_version, replace_plugin_added_mass,
                        allow_overlap), model_paths, package_paths,
-                       (xacro_args, xacro_env, trust_xacro))
+                       (xacro_args, xacro_env, trust_xacro), (gazebo, engine))
     chooser = FitChooser(method) if ellipsoid is None else FitChooser(fixed=ellipsoid)
     return _warned(ellipsoid_edit(request, chooser, density))
 
@@ -196,11 +202,8 @@ def convert(
 def _refuse_for_target(to: str, target: Target) -> None:
     """Refuses the move to a place ``target`` does not apply (GZI601) or deprecates where its
     engine applies the other (GZI602)."""
-    if to == "sdf" and not target.applies_fluid_added_mass:
-        raise SettingError(
-            "engine", "{hydro_to_sdf} writes <fluid_added_mass>, which {target} ignores (the "
-            "audit's GZI601): keep the plugin's added mass, or name the target that applies "
-            "the element ({engine_dartsim}, from Garden)", target=target.words())
+    if to == "sdf":
+        refuse_ignored_element(target, "{hydro_to_sdf}", "keep the plugin's added mass")
     if (to == "hydro" and target.applies_fluid_added_mass
             and target.has("hydro-added-mass-deprecated")):
         raise SettingError(
@@ -226,6 +229,8 @@ def hydro(
     model_paths: Sequence[str | Path] = (),
     coefficients: EllipsoidFluidCoefficients | None = None,
     data: bytes | None = None,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[LinkDamping]:
     """Hydrodynamics plugin damping terms written for the links matching the glob ``links``.
 
@@ -245,7 +250,9 @@ def hydro(
 
     The :class:`Edit`'s ``links`` are each link's terms with their fit and combined-motion error
     (MuJoCo) or their estimate (method, reason, assumptions, band). Terms a plugin already has
-    are replaced only with ``force``.
+    are replaced only with ``force``. ``gazebo`` and ``engine``: the target, as :func:`addmass`
+    takes it; a link's ``<fluid_added_mass>`` turns its plugin's added mass off only where the
+    target applies the element (elsewhere it is left on, said).
     """
     from gzinertia.edit.hydro import hydro as run_hydro
     from gzinertia.physics.damping_strip import DEFAULT_SPEED
@@ -264,6 +271,7 @@ def hydro(
         viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),
         couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
         data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
+        target=named_target(gazebo, engine),
     ))
 
 
@@ -288,6 +296,8 @@ def addmass_from(
     xacro_env: Sequence[str] = (),
     trust_xacro: bool = False,
     data: bytes | None = None,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[ImportedLink]:
     """A boundary-element result computed elsewhere written as one link's
     ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link axes B), as
@@ -307,13 +317,14 @@ def addmass_from(
     ``replace_plugin_added_mass``, which turns the plugin's off) or its fluid ellipsoid overlaps
     one of a link carrying added mass (GZI210; unless ``allow_overlap``, then a
     :class:`GzInertiaWarning`). A URDF or xacro file gets the ``<gazebo>`` Hydrodynamics block
-    instead.
+    instead (refused beyond the plugin's explicit bound, GZI506). ``gazebo`` and ``engine``:
+    the target, as :func:`addmass` takes it.
     """
     from gzinertia.edit.added_mass_edits import ResultFile, import_edit
 
     request = _request(path, link, data, (upgrade_version, replace_plugin_added_mass,
                        allow_overlap), model_paths, package_paths,
-                       (xacro_args, xacro_env, trust_xacro))
+                       (xacro_args, xacro_env, trust_xacro), (gazebo, engine))
     read = ResultFile(Path(result), frequency, about, axes_rpy, density, wamit_length,
                       (None if shapes is None else tuple(shapes), geometry))
     return _warned(import_edit(request, read))
@@ -351,13 +362,16 @@ def addmass_bem(
     trust_xacro: bool = False,
     data: bytes | None = None,
     progress: BemRunProgress | None = None,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[LinkBem]:
     """Each selected link's added mass from a boundary-element solve (Capytaine, direct
     method) written as ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link
     axes B, linear-first as the spec orders it) with its provenance comment, as
     ``gzinertia addmass --bem`` writes it (docs/bem.md); and each link's solve. A URDF or
     xacro file gets the ``<gazebo>`` Hydrodynamics block instead (``together`` is refused
-    there).
+    there; so are links beyond the plugin's explicit bound, GZI506). ``gazebo`` and
+    ``engine``: the target, as :func:`addmass` takes it.
 
     A separate function from :func:`addmass` (whose ``method`` is the ellipsoid fit): the solve
     takes its own settings and returns its own per-link outcome (panels, error estimate).
@@ -389,7 +403,7 @@ def addmass_bem(
     )
     request = _request(path, links, data, (upgrade_version, replace_plugin_added_mass,
                        allow_overlap), model_paths, package_paths,
-                       (xacro_args, xacro_env, trust_xacro))
+                       (xacro_args, xacro_env, trust_xacro), (gazebo, engine))
     return _warned(bem_edit(request, settings, progress))
 
 

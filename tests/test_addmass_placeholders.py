@@ -83,7 +83,8 @@ def test_a_named_placeholder_link_is_computed(
 
 
 def _urdf() -> str:
-    inertia = '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+    # the hull's own inertia, above its added inertia (GZI506's bound for the plugin)
+    inertia = '<inertia ixx="2" ixy="0" ixz="0" iyy="5.84" iyz="0" izz="6.4"/>'
     thruster = (
         '<link name="thruster_0"><inertial><mass value="0.5"/>'
         '<inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/></inertial>'

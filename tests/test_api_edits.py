@@ -237,8 +237,8 @@ def test_addmass_on_a_urdf_writes_the_block_the_command_writes(
     block ``addmass --ellipsoid`` writes, byte for byte."""
     path = tmp_path / "boat.urdf"
     path.write_text(
-        '<robot name="boat"><link name="hull"><inertial><mass value="40"/>'
-        '<inertia ixx="1" ixy="0" ixz="0" iyy="3" iyz="0" izz="3"/></inertial>'
+        '<robot name="boat"><link name="hull"><inertial><mass value="100"/>'
+        '<inertia ixx="15" ixy="0" ixz="0" iyy="15" iyz="0" izz="1"/></inertial>'
         '<collision><geometry><cylinder radius="0.15" length="1.2"/></geometry></collision>'
         "</link></robot>\n")
     text = gzinertia.addmass(path, density=1025.0).text

@@ -150,10 +150,6 @@ def test_gzi506_explicit_added_mass_larger_than_the_rigid(vehicle: str, tmp_path
     np.testing.assert_allclose(found.values["rigid_diagonal"], rigid)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 27, open: gz-sim's Hydrodynamics diverges the same way (gz-sim#1923), but "
-    "gzinertia's own edits (addmass on URDF, convert sdf-to-hydro) write such terms; the rule "
-    "lands with those edits' answer, so that an edit followed by an audit adds no finding"))
 def test_gzi506_gz_sim_hydrodynamics_too(tmp_path: Path) -> None:
     text = ('<sdf version="1.9"><model name="auv"><link name="body"><inertial><mass>10</mass>'
             "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link>"

@@ -59,6 +59,15 @@ def _with_added_mass(tmp_path: Path) -> Path:
     return model
 
 
+def _heavier(tmp_path: Path) -> Path:
+    """box_rov with its base link heavier than its heave added mass (17.1 kg), so that the
+    Hydrodynamics plugin may carry it (GZI506's bound: convert --sdf-to-hydro leaves a link
+    beyond it)."""
+    model = _copy(tmp_path)
+    model.write_text(model.read_text().replace("<mass>10.9029</mass>", "<mass>20</mass>", 1))
+    return model
+
+
 def _with_plugin_terms(tmp_path: Path) -> Path:
     """A hull whose Hydrodynamics plugin applies added mass (Fossen's sign)."""
     return _sub_with_plugin_terms(tmp_path, {"xDotU": -2, "yDotV": -8, "zDotW": -8,
@@ -84,7 +93,7 @@ MODES: dict[str, tuple[list[str], Callable[[Path], Edit[Any]], Callable[[Path], 
                      lambda p: gzinertia.convert(p, to="sdf"), _with_plugin_terms),
     "sdf_to_hydro": (["convert", "--sdf-to-hydro", "--sign", "fossen", "--gazebo", "harmonic"],
                      lambda p: gzinertia.convert(p, to="hydro", sign="fossen", gazebo="harmonic"),
-                     _with_added_mass),
+                     _heavier),
     "hydro": (["hydro", "--link", "box_rov::base_link", "--force", "--coefs", "0.5 0.25 1.5 1 1"],
               lambda p: gzinertia.hydro(p, "box_rov::base_link", force=True,
                                         coefficients=_coefficients()),

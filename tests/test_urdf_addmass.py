@@ -19,9 +19,11 @@ from urdfgen import with_macro_named_link
 
 from gzinertia.sdf import read_sdf_bytes, read_sdf_file
 
+#: A hull heavier than its added mass on every axis (within the plugin's explicit bound,
+#: GZI506: gz-sim#1923), as a Hydrodynamics block may carry it.
 AUV = """<robot name="auv">
   <link name="hull">
-    <inertial><mass value="50"/><inertia ixx="1" ixy="0" ixz="0" iyy="8" iyz="0" izz="8"/>
+    <inertial><mass value="500"/><inertia ixx="30" ixy="0" ixz="0" iyy="200" iyz="0" izz="200"/>
     </inertial>
     <collision><origin xyz="0.1 0 0" rpy="0 0 0.3"/><geometry><box size="2 0.5 0.4"/></geometry>
     </collision>

@@ -31,10 +31,11 @@ pytest.importorskip("manifold3d")
 #: A hull with a rotated collision and a fin lumped into it through a fixed joint (its
 #: collision moves into the hull, as libsdformat moves it), and a visual hull. Every pose of the
 #: lumped link is written exactly by ``ign sdf -p`` (which prints 6 significant digits): the
-#: SDF it writes is the same geometry, so the two solves agree to round-off.
+#: SDF it writes is the same geometry, so the two solves agree to round-off. The hull is
+#: heavier than its added mass on every axis (the plugin's explicit bound, GZI506).
 AUV = """<robot name="auv">
   <link name="hull">
-    <inertial><mass value="50"/><inertia ixx="1" ixy="0" ixz="0" iyy="8" iyz="0" izz="8"/>
+    <inertial><mass value="400"/><inertia ixx="40" ixy="0" ixz="0" iyy="60" iyz="0" izz="60"/>
     </inertial>
     <collision><origin xyz="0.1 0 0.02" rpy="0 0 0.3"/>
       <geometry><box size="1.2 0.4 0.3"/></geometry></collision>
@@ -272,10 +273,10 @@ def test_from_refuses_several_links_and_a_link_with_plugin_added_mass(
 
 
 #: gz-sim's hydrodynamics tutorial in URDF: a thin slab collision (a buoyancy proxy) under a
-#: cylinder visual, the hull.
+#: cylinder visual, the hull (heavier than the slab's heave added mass: GZI506's bound).
 PROXY = """<robot name="tube">
   <link name="body">
-    <inertial><mass value="250"/><inertia ixx="80" ixy="0" ixz="0" iyy="80" iyz="0" izz="5"/>
+    <inertial><mass value="600"/><inertia ixx="80" ixy="0" ixz="0" iyy="80" iyz="0" izz="5"/>
     </inertial>
     <collision><geometry><box size="1 1 0.01"/></geometry></collision>
     <visual><geometry><cylinder radius="0.2" length="2"/></geometry></visual>

@@ -33,7 +33,7 @@ directory are sorted by their path.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -64,6 +64,7 @@ __all__ = [
     "other_format",
     "searched_patterns_text",
     "template_kind",
+    "world_files",
 ]
 
 SDF_SUFFIXES = (".sdf", ".world")
@@ -250,3 +251,18 @@ def discover(
         else:
             add(Target(given, "error", f"{given}: no such file or directory"))
     return targets
+
+
+def world_files(paths: Iterable[str]) -> list[str]:
+    """Those of ``paths`` (files audited already) whose bytes hold a ``<world`` and gz-sim's
+    Physics system's name: the worlds whose engine may change the run's target
+    (:func:`gzinertia.gazebo.world_engine.world_targets` reads them), found without parsing."""
+    found = []
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if b"<world" in data and b"physics-system" in data:
+            found.append(path)
+    return found

@@ -173,7 +173,10 @@ def audit_projects(
         done += len(members)
     audited_by = [group for _, group in groups]
     merged = merge(targets, audited_by, [r.result for r in runs])
-    judged = tuple(dict.fromkeys(run.config.target for run in runs)) or (baseline.target,)
+    # each run's target, then the worlds' that changed it (for the files they judged)
+    judged = tuple(dict.fromkeys(
+        [run.config.target for run in runs]
+        + [t for run in runs for t in run.result.targets[1:]])) or (baseline.target,)
     return replace(merged, settings=tuple(u for u in uses if u is not None),
                    targets=judged), runs
 

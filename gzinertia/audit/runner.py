@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig
-from gzinertia.audit.discover import Target, discover
+from gzinertia.audit.discover import Target, discover, world_files
 from gzinertia.audit.findings import (
     MACRO_CALL_ARG,
     MACRO_CALL_WORDS,
@@ -69,12 +69,10 @@ def _document_context(
     doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
 ) -> DocumentContext:
     from gzinertia.checks.context import DEFAULT_FLUIDS, DocumentContext
-    from gzinertia.gazebo.world_engine import world_engine  # lxml: not on a cache-only run
+    from gzinertia.gazebo.world_engine import document_target  # lxml: not on a cache-only run
 
     densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
-    target = config.target
-    if doc.root_kind == "world":
-        target = target.with_world(*(world_engine(doc.path, tree) or (None, "")))
+    target = document_target(config.target, doc.path, doc.root_kind, tree)
     return DocumentContext(doc, densities=densities, tolerance=config.tolerance,
                            net_buoyancy=config.net_buoyancy, tree=tree, target=target)
 
@@ -476,5 +474,9 @@ def audit(
         cache.save()
         if cache_notes is not None:
             cache_notes.extend(cache.problems)
-    return AuditResult(tuple(statuses), tuple(findings.values()), targets=(config.target,),
+    judged = [config.target]  # and the targets of worlds that change it, for their models
+    if worlds := world_files(s.path for s in statuses if s.status == "ok"):
+        from gzinertia.gazebo.world_engine import world_targets  # lxml: only for a world
+        judged += world_targets(worlds, config.target)
+    return AuditResult(tuple(statuses), tuple(findings.values()), targets=tuple(judged),
                        documents=documents)

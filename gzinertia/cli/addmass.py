@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import gzinertia
 from gzinertia.arguments import fluid_density
+from gzinertia.audit.settings_target import edit_target_names
 from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
@@ -44,7 +45,8 @@ def addmass(flags: AddmassFlags, file: CommandFile) -> None:
     common = {"links": flags.link, "data": file.data,
               "upgrade_version": flags.upgrade_version,
               "replace_plugin_added_mass": flags.replace_plugin_added_mass,
-              "allow_overlap": flags.allow_overlap, **model_keywords(file.source)}
+              "allow_overlap": flags.allow_overlap, **model_keywords(file.source),
+              **edit_target_names(file.path, flags.gazebo, flags.engine)}
     if model == "from":
         assert flags.from_result is not None
         edit = _addmass_from(file.path, flags.from_result, flags, common)

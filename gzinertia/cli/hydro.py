@@ -11,6 +11,7 @@ import typer
 
 import gzinertia
 from gzinertia.arguments import fluid_density
+from gzinertia.audit.settings_target import edit_target_names
 from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
@@ -89,6 +90,12 @@ class HydroFlags(ValueRecord):
     force: Annotated[bool, flag("",
         "Replace damping terms the link's plugin already has (they may be identified values, "
         "better than this estimate; values more than 2x apart are reported).")] = False
+    gazebo: Annotated[Maybe[str], flag("--gazebo",
+        "The Gazebo release the file is for, as audit --gazebo (default: the settings' gazebo, "
+        "else jetty).")] = None
+    engine: Annotated[Maybe[str], flag("--engine",
+        "The physics engine, as audit --engine (default: the settings' engine, else dartsim): "
+        "where it ignores <fluid_added_mass>, a link's plugin keeps its own added mass on.")] = None
 
 
 @app.command()
@@ -112,7 +119,8 @@ def hydro(flags: HydroFlags, file: CommandFile) -> None:
                     speed=flags.speed, density=fluid_density(flags.density, flags.fluid),
                     viscosity=flags.viscosity, coefficients=_coefficients(flags.coefs),
                     couplings=flags.couplings, model_paths=file.sdf_search_paths("hydro"),
-                    cross_terms=cross_terms, force=flags.force, data=file.data)
+                    cross_terms=cross_terms, force=flags.force, data=file.data,
+                    **edit_target_names(file.path, flags.gazebo, flags.engine))
     for item in result.links:
         _print_link(item)
     for item in result.links:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gzinertia.gazebo.target import DEFAULT_TARGET, Target
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 
@@ -26,7 +27,9 @@ class AddedMassRequest(ValueRecord):
     ``upgrade_version``: raise an SDF file to 1.10 when older; ``replace_plugin_added_mass``:
     write beside a Hydrodynamics plugin applying added mass and turn its own off (SDFormat
     only: the URDF/xacro backend refuses it); ``allow_overlap``: write a link whose fluid ellipsoid
-    overlaps that of a link carrying added mass (GZI210, then said in the warnings)."""
+    overlaps that of a link carrying added mass (GZI210, then said in the warnings);
+    ``target``: the Gazebo release and engine the file is for (SDFormat's
+    ``<fluid_added_mass>`` is refused where it ignores the element: GZI601)."""
 
     path: Path
     pattern: str | None = None
@@ -35,6 +38,7 @@ class AddedMassRequest(ValueRecord):
     upgrade_version: bool = True
     replace_plugin_added_mass: bool = False
     allow_overlap: bool = False
+    target: Target = DEFAULT_TARGET
 
     @classmethod
     def of(

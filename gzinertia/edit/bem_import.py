@@ -148,9 +148,11 @@ def import_pattern(request: AddedMassRequest) -> str:
 
 
 def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
-    """:func:`import_links` of ``request``'s SDFormat file, written as ``<fluid_added_mass>``."""
-    from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
+    """:func:`import_links` of ``request``'s SDFormat file, written as ``<fluid_added_mass>``
+    (refused before the result is read where the target ignores the element)."""
+    from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter, refuse_for_target
 
+    refuse_for_target(request)
     return import_links(request, result, SdfAddedMassWriter.open)
 
 

@@ -20,6 +20,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
+from gzinertia.checks.explicit_added_mass import too_large_for_the_plugin
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.links import (
     ascii_comment,
@@ -216,7 +217,10 @@ def sdf_to_hydro(
 ) -> ConvertResult:
     """Writes each selected link's ``<fluid_added_mass>`` into its Hydrodynamics plugin as
     ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
-    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin.
+    element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin, and
+    an added mass within the bound of the plugin's explicit scheme (no diagonal element above
+    the rigid body's: :func:`~gzinertia.checks.explicit_added_mass.too_large_for_the_plugin`);
+    the others are left as they are, said in the warnings.
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory)."""
     if sign == "auto":
@@ -240,6 +244,13 @@ def sdf_to_hydro(
             continue
         A_BBo_B = link.inertial.A_BBo_B.symmetric()
         A_lf = A_BBo_B.linear_first()
+        unstable = too_large_for_the_plugin(A_lf, link)
+        if unstable is not None:
+            warnings.append(
+                f"{link.source}: link {link.name!r} not converted: {unstable}; its "
+                "<fluid_added_mass> is left as it is (only DART applies it: run the model "
+                "with dartsim, or lower the added mass below the rigid values)")
+            continue
         D_BBo_B = -A_lf if sign == "fossen" else A_lf
         # What the plugin's Coriolis term does not preserve (issue 12.8).
         warnings.extend(sdf_to_hydro_warnings(

@@ -7,7 +7,8 @@ over a ``mujoco`` fit's ellipsoids), or from a damping method on the link's geom
 (``damping``: strip theory, per-member drag, or the one its shape calls for:
 :func:`gzinertia.physics.damping_estimate.damping_estimate`). When the link has
 ``<fluid_added_mass>`` the plugin gets ``<disable_added_mass>true</disable_added_mass>`` so added
-mass counts once.
+mass counts once, unless the target (the Gazebo release and engine the file is for) ignores the
+element: then the plugin's added mass is all the link has, and is left on (said).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from gzinertia.edit.links import (
 from gzinertia.edit.session import FileEdit
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.gazebo.target import DEFAULT_TARGET, Target
 from gzinertia.hydrodynamics_terms import FORCE_AXES, TERM_PARTS, VELOCITY_AXES
 from gzinertia.options import option
 from gzinertia.physics.damping_estimate import damping_estimate
@@ -52,6 +54,7 @@ from gzinertia.physics.negligible import exponent_scales
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.selection import select_links
+from gzinertia.shell import command_line
 from gzinertia.vocabulary.scoped_names import leaf_name
 from gzinertia.wording import bounded
 
@@ -202,12 +205,14 @@ def _write_terms(
     terms: dict[str, float],
     density: float,
     comment: str,
+    target: Target = DEFAULT_TARGET,
 ) -> list[str]:
     """Updates the link's plugin in place, or returns the lines of a new one (to be appended to
-    the model with the other new plugins of that model)."""
+    the model with the other new plugins of that model); the plugin's added mass is turned off
+    where the link's ``<fluid_added_mass>`` takes its place under ``target``."""
     scales = term_scales(terms)
     values = {name: format_value(v, scales[name]) for name, v in terms.items()}
-    if link.inertial.A_BBo_B is not None:
+    if link.inertial.A_BBo_B is not None and target.applies_fluid_added_mass:
         values["disable_added_mass"] = "true"
     if link.hydrodynamics:
         plugin = plugin_element(editor, link.hydrodynamics[0])
@@ -323,6 +328,7 @@ def hydro(
     data: bytes | None = None,
     damping: DampingChoice = "mujoco",
     speed: float = DEFAULT_SPEED,
+    target: Target = DEFAULT_TARGET,
 ) -> HydroResult:
     """Computes and writes (in memory) the damping terms of the selected links: MuJoCo's
     ellipsoid model on the ``method`` fit (``damping="mujoco"``), or the damping method
@@ -333,7 +339,8 @@ def hydro(
     plugin): they may be identified values, better than this estimate. Replacements more than
     :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`.
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
-    ``<stdin>``: relative URIs resolve against the working directory)."""
+    ``<stdin>``: relative URIs resolve against the working directory). ``target``: where it
+    ignores ``<fluid_added_mass>``, a plugin's added mass is left on (module docstring)."""
     if not viscosity >= 0.0:
         raise SettingError("viscosity", "{viscosity} must be >= 0, not {value}", value=viscosity)
     if not (speed > 0.0 and speed < float("inf")):
@@ -368,7 +375,8 @@ def hydro(
             warning = _check_replacement(editor, link, terms, force, _what_for(estimate))
             if warning:
                 warnings.append(warning)
-        lines = _write_terms(editor, link, terms, density, comment)
+        lines = _write_terms(editor, link, terms, density, comment, target)
+        warnings += _element_ignored(link, target)
         model = link_elem.getparent()
         if lines and model is not None:
             new_plugins.setdefault(id(model), (model, []))[1].extend(lines)
@@ -380,6 +388,19 @@ def hydro(
         editor.append_child_lines(model, lines)
     new = edit.finish({})
     return HydroResult(path, edit.old, new, tuple(results), tuple(skipped), tuple(warnings))
+
+
+def _element_ignored(link: LinkRecord, target: Target) -> list[str]:
+    """What ``hydro`` says of a link whose ``<fluid_added_mass>`` ``target`` ignores: the
+    plugin's added mass is left on (GZI601 reports the element)."""
+    if link.inertial.A_BBo_B is None or target.applies_fluid_added_mass:
+        return []
+    return [f"{link.source}: link {link.name!r}: its <fluid_added_mass> is ignored under "
+            f"{target.words()} (the audit's GZI601), so <disable_added_mass> is not set: the "
+            "plugin's own <iDotJ> added mass, if any, is what the link gets (`"
+            + command_line("convert", str(link.source.file), "--sdf-to-hydro", "--sign",
+                           "fossen", "--engine", target.engine, "--gazebo", target.release)
+            + "` moves the element there)"]
 
 
 def _what_for(estimate: DampingEstimate | None) -> str:

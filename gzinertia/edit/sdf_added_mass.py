@@ -22,11 +22,13 @@ from gzinertia.edit.links import (
 )
 from gzinertia.edit.sdf_version import check_version_for_added_mass
 from gzinertia.edit.session import FileEdit
+from gzinertia.gazebo.target import refuse_ignored_element
 from gzinertia.options import option
 from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.spatial.added_mass import AddedMass
 
-__all__ = ["SdfAddedMassWriter", "plugin_conflict", "write_link_added_mass"]
+__all__ = ["SdfAddedMassWriter", "plugin_conflict", "refuse_for_target",
+           "write_link_added_mass"]
 
 
 def plugin_conflict(link: LinkRecord, plugin: HydroPlugin, path: Path) -> str:
@@ -73,6 +75,16 @@ def write_link_added_mass(
     return True
 
 
+def refuse_for_target(request: AddedMassRequest) -> None:
+    """Raises :class:`~gzinertia.errors.SettingError` (key ``engine``) when ``request``'s target
+    ignores ``<fluid_added_mass>`` (the audit's GZI601 would report what the edit writes),
+    naming the way out: the plugin's added mass for that engine, or a target applying it."""
+    refuse_ignored_element(
+        request.target, "addmass", "for this engine the added mass goes into the "
+        "Hydrodynamics plugin's <iDotJ> terms (addmass for dartsim, then {sdf_to_hydro} for "
+        "this engine)")
+
+
 class SdfAddedMassWriter:
     """An SDFormat file's added mass as an added-mass run writes it: ``<fluid_added_mass>`` in
     the link's ``<inertial>`` (only links and plugins of this file), read back at the end with
@@ -83,7 +95,9 @@ class SdfAddedMassWriter:
 
     @classmethod
     def open(cls, request: AddedMassRequest) -> SdfAddedMassWriter:
-        """``request``'s file (or standard input's bytes) read as SDFormat for the run."""
+        """``request``'s file (or standard input's bytes) read as SDFormat for the run;
+        refused first as :func:`refuse_for_target` says."""
+        refuse_for_target(request)
         return cls(FileEdit.open(request.path, request.source.search_paths, request.data))
 
     @property

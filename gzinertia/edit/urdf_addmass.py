@@ -6,7 +6,8 @@ terms, Fossen's sign (``D = -A``, the sign today's gz-sim needs: docs/added_mass
 about the link origin in link axes (the plugin's point and axes). The block is inserted before
 the file's closing ``</robot>``; nothing else changes. Gazebo applies plugin added mass
 explicitly, from the differenced acceleration (less stable than DART's native added mass,
-gz-sim#1462): the output says so.
+gz-sim#1462): the output says so, and a link whose added mass exceeds its rigid body's on some
+axis, where that scheme diverges (gz-sim#1923, the audit's GZI506), is skipped with why.
 
 A xacro file is edited only where the block can be written literally: its ``</robot>`` and
 the link's name are in the file as written; otherwise the block is printed with where to put
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gzinertia.checks.explicit_added_mass import too_large_for_the_plugin
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.added_mass_run import (
     RunOutput,
@@ -123,13 +125,16 @@ class UrdfAddedMassWriter:
     the file's closing ``</robot>`` at the end and read back (each block must give ``A``
     again). A xacro link not written literally (made by a macro) gets its block in the
     warnings, to paste. The links are those Gazebo builds (libsdformat's fixed-joint lumping:
-    :func:`gzinertia.urdf.reader.read_urdf_file`)."""
+    :func:`gzinertia.urdf.reader.read_urdf_file`). A link whose matrix exceeds the bound of
+    the plugin's explicit scheme is skipped with why (GZI506), unless ``within_bound`` is
+    false (a caller that gave the matrix and says the bound itself)."""
 
     def __init__(self, path: Path, doc: SdfDocument, old: bytes,
                  package_paths: Sequence[str | Path] = (),
                  xacro_args: Mapping[str, str] | None = None,
-                 xacro_policy: XacroPolicy | None = None) -> None:
+                 xacro_policy: XacroPolicy | None = None, within_bound: bool = True) -> None:
         self.path, self.doc, self.old = path, doc, old
+        self.within_bound = within_bound
         self._reading = (tuple(package_paths), xacro_args, xacro_policy)
         self._text = old.decode("utf-8")
         self._literal = _LiteralLinks(self._text)
@@ -171,12 +176,23 @@ class UrdfAddedMassWriter:
               out: RunOutput) -> bool:
         """Makes ``link``'s block (``A_BBo_B`` about Bo in link axes, its comment inside);
         ``False`` with the block in ``out``'s warnings when the xacro does not name the link
-        literally. ``plugins`` is empty: replacing a plugin's added mass is refused on URDF."""
+        literally, or with why in its skipped links when the matrix exceeds the bound of the
+        plugin's explicit scheme (an error when ``policy`` names the links). ``plugins`` is
+        empty: replacing a plugin's added mass is refused on URDF."""
         A_BBo_B, comment = written
         short = within_top(link.name)
         A = A_BBo_B.symmetric().linear_first()
         refuse_unwritable(str(link.source), "added mass (Hydrodynamics <iDotJ>)", short,
                           [float(A[i, j]) for i in range(6) for j in range(i, 6)])
+        unstable = too_large_for_the_plugin(A, link) if self.within_bound else None
+        if unstable is not None:
+            why = (f"{unstable}; URDF cannot carry <fluid_added_mass> (sdformat#1467): for "
+                   "DART's implicit added mass convert the URDF (gz sdf -p) and run `gzinertia "
+                   "addmass` on the SDF")
+            if policy.pattern is not None:  # a link asked for by name: refused, not skipped
+                raise GzInertiaError(f"{link.source}: link {link.name!r} not written: {why}")
+            out.skipped.append(f"{link.name}: {why}")
+            return False
         block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
             "applied explicitly by the plugin, gz-sim#1462"))
         if is_xacro_path(self.path) and short not in self._literal:
@@ -215,6 +231,7 @@ def add_given_urdf(
     blocks to paste, its notes the format's) and ``((link, A_BBo_B), ...)`` for the links
     written. A link whose Hydrodynamics plugin applies added mass already is an error."""
     writer = UrdfAddedMassWriter.read(path, package_paths)
+    writer.within_bound = False  # the caller gave the matrices (migrate says the bound itself)
     out = RunOutput()
     policy = WritePolicy(path, None, False, False)
     written = []

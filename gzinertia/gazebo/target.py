@@ -32,6 +32,7 @@ __all__ = [
     "engine_named",
     "engine_of_plugin",
     "named_target",
+    "refuse_ignored_element",
     "release_named",
 ]
 
@@ -146,6 +147,20 @@ def named_target(gazebo: str | None, engine: str | None, origin: str = "asked fo
     if missing is not None:
         raise SettingError("engine", "{engine}: {missing}", missing=missing)
     return target
+
+
+def refuse_ignored_element(target: Target, writer: str, instead: str) -> None:
+    """Raises :class:`~gzinertia.errors.SettingError` (key ``engine``) when ``target`` does
+    not apply ``<fluid_added_mass>`` (the audit's GZI601 would report what ``writer`` writes):
+    the message names ``writer`` and the target, then ``instead`` (the way out for that
+    target), then the target that applies the element. ``writer`` and ``instead`` are
+    :class:`~gzinertia.errors.SettingError` templates (``{key}`` spells an option)."""
+    if target.applies_fluid_added_mass:
+        return
+    raise SettingError(
+        "engine", writer + " writes <fluid_added_mass>, which {target} ignores (the audit's "
+        "GZI601): " + instead + ", or name the target that applies the element "
+        "({engine_dartsim}, from Garden)", target=target.words())
 
 
 def engine_of_plugin(filename: str) -> str | None:

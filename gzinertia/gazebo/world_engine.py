@@ -7,15 +7,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from lxml import etree
 
 from gzinertia.gazebo.releases import DEFAULT_ENGINE
-from gzinertia.gazebo.target import engine_of_plugin
+from gzinertia.gazebo.target import Target, engine_of_plugin
 from gzinertia.sdf.xml import child, children, line_of, parse_xml_file_shared
 
-__all__ = ["world_engine"]
+__all__ = ["world_engine", "world_targets"]
 
 #: gz-sim's Physics system's plugin file name.
 _PHYSICS_SYSTEM = re.compile(r"^(?:lib)?(?:gz-sim|ignition-gazebo)\d*-physics-system(?:\.so)?$")
@@ -46,3 +47,26 @@ def world_engine(path: str | Path, root: etree._Element | None = None) -> tuple[
         found = engine_of_plugin(name.text or "")
         return None if found is None else (found, where)
     return None
+
+
+def document_target(
+    target: Target, path: str | Path, root_kind: str, root: etree._Element | None = None
+) -> Target:
+    """The target a document is judged for: ``target`` with the engine of the world's Physics
+    system when the document is a world (``root_kind``; :meth:`Target.with_world`: never over
+    the command line's or the settings' engine)."""
+    if root_kind != "world":
+        return target
+    return target.with_world(*(world_engine(path, root) or (None, "")))
+
+
+def world_targets(paths: Iterable[str], run: Target) -> tuple[Target, ...]:
+    """The targets the worlds ``paths`` (audited world files: :func:`~gzinertia.audit.discover.
+    world_files`) and the models they include were judged under, where a world's engine
+    changes ``run`` (the run's target); in order, each once."""
+    found: list[Target] = []
+    for path in paths:
+        target = document_target(run, path, "world")
+        if target.engine != run.engine and target.words() not in {t.words() for t in found}:
+            found.append(target)
+    return tuple(found)

@@ -2,10 +2,10 @@
 
 The plugin blocks are read from the document's tree (:func:`gzinertia.classic.blocks.
 classic_plugins_of_file`); each ``<link>`` block is matched with the link record of that name.
-GZI506 judges the classic plugins only: gz-sim's Hydrodynamics plugin applies added mass from
-the last steps' acceleration too, but gzinertia's own edits (``addmass`` on URDF, ``convert
-sdf-to-hydro``) write such terms, and the rule must land with those edits' answer to it (issue 27,
-open). Semantics and sources: ``docs/classic_plugins.md``.
+GZI506 judges gz-sim's Hydrodynamics plugin as well, which applies added mass from the last
+steps' acceleration the same way (:mod:`gzinertia.checks.explicit_added_mass`); the edits that
+write its ``<iDotJ>`` terms refuse the links beyond the bound. Semantics and sources:
+``docs/classic_plugins.md``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import numpy as np
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.checks.context import DocumentContext, LinkContext
+from gzinertia.checks.explicit_added_mass import explicit_unstable_axes, rigid_diagonal
 from gzinertia.classic.blocks import (
     ClassicPlugins,
     classic_plugins_of_file,
@@ -26,6 +27,7 @@ from gzinertia.classic.blocks import (
 from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, UuvPlugin
 from gzinertia.classic.vrx import ADDED_MASS_TERMS, LINEAR_TERMS, QUADRATIC_TERMS, VrxDynamics
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_term
 from gzinertia.records import SourceRef
 from gzinertia.vocabulary.scoped_names import leaf_name
 
@@ -291,37 +293,43 @@ def damping_injects_energy(doc: DocumentContext) -> Iterator[Finding]:
             yield finding("GZI505", vrx.source, owner, message, {"problems": problems})
 
 
-def _rigid_diagonal(ctx: LinkContext) -> np.ndarray:
-    inertial = ctx.link.inertial
-    I_Bo = np.asarray(inertial.I_BBo_B, dtype=float)
-    m = inertial.mass
-    return np.array([m, m, m, I_Bo[0, 0], I_Bo[1, 1], I_Bo[2, 2]])
-
-
-def _unstable(added: np.ndarray, rigid: np.ndarray) -> list[str]:
-    return [f"{axis}: added {_written(a)} > rigid {_written(r)}"
-            for axis, a, r in zip(_AXES, np.diag(added), rigid, strict=True) if a > r]
+def _explicit_cases(doc: DocumentContext) -> Iterator[tuple[str, LinkContext, np.ndarray,
+                                                            SourceRef]]:
+    """Every plugin applying added mass explicitly: (who, its link, the added-mass diagonal it
+    applies, about Bo in link axes, where it is written)."""
+    for _plugin, link, ctx in _uuv_links(doc):
+        if ctx is not None:
+            yield ("UUV Simulator's underwater-object plugin", ctx, np.diag(link.Ma),
+                   link.added_mass_source or link.source)
+    for vrx in _plugins(doc).vrx:
+        ctx = _link_of(doc, vrx.link, vrx.model)
+        if ctx is not None:
+            yield ("VRX's USV dynamics plugin", ctx, np.diag(vrx.Ma),
+                   vrx.term_sources.get(ADDED_MASS_TERMS[0], vrx.source))
+    for ctx in doc.links:
+        for plugin in ctx.link.hydrodynamics:
+            if not added_mass_active(plugin):
+                continue
+            # Either sign diverges beyond the bound: the step's change is -(D/m) times the
+            # last (gz-sim: the wrench +D·stateDot); the magnitude is what is compared.
+            added = np.abs(np.diag(plugin.D_BBo_B))
+            over = np.flatnonzero(added > rigid_diagonal(ctx.link))
+            name = added_mass_term(over[0], over[0]) if over.size else ""
+            yield (f"gz-sim's Hydrodynamics plugin (line {plugin.source.line})", ctx, added,
+                   plugin.term_sources.get(name, plugin.source))
 
 
 @document_rule("GZI506")
 def explicit_added_mass_unstable(doc: DocumentContext) -> Iterator[Finding]:
     """GZI506 explicit-added-mass-unstable: a plugin's added mass (applied from the last steps'
-    acceleration) larger than the rigid body's, element by element (gz-sim#1923)."""
-    cases: list[tuple[str, LinkContext, np.ndarray, SourceRef]] = []
-    for _plugin, link, ctx in _uuv_links(doc):
-        if ctx is not None:
-            cases.append(("UUV Simulator's underwater-object plugin", ctx, link.Ma,
-                          link.added_mass_source or link.source))
-    for vrx in _plugins(doc).vrx:
-        ctx = _link_of(doc, vrx.link, vrx.model)
-        if ctx is not None:
-            cases.append(("VRX's USV dynamics plugin", ctx, vrx.Ma,
-                          vrx.term_sources.get(ADDED_MASS_TERMS[0], vrx.source)))
-    for who, ctx, added, where in cases:
+    acceleration) larger than the rigid body's, element by element (gz-sim#1923): the
+    diagonal about the link origin in link axes against the mass and ``I_BBo_B``'s diagonal
+    (:mod:`gzinertia.checks.explicit_added_mass`)."""
+    for who, ctx, added, where in _explicit_cases(doc):
         if not ctx.moves or not ctx.mass_is_positive:
             continue
-        rigid = _rigid_diagonal(ctx)
-        over = _unstable(added, rigid)
+        rigid = rigid_diagonal(ctx.link)
+        over = explicit_unstable_axes(added, rigid)
         if not over:
             continue
         message = (
@@ -331,5 +339,5 @@ def explicit_added_mass_unstable(doc: DocumentContext) -> Iterator[Finding]:
             + ". Move the added mass to <fluid_added_mass> (DART applies it implicitly), or "
             "lower it below the rigid values"
         )
-        values = {"added_diagonal": np.diag(added), "rigid_diagonal": rigid}
+        values = {"added_diagonal": added, "rigid_diagonal": rigid}
         yield finding("GZI506", where, ctx.name, message, values)
