@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from gzinertia.audit.cache import AuditCache, CachedResult
     from gzinertia.checks.context import DocumentContext
+    from gzinertia.gazebo.target import Target as GazeboTarget
     from gzinertia.io.limits import ReadLimits
     from gzinertia.records import Dependency, SdfDocument
     from gzinertia.urdf.fragments import Includers
@@ -474,9 +475,16 @@ def audit(
         cache.save()
         if cache_notes is not None:
             cache_notes.extend(cache.problems)
-    judged = [config.target]  # and the targets of worlds that change it, for their models
+    return AuditResult(tuple(statuses), tuple(findings.values()),
+                       targets=_judged_targets(statuses, config.target), documents=documents)
+
+
+def _judged_targets(statuses: Sequence[FileStatus],
+                    target: GazeboTarget) -> tuple[GazeboTarget, ...]:
+    """The run's ``target``, then the target of each audited world whose Physics system
+    changes the engine (its models are judged under it)."""
+    judged = [target]
     if worlds := world_files(s.path for s in statuses if s.status == "ok"):
         from gzinertia.gazebo.world_engine import world_targets  # lxml: only for a world
-        judged += world_targets(worlds, config.target)
-    return AuditResult(tuple(statuses), tuple(findings.values()), targets=tuple(judged),
-                       documents=documents)
+        judged += world_targets(worlds, target)
+    return tuple(judged)
