@@ -35,7 +35,8 @@ from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.vocabulary.scoped_names import leaf_name
 
-__all__ = ["Migration", "Plan", "added_mass_comment", "plan_migration", "remove_classic_blocks"]
+__all__ = ["Migration", "Plan", "added_mass_comment", "migrated_already",
+           "plan_migration", "remove_classic_blocks"]
 
 #: Below this relative size a difference is round-off, not a difference to report.
 _NEGLIGIBLE = 1e-12
@@ -143,7 +144,7 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
             skipped.append(f"{name or model}: {absent}")
             continue
         p = np.asarray(link.inertial.p_BoBcm_B, dtype=float)
-        if _migrated_already(link, uuv_equivalent(block, p) if isinstance(block, UuvLink)
+        if migrated_already(link, uuv_equivalent(block, p) if isinstance(block, UuvLink)
                              else vrx_equivalent(block, p)):
             skipped.append(f"{link.name}: migrated already (it carries the added mass and "
                            "Hydrodynamics terms this block migrates to)")
@@ -160,7 +161,7 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
     return plans
 
 
-def _migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
+def migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
     """Whether ``link`` carries what ``eq`` writes (a block kept with ``--keep-classic`` and
     migrated before): its added mass (``<fluid_added_mass>``, or the Hydrodynamics plugin's
     ``<iDotJ>`` in a URDF) and damping terms, to the written precision."""

@@ -37,10 +37,9 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
-from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
-__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "migrate_urdf",
-           "refuse_unmigratable", "write_urdf"]
+__all__ = ["TERMS_COMMENT", "UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes",
+           "explicit_warnings", "migrate_urdf", "refuse_unmigratable", "write_urdf"]
 
 _AXES = ("u", "v", "w", "p", "q", "r")
 #: The comment before a Hydrodynamics plugin migrate adds for damping alone.
@@ -71,11 +70,11 @@ class UrdfWritten(Record):
 
 
 def refuse_unmigratable(path: Path, data: bytes | None) -> None:
-    """Refuses, naming ``path``, a URDF-family file ``migrate`` does not edit: a xacro file
-    (its expansion is not the text to edit) or URDF bytes from standard input (``data``)."""
-    if data is not None or is_xacro_path(path):
-        raise GzInertiaError(f"{path}: migrate edits SDFormat and URDF files, not xacro or URDF "
-                             "from standard input: `gzinertia expand FILE` prints the URDF")
+    """Refuses, naming ``path``, URDF or xacro bytes from standard input (``data``): a URDF
+    or xacro file is migrated from the file itself."""
+    if data is not None:
+        raise GzInertiaError(f"{path}: migrate edits URDF and xacro files, not URDF from "
+                             "standard input: give the file")
 
 
 def explicit_unstable_axes(A: np.ndarray, link: LinkRecord) -> list[str]:
@@ -126,7 +125,7 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
             out.warnings += [w for w in edit.warnings if w not in out.warnings]
             out.notes += [n for n in edit.notes if n not in out.notes]
             out.with_mass.add(plan.link.name)
-            out.warnings += _explicit_warnings(plan)
+            out.warnings += explicit_warnings(plan)
     written = backend.new_bytes()
     after = read_urdf_bytes(written, str(path), package_paths)
     editor = XmlEditor(written, str(path))
@@ -141,7 +140,9 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
     return out
 
 
-def _explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
+def explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
+    """What the Hydrodynamics plugin's explicit added mass costs ``plan``'s link: the axes
+    that diverge (GZI506's condition) and its Coriolis term's losses."""
     link = plan.link
     A = plan.equivalent.A_BBo_B.linear_first()
     out = []

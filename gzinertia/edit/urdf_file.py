@@ -123,11 +123,15 @@ class UrdfModelFile(EditedFile):
     @classmethod
     def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
         """:func:`gzinertia.edit.migrate_urdf.migrate_urdf` of ``request`` through this
-        backend; a xacro file or URDF bytes from standard input refused
+        backend (a xacro file: :func:`gzinertia.edit.migrate_xacro.migrate_xacro`, in its
+        source); URDF bytes from standard input refused
         (:func:`~gzinertia.edit.migrate_urdf.refuse_unmigratable`)."""
         from gzinertia.edit.migrate_urdf import migrate_urdf, refuse_unmigratable
+        from gzinertia.edit.migrate_xacro import migrate_xacro
 
         refuse_unmigratable(request.path, request.data)
+        if is_xacro_path(request.path):
+            return migrate_xacro(request)
         return migrate_urdf(cls, request)
 
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
