@@ -14,7 +14,8 @@ different numbers (links of different inertials) is not guessed: nothing of that
 written, and the edit's ``pending`` says per link block, at its file and line, what to write
 there by hand (the numbers, computed). The edit is of one file, the one holding the first
 block written; a block in another file is pending until a re-run (after this edit is written)
-migrates it; a file outside ``FILE``'s folder and the model paths is never written. What is
+migrates it; a file outside ``FILE``'s folder, its ROS package and the model paths given is
+never written (a package found through ``ROS_PACKAGE_PATH`` is an installation). What is
 written is checked on the expansion (each link must carry what its block migrates to, and no
 classic plugin may remain) before anything is returned.
 """
@@ -43,13 +44,15 @@ from gzinertia.edit.migrate_plans import (
 )
 from gzinertia.edit.migrate_request import MigratedLink, MigrateRequest, MigrateResult
 from gzinertia.edit.migrate_urdf import TERMS_COMMENT, UrdfLinkPlan, explicit_warnings
+from gzinertia.edit.model_file import new_audit_codes
 from gzinertia.edit.urdf_addmass import EXPLICIT_NOTE, added_mass_texts, explicit_comment
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import Record
-from gzinertia.records import SourceRef
+from gzinertia.records import SdfDocument, SourceRef
 from gzinertia.sdf.xml import child, children, line_of, read_file_bytes
 from gzinertia.urdf.reader import read_urdf_bytes
 from gzinertia.urdf.xacro_expand import XacroExpansion, expand_xacro_sourced
+from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots
 from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = ["XacroBlock", "migrate_xacro"]
@@ -85,9 +88,9 @@ def _expand(request: MigrateRequest) -> tuple[XacroExpansion, bytes]:
 
 
 def _plan(request: MigrateRequest, expansion: XacroExpansion, urdf: bytes
-          ) -> tuple[Migration, list[XacroBlock]]:
-    """The migration of the expansion (``plan_migration``, places moved to the xacro source)
-    and its classic blocks, in document order."""
+          ) -> tuple[Migration, list[XacroBlock], SdfDocument]:
+    """The migration of the expansion (``plan_migration``, places moved to the xacro source),
+    its classic blocks, in document order, and its links as read."""
     path = str(request.path)
     sources = expansion.sources
     doc = read_urdf_bytes(urdf, path, request.model_paths,
@@ -112,7 +115,7 @@ def _plan(request: MigrateRequest, expansion: XacroExpansion, urdf: bytes
             names = names or [pl.link.name for pl in migration.plans if pl.plugin == "vrx"][:1]
         plans = [by_link[leaf_name(n)] for n in names if leaf_name(n) in by_link]
         blocks.append(XacroBlock(elem, written, called, plans))
-    return migration, blocks
+    return migration, blocks, doc
 
 
 def _literal_problem(source: etree._Element) -> str | None:
@@ -161,12 +164,12 @@ def _pending(block: XacroBlock, why: str, source: etree._Element | None) -> list
     """Per link block of ``block``: its file and line, why nothing is written, and what to
     write there by hand (its gz-sim plugin, computed)."""
     file, line = block.written
-    places = {} if source is None else {
-        (e.get("name") or "").strip(): line_of(e) for e in children(source, "link")}
+    places = [] if source is None else [line_of(e) for e in children(source, "link")]
+    if len(places) != len(block.plans):
+        places = [line] * len(block.plans)
     out = []
-    for plan in block.plans:
+    for plan, at in zip(block.plans, places, strict=True):
         short = leaf_name(plan.link.name)
-        at = next((n for name, n in places.items() if leaf_name(name).endswith(short)), line)
         lines = _plugin_lines(plan, short, XmlEditor(b"<a/>", "text"))
         out.append(f"{file}:{at}: the classic block of link {short!r}: {why}; nothing of its "
                    "plugin is written: replace it by hand with\n" + "\n".join(lines))
@@ -184,10 +187,11 @@ class _Rewrite(Record):
 
 
 def _confined(file: Path, request: MigrateRequest) -> bool:
-    """Whether ``file`` lies in ``FILE``'s folder or a model path (the only places written)."""
-    real = file.resolve()
-    roots = [request.path.resolve().parent, *(Path(p).resolve() for p in request.model_paths)]
-    return any(real.is_relative_to(root) for root in roots)
+    """Whether ``file`` may be written: it lies in ``FILE``'s folder, its ROS package or a
+    model path given (:func:`~gzinertia.urdf.xacro_policy.default_roots`), never in a package
+    found through the environment (``ROS_PACKAGE_PATH``: an installation, not the checkout)."""
+    given = [Path(p) for p in request.model_paths]
+    return default_roots(request.path, given, XacroPolicy()).allows(file)
 
 
 def _rewrite(request: MigrateRequest, blocks: Sequence[XacroBlock]) -> _Rewrite:
@@ -196,8 +200,8 @@ def _rewrite(request: MigrateRequest, blocks: Sequence[XacroBlock]) -> _Rewrite:
     first = Path(blocks[0].written[0])
     out = _Rewrite(first, XmlEditor(read_file_bytes(first), str(first)))
     if not _confined(first, request):
-        why = (f"{first} is outside {request.path.parent} and the model paths, where migrate "
-               "writes")
+        why = (f"{first} is not in {request.path.parent}, its ROS package or a model path "
+               "given, where migrate writes (pass its package folder with -m to write it)")
         out.pending += [p for b in blocks for p in _pending(b, why, None)]
         return out
     groups: dict[tuple[str, int], list[XacroBlock]] = {}
@@ -250,9 +254,11 @@ def _why_not(group: Sequence[XacroBlock], source: etree._Element | None, file: s
     return None
 
 
-def _verify(request: MigrateRequest, editor: XmlEditor, done: Sequence[XacroBlock]) -> None:
-    """The expansion (open in ``editor``) with the written blocks replaced as in the source
-    (``link_name`` as expanded): each link carries what its block migrates to."""
+def _verify(request: MigrateRequest, editor: XmlEditor, done: Sequence[XacroBlock],
+            before: SdfDocument) -> list[str]:
+    """The expansion (open in ``editor``; ``before``: its links) with the written blocks
+    replaced as in the source (``link_name`` as expanded): each link must carry what its block
+    migrates to; a code the audit now reports on a link is returned, to be said."""
     path = str(request.path)
     for block in done:
         lines = [line for plan in block.plans for line in _plugin_lines(
@@ -269,6 +275,7 @@ def _verify(request: MigrateRequest, editor: XmlEditor, done: Sequence[XacroBloc
             if not migrated_already(after.link(plan.link.name), plan.equivalent):
                 raise GzInertiaError(f"{path}: internal error: link {plan.link.name!r} does not "
                                      "read back as migrated; nothing written")
+    return new_audit_codes(before, after, [pl.link.name for b in done for pl in b.plans])
 
 
 def migrate_xacro(request: MigrateRequest) -> MigrateResult:
@@ -276,19 +283,20 @@ def migrate_xacro(request: MigrateRequest) -> MigrateResult:
     docstring): the edit of the file holding the first block, per link migrated its outcome,
     the blocks not written in ``pending``."""
     expansion, urdf = _expand(request)
-    migration, blocks = _plan(request, expansion, urdf)
+    migration, blocks, doc = _plan(request, expansion, urdf)
     old = read_file_bytes(request.path)
     if not migration.plans:
         nothing = migration.nothing
         notes = migration.notes if nothing is None else list(nothing.notes)
         return MigrateResult(request.path, old, old, (), migration.skipped, (), tuple(notes))
     rewrite = _rewrite(request, [b for b in blocks if b.plans])
-    _verify(request, migration.editor, rewrite.done)
+    audited = _verify(request, migration.editor, rewrite.done, doc)
     done = [plan for block in rewrite.done for plan in block.plans]
     warnings = [w for plan in done for w in plan.warnings]
     for plan in done:
         warnings += [w for w in explicit_warnings(UrdfLinkPlan(
             plan.link, plan.equivalent, plan.density, "")) if w not in warnings]
+    warnings += audited
     notes = list(migration.notes)
     if any(np.any(pl.equivalent.A_BBo_B.linear_first()) for pl in done):
         notes.append(EXPLICIT_NOTE)
