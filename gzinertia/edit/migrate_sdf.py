@@ -18,6 +18,7 @@ from gzinertia.edit.links import plugin_element
 from gzinertia.edit.migrate_plans import (
     Plan,
     added_mass_comment,
+    links_by_name,
     plan_migration,
     remove_classic_blocks,
 )
@@ -87,8 +88,9 @@ def _added_mass_off(backend: ModelFormat, path: Path, model_paths: Sequence[str 
     writes it), read back."""
     opened = backend.open(path, model_paths, written)
     editor = XmlEditor(written, str(path))
+    by_name = links_by_name(opened.doc)
     for name in names:
-        plugin = opened.doc.link(name).hydrodynamics[0]
+        plugin = by_name[name].hydrodynamics[0]
         if not plugin.disable_added_mass:
             editor.set_children_text(plugin_element(editor, plugin),
                                      {"disable_added_mass": "true"})

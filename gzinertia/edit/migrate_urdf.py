@@ -15,7 +15,7 @@ nothing else is left in it) unless kept.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from gzinertia.edit.hydro import new_plugin_lines, term_scales
 from gzinertia.edit.links import ascii_comment, format_value, plugin_element
 from gzinertia.edit.migrate_plans import (
     added_mass_comment,
+    links_by_name,
     plan_migration,
     remove_classic_blocks,
 )
@@ -118,16 +119,20 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
 
     path = backend.path
     out = UrdfWritten(backend.old)
-    for plan in plans:
-        A = plan.equivalent.A_BBo_B
-        if np.any(A.linear_first()):
-            edit = backend.set_added_mass(plan.link.name, A, force=force, comment=plan.comment)
-            out.warnings += [w for w in edit.warnings if w not in out.warnings]
-            out.notes += [n for n in edit.notes if n not in out.notes]
-            out.with_mass.add(plan.link.name)
-            out.warnings += explicit_warnings(plan)
+    explicit = []
+    with backend.batch() as batch:  # the blocks written and read back once, not per link
+        for plan in plans:
+            A = plan.equivalent.A_BBo_B
+            if np.any(A.linear_first()):
+                backend.set_added_mass(plan.link.name, A, force=force, comment=plan.comment)
+                out.with_mass.add(plan.link.name)
+                explicit += explicit_warnings(plan)
+    if out.with_mass:
+        out.warnings += list(dict.fromkeys(batch.edit.warnings))
+        out.notes += list(dict.fromkeys(batch.edit.notes))
+        out.warnings += explicit
     written = backend.new_bytes()
-    after = read_urdf_bytes(written, str(path), package_paths)
+    after = links_by_name(read_urdf_bytes(written, str(path), package_paths))
     editor = XmlEditor(written, str(path))
     for plan in plans:
         if plan.equivalent.damping:
@@ -157,14 +162,14 @@ def explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
     return out
 
 
-def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
+def _write_terms(editor: XmlEditor, after: Mapping[str, LinkRecord], plan: UrdfLinkPlan,
                  force: bool) -> None:
     """The damping terms into the link's Hydrodynamics plugin; for a link without one, a new
     ``<gazebo>`` block at the end of the robot (after those of the links before it)."""
     terms = plan.equivalent.damping
     scales = term_scales(terms)
     text = {name: format_value(v, scales[name]) for name, v in terms.items()}
-    plugins = after.link(plan.link.name).hydrodynamics
+    plugins = after[plan.link.name].hydrodynamics
     if plugins:
         plugin = plugins[0]
         replaced = sorted(n for n in terms if plugin.terms.get(n, terms[n]) != terms[n])
@@ -181,11 +186,12 @@ def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
 
 def _verify(after: SdfDocument, plans: Sequence[UrdfLinkPlan], path: Path) -> None:
     """Every plan's damping terms read back as written."""
+    by_name = links_by_name(after)
     for plan in plans:
         terms = plan.equivalent.damping
         if not terms:
             continue
-        plugins = after.link(plan.link.name).hydrodynamics
+        plugins = by_name[plan.link.name].hydrodynamics
         read = plugins[0].terms if plugins else {}
         scale = max(abs(v) for v in terms.values())
         if any(abs(read.get(n, 0.0) - v) > WRITE_RTOL * scale for n, v in terms.items()):

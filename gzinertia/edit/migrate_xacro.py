@@ -39,6 +39,7 @@ from gzinertia.edit.migrate_plans import (
     Migration,
     Plan,
     added_mass_comment,
+    links_by_name,
     migrated_already,
     plan_migration,
 )
@@ -270,9 +271,10 @@ def _verify(request: MigrateRequest, editor: XmlEditor, done: Sequence[XacroBloc
         else:
             editor.replace_element(block.element, lines)
     after = read_urdf_bytes(editor.result(), path, request.model_paths)
+    by_name = links_by_name(after)
     for block in done:
         for plan in block.plans:
-            if not migrated_already(after.link(plan.link.name), plan.equivalent):
+            if not migrated_already(by_name[plan.link.name], plan.equivalent):
                 raise GzInertiaError(f"{path}: internal error: link {plan.link.name!r} does not "
                                      "read back as migrated; nothing written")
     return new_audit_codes(before, after, [pl.link.name for b in done for pl in b.plans])

@@ -64,6 +64,7 @@ class UrdfModelFile(EditedFile):
         super().__init__(path, read_model_file(path, package_paths), read_file_bytes(path))
         self._package_paths = tuple(package_paths)
         self._matrices: dict[str, tuple[AddedMass, str]] = {}
+        self._blocks_due = False  # added mass set in a batch, its blocks not yet written
         self._plans: dict[str, RepairPlan] = {}
         self._written: dict[str, RepairPlan] = {}
         self._pending: tuple[str, ...] = ()
@@ -151,7 +152,6 @@ class UrdfModelFile(EditedFile):
         already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
         ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
         from gzinertia.edit.links import ascii_comment
-        from gzinertia.edit.urdf_addmass import add_given_urdf
 
         self._one_kind(self._plans, "added mass")
         rec = backend.chosen_link(self._doc, link, self._path)
@@ -159,13 +159,25 @@ class UrdfModelFile(EditedFile):
             raise GzInertiaError(f"{self._path}: link {rec.name!r} was set already in this edit")
         A, warnings = backend.given_added_mass(A_BBo_B, rec)
         matrices = {**self._matrices, rec.name: (A, ascii_comment(comment))}
+        if self._batch is not None:  # the blocks are written once, as the batch closes
+            self._matrices, self._blocks_due = matrices, True
+            self._warnings += warnings
+            return self._result()
+        self._write_blocks(matrices, warnings)
+        return self._result()
+
+    def _write_blocks(self, matrices: dict[str, tuple[AddedMass, str]],
+                      warnings: Sequence[str] = ()) -> None:
+        """The Hydrodynamics block of every link of ``matrices`` written (one pass over the
+        file), read back."""
+        from gzinertia.edit.urdf_addmass import add_given_urdf
+
         result, written = add_given_urdf(self._path, self._package_paths, matrices)
-        self._matrices = matrices
+        self._matrices, self._blocks_due = matrices, False
         self._warnings += [*warnings, *result.warnings]
         self._notes = list(result.notes)
         self._outcomes = {lk.name: backend.AddedMassSet(lk, A) for lk, A in written}
         self._new = result.new
-        return self._result()
 
     def set_inertia(
         self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
@@ -207,6 +219,8 @@ class UrdfModelFile(EditedFile):
         pending)."""
         from gzinertia.edit.urdf_fix import read_inertials, verify_inertials
 
+        if check and self._blocks_due:
+            self._write_blocks(self._matrices)
         changed = check and self._new != self._old
         if not self._plans:
             return self._edit(self._new, self.verify(self._new) if changed else None, self._doc)
