@@ -461,7 +461,7 @@ def fix(
 def migrate(
     path: str | Path,
     *,
-    to: Literal["gz-sim"] = "gz-sim",
+    to: Literal["gz-sim", "uuv-simulator"] = "gz-sim",
     keep_classic: bool = False,
     force: bool = False,
     upgrade_version: bool = True,
@@ -478,7 +478,9 @@ def migrate(
     damping terms (gz-sim's sign); ``model_paths``: model or package paths; the per-link outcome
     (:class:`gzinertia.edit.migrate.MigratedLink`) holds the gz-sim equivalent, what could not
     be exact and the net-buoyancy change. The classic blocks are removed unless
-    ``keep_classic``. A xacro file (``xacro_args``, ``xacro_env``, ``trust_xacro`` as for
+    ``keep_classic``. ``to="uuv-simulator"`` goes back: each link's gz-sim added mass and
+    Hydrodynamics terms as UUV Simulator's block (what it cannot hold said). A xacro file
+    (``xacro_args``, ``xacro_env``, ``trust_xacro`` as for
     :func:`fix`) is migrated where each block is written, the edit being of the file holding
     them; a block not written literally is in ``pending`` with what to write by hand.
     Warnings (and ``pending``) are :class:`GzInertiaWarning` too. Writes nothing

@@ -30,7 +30,9 @@ __all__ = ["MigrateFlags", "migrate"]
 class MigrateFlags(ValueRecord):
     """``gzinertia migrate``'s own flags, in the order ``--help`` lists them."""
 
-    to: Annotated[Literal["gz-sim"], flag("", "What to migrate to: gz-sim.")] = "gz-sim"
+    to: Annotated[Literal["gz-sim", "uuv-simulator"], flag("",
+        "What to migrate to: gz-sim (from the classic plugins), or uuv-simulator (gz-sim's "
+        "added mass and Hydrodynamics terms back to UUV Simulator's plugin).")] = "gz-sim"
     keep_classic: Annotated[bool, flag("",
         "Keep the classic plugin blocks (Gazebo classic still applies them; gz-sim ignores "
         "them).")] = False

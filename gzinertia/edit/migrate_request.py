@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 __all__ = ["TARGETS", "BuoyancyChange", "MigrateRequest", "MigrateResult", "MigratedLink",
            "Plugin"]
 
-#: What ``--to`` accepts.
-TARGETS = ("gz-sim",)
+#: What ``--to`` accepts: gz-sim (from the classic plugins), or back to UUV Simulator's plugin.
+TARGETS = ("gz-sim", "uuv-simulator")
 Plugin = Literal["uuv-simulator", "vrx"]
 
 
@@ -50,6 +50,10 @@ class MigratedLink(Record):
     added_mass_written: bool
     terms_written: bool
     buoyancy: BuoyancyChange | None
+    #: Where the link went: ``"gz-sim"`` (from ``plugin``), or ``"uuv-simulator"`` (``migrate
+    #: --to uuv-simulator``: ``equivalent`` is then what the block written applies in gz-sim
+    #: terms, ``added_mass_written`` and ``terms_written`` say what its block holds).
+    to: str = "gz-sim"
 
 
 #: What ``migrate`` made: per link migrated, its outcome.

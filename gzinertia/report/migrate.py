@@ -16,10 +16,12 @@ __all__ = ["migrate_json", "migrated_line"]
 def migrated_line(item: MigratedLink) -> str:
     """``NAME: from PLUGIN: what was written; net buoyancy before -> after``."""
     eq = item.equivalent
+    back = item.to != "gz-sim"  # to the classic plugin: its block's damping, not gz-sim terms
+    damping = "damping" if back else f"{len(eq.damping)} Hydrodynamics terms"
     written = [what for what, done in (("added mass", item.added_mass_written),
-                                       (f"{len(eq.damping)} Hydrodynamics terms",
-                                        item.terms_written)) if done]
-    line = f"{item.link.name}: from {item.plugin}: " + (" and ".join(written) or "nothing")
+                                       (damping, item.terms_written)) if done]
+    way = f"to {item.to}" if back else f"from {item.plugin}"
+    line = f"{item.link.name}: {way}: " + (" and ".join(written) or "nothing")
     if item.buoyancy is not None:
         b = item.buoyancy
         line += f"; net buoyancy {b.net_plugin:+.1%} -> {b.net_gz:+.1%} of the weight"
@@ -32,6 +34,7 @@ def _link(item: MigratedLink) -> dict[str, Any]:
     return {
         "name": item.link.name,
         "plugin": item.plugin,
+        "to": item.to,
         "added_mass_written": item.added_mass_written,
         "terms_written": item.terms_written,
         "A_BBo_B": eq.A_BBo_B.linear_first().tolist(),
