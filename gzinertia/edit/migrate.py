@@ -26,7 +26,6 @@ from gzinertia.edit.migrate_request import (
     MigrateRequest,
     MigrateResult,
 )
-from gzinertia.edit.migrate_reverse import migrate_to_uuv
 from gzinertia.errors import SettingError
 
 if TYPE_CHECKING:
@@ -58,12 +57,10 @@ def migrate(
     if to not in TARGETS:
         raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
                            value=to)
+    if to == "uuv-simulator" and (keep_classic or force):
+        raise SettingError("to", "{to} uuv-simulator writes a classic block for each link "
+                           "with gz-sim hydrodynamics (none is replaced) and removes what it "
+                           "converts: keep_classic and force go with gz-sim")
     request = MigrateRequest(Path(path), keep_classic, force, upgrade_version, model_paths, data,
-                             xacro_args, xacro_policy)
-    if to == "uuv-simulator":
-        if keep_classic or force:
-            raise SettingError("to", "{to} uuv-simulator writes a classic block for each link "
-                               "with gz-sim hydrodynamics (none is replaced) and removes what "
-                               "it converts: keep_classic and force go with gz-sim")
-        return migrate_to_uuv(model_format(request.path), request)
+                             xacro_args, xacro_policy, to)
     return model_format(request.path).migrate_edit(request)  # URDF refuses standard input

@@ -66,7 +66,8 @@ class MigrateRequest(ValueRecord):
     files are found (model or package paths), whether the classic blocks stay
     (``keep_classic``), values already there are replaced (``force``) and an SDF file older
     than 1.10 is raised to it (``upgrade_version``); a xacro file's ``name:=value`` arguments
-    (``xacro_args``) and what its expansion may do (``xacro_policy``, ``None``: the default)."""
+    (``xacro_args``) and what its expansion may do (``xacro_policy``, ``None``: the default),
+    and where to (``to``)."""
 
     path: Path
     keep_classic: bool = False
@@ -76,3 +77,6 @@ class MigrateRequest(ValueRecord):
     data: bytes | None = None
     xacro_args: Mapping[str, str] | None = None
     xacro_policy: XacroPolicy | None = None
+    #: What to migrate to (:data:`TARGETS`): ``"uuv-simulator"`` goes back to the classic
+    #: plugin (:mod:`gzinertia.edit.migrate_reverse`).
+    to: str = "gz-sim"

@@ -17,7 +17,7 @@ classic block already, or whose added mass is given twice, is skipped and said.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,16 +45,13 @@ from gzinertia.edit.migrate_request import (
     MigrateRequest,
     MigrateResult,
 )
-from gzinertia.edit.model_file import ModelFormat, new_audit_codes
+from gzinertia.edit.model_file import ModelFile, new_audit_codes
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_of
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
-from gzinertia.sdf.xml import read_file_bytes
-from gzinertia.urdf.reader import read_urdf_bytes
-from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 from gzinertia.vocabulary.scoped_names import leaf_name
 
 __all__ = ["migrate_to_uuv"]
@@ -240,16 +237,12 @@ def _outcome(plan: _Reverse) -> MigratedLink:
                         buoyancy, to="uuv-simulator")
 
 
-def migrate_to_uuv(backend: ModelFormat, request: MigrateRequest) -> MigrateResult:
-    """``request``'s SDFormat or URDF file with each link's gz-sim hydrodynamics as a UUV
-    Simulator block (module docstring), read back."""
-    path = request.path
-    if is_xacro_path(path):
-        raise GzInertiaError(f"{path}: --to uuv-simulator edits SDFormat and URDF files: "
-                             "`gzinertia expand FILE` prints the URDF of a xacro")
-    old = read_file_bytes(path) if request.data is None else request.data
-    opened = backend.open(path, request.model_paths, request.data)
-    doc = opened.doc
+def migrate_to_uuv(request: MigrateRequest, opened: ModelFile,
+                   read_back: Callable[[bytes], SdfDocument]) -> MigrateResult:
+    """``request``'s SDFormat or URDF file (open in ``opened``; ``read_back`` reads edited
+    bytes as its backend does) with each link's gz-sim hydrodynamics as a UUV Simulator block
+    (module docstring), read back."""
+    path, old, doc = request.path, opened.old, opened.doc
     editor = XmlEditor(old, str(path))
     classic = {leaf_name(b.link) for p in classic_plugins_in(editor.root, str(path)).uuv
                for b in p.links}
@@ -259,11 +252,9 @@ def migrate_to_uuv(backend: ModelFormat, request: MigrateRequest) -> MigrateResu
         return MigrateResult(path, old, old, (), tuple(skipped), (), (
             f"{path}: no <fluid_added_mass> nor Hydrodynamics plugin to migrate to UUV "
             "Simulator",))
-    urdf = is_urdf_path(path)
-    _write(editor, plans, urdf)
+    _write(editor, plans, urdf=editor.root.tag == "robot")
     new = editor.result()
-    after = (read_urdf_bytes(new, str(path), request.model_paths) if urdf
-             else backend.open(path, request.model_paths, new).doc)
+    after = read_back(new)
     _read_back(path, new, plans, after)
     warnings = [w for plan in plans for w in plan.warnings]
     warnings += new_audit_codes(doc, after, [plan.link.name for plan in plans])
@@ -273,4 +264,3 @@ def migrate_to_uuv(backend: ModelFormat, request: MigrateRequest) -> MigrateResu
              "gz-sim's Buoyancy system floated the collisions in the world's fluid")
     return MigrateResult(path, old, new, tuple(_outcome(p) for p in plans), tuple(skipped),
                          tuple(warnings), notes)
-

@@ -32,12 +32,14 @@ from gzinertia.edit.migrate_plans import (
     remove_classic_blocks,
 )
 from gzinertia.edit.migrate_request import MigratedLink, MigrateRequest, MigrateResult
+from gzinertia.edit.migrate_reverse import migrate_to_uuv
 from gzinertia.edit.model_file import ModelFile, ModelFormat
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.urdf.reader import read_urdf_bytes
 
 __all__ = ["TERMS_COMMENT", "UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes",
            "explicit_warnings", "migrate_urdf", "refuse_unmigratable", "write_urdf"]
@@ -91,9 +93,13 @@ def migrate_urdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult
     """The classic blocks of ``request``'s URDF file migrated, written through ``backend``
     (:class:`~gzinertia.edit.urdf_file.UrdfModelFile`, which has refused what it does not
     migrate: :func:`refuse_unmigratable`): added mass and damping in a Hydrodynamics
-    ``<gazebo>`` block, read back."""
+    ``<gazebo>`` block, read back; to UUV Simulator:
+    :func:`gzinertia.edit.migrate_reverse.migrate_to_uuv`."""
     path = request.path
     opened = backend.open(path, request.model_paths)
+    if request.to == "uuv-simulator":
+        return migrate_to_uuv(request, opened,
+                              lambda new: read_urdf_bytes(new, str(path), request.model_paths))
     migration = plan_migration(request, opened.old, opened.doc, dart=False)
     if migration.nothing is not None:
         return migration.nothing
@@ -115,8 +121,6 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
                force: bool, package_paths: Sequence[str | Path]) -> UrdfWritten:
     """Writes every plan into the URDF file open in ``backend`` (module docstring), read
     back."""
-    from gzinertia.urdf.reader import read_urdf_bytes
-
     path = backend.path
     out = UrdfWritten(backend.old)
     explicit = []

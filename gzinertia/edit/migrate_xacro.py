@@ -284,6 +284,9 @@ def migrate_xacro(request: MigrateRequest) -> MigrateResult:
     """The classic blocks of ``request``'s xacro file migrated in its source (module
     docstring): the edit of the file holding the first block, per link migrated its outcome,
     the blocks not written in ``pending``."""
+    if request.to != "gz-sim":
+        raise GzInertiaError(f"{request.path}: --to {request.to} edits SDFormat and URDF files: "
+                             "`gzinertia expand FILE` prints the URDF of a xacro")
     expansion, urdf = _expand(request)
     migration, blocks, doc = _plan(request, expansion, urdf)
     old = read_file_bytes(request.path)
