@@ -46,18 +46,11 @@ def _robot(name: str, links: list[tuple[str, float, str]], body: str, include: b
              '  <xacro:property name="namespace" value="auv"/>', properties]
     if include:
         parts.append('  <xacro:include filename="hydro.xacro"/>')
-    for link, mass, com in links:
-        parts.append(f"""  <link name="{link}">
-    <inertial>
-      <origin xyz="{com}" rpy="0 0 0"/>
-      <mass value="{mass}"/>
-      <inertia ixx="0.1" iyy="1.7" izz="1.7" ixy="0" ixz="0" iyz="0"/>
-    </inertial>
-    <collision>
-      <origin xyz="0 0 0" rpy="0 1.5707963267948966 0"/>
-      <geometry><cylinder radius="0.075" length="1.08"/></geometry>
-    </collision>
-  </link>""")
+    hull = ('<collision><origin xyz="0 0 0" rpy="0 1.5707963267948966 0"/><geometry>'
+            '<cylinder radius="0.075" length="1.08"/></geometry></collision>')
+    inertia = '<inertia ixx="0.1" iyy="1.7" izz="1.7" ixy="0" ixz="0" iyz="0"/>'
+    parts += [f'  <link name="{link}"><inertial><origin xyz="{com}" rpy="0 0 0"/><mass '
+              f'value="{mass}"/>{inertia}</inertial>{hull}</link>' for link, mass, com in links]
     parts += [body, "</robot>\n"]
     return "\n".join(parts)
 
@@ -157,18 +150,24 @@ def test_a_property_valued_matrix_is_refused_per_block_and_said(
     assert by_hand == [ln.strip() for ln in plugin.group(1).splitlines()]
 
 
+def _two_calls(tmp_path: Path, com_b: str) -> Path:
+    """Two links made alike but for the second's centre of mass (``com_b``), one macro called
+    for each."""
+    (tmp_path / "hydro.xacro").write_text(_macro_file(vehicles.LAUV_LINK))
+    top = tmp_path / "two.urdf.xacro"
+    top.write_text(_robot("two", [("a/base_link", 18.0, "0 0 0"), ("b/base_link", 18.0, com_b)],
+                          _joint("a/base_link", "b/base_link")
+                          + '\n  <xacro:hydro_model namespace="a"/>'
+                          + '\n  <xacro:hydro_model namespace="b"/>'))
+    return top
+
+
 def test_a_macro_called_for_links_of_different_mass_is_not_guessed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """One macro, two calls, two links whose centres of mass differ: the migrated numbers
     differ per call and one text cannot hold both; each block is said, nothing written."""
-    (tmp_path / "hydro.xacro").write_text(_macro_file(vehicles.LAUV_LINK))
-    top = tmp_path / "two.urdf.xacro"
-    top.write_text(_robot("two", [("a/base_link", 18.0, "0 0 0"),
-                                  ("b/base_link", 18.0, "0.1 0 0")],
-                          _joint("a/base_link", "b/base_link")
-                          + '\n  <xacro:hydro_model namespace="a"/>'
-                          + '\n  <xacro:hydro_model namespace="b"/>'))
+    top = _two_calls(tmp_path, "0.1 0 0")
     status, _out, err = run_cli(["migrate", str(top), "--in-place"], capsys)
     assert status == 1, err
     said = [line for line in err.splitlines() if line.startswith("not written: ")]
@@ -181,13 +180,7 @@ def test_the_same_macro_for_identical_links_is_written_once(
 ) -> None:
     """Two calls whose links migrate to the same numbers: the macro is rewritten once and both
     links carry their plugin; the audit adds nothing, ``--check`` exits 0."""
-    (tmp_path / "hydro.xacro").write_text(_macro_file(vehicles.LAUV_LINK))
-    top = tmp_path / "two.urdf.xacro"
-    top.write_text(_robot("two", [("a/base_link", 18.0, "0 0 0"),
-                                  ("b/base_link", 18.0, "0 0 0")],
-                          _joint("a/base_link", "b/base_link")
-                          + '\n  <xacro:hydro_model namespace="a"/>'
-                          + '\n  <xacro:hydro_model namespace="b"/>'))
+    top = _two_calls(tmp_path, "0 0 0")
     before = _keys(top)
     status, _out, err = run_cli(["migrate", str(top), "--in-place"], capsys)
     assert status == 0, err
