@@ -25,13 +25,14 @@ XACRO_NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 
 def _macro_file(block: str) -> str:
     """An included file holding a macro with the UUV plugin block, its link named
-    ``${namespace}/base_link`` (as UUV Simulator's ``*.gazebo.xacro`` do)."""
+    ``${namespace}/base_link`` and its ``<debug>`` a parameter (as UUV Simulator's
+    ``*.gazebo.xacro`` do: a value that enters nothing written may be an expression)."""
     link = block.replace('<link name="base_link">', '<link name="${namespace}/base_link">')
     return (f'<?xml version="1.0"?>\n<robot {XACRO_NS}>\n'
-            '  <xacro:macro name="hydro_model" params="namespace">\n'
+            '  <xacro:macro name="hydro_model" params="namespace debug:=0">\n'
             "    <gazebo>\n"
             '      <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">\n'
-            "        <fluid_density>1028.0</fluid_density>"
+            "        <fluid_density>1028.0</fluid_density><debug>${debug}</debug>"
             f"{link}\n"
             "      </plugin>\n"
             "    </gazebo>\n"

@@ -8,9 +8,12 @@ by one Hydrodynamics ``<plugin>`` per link block (its ``<iDotJ>`` added mass, ``
 the link origin in link axes, and its damping terms), the link's name kept as written (a
 ``${namespace}`` in it stays an expression that xacro evaluates as before).
 
-A block is rewritten only when nothing but its link names is an expression: a number written
-as a property or an expression, a xacro element inside the plugin, or a macro whose calls give
-different numbers (links of different inertials) is not guessed: nothing of that plugin is
+A block is rewritten only when every value that enters what is written is literal (the
+``<hydrodynamic_model>``, ``<box>`` and ``<fluid_density>``; a ``<volume>`` or ``<debug>``
+written as ``${...}`` is only reported, as on URDF): a number written as a property or an
+expression there, a xacro element inside the plugin (UUV Simulator's RexROV calls a macro of
+another file for its link block), or a macro whose calls give different numbers (links of
+different inertials) is not guessed: nothing of that plugin is
 written, and the edit's ``pending`` says per link block, at its file and line, what to write
 there by hand (the numbers, computed). The edit is of one file, the one holding the first
 block written; a block in another file is pending until a re-run (after this edit is written)
@@ -51,6 +54,7 @@ from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import Record
 from gzinertia.records import SdfDocument, SourceRef
 from gzinertia.sdf.xml import child, children, line_of, read_file_bytes
+from gzinertia.urdf.fragments import refuse_fragment
 from gzinertia.urdf.reader import read_urdf_bytes
 from gzinertia.urdf.xacro_expand import XacroExpansion, expand_xacro_sourced
 from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots
@@ -119,21 +123,26 @@ def _plan(request: MigrateRequest, expansion: XacroExpansion, urdf: bytes
     return migration, blocks, doc
 
 
+#: The tags whose values enter what is written (the damping and added mass, the shape models'
+#: box, the fluid density of a plugin of damping alone): these must be literal numbers. The
+#: others (``<volume>``, ``<center_of_buoyancy>``, ``<debug>``, topics) are only reported.
+_WRITTEN_FROM = ("hydrodynamic_model", "box", "fluid_density")
+
+
 def _literal_problem(source: etree._Element) -> str | None:
     """Why the classic ``<plugin>`` ``source`` (as written in the xacro) cannot be rewritten
-    literally: a xacro element or an expression anywhere but in a link block's name or
-    ``<bodyName>``; ``None`` when it can."""
+    literally: a xacro element in it, or an expression in a value that enters what is written
+    (:data:`_WRITTEN_FROM`); ``None`` when it can."""
     for elem in source.iter():
         if not isinstance(elem.tag, str):
             continue
         if elem.prefix == "xacro":
             return f"<{elem.tag}> at line {line_of(elem)} (a xacro element) is inside the plugin"
-        if elem.tag == "bodyName":
+        if not any(a.tag in _WRITTEN_FROM for a in (elem, *elem.iterancestors())
+                   if isinstance(a.tag, str)):
             continue
-        named = elem.getparent() is source and elem.tag == "link"
-        values = [elem.text or "", *(v for k, v in elem.attrib.items()
-                                     if not (named and k == "name"))]
-        if elem is not source and any(x in v for v in values for x in _EXPRESSIONS):
+        values = [elem.text or "", *elem.attrib.values()]
+        if any(x in v for v in values for x in _EXPRESSIONS):
             shown = " ".join((elem.text or "").split())[:60]
             return (f"<{elem.tag}> at line {line_of(elem)} holds {shown!r}, not literal numbers "
                     "(a property or an expression)")
@@ -287,6 +296,7 @@ def migrate_xacro(request: MigrateRequest) -> MigrateResult:
     if request.to != "gz-sim":
         raise GzInertiaError(f"{request.path}: --to {request.to} edits SDFormat and URDF files: "
                              "`gzinertia expand FILE` prints the URDF of a xacro")
+    refuse_fragment(request.path, "migrate")
     expansion, urdf = _expand(request)
     migration, blocks, doc = _plan(request, expansion, urdf)
     old = read_file_bytes(request.path)
