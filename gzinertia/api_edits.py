@@ -475,12 +475,15 @@ def fix(
 def migrate(
     path: str | Path,
     *,
-    to: Literal["gz-sim"] = "gz-sim",
+    to: Literal["gz-sim", "uuv-simulator"] = "gz-sim",
     keep_classic: bool = False,
     force: bool = False,
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_env: Sequence[str] = (),
+    trust_xacro: bool = False,
 ) -> Edit[MigratedLink]:
     """The file's classic marine plugin blocks (UUV Simulator's underwater-object plugin, VRX's
     USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes them:
@@ -489,10 +492,17 @@ def migrate(
     damping terms (gz-sim's sign); ``model_paths``: model or package paths; the per-link outcome
     (:class:`gzinertia.edit.migrate.MigratedLink`) holds the gz-sim equivalent, what could not
     be exact and the net-buoyancy change. The classic blocks are removed unless
-    ``keep_classic``. Warnings are :class:`GzInertiaWarning` too. Writes nothing
+    ``keep_classic``. ``to="uuv-simulator"`` goes back: each link's gz-sim added mass and
+    Hydrodynamics terms as UUV Simulator's block (what it cannot hold said). A xacro file
+    (``xacro_args``, ``xacro_env``, ``trust_xacro`` as for
+    :func:`fix`) is migrated where each block is written, the edit being of the file holding
+    them; a block not written literally is in ``pending`` with what to write by hand.
+    Warnings (and ``pending``) are :class:`GzInertiaWarning` too. Writes nothing
     (:meth:`Edit.write`); ``docs/migrate.md``."""
     from gzinertia.edit.migrate import migrate as run_migrate
 
-    return _warned(run_migrate(path, to=to, keep_classic=keep_classic, force=force,
-                               upgrade_version=upgrade_version, model_paths=model_paths,
-                               data=data))
+    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+    result = run_migrate(path, to=to, keep_classic=keep_classic, force=force,
+                         upgrade_version=upgrade_version, model_paths=model_paths, data=data,
+                         xacro_args=xacro_args, xacro_policy=policy)
+    return _warned(result, *(f"not written: {p}" for p in result.pending))

@@ -39,8 +39,10 @@ from gzinertia.model_reader import read_model_file
 EDIT = REPO / "gzinertia" / "edit"
 
 #: The modules of the URDF/xacro backend: they alone reach the URDF reader and its writers
-#: (``migrate_urdf.py``: ``migrate``'s URDF writer, as ``urdf_addmass.py`` is addmass's).
-URDF_BACKEND = {"urdf_file.py", "urdf_addmass.py", "urdf_fix.py", "migrate_urdf.py"}
+#: (``migrate_urdf.py`` and ``migrate_xacro.py``: ``migrate``'s URDF and xacro writers, as
+#: ``urdf_addmass.py`` is addmass's).
+URDF_BACKEND = {"urdf_file.py", "urdf_addmass.py", "urdf_fix.py", "migrate_urdf.py",
+                "migrate_xacro.py"}
 
 #: The one place a file's format is decided.
 REGISTRY = "backends.py"

@@ -48,19 +48,22 @@ def test_migrate_is_one_call_through_the_registry() -> None:
     assert not names & {"UrdfModelFile", "SdfModelFile", "is_urdf_path", "refuse_unmigratable"}
 
 
-@pytest.mark.parametrize(("name", "data"), [("robot.urdf.xacro", None),
-                                            ("robot.urdf", b"<robot name='r'/>")])
+@pytest.mark.parametrize(("name", "data", "to", "said"), [
+    ("robot.urdf.xacro", None, "uuv-simulator", "edits SDFormat and URDF files"),
+    ("robot.urdf", b"<robot name='r'/>", "gz-sim", "not URDF from standard input")])
 def test_the_urdf_backend_refuses_what_it_does_not_migrate(
-    tmp_path: Path, name: str, data: bytes | None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, name: str, data: bytes | None, to: str, said: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A xacro file, and URDF bytes given as standard input, are refused in one line naming the
-    file, by the URDF backend's entry point (the registry gives it for both)."""
+    """URDF bytes given as standard input, and a xacro file to go back to the classic plugin
+    (a xacro is migrated to gz-sim since issue 27), are refused in one line naming the file,
+    by the URDF backend's entry point (the registry gives it for both)."""
     path = tmp_path / name
     path.write_text("<robot name='r'><link name='a'/></robot>", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert model_format(path) is UrdfModelFile
-    with pytest.raises(GzInertiaError, match="migrate edits SDFormat and URDF files") as caught:
-        migrate(path, data=data)
+    with pytest.raises(GzInertiaError, match=said) as caught:
+        migrate(path, data=data, to=to)
     assert str(path) in str(caught.value) and "\n" not in str(caught.value)
 
 

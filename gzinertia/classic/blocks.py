@@ -28,6 +28,7 @@ __all__ = [
     "classic_plugins_in",
     "classic_plugins_of_file",
     "mentions_classic_plugin",
+    "placer",
 ]
 
 #: Bytes every file that names one of the plugins contains (their file names' stems).
@@ -97,7 +98,7 @@ def classic_plugins_of_file(
             from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
             expansion = expand_xacro_sourced(path, xacro_args, package_paths)
-            place = _placer(path, {k: v[0] for k, v in expansion.sources.items()})
+            place = placer(path, {k: v[0] for k, v in expansion.sources.items()})
             try:
                 root = parse_xml_bytes(expansion.text.encode("utf-8"), path)
                 return _moved(classic_plugins_in(root, path, masses), place)
@@ -116,7 +117,7 @@ def classic_plugins_of_file(
 Place = Callable[[SourceRef], SourceRef]
 
 
-def _placer(file: str, places: Mapping[int, tuple[str, int]]) -> Place:
+def placer(file: str, places: Mapping[int, tuple[str, int]]) -> Place:
     """Moves a place in a xacro expansion (``file``, line of the expansion) to where its
     element is written (line 1 of the xacro file for a line no element starts on)."""
 

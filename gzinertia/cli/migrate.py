@@ -6,6 +6,8 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
+import typer
+
 import gzinertia
 from gzinertia.cli.addmass_options import UpgradeVersionFlag
 from gzinertia.cli.app import app
@@ -13,11 +15,12 @@ from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import EditedFileArgument, editing_options
+from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
+from gzinertia.report.migrate import migrate_json, migrated_line
 
 if TYPE_CHECKING:
     from gzinertia.cli.delivery import WriteMode
-    from gzinertia.edit.migrate import MigratedLink
     from gzinertia.model_input import ModelInput
 
 __all__ = ["MigrateFlags", "migrate"]
@@ -27,25 +30,18 @@ __all__ = ["MigrateFlags", "migrate"]
 class MigrateFlags(ValueRecord):
     """``gzinertia migrate``'s own flags, in the order ``--help`` lists them."""
 
-    to: Annotated[Literal["gz-sim"], flag("", "What to migrate to: gz-sim.")] = "gz-sim"
+    to: Annotated[Literal["gz-sim", "uuv-simulator"], flag("",
+        "What to migrate to: gz-sim (from the classic plugins), or uuv-simulator (gz-sim's "
+        "added mass and Hydrodynamics terms back to UUV Simulator's plugin).")] = "gz-sim"
     keep_classic: Annotated[bool, flag("",
         "Keep the classic plugin blocks (Gazebo classic still applies them; gz-sim ignores "
         "them).")] = False
     force: Annotated[bool, flag("",
         "Replace a <fluid_added_mass> or Hydrodynamics terms the link has already.")] = False
     upgrade_version: UpgradeVersionFlag = True
-
-
-def _summary(item: MigratedLink) -> str:
-    eq = item.equivalent
-    written = [what for what, done in (("added mass", item.added_mass_written),
-                                       (f"{len(eq.damping)} Hydrodynamics terms",
-                                        item.terms_written)) if done]
-    line = f"{item.link.name}: from {item.plugin}: " + (" and ".join(written) or "nothing")
-    if item.buoyancy is not None:
-        b = item.buoyancy
-        line += f"; net buoyancy {b.net_plugin:+.1%} -> {b.net_gz:+.1%} of the weight"
-    return line
+    json_report: Annotated[bool, flag("--json",
+        "Print what was migrated per link, and the blocks not written with what to write by "
+        "hand, as JSON on stdout; the text report still goes to stderr.")] = False
 
 
 @app.command()
@@ -60,10 +56,20 @@ def migrate(
     Hydrodynamics terms (gz-sim's sign), buoyancy left to gz-sim's Buoyancy system with the
     net-buoyancy change reported (docs/migrate.md).
     """
+    if flags.json_report and (mode.to_stdout or mode.diff):
+        raise GzInertiaError("--json and the migrated file or its diff both print to stdout: "
+                             "add -o OUT, --in-place or --check")
     edit = edited(gzinertia.migrate, file, to=flags.to, keep_classic=flags.keep_classic,
                   force=flags.force, upgrade_version=flags.upgrade_version,
-                  model_paths=source.search_paths, data=mode.stdin_data)
+                  model_paths=source.search_paths, data=mode.stdin_data,
+                  xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+                  trust_xacro=source.trust_xacro)
     for item in edit.links:
-        print(_summary(item), file=sys.stderr)
+        print(migrated_line(item), file=sys.stderr)
     report_outcome(edit)
+    sys.stderr.writelines(f"not written: {line}\n" for line in edit.pending)
+    if flags.json_report:
+        sys.stdout.write(migrate_json(edit) + "\n")
     deliver_edit(edit, mode)
+    if edit.pending:  # a block left to write by hand: the file is not migrated
+        raise typer.Exit(1)

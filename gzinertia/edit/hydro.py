@@ -224,18 +224,21 @@ def _write_terms(
 
 
 def new_plugin_lines(
-    editor: XmlEditor, link: LinkRecord, density: float, values: Mapping[str, str], comment: str
+    editor: XmlEditor, link: LinkRecord, density: float | None, values: Mapping[str, str],
+    comment: str, name: str | None = None,
 ) -> list[str]:
-    """The lines of a new Hydrodynamics ``<plugin>`` for ``link`` (its short name, as the
-    plugin names links of its model) with ``values`` as children after ``<water_density>``
-    (kg/m³), preceded by the ``comment``; to be appended to the link's model."""
+    """The lines of a new Hydrodynamics ``<plugin>`` for ``link`` (``name``, by default its
+    short name, as the plugin names links of its model) with ``values`` as children after
+    ``<water_density>`` (kg/m³; none when ``density`` is ``None``), preceded by the
+    ``comment``; to be appended to the link's model."""
     unit = editor.indent_unit.decode()
-    short = leaf_name(link.name)
+    short = leaf_name(link.name) if name is None else name
+    water = [] if density is None else [f"{unit}<water_density>{density:g}</water_density>"]
     return [
         f"<!-- {comment} -->",
         f'<plugin filename="{hydrodynamics.FILENAME}" name="{hydrodynamics.NAME}">',
         f"{unit}<link_name>{short}</link_name>",
-        f"{unit}<water_density>{density:g}</water_density>",
+        *water,
         *(f"{unit}<{n}>{v}</{n}>" for n, v in values.items()),
         "</plugin>",
     ]

@@ -14,8 +14,9 @@ takes the added mass in the Hydrodynamics plugin instead (:mod:`gzinertia.edit.m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gzinertia.edit.backends import model_format
 from gzinertia.edit.migrate_request import (
@@ -26,6 +27,9 @@ from gzinertia.edit.migrate_request import (
     MigrateResult,
 )
 from gzinertia.errors import SettingError
+
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = ["TARGETS", "BuoyancyChange", "MigrateRequest", "MigrateResult", "MigratedLink",
            "migrate"]
@@ -40,15 +44,23 @@ def migrate(
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
+    xacro_args: Mapping[str, str] | None = None,
+    xacro_policy: XacroPolicy | None = None,
 ) -> MigrateResult:
     """The classic marine plugin blocks of the SDFormat or URDF file ``path`` as gz-sim
     ``<fluid_added_mass>`` and Hydrodynamics terms (module docstring). ``force`` replaces a
     ``<fluid_added_mass>`` or plugin terms the link has already; ``upgrade_version``: raise a
     file older than SDF 1.10 to 1.10 (``<fluid_added_mass>``'s version) when its meaning
-    allows; ``data``: the file's bytes when they do not come from ``path`` (standard input).
-    Writes nothing: see :meth:`Edit.write`."""
+    allows; ``data``: the file's bytes when they do not come from ``path`` (standard input);
+    ``xacro_args`` and ``xacro_policy``: a xacro file's arguments and what its expansion may
+    do (:mod:`gzinertia.edit.migrate_xacro`). Writes nothing: see :meth:`Edit.write`."""
     if to not in TARGETS:
         raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
                            value=to)
-    request = MigrateRequest(Path(path), keep_classic, force, upgrade_version, model_paths, data)
+    if to == "uuv-simulator" and (keep_classic or force):
+        raise SettingError("to", "{to} uuv-simulator writes a classic block for each link "
+                           "with gz-sim hydrodynamics (none is replaced) and removes what it "
+                           "converts: keep_classic and force go with gz-sim")
+    request = MigrateRequest(Path(path), keep_classic, force, upgrade_version, model_paths, data,
+                             xacro_args, xacro_policy, to)
     return model_format(request.path).migrate_edit(request)  # URDF refuses standard input

@@ -35,7 +35,9 @@ from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.vocabulary.scoped_names import leaf_name
 
-__all__ = ["Migration", "Plan", "added_mass_comment", "plan_migration", "remove_classic_blocks"]
+__all__ = ["Migration", "Plan", "added_mass_comment", "links_by_name",
+           "migrated_already",
+           "plan_migration", "remove_classic_blocks"]
 
 #: Below this relative size a difference is round-off, not a difference to report.
 _NEGLIGIBLE = 1e-12
@@ -110,17 +112,47 @@ def source_note(plugins: ClassicPlugins, dart: bool) -> str:
         "; gz-sim applies <fluid_added_mass> with the DART engine only" if dart else ""))
 
 
-def _link(doc: SdfDocument, name: str, model: str, path: Path) -> LinkRecord | None:
-    """The link a plugin block of ``model`` (scoped, ``""`` outside a model) names; ``""``
-    names the model's first link (VRX's default); ``None`` when the model has no such link
-    (the plugins skip such a block with a warning)."""
-    mine = [lk for lk in doc.links if not model or lk.name.startswith(model + "::")]
-    if not name:
-        return mine[0] if mine else None
-    scoped = f"{model}::{name}" if model else name
-    if not any(lk.name == scoped or leaf_name(lk.name) == name for lk in mine):
-        return None
-    return chosen_link(doc, scoped, path)
+def links_by_name(doc: SdfDocument) -> dict[str, LinkRecord]:
+    """``doc``'s links by scoped name (the first of a name, as :meth:`SdfDocument.link`),
+    indexed once: a lookup per link stays linear in the links."""
+    out: dict[str, LinkRecord] = {}
+    for lk in doc.links:
+        out.setdefault(lk.name, lk)
+    return out
+
+
+class _LinkNames:
+    """The links of a document by name and by last part, indexed once (a search per block made
+    ``migrate`` quadratic in the blocks)."""
+
+    def __init__(self, doc: SdfDocument, path: Path) -> None:
+        self.doc, self.path = doc, path
+        self.by_name: dict[str, list[LinkRecord]] = {}
+        self.by_leaf: dict[str, list[LinkRecord]] = {}
+        for lk in doc.links:
+            self.by_name.setdefault(lk.name, []).append(lk)
+            self.by_leaf.setdefault(leaf_name(lk.name), []).append(lk)
+        self.firsts: dict[str, LinkRecord | None] = {}
+
+    def link(self, name: str, model: str) -> LinkRecord | None:
+        """The link a plugin block of ``model`` (scoped, ``""`` outside a model) names; ``""``
+        names the model's first link (VRX's default); ``None`` when the model has no such link
+        (the plugins skip such a block with a warning); as
+        :func:`~gzinertia.edit.model_file.chosen_link` chooses it."""
+        def inside(lk: LinkRecord) -> bool:
+            return not model or lk.name.startswith(model + "::")
+
+        if not name:
+            if model not in self.firsts:
+                self.firsts[model] = next((lk for lk in self.doc.links if inside(lk)), None)
+            return self.firsts[model]
+        scoped = f"{model}::{name}" if model else name
+        exact = self.by_name.get(scoped, [])
+        if not any(map(inside, exact)) and not any(map(inside, self.by_leaf.get(name, []))):
+            return None
+        if not exact and "::" not in scoped:
+            exact = self.by_leaf.get(scoped, [])
+        return exact[0] if len(exact) == 1 else chosen_link(self.doc, scoped, self.path)
 
 
 def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
@@ -137,13 +169,14 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
           for u in plugins.uuv for b in u.links),
         *((v.link, v.model, "vrx", v, v.terms["waterDensity"]) for v in plugins.vrx),
     ]
+    names = _LinkNames(doc, path)
     for name, model, kind, block, density in sources:
-        link = _link(doc, name, model, path)
+        link = names.link(name, model)
         if link is None:
             skipped.append(f"{name or model}: {absent}")
             continue
         p = np.asarray(link.inertial.p_BoBcm_B, dtype=float)
-        if _migrated_already(link, uuv_equivalent(block, p) if isinstance(block, UuvLink)
+        if migrated_already(link, uuv_equivalent(block, p) if isinstance(block, UuvLink)
                              else vrx_equivalent(block, p)):
             skipped.append(f"{link.name}: migrated already (it carries the added mass and "
                            "Hydrodynamics terms this block migrates to)")
@@ -160,7 +193,7 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
     return plans
 
 
-def _migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
+def migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
     """Whether ``link`` carries what ``eq`` writes (a block kept with ``--keep-classic`` and
     migrated before): its added mass (``<fluid_added_mass>``, or the Hydrodynamics plugin's
     ``<iDotJ>`` in a URDF) and damping terms, to the written precision."""

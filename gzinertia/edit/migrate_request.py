@@ -5,21 +5,24 @@ backends' entry point takes (:meth:`gzinertia.edit.model_file.ModelFormat.migrat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from gzinertia.classic.migrate import GzEquivalent
 from gzinertia.edit.edit_result import Edit
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord
 
+if TYPE_CHECKING:
+    from gzinertia.urdf.xacro_policy import XacroPolicy
+
 __all__ = ["TARGETS", "BuoyancyChange", "MigrateRequest", "MigrateResult", "MigratedLink",
            "Plugin"]
 
-#: What ``--to`` accepts.
-TARGETS = ("gz-sim",)
+#: What ``--to`` accepts: gz-sim (from the classic plugins), or back to UUV Simulator's plugin.
+TARGETS = ("gz-sim", "uuv-simulator")
 Plugin = Literal["uuv-simulator", "vrx"]
 
 
@@ -47,6 +50,10 @@ class MigratedLink(Record):
     added_mass_written: bool
     terms_written: bool
     buoyancy: BuoyancyChange | None
+    #: Where the link went: ``"gz-sim"`` (from ``plugin``), or ``"uuv-simulator"`` (``migrate
+    #: --to uuv-simulator``: ``equivalent`` is then what the block written applies in gz-sim
+    #: terms, ``added_mass_written`` and ``terms_written`` say what its block holds).
+    to: str = "gz-sim"
 
 
 #: What ``migrate`` made: per link migrated, its outcome.
@@ -58,7 +65,9 @@ class MigrateRequest(ValueRecord):
     """What ``migrate`` is asked: the file (``data``: its bytes from standard input), where its
     files are found (model or package paths), whether the classic blocks stay
     (``keep_classic``), values already there are replaced (``force``) and an SDF file older
-    than 1.10 is raised to it (``upgrade_version``)."""
+    than 1.10 is raised to it (``upgrade_version``); a xacro file's ``name:=value`` arguments
+    (``xacro_args``) and what its expansion may do (``xacro_policy``, ``None``: the default),
+    and where to (``to``)."""
 
     path: Path
     keep_classic: bool = False
@@ -66,3 +75,8 @@ class MigrateRequest(ValueRecord):
     upgrade_version: bool = True
     model_paths: Sequence[str | Path] = ()
     data: bytes | None = None
+    xacro_args: Mapping[str, str] | None = None
+    xacro_policy: XacroPolicy | None = None
+    #: What to migrate to (:data:`TARGETS`): ``"uuv-simulator"`` goes back to the classic
+    #: plugin (:mod:`gzinertia.edit.migrate_reverse`).
+    to: str = "gz-sim"

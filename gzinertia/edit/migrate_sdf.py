@@ -18,10 +18,12 @@ from gzinertia.edit.links import plugin_element
 from gzinertia.edit.migrate_plans import (
     Plan,
     added_mass_comment,
+    links_by_name,
     plan_migration,
     remove_classic_blocks,
 )
 from gzinertia.edit.migrate_request import MigratedLink, MigrateRequest, MigrateResult
+from gzinertia.edit.migrate_reverse import migrate_to_uuv
 from gzinertia.edit.model_file import ModelFormat
 from gzinertia.sdf.xml import read_file_bytes
 
@@ -30,10 +32,15 @@ __all__ = ["migrate_sdf"]
 
 def migrate_sdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult:
     """The classic blocks of ``request``'s SDFormat file (or standard input's bytes) migrated,
-    written through ``backend`` (:class:`~gzinertia.edit.sdf_file.SdfModelFile`)."""
+    written through ``backend`` (:class:`~gzinertia.edit.sdf_file.SdfModelFile`); to UUV
+    Simulator: :func:`gzinertia.edit.migrate_reverse.migrate_to_uuv`."""
     path, model_paths = request.path, request.model_paths
     old = read_file_bytes(path) if request.data is None else request.data
-    doc = backend.open(path, model_paths, old).doc
+    opened = backend.open(path, model_paths, old)
+    if request.to == "uuv-simulator":
+        return migrate_to_uuv(request, opened,
+                              lambda new: backend.open(path, model_paths, new).doc)
+    doc = opened.doc
     migration = plan_migration(request, old, doc, dart=True)
     if migration.nothing is not None:
         return migration.nothing
@@ -87,8 +94,9 @@ def _added_mass_off(backend: ModelFormat, path: Path, model_paths: Sequence[str 
     writes it), read back."""
     opened = backend.open(path, model_paths, written)
     editor = XmlEditor(written, str(path))
+    by_name = links_by_name(opened.doc)
     for name in names:
-        plugin = opened.doc.link(name).hydrodynamics[0]
+        plugin = by_name[name].hydrodynamics[0]
         if not plugin.disable_added_mass:
             editor.set_children_text(plugin_element(editor, plugin),
                                      {"disable_added_mass": "true"})

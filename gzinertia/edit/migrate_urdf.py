@@ -15,7 +15,7 @@ nothing else is left in it) unless kept.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,20 +27,22 @@ from gzinertia.edit.hydro import new_plugin_lines, term_scales
 from gzinertia.edit.links import ascii_comment, format_value, plugin_element
 from gzinertia.edit.migrate_plans import (
     added_mass_comment,
+    links_by_name,
     plan_migration,
     remove_classic_blocks,
 )
 from gzinertia.edit.migrate_request import MigratedLink, MigrateRequest, MigrateResult
+from gzinertia.edit.migrate_reverse import migrate_to_uuv
 from gzinertia.edit.model_file import ModelFile, ModelFormat
 from gzinertia.edit.verify import WRITE_RTOL
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.hydro_coriolis import sdf_to_hydro_warnings
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
-from gzinertia.vocabulary.model_suffixes import is_xacro_path
+from gzinertia.urdf.reader import read_urdf_bytes
 
-__all__ = ["UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes", "migrate_urdf",
-           "refuse_unmigratable", "write_urdf"]
+__all__ = ["TERMS_COMMENT", "UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes",
+           "explicit_warnings", "migrate_urdf", "refuse_unmigratable", "write_urdf"]
 
 _AXES = ("u", "v", "w", "p", "q", "r")
 #: The comment before a Hydrodynamics plugin migrate adds for damping alone.
@@ -71,11 +73,11 @@ class UrdfWritten(Record):
 
 
 def refuse_unmigratable(path: Path, data: bytes | None) -> None:
-    """Refuses, naming ``path``, a URDF-family file ``migrate`` does not edit: a xacro file
-    (its expansion is not the text to edit) or URDF bytes from standard input (``data``)."""
-    if data is not None or is_xacro_path(path):
-        raise GzInertiaError(f"{path}: migrate edits SDFormat and URDF files, not xacro or URDF "
-                             "from standard input: `gzinertia expand FILE` prints the URDF")
+    """Refuses, naming ``path``, URDF or xacro bytes from standard input (``data``): a URDF
+    or xacro file is migrated from the file itself."""
+    if data is not None:
+        raise GzInertiaError(f"{path}: migrate edits URDF and xacro files, not URDF from "
+                             "standard input: give the file")
 
 
 def explicit_unstable_axes(A: np.ndarray, link: LinkRecord) -> list[str]:
@@ -91,9 +93,13 @@ def migrate_urdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult
     """The classic blocks of ``request``'s URDF file migrated, written through ``backend``
     (:class:`~gzinertia.edit.urdf_file.UrdfModelFile`, which has refused what it does not
     migrate: :func:`refuse_unmigratable`): added mass and damping in a Hydrodynamics
-    ``<gazebo>`` block, read back."""
+    ``<gazebo>`` block, read back; to UUV Simulator:
+    :func:`gzinertia.edit.migrate_reverse.migrate_to_uuv`."""
     path = request.path
     opened = backend.open(path, request.model_paths)
+    if request.to == "uuv-simulator":
+        return migrate_to_uuv(request, opened,
+                              lambda new: read_urdf_bytes(new, str(path), request.model_paths))
     migration = plan_migration(request, opened.old, opened.doc, dart=False)
     if migration.nothing is not None:
         return migration.nothing
@@ -115,20 +121,22 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
                force: bool, package_paths: Sequence[str | Path]) -> UrdfWritten:
     """Writes every plan into the URDF file open in ``backend`` (module docstring), read
     back."""
-    from gzinertia.urdf.reader import read_urdf_bytes
-
     path = backend.path
     out = UrdfWritten(backend.old)
-    for plan in plans:
-        A = plan.equivalent.A_BBo_B
-        if np.any(A.linear_first()):
-            edit = backend.set_added_mass(plan.link.name, A, force=force, comment=plan.comment)
-            out.warnings += [w for w in edit.warnings if w not in out.warnings]
-            out.notes += [n for n in edit.notes if n not in out.notes]
-            out.with_mass.add(plan.link.name)
-            out.warnings += _explicit_warnings(plan)
+    explicit = []
+    with backend.batch() as batch:  # the blocks written and read back once, not per link
+        for plan in plans:
+            A = plan.equivalent.A_BBo_B
+            if np.any(A.linear_first()):
+                backend.set_added_mass(plan.link.name, A, force=force, comment=plan.comment)
+                out.with_mass.add(plan.link.name)
+                explicit += explicit_warnings(plan)
+    if out.with_mass:
+        out.warnings += list(dict.fromkeys(batch.edit.warnings))
+        out.notes += list(dict.fromkeys(batch.edit.notes))
+        out.warnings += explicit
     written = backend.new_bytes()
-    after = read_urdf_bytes(written, str(path), package_paths)
+    after = links_by_name(read_urdf_bytes(written, str(path), package_paths))
     editor = XmlEditor(written, str(path))
     for plan in plans:
         if plan.equivalent.damping:
@@ -141,7 +149,9 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
     return out
 
 
-def _explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
+def explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
+    """What the Hydrodynamics plugin's explicit added mass costs ``plan``'s link: the axes
+    that diverge (GZI506's condition) and its Coriolis term's losses."""
     link = plan.link
     A = plan.equivalent.A_BBo_B.linear_first()
     out = []
@@ -156,14 +166,14 @@ def _explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
     return out
 
 
-def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
+def _write_terms(editor: XmlEditor, after: Mapping[str, LinkRecord], plan: UrdfLinkPlan,
                  force: bool) -> None:
     """The damping terms into the link's Hydrodynamics plugin; for a link without one, a new
     ``<gazebo>`` block at the end of the robot (after those of the links before it)."""
     terms = plan.equivalent.damping
     scales = term_scales(terms)
     text = {name: format_value(v, scales[name]) for name, v in terms.items()}
-    plugins = after.link(plan.link.name).hydrodynamics
+    plugins = after[plan.link.name].hydrodynamics
     if plugins:
         plugin = plugins[0]
         replaced = sorted(n for n in terms if plugin.terms.get(n, terms[n]) != terms[n])
@@ -180,11 +190,12 @@ def _write_terms(editor: XmlEditor, after: SdfDocument, plan: UrdfLinkPlan,
 
 def _verify(after: SdfDocument, plans: Sequence[UrdfLinkPlan], path: Path) -> None:
     """Every plan's damping terms read back as written."""
+    by_name = links_by_name(after)
     for plan in plans:
         terms = plan.equivalent.damping
         if not terms:
             continue
-        plugins = after.link(plan.link.name).hydrodynamics
+        plugins = by_name[plan.link.name].hydrodynamics
         read = plugins[0].terms if plugins else {}
         scale = max(abs(v) for v in terms.values())
         if any(abs(read.get(n, 0.0) - v) > WRITE_RTOL * scale for n, v in terms.items()):

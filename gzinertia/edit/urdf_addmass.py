@@ -68,18 +68,30 @@ def hydrodynamics_block(link: str, A_BBo_B: AddedMass, comment: str, indent: str
     provenance ``comment`` goes inside the block, before the plugin: the URDF reader records it
     as the link's added-mass comment (the audit's GZI204/GZI212 read it), and a block pasted by
     hand carries it along."""
-    A = A_BBo_B.symmetric().linear_first()
-    scales = entry_scales(A)  # round-off judged within units, as every writer does
     lines = [f"{indent}<gazebo>", f"{indent * 2}<!-- {comment} -->",
              f'{indent * 2}<plugin filename="{FILENAME}" name="{NAME}">',
              f"{indent * 3}<link_name>{link}</link_name>"]
-    for i in range(6):
-        for j in range(6):
-            value, term = format_value(float(-A[i, j]), scales[i, j]), added_mass_term(i, j)
-            if value != "0":
-                lines.append(f"{indent * 3}<{term}>{value}</{term}>")
+    lines += [f"{indent * 3}<{term}>{value}</{term}>"
+              for term, value in added_mass_texts(A_BBo_B).items()]
     lines += [f"{indent * 2}</plugin>", f"{indent}</gazebo>"]
     return "\n".join(lines) + "\n"
+
+
+def added_mass_texts(A_BBo_B: AddedMass) -> dict[str, str]:
+    """The ``<iDotJ>`` terms of ``D = -A`` (``A_BBo_B``'s symmetric part, about the link origin
+    in link axes) as written, row by row in linear-first ``[x y z p q r]`` order, the zeros
+    left out: what :func:`hydrodynamics_block` writes (``gzinertia migrate`` on xacro too)."""
+    A = A_BBo_B.symmetric().linear_first()
+    scales = entry_scales(A)  # round-off judged within units, as every writer does
+    texts = {added_mass_term(i, j): format_value(float(-A[i, j]), scales[i, j])
+             for i in range(6) for j in range(6)}
+    return {term: value for term, value in texts.items() if value != "0"}
+
+
+def explicit_comment(comment: str) -> str:
+    """``comment`` (a provenance comment) with what the plugin path costs, as each block of
+    :class:`UrdfAddedMassWriter` carries it."""
+    return comment + "; " + _ascii("applied explicitly by the plugin, gz-sim#1462")
 
 
 def add_mass_urdf(
@@ -193,8 +205,7 @@ class UrdfAddedMassWriter:
                 raise GzInertiaError(f"{link.source}: link {link.name!r} not written: {why}")
             out.skipped.append(f"{link.name}: {why}")
             return False
-        block = hydrodynamics_block(short, A_BBo_B, comment + "; " + _ascii(
-            "applied explicitly by the plugin, gz-sim#1462"))
+        block = hydrodynamics_block(short, A_BBo_B, explicit_comment(comment))
         if is_xacro_path(self.path) and short not in self._literal:
             out.warnings.append(
                 f"{link.source}: link {short!r} is not written literally in {self.path} (made "

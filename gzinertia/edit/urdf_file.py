@@ -64,6 +64,7 @@ class UrdfModelFile(EditedFile):
         super().__init__(path, read_model_file(path, package_paths), read_file_bytes(path))
         self._package_paths = tuple(package_paths)
         self._matrices: dict[str, tuple[AddedMass, str]] = {}
+        self._blocks_due = False  # added mass set in a batch, its blocks not yet written
         self._plans: dict[str, RepairPlan] = {}
         self._written: dict[str, RepairPlan] = {}
         self._pending: tuple[str, ...] = ()
@@ -123,11 +124,15 @@ class UrdfModelFile(EditedFile):
     @classmethod
     def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
         """:func:`gzinertia.edit.migrate_urdf.migrate_urdf` of ``request`` through this
-        backend; a xacro file or URDF bytes from standard input refused
+        backend (a xacro file: :func:`gzinertia.edit.migrate_xacro.migrate_xacro`, in its
+        source); URDF bytes from standard input refused
         (:func:`~gzinertia.edit.migrate_urdf.refuse_unmigratable`)."""
         from gzinertia.edit.migrate_urdf import migrate_urdf, refuse_unmigratable
+        from gzinertia.edit.migrate_xacro import migrate_xacro
 
         refuse_unmigratable(request.path, request.data)
+        if is_xacro_path(request.path):
+            return migrate_xacro(request)
         return migrate_urdf(cls, request)
 
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
@@ -147,7 +152,6 @@ class UrdfModelFile(EditedFile):
         already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
         ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
         from gzinertia.edit.links import ascii_comment
-        from gzinertia.edit.urdf_addmass import add_given_urdf
 
         self._one_kind(self._plans, "added mass")
         rec = backend.chosen_link(self._doc, link, self._path)
@@ -155,13 +159,25 @@ class UrdfModelFile(EditedFile):
             raise GzInertiaError(f"{self._path}: link {rec.name!r} was set already in this edit")
         A, warnings = backend.given_added_mass(A_BBo_B, rec)
         matrices = {**self._matrices, rec.name: (A, ascii_comment(comment))}
+        if self._batch is not None:  # the blocks are written once, as the batch closes
+            self._matrices, self._blocks_due = matrices, True
+            self._warnings += warnings
+            return self._result()
+        self._write_blocks(matrices, warnings)
+        return self._result()
+
+    def _write_blocks(self, matrices: dict[str, tuple[AddedMass, str]],
+                      warnings: Sequence[str] = ()) -> None:
+        """The Hydrodynamics block of every link of ``matrices`` written (one pass over the
+        file), read back."""
+        from gzinertia.edit.urdf_addmass import add_given_urdf
+
         result, written = add_given_urdf(self._path, self._package_paths, matrices)
-        self._matrices = matrices
+        self._matrices, self._blocks_due = matrices, False
         self._warnings += [*warnings, *result.warnings]
         self._notes = list(result.notes)
         self._outcomes = {lk.name: backend.AddedMassSet(lk, A) for lk, A in written}
         self._new = result.new
-        return self._result()
 
     def set_inertia(
         self, link: str, *, mass: float | None = None, I_BBcm_I: Mat3 | None = None,
@@ -203,6 +219,8 @@ class UrdfModelFile(EditedFile):
         pending)."""
         from gzinertia.edit.urdf_fix import read_inertials, verify_inertials
 
+        if check and self._blocks_due:
+            self._write_blocks(self._matrices)
         changed = check and self._new != self._old
         if not self._plans:
             return self._edit(self._new, self.verify(self._new) if changed else None, self._doc)

@@ -114,26 +114,46 @@ def _short(ctx: LinkContext) -> str:
     return leaf_name(ctx.link.name)
 
 
+class _LinkIndex:
+    """The links a plugin of ``model`` (scoped, ``""`` in URDF) may name, indexed once (a
+    search per block made the audit quadratic in the blocks of a model)."""
+
+    def __init__(self, doc: DocumentContext, model: str) -> None:
+        mine = [c for c in doc.links if not model or c.link.name.startswith(model + "::")
+                or c.link.name_in_file.startswith(model + "::")] or doc.links
+        self.model = model
+        self.first = mine[0] if mine else None
+        self.scoped: dict[str, LinkContext] = {}
+        self.named: dict[str, LinkContext] = {}
+        for ctx in mine:  # the first link in document order wins, as a search finds it
+            for key in (ctx.link.name, ctx.link.name_in_file):
+                self.scoped.setdefault(key, ctx)
+            for key in (ctx.link.name, ctx.link.name_in_file, _short(ctx)):
+                self.named.setdefault(key, ctx)
+
+    def find(self, name: str) -> LinkContext | None:
+        """The link ``name`` names (``""``: the model's first): by its scoped name, else by
+        its name, name in file or short name."""
+        if not name:
+            return self.first
+        scoped = f"{self.model}::{name}" if self.model else name
+        found = self.scoped.get(scoped)
+        return found if found is not None else self.named.get(name)
+
+
 def _link_of(doc: DocumentContext, name: str, model: str) -> LinkContext | None:
     """The link a plugin of ``model`` (scoped, ``""`` in URDF) names (``""``: its first)."""
-    mine = [c for c in doc.links if not model or c.link.name.startswith(model + "::")
-            or c.link.name_in_file.startswith(model + "::")] or doc.links
-    if not name:
-        return mine[0] if mine else None
-    scoped = f"{model}::{name}" if model else name
-    for ctx in mine:
-        if scoped in (ctx.link.name, ctx.link.name_in_file):
-            return ctx
-    for ctx in mine:
-        if name in (ctx.link.name, ctx.link.name_in_file, _short(ctx)):
-            return ctx
-    return None
+    return _LinkIndex(doc, model).find(name)
 
 
 def _uuv_links(doc: DocumentContext) -> Iterator[tuple[UuvPlugin, UuvLink, LinkContext | None]]:
+    indexes: dict[str, _LinkIndex] = {}
     for plugin in _plugins(doc).uuv:
+        index = indexes.get(plugin.model)
+        if index is None:
+            index = indexes[plugin.model] = _LinkIndex(doc, plugin.model)
         for link in plugin.links:
-            yield plugin, link, _link_of(doc, link.link, plugin.model)
+            yield plugin, link, index.find(link.link)
 
 
 def _name(ctx: LinkContext | None, link: str) -> str:
