@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import SettingError
-from gzinertia.gazebo.target import Target, named_target, refuse_ignored_element
+from gzinertia.gazebo.target import named_target, refuse_added_mass_move
 from gzinertia.model_input import ModelInput
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -185,7 +185,7 @@ def convert(
     p = Path(path)
     target = named_target(gazebo, engine)
     if to == "sdf":
-        _refuse_for_target(to, target)
+        refuse_added_mass_move(to, target)
         return _warned(hydro_to_sdf(
             p, pattern=links, sign=sign, remove_plugin_terms=remove_plugin_terms, force=force,
             model_paths=model_paths, upgrade_version=upgrade_version, data=data))
@@ -195,23 +195,8 @@ def convert(
         raise SettingError("remove_plugin_terms", "{remove_plugin_terms} goes with {hydro_to_sdf}")
     if sign == "auto":
         raise SettingError("sign", "{sdf_to_hydro} needs {sign_fossen_or_physical}")
-    _refuse_for_target(to, target)
+    refuse_added_mass_move(to, target)
     return _warned(sdf_to_hydro(p, pattern=links, sign=sign, model_paths=model_paths, data=data))
-
-
-def _refuse_for_target(to: str, target: Target) -> None:
-    """Refuses the move to a place ``target`` does not apply (GZI601) or deprecates where its
-    engine applies the other (GZI602)."""
-    if to == "sdf":
-        refuse_ignored_element(target, "{hydro_to_sdf}", "keep the plugin's added mass")
-    if (to == "hydro" and target.applies_fluid_added_mass
-            and target.has("hydro-added-mass-deprecated")):
-        raise SettingError(
-            "engine", "{sdf_to_hydro} moves the added mass into the Hydrodynamics plugin, which "
-            "{target} deprecates where DART applies <fluid_added_mass> itself (gz-sim#2493, the "
-            "audit's GZI602): convert only for an engine that ignores the element "
-            "({engine_without_element}) or a release before Ionic ({gazebo_harmonic})",
-            target=target.words())
 
 
 def hydro(

@@ -138,8 +138,11 @@ def test_the_registry_gives_each_file_its_backend(name: str, backend: ModelForma
 # --- the same Edit shape on both formats -------------------------------------------------------
 
 SIZE = (1.3416407865, 0.7745966692, 0.7745966692)  # the uniform box of I = diag(2, 4, 4)/20 kg
-MASS = 20.0
-INERTIA = np.diag([2.0, 4.0, 4.0])
+#: 2500 times that box's mass and inertia (the same box): heavier than every added mass the
+#: tests write (the imported one's 40000 kg), which URDF's explicit plugin path refuses beyond
+#: (gz-sim#1923, GZI506).
+MASS = 20.0 * 2500
+INERTIA = np.diag([2.0, 4.0, 4.0]) * 2500
 
 
 def _twins(tmp_path: Path) -> dict[str, Path]:
@@ -151,8 +154,8 @@ def _twins(tmp_path: Path) -> dict[str, Path]:
     urdf.parent.mkdir()
     urdf.write_text(
         '<?xml version="1.0"?>\n<robot name="auv">\n  <link name="hull">\n    <inertial>\n'
-        f'      <mass value="{MASS}"/>\n      <inertia ixx="2" ixy="0" ixz="0" iyy="4" iyz="0"'
-        ' izz="4"/>\n    </inertial>\n    <collision name="hull_collision">\n      <geometry>'
+        f'      <mass value="{MASS}"/>\n      <inertia ixx="{INERTIA[0, 0]}" ixy="0" ixz="0" '
+        f'iyy="{INERTIA[1, 1]}" iyz="0" izz="{INERTIA[2, 2]}"/>\n    </inertial>\n    <collision name="hull_collision">\n      <geometry>'
         f'<box size="{" ".join(map(str, SIZE))}"/></geometry>\n    </collision>\n  </link>\n'
         '</robot>\n', encoding="utf-8")
     return {"sdf": sdf, "urdf": urdf}

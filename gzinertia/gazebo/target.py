@@ -32,6 +32,7 @@ __all__ = [
     "engine_named",
     "engine_of_plugin",
     "named_target",
+    "refuse_added_mass_move",
     "refuse_ignored_element",
     "release_named",
 ]
@@ -161,6 +162,22 @@ def refuse_ignored_element(target: Target, writer: str, instead: str) -> None:
         "engine", writer + " writes <fluid_added_mass>, which {target} ignores (the audit's "
         "GZI601): " + instead + ", or name the target that applies the element "
         "({engine_dartsim}, from Garden)", target=target.words())
+
+
+def refuse_added_mass_move(to: str, target: Target) -> None:
+    """Refuses ``convert``'s move of added mass to ``to`` (``"sdf"``: ``<fluid_added_mass>``,
+    ``"hydro"``: the Hydrodynamics plugin's ``<iDotJ>``) where ``target`` does not apply it
+    (GZI601) or deprecates it where its engine applies the other (GZI602)."""
+    if to == "sdf":
+        refuse_ignored_element(target, "{hydro_to_sdf}", "keep the plugin's added mass")
+    if (to == "hydro" and target.applies_fluid_added_mass
+            and target.has("hydro-added-mass-deprecated")):
+        raise SettingError(
+            "engine", "{sdf_to_hydro} moves the added mass into the Hydrodynamics plugin, which "
+            "{target} deprecates where DART applies <fluid_added_mass> itself (gz-sim#2493, the "
+            "audit's GZI602): convert only for an engine that ignores the element "
+            "({engine_without_element}) or a release before Ionic ({gazebo_harmonic})",
+            target=target.words())
 
 
 def engine_of_plugin(filename: str) -> str | None:
