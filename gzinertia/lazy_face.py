@@ -10,19 +10,27 @@ floor.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-__all__ = ["face_getattr"]
+__all__ = ["face_getattr", "homes_getattr"]
 
 
 def face_getattr(package: str, module: str, names: Collection[str]) -> Callable[[str], Any]:
     """The ``__getattr__`` of ``package``: each of ``names`` read from ``module`` (a dotted
     module name), imported when one of them is first asked for; any other name an
     :class:`AttributeError`, as for a module without it."""
+    return homes_getattr(package, dict.fromkeys(names, module))
+
+
+def homes_getattr(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """The ``__getattr__`` of ``package`` whose public names live in several submodules: each
+    name of ``homes`` read from the dotted module it maps to, imported when that name is first
+    asked for; any other name an :class:`AttributeError`, as for a module without it."""
 
     def attribute(name: str) -> Any:
-        if name in names:
+        module = homes.get(name)
+        if module is not None:
             return getattr(importlib.import_module(module), name)
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
