@@ -10,28 +10,35 @@ floor.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from typing import Any
 
-__all__ = ["face_getattr", "homes_getattr"]
+__all__ = ["face_getattr", "lazy_submodules"]
 
 
 def face_getattr(package: str, module: str, names: Collection[str]) -> Callable[[str], Any]:
     """The ``__getattr__`` of ``package``: each of ``names`` read from ``module`` (a dotted
     module name), imported when one of them is first asked for; any other name an
     :class:`AttributeError`, as for a module without it."""
-    return homes_getattr(package, dict.fromkeys(names, module))
-
-
-def homes_getattr(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
-    """The ``__getattr__`` of ``package`` whose public names live in several submodules: each
-    name of ``homes`` read from the dotted module it maps to, imported when that name is first
-    asked for; any other name an :class:`AttributeError`, as for a module without it."""
 
     def attribute(name: str) -> Any:
-        module = homes.get(name)
-        if module is not None:
+        if name in names:
             return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return attribute
+
+
+def lazy_submodules(package: str, names: Collection[str]) -> Callable[[str], Any]:
+    """The ``__getattr__`` of ``package`` whose submodules ``names`` are imported at their first
+    use: ``package.name`` (an attribute read, ``package.name.function(...)``) imports
+    ``package.name``; any other name an :class:`AttributeError`, as for a module without it.
+    The caller imports ``package`` at its top and, for the type checker, ``package.name``
+    under ``if TYPE_CHECKING:``."""
+
+    def attribute(name: str) -> Any:
+        if name in names:
+            return importlib.import_module(f"{package}.{name}")
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return attribute

@@ -21,6 +21,8 @@ from gzinertia.records import Collision
 from gzinertia.sdf.visuals import link_visuals
 
 if TYPE_CHECKING:
+    import gzinertia.physics.bem_provenance
+    import gzinertia.physics.surface_mesh
     from gzinertia.physics.bem_provenance import BemProvenance
 
 __all__ = [
@@ -41,8 +43,8 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
         inertial.A_BBo_B is None and not _plugin_added_mass(ctx)
     ):
         return None
-    return gzinertia.physics.parse_provenance(  # loaded for commented added mass only
-        inertial.added_mass_comment)
+    # the parser is loaded here: only for commented added mass
+    return gzinertia.physics.bem_provenance.parse_provenance(inertial.added_mass_comment)
 
 
 def _plugin_added_mass(ctx: LinkContext) -> bool:
@@ -77,7 +79,7 @@ def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
         c.geometry.kind == "mesh" and c.geometry.mesh_path is None for c in named
     ):
         return UNKNOWN  # resolved by the command's -m paths, not by the audit's
-    return gzinertia.physics.geometry_digest(named)  # the meshing pipeline, loaded here
+    return gzinertia.physics.surface_mesh.geometry_digest(named)  # the meshing pipeline
 
 
 def bem_is_current(ctx: LinkContext) -> bool:

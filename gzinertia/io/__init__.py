@@ -20,29 +20,15 @@ it (``tests/test_io_package.py``). Import a name from its module (the standard l
 
 This face loads nothing heavy: trimesh and xarray (an optional extra) are imported at the top of
 the modules that use them (:mod:`~gzinertia.io.mesh_trimesh`, :mod:`~gzinertia.io.mesh_submeshes`,
-:mod:`~gzinertia.io.capytaine_dataset`), which the rest of the package reaches through the names
-below (``gzinertia.io.load_mesh_file``, ...) when a mesh or a dataset is read, so that reading a
-model without meshes loads neither.
+:mod:`~gzinertia.io.capytaine_dataset`), submodules named in :data:`__all__` that are imported at
+their first use (``gzinertia.io.mesh_trimesh.load_mesh_file(...)``), so that reading a model
+without meshes loads neither (as :mod:`gzinertia.physics`' face).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from gzinertia.lazy_face import lazy_submodules
 
-from gzinertia.lazy_face import homes_getattr
+__all__ = ["capytaine_dataset", "mesh_submeshes", "mesh_trimesh"]
 
-if TYPE_CHECKING:
-    from gzinertia.io.capytaine_dataset import read_capytaine_dataset
-    from gzinertia.io.mesh_submeshes import gazebo_submeshes
-    from gzinertia.io.mesh_trimesh import as_trimesh, load_mesh_file, read_scaled_mesh
-
-__all__ = ["as_trimesh", "gazebo_submeshes", "load_mesh_file", "read_capytaine_dataset",
-           "read_scaled_mesh"]
-
-__getattr__ = homes_getattr(__name__, {
-    "as_trimesh": "gzinertia.io.mesh_trimesh",
-    "gazebo_submeshes": "gzinertia.io.mesh_submeshes",
-    "load_mesh_file": "gzinertia.io.mesh_trimesh",
-    "read_capytaine_dataset": "gzinertia.io.capytaine_dataset",
-    "read_scaled_mesh": "gzinertia.io.mesh_trimesh",
-})
+__getattr__ = lazy_submodules(__name__, __all__)

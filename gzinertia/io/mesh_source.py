@@ -23,13 +23,17 @@ import hashlib
 import os
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import gzinertia.io
 from gzinertia.io.limits import MeshLimits
 from gzinertia.io.mesh_files import MeshFileError
 from gzinertia.io.safe_read import read_regular_file
 from gzinertia.record_base import ValueRecord
+
+if TYPE_CHECKING:
+    import gzinertia.io.mesh_submeshes
+    import gzinertia.io.mesh_trimesh
 
 #: :class:`~gzinertia.io.mesh_files.MeshFileError` is named here too: the error every source
 #: raises, so that physics imports nothing of the mesh readers but this module.
@@ -51,7 +55,7 @@ class MeshRead(ValueRecord):
 
     def trimesh(self) -> Any:
         """The mesh as a ``trimesh.Trimesh`` (a copy the caller may modify; not processed)."""
-        return gzinertia.io.as_trimesh(self.vertices, self.faces)
+        return gzinertia.io.mesh_trimesh.as_trimesh(self.vertices, self.faces)
 
 
 class MeshSource(Protocol):
@@ -104,7 +108,7 @@ class FileMeshSource(ValueRecord):
     def submeshes(self, path: str) -> tuple[Any, ...]:
         """gz-common's submeshes of the file (:func:`~gzinertia.io.mesh_submeshes.
         gazebo_submeshes`; an OBJ's ``mtllib`` read from its folder or below)."""
-        return tuple(gzinertia.io.gazebo_submeshes(path))
+        return tuple(gzinertia.io.mesh_submeshes.gazebo_submeshes(path))
 
     def digest(self, path: str) -> bytes:
         """SHA-256 of the file's bytes (a regular file of at most the mesh size cap)."""
@@ -121,5 +125,5 @@ def _read_file(path: str, scale: tuple[float, float, float], limits: MeshLimits,
                stamp: tuple[int, int, int] | None) -> MeshRead:
     """:meth:`FileMeshSource.read` (``stamp`` is part of the key only: an edited file is read
     again)."""
-    vertices, faces = gzinertia.io.read_scaled_mesh(path, scale, limits)
+    vertices, faces = gzinertia.io.mesh_trimesh.read_scaled_mesh(path, scale, limits)
     return MeshRead(vertices, faces)

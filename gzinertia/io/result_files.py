@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from gzinertia.numbers import (
     read_number,
 )
 from gzinertia.options import option
+
+if TYPE_CHECKING:
+    import gzinertia.io.capytaine_dataset
 
 __all__ = ["ImportedAddedMass", "ResultFile", "dataset_digest", "read_result", "read_wamit_1"]
 
@@ -155,4 +159,4 @@ def read_result(result: ResultFile) -> ImportedAddedMass:
                 f"{option('about')}"
             )
         return read_wamit_1(result.path, result.frequency, result.density, result.wamit_length)
-    return gzinertia.io.read_capytaine_dataset(result.path, result.frequency)
+    return gzinertia.io.capytaine_dataset.read_capytaine_dataset(result.path, result.frequency)

@@ -6,25 +6,19 @@ damping. The spatial core they compute with (rotations, 6x6 algebra, inertia, ad
 Every matrix is named with its point, axes and ordering (``docs/conventions.md``); nothing here
 reads or writes files or knows SDF tag names beyond what :mod:`gzinertia.records` carries.
 
-The face loads nothing: the names below are read from their modules when first asked for
-(``gzinertia.physics.geometry_digest``, ...), so that a module on the audit's path reaches the
-meshing pipeline (trimesh, SciPy) and the BEM's comments only when a link needs them; every
-module of the package imports at its top (``docs/architecture.md``, Imports).
+The face loads nothing: the submodules named in :data:`__all__` are imported at their first use
+(``gzinertia.physics.mesh_body.mesh_body(...)``), so that a module on the audit's path reaches
+the meshing pipeline (trimesh, SciPy) and the BEM's comments only when a link needs them. A
+module that reaches one this way imports ``gzinertia.physics`` at its top and, for the type
+checker, the submodule under ``if TYPE_CHECKING:`` (the face itself imports none of them: each
+module's import edges stay its own, and no circle runs through the face). Every module of the
+package imports at its top (``docs/architecture.md``, Imports).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from gzinertia.lazy_face import lazy_submodules
 
-from gzinertia.lazy_face import homes_getattr
+__all__ = ["bem_provenance", "mesh_body", "surface_mesh"]
 
-if TYPE_CHECKING:
-    from gzinertia.physics.bem_provenance import parse_provenance
-    from gzinertia.physics.surface_mesh import geometry_digest
-
-__all__ = ["geometry_digest", "parse_provenance"]
-
-__getattr__ = homes_getattr(__name__, {
-    "geometry_digest": "gzinertia.physics.surface_mesh",
-    "parse_provenance": "gzinertia.physics.bem_provenance",
-})
+__getattr__ = lazy_submodules(__name__, __all__)
