@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from gzinertia.lazy_face import lazy_submodules
 
-__all__ = ["bem_provenance", "mesh_body", "surface_mesh"]
+__all__ = [
+    "bem_provenance", "collision_mesh", "mesh_body", "mesh_file_surface", "near_pairs",
+    "surface_mesh",
+]
 
 __getattr__ = lazy_submodules(__name__, __all__)
