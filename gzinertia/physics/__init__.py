@@ -20,7 +20,7 @@ from __future__ import annotations
 from gzinertia.lazy_face import lazy_submodules
 
 __all__ = [
-    "bem_provenance", "collision_mesh", "mesh_body", "mesh_file_surface", "near_pairs",
+    "bem_provenance", "bem_solve", "collision_mesh", "mesh_body", "mesh_file_surface", "near_pairs",
     "surface_mesh",
 ]
 
