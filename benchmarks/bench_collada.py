@@ -4,7 +4,7 @@ Run: ``python benchmarks/bench_collada.py [--repeats 3] [--max-subdivisions 7] [
 
 For icospheres of 2 to ``--max-subdivisions`` subdivisions (320 to 327,680 triangles), written
 as a DAE (positions and normals, their own index offsets, as Blender writes them) and as a binary
-STL, the median wall time of ``gzinertia.io.mesh_files.load_mesh_file`` on each (a fresh read: the
+STL, the median wall time of ``gzinertia.io.mesh_trimesh.load_mesh_file`` on each (a fresh read: the
 loader itself does not cache), the time per triangle, and the exponent of ``log t`` against
 ``log n`` over the three largest sizes (1 is linear). The DAE is parsed by lxml and decoded in
 double precision by ``gzinertia.io.mesh_collada``; the STL by trimesh.
@@ -36,7 +36,7 @@ def main() -> None:
     import trimesh
     from test_collada import collada, geometry_xml  # the tests' COLLADA writer
 
-    from gzinertia.io.mesh_files import load_mesh_file
+    from gzinertia.io.mesh_trimesh import load_mesh_file
 
     rows, sizes, times = [], [], []
     with tempfile.TemporaryDirectory() as tmp:

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable, Collection
 from typing import Any
 
-__all__ = ["face_getattr"]
+__all__ = ["face_getattr", "lazy_submodules"]
 
 
 def face_getattr(package: str, module: str, names: Collection[str]) -> Callable[[str], Any]:
@@ -24,6 +24,21 @@ def face_getattr(package: str, module: str, names: Collection[str]) -> Callable[
     def attribute(name: str) -> Any:
         if name in names:
             return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return attribute
+
+
+def lazy_submodules(package: str, names: Collection[str]) -> Callable[[str], Any]:
+    """The ``__getattr__`` of ``package`` whose submodules ``names`` are imported at their first
+    use: ``package.name`` (an attribute read, ``package.name.function(...)``) imports
+    ``package.name``; any other name an :class:`AttributeError`, as for a module without it.
+    The caller imports ``package`` at its top and, for the type checker, ``package.name``
+    under ``if TYPE_CHECKING:``."""
+
+    def attribute(name: str) -> Any:
+        if name in names:
+            return importlib.import_module(f"{package}.{name}")
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return attribute

@@ -20,7 +20,7 @@ import pytest
 import trimesh
 from conftest import CORPUS
 
-from gzinertia.io.mesh_files import load_mesh_file
+from gzinertia.io.mesh_trimesh import load_mesh_file
 from gzinertia.physics.collision_volume import collision_volume, gazebo_mesh_volume
 from gzinertia.physics.shapes import mesh_solid
 from gzinertia.records import Collision, Geometry, SourceRef

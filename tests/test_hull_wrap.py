@@ -229,12 +229,12 @@ def test_without_libigl_the_wrap_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without libigl the wrap is refused naming what to install (the ``bem`` extra)."""
-    from gzinertia.physics import mesh_body
+    from gzinertia.physics import mesh_body, mesh_wrap
     from gzinertia.physics.mesh_load import ShapeError
 
     path = tmp_path / "open.stl"
     _tail_open(_torpedo()).export(path)
-    monkeypatch.setitem(sys.modules, "igl", None)
+    monkeypatch.setattr(mesh_wrap, "igl", None)  # imported at the top, None when missing
     mesh_body._mesh_body.cache_clear()
     with pytest.raises(ShapeError, match=r"pip install 'gzinertia\[bem\]'"):
         _volume(path, "wrap")

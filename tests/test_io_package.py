@@ -31,9 +31,9 @@ from gzinertia.physics.shapes import ShapeError, mesh_solid
 IO = "gzinertia.io"
 #: What the io package may import of gzinertia besides itself: the words.
 IO_MAY_IMPORT = ("gzinertia.errors", "gzinertia.record_base", "gzinertia.numbers",
-                 "gzinertia.options", "gzinertia.vocabulary")
+                 "gzinertia.options", "gzinertia.vocabulary", "gzinertia.lazy_face")
 #: The io modules that read mesh files; physics reaches them only through the default source.
-MESH_READERS = ("gzinertia.io.mesh_files", "gzinertia.io.mesh_collada",
+MESH_READERS = ("gzinertia.io.mesh_files", "gzinertia.io.mesh_trimesh", "gzinertia.io.mesh_collada",
                 "gzinertia.io.mesh_submeshes", "gzinertia.io.mesh_text",
                 "gzinertia.io.mesh_source")
 #: The one import of a mesh reader allowed in physics: the default source, named once.

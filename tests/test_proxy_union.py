@@ -12,7 +12,6 @@ whose union is one box (GZI304's judgement then follows from its documented thre
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,7 @@ from audit_helpers import findings_of, run
 from conftest import run_cli
 from union_oracle import overlap
 
+from gzinertia.physics import manifold_solids
 from gzinertia.physics.link_union import link_union
 from gzinertia.records import Collision, Geometry, SourceRef
 from gzinertia.spatial.rotation import Pose, rotation_from_rpy
@@ -169,7 +169,7 @@ def test_without_manifold3d_the_overlap_is_said_counted_twice(
 ) -> None:
     """manifold3d missing (the ``bem`` extra): the sum, said to count the overlap twice."""
     shapes = ROUND_CASES["two crossing cylinders"]
-    monkeypatch.setitem(sys.modules, "manifold3d", None)
+    monkeypatch.setattr(manifold_solids, "m3", None)  # imported at the top, None when missing
     union = link_union(shapes, "visual")
     assert union is not None and union.overlap_volume == 0.0 and union.union_B is None
     assert union.note.startswith("visuals 'a', 'b' may overlap")

@@ -152,7 +152,7 @@ class ConfigFinder:
         """The settings file for the audited file ``path`` (as given; standard input is in the
         working directory): the nearest above it, else the nearest above the working
         directory, else ``None`` (defaults)."""
-        from gzinertia.sdf.stdin import STDIN_NAME
+        from gzinertia.sdf.stdin_names import STDIN_NAME
 
         folder = str(self.cwd) if path == STDIN_NAME else os.path.dirname(os.path.abspath(path))
         found = self._nearest(folder)

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gzinertia.io.confined import within
 from gzinertia.record_base import ValueRecord
-from gzinertia.sdf.stdin import STDIN_ARG, STDIN_NAME
+from gzinertia.sdf.stdin_names import STDIN_ARG, STDIN_NAME
 from gzinertia.vocabulary.model_suffixes import (
     URDF_SUFFIX,
     URDF_SUFFIXES,

@@ -12,6 +12,8 @@ import numpy as np
 
 from gzinertia.checks.context import LinkContext
 from gzinertia.hydrodynamics_terms import added_mass_active, added_mass_of
+from gzinertia.physics.fit_provenance import parse_fit_provenance, recorded_fit
+from gzinertia.physics.fits import FitError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import HydroPlugin, LinkRecord, SourceRef
 
@@ -121,8 +123,6 @@ def recorded_fit_of(ctx: LinkContext) -> RecordedFit | None:
     matrix it wrote must not be read as a mistake for differing from another fit."""
     if ctx.added_mass is None or not ctx.link.inertial.added_mass_comment:
         return None
-    from gzinertia.physics.fit_provenance import parse_fit_provenance, recorded_fit
-    from gzinertia.physics.fits import FitError
 
     provenance = parse_fit_provenance(ctx.link.inertial.added_mass_comment)
     if provenance is None:

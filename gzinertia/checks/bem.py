@@ -14,10 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import gzinertia.physics
 from gzinertia.checks.context import LinkContext
+from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.records import Collision
+from gzinertia.sdf.visuals import link_visuals
 
 if TYPE_CHECKING:
+    import gzinertia.physics.bem_provenance
+    import gzinertia.physics.surface_mesh
     from gzinertia.physics.bem_provenance import BemProvenance
 
 __all__ = [
@@ -38,14 +43,11 @@ def bem_provenance(ctx: LinkContext) -> BemProvenance | None:
         inertial.A_BBo_B is None and not _plugin_added_mass(ctx)
     ):
         return None
-    from gzinertia.physics.bem_provenance import parse_provenance  # only commented added mass
-
-    return parse_provenance(inertial.added_mass_comment)
+    # the parser is loaded here: only for commented added mass
+    return gzinertia.physics.bem_provenance.parse_provenance(inertial.added_mass_comment)
 
 
 def _plugin_added_mass(ctx: LinkContext) -> bool:
-    from gzinertia.hydrodynamics_terms import added_mass_active
-
     return any(added_mass_active(p) for p in ctx.link.hydrodynamics)
 
 
@@ -61,7 +63,6 @@ def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision]:
     --geometry visual`` used, meshes resolved through the audit's model paths)."""
     if provenance.element == "collision":
         return list(ctx.link.collisions)
-    from gzinertia.sdf.visuals import link_visuals
 
     return link_visuals(ctx.link)[0]
 
@@ -69,8 +70,6 @@ def _shapes_now(ctx: LinkContext, provenance: BemProvenance) -> list[Collision]:
 def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
     """The digest of the shapes the comment names, as the model has them now (None when one
     of them is gone; :data:`UNKNOWN` when they cannot be read back)."""
-    from gzinertia.physics.surface_mesh import geometry_digest
-
     shapes = _shapes_now(ctx, provenance)
     by_name = {c.name: c for c in shapes}
     if not provenance.collisions or any(n not in by_name for n in provenance.collisions):
@@ -80,7 +79,7 @@ def current_digest(ctx: LinkContext, provenance: BemProvenance) -> str | None:
         c.geometry.kind == "mesh" and c.geometry.mesh_path is None for c in named
     ):
         return UNKNOWN  # resolved by the command's -m paths, not by the audit's
-    return geometry_digest(named)
+    return gzinertia.physics.surface_mesh.geometry_digest(named)  # the meshing pipeline
 
 
 def bem_is_current(ctx: LinkContext) -> bool:

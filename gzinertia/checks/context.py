@@ -27,10 +27,21 @@ import numpy as np
 from gzinertia.checks.matrices import implied_centre
 from gzinertia.checks.tolerance import Tolerance
 from gzinertia.gazebo.target import DEFAULT_TARGET, Target
+from gzinertia.physics.collision_volume import collision_volume, gazebo_sum
 from gzinertia.physics.ellipsoid import primitive_semi_axes
+from gzinertia.physics.fits import FitError, fit_link
+from gzinertia.physics.gz_math_inertia import (
+    gz_epsilon,
+    gz_is_near_positive,
+    gz_principal_moments,
+    gz_valid_moments,
+)
+from gzinertia.physics.link_union import link_solid
 from gzinertia.physics.placeholder import PLACEHOLDER_VOLUME, is_placeholder
+from gzinertia.physics.shapes import ShapeError, load_mesh
 from gzinertia.record_base import Forwarded, Record
 from gzinertia.records import Collision, LinkRecord, Note, SdfDocument, SourceRef
+from gzinertia.spatial.inertia import drake_tolerance, gz_tolerance, principal_axes, triangle_margin
 from gzinertia.spatial.rotation import Vec3
 from gzinertia.vocabulary.fluids import AIR_DENSITY, FRESHWATER_DENSITY
 from gzinertia.vocabulary.scoped_names import top_scope
@@ -61,11 +72,6 @@ DEFAULT_FLUIDS: tuple[tuple[str, float], ...] = (
 @functools.lru_cache(maxsize=256)
 def _mesh_bounds_C(path: str, scale: tuple[float, float, float]) -> tuple[Vec3, Vec3] | None:
     """Axis-aligned bounds of a mesh's vertices in its collision frame C, after ``<scale>``."""
-    from gzinertia.physics.shapes import (  # lazy: only links with meshes need it
-        ShapeError,
-        load_mesh,
-    )
-
     try:
         vertices = np.asarray(load_mesh(path, scale).vertices, dtype=float)
     except ShapeError:
@@ -184,8 +190,6 @@ class LinkContext(Record):
     @functools.cached_property
     def principal_moments(self) -> Vec3:
         """Ascending principal moments of ``I_BBcm`` (kg·m²; NaN if the inertia is not finite)."""
-        from gzinertia.spatial.inertia import principal_axes
-
         I = self.link.inertial.I_BBcm_I
         if not np.all(np.isfinite(I)):
             return np.full(3, np.nan)
@@ -194,8 +198,6 @@ class LinkContext(Record):
     @functools.cached_property
     def inertia_tolerance(self) -> float:
         """The validity ε of the chosen tolerance (Drake's or gz-math's) for these moments."""
-        from gzinertia.spatial.inertia import drake_tolerance, gz_tolerance
-
         moments = np.abs(self.principal_moments)
         if self.document.tolerance == "drake":
             return drake_tolerance(moments)
@@ -204,8 +206,6 @@ class LinkContext(Record):
     @functools.cached_property
     def gz_principal_moments(self) -> tuple[float, float, float]:
         """The principal moments gz-math computes (what libsdformat judges validity on)."""
-        from gzinertia.physics.gz_math_inertia import gz_principal_moments
-
         return gz_principal_moments(self.link.inertial.I_BBcm_I)
 
     @functools.cached_property
@@ -216,8 +216,6 @@ class LinkContext(Record):
         if not self._finite_moments:
             return False
         if self.document.tolerance == "gz":
-            from gzinertia.physics.gz_math_inertia import gz_epsilon, gz_is_near_positive
-
             gz = self.gz_principal_moments
             eps = gz_epsilon(gz)
             return gz_is_near_positive(0.0, self.link.inertial.I_BBcm_I) and min(gz) + eps >= 0
@@ -236,13 +234,9 @@ class LinkContext(Record):
     def inertia_is_valid(self) -> bool:
         """Positive semi-definite and satisfying the triangle inequality (to the tolerance;
         with ``--tolerance gz`` libsdformat's verdict, ``MassMatrix3::IsValid``)."""
-        from gzinertia.spatial.inertia import triangle_margin
-
         if not self.inertia_is_psd:
             return False
         if self.document.tolerance == "gz":
-            from gzinertia.physics.gz_math_inertia import gz_valid_moments
-
             return gz_valid_moments(self.gz_principal_moments)
         return triangle_margin(self.principal_moments) >= -self.inertia_tolerance
 
@@ -255,9 +249,6 @@ class LinkContext(Record):
     # --- collisions -----------------------------------------------------------------------
     @functools.cached_property
     def _solid(self) -> tuple[SolidProperties | None, str | None]:
-        from gzinertia.physics.link_union import link_solid
-        from gzinertia.physics.shapes import ShapeError
-
         if not self.link.collisions:
             return None, "the link has no <collision>"
         try:
@@ -291,8 +282,6 @@ class LinkContext(Record):
             return None if self.geometry is None else (self.geometry, "collisions")
         if not self.link.visuals or self.link.unread_visuals:
             return None
-        from gzinertia.physics.link_union import link_solid
-        from gzinertia.physics.shapes import ShapeError
 
         try:
             solid = link_solid(self.link.visuals, "visual")
@@ -308,8 +297,6 @@ class LinkContext(Record):
         summed, overlaps counted twice, meshes by gz-common's rule) and centre ``p_BoBv_B`` (m,
         link frame; each collision at its origin): :func:`gzinertia.physics.collision_volume.
         gazebo_sum`. Rules that say what Gazebo will do use this, not :attr:`geometry`."""
-        from gzinertia.physics.collision_volume import collision_volume, gazebo_sum
-
         return gazebo_sum([collision_volume(c) for c in self.link.collisions])
 
     @functools.cached_property
@@ -368,8 +355,6 @@ class LinkContext(Record):
     def fluid_fit(self) -> EllipsoidFit | None:
         """The volume-fit fluid ellipsoid of the collisions (``None`` if it cannot be fitted or
         the collisions are a placeholder)."""
-        from gzinertia.physics.fits import FitError, fit_link
-
         if self.geometry is None:
             return None
         try:

@@ -51,7 +51,7 @@ def open_edit(
     from gzinertia.edit.backends import open_model_file
     from gzinertia.errors import GzInertiaError
     from gzinertia.records import SdfDocument
-    from gzinertia.sdf.stdin import STDIN_NAME
+    from gzinertia.sdf.stdin_names import STDIN_NAME
 
     path = Path(source.path) if isinstance(source, SdfDocument) else Path(source)
     if str(path) == STDIN_NAME:

@@ -19,7 +19,7 @@ from gzinertia.edit.line_diff import file_diff
 from gzinertia.errors import GzInertiaError
 from gzinertia.io.safe_write import write_atomically
 from gzinertia.record_base import ValueRecord
-from gzinertia.sdf.stdin import STDIN_NAME
+from gzinertia.sdf.stdin_names import STDIN_NAME
 
 __all__ = ["Edit", "decoded_text"]
 

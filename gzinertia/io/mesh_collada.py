@@ -2,7 +2,7 @@
 
 gz-common (``graphics/src/ColladaLoader.cc``) builds the mesh that Gazebo's physics and its
 Buoyancy system use; this module reproduces its geometry, from the bytes
-:func:`gzinertia.io.mesh_files.load_mesh_file` read (no other file is ever opened: images and
+:func:`gzinertia.io.mesh_trimesh.load_mesh_file` read (no other file is ever opened: images and
 textures a COLLADA file names are not geometry and are never looked at):
 
 * **Units**: every position is multiplied by ``<asset><unit meter="s">`` (default 1), as
@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from lxml import etree
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.io.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
@@ -405,8 +406,6 @@ def _fans(counts: Any, corners: Any) -> Any:
 
 
 def _parser() -> Any:
-    from lxml import etree
-
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                            dtd_validation=False, huge_tree=True, remove_comments=True,
                            remove_pis=True)
@@ -425,8 +424,6 @@ def _doctype_refusal(path: str) -> ColladaError:
 def _refuse_doctype(data: bytes, path: str) -> None:
     """Refuses a document with a DTD from its prolog alone (what the parser reports when the
     root element starts, whatever the encoding), before any entity could be expanded."""
-    from lxml import etree
-
     probe = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True,
                                 load_dtd=False, huge_tree=True)
     step = 1 << 16
@@ -455,8 +452,6 @@ def read_collada_submeshes(data: bytes, path: str, limits: MeshLimits) -> list[A
     them, each as triangles ``(n, 3, 3)`` float64 in metres in the file's own axes (``<unit>``
     applied, ``<up_axis>`` ignored). Raises :class:`ColladaError` naming ``path`` (and the
     line) for anything not read."""
-    from lxml import etree
-
     _refuse_doctype(data, path)
     try:
         root = etree.fromstring(data, _parser())

@@ -22,15 +22,12 @@
 
 from __future__ import annotations
 
-import io
 import re
-import warnings
-from pathlib import Path, PurePath
-from typing import Any
+from pathlib import PurePath
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.io.limits import ENV_MAX_MESH_FACES, ENV_MAX_MESH_VERTICES, MeshLimits
-from gzinertia.io.mesh_text import TEXT_FORMATS, MeshTextError, bad_number, prepared_text_mesh
+from gzinertia.io.mesh_text import TEXT_FORMATS, MeshTextError, prepared_text_mesh
 from gzinertia.io.safe_read import RefusedFileError, read_regular_file
 
 __all__ = [
@@ -38,7 +35,7 @@ __all__ = [
     "GIT_LFS_POINTER",
     "MESH_FORMATS",
     "MeshFileError",
-    "load_mesh_file",
+    "check_counts",
     "mesh_file_type",
     "read_mesh_bytes",
 ]
@@ -120,7 +117,9 @@ def _declared_counts(data: bytes, file_type: str) -> tuple[int, int]:
     return 0, 0
 
 
-def _check_counts(path: str, vertices: int, faces: int, limits: MeshLimits, when: str) -> None:
+def check_counts(path: str, vertices: int, faces: int, limits: MeshLimits, when: str) -> None:
+    """Refuses (:class:`MeshFileError`) a mesh ``path`` that ``when`` (``"declares"``, ``"has"``)
+    more ``vertices`` or triangles (``faces``) than ``limits`` allow."""
     if vertices > limits.max_vertices:
         raise MeshFileError(
             f"mesh {path!r} {when} {vertices} vertices, more than the {limits.max_vertices} "
@@ -131,36 +130,6 @@ def _check_counts(path: str, vertices: int, faces: int, limits: MeshLimits, when
             f"mesh {path!r} {when} {faces} triangles, more than the {limits.max_faces} read "
             f"(raise {ENV_MAX_MESH_FACES} to read it)"
         )
-
-
-def _folder_resolver(folder: Path, limit: int) -> Any:
-    """A trimesh resolver that reads the files a mesh names (a glTF's buffers) only from
-    ``folder`` and below, through :func:`~gzinertia.io.safe_read.read_regular_file` (regular files
-    of at most ``limit`` bytes); anything else is not found."""
-    import trimesh.resolvers
-
-    root = folder.resolve()
-
-    class FolderResolver(trimesh.resolvers.Resolver):
-        def __init__(self, here: Path) -> None:
-            self.here = here
-
-        def get(self, name: str) -> bytes:
-            target = (self.here / name.strip()).resolve()
-            if not target.is_relative_to(root):
-                raise FileNotFoundError(f"{name!r} is outside the mesh's folder: not read")
-            return read_regular_file(target, limit)
-
-        def write(self, name: str, data: object) -> None:
-            raise NotImplementedError("meshes are only read")
-
-        def namespaced(self, namespace: str) -> FolderResolver:
-            return FolderResolver(self.here / namespace)
-
-        def keys(self) -> list[str]:
-            return []
-
-    return FolderResolver(root)
 
 
 def read_mesh_bytes(path: str, limits: MeshLimits) -> tuple[bytes, str]:
@@ -191,76 +160,5 @@ def read_mesh_bytes(path: str, limits: MeshLimits) -> tuple[bytes, str]:
             data = prepared_text_mesh(data, file_type, path)
         except MeshTextError as exc:
             raise MeshFileError(str(exc)) from None
-    _check_counts(path, *_declared_counts(data, file_type), limits, "declares")
+    check_counts(path, *_declared_counts(data, file_type), limits, "declares")
     return data, file_type
-
-
-def load_mesh_file(path: str, limits: MeshLimits | None = None) -> Any:
-    """The mesh file ``path`` as trimesh loads it (``force="mesh"``), within ``limits``
-    (default: :meth:`MeshLimits.from_environment`). Raises :class:`MeshFileError` for a refused
-    file, :class:`OSError` when it cannot be read, and whatever trimesh raises on bad data."""
-    limits = limits or MeshLimits.from_environment()
-    data, file_type = read_mesh_bytes(path, limits)
-    import numpy as np  # lazy, with trimesh: only meshes need them
-    import trimesh
-
-    if file_type == "dae":
-        return _load_collada(data, path, limits)
-
-    options: dict[str, Any] = {"resolver": _folder_resolver(Path(path).parent, limits.max_bytes)}
-    if file_type in ("obj", "gltf", "glb"):
-        options["skip_materials"] = True
-    try:
-        with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
-            # NumPy < 2 only warned, and read part of a word; a coordinate that overflows is
-            # refused below (_check_coordinates), not warned about
-            warnings.filterwarnings("error", message="string or file could not be read")
-            loaded = trimesh.load(io.BytesIO(data), file_type=file_type, force="mesh",
-                                  process=False, **options)
-    except Exception:
-        if file_type in TEXT_FORMATS:  # name the word trimesh's reader refused, if one is
-            found = bad_number(data.decode("utf-8", errors="replace"), file_type, path)
-            if found is not None:
-                raise MeshFileError(found) from None
-        raise
-    # checked before trimesh's processing, which drops the triangles of a NaN or an infinity
-    _check_coordinates(path, getattr(loaded, "vertices", ()))
-    if isinstance(loaded, trimesh.Trimesh):
-        loaded.process()  # as trimesh.load does by default: merged vertices
-    _check_counts(path, len(getattr(loaded, "vertices", ())),
-                  len(getattr(loaded, "faces", ())), limits, "has")
-    return loaded
-
-
-def _check_coordinates(path: str, vertices: Any) -> None:
-    """Vertex coordinates finite and within ±1e100, as every number gzinertia reads (trimesh
-    reads ``inf``, ``nan`` and ``1e300`` as such, in text and binary formats alike, and its
-    processing then drops the triangles of the non-finite ones without a word)."""
-    import numpy as np
-
-    from gzinertia.numbers import MAX_MAGNITUDE
-
-    v = np.asarray(vertices, dtype=float)
-    if v.size and not float(np.max(np.abs(v))) <= MAX_MAGNITUDE:  # NaN too
-        raise MeshFileError(
-            f"mesh {path!r} has a vertex coordinate that is not finite or beyond "
-            f"{MAX_MAGNITUDE:g}"
-        )
-
-
-def _load_collada(data: bytes, path: str, limits: MeshLimits) -> Any:
-    """A COLLADA file as Gazebo reads it (:mod:`gzinertia.io.mesh_collada`: ``<unit>`` applied,
-    node transforms as gz-common composes them, no other file opened), as a ``trimesh.Trimesh``
-    whose coincident corners are merged."""
-    import trimesh
-
-    from gzinertia.io.mesh_collada import ColladaError, read_collada
-
-    try:
-        vertices, faces = read_collada(data, path, limits)
-    except ColladaError as exc:
-        raise MeshFileError(str(exc)) from None
-    mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-    _check_counts(path, len(mesh.vertices), len(mesh.faces), limits, "has")
-    _check_coordinates(path, mesh.vertices)
-    return mesh

@@ -9,25 +9,31 @@ through a source it is given, by the resolved path a geometry names: its triangl
 :meth:`MeshSource.stamp` that changes whenever any of those may, so that what physics caches
 per process is keyed on it. A test, or a model held in memory, passes a source of its own.
 
-:class:`FileMeshSource` reads files through :mod:`gzinertia.io.mesh_files` (a regular file,
-within :class:`~gzinertia.io.limits.MeshLimits` read from the environment at each call, no
-archive, COLLADA as gz-common reads it), once per process while the file is unchanged: its
-stamp is the caps and the file's ``(inode, size, modification time in ns)``.
+:class:`FileMeshSource` reads files through :mod:`gzinertia.io.mesh_files` and
+:mod:`gzinertia.io.mesh_trimesh` (reached through the package face when a mesh is read; a regular
+file, within :class:`~gzinertia.io.limits.MeshLimits` read from the environment at each call, no
+archive, COLLADA as gz-common reads it), once per process while the file is unchanged: its stamp is
+the caps and the file's ``(inode, size, modification time in ns)``.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
+import gzinertia.io
 from gzinertia.io.limits import MeshLimits
 from gzinertia.io.mesh_files import MeshFileError
+from gzinertia.io.safe_read import read_regular_file
 from gzinertia.record_base import ValueRecord
+
+if TYPE_CHECKING:
+    import gzinertia.io.mesh_submeshes
+    import gzinertia.io.mesh_trimesh
 
 #: :class:`~gzinertia.io.mesh_files.MeshFileError` is named here too: the error every source
 #: raises, so that physics imports nothing of the mesh readers but this module.
@@ -49,10 +55,7 @@ class MeshRead(ValueRecord):
 
     def trimesh(self) -> Any:
         """The mesh as a ``trimesh.Trimesh`` (a copy the caller may modify; not processed)."""
-        import trimesh
-
-        return trimesh.Trimesh(np.array(self.vertices, dtype=np.float64),
-                               np.array(self.faces, dtype=np.int64), process=False)
+        return gzinertia.io.mesh_trimesh.as_trimesh(self.vertices, self.faces)
 
 
 class MeshSource(Protocol):
@@ -105,16 +108,10 @@ class FileMeshSource(ValueRecord):
     def submeshes(self, path: str) -> tuple[Any, ...]:
         """gz-common's submeshes of the file (:func:`~gzinertia.io.mesh_submeshes.
         gazebo_submeshes`; an OBJ's ``mtllib`` read from its folder or below)."""
-        from gzinertia.io.mesh_submeshes import gazebo_submeshes
-
-        return tuple(gazebo_submeshes(path))
+        return tuple(gzinertia.io.mesh_submeshes.gazebo_submeshes(path))
 
     def digest(self, path: str) -> bytes:
         """SHA-256 of the file's bytes (a regular file of at most the mesh size cap)."""
-        import hashlib  # lazy: 2.7 ms of a cold start that reads no mesh
-
-        from gzinertia.io.safe_read import read_regular_file
-
         data = read_regular_file(path, MeshLimits.from_environment().max_bytes)
         return hashlib.sha256(data).digest()
 
@@ -128,27 +125,5 @@ def _read_file(path: str, scale: tuple[float, float, float], limits: MeshLimits,
                stamp: tuple[int, int, int] | None) -> MeshRead:
     """:meth:`FileMeshSource.read` (``stamp`` is part of the key only: an edited file is read
     again)."""
-    import trimesh  # lazy: only meshes need it
-
-    from gzinertia.io.mesh_files import load_mesh_file
-
-    try:
-        loaded = load_mesh_file(path, limits)  # a regular file within the caps, no archive
-    except MeshFileError:
-        raise
-    except Exception as exc:  # trimesh raises many types for unreadable files
-        raise MeshFileError(f"mesh {path!r} cannot be loaded: {exc}") from exc
-    if not isinstance(loaded, trimesh.Trimesh) or len(loaded.faces) == 0:
-        raise MeshFileError(f"mesh {path!r} holds no triangles")
-    if loaded.vertices.ndim != 2 or loaded.vertices.shape[1] != 3:
-        # e.g. an OBJ whose first "v" line has two numbers: trimesh reads 2-D points
-        raise MeshFileError(f"mesh {path!r} has vertices that are not 3-D points")
-    mesh = loaded.copy()
-    S = np.eye(4)
-    S[:3, :3] = np.diag(scale)
-    mesh.apply_transform(S)  # trimesh reverses the winding when det(S) < 0
-    vertices = np.array(mesh.vertices, dtype=np.float64)
-    faces = np.array(mesh.faces, dtype=np.int64)
-    vertices.setflags(write=False)
-    faces.setflags(write=False)
+    vertices, faces = gzinertia.io.mesh_trimesh.read_scaled_mesh(path, scale, limits)
     return MeshRead(vertices, faces)

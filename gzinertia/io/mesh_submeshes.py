@@ -30,8 +30,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from gzinertia.io.limits import MeshLimits
+from gzinertia.io.mesh_collada import ColladaError, read_collada_submeshes
 from gzinertia.io.mesh_files import MeshFileError, read_mesh_bytes
+from gzinertia.io.mesh_trimesh import load_mesh_file
 from gzinertia.io.safe_read import read_regular_file
 
 __all__ = ["gazebo_submeshes", "obj_submeshes"]
@@ -41,11 +45,6 @@ def gazebo_submeshes(path: str, limits: MeshLimits | None = None) -> list[Any]:
     """The triangles ``(n, 3, 3)`` (file units and axes, float64; COLLADA in metres) of each
     submesh gz-common builds from the mesh file ``path``, in its order (see the module). Raises
     :class:`~gzinertia.io.mesh_files.MeshFileError` for a file that is not read."""
-    import numpy as np
-
-    from gzinertia.io.mesh_collada import ColladaError, read_collada_submeshes
-    from gzinertia.io.mesh_files import load_mesh_file
-
     limits = limits or MeshLimits.from_environment()
     data, file_type = read_mesh_bytes(path, limits)
     if file_type == "dae":
@@ -105,8 +104,6 @@ def obj_submeshes(data: bytes, path: str, limits: MeshLimits) -> list[Any]:
     OBJ text ``data`` (see the module): per shape, per material id in order of first use.
     Raises :class:`~gzinertia.io.mesh_files.MeshFileError` naming the file and line for an index
     tinyobjloader refuses (zero, not a number): Gazebo then loads no mesh."""
-    import numpy as np
-
     vertices: list[tuple[float, float, float]] = []
     materials: dict[str, int] = {}
     material = -1

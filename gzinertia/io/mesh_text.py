@@ -18,7 +18,7 @@ sees the bytes: STL's kind decided by its size, numbers read as gz-common reads 
   (trimesh reads ``inf`` and then drops the triangles it touches). Files that are ASCII without
   ``_``, ``inf`` or ``nan`` are checked only when trimesh refuses them (NumPy's and Python's
   readers then agree with ``strtod``), to name the word; their coordinates beyond 1e100 are
-  refused once loaded (:func:`gzinertia.io.mesh_files.load_mesh_file`). A binary STL's vertices
+  refused once loaded (:func:`gzinertia.io.mesh_trimesh.load_mesh_file`). A binary STL's vertices
   must be finite.
 """
 
@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+
+import numpy as np
 
 from gzinertia.numbers import GZ_COMMON, NumberError, read_integer, read_number
 
@@ -77,8 +79,6 @@ def _stl_kind(data: bytes, path: str) -> str:
 def _check_binary_stl(data: bytes, path: str) -> None:
     """Every vertex of a binary STL finite (trimesh drops the triangles of a NaN or an
     infinity without a word)."""
-    import numpy as np
-
     triangles = np.frombuffer(data, dtype=np.dtype([("n", "<f4", 3), ("v", "<f4", 9),
                                                      ("a", "<u2")]), offset=_STL_HEADER)
     finite = np.isfinite(triangles["v"]).all(axis=1)

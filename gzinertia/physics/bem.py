@@ -28,7 +28,7 @@ the spec's point in the spec's axes and no change of point is needed.
   flow has no length scale, so a surface much smaller or larger than a metre is solved scaled
   to about unit size by a power of two (exact: :func:`~gzinertia.physics.panel_surface.unit_scale`),
   and the result is scaled back: ``ℓ³`` for the linear block, ``ℓ⁴`` the coupling, ``ℓ⁵`` the
-  angular one (:func:`solve_surface`).
+  angular one (:func:`~gzinertia.physics.bem_solve.solve_surface`).
 """
 
 from __future__ import annotations
@@ -36,23 +36,36 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+import gzinertia.physics
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
 from gzinertia.physics.bem_cache import cached_solve
 from gzinertia.physics.bem_error import SHARP_EDGE_DEGREES, block_error_bound, estimated_error
 from gzinertia.physics.bem_meshes import Meshes, mesh_link, mesh_links, require_solvable
-from gzinertia.physics.bem_solve import SolveProgress, solve_surface, solve_together
 from gzinertia.physics.free_surface import FreeSurface
-from gzinertia.physics.mesh_domain import shapes_place
+from gzinertia.physics.manifold_solids import manifold3d
+from gzinertia.physics.mesh_domain import (
+    aspect_warning,
+    require_refinable,
+    require_writable,
+    shapes_place,
+)
+from gzinertia.physics.mesh_sandbox import run_meshing
+from gzinertia.physics.surface_mesh import checked_shapes
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Pose
+from gzinertia.wording import bounded
+
+if TYPE_CHECKING:
+    import gzinertia.physics.bem_solve
+    from gzinertia.physics.bem_solve import SolveProgress
 
 FloatArray = NDArray[np.float64]
 
@@ -83,11 +96,10 @@ class BemUnavailableError(GzInertiaError):
 def require_bem() -> str:
     """Capytaine's version, or :class:`BemUnavailableError` with the install hint."""
     try:
-        import capytaine
-        import manifold3d  # noqa: F401
+        manifold3d()
+        return gzinertia.physics.bem_solve.capytaine_version()  # the solver, loaded here
     except ImportError:
         raise BemUnavailableError(install_hint()) from None
-    return str(capytaine.__version__)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -170,9 +182,6 @@ def check_domain(
     makes), each with one message naming the file, ``link`` and the shape, why and what would
     work. Returns the warnings the solve is to be read with (a shape thinner than the error
     estimate covers)."""
-    from gzinertia.physics.mesh_domain import aspect_warning, require_refinable, require_writable
-    from gzinertia.physics.surface_mesh import checked_shapes
-
     shapes = checked_shapes(collisions, element, link)
     sizes = [shape.size for shape in shapes]
     require_writable(collisions, sizes, density, shapes_place(collisions, element, link))
@@ -217,8 +226,6 @@ def bem_added_mass(
     (:func:`gzinertia.physics.mesh_sandbox.run_meshing`); each refusal, crash or limit hit is a
     :class:`~gzinertia.errors.GzInertiaError` naming the file, the link and the shapes.
     """
-    from gzinertia.physics.mesh_sandbox import run_meshing
-
     version = require_bem()
     warnings = check_domain(collisions, density, element, link, panel_size)
     h, meshes = run_meshing(
@@ -234,7 +241,7 @@ def bem_added_mass(
 
     def solve() -> dict[str, Any]:
         return {
-            name: solve_surface(
+            name: gzinertia.physics.bem_solve.solve_surface(
                 surface, density, free_surface, progress,
                 f"{what}, {solved_panels(surface.panels, free_surface)}",
             ).ravel().tolist()
@@ -317,8 +324,6 @@ def bem_added_mass_together(
     entry (written nowhere: SDF has one matrix per link). ``names``: the links' names, for
     messages; ``origin``: where the waterline and poses came from (:attr:`FreeSurface.origin`).
     Checked and meshed as :func:`bem_added_mass` checks and meshes one link."""
-    from gzinertia.physics.mesh_sandbox import run_meshing
-
     version = require_bem()
     link_names: list[str | None] = list(names) if names is not None else [None] * len(links)
     surfaces = [
@@ -344,7 +349,7 @@ def bem_added_mass_together(
 
     def solve() -> dict[str, Any]:
         solved = [
-            solve_together(
+            gzinertia.physics.bem_solve.solve_together(
                 [(s, X) for s, (_, X) in zip(posed, links, strict=True)], density, surfaces[0],
                 progress, f"{what}, {solved_panels(sum(s.panels for s in posed), surfaces[0])}",
             )
@@ -397,8 +402,6 @@ def _links_place(
 ) -> str:
     """Where several links solved together are, for messages: the first shape's file and line,
     and the links' names (bounded: :func:`gzinertia.wording.bounded`)."""
-    from gzinertia.wording import bounded
-
     shapes = [c for cs, _ in links for c in cs]
     known = [repr(n) for n in names if n]
     if not known:

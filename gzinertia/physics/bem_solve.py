@@ -7,6 +7,10 @@ one), about each link's origin Bo (Capytaine's ``rotation_center``, set explicit
 capytaine#192), in the link's axes B. Surfaces far from unit size are solved scaled by a power
 of two and scaled back exactly (:mod:`gzinertia.physics.bem`'s docstring: Capytaine's absolute
 thresholds).
+
+Capytaine (the ``gzinertia[bem]`` extra) is imported here only (:data:`cpt`, ``None`` when it is
+not installed: :func:`capytaine_version`); :mod:`gzinertia.physics.bem` reaches this module through
+the package face when it solves, so that importing the BEM's settings loads no solver.
 """
 
 from __future__ import annotations
@@ -23,10 +27,23 @@ from gzinertia.physics.panel_surface import WATERPLANE_TOLERANCE, Surface, unit_
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Pose
 
+try:
+    import capytaine as cpt
+except ImportError:  # the optional extra gzinertia[bem]: capytaine_version says so
+    cpt = None  # type: ignore[assignment]
+
 FloatArray = NDArray[np.float64]
 
 RIGID_BODY_DOFS: Final = ("Surge", "Sway", "Heave", "Roll", "Pitch", "Yaw")
 
+
+
+def capytaine_version() -> str:
+    """Capytaine's version; ImportError when it is not installed (the ``gzinertia[bem]``
+    extra)."""
+    if cpt is None:
+        raise ImportError("capytaine is not installed (pip install 'gzinertia[bem]')")
+    return str(cpt.__version__)
 
 class SolveProgress(Protocol):
     """Told when a BEM solve starts (what it is, how many radiation problems: six per body)
@@ -47,8 +64,6 @@ def _posed_body(
     scaled by ``scale`` (a power of two: :func:`_solve_scale`), its rotations about Bo.
     ``on_waterplane``: S's ``z = 0`` is the free surface and the surface is a wetted one
     (:func:`gzinertia.physics.surface_mesh.wetted_surface`): its rim is put exactly on it."""
-    import capytaine as cpt
-
     vertices = scale * (surface.vertices @ np.asarray(R_SB).T + np.asarray(p_SoBo_S))
     p_SoBo_S = scale * np.asarray(p_SoBo_S, dtype=float)
     if on_waterplane:
@@ -96,8 +111,6 @@ def _solve_bodies(
     rotation centre, in the solve frame's axes; row i the radiating dof) of ``bodies`` in
     unbounded fluid or under ``free_surface`` (the solve frame's ``z = 0``), the bodies scaled
     by ``scale`` (the result is the unscaled bodies', :func:`_unscaled`)."""
-    import capytaine as cpt
-
     if len(bodies) == 1:
         joined, names = bodies[0], list(RIGID_BODY_DOFS)
     else:

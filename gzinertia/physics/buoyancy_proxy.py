@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gzinertia.physics.link_union import link_solid
+from gzinertia.physics.shapes import ShapeError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 from gzinertia.spatial.rotation import Vec3
@@ -53,9 +55,6 @@ class ProxyEvidence(ValueRecord):
 def _union(parts: Sequence[Collision], element: str) -> tuple[float, Vec3, str | None] | None:
     """The volume, centroid (link frame) and note of the union of ``parts``
     (:func:`~gzinertia.physics.link_union.link_solid`), ``None`` without a solid."""
-    from gzinertia.physics.link_union import link_solid
-    from gzinertia.physics.shapes import ShapeError
-
     try:
         solid = link_solid(parts, element)
     except ShapeError:

@@ -1,6 +1,9 @@
 """A collision's solid as one closed triangle mesh in its own frame C: primitives tessellated,
 mesh files as the geometry pipeline makes them (:mod:`gzinertia.physics.mesh_body`). Below
 hydrostatics, flotation and the union of a link's collisions, which all slice or unite it.
+
+This module imports trimesh: the modules an audit loads (graded buoyancy) reach it through the
+package face, ``gzinertia.physics.collision_mesh.collision_trimesh(...)``, when they slice.
 """
 
 from __future__ import annotations
@@ -8,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import trimesh
 
+from gzinertia.physics.mesh_body import mesh_body
+from gzinertia.physics.mesh_load import ShapeError
 from gzinertia.records import Collision
 
 __all__ = ["collision_trimesh"]
@@ -18,11 +24,6 @@ def collision_trimesh(collision: Collision, sections: int = 256) -> Any:
     """The collision's solid as a closed ``trimesh.Trimesh`` in its own frame C (primitives
     tessellated with ``sections`` segments around; meshes after ``<scale>``: the solid
     :func:`gzinertia.physics.mesh_body.mesh_body` makes of the file), or ``None``."""
-    import trimesh
-
-    from gzinertia.physics.mesh_body import mesh_body
-    from gzinertia.physics.mesh_load import ShapeError
-
     g = collision.geometry
     if g.kind == "box" and g.size is not None:
         return trimesh.creation.box(extents=g.size)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from gzinertia.physics.mesh_load import (
     ShapeError,
     read_mesh,
 )
+from gzinertia.physics.shapes import collision_solid
 from gzinertia.physics.volume_below import GRADED_SHAPES
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
@@ -96,8 +98,6 @@ def signed_volume(triangles: Any) -> float:
 
 def collision_volume(collision: Collision) -> CollisionVolume:
     """Gazebo's and the exact volume and centre of one collision, in the link frame."""
-    from gzinertia.physics.shapes import collision_solid
-
     geometry = collision.geometry
     p_BoCo_B = np.asarray(collision.X_BC.p, dtype=float)
     note = None
@@ -151,8 +151,6 @@ def gazebo_volume_causes(collisions: Sequence[CollisionVolume]) -> list[str]:
             continue
         causes = []
         if c.submeshes > 1:
-            from pathlib import PurePath
-
             name = PurePath(c.mesh_path or "").name
             causes.append(f"gz-common's Mesh::Volume sums |volume| over the {c.submeshes} "
                           f"submeshes of {name} (OBJ groups or materials, COLLADA <triangles> "

@@ -22,13 +22,19 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
+import gzinertia.physics
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 from gzinertia.spatial.rotation import Vec3
+
+if TYPE_CHECKING:
+    import gzinertia.physics.mesh_body
+    import gzinertia.physics.near_pairs
 
 __all__ = [
     "TOUCH_RTOL",
@@ -92,9 +98,8 @@ def _primitive_support(collision: Collision) -> tuple[Callable[[Vec3], Vec3], fl
         return cone_support(g.radius, g.length), float(np.hypot(g.radius, 0.5 * g.length)), \
             np.zeros(3)
     if kind == "mesh" and g.mesh_path is not None:
-        from gzinertia.physics.mesh_body import mesh_body
-
-        body = mesh_body(g.mesh_path, g.scale)  # the solid every consumer has, its hull here
+        # the solid every consumer has, its hull here
+        body = gzinertia.physics.mesh_body.mesh_body(g.mesh_path, g.scale)
         hull = np.asarray(body.trimesh().convex_hull.vertices, dtype=float)
         centre = 0.5 * (hull.min(axis=0) + hull.max(axis=0))
         radius = float(np.max(np.linalg.norm(hull - centre, axis=1)))
@@ -187,21 +192,13 @@ def gap_at_most(a: ConvexShape, b: ConvexShape, tolerance: float) -> bool:
 
 
 def _candidate_pairs(shapes: Sequence[ConvexShape]) -> list[tuple[int, int]]:
-    """The pairs whose bounding spheres, grown by the touch tolerance, meet. Each pair is found
-    from its larger member's neighbourhood (a k-d tree ball of twice its reach), so the work
-    grows with the number of close pairs, not with the square of the number of shapes."""
-    from scipy.spatial import cKDTree  # lazy: only links with several collisions need it
-
+    """The pairs whose bounding spheres, grown by the touch tolerance, meet
+    (:func:`gzinertia.physics.near_pairs.near_pairs`: a k-d tree, SciPy loaded here, for links
+    with several collisions only), so the work grows with the number of close pairs, not with
+    the square of the number of shapes."""
     centres = np.array([s.centre for s in shapes], dtype=float)
     reach = np.array([s.radius + TOUCH_RTOL * s.equivalent_radius for s in shapes])
-    tree = cKDTree(centres)
-    pairs = []
-    for i, near in enumerate(tree.query_ball_point(centres, 2.0 * reach)):
-        for j in near:
-            larger_is_i = reach[j] < reach[i] or (reach[j] == reach[i] and j > i)
-            if larger_is_i and np.sum((centres[i] - centres[j]) ** 2) <= (reach[i] + reach[j]) ** 2:
-                pairs.append((min(i, j), max(i, j)))
-    return sorted(pairs)
+    return gzinertia.physics.near_pairs.near_pairs(centres, reach)
 
 
 def touching_groups(shapes: Sequence[ConvexShape]) -> list[list[int]]:

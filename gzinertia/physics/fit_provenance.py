@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gzinertia.physics.fits import FitError, explicit_fit, fit_link
+from gzinertia.physics.mesh_fallback import hull_fallback
 from gzinertia.physics.provenance_comment import FIT_PREFIX as PREFIX
 from gzinertia.physics.provenance_comment import FitProvenance
 from gzinertia.physics.provenance_comment import read_fit_comment as parse_fit_provenance
@@ -29,9 +31,6 @@ __all__ = ["PREFIX", "FitProvenance", "parse_fit_provenance", "recorded_fit"]
 def recorded_fit(link: LinkRecord, provenance: FitProvenance) -> EllipsoidFit | None:
     """The fit the comment names, of ``link`` as it is now (``None`` when the link can no
     longer be fitted that way: its collisions or inertia became unusable)."""
-    from gzinertia.physics.fits import FitError, explicit_fit, fit_link
-    from gzinertia.physics.mesh_fallback import hull_fallback
-
     try:
         if provenance.explicit is not None:
             return explicit_fit(*provenance.explicit)

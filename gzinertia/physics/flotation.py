@@ -29,6 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import gzinertia.physics
+from gzinertia.physics.link_union import link_union
+from gzinertia.physics.shapes import ShapeError, solid_properties
 from gzinertia.physics.volume_below import volume_below_plane
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3, rotation_from_rpy
@@ -37,6 +40,7 @@ from gzinertia.spatial.rotation import Vec3, rotation_from_rpy
 GAZEBO_GRAVITY = 9.8
 
 if TYPE_CHECKING:
+    import gzinertia.physics.collision_mesh
     from gzinertia.physics.hydrostatics import ModelHydrostatics
     from gzinertia.records import BuoyancyWorld, LinkRecord
 
@@ -384,8 +388,6 @@ def true_volume_mesh(mesh: Any, geometry: Any) -> Any:
     or cone, whose inscribed polygon is so given the circle's area. Without it an inscribed
     polygon of N segments lacks ``(2π/N)²/6`` of the area (7.1e-4 at 96). Other shapes as
     they are."""
-    from gzinertia.physics.shapes import ShapeError, solid_properties
-
     every_axis = ROUND_SHAPES.get(geometry.kind)
     if every_axis is None or not mesh.volume > 0:
         return mesh
@@ -404,9 +406,6 @@ def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
     all), each a closed mesh (:func:`~gzinertia.physics.collision_mesh.collision_trimesh`);
     a link's collisions that overlap as their union (:func:`~gzinertia.physics.link_union.
     link_union`: the overlap displaces its water once)."""
-    from gzinertia.physics.collision_mesh import collision_trimesh
-    from gzinertia.physics.link_union import link_union
-
     meshes = []
     for link in links:
         if enabled is not None and not enabled(link.name):
@@ -418,7 +417,8 @@ def model_hull(links: Sequence[Any], enabled: Any = None) -> Any:
             R_WB, p_WB = np.asarray(link.X_WB.R), np.asarray(link.X_WB.p)
             meshes.append(np.asarray(union.union_B) @ R_WB.T + p_WB)
         for collision in (c for c in link.collisions if id(c) not in united):
-            mesh = collision_trimesh(collision, sections=FLOTATION_SECTIONS)
+            mesh = gzinertia.physics.collision_mesh.collision_trimesh(
+                collision, sections=FLOTATION_SECTIONS)
             if mesh is None:
                 continue
             mesh = true_volume_mesh(mesh, collision.geometry)

@@ -8,14 +8,17 @@ their force along "up", from which the centre of buoyancy follows (:func:`buoyan
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gzinertia.physics.collision_mesh import collision_trimesh
+import gzinertia.physics
 from gzinertia.physics.volume_below import GRADED_SHAPES, volume_below, volume_below_plane
 from gzinertia.records import BuoyancyWorld, Collision, Geometry
 from gzinertia.spatial.rotation import Pose
+
+if TYPE_CHECKING:
+    import gzinertia.physics.collision_mesh
 
 #: Gazebo's threshold under which a slab adds no force (``1e-10`` m³ in GradedFluidDensity).
 GAZEBO_SLAB_EPSILON = 1e-10
@@ -101,7 +104,7 @@ def exact_fluid_force(
     up = up_vector(g_W)
     if _is_upright(collision.geometry, X_WC, up):
         return _upright_fluid_force(collision.geometry, X_WC, fluid, g_W, up)
-    mesh = collision_trimesh(collision)
+    mesh = gzinertia.physics.collision_mesh.collision_trimesh(collision)
     if mesh is None:
         return np.zeros(3), np.zeros(3)
     return mesh_fluid_force(np.asarray(mesh.triangles), X_WC, fluid, g_W)

@@ -49,6 +49,8 @@ from gzinertia.physics.graded_buoyancy import (
     mesh_fluid_force,
     up_vector,
 )
+from gzinertia.physics.link_union import link_union
+from gzinertia.physics.mesh_fallback import approximated
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
 from gzinertia.spatial.rotation import Pose, Vec3
@@ -104,8 +106,6 @@ class LinkHydrostatics(ValueRecord):
         repairs included) and overlapping collisions are united, ``"approximate"`` when a solid
         is a convex hull or an overlap is counted twice
         (:func:`gzinertia.physics.mesh_body.approximated`)."""
-        from gzinertia.physics.mesh_fallback import approximated
-
         notes = [c.note for c in self.collisions] + [self.volume_exact_note]
         return "approximate" if any(approximated(note) for note in notes) else "exact"
 
@@ -113,8 +113,6 @@ class LinkHydrostatics(ValueRecord):
 def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatics:
     """The link's buoyancy at its pose ``link.X_WB`` in ``fluid``, as Gazebo applies it and by
     exact geometry (see the module)."""
-    from gzinertia.physics.link_union import link_union
-
     g_W = np.asarray(fluid.g_W, dtype=float)
     X_WB = link.X_WB
     parts = tuple(collision_volume(c) for c in link.collisions)

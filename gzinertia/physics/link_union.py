@@ -30,12 +30,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import gzinertia.physics
+from gzinertia.physics.manifold_solids import (
+    closed_manifold,
+    manifold3d,
+    manifold_triangles,
+    posed,
+    primitive_manifold,
+    triangle_moments,
+)
 from gzinertia.physics.mesh_fallback import OVERLAP_NOTE
+from gzinertia.physics.mesh_load import ShapeError
+from gzinertia.physics.shapes import SolidProperties, checked_solid, collision_solid, combine_solids
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry
+from gzinertia.spatial.inertia import parallel_axis
 
 if TYPE_CHECKING:
-    from gzinertia.physics.shapes import SolidProperties
+    import gzinertia.physics.mesh_body
 
 __all__ = ["SECTIONS", "LinkUnion", "link_solid", "link_union", "solid_in_link"]
 
@@ -68,9 +80,6 @@ class LinkUnion(ValueRecord):
 def _bounding_radius(geometry: Geometry) -> float | None:
     """The radius of a sphere about the shape's own origin that holds it (``None``: no
     solid)."""
-    from gzinertia.physics.mesh_body import mesh_body
-    from gzinertia.physics.shapes import ShapeError
-
     g = geometry
     if g.kind in ("box", "ellipsoid") and g.size is not None:
         half = np.asarray(g.size, dtype=float) * (0.5 if g.kind == "box" else 1.0)
@@ -83,7 +92,7 @@ def _bounding_radius(geometry: Geometry) -> float | None:
         return float(g.radius + 0.5 * g.length)
     if g.kind == "mesh" and g.mesh_path is not None:
         try:
-            vertices = mesh_body(g.mesh_path, g.scale).vertices
+            vertices = gzinertia.physics.mesh_body.mesh_body(g.mesh_path, g.scale).vertices
         except ShapeError:
             return None
         return float(np.max(np.linalg.norm(vertices, axis=1))) if len(vertices) else None
@@ -113,19 +122,14 @@ def solid_in_link(collision: Collision, where: str) -> Any:
     manifold3d's own with :data:`SECTIONS` segments around; a mesh file the geometry
     pipeline's closed body, :func:`gzinertia.physics.mesh_body.mesh_body`), ``None``: no
     solid. A mesh body manifold3d does not take is a ShapeError naming ``where``."""
-    from gzinertia.physics.manifold_solids import closed_manifold, posed, primitive_manifold
-    from gzinertia.physics.mesh_load import ShapeError
-
     g = collision.geometry
     if g.kind != "mesh":
         solid = primitive_manifold(g, 1.0, lambda _: SECTIONS)
     elif g.mesh_path is None:
         return None
     else:
-        from gzinertia.physics.mesh_body import mesh_body
-
         try:
-            body = mesh_body(g.mesh_path, g.scale)
+            body = gzinertia.physics.mesh_body.mesh_body(g.mesh_path, g.scale)
         except ShapeError:
             return None
         solid, status = closed_manifold(body.vertices, body.faces)
@@ -152,14 +156,12 @@ def link_union(
         return None
     names = ", ".join(repr(c.name) for c in candidates)
     try:
-        import manifold3d as m3
+        m3 = manifold3d()
     except ImportError:
         return LinkUnion(0.0, np.zeros(3), np.zeros((3, 3)), (), None,
                          f"{element}s {names} may overlap: their {OVERLAP_NOTE} "
                          "(manifold3d, gzinertia[bem], unites them)",
                          tuple(candidates))
-    from gzinertia.physics.manifold_solids import manifold_triangles, triangle_moments
-
     where = f"the {element}s {names}"
     solids = [s for s in (solid_in_link(c, where) for c in candidates) if s is not None]
     if len(solids) < 2:
@@ -193,9 +195,6 @@ def link_solid(
     ``element`` (``"collision"``, ``"visual"``). Raises
     :class:`~gzinertia.physics.shapes.ShapeError` when a shape has no solid or they enclose no
     volume."""
-    from gzinertia.physics.shapes import ShapeError, checked_solid, collision_solid, combine_solids
-    from gzinertia.spatial.inertia import parallel_axis
-
     total = combine_solids([collision_solid(c) for c in collisions])
     union = link_union(collisions, element)
     if union is None:

@@ -8,8 +8,8 @@ Primitives are manifold3d's own (box, sphere, ellipsoid, cylinder, capsule, cone
 frame C as SDFormat and gz-math define them: centred on Co, axis along C's z, a cone's base at
 ``-L/2``); a mesh file's closed surface comes from the geometry pipeline
 (:func:`gzinertia.physics.mesh_body.mesh_body`, which reads it with trimesh). manifold3d (the
-``gzinertia[bem]`` extra) is imported lazily: every function needing it raises ImportError
-without it.
+``gzinertia[bem]`` extra) is imported here only (:data:`m3`, ``None`` when it is not installed):
+every function needing it raises ImportError without it (:func:`manifold3d`).
 """
 
 from __future__ import annotations
@@ -22,14 +22,28 @@ import numpy as np
 from gzinertia.records import Geometry
 from gzinertia.spatial.rotation import Pose
 
+try:
+    import manifold3d as m3
+except ImportError:  # the optional extra gzinertia[bem]: callers say what they did without it
+    m3 = None  # type: ignore[assignment]
+
 __all__ = [
     "closed_manifold",
+    "manifold3d",
     "manifold_triangles",
     "posed",
     "primitive_manifold",
     "triangle_moments",
 ]
 
+
+
+def manifold3d() -> Any:
+    """The manifold3d module (the ``gzinertia[bem]`` extra); ImportError naming it when it is not
+    installed (each caller says what it did without it)."""
+    if m3 is None:
+        raise ImportError("manifold3d is not installed (pip install 'gzinertia[bem]')")
+    return m3
 
 def primitive_manifold(
     geometry: Geometry, scale: float, segments: Callable[[float], int]
@@ -38,8 +52,7 @@ def primitive_manifold(
     ``manifold3d.Manifold`` (round shapes with ``segments(r)`` segments around a circle of
     radius ``r`` metres, unscaled; an ellipsoid by its largest semi-axis); ``None`` for a mesh
     or a shape without its dimensions."""
-    import manifold3d as m3
-
+    m3 = manifold3d()
     g = geometry
     if g.kind == "box" and g.size is not None:
         return m3.Manifold.cube([scale * float(v) for v in g.size], center=True)
@@ -70,8 +83,7 @@ def closed_manifold(vertices: Any, faces: Any) -> tuple[Any, str | None]:
     """A closed, outward triangle surface (``vertices`` n x 3, ``faces`` m x 3) as a
     ``manifold3d.Manifold`` (coincident vertices merged), and ``None``, or the name of
     manifold3d's status when it does not take it (not a 2-manifold): the caller says where."""
-    import manifold3d as m3
-
+    m3 = manifold3d()
     mesh = m3.Mesh64(  # copies: manifold3d takes neither read-only nor subclassed arrays
         vert_properties=np.array(vertices, dtype=np.float64, order="C"),
         tri_verts=np.array(faces, dtype=np.uint64, order="C"),

@@ -25,6 +25,10 @@ it through :func:`mesh_body`, so that they all use the same body and say the sam
 
 :attr:`MeshBody.note` is the one phrase every output repeats (text, JSON, the provenance comment
 written into files); ``None`` only for a single closed piece used as the file has it.
+
+This module is the geometry pipeline's entry and imports trimesh and SciPy (through the
+repairs): modules that an audit of a file without meshes loads reach it through the package
+face, ``gzinertia.physics.mesh_body.mesh_body(...)``, when a geometry is a mesh.
 """
 
 from __future__ import annotations
@@ -35,7 +39,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import trimesh
+from scipy.spatial import QhullError
 
+from gzinertia.options import option
+from gzinertia.physics.manifold_solids import closed_manifold, manifold3d
 from gzinertia.physics.mesh_fallback import (
     HULL_USED,
     OVERLAP_NOTE,
@@ -44,7 +52,7 @@ from gzinertia.physics.mesh_fallback import (
     current_hull,
     hull_fallback,
 )
-from gzinertia.physics.mesh_load import FILE_MESHES, MeshSource, ShapeError, convex_hull, read_mesh
+from gzinertia.physics.mesh_load import FILE_MESHES, MeshSource, ShapeError, read_mesh
 from gzinertia.physics.mesh_repair import Repair, repaired
 from gzinertia.physics.mesh_wrap import Wrap, wrapped
 from gzinertia.record_base import ValueRecord
@@ -55,6 +63,7 @@ __all__ = [
     "HullChoice",
     "MeshBody",
     "approximated",
+    "convex_hull",
     "current_hull",
     "hull_fallback",
     "mesh_body",
@@ -63,8 +72,6 @@ __all__ = [
 
 def _hull_hint() -> str:
     """The words a refusal names to proceed (the interface's option, and the audit's setting)."""
-    from gzinertia.options import option
-
     return (f"{option('hull_convex')} uses its convex hull, {option('hull_wrap')} a closed "
             "wrap that follows it (the audit: hull = \"convex\" or \"wrap\" in [tool.gzinertia])")
 
@@ -120,8 +127,6 @@ class MeshBody(ValueRecord):
 
     def trimesh(self) -> Any:
         """The body as a ``trimesh.Trimesh`` (a copy the caller may modify)."""
-        import trimesh
-
         return trimesh.Trimesh(self.vertices.copy(), self.faces.copy(), process=False)
 
 
@@ -206,11 +211,7 @@ def unite(pieces: Sequence[Any], where: str) -> Any:
     union, same frame) as a ``trimesh.Trimesh``; a piece manifold3d does not take (not a
     2-manifold) is a :class:`~gzinertia.physics.mesh_load.ShapeError` naming ``where`` (never
     left out). Raises ImportError without manifold3d (the ``gzinertia[bem]`` extra)."""
-    import manifold3d as m3
-    import trimesh
-
-    from gzinertia.physics.manifold_solids import closed_manifold
-
+    m3 = manifold3d()
     solids = []
     for piece in pieces:  # (np.array: a TrackedArray is not taken by manifold3d)
         solid, status = closed_manifold(np.array(piece.vertices), np.array(piece.faces))
@@ -221,3 +222,14 @@ def unite(pieces: Sequence[Any], where: str) -> Any:
     out = m3.Manifold.batch_boolean(solids, m3.OpType.Add).to_mesh64()
     return trimesh.Trimesh(np.asarray(out.vert_properties, dtype=np.float64)[:, :3].copy(),
                            np.asarray(out.tri_verts, dtype=np.int64).copy(), process=False)
+
+
+def convex_hull(path: str, mesh: Any) -> Any:
+    """The convex hull of ``mesh`` (a ``trimesh.Trimesh`` read from ``path``, same frame) as a
+    ``trimesh.Trimesh``; qhull's refusal of a degenerate input is a
+    :class:`~gzinertia.physics.mesh_load.ShapeError` naming ``path``."""
+    try:
+        return mesh.convex_hull
+    except QhullError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "qhull error"
+        raise ShapeError(f"mesh {path!r} has no convex hull: {first}") from None

@@ -4,6 +4,10 @@ pipeline makes of the file (:func:`gzinertia.physics.mesh_body.mesh_body`, after
 collapsed), and decimated when faceted much finer than the panel size. Vertices in metres in
 the mesh's own frame; a :class:`~gzinertia.physics.panel_surface.SurfaceMeshError` naming the
 file otherwise.
+
+This module imports trimesh and fast_simplification (the ``gzinertia[bem]`` extra: ``None``
+when it is not installed, and decimating a file then raises ImportError naming it);
+:mod:`gzinertia.physics.surface_mesh` reaches it through the package face, for a mesh file only.
 """
 
 from __future__ import annotations
@@ -12,8 +16,12 @@ import math
 from typing import Any
 
 import numpy as np
+import trimesh
 from numpy.typing import NDArray
 
+from gzinertia.physics.manifold_solids import closed_manifold
+from gzinertia.physics.mesh_body import mesh_body
+from gzinertia.physics.mesh_load import ShapeError
 from gzinertia.physics.panel_surface import (
     DEGENERATE_AREA,
     DEGENERATE_SHAPE,
@@ -22,6 +30,11 @@ from gzinertia.physics.panel_surface import (
     SurfaceMeshError,
     unit_scale,
 )
+
+try:
+    import fast_simplification
+except ImportError:  # the optional extra gzinertia[bem]
+    fast_simplification = None  # type: ignore[assignment]
 
 #: A mesh file is decimated when its mean edge is shorter than this fraction of the panel size
 #: (surfaces meshed at ``h`` have edges between ``h/2`` and ``h``: a file this fine is finer
@@ -54,8 +67,8 @@ def coarsened(vertices: FloatArray, faces: IntArray, h: float) -> tuple[FloatArr
     mean_edge = float(np.linalg.norm(v - np.roll(v, 1, axis=1), axis=2).mean())
     if mean_edge >= COARSEN_BELOW * h:
         return vertices, faces
-    import fast_simplification
-
+    if fast_simplification is None:
+        raise ImportError("fast_simplification is not installed (pip install 'gzinertia[bem]')")
     target = max(int(len(faces) * (mean_edge / (COARSEN_TO * h)) ** 2), 64)
     out_v, out_f = fast_simplification.simplify(
         np.ascontiguousarray(vertices, dtype=np.float64),
@@ -68,8 +81,6 @@ def coarsened(vertices: FloatArray, faces: IntArray, h: float) -> tuple[FloatArr
 def manifold_of(vertices: FloatArray, faces: IntArray, what: str) -> Any:
     """The closed surface (vertices, faces) as a manifold3d.Manifold, or a
     :class:`SurfaceMeshError` saying why ``what`` is not a closed 2-manifold."""
-    from gzinertia.physics.manifold_solids import closed_manifold
-
     solid, status = closed_manifold(vertices, faces)
     if status is not None:
         raise SurfaceMeshError(f"{what} is not a closed 2-manifold surface ({status})")
@@ -95,8 +106,6 @@ def _collapsed(mesh: Any, tolerance: float, name: str) -> Any:
     than ``tolerance``, where the collapse would pinch the surface) is dropped and its close
     corners welded. A degenerate triangle left after that, or a surface no longer closed, is
     refused (:class:`SurfaceMeshError`)."""
-    import trimesh
-
     count = int(np.sum(_degenerate(mesh)))
     s = unit_scale(max(float(np.max(np.ptp(mesh.vertices, axis=0))), 1e-300))
     solid = manifold_of(s * np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces),
@@ -135,9 +144,6 @@ def checked_mesh_file(
     height below :data:`DEGENERATE_SHAPE` of their longest edge) are dropped where that leaves
     the surface closed, else collapsed (:func:`_collapsed`), and refused when neither closes it.
     """
-    from gzinertia.physics.mesh_body import mesh_body
-    from gzinertia.physics.shapes import ShapeError
-
     name = f"mesh {path!r}"
     if abs(float(np.prod(scale))) == 0.0:
         raise SurfaceMeshError(f"{name}: zero <scale> {scale}")

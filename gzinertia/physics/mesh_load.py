@@ -1,6 +1,6 @@
 """A mesh as physics reads it: a ``trimesh.Trimesh`` in metres after ``<scale>``
 (:func:`load_mesh`, from a :class:`~gzinertia.io.mesh_source.MeshSource`, by default the files
-on disk), its convex hull (:func:`convex_hull`), and the error for a geometry that has no solid
+on disk) and the error for a geometry that has no solid
 (:class:`ShapeError`). Below both :mod:`gzinertia.physics.shapes` and
 :mod:`gzinertia.physics.mesh_body`, which read meshes through it; the one module of physics that
 names the default source (:data:`~gzinertia.io.mesh_source.FILE_MESHES`).
@@ -13,7 +13,7 @@ from typing import Any
 from gzinertia.errors import GzInertiaError
 from gzinertia.io.mesh_source import FILE_MESHES, MeshFileError, MeshRead, MeshSource, file_stamp
 
-__all__ = ["FILE_MESHES", "MeshFileError", "MeshSource", "ShapeError", "convex_hull", "file_stamp",
+__all__ = ["FILE_MESHES", "MeshFileError", "MeshSource", "ShapeError", "file_stamp",
            "load_mesh", "read_mesh"]
 
 
@@ -38,13 +38,3 @@ def load_mesh(path: str, scale: tuple[float, float, float],
     """:func:`read_mesh` as a ``trimesh.Trimesh`` (the caller's own copy, to modify)."""
     return read_mesh(path, scale, source).trimesh()
 
-
-def convex_hull(path: str, mesh: Any) -> Any:
-    """The convex hull of ``mesh`` (qhull's refusal of a degenerate input as a ShapeError)."""
-    from scipy.spatial import QhullError
-
-    try:
-        return mesh.convex_hull
-    except QhullError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "qhull error"
-        raise ShapeError(f"mesh {path!r} has no convex hull: {first}") from None

@@ -30,6 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import trimesh
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
 
 from gzinertia.record_base import ValueRecord
 
@@ -79,10 +83,6 @@ def _size(vertices: Any) -> float:
 
 def _weld(vertices: Any, faces: Any, tol: float) -> tuple[Any, Any, int]:
     """Vertices within ``tol`` of each other merged (each cluster onto its first vertex)."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-    from scipy.spatial import cKDTree
-
     n = len(vertices)
     pairs = cKDTree(vertices).query_pairs(tol, output_type="ndarray")
     if len(pairs) == 0:
@@ -210,8 +210,6 @@ def _outward(mesh: Any) -> bool:
 def repaired(mesh: Any) -> tuple[Any, Repair]:
     """``mesh`` (a ``trimesh.Trimesh``, left unchanged) repaired as the module says, and the
     :class:`Repair` record. A closed, consistently wound mesh comes back as it is."""
-    import trimesh
-
     if mesh.is_watertight and mesh.is_winding_consistent:
         if _outward(mesh):
             return mesh, Repair()

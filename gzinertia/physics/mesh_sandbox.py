@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from gzinertia.errors import GzInertiaError
 from gzinertia.io.limits import ENV_MESH_MEMORY, ENV_MESH_SECONDS, MesherLimits
 from gzinertia.options import interface, spelling
+from gzinertia.physics.mesh_fallback import current_hull, hull_fallback
 from gzinertia.sandbox import (
     ChildOutcome,
     CpuLimitError,
@@ -140,8 +141,6 @@ def _import_the_mesher() -> None:
 def _serve(request: dict[str, Any]) -> tuple[bytes, int | None]:
     """One request in the helper: a forked, limited child runs the step in the caller's
     environment, working folder, spelling of options and mesh hull fallback."""
-    from gzinertia.physics.mesh_fallback import hull_fallback
-
     step = _resolve(request["target"])
     _import_the_mesher()
     limits = MesherLimits(*request["limits"])
@@ -180,8 +179,6 @@ def run_meshing(
     :func:`gzinertia.sandbox.process_is_single_threaded`) or from the helper. A
     :class:`~gzinertia.errors.GzInertiaError` it raises is raised here; a crash, a kill or a
     limit hit is a :class:`MeshingError` naming ``where``."""
-    from gzinertia.physics.mesh_fallback import current_hull
-
     limits = MesherLimits.from_environment()
     child = limits
     if fork if fork is not None else process_is_single_threaded():

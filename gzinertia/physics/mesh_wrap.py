@@ -40,8 +40,10 @@ peak) plus the file's triangles (capped by :class:`gzinertia.io.limits.MeshLimit
 ``O(G·log F + F)``: 1.6-2.3 s from 5,000 to 50,000 triangles (``benchmarks/bench_wrap.py``).
 A mesh with more triangles than :data:`MAX_FACES` is refused in one line.
 
-libigl and manifold3d are in the ``gzinertia[bem]`` extra (imported here
-only when a wrap is made); without them the wrap is refused naming the extra.
+libigl and manifold3d are in the ``gzinertia[bem]`` extra (imported with this module, which
+the geometry pipeline loads only for a mesh file; :data:`igl` is ``None`` when libigl is not
+installed, manifold3d is :func:`gzinertia.physics.manifold_solids.manifold3d`'s); without them
+the wrap is refused naming the extra.
 Coordinates: the mesh's own frame C after ``<scale>``, metres.
 """
 
@@ -53,7 +55,14 @@ from typing import Any, Final
 
 import numpy as np
 
+from gzinertia.physics.manifold_solids import manifold3d
+from gzinertia.physics.mesh_load import ShapeError
 from gzinertia.record_base import ValueRecord
+
+try:
+    import igl
+except ImportError:  # the optional extra gzinertia[bem]: the wrap is refused naming it
+    igl = None
 
 __all__ = [
     "GRID_POINTS",
@@ -150,14 +159,14 @@ def _near_change(inside: Any) -> Any:
 
 
 def _imported(where: str) -> tuple[Any, Any]:
-    from gzinertia.physics.mesh_load import ShapeError
-
+    """The libraries the wrap needs (libigl, manifold3d); a ShapeError naming ``where`` and the
+    extra without either."""
     try:
-        import igl
-        import manifold3d
+        if igl is None:
+            raise ImportError("libigl is not installed")
+        return igl, manifold3d()
     except ImportError:
         raise ShapeError(f"{where} is not closed: {INSTALL_HINT}") from None
-    return igl, manifold3d
 
 
 def wrapped(vertices: Any, faces: Any, where: str) -> tuple[Any, Any, Wrap]:
@@ -167,9 +176,7 @@ def wrapped(vertices: Any, faces: Any, where: str) -> tuple[Any, Any, Wrap]:
     :class:`~gzinertia.physics.mesh_load.ShapeError` naming ``where`` when a library is
     missing, the mesh has more than :data:`MAX_FACES` triangles, or the wrap encloses
     nothing or is not a closed 2-manifold (what it encloses is thinner than a cell)."""
-    from gzinertia.physics.mesh_load import ShapeError
-
-    igl, m3 = _imported(where)
+    libigl, m3 = _imported(where)
     v = np.asarray(vertices, dtype=np.float64)
     f = np.ascontiguousarray(faces, dtype=np.int64)
     if len(f) > MAX_FACES:
@@ -191,7 +198,7 @@ def wrapped(vertices: Any, faces: Any, where: str) -> tuple[Any, Any, Wrap]:
     z, y, x = np.meshgrid(axes[2], axes[1], axes[0], indexing="ij")
     grid = np.column_stack([x.ravel(), y.ravel(), z.ravel()])  # x fastest, as libigl wants
     del x, y, z
-    winding = igl.fast_winding_number(v, f, grid)
+    winding = libigl.fast_winding_number(v, f, grid)
     if winding.sum() < 0.0:  # wound inward throughout: the inside has w = -1
         winding = -winding
     inside = winding > 0.5
@@ -201,12 +208,12 @@ def wrapped(vertices: Any, faces: Any, where: str) -> tuple[Any, Any, Wrap]:
     near = _near_change(inside.reshape(counts[2], counts[1], counts[0])).ravel()
     side = np.where(inside, -1.0, 1.0)
     value = side * h
-    d = np.sqrt(igl.point_mesh_squared_distance(grid[near], v, f)[0])
+    d = np.sqrt(libigl.point_mesh_squared_distance(grid[near], v, f)[0])
     across = d > h  # no triangle within a cell: the side changes across an opening
     magnitude = np.where(across, np.abs(0.5 - winding[near]) * OPENING_SCALE, d / h)
     value[near] = side[near] * h * np.maximum(magnitude, CORNER_CELLS)
-    mv, mf, _ = igl.marching_cubes(value, grid, int(counts[0]), int(counts[1]), int(counts[2]),
-                                   0.0)
+    mv, mf, _ = libigl.marching_cubes(value, grid, int(counts[0]), int(counts[1]),
+                                      int(counts[2]), 0.0)
     del grid, value
     mesh = m3.Mesh64(vert_properties=np.ascontiguousarray(mv, dtype=np.float64),
                      tri_verts=np.ascontiguousarray(mf, dtype=np.uint64))
@@ -224,12 +231,12 @@ def wrapped(vertices: Any, faces: Any, where: str) -> tuple[Any, Any, Wrap]:
     if len(wf) == 0 or not abs(solid.volume()) > 0.0:
         raise ShapeError(f"{where} is not closed and its wrap encloses nothing: the surface "
                          f"is thinner than the wrap's cell ({_length(h / scale)})")
-    unfollowed = _unfollowed(igl, v, f, wv, wf, h)
+    unfollowed = _unfollowed(libigl, v, f, wv, wf, h)
     return wv / scale + centre, wf, Wrap(h / scale, (int(counts[0]), int(counts[1]),
                                                      int(counts[2])), unfollowed)
 
 
-def _unfollowed(igl: Any, v: Any, f: Any, wv: Any, wf: Any, h: float) -> float:
+def _unfollowed(libigl: Any, v: Any, f: Any, wv: Any, wf: Any, h: float) -> float:
     """The share of the area of triangles ``f`` whose centroid is farther than ``h`` from the
     wrap ``(wv, wf)``."""
     corners = v[f]
@@ -238,7 +245,7 @@ def _unfollowed(igl: Any, v: Any, f: Any, wv: Any, wf: Any, h: float) -> float:
     total = float(area.sum())
     if total == 0.0:
         return 0.0
-    d2, _, _ = igl.point_mesh_squared_distance(corners.mean(axis=1), wv, wf)
+    d2, _, _ = libigl.point_mesh_squared_distance(corners.mean(axis=1), wv, wf)
     return float(area[d2 > h * h].sum()) / total
 
 

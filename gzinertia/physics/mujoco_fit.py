@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gzinertia.physics.contact_groups import cone_support
 from gzinertia.physics.ellipsoid import PosedEllipsoid, primitive_semi_axes
 from gzinertia.physics.ellipsoid_fit import EllipsoidFit, check_semi_axes, unfit
 from gzinertia.physics.fit_collisions import (
@@ -34,8 +35,6 @@ def _mujoco_cone(radius: float, length: float, geometry: Geometry) -> tuple[Vec3
     cone's exact extent in place of vertices: E at the centroid ``(0, 0, -L/4)`` on the
     principal axes (largest moment on x), semi-axes the cone's furthest reach from the
     centroid along each (``max(h(e) - c·e, h(-e) + c·e)`` with the support function h)."""
-    from gzinertia.physics.contact_groups import cone_support
-
     solid = geometry_solid(geometry)
     moments, R_CP = principal_frame(solid.G_FFc_F)
     _moments, R_CE = nearest_to_link(moments, R_CP, descending=True)

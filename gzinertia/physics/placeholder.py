@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from gzinertia.physics.link_union import link_solid
+from gzinertia.physics.shapes import ShapeError
+
 if TYPE_CHECKING:
     from gzinertia.physics.shapes import SolidProperties
     from gzinertia.records import LinkRecord
@@ -38,8 +43,6 @@ DEGENERATE_GYRATION_RADIUS = 1e-12
 def gyration_radius(solid: SolidProperties) -> float:
     """The largest radius of gyration (m) of ``solid`` about its centroid: the square root of
     the largest eigenvalue of its unit-density inertia ``G_FFc_F`` over its volume."""
-    import numpy as np
-
     largest = float(np.max(np.linalg.eigvalsh(np.asarray(solid.G_FFc_F, dtype=float))))
     return (max(largest, 0.0) / solid.volume) ** 0.5 if solid.volume > 0.0 else 0.0
 
@@ -57,9 +60,6 @@ def placeholder_note(link: LinkRecord) -> str | None:
     of their union, :func:`gzinertia.physics.link_union.link_solid`) that is not degenerate
     (:data:`DEGENERATE_GYRATION_RADIUS`), in words; ``None`` when they are not, or
     have no solid to measure (no collision, a mesh that cannot be read: said elsewhere)."""
-    from gzinertia.physics.link_union import link_solid
-    from gzinertia.physics.shapes import ShapeError
-
     if not link.collisions:
         return None
     try:

@@ -23,15 +23,15 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import gzinertia.physics
 from gzinertia.physics.mesh_load import (
     FILE_MESHES,
     MeshSource,
     ShapeError,
-    convex_hull,
     file_stamp,
     load_mesh,
     read_mesh,
@@ -40,6 +40,9 @@ from gzinertia.record_base import Record
 from gzinertia.records import Collision, Geometry
 from gzinertia.spatial.inertia import parallel_axis, reexpress_inertia
 from gzinertia.spatial.rotation import Mat3, Vec3
+
+if TYPE_CHECKING:
+    import gzinertia.physics.mesh_body
 
 __all__ = [
     "ShapeError",
@@ -50,7 +53,6 @@ __all__ = [
     "collision_solid",
     "combine_solids",
     "cone_solid",
-    "convex_hull",
     "cylinder_solid",
     "ellipsoid_solid",
     "file_stamp",
@@ -194,12 +196,10 @@ def mesh_solid(path: str, scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
     its convex hull under a ``hull_fallback("convex")`` block). ``approximation`` is the body's
     note (what was done, and what the source assumed).
     """
-    from gzinertia.physics.mesh_body import mesh_body
-
     if abs(float(np.prod(scale))) == 0.0:
         raise ShapeError(f"mesh {path!r} has a zero <scale> {scale}")
     _require_solid_extent(path, np.asarray(read_mesh(path, scale, source).vertices, dtype=float))
-    body = mesh_body(path, scale, source)
+    body = gzinertia.physics.mesh_body.mesh_body(path, scale, source)  # trimesh, loaded here
     props = body.trimesh().mass_properties  # density 1: inertia about the centroid, mesh axes
     volume = float(props.volume)
     if not volume > 0.0:

@@ -6,10 +6,12 @@ larger than a panel size ``h``. This module builds it from the link's collision 
 
 * primitives (box, sphere, cylinder, capsule, ellipsoid) are meshed with manifold3d at a
   resolution derived from ``h`` (``ceil(2πr/h)`` segments round a circle);
-* mesh files (STL, OBJ, DAE after ``<scale>``) are checked (:func:`checked_mesh_file`): closed,
-  consistently oriented, outward, no degenerate triangles; repaired where that is unambiguous,
-  refused (:class:`SurfaceMeshError`, naming file and problem) otherwise; a file faceted finer
-  than ``h`` is decimated to about the panel count its area holds at ``h`` (:func:`coarsened`);
+* mesh files (STL, OBJ, DAE after ``<scale>``) are checked
+  (:func:`~gzinertia.physics.mesh_file_surface.checked_mesh_file`): closed, consistently oriented,
+  outward, no degenerate triangles; repaired where that is unambiguous, refused
+  (:class:`SurfaceMeshError`, naming file and problem) otherwise; a file faceted finer than ``h``
+  is decimated to about the panel count its area holds at ``h``
+  (:func:`~gzinertia.physics.mesh_file_surface.coarsened`);
 * every shape is posed in the link frame B (``X_BC``) and the shapes are united with manifold3d's
   exact boolean union; the union is then refined so that edges are about ``h`` long (every
   original edge split into pieces of at most ``h``, interior edges near it, below ``2h``:
@@ -41,10 +43,12 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import gzinertia.physics
+from gzinertia.physics.manifold_solids import manifold3d, primitive_manifold
 from gzinertia.physics.mesh_domain import (
     ShapeSize,
     mesh_size,
@@ -56,8 +60,7 @@ from gzinertia.physics.mesh_domain import (
     shape_place,
     shapes_place,
 )
-from gzinertia.physics.mesh_file_surface import checked_mesh_file, coarsened, manifold_of
-from gzinertia.physics.mesh_load import FILE_MESHES
+from gzinertia.physics.mesh_load import FILE_MESHES, ShapeError
 from gzinertia.physics.panel_surface import (
     DEGENERATE_AREA,
     WATERPLANE_TOLERANCE,
@@ -71,6 +74,10 @@ from gzinertia.physics.panel_surface import (
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision
 from gzinertia.spatial.rotation import Pose
+
+if TYPE_CHECKING:
+    import gzinertia.physics.mesh_body
+    import gzinertia.physics.mesh_file_surface
 
 
 def geometry_digest(collisions: Sequence[Collision]) -> str:
@@ -109,7 +116,8 @@ class CheckedShape(ValueRecord):
 
 
 def _shape(c: Collision, h: float, element: str, link: str | None) -> CheckedShape:
-    """The shape of ``c`` with its size (a mesh file read and checked: :func:`checked_mesh_file`),
+    """The shape of ``c`` with its size (a mesh file read and checked:
+    :func:`~gzinertia.physics.mesh_file_surface.checked_mesh_file`),
     refused when its dimensions are not positive and finite or it is thinner than the mesher
     takes (:func:`~gzinertia.physics.mesh_domain.require_shape`). No native code runs."""
     where = shape_place(c, element, link)
@@ -121,7 +129,8 @@ def _shape(c: Collision, h: float, element: str, link: str | None) -> CheckedSha
     if g.mesh_path is None:
         raise SurfaceMeshError(f"{where}: mesh {g.mesh_uri!r} did not resolve to a file")
     try:
-        vertices, faces = checked_mesh_file(g.mesh_path, g.scale, h)
+        vertices, faces = gzinertia.physics.mesh_file_surface.checked_mesh_file(
+            g.mesh_path, g.scale, h)
     except SurfaceMeshError as exc:
         raise SurfaceMeshError(f"{where}: {exc}") from None
     size = mesh_size(vertices, faces)
@@ -154,22 +163,22 @@ def checked_shapes(
 
 
 def _primitive(shape: CheckedShape, h: float, scale: float) -> Any:
-    """The shape in its own frame C, scaled by ``scale``, as a manifold3d.Manifold (curved
-    shapes with segments about ``h`` long, ``h`` in metres; a mesh file decimated when faceted
-    much finer than ``h`` (:func:`coarsened`), then refused if its refinement would make more
-    triangles than the mesher takes)."""
-    from gzinertia.physics.manifold_solids import primitive_manifold
-
+    """The shape in its own frame C, scaled by ``scale``, as a manifold3d.Manifold (curved shapes
+    with segments about ``h`` long, ``h`` in metres; a mesh file decimated when faceted much
+    finer than ``h`` (:func:`~gzinertia.physics.mesh_file_surface.coarsened`), then refused if
+    its refinement would make more triangles than the mesher takes)."""
     g = shape.collision.geometry
     if g.kind != "mesh":
         return primitive_manifold(g, scale, lambda r: segments(r, h))
     assert shape.mesh is not None and g.mesh_path is not None
     vertices, faces = shape.mesh
-    vertices, faces = coarsened(vertices * scale, faces, h * scale)
+    vertices, faces = gzinertia.physics.mesh_file_surface.coarsened(vertices * scale, faces,
+                                                                     h * scale)
     if math.isfinite(h):
         require_refinable(mesh_size(vertices / scale, faces), h, shape.where)
     try:
-        return manifold_of(vertices, faces, f"mesh {g.mesh_path!r}")
+        return gzinertia.physics.mesh_file_surface.manifold_of(vertices, faces,
+                                                               f"mesh {g.mesh_path!r}")
     except SurfaceMeshError as exc:
         raise SurfaceMeshError(f"{shape.where}: {exc}") from None
 
@@ -179,16 +188,13 @@ def mesh_notes(collisions: Sequence[Collision]) -> list[str]:
     hull fallback), as ``"<name>: <note>"`` (:attr:`gzinertia.physics.mesh_body.MeshBody.note`;
     ``"<name>: refused"`` when it cannot be used); meshes used as their files have them are
     left out."""
-    from gzinertia.physics.mesh_body import mesh_body
-    from gzinertia.physics.shapes import ShapeError
-
     notes = []
     for c in collisions:
         g = c.geometry
         if g.kind != "mesh" or g.mesh_path is None:
             continue
         try:
-            note = mesh_body(g.mesh_path, g.scale).note
+            note = gzinertia.physics.mesh_body.mesh_body(g.mesh_path, g.scale).note
         except ShapeError:
             note = "refused"
         if note:
@@ -206,8 +212,7 @@ def _united(
     element they come from, ``"collision"`` or ``"visual"``; ``link`` the link they belong to),
     and the scale. Every shape is checked before any native call (module docstring); at a
     finite ``h``, also the triangles its refinement would make."""
-    import manifold3d as m3
-
+    m3 = manifold3d()
     shapes, scale = _shapes(collisions, h, element, link)
     if math.isfinite(h):
         for shape in shapes:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gzinertia.physics.contact_groups import convex_shape, touching_groups
 from gzinertia.physics.ellipsoid import PosedEllipsoid
 from gzinertia.physics.ellipsoid_fit import EllipsoidFit, check_semi_axes, unfit
 from gzinertia.physics.fit_collisions import (
@@ -18,6 +19,7 @@ from gzinertia.physics.fit_collisions import (
     usable_collisions,
     where,
 )
+from gzinertia.physics.link_union import link_solid
 from gzinertia.physics.principal_frame import nearest_to_link, principal_frame
 from gzinertia.physics.shapes import ShapeError, SolidProperties, collision_solid
 from gzinertia.records import Collision, LinkRecord
@@ -45,8 +47,6 @@ def ellipsoid_of_solid(solid: SolidProperties) -> tuple[Vec3, Pose]:
 def _bodies(collisions: Sequence[Collision], solids: Sequence[SolidProperties]) -> list[list[int]]:
     """The collisions grouped into separate bodies: those that touch or overlap are one body
     (:mod:`gzinertia.physics.contact_groups`)."""
-    from gzinertia.physics.contact_groups import convex_shape, touching_groups
-
     if len(collisions) == 1:
         return [[0]]
     shapes = [convex_shape(c, s.volume) for c, s in zip(collisions, solids, strict=True)]
@@ -64,8 +64,6 @@ def volume_fit(link: LinkRecord) -> EllipsoidFit:
     """The ``volume`` fit of the link: one ellipsoid per separate body of its collisions
     (:func:`ellipsoid_of_solid` of the body's united solid), posed in the link frame B; a
     :class:`~gzinertia.physics.ellipsoid_fit.FitError` naming the collision otherwise."""
-    from gzinertia.physics.link_union import link_solid
-
     collisions = usable_collisions(link, "volume")
     solids: list[SolidProperties] = []
     for c in collisions:

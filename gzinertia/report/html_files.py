@@ -25,7 +25,7 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.report.html_report import report_html
 from gzinertia.report.scene import model_scene
-from gzinertia.sdf.stdin import is_stdin_arg
+from gzinertia.sdf.stdin_names import is_stdin_arg
 
 if TYPE_CHECKING:
     from gzinertia.audit.findings import AuditResult, Finding

@@ -127,7 +127,8 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
         base = np.c_[_ring() * r, np.full(_RING, -h)]
         return np.vstack([base, [[0.0, 0.0, h]]])
     if kind == "mesh" and geometry.mesh_path is not None:
-        from gzinertia.physics.shapes import convex_hull, load_mesh
+        from gzinertia.physics.mesh_body import convex_hull
+        from gzinertia.physics.shapes import load_mesh
 
         try:
             mesh = load_mesh(geometry.mesh_path, geometry.scale)

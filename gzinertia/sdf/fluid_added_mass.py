@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from gzinertia.spatial.added_mass import AddedMass
+
 if TYPE_CHECKING:
     from gzinertia.spatial.added_mass import AddedMass
 
@@ -31,10 +35,6 @@ def added_mass_from_values(
     """The symmetric matrix from ``<fluid_added_mass>`` entries by tag (missing ones are 0),
     about ``point`` in ``axes`` (the spec's Bo and B unless the caller knows otherwise).
     A ValueError names any key that is not one of :data:`SDF_TAGS`."""
-    import numpy as np
-
-    from gzinertia.spatial.added_mass import AddedMass
-
     unknown = sorted(set(values) - set(SDF_TAGS))
     if unknown:
         raise ValueError(f"not <fluid_added_mass> entries: {', '.join(unknown)}")

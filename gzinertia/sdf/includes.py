@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Sequence
@@ -87,7 +88,6 @@ def unknown_scheme_message(uri: str) -> str | None:
     match = _SCHEME.match(uri.strip())
     if match is None or match.group(1).lower() in KNOWN_SCHEMES:
         return None
-    import difflib  # only for the rare unknown scheme
 
     scheme = match.group(1)
     near = difflib.get_close_matches(scheme.lower(), KNOWN_SCHEMES, n=1, cutoff=0.5)
@@ -255,6 +255,8 @@ def _version_key(v: str) -> tuple[int, ...]:
 
 def sdf_file_in_folder(folder: Path) -> Path | None:
     """The SDF file a model folder designates (``model.config``, else ``model.sdf``)."""
+    # lxml loads here, when a model.config is read (a cached audit resolves includes without
+    # it); not through the package face, whose reader imports this module (a circle)
     from gzinertia.sdf.xml import children, parse_xml_file_shared
 
     config = folder / "model.config"

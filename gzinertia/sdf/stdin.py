@@ -10,6 +10,10 @@ the text were a file there); it is read once, at most
 past the limit is read: an endless stream is not drained), and never cached between runs.
 It is SDFormat: there is no suffix to tell URDF by, and a ``<robot>`` root is refused with a
 message that says to pass the file name. A terminal is refused (it would wait for typing).
+
+This module reads (the SDFormat reader, lxml and NumPy load with it); the names alone
+(``-``, ``<stdin>``) are :mod:`gzinertia.sdf.stdin_names`, which modules on the command line's
+start-up import instead.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.errors import SdfError
+from gzinertia.io.safe_read import size_text
+from gzinertia.sdf.reader import read_sdf_bytes
 from gzinertia.sdf.stdin_names import (
     STDIN_ARG,
     STDIN_NAME,
@@ -26,6 +33,7 @@ from gzinertia.sdf.stdin_names import (
     URDF_ON_STDIN,
     is_stdin_arg,
 )
+from gzinertia.sdf.xml import MAX_FILE_BYTES, parse_xml_bytes
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -47,10 +55,6 @@ def stdin_bytes() -> bytes:
     """Standard input's bytes, at most :data:`~gzinertia.sdf.xml.MAX_FILE_BYTES`: one byte
     more is read to tell an oversized input, which is an :class:`~gzinertia.errors.SdfError`
     (an endless stream is never drained); a terminal is refused before anything is read."""
-    from gzinertia.errors import SdfError
-    from gzinertia.io.safe_read import size_text
-    from gzinertia.sdf.xml import MAX_FILE_BYTES
-
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise SdfError(STDIN_NAME, None, "standard input is not available")
@@ -76,8 +80,6 @@ def stdin_bytes() -> bytes:
 
 def read_stdin_document(model_paths: Sequence[str | Path] = ()) -> SdfDocument:
     """The SDFormat document on standard input, named :data:`STDIN_NAME`."""
-    from gzinertia.sdf.reader import read_sdf_bytes
-
     return read_sdf_bytes(stdin_bytes(), STDIN_NAME, model_paths)
 
 
@@ -87,9 +89,6 @@ def read_stdin_model(
     """The SDFormat document on standard input and its parsed tree (for what the records do
     not hold: a world's Buoyancy plugin, gravity, model poses), both named
     :data:`STDIN_NAME`."""
-    from gzinertia.sdf.reader import read_sdf_bytes
-    from gzinertia.sdf.xml import parse_xml_bytes
-
     data = stdin_bytes()
     doc = read_sdf_bytes(data, STDIN_NAME, model_paths)
     return doc, parse_xml_bytes(data, STDIN_NAME)

@@ -18,9 +18,11 @@ from typing import overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gzinertia.errors import Float64OverflowError
 from gzinertia.spatial.algebra import Ordering
 from gzinertia.spatial.matrix import SpatialInertia, SpatialMatrix
 from gzinertia.spatial.rotation import Pose
+from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
 
 #: Significant digits of every added-mass value gzinertia writes
 #: (:func:`gzinertia.edit.links.format_value`).
@@ -167,8 +169,6 @@ def ellipsoid_added_mass(
     ``A_EEo_E`` is diagonal ``diag(m_A, I_A)`` about the centre in the ellipsoid's axes;
     ``A_BBo_B`` is the same matrix about the link origin in link axes.
     """
-    from gzinertia.spatial.tuckerman import ellipsoid_added_mass_matrix
-
     A_EEo_E = AddedMass(
         ellipsoid_added_mass_matrix(semi_axes, density), ordering="linear-first", point="Eo",
         axes="E",
@@ -200,8 +200,6 @@ def _finite(A: NDArray[np.float64], what: str) -> NDArray[np.float64]:
     """``A`` when every entry is finite; a :class:`Float64OverflowError` saying ``what``
     overflowed otherwise (an added mass beyond float64 is no added mass)."""
     if not np.all(np.isfinite(A)):
-        from gzinertia.errors import Float64OverflowError
-
         raise Float64OverflowError(f"{what} overflows float64 (the point is too far or the "
                                    "matrix too large)")
     return A
