@@ -13,6 +13,7 @@ from typing import Annotated
 from gzinertia.cli.app import DensityOption, FluidOption, LinkOption
 from gzinertia.cli.flags import Maybe, argument, flag, flag_with
 from gzinertia.cli.options import FitChoice
+from gzinertia.cli.target_options import engine_flag, gazebo_flag
 from gzinertia.record_base import ValueRecord
 
 __all__ = ["AddmassFlags", "ModelFileArgument", "UpgradeVersionFlag"]
@@ -98,12 +99,12 @@ class AddmassFlags(ValueRecord):
     allow_overlap: Annotated[bool, flag("--allow-overlap",
         "Also write links whose fluid ellipsoid overlaps that of a link with added mass (skipped "
         "by default: the shared fluid would count twice, GZI210).")] = False
-    gazebo: Annotated[Maybe[str], flag("--gazebo",
-        "The Gazebo release the file is for, as audit --gazebo (default: the settings' gazebo, "
-        "else jetty): SDFormat's <fluid_added_mass> is refused where the release ignores it "
-        "(before Garden).")] = None
-    engine: Annotated[Maybe[str], flag("--engine",
-        "The physics engine, as audit --engine (default: the settings' engine, else dartsim): "
+    gazebo: Annotated[Maybe[str], gazebo_flag(
+        "the settings' gazebo, else jetty",
+        "SDFormat's <fluid_added_mass> is refused where the release ignores it (before Garden)")
+    ] = None
+    engine: Annotated[Maybe[str], engine_flag(
+        "the settings' engine, else dartsim",
         "only dartsim applies <fluid_added_mass>, so SDFormat files are refused for the others "
         "(--engine dartsim writes it anyway; URDF gets the plugin's added mass whatever the "
         "engine).")] = None

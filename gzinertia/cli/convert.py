@@ -12,6 +12,7 @@ from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import CommandFile, SignChoice, editing_command
+from gzinertia.cli.target_options import engine_flag, gazebo_flag
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 
@@ -40,12 +41,12 @@ class ConvertFlags(ValueRecord):
         "whose content means the same under 1.10, refuse the others; --keep-version keeps the "
         "old version (the audit then reports GZI201).")] = True
     link: LinkOption = None
-    gazebo: Annotated[Maybe[str], flag("--gazebo",
-        "The Gazebo release the file is for, as audit --gazebo (default: jetty, the newest "
-        "stable): a move that release would ignore or deprecates is refused.")] = None
-    engine: Annotated[Maybe[str], flag("--engine",
-        "The physics engine, as audit --engine (default: dartsim): --sdf-to-hydro is for "
-        "engines that ignore <fluid_added_mass> (bullet-featherstone, bullet, tpe).")] = None
+    gazebo: Annotated[Maybe[str], gazebo_flag(
+        "jetty, the newest stable", "a move that release would ignore or deprecates is refused")
+    ] = None
+    engine: Annotated[Maybe[str], engine_flag(
+        "dartsim", "--sdf-to-hydro is for engines that ignore <fluid_added_mass> "
+        "(bullet-featherstone, bullet, tpe).")] = None
 
 
 @app.command()

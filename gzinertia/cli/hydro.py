@@ -21,6 +21,7 @@ from gzinertia.cli.edit_report import report_outcome
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import CommandFile, FitChoice, editing_command
+from gzinertia.cli.target_options import engine_flag, gazebo_flag
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
@@ -90,12 +91,11 @@ class HydroFlags(ValueRecord):
     force: Annotated[bool, flag("",
         "Replace damping terms the link's plugin already has (they may be identified values, "
         "better than this estimate; values more than 2x apart are reported).")] = False
-    gazebo: Annotated[Maybe[str], flag("--gazebo",
-        "The Gazebo release the file is for, as audit --gazebo (default: the settings' gazebo, "
-        "else jetty).")] = None
-    engine: Annotated[Maybe[str], flag("--engine",
-        "The physics engine, as audit --engine (default: the settings' engine, else dartsim): "
-        "where it ignores <fluid_added_mass>, a link's plugin keeps its own added mass on.")] = None
+    gazebo: Annotated[Maybe[str], gazebo_flag("the settings' gazebo, else jetty")] = None
+    engine: Annotated[Maybe[str], engine_flag(
+        "the settings' engine, else dartsim",
+        "where it ignores <fluid_added_mass>, a link's plugin keeps its own added mass on.")
+    ] = None
 
 
 @app.command()
