@@ -31,6 +31,7 @@ from gzinertia.spatial.added_mass import AddedMass  # noqa: E402
 RHO = 1000.0
 #: A 1 x 0.8 x 0.6 m box of 200 kg centred on its link origin: it floats 0.25 m deep.
 SIZE, MASS = (1.0, 0.8, 0.6), 200.0
+URDF_MASS = 2 * MASS
 PANEL = 0.1
 
 
@@ -251,16 +252,18 @@ def test_a_urdf_boat_floats_as_gazebo_builds_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On URDF the equilibrium is that of the robot as libsdformat converts it: the block
-    written at ``auto`` is the one written at the closed-form waterline (-0.3 + 200/800 m)."""
+    written at ``auto`` is the one written at the closed-form waterline (-0.3 + 400/800 m).
+    Twice the SDF boat's mass: URDF's Hydrodynamics plugin applies added mass explicitly, and
+    the 200 kg boat's heave added mass (306 kg) is refused there (gz-sim#1923, GZI506)."""
     monkeypatch.setenv("GZINERTIA_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "boat.urdf"
     path.write_text(
         '<?xml version="1.0"?>\n<robot name="boat"><link name="body"><inertial>'
-        '<mass value="200"/><inertia ixx="10" ixy="0" ixz="0" iyy="10" iyz="0" izz="10"/>'
+        f'<mass value="{URDF_MASS}"/><inertia ixx="40" ixy="0" ixz="0" iyy="40" iyz="0" izz="40"/>'
         '</inertial><collision><geometry><box size="1 0.8 0.6"/></geometry></collision>'
         "</link></robot>\n"
     )
-    z = -SIZE[2] / 2.0 + MASS / (RHO * SIZE[0] * SIZE[1])
+    z = -SIZE[2] / 2.0 + URDF_MASS / (RHO * SIZE[0] * SIZE[1])
     texts = []
     for waterline in ("auto", repr(z)):
         out = tmp_path / f"out_{waterline}.urdf"

@@ -114,7 +114,7 @@ def test_a_reading_command_reads_the_xacro_as_the_expanded_urdf(
 @pytest.mark.parametrize("command", [
     ["fix", "--check"],
     ["fix", "--method", "geometry", "--check"],
-    ["addmass", "--ellipsoid", "--check"],
+    ["addmass", "--ellipsoid", "--density", "10", "--check"],  # a light fluid: added mass under the hull (GZI506)
 ])
 def test_an_edit_computes_on_the_xacro_what_it_computes_on_the_expanded_urdf(
     command: list[str], boat: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]

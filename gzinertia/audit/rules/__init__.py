@@ -13,6 +13,8 @@
 * :mod:`~gzinertia.audit.rules.classic`: GZI501–GZI508 (classic marine plugins)
 * :mod:`~gzinertia.audit.rules.releases`: GZI601–GZI603 (what the target Gazebo release and
   engine do)
+* :mod:`~gzinertia.audit.rules.buoyancy_release`: GZI604 (buoyancy as the target release
+  computes it)
 
 Each rule is a check (marked with its code by :mod:`gzinertia.audit.emit`) that asks the
 predicates of :mod:`gzinertia.checks` and turns their answers into findings; a family imports
