@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gzinertia.checks.explicit_added_mass import explicit_unstable_axes, rigid_diagonal
 from gzinertia.classic.migrate import GzEquivalent
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.hydro import new_plugin_lines, term_scales
@@ -41,10 +42,9 @@ from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.urdf.reader import read_urdf_bytes
 
-__all__ = ["TERMS_COMMENT", "UrdfLinkPlan", "UrdfWritten", "explicit_unstable_axes",
+__all__ = ["TERMS_COMMENT", "UrdfLinkPlan", "UrdfWritten",
            "explicit_warnings", "migrate_urdf", "refuse_unmigratable", "write_urdf"]
 
-_AXES = ("u", "v", "w", "p", "q", "r")
 #: The comment before a Hydrodynamics plugin migrate adds for damping alone.
 TERMS_COMMENT = "gzinertia migrate: Hydrodynamics damping from a classic plugin, gz-sim's sign"
 
@@ -78,15 +78,6 @@ def refuse_unmigratable(path: Path, data: bytes | None) -> None:
     if data is not None:
         raise GzInertiaError(f"{path}: migrate edits URDF and xacro files, not URDF from "
                              "standard input: give the file")
-
-
-def explicit_unstable_axes(A: np.ndarray, link: LinkRecord) -> list[str]:
-    """The axes on which the diagonal of ``A`` (linear-first, about Bo) exceeds the rigid
-    body's (mass, then ``I_BBo_B``'s diagonal): GZI506's condition for explicit added mass."""
-    inertial = link.inertial
-    rigid = [inertial.mass] * 3 + list(np.diag(np.asarray(inertial.I_BBo_B, dtype=float)))
-    return [f"{axis}: added {a:.6g} > rigid {r:.6g}"
-            for axis, a, r in zip(_AXES, np.diag(A), rigid, strict=True) if a > r]
 
 
 def migrate_urdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult:
@@ -155,7 +146,7 @@ def explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
     link = plan.link
     A = plan.equivalent.A_BBo_B.linear_first()
     out = []
-    over = explicit_unstable_axes(A, link)
+    over = explicit_unstable_axes(np.diag(A), rigid_diagonal(link))
     if over:
         out.append(f"{link.name}: in URDF the added mass goes to the Hydrodynamics plugin, which "
                    "applies it explicitly; larger than the rigid body's it diverges "
