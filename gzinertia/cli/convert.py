@@ -76,7 +76,16 @@ def convert(flags: ConvertFlags, file: CommandFile) -> None:
             + " ".join(f"{v:.4g}" for v in item.A_BBo_B.linear_first().diagonal()),
             file=sys.stderr,
         )
-    report_outcome(result)  # (converting skips no link: each is converted or refused)
+    report_outcome(result)
     if not result.links:
-        print(f"{file.path}: no link had added mass to convert", file=sys.stderr)
+        print(f"{file.path}: {_nothing_converted(result.skipped)}", file=sys.stderr)
     deliver_edit(result, file.mode)
+
+
+def _nothing_converted(skipped: tuple[str, ...]) -> str:
+    """The closing line of a conversion that wrote no link: nothing to convert, or how many
+    links it skipped (each said above with why)."""
+    if not skipped:
+        return "no link had added mass to convert"
+    links = f"{len(skipped)} link{'s' if len(skipped) > 1 else ''}"
+    return f"no link converted: {links} skipped (above)"

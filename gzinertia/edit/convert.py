@@ -219,8 +219,10 @@ def sdf_to_hydro(
     ``<iDotJ>`` terms (``D = -A`` for ``fossen``, ``D = A`` for ``physical``), removes the
     element, and turns the plugin's added mass on. The link needs a Hydrodynamics plugin, and
     an added mass within the bound of the plugin's explicit scheme (no diagonal element above
-    the rigid body's: :func:`~gzinertia.checks.explicit_added_mass.too_large_for_the_plugin`);
-    the others are left as they are, said in the warnings.
+    the rigid body's: :func:`~gzinertia.checks.explicit_added_mass.too_large_for_the_plugin`):
+    a link beyond it is in the result's ``skipped`` (``"name: why (file:line)"``), or refused
+    with a :class:`~gzinertia.errors.GzInertiaError` when ``pattern`` names it; links without a
+    plugin are left as they are, said in the warnings.
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory)."""
     if sign == "auto":
@@ -229,6 +231,7 @@ def sdf_to_hydro(
         )
     edit, converted, warnings, written = _begin(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
+    skipped: list[str] = []
     for link in _selected(doc.links, pattern):
         if link.inertial.A_BBo_B is None:
             continue
@@ -246,10 +249,12 @@ def sdf_to_hydro(
         A_lf = A_BBo_B.linear_first()
         unstable = too_large_for_the_plugin(A_lf, link)
         if unstable is not None:
-            warnings.append(
-                f"{link.source}: link {link.name!r} not converted: {unstable}; its "
-                "<fluid_added_mass> is left as it is (only DART applies it: run the model "
-                "with dartsim, or lower the added mass below the rigid values)")
+            why = (f"{unstable}; its <fluid_added_mass> is left as it is (only DART applies "
+                   "it: run the model with dartsim, or lower the added mass below the rigid "
+                   "values)")
+            if pattern is not None:  # a link asked for by name: refused, not skipped
+                raise GzInertiaError(f"{link.source}: link {link.name!r} not converted: {why}")
+            skipped.append(f"{link.name}: {why} ({link.source})")
             continue
         D_BBo_B = -A_lf if sign == "fossen" else A_lf
         # What the plugin's Coriolis term does not preserve (issue 12.8).
@@ -272,4 +277,5 @@ def sdf_to_hydro(
         converted.append(ConvertedLink(link, plugin, sign, A_BBo_B, 0.0))
         written[link.name] = None
     new = edit.finish(written)
-    return ConvertResult(path, edit.old, new, tuple(converted), warnings=tuple(warnings))
+    return ConvertResult(path, edit.old, new, tuple(converted), skipped=tuple(skipped),
+                         warnings=tuple(warnings))
