@@ -182,13 +182,13 @@ def hydrostatics(
     link's collisions under that release's Buoyancy system, beside the exact geometry
     (:attr:`HydrostaticsResult.release_links`; docs/hydrostatics.md).
     """
-    from gzinertia.audit.target_choice import command_target
+    from gzinertia.audit.target_choice import shown_target
     from gzinertia.records import SdfDocument
 
     doc = path if isinstance(path, SdfDocument) else read(
         path, model_paths=model_paths, package_paths=package_paths, xacro_args=xacro_args,
         xacro_env=xacro_env, trust_xacro=trust_xacro)
-    target = command_target(doc.path, gazebo, engine, "asked for")
+    target = shown_target(doc.path, gazebo, engine, "asked for")
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim, target=target)
 

@@ -26,10 +26,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from gzinertia.audit.target_choice import file_target
 from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import SettingError
-from gzinertia.gazebo.target import named_target, refuse_added_mass_move
+from gzinertia.gazebo.target import refuse_added_mass_move
 from gzinertia.model_input import ModelInput
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -81,7 +82,7 @@ def _request(
     source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],
                            *xacro)
     return AddedMassRequest(Path(path), links, source, data, *writes,
-                            target=named_target(*target))
+                            target=file_target(path, *target))
 
 
 def addmass(
@@ -183,7 +184,7 @@ def convert(
     from gzinertia.edit.convert import hydro_to_sdf, sdf_to_hydro
 
     p = Path(path)
-    target = named_target(gazebo, engine)
+    target = file_target(p, gazebo, engine)
     if to == "sdf":
         refuse_added_mass_move(to, target)
         return _warned(hydro_to_sdf(
@@ -256,7 +257,7 @@ def hydro(
         viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),
         couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
         data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
-        target=named_target(gazebo, engine),
+        target=file_target(path, gazebo, engine),
     ))
 
 

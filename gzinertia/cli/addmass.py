@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import gzinertia
 from gzinertia.arguments import fluid_density
-from gzinertia.audit.settings_target import edit_target_names
 from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
 from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
@@ -46,7 +45,7 @@ def addmass(flags: AddmassFlags, file: CommandFile) -> None:
               "upgrade_version": flags.upgrade_version,
               "replace_plugin_added_mass": flags.replace_plugin_added_mass,
               "allow_overlap": flags.allow_overlap, **model_keywords(file.source),
-              **edit_target_names(file.path, flags.gazebo, flags.engine)}
+              "gazebo": flags.gazebo, "engine": flags.engine}
     if model == "from":
         assert flags.from_result is not None
         edit = _addmass_from(file.path, flags.from_result, flags, common)

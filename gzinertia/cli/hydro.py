@@ -11,7 +11,6 @@ import typer
 
 import gzinertia
 from gzinertia.arguments import fluid_density
-from gzinertia.audit.settings_target import edit_target_names
 from gzinertia.cli.app import (
     DensityOption,
     FluidOption,
@@ -120,7 +119,7 @@ def hydro(flags: HydroFlags, file: CommandFile) -> None:
                     viscosity=flags.viscosity, coefficients=_coefficients(flags.coefs),
                     couplings=flags.couplings, model_paths=file.sdf_search_paths("hydro"),
                     cross_terms=cross_terms, force=flags.force, data=file.data,
-                    **edit_target_names(file.path, flags.gazebo, flags.engine))
+                    gazebo=flags.gazebo, engine=flags.engine)
     for item in result.links:
         _print_link(item)
     for item in result.links:

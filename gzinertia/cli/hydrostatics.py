@@ -62,7 +62,7 @@ def hydrostatics(
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
     from gzinertia.api import document_hydrostatics
-    from gzinertia.audit.target_choice import command_target
+    from gzinertia.audit.target_choice import shown_target
     from gzinertia.report.hydrostatics import render_text, result_summary
     from gzinertia.report.json_text import json_safe
 
@@ -70,7 +70,7 @@ def hydrostatics(
     result = document_hydrostatics(
         doc, tree=root, model=model, density=density,
         fluid=fluid, world=world, waterline=waterline,
-        trim=not no_trim, target=command_target(doc.path, gazebo, engine, tree=root),
+        trim=not no_trim, target=shown_target(doc.path, gazebo, engine, tree=root),
     )
     summary = result_summary(result, str(file))
     if as_json:

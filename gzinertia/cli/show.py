@@ -47,14 +47,14 @@ def show(
     source: ModelInput,
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
-    from gzinertia.audit.target_choice import command_target
+    from gzinertia.audit.target_choice import shown_target
     from gzinertia.report.show import document_summary, target_lines, target_summary
     from gzinertia.selection import select_links
 
     doc = load_document(file, source, parser)
     links = select_links(doc.links, link, str(file))
     summary = target_summary(document_summary(doc, links, ordering), links,
-                             command_target(doc.path, gazebo, engine))
+                             shown_target(doc.path, gazebo, engine))
     if as_json:
         from gzinertia.report.json_stream import write_json
 
