@@ -316,17 +316,29 @@ def test_urdf_stays_urdf_with_the_hydrodynamics_plugin_holding_both(
         assert np.max(np.abs(got - want)) <= 1e-9 * max(1.0, float(np.max(np.abs(want))))
 
 
-def test_urdf_rexrov_is_warned_of_explicit_added_mass_divergence(tmp_path: Path) -> None:
-    """RexROV's heave added mass (3659.9 kg) exceeds its mass (1862.87 kg): explicit plugin
-    added mass diverges (gz-sim#1923), GZI506's condition, computed from the numbers."""
+def test_urdf_rexrov_added_mass_beyond_the_explicit_bound_is_not_migrated(
+    tmp_path: Path,
+) -> None:
+    """RexROV's heave added mass (3659.9 kg) exceeds its mass (1862.87 kg): in a URDF the added
+    mass can only go to gz-sim's Hydrodynamics plugin, whose explicit scheme then diverges
+    (gz-sim#1923, GZI506's condition, computed from the numbers). So the link's added mass is
+    not migrated: said in the skipped links with the matrix, the damping migrated, and the
+    audit afterwards finds no GZI506 (edit, then audit: no finding added)."""
     path = _urdf(tmp_path, V.REXROV_LINK, V.REXROV_MASS, V.REXROV_INERTIA, "0 0 0")
-    with pytest.warns(gzinertia.GzInertiaWarning) as caught:
-        gzinertia.migrate(path)
-    said = [str(w.message) for w in caught if "gz-sim#1923" in str(w.message)]
+    with pytest.warns(gzinertia.GzInertiaWarning):
+        edit = gzinertia.migrate(path)
     Ma = oracle.uuv_link_matrices(ET.fromstring(V.REXROV_LINK), V.REXROV_MASS)["Ma"]
     over = [axis for axis, a, r in zip("uvw", np.diag(Ma)[:3], [V.REXROV_MASS] * 3,
                                        strict=True) if a > r]
-    assert over == ["w"] and len(said) == 1 and "w: added 3659.9 > rigid 1862.87" in said[0]
+    (said,) = [s for s in edit.skipped if "gz-sim#1923" in s]
+    assert over == ["w"] and "w: added 3659.9 > rigid 1862.87" in said
+    assert "added mass not migrated" in said and "3659.9" in said.split("not written")[1]
+    (migrated,) = edit.links
+    assert not migrated.added_mass_written and migrated.terms_written
+    edit.write()
+    (plugin,) = gzinertia.read(path).links[0].hydrodynamics
+    assert not any("Dot" in name for name in plugin.terms) and plugin.terms
+    assert [f for f in audit([str(path)]).findings if f.code == "GZI506"] == []
 
 
 @pytest.mark.oracle("sdformat")

@@ -9,12 +9,13 @@ The SDFormat writer is :mod:`gzinertia.edit.migrate_sdf`, the URDF one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from gzinertia.checks.context import DocumentContext
+from gzinertia.checks.explicit_added_mass import too_large_for_the_plugin
 from gzinertia.classic import UUV_COMMIT, VRX_COMMIT
 from gzinertia.classic.blocks import ClassicPlugins, classic_plugins_in
 from gzinertia.classic.migrate import GzEquivalent, uuv_equivalent, vrx_equivalent
@@ -188,9 +189,30 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
         else:
             eq, buoyancy = vrx_equivalent(block, p), None
             warnings = _vrx_warnings(link, eq, dart)
+        if not dart:
+            eq = _within_the_explicit_bound(eq, link, skipped)
         plans.append(Plan(link, kind, eq, density, buoyancy, warnings))
     _refuse_doubles(plans, path)
     return plans
+
+
+def _within_the_explicit_bound(eq: GzEquivalent, link: LinkRecord, skipped: list[str]
+                               ) -> GzEquivalent:
+    """``eq`` for a URDF, where the added mass can only go to the Hydrodynamics plugin, which
+    applies it explicitly: without its added mass when that exceeds the rigid body's on an axis
+    (it would diverge: gz-sim#1923, the audit's GZI506), said in ``skipped`` with the matrix
+    not written and the way out; the damping is migrated either way."""
+    A = eq.A_BBo_B.linear_first()
+    why = too_large_for_the_plugin(A, link)
+    if why is None:
+        return eq
+    rows = "; ".join(" ".join(f"{v:.6g}" for v in row) for row in A)
+    skipped.append(
+        f"{link.name}: added mass not migrated: {why}. URDF cannot carry <fluid_added_mass> "
+        "(sdformat#1467): convert the URDF to SDFormat (gzinertia expand FILE --sdf) and "
+        "migrate that for DART's implicit added mass. The matrix not written (about the "
+        f"link origin, link axes, linear-first, symmetric part): [{rows}]")
+    return replace(eq, A_BBo_B_exact=np.zeros((6, 6)))
 
 
 def migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
