@@ -470,6 +470,8 @@ def migrate(
     xacro_args: Mapping[str, str] | None = None,
     xacro_env: Sequence[str] = (),
     trust_xacro: bool = False,
+    gazebo: str | None = None,
+    engine: str | None = None,
 ) -> Edit[MigratedLink]:
     """The file's classic marine plugin blocks (UUV Simulator's underwater-object plugin, VRX's
     USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes them:
@@ -483,12 +485,14 @@ def migrate(
     (``xacro_args``, ``xacro_env``, ``trust_xacro`` as for
     :func:`fix`) is migrated where each block is written, the edit being of the file holding
     them; a block not written literally is in ``pending`` with what to write by hand.
-    Warnings (and ``pending``) are :class:`GzInertiaWarning` too. Writes nothing
-    (:meth:`Edit.write`); ``docs/migrate.md``."""
+    ``gazebo``/``engine``: the target, as :func:`convert`'s (``<fluid_added_mass>`` refused
+    where it is ignored). Warnings (and ``pending``) are :class:`GzInertiaWarning` too. Writes
+    nothing (:meth:`Edit.write`); ``docs/migrate.md``."""
     from gzinertia.edit.migrate import migrate as run_migrate
 
     policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
     result = run_migrate(path, to=to, keep_classic=keep_classic, force=force,
                          upgrade_version=upgrade_version, model_paths=model_paths, data=data,
-                         xacro_args=xacro_args, xacro_policy=policy)
+                         xacro_args=xacro_args, xacro_policy=policy,
+                         target=file_target(path, gazebo, engine))
     return _warned(result, *(f"not written: {p}" for p in result.pending))

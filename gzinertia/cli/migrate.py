@@ -12,9 +12,10 @@ import gzinertia
 from gzinertia.cli.addmass_options import UpgradeVersionFlag
 from gzinertia.cli.app import app
 from gzinertia.cli.edit_report import report_outcome
-from gzinertia.cli.flags import flag
+from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import EditedFileArgument, editing_options
+from gzinertia.cli.target_options import engine_flag, gazebo_flag
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.report.migrate import migrate_json, migrated_line
@@ -39,6 +40,11 @@ class MigrateFlags(ValueRecord):
     force: Annotated[bool, flag("",
         "Replace a <fluid_added_mass> or Hydrodynamics terms the link has already.")] = False
     upgrade_version: UpgradeVersionFlag = True
+    gazebo: Annotated[Maybe[str], gazebo_flag(
+        "jetty, the newest stable", "<fluid_added_mass> is refused where it is ignored")] = None
+    engine: Annotated[Maybe[str], engine_flag(
+        "dartsim", "an SDFormat file's added mass goes to <fluid_added_mass>, which only "
+        "dartsim applies; URDF's to the Hydrodynamics plugin.")] = None
     json_report: Annotated[bool, flag("--json",
         "Print what was migrated per link, and the blocks not written with what to write by "
         "hand, as JSON on stdout; the text report still goes to stderr.")] = False
@@ -63,7 +69,7 @@ def migrate(
                   force=flags.force, upgrade_version=flags.upgrade_version,
                   model_paths=source.search_paths, data=mode.stdin_data,
                   xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-                  trust_xacro=source.trust_xacro)
+                  trust_xacro=source.trust_xacro, gazebo=flags.gazebo, engine=flags.engine)
     for item in edit.links:
         print(migrated_line(item), file=sys.stderr)
     report_outcome(edit)

@@ -27,6 +27,7 @@ from gzinertia.edit.migrate_request import (
     MigrateResult,
 )
 from gzinertia.errors import SettingError
+from gzinertia.gazebo.target import DEFAULT_TARGET, Target
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
@@ -46,6 +47,7 @@ def migrate(
     data: bytes | None = None,
     xacro_args: Mapping[str, str] | None = None,
     xacro_policy: XacroPolicy | None = None,
+    target: Target = DEFAULT_TARGET,
 ) -> MigrateResult:
     """The classic marine plugin blocks of the SDFormat or URDF file ``path`` as gz-sim
     ``<fluid_added_mass>`` and Hydrodynamics terms (module docstring). ``force`` replaces a
@@ -53,7 +55,9 @@ def migrate(
     file older than SDF 1.10 to 1.10 (``<fluid_added_mass>``'s version) when its meaning
     allows; ``data``: the file's bytes when they do not come from ``path`` (standard input);
     ``xacro_args`` and ``xacro_policy``: a xacro file's arguments and what its expansion may
-    do (:mod:`gzinertia.edit.migrate_xacro`). Writes nothing: see :meth:`Edit.write`."""
+    do (:mod:`gzinertia.edit.migrate_xacro`); ``target``: the Gazebo release and engine the
+    file is for (an SDFormat file's ``<fluid_added_mass>`` is refused where the target ignores
+    it, GZI601). Writes nothing: see :meth:`Edit.write`."""
     if to not in TARGETS:
         raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
                            value=to)
@@ -62,5 +66,5 @@ def migrate(
                            "with gz-sim hydrodynamics (none is replaced) and removes what it "
                            "converts: keep_classic and force go with gz-sim")
     request = MigrateRequest(Path(path), keep_classic, force, upgrade_version, model_paths, data,
-                             xacro_args, xacro_policy, to)
+                             xacro_args, xacro_policy, to, target)
     return model_format(request.path).migrate_edit(request)  # URDF refuses standard input

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gzinertia.classic.migrate import GzEquivalent
 from gzinertia.edit.edit_result import Edit
+from gzinertia.gazebo.target import DEFAULT_TARGET, Target
 from gzinertia.record_base import Record, ValueRecord
 from gzinertia.records import LinkRecord
 
@@ -80,3 +81,5 @@ class MigrateRequest(ValueRecord):
     #: What to migrate to (:data:`TARGETS`): ``"uuv-simulator"`` goes back to the classic
     #: plugin (:mod:`gzinertia.edit.migrate_reverse`).
     to: str = "gz-sim"
+    #: The Gazebo release and engine the file is for (:mod:`gzinertia.gazebo.target`).
+    target: Target = DEFAULT_TARGET

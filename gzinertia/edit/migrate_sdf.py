@@ -25,6 +25,7 @@ from gzinertia.edit.migrate_plans import (
 from gzinertia.edit.migrate_request import MigratedLink, MigrateRequest, MigrateResult
 from gzinertia.edit.migrate_reverse import migrate_to_uuv
 from gzinertia.edit.model_file import ModelFormat
+from gzinertia.gazebo.target import refuse_ignored_element
 from gzinertia.sdf.xml import read_file_bytes
 
 __all__ = ["migrate_sdf"]
@@ -44,6 +45,10 @@ def migrate_sdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult:
     migration = plan_migration(request, old, doc, dart=True)
     if migration.nothing is not None:
         return migration.nothing
+    if any(np.any(pl.equivalent.A_BBo_B_exact) for pl in migration.plans):
+        refuse_ignored_element(
+            request.target, "migrate", "migrate the file for dartsim, then move its added mass "
+            "into the Hydrodynamics plugin with convert {sdf_to_hydro} for this target")
     if not request.keep_classic:
         remove_classic_blocks(migration.editor)
     result = _write(backend, path, old, migration.editor.result(), migration.plans,
