@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from gzinertia.edit.addmass_bem import BemRunProgress, LinkBem
     from gzinertia.edit.bem_import import ImportedLink
     from gzinertia.edit.convert import ConvertedLink
+    from gzinertia.edit.fin_table import FinTable
     from gzinertia.edit.fix import LinkFix
     from gzinertia.edit.hydro import LinkDamping
     from gzinertia.edit.migrate import MigratedLink
@@ -217,6 +218,7 @@ def hydro(
     data: bytes | None = None,
     gazebo: str | None = None,
     engine: str | None = None,
+    fins: str | Path | FinTable | None = None,
 ) -> Edit[LinkDamping]:
     """Hydrodynamics plugin damping terms written for the links matching the glob ``links``.
 
@@ -234,12 +236,13 @@ def hydro(
       from its shape): :func:`gzinertia.physics.damping_estimate.damping_estimate`; these take
       none of the MuJoCo model's settings.
 
-    The :class:`Edit`'s ``links`` are each link's terms with their fit and combined-motion error
-    (MuJoCo) or their estimate (method, reason, assumptions, band). Terms a plugin already has
-    are replaced only with ``force``. ``gazebo`` and ``engine``: the target, as :func:`addmass`
-    takes it; a link's ``<fluid_added_mass>`` turns its plugin's added mass off only where the
-    target applies the element (elsewhere it is left on, said).
-    """
+    ``fins``: strip theory's fins, a fin file (:mod:`gzinertia.edit.fin_table`) or its table.
+    The :class:`Edit`'s ``links``: each link's terms with their fit and combined-motion error
+    (MuJoCo) or estimate (method, reason, assumptions, band). Terms a plugin has are replaced
+    only with ``force``. ``gazebo``, ``engine``: the target, as :func:`addmass` takes it; a
+    link's ``<fluid_added_mass>`` turns its plugin's added mass off only where the target
+    applies the element (elsewhere it is left on, said)."""
+    from gzinertia.edit.fin_table import read_fin_table
     from gzinertia.edit.hydro import hydro as run_hydro
     from gzinertia.physics.damping_strip import DEFAULT_SPEED
     from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
@@ -258,7 +261,7 @@ def hydro(
         couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
         data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
         target=file_target(path, gazebo, engine),
-    ))
+        fins=read_fin_table(fins) if isinstance(fins, (str, Path)) else fins))
 
 
 def addmass_from(
@@ -485,9 +488,8 @@ def migrate(
     (``xacro_args``, ``xacro_env``, ``trust_xacro`` as for
     :func:`fix`) is migrated where each block is written, the edit being of the file holding
     them; a block not written literally is in ``pending`` with what to write by hand.
-    ``gazebo``/``engine``: the target, as :func:`convert`'s (``<fluid_added_mass>`` refused
-    where it is ignored). Warnings (and ``pending``) are :class:`GzInertiaWarning` too. Writes
-    nothing (:meth:`Edit.write`); ``docs/migrate.md``."""
+    ``gazebo``/``engine``: the target, as :func:`convert`'s. Warnings (and ``pending``) are
+    :class:`GzInertiaWarning` too. Writes nothing (:meth:`Edit.write`); ``docs/migrate.md``."""
     from gzinertia.edit.migrate import migrate as run_migrate
 
     policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy

@@ -30,7 +30,7 @@ Interface = Literal["library", "command line"]
 _SAME_NAME = (
     "about", "center", "density", "depth", "docs_url", "engine", "fit", "fluid", "frequency",
     "gazebo", "geometry",
-    "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes", "sign",
+    "fins", "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes", "sign",
     "speed", "tolerance", "viscosity", "wamit_length", "waterline",
 )
 #: Switches: ``--allow-overlap`` on the command line, ``allow_overlap=True`` in Python.

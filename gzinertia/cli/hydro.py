@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
@@ -72,6 +73,10 @@ class HydroFlags(ValueRecord):
     speed: Annotated[Maybe[float], flag("",
         "Design speed in m/s for strip theory's skin-friction Reynolds number (default "
         "1.5).")] = None
+    fins: Annotated[Maybe[Path], flag("--fins",
+        "Strip theory's fins: a TOML file of [[fin]] tables (link, name, center, normal, area, "
+        "aspect_ratio or lift_slope, in link frame; docs/damping.md). Their lift and cross-flow "
+        "drag join the hull's.")] = None
     fit: Annotated[FitChoice, flag("",
         "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
         "each axis), volume or inertia (MuJoCo's drag law on another "
@@ -118,7 +123,7 @@ def hydro(flags: HydroFlags, file: CommandFile) -> None:
                     speed=flags.speed, density=fluid_density(flags.density, flags.fluid),
                     viscosity=flags.viscosity, coefficients=_coefficients(flags.coefs),
                     couplings=flags.couplings, model_paths=file.sdf_search_paths("hydro"),
-                    cross_terms=cross_terms, force=flags.force, data=file.data,
+                    cross_terms=cross_terms, force=flags.force, data=file.data, fins=flags.fins,
                     gazebo=flags.gazebo, engine=flags.engine)
     for item in result.links:
         _print_link(item)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,7 @@ from lxml import etree
 from gzinertia import hydrodynamics_terms as hydrodynamics
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.fin_table import FinTable
 from gzinertia.edit.links import (
     ascii_comment,
     format_value,
@@ -282,6 +283,8 @@ class _DampingSettings(ValueRecord):
     coefs: EllipsoidFluidCoefficients
     couplings: bool
     cross_terms: bool
+    #: Strip theory's fins, by the link name their table gives (:mod:`gzinertia.edit.fin_table`).
+    fins: FinTable = field(default_factory=dict)
 
 
 #: How the provenance comment of a plugin whose terms a damping method wrote begins.
@@ -306,14 +309,31 @@ def _terms_of(editor: XmlEditor, link: LinkRecord, how: _DampingSettings) -> tup
             "gzinertia hydro: damping from MuJoCo's ellipsoid drag model projected on the link "
             "axes (exact for motion along one axis, approximate for combined motion)"
         ), fit, None
+    fins = how.fins.get(link.name) or how.fins.get(leaf_name(link.name)) or ()
     estimate = damping_estimate(link, how.damping, density=how.density,
-                                viscosity=how.viscosity, speed=how.speed)
+                                viscosity=how.viscosity, speed=how.speed, fins=fins)
     terms = dict(estimate.terms)
     terms.update(_stale_terms(link, terms))
+    with_fins = "".join(f"; fin {f.name}: S {f.area:g} m^2, C_La {f.lift_slope:.4g}/rad at "
+                        f"{' '.join(f'{v:g}' for v in f.p_BoFp_B)}" for f in fins)
     return terms, ascii_comment(
         f"{METHOD_COMMENT}{estimate.summary()}, in a fluid of {how.density:g} "
-        "kg/m^3; exact for motion along one link axis, approximate for combined motion"
+        f"kg/m^3{with_fins}; exact for motion along one link axis, approximate for combined "
+        "motion"
     ), None, estimate
+
+
+def _check_fin_links(fins: FinTable, links: Sequence[LinkRecord], damping: str) -> None:
+    """Refuses fins for a method other than strip theory's, or fixed to a link ``hydro`` does
+    not compute (none of ``links`` has that scoped name or last part): never ignored."""
+    if fins and damping in ("mujoco", "morison"):
+        raise SettingError("fins", "{fins} describe strip theory's fins: they go with "
+                           "{method} strip or auto, not " + damping)
+    names = {lk.name for lk in links} | {leaf_name(lk.name) for lk in links}
+    for link in fins:
+        if link not in names:
+            raise SettingError("fins", "{fins}: no link selected is named {value!r} (the fins "
+                               "of " + ", ".join(f.name for f in fins[link]) + ")", value=link)
 
 
 def hydro(
@@ -332,6 +352,7 @@ def hydro(
     damping: DampingChoice = "mujoco",
     speed: float = DEFAULT_SPEED,
     target: Target = DEFAULT_TARGET,
+    fins: FinTable | None = None,
 ) -> HydroResult:
     """Computes and writes (in memory) the damping terms of the selected links: MuJoCo's
     ellipsoid model on the ``method`` fit (``damping="mujoco"``), or the damping method
@@ -343,7 +364,9 @@ def hydro(
     :data:`DIFFERENCE_FACTOR` apart are reported in :attr:`HydroResult.warnings`.
     ``data``: the file's bytes when they do not come from ``path`` (standard input, named
     ``<stdin>``: relative URIs resolve against the working directory). ``target``: where it
-    ignores ``<fluid_added_mass>``, a plugin's added mass is left on (module docstring)."""
+    ignores ``<fluid_added_mass>``, a plugin's added mass is left on (module docstring).
+    ``fins``: strip theory's fins by link name (:mod:`gzinertia.edit.fin_table`), refused for
+    another method or a link not selected."""
     if not viscosity >= 0.0:
         raise SettingError("viscosity", "{viscosity} must be >= 0, not {value}", value=viscosity)
     if not (speed > 0.0 and speed < float("inf")):
@@ -351,14 +374,16 @@ def hydro(
                            value=speed)
     _refuse_mujoco_settings(damping, method, coefs, couplings, cross_terms)
     how = _DampingSettings(damping, method, density, viscosity, speed, coefs, couplings,
-                           cross_terms)
+                           cross_terms, fins or {})
     edit = FileEdit.open(path, model_paths, data)
     doc, editor = edit.doc, edit.editor
     results: list[LinkDamping] = []
     skipped: list[str] = []
     warnings: list[str] = []
     new_plugins: dict[int, tuple[etree._Element, list[str]]] = {}
-    for link in select_links(doc.links, pattern, str(path)):
+    selected = select_links(doc.links, pattern, str(path))
+    _check_fin_links(how.fins, selected, damping)
+    for link in selected:
         if not same_file(link.source.file, path):
             skipped.append(f"{link.name}: defined in {link.source.file} (edit that file)")
             continue
