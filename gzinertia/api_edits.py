@@ -475,6 +475,7 @@ def migrate(
     trust_xacro: bool = False,
     gazebo: str | None = None,
     engine: str | None = None,
+    buoyancy: Literal["keep", "proxy"] = "keep",
 ) -> Edit[MigratedLink]:
     """The file's classic marine plugin blocks (UUV Simulator's underwater-object plugin, VRX's
     USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes them:
@@ -482,19 +483,18 @@ def migrate(
     matrix; in a URDF, the Hydrodynamics plugin's ``<iDotJ>`` terms) and gz-sim Hydrodynamics
     damping terms (gz-sim's sign); ``model_paths``: model or package paths; the per-link outcome
     (:class:`gzinertia.edit.migrate.MigratedLink`) holds the gz-sim equivalent, what could not
-    be exact and the net-buoyancy change. The classic blocks are removed unless
-    ``keep_classic``. ``to="uuv-simulator"`` goes back: each link's gz-sim added mass and
-    Hydrodynamics terms as UUV Simulator's block (what it cannot hold said). A xacro file
-    (``xacro_args``, ``xacro_env``, ``trust_xacro`` as for
-    :func:`fix`) is migrated where each block is written, the edit being of the file holding
-    them; a block not written literally is in ``pending`` with what to write by hand.
-    ``gazebo``/``engine``: the target, as :func:`convert`'s. Warnings (and ``pending``) are
-    :class:`GzInertiaWarning` too. Writes nothing (:meth:`Edit.write`); ``docs/migrate.md``."""
+    be exact and the net-buoyancy change (``buoyancy="proxy"``: a proxy collision floats the
+    declared volume). The classic blocks are removed unless ``keep_classic``.
+    ``to="uuv-simulator"`` goes back: each link's gz-sim added mass and Hydrodynamics terms as
+    UUV Simulator's block (what it cannot hold said). A xacro file (``xacro_args``,
+    ``xacro_env``, ``trust_xacro`` as for :func:`fix`) is migrated where each block is written;
+    a block not written literally is in ``pending``. ``gazebo``/``engine``: the target, as
+    :func:`convert`'s. Warnings are :class:`GzInertiaWarning` too. Writes nothing."""
     from gzinertia.edit.migrate import migrate as run_migrate
 
     policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
     result = run_migrate(path, to=to, keep_classic=keep_classic, force=force,
                          upgrade_version=upgrade_version, model_paths=model_paths, data=data,
                          xacro_args=xacro_args, xacro_policy=policy,
-                         target=file_target(path, gazebo, engine))
+                         target=file_target(path, gazebo, engine), buoyancy=buoyancy)
     return _warned(result, *(f"not written: {p}" for p in result.pending))

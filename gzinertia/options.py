@@ -28,8 +28,8 @@ Interface = Literal["library", "command line"]
 #: Settings spelled alike in both interfaces: ``--panel-size`` on the command line,
 #: ``panel_size`` in Python (the key).
 _SAME_NAME = (
-    "about", "center", "density", "depth", "docs_url", "engine", "fit", "fluid", "frequency",
-    "gazebo", "geometry",
+    "about", "buoyancy", "center", "density", "depth", "docs_url", "engine", "fit", "fluid",
+    "frequency", "gazebo", "geometry",
     "fins", "jobs", "mass", "method", "panel_size", "quality", "rpy", "select", "semi_axes", "sign",
     "speed", "tolerance", "viscosity", "wamit_length", "waterline",
 )

@@ -40,6 +40,10 @@ class MigrateFlags(ValueRecord):
     force: Annotated[bool, flag("",
         "Replace a <fluid_added_mass> or Hydrodynamics terms the link has already.")] = False
     upgrade_version: UpgradeVersionFlag = True
+    buoyancy: Annotated[Literal["keep", "proxy"], flag("",
+        "keep: gz-sim's Buoyancy system floats the collisions (the change in net buoyancy is "
+        "said); proxy: add a sphere that collides with nothing so that it floats the plugin's "
+        "declared volume at its centre of buoyancy (SDFormat; docs/migrate.md).")] = "keep"
     gazebo: Annotated[Maybe[str], gazebo_flag(
         "jetty, the newest stable", "<fluid_added_mass> is refused where it is ignored")] = None
     engine: Annotated[Maybe[str], engine_flag(
@@ -69,7 +73,8 @@ def migrate(
                   force=flags.force, upgrade_version=flags.upgrade_version,
                   model_paths=source.search_paths, data=mode.stdin_data,
                   xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-                  trust_xacro=source.trust_xacro, gazebo=flags.gazebo, engine=flags.engine)
+                  trust_xacro=source.trust_xacro, gazebo=flags.gazebo, engine=flags.engine,
+                  buoyancy=flags.buoyancy)
     for item in edit.links:
         print(migrated_line(item), file=sys.stderr)
     report_outcome(edit)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.edit.backends import model_format
+from gzinertia.edit.migrate_buoyancy import BUOYANCY_CHOICES
 from gzinertia.edit.migrate_request import (
     TARGETS,
     BuoyancyChange,
@@ -48,6 +49,7 @@ def migrate(
     xacro_args: Mapping[str, str] | None = None,
     xacro_policy: XacroPolicy | None = None,
     target: Target = DEFAULT_TARGET,
+    buoyancy: str = "keep",
 ) -> MigrateResult:
     """The classic marine plugin blocks of the SDFormat or URDF file ``path`` as gz-sim
     ``<fluid_added_mass>`` and Hydrodynamics terms (module docstring). ``force`` replaces a
@@ -57,14 +59,22 @@ def migrate(
     ``xacro_args`` and ``xacro_policy``: a xacro file's arguments and what its expansion may
     do (:mod:`gzinertia.edit.migrate_xacro`); ``target``: the Gazebo release and engine the
     file is for (an SDFormat file's ``<fluid_added_mass>`` is refused where the target ignores
-    it, GZI601). Writes nothing: see :meth:`Edit.write`."""
+    it, GZI601); ``buoyancy``: ``"keep"`` the collisions (the net-buoyancy change said) or add
+    a ``"proxy"`` (:mod:`gzinertia.edit.migrate_buoyancy`). Writes nothing: see
+    :meth:`Edit.write`."""
+    if buoyancy not in BUOYANCY_CHOICES:
+        raise SettingError("buoyancy", "{buoyancy} must be one of "
+                           + ", ".join(BUOYANCY_CHOICES) + ", not {value}", value=buoyancy)
     if to not in TARGETS:
         raise SettingError("to", "{to} must be one of " + ", ".join(TARGETS) + ", not {value}",
                            value=to)
+    if to == "uuv-simulator" and buoyancy == "proxy":
+        raise SettingError("buoyancy", "{buoyancy} proxy goes with a migration to gz-sim: UUV "
+                           "Simulator's plugin floats a declared volume itself")
     if to == "uuv-simulator" and (keep_classic or force):
         raise SettingError("to", "{to} uuv-simulator writes a classic block for each link "
                            "with gz-sim hydrodynamics (none is replaced) and removes what it "
                            "converts: keep_classic and force go with gz-sim")
     request = MigrateRequest(Path(path), keep_classic, force, upgrade_version, model_paths, data,
-                             xacro_args, xacro_policy, to, target)
+                             xacro_args, xacro_policy, to, target, buoyancy)
     return model_format(request.path).migrate_edit(request)  # URDF refuses standard input

@@ -22,6 +22,7 @@ from gzinertia.classic.migrate import GzEquivalent, uuv_equivalent, vrx_equivale
 from gzinertia.classic.uuv import CONSTRUCTION_DENSITY, UuvLink, is_uuv_underwater_object
 from gzinertia.classic.vrx import VrxDynamics, is_vrx_usv_dynamics
 from gzinertia.edit.editor import XmlEditor
+from gzinertia.edit.migrate_buoyancy import BuoyancyProxy, plan_proxy
 from gzinertia.edit.migrate_request import (
     BuoyancyChange,
     MigrateRequest,
@@ -30,7 +31,7 @@ from gzinertia.edit.migrate_request import (
 )
 from gzinertia.edit.model_file import chosen_link
 from gzinertia.edit.verify import WRITE_RTOL
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.hydrodynamics_terms import added_mass_of, derivatives
 from gzinertia.record_base import Record
 from gzinertia.records import LinkRecord, SdfDocument
@@ -54,6 +55,8 @@ class Plan(Record):
     density: float
     buoyancy: BuoyancyChange | None
     warnings: list[str]
+    #: The buoyancy proxy to add (``migrate --buoyancy proxy``), or ``None``.
+    proxy: BuoyancyProxy | None = None
 
 
 @dataclass(repr=False, eq=False)
@@ -90,8 +93,13 @@ def plan_migration(request: MigrateRequest, old: bytes, doc: SdfDocument, dart: 
     plugins = classic_plugins_in(editor.root, str(path), masses)
     if not plugins.uuv and not plugins.vrx:
         return Migration(path, old, editor, [])
+    if request.buoyancy == "proxy" and not dart:
+        raise SettingError("buoyancy", f"{path}: " + "{buoyancy} proxy writes a collision that "
+                           "collides with nothing (<collide_bitmask>), which a URDF cannot "
+                           "carry: migrate the SDFormat file (gzinertia expand FILE --sdf), or "
+                           "keep the collisions (the change in net buoyancy is said)")
     skipped: list[str] = []
-    plans = plans_of(plugins, doc, path, dart, skipped)
+    plans = plans_of(plugins, doc, path, dart, skipped, proxy=request.buoyancy == "proxy")
     notes = [source_note(plugins, dart=dart)]
     if request.keep_classic:
         notes.append("the classic plugin blocks are kept (--keep-classic): Gazebo classic still "
@@ -157,10 +165,10 @@ class _LinkNames:
 
 
 def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
-           skipped: list[str]) -> list[Plan]:
+           skipped: list[str], proxy: bool = False) -> list[Plan]:
     """What to write per link; ``dart``: the added mass goes to DART (SDFormat), not to the
     Hydrodynamics plugin (URDF), which says its own differences. Blocks naming no link of the
-    model are added to ``skipped``."""
+    model are added to ``skipped``; ``proxy``: each UUV link gets a buoyancy proxy."""
     context = DocumentContext(doc)
     by_name = {ctx.link.name: ctx for ctx in context.links}
     plans = []
@@ -182,18 +190,35 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
             skipped.append(f"{link.name}: migrated already (it carries the added mass and "
                            "Hydrodynamics terms this block migrates to)")
             continue
+        extra = None
         if isinstance(block, UuvLink):
             eq = uuv_equivalent(block, p)
-            buoyancy = _buoyancy(block, link, by_name[link.name].gazebo_volume[0], density)
+            floated = by_name[link.name].gazebo_volume
+            buoyancy = _buoyancy(block, link, floated[0], density)
+            if proxy and buoyancy is not None:
+                extra = plan_proxy(block, link, floated)
+                buoyancy = replace(buoyancy, collision_volume=extra.declared,
+                                   net_gz=buoyancy.net_plugin)
             warnings = _uuv_warnings(block, link, eq, buoyancy, dart)
+            warnings += [] if extra is None else [_proxy_words(link, extra)]
         else:
             eq, buoyancy = vrx_equivalent(block, p), None
             warnings = _vrx_warnings(link, eq, dart)
         if not dart:
             eq = _within_the_explicit_bound(eq, link, skipped)
-        plans.append(Plan(link, kind, eq, density, buoyancy, warnings))
+        plans.append(Plan(link, kind, eq, density, buoyancy, warnings, extra))
     _refuse_doubles(plans, path)
     return plans
+
+
+def _proxy_words(link: LinkRecord, proxy: BuoyancyProxy) -> str:
+    """What the proxy does and where it differs from the plugin's buoyancy."""
+    at = " ".join(f"{v:.4g}" for v in proxy.p_BoP_B)
+    return (f"{link.name}: buoyancy proxy: a sphere of {proxy.volume:.6g} m^3 at ({at}) m that "
+            "collides with nothing makes gz-sim's Buoyancy system float the plugin's "
+            f"{proxy.declared:.6g} m^3 at its centre of buoyancy (the collisions float "
+            f"{proxy.collisions:.6g} m^3); exact fully submerged, near the surface the sphere "
+            "wets differently from the declared volume")
 
 
 def _within_the_explicit_bound(eq: GzEquivalent, link: LinkRecord, skipped: list[str]

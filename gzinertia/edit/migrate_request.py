@@ -83,3 +83,6 @@ class MigrateRequest(ValueRecord):
     to: str = "gz-sim"
     #: The Gazebo release and engine the file is for (:mod:`gzinertia.gazebo.target`).
     target: Target = DEFAULT_TARGET
+    #: ``"keep"`` the collisions for gz-sim's Buoyancy, or add a ``"proxy"`` that floats the
+    #: declared volume (:mod:`gzinertia.edit.migrate_buoyancy`).
+    buoyancy: str = "keep"

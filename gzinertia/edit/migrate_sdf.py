@@ -15,6 +15,7 @@ import numpy as np
 
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.links import plugin_element
+from gzinertia.edit.migrate_buoyancy import write_proxy
 from gzinertia.edit.migrate_plans import (
     Plan,
     added_mass_comment,
@@ -51,6 +52,9 @@ def migrate_sdf(backend: ModelFormat, request: MigrateRequest) -> MigrateResult:
             "into the Hydrodynamics plugin with convert {sdf_to_hydro} for this target")
     if not request.keep_classic:
         remove_classic_blocks(migration.editor)
+    for plan in migration.plans:
+        if plan.proxy is not None:
+            write_proxy(migration.editor, plan.link, plan.proxy)
     result = _write(backend, path, old, migration.editor.result(), migration.plans,
                     (request.force, request.upgrade_version), model_paths, migration.notes)
     return replace(result, skipped=migration.skipped)
