@@ -73,10 +73,9 @@ class HydroFlags(ValueRecord):
     speed: Annotated[Maybe[float], flag("",
         "Design speed in m/s for strip theory's skin-friction Reynolds number (default "
         "1.5).")] = None
-    fins: Annotated[Maybe[Path], flag("--fins",
-        "Strip theory's fins: a TOML file of [[fin]] tables (link, name, center, normal, area, "
-        "aspect_ratio or lift_slope, in link frame; docs/damping.md). Their lift and cross-flow "
-        "drag join the hull's.")] = None
+    fins: Annotated[Maybe[Path], flag("--fins", "Strip theory's fins: a TOML file of [[fin]] "
+        "tables (link, name, center, normal, area, aspect_ratio or lift_slope, in link frame; "
+        "docs/damping.md), whose lift and cross-flow drag join the hull's.")] = None
     fit: Annotated[FitChoice, flag("",
         "Ellipsoid fit: mujoco (MuJoCo's ellipsoid per collision: reproduces MuJoCo's drag along "
         "each axis), volume or inertia (MuJoCo's drag law on another "
