@@ -26,7 +26,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lxml import etree
+
 from gzinertia.errors import GzInertiaError
+from gzinertia.sdf.xml import parse_xml_file
 
 if TYPE_CHECKING:  # (the records import NumPy: not for the xacro child's start-up)
     from gzinertia.records import Note, SourceRef
@@ -51,10 +54,6 @@ ENV_AMENT_PREFIX_PATH = "AMENT_PREFIX_PATH"
 
 def _package_name(folder: Path) -> str:
     try:
-        from lxml import etree
-
-        from gzinertia.sdf.xml import parse_xml_file
-
         root = parse_xml_file(folder / "package.xml")
         name = root.find("name")
         if isinstance(root, etree._Element) and name is not None and (name.text or "").strip():
@@ -149,6 +148,8 @@ def duplicate_package_notes(
     has more than one copy under the package roots, at its first use: which copy was taken
     (:func:`find_package`'s) and where the others are (``data``: ``package``, ``taken``,
     ``others`` separated by ``os.pathsep``)."""
+    # not at the top: the records import NumPy, which the xacro helper's start-up (that imports
+    # this module) does without
     from gzinertia.records import Note, SourceRef
 
     first: dict[str, SourceRef] = {}
