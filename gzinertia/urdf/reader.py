@@ -20,7 +20,8 @@ from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceR
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import Conversion, convert
 from gzinertia.urdf.model import UrdfRobot, parse_robot
-from gzinertia.urdf.ros_packages import duplicate_package_notes, resolve_package_uri
+from gzinertia.urdf.package_notes import duplicate_package_notes
+from gzinertia.urdf.ros_packages import resolve_package_uri
 from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 from gzinertia.urdf.xacro_inputs import xacro_dependencies
 from gzinertia.urdf.xacro_policy import ENV_FLAG, first_optenv_line
