@@ -173,7 +173,8 @@ __all__ = [
 #: ``edit`` (callable: ``gzinertia.edit(path).set_added_mass(...)``) and the top-level modules
 #: a command reaches.
 SUBMODULES = (
-    "arguments", "edit", "hydrostatics_result", "numbers", "selection", "shell", "wording",
+    "arguments", "edit", "hydrostatics_result", "model_reader", "numbers", "selection", "shell",
+    "wording",
 )
 
 

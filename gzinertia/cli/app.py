@@ -37,7 +37,6 @@ from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-expor
     write_mode_options,
 )
 from gzinertia.errors import GzInertiaError, SettingError
-from gzinertia.model_reader import read_model_file
 from gzinertia.options import interface
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
 from gzinertia.vocabulary.model_suffixes import is_urdf_path
@@ -47,6 +46,7 @@ Vec3Tuple = tuple[float, float, float]
 if TYPE_CHECKING:
     from lxml import etree
 
+    import gzinertia.model_reader
     import gzinertia.numbers
     import gzinertia.sdf.libsdformat
     import gzinertia.sdf.stdin
@@ -167,8 +167,9 @@ def load_document(
     if gzinertia.sdf.stdin.is_stdin_arg(file):
         return load_model(file, source, parser)[1]
     if parser == "gzinertia":
-        return read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
-                               xacro_policy=source.xacro_policy)
+        return gzinertia.model_reader.read_model_file(file, source.search_paths,
+                                                      xacro_args=source.xacro_mapping,
+                                                      xacro_policy=source.xacro_policy)
     if parser == "sdformat":
         if is_urdf_path(file):
             raise GzInertiaError(
