@@ -168,11 +168,21 @@ __all__ = [
 ]
 
 
+#: Modules of the package imported at their first use as ``gzinertia.name``, for the command
+#: line (which imports this face at its top; ``--help`` loads none of them): the sub-package
+#: ``edit`` (callable: ``gzinertia.edit(path).set_added_mass(...)``) and the top-level modules
+#: a command reaches.
+SUBMODULES = (
+    "arguments", "edit", "hydrostatics_result", "model_reader", "numbers", "selection", "shell",
+    "wording",
+)
+
+
 def __getattr__(name: str) -> Any:
     import importlib
 
-    if name == "edit":  # the sub-package, callable: gzinertia.edit(path).set_added_mass(...)
-        return importlib.import_module("gzinertia.edit")
+    if name in SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
     target = _LAZY.get(name)
     if target is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

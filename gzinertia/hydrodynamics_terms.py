@@ -23,10 +23,11 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
+import numpy as np
+
 from gzinertia.vocabulary.added_mass import applies_added_mass
 
 if TYPE_CHECKING:
-    import numpy as np
     from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
@@ -100,8 +101,6 @@ def derivatives(terms: Mapping[str, float]) -> NDArray[np.float64]:
     """``D_BBo_B``: the ``<iDotJ>`` values as a 6x6, **linear-first**, about the link origin in
     link axes, as written (0 when absent; not symmetrised): ``D[i, j]`` is
     ``terms[added_mass_term(i, j)]``."""
-    import numpy as np
-
     D = np.zeros((6, 6))
     for i in range(6):
         for j in range(6):
@@ -137,8 +136,6 @@ def added_mass_of(D_BBo_B: ArrayLike) -> NDArray[np.float64] | None:
     ``None`` when the signs are mixed or the diagonal is zero (the convention cannot be told).
     An exact conversion keeps this matrix, so the audit's verdicts on it do not change under
     the conversion."""
-    import numpy as np
-
     D = np.asarray(D_BBo_B, dtype=float)
     if D.shape != (6, 6):
         raise ValueError(f"expected a 6x6 matrix, got shape {D.shape}")

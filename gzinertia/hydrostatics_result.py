@@ -12,21 +12,36 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.gazebo.buoyancy_release import (
+    LinkReleaseBuoyancy,
+    ReleaseBuoyancy,
+    behaviour_of,
+    link_release_buoyancy,
+)
+from gzinertia.options import option
+from gzinertia.physics.flotation import Flotation, model_flotation
+from gzinertia.physics.hydrostatics import ModelHydrostatics, model_hydrostatics
 from gzinertia.record_base import ValueRecord
+from gzinertia.records import BuoyancyWorld, SdfDocument, named
+from gzinertia.sdf.buoyancy import (
+    BuoyancySystem,
+    buoyancy_system_caveat,
+    buoyancy_system_of,
+    read_gravity,
+    read_model_poses,
+)
+from gzinertia.vocabulary.fluids import check_fluid, fluid_density
 from gzinertia.vocabulary.scoped_names import top_scope
+from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
-    from gzinertia.gazebo.buoyancy_release import LinkReleaseBuoyancy, ReleaseBuoyancy
     from gzinertia.gazebo.target import Target
-    from gzinertia.physics.flotation import Flotation
-    from gzinertia.physics.hydrostatics import ModelHydrostatics
-    from gzinertia.records import BuoyancyWorld, SdfDocument
-    from gzinertia.sdf.buoyancy import BuoyancySystem
 
 __all__ = ["HydrostaticsResult", "HydrostaticsSettingsError", "document_hydrostatics"]
 
@@ -70,14 +85,10 @@ class HydrostaticsResult(ValueRecord):
     def caveat(self) -> str | None:
         """What the numbers mean when the Buoyancy system is absent or unknown
         (:func:`gzinertia.sdf.buoyancy.buoyancy_system_caveat`), else ``None``."""
-        from gzinertia.sdf.buoyancy import buoyancy_system_caveat
-
         return buoyancy_system_caveat(self.buoyancy_system, self.fluid.density)
 
     def model(self, name: str) -> ModelHydrostatics:
         """The model with this (top-level) name (``KeyError`` naming the models otherwise)."""
-        from gzinertia.records import named
-
         return named(self.models, name, "model", self.path)
 
 
@@ -109,16 +120,6 @@ def document_hydrostatics(
     it. The other arguments are :func:`gzinertia.hydrostatics`'s; a bad combination raises
     :class:`HydrostaticsSettingsError` (a :class:`ValueError`).
     """
-    from dataclasses import replace
-    from fnmatch import fnmatchcase
-
-    from gzinertia.options import option
-    from gzinertia.physics.flotation import model_flotation
-    from gzinertia.physics.hydrostatics import model_hydrostatics
-    from gzinertia.records import BuoyancyWorld
-    from gzinertia.sdf.buoyancy import buoyancy_system_of, read_gravity, read_model_poses
-    from gzinertia.vocabulary.fluids import check_fluid, fluid_density
-
     check_fluid(density, fluid, HydrostaticsSettingsError)
     if waterline is not None and not math.isfinite(waterline):
         raise HydrostaticsSettingsError(
@@ -143,8 +144,6 @@ def document_hydrostatics(
     if model is not None:
         models = [m for m in models if fnmatchcase(m.name, model)]
         if not models:
-            from gzinertia.wording import bounded
-
             names = bounded(dict.fromkeys(top_scope(lk.name) for lk in doc.links))
             raise GzInertiaError(f"{file}: no model matches {model!r} (models: "
                                  f"{names or 'none'})")
@@ -168,7 +167,6 @@ def _release_links(
     """The target's Buoyancy behaviour and each enabled link's collisions under it."""
     if target is None:
         return None, ()
-    from gzinertia.gazebo.buoyancy_release import behaviour_of, link_release_buoyancy
 
     release = behaviour_of(target)
     return release, tuple(link_release_buoyancy(records[link.name], release, fluid)

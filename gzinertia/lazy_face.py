@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable, Collection
 from typing import Any
 
-__all__ = ["face_getattr", "lazy_submodules"]
+__all__ = ["face_getattr", "lazy_submodules", "names_and_submodules"]
 
 
 def face_getattr(package: str, module: str, names: Collection[str]) -> Callable[[str], Any]:
@@ -40,5 +40,22 @@ def lazy_submodules(package: str, names: Collection[str]) -> Callable[[str], Any
         if name in names:
             return importlib.import_module(f"{package}.{name}")
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return attribute
+
+
+def names_and_submodules(
+    package: str, module: str, names: Collection[str], submodules: Collection[str]
+) -> Callable[[str], Any]:
+    """The ``__getattr__`` of ``package`` that serves both: each of ``names`` read from
+    ``module`` (:func:`face_getattr`), each of ``submodules`` imported as ``package.name``
+    (:func:`lazy_submodules`), on first use. A module inside ``package`` that ``module``
+    imports cannot use it (``package`` imports ``module`` for the type checker: a circle in the
+    import graph); one outside it can."""
+    name_of = face_getattr(package, module, names)
+    submodule_of = lazy_submodules(package, submodules)
+
+    def attribute(name: str) -> Any:
+        return submodule_of(name) if name in submodules else name_of(name)
 
     return attribute

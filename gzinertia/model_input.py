@@ -74,6 +74,8 @@ class ModelInput(ValueRecord):
         package)."""
         if not self.xacro_env and not self.trust_xacro:
             return None
-        from gzinertia.urdf.xacro_policy import XacroPolicy
+        # not at the top: the URDF package (yaml, lxml) stays out of the CLI's start-up and of
+        # an SDF audit; XacroPolicy is reached only when a xacro setting is given
+        from gzinertia.urdf.xacro_policy import XacroPolicy  # noqa: PLC0415 (see above)
 
         return XacroPolicy(env=self.xacro_env, trust=self.trust_xacro)

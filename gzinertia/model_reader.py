@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia import sdf, urdf
 from gzinertia.vocabulary.model_suffixes import (
     URDF_SUFFIX,
     URDF_SUFFIXES,
@@ -45,12 +46,9 @@ def read_model_file(
     are the package paths (``$(find)``, ``package://``); ``xacro_policy`` says what a xacro
     expansion may do (default: evaluate without Python, read no environment variable)."""
     if is_urdf_path(path):
-        # each format's reader is loaded only when a file of that format is read (an SDF
-        # audit never loads the URDF converter: tests/test_audit_lazy_imports.py)
-        from gzinertia.urdf.reader import read_urdf_file
-
-        return read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits,
+        # each format's reader is loaded through its package face only when a file of that
+        # format is read (an SDF audit never loads the URDF converter:
+        # tests/test_audit_lazy_imports.py)
+        return urdf.read_urdf_file(path, model_paths, xacro_args=xacro_args, limits=limits,
                               xacro_policy=xacro_policy)
-    from gzinertia.sdf.reader import read_sdf_file
-
-    return read_sdf_file(path, model_paths, limits)
+    return sdf.read_sdf_file(path, model_paths, limits)

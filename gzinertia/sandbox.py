@@ -24,9 +24,12 @@ Users: xacro expansion (:mod:`gzinertia.urdf.xacro_sandbox`) and the BEM's nativ
 from __future__ import annotations
 
 import contextlib
+import faulthandler
+import gc
 import io
 import os
 import pickle
+import resource
 import select
 import signal
 import subprocess
@@ -98,8 +101,6 @@ def signal_name(number: int) -> str:
 def limit_self(limits: ChildLimits, cpu_message: str) -> None:
     """In the child: cap CPU time and address space; ``SIGXCPU`` raises
     :class:`CpuLimitError` with ``cpu_message`` (the hard CPU limit, 2 s later, kills)."""
-    import resource
-
     def expire(*_: object) -> None:
         raise CpuLimitError(cpu_message)
 
@@ -114,8 +115,6 @@ def limit_self(limits: ChildLimits, cpu_message: str) -> None:
 def limit_memory(limits: ChildLimits) -> None:
     """In the child: cap the address space at :attr:`ChildLimits.memory_mib` beyond what it
     holds now (where that is known: Linux), never above a cap already set."""
-    import resource
-
     used = 0
     try:
         with open("/proc/self/statm", "rb") as f:
@@ -170,8 +169,6 @@ def silence_stderr() -> None:
     """In the child: nothing it writes reaches the caller's standard error, neither Python's
     warnings nor a native library's, nor the dump of a fault handler (``-X faulthandler``,
     pytest's) when it crashes: the caller's one line is the message."""
-    import faulthandler
-
     faulthandler.disable()
     sys.stderr = Discard()
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -191,8 +188,6 @@ def run_forked(
     if pid == 0:  # the child: never returns
         code = 0
         try:
-            import gc
-
             gc.freeze()  # the parent's objects: never scanned here (no copy-on-write faults)
             os.close(read_fd)
             silence_stderr()

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import os
 import pickle
+import resource
 import select
 import signal
 import sys
@@ -77,8 +79,6 @@ def _serve(req_fd: int, rep_fd: int, step: Callable[[Any], bytes], limits: Child
            cpu_message: Callable[[ChildLimits], str]) -> None:
     """The worker's loop: each pickled request (length first) is given to ``step`` under a
     fresh CPU allowance, its bytes written back (length first), until end of file."""
-    import resource
-
     def expire(*_: object) -> None:
         raise CpuLimitError(cpu_message(limits))
 
@@ -125,8 +125,6 @@ class LimitedWorker:
         if pid == 0:  # the worker: never returns
             code = 0
             try:
-                import gc
-
                 gc.freeze()  # the parent's objects: never scanned here (no copy-on-write)
                 os.close(req_w)
                 os.close(rep_r)

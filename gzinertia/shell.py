@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from gzinertia.sdf.stdin_names import STDIN_NAME
+
 __all__ = ["command_line", "exact_link_pattern", "shell_quote"]
 
 _GLOB = re.compile(r"([*?\[])")
@@ -43,7 +45,5 @@ def exact_link_pattern(name: str) -> str:
 def command_line(*args: str) -> str:
     """``gzinertia ARG...`` with every argument shell-quoted; standard input's name
     (``<stdin>``: the text came from a pipe, no file to edit) becomes the placeholder ``FILE``."""
-    from gzinertia.sdf.stdin import STDIN_NAME
-
     words = ["FILE" if a == STDIN_NAME else shell_quote(a) for a in args]
     return " ".join(["gzinertia", *words])

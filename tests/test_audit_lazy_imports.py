@@ -49,8 +49,26 @@ def _audited_modules(path: Path) -> tuple[list[dict[str, object]], set[str]]:
     return files, set(json.loads(out[1]))
 
 
+#: Package faces that load nothing of their package (``gzinertia.lazy_face``): importing one is
+#: not loading the package. :mod:`gzinertia.model_reader` reaches each format's reader through
+#: its face, imported at its top (issue 26 item 9).
+LIGHT_FACES = ("gzinertia.urdf",)
+
+
 def _loaded(modules: set[str], package: str) -> list[str]:
-    return sorted(m for m in modules if m == package or m.startswith(package + "."))
+    """The modules of ``package`` in ``modules``, its light face (:data:`LIGHT_FACES`) aside."""
+    return sorted(m for m in modules if (m == package and m not in LIGHT_FACES)
+                  or m.startswith(package + "."))
+
+
+def test_the_urdf_face_loads_nothing_of_its_package() -> None:
+    """What :data:`LIGHT_FACES` relies on: importing the face imports no URDF module, no NumPy
+    and no XML parser."""
+    program = "import sys, json, gzinertia.urdf; print(json.dumps(sorted(sys.modules)))"
+    modules = set(json.loads(subprocess.run([sys.executable, "-c", program], capture_output=True,
+                                            text=True, check=True).stdout))
+    for package in ("gzinertia.urdf", "numpy", "lxml", "xacro", "yaml"):
+        assert _loaded(modules, package) == [], package
 
 
 def test_an_sdf_model_without_added_mass_loads_no_urdf_bem_or_flotation(tmp_path: Path) -> None:

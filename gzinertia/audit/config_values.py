@@ -5,18 +5,18 @@ each parser returns the value or raises a :class:`ConfigError` naming where it w
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from gzinertia.audit.findings import SEVERITY_RANK, Severity
 from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.errors import GzInertiaError
 from gzinertia.gazebo.releases import ENGINES, RELEASES
 from gzinertia.gazebo.target import Target, engine_named, release_named
-
-if TYPE_CHECKING:
-    from gzinertia.physics.mesh_fallback import HullChoice
+from gzinertia.physics.mesh_fallback import HULL_CHOICES, HullChoice
+from gzinertia.wording import visible
 
 _Choice = TypeVar("_Choice", bound=str)
 
@@ -46,8 +46,6 @@ class ConfigError(GzInertiaError):
 def shown_value(value: object) -> str:
     """``value`` as ``repr`` writes it (control characters escaped), cut short: a settings
     file may hold a string of a megabyte or lists nested 32 deep, and an error is one line."""
-    import reprlib
-
     short = reprlib.Repr()
     short.maxlevel, short.maxstring, short.maxother = 3, 80, 80
     short.maxlist = short.maxtuple = short.maxdict = short.maxset = 6
@@ -59,7 +57,6 @@ def key_part(name: str) -> str:
     (:func:`~gzinertia.wording.visible`), cut short."""
     if name.isprintable() and len(name) <= 80:
         return name
-    from gzinertia.wording import visible
 
     shown = visible(name)
     return shown if len(shown) <= 80 else shown[:77] + "..."
@@ -70,7 +67,6 @@ def shown_path(path: str | Path) -> str:
     text = str(path)
     if text.isprintable():
         return text
-    from gzinertia.wording import visible
 
     return visible(text)
 
@@ -169,8 +165,6 @@ def parse_xacro_args_table(
 def parse_hull(value: object, where: str) -> HullChoice:
     """``hull`` (``none``, ``convex`` or ``wrap``); a :class:`ConfigError` naming ``where``
     otherwise."""
-    from gzinertia.physics.mesh_fallback import HULL_CHOICES
-
     return _one_of(value, HULL_CHOICES, f"{where}: hull must be none, convex or wrap")
 
 

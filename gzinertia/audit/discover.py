@@ -36,11 +36,13 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from gzinertia.audit.exclude import Exclusion, skipped_message
 from gzinertia.io.confined import within
 from gzinertia.record_base import ValueRecord
 from gzinertia.sdf.stdin_names import STDIN_ARG, STDIN_NAME
+from gzinertia.shell import shell_quote
 from gzinertia.vocabulary.model_suffixes import (
     URDF_SUFFIX,
     URDF_SUFFIXES,
@@ -48,9 +50,6 @@ from gzinertia.vocabulary.model_suffixes import (
     XACRO_SUFFIXES,
     is_xacro_path,
 )
-
-if TYPE_CHECKING:
-    from gzinertia.audit.exclude import Exclusion
 
 __all__ = [
     "OTHER_FORMATS",
@@ -128,8 +127,6 @@ def is_sdf_file(name: str) -> bool:
 
 
 def _skipped_template(path: str, kind: str) -> Target:
-    from gzinertia.shell import shell_quote
-
     if is_xacro_path(kind):
         expanded = f"model{kind[:-len(XACRO_SUFFIX)]}"
         how = f"expand it (xacro {shell_quote(path)} > {expanded}) and audit the result"
@@ -139,8 +136,6 @@ def _skipped_template(path: str, kind: str) -> Target:
 
 
 def _skipped_other(path: str, kind: str) -> Target:
-    from gzinertia.shell import shell_quote
-
     if kind == URDF_SUFFIX:
         why = ("URDF, not SDFormat: gzinertia reads SDFormat only; convert it as Gazebo does "
                f"(gz sdf -p {shell_quote(path)} > model.sdf) and audit the result")
@@ -169,8 +164,6 @@ def _walk(root: str, exclusion: Exclusion) -> list[tuple[str, Target | None]]:
     """Every SDF, URDF or xacro file or template under ``root``, sorted, with ``None``, and each
     file or folder ``exclusion`` leaves out with its skipped target (those the defaults leave
     out, such as hidden folders, are not listed)."""
-    from gzinertia.audit.exclude import skipped_message
-
     found: list[tuple[str, Target | None]] = []
 
     def excluded(path: str, folder: bool) -> bool:
@@ -205,8 +198,6 @@ def discover(
     named on the command line. ``exclusion(path)``: what leaves files out under the given
     ``path`` (:mod:`gzinertia.audit.exclude`; default: hidden files and folders); what it
     leaves out is listed skipped, with why."""
-    from gzinertia.audit.exclude import Exclusion, skipped_message
-
     def excluding(given: str) -> Exclusion:
         return Exclusion.of(None) if exclusion is None else exclusion(given)
 

@@ -28,17 +28,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import gzinertia.physics
 from gzinertia.audit.emit import finding, fmt
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.message import Message, link_list, name_in
 from gzinertia.checks.context import DocumentContext
 from gzinertia.errors import GzInertiaError
+from gzinertia.physics.collision_volume import collision_volume
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
+from gzinertia.sdf.buoyancy import BuoyancySystem, buoyancy_system_of
 
-if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
+if TYPE_CHECKING:  # through the face: a run without the hydrostatics rules does not load them
+    import gzinertia.physics.hydrostatics
     from gzinertia.physics.hydrostatics import ModelHydrostatics
-    from gzinertia.sdf.buoyancy import BuoyancySystem
 
 __all__ = [
     "NEAR_NEUTRAL",
@@ -78,8 +81,6 @@ def _world_fluid(doc: DocumentContext) -> tuple[BuoyancyWorld | None, BuoyancySy
     tree = doc.tree  # standard input's (its path names no file)
     if doc.doc.root_kind != "world" or (tree is None and not Path(doc.doc.path).is_file()):
         return None, "unknown"
-    from gzinertia.sdf.buoyancy import buoyancy_system_of
-
     try:
         return buoyancy_system_of(doc.doc.path, tree)
     except GzInertiaError:
@@ -91,14 +92,13 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
     cached = doc.hydrostatics_cache
     if isinstance(cached, DocumentHydrostatics):
         return cached
-    from gzinertia.physics.hydrostatics import model_hydrostatics, top_model
-
     fluid, system = _world_fluid(doc)
     from_plugin = fluid is not None
     links = list(doc.doc.links)
     groups: dict[str, list[LinkRecord]] = {}
+    hydrostatics = gzinertia.physics.hydrostatics
     for link in links:
-        groups.setdefault(top_model(link), []).append(link)
+        groups.setdefault(hydrostatics.top_model(link), []).append(link)
     chosen = []
     in_scope: dict[str, tuple[LinkRecord, ...]] = {}
     judged: list[LinkRecord] = []
@@ -112,7 +112,7 @@ def hydrostatics_of(doc: DocumentContext) -> DocumentHydrostatics:
     result = DocumentHydrostatics(
         fluid or BuoyancyWorld(),
         from_plugin,
-        tuple(model_hydrostatics(judged, fluid or BuoyancyWorld())) if judged else (),
+        tuple(hydrostatics.model_hydrostatics(judged, fluid or BuoyancyWorld())) if judged else (),
         {link.name: link for link in chosen},
         in_scope,
         system,
@@ -132,8 +132,6 @@ def _may_hover(model: str, links: list[LinkRecord]) -> bool:
     (GZI305): False only when every body is plainly out of :data:`_MAY_HOVER` or weighs or
     displaces nothing, so the rules would pass it over; then its hydrostatics are not
     computed. Bodies as :attr:`ModelHydrostatics.bodies` groups them."""
-    from gzinertia.physics.collision_volume import collision_volume
-
     density = BuoyancyWorld().density
     bodies: dict[str, list[float]] = {}
     for link in links:

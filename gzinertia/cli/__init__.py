@@ -7,6 +7,7 @@ click parameters, and a run of ``gzinertia show`` has no use for the other eight
 """
 
 import gc
+import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +34,16 @@ globals().pop("app", None)
 __all__ = ["app", "main"]
 
 
+#: Modules of the command line that a command's module reaches as ``gzinertia.cli.name``
+#: (imported at their first use: ``--help`` loads none of them).
+SUBMODULES = ("addmass_report", "audit_fix", "delivery")
+
+
 def __getattr__(name: str) -> Any:
-    """``app``: the typer app with every command registered (their modules imported)."""
+    """``app``: the typer app with every command registered (their modules imported); a module
+    of :data:`SUBMODULES`, imported."""
+    if name in SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
     if name != "app":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from gzinertia.cli.app import app, register_commands

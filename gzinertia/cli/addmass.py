@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import gzinertia
+import gzinertia.cli
+import gzinertia.physics
+import gzinertia.report
 from gzinertia.arguments import fluid_density
 from gzinertia.cli.addmass_options import AddmassFlags, ModelFileArgument
-from gzinertia.cli.addmass_report import report_bem, report_fit, report_import
 from gzinertia.cli.app import app, parse_vector
 from gzinertia.cli.library import deliver_edit, edited, model_keywords
 from gzinertia.cli.options import CommandFile, editing_command_with, hull_option
@@ -24,6 +26,9 @@ from gzinertia.errors import GzInertiaError
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
+    import gzinertia.physics.bem
+    import gzinertia.physics.fits
+    import gzinertia.report.bem_progress
     from gzinertia.edit.edit_result import Edit
 
 __all__ = ["addmass"]
@@ -55,7 +60,7 @@ def addmass(flags: AddmassFlags, file: CommandFile) -> None:
         edit = edited(gzinertia.addmass, file.path,
                       density=fluid_density(flags.density, flags.fluid), **_fit_keywords(flags),
                       **common)
-        report_fit(edit)
+        gzinertia.cli.addmass_report.report_fit(edit)
     deliver_edit(edit, file.mode)
 
 
@@ -101,10 +106,8 @@ def _chosen_model(flags: AddmassFlags) -> Literal["ellipsoid", "bem", "from"]:
 def _fit_keywords(flags: AddmassFlags) -> dict[str, Any]:
     """``--fit`` as :func:`gzinertia.addmass`'s ``method``, or the explicit ellipsoid of
     ``--semi-axes`` [``--center``] [``--rpy``] as its ``ellipsoid``."""
-    from gzinertia.physics.fits import explicit_fit
-
     if flags.semi_axes is not None:
-        return {"ellipsoid": explicit_fit(
+        return {"ellipsoid": gzinertia.physics.fits.explicit_fit(
             parse_vector(flags.semi_axes, "--semi-axes", (0.0, 0.0, 0.0)),
             parse_vector(flags.center, "--center", (0.0, 0.0, 0.0)),
             parse_vector(flags.rpy, "--rpy", (0.0, 0.0, 0.0)),
@@ -131,17 +134,15 @@ def _addmass_from(
     edit = edited(gzinertia.addmass_from, file, result, shapes=shapes, geometry=element,
                   **read, **keywords)
     [imported] = edit.links
-    report_import(imported.name, result, imported.A_BBo_B)
-    report_fit(edit, written=True)
+    gzinertia.cli.addmass_report.report_import(imported.name, result, imported.A_BBo_B)
+    gzinertia.cli.addmass_report.report_fit(edit, written=True)
     return edit
 
 
 def _addmass_bem(file: Path, flags: AddmassFlags, common: dict[str, Any]) -> Edit[Any]:
     """``addmass --bem``: solve and write (one library call), reported on stderr."""
-    from gzinertia.physics.bem import require_bem
-    from gzinertia.report.bem_progress import bem_progress
-
-    require_bem()  # one line naming the extra when capytaine or manifold3d is missing
+    # one line naming the extra when capytaine or manifold3d is missing
+    gzinertia.physics.bem.require_bem()
     names, element = _bem_geometry(flags.geometry)
     settings = {
         "density": fluid_density(flags.density, flags.fluid), "panel_size": flags.panel_size,
@@ -149,13 +150,13 @@ def _addmass_bem(file: Path, flags: AddmassFlags, common: dict[str, Any]) -> Edi
         "cache": not flags.no_cache, "waterline": flags.waterline,
         "depth": math.inf if flags.depth is None else flags.depth,
         "frequency": flags.frequency or "zero", "together": flags.together}
-    progress = bem_progress(flags.progress_bar)
+    progress = gzinertia.report.bem_progress.bem_progress(flags.progress_bar)
     try:
         edit = edited(gzinertia.addmass_bem, file, progress=progress, **settings, **common)
     finally:
         progress.close()  # the bar goes before any error or summary line is printed
-    report_bem(edit.links, element)
-    report_fit(edit, written=bool(edit.links))
+    gzinertia.cli.addmass_report.report_bem(edit.links, element)
+    gzinertia.cli.addmass_report.report_fit(edit, written=bool(edit.links))
     return edit
 
 

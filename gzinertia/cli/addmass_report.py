@@ -8,12 +8,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from gzinertia.cli.edit_report import report_outcome
+from gzinertia.edit.addmass import LinkAddedMass
+from gzinertia.physics.bem import BemResult
 
 if TYPE_CHECKING:
-    from typing import Any
 
     from gzinertia.edit.addmass_bem import LinkBem
     from gzinertia.edit.edit_result import Edit
@@ -26,8 +29,6 @@ def report_import(name: str, result: Path, A: AddedMass, notes: Sequence[str] = 
     """The matrix imported from ``result`` for link ``name`` (``A_BBo_B``: about the link
     origin Bo in link axes B): its diagonal, linear-first ``[x y z p q r]``; the import's
     ``notes``."""
-    import numpy as np
-
     print(
         f"{name}: imported from {result}; A_BBo_B diag [x y z p q r] "
         + " ".join(f"{v:.4g}" for v in np.diag(A.linear_first())),
@@ -41,10 +42,6 @@ def report_bem(solved: Sequence[LinkBem], element: str) -> None:
     """Each link's solve: the shapes of ``element`` meshed, panels, error estimate, density,
     time (or cached), the diagonal of ``A_BBo_B`` (about the link origin Bo in link axes B,
     linear-first ``[x y z p q r]``), where it floats (``--waterline auto``), geometry notes."""
-    import numpy as np
-
-    from gzinertia.physics.bem import BemResult
-
     for item in solved:
         r = item.result
         assert isinstance(r, BemResult)
@@ -82,10 +79,6 @@ def report_fit(result: Edit[Any], written: bool = False) -> None:
     off-diagonal entry of ``A_BBo_B`` (about the link origin Bo in link axes B, linear-first
     ``[x y z p q r]``); then what was skipped, noted and warned, and a line when nothing was
     ``written``."""
-    import numpy as np
-
-    from gzinertia.edit.addmass import LinkAddedMass
-
     err = sys.stderr
     for item in result.links:
         if not isinstance(item, LinkAddedMass):

@@ -7,8 +7,12 @@ Errors a user can cause (a bad file, a bad option) print one line and exit with 
 from __future__ import annotations
 
 import copy
+import functools
+import importlib
+import math
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,6 +20,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from typer.models import CommandInfo
 
+import gzinertia
+import gzinertia.sdf
 from gzinertia import __version__
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-exported for commands)
@@ -33,15 +39,21 @@ from gzinertia.cli.options import (  # noqa: F401 (declared there once; re-expor
 from gzinertia.errors import GzInertiaError, SettingError
 from gzinertia.options import interface
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY, FLUID_DENSITIES
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 Vec3Tuple = tuple[float, float, float]
 
 if TYPE_CHECKING:
     from lxml import etree
-    from rich.console import Console
 
+    import gzinertia.model_reader
+    import gzinertia.numbers
+    import gzinertia.sdf.libsdformat
+    import gzinertia.sdf.stdin
+    import gzinertia.wording
     from gzinertia.model_input import ModelInput
     from gzinertia.records import SdfDocument
+    from gzinertia.report.rich_text import Console
 
 __all__ = [
     "COMMAND_MODULES",
@@ -92,15 +104,12 @@ def parse_vector(text: str | None, option: str, default: tuple[float, float, flo
     (:func:`gzinertia.numbers.read_number`: ``1_0`` and ``１`` are no numbers); an error naming
     the option. Their magnitude is the command's to judge (an overflow is an error naming the
     file and link)."""
-    import math
-
-    from gzinertia.numbers import NumberError, read_number
-
     if text is None:
         return default
     try:
-        values = [read_number(p, limit=math.inf) for p in text.replace(",", " ").split()]
-    except NumberError as exc:
+        values = [gzinertia.numbers.read_number(p, limit=math.inf)
+                  for p in text.replace(",", " ").split()]
+    except gzinertia.numbers.NumberError as exc:
         raise GzInertiaError(f"{option} takes three numbers like 1,2,3, not {text!r}: {exc}"
                              ) from None
     if len(values) != 3:
@@ -112,8 +121,6 @@ def _quiet_float_warnings() -> None:
     """NumPy's "overflow encountered" warnings stay off the terminal: every value the CLI
     writes or reports as computed is checked for being finite where it is produced, and the
     error that follows says what overflowed (one line, not a warning plus an error)."""
-    import warnings
-
     for what in ("overflow", "invalid value", "divide by zero"):
         warnings.filterwarnings("ignore", message=f"{what} encountered", category=RuntimeWarning)
 
@@ -142,14 +149,12 @@ def load_model(
     """:func:`load_document` for the commands that also read the file's text (a world's
     Buoyancy plugin, gravity, model poses): the path to name it by (``<stdin>`` for ``-``),
     the document, and, for standard input, its parsed tree (``None``: read it from the path)."""
-    from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, read_stdin_model
-
-    if not is_stdin_arg(file):
+    if not gzinertia.sdf.stdin.is_stdin_arg(file):
         return file, load_document(file, source, parser), None
     if parser != "gzinertia":
         raise GzInertiaError("--parser sdformat reads files only; save standard input to a file")
-    doc, root = read_stdin_model(source.search_paths)
-    return STDIN_PATH, doc, root
+    doc, root = gzinertia.sdf.stdin.read_stdin_model(source.search_paths)
+    return gzinertia.sdf.stdin.STDIN_PATH, doc, root
 
 
 def load_document(
@@ -159,29 +164,22 @@ def load_document(
     URDF and xacro files by suffix, with ``source``'s package paths and xacro options (its
     model paths are then package paths too); ``-``: the SDFormat file on standard input (named
     ``<stdin>``: :mod:`gzinertia.sdf.stdin`)."""
-    from gzinertia.sdf.stdin import is_stdin_arg
-
-    if is_stdin_arg(file):
+    if gzinertia.sdf.stdin.is_stdin_arg(file):
         return load_model(file, source, parser)[1]
     if parser == "gzinertia":
-        from gzinertia.model_reader import read_model_file
-
-        return read_model_file(file, source.search_paths, xacro_args=source.xacro_mapping,
-                               xacro_policy=source.xacro_policy)
+        return gzinertia.model_reader.read_model_file(file, source.search_paths,
+                                                      xacro_args=source.xacro_mapping,
+                                                      xacro_policy=source.xacro_policy)
     if parser == "sdformat":
-        from gzinertia.sdf.libsdformat import read_with_libsdformat
-        from gzinertia.vocabulary.model_suffixes import is_urdf_path
-
         if is_urdf_path(file):
             raise GzInertiaError(
                 f"{file}: --parser sdformat reads SDFormat files; convert the URDF first "
                 "(gz sdf -p), or use the built-in parser, which converts it as libsdformat does"
             )
 
-        return read_with_libsdformat(file, source.search_paths)
-    from gzinertia.sdf import read_sdf_file
+        return gzinertia.sdf.libsdformat.read_with_libsdformat(file, source.search_paths)
 
-    return read_sdf_file(file, source.search_paths)
+    return gzinertia.sdf.read_sdf_file(file, source.search_paths)
 
 
 def print_notes(
@@ -225,8 +223,6 @@ def register_commands(names: Sequence[str] | None = None) -> None:
     """Registers the commands ``names`` (default: all of :data:`COMMAND_MODULES`) on
     :data:`app` by importing their modules; the registered commands stay in the listed order
     whichever were imported first."""
-    import importlib
-
     for name in COMMAND_MODULES if names is None else names:
         importlib.import_module(COMMAND_MODULES[name])
     order = {name: i for i, name in enumerate(COMMAND_MODULES)}
@@ -258,8 +254,6 @@ def _with_last_resort(info: CommandInfo) -> CommandInfo:
     """``info`` with its callback wrapped so that an unexpected exception becomes an
     :class:`InternalError` naming the command's file(s) (``GZINERTIA_TRACEBACK=1`` re-raises
     it with its traceback, for a bug report)."""
-    import functools
-
     callback = info.callback
     if callback is None:
         return info
@@ -305,9 +299,7 @@ def _command_name(info: CommandInfo) -> str:
 def _shown(message: str) -> str:
     """An error message as one line a terminal shows as it is: line breaks as spaces, control
     and bidi characters (from file or link names) escaped."""
-    from gzinertia.wording import visible
-
-    return visible(" ".join(message.splitlines()))
+    return gzinertia.wording.visible(" ".join(message.splitlines()))
 
 
 def main() -> None:

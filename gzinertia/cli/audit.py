@@ -6,14 +6,24 @@ error or a file that could not be read (the other files are still audited and re
 """
 
 import os
+import stat
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import gzinertia
+import gzinertia.audit
+import gzinertia.cli
+import gzinertia.io
+import gzinertia.report
+from gzinertia import __version__
 from gzinertia.arguments import docs_base_uri, read_limits, worker_count
-from gzinertia.audit.catalogue import rule_range
+from gzinertia.arguments import ellipsoid_scale as scale_factor
+from gzinertia.audit.catalogue import RULE_INFOS, rule_range
+from gzinertia.audit.findings import AuditResult
 from gzinertia.cli.app import app
 from gzinertia.cli.audit_options import (
     CacheDirFlag,
@@ -42,17 +52,28 @@ from gzinertia.cli.audit_options import (
 )
 from gzinertia.cli.flags import Maybe, flag
 from gzinertia.cli.options import model_input_options
+from gzinertia.errors import GzInertiaError
+from gzinertia.io.confined import first_link, working_root
 from gzinertia.model_input import ModelInput
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rich.progress import Progress, TaskID
-
+    import gzinertia.audit.cache
+    import gzinertia.audit.config
+    import gzinertia.audit.migration
+    import gzinertia.audit.projects
+    import gzinertia.audit.runner
+    import gzinertia.cli.audit_fix
+    import gzinertia.io.safe_write
+    import gzinertia.report.audit.migration
+    import gzinertia.report.rich_progress
+    import gzinertia.report.rich_text
     from gzinertia.audit.config import AuditConfig
     from gzinertia.audit.findings import AuditResult, Severity
     from gzinertia.audit.projects import ProjectRun
     from gzinertia.io.limits import ReadLimits
+    from gzinertia.report.rich_progress import Progress, TaskID
 
 __all__ = [
     "AUDIT_HELP",
@@ -117,11 +138,6 @@ def audit(
 ) -> None:
     """Audit SDFormat models for inertia and added-mass mistakes (:data:`AUDIT_HELP`: the
     command's help, its rules' range taken from the registry)."""
-    from functools import partial
-
-    from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import AuditConfig, check_settings_choice, load_config
-
     overrides = partial(
         _with_overrides, source, select=select, ignore=ignore, fail_on=fail_on,
         density=density, tolerance=tolerance, exclude=exclude, extend_exclude=extend_exclude,
@@ -129,8 +145,10 @@ def audit(
     )
     # usage errors (bad codes, a bad --config) before any file is read
     known = frozenset(RULE_INFOS)
-    check_settings_choice(config, isolated)
-    overrides(load_config(config, known) if config else AuditConfig(known_codes=known))
+    gzinertia.audit.config.check_settings_choice(config, isolated)
+    settings = gzinertia.audit.config
+    overrides(settings.load_config(config, known) if config
+              else settings.AuditConfig(known_codes=known))
     page = _page_options(output_format == "html" or report is not None, waterline, ellipsoid_scale)
     jobs = _jobs(jobs)
     limits = read_limits(max_links, max_included_models)
@@ -138,19 +156,13 @@ def audit(
         if path is not None:
             _check_output(path, option)
     if not no_cache and cache_dir is None:
-        from gzinertia.audit.cache import default_cache_dir
-
-        cache_dir = default_cache_dir()
+        cache_dir = gzinertia.audit.cache.default_cache_dir()
     if fix:
-        from gzinertia.cli.audit_fix import apply_safe_fixes
-
-        apply_safe_fixes(paths, config, known, overrides, isolated)
+        gzinertia.cli.audit_fix.apply_safe_fixes(paths, config, known, overrides, isolated)
     if "-" in paths:  # standard input is read in this process, never in a worker
         jobs = 1
     if gazebo is not None and len(gazebo) == 2:
         if output_format == "html" or report is not None:
-            from gzinertia.errors import GzInertiaError
-
             raise GzInertiaError("--gazebo A --gazebo B lists the findings that differ, as text "
                                  "or json; --format html and --report draw one audit")
         later = partial(overrides, gazebo=gazebo[1])
@@ -174,9 +186,7 @@ def _with_overrides(
 ) -> "AuditConfig":
     """``config`` with the command line's settings over it
     (:func:`gzinertia.audit.config.with_overrides`), the model input's among them."""
-    from gzinertia.audit.config import with_overrides
-
-    return with_overrides(
+    return gzinertia.audit.config.with_overrides(
         config,
         select=select,
         ignore=ignore,
@@ -203,20 +213,16 @@ def _run(
     """The audit of ``paths`` (:func:`gzinertia.audit.projects.audit_projects`) with a progress
     bar on a terminal, and why the cache kept nothing, when it did not, on stderr;
     ``keep_documents``: the result holds what it read (for the HTML page)."""
-    from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.projects import audit_projects
-    from gzinertia.audit.runner import default_jobs
-
     cache_notes: list[str] = []
     with _ProgressBar() as bar:
-        result, runs = audit_projects(
+        result, runs = gzinertia.audit.projects.audit_projects(
             paths,
             config_file=config,
             known_codes=frozenset(RULE_INFOS),
             isolated=isolated,
             overrides=overrides,
             progress=bar.update,
-            jobs=default_jobs() if jobs is None else jobs,
+            jobs=gzinertia.audit.runner.default_jobs() if jobs is None else jobs,
             cache_dir=cache_dir,
             cache_notes=cache_notes,
             limits=limits,
@@ -230,8 +236,6 @@ def _run(
 def _first(gazebo: list[str] | None) -> str | None:
     """The first ``--gazebo`` (the only one, or the target migrated from); more than two are
     refused."""
-    from gzinertia.errors import GzInertiaError
-
     if gazebo and len(gazebo) > 2:
         raise GzInertiaError("--gazebo: give one release, or two to compare (--gazebo A "
                              f"--gazebo B), not {len(gazebo)}")
@@ -247,15 +251,10 @@ def _migration(
     """``--gazebo A --gazebo B``: the audit under each target and the findings that differ
     (:func:`gzinertia.audit.migration.target_change`), as JSON or text; exit 2 for a file
     that could not be read, 1 for a new finding at or above ``--fail-on``."""
-    from gzinertia import __version__
-    from gzinertia.audit.findings import AuditResult
-    from gzinertia.audit.migration import target_change
-    from gzinertia.report.audit.migration import render_target_change
-
     before, _ = _run(paths, config, isolated, overrides[0], jobs, cache_dir, limits)
     after, runs = _run(paths, config, isolated, overrides[1], jobs, cache_dir, limits)
-    change = target_change(before, after)
-    text = render_target_change(change, output_format, __version__)
+    change = gzinertia.audit.migration.target_change(before, after)
+    text = gzinertia.report.audit.migration.render_target_change(change, output_format, __version__)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -280,18 +279,14 @@ def _show(result: "AuditResult", output_format: str, output: Path | None,
           docs_url: str | None) -> None:
     """The report in ``output_format``: a rich table on a terminal (when there is something to
     show), else the format's text on stdout or in ``output``."""
-    from gzinertia import __version__
-    from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.report.audit import render, render_table
-
     clean = not result.findings and all(s.status == "ok" for s in result.files)
     if output is None and output_format == "table" and sys.stdout.isatty() and not clean:
-        from rich.console import Console
-
-        render_table(result, Console(), RULE_INFOS)
+        console = gzinertia.report.rich_text.Console()
+        gzinertia.report.audit.render_table(result, console, RULE_INFOS)
         return
     project_uri = docs_base_uri(docs_url) if output_format == "sarif" else None
-    _deliver(render(result, output_format, RULE_INFOS, __version__, project_uri=project_uri),
+    _deliver(gzinertia.report.audit.render(result, output_format, RULE_INFOS, __version__,
+                                           project_uri=project_uri),
              output)
 
 
@@ -300,9 +295,6 @@ def _page_options(wanted: bool, waterline: float | None,
     """The HTML page's own options as :func:`gzinertia.html_report` takes them when a page is
     ``wanted`` (``--report`` or ``--format html``), else ``None``; given without a page, they
     are refused (they would change nothing)."""
-    from gzinertia.arguments import ellipsoid_scale as scale_factor
-    from gzinertia.errors import GzInertiaError
-
     if not wanted:
         if waterline is not None or ellipsoid_scale != "auto":
             raise GzInertiaError("--waterline and --ellipsoid-scale draw the HTML page: give "
@@ -339,9 +331,7 @@ def _page(result: "AuditResult", source: ModelInput, docs_url: str | None,
     """The HTML page of the files ``result`` read, with its findings
     (:func:`gzinertia.html_report`, its ``options``: :func:`_page_options`); what it left out
     or could not draw on stderr."""
-    from gzinertia import html_report
-
-    page = html_report(
+    page = gzinertia.html_report(
         model_paths=source.model_paths, package_paths=source.package_paths,
         xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
         trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result,
@@ -368,9 +358,6 @@ def _check_output(path: Path, flag: str = "--output") -> None:
     through a symbolic link (or is one): a pull request can commit ``gzinertia.sarif`` as a
     link to a file elsewhere (the write refuses it again). A path outside the working
     directory is the user's choice, taken as named."""
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.io.confined import first_link, working_root
-
     root = working_root(path)
     link = None if root is None else first_link(path, root)
     if link is not None:
@@ -385,9 +372,6 @@ def _write(path: Path, text: str, flag: str = "--output") -> None:
     (:func:`gzinertia.io.confined.working_root`); outside it, as named: links followed, and a
     character device or FIFO (``/dev/null``, ``/dev/stdout``) written to, not replaced; errors
     name the option that gave ``path`` (``flag``)."""
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.io.confined import working_root
-
     root = working_root(path)
     data = text.encode("utf-8")
     try:
@@ -395,9 +379,7 @@ def _write(path: Path, text: str, flag: str = "--output") -> None:
             with open(path, "wb") as out:
                 out.write(data)
         else:
-            from gzinertia.io.safe_write import write_atomically
-
-            write_atomically(path, data, root=root)
+            gzinertia.io.safe_write.write_atomically(path, data, root=root)
     except OSError as exc:
         raise GzInertiaError(f"{flag} {path}: cannot write: {exc.strerror or exc}") from None
     except GzInertiaError as exc:
@@ -406,8 +388,6 @@ def _write(path: Path, text: str, flag: str = "--output") -> None:
 
 def _is_stream(path: Path) -> bool:
     """Whether ``path`` (links followed) is a character device or a FIFO."""
-    import stat
-
     try:
         mode = os.stat(path).st_mode
     except OSError:
@@ -430,10 +410,9 @@ class _ProgressBar:
         if not self.enabled or total < PROGRESS_MIN_FILES:
             return
         if self.progress is None:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.progress = Progress(console=Console(stderr=True), transient=True)
+            console = gzinertia.report.rich_text.Console(stderr=True)
+            self.progress = gzinertia.report.rich_progress.Progress(console=console,
+                                                                    transient=True)
             self.progress.start()
             self.task = self.progress.add_task("auditing", total=total)
         assert self.task is not None

@@ -25,7 +25,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gzinertia.audit.config import AuditConfig
+from gzinertia.audit.discover import discover
+from gzinertia.audit.projects import exclusions, settings_groups
+from gzinertia.audit.runner import folders_of
+from gzinertia.cli.delivery import WriteMode, deliver
+from gzinertia.edit.backends import model_format
+from gzinertia.edit.fix import FixOptions
+from gzinertia.edit.fix_options import FixTarget
 from gzinertia.errors import GzInertiaError, MacrosOnlyError
+from gzinertia.report.fix import describe_link
 
 SAFE_CODES = ("GZI103", "GZI104")
 
@@ -41,15 +49,6 @@ def apply_safe_fixes(
     searches them), in place; the number of links repaired. Files that cannot be read or
     edited are left as they are (the audit that follows reports them). Suppression comments
     in a link are respected. ``isolated``: no settings file is read (``--isolated``)."""
-    from gzinertia.audit.discover import discover
-    from gzinertia.audit.projects import exclusions, settings_groups
-    from gzinertia.audit.runner import folders_of
-    from gzinertia.cli.delivery import WriteMode, deliver
-    from gzinertia.edit.backends import model_format
-    from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.fix_options import FixTarget
-    from gzinertia.report.fix import describe_link
-
     if "-" in paths:
         raise GzInertiaError("--fix cannot rewrite standard input; name the file")
     repaired = 0

@@ -9,11 +9,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import gzinertia.sdf
+import gzinertia.urdf
 from gzinertia.cli.app import app
 from gzinertia.cli.options import model_input_options
 from gzinertia.errors import GzInertiaError
+from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 
 if TYPE_CHECKING:
+    import gzinertia.sdf.xml
+    import gzinertia.urdf.reader
+    import gzinertia.urdf.sdf_text
+    import gzinertia.urdf.xacro_expand
     from gzinertia.model_input import ModelInput
 
 __all__ = ["expand"]
@@ -43,20 +50,16 @@ def expand(
     inertial, collisions, visuals), joints (axis, limits, dynamics) and the <gazebo> blocks;
     what it cannot write (floating and planar joints) is said on stderr and in the file. What
     the other commands report is computed from exactly this."""
-    from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
-
     if not is_urdf_path(file):
         raise GzInertiaError(
             f"{file}: expand reads URDF and xacro files (.urdf, .xacro, .urdf.xacro); an "
             "SDFormat file is read as it is written"
         )
     if sdf:
-        from gzinertia.urdf.reader import read_urdf_model
-        from gzinertia.urdf.sdf_text import converted_sdf
-
-        model = read_urdf_model(file, source.search_paths, xacro_args=source.xacro_mapping,
-                                xacro_policy=source.xacro_policy)
-        text, unwritten = converted_sdf(model)
+        model = gzinertia.urdf.reader.read_urdf_model(file, source.search_paths,
+                                                      xacro_args=source.xacro_mapping,
+                                                      xacro_policy=source.xacro_policy)
+        text, unwritten = gzinertia.urdf.sdf_text.converted_sdf(model)
         sys.stdout.write(text)
         for note in model.doc.notes:
             print(note, file=sys.stderr)
@@ -64,16 +67,12 @@ def expand(
             print(f"note: {file}: {said}", file=sys.stderr)
         return
     if not is_xacro_path(file):
-        from gzinertia.sdf.xml import read_file_bytes
-
-        sys.stdout.buffer.write(read_file_bytes(file))
+        sys.stdout.buffer.write(gzinertia.sdf.xml.read_file_bytes(file))
         return
-    from gzinertia.urdf.xacro_expand import expand_xacro_sourced
 
-    expansion = expand_xacro_sourced(file, source.xacro_mapping, source.search_paths,
-                                     policy=source.xacro_policy)
+    expansion = gzinertia.urdf.xacro_expand.expand_xacro_sourced(
+        file, source.xacro_mapping, source.search_paths, policy=source.xacro_policy)
     sys.stdout.write(expansion.text)
-    from gzinertia.urdf.reader import optenv_notes
 
-    for note in optenv_notes(expansion.optenv_defaults):
+    for note in gzinertia.urdf.reader.optenv_notes(expansion.optenv_defaults):
         print(f"note: {note}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import gzinertia
+import gzinertia.cli
+import gzinertia.report
+import gzinertia.sdf
 from gzinertia.cli.app import LinkOption, app
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.library import edited
@@ -26,8 +30,12 @@ from gzinertia.cli.options import (
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.geometry import GeometryElement
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 if TYPE_CHECKING:
+    import gzinertia.cli.delivery
+    import gzinertia.report.fix
+    import gzinertia.sdf.stdin
     from gzinertia.cli.delivery import WriteMode
     from gzinertia.cli.options import WriteFlags
     from gzinertia.model_input import ModelInput
@@ -97,17 +105,16 @@ def fix(file: FileFlag, flags: FixFlags, *, write: WriteFlags, source: ModelInpu
     <inertial> for a link without one), keeps comments and formatting, and says per link what
     changed: the relative change of each principal moment and the centre-of-mass move.
     """
-    from gzinertia.sdf.stdin import is_stdin_arg
-
     output, check, diff, json_report = write.output, write.check, write.diff, flags.json_report
     if json_report and diff:
         raise GzInertiaError("--json and --diff both print to stdout: choose one")
     if output is not None and len(file) > 1:
         raise GzInertiaError("-o/--output takes one FILE; use --in-place for several")
-    if len(file) > 1 and any(is_stdin_arg(f) for f in file):
+    if len(file) > 1 and any(gzinertia.sdf.stdin.is_stdin_arg(f) for f in file):
         raise GzInertiaError("- (standard input) cannot be combined with other FILEs")
     if json_report and (
-        is_stdin_arg(output) or (is_stdin_arg(file[0]) and not (check or diff or output))
+        gzinertia.sdf.stdin.is_stdin_arg(output)
+        or (gzinertia.sdf.stdin.is_stdin_arg(file[0]) and not (check or diff or output))
     ):
         raise GzInertiaError(
             "--json and the repaired file both print to stdout: add -o OUT or --check"
@@ -130,10 +137,6 @@ def run_fix(
     """Repairs each file (:func:`gzinertia.fix` with the keywords ``repair``), prints what
     changed per link (stderr) and delivers it; the exit status (1 when ``--check`` finds a file
     that would change)."""
-    from gzinertia.cli.delivery import deliver
-    from gzinertia.report.fix import describe_fix, fix_json
-    from gzinertia.vocabulary.model_suffixes import is_urdf_path
-
     status = 0
     reports = []
     for path in files:
@@ -144,13 +147,12 @@ def run_fix(
                         data=mode.stdin_data)
         if result.pending:
             status = max(status, 1)
-        for line in describe_fix(result):
+        for line in gzinertia.report.fix.describe_fix(result):
             print(line, file=sys.stderr)
-        status = max(status, deliver(result.path, result.old, result.new, mode))
-        reports.append(fix_json(result))
+        delivered = gzinertia.cli.delivery.deliver(result.path, result.old, result.new, mode)
+        status = max(status, delivered)
+        reports.append(gzinertia.report.fix.fix_json(result))
     if json_report:
-        import json
-
         sys.stdout.write(json.dumps(reports, indent=2, allow_nan=False) + "\n")
     return status
 

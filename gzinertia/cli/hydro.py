@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 import gzinertia
+import gzinertia.physics
 from gzinertia.arguments import fluid_density
 from gzinertia.cli.app import (
     DensityOption,
@@ -27,8 +28,9 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import WATER_VISCOSITY
 
 if TYPE_CHECKING:
+    import gzinertia.numbers
+    import gzinertia.physics.fluid_forces
     from gzinertia.edit.hydro import LinkDamping
-    from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
 
 __all__ = ["HYDRO_DEFAULT_FIT", "HydroFlags", "hydro"]
 
@@ -37,23 +39,20 @@ __all__ = ["HYDRO_DEFAULT_FIT", "HydroFlags", "hydro"]
 HYDRO_DEFAULT_FIT: FitChoice = "mujoco"
 
 
-def _coefficients(text: str | None) -> EllipsoidFluidCoefficients:
-    from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
-
+def _coefficients(text: str | None) -> gzinertia.physics.fluid_forces.EllipsoidFluidCoefficients:
     if text is None:
-        return EllipsoidFluidCoefficients()
-    from gzinertia.numbers import NumberError, read_number
+        return gzinertia.physics.fluid_forces.EllipsoidFluidCoefficients()
 
     try:
-        values = [read_number(v) for v in text.replace(",", " ").split()]
-    except NumberError:
+        values = [gzinertia.numbers.read_number(v) for v in text.replace(",", " ").split()]
+    except gzinertia.numbers.NumberError:
         values = []
     if len(values) != 5:
         raise GzInertiaError(
             "--coefs takes 5 numbers: blunt drag, slender drag, angular drag, Kutta lift, "
             f"Magnus lift (MuJoCo's fluidcoef), not {text!r}"
         )
-    return EllipsoidFluidCoefficients(*values)
+    return gzinertia.physics.fluid_forces.EllipsoidFluidCoefficients(*values)
 
 
 MethodChoice = Literal["mujoco", "strip", "morison", "auto"]

@@ -9,11 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+import gzinertia
+import gzinertia.audit
+import gzinertia.report
 from gzinertia.cli.app import DensityOption, FluidOption, app, load_model
 from gzinertia.cli.options import hull_option, model_input_options
 from gzinertia.cli.target_options import EngineOption, GazeboOption
+from gzinertia.report.json_text import json_safe
 
 if TYPE_CHECKING:
+    import gzinertia.audit.target_choice
+    import gzinertia.report.hydrostatics
     from gzinertia.model_input import ModelInput
 
 
@@ -61,19 +67,15 @@ def hydrostatics(
     as gz-sim's Buoyancy system computes them from the collisions (and by exact geometry where
     they differ). The fluid is the world's Buoyancy plugin (uniform or graded), else
     --density/--fluid (which also override the plugin's density), else 1000 kg/m^3."""
-    from gzinertia.api import document_hydrostatics
-    from gzinertia.audit.target_choice import shown_target
-    from gzinertia.report.hydrostatics import render_text, result_summary
-    from gzinertia.report.json_text import json_safe
-
     file, doc, root = load_model(file, source)
-    result = document_hydrostatics(
+    result = gzinertia.hydrostatics_result.document_hydrostatics(
         doc, tree=root, model=model, density=density,
         fluid=fluid, world=world, waterline=waterline,
-        trim=not no_trim, target=shown_target(doc.path, gazebo, engine, tree=root),
+        trim=not no_trim,
+        target=gzinertia.audit.target_choice.shown_target(doc.path, gazebo, engine, tree=root),
     )
-    summary = result_summary(result, str(file))
+    summary = gzinertia.report.hydrostatics.result_summary(result, str(file))
     if as_json:
         typer.echo(json.dumps(json_safe(summary), indent=2, allow_nan=False))
         return
-    typer.echo(render_text(summary))
+    typer.echo(gzinertia.report.hydrostatics.render_text(summary))

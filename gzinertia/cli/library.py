@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+import gzinertia
+import gzinertia.cli
+
 if TYPE_CHECKING:
+    import gzinertia.cli.delivery
     from gzinertia.cli.delivery import WriteMode
     from gzinertia.edit.edit_result import Edit
     from gzinertia.model_input import ModelInput
@@ -38,18 +42,14 @@ def edited(function: Callable[..., EditOf], *args: Any, **keywords: Any) -> Edit
     """``function(*args, **keywords)``, a library edit, with the
     :class:`~gzinertia.api_edits.GzInertiaWarning` it issues ignored: the command line prints
     the :class:`Edit`'s skipped links and warnings in its own words."""
-    from gzinertia.api_edits import GzInertiaWarning
-
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", GzInertiaWarning)
+        warnings.simplefilter("ignore", gzinertia.GzInertiaWarning)
         return function(*args, **keywords)
 
 
 def deliver_edit(edit: Edit[Any], mode: WriteMode) -> None:
     """Writes, diffs or checks ``edit``'s file as ``mode`` says; exit status 1 for ``--check``
     on a file that would change."""
-    from gzinertia.cli.delivery import deliver
-
-    status = deliver(edit.path, edit.old, edit.new, mode)
+    status = gzinertia.cli.delivery.deliver(edit.path, edit.old, edit.new, mode)
     if status:
         raise typer.Exit(status)

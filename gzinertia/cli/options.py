@@ -49,12 +49,22 @@ from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, get_type_hints
 
+import gzinertia.physics
+import gzinertia.sdf
+import gzinertia.urdf
 from gzinertia.cli.flags import Maybe, argument, flag
+from gzinertia.errors import GzInertiaError
+from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 from gzinertia.vocabulary.fluids import FluidName
 from gzinertia.vocabulary.hull import HullChoice
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 if TYPE_CHECKING:
+    import gzinertia.physics.mesh_fallback
+    import gzinertia.sdf.stdin
+    import gzinertia.urdf.fragments
+    import gzinertia.urdf.xacro_expand
     from gzinertia.cli.delivery import WriteMode
     from gzinertia.model_input import ModelInput
 
@@ -278,13 +288,10 @@ class ModelInputFlags(ValueRecord):
     def model_input(self) -> ModelInput:
         """The :class:`~gzinertia.model_input.ModelInput` these make; a malformed
         ``--xacro-arg`` is an error naming it."""
-        from gzinertia.model_input import ModelInput
-
         xacro_args = None
         if self.xacro_arg:  # (the URDF package is not imported for an SDF file's command line)
-            from gzinertia.urdf.xacro_expand import parse_xacro_args
 
-            xacro_args = parse_xacro_args(self.xacro_arg)
+            xacro_args = gzinertia.urdf.xacro_expand.parse_xacro_args(self.xacro_arg)
         return ModelInput.of(self.model_path or (), self.package_path or (), xacro_args,
                              self.xacro_env or (), self.trust_xacro)
 
@@ -376,13 +383,9 @@ def sdf_only(file: Path | None, source: ModelInput, command: str) -> list[Path]:
     """The folders ``command``, which edits SDFormat files only, searches for what ``file``
     includes (``source``'s model paths, then its package paths); a URDF or xacro ``file`` is
     an error saying so, and how to get the SDFormat Gazebo builds from it."""
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.vocabulary.model_suffixes import is_urdf_path
-
     if file is not None and is_urdf_path(file):
-        from gzinertia.urdf.fragments import refuse_fragment
-
-        refuse_fragment(file)  # a fragment: nothing to edit there, in any format
+        # a fragment: nothing to edit there, in any format
+        gzinertia.urdf.fragments.refuse_fragment(file)
         raise GzInertiaError(
             f"{file}: {command} edits SDFormat files only, not URDF or xacro; "
             f"`gzinertia expand {file} --sdf` prints the SDFormat Gazebo builds from it (with "
@@ -403,9 +406,7 @@ def hull_option(command: F) -> F:
     :func:`gzinertia.physics.mesh_body.hull_fallback` with the choice made."""
 
     def around(values: dict[str, Any]) -> AbstractContextManager[object]:
-        from gzinertia.physics.mesh_fallback import hull_fallback
-
-        return hull_fallback(values["hull"])
+        return gzinertia.physics.mesh_fallback.hull_fallback(values["hull"])
 
     return _with_parameters(command, None, (("hull", HullOption, "none"),), around=around)
 
@@ -423,21 +424,23 @@ def edit_mode(
     for FILE ``-``, ``<stdin>`` and a mode holding standard input's bytes (read here, bounded
     as a file is: :func:`gzinertia.sdf.stdin.stdin_bytes`), after ``--in-place`` is refused
     without reading anything; any other FILE as given. ``-o -`` writes to stdout."""
-    from gzinertia.cli.delivery import STDIN_IN_PLACE, WriteMode
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.sdf.stdin import STDIN_PATH, is_stdin_arg, stdin_bytes
+    # not at the top: the delivery (about 9 ms) is no part of --help, and the cli face would
+    # close a circle (gzinertia.cli imports cli.app, which imports this module)
+    from gzinertia.cli.delivery import STDIN_IN_PLACE, WriteMode  # noqa: PLC0415 (see above)
 
-    stdout = is_stdin_arg(output)
+    stdout = gzinertia.sdf.stdin.is_stdin_arg(output)
     if stdout:
         if in_place:
             raise GzInertiaError("give either -o/--output or --in-place, not both")
         output = None
-    mode = WriteMode(output, in_place, check, diff, force_readonly=force_readonly, stdout=stdout)
-    if not is_stdin_arg(file):
+    mode = WriteMode(output, in_place, check, diff,
+                                            force_readonly=force_readonly, stdout=stdout)
+    if not gzinertia.sdf.stdin.is_stdin_arg(file):
         return file, mode
     if in_place:
         raise GzInertiaError(STDIN_IN_PLACE)
-    return STDIN_PATH, WriteMode(
-        output, in_place, check, diff, force_readonly=force_readonly, stdin_data=stdin_bytes(),
+    return gzinertia.sdf.stdin.STDIN_PATH, WriteMode(
+        output, in_place, check, diff, force_readonly=force_readonly,
+        stdin_data=gzinertia.sdf.stdin.stdin_bytes(),
         stdout=stdout,
     )

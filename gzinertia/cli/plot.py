@@ -8,6 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import gzinertia
+import gzinertia.physics
+import gzinertia.report
+import gzinertia.sdf
+import gzinertia.spatial
+from gzinertia import arguments
 from gzinertia.cli.app import LinkOption, app, load_model
 from gzinertia.cli.options import FitChoice, model_input_options
 from gzinertia.errors import GzInertiaError
@@ -16,6 +22,13 @@ from gzinertia.vocabulary.scoped_names import leaf_name
 if TYPE_CHECKING:
     from lxml import etree
 
+    import gzinertia.physics.hydrostatics
+    import gzinertia.physics.link_union
+    import gzinertia.physics.shapes
+    import gzinertia.report.plot
+    import gzinertia.sdf.buoyancy
+    import gzinertia.selection
+    import gzinertia.spatial.rotation
     from gzinertia.model_input import ModelInput
     from gzinertia.records import LinkRecord
     from gzinertia.report.plot import HydroMarks
@@ -27,13 +40,10 @@ MAX_ROWS = 8
 
 def _title(link: LinkRecord) -> str:
     """Name, mass, and the density the mass implies for the collision volume."""
-    from gzinertia.physics.link_union import link_solid
-    from gzinertia.physics.shapes import ShapeError
-
     text = f"{link.name}: {link.inertial.mass:.4g} kg"
     try:
-        volume = link_solid(link.collisions).volume
-    except ShapeError:
+        volume = gzinertia.physics.link_union.link_solid(link.collisions).volume
+    except gzinertia.physics.shapes.ShapeError:
         return text
     density = link.inertial.mass / volume
     return f"{text}, collision volume {volume:.4g} m³, mean density {density:.4g} kg/m³"
@@ -71,20 +81,15 @@ def plot(
     With --link, one row of views per link in its own frame; without, the whole model in the
     world frame.
     """
-    from gzinertia import arguments
-    from gzinertia.report.plot import link_drawing, render, scale_inertia_ellipsoids
-    from gzinertia.selection import select_links
-    from gzinertia.spatial.rotation import Pose
-
     method = fit
     scale = arguments.ellipsoid_scale(ellipsoid_scale)
     file, doc, root = load_model(file, source)
-    links = select_links(doc.links, link, str(file))
+    links = gzinertia.selection.select_links(doc.links, link, str(file))
     if not links:
         raise GzInertiaError(f"{file}: no links to draw")
     if link is None:
-        drawings, label = scale_inertia_ellipsoids(
-            [link_drawing(lk, lk.X_WB, method) for lk in links], scale
+        drawings, label = gzinertia.report.plot.scale_inertia_ellipsoids(
+            [gzinertia.report.plot.link_drawing(lk, lk.X_WB, method) for lk in links], scale
         )
         total = sum(lk.inertial.mass for lk in links)
         rows = [(f"{file.name}: {len(links)} link(s), {total:.4g} kg, world frame", drawings)]
@@ -97,11 +102,13 @@ def plot(
         label = "equivalent inertia ellipsoid (true size)"
         rows = []
         for lk in links:  # each link in its own row and frame: no model to cap against
-            scaled, label = scale_inertia_ellipsoids([link_drawing(lk, Pose(), method)],
+            drawing = gzinertia.report.plot.link_drawing(lk, gzinertia.spatial.rotation.Pose(),
+                                                         method)
+            scaled, label = gzinertia.report.plot.scale_inertia_ellipsoids([drawing],
                                                      1.0 if scale is None else scale)
             rows.append((_title(lk), scaled))
         hydro = _link_hydro_marks(file, links, root)
-    render(rows, output, hydro, inertia_label=label)
+    gzinertia.report.plot.render(rows, output, hydro, inertia_label=label)
     if "scaled" in label:
         print(f"{file}: {label[len('equivalent inertia ellipsoid ('):-1]} "
               "(--ellipsoid-scale 1 draws them true size)", file=sys.stderr)
@@ -114,47 +121,40 @@ def plot(
 
 def _hydro_marks(
     file: Path, links: list[LinkRecord], root: etree._Element | None = None
-) -> HydroMarks | None:
+) -> gzinertia.report.plot.HydroMarks | None:
     """G and B of each free body (docs/hydrostatics.md) the world's Buoyancy plugin acts on,
     and a graded world's waterline (``None`` when the file has no Buoyancy plugin)."""
-    from gzinertia.physics.hydrostatics import model_hydrostatics
-    from gzinertia.report.plot import HydroMarks
-    from gzinertia.sdf.buoyancy import read_buoyancy_world
-
-    fluid = read_buoyancy_world(file, root)
+    fluid = gzinertia.sdf.buoyancy.read_buoyancy_world(file, root)
     if fluid is None:
         return None
-    models = model_hydrostatics(links, fluid)
+    models = gzinertia.physics.hydrostatics.model_hydrostatics(links, fluid)
     # each free body's (a model of one body: the model's own), as the audit judges them
     centres = tuple((b.name, b.p_WG, b.p_WB) for m in models for b in m.bodies
                     if b.buoyancy > 0)
     waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None
-    return HydroMarks(centres, waterline)
+    return gzinertia.report.plot.HydroMarks(centres, waterline)
 
 
 def _link_hydro_marks(
     file: Path, links: list[LinkRecord], root: etree._Element | None = None
-) -> list[HydroMarks | None] | None:
+) -> list[gzinertia.report.plot.HydroMarks | None] | None:
     """Per link drawn in its own frame B: its centre of mass G and the centre of buoyancy B
     Gazebo gives it (link frame), and the free surface's plane in B, in a world with the
     Buoyancy plugin (``None`` otherwise)."""
-    from gzinertia.physics.hydrostatics import link_hydrostatics
-    from gzinertia.report.plot import HydroMarks, surface_in_frame
-    from gzinertia.sdf.buoyancy import read_buoyancy_world
-
-    fluid = read_buoyancy_world(file, root)
+    fluid = gzinertia.sdf.buoyancy.read_buoyancy_world(file, root)
     if fluid is None:
         return None
     waterline = fluid.layers[0][0] if fluid.kind == "graded" and fluid.layers else None
-    marks: list[HydroMarks | None] = []
+    marks: list[gzinertia.report.plot.HydroMarks | None] = []
     for lk in links:
-        h = link_hydrostatics(lk, fluid)
+        h = gzinertia.physics.hydrostatics.link_hydrostatics(lk, fluid)
         X_BW = lk.X_WB.inverse()
         p_BoB_B = X_BW.transform_point(h.p_WB)
         # no buoyancy acts (not enabled, or out of the fluid): no B, as in the model's view
         centres = ((leaf_name(lk.name), lk.inertial.p_BoBcm_B, p_BoB_B),) if any(
             h.f_W) else ()
-        surface = None if waterline is None else surface_in_frame(waterline, lk.X_WB)
-        marks.append(HydroMarks(centres, None, surface))
+        surface = (None if waterline is None
+                   else gzinertia.report.plot.surface_in_frame(waterline, lk.X_WB))
+        marks.append(gzinertia.report.plot.HydroMarks(centres, None, surface))
     return marks
 

@@ -7,12 +7,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import gzinertia
+import gzinertia.io
 from gzinertia.cli.app import app
 from gzinertia.cli.audit_options import DocsUrlFlag, EllipsoidScaleFlag, WaterlineFlag
 from gzinertia.cli.flags import argument, flag
 from gzinertia.cli.options import model_input_options
 
 if TYPE_CHECKING:
+    import gzinertia.io.safe_write
     from gzinertia.model_input import ModelInput
 
 __all__ = ["report"]
@@ -37,15 +40,13 @@ def report(
 
     Opened offline in any browser (three.js is inlined: the report extra).
     """
-    from gzinertia import arguments, html_report
-    from gzinertia.io.safe_write import write_atomically
-
-    page = html_report(
+    page = gzinertia.html_report(
         *files, model_paths=source.model_paths, package_paths=source.package_paths,
         xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-        trust_xacro=source.trust_xacro, ellipsoid_scale=arguments.ellipsoid_scale(ellipsoid_scale),
-        docs_base=arguments.docs_base_uri(docs_url), waterline=waterline)
-    write_atomically(output, page.text.encode("utf-8"))
+        trust_xacro=source.trust_xacro,
+        ellipsoid_scale=gzinertia.arguments.ellipsoid_scale(ellipsoid_scale),
+        docs_base=gzinertia.arguments.docs_base_uri(docs_url), waterline=waterline)
+    gzinertia.io.safe_write.write_atomically(output, page.text.encode("utf-8"))
     for line in [*page.skipped, *page.not_drawn]:
         print(line, file=sys.stderr)
     print(f"wrote {output}", file=sys.stderr)

@@ -2,14 +2,26 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+import gzinertia
+import gzinertia.audit
+import gzinertia.report
 from gzinertia.cli.app import LinkOption, app, load_document, print_notes
 from gzinertia.cli.options import OrderingChoice, ParserChoice, model_input_options
 from gzinertia.cli.target_options import EngineOption, GazeboOption
 from gzinertia.model_input import ModelInput
+
+if TYPE_CHECKING:
+    import gzinertia.audit.target_choice
+    import gzinertia.report.json_stream
+    import gzinertia.report.rich_text
+    import gzinertia.report.show
+    import gzinertia.report.tables
+    import gzinertia.selection
+    import gzinertia.shell
 
 __all__ = ["show"]
 
@@ -47,33 +59,23 @@ def show(
     source: ModelInput,
 ) -> None:
     """Every link's pose, mass, centre of mass, inertia about Bcm and Bo, and added mass."""
-    from gzinertia.audit.target_choice import shown_target
-    from gzinertia.report.show import document_summary, target_lines, target_summary
-    from gzinertia.selection import select_links
-
     doc = load_document(file, source, parser)
-    links = select_links(doc.links, link, str(file))
-    summary = target_summary(document_summary(doc, links, ordering), links,
-                             shown_target(doc.path, gazebo, engine))
+    links = gzinertia.selection.select_links(doc.links, link, str(file))
+    shown = gzinertia.report.show
+    summary = shown.target_summary(shown.document_summary(doc, links, ordering), links,
+                                   gzinertia.audit.target_choice.shown_target(
+                                       doc.path, gazebo, engine))
     if as_json:
-        from gzinertia.report.json_stream import write_json
-
-        write_json(summary, sys.stdout)
+        gzinertia.report.json_stream.write_json(summary, sys.stdout)
         return
-    from rich.console import Console
-    from rich.text import Text
-
-    from gzinertia.report.tables import render_show
-
-    console = Console()
+    console = gzinertia.report.rich_text.Console()
     print_notes(doc, console, verbose, levels=("error",))  # what could not be read comes first
-    render_show(summary, console)
-    for line in target_lines(summary):
-        console.print(Text(line), soft_wrap=True)
+    gzinertia.report.tables.render_show(summary, console)
+    for line in shown.target_lines(summary):
+        console.print(gzinertia.report.rich_text.Text(line), soft_wrap=True)
     print_notes(doc, console, verbose, levels=("warning", "info"))
 
-    from gzinertia.shell import command_line
-
     target = ("--link", link) if link else ()
-    plot = command_line("plot", doc.path, *target, "-o", "links.png")
-    console.print(Text(f"to see these links: {plot}", style="dim"), soft_wrap=True)
+    plot = gzinertia.shell.command_line("plot", doc.path, *target, "-o", "links.png")
+    console.print(gzinertia.report.rich_text.Text(f"to see these links: {plot}", style="dim"),
+                  soft_wrap=True)

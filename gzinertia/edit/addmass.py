@@ -24,9 +24,18 @@ from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
 from gzinertia.errors import GzInertiaError
 from gzinertia.model_input import ModelInput
 from gzinertia.options import option
+from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
 from gzinertia.physics.fits import EllipsoidFit, FitError, FitMethod, fit_link
+from gzinertia.physics.mesh_fallback import approximated
+from gzinertia.physics.plausibility import (
+    added_to_rigid_warning,
+    density_warning,
+    floating_warning,
+)
+from gzinertia.physics.provenance_comment import fit_comment
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
+from gzinertia.sdf.visuals import link_visuals
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.vocabulary.scoped_names import top_scope
 
@@ -78,8 +87,6 @@ def provenance(fit: EllipsoidFit, density: float) -> str:
     """The comment written before ``<fluid_added_mass>`` (no ``--`` inside). The audit reads
     the fit back (:mod:`gzinertia.physics.provenance_comment`, which writes it) and judges the
     matrix against that fit of the link (GZI204, GZI207)."""
-    from gzinertia.physics.provenance_comment import fit_comment
-
     return ascii_comment(fit_comment(fit, density))
 
 
@@ -87,13 +94,6 @@ def plausibility_warnings(doc: SdfDocument, results: Sequence[LinkAddedMass]) ->
     """Warnings, with the numbers, for fits that cannot be what the user meant
     (:mod:`gzinertia.physics.plausibility`): per link the implied density and the added/rigid ratio,
     per top-level model the displaced mass against the model's mass."""
-    from gzinertia.physics.mesh_fallback import approximated
-    from gzinertia.physics.plausibility import (
-        added_to_rigid_warning,
-        density_warning,
-        floating_warning,
-    )
-
     warnings: list[str] = []
     displaced: dict[str, tuple[float, float, list[str]]] = {}
     for r in results:
@@ -214,9 +214,6 @@ def ellipsoid_links(
 def proxy_warnings(link: LinkRecord) -> list[str]:
     """A warning when the link's collisions look like a buoyancy proxy (GZI304): the fitted
     added mass then describes the proxy, not the hull."""
-    from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
-    from gzinertia.sdf.visuals import link_visuals
-
     visuals, skipped = link_visuals(link)
     found = None if skipped else buoyancy_proxy(link.collisions, visuals)
     if found is None or not found.reasons:

@@ -15,21 +15,32 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from gzinertia.edit.added_mass_run import AddedMassRun, AddedMassWriter, Admitted, editable_links
 from gzinertia.edit.bem_shapes import shapes_of
 from gzinertia.edit.edit_result import Edit
+from gzinertia.edit.floating_draft import FloatingDraft, floating_drafts
 from gzinertia.edit.links import ascii_comment
 from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
 from gzinertia.errors import GzInertiaError
 from gzinertia.options import option
+from gzinertia.physics.bem import (
+    WARN_ERROR,
+    BemResult,
+    Quality,
+    bem_added_mass,
+    bem_added_mass_together,
+    check_domain,
+    require_bem,
+)
+from gzinertia.physics.bem_provenance import format_provenance
+from gzinertia.physics.free_surface import FreeSurface
+from gzinertia.physics.surface_mesh import geometry_digest, mesh_notes
 from gzinertia.record_base import ValueRecord
-from gzinertia.records import Collision, LinkRecord
+from gzinertia.records import Collision, LinkRecord, SdfDocument
+from gzinertia.sdf.xml import parse_xml_bytes
 from gzinertia.spatial.added_mass import AddedMass
 from gzinertia.spatial.rotation import Pose
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.edit.added_mass_request import AddedMassRequest
-    from gzinertia.edit.floating_draft import FloatingDraft
-    from gzinertia.physics.bem import BemResult, Quality
-    from gzinertia.records import SdfDocument
 
 
 
@@ -97,8 +108,6 @@ def link_bem(
 ) -> LinkBem:
     """The record of one link's solve on ``shapes``: their names, digest and geometry notes,
     and the floating draft it was solved at (``--waterline auto``)."""
-    from gzinertia.physics.surface_mesh import geometry_digest, mesh_notes
-
     return LinkBem(link, tuple(c.name for c in shapes), geometry_digest(shapes), result,
                    tuple(mesh_notes(shapes)), floating)
 
@@ -117,9 +126,6 @@ def provenance(result: object, solved: LinkBem, element: GeometryElement = "coll
     """The comment written before ``<fluid_added_mass>``
     (:func:`gzinertia.physics.bem_provenance.format_provenance`): the shapes meshed by name,
     their digest, and what the geometry pipeline did to their mesh files, in words."""
-    from gzinertia.physics.bem import BemResult
-    from gzinertia.physics.bem_provenance import format_provenance
-
     assert isinstance(result, BemResult)
     return ascii_comment(
         format_provenance(
@@ -164,7 +170,6 @@ def bem_drafts(
     density); otherwise none."""
     if settings.waterline != "auto":
         return {}
-    from gzinertia.edit.floating_draft import floating_drafts
 
     return floating_drafts(doc, links, settings.density, tree)
 
@@ -179,9 +184,6 @@ def solve_link(
     """One link's BEM solve with ``settings`` (panels, quality, cache, fluid, element), its free
     surface, when there is one, at the link's pose ``X_WB`` (at its floating ``draft`` under
     ``--waterline auto``)."""
-    from gzinertia.physics.bem import bem_added_mass
-    from gzinertia.physics.free_surface import FreeSurface
-
     surface = _free_surface(link, settings, draft)
     free_surface = (
         None
@@ -205,8 +207,6 @@ def _check_links(links: Sequence[LinkRecord], settings: BemSettings) -> None:
     """Refuses, before any link is solved, a link whose shapes the BEM cannot take
     (:func:`gzinertia.physics.bem.check_domain`): the run stops at its first such link with
     nothing written, and no solve is wasted on the others."""
-    from gzinertia.physics.bem import check_domain
-
     for link in links:
         shapes = displacing_shapes(link, settings)
         if shapes:
@@ -217,8 +217,6 @@ def _check_links(links: Sequence[LinkRecord], settings: BemSettings) -> None:
 def error_warnings(link_name: str, result: BemResult) -> list[str]:
     """The warnings of a solve: its own (a shape thinner than the error estimate covers), and
     one when its estimated discretisation error is above ``WARN_ERROR``."""
-    from gzinertia.physics.bem import WARN_ERROR
-
     if result.relative_error <= WARN_ERROR:
         return list(result.warnings)
     return [*result.warnings, (
@@ -259,8 +257,6 @@ class _BemRun:
                        total: int) -> None:
         """``--together``: one problem for every admitted link, each written with its own
         matrix (the cross-link coupling said in a note, not written)."""
-        from gzinertia.physics.bem import bem_added_mass_together
-
         settings = self.settings
         if progress is not None:
             progress.link(f"{len(pending)} links together", total, total)
@@ -302,8 +298,6 @@ def bem_links(
     and the problem (nothing is written): the shapes of every selected link are checked before
     the first solve (:func:`_check_links`). The :class:`~gzinertia.edit.edit_result.Edit`'s
     links are the solves written."""
-    from gzinertia.physics.bem import require_bem
-
     require_bem()
     path, data, doc = request.path, request.data, writer.doc
     links, skipped = editable_links(doc, path, request.pattern, False, settings.element,
@@ -373,6 +367,4 @@ def _together_surfaces(
 
 def _tree(data: bytes, path: Path) -> object:
     """The parsed XML of a file's bytes (standard input, which cannot be read again)."""
-    from gzinertia.sdf.xml import parse_xml_bytes
-
     return parse_xml_bytes(data, str(path))

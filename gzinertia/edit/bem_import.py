@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gzinertia.edit.added_mass_run import AddedMassRun, AddedMassWriter, editable_links
+from gzinertia.edit.bem_shapes import shapes_of
 from gzinertia.edit.edit_result import Edit
+from gzinertia.edit.links import ascii_comment
+from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter, refuse_for_target
 from gzinertia.errors import Float64OverflowError, GzInertiaError
 from gzinertia.io.result_files import ImportedAddedMass, ResultFile, read_result
 from gzinertia.numbers import (
@@ -30,6 +33,7 @@ from gzinertia.numbers import (
 )
 from gzinertia.options import option
 from gzinertia.physics.bem_provenance import IMPORT_PREFIX, format_import_geometry
+from gzinertia.physics.surface_mesh import geometry_digest
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
 from gzinertia.spatial.added_mass import AddedMass
@@ -117,9 +121,6 @@ def geometry_record(
 ) -> str:
     """``; geometry ...; mesh digest ...; dataset digest ...`` for the link's shapes (none when
     the link has none: there is then nothing to go stale)."""
-    from gzinertia.edit.bem_shapes import shapes_of
-    from gzinertia.physics.surface_mesh import geometry_digest
-
     names, element = geometry
     shapes = shapes_of(link, names, element)
     if not shapes:
@@ -135,8 +136,6 @@ def import_comment(
     """The comment written with an imported matrix on ``link``, as both formats write it: the
     import's ``text`` (:func:`imported_in_link`) and the geometry it describes
     (:func:`geometry_record`), made a valid XML comment."""
-    from gzinertia.edit.links import ascii_comment
-
     return ascii_comment(text + geometry_record(link, result.geometry, imported.digest))
 
 
@@ -150,8 +149,6 @@ def import_pattern(request: AddedMassRequest) -> str:
 def add_mass_from(request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
     """:func:`import_links` of ``request``'s SDFormat file, written as ``<fluid_added_mass>``
     (refused before the result is read where the target ignores the element)."""
-    from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter, refuse_for_target
-
     refuse_for_target(request)
     return import_links(request, result, SdfAddedMassWriter.open)
 

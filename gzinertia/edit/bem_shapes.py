@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from gzinertia.errors import GzInertiaError
 from gzinertia.records import Collision, LinkRecord
+from gzinertia.sdf.visuals import link_visuals
 from gzinertia.vocabulary.geometry import GeometryElement
 
 __all__ = ["displacing_collisions", "shapes_of"]
@@ -48,7 +49,6 @@ def shapes_of(
     readable ones are named: a hull with a part left out would be solved silently wrong."""
     if element == "collision":
         return displacing_collisions(link, names)
-    from gzinertia.sdf.visuals import link_visuals
 
     visuals, skipped = link_visuals(link)
     if skipped and names is None:

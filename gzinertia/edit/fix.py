@@ -42,7 +42,9 @@ from gzinertia.edit.fix_plan import (
 )
 from gzinertia.edit.links import link_element, require_finite, same_file
 from gzinertia.edit.session import FileEdit
+from gzinertia.edit.verify import same_added_mass, same_rigid
 from gzinertia.errors import GzInertiaError
+from gzinertia.numbers import c_double
 from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.sdf import read_sdf_bytes
@@ -59,8 +61,6 @@ FixResult = Edit[LinkFix]
 
 
 def _old_value(elem: etree._Element | None, tag: str) -> float | None:
-    from gzinertia.numbers import c_double
-
     if elem is None:
         return INERTIA_DEFAULT[tag]
     return c_double((elem.text or "").strip())
@@ -172,8 +172,6 @@ def _verify(
     path: Path, before: SdfDocument, after: SdfDocument, plans: dict[str, RepairPlan]
 ) -> None:
     """Each planned link reads back what was meant; every other link as before."""
-    from gzinertia.edit.verify import same_added_mass, same_rigid
-
     if [lk.name for lk in after.links] != [lk.name for lk in before.links]:
         raise GzInertiaError(f"{path}: internal error: the edit changed the set of links")
     for old, new in zip(before.links, after.links, strict=True):

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from lxml import etree
 
+from gzinertia.audit.config import AuditConfig
+from gzinertia.audit.runner import check_document
 from gzinertia.edit.fix_options import (
     INERTIA_DEFAULT,
     INERTIA_TAGS,
@@ -23,6 +25,7 @@ from gzinertia.edit.fix_options import (
     LinkFix,
 )
 from gzinertia.errors import GzInertiaError
+from gzinertia.numbers import c_double
 from gzinertia.physics.gz_math_inertia import gz_is_valid
 from gzinertia.physics.inertia_repair import (
     RepairError,
@@ -33,8 +36,11 @@ from gzinertia.physics.inertia_repair import (
     solid_inertia,
     validity_margin,
 )
+from gzinertia.physics.link_union import link_solid
+from gzinertia.physics.shapes import ShapeError, collision_solid
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord, SdfDocument
+from gzinertia.sdf.visuals import link_visuals
 from gzinertia.sdf.xml import child
 from gzinertia.spatial.rotation import Mat3, Vec3
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -84,9 +90,6 @@ def written_inertia(I_target: Mat3, I_old: Mat3) -> Mat3:
 
 def fix_findings(doc: SdfDocument, options: FixOptions) -> dict[str, set[str]]:
     """Codes per link, every rule, as the audit reports them (with ``options.tolerance``)."""
-    from gzinertia.audit.config import AuditConfig
-    from gzinertia.audit.runner import check_document
-
     config = AuditConfig(tolerance=options.tolerance)
     found: dict[str, set[str]] = {}
     for f in check_document(doc, config):
@@ -100,8 +103,6 @@ def visual_shapes(link: LinkRecord) -> tuple[Collision, ...]:
     :func:`gzinertia.sdf.visuals.link_visuals`, ``relative_to`` resolved as libsdformat does);
     a :class:`RepairError` naming the first that cannot be read: an inertia computed with a
     part of the body missing would be wrong."""
-    from gzinertia.sdf.visuals import link_visuals
-
     visuals, skipped = link_visuals(link)
     if skipped:
         more = f" (and {skipped - 1} more)" if skipped > 1 else ""
@@ -121,9 +122,6 @@ def _solid(
     large, a degenerate or unreadable mesh, a mesh over the caps) is the input's fault: a
     :class:`GzInertiaError` naming the file, the link and the shape (exit status 2, nothing
     written)."""
-    from gzinertia.physics.link_union import link_solid
-    from gzinertia.physics.shapes import ShapeError, collision_solid
-
     what = "<collision>" if shapes is None else "<visual>"
     shapes = link.collisions if shapes is None else shapes
     if not shapes:
@@ -164,8 +162,6 @@ class RepairPlan(ValueRecord):
 def inertia_attributes(link_elem: etree._Element) -> dict[str, float] | None:
     """URDF-style ``<inertia ixx="..." .../>`` values (SDFormat reads none of them: GZI109),
     or ``None`` when there are none or one is not a number."""
-    from gzinertia.numbers import c_double
-
     inertial = child(link_elem, "inertial")
     inertia = None if inertial is None else child(inertial, "inertia")
     if inertia is None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.hydrostatics_result import document_hydrostatics
 from gzinertia.options import option
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Pose, Vec3, rotation_from_rpy
@@ -103,8 +104,6 @@ def floating_drafts(
     Raises :class:`~gzinertia.errors.GzInertiaError` (one line naming the file, the link and
     its body) when a link's body sinks, floats only fully submerged (neutral), is static or
     joined to the world, has no hull, or has no heel and trim that balance it."""
-    from gzinertia.hydrostatics_result import document_hydrostatics
-
     wanted = {link.name for link in links}
     result = document_hydrostatics(doc, tree=tree, density=density, waterline=Z_SURFACE)
     drafts: dict[str, FloatingDraft] = {}

@@ -13,6 +13,7 @@ from gzinertia.records import SdfDocument
 from gzinertia.sdf import read_sdf_bytes
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.urdf.fragments import refuse_fragment
 from gzinertia.vocabulary.model_suffixes import is_xacro_path
 
 __all__ = ["FileEdit"]
@@ -39,8 +40,6 @@ class FileEdit(Record):
         fragment (macros only, a nameless ``<robot>``) is refused as having nothing to edit
         (:func:`~gzinertia.urdf.fragments.refuse_fragment`)."""
         if data is None and is_xacro_path(path):
-            from gzinertia.urdf.fragments import refuse_fragment
-
             refuse_fragment(path)
         old = read_file_bytes(path) if data is None else data
         doc = read_sdf_bytes(old, str(path), model_paths)

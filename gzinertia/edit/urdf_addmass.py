@@ -44,10 +44,13 @@ from gzinertia.edit.links import format_value, refuse_unwritable
 from gzinertia.errors import GzInertiaError
 from gzinertia.hydrodynamics_terms import FILENAME, NAME, added_mass_term
 from gzinertia.io.result_files import ResultFile
+from gzinertia.io.safe_write import temporary_copy
 from gzinertia.physics.negligible import entry_scales
 from gzinertia.records import HydroPlugin, LinkRecord, SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.urdf.fragments import refuse_fragment
+from gzinertia.urdf.reader import read_urdf_bytes, read_urdf_file
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 from gzinertia.vocabulary.scoped_names import within_top
 
@@ -158,9 +161,6 @@ class UrdfAddedMassWriter:
              xacro_args: Mapping[str, str] | None = None,
              xacro_policy: XacroPolicy | None = None) -> UrdfAddedMassWriter:
         """``path`` read as Gazebo builds it (a xacro fragment refused)."""
-        from gzinertia.urdf.fragments import refuse_fragment
-        from gzinertia.urdf.reader import read_urdf_file
-
         refuse_fragment(path)
         doc = read_urdf_file(path, package_paths, xacro_args=xacro_args,
                              xacro_policy=xacro_policy)
@@ -314,10 +314,7 @@ def _verify(
 ) -> None:
     """Reads the edited bytes back: each link's plugin must give ``-sym(D) = A`` to the ten
     digits written."""
-    from gzinertia.urdf.reader import read_urdf_bytes, read_urdf_file
-
     if is_xacro_path(path):  # expanding needs the file beside its relative includes
-        from gzinertia.io.safe_write import temporary_copy
 
         why = "reading the edited xacro back needs one, as its includes are relative"
         with temporary_copy(path, new, suffix=XACRO_SUFFIX, why=why) as tmp:

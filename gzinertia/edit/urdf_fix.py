@@ -50,17 +50,23 @@ from gzinertia.edit.fix_plan import (
     visual_shapes,
 )
 from gzinertia.errors import GzInertiaError, SdfError
+from gzinertia.io.safe_write import resolved_in_tree, temporary_copy
+from gzinertia.numbers import c_double
 from gzinertia.physics.inertia_repair import RepairError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SdfDocument
-from gzinertia.sdf.xml import child, line_of, read_file_bytes
+from gzinertia.sdf.xml import child, line_of, parse_xml_bytes, read_file_bytes
 from gzinertia.selection import select_links
+from gzinertia.urdf.fragments import refuse_fragment
+from gzinertia.urdf.lumping import convert
+from gzinertia.urdf.model import parse_robot
+from gzinertia.urdf.reader import read_urdf_bytes
+from gzinertia.urdf.xacro_expand import XacroExpansion, expand_xacro_sourced
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 from gzinertia.vocabulary.scoped_names import within_top
 from gzinertia.wording import bounded
 
 if TYPE_CHECKING:
-    from gzinertia.urdf.xacro_expand import XacroExpansion
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
@@ -91,9 +97,6 @@ def _expand(path: Path, data: bytes, package_paths: Sequence[str | Path],
     beside ``path`` when ``data`` is not the file as it is (so its relative includes resolve as
     the original's); places in the copy are reported as ``path``'s. ``tree``: the folder
     ``path`` was found in by walking it, which the copy stays in (through no link)."""
-    from gzinertia.io.safe_write import resolved_in_tree, temporary_copy
-    from gzinertia.urdf.xacro_expand import expand_xacro_sourced
-
     if not is_xacro_path(path):
         return None
     if data == read_file_bytes(path):  # the file as it is: expanded where it is
@@ -124,11 +127,6 @@ def read_inertials(path: Path, data: bytes, package_paths: Sequence[str | Path],
                    policy: XacroPolicy | None = None) -> UrdfInertials:
     """``data`` (the bytes of ``path``, or an edit of them) read as Gazebo builds it (lumped)
     and link by link as written (own), with the lumping (expanded first when a xacro)."""
-    from gzinertia.sdf.xml import parse_xml_bytes
-    from gzinertia.urdf.lumping import convert
-    from gzinertia.urdf.model import parse_robot
-    from gzinertia.urdf.reader import read_urdf_bytes
-
     expansion = _expand(path, data, package_paths, xacro_args, tree, policy)
     urdf = data if expansion is None else expansion.text.encode("utf-8")
     places: dict[str, Any] = {}
@@ -151,8 +149,6 @@ def read_inertials(path: Path, data: bytes, package_paths: Sequence[str | Path],
 
 
 def _number(text: str | None) -> float | None:
-    from gzinertia.numbers import c_double
-
     if text is None:
         return None
     value = c_double(text.strip())
@@ -330,8 +326,6 @@ def fix_urdf(
     literally into a xacro are in ``pending`` (with where to write them). ``tree``: the folder
     ``path`` was found in by walking it (``audit --fix``), which the temporary copy a xacro's
     check needs stays in, through no link."""
-    from gzinertia.urdf.fragments import refuse_fragment
-
     options.validate()
     refuse_fragment(path, "fix")
     codes = set(options.codes())

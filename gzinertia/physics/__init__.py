@@ -20,8 +20,9 @@ from __future__ import annotations
 from gzinertia.lazy_face import lazy_submodules
 
 __all__ = [
-    "bem_provenance", "bem_solve", "collision_mesh", "mesh_body", "mesh_file_surface", "near_pairs",
-    "surface_mesh",
+    "bem", "bem_provenance", "bem_solve", "collision_mesh", "fits", "flotation", "fluid_forces",
+    "hydrostatics", "link_union", "mesh_body", "mesh_fallback", "mesh_file_surface", "near_pairs",
+    "shapes", "surface_mesh",
 ]
 
 __getattr__ = lazy_submodules(__name__, __all__)

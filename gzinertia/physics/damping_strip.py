@@ -158,7 +158,7 @@ def sampled_profile(collisions: Sequence[Collision], where: str) -> HullProfile:
     resolution), sliced at :data:`STRIPS` stations along its long principal axis through its
     centroid, each section's area ``A`` taken as a circle's (``R = √(A/π)``). ``where`` names
     the link in errors."""
-    import manifold3d as m3
+    import manifold3d as m3  # noqa: PLC0415 (optional bem extra: a sampled profile only)
 
     solids = [s for s in (solid_in_link(c, where) for c in collisions) if s is not None]
     if not solids:

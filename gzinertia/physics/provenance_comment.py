@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import quote, unquote
 
 from gzinertia.numbers import NumberError, read_number
+from gzinertia.physics.mesh_fallback import HULL_USED, WRAP_USED, HullChoice
 from gzinertia.record_base import ValueRecord
+from gzinertia.spatial.rotation import rpy_from_rotation
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
-    from gzinertia.physics.mesh_fallback import HullChoice
 
 __all__ = [
     "BEM_PREFIX",
@@ -160,8 +161,6 @@ def sentence_of(comment: str) -> str:
 def fit_comment(fit: EllipsoidFit, density: float) -> str:
     """The comment for a fit's added mass in a fluid of ``density`` kg/m³ (callers make it
     XML-safe with :func:`gzinertia.edit.links.ascii_comment`)."""
-    from gzinertia.spatial.rotation import rpy_from_rotation
-
     geometry = f" (geometry: {fit.approximation})" if fit.approximation else ""
     hull = _hull_named(fit.approximation or "")
     fields = {"kind": "ellipsoid", "method": fit.method, "density": repr(float(density)),
@@ -195,8 +194,6 @@ def read_fit_comment(comment: str | None) -> FitProvenance | None:
 def _hull_named(words: str) -> HullChoice:
     """The hull fallback a fit's geometry note names (:data:`~gzinertia.physics.mesh_body.
     HULL_USED`, :data:`~gzinertia.physics.mesh_body.WRAP_USED`), ``none`` when neither."""
-    from gzinertia.physics.mesh_fallback import HULL_USED, WRAP_USED
-
     return "convex" if HULL_USED in words else "wrap" if WRAP_USED in words else "none"
 
 

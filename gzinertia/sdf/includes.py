@@ -257,7 +257,7 @@ def sdf_file_in_folder(folder: Path) -> Path | None:
     """The SDF file a model folder designates (``model.config``, else ``model.sdf``)."""
     # lxml loads here, when a model.config is read (a cached audit resolves includes without
     # it); not through the package face, whose reader imports this module (a circle)
-    from gzinertia.sdf.xml import children, parse_xml_file_shared
+    from gzinertia.sdf.xml import children, parse_xml_file_shared  # noqa: PLC0415 (see above)
 
     config = folder / "model.config"
     if config.is_file():

@@ -8,4 +8,11 @@ Floor: the bottom, below the records. NumPy, the standard library, :mod:`gzinert
 :mod:`gzinertia.errors`, :mod:`gzinertia.numbers` and :mod:`gzinertia.vocabulary` only: it reads
 no file and knows no SDF tag. Every matrix is named with its point, axes and ordering
 (``docs/conventions.md``).
+
+The face loads nothing: :mod:`~gzinertia.spatial.rotation` (NumPy) is imported at its first use as
+``gzinertia.spatial.rotation``, for the command line, whose ``--help`` loads no NumPy.
 """
+
+from gzinertia.lazy_face import lazy_submodules
+
+__getattr__ = lazy_submodules(__name__, ("rotation",))

@@ -38,6 +38,8 @@ from pathlib import Path
 
 from gzinertia.errors import GzInertiaError, MacrosOnlyError
 from gzinertia.record_base import Record
+from gzinertia.sdf.xml import line_of, parse_xml_file
+from gzinertia.urdf.ros_packages import find_package
 from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 
 __all__ = [
@@ -87,8 +89,6 @@ def _xacro_name(elem: object) -> str | None:
 def outline(path: str | Path) -> Outline | None:
     """The outline of the file ``path``; ``None`` when it cannot be read or parsed (its
     reader then says why)."""
-    from gzinertia.sdf.xml import line_of, parse_xml_file
-
     try:
         root = parse_xml_file(path)
     except GzInertiaError:
@@ -173,8 +173,6 @@ def include_patterns(
 ) -> list[str]:
     """Absolute ``fnmatch`` patterns of the files the xacro file ``path`` (outline ``shape``)
     includes, as far as they resolve without expanding it (module docstring)."""
-    from gzinertia.urdf.ros_packages import find_package
-
     folder = os.path.dirname(os.path.abspath(path))
     out: list[str] = []
     for raw in shape.includes:

@@ -20,7 +20,11 @@ from gzinertia.records import Dependency, LinkRecord, Note, SdfDocument, SourceR
 from gzinertia.sdf.xml import parse_xml_bytes, read_file_bytes
 from gzinertia.urdf.lumping import Conversion, convert
 from gzinertia.urdf.model import UrdfRobot, parse_robot
-from gzinertia.urdf.ros_packages import duplicate_package_notes
+from gzinertia.urdf.package_notes import duplicate_package_notes
+from gzinertia.urdf.ros_packages import resolve_package_uri
+from gzinertia.urdf.xacro_expand import expand_xacro_sourced
+from gzinertia.urdf.xacro_inputs import xacro_dependencies
+from gzinertia.urdf.xacro_policy import ENV_FLAG, first_optenv_line
 from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 
 if TYPE_CHECKING:
@@ -109,11 +113,8 @@ def _read_model(
     """The URDF or xacro file ``name`` read as ``reading`` says (:func:`read_urdf_file`'s
     arguments)."""
     if is_xacro(name):
-        from gzinertia.urdf.xacro_expand import expand_xacro_sourced
-
         expansion = expand_xacro_sourced(name, xacro_args, package_paths, policy=xacro_policy)
         text = expansion.text
-        from gzinertia.urdf.xacro_inputs import xacro_dependencies
 
         included = tuple(xacro_dependencies(name, expansion.inputs))
         if _no_links(text):
@@ -151,8 +152,6 @@ def optenv_notes(defaults: Sequence[tuple[str, str]]) -> list[Note]:
         by_file.setdefault(file, []).append(variable)
     notes = []
     for file, variables in by_file.items():
-        from gzinertia.urdf.xacro_policy import ENV_FLAG, first_optenv_line
-
         shown = ", ".join(variables[:8]) + (f" and {len(variables) - 8} more"
                                             if len(variables) > 8 else "")
         notes.append(Note(
@@ -232,8 +231,6 @@ def _read_bytes(
         collisions = []
         for c in rec.collisions:
             if c.geometry.mesh_uri:
-                from gzinertia.urdf.ros_packages import resolve_package_uri
-
                 found = resolve_package_uri(c.geometry.mesh_uri, package_paths, base)
                 dependencies.append(Dependency("urdf-resource", c.geometry.mesh_uri, name, found))
                 c = replace(c, geometry=replace(c.geometry, mesh_path=found))
@@ -241,8 +238,6 @@ def _read_bytes(
         visuals = []  # resolved as the collisions are (addmass/fix --geometry visual mesh them)
         for v in rec.visuals:
             if v.geometry.mesh_uri and v.geometry.mesh_path is None:
-                from gzinertia.urdf.ros_packages import resolve_package_uri
-
                 found = resolve_package_uri(v.geometry.mesh_uri, package_paths, base)
                 dependencies.append(Dependency("urdf-resource", v.geometry.mesh_uri, name, found))
                 v = replace(v, geometry=replace(v.geometry, mesh_path=found))

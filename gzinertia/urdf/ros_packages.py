@@ -14,28 +14,25 @@ underlay), ROS 1's ``rospack`` the first folder of ``ROS_PACKAGE_PATH``. Within 
 decides); here the shallowest, then the first by name. Never silently: a file whose
 ``$(find pkg)`` or ``package://pkg`` names a package with another copy gets a note
 (``duplicate-package``, warning; GZI405 in the audit) saying which copy was taken and where the
-others are (:func:`duplicate_package_notes`).
+others are (:func:`gzinertia.urdf.package_notes.duplicate_package_notes`).
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+from lxml import etree
 
 from gzinertia.errors import GzInertiaError
-
-if TYPE_CHECKING:  # (the records import NumPy: not for the xacro child's start-up)
-    from gzinertia.records import Note, SourceRef
+from gzinertia.sdf.xml import parse_xml_file
 
 __all__ = [
     "ENV_AMENT_PREFIX_PATH",
     "ENV_ROS_PACKAGE_PATH",
     "MAX_DEPTH",
-    "duplicate_package_notes",
     "find_package",
     "forget_packages",
     "package_copies",
@@ -51,10 +48,6 @@ ENV_AMENT_PREFIX_PATH = "AMENT_PREFIX_PATH"
 
 def _package_name(folder: Path) -> str:
     try:
-        from lxml import etree
-
-        from gzinertia.sdf.xml import parse_xml_file
-
         root = parse_xml_file(folder / "package.xml")
         name = root.find("name")
         if isinstance(root, etree._Element) and name is not None and (name.text or "").strip():
@@ -138,44 +131,6 @@ def _copies_under(root: str) -> dict[str, tuple[Path, ...]]:
 
 
 #: ``$(find pkg)`` and ``package://pkg/`` (group 1 or 2: the package's name).
-_USE = re.compile(r"\$\(find\s+([^\s)]+)\s*\)|package://([^/\s\"'<>]+)")
-
-
-def duplicate_package_notes(
-    files: Iterable[tuple[str, str]], package_paths: Sequence[str | Path] = ()
-) -> list[Note]:
-    """One ``duplicate-package`` warning per package that ``files`` (``(name, text)`` pairs:
-    the file read and those it included) name by ``$(find pkg)`` or ``package://pkg`` and that
-    has more than one copy under the package roots, at its first use: which copy was taken
-    (:func:`find_package`'s) and where the others are (``data``: ``package``, ``taken``,
-    ``others`` separated by ``os.pathsep``)."""
-    from gzinertia.records import Note, SourceRef
-
-    first: dict[str, SourceRef] = {}
-    for name, text in files:
-        for match in _USE.finditer(text):
-            package = match.group(1) or match.group(2)
-            if package not in first:
-                first[package] = SourceRef(name, text.count("\n", 0, match.start()) + 1)
-    notes = []
-    for package, where in first.items():
-        copies = package_copies(package, package_paths)
-        if len(copies) < 2:
-            continue
-        taken, others = copies[0], copies[1:]
-        shown = ", ".join(map(str, others[:3])) + (f" and {len(others) - 3} more"
-                                                   if len(others) > 3 else "")
-        notes.append(Note(
-            "warning", "duplicate-package",
-            f"package {package!r} is found {len(copies)} times: took {taken} (the first on "
-            f"the package path, as ROS's ament index and rospack take it); also at {shown} "
-            "(put the one you mean first: --package-path, AMENT_PREFIX_PATH order)",
-            where, data={"package": package, "taken": str(taken),
-                         "others": os.pathsep.join(map(str, others))},
-        ))
-    return notes
-
-
 def resolve_package_uri(
     uri: str, package_paths: Sequence[str | Path] = (), base: str | Path = "."
 ) -> str | None:

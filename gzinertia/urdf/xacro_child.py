@@ -13,20 +13,25 @@ import io
 import os
 import re
 import threading
+import xml.parsers.expat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import xacro
+from xacro import substitution_args
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.io.limits import ENV_XACRO_MEMORY
 from gzinertia.sandbox import CpuLimitError
+from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.urdf.ros_packages import find_package, package_roots
+from gzinertia.urdf.xacro_children import near_child_search
 from gzinertia.urdf.xacro_inputs import XacroInputs
+from gzinertia.urdf.xacro_lines import Annotator
+from gzinertia.urdf.xacro_policy import ReadRoots, XacroPolicy, default_roots, installed, patched
 
-if TYPE_CHECKING:
-    from gzinertia.urdf.xacro_policy import ReadRoots, XacroPolicy
-
-__all__ = ["expand_annotated"]
+__all__ = ["expand_annotated", "prime"]
 
 _LOCK = threading.Lock()
 
@@ -40,8 +45,6 @@ def _line_of(file: str, message: str) -> int | None:
     if not needles:
         return None
     try:
-        from gzinertia.sdf.xml import read_file_bytes
-
         lines = read_file_bytes(file).decode("utf-8", "replace").splitlines()
     except GzInertiaError:
         return None
@@ -64,8 +67,6 @@ class _SafeOpen:
     def __call__(self, file: str, mode: str = "r", *args: object, **kwargs: object) -> io.IOBase:
         if "r" not in mode or any(c in mode for c in "wax+"):
             raise PermissionError(f"xacro may not write {file!r}")
-        from gzinertia.sdf.xml import read_file_bytes
-
         self._roots.check(file)
         data = read_file_bytes(file)
         self.read[str(file)] = None
@@ -159,16 +160,6 @@ def expand_annotated(
     annotations, files included, files parsed, variables whose $(optenv) default was taken,
     what the expansion read)``; the annotations index the files parsed. ``policy`` holds for
     the time of the expansion (:func:`gzinertia.urdf.xacro_policy.installed`)."""
-    try:
-        import xacro
-        from xacro import substitution_args
-    except ImportError as exc:  # pragma: no cover - a declared dependency
-        raise GzInertiaError(f"{path}: expanding xacro needs the 'xacro' package ({exc})") from None
-
-    from gzinertia.urdf.xacro_children import near_child_search
-    from gzinertia.urdf.xacro_lines import Annotator
-    from gzinertia.urdf.xacro_policy import XacroPolicy, default_roots, installed, patched
-
     name = str(path)
     policy = policy or XacroPolicy()
     readable = default_roots(name, package_roots(package_paths), policy)
@@ -227,8 +218,6 @@ def _one_line_error(exc: Exception, xacro: Any, name: str) -> Exception:
     included file is placed at the include, an XML error at its line, a too deep recursion and
     anything else named with the file and macro it happened in; ``exc`` itself when it is
     already one line where it belongs."""
-    import xml.parsers.expat
-
     if isinstance(exc, SdfError):
         files = [str(f) for f in (xacro.filestack or []) if f]
         if exc.line is None and len(files) >= 2 and files[-1] == exc.file:
@@ -257,3 +246,12 @@ def _one_line_error(exc: Exception, xacro: Any, name: str) -> Exception:
         shown = f" evaluating ${{{expression.group(1)}}}" if expression else ""
         return SdfError(str(where), _line_of(str(where), text), f"xacro: {limit}{shown}{inside}")
     return SdfError(str(where), _line_of(str(where), text), f"xacro: {text}{inside}")
+
+
+def prime() -> None:
+    """Expand a tiny text of ours once, so that xacro's regular expressions are compiled in the
+    process that forks the expansions (:func:`gzinertia.urdf.xacro_sandbox.warm`), not again in
+    every child."""
+    xacro.process_doc(xacro.parse('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                                  '<xacro:property name="a" value="${1+1}"/>'
+                                  '<link name="l${a}"/></robot>'), mappings={})

@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import ValueRecord
+from gzinertia.urdf.ros_packages import package_roots
 from gzinertia.urdf.xacro_inputs import XacroInputs
+from gzinertia.urdf.xacro_lines import line_sources, strip
+from gzinertia.urdf.xacro_policy import XacroPolicy
+from gzinertia.urdf.xacro_sandbox import XacroLimits, run_expansion
 
-if TYPE_CHECKING:
-    from gzinertia.urdf.xacro_policy import XacroPolicy
-    from gzinertia.urdf.xacro_sandbox import XacroLimits
 
 def parse_xacro_args(pairs: Sequence[str]) -> dict[str, str]:
     """``["name:=value", ...]`` as a mapping; anything else is an error naming it."""
@@ -77,11 +77,6 @@ def expand_xacro_sourced(
     environment variable named); errors and limit hits are
     :class:`~gzinertia.errors.SdfError` naming file and line where known, never a named
     variable's value."""
-    from gzinertia.urdf.ros_packages import package_roots
-    from gzinertia.urdf.xacro_lines import line_sources, strip
-    from gzinertia.urdf.xacro_policy import XacroPolicy
-    from gzinertia.urdf.xacro_sandbox import run_expansion
-
     policy = policy or XacroPolicy()
     roots = [str(Path(p).absolute()) for p in package_roots(package_paths)]
     try:

@@ -22,6 +22,7 @@ and :func:`installed` puts it into the ``xacro`` module while an expansion runs:
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import glob as _glob
 import os
@@ -30,8 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gzinertia.errors import SdfError
+import yaml
+
+from gzinertia.errors import GzInertiaError, SdfError
 from gzinertia.record_base import ValueRecord
+from gzinertia.sdf.xml import read_file_bytes
+from gzinertia.urdf.xacro_expression import Vocabulary, evaluate, plain_methods
 
 __all__ = [
     "ENV_FLAG",
@@ -217,8 +222,6 @@ YAML_SUFFIXES = (".yaml", ".yml")
 def _yaml_loader(xacro: Any, load: Callable[[str], Any]) -> Callable[[str], Any]:
     """The ``load_yaml`` of xacro, for ``.yaml``/``.yml`` files only, whose errors never quote
     the file's text (PyYAML's messages show the line they stop at)."""
-    import yaml
-
     def load_yaml(filename: str) -> Any:
         if not str(filename).lower().endswith(YAML_SUFFIXES):
             raise xacro.XacroException(f"load_yaml reads .yaml and .yml files, not {filename}")
@@ -239,8 +242,6 @@ _MISSING = object()
 
 def _safe_eval(xacro: Any) -> Callable[..., Any]:
     """The ``safe_eval(expr, globals, locals=None)`` of xacro, evaluated without Python."""
-    from gzinertia.urdf.xacro_expression import evaluate
-
     vocabulary = _xacro_vocabulary(xacro)
 
     def safe_eval(expr: Any, globals: Mapping[str, Any], locals: Any = None) -> Any:
@@ -254,8 +255,6 @@ def _safe_eval(xacro: Any) -> Callable[..., Any]:
 
 def _safe_substitution(substitution_args: Any) -> Callable[[str, dict[str, Any]], str]:
     """The substitution args' ``_eval(text, context)`` (``$(eval text)``), without Python."""
-    from gzinertia.urdf.xacro_expression import Vocabulary, evaluate
-
     callables = _eval_callables(substitution_args)
 
     def eval_substitution(text: str, context: dict[str, Any]) -> str:
@@ -321,8 +320,6 @@ class _Chain(Mapping[str, Any]):
 def _xacro_vocabulary(xacro: Any) -> Any:
     """What ``${...}`` may name and call: xacro's global symbols (its ``math``, ``python`` and
     ``xacro`` namespaces and the names it exposes directly), ``python.vars`` withheld."""
-    from gzinertia.urdf.xacro_expression import Vocabulary
-
     callables: list[Any] = []
     for name, value in xacro._global_symbols.items():
         if isinstance(value, xacro.NameSpace):
@@ -335,8 +332,6 @@ def _xacro_vocabulary(xacro: Any) -> Any:
 def _xacro_attribute(xacro: Any) -> Callable[[Any, str], Any]:
     """``obj.name`` for xacro's own objects: a namespace's symbol, a YAML mapping's key (or one
     of the plain methods of a dict, which Python finds first)."""
-    from gzinertia.urdf.xacro_expression import plain_methods
-
     dict_methods = plain_methods(dict)
 
     def attribute(obj: Any, name: str) -> Any:
@@ -359,8 +354,6 @@ def _xacro_attribute(xacro: Any) -> Callable[[Any, str], Any]:
 def _eval_callables(substitution_args: Any) -> list[Any]:
     """What ``$(eval ...)`` may call besides its own ``arg`` and ``dirname``: ``env``,
     ``optenv``, ``find``, the ``math`` functions and :data:`_EVAL_BUILTINS`."""
-    import builtins
-
     callables = [v for k, v in substitution_args._eval_dict.items()
                  if callable(v) and not k.startswith("_")]
     return callables + [getattr(builtins, name) for name in _EVAL_BUILTINS]
@@ -371,8 +364,6 @@ class _EvalNames(Mapping[str, Any]):
     (converted as roslaunch converts them), then the builtins it offers."""
 
     def __init__(self, substitution_args: Any, context: dict[str, Any]) -> None:
-        import builtins
-
         args: Mapping[str, str] = context.setdefault("arg", {})
         self._convert = substitution_args.convert_value
         self._args = args
@@ -405,9 +396,6 @@ class _EvalNames(Mapping[str, Any]):
 def first_optenv_line(file: str, variables: Sequence[str]) -> int:
     """The line of ``file`` holding the first ``$(optenv NAME`` of ``variables`` written
     literally (1 when each name is built by an expression)."""
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.sdf.xml import read_file_bytes
-
     try:
         lines = read_file_bytes(file).decode("utf-8", "replace").splitlines()
     except GzInertiaError:

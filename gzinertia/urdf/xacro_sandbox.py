@@ -41,6 +41,9 @@ from gzinertia.sandbox import (
 )
 from gzinertia.sandbox_worker import LimitedWorker
 from gzinertia.sandbox_worker import available as worker_available
+from gzinertia.urdf import ros_packages
+from gzinertia.urdf.ros_packages import package_roots, packages_under
+from gzinertia.urdf.xacro_child import expand_annotated, prime
 from gzinertia.urdf.xacro_policy import XacroPolicy
 
 __all__ = [
@@ -140,8 +143,6 @@ _BOOT = (
 def _serve(request: dict[str, Any]) -> Payload:
     """One request in the helper: a forked, limited child expands the file in the caller's
     environment and working folder."""
-    from gzinertia.urdf.xacro_child import expand_annotated
-
     path, args, package_paths = request["path"], request["args"], request["package_paths"]
     env, cwd, policy = request["env"], request["cwd"], request["policy"]
     warm(package_paths)
@@ -201,24 +202,10 @@ def warm(package_paths: list[str]) -> None:
     """Work every forked child would otherwise redo and throw away: import xacro (and its
     regular expressions, by expanding a tiny text of ours once) and find the packages under
     each package root (a walk of folders; no expression is evaluated)."""
-    from gzinertia.urdf.ros_packages import package_roots, packages_under
-
     global _WARM
     if not _WARM:
         _WARM = True
-        import xml.dom.expatbuilder
-        import xml.parsers.expat  # noqa: F401
-
-        import xacro
-        import xacro.substitution_args
-
-        import gzinertia.io.safe_read
-        import gzinertia.sdf.xml
-        import gzinertia.urdf.xacro_lines  # noqa: F401
-
-        xacro.process_doc(xacro.parse('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/'
-                                      'xacro"><xacro:property name="a" value="${1+1}"/>'
-                                      '<link name="l${a}"/></robot>'), mappings={})
+        prime()
     for root in package_roots(package_paths):
         packages_under(str(root))
 
@@ -237,9 +224,6 @@ _SEEN_EPOCH = 0
 def _worker_step(request: tuple[Any, ...]) -> bytes:
     """One expansion in the worker (:class:`~gzinertia.sandbox_worker.LimitedWorker`), in the
     caller's environment and working folder, with the packages it finds now."""
-    from gzinertia.urdf import ros_packages
-    from gzinertia.urdf.xacro_child import expand_annotated
-
     global _SEEN_EPOCH
     path, args, package_paths, policy, env, cwd, epoch = request
     if epoch != _SEEN_EPOCH:
@@ -248,7 +232,8 @@ def _worker_step(request: tuple[Any, ...]) -> bytes:
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)
-    return _child_payload(lambda: expand_annotated(path, args, package_paths, policy), path)
+    return _child_payload(
+        lambda: expand_annotated(path, args, package_paths, policy), path)
 
 
 _WORKER = LimitedWorker(_worker_step, _cpu_message)
@@ -258,8 +243,6 @@ def _run_in_worker(path: str, args: dict[str, str], package_paths: list[str],
                    limits: XacroLimits, policy: XacroPolicy) -> Payload:
     """The expansion in the long-lived limited worker of this process; a worker whose
     expansion failed is replaced (nothing of a failed expansion is reused)."""
-    from gzinertia.urdf import ros_packages
-
     global _SEEN_EPOCH
     if _WORKER.idle():
         _SEEN_EPOCH = ros_packages.EPOCH  # what the worker forked now inherits
@@ -292,8 +275,6 @@ def run_expansion(
     ``fork=False`` (default where :func:`fork_is_safe` says no) a child of the helper
     process. Raises
     :class:`~gzinertia.errors.SdfError` for an error or a limit hit."""
-    from gzinertia.urdf.xacro_child import expand_annotated
-
     limits = limits or XacroLimits.from_environment()
     policy = policy or XacroPolicy()
     if fork is None and not policy.trust and worker_available():

@@ -15,6 +15,8 @@ from gzinertia.audit import hydrostatics_scope as scope
 from gzinertia.audit.emit import document_rule, finding, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.checks.context import DocumentContext
+from gzinertia.physics.collision_volume import gazebo_volume_causes
+from gzinertia.physics.volume_below import GRADED_SHAPES
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
     from gzinertia.physics.hydrostatics import LinkHydrostatics, ModelHydrostatics
@@ -29,7 +31,6 @@ def submerged_volume(h: scope.DocumentHydrostatics, model: ModelHydrostatics) ->
     graded fluid leaves meshes and other shapes out)."""
     if h.fluid.kind == "uniform":
         return model.volume
-    from gzinertia.physics.volume_below import GRADED_SHAPES
 
     return float(sum(c.volume_gz for link in model.links if link.enabled
                      for c in link.collisions if c.kind in GRADED_SHAPES))
@@ -76,8 +77,6 @@ def _link_differences(h: scope.DocumentHydrostatics, link: LinkHydrostatics) -> 
                        "fluid (Gazebo computes graded buoyancy for primitives only)")
     if link.volume_exact > 0 and (abs(link.volume - link.volume_exact)
                                   > VOLUME_TOLERANCE * link.volume_exact):
-        from gzinertia.physics.collision_volume import gazebo_volume_causes
-
         causes = gazebo_volume_causes(link.collisions)
         why = f" ({'; '.join(causes)})" if causes else ""
         out.append(f"Gazebo's volume {fmt(link.volume)} m^3, the geometry's "

@@ -16,7 +16,9 @@ from gzinertia.audit.emit import finding, link_rule
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.message import link_name
 from gzinertia.checks.context import LinkContext
+from gzinertia.physics.shapes import ShapeError, collision_solid
 from gzinertia.records import Collision
+from gzinertia.sdf.includes import unknown_scheme_message
 
 __all__ = ["JUDGED_BY", "collision_mesh_unusable", "mesh_problem"]
 
@@ -38,9 +40,6 @@ def mesh_problem(collision: Collision) -> tuple[str, str] | None:
     """``(kind, reason)`` when the collision's mesh has no solid to compute: ``kind`` is
     ``"not-found"``, ``"git-lfs-pointer"`` or ``"unusable"`` (unreadable, empty, refused, no
     volume); ``None`` for a usable mesh, another shape, or a URI GZI002 reports."""
-    from gzinertia.physics.shapes import ShapeError, collision_solid
-    from gzinertia.sdf.includes import unknown_scheme_message
-
     geometry = collision.geometry
     if geometry.kind != "mesh":
         return None

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from gzinertia.audit import hydrostatics_scope as scope
 from gzinertia.audit.emit import document_rule, finding, fmt
 from gzinertia.audit.findings import Finding
 from gzinertia.audit.message import link_list, name_in
+from gzinertia.checks.bem import bem_of_visuals_is_current, bem_provenance
 from gzinertia.checks.context import DocumentContext
+from gzinertia.physics.buoyancy_proxy import ProxyEvidence, buoyancy_proxy
 from gzinertia.records import LinkRecord
+from gzinertia.sdf.visuals import link_visuals
 from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY
-
-if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
-    from gzinertia.physics.buoyancy_proxy import ProxyEvidence
 
 #: GZI304: a link's proxy collision is reported when it changes its free body's buoyancy by
 #: more than this fraction of the body's weight (``ρ·|V_collision - V_visual| / m``), or moves
@@ -41,8 +40,6 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
     """GZI304 buoyancy-proxy-collision: collisions that look like a buoyancy proxy and change
     their free body's buoyancy (or its centre) by more than :data:`PROXY_BUOYANCY_FRACTION`;
     proxies each below it that together exceed it, in one finding per body."""
-    from gzinertia.sdf.visuals import link_visuals
-
     h = scope.hydrostatics_of(doc)
     for model, records in h.groups.items():
         evidence = []
@@ -52,7 +49,6 @@ def buoyancy_proxy_collision(doc: DocumentContext) -> Iterator[Finding]:
             visuals, skipped = link_visuals(record)
             if skipped or not visuals:
                 continue  # (no visual: nothing to compare, buoyancy_proxy gives None)
-            from gzinertia.physics.buoyancy_proxy import buoyancy_proxy
 
             found = buoyancy_proxy(record.collisions, visuals)
             if found is not None:
@@ -148,8 +144,6 @@ def _added_mass_from_visuals(doc: DocumentContext, name: str) -> str:
     """How the link's ``<fluid_added_mass>`` was computed from its visuals (a current
     ``addmass --bem --geometry visual`` solve or ``--from ... --geometry visual`` import, as its
     provenance comment records), ``""`` when it was not."""
-    from gzinertia.checks.bem import bem_of_visuals_is_current, bem_provenance
-
     ctx = next((c for c in doc.links if c.name == name), None)
     if ctx is None or not bem_of_visuals_is_current(ctx):
         return ""

@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+import gzinertia.physics
 from gzinertia.audit import hydrostatics_scope as scope
 from gzinertia.audit.emit import document_rule, fmt, fmt_vec
 from gzinertia.audit.findings import Finding
 from gzinertia.checks.context import DocumentContext
 
 if TYPE_CHECKING:  # lazy: a run without the hydrostatics rules does not load them
+    import gzinertia.physics.flotation
     from gzinertia.physics.hydrostatics import ModelHydrostatics
 
 #: GZI301: B must lie below G by more than this fraction of the body's size (V^(1/3)).
@@ -67,11 +69,10 @@ def surface_craft_negative_gm(doc: DocumentContext) -> Iterator[Finding]:
     h = scope.hydrostatics_of(doc)
     if not h.from_plugin or h.fluid.kind != "graded" or not h.fluid.layers:
         return
-    from gzinertia.physics.flotation import model_flotation
 
     for model, body in scope.free_bodies(h):
         links = [h.records[link.name] for link in body.links]
-        f = model_flotation(body, links, h.fluid, None, True)
+        f = gzinertia.physics.flotation.model_flotation(body, links, h.fluid, None, True)
         if f is None or not (f.floats and f.converged):
             continue
         size = max(body.volume_exact, 0.0) ** (1.0 / 3.0)

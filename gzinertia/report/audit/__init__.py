@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from gzinertia.audit.findings import AuditResult, RuleInfo
+from gzinertia.lazy_face import lazy_submodules
 from gzinertia.report.audit.github import render_github
 from gzinertia.report.audit.json_format import render_json
 from gzinertia.report.audit.junit import render_junit
@@ -57,6 +58,10 @@ FORMATS: tuple[Format, ...] = ("table", "json", "sarif", "junit", "github", "tex
 #: ``audit --format``'s choices: :data:`FORMATS`, rendered here from the result, and the HTML
 #: page, which draws the audited models too (:func:`gzinertia.html_report` reads them).
 OUTPUT_FORMATS: tuple[str, ...] = (*FORMATS, "html")
+
+#: Imported at its first use (``gzinertia.report.audit.migration``): only a run whose target
+#: changed the findings shows it.
+__getattr__ = lazy_submodules(__name__, ("migration",))
 
 
 def render(
