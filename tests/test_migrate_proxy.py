@@ -151,3 +151,15 @@ def test_the_proxy_file_loads_in_libsdformat_and_drake(tmp_path: Path) -> None:
     assert not loaded["errors"] and [lk["mass"] for lk in loaded["links"]] == [
         vehicles.LAUV_MASS]
     assert load_in_drake(path).ok
+
+
+def test_keep_classic_then_check_is_up_to_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the classic block kept, a second run finds the proxy written: nothing to add."""
+    path = _small_lauv(tmp_path)
+    args = ["migrate", str(path), "--buoyancy", "proxy", "--keep-classic"]
+    assert run_cli([*args, "--in-place"], capsys)[0] == 0
+    status, _, err = run_cli([*args, "--check"], capsys)
+    assert status == 0, err
+    assert path.read_text().count("gzinertia_buoyancy_proxy") == 1

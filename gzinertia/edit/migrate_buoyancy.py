@@ -56,18 +56,21 @@ class BuoyancyProxy(ValueRecord):
 
 
 def plan_proxy(block: UuvLink, link: LinkRecord, gazebo_volume: tuple[float, object]
-               ) -> BuoyancyProxy:
+               ) -> BuoyancyProxy | None:
     """The proxy that makes ``link``'s collisions (``gazebo_volume``: what gz-sim's Buoyancy
     floats, volume and centre in the link frame) float what ``block`` declared: ``<volume>``
     (or mass/1028 with ``<neutrally_buoyant>``) at ``<center_of_buoyancy>`` (from the centre of
-    mass). Raises :class:`~gzinertia.errors.GzInertiaError` where the collisions float more."""
+    mass); ``None`` where they float it already (a proxy written before). Raises
+    :class:`~gzinertia.errors.GzInertiaError` where the collisions float more."""
     declared = (link.inertial.mass / CONSTRUCTION_DENSITY if block.neutrally_buoyant
                 else block.volume)
     p_C = np.asarray(link.inertial.p_BoBcm_B, dtype=float) + np.asarray(block.p_BcmC_B)
     volume, centre = gazebo_volume
     p_V = np.asarray(centre, dtype=float)
     extra = declared - volume
-    if extra <= _NEGLIGIBLE * max(declared, 1e-300):
+    if abs(extra) <= _NEGLIGIBLE * max(declared, 1e-300):
+        return None
+    if extra < 0.0:
         raise GzInertiaError(
             f"{block.source}: --buoyancy proxy: link {link.name!r}'s collisions float "
             f"{volume:.6g} m^3, the plugin declared {declared:.6g} m^3: an added collision "

@@ -190,13 +190,13 @@ def plans_of(plugins: ClassicPlugins, doc: SdfDocument, path: Path, dart: bool,
             skipped.append(f"{link.name}: migrated already (it carries the added mass and "
                            "Hydrodynamics terms this block migrates to)")
             continue
-        extra = None
+        extra: BuoyancyProxy | None = None
         if isinstance(block, UuvLink):
             eq = uuv_equivalent(block, p)
             floated = by_name[link.name].gazebo_volume
             buoyancy = _buoyancy(block, link, floated[0], density)
-            if proxy and buoyancy is not None:
-                extra = plan_proxy(block, link, floated)
+            extra = plan_proxy(block, link, floated) if proxy and buoyancy else None
+            if extra is not None and buoyancy is not None:
                 buoyancy = replace(buoyancy, collision_volume=extra.declared,
                                    net_gz=buoyancy.net_plugin)
             warnings = _uuv_warnings(block, link, eq, buoyancy, dart)
