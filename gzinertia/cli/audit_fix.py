@@ -24,8 +24,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from gzinertia.audit import discover as discovery  # looked up when called: tests swap it
 from gzinertia.audit.config import AuditConfig
-from gzinertia.audit.discover import discover
 from gzinertia.audit.projects import exclusions, settings_groups
 from gzinertia.audit.runner import folders_of
 from gzinertia.cli.delivery import WriteMode, deliver
@@ -53,7 +53,7 @@ def apply_safe_fixes(
         raise GzInertiaError("--fix cannot rewrite standard input; name the file")
     repaired = 0
     walk = exclusions(config_file, known_codes, isolated, overrides)
-    targets = [t for t in discover(list(paths), walk) if t.state == "audit"]
+    targets = [t for t in discovery.discover(list(paths), walk) if t.state == "audit"]
     roots = folders_of(list(paths))  # what the audit lets a xacro file read
     for base, members in settings_groups(targets, known_codes, config_file, isolated):
         config = overrides(base)
