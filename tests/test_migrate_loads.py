@@ -14,7 +14,7 @@ from pathlib import Path
 
 import classic_vehicles as vehicles
 import pytest
-from test_migrate_command import VEHICLES, _urdf, _vehicle
+from test_migrate_command import VEHICLES, _urdf, _vehicle, assert_load_as_before
 
 import gzinertia
 
@@ -26,9 +26,6 @@ def _round_trip(path: Path) -> None:
 
 @pytest.mark.oracle("sdformat")
 def test_reverse_migrated_files_load_in_libsdformat_and_drake(tmp_path: Path) -> None:
-    from oracles.drake_oracle import load_in_drake
-    from oracles.sdformat_oracle import read_with_sdformat
-
     paths, originals = [], []
     for name in sorted(VEHICLES):
         path = _vehicle(tmp_path, name)
@@ -40,20 +37,9 @@ def test_reverse_migrated_files_load_in_libsdformat_and_drake(tmp_path: Path) ->
     urdf_dir = tmp_path / "urdf"
     urdf_dir.mkdir()
     urdf = _urdf(urdf_dir, vehicles.LAUV_LINK, vehicles.LAUV_MASS, (0.1, 1.7, 1.7), "0 0 0")
-    urdf_original = urdf.with_suffix(".orig.urdf")
-    urdf_original.write_bytes(urdf.read_bytes())
+    originals.append(urdf.with_suffix(".orig.urdf"))
+    originals[-1].write_bytes(urdf.read_bytes())
     _round_trip(urdf)
     assert "underwater_object" in urdf.read_text()
     paths.append(urdf)
-    originals.append(urdf_original)
-    try:
-        loaded = read_with_sdformat([*paths, *originals])
-    except RuntimeError as exc:  # pragma: no cover - needs g++ and libsdformat
-        pytest.skip(str(exc))
-    for path, result, before in zip(paths, loaded, loaded[len(paths):], strict=False):
-        assert [e["message"] for e in result["errors"]] == [
-            e["message"] for e in before["errors"]], path.name
-        assert [(lk["name"], lk["mass"]) for lk in result["links"]] == [
-            (lk["name"], lk["mass"]) for lk in before["links"]], path.name
-        drake = load_in_drake(path)
-        assert drake.ok, (path.name, drake.error)
+    assert_load_as_before(paths, originals)
