@@ -83,7 +83,8 @@ class Change(ValueRecord):
     backports: Mapping[str, str] = field(default_factory=dict)
     untagged: tuple[str, ...] = ()
     known: bool = True
-    #: The library whose tags ``first`` names: ``gz-sim`` or ``gz-physics``.
+    #: The library whose tags ``first`` names: ``gz-sim``, ``gz-physics``, ``gz-common`` or
+    #: ``sdformat``.
     library: str = "gz-sim"
     note: str = field(default="")
 
@@ -222,6 +223,17 @@ CHANGES: Mapping[str, Change] = {
                "gazebosim/gz-sim#3880", "", _NONE, known=False,
                note="merged 2026-08-13, newer than the gz-sim mirror: first release unknown; "
                     "gz-sim#3892 still reports the bug on the gz-sim8 branch"),
+        Change("sdformat-fluid-added-mass",
+               "libsdformat reads //inertial/fluid_added_mass (SDFormat 1.10); before, the "
+               "element is unknown to the reader",
+               "gazebosim/sdformat#1077", "23cb93a8",
+               _tags(None, "13.0.0", "14.0.0", "15.0.0", "16.0.0"), library="sdformat"),
+        Change("sdformat-auto-inertial",
+               "libsdformat computes <inertial auto=\"true\"> from the collisions and their "
+               "<density> (SDFormat 1.11); before, the attribute is unknown and the link keeps "
+               "the <mass> and <inertia> written (1 kg and unit moments when none are)",
+               "gazebosim/sdformat#1299", "7de58db5",
+               _tags(None, None, "14.0.0", "15.0.0", "16.0.0"), library="sdformat"),
     )
 }
 
