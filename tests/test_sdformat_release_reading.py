@@ -5,12 +5,16 @@ says the release reads them (skipped without a mirror of gazebosim/sdformat)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sdf_builders as sdf
+from test_hostile_files import run_cli_limited
 
 from gzinertia.gazebo.releases import CHANGES, RELEASES
 
@@ -43,3 +47,40 @@ def test_each_release_s_spec_reads_what_the_table_says(release: str) -> None:
         .in_release(release)
     assert ('element name="density"' in spec) == CHANGES["sdformat-auto-inertial-link-density"] \
         .in_release(release)
+
+
+# ------------------------------------------------ show under a target whose libsdformat differs
+def _auto_link_model(tmp_path: Path) -> Path:
+    """A model (SDFormat 1.11) whose link has ``<inertial auto="true">`` with a written
+    ``<mass>`` and a box collision."""
+    body = sdf.link("hull", sdf.auto_inertial(mass=12.0), sdf.box([1.0, 0.5, 0.4]))
+    return sdf.write(tmp_path, sdf.model(body, version="1.11"))
+
+
+def _show(tmp_path: Path, *args: str) -> dict[str, Any]:
+    out = run_cli_limited(["show", "--json", *args], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize("release", list(RELEASES))
+def test_show_says_when_the_target_s_libsdformat_does_not_resolve_auto_inertia(
+        tmp_path: Path, release: str) -> None:
+    path = _auto_link_model(tmp_path)
+    (link,) = _show(tmp_path, str(path), "--gazebo", release)["links"]
+    said = link["gazebo"]["auto_inertial"]
+    if CHANGES["sdformat-auto-inertial"].in_release(release):
+        assert said is None
+        return
+    sdformat = RELEASES[release].sdformat
+    assert said.startswith(f"not resolved: {sdformat} does not know <inertial auto=")
+    assert CHANGES["sdformat-auto-inertial"].source in said
+    text = run_cli_limited(["show", str(path), "--gazebo", release], cwd=tmp_path).stdout
+    assert f'    <inertial auto="true">: {said}' in text
+
+
+def test_show_without_a_target_is_unchanged(tmp_path: Path) -> None:
+    (link,) = _show(tmp_path, str(_auto_link_model(tmp_path)))["links"]
+    assert "gazebo" not in link
