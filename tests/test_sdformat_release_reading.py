@@ -84,3 +84,30 @@ def test_show_says_when_the_target_s_libsdformat_does_not_resolve_auto_inertia(
 def test_show_without_a_target_is_unchanged(tmp_path: Path) -> None:
     (link,) = _show(tmp_path, str(_auto_link_model(tmp_path)))["links"]
     assert "gazebo" not in link
+
+
+# -------------------------------------------- each row's commit changes what its summary says
+#: Per row: a file of libsdformat, a text its reading has only before the row's commit (or
+#: ``None``) and one it has only from the commit on.
+CODE = {
+    "sdformat-fluid-added-mass": ("src/Link.cc", None, '"fluid_added_mass"'),
+    "sdformat-auto-inertial": ("sdf/1.11/inertial.sdf", None, 'attribute name="auto"'),
+    "sdformat-auto-inertial-link-density": (
+        "src/Link.cc", None, 'this->dataPtr->density = inertialElem->Get<double>("density")'),
+    "sdformat-auto-inertial-mass": (
+        "src/Link.cc", 'inertialElem->HasElement("mass") ||', "if (massSpecified)"),
+}
+
+
+@pytest.mark.parametrize("key", list(CODE))
+def test_each_row_s_commit_changes_the_reading(key: str) -> None:
+    row = CHANGES[key]
+    assert row.library == "sdformat" and row.source.startswith("gazebosim/sdformat#")
+    path, before, after = CODE[key]
+    for commit in {row.commit, *row.backports.values()}:
+        old = subprocess.run(["git", "-C", str(MIRROR), "show", f"{commit}^:{path}"],
+                             capture_output=True, text=True).stdout  # absent: ""
+        new = _git("show", f"{commit}:{path}")
+        assert after in new and after not in old, (key, commit)
+        if before is not None:
+            assert before in old and before not in new, (key, commit)

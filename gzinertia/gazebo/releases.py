@@ -241,7 +241,8 @@ CHANGES: Mapping[str, Change] = {
                _tags(None, None, "14.1.0", "15.0.0", "16.0.0"), library="sdformat"),
         Change("sdformat-auto-inertial-mass",
                "auto inertia keeps a written <inertial><mass>: the collisions' sum rescaled "
-               "to it (centre of mass kept, inertia times m / Σm_C); before, <mass> ignored",
+               "to it (centre of mass kept, inertia times m / Σm_C); before, <mass> overwritten "
+               "by the collisions' sum (with a warning)",
                "gazebosim/sdformat#1513", "aaadeeaa",
                _tags(None, None, "14.7.0", "15.2.0", "16.0.0"),
                backports={"harmonic": "b6e1ea23", "ionic": "c68fd3d0"}, library="sdformat"),
