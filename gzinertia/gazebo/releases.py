@@ -1,6 +1,6 @@
 """What each Gazebo release and physics engine does with a model: the one table, data only.
 
-Read from the public repositories' history (gazebosim/gz-sim, gz-physics, gz-common; each
+Read from the public repositories' history (gazebosim/gz-sim, gz-physics, gz-common, sdformat; each
 release's newest tag, ``git tag --contains COMMIT``). A release is named by its codename and
 stands for its **newest tag** (what a current install of it runs): a change is in a release
 when that tag contains it (:meth:`Change.in_release`). NumPy-free: the command line's help and
@@ -84,7 +84,7 @@ class Change(ValueRecord):
     untagged: tuple[str, ...] = ()
     known: bool = True
     #: The library whose tags ``first`` names: ``gz-sim``, ``gz-physics``, ``gz-common`` or
-    #: ``sdformat``.
+    #: ``sdformat`` (libsdformat: a release stands for the newest tag of its major).
     library: str = "gz-sim"
     note: str = field(default="")
 
@@ -224,16 +224,28 @@ CHANGES: Mapping[str, Change] = {
                note="merged 2026-08-13, newer than the gz-sim mirror: first release unknown; "
                     "gz-sim#3892 still reports the bug on the gz-sim8 branch"),
         Change("sdformat-fluid-added-mass",
-               "libsdformat reads //inertial/fluid_added_mass (SDFormat 1.10); before, the "
-               "element is unknown to the reader",
+               "libsdformat reads <inertial><fluid_added_mass> (SDFormat 1.10); libsdformat12 "
+               "(SDFormat 1.9) has it not in its spec",
                "gazebosim/sdformat#1077", "23cb93a8",
                _tags(None, "13.0.0", "14.0.0", "15.0.0", "16.0.0"), library="sdformat"),
         Change("sdformat-auto-inertial",
-               "libsdformat computes <inertial auto=\"true\"> from the collisions and their "
-               "<density> (SDFormat 1.11); before, the attribute is unknown and the link keeps "
-               "the <mass> and <inertia> written (1 kg and unit moments when none are)",
+               "libsdformat resolves <inertial auto=\"true\"> from the collisions' shapes and "
+               "<density> (SDFormat 1.11); before, neither is in its spec and the written "
+               "<mass>, <pose> and <inertia> (or their defaults) stay",
                "gazebosim/sdformat#1299", "7de58db5",
                _tags(None, None, "14.0.0", "15.0.0", "16.0.0"), library="sdformat"),
+        Change("sdformat-auto-inertial-link-density",
+               "auto inertia uses <inertial><density> for a collision without its own "
+               "<density>; before, 1000 kg/m³",
+               "gazebosim/sdformat#1335", "f3607761",
+               _tags(None, None, "14.1.0", "15.0.0", "16.0.0"), library="sdformat"),
+        Change("sdformat-auto-inertial-mass",
+               "auto inertia keeps a written <inertial><mass>: the collisions' sum rescaled "
+               "to it (centre of mass kept, inertia times m / Σm_C); before, <mass> overwritten "
+               "by the collisions' sum (with a warning)",
+               "gazebosim/sdformat#1513", "aaadeeaa",
+               _tags(None, None, "14.7.0", "15.2.0", "16.0.0"),
+               backports={"harmonic": "b6e1ea23", "ionic": "c68fd3d0"}, library="sdformat"),
     )
 }
 

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from gzinertia.gazebo.buoyancy_release import ReleaseBuoyancy, behaviour_of, link_release_buoyancy
 from gzinertia.gazebo.dart import dart_spatial_tensor
-from gzinertia.gazebo.releases import CHANGES
+from gzinertia.gazebo.releases import CHANGES, RELEASES
 from gzinertia.gazebo.target import Target
 from gzinertia.hydrodynamics_terms import added_mass_active
 from gzinertia.physics.buoyancy_release import CollisionBuoyancy
@@ -141,6 +141,20 @@ def _added_mass_under(link: LinkRecord, target: Target) -> dict[str, str | None]
     return {"fluid_added_mass": element, "plugin_added_mass": plugin}
 
 
+def _auto_inertial_under(link: LinkRecord, target: Target) -> str | None:
+    """What ``target``'s libsdformat does with the link's ``<inertial auto="true">`` where it
+    differs from what is shown (``None``: the link has none, or the target resolves it)."""
+    row = CHANGES["sdformat-auto-inertial"]
+    if not link.inertial.auto or target.has(row.key):
+        return None
+    first = next(name for name in RELEASES if row.in_release(name))
+    return (f"not resolved: {target.info.sdformat} does not know <inertial auto=\"true\"> "
+            f"(it does since {row.source}, {RELEASES[first].sdformat} {row.first[first]}): Gazebo "
+            f"{target.info.title} uses the <mass>, <pose> and <inertia> as written (1 kg, "
+            "unit inertia at the link origin where absent), not the mass and inertia shown "
+            "(computed from the collisions)")
+
+
 def _buoyancy_under(link: LinkRecord, release: ReleaseBuoyancy) -> dict[str, Any]:
     """The release's buoyancy of the link in a uniform fluid (1000 kg/m³ unless a world says
     otherwise: the volume and centre of volume do not depend on it), beside the exact."""
@@ -177,6 +191,7 @@ def target_summary(
     summary["target"] = target.as_json()
     for entry, link in zip(summary["links"], links, strict=True):
         entry["gazebo"] = {**_added_mass_under(link, target),
+                           "auto_inertial": _auto_inertial_under(link, target),
                            "buoyancy": _buoyancy_under(link, release)}
     return summary
 
@@ -202,6 +217,8 @@ def target_lines(summary: dict[str, Any]) -> list[str]:
                      f"{_where(b['p_BoBv_B'])} (link frame), exact {number(b['volume_exact'])} "
                      f"m^3 at {_where(b['p_BoBv_B_exact'])}")
         lines.extend(f"    {why}" for why in b["causes"])
+        if gazebo["auto_inertial"] is not None:
+            lines.append(f'    <inertial auto="true">: {gazebo["auto_inertial"]}')
         for key, name in (("fluid_added_mass", "<fluid_added_mass>"),
                           ("plugin_added_mass", "Hydrodynamics plugin added mass")):
             if gazebo[key] is not None:

@@ -18,9 +18,11 @@ computes, for a link B whose ``<inertial>`` has ``auto="true"``:
 * the contributions are summed by ``Inertial::operator+=``: masses add, the centre of mass is
   mass-weighted and each inertia moves to it by the parallel-axis theorem, in link axes. The
   result's pose has **no rotation**: ``X_BI = (p_BoBcm_B, 1)`` and ``I_BBcm_I = I_BBcm_B``;
-* ``<mass>``, when written (libsdformat ≥ 15.2), rescales the sum to that mass: the centre of
-  mass stays, the inertia is multiplied by ``m / Σm_C`` (``<inertial><density>`` and the
-  collision densities then only weight the collisions against each other);
+* ``<mass>``, when written (libsdformat 14.7, 15.2 and 16.0 on: the row
+  ``sdformat-auto-inertial-mass`` of :data:`gzinertia.gazebo.releases.CHANGES`), rescales the
+  sum to that mass: the centre of mass stays, the inertia is multiplied by ``m / Σm_C``
+  (``<inertial><density>`` and the collision densities then only weight the collisions
+  against each other);
 * ``<pose>`` and ``<inertia>`` are overwritten (libsdformat warns) and ``<fluid_added_mass>``
   is dropped without a word (``Inertial.added_mass_dropped``);
 * no ``<collision>`` at all is an error (``ELEMENT_MISSING``) and the link keeps libsdformat's
