@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import gzinertia
 from gzinertia.cli.app import LinkOption, app
@@ -15,9 +15,6 @@ from gzinertia.cli.options import CommandFile, SignChoice, editing_command
 from gzinertia.cli.target_options import engine_flag, gazebo_flag
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ConvertFlags", "convert"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 import gzinertia
 from gzinertia.cli.app import app, parse_vector
@@ -13,10 +13,6 @@ from gzinertia.cli.flags import flag
 from gzinertia.cli.library import deliver_edit, edited
 from gzinertia.cli.options import AxesChoice, CommandFile, editing_command
 from gzinertia.record_base import ValueRecord
-
-if TYPE_CHECKING:
-    pass
-
 
 #: Where ``shift`` moves the matrix: the link origin, the point the spec says.
 TargetPoint = Literal["origin"]

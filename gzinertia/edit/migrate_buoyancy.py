@@ -29,6 +29,7 @@ from gzinertia.edit.links import link_element
 from gzinertia.errors import GzInertiaError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord
+from gzinertia.spatial.rotation import Vec3
 from gzinertia.vocabulary.proxy import PROXY_NAME
 
 __all__ = ["BUOYANCY_CHOICES", "BuoyancyProxy", "plan_proxy", "proxy_comment", "write_proxy"]
@@ -55,7 +56,7 @@ class BuoyancyProxy(ValueRecord):
     p_BoV_B: tuple[float, float, float]
 
 
-def plan_proxy(block: UuvLink, link: LinkRecord, gazebo_volume: tuple[float, object]
+def plan_proxy(block: UuvLink, link: LinkRecord, gazebo_volume: tuple[float, Vec3]
                ) -> BuoyancyProxy | None:
     """The proxy that makes ``link``'s collisions (``gazebo_volume``: what gz-sim's Buoyancy
     floats, volume and centre in the link frame) float what ``block`` declared: ``<volume>``

@@ -6,9 +6,11 @@ The stable path available: the added mass goes where ``gzinertia addmass`` write
 about the link origin in link axes (:meth:`gzinertia.edit.urdf_file.UrdfModelFile.
 set_added_mass`); the damping terms join that plugin (or a new ``<gazebo>`` block for a link
 without added mass). The plugin applies added mass explicitly, from the last steps'
-acceleration: an element larger than the rigid body's diverges (gz-sim#1923, GZI506's
-condition), and its Coriolis term reads the diagonal only, with Fossen's sign
-(:func:`gzinertia.gazebo.hydro_coriolis.sdf_to_hydro_warnings`): both are said. The URDF stays a
+acceleration: a link whose added mass exceeds the rigid body's would diverge (gz-sim#1923,
+GZI506's condition), so its added mass is not migrated, said in the skipped links
+(:func:`gzinertia.edit.migrate_plans.plans_of`); and its Coriolis term reads the diagonal only,
+with Fossen's sign (:func:`gzinertia.gazebo.hydro_coriolis.sdf_to_hydro_warnings`): said. The
+URDF stays a
 URDF: the classic ``<plugin>`` is removed from its ``<gazebo>`` element (the element too when
 nothing else is left in it) unless kept.
 """
@@ -21,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 
-from gzinertia.checks.explicit_added_mass import explicit_unstable_axes, rigid_diagonal
 from gzinertia.classic.migrate import GzEquivalent
 from gzinertia.edit.editor import XmlEditor
 from gzinertia.edit.hydro import new_plugin_lines, term_scales
@@ -141,20 +142,13 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
 
 
 def explicit_warnings(plan: UrdfLinkPlan) -> list[str]:
-    """What the Hydrodynamics plugin's explicit added mass costs ``plan``'s link: the axes
-    that diverge (GZI506's condition) and its Coriolis term's losses."""
+    """What the Hydrodynamics plugin's explicit added mass costs ``plan``'s link: its Coriolis
+    term's losses (added mass beyond the explicit scheme's bound never reaches a plan: the
+    planning skips it, :func:`gzinertia.edit.migrate_plans.plans_of`)."""
     link = plan.link
-    A = plan.equivalent.A_BBo_B.linear_first()
-    out = []
-    over = explicit_unstable_axes(np.diag(A), rigid_diagonal(link))
-    if over:
-        out.append(f"{link.name}: in URDF the added mass goes to the Hydrodynamics plugin, which "
-                   "applies it explicitly; larger than the rigid body's it diverges "
-                   f"(gz-sim#1923, GZI506): {'; '.join(over)}. Convert the URDF to SDFormat "
-                   "and migrate that for DART's implicit <fluid_added_mass>")
-    out += sdf_to_hydro_warnings(str(link.source), link.name, A,
+    return sdf_to_hydro_warnings(str(link.source), link.name,
+                                 plan.equivalent.A_BBo_B.linear_first(),
                                  link.M_BBo_B.linear_first(), "fossen")
-    return out
 
 
 def _write_terms(editor: XmlEditor, after: Mapping[str, LinkRecord], plan: UrdfLinkPlan,
