@@ -226,3 +226,19 @@ def test_the_catalogue_stands_on_the_floors_below_the_checks() -> None:
     up = [(a, b) for a, b in graph.edges()
           if _under(a, ("gzinertia.catalogue",)) and (b == "gzinertia" or _under(b, UPPER))]
     assert up == []
+
+
+def test_two_copies_of_prestero_disagree_and_one_is_axisymmetric() -> None:
+    """REMUS 100 is a body of revolution with cruciform fins, so its cross-flow damping is the
+    same in sway and heave, turned by a quarter turn about x: ``Y_v|v| = Z_w|w|``,
+    ``N_r|r| = M_q|q|``, ``N_v|v| = -M_w|w|`` and ``Y_r|r| = -Z_q|q|`` (FRD axes). The SCRIMMAGE
+    copy of Prestero's table meets all four; the MATLAB copy (entry ``remus100``) breaks the
+    first two by factors 10 and 2, and both are kept, the disagreement shown term by term."""
+    for entry_id, axisymmetric in (("remus100_scrimmage", True), ("remus100", False)):
+        t = ENTRIES[entry_id].published.terms
+        assert t["nVabsV"] == -t["mWabsW"] and t["yRabsR"] == -t["zQabsQ"], entry_id
+        assert (t["yVabsV"] == t["zWabsW"] and t["nRabsR"] == t["mQabsQ"]) is axisymmetric
+    found = {d.term: d for d in catalogue.disagreements(catalogue.entries(), "remus100")}
+    apart = {term for term, d in found.items() if d.factor > 1.0}
+    assert apart == {"yVabsV", "kPabsP", "kDotP", "mQabsQ", "nRabsR"}
+    assert found["yVabsV"].factor == pytest.approx(10.0)

@@ -6,9 +6,10 @@ the repository (``$GZINERTIA_MIRRORS/<owner>+<name>/repo``, a git directory; def
 ``/work/.mirror``) and compares each value exactly. Without the mirror the file's test is
 skipped with a message, so that CI without mirrors still runs the rest.
 
-Readers (no code of the file is run): ``matlab`` (``name = number;``), ``xml`` (an element's
-text; ``property:NAME`` a xacro property's value; ``attr:PATH.ATTR`` an attribute of the first
-element at ``PATH``), ``python-call`` (``VAR[i]``: the i-th literal argument of the call
+Readers (no code of the file is run): ``matlab`` (``name = number;``), ``cpp`` (a C++
+declaration with its initialiser, ``double name = number;``), ``xml`` (an element's text, its
+numbers separated by spaces, commas or brackets, ``NAME#I`` the I-th of them; ``property:NAME`` a
+xacro property's value; ``attr:PATH.ATTR`` an attribute of the first element at ``PATH``), ``python-call`` (``VAR[i]``: the i-th literal argument of the call
 assigned to ``VAR``, read with :mod:`ast`), ``empy`` (an EmPy template: ``py:VAR#N`` the N-th
 literal assigned to ``VAR`` in its ``@{ ... }@`` block, in source order, read with :mod:`ast`;
 otherwise ``XPATH#I``, the I-th number of the element at ``XPATH`` in the template's XML, the
@@ -45,7 +46,7 @@ def _file_text(source: SourceFile) -> str:
 
 
 def _floats(text: str) -> float | tuple[float, ...]:
-    values = tuple(float(w) for w in text.split())
+    values = tuple(float(w) for w in re.split(r"[\s,\[\]]+", text) if w)
     return values[0] if len(values) == 1 else values
 
 
@@ -53,6 +54,21 @@ def _matlab(text: str, name: str) -> float | tuple[float, ...]:
     found = re.search(rf"^\s*{re.escape(name)}\s*=\s*([-+0-9.eE]+)\s*;", text, re.MULTILINE)
     assert found, name
     return float(found.group(1))
+
+
+def _cpp(text: str, name: str) -> float:
+    found = re.search(rf"^\s*(?:[\w:<>]+\s+)?{re.escape(name)}\s*=\s*([-+0-9.eE]+)\s*;", text,
+                      re.MULTILINE)
+    assert found, name
+    return float(found.group(1))
+
+
+def _indexed(values: float | tuple[float, ...], index: str) -> float | tuple[float, ...]:
+    """The ``index``-th of ``values`` (all of them when ``index`` is empty)."""
+    if not index:
+        return values
+    assert isinstance(values, tuple), index
+    return values[int(index)]
 
 
 def _xml(root: etree._Element, name: str) -> float | tuple[float, ...]:
@@ -67,9 +83,10 @@ def _xml(root: etree._Element, name: str) -> float | tuple[float, ...]:
         found = root.find(f".//{path}")
         assert found is not None, name
         return _floats(found.get(attr) or "")
+    name, _, index = name.partition("#")
     element = next(root.iter(name), None)
     assert element is not None, name
-    return _floats(element.text or "")
+    return _indexed(_floats(element.text or ""), index)
 
 
 def _python_call(text: str, name: str) -> float | tuple[float, ...]:
@@ -93,8 +110,7 @@ def _empy(text: str, name: str) -> float | tuple[float, ...]:
     parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=True)
     element = etree.fromstring(xml.encode(), parser).find(path)
     assert element is not None, name
-    found = _floats(element.text or "")
-    return found[int(index)] if index and isinstance(found, tuple) else found
+    return _indexed(_floats(element.text or ""), index)
 
 
 def read_value(source: SourceFile, text: str, name: str) -> float | tuple[float, ...]:
@@ -103,6 +119,8 @@ def read_value(source: SourceFile, text: str, name: str) -> float | tuple[float,
         return _empy(text, name)
     if source.reader == "matlab":
         return _matlab(text, name)
+    if source.reader == "cpp":
+        return _cpp(text, name)
     if source.reader == "python-call":
         return _python_call(text, name)
     assert source.reader == "xml", source.reader
@@ -133,6 +151,11 @@ def test_the_readers_read_what_they_are_given() -> None:
     assert read_value(xml_source, xml, "property:v") == 1.5
     assert read_value(xml_source, xml, "attr:inertial/origin.xyz") == (0.0, 0.0, 2.0)
     assert read_value(xml_source, xml, "added_mass") == (1.0, 2.0, 3.0)
+    assert read_value(xml_source, "<p><m>[ 1 2 ]\n[ 3 4 ]</m><c> 0.5, 0, 7</c></p>", "m#2") == 3.0
+    assert read_value(xml_source, "<p><c> 0.5, 0, 7</c></p>", "c") == (0.5, 0.0, 7.0)
+    cpp = SourceFile("o/r", "p", "0" * 40, "cpp", {})
+    assert read_value(cpp, "    double Yrr_ = +0.632;\n    double Yrr = 0.5;\n", "Yrr") == 0.5
+    assert read_value(cpp, "    double Kpp = -0.00130;", "Kpp") == -0.0013
     empy = ('<?xml version="1.0" ?>\n@{\nif x:\n    v = 2.0\ntry:\n    v\nexcept NameError:\n'
             '    v = 3.5  # default\n}@\n<sdf><model><link name="a"><pose>0 0 -1.25 0 0 0</pose>'
             '</link><plugin><link_name>a</link_name><zW>@(v)</zW><xU>-4</xU></plugin></model>'

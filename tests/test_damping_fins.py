@@ -17,6 +17,7 @@ from hydro_oracles import plugin_F_BBo_B
 from remus_hull import myring_stl
 
 import gzinertia
+from gzinertia import catalogue
 from gzinertia.errors import GzInertiaError
 from gzinertia.physics.damping_estimate import damping_estimate
 from gzinertia.physics.damping_record import DampingEstimate
@@ -165,8 +166,10 @@ def _remus_fins() -> list[Fin]:
             Fin(at, np.array([0.0, 0.0, 1.0]), S_FIN, CL_ALPHA, name="stern planes")]
 
 
-#: Prestero (2001) Table 4.2 as the public REMUS models quote it (tests/test_damping_strip.py).
-PRESTERO_PITCH = {"mQabsQ": -9.40, "mWabsW": 3.18}
+#: Prestero (2001) Table 4.2 as catalogue entry ``remus100_scrimmage`` carries it
+#: (tests/test_damping_strip.py).
+PRESTERO_PITCH = {name: catalogue.entry("remus100_scrimmage").published.terms[name]
+                  for name in ("mQabsQ", "mWabsW")}
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from conftest import run_cli
 from hydro_oracles import plugin_F_BBo_B, single_axis_motions
 from remus_hull import myring_stl
 
+from gzinertia import catalogue
 from gzinertia.physics.damping_estimate import damping_estimate
 from gzinertia.physics.damping_record import DampingEstimate
 from gzinertia.physics.damping_strip import (
@@ -37,10 +38,13 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "damping.md"
 RHO, MU = 1030.0, 1.03e-3  # Prestero's sea water; kinematic viscosity 1e-6 m²/s
 R, L, X0 = 0.1, 2.0, 0.3
 
-#: Prestero (2001), Table 4.2 as quoted by the public REMUS models (see docs/damping.md):
-#: hull and fins, about the centre of buoyancy, ρ = 1030 kg/m³, Fossen-negative.
-PRESTERO = {"xUabsU": -1.62, "yVabsV": -131.0, "zWabsW": -131.0, "mQabsQ": -9.40,
-            "nRabsR": -9.40}
+#: Prestero (2001), Table 4.2 as catalogue entry ``remus100_scrimmage`` carries it (its numbers
+#: checked against their public file by tests/test_catalogue_sources.py; the other copy,
+#: ``remus100``, is not axisymmetric: docs/catalogue.md): hull and fins, about the centre of
+#: buoyancy, ρ = 1030 kg/m³, Fossen-negative.
+PRESTERO_TABLE = catalogue.entry("remus100_scrimmage").published.terms
+PRESTERO = {name: PRESTERO_TABLE[name]
+            for name in ("xUabsU", "yVabsV", "zWabsW", "mQabsQ", "nRabsR")}
 
 
 def _link(tmp_path: Path, *parts: str) -> tuple[Path, LinkRecord]:
@@ -125,7 +129,8 @@ def test_docs_quote_the_remus_comparison(
     """docs/damping.md's REMUS table: every number gzinertia computes is this test's."""
     page = DOCS.read_text(encoding="utf-8")
     terms = remus[0].terms
-    published = {**PRESTERO, "kPabsP": -0.00130, "yRabsR": 0.632}
+    published = {**PRESTERO, "kPabsP": PRESTERO_TABLE["kPabsP"],
+                 "yRabsR": PRESTERO_TABLE["yRabsR"]}
     for row, name in (("`xUabsU`", "xUabsU"), ("`yVabsV` = `zWabsW`", "yVabsV"),
                       ("`mQabsQ` = `nRabsR`", "mQabsQ"), ("`kPabsP`", "kPabsP"),
                       ("`mWabsW`", "mWabsW"), ("`nVabsV`", "nVabsV"), ("`yRabsR`", "yRabsR"),
