@@ -24,7 +24,7 @@ command line prints as warnings (skipped links, plausibility) is issued as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -33,50 +33,44 @@ from gzinertia.hydrostatics_result import (
     HydrostaticsSettingsError,
     document_hydrostatics,
 )
-from gzinertia.model_input import ModelInput
+from gzinertia.model_input import ModelInput, ModelSource, TargetedSource, takes_keywords
 from gzinertia.readers import READERS as _READERS  # noqa: F401  (the registry, as it was named)
 from gzinertia.readers import Reader, reader_for, readers, register_reader, registered
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from gzinertia.audit.findings import Finding
     from gzinertia.catalogue.compare import Comparison
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
     from gzinertia.records import LinkRecord, SdfDocument
 
 __all__ = [
-    "HydrostaticsResult", "HydrostaticsSettingsError", "Reader", "audit_paths", "compare",
-    "document_hydrostatics", "fit", "hydrostatics", "read", "readers", "register_reader",
+    "HydrostaticsResult", "HydrostaticsSettingsError", "ModelSource", "Reader", "TargetedSource",
+    "audit_paths", "compare", "document_hydrostatics", "fit", "hydrostatics", "read", "readers",
+    "register_reader",
 ]
 
 
-def read(
-    path: str | Path,
-    *,
-    model_paths: Sequence[str | Path] = (),
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
-) -> SdfDocument:
+@takes_keywords(ModelSource)
+def read(path: str | Path, **source: Unpack[ModelSource]) -> SdfDocument:
     """Reads a model or world file, and everything it includes, into a document of links.
 
     The reader is chosen by suffix: one registered with :func:`register_reader`, else the
     built-in one (URDF for ``.urdf``, xacro for ``.xacro`` and ``.urdf.xacro``, converted as
     libsdformat converts them; SDFormat for anything else).
-    ``model_paths`` are searched first for ``model://`` URIs, then ``GZ_SIM_RESOURCE_PATH``,
-    ``SDF_PATH`` and ``IGN_GAZEBO_RESOURCE_PATH``. For URDF and xacro, ``package_paths`` (then
-    ``model_paths``) are searched for ``package://`` and ``$(find pkg)``, then
-    ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``; ``xacro_args`` are xacro's
-    ``name:=value`` arguments (``{"name": "value"}``; the built-in reader only).
-    ``xacro_env`` names the environment variables xacro's ``$(env)``/``$(optenv)`` may read
-    (no other is); ``trust_xacro`` evaluates xacro expressions with Python, which runs the
-    model's code (by default they are evaluated without Python: docs/security.md).
-    Links are scoped ``model::nested::link`` (:meth:`~gzinertia.records.SdfDocument.link`).
+    ``source``: where the files it names are found and how xacro is expanded
+    (:class:`~gzinertia.model_input.ModelSource`: ``model_paths``, ``package_paths``,
+    ``xacro_args``, ``xacro_env``, ``trust_xacro``; the xacro keywords go to the built-in
+    reader only). Links are scoped ``model::nested::link``
+    (:meth:`~gzinertia.records.SdfDocument.link`).
     Raises :class:`~gzinertia.errors.GzInertiaError` (file and line) for a file it cannot read.
     """
     p = Path(path)
-    paths = [*package_paths, *model_paths]
-    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+    given = ModelInput.given(source)
+    paths = [*given.package_paths, *given.model_paths]
+    policy = given.xacro_policy
+    xacro_args = source.get("xacro_args")
     if policy is not None and xacro_args is None:
         xacro_args = {}
     if xacro_args is None:
@@ -109,13 +103,9 @@ def fit(link: LinkRecord, method: FitMethod = "volume") -> EllipsoidFit:
     return fit_link(link, method)
 
 
+@takes_keywords(ModelSource)
 def audit_paths(
-    *paths: str | Path,
-    model_paths: Sequence[str | Path] = (),
-    codes: Iterable[str] | None = None,
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
+    *paths: str | Path, codes: Iterable[str] | None = None, **source: Unpack[ModelSource],
 ) -> list[Finding]:
     """Audits files and directories (recursively) and returns the findings, in file order.
 
@@ -127,26 +117,24 @@ def audit_paths(
     the reader named, its message the line ``gzinertia audit`` prints for it (where the command
     exits 2), kept whatever ``codes`` asks for. No settings file is read: the result is that of
     ``gzinertia audit --isolated -m MODEL_PATH... PATH...``, through the same call
-    (:func:`gzinertia.audit.projects.audit_projects`). ``xacro_args``, ``xacro_env`` and
-    ``trust_xacro`` expand xacro files as :func:`read` does.
+    (:func:`gzinertia.audit.projects.audit_projects`). ``source``: the files are read as
+    :func:`read` reads them (:class:`~gzinertia.model_input.ModelSource`; ``package_paths``
+    are searched as model paths are, as the audit's ``--package-path`` is).
     """
-    from functools import partial
-
     from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import with_overrides
+    from gzinertia.audit.config import source_overrides
     from gzinertia.audit.projects import audit_projects
 
     result, _ = audit_projects(
         [str(p) for p in paths], config_file=None, known_codes=frozenset(RULE_INFOS),
-        isolated=True, overrides=partial(
-            with_overrides, model_paths=[str(p) for p in model_paths], xacro_args=xacro_args,
-            xacro_env=list(xacro_env), trust_xacro=trust_xacro),
+        isolated=True, overrides=source_overrides(ModelInput.given(source)),
     )
     wanted = None if codes is None else frozenset(codes)
     kept = [f for f in result.findings if wanted is None or f.code in wanted]
     return sorted([*result.unreadable_findings(), *kept], key=lambda f: f.sort_key)
 
 
+@takes_keywords(TargetedSource)
 def hydrostatics(
     path: str | Path | SdfDocument,
     *,
@@ -156,22 +144,16 @@ def hydrostatics(
     world: str | Path | None = None,
     waterline: float | None = None,
     trim: bool = True,
-    model_paths: Sequence[str | Path] = (),
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
-    gazebo: str | None = None,
-    engine: str | None = None,
+    **source: Unpack[TargetedSource],
 ) -> HydrostaticsResult:
     """Displaced volume, buoyancy, weight, centres of mass G and buoyancy B per model, free
     body and link, as gz-sim's Buoyancy system computes them from the collisions (and by exact
     geometry), with the floating equilibrium of surface craft: what
     ``gzinertia hydrostatics --json`` prints, as :class:`HydrostaticsResult`.
 
-    ``path``: a file (read as :func:`read` reads it, with ``model_paths``, ``package_paths``,
-    ``xacro_args``, ``xacro_env`` and ``trust_xacro``) or a document :func:`read` returned (its
-    file gives the world and the models' poses). The fluid is the Buoyancy plugin of the world
+    ``path``: a file (read as :func:`read` reads it, with ``source``'s
+    :class:`~gzinertia.model_input.ModelSource` keywords) or a document :func:`read` returned
+    (its file gives the world and the models' poses). The fluid is the Buoyancy plugin of the world
     in ``world`` (default: the file itself), else Gazebo's default (1000 kg/m³ with the world's
     gravity); ``density`` (kg/m³) or ``fluid`` overrides its density and makes it uniform.
     ``model``: a glob on top-level model names. ``waterline``: the free-surface height z (m,
@@ -186,14 +168,14 @@ def hydrostatics(
     from gzinertia.records import SdfDocument
 
     doc = path if isinstance(path, SdfDocument) else read(
-        path, model_paths=model_paths, package_paths=package_paths, xacro_args=xacro_args,
-        xacro_env=xacro_env, trust_xacro=trust_xacro)
-    target = shown_target(doc.path, gazebo, engine, "asked for")
+        path, **ModelInput.given(source).keywords())
+    target = shown_target(doc.path, source.get("gazebo"), source.get("engine"), "asked for")
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim, target=target)
 
 
 
+@takes_keywords(ModelSource)
 def compare(
     path: str | Path | SdfDocument,
     *,
@@ -202,11 +184,7 @@ def compare(
     density: float | None = None,
     fluid: Literal["freshwater", "seawater", "air"] | None = None,
     bem: bool = False,
-    model_paths: Sequence[str | Path] = (),
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
+    **source: Unpack[ModelSource],
 ) -> Comparison:
     """Per link, what the file applies in Gazebo (added mass, damping, displaced volume, mass)
     beside gzinertia's estimates and a catalogue entry, with ratios: what
@@ -219,7 +197,8 @@ def compare(
     each link lists the entries whose numbers it carries (copied numbers). ``density`` (kg/m³)
     or ``fluid``: the fluid of the estimates (default fresh water, Gazebo's Buoyancy default).
     ``bem``: add the boundary-element estimate (needs the ``bem`` extra; a solve per link).
-    ``path`` is read as :func:`read` reads it, or is a document :func:`read` returned.
+    ``path`` is read as :func:`read` reads it (``source``:
+    :class:`~gzinertia.model_input.ModelSource`), or is a document :func:`read` returned.
     """
     from gzinertia.catalogue import entries
     from gzinertia.catalogue import entry as catalogue_entry
@@ -230,9 +209,7 @@ def compare(
 
     rho = fluid_density(density, fluid)
     chosen = None if entry is None else catalogue_entry(entry)
-    doc = path if isinstance(path, SdfDocument) else read(
-        path, model_paths=model_paths, package_paths=package_paths, xacro_args=xacro_args,
-        xacro_env=xacro_env, trust_xacro=trust_xacro)
+    doc = path if isinstance(path, SdfDocument) else read(path, **source)
     chosen_links = select_links(doc.links, links, str(doc.path))
     return compare_links(str(doc.path), chosen_links, rho, chosen, entries(), bem,
                          selected=links is not None)

@@ -12,30 +12,40 @@ linear-first ``[x y z p q r]`` as the spec orders it.
 
 Each edit's ``data``: the file's bytes when they do not come from ``path`` (standard input,
 named ``<stdin>``: relative URIs resolve against the working directory). The added-mass edits
-read URDF and xacro too: ``package_paths``, ``xacro_args``, ``xacro_env`` and ``trust_xacro``
-as :func:`gzinertia.read` takes them (``model_paths`` are searched for packages too).
+read URDF and xacro too: their ``**source`` keywords are :func:`gzinertia.read`'s
+(:class:`~gzinertia.model_input.ModelSource`; ``model_paths`` are searched for packages too),
+with the target's ``gazebo`` and ``engine`` (:class:`~gzinertia.model_input.TargetedSource`).
 
 Floor: the library face (imports the edits, never the CLI).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from gzinertia.audit.target_choice import file_target
-from gzinertia.edit.added_mass_request import AddedMassRequest
+from gzinertia.edit.added_mass_request import AddedMassKeywords, AddedMassRequest
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import SettingError
-from gzinertia.gazebo.target import refuse_added_mass_move
-from gzinertia.model_input import ModelInput
+from gzinertia.gazebo.target import Target, refuse_added_mass_move
+from gzinertia.model_input import (
+    ModelInput,
+    ModelSource,
+    TargetedSource,
+    TargetKeywords,
+    takes_keywords,
+)
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.vocabulary.geometry import GeometryElement
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from gzinertia.edit.addmass import LinkAddedMass
     from gzinertia.edit.addmass_bem import BemRunProgress, LinkBem
     from gzinertia.edit.bem_import import ImportedLink
@@ -63,47 +73,50 @@ class GzInertiaWarning(UserWarning):
     """Something an edit or a read did not do, or did with a caveat (the CLI's warnings)."""
 
 
+#: The package's folder: a warning is issued at the first line outside it that called in.
+_PACKAGE = str(Path(__file__).resolve().parent)
+
+
+def _callers_level() -> int:
+    """The ``stacklevel`` of the first frame outside the package, seen from the caller of this
+    function (the line of the user's call, whatever wrappers the call went through)."""
+    frame, level = inspect.currentframe(), 0
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _warned(edit: EditOf, *more: str) -> EditOf:
     """``edit`` after its skipped links, its warnings and ``more`` are issued as
-    :class:`GzInertiaWarning` (at the caller's caller's line)."""
+    :class:`GzInertiaWarning` (at the line of the call into the library)."""
+    level = _callers_level()
     for line in [*edit.skipped, *edit.warnings, *more]:
-        warnings.warn(line, GzInertiaWarning, stacklevel=3)
+        warnings.warn(line, GzInertiaWarning, stacklevel=level)
     return edit
 
 
-def _request(
-    path: str | Path, links: str | None, data: bytes | None, writes: tuple[bool, bool, bool],
-    model_paths: Sequence[str | Path], package_paths: Sequence[str | Path],
-    xacro: tuple[Mapping[str, str] | None, Sequence[str], bool],
-    target: tuple[str | None, str | None] = (None, None),
-) -> AddedMassRequest:
-    """The request of an added-mass call: ``writes`` is ``(upgrade_version,
-    replace_plugin_added_mass, allow_overlap)``, ``xacro`` is ``(xacro_args, xacro_env,
-    trust_xacro)``, ``target`` is ``(gazebo, engine)``."""
-    source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],
-                           *xacro)
-    return AddedMassRequest(Path(path), links, source, data, *writes,
-                            target=file_target(path, *target))
+def _target(path: str | Path, target: TargetKeywords) -> Target:
+    """The target of a call on ``path`` (:func:`~gzinertia.audit.target_choice.file_target`:
+    the keywords, else the nearest settings file's, else the world's engine, else the
+    default)."""
+    return file_target(path, target.get("gazebo"), target.get("engine"))
 
 
+def _request(path: str | Path, links: str | None, keywords: AddedMassKeywords,
+             ) -> AddedMassRequest:
+    """The request of an added-mass call on ``path``'s ``links`` with its ``keywords``."""
+    return AddedMassRequest.asked(path, links, keywords, _target(path, keywords))
+
+
+@takes_keywords(AddedMassKeywords)
 def addmass(
     path: str | Path,
     *,
     density: float = DEFAULT_FLUID_DENSITY,
     method: FitMethod = "volume",
     links: str | None = None,
-    upgrade_version: bool = True,
-    replace_plugin_added_mass: bool = False,
-    allow_overlap: bool = False,
-    model_paths: Sequence[str | Path] = (),
     ellipsoid: EllipsoidFit | None = None,
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
-    data: bytes | None = None,
-    gazebo: str | None = None,
-    engine: str | None = None,
+    **options: Unpack[AddedMassKeywords],
 ) -> Edit[LinkAddedMass]:
     """Each selected link's Tuckerman added mass written as ``<fluid_added_mass>``
     (``A_BBo_B``: about the link origin in link axes, linear-first as the spec orders it) in a
@@ -112,21 +125,23 @@ def addmass(
     frame; ``links`` must then select one link); ``links`` of the :class:`Edit` are each link's
     matrix and fit.
 
-    ``links``: a glob on scoped link names (``None``: every link that moves). The version is
-    raised to SDF 1.10 when older unless ``upgrade_version=False``. Links skipped (static,
-    without collisions, already covered by a Hydrodynamics plugin or by an overlapping
-    ellipsoid) are reported as :class:`GzInertiaWarning`. A URDF or xacro file (which has no
-    ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block ``gzinertia addmass``
-    writes there, without the links beyond the plugin's explicit bound (GZI506: said).
-    ``gazebo``, ``engine``: the target, as :func:`convert` takes it; an SDFormat file is refused
-    where it ignores ``<fluid_added_mass>`` (GZI601; ``engine="dartsim"`` writes it anyway).
+    ``links``: a glob on scoped link names (``None``: every link that moves). ``options``:
+    :class:`~gzinertia.edit.added_mass_request.AddedMassKeywords` (the file's model input and
+    target, ``upgrade_version``, ``replace_plugin_added_mass``, ``allow_overlap``, ``data``).
+    The version is raised to SDF 1.10 when older unless ``upgrade_version=False``. Links
+    skipped (static, without collisions, already covered by a Hydrodynamics plugin or by an
+    overlapping ellipsoid) are reported as :class:`GzInertiaWarning`. A URDF or xacro file
+    (which has no ``<fluid_added_mass>``) gets the ``<gazebo>`` Hydrodynamics block
+    ``gzinertia addmass`` writes there, without the links beyond the plugin's explicit bound
+    (GZI506: said).
+    The file is read as :func:`gzinertia.read` reads it, for the target ``gazebo``,
+    ``engine``; an SDFormat file is refused where the target ignores ``<fluid_added_mass>``
+    (GZI601; ``engine="dartsim"`` writes it anyway).
     """
     from gzinertia.edit.added_mass_edits import ellipsoid_edit
     from gzinertia.edit.addmass import FitChooser
 
-    request = _request(path, links, data, (upgrade_version, replace_plugin_added_mass,
-                       allow_overlap), model_paths, package_paths,
-                       (xacro_args, xacro_env, trust_xacro), (gazebo, engine))
+    request = _request(path, links, options)
     chooser = FitChooser(method) if ellipsoid is None else FitChooser(fixed=ellipsoid)
     return _warned(ellipsoid_edit(request, chooser, density))
 
@@ -155,6 +170,7 @@ def shift(
                              model_paths=model_paths, data=data))
 
 
+@takes_keywords(TargetKeywords)
 def convert(
     path: str | Path,
     *,
@@ -166,8 +182,7 @@ def convert(
     upgrade_version: bool = True,
     model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
-    gazebo: str | None = None,
-    engine: str | None = None,
+    **target: Unpack[TargetKeywords],
 ) -> Edit[ConvertedLink]:
     """Added mass moved between the Hydrodynamics plugin's ``<iDotJ>`` terms and
     ``<fluid_added_mass>`` (``to="sdf"`` or ``to="hydro"``), so it counts once; the
@@ -176,8 +191,9 @@ def convert(
     ``sign``: ``"fossen"`` (negative derivatives, ``A = -D``), ``"physical"`` (``A = D``) or
     ``"auto"`` (from the diagonal; ``to="sdf"`` only). ``to="sdf"`` sets the plugin's
     ``<disable_added_mass>`` unless ``remove_plugin_terms`` (``to="sdf"`` only).
-    ``gazebo`` and ``engine`` name the Gazebo release and physics engine the file is for, as
-    the audit's target (default: the newest stable release with dartsim, docs/releases.md):
+    ``target``: ``gazebo`` and ``engine`` name the Gazebo release and physics engine the file
+    is for, as the audit's target (:class:`~gzinertia.model_input.TargetKeywords`; default:
+    the newest stable release with dartsim, docs/releases.md):
     the move is refused, with why, where that target would ignore ``<fluid_added_mass>``
     (``to="sdf"``: GZI601) or deprecates the plugin's added mass that its engine replaces
     (``to="hydro"``: GZI602), so the audit under the same target finds nothing new.
@@ -185,9 +201,9 @@ def convert(
     from gzinertia.edit.convert import hydro_to_sdf, sdf_to_hydro
 
     p = Path(path)
-    target = file_target(p, gazebo, engine)
+    chosen = _target(p, target)
     if to == "sdf":
-        refuse_added_mass_move(to, target)
+        refuse_added_mass_move(to, chosen)
         return _warned(hydro_to_sdf(
             p, pattern=links, sign=sign, remove_plugin_terms=remove_plugin_terms, force=force,
             model_paths=model_paths, upgrade_version=upgrade_version, data=data))
@@ -197,10 +213,11 @@ def convert(
         raise SettingError("remove_plugin_terms", "{remove_plugin_terms} goes with {hydro_to_sdf}")
     if sign == "auto":
         raise SettingError("sign", "{sdf_to_hydro} needs {sign_fossen_or_physical}")
-    refuse_added_mass_move(to, target)
+    refuse_added_mass_move(to, chosen)
     return _warned(sdf_to_hydro(p, pattern=links, sign=sign, model_paths=model_paths, data=data))
 
 
+@takes_keywords(TargetKeywords)
 def hydro(
     path: str | Path,
     links: str,
@@ -216,9 +233,8 @@ def hydro(
     model_paths: Sequence[str | Path] = (),
     coefficients: EllipsoidFluidCoefficients | None = None,
     data: bytes | None = None,
-    gazebo: str | None = None,
-    engine: str | None = None,
     fins: str | Path | FinTable | None = None,
+    **target: Unpack[TargetKeywords],
 ) -> Edit[LinkDamping]:
     """Hydrodynamics plugin damping terms written for the links matching the glob ``links``.
 
@@ -239,7 +255,7 @@ def hydro(
     ``fins``: strip theory's fins, a fin file (:mod:`gzinertia.edit.fin_table`) or its table.
     The :class:`Edit`'s ``links``: each link's terms with their fit and combined-motion error
     (MuJoCo) or estimate (method, reason, assumptions, band). Terms a plugin has are replaced
-    only with ``force``. ``gazebo``, ``engine``: the target, as :func:`addmass` takes it; a
+    only with ``force``. ``target``: ``gazebo``, ``engine``, as :func:`convert` takes them; a
     link's ``<fluid_added_mass>`` turns its plugin's added mass off only where the target
     applies the element (elsewhere it is left on, said)."""
     from gzinertia.edit.fin_table import read_fin_table
@@ -260,10 +276,11 @@ def hydro(
         viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),
         couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
         data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
-        target=file_target(path, gazebo, engine),
+        target=_target(path, target),
         fins=read_fin_table(fins) if isinstance(fins, (str, Path)) else fins))
 
 
+@takes_keywords(AddedMassKeywords)
 def addmass_from(
     path: str | Path,
     result: str | Path,
@@ -276,17 +293,7 @@ def addmass_from(
     wamit_length: float = 1.0,
     geometry: GeometryElement = "collision",
     shapes: Sequence[str] | None = None,
-    upgrade_version: bool = True,
-    model_paths: Sequence[str | Path] = (),
-    replace_plugin_added_mass: bool = False,
-    allow_overlap: bool = False,
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
-    data: bytes | None = None,
-    gazebo: str | None = None,
-    engine: str | None = None,
+    **options: Unpack[AddedMassKeywords],
 ) -> Edit[ImportedLink]:
     """A boundary-element result computed elsewhere written as one link's
     ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link axes B), as
@@ -306,14 +313,12 @@ def addmass_from(
     ``replace_plugin_added_mass``, which turns the plugin's off) or its fluid ellipsoid overlaps
     one of a link carrying added mass (GZI210; unless ``allow_overlap``, then a
     :class:`GzInertiaWarning`). A URDF or xacro file gets the ``<gazebo>`` Hydrodynamics block
-    instead (refused beyond the plugin's explicit bound, GZI506). ``gazebo`` and ``engine``:
-    the target, as :func:`addmass` takes it.
+    instead (refused beyond the plugin's explicit bound, GZI506). ``options``: as
+    :func:`addmass` takes them.
     """
     from gzinertia.edit.added_mass_edits import ResultFile, import_edit
 
-    request = _request(path, link, data, (upgrade_version, replace_plugin_added_mass,
-                       allow_overlap), model_paths, package_paths,
-                       (xacro_args, xacro_env, trust_xacro), (gazebo, engine))
+    request = _request(path, link, options)
     read = ResultFile(Path(result), frequency, about, axes_rpy, density, wamit_length,
                       (None if shapes is None else tuple(shapes), geometry))
     return _warned(import_edit(request, read))
@@ -327,6 +332,7 @@ def addmass_from(
 BemFile = Edit
 
 
+@takes_keywords(AddedMassKeywords)
 def addmass_bem(
     path: str | Path,
     *,
@@ -341,26 +347,16 @@ def addmass_bem(
     frequency: Literal["zero", "infinite"] = "zero",
     together: bool = False,
     cache: bool = True,
-    upgrade_version: bool = True,
-    replace_plugin_added_mass: bool = False,
-    allow_overlap: bool = False,
-    model_paths: Sequence[str | Path] = (),
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
-    data: bytes | None = None,
     progress: BemRunProgress | None = None,
-    gazebo: str | None = None,
-    engine: str | None = None,
+    **options: Unpack[AddedMassKeywords],
 ) -> Edit[LinkBem]:
     """Each selected link's added mass from a boundary-element solve (Capytaine, direct
     method) written as ``<fluid_added_mass>`` (``A_BBo_B``: about the link origin Bo in link
     axes B, linear-first as the spec orders it) with its provenance comment, as
     ``gzinertia addmass --bem`` writes it (docs/bem.md); and each link's solve. A URDF or
     xacro file gets the ``<gazebo>`` Hydrodynamics block instead (``together`` is refused
-    there; so are links beyond the plugin's explicit bound, GZI506). ``gazebo`` and
-    ``engine``: the target, as :func:`addmass` takes it.
+    there; so are links beyond the plugin's explicit bound, GZI506). ``options``: as
+    :func:`addmass` takes them.
 
     A separate function from :func:`addmass` (whose ``method`` is the ellipsoid fit): the solve
     takes its own settings and returns its own per-link outcome (panels, error estimate).
@@ -390,9 +386,7 @@ def addmass_bem(
         cache=cache, waterline=waterline, depth=None if depth == math.inf else depth,
         frequency=None if frequency == "zero" else frequency, together=together,
     )
-    request = _request(path, links, data, (upgrade_version, replace_plugin_added_mass,
-                       allow_overlap), model_paths, package_paths,
-                       (xacro_args, xacro_env, trust_xacro), (gazebo, engine))
+    request = _request(path, links, options)
     return _warned(bem_edit(request, settings, progress))
 
 
@@ -407,6 +401,7 @@ def addmass_bem(
 FixedFile = Edit
 
 
+@takes_keywords(ModelSource)
 def fix(
     path: str | Path,
     *,
@@ -419,12 +414,8 @@ def fix(
     density: float | None = None,
     mass: float | None = None,
     tolerance: Literal["gz", "drake"] = "gz",
-    model_paths: Sequence[str | Path] = (),
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
     data: bytes | None = None,
+    **source: Unpack[ModelSource],
 ) -> Edit[LinkFix]:
     """Invalid and implausible rigid inertia repaired, as ``gzinertia fix`` writes it (only
     the ``<inertia>`` children that change; ``<pose>`` with ``move_com``; a whole
@@ -438,8 +429,8 @@ def fix(
     names; ``select``: codes or prefixes among those the method repairs (default: all of them);
     ``all_links``: every selected link, not only those with findings; ``tolerance``: whose
     validity check decides (``"gz"``: libsdformat's, ``"drake"``); the repair satisfies both.
-    URDF and xacro files are repaired in place of their own values (``package_paths``,
-    ``xacro_args``, ``xacro_env`` and ``trust_xacro`` as for :func:`gzinertia.read`). Links not
+    URDF and xacro files are repaired in place of their own values (``source``: read as
+    :func:`gzinertia.read` reads them). Links not
     repaired, and why, are :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
     from gzinertia.edit.fix import FixOptions
@@ -452,15 +443,16 @@ def fix(
         tolerance=tolerance,
     )
     options.validate()  # a FixOptionsError is a ValueError
-    p = Path(path)
+    p, given = Path(path), ModelInput.given(source)
+    xacro_args = source.get("xacro_args")
     if xacro_args is not None and not is_urdf_path(p):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
-    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
-    result = fix_file(p, options, model_paths, package_paths=package_paths,
-                      xacro_args=xacro_args, xacro_policy=policy, data=data)
+    result = fix_file(p, options, given.model_paths, package_paths=given.package_paths,
+                      xacro_args=xacro_args, xacro_policy=given.xacro_policy, data=data)
     return _warned(result, *(f"not written: {p}" for p in result.pending))
 
 
+@takes_keywords(TargetedSource)
 def migrate(
     path: str | Path,
     *,
@@ -468,33 +460,29 @@ def migrate(
     keep_classic: bool = False,
     force: bool = False,
     upgrade_version: bool = True,
-    model_paths: Sequence[str | Path] = (),
     data: bytes | None = None,
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
-    gazebo: str | None = None,
-    engine: str | None = None,
     buoyancy: Literal["keep", "proxy"] = "keep",
+    **source: Unpack[TargetedSource],
 ) -> Edit[MigratedLink]:
     """The file's classic marine plugin blocks (UUV Simulator's underwater-object plugin, VRX's
     USV dynamics) as their gz-sim equivalent, as ``gzinertia migrate`` writes them:
     ``<fluid_added_mass>`` about the link origin in link axes (the symmetric part of the exact
     matrix; in a URDF, the Hydrodynamics plugin's ``<iDotJ>`` terms) and gz-sim Hydrodynamics
-    damping terms (gz-sim's sign); ``model_paths``: model or package paths; the per-link outcome
+    damping terms (gz-sim's sign); the per-link outcome
     (:class:`gzinertia.edit.migrate.MigratedLink`) holds the gz-sim equivalent, what could not
     be exact and the net-buoyancy change (``buoyancy="proxy"``: a proxy collision floats the
     declared volume). The classic blocks are removed unless ``keep_classic``.
     ``to="uuv-simulator"`` goes back: each link's gz-sim added mass and Hydrodynamics terms as
-    UUV Simulator's block (what it cannot hold said). A xacro file (``xacro_args``,
-    ``xacro_env``, ``trust_xacro`` as for :func:`fix`) is migrated where each block is written;
-    a block not written literally is in ``pending``. ``gazebo``/``engine``: the target, as
-    :func:`convert`'s. Warnings are :class:`GzInertiaWarning` too. Writes nothing."""
+    UUV Simulator's block (what it cannot hold said). ``source``: the file and its target, as
+    :func:`addmass` takes them (model and package paths are searched alike); a xacro file is
+    migrated where each block is written, a block not written literally is in ``pending``.
+    Warnings are :class:`GzInertiaWarning` too. Writes nothing."""
     from gzinertia.edit.migrate import migrate as run_migrate
 
-    policy = ModelInput.of(xacro_env=xacro_env, trust_xacro=trust_xacro).xacro_policy
+    given = ModelInput.given(source)
     result = run_migrate(path, to=to, keep_classic=keep_classic, force=force,
-                         upgrade_version=upgrade_version, model_paths=model_paths, data=data,
-                         xacro_args=xacro_args, xacro_policy=policy,
-                         target=file_target(path, gazebo, engine), buoyancy=buoyancy)
+                         upgrade_version=upgrade_version, model_paths=given.search_paths,
+                         data=data, xacro_args=source.get("xacro_args"),
+                         xacro_policy=given.xacro_policy, buoyancy=buoyancy,
+                         target=_target(path, source))
     return _warned(result, *(f"not written: {p}" for p in result.pending))

@@ -4,15 +4,15 @@ audit and :mod:`gzinertia.report.html_files`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gzinertia.audit.catalogue import RULE_INFOS
-from gzinertia.audit.config import with_overrides
+from gzinertia.audit.config import source_overrides
 from gzinertia.audit.projects import audit_projects
-from gzinertia.model_input import ModelInput
+from gzinertia.model_input import ModelInput, ModelSource, takes_keywords
 from gzinertia.model_reader import read_model_file
 from gzinertia.report.html_files import (
     AUDIT_RUN_NOTE,
@@ -25,31 +25,30 @@ from gzinertia.report.html_files import (
 )
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from gzinertia.audit.findings import AuditResult, Finding
     from gzinertia.records import SdfDocument
 
 __all__ = ["HtmlReport", "html_report"]
 
 
+@takes_keywords(ModelSource)
 def html_report(
     *paths: str | Path,
-    model_paths: Sequence[str | Path] = (),
-    package_paths: Sequence[str | Path] = (),
-    xacro_args: Mapping[str, str] | None = None,
-    xacro_env: Sequence[str] = (),
-    trust_xacro: bool = False,
     ellipsoid_scale: float | None = None,
     docs_base: str | None = None,
     waterline: float | None = None,
     audit: AuditResult | None = None,
+    **source: Unpack[ModelSource],
 ) -> HtmlReport:
     """The HTML report (one self-contained page, :class:`HtmlReport` ``.text``) of the model
     files of ``paths`` (files, or folders searched as the audit searches them): per model its
     collisions and visuals in 3D, link frames, centres of mass, inertia ellipsoids, G and B
     and the waterline, the findings and the numbers (docs/report.md).
 
-    The files are read as :func:`gzinertia.read` reads them (``model_paths``,
-    ``package_paths``, ``xacro_args``, ``xacro_env``, ``trust_xacro``). Findings: those of
+    The files are read as :func:`gzinertia.read` reads them (``source``:
+    :class:`~gzinertia.model_input.ModelSource`). Findings: those of
     ``audit`` (an :class:`~gzinertia.audit.findings.AuditResult`; its readable files are then
     drawn and ``paths`` must be empty), else each file's :func:`gzinertia.audit_paths`.
     ``ellipsoid_scale`` multiplies every inertia ellipsoid (``None``: each between 2 % and
@@ -62,10 +61,9 @@ def html_report(
     """
     if audit is not None and paths:
         raise ValueError("html_report draws the audit's files: give paths or audit, not both")
-    source = ModelInput.of([Path(p) for p in model_paths], [Path(p) for p in package_paths],
-                           xacro_args, xacro_env, trust_xacro)
-    read = partial(read_model_file, model_paths=source.search_paths,
-                   xacro_args=source.xacro_mapping, xacro_policy=source.xacro_policy)
+    given = ModelInput.given(source)
+    read = partial(read_model_file, model_paths=given.search_paths,
+                   xacro_args=given.xacro_mapping, xacro_policy=given.xacro_policy)
     if audit is not None:
         found, skipped = audited_files(audit)
         return html_page(found, skipped, partial(_of_audit, audit, read),
@@ -73,7 +71,7 @@ def html_report(
     found, skipped = model_files(paths)
     empty = f"{paths[0]}: no model file to report" if len(paths) == 1 else (
         "no model file to report")
-    return html_page(found, skipped, partial(_isolated, source, read),
+    return html_page(found, skipped, partial(_isolated, given, read),
                      PageSettings(ellipsoid_scale, docs_base, waterline), empty)
 
 
@@ -94,9 +92,6 @@ def _isolated(source: ModelInput, read: Callable[[str], SdfDocument],
     says why it cannot be drawn."""
     result, _ = audit_projects(
         [file], config_file=None, known_codes=frozenset(RULE_INFOS), isolated=True,
-        overrides=partial(with_overrides, model_paths=[str(p) for p in source.search_paths],
-                          xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-                          trust_xacro=source.trust_xacro),
-        keep_documents=True)
+        overrides=source_overrides(source), keep_documents=True)
     doc = result.documents.get(file)
     return (read(file) if doc is None else doc), list(result.findings)

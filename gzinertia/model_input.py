@@ -3,26 +3,68 @@ command and library call that reads a model.
 
 The command line's options ``-m/--model-path``, ``--package-path``, ``--xacro-arg``,
 ``--xacro-env`` and ``--trust-xacro`` (declared once: :func:`gzinertia.cli.options.
-model_input_options`) make one :class:`ModelInput`; the library takes its parts as the keyword
-arguments of :func:`gzinertia.read` (``model_paths``, ``package_paths``, ``xacro_args``,
-``xacro_env``, ``trust_xacro``).
+model_input_options`) make one :class:`ModelInput`; the library takes its parts as keyword
+arguments (``model_paths``, ``package_paths``, ``xacro_args``, ``xacro_env``,
+``trust_xacro``), declared once as :class:`ModelSource` and taken by every function that reads
+a model as ``**source: Unpack[ModelSource]`` (with the target's ``gazebo`` and ``engine``:
+:class:`TargetKeywords`, :class:`TargetedSource`), so that each keyword is checked by type
+checkers and documented here.
 
 Nothing here imports NumPy or the URDF package (CLI start-up).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypedDict, TypeVar
 
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-__all__ = ["ModelInput"]
+__all__ = ["ModelInput", "ModelSource", "TargetKeywords", "TargetedSource", "takes_keywords"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class ModelSource(TypedDict, total=False):
+    """The keywords of every library function that reads a model file (each optional).
+
+    ``model_paths``: folders searched first for ``model://`` URIs (then
+    ``GZ_SIM_RESOURCE_PATH``, ``SDF_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``), and for ROS packages
+    after ``package_paths``. ``package_paths``: folders searched for ``package://`` and
+    ``$(find pkg)`` in URDF and xacro files (then ``ROS_PACKAGE_PATH``, ``AMENT_PREFIX_PATH``).
+    ``xacro_args``: xacro's ``name:=value`` arguments as ``{"name": "value"}`` (a xacro file
+    only). ``xacro_env``: the environment variables ``$(env)``/``$(optenv)`` may read (no other
+    is). ``trust_xacro``: evaluate xacro expressions with Python, which runs the model's code
+    (by default they are evaluated without Python: docs/security.md).
+    """
+
+    model_paths: Sequence[str | Path]
+    package_paths: Sequence[str | Path]
+    xacro_args: Mapping[str, str] | None
+    xacro_env: Sequence[str]
+    trust_xacro: bool
+
+
+class TargetKeywords(TypedDict, total=False):
+    """The target a file is read and written for: ``gazebo`` (a release, ``"harmonic"``...)
+    and ``engine`` (``"dartsim"``...), as ``audit --gazebo/--engine`` names them, over the
+    nearest settings file's (default: the newest stable release with dartsim,
+    docs/releases.md)."""
+
+    gazebo: str | None
+    engine: str | None
+
+
+class TargetedSource(ModelSource, TargetKeywords, total=False):
+    """:class:`ModelSource`'s keywords and :class:`TargetKeywords`'."""
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -47,15 +89,30 @@ class ModelInput(ValueRecord):
     @classmethod
     def of(
         cls,
-        model_paths: Sequence[Path] = (),
-        package_paths: Sequence[Path] = (),
+        model_paths: Sequence[str | Path] = (),
+        package_paths: Sequence[str | Path] = (),
         xacro_args: Mapping[str, str] | None = None,
         xacro_env: Sequence[str] = (),
         trust_xacro: bool = False,
     ) -> ModelInput:
         """The record of these values (sequences and mappings as given, ``None`` as none)."""
-        return cls(tuple(model_paths), tuple(package_paths),
+        return cls(tuple(Path(p) for p in model_paths), tuple(Path(p) for p in package_paths),
                    tuple((xacro_args or {}).items()), frozenset(xacro_env), trust_xacro)
+
+    @classmethod
+    def given(cls, source: ModelSource) -> ModelInput:
+        """The record of a library call's :class:`ModelSource` keywords (others, such as
+        :class:`TargetedSource`'s target, are not its)."""
+        return cls.of(source.get("model_paths", ()), source.get("package_paths", ()),
+                      source.get("xacro_args"), source.get("xacro_env", ()),
+                      source.get("trust_xacro", False))
+
+    def keywords(self) -> ModelSource:
+        """The record as the library's keywords (:class:`ModelSource`), to pass on as
+        ``**input.keywords()``; ``xacro_args`` is ``None`` when none was given."""
+        return ModelSource(model_paths=self.model_paths, package_paths=self.package_paths,
+                           xacro_args=self.xacro_mapping, xacro_env=sorted(self.xacro_env),
+                           trust_xacro=self.trust_xacro)
 
     @property
     def search_paths(self) -> list[Path]:
@@ -79,3 +136,27 @@ class ModelInput(ValueRecord):
         from gzinertia.urdf.xacro_policy import XacroPolicy  # noqa: PLC0415 (see above)
 
         return XacroPolicy(env=self.xacro_env, trust=self.trust_xacro)
+
+
+def takes_keywords(kind: type) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Makes a function whose ``**keywords`` are ``Unpack[kind]`` (a ``TypedDict`` of this
+    module's) refuse, as Python refuses any unknown keyword, one that is neither its own
+    parameter nor a key of ``kind``: a misspelt ``model_path=`` raises :class:`TypeError`
+    instead of being ignored (type checkers catch it before; this is for callers without
+    one)."""
+    keys = frozenset(kind.__required_keys__ | kind.__optional_keys__)  # type: ignore[attr-defined]
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        own = frozenset(inspect.signature(function).parameters)
+
+        @functools.wraps(function)
+        def checked(*args: P.args, **keywords: P.kwargs) -> R:
+            unknown = sorted(set(keywords) - own - keys)
+            if unknown:
+                raise TypeError(f"{function.__name__}() got an unexpected keyword argument "
+                                f"{unknown[0]!r}")
+            return function(*args, **keywords)
+
+        return checked
+
+    return decorate

@@ -72,6 +72,7 @@ from gzinertia.audit.config_values import (
 from gzinertia.audit.findings import Severity
 from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.gazebo.target import DEFAULT_TARGET, Target
+from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
@@ -359,6 +360,16 @@ def check_settings_choice(config: str | Path | None, isolated: bool) -> None:
             f"--config {shown_path(config)} cannot be used with --isolated (which reads no "
             "settings file)"
         )
+
+
+def source_overrides(source: ModelInput) -> Callable[[AuditConfig], AuditConfig]:
+    """:func:`with_overrides` for a library call's model input (:func:`gzinertia.audit_paths`,
+    the HTML report): its model and package paths searched first, as the audit's model paths,
+    and its xacro settings."""
+    return functools.partial(
+        with_overrides, model_paths=[str(p) for p in source.search_paths],
+        xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
+        trust_xacro=source.trust_xacro)
 
 
 def with_overrides(

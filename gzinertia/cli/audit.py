@@ -332,10 +332,7 @@ def _page(result: "AuditResult", source: ModelInput, docs_url: str | None,
     (:func:`gzinertia.html_report`, its ``options``: :func:`_page_options`); what it left out
     or could not draw on stderr."""
     page = gzinertia.html_report(
-        model_paths=source.model_paths, package_paths=source.package_paths,
-        xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-        trust_xacro=source.trust_xacro, docs_base=docs_base_uri(docs_url), audit=result,
-        **options)
+        **source.keywords(), docs_base=docs_base_uri(docs_url), audit=result, **options)
     for line in [*page.skipped, *page.not_drawn]:
         typer.echo(f"gzinertia: note: report: {line}", err=True)
     return page.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,7 @@ import gzinertia
 import gzinertia.audit
 import gzinertia.report
 from gzinertia.cli.app import DensityOption, FluidOption, app, load_model
+from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.cli.options import hull_option, model_input_options
 from gzinertia.cli.target_options import EngineOption, GazeboOption
 from gzinertia.report.json_text import json_safe
@@ -27,37 +28,23 @@ if TYPE_CHECKING:
 @hull_option
 @model_input_options
 def hydrostatics(
-    file: Annotated[
-        Path,
-        typer.Argument(
-            help="SDFormat world or model file, or URDF/xacro (read as Gazebo converts it); - "
-            "reads SDFormat from standard input (named <stdin>, includes and meshes relative "
-            "to the working directory)."
-        ),
-    ],
-    model: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option("--model", help="Glob on top-level model names (default: every model)."),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print JSON (docs/hydrostatics.md).")
-    ] = False,
+    file: Annotated[Path, argument(
+        "SDFormat world or model file, or URDF/xacro (read as Gazebo converts it); - reads "
+        "SDFormat from standard input (named <stdin>, includes and meshes relative to the "
+        "working directory).")],
+    model: Annotated[Maybe[str], flag(
+        "--model", "Glob on top-level model names (default: every model).")] = None,
+    as_json: Annotated[bool, flag("--json", "Print JSON (docs/hydrostatics.md).")] = False,
     density: DensityOption = None,
     fluid: FluidOption = None,
-    world: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option("--world", help="Read the Buoyancy plugin and gravity from this world "
-                     "file (for a model file)."),
-    ] = None,
-    waterline: Annotated[
-        Optional[float],  # noqa: UP045
-        typer.Option("--waterline", help="Free-surface height z (m, world): solve each model's "
-                     "floating equilibrium (heave, roll, pitch), draft and GM there. Default: "
-                     "the lowest layer of a graded fluid, for models that float."),
-    ] = None,
-    no_trim: Annotated[
-        bool, typer.Option("--no-trim", help="Solve the heave only, level as posed.")
-    ] = False,
+    world: Annotated[Maybe[Path], flag(
+        "--world", "Read the Buoyancy plugin and gravity from this world file (for a model "
+        "file).")] = None,
+    waterline: Annotated[Maybe[float], flag(
+        "--waterline", "Free-surface height z (m, world): solve each model's floating "
+        "equilibrium (heave, roll, pitch), draft and GM there. Default: the lowest layer of a "
+        "graded fluid, for models that float.")] = None,
+    no_trim: Annotated[bool, flag("--no-trim", "Solve the heave only, level as posed.")] = False,
     gazebo: GazeboOption = None,
     engine: EngineOption = None,
     *,

@@ -41,9 +41,7 @@ def report(
     Opened offline in any browser (three.js is inlined: the report extra).
     """
     page = gzinertia.html_report(
-        *files, model_paths=source.model_paths, package_paths=source.package_paths,
-        xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-        trust_xacro=source.trust_xacro,
+        *files, **source.keywords(),
         ellipsoid_scale=gzinertia.arguments.ellipsoid_scale(ellipsoid_scale),
         docs_base=gzinertia.arguments.docs_base_uri(docs_url), waterline=waterline)
     gzinertia.io.safe_write.write_atomically(output, page.text.encode("utf-8"))

@@ -6,15 +6,28 @@ replaced. Taken by :mod:`gzinertia.edit.added_mass_edits` and the format backend
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gzinertia.gazebo.target import DEFAULT_TARGET, Target
-from gzinertia.model_input import ModelInput
+from gzinertia.model_input import ModelInput, TargetedSource
 from gzinertia.record_base import ValueRecord
 
-__all__ = ["AddedMassRequest"]
+__all__ = ["AddedMassKeywords", "AddedMassRequest"]
+
+
+class AddedMassKeywords(TargetedSource, total=False):
+    """The keywords the library's added-mass edits share (:func:`gzinertia.addmass`,
+    :func:`gzinertia.addmass_bem`, :func:`gzinertia.addmass_from`), each optional: where the
+    file's own files are found and its target (:class:`~gzinertia.model_input.TargetedSource`),
+    and ``upgrade_version`` (default ``True``), ``replace_plugin_added_mass`` and
+    ``allow_overlap`` (default ``False``), ``data`` (the file's bytes when they do not come from
+    its path: standard input), as :class:`AddedMassRequest` says."""
+
+    upgrade_version: bool
+    replace_plugin_added_mass: bool
+    allow_overlap: bool
+    data: bytes | None
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -41,12 +54,10 @@ class AddedMassRequest(ValueRecord):
     target: Target = DEFAULT_TARGET
 
     @classmethod
-    def of(
-        cls, path: str | Path, pattern: str | None, model_paths: Sequence[str | Path] = (),
-        upgrade_version: bool = True, replace_plugin_added_mass: bool = False,
-        allow_overlap: bool = False,
-    ) -> AddedMassRequest:
-        """The request of a library call (``model_paths`` are package paths too, for URDF and
-        xacro; no xacro settings, no standard input)."""
-        return cls(Path(path), pattern, ModelInput.of(model_paths=[Path(p) for p in model_paths]),
-                   None, upgrade_version, replace_plugin_added_mass, allow_overlap)
+    def asked(cls, path: str | Path, pattern: str | None, keywords: AddedMassKeywords,
+              target: Target) -> AddedMassRequest:
+        """The request of a library call's ``keywords``, for ``target``."""
+        return cls(Path(path), pattern, ModelInput.given(keywords), keywords.get("data"),
+                   keywords.get("upgrade_version", True),
+                   keywords.get("replace_plugin_added_mass", False),
+                   keywords.get("allow_overlap", False), target)

@@ -26,13 +26,7 @@ from gzinertia.io.result_records import (
     omega_option,
 )
 from gzinertia.io.safe_read import read_regular_file
-from gzinertia.numbers import (
-    FORTRAN,
-    MAX_MAGNITUDE,
-    NumberError,
-    read_integer,
-    read_number,
-)
+from gzinertia.numbers import FORTRAN, MAX_MAGNITUDE, NumberError, read_integer, read_number
 from gzinertia.options import option
 
 if TYPE_CHECKING:
