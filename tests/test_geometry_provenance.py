@@ -150,7 +150,8 @@ def test_the_plot_legend_says_its_outlines_are_convex_hulls(tmp_path: Path) -> N
     says so, whatever the geometry."""
     import matplotlib.pyplot as plt
 
-    from gzinertia.report.plot import figure, link_drawing
+    from gzinertia.report.plot import link_drawing
+    from gzinertia.report.plot_figure import figure
     from gzinertia.sdf import read_sdf_file
 
     doc = read_sdf_file(_model(tmp_path))

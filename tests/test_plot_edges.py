@@ -107,7 +107,8 @@ def test_gram_links_ellipsoids_are_capped_in_the_model_view(tmp_path: Path) -> N
 def test_the_legend_states_the_scale(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import matplotlib.pyplot as plt
 
-    from gzinertia.report.plot import figure, scale_inertia_ellipsoids
+    from gzinertia.report.plot import scale_inertia_ellipsoids
+    from gzinertia.report.plot_figure import figure
 
     path = _orca(tmp_path)
     png = tmp_path / "orca.png"

@@ -26,10 +26,10 @@ from gzinertia.report.plot import (
     ELLIPSOID_CAP,
     ELLIPSOID_FLOOR,
     HydroMarks,
-    figure,
     link_drawing,
     scale_inertia_ellipsoids,
 )
+from gzinertia.report.plot_figure import figure
 from gzinertia.sdf import read_sdf_file
 
 HULL = (0.6, 0.4, 0.3)

@@ -108,7 +108,7 @@ def plot(
                                                      1.0 if scale is None else scale)
             rows.append((_title(lk), scaled))
         hydro = _link_hydro_marks(file, links, root)
-    gzinertia.report.plot.render(rows, output, hydro, inertia_label=label)
+    gzinertia.report.plot_figure.render(rows, output, hydro, inertia_label=label)
     if "scaled" in label:
         print(f"{file}: {label[len('equivalent inertia ellipsoid ('):-1]} "
               "(--ellipsoid-scale 1 draws them true size)", file=sys.stderr)

@@ -16,7 +16,7 @@ from gzinertia.lazy_face import lazy_submodules
 
 __all__ = [
     "audit", "bem_progress", "fix", "hydrostatics", "json_stream", "json_text", "plot",
-    "rich_progress", "rich_text", "show", "tables",
+    "plot_figure", "rich_progress", "rich_text", "show", "tables",
 ]
 
 __getattr__ = lazy_submodules(__name__, __all__)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from gzinertia.report.viewer_script import inline_json, inline_script, three_js, viewer_js
 from gzinertia.version import __version__
 
 __all__ = ["report_html"]
@@ -50,7 +51,6 @@ finding's link or a row to highlight it. {findings_note}</p>
 
 
 def _script(text: str) -> str:
-    from gzinertia.report.viewer_script import inline_script
 
     return f"<script>{inline_script(text)}</script>"
 
@@ -62,8 +62,6 @@ def report_html(scenes: Sequence[dict[str, Any]], skipped: Sequence[str] = (),
     template or unreadable file), listed at the top of the page; ``findings_note``: what the
     page says of the findings' audit (HTML). Raises
     :class:`~gzinertia.errors.GzInertiaError` with the install hint without three.js."""
-    from gzinertia.report.viewer_script import inline_json, three_js, viewer_js
-
     data = json.dumps({"version": __version__, "models": list(scenes), "skipped": list(skipped)},
                       allow_nan=False,
                       separators=(",", ":"))

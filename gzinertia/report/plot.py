@@ -14,42 +14,49 @@ Equivalent inertia ellipsoids of light links with a placeholder inertia can be m
 2 g thruster with 1e-3 kg·m² about each axis is an ellipsoid 2.2 m across): in a model's view
 each is drawn between :data:`ELLIPSOID_FLOOR` and :data:`ELLIPSOID_CAP` of the model's extent,
 shape kept (:func:`scale_inertia_ellipsoids`), the legend saying how many were scaled each way;
-a chosen scale applies to all of them instead. Labels (G, B, link names) cover no other label
-(:mod:`gzinertia.report.plot_labels`); a view without room for some says how many it left out.
+a chosen scale applies to all of them instead. The figure itself, with matplotlib, is
+:mod:`gzinertia.report.plot_figure`'s (this module loads no matplotlib: the HTML report draws
+these same outlines and ellipsoids in 3D).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+from scipy.spatial import ConvexHull, QhullError
 
+import gzinertia.physics
 from gzinertia.errors import GzInertiaError
+from gzinertia.options import option
+from gzinertia.physics.fits import FitError, fit_link
+from gzinertia.physics.shapes import load_mesh
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Geometry, LinkRecord
-from gzinertia.report.plot_labels import Label, place_labels
 from gzinertia.spatial.inertia import equivalent_ellipsoid_semi_axes, principal_axes
 from gzinertia.spatial.rotation import Pose
-from gzinertia.vocabulary.scoped_names import split_scoped
 
 if TYPE_CHECKING:
+    import gzinertia.physics.mesh_body
     from gzinertia.physics.fits import FitError, FitMethod
 
 __all__ = [
     "AXIS_NAMES",
     "ELLIPSOID_CAP",
     "ELLIPSOID_FLOOR",
+    "OUTLINE_LABEL",
     "VIEWS",
+    "HydroMarks",
     "LinkDrawing",
-    "figure",
+    "ellipse",
     "link_drawing",
     "model_extent",
-    "render",
     "scale_inertia_ellipsoids",
     "surface_in_frame",
     "surface_pieces",
@@ -127,15 +134,13 @@ def surface_points(geometry: Geometry) -> NDArray[np.float64] | None:
         base = np.c_[_ring() * r, np.full(_RING, -h)]
         return np.vstack([base, [[0.0, 0.0, h]]])
     if kind == "mesh" and geometry.mesh_path is not None:
-        from gzinertia.physics.mesh_body import convex_hull
-        from gzinertia.physics.shapes import load_mesh
-
         try:
             mesh = load_mesh(geometry.mesh_path, geometry.scale)
         except GzInertiaError:
             return None
         try:
-            return np.asarray(convex_hull(geometry.mesh_path, mesh).vertices, dtype=float)
+            hull = gzinertia.physics.mesh_body.convex_hull(geometry.mesh_path, mesh)
+            return np.asarray(hull.vertices, dtype=float)
         except GzInertiaError:  # flat or degenerate: its own vertices outline it
             return np.asarray(mesh.vertices, dtype=float)
     return None
@@ -149,10 +154,7 @@ def surface_pieces(geometry: Geometry) -> list[NDArray[np.float64]]:
     if geometry.kind != "mesh" or geometry.mesh_path is None:
         pts = surface_points(geometry)
         return [] if pts is None else [pts]
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
 
-    from gzinertia.physics.shapes import load_mesh
 
     try:
         mesh = load_mesh(geometry.mesh_path, geometry.scale)
@@ -173,15 +175,15 @@ def surface_pieces(geometry: Geometry) -> list[NDArray[np.float64]]:
 
 def _hull_points(pts: NDArray[np.float64]) -> NDArray[np.float64]:
     """The vertices of the points' convex hull (the points themselves when flat or few)."""
-    from scipy.spatial import ConvexHull, QhullError
-
     try:
         return pts[ConvexHull(pts).vertices]
     except (QhullError, ValueError):
         return pts
 
 
-def _ellipse(centre: NDArray[np.float64], Q: NDArray[np.float64], i: int, j: int) -> Any:
+def ellipse(centre: NDArray[np.float64], Q: NDArray[np.float64], i: int, j: int) -> Any:
+    """The closed outline (points, the first repeated last) of the ellipsoid of shape matrix
+    ``Q`` centred at ``centre`` projected on the plane of coordinates ``i``, ``j``."""
     Q2 = Q[np.ix_([i, j], [i, j])]
     L = np.linalg.cholesky(Q2 + 1e-300 * np.eye(2))
     pts = _ring(96) @ L.T + centre[[i, j]]
@@ -191,8 +193,6 @@ def _ellipse(centre: NDArray[np.float64], Q: NDArray[np.float64], i: int, j: int
 def _fit_advice(exc: FitError) -> str:
     """What a failed fit says in a picture's notes: the problem and the other ``--fit`` that
     works without what this one lacked (a picture has no explicit ellipsoid to advise)."""
-    from gzinertia.options import option
-
     if exc.fallback is None:
         return exc.problem
     source = "the inertia" if exc.fallback == "inertia" else "the collisions"
@@ -203,8 +203,6 @@ def link_drawing(
     link: LinkRecord, X_FB: Pose, fit: FitMethod | None, note: str = ""
 ) -> LinkDrawing:
     """The drawing of ``link`` in frame F, where ``X_FB`` poses the link in F."""
-    from gzinertia.physics.fits import FitError, fit_link
-
     outlines = []
     for c in link.collisions:
         X_FC = X_FB @ c.X_BC
@@ -278,76 +276,11 @@ def scale_inertia_ellipsoids(
 
 
 def _scaled(d: LinkDrawing, scale: float) -> LinkDrawing:
-    from dataclasses import replace
 
     if d.inertia_ellipsoid is None or scale == 1.0:
         return d
     centre, Q = d.inertia_ellipsoid
     return replace(d, inertia_ellipsoid=(centre, Q * scale**2))
-
-
-def _draw_view(ax: Any, drawings: Sequence[LinkDrawing], i: int, j: int, title: str,
-               axis_length: float) -> None:
-    """Draws the view (axes ``i``, ``j``) of every link: one collection per kind of mark, not
-    an artist per link and mark (which cost about 30 ms and 300 KiB a link)."""
-    from matplotlib.collections import LineCollection, PolyCollection
-    from scipy.spatial import ConvexHull, QhullError
-
-    hulls, inertia, fluid = [], [], []
-    origins, tips, colours, coms = [], [], [], []
-    for d in drawings:
-        for pts in d.outlines:
-            p2 = pts[:, [i, j]]
-            try:
-                hull = p2[ConvexHull(p2).vertices]
-            except (QhullError, ValueError):
-                hull = p2
-            hulls.append(np.vstack([hull, hull[:1]]))
-        if d.inertia_ellipsoid is not None:
-            inertia.append(_ellipse(*d.inertia_ellipsoid, i, j))
-        fluid += [_ellipse(centre, Q, i, j) for centre, Q in d.fluid_ellipsoids]
-        o = d.X_FB.p
-        for k, colour in enumerate(("tab:red", "tab:green", "tab:blue")):
-            tip = o + axis_length * d.X_FB.R[:, k]
-            origins.append((o[i], o[j]))
-            tips.append((tip[i], tip[j]))
-            colours.append(colour)
-        coms.append(d.p_FoBcm_F[[i, j]])
-    ax.add_collection(PolyCollection(hulls, facecolors="0.85", edgecolors="none", zorder=1))
-    ax.add_collection(LineCollection(hulls, colors="0.35", linewidths=1.0, zorder=2))
-    ax.add_collection(
-        LineCollection(inertia, colors="tab:blue", linewidths=1.2, linestyles="--", zorder=3)
-    )
-    ax.add_collection(LineCollection(fluid, colors="tab:purple", linewidths=1.4, zorder=4))
-    if origins:
-        start, end = np.array(origins), np.array(tips)
-        # Arrows in data units (from the origin to the tip), 1.5 pt wide; like the annotations
-        # they replace, they do not widen the view.
-        ax.quiver(start[:, 0], start[:, 1], *(end - start).T, color=colours, angles="xy",
-                  scale_units="xy", scale=1.0, units="inches", width=1.5 / 72, headwidth=4,
-                  headlength=5, headaxislength=4.5, zorder=5)
-        com = np.array(coms)
-        ax.plot(com[:, 0], com[:, 1], ls="", marker="o", ms=7, mfc="white", mec="black",
-                zorder=6)
-        ax.plot(com[:, 0], com[:, 1], ls="", marker="+", ms=7, color="black", zorder=7)
-    ax.autoscale_view()
-    ax.set_title(title, fontsize=9)
-    ax.set_xlabel(f"{AXIS_NAMES[i]} [m]")
-    ax.set_ylabel(f"{AXIS_NAMES[j]} [m]")
-    ax.set_aspect("equal", adjustable="datalim")
-    ax.grid(True, lw=0.3)
-
-
-def _ranges(drawings: Sequence[LinkDrawing]) -> NDArray[np.float64]:
-    """The drawing's size along x, y, z (points, outlines and ellipsoid extents)."""
-    pts = [d.X_FB.p[None, :] for d in drawings] + [o for d in drawings for o in d.outlines]
-    pts += [d.p_FoBcm_F[None, :] for d in drawings]
-    ellipsoids = [e for d in drawings for e in d.fluid_ellipsoids]
-    ellipsoids += [d.inertia_ellipsoid for d in drawings if d.inertia_ellipsoid is not None]
-    for centre, Q in ellipsoids:
-        half = np.sqrt(np.clip(np.diag(Q), 0.0, None))
-        pts += [(centre - half)[None, :], (centre + half)[None, :]]
-    return np.maximum(np.ptp(np.vstack(pts), axis=0), 1e-3)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -385,114 +318,3 @@ def surface_trace(
         return None
     p0 = (a * c / norm**2, b * c / norm**2)  # the trace's point nearest the origin
     return p0, (p0[0] - b / norm, p0[1] + a / norm)
-
-
-def _draw_hydro(ax: Any, marks: HydroMarks, i: int, j: int) -> list[Label]:
-    """Draws the marks' G, B and waterline in the view; returns the labels of G and B."""
-    labels = []
-    for name, G, B in marks.centres:
-        if np.all(np.isfinite(G)):
-            ax.plot(G[i], G[j], marker="o", ms=6, color="black", ls="", zorder=8, gid="G")
-            labels.append(Label(f"G {name}", float(G[i]), float(G[j])))
-        if np.all(np.isfinite(B)):
-            ax.plot(B[i], B[j], marker="^", ms=7, color="tab:cyan", mec="black", ls="",
-                    zorder=8, gid="B")
-            labels.append(Label(f"B {name}", float(B[i]), float(B[j])))
-    if marks.waterline_z is not None and j == 2:
-        ax.axhline(marks.waterline_z, color="tab:cyan", lw=1.2, ls="-.", zorder=0,
-                   gid="waterline")
-    elif marks.waterline_z is None and marks.surface_F is not None:
-        trace = surface_trace(marks.surface_F, i, j)
-        if trace is not None:
-            ax.axline(trace[0], trace[1], color="tab:cyan", lw=1.2, ls="-.", zorder=0,
-                      gid="waterline")
-    return labels
-
-
-def _link_labels(drawings: Sequence[LinkDrawing], i: int, j: int) -> list[Label]:
-    """Each link's name (its last scoped part) at its centre of mass, heaviest first; none
-    for a view of one link (its row's title names it)."""
-    if len(drawings) < 2:
-        return []
-    ordered = sorted(drawings, key=lambda d: -d.mass)
-    return [Label(split_scoped(d.name)[-1], float(d.p_FoBcm_F[i]), float(d.p_FoBcm_F[j]),
-                  gid="link label") for d in ordered]
-
-
-def _label_view(ax: Any, labels: Sequence[Label]) -> None:
-    """Places the view's labels; a view that had no room for some says how many."""
-    left_out = place_labels(ax, labels)
-    if left_out:
-        ax.text(0.01, 0.01, f"{left_out} of {len(labels)} labels left out (no room)",
-                transform=ax.transAxes, fontsize=6, color="0.35", zorder=10, gid="labels left out")
-
-
-def render(rows: Sequence[tuple[str, Sequence[LinkDrawing]]], out: Path,
-           hydro: Sequence[HydroMarks | None] | None = None,
-           inertia_label: str = "equivalent inertia ellipsoid") -> None:
-    """One row of three views per entry (title, drawings), written to ``out`` (.png or .svg);
-    ``hydro``: per row, the centres of mass and buoyancy and the waterline to mark;
-    ``inertia_label``: the legend's words for the inertia ellipsoids (their scale)."""
-    if out.suffix.lower() not in (".png", ".svg"):
-        raise GzInertiaError(f"{out}: the picture must be .png or .svg")
-    fig = figure(rows, hydro, inertia_label)
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    # the same model gives the same bytes: no date in an SVG's metadata, and the SVG ids
-    # (clip paths, markers) drawn from a fixed salt rather than a random one
-    svg = out.suffix.lower() == ".svg"
-    with matplotlib.rc_context({"svg.hashsalt": "gzinertia"} if svg else {}):
-        fig.savefig(out, dpi=110, bbox_inches="tight", metadata={"Date": None} if svg else None)
-    plt.close(fig)
-
-
-def figure(rows: Sequence[tuple[str, Sequence[LinkDrawing]]],
-           hydro: Sequence[HydroMarks | None] | None = None,
-           inertia_label: str = "equivalent inertia ellipsoid") -> Any:
-    """The matplotlib ``Figure`` :func:`render` writes (the caller closes it). Marks of
-    buoyancy carry a ``gid``: ``"G"``, ``"B"``, ``"waterline"``."""
-    try:
-        import matplotlib
-    except ImportError as exc:  # a runtime dependency: only a broken install lacks it
-        raise GzInertiaError(
-            f"gzinertia plot needs matplotlib, which is not importable ({exc}): "
-            "`pip install matplotlib` (or reinstall gzinertia)"
-        ) from None
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-
-    fig = plt.figure(figsize=(13, 4.2 * len(rows) + 0.4))
-    subfigures = fig.subfigures(len(rows), 1, squeeze=False)[:, 0]
-    marks = list(hydro) if hydro is not None else [None] * len(rows)
-    for sub, (title, drawings), mark in zip(subfigures, rows, marks, strict=True):
-        size = _ranges(drawings)
-        # Each view about as wide as its content is, so elongated bodies stay readable.
-        widths = [float(np.clip(size[i] / size[j], 0.6, 3.0)) for i, j, _ in VIEWS]
-        axes = sub.subplots(1, 3, gridspec_kw={"width_ratios": widths})
-        for ax, (i, j, view) in zip(axes, VIEWS, strict=True):
-            _draw_view(ax, drawings, i, j, view, 0.2 * float(size.max()))
-            labels = _draw_hydro(ax, mark, i, j) if mark is not None else []
-            _label_view(ax, labels + _link_labels(drawings, i, j))
-        sub.suptitle(title, fontsize=10, fontweight="bold")
-    legend = [
-        Line2D([], [], color="0.35", lw=1.0, label=OUTLINE_LABEL),
-        Line2D([], [], color="tab:blue", ls="--", label=inertia_label),
-        Line2D([], [], color="tab:purple", label="fluid ellipsoid (added mass)"),
-        Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="centre of mass"),
-        Line2D([], [], color="tab:red", label="link axes x, y, z (red, green, blue)"),
-    ]
-    if any(m is not None and (m.centres or m.waterline_z is not None
-                              or m.surface_F is not None) for m in marks):
-        legend += [
-            Line2D([], [], marker="o", color="black", ls="",
-                   label="G: centre of mass (model, or the row's link)"),
-            Line2D([], [], marker="^", color="tab:cyan", mec="black", ls="",
-                   label="B: centre of buoyancy (Gazebo)"),
-            Line2D([], [], color="tab:cyan", ls="-.", label="waterline"),
-        ]
-    fig.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=8,
-               frameon=False)
-    return fig

@@ -28,9 +28,15 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from gzinertia.errors import GzInertiaError
+from gzinertia.hydrostatics_result import document_hydrostatics
+from gzinertia.physics.righting import model_righting_curve
+from gzinertia.report.hydrostatics import result_summary
 from gzinertia.report.json_text import json_safe
+from gzinertia.report.plot import link_drawing, scale_inertia_ellipsoids
 from gzinertia.report.scene_added_mass import added_mass_ellipsoid
 from gzinertia.report.scene_bem import bem_panels
+from gzinertia.report.scene_meshes import link_meshes
+from gzinertia.report.show import document_summary
 from gzinertia.vocabulary.fluids import FRESHWATER_DENSITY as DEFAULT_DENSITY
 
 if TYPE_CHECKING:
@@ -80,8 +86,6 @@ def _no_ellipsoid(link: LinkRecord) -> str:
 
 def _links(doc: SdfDocument, scale: float | None) -> tuple[list[dict[str, Any]], str]:
     """Each link's frame, centre of mass and inertia ellipsoid, and the ellipsoids' legend."""
-    from gzinertia.report.plot import link_drawing, scale_inertia_ellipsoids
-
     true = [link_drawing(lk, lk.X_WB, FLUID_FIT) for lk in doc.links]
     drawn, label = scale_inertia_ellipsoids(true, scale)
     links = [{
@@ -97,8 +101,6 @@ def _righting(result: HydrostaticsResult, doc: SdfDocument) -> dict[str, Any]:
     """Each floating model's righting-moment curve
     (:func:`gzinertia.physics.righting.model_righting_curve`): heels (degrees), ``GZ`` (m) and
     ``moment`` (N·m), by model name; models that do not float are left out."""
-    from gzinertia.physics.righting import model_righting_curve
-
     curves: dict[str, Any] = {}
     for m in result.models:
         f = result.flotation.get(m.name)
@@ -116,9 +118,6 @@ def _hydrostatics(doc: SdfDocument, waterline: float | None) -> dict[str, Any]:
     """``hydrostatics --json``'s object for the document (G, B, exact B, flotation per
     model; a model of several free bodies floats per body, listed under ``bodies``), the free
     surface at ``waterline`` when given, and ``righting``: :func:`_righting`'s curves."""
-    from gzinertia.hydrostatics_result import document_hydrostatics
-    from gzinertia.report.hydrostatics import result_summary
-
     result = document_hydrostatics(doc, waterline=waterline)
     summary = {**result_summary(result, doc.path), "righting": _righting(result, doc)}
     return cast("dict[str, Any]", json_safe(summary))
@@ -145,9 +144,6 @@ def model_scene(
     extent); ``docs_base`` the absolute URI the rule pages' ``docs/rules/CODE.md`` are under;
     ``waterline`` the free surface's height (m, world) at which floating models are solved
     (:func:`gzinertia.hydrostatics`'s)."""
-    from gzinertia.report.scene_meshes import link_meshes
-    from gzinertia.report.show import document_summary
-
     meshes: list[dict[str, str]] = []
     said: list[str] = []  # about the links: prefixed with the file below
     for link in doc.links:

@@ -20,6 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from gzinertia.errors import GzInertiaError
+from gzinertia.physics.collision_mesh import collision_trimesh
+from gzinertia.physics.mesh_body import mesh_body
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, LinkRecord
 from gzinertia.vocabulary.geometry import GeometryElement
@@ -60,14 +63,10 @@ def encoded(values: Any, dtype: str) -> str:
 def _solid(shape: Collision) -> tuple[Any, str] | str:
     """The shape's (vertices, faces) in its frame C and what was done to get them, or the reason
     it has none."""
-    from gzinertia.physics.collision_mesh import collision_trimesh
-
     g = shape.geometry
     if g.kind != "mesh":
         tri = collision_trimesh(shape, SECTIONS)
         return f"{g.kind} has no solid to draw" if tri is None else (tri, "")
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.physics.mesh_body import mesh_body
 
     if g.mesh_path is None:
         return f"mesh {g.mesh_uri!r} not found"
