@@ -15,8 +15,13 @@ import os
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
+import gzinertia.report
+
 if TYPE_CHECKING:
     from rich.console import Console
+
+    import gzinertia.report.rich_progress
+    import gzinertia.report.rich_text
 
 
 class LineProgress:
@@ -51,14 +56,12 @@ class BarProgress:
     (:mod:`gzinertia.physics.mesh_sandbox`), not handed to its slower helper process."""
 
     def __init__(self, console: Console | None = None) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-        self.progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            console=console or Console(stderr=True),
+        bars = gzinertia.report.rich_progress
+        self.progress = bars.Progress(
+            bars.TextColumn("{task.description}"),
+            bars.BarColumn(),
+            bars.MofNCompleteColumn(),
+            console=console or gzinertia.report.rich_text.Console(stderr=True),
             transient=True,
             auto_refresh=False,
         )
@@ -106,6 +109,5 @@ def bem_progress(show_bar: bool | None) -> LineProgress | BarProgress:
         return BarProgress() if sys.stderr.isatty() and not os.environ.get("CI") else LineProgress()
     if not show_bar:
         return LineProgress()
-    from rich.console import Console
-
-    return BarProgress(Console(stderr=True, force_terminal=True))  # asked for: drawn anyway
+    asked = gzinertia.report.rich_text.Console(stderr=True, force_terminal=True)
+    return BarProgress(asked)  # asked for: drawn anyway

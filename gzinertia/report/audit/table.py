@@ -6,6 +6,7 @@ import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+import gzinertia.report
 from gzinertia.audit.findings import AuditResult, RuleInfo, Severity
 from gzinertia.report.audit.lines import (
     file_status_line,
@@ -18,8 +19,10 @@ from gzinertia.report.audit.lines import (
 )
 from gzinertia.wording import one_line, visible
 
-if TYPE_CHECKING:  # rich is imported only for a table with rows (cold start of the others)
+if TYPE_CHECKING:  # rich, through the report face, only for a table with rows (cold start)
     from rich.console import Console
+
+    import gzinertia.report.rich_text
 
 __all__ = ["render_plain_table", "render_table"]
 
@@ -35,9 +38,7 @@ def render_table(
 
     Files that were not audited are listed with their reason; clean files are not shown.
     """
-    from rich.table import Table
-    from rich.text import Text
-
+    Table, Text = gzinertia.report.rich_text.Table, gzinertia.report.rich_text.Text
     status_of = {s.path: s for s in result.files}
     for path, findings in result.by_file().items():
         status = status_of.get(path)
@@ -89,10 +90,8 @@ def render_plain_table(result: AuditResult, rules: Mapping[str, RuleInfo]) -> st
             *(settings_line(use) for use in result.settings),
             *(target_line(target) for target in judged_targets(result)),
             summary_line(result)])
-    from rich.console import Console
-
     buffer = io.StringIO()
-    console = Console(file=buffer, width=_TABLE_WIDTH, color_system=None, force_terminal=False,
-                      highlight=False)
+    console = gzinertia.report.rich_text.Console(
+        file=buffer, width=_TABLE_WIDTH, color_system=None, force_terminal=False, highlight=False)
     render_table(result, console, rules)
     return buffer.getvalue()
