@@ -64,8 +64,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import hashlib
 import hmac
+import importlib.util
 import json
 import os
 import sys
@@ -74,6 +76,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import gzinertia.urdf
 from gzinertia.audit.cache_file import (
     FILE_HEAD,
     FILE_TAIL,
@@ -83,6 +86,7 @@ from gzinertia.audit.cache_file import (
     finding_to_json,
 )
 from gzinertia.audit.findings import Finding, JsonValue
+from gzinertia.dependency import FILE_KINDS
 from gzinertia.io.cache_folder import (
     DEFAULT_DIR,
     ENV_DIR,
@@ -94,12 +98,21 @@ from gzinertia.io.cache_folder import (
     store_cache_file,
 )
 from gzinertia.io.confined import open_folder
+from gzinertia.io.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS, MeshLimits, ReadLimits
 from gzinertia.io.safe_read import digest_regular_file
+from gzinertia.io.safe_write import write_atomically
 from gzinertia.record_base import Record
+from gzinertia.sdf.includes import (
+    UnresolvedIncludeError,
+    model_search_path,
+    resolve_resource,
+    resolve_uri,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    import gzinertia.urdf.ros_packages
     from gzinertia.audit.findings import FileStatus
     from gzinertia.io.limits import ReadLimits
     from gzinertia.records import Dependency
@@ -181,8 +194,6 @@ def _code_fingerprint() -> str:
     and the Python version; computed once per process (the run key and the entries' MAC key
     both need it). Located without importing anything: importing NumPy, or reading
     package metadata (about 28 ms), costs more than a cached run's checks."""
-    import importlib.util
-
     package = Path(__file__).resolve().parent.parent
     stamped: list[tuple[str, Path | None]] = [
         (relative, package / relative) for relative in _modules_under(str(package))
@@ -228,9 +239,6 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
     (``trust_xacro``), the package roots from the environment and the expansion limits. The
     xacro arguments are not in it: each entry records the arguments its expansion looked up
     (:class:`AuditCache`)."""
-    from gzinertia.io.limits import MeshLimits, ReadLimits
-    from gzinertia.sdf.includes import model_search_path
-
     read_limits = limits or ReadLimits.from_environment()
     mesh_limits = MeshLimits.from_environment()
 
@@ -257,8 +265,6 @@ def run_key(selected: Iterable[str], density: float | None, tolerance: str,
 def _xacro_settings() -> JsonValue:
     """What else decides every xacro file's expansion: where ``$(find)`` looks (beyond the
     model path) and the expansion's limits (a lower one can turn a result into an error)."""
-    from gzinertia.io.limits import ENV_XACRO_MEMORY, ENV_XACRO_SECONDS
-
     env = ("ROS_PACKAGE_PATH", "AMENT_PREFIX_PATH", ENV_XACRO_SECONDS, ENV_XACRO_MEMORY)
     return [os.environ.get(name, "") for name in env]
 
@@ -280,20 +286,15 @@ def _resolves_to(kind: str, uri: str, base: str, search: Sequence[str]) -> str |
     written in ``base``) resolves now, by the reader's own rules (which look at ``base``'s
     folder, never at ``base`` itself); ``search``: the model path, which is also the package
     path of URDF and xacro files. Not for ``xacro-arg`` (:meth:`AuditCache.lookup`)."""
-    from gzinertia.sdf.includes import UnresolvedIncludeError, resolve_resource, resolve_uri
-
     if kind == "file":
         return uri if os.path.isfile(uri) else None
     if kind in ("urdf-resource", "package"):
-        from gzinertia.urdf.ros_packages import find_package, resolve_package_uri
-
+        packages = gzinertia.urdf.ros_packages
         if kind == "package":
-            folder = find_package(uri, search)
+            folder = packages.find_package(uri, search)
             return None if folder is None else str(folder)
-        return resolve_package_uri(uri, search, os.path.dirname(base))
+        return packages.resolve_package_uri(uri, search, os.path.dirname(base))
     if kind == "glob":
-        import glob
-
         return json.dumps(sorted(glob.glob(uri)))
     if kind == "include":
         try:
@@ -435,8 +436,6 @@ class AuditCache:
         entry no longer matches it. (Included files and meshes are digested here, after the
         check; one edited during that file's check may keep its stale entry until it changes
         again.) Skipped when a file it read can no longer be read."""
-        from gzinertia.dependency import FILE_KINDS
-
         files = [d.path for d in deps
                  if d.path is not None and d.path != path and d.kind in FILE_KINDS]
         digests: dict[str, str | None] = {path: digest}
@@ -463,7 +462,6 @@ class AuditCache:
         cache files."""
         if not self._stored:
             return
-        from gzinertia.io.safe_write import write_atomically
 
         try:
             self._prepare_folder()

@@ -43,6 +43,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+import gzinertia.urdf
 from gzinertia.audit.config_files import (
     CONFIG_FILE,
     MAX_CONFIG_BYTES,
@@ -69,6 +70,7 @@ from gzinertia.audit.config_values import (
     string_list,
     with_target,
 )
+from gzinertia.audit.exclude import ExcludePattern, Exclusion, parse_patterns
 from gzinertia.audit.findings import Severity
 from gzinertia.checks.tolerance import TOLERANCES, Tolerance
 from gzinertia.gazebo.target import DEFAULT_TARGET, Target
@@ -194,15 +196,12 @@ class AuditConfig(ValueRecord):
         """What a xacro expansion may do under these settings; ``read_roots``: folders its
         reads may reach besides the file's own folder, package and the package paths (the
         audited folders, the settings file's folder)."""
-        from gzinertia.urdf.xacro_policy import XacroPolicy
-
         roots = (*read_roots, self.root) if self.source is not None else tuple(read_roots)
-        return XacroPolicy(frozenset(self.xacro_env), self.trust_xacro, roots)
+        return gzinertia.urdf.xacro_policy.XacroPolicy(frozenset(self.xacro_env),
+                                                       self.trust_xacro, roots)
 
     def exclusion(self) -> Exclusion:
         """What these settings leave out of a walk (:class:`~gzinertia.audit.exclude.Exclusion`)."""
-        from gzinertia.audit.exclude import Exclusion
-
         return Exclusion.of(self.exclude, self.extend_exclude, self.force_exclude)
 
     def is_ignored(self, code: str, path: str) -> bool:
@@ -284,8 +283,6 @@ def config_from_table(
         elif key == "model-path":
             values[key] = tuple(str(Path(root) / p) for p in string_list(value, key, shown))
         elif key in ("exclude", "extend-exclude"):
-            from gzinertia.audit.exclude import parse_patterns
-
             try:
                 values[key] = parse_patterns(value, key, shown, root)
             except ValueError as exc:
@@ -418,8 +415,6 @@ def with_overrides(
     if trust_xacro:
         changes["trust_xacro"] = True
     if exclude is not None or extend_exclude:
-        from gzinertia.audit.exclude import ExcludePattern
-
         def given(option: str, patterns: Sequence[str]) -> tuple[ExcludePattern, ...]:
             if any(not p.strip() for p in patterns):
                 raise ConfigError(f"{option}: a pattern is empty")

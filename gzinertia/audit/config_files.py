@@ -6,12 +6,18 @@ settings mean is :mod:`gzinertia.audit.config`'s."""
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import gzinertia.io
 from gzinertia.audit.config_values import ConfigError, shown_path
+from gzinertia.audit.toml_limits import TomlShapeError, check_toml_shape
+from gzinertia.io.safe_read import read_regular_file
+from gzinertia.sdf.stdin_names import STDIN_NAME
+
+if TYPE_CHECKING:
+    import gzinertia.io.toml_text
 
 __all__ = [
     "CONFIG_FILE",
@@ -35,26 +41,18 @@ MAX_CONFIG_BYTES = 1024 * 1024
 def read_toml(path: Path) -> dict[str, Any]:
     """The TOML document in ``path``, read safely within :data:`MAX_CONFIG_BYTES` and a
     bounded shape; any problem is one :class:`ConfigError` naming the file (and line)."""
-    if sys.version_info >= (3, 11):  # imported here: a run without settings files does without
-        import tomllib
-    else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
-        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
-    from gzinertia.audit.toml_limits import TomlShapeError, check_toml_shape
-    from gzinertia.io.safe_read import read_regular_file
-
     shown = shown_path(path)
     try:
         text = read_regular_file(path, MAX_CONFIG_BYTES).decode("utf-8")
         check_toml_shape(text)
-        return tomllib.loads(text)
+        return gzinertia.io.toml_text.loads(text)
     except OSError as exc:
         raise ConfigError(f"{shown}: cannot read: {exc.strerror or exc}") from None
     except TomlShapeError as exc:
         raise ConfigError(f"{shown}:{exc.line}: not read: {exc}") from None
     except RecursionError:  # the shape check keeps tomllib well within the recursion limit
         raise ConfigError(f"{shown}: not read: nested too deeply") from None
-    except tomllib.TOMLDecodeError as exc:
+    except gzinertia.io.toml_text.TOMLDecodeError as exc:
         raise ConfigError(f"{shown}: not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:  # TOML is UTF-8; tomllib decodes without catching this
         raise ConfigError(
@@ -152,8 +150,6 @@ class ConfigFinder:
         """The settings file for the audited file ``path`` (as given; standard input is in the
         working directory): the nearest above it, else the nearest above the working
         directory, else ``None`` (defaults)."""
-        from gzinertia.sdf.stdin_names import STDIN_NAME
-
         folder = str(self.cwd) if path == STDIN_NAME else os.path.dirname(os.path.abspath(path))
         found = self._nearest(folder)
         return found if found is not None else self._nearest(str(self.cwd))

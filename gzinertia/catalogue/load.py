@@ -8,17 +8,12 @@ them; each file's ``id`` is its name.
 from __future__ import annotations
 
 import functools
-import sys
 from importlib import resources
 
 from gzinertia.catalogue.published import CatalogueDataError
 from gzinertia.catalogue.vehicle import CatalogueEntry, entry_from_table
 from gzinertia.errors import SettingError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 (pyproject needs tomli; python_version < "3.11")
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+from gzinertia.io.toml_text import loads as toml_loads
 
 __all__ = ["entries", "entry"]
 
@@ -32,7 +27,7 @@ def entries() -> tuple[CatalogueEntry, ...]:
     for item in resources.files("gzinertia.catalogue").joinpath("data").iterdir():
         if not item.name.endswith(".toml"):
             continue
-        table = tomllib.loads(item.read_text(encoding="utf-8"))
+        table = toml_loads(item.read_text(encoding="utf-8"))
         found.append(entry_from_table(table, item.name))
         if found[-1].id != item.name.removesuffix(".toml"):
             raise CatalogueDataError(f"{item.name}: id {found[-1].id!r} is not the file's name")
