@@ -376,8 +376,8 @@ def addmass_bem(
     :class:`~gzinertia.errors.GzInertiaError`) with the CLI's install hint when Capytaine or
     manifold3d is missing (``pip install 'gzinertia[bem]'``).
     """
-    from gzinertia.arguments import bem_settings
     from gzinertia.edit.added_mass_edits import bem_edit
+    from gzinertia.edit.bem_arguments import bem_settings
     from gzinertia.physics.bem import require_bem
 
     require_bem()

@@ -215,7 +215,7 @@ def test_the_command_line_checks_no_value_itself() -> None:
 
 def test_the_library_and_the_command_line_check_bem_settings_in_one_place() -> None:
     """``gzinertia.addmass_bem`` builds its settings with one function,
-    :func:`gzinertia.arguments.bem_settings`, and ``addmass --bem`` calls
+    :func:`gzinertia.edit.bem_arguments.bem_settings`, and ``addmass --bem`` calls
     ``gzinertia.addmass_bem`` (no copy of its checks elsewhere)."""
     api = (REPO / "gzinertia" / "api_edits.py").read_text(encoding="utf-8")
     cli = (CLI / "addmass.py").read_text(encoding="utf-8")
