@@ -12,15 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
+import gzinertia.urdf
 from gzinertia.classic.uuv import UuvPlugin, is_uuv_underwater_object, read_uuv_plugin
 from gzinertia.classic.vrx import VrxDynamics, is_vrx_usv_dynamics, read_vrx_plugin
 from gzinertia.errors import SdfError
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import SourceRef
+from gzinertia.sdf.xml import parse_xml_bytes, parse_xml_file_shared
+from gzinertia.vocabulary.model_suffixes import is_xacro_path
 from gzinertia.vocabulary.scoped_names import join_scoped
+
+if TYPE_CHECKING:
+    import gzinertia.urdf.xacro_expand
 
 __all__ = [
     "MARKERS",
@@ -91,13 +98,9 @@ def classic_plugins_of_file(
     ``package_paths``, under the default policy), and every place is moved to where its
     element is written."""
     if root is None:
-        from gzinertia.vocabulary.model_suffixes import is_xacro_path
-
         if is_xacro_path(path):
-            from gzinertia.sdf.xml import parse_xml_bytes
-            from gzinertia.urdf.xacro_expand import expand_xacro_sourced
-
-            expansion = expand_xacro_sourced(path, xacro_args, package_paths)
+            expansion = gzinertia.urdf.xacro_expand.expand_xacro_sourced(path, xacro_args,
+                                                                         package_paths)
             place = placer(path, {k: v[0] for k, v in expansion.sources.items()})
             try:
                 root = parse_xml_bytes(expansion.text.encode("utf-8"), path)
@@ -106,8 +109,6 @@ def classic_plugins_of_file(
                 where = place(SourceRef(exc.file, exc.line or 1))
                 raise SdfError(where.file, where.line, exc.message) from None
         elif Path(path).is_file():
-            from gzinertia.sdf.xml import parse_xml_file_shared
-
             root = parse_xml_file_shared(path)
         else:
             return ClassicPlugins()
