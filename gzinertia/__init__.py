@@ -66,8 +66,8 @@ if TYPE_CHECKING:
     from gzinertia.api_report import HtmlReport, html_report
     from gzinertia.audit.findings import Finding
     from gzinertia.catalogue.compare import Comparison
-    from gzinertia.edit import open_edit as edit
     from gzinertia.edit.addmass_bem import LinkBem
+    from gzinertia.edit.backends import open_edit as edit
     from gzinertia.edit.edit_result import Edit
     from gzinertia.edit.fix import LinkFix
     from gzinertia.edit.model_file import ModelFile

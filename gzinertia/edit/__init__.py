@@ -33,40 +33,37 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gzinertia.lazy_face import names_and_submodules
+
 if TYPE_CHECKING:
     from gzinertia.edit.model_file import ModelFile
     from gzinertia.records import SdfDocument
 
 __all__ = ["open_edit"]
 
+#: The edits each format backend runs (:mod:`~gzinertia.edit.sdf_file`,
+#: :mod:`~gzinertia.edit.urdf_file`), imported on their first use as ``gzinertia.edit.<name>``
+#: (the face's laziness: a backend imports this package at its top, so that opening a file for
+#: one edit loads none of the others).
+EDITS = (
+    "added_mass_run", "addmass", "addmass_bem", "bem_import", "hydro", "migrate_sdf",
+    "migrate_urdf", "migrate_xacro", "sdf_added_mass", "sdf_version", "urdf_addmass", "urdf_fix",
+)
 
-def open_edit(
-    source: str | Path | SdfDocument, *, model_paths: Sequence[str | Path] = ()
-) -> ModelFile:
-    """``source`` open for editing: a path, or a document :func:`gzinertia.read` returned (its
-    file is read again; the edit starts from the bytes as they are now). SDFormat, URDF or
-    xacro by suffix (:func:`gzinertia.edit.backends.open_model_file`); ``model_paths``: the
-    SDFormat model paths, or the package paths of a URDF/xacro file. Called as
-    ``gzinertia.edit(source)``."""
-    from gzinertia.edit.backends import open_model_file
-    from gzinertia.errors import GzInertiaError
-    from gzinertia.records import SdfDocument
-    from gzinertia.sdf.stdin_names import STDIN_NAME
-
-    path = Path(source.path) if isinstance(source, SdfDocument) else Path(source)
-    if str(path) == STDIN_NAME:
-        raise GzInertiaError(f"{STDIN_NAME}: a document read from standard input has no file to "
-                             "edit: write it to a file first")
-    return open_model_file(path, model_paths)
+#: ``open_edit`` (:func:`gzinertia.edit.backends.open_edit`) and the :data:`EDITS`, each
+#: imported on its first use.
+__getattr__ = names_and_submodules(__name__, "gzinertia.edit.backends", __all__, EDITS)
 
 
 class _EditPackage(types.ModuleType):
-    """This package, callable: ``gzinertia.edit(source)`` is :func:`open_edit`."""
+    """This package, callable: ``gzinertia.edit(source)`` is
+    :func:`~gzinertia.edit.backends.open_edit`."""
 
     def __call__(
         self, source: str | Path | SdfDocument, *, model_paths: Sequence[str | Path] = ()
     ) -> ModelFile:
-        return open_edit(source, model_paths=model_paths)
+        opened: ModelFile = self.open_edit(source, model_paths=model_paths)
+        return opened
 
 
 sys.modules[__name__].__class__ = _EditPackage

@@ -16,9 +16,12 @@ from pathlib import Path
 from gzinertia.edit.model_file import ModelFile, ModelFormat
 from gzinertia.edit.sdf_file import SdfModelFile
 from gzinertia.edit.urdf_file import UrdfModelFile
+from gzinertia.errors import GzInertiaError
+from gzinertia.records import SdfDocument
+from gzinertia.sdf.stdin_names import STDIN_NAME
 from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
-__all__ = ["model_format", "open_model_file"]
+__all__ = ["model_format", "open_edit", "open_model_file"]
 
 
 def model_format(path: str | Path, data: bytes | None = None) -> ModelFormat:
@@ -39,3 +42,17 @@ def open_model_file(
     ``data``: the bytes of an SDFormat file read elsewhere (standard input)."""
     p = Path(path)
     return model_format(p).open(p, model_paths, data)
+
+
+def open_edit(
+    source: str | Path | SdfDocument, *, model_paths: Sequence[str | Path] = ()
+) -> ModelFile:
+    """``source`` open for editing: a path, or a document :func:`gzinertia.read` returned (its
+    file is read again; the edit starts from the bytes as they are now). SDFormat, URDF or
+    xacro by suffix (:func:`open_model_file`); ``model_paths``: the SDFormat model paths, or the
+    package paths of a URDF/xacro file. Called as ``gzinertia.edit(source)``."""
+    path = Path(source.path) if isinstance(source, SdfDocument) else Path(source)
+    if str(path) == STDIN_NAME:
+        raise GzInertiaError(f"{STDIN_NAME}: a document read from standard input has no file to "
+                             "edit: write it to a file first")
+    return open_model_file(path, model_paths)

@@ -24,13 +24,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Union
 
 import numpy as np
 
+from gzinertia.edit.edit_result import Edit
+from gzinertia.edit.fix_options import FixOptions, LinkFix
+from gzinertia.edit.fix_plan import RepairPlan, fix_findings
 from gzinertia.errors import GzInertiaError
+from gzinertia.hydrodynamics_terms import TERM
+from gzinertia.numbers import MAX_MAGNITUDE
+from gzinertia.physics.gz_math_inertia import gz_is_valid
+from gzinertia.physics.inertia_repair import geometry_inertia_change
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import LinkRecord, SdfDocument
 from gzinertia.spatial.added_mass import AddedMass
@@ -260,8 +267,6 @@ def given_inertia(
     """``(mass, I_BBcm_I, p_BoBcm_B)`` to write: the given values, the link's own for those not
     given. Refuses what libsdformat would not accept as an inertial (a mass not positive and
     finite, a non-symmetric or invalid inertia: gz-math's check), one line naming the link."""
-    from gzinertia.physics.gz_math_inertia import gz_is_valid
-
     inertial = link.inertial
     m = float(inertial.mass if mass is None else mass)
     I = np.asarray(inertial.I_BBcm_I if I_BBcm_I is None else I_BBcm_I, dtype=float)
@@ -289,12 +294,6 @@ def given_plan(link: LinkRecord, mass: float, I_BBcm_I: Mat3, p_BoBcm_B: Vec3,
     writers write (method ``"given"``, no audit code): a whole ``<inertial>`` for a link without
     one, the ``<inertia>`` element rewritten when it has no children, the pose's position only
     when ``moves``."""
-    from dataclasses import replace
-
-    from gzinertia.edit.fix_options import LinkFix
-    from gzinertia.edit.fix_plan import RepairPlan
-    from gzinertia.physics.inertia_repair import geometry_inertia_change
-
     inertial = link.inertial
     before = np.asarray(inertial.p_BoBcm_B, dtype=float)
     repair = replace(geometry_inertia_change(inertial.I_BBcm_I, I_BBcm_I), method="given")
@@ -311,9 +310,6 @@ def _outcome_name(outcome: SetOutcome) -> str:
 def given_terms(link: LinkRecord, terms: Mapping[str, float]) -> dict[str, float]:
     """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.hydrodynamics_terms.TERM`)
     and finite values the reader accepts; one line naming the link otherwise."""
-    from gzinertia.hydrodynamics_terms import TERM
-    from gzinertia.numbers import MAX_MAGNITUDE
-
     where = f"{link.source}: link {link.name!r}"
     unknown = [name for name in terms if not TERM.match(name)]
     if unknown or not terms:
@@ -335,9 +331,6 @@ def new_audit_codes(
 
 def audit_codes(doc: SdfDocument) -> dict[str, set[str]]:
     """The codes the audit (every rule, default settings) reports on each link of ``doc``."""
-    from gzinertia.edit.fix_options import FixOptions
-    from gzinertia.edit.fix_plan import fix_findings
-
     return fix_findings(doc, FixOptions())
 
 
@@ -419,8 +412,6 @@ class EditedFile:
     ) -> Edit[SetOutcome]:
         """The edit of every change so far: ``new`` bytes, ``read_back`` (``None``: not read
         back, nothing changed or something pending) compared with ``before`` by the audit."""
-        from gzinertia.edit.edit_result import Edit
-
         warnings = list(self._warnings)
         if read_back is not None:
             if id(before) not in self._audited:

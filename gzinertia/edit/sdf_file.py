@@ -14,10 +14,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import gzinertia.edit as edits
+from gzinertia.edit.added_mass_request import AddedMassRequest
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.fix import check_pose_editable, fix, plan_reads_back, write_plan
 from gzinertia.edit.fix_plan import RepairPlan
-from gzinertia.edit.links import ascii_comment, link_element, same_file
+from gzinertia.edit.links import (
+    ascii_comment,
+    format_value,
+    link_element,
+    plugin_element,
+    same_file,
+)
 from gzinertia.edit.model_file import (
     GIVEN_COMMENT,
     GIVEN_TERMS_COMMENT,
@@ -78,10 +86,8 @@ class SdfModelFile(EditedFile):
     ) -> Edit[LinkAddedMass]:
         """:func:`gzinertia.edit.addmass.ellipsoid_links` of ``request``:
         ``<fluid_added_mass>``."""
-        from gzinertia.edit.addmass import ellipsoid_links
-        from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
-
-        return ellipsoid_links(request, fit_for, density, SdfAddedMassWriter.open(request))
+        writer = edits.sdf_added_mass.SdfAddedMassWriter.open(request)
+        return edits.addmass.ellipsoid_links(request, fit_for, density, writer)
 
     @classmethod
     def bem_edit(
@@ -90,16 +96,12 @@ class SdfModelFile(EditedFile):
     ) -> Edit[LinkBem]:
         """:func:`gzinertia.edit.addmass_bem.add_mass_bem` of ``request``: the solves are the
         :class:`Edit`'s links."""
-        from gzinertia.edit.addmass_bem import add_mass_bem
-
-        return add_mass_bem(request, settings, progress)
+        return edits.addmass_bem.add_mass_bem(request, settings, progress)
 
     @classmethod
     def import_edit(cls, request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
         """:func:`gzinertia.edit.bem_import.add_mass_from` of ``request``."""
-        from gzinertia.edit.bem_import import add_mass_from
-
-        return add_mass_from(request, result)
+        return edits.bem_import.add_mass_from(request, result)
 
     @classmethod
     def fix_edit(cls, target: FixTarget, options: FixOptions) -> FixResult:
@@ -110,9 +112,7 @@ class SdfModelFile(EditedFile):
     def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
         """:func:`gzinertia.edit.migrate_sdf.migrate_sdf` of ``request`` through this backend
         (``<fluid_added_mass>`` and the Hydrodynamics terms; standard input's bytes too)."""
-        from gzinertia.edit.migrate_sdf import migrate_sdf
-
-        return migrate_sdf(cls, request)
+        return edits.migrate_sdf.migrate_sdf(cls, request)
 
     def _link(self, name: str) -> LinkRecord:
         link = chosen_link(self.doc, name, self.path)
@@ -136,11 +136,6 @@ class SdfModelFile(EditedFile):
         set), a link whose fluid ellipsoid overlaps one of a link carrying added mass (GZI210;
         unless ``allow_overlap``, with a warning), a file older than SDF 1.10 whose meaning would
         change (unless ``upgrade_version=False``, which keeps the version with a warning)."""
-        from gzinertia.edit.added_mass_request import AddedMassRequest
-        from gzinertia.edit.added_mass_run import AddedMassRun
-        from gzinertia.edit.sdf_added_mass import SdfAddedMassWriter
-        from gzinertia.edit.sdf_version import check_version_for_added_mass
-
         rec = self._link(link)
         if rec.static:
             raise GzInertiaError(f"{rec.source}: link {rec.name!r} is static: it does not move "
@@ -151,7 +146,8 @@ class SdfModelFile(EditedFile):
                                  "already: pass force=True to replace it")
         request = AddedMassRequest(self.path, rec.name, allow_overlap=allow_overlap,
                                    replace_plugin_added_mass=replace_plugin_added_mass)
-        run = AddedMassRun(SdfAddedMassWriter(self._session), request, [rec], [])
+        writer = edits.sdf_added_mass.SdfAddedMassWriter(self._session)
+        run = edits.added_mass_run.AddedMassRun(writer, request, [rec], [])
         for name in self._added:  # set earlier in this edit: they carry added mass now
             run.guard.accept(self.doc.link(name))
         replaces = "): the matrix given replaces its <iDotJ> terms, which stay in the file"
@@ -160,8 +156,8 @@ class SdfModelFile(EditedFile):
         warnings += run.out.warnings
         editor = self._session.editor
         if not self._version_said:
-            said = check_version_for_added_mass(editor, self.doc.sdf_version,
-                                                keep=not upgrade_version)
+            said = edits.sdf_version.check_version_for_added_mass(
+                editor, self.doc.sdf_version, keep=not upgrade_version)
             self._version_said = True
             if said:
                 (self._notes if upgrade_version else self._warnings).append(said)
@@ -209,9 +205,6 @@ class SdfModelFile(EditedFile):
         has already (unless ``force``), a plugin in another file, added-mass terms on a link
         with ``<fluid_added_mass>`` (counted twice: ``gzinertia.convert`` moves them), a link
         without a plugin unless ``water_density`` (kg/m³) is given for the new one."""
-        from gzinertia.edit.hydro import new_plugin_lines, term_scales
-        from gzinertia.edit.links import format_value, plugin_element
-
         rec = self._link(link)
         values = given_terms(rec, terms)
         where = f"{rec.source}: link {rec.name!r}"
@@ -220,7 +213,7 @@ class SdfModelFile(EditedFile):
         ):
             raise GzInertiaError(f"{where} has <fluid_added_mass>: added mass in the plugin "
                                  "as well would count twice (gzinertia.convert moves it)")
-        scales = term_scales(values)
+        scales = edits.hydro.term_scales(values)
         text = {name: format_value(v, scales[name]) for name, v in values.items()}
         editor = self._session.editor
         if rec.hydrodynamics:
@@ -241,7 +234,7 @@ class SdfModelFile(EditedFile):
             model = link_element(editor, rec).getparent()
             if model is None:
                 raise GzInertiaError(f"{where}: no model element to add its plugin to")
-            lines = new_plugin_lines(editor, rec, water_density, text,
+            lines = edits.hydro.new_plugin_lines(editor, rec, water_density, text,
                                      ascii_comment(GIVEN_TERMS_COMMENT))
             editor.append_child_lines(model, lines)
         self._terms[rec.name] = values

@@ -13,11 +13,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import gzinertia.edit as edits
+import gzinertia.urdf
 from gzinertia.edit import model_file as backend
 from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.fix_plan import RepairPlan
+from gzinertia.edit.links import ascii_comment
 from gzinertia.edit.model_file import GIVEN_COMMENT, EditedFile, SetOutcome
 from gzinertia.errors import GzInertiaError, SettingError
+from gzinertia.io.safe_write import temporary_copy
+from gzinertia.model_reader import read_model_file
 from gzinertia.records import SdfDocument
 from gzinertia.sdf.xml import read_file_bytes
 from gzinertia.spatial.added_mass import AddedMass
@@ -25,6 +30,7 @@ from gzinertia.spatial.rotation import Mat3, Vec3
 from gzinertia.vocabulary.model_suffixes import XACRO_SUFFIX, is_xacro_path
 
 if TYPE_CHECKING:
+    import gzinertia.urdf.fragments
     from gzinertia.edit.added_mass_request import AddedMassRequest
     from gzinertia.edit.addmass import FitChooser, LinkAddedMass
     from gzinertia.edit.addmass_bem import BemRunProgress, BemSettings, LinkBem
@@ -57,10 +63,8 @@ class UrdfModelFile(EditedFile):
     format = "urdf"
 
     def __init__(self, path: Path, package_paths: Sequence[str | Path]) -> None:
-        from gzinertia.model_reader import read_model_file
-        from gzinertia.urdf.fragments import refuse_fragment
 
-        refuse_fragment(path)
+        gzinertia.urdf.fragments.refuse_fragment(path)
         super().__init__(path, read_model_file(path, package_paths), read_file_bytes(path))
         self._package_paths = tuple(package_paths)
         self._matrices: dict[str, tuple[AddedMass, str]] = {}
@@ -88,10 +92,8 @@ class UrdfModelFile(EditedFile):
     ) -> Edit[LinkAddedMass]:
         """:func:`gzinertia.edit.urdf_addmass.add_mass_urdf` of ``request``: a Hydrodynamics
         block per link."""
-        from gzinertia.edit.urdf_addmass import add_mass_urdf
-
         _refuse_replacing_plugin(request)
-        return add_mass_urdf(request, fit_for, density)
+        return edits.urdf_addmass.add_mass_urdf(request, fit_for, density)
 
     @classmethod
     def bem_edit(
@@ -99,27 +101,22 @@ class UrdfModelFile(EditedFile):
         progress: BemRunProgress | None = None,
     ) -> Edit[LinkBem]:
         """:func:`gzinertia.edit.urdf_addmass.add_mass_bem_urdf` of ``request``."""
-        from gzinertia.edit.urdf_addmass import add_mass_bem_urdf
-
         _refuse_replacing_plugin(request)
-        return add_mass_bem_urdf(request, settings, progress)
+        return edits.urdf_addmass.add_mass_bem_urdf(request, settings, progress)
 
     @classmethod
     def import_edit(cls, request: AddedMassRequest, result: ResultFile) -> Edit[ImportedLink]:
         """:func:`gzinertia.edit.urdf_addmass.add_mass_from_urdf` of ``request``."""
-        from gzinertia.edit.urdf_addmass import add_mass_from_urdf
-
         _refuse_replacing_plugin(request)
-        return add_mass_from_urdf(request, result)
+        return edits.urdf_addmass.add_mass_from_urdf(request, result)
 
     @classmethod
     def fix_edit(cls, target: FixTarget, options: FixOptions) -> FixResult:
         """:func:`gzinertia.edit.urdf_fix.fix_urdf` of ``target``: its own values, packages
         searched in the package paths then the model paths."""
-        from gzinertia.edit.urdf_fix import fix_urdf
-
-        return fix_urdf(target.path, options, [*target.package_paths, *target.model_paths],
-                        target.xacro_args, tree=target.tree, xacro_policy=target.xacro_policy)
+        return edits.urdf_fix.fix_urdf(
+            target.path, options, [*target.package_paths, *target.model_paths],
+            target.xacro_args, tree=target.tree, xacro_policy=target.xacro_policy)
 
     @classmethod
     def migrate_edit(cls, request: MigrateRequest) -> MigrateResult:
@@ -127,13 +124,10 @@ class UrdfModelFile(EditedFile):
         backend (a xacro file: :func:`gzinertia.edit.migrate_xacro.migrate_xacro`, in its
         source); URDF bytes from standard input refused
         (:func:`~gzinertia.edit.migrate_urdf.refuse_unmigratable`)."""
-        from gzinertia.edit.migrate_urdf import migrate_urdf, refuse_unmigratable
-        from gzinertia.edit.migrate_xacro import migrate_xacro
-
-        refuse_unmigratable(request.path, request.data)
+        edits.migrate_urdf.refuse_unmigratable(request.path, request.data)
         if is_xacro_path(request.path):
-            return migrate_xacro(request)
-        return migrate_urdf(cls, request)
+            return edits.migrate_xacro.migrate_xacro(request)
+        return edits.migrate_urdf.migrate_urdf(cls, request)
 
     def _one_kind(self, other: Mapping[str, object], name: str) -> None:
         if other:
@@ -151,8 +145,6 @@ class UrdfModelFile(EditedFile):
         ``replace_plugin_added_mass`` cannot remove a block: remove it by hand); a link set
         already in this edit. ``upgrade_version`` has no meaning for URDF; nor has
         ``allow_overlap`` (``addmass`` on URDF has no overlap guard either)."""
-        from gzinertia.edit.links import ascii_comment
-
         self._one_kind(self._plans, "added mass")
         rec = backend.chosen_link(self._doc, link, self._path)
         if rec.name in self._matrices:
@@ -170,9 +162,8 @@ class UrdfModelFile(EditedFile):
                       warnings: Sequence[str] = ()) -> None:
         """The Hydrodynamics block of every link of ``matrices`` written (one pass over the
         file), read back."""
-        from gzinertia.edit.urdf_addmass import add_given_urdf
-
-        result, written = add_given_urdf(self._path, self._package_paths, matrices)
+        result, written = edits.urdf_addmass.add_given_urdf(
+            self._path, self._package_paths, matrices)
         self._matrices, self._blocks_due = matrices, False
         self._warnings += [*warnings, *result.warnings]
         self._notes = list(result.notes)
@@ -188,8 +179,6 @@ class UrdfModelFile(EditedFile):
         ``link`` as written (its own ``<inertial>``, not the body libsdformat lumps it into).
         Values a xacro makes by an expression are not written: the edit's ``pending`` says
         where to write which value."""
-        from gzinertia.edit.urdf_fix import InertialWriter
-
         self._one_kind(self._matrices, "inertia")
         state = self._own_inertials()
         rec = backend.chosen_link(state.own, link, self._path)
@@ -198,7 +187,8 @@ class UrdfModelFile(EditedFile):
                                  "libsdformat does not model it; write its <inertial> by hand")
         m, I, p = backend.given_inertia(rec, mass, I_BBcm_I, p_BoBcm_B)
         self._plans[rec.name] = backend.given_plan(rec, m, I, p, p_BoBcm_B is not None)
-        writer = InertialWriter(self._path, self._old, is_xacro_path(self._path))
+        writer = edits.urdf_fix.InertialWriter(self._path, self._old,
+                                                        is_xacro_path(self._path))
         self._written = {n: plan for n, plan in self._plans.items() if writer.write(plan)}
         self._new = writer.editor.result()
         self._pending = tuple(writer.pending)
@@ -207,18 +197,15 @@ class UrdfModelFile(EditedFile):
 
     def _own_inertials(self) -> UrdfInertials:
         """The URDF links' own inertials as read (read once)."""
-        from gzinertia.edit.urdf_fix import read_inertials
-
         if self._inertials is None:
-            self._inertials = read_inertials(self._path, self._old, self._package_paths, None)
+            self._inertials = edits.urdf_fix.read_inertials(
+                self._path, self._old, self._package_paths, None)
         return self._inertials
 
     def _made(self, check: bool) -> Edit[SetOutcome]:
         """The edit so far; ``check``: read back and audited (added mass: as Gazebo builds the
         file; inertia: each URDF link's own inertial as set, the audit skipped while a value is
         pending)."""
-        from gzinertia.edit.urdf_fix import read_inertials, verify_inertials
-
         if check and self._blocks_due:
             self._write_blocks(self._matrices)
         changed = check and self._new != self._old
@@ -227,8 +214,9 @@ class UrdfModelFile(EditedFile):
         state = self._own_inertials()
         after = None
         if changed:
-            after = read_inertials(self._path, self._new, self._package_paths, None).own
-            verify_inertials(self._path, state.own, after, self._written)
+            after = edits.urdf_fix.read_inertials(
+                self._path, self._new, self._package_paths, None).own
+            edits.urdf_fix.verify_inertials(self._path, state.own, after, self._written)
         return self._edit(self._new, None if self._pending else after, state.own,
                           self._pending)
 
@@ -239,12 +227,8 @@ class UrdfModelFile(EditedFile):
     def verify(self, new: bytes) -> SdfDocument:
         """Reads ``new`` back as Gazebo builds it (each ``set_*`` has checked its own values
         already); a :class:`~gzinertia.errors.GzInertiaError` when it cannot be read."""
-        from gzinertia.model_reader import read_model_file
-        from gzinertia.urdf.reader import read_urdf_bytes
-
         if not is_xacro_path(self._path):
-            return read_urdf_bytes(new, str(self._path), self._package_paths)
-        from gzinertia.io.safe_write import temporary_copy
+            return gzinertia.urdf.read_urdf_bytes(new, str(self._path), self._package_paths)
 
         with temporary_copy(self._path, new, suffix=XACRO_SUFFIX,
                             why="reading the edited xacro back needs one") as tmp:
