@@ -28,18 +28,30 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import gzinertia.audit
+import gzinertia.catalogue
+import gzinertia.physics
 from gzinertia.hydrostatics_result import (
     HydrostaticsResult,
     HydrostaticsSettingsError,
     document_hydrostatics,
 )
 from gzinertia.model_input import ModelInput, ModelSource, TargetedSource, takes_keywords
+from gzinertia.model_reader import is_xacro_path, read_model_file
 from gzinertia.readers import READERS as _READERS  # noqa: F401  (the registry, as it was named)
 from gzinertia.readers import Reader, reader_for, readers, register_reader, registered
+from gzinertia.records import SdfDocument
+from gzinertia.selection import select_links
+from gzinertia.vocabulary.fluids import fluid_density
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    import gzinertia.audit.catalogue
+    import gzinertia.audit.config
+    import gzinertia.audit.projects
+    import gzinertia.audit.target_choice
+    import gzinertia.physics.fits
     from gzinertia.audit.findings import Finding
     from gzinertia.catalogue.compare import Comparison
     from gzinertia.physics.fits import EllipsoidFit, FitMethod
@@ -80,8 +92,6 @@ def read(path: str | Path, **source: Unpack[ModelSource]) -> SdfDocument:
             f"xacro_args go to the built-in reader; the reader registered for {p.suffix} files "
             "takes (path, model_paths) only"
         )
-    from gzinertia.model_reader import is_xacro_path, read_model_file
-
     if not is_xacro_path(p):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
     return read_model_file(p, paths, xacro_args=dict(xacro_args), xacro_policy=policy)
@@ -98,9 +108,7 @@ def fit(link: LinkRecord, method: FitMethod = "volume") -> EllipsoidFit:
     ``X_FE`` is ``X_BE``; ``label`` names the collisions).
     Raises :class:`~gzinertia.physics.fits.FitError` when the link cannot be fitted that way.
     """
-    from gzinertia.physics.fits import fit_link
-
-    return fit_link(link, method)
+    return gzinertia.physics.fits.fit_link(link, method)
 
 
 @takes_keywords(ModelSource)
@@ -121,13 +129,11 @@ def audit_paths(
     :func:`read` reads them (:class:`~gzinertia.model_input.ModelSource`; ``package_paths``
     are searched as model paths are, as the audit's ``--package-path`` is).
     """
-    from gzinertia.audit.catalogue import RULE_INFOS
-    from gzinertia.audit.config import source_overrides
-    from gzinertia.audit.projects import audit_projects
-
-    result, _ = audit_projects(
-        [str(p) for p in paths], config_file=None, known_codes=frozenset(RULE_INFOS),
-        isolated=True, overrides=source_overrides(ModelInput.given(source)),
+    audit = gzinertia.audit
+    result, _ = audit.projects.audit_projects(
+        [str(p) for p in paths], config_file=None,
+        known_codes=frozenset(audit.catalogue.RULE_INFOS), isolated=True,
+        overrides=audit.config.source_overrides(ModelInput.given(source)),
     )
     wanted = None if codes is None else frozenset(codes)
     kept = [f for f in result.findings if wanted is None or f.code in wanted]
@@ -164,12 +170,10 @@ def hydrostatics(
     link's collisions under that release's Buoyancy system, beside the exact geometry
     (:attr:`HydrostaticsResult.release_links`; docs/hydrostatics.md).
     """
-    from gzinertia.audit.target_choice import shown_target
-    from gzinertia.records import SdfDocument
-
     doc = path if isinstance(path, SdfDocument) else read(
         path, **ModelInput.given(source).keywords())
-    target = shown_target(doc.path, source.get("gazebo"), source.get("engine"), "asked for")
+    target = gzinertia.audit.target_choice.shown_target(
+        doc.path, source.get("gazebo"), source.get("engine"), "asked for")
     return document_hydrostatics(doc, model=model, density=density, fluid=fluid, world=world,
                                  waterline=waterline, trim=trim, target=target)
 
@@ -200,16 +204,10 @@ def compare(
     ``path`` is read as :func:`read` reads it (``source``:
     :class:`~gzinertia.model_input.ModelSource`), or is a document :func:`read` returned.
     """
-    from gzinertia.catalogue import entries
-    from gzinertia.catalogue import entry as catalogue_entry
-    from gzinertia.catalogue.compare import compare_links
-    from gzinertia.records import SdfDocument
-    from gzinertia.selection import select_links
-    from gzinertia.vocabulary.fluids import fluid_density
-
+    catalogue = gzinertia.catalogue
     rho = fluid_density(density, fluid)
-    chosen = None if entry is None else catalogue_entry(entry)
+    chosen = None if entry is None else catalogue.entry(entry)
     doc = path if isinstance(path, SdfDocument) else read(path, **source)
     chosen_links = select_links(doc.links, links, str(doc.path))
-    return compare_links(str(doc.path), chosen_links, rho, chosen, entries(), bem,
-                         selected=links is not None)
+    return catalogue.compare_links(str(doc.path), chosen_links, rho, chosen,
+                                   catalogue.entries(), bem, selected=links is not None)

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+import gzinertia.edit as edits
+import gzinertia.physics
 from gzinertia.audit.target_choice import file_target
 from gzinertia.edit.added_mass_request import AddedMassKeywords, AddedMassRequest
 from gzinertia.edit.edit_result import Edit
@@ -42,10 +44,24 @@ from gzinertia.model_input import (
 )
 from gzinertia.vocabulary.fluids import DEFAULT_FLUID_DENSITY
 from gzinertia.vocabulary.geometry import GeometryElement
+from gzinertia.vocabulary.model_suffixes import is_urdf_path
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    import gzinertia.edit.added_mass_edits
+    import gzinertia.edit.addmass
+    import gzinertia.edit.bem_arguments
+    import gzinertia.edit.convert
+    import gzinertia.edit.fin_table
+    import gzinertia.edit.fix
+    import gzinertia.edit.fix_file
+    import gzinertia.edit.hydro
+    import gzinertia.edit.migrate
+    import gzinertia.edit.shift
+    import gzinertia.physics.bem
+    import gzinertia.physics.damping_strip
+    import gzinertia.physics.fluid_forces
     from gzinertia.edit.addmass import LinkAddedMass
     from gzinertia.edit.addmass_bem import BemRunProgress, LinkBem
     from gzinertia.edit.bem_import import ImportedLink
@@ -138,12 +154,10 @@ def addmass(
     ``engine``; an SDFormat file is refused where the target ignores ``<fluid_added_mass>``
     (GZI601; ``engine="dartsim"`` writes it anyway).
     """
-    from gzinertia.edit.added_mass_edits import ellipsoid_edit
-    from gzinertia.edit.addmass import FitChooser
-
     request = _request(path, links, options)
-    chooser = FitChooser(method) if ellipsoid is None else FitChooser(fixed=ellipsoid)
-    return _warned(ellipsoid_edit(request, chooser, density))
+    fits = edits.addmass.FitChooser
+    chooser = fits(method) if ellipsoid is None else fits(fixed=ellipsoid)
+    return _warned(edits.added_mass_edits.ellipsoid_edit(request, chooser, density))
 
 
 def shift(
@@ -164,9 +178,7 @@ def shift(
     ``link`` is a glob matching exactly one link. A matrix gzinertia wrote is already about the
     origin: shifting it again raises unless ``force``.
     """
-    from gzinertia.edit.shift import shift as run_shift
-
-    return _warned(run_shift(Path(path), pattern=link, point=source, axes=axes, force=force,
+    return _warned(edits.shift.shift(Path(path), pattern=link, point=source, axes=axes, force=force,
                              model_paths=model_paths, data=data))
 
 
@@ -198,13 +210,11 @@ def convert(
     (``to="sdf"``: GZI601) or deprecates the plugin's added mass that its engine replaces
     (``to="hydro"``: GZI602), so the audit under the same target finds nothing new.
     """
-    from gzinertia.edit.convert import hydro_to_sdf, sdf_to_hydro
-
     p = Path(path)
     chosen = _target(p, target)
     if to == "sdf":
         refuse_added_mass_move(to, chosen)
-        return _warned(hydro_to_sdf(
+        return _warned(edits.convert.hydro_to_sdf(
             p, pattern=links, sign=sign, remove_plugin_terms=remove_plugin_terms, force=force,
             model_paths=model_paths, upgrade_version=upgrade_version, data=data))
     if to != "hydro":
@@ -214,7 +224,8 @@ def convert(
     if sign == "auto":
         raise SettingError("sign", "{sdf_to_hydro} needs {sign_fossen_or_physical}")
     refuse_added_mass_move(to, chosen)
-    return _warned(sdf_to_hydro(p, pattern=links, sign=sign, model_paths=model_paths, data=data))
+    return _warned(edits.convert.sdf_to_hydro(p, pattern=links, sign=sign,
+                                              model_paths=model_paths, data=data))
 
 
 @takes_keywords(TargetKeywords)
@@ -258,11 +269,6 @@ def hydro(
     only with ``force``. ``target``: ``gazebo``, ``engine``, as :func:`convert` takes them; a
     link's ``<fluid_added_mass>`` turns its plugin's added mass off only where the target
     applies the element (elsewhere it is left on, said)."""
-    from gzinertia.edit.fin_table import read_fin_table
-    from gzinertia.edit.hydro import hydro as run_hydro
-    from gzinertia.physics.damping_strip import DEFAULT_SPEED
-    from gzinertia.physics.fluid_forces import EllipsoidFluidCoefficients
-
     damping: DampingChoice = "mujoco"
     if method in ("volume", "inertia", "explicit"):
         fit = fit or method  # type: ignore[assignment]
@@ -271,13 +277,15 @@ def hydro(
     if speed is not None and damping not in ("strip", "auto"):
         raise SettingError("speed", "{speed} is strip theory's design speed: it applies to "
                            "{method} strip and auto only")
-    return _warned(run_hydro(
+    return _warned(edits.hydro.hydro(
         Path(path), pattern=links, method=fit or "mujoco", density=density,
-        viscosity=viscosity, coefs=coefficients or EllipsoidFluidCoefficients(),
+        viscosity=viscosity,
+        coefs=coefficients or gzinertia.physics.fluid_forces.EllipsoidFluidCoefficients(),
         couplings=couplings, model_paths=model_paths, cross_terms=cross_terms, force=force,
-        data=data, damping=damping, speed=DEFAULT_SPEED if speed is None else speed,
+        data=data, damping=damping,
+        speed=gzinertia.physics.damping_strip.DEFAULT_SPEED if speed is None else speed,
         target=_target(path, target),
-        fins=read_fin_table(fins) if isinstance(fins, (str, Path)) else fins))
+        fins=edits.fin_table.read_fin_table(fins) if isinstance(fins, (str, Path)) else fins))
 
 
 @takes_keywords(AddedMassKeywords)
@@ -316,12 +324,11 @@ def addmass_from(
     instead (refused beyond the plugin's explicit bound, GZI506). ``options``: as
     :func:`addmass` takes them.
     """
-    from gzinertia.edit.added_mass_edits import ResultFile, import_edit
-
     request = _request(path, link, options)
-    read = ResultFile(Path(result), frequency, about, axes_rpy, density, wamit_length,
-                      (None if shapes is None else tuple(shapes), geometry))
-    return _warned(import_edit(request, read))
+    read = edits.added_mass_edits.ResultFile(
+        Path(result), frequency, about, axes_rpy, density, wamit_length,
+        (None if shapes is None else tuple(shapes), geometry))
+    return _warned(edits.added_mass_edits.import_edit(request, read))
 
 
 #: What :func:`addmass_bem` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``links``
@@ -376,18 +383,14 @@ def addmass_bem(
     :class:`~gzinertia.errors.GzInertiaError`) with the CLI's install hint when Capytaine or
     manifold3d is missing (``pip install 'gzinertia[bem]'``).
     """
-    from gzinertia.edit.added_mass_edits import bem_edit
-    from gzinertia.edit.bem_arguments import bem_settings
-    from gzinertia.physics.bem import require_bem
-
-    require_bem()
-    settings = bem_settings(
+    gzinertia.physics.bem.require_bem()
+    settings = edits.bem_arguments.bem_settings(
         density, panel_size=panel_size, quality=quality, shapes=shapes, element=geometry,
         cache=cache, waterline=waterline, depth=None if depth == math.inf else depth,
         frequency=None if frequency == "zero" else frequency, together=together,
     )
     request = _request(path, links, options)
-    return _warned(bem_edit(request, settings, progress))
+    return _warned(edits.added_mass_edits.bem_edit(request, settings, progress))
 
 
 #: What :func:`fix` makes: an :class:`~gzinertia.edit.edit_result.Edit` whose ``text`` is the
@@ -433,11 +436,7 @@ def fix(
     :func:`gzinertia.read` reads them). Links not
     repaired, and why, are :class:`GzInertiaWarning`; so are ``pending`` repairs.
     """
-    from gzinertia.edit.fix import FixOptions
-    from gzinertia.edit.fix_file import fix_file
-    from gzinertia.vocabulary.model_suffixes import is_urdf_path
-
-    options = FixOptions(
+    options = edits.fix.FixOptions(
         method=method, pattern=links, select=tuple(s.strip().upper() for s in select),
         all_links=all_links, geometry=geometry, move_com=move_com, density=density, mass=mass,
         tolerance=tolerance,
@@ -447,8 +446,9 @@ def fix(
     xacro_args = source.get("xacro_args")
     if xacro_args is not None and not is_urdf_path(p):
         raise ValueError(f"xacro_args go with a .xacro file, not {p.name}")
-    result = fix_file(p, options, given.model_paths, package_paths=given.package_paths,
-                      xacro_args=xacro_args, xacro_policy=given.xacro_policy, data=data)
+    result = edits.fix_file.fix_file(
+        p, options, given.model_paths, package_paths=given.package_paths,
+        xacro_args=xacro_args, xacro_policy=given.xacro_policy, data=data)
     return _warned(result, *(f"not written: {p}" for p in result.pending))
 
 
@@ -477,10 +477,8 @@ def migrate(
     :func:`addmass` takes them (model and package paths are searched alike); a xacro file is
     migrated where each block is written, a block not written literally is in ``pending``.
     Warnings are :class:`GzInertiaWarning` too. Writes nothing."""
-    from gzinertia.edit.migrate import migrate as run_migrate
-
     given = ModelInput.given(source)
-    result = run_migrate(path, to=to, keep_classic=keep_classic, force=force,
+    result = edits.migrate.migrate(path, to=to, keep_classic=keep_classic, force=force,
                          upgrade_version=upgrade_version, model_paths=given.search_paths,
                          data=data, xacro_args=source.get("xacro_args"),
                          xacro_policy=given.xacro_policy, buoyancy=buoyancy,

@@ -41,13 +41,15 @@ if TYPE_CHECKING:
 
 __all__ = ["open_edit"]
 
-#: The edits each format backend runs (:mod:`~gzinertia.edit.sdf_file`,
-#: :mod:`~gzinertia.edit.urdf_file`), imported on their first use as ``gzinertia.edit.<name>``
-#: (the face's laziness: a backend imports this package at its top, so that opening a file for
-#: one edit loads none of the others).
+#: The edits (those the library's face runs, :mod:`gzinertia.api_edits`, and those each format
+#: backend runs, :mod:`~gzinertia.edit.sdf_file`, :mod:`~gzinertia.edit.urdf_file`), imported on
+#: their first use as ``gzinertia.edit.<name>`` (the face's laziness: a caller imports this
+#: package at its top, so that running one edit loads none of the others).
 EDITS = (
-    "added_mass_run", "addmass", "addmass_bem", "bem_import", "hydro", "migrate_sdf",
-    "migrate_urdf", "migrate_xacro", "sdf_added_mass", "sdf_version", "urdf_addmass", "urdf_fix",
+    "added_mass_edits", "added_mass_run", "addmass", "addmass_bem", "bem_arguments",
+    "bem_import", "convert", "fin_table", "fix", "fix_file", "hydro", "migrate", "migrate_sdf",
+    "migrate_urdf", "migrate_xacro", "sdf_added_mass", "sdf_version", "shift", "urdf_addmass",
+    "urdf_fix",
 )
 
 #: ``open_edit`` (:func:`gzinertia.edit.backends.open_edit`) and the :data:`EDITS`, each

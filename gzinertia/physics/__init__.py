@@ -20,7 +20,8 @@ from __future__ import annotations
 from gzinertia.lazy_face import lazy_submodules
 
 __all__ = [
-    "bem", "bem_provenance", "bem_solve", "collision_mesh", "fits", "flotation", "fluid_forces",
+    "bem", "bem_provenance", "bem_solve", "collision_mesh", "damping_strip", "fits", "flotation",
+    "fluid_forces",
     "hydrostatics", "link_union", "mesh_body", "mesh_fallback", "mesh_file_surface", "near_pairs",
     "shapes", "surface_mesh",
 ]
