@@ -17,8 +17,8 @@ The face loads nothing: the submodules named in :data:`__all__` are imported at 
 from gzinertia.lazy_face import lazy_submodules
 
 __all__ = [
-    "cache", "catalogue", "config", "discover", "findings", "migration", "projects", "runner",
-    "target_choice",
+    "cache", "catalogue", "config", "discover", "findings", "migration", "projects", "rules",
+    "runner", "target_choice", "workers",
 ]
 
 __getattr__ = lazy_submodules(__name__, __all__)

@@ -11,12 +11,22 @@ that is also audited on its own are reported once, under the spelling it was giv
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import gzinertia.audit
+import gzinertia.checks
+import gzinertia.gazebo
+import gzinertia.physics
+import gzinertia.sdf
+import gzinertia.urdf
+from gzinertia.audit.cache import AuditCache, file_digest, run_key
 from gzinertia.audit.catalogue import RULE_INFOS
 from gzinertia.audit.config import AuditConfig
 from gzinertia.audit.discover import Target, discover, world_files
@@ -28,13 +38,27 @@ from gzinertia.audit.findings import (
     Finding,
 )
 from gzinertia.audit.jobs import MAX_JOBS, capped_jobs, default_jobs
-from gzinertia.errors import GzInertiaError
+from gzinertia.errors import GzInertiaError, MacrosOnlyError, SdfError
+from gzinertia.io.limits import ReadLimits
+from gzinertia.model_reader import read_model_file
 from gzinertia.record_base import ValueRecord
+from gzinertia.sdf.stdin_names import STDIN_NAME
+from gzinertia.vocabulary.model_suffixes import is_urdf_path, is_xacro_path
 from gzinertia.vocabulary.scoped_names import leaf_name
 
 if TYPE_CHECKING:
     from lxml import etree
 
+    import gzinertia.audit.rules
+    import gzinertia.audit.workers
+    import gzinertia.checks.context
+    import gzinertia.gazebo.world_engine
+    import gzinertia.physics.mesh_fallback
+    import gzinertia.physics.shapes
+    import gzinertia.sdf.stdin
+    import gzinertia.urdf.fragments
+    import gzinertia.urdf.reader
+    import gzinertia.urdf.xacro_sandbox
     from gzinertia.audit.cache import AuditCache, CachedResult
     from gzinertia.checks.context import DocumentContext
     from gzinertia.gazebo.target import Target as GazeboTarget
@@ -69,13 +93,12 @@ def _one_line(text: str) -> str:
 def _document_context(
     doc: SdfDocument, config: AuditConfig, tree: etree._Element | None = None
 ) -> DocumentContext:
-    from gzinertia.checks.context import DEFAULT_FLUIDS, DocumentContext
-    from gzinertia.gazebo.world_engine import document_target  # lxml: not on a cache-only run
-
-    densities = DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
-    target = document_target(config.target, doc.path, doc.root_kind, tree)
-    return DocumentContext(doc, densities=densities, tolerance=config.tolerance,
-                           net_buoyancy=config.net_buoyancy, tree=tree, target=target)
+    context = gzinertia.checks.context
+    densities = context.DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
+    target = gzinertia.gazebo.world_engine.document_target(config.target, doc.path,
+                                                           doc.root_kind, tree)
+    return context.DocumentContext(doc, densities=densities, tolerance=config.tolerance,
+                                   net_buoyancy=config.net_buoyancy, tree=tree, target=target)
 
 
 def check_document(
@@ -86,22 +109,19 @@ def check_document(
     document's parsed tree when its path cannot be read again (standard input). The rules, the
     fits and the hydrostatics share each collision's solid (computed once per document), a
     mesh that cannot be closed handled as the ``hull`` setting says."""
-    from gzinertia.physics.mesh_fallback import hull_fallback
-    from gzinertia.physics.shapes import shared_solids
-
-    with shared_solids(), hull_fallback(config.hull):
+    physics = gzinertia.physics
+    with physics.shapes.shared_solids(), physics.mesh_fallback.hull_fallback(config.hull):
         return _check_document(doc, config, tree)
 
 
 def _check_document(
     doc: SdfDocument, config: AuditConfig, tree: etree._Element | None
 ) -> list[Finding]:
-    from gzinertia.audit.rules import RULES
 
-    selected = config.selected(RULES)
+    selected = config.selected(gzinertia.audit.rules.RULES)
     ctx = _document_context(doc, config, tree)
     findings: list[Finding] = []
-    for code, rule in RULES.items():
+    for code, rule in gzinertia.audit.rules.RULES.items():
         if code not in selected:
             continue
         if rule.check_document is not None:
@@ -194,14 +214,8 @@ def _audit_file(
     ``limits`` caps what reading it may pull in (default: from the environment);
     ``read_roots``: the audited folders (a xacro file's reads may reach them); ``keep``: the
     result holds the document."""
-    from gzinertia.errors import MacrosOnlyError
-    from gzinertia.model_reader import is_urdf_path, is_xacro_path, read_model_file
-    from gzinertia.sdf.stdin import STDIN_NAME, read_stdin_model
-
     taken = None
     if digest and path != STDIN_NAME:  # standard input is never cached
-        from gzinertia.audit.cache import file_digest
-
         taken = file_digest(path)
     fragment = _static_fragment(path)
     if fragment is not None:  # cached by its bytes: the reason reads nothing else
@@ -210,7 +224,7 @@ def _audit_file(
     try:
         tree = None
         if path == STDIN_NAME:
-            doc, tree = read_stdin_model(search)
+            doc, tree = gzinertia.sdf.stdin.read_stdin_model(search)
         else:
             doc = read_model_file(
                 path, search, limits, xacro_args=config.xacro_args_for(path) or None,
@@ -218,10 +232,8 @@ def _audit_file(
             )
         found = check_document(doc, config, tree)
     except MacrosOnlyError as exc:  # cached with its reason: what it read is known
-        from gzinertia.urdf.reader import MACROS_ONLY
-
         return FileResult(FileStatus(path, "skipped", _one_line(str(exc))), [],
-                          exc.dependencies, taken, fragment=MACROS_ONLY)
+                          exc.dependencies, taken, fragment=gzinertia.urdf.reader.MACROS_ONLY)
     except GzInertiaError as exc:
         return FileResult(_unreadable(path, exc), [], alone_failed=is_urdf_path(path))
     except _RuleError as exc:
@@ -237,14 +249,11 @@ def _audit_file(
 def _static_fragment(path: str) -> str | None:
     """Why the xacro file ``path`` is a fragment without expanding it (a macro library, a
     nameless ``<robot>``: :func:`~gzinertia.urdf.fragments.static_reason`), else ``None``."""
-    from gzinertia.vocabulary.model_suffixes import is_xacro_path
-
     if not is_xacro_path(path):
         return None
-    from gzinertia.urdf.fragments import outline, static_reason
 
-    shape = outline(path)
-    return None if shape is None else static_reason(shape)
+    shape = gzinertia.urdf.fragments.outline(path)
+    return None if shape is None else gzinertia.urdf.fragments.static_reason(shape)
 
 
 def _as_fragment(result: FileResult, includers: Includers) -> FileResult:
@@ -252,8 +261,6 @@ def _as_fragment(result: FileResult, includers: Includers) -> FileResult:
     or that nothing audited does; a URDF or xacro file that failed alone becomes a skipped
     fragment when an audited file includes it, or when it holds only definitions and
     includes (what reading it alone ran into is said too)."""
-    from gzinertia.urdf.fragments import only_definitions_and_includes, outline
-
     status = result.status
     includer = includers.of(status.path)
     through = (f"audited through {includer}, which includes it" if includer else
@@ -263,8 +270,8 @@ def _as_fragment(result: FileResult, includers: Includers) -> FileResult:
         return replace(result, status=FileStatus(status.path, "skipped", message))
     if not result.alone_failed:
         return result
-    shape = outline(status.path) if includer is None else None
-    why = None if shape is None else only_definitions_and_includes(shape)
+    shape = gzinertia.urdf.fragments.outline(status.path) if includer is None else None
+    why = None if shape is None else gzinertia.urdf.fragments.only_definitions_and_includes(shape)
     if includer is None and why is None:
         return result
     why = why or "a fragment of a robot, not one on its own"
@@ -274,8 +281,6 @@ def _as_fragment(result: FileResult, includers: Includers) -> FileResult:
 
 def _unreadable(path: str, exc: GzInertiaError) -> FileStatus:
     """The status of a file the reader refused: its one line, and the place it names."""
-    from gzinertia.errors import SdfError
-
     where = (exc.file, exc.line or 0) if isinstance(exc, SdfError) else (None, 0)
     return FileStatus(path, "error", _one_line(str(exc)), *where)
 
@@ -300,9 +305,6 @@ def _audited(
                     cached[i] = hit
     to_check = [t.path for i, t in enumerate(targets) if t.state == "audit" and i not in cached]
     if jobs > 1 and len(to_check) >= PARALLEL_MIN_FILES:
-        from concurrent.futures import ProcessPoolExecutor
-        from functools import partial
-
         check = partial(
             _audit_file, search=search, config=config, digest=cache is not None, limits=limits,
             read_roots=read_roots,
@@ -310,7 +312,7 @@ def _audited(
         jobs = min(jobs, len(to_check))
         chunk = max(1, len(to_check) // (8 * jobs))
         _preload(to_check, search)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with gzinertia.audit.workers.process_pool(jobs) as pool:
             yield from _in_order(targets, cached, pool.map(check, to_check, chunksize=chunk))
         return
     checked = (
@@ -324,13 +326,9 @@ def _preload(paths: Sequence[str], search: Sequence[str]) -> None:
     """Imports what checking ``paths`` surely needs before worker processes are forked, so
     that each inherits it instead of importing it again: the checks (and NumPy) and, for xacro
     files, xacro (:func:`gzinertia.urdf.xacro_sandbox.warm`: no model file is read)."""
-    import gzinertia.audit.rules  # noqa: F401
-    from gzinertia.vocabulary.model_suffixes import is_xacro_path
-
+    importlib.import_module("gzinertia.audit.rules")  # the checks, before the fork
     if any(is_xacro_path(p) for p in paths):
-        from gzinertia.urdf.xacro_sandbox import warm
-
-        warm(list(search))
+        gzinertia.urdf.xacro_sandbox.warm(list(search))
 
 
 def _in_order(
@@ -377,8 +375,6 @@ def open_cache(
     folder: Path, config: AuditConfig, search: Sequence[str], limits: ReadLimits | None = None
 ) -> AuditCache:
     """The result cache in ``folder`` for this configuration, model path and read limits."""
-    from gzinertia.audit.cache import AuditCache, run_key
-
     key = run_key(
         config.selected(RULE_INFOS), config.density, config.tolerance, search, limits,
         net_buoyancy=config.net_buoyancy, xacro_env=config.xacro_env,
@@ -390,8 +386,6 @@ def open_cache(
 def _forget_packages() -> None:
     """ROS packages are found again, as they are now (a process may audit twice, with a
     package moved in between); nothing to forget where none was looked for."""
-    import sys
-
     ros_packages = sys.modules.get("gzinertia.urdf.ros_packages")
     if ros_packages is not None:
         ros_packages.forget_packages()
@@ -432,8 +426,6 @@ def audit(
     search = [*model_paths, *config.model_paths]
     targets = discover(paths) if targets is None else list(targets)  # given: already found
     if limits is None:
-        from gzinertia.io.limits import ReadLimits
-
         limits = ReadLimits.from_environment()
     cache = None if cache_dir is None else open_cache(cache_dir, config, search, limits)
     spelling = _Spellings(targets)
@@ -453,9 +445,8 @@ def audit(
                         result.dependencies, result.status, result.fragment)
         if result.fragment is not None or result.alone_failed:
             if includers is None:
-                from gzinertia.urdf.fragments import Includers
-
-                includers = Includers([t.path for t in targets if t.state == "audit"], search)
+                audited = [t.path for t in targets if t.state == "audit"]
+                includers = gzinertia.urdf.fragments.Includers(audited, search)
             result = _as_fragment(result, includers)
         status, found = result.status, result.findings
         statuses.append(status)
@@ -485,6 +476,5 @@ def _judged_targets(statuses: Sequence[FileStatus],
     changes the engine (its models are judged under it)."""
     judged = [target]
     if worlds := world_files(s.path for s in statuses if s.status == "ok"):
-        from gzinertia.gazebo.world_engine import world_targets  # lxml: only for a world
-        judged += world_targets(worlds, target)
+        judged += gzinertia.gazebo.world_engine.world_targets(worlds, target)  # lxml: a world
     return tuple(judged)

@@ -21,6 +21,17 @@ the physics floor does not know.
   (also ``addmass``'s overlap guard).
 * :mod:`~gzinertia.checks.tolerance`: the inertia validity tolerances (NumPy-free: the settings
   read it at start-up).
+
+The face loads nothing: the submodules named in :data:`SUBMODULES` are imported at their first
+use (``gzinertia.checks.context.DocumentContext(...)``), for the audit's runner, which a cached
+run loads without NumPy.
 """
 
+from gzinertia.lazy_face import lazy_submodules
+
 __all__: list[str] = []
+
+#: Submodules imported on first use, for modules outside the package.
+SUBMODULES = ("context",)
+
+__getattr__ = lazy_submodules(__name__, SUBMODULES)

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 __all__ = ["is_urdf", "read_urdf_bytes", "read_urdf_file"]
 
 #: Submodules imported on first use, for modules outside the package.
-SUBMODULES = ("fragments", "reader", "ros_packages", "sdf_text", "xacro_expand", "xacro_policy")
+SUBMODULES = (
+    "fragments", "reader", "ros_packages", "sdf_text", "xacro_expand", "xacro_policy",
+    "xacro_sandbox",
+)
 
 __getattr__ = names_and_submodules(__name__, "gzinertia.urdf.reader", __all__, SUBMODULES)
