@@ -157,3 +157,35 @@ def test_a_read_limits_flag_says_the_libraries_default_and_variable(
     [option] = [p for p in audit.params if p.opts == ["--" + field.replace("_", "-")]]
     default = getattr(limits.ReadLimits, field)
     assert f"(default: ${variable}, else {default});" in option.help
+
+
+def test_the_choices_the_library_and_the_command_line_share_have_one_home() -> None:
+    """Issue 26 item 1: the command line keeps no copy of a library vocabulary; each flag's
+    choices are the type the library takes (gzinertia.vocabulary.choices, checks.tolerance)."""
+    import gzinertia.audit.findings as findings
+    import gzinertia.checks.tolerance as tolerance
+    import gzinertia.edit.convert as convert
+    import gzinertia.edit.fix_options as fix_options
+    import gzinertia.edit.shift as shift
+    import gzinertia.physics.ellipsoid_fit as ellipsoid_fit
+    import gzinertia.report.audit as report_audit
+    import gzinertia.spatial.algebra as algebra
+    import gzinertia.vocabulary.choices as choices
+
+    shared = [
+        (cli_options.FitChoice, choices.FitChoice), (ellipsoid_fit.FitMethod, choices.FitMethod),
+        (cli_options.OrderingChoice, algebra.Ordering), (algebra.Ordering, choices.Ordering),
+        (cli_options.SignChoice, convert.Sign), (convert.Sign, choices.ConvertSign),
+        (cli_options.AxesChoice, shift.SourceAxes), (shift.SourceAxes, choices.ShiftAxes),
+        (cli_options.FixMethodChoice, fix_options.Method), (fix_options.Method, choices.FixMethod),
+        (cli_options.SeverityChoice, findings.Severity), (findings.Severity, choices.Severity),
+        (cli_options.ToleranceChoice, tolerance.Tolerance),
+        (report_audit.Format, choices.AuditFormat),
+    ]
+    assert all(a is b for a, b in shared)
+    # the named fits are the library's, but the one given explicitly; --format's the audit's
+    # formats and the HTML page; the tolerances are the checks'
+    assert get_args(choices.FitMethod) == (*get_args(choices.FitChoice), "explicit")
+    assert set(get_args(choices.OutputFormat)) == {*report_audit.FORMATS, "html"}
+    assert set(get_args(tolerance.Tolerance)) == set(tolerance.TOLERANCES)
+    assert set(get_args(convert.Sign)) == set(convert.SIGNS)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
 from gzinertia.gazebo.target import Target
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary.choices import Severity as Severity
 
 if TYPE_CHECKING:
     from gzinertia.records import SdfDocument
@@ -42,7 +43,6 @@ __all__ = [
     "plain_json_value",
 ]
 
-Severity = Literal["error", "warning", "info"]
 FileState = Literal["ok", "skipped", "error"]
 
 #: The code of the finding a file that could not be read becomes

@@ -9,5 +9,5 @@ __all__ = ["TOLERANCES", "Tolerance"]
 
 #: Inertia validity tolerances: gz-math's (:func:`gzinertia.spatial.inertia.gz_tolerance`) or
 #: Drake's (:func:`gzinertia.spatial.inertia.drake_tolerance`).
-Tolerance = Literal["drake", "gz"]
+Tolerance = Literal["gz", "drake"]
 TOLERANCES: tuple[Tolerance, ...] = ("gz", "drake")

@@ -52,10 +52,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, get_ty
 import gzinertia.physics
 import gzinertia.sdf
 import gzinertia.urdf
+from gzinertia.checks.tolerance import Tolerance
 from gzinertia.cli.flags import Maybe, argument, flag
 from gzinertia.errors import GzInertiaError
 from gzinertia.model_input import ModelInput
 from gzinertia.record_base import ValueRecord
+from gzinertia.vocabulary import choices
 from gzinertia.vocabulary.fluids import FluidName
 from gzinertia.vocabulary.hull import HullChoice
 from gzinertia.vocabulary.model_suffixes import is_urdf_path
@@ -104,29 +106,30 @@ __all__ = [
     "write_mode_options",
 ]
 
-#: Ellipsoid fits (:data:`gzinertia.physics.fits.FIT_METHODS` but ``explicit``, which
-#: ``--semi-axes`` chooses).
-FitChoice = Literal["volume", "mujoco", "inertia"]
+# The choices of the flags the library also takes are the library's own words, declared once
+# in gzinertia.vocabulary.choices (and checks.tolerance, vocabulary.fluids, vocabulary.hull).
+#: Ellipsoid fits (``explicit`` is chosen by ``--semi-axes``).
+FitChoice = choices.FitChoice
 #: Named fluids (the names of :data:`gzinertia.vocabulary.fluids.FLUID_DENSITIES`).
 FluidChoice = FluidName
-#: 6x6 orderings (:data:`gzinertia.spatial.algebra.ORDERINGS`).
-OrderingChoice = Literal["angular-first", "linear-first"]
-#: Signs of the Hydrodynamics plugin's ``<iDotJ>`` values (:data:`gzinertia.edit.convert.SIGNS`).
-SignChoice = Literal["fossen", "physical", "auto"]
+#: 6x6 orderings.
+OrderingChoice = choices.Ordering
+#: Signs of the Hydrodynamics plugin's ``<iDotJ>`` values.
+SignChoice = choices.ConvertSign
 #: Axes an authored ``<fluid_added_mass>`` is expressed in (``shift --axes``).
-AxesChoice = Literal["link", "inertial"]
-#: SDFormat readers: gzinertia's own, or libsdformat's Python module.
+AxesChoice = choices.ShiftAxes
+#: SDFormat readers: gzinertia's own, or libsdformat's Python module (a command-line choice).
 ParserChoice = Literal["gzinertia", "sdformat"]
-#: Audit report formats (:data:`gzinertia.report.audit.FORMATS`).
-FormatChoice = Literal["table", "text", "json", "sarif", "junit", "github", "html"]
-#: Finding severities (:data:`gzinertia.audit.findings.Severity`).
-SeverityChoice = Literal["error", "warning", "info"]
-#: Inertia validity tolerances (:data:`gzinertia.audit.config.TOLERANCES`).
-ToleranceChoice = Literal["gz", "drake"]
+#: Audit report formats.
+FormatChoice = choices.OutputFormat
+#: Finding severities.
+SeverityChoice = choices.Severity
+#: Inertia validity tolerances.
+ToleranceChoice = Tolerance
 #: The tolerances as ``--help`` describes them (``audit`` and ``fix`` say so in these words).
 TOLERANCE_CHOICES_HELP = "gz (gz-math/libsdformat, default) or drake"
-#: Inertia repair methods (:data:`gzinertia.edit.fix.METHODS`).
-FixMethodChoice = Literal["nearest", "geometry", "balance"]
+#: Inertia repair methods.
+FixMethodChoice = choices.FixMethod
 
 
 #: The FILE argument of every editing command.

@@ -49,6 +49,7 @@ from gzinertia.records import HydroPlugin, LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import link_matches
 from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.vocabulary.choices import ConvertSign as Sign
 
 __all__ = [
     "ASYMMETRY_TOLERANCE",
@@ -62,7 +63,6 @@ __all__ = [
     "sdf_to_hydro",
 ]
 
-Sign = Literal["fossen", "physical", "auto"]
 SIGNS: tuple[Sign, ...] = get_args(Sign)
 #: Relative asymmetry below which symmetrising is not worth a warning.
 ASYMMETRY_TOLERANCE = 1e-9

@@ -17,6 +17,7 @@ from gzinertia.errors import SettingError
 from gzinertia.physics.inertia_repair import InertiaRepair
 from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.rotation import Vec3
+from gzinertia.vocabulary.choices import FixMethod as Method
 from gzinertia.vocabulary.geometry import GEOMETRY_ELEMENTS, GeometryElement
 
 if TYPE_CHECKING:
@@ -28,7 +29,6 @@ __all__ = [
 ]
 
 
-Method = Literal["nearest", "geometry", "balance"]
 METHODS: tuple[Method, ...] = get_args(Method)
 
 #: The codes each method repairs. GZI101 (mass not positive) and GZI102 (no ``<inertial>``)

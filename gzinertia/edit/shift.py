@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from gzinertia.records import LinkRecord
 from gzinertia.sdf.xml import child
 from gzinertia.selection import select_links
 from gzinertia.spatial.added_mass import AddedMass
+from gzinertia.vocabulary.choices import ShiftAxes as SourceAxes
 from gzinertia.wording import bounded
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "source_point",
 ]
 
-SourceAxes = Literal["link", "inertial"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)

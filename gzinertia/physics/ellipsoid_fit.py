@@ -7,7 +7,6 @@ the fits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -19,10 +18,8 @@ from gzinertia.record_base import ValueRecord
 from gzinertia.spatial.added_mass import AddedMass, ellipsoid_added_mass
 from gzinertia.spatial.rotation import Vec3
 from gzinertia.spatial.tuckerman import MAX_AXIS_RATIO
+from gzinertia.vocabulary.choices import FitMethod as FitMethod
 from gzinertia.wording import vector
-
-FitMethod = Literal["mujoco", "volume", "inertia", "explicit"]
-
 
 #: The fit methods, the default (``volume``) first.
 FIT_METHODS: tuple[FitMethod, ...] = ("volume", "mujoco", "inertia", "explicit")

@@ -18,12 +18,11 @@ this is exactly the parallel-axis theorem.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gzinertia.spatial.rotation import skew
+from gzinertia.vocabulary.choices import Ordering as Ordering
 
 __all__ = [
     "ORDERINGS",
@@ -39,7 +38,6 @@ __all__ = [
     "transform_spatial",
 ]
 
-Ordering = Literal["angular-first", "linear-first"]
 ORDERINGS: tuple[Ordering, ...] = ("angular-first", "linear-first")
 
 Mat6 = NDArray[np.float64]

@@ -40,7 +40,6 @@ could not be audited. Conventions shared by the formats:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
 
 from gzinertia.audit.findings import AuditResult, RuleInfo
 from gzinertia.lazy_face import lazy_submodules
@@ -50,10 +49,10 @@ from gzinertia.report.audit.junit import render_junit
 from gzinertia.report.audit.sarif import render_sarif
 from gzinertia.report.audit.table import render_plain_table, render_table
 from gzinertia.report.audit.text import render_text
+from gzinertia.vocabulary.choices import AuditFormat as Format
 
 __all__ = ["FORMATS", "OUTPUT_FORMATS", "Format", "render", "render_table"]
 
-Format = Literal["table", "json", "sarif", "junit", "github", "text"]
 FORMATS: tuple[Format, ...] = ("table", "json", "sarif", "junit", "github", "text")
 #: ``audit --format``'s choices: :data:`FORMATS`, rendered here from the result, and the HTML
 #: page, which draws the audited models too (:func:`gzinertia.html_report` reads them).
