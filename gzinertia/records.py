@@ -177,6 +177,12 @@ class HydroPlugin(ValueRecord):
     signed_quadratic: dict[str, float] = field(default_factory=dict)
 
     @property
+    def written_terms(self) -> dict[str, float]:
+        """Every term as written: :attr:`terms` and :attr:`signed_quadratic` (what an edit
+        that wrote terms reads back)."""
+        return {**self.terms, **self.signed_quadratic}
+
+    @property
     def D_BBo_B(self) -> NDArray[np.float64]:
         """The added-mass derivatives ``<iDotJ>`` as a 6x6, **linear-first**, about the link
         origin in link axes: ``D[i, j]`` is ``<{xyzkmn[i]}Dot{UVWPQR[j]}>`` (0 when absent).

@@ -87,11 +87,12 @@ def test_migrated_vehicle_adds_no_finding_and_is_up_to_date(
     assert "net buoyancy" in err or name == "wamv"
     text = path.read_text()
     assert "<fluid_added_mass>" in text
-    # ECA A9 declares forward-speed damping only: <iJU> terms, not written, and said
-    assert ("gz-sim-hydrodynamics-system" in text) is (name != "eca_a9")
+    # ECA A9 declares forward-speed damping only: written as the signed <iJU> terms, and said
+    assert "gz-sim-hydrodynamics-system" in text
     # with <fluid_added_mass> the plugin's added mass is off, as `gzinertia hydro` writes it
-    assert ("<disable_added_mass>true</disable_added_mass>" in text) is (name != "eca_a9")
-    assert ("linear_damping_forward_speed> is not written" in err) is (name == "eca_a9")
+    assert "<disable_added_mass>true</disable_added_mass>" in text
+    assert ("linear_damping_forward_speed> is written as the signed terms" in err) is (
+        name == "eca_a9")
     assert "underwater_object" not in text and "usv_gazebo_dynamics" not in text
     # the plugin's numbers now meet the added-mass rules: any new finding is said
     new = _keys(path) - {k for k in before if not k[0].startswith("GZI5")}

@@ -112,6 +112,12 @@ class GzEquivalent(Record):
     flip: np.ndarray = field(default_factory=lambda: NED_FLIP)
 
     @property
+    def terms(self) -> dict[str, float]:
+        """Every Hydrodynamics term written: :attr:`damping` and :attr:`forward_speed` (the
+        plugin's law exactly, astern too: UUV's ``-D_fs·u·ν`` is ``<iJU>``'s ``u·s_j``)."""
+        return {**self.damping, **self.forward_speed}
+
+    @property
     def A_BBo_B(self) -> AddedMass:
         """The ``<fluid_added_mass>`` written: the symmetric part of :attr:`A_BBo_B_exact`."""
         A = self.A_BBo_B_exact

@@ -244,18 +244,21 @@ def migrated_already(link: LinkRecord, eq: GzEquivalent) -> bool:
     """Whether ``link`` carries what ``eq`` writes (a block kept with ``--keep-classic`` and
     migrated before): its added mass (``<fluid_added_mass>``, or the Hydrodynamics plugin's
     ``<iDotJ>`` in a URDF) and damping terms, to the written precision."""
-    terms = link.hydrodynamics[0].terms if link.hydrodynamics else {}
+    plugin = link.hydrodynamics[0] if link.hydrodynamics else None
+    terms = {} if plugin is None else plugin.terms
+    written = {} if plugin is None else plugin.written_terms
     A = link.inertial.A_BBo_B
     have = A.linear_first() if A is not None else added_mass_of(derivatives(terms))
     want = eq.A_BBo_B.linear_first()
     if have is None:
         have = np.zeros((6, 6))
-    scale = max(float(np.max(np.abs(want))), *(abs(v) for v in eq.damping.values()), 1e-300)
-    if not (np.any(want) or eq.damping):
+    scale = max(float(np.max(np.abs(want))), *(abs(v) for v in eq.terms.values()), 1e-300)
+    if not (np.any(want) or eq.terms):
         return False  # nothing to write: never "migrated already"
     if np.max(np.abs(have - want)) > WRITE_RTOL * scale:
         return False
-    return all(abs(terms.get(n, np.inf) - v) <= WRITE_RTOL * scale for n, v in eq.damping.items())
+    return all(abs(written.get(n, np.inf) - v) <= WRITE_RTOL * scale
+               for n, v in eq.terms.items())
 
 
 def _refuse_doubles(plans: list[Plan], path: Path) -> None:
@@ -308,10 +311,10 @@ def _uuv_warnings(block: UuvLink, link: LinkRecord, eq: GzEquivalent,
     if eq.forward_speed:
         shown = ", ".join(f"{n}={v:.6g}" for n, v in eq.forward_speed.items())
         out.append(
-            f"{link.name}: <linear_damping_forward_speed> is not written: its gz-sim terms "
-            f"({shown}) are <iJK> names whose meaning changed between gz-sim releases "
-            "(gz-sim#1784, #1888) and that gzinertia does not read back; add them by hand for "
-            "gz-sim 8 or later")
+            f"{link.name}: <linear_damping_forward_speed> is written as the signed terms "
+            f"{shown} (<iJU>: u·s_j, as every release since gazebosim/gz-sim#1784 reads them): "
+            "the plugin's -D_fs·u·ν exactly, so when the link backs (u < 0) they push it along "
+            "its motion, as the plugin did")
     if block.surface is not None:
         out.append(f"{link.name}: the surface-vessel buoyancy (metacentric width, length, "
                    "submerged height) is not converted")

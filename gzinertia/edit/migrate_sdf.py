@@ -69,7 +69,7 @@ def _write(backend: ModelFormat, path: Path, old: bytes, stripped: bytes, plans:
     force, upgrade_version = flags
     warnings = [w for plan in plans for w in plan.warnings]
     with_mass = [pl for pl in plans if np.any(pl.equivalent.A_BBo_B_exact)]
-    with_terms = [pl for pl in plans if pl.equivalent.damping]
+    with_terms = [pl for pl in plans if pl.equivalent.terms]
     masses = backend.open(path, model_paths, stripped)
     with masses.batch() as mass_batch:
         for pl in with_mass:
@@ -82,7 +82,7 @@ def _write(backend: ModelFormat, path: Path, old: bytes, stripped: bytes, plans:
         terms = backend.open(path, model_paths, current)
         with terms.batch() as term_batch:
             for pl in with_terms:
-                terms.set_plugin_terms(pl.link.name, pl.equivalent.damping, force=force,
+                terms.set_plugin_terms(pl.link.name, pl.equivalent.terms, force=force,
                                        water_density=pl.density)
         current = terms.new_bytes()
         edits.append(term_batch.edit)

@@ -131,7 +131,7 @@ def write_urdf(backend: ModelFile, plans: Sequence[UrdfLinkPlan], keep_classic: 
     after = links_by_name(read_urdf_bytes(written, str(path), package_paths))
     editor = XmlEditor(written, str(path))
     for plan in plans:
-        if plan.equivalent.damping:
+        if plan.equivalent.terms:
             _write_terms(editor, after, plan, force)
             out.with_terms.add(plan.link.name)
     if not keep_classic:
@@ -155,13 +155,14 @@ def _write_terms(editor: XmlEditor, after: Mapping[str, LinkRecord], plan: UrdfL
                  force: bool) -> None:
     """The damping terms into the link's Hydrodynamics plugin; for a link without one, a new
     ``<gazebo>`` block at the end of the robot (after those of the links before it)."""
-    terms = plan.equivalent.damping
+    terms = plan.equivalent.terms
     scales = term_scales(terms)
     text = {name: format_value(v, scales[name]) for name, v in terms.items()}
     plugins = after[plan.link.name].hydrodynamics
     if plugins:
         plugin = plugins[0]
-        replaced = sorted(n for n in terms if plugin.terms.get(n, terms[n]) != terms[n])
+        written = plugin.written_terms
+        replaced = sorted(n for n in terms if written.get(n, terms[n]) != terms[n])
         if replaced and not force:
             raise GzInertiaError(f"{plugin.source}: the plugin of {plan.link.name!r} has "
                                  f"{', '.join(replaced)} already: pass --force to replace them")
@@ -177,11 +178,11 @@ def _verify(after: SdfDocument, plans: Sequence[UrdfLinkPlan], path: Path) -> No
     """Every plan's damping terms read back as written."""
     by_name = links_by_name(after)
     for plan in plans:
-        terms = plan.equivalent.damping
+        terms = plan.equivalent.terms
         if not terms:
             continue
         plugins = by_name[plan.link.name].hydrodynamics
-        read = plugins[0].terms if plugins else {}
+        read = plugins[0].written_terms if plugins else {}
         scale = max(abs(v) for v in terms.values())
         if any(abs(read.get(n, 0.0) - v) > WRITE_RTOL * scale for n, v in terms.items()):
             raise GzInertiaError(f"{path}: internal error: the plugin terms of "

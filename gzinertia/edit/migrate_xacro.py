@@ -154,8 +154,8 @@ def _plugin_lines(plan: Plan, name: str, editor: XmlEditor) -> list[str]:
     writes it: the added mass's ``<iDotJ>`` terms then the damping terms; ``<water_density>``
     only in a plugin of damping alone; ``name``: the link's name as the xacro writes it."""
     eq = plan.equivalent
-    scales = term_scales(eq.damping)
-    damping = {n: format_value(v, scales[n]) for n, v in eq.damping.items()}
+    scales = term_scales(eq.terms)
+    damping = {n: format_value(v, scales[n]) for n, v in eq.terms.items()}
     if np.any(eq.A_BBo_B.linear_first()):
         comment = explicit_comment(ascii_comment(added_mass_comment(plan, False)))
         return new_plugin_lines(editor, plan.link, None,
@@ -317,7 +317,7 @@ def migrate_xacro(request: MigrateRequest) -> MigrateResult:
         notes.append(EXPLICIT_NOTE)
     links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent,
                                bool(np.any(pl.equivalent.A_BBo_B.linear_first())),
-                               bool(pl.equivalent.damping), pl.buoyancy) for pl in done)
+                               bool(pl.equivalent.terms), pl.buoyancy) for pl in done)
     if not rewrite.done:
         return MigrateResult(request.path, old, old, links, migration.skipped,
                              tuple(warnings), tuple(notes), tuple(rewrite.pending))

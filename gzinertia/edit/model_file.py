@@ -34,7 +34,7 @@ from gzinertia.edit.edit_result import Edit
 from gzinertia.edit.fix_options import FixOptions, LinkFix
 from gzinertia.edit.fix_plan import RepairPlan, fix_findings
 from gzinertia.errors import GzInertiaError
-from gzinertia.hydrodynamics_terms import TERM
+from gzinertia.hydrodynamics_terms import SIGNED_QUADRATIC_TERM, TERM
 from gzinertia.numbers import MAX_MAGNITUDE
 from gzinertia.physics.gz_math_inertia import gz_is_valid
 from gzinertia.physics.inertia_repair import geometry_inertia_change
@@ -308,13 +308,17 @@ def _outcome_name(outcome: SetOutcome) -> str:
 
 
 def given_terms(link: LinkRecord, terms: Mapping[str, float]) -> dict[str, float]:
-    """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.hydrodynamics_terms.TERM`)
-    and finite values the reader accepts; one line naming the link otherwise."""
+    """``terms`` checked: Hydrodynamics plugin names (:data:`gzinertia.hydrodynamics_terms.TERM`,
+    or the signed quadratic ``<iJK>`` of :data:`~gzinertia.hydrodynamics_terms.
+    SIGNED_QUADRATIC_TERM`, ``s_k·s_j`` since gazebosim/gz-sim#1784) and finite values the
+    reader accepts; one line naming the link otherwise."""
     where = f"{link.source}: link {link.name!r}"
-    unknown = [name for name in terms if not TERM.match(name)]
+    unknown = [name for name in terms
+               if not (TERM.match(name) or SIGNED_QUADRATIC_TERM.match(name))]
     if unknown or not terms:
         raise GzInertiaError(f"{where}: not Hydrodynamics plugin terms: {unknown or 'none'} "
-                             "(xDotU for added mass, xU linear, xUabsU quadratic damping)")
+                             "(xDotU for added mass, xU linear, xUabsU quadratic damping, xUV "
+                             "signed quadratic)")
     values = {name: float(v) for name, v in terms.items()}
     if not all(abs(v) <= MAX_MAGNITUDE for v in values.values()):
         raise GzInertiaError(f"{where}: a plugin term is not a finite number; nothing written")

@@ -221,7 +221,8 @@ class SdfModelFile(EditedFile):
             if not same_file(plugin.source.file, self.path):
                 raise GzInertiaError(f"{where}: its Hydrodynamics plugin is in "
                                      f"{plugin.source.file}: edit that file")
-            replaced = sorted(n for n in values if plugin.terms.get(n, values[n]) != values[n])
+            written = plugin.written_terms
+            replaced = sorted(n for n in values if written.get(n, values[n]) != values[n])
             if replaced and not force:
                 raise GzInertiaError(f"{plugin.source}: the plugin of {rec.name!r} has "
                                      f"{', '.join(replaced)} already: pass force=True to "
@@ -257,7 +258,7 @@ class SdfModelFile(EditedFile):
                             rigid=checks)
         for name, terms in self._terms.items():
             plugins = after.link(name).hydrodynamics
-            read = plugins[0].terms if plugins else {}
+            read = plugins[0].written_terms if plugins else {}
             scale = max(max(abs(v) for v in terms.values()), 1e-300)
             if any(abs(read.get(n, 0.0) - v) > WRITE_RTOL * scale for n, v in terms.items()):
                 raise GzInertiaError(f"{self.path}: internal error: the plugin terms of {name!r} "

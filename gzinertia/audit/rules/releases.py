@@ -105,8 +105,10 @@ def quadratic_old_meaning(ctx: LinkContext) -> Iterator[Finding]:
     row = CHANGES["hydro-signed-quadratic"]
     for plugin in ctx.link.hydrodynamics:
         old = [n for n in OLD_QUADRATIC_NAMES if plugin.signed_quadratic.get(n, 0.0) != 0.0]
-        if not old or any("abs" in n for n in plugin.terms):
-            continue  # a plugin that writes <iJabsK> uses the new names knowingly
+        if not old or any("abs" in n for n in plugin.terms) or any(
+            v != 0.0 and n not in OLD_QUADRATIC_NAMES for n, v in plugin.signed_quadratic.items()
+        ):
+            continue  # <iJabsK>, or a signed <iJK> the old vocabulary lacks: the new names
         name = old[0]
         value = plugin.signed_quadratic[name]
         new = f"{name[:2]}abs{name[2]}"
