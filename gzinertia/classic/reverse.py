@@ -45,7 +45,8 @@ _NEGLIGIBLE = 1e-12
 class UuvBlock(Record):
     """A UUV Simulator ``fossen`` link block equivalent to a link's gz-sim hydrodynamics.
 
-    ``Ma``, ``D_lin``: 6x6, linear-first, the plugin's flipped axes, about Bo (applied at
+    ``Ma``, ``D_lin``, ``D_fwd`` (``<linear_damping_forward_speed>``, from the signed
+    ``<iJU>`` terms): 6x6, linear-first, the plugin's flipped axes, about Bo (applied at
     Bcm); ``D_quad``: the 6 diagonal values; ``volume`` (m³) and ``p_BcmC_B`` (the centre of
     buoyancy from the centre of mass, link axes, m): the collisions' volume and centroid;
     ``added_mass_gap``: the largest wrench difference per unit acceleration between gz-sim's
@@ -55,6 +56,7 @@ class UuvBlock(Record):
     link: str
     Ma: np.ndarray
     D_lin: np.ndarray
+    D_fwd: np.ndarray
     D_quad: np.ndarray
     volume: float
     p_BcmC_B: np.ndarray
@@ -99,7 +101,8 @@ def uuv_block(link: str, A_BBo_B: np.ndarray, terms: Mapping[str, float],
     """The UUV Simulator block of a link with gz-sim added mass ``A_BBo_B`` (6x6,
     linear-first, about Bo in link axes, symmetric) and Hydrodynamics ``terms`` (``<iJ>``,
     ``<iJabsK>``; ``<iDotJ>`` are not read here: give them as ``A_BBo_B``) and
-    ``signed_quadratic`` (``<iJK>``, none expressible), the centre of mass ``p_BoBcm_B`` and
+    ``signed_quadratic`` (``<iJK>``: the ``<iJU>`` ones are the forward-speed damping, the
+    others have no cell), the centre of mass ``p_BoBcm_B`` and
     the collisions' ``volume`` and ``centroid_B`` (from Bo, link axes): module docstring."""
     F = NED_FLIP
     p = np.asarray(p_BoBcm_B, dtype=float)
@@ -113,7 +116,14 @@ def uuv_block(link: str, A_BBo_B: np.ndarray, terms: Mapping[str, float],
             L[i, j] = terms.get(linear_term(i, j), 0.0)
     scale = max((abs(v) for v in terms.values()), default=0.0) or 1.0
     D_quad, unexpressed = _quadratic(terms, p, scale)
-    unexpressed.update({name: float(v) for name, v in signed_quadratic.items() if v != 0.0})
-    return UuvBlock(link, Ma, F @ T_inv @ L @ F, D_quad, float(volume),
+    Q0 = np.zeros((6, 6))  # Q0[i, j]: <iJU>, u·s_j in row i
+    for name, value in signed_quadratic.items():
+        if value == 0.0:
+            continue
+        if name[2] == VELOCITY_AXES[0]:
+            Q0["xyzkmn".index(name[0]), VELOCITY_AXES.index(name[1])] = float(value)
+        else:
+            unexpressed[name] = float(value)
+    return UuvBlock(link, Ma, F @ T_inv @ L @ F, F @ T_inv @ Q0 @ F, D_quad, float(volume),
                     np.asarray(centroid_B, dtype=float) - p,
                     float(np.linalg.norm(at_origin(p) @ F @ skew_part @ F, 2)), unexpressed)

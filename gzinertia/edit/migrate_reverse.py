@@ -150,6 +150,9 @@ def block_lines(block: UuvBlock, unit: str) -> list[str]:
         return _values(values, np.full(values.shape, max(float(np.max(np.abs(values))),
                                                          1e-300)))
 
+    forward = ([f"{unit * 2}<linear_damping_forward_speed>"
+                f"{_values(block.D_fwd, entry_scales(block.D_fwd))}"
+                "</linear_damping_forward_speed>"] if np.any(block.D_fwd) else [])
     return [
         f'<link name="{block.link}">',
         f"{unit}<volume>{vector(np.array([block.volume]))}</volume>",
@@ -159,6 +162,7 @@ def block_lines(block: UuvBlock, unit: str) -> list[str]:
         f"{unit * 2}<added_mass>{_values(block.Ma, entry_scales(block.Ma))}</added_mass>",
         f"{unit * 2}<linear_damping>{_values(block.D_lin, entry_scales(block.D_lin))}"
         "</linear_damping>",
+        *forward,
         f"{unit * 2}<quadratic_damping>{vector(block.D_quad)}</quadratic_damping>",
         f"{unit}</hydrodynamic_model>",
         "</link>",
