@@ -10,10 +10,14 @@ the link origin in link axes, and its damping terms), the link's name kept as wr
 
 A block is rewritten only when every value that enters what is written is literal (the
 ``<hydrodynamic_model>``, ``<box>`` and ``<fluid_density>``; a ``<volume>`` or ``<debug>``
-written as ``${...}`` is only reported, as on URDF): a number written as a property or an
-expression there, a xacro element inside the plugin (UUV Simulator's RexROV calls a macro of
-another file for its link block), or a macro whose calls give different numbers (links of
-different inertials) is not guessed: nothing of that plugin is
+written as ``${...}`` is only reported, as on URDF). A plugin whose link blocks a macro call
+writes (UUV Simulator's RexROV: ``<xacro:rexrov_hydro_model namespace="$(arg namespace)"/>``
+inside the plugin, the macro in another file) is rewritten where the plugin is written, each
+link's name the macro's with its parameters replaced by the call's arguments as written (so
+the ``namespace`` argument still decides it), when the macro's link blocks are literal; the
+macro itself is left as written, no longer called (said). A number written as a property or
+an expression, another xacro element inside the plugin, or a macro whose calls give
+different numbers (links of different inertials) is not guessed: nothing of that plugin is
 written, and the edit's ``pending`` says per link block, at its file and line, what to write
 there by hand (the numbers, computed). The edit is of one file, the one holding the first
 block written; a block in another file is pending until a re-run (after this edit is written)
@@ -78,6 +82,8 @@ class XacroBlock(Record):
     called: tuple[str, int] | None
     plans: list[Plan]
     lines: list[str] = field(default_factory=list)
+    #: Where each ``<link>`` block of the plugin is written (file, line), in order.
+    link_places: list[tuple[str, int]] = field(default_factory=list)
 
 
 def _is_classic(elem: etree._Element) -> bool:
@@ -119,7 +125,8 @@ def _plan(request: MigrateRequest, expansion: XacroExpansion, urdf: bytes
             names = [] if body is None else [(body.text or "").strip()]
             names = names or [pl.link.name for pl in migration.plans if pl.plugin == "vrx"][:1]
         plans = [by_link[leaf_name(n)] for n in names if leaf_name(n) in by_link]
-        blocks.append(XacroBlock(elem, written, called, plans))
+        places = [sources.get(line_of(e), ((path, 1), None))[0] for e in children(elem, "link")]
+        blocks.append(XacroBlock(elem, written, called, plans, link_places=places))
     return migration, blocks, doc
 
 
@@ -129,12 +136,14 @@ def _plan(request: MigrateRequest, expansion: XacroExpansion, urdf: bytes
 _WRITTEN_FROM = ("hydrodynamic_model", "box", "fluid_density")
 
 
-def _literal_problem(source: etree._Element) -> str | None:
+def _literal_problem(source: etree._Element, calls: Sequence[etree._Element] = ()
+                     ) -> str | None:
     """Why the classic ``<plugin>`` ``source`` (as written in the xacro) cannot be rewritten
-    literally: a xacro element in it, or an expression in a value that enters what is written
-    (:data:`_WRITTEN_FROM`); ``None`` when it can."""
+    literally: a xacro element in it (but the macro ``calls`` that write its link blocks), or
+    an expression in a value that enters what is written (:data:`_WRITTEN_FROM`); ``None``
+    when it can."""
     for elem in source.iter():
-        if not isinstance(elem.tag, str):
+        if not isinstance(elem.tag, str) or elem in calls:
             continue
         if elem.prefix == "xacro":
             return f"<{elem.tag}> at line {line_of(elem)} (a xacro element) is inside the plugin"
@@ -147,6 +156,53 @@ def _literal_problem(source: etree._Element) -> str | None:
             return (f"<{elem.tag}> at line {line_of(elem)} holds {shown!r}, not literal numbers "
                     "(a property or an expression)")
     return None
+
+
+#: The xacro elements that are not macro calls.
+_XACRO_KEYWORDS = frozenset({
+    "arg", "call", "element", "attribute", "if", "unless", "include", "insert_block", "macro",
+    "property", "eval-comments"})
+
+
+def _macro_calls(source: etree._Element) -> list[etree._Element] | None:
+    """The macro calls among ``source``'s children (UUV Simulator's RexROV writes its link
+    block as ``<xacro:rexrov_hydro_model namespace="..."/>`` in the plugin); ``None`` when a
+    xacro element other than a call, or one deeper down, is in it."""
+    found = [e for e in source.iter() if isinstance(e.tag, str) and e.prefix == "xacro"]
+    calls = [e for e in found if e.getparent() is source
+             and etree.QName(e).localname not in _XACRO_KEYWORDS and not len(e)]
+    return calls if len(calls) == len(found) else None
+
+
+def _called_link_names(block: XacroBlock, calls: Sequence[etree._Element]
+                       ) -> list[str] | str:
+    """The names of ``block``'s link blocks as the xacro writes them at the plugin, each the
+    macro's ``<link name>`` with the macro's parameters replaced by the call's arguments as
+    written (``${namespace}/base_link`` called with ``namespace="$(arg namespace)"``: the
+    ``namespace`` argument still decides it); why not, when a block is not a literal block of
+    one of ``calls``' macros."""
+    by_name = {etree.QName(c).localname: c for c in calls}
+    names = []
+    for file, line in block.link_places:
+        tree = XmlEditor(read_file_bytes(Path(file)), file).root
+        found = [e for e in tree.iter("link") if line_of(e) == line]
+        macro = next((a for e in found for a in e.iterancestors()
+                      if isinstance(a.tag, str) and etree.QName(a).localname == "macro"), None)
+        call = None if macro is None else by_name.get(macro.get("name") or "")
+        if len(found) != 1 or macro is None or call is None:
+            return f"its link block at {file}:{line} is not one of a macro called in the plugin"
+        problem = _literal_problem(found[0])
+        if problem is not None:
+            return f"{problem} (in {file})"
+        name = (found[0].get("name") or "").strip()
+        for param in (macro.get("params") or "").split():
+            key = param.split(":=")[0].split("=")[0].lstrip("*")
+            if key in call.attrib:
+                name = name.replace("${" + key + "}", str(call.get(key)))
+        if "${" in name:
+            return f"the name of its link block at {file}:{line}, {name!r}, is an expression"
+        names.append(name)
+    return names
 
 
 def _plugin_lines(plan: Plan, name: str, editor: XmlEditor) -> list[str]:
@@ -194,6 +250,7 @@ class _Rewrite(Record):
     editor: XmlEditor
     done: list[XacroBlock] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _confined(file: Path, request: MigrateRequest) -> bool:
@@ -224,6 +281,12 @@ def _rewrite(request: MigrateRequest, blocks: Sequence[XacroBlock]) -> _Rewrite:
             out.pending += [p for b in group for p in _pending(b, problem, source)]
             continue
         assert source is not None
+        calls = _macro_calls(source) or []
+        if calls:
+            called = ", ".join(f"<{etree.QName(c).localname}>" for c in calls)
+            out.notes.append(f"{file}:{line}: the classic plugin called {called} for its link "
+                             "blocks; the migrated plugin does not, so that macro's <link> "
+                             "blocks are no longer used (left as written)")
         lines = group[0].lines
         if request.keep_classic:
             parent = source.getparent()
@@ -244,12 +307,18 @@ def _why_not(group: Sequence[XacroBlock], source: etree._Element | None, file: s
                 "written")
     if source is None:
         return "its <plugin> element is not found where the expansion says it is written"
-    problem = _literal_problem(source)
+    calls = _macro_calls(source) or []
+    problem = _literal_problem(source, calls)
     if problem is not None:
         return problem
     names = [(e.get("name") or "").strip() for e in children(source, "link")]
     body = child(source, "bodyName")
     for block in group:
+        if calls:
+            called = _called_link_names(block, calls)
+            if isinstance(called, str):
+                return called
+            names = called
         if is_vrx_usv_dynamics(source.get("filename") or ""):
             names = [(body.text or "").strip()] if body is not None else [
                 leaf_name(pl.link.name) for pl in block.plans]
@@ -258,8 +327,8 @@ def _why_not(group: Sequence[XacroBlock], source: etree._Element | None, file: s
         block.lines = [line for plan, name in zip(block.plans, names, strict=True)
                        for line in _plugin_lines(plan, name, XmlEditor(b"<a/>", "text"))]
     if any(b.lines != group[0].lines for b in group):
-        calls = ", ".join(f"{c[0]}:{c[1]}" for b in group if (c := b.called) is not None)
-        return (f"the macro holding it is called {len(group)} times ({calls}) with links "
+        where = ", ".join(f"{c[0]}:{c[1]}" for b in group if (c := b.called) is not None)
+        return (f"the macro holding it is called {len(group)} times ({where}) with links "
                 "whose migrated numbers differ")
     return None
 
@@ -312,7 +381,7 @@ def migrate_xacro(request: MigrateRequest) -> MigrateResult:
         warnings += [w for w in explicit_warnings(UrdfLinkPlan(
             plan.link, plan.equivalent, plan.density, "")) if w not in warnings]
     warnings += audited
-    notes = list(migration.notes)
+    notes = [*migration.notes, *rewrite.notes]
     if any(np.any(pl.equivalent.A_BBo_B.linear_first()) for pl in done):
         notes.append(EXPLICIT_NOTE)
     links = tuple(MigratedLink(pl.link, pl.plugin, pl.equivalent,
