@@ -113,7 +113,9 @@ def document_hydrostatics(
     """:func:`gzinertia.hydrostatics` of a document already read: the one assembly of fluid, models,
     free bodies and flotation that the library and the ``hydrostatics`` command share.
     ``target``: the Gazebo release whose Buoyancy system is shown beside the exact geometry,
-    collision by collision (:attr:`HydrostaticsResult.release`; ``None``: not shown).
+    collision by collision (:attr:`HydrostaticsResult.release`; ``None``: not shown), and
+    whose libsdformat's reading the weights are of (:meth:`~gzinertia.gazebo.target.Target.
+    reads`: an ``<inertial auto="true">`` is not resolved before Harmonic).
 
     ``tree``: the document's parsed XML (an lxml element) when its file cannot be read again
     (standard input); the world's Buoyancy plugin, gravity and model poses are then read from
@@ -126,6 +128,7 @@ def document_hydrostatics(
             "waterline", "{waterline} must be a finite height in m, not {value!r}",
             value=waterline,
         )
+    doc = doc if target is None else target.reads(doc)
     file = doc.path
     world_file, world_tree = (str(world), None) if world is not None else (file, tree)
     plugin, system = buoyancy_system_of(world_file, world_tree)

@@ -7,7 +7,7 @@ reads these records and nothing else. Each record keeps where it came from (:cla
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol, TypeVar
 
 import numpy as np
@@ -233,6 +233,10 @@ class Inertial(Record):
     added_mass_source: SourceRef | None = None
     #: The XML comment directly before ``<fluid_added_mass>`` (gzinertia's provenance), if any.
     added_mass_comment: str | None = None
+    #: With ``auto``: the inertial as written (its ``<mass>``, ``<pose>`` and ``<inertia>``, or
+    #: the spec's defaults, 1 kg and unit inertia at the link origin), what a libsdformat that
+    #: does not know ``auto`` loads (before gazebosim/sdformat#1299); ``None`` otherwise.
+    as_written: Inertial | None = None
 
     p_BoBcm_B = Forwarded[Vec3](
         "X_BI.p", "``p_BoBcm_B``: the centre of mass from the link origin, in link axes (m).")
@@ -357,6 +361,16 @@ class SdfDocument(Record):
     def link(self, name: str) -> LinkRecord:
         """The link with this scoped name (``KeyError`` naming the known links otherwise)."""
         return named(self.links, name, "link", self.path)
+
+    def with_written_inertials(self) -> SdfDocument:
+        """The document as a libsdformat without ``<inertial auto="true">`` reads it (before
+        gazebosim/sdformat#1299: Fortress, Garden): each auto-resolved link with its inertial
+        as written (:attr:`Inertial.as_written`); ``self`` when no link has one."""
+        if not any(link.inertial.as_written is not None for link in self.links):
+            return self
+        return replace(self, links=tuple(
+            link if link.inertial.as_written is None
+            else replace(link, inertial=link.inertial.as_written) for link in self.links))
 
 
 class _Named(Protocol):

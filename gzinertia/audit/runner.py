@@ -97,8 +97,9 @@ def _document_context(
     densities = context.DEFAULT_FLUIDS if config.density is None else (("fluid", config.density),)
     target = gzinertia.gazebo.world_engine.document_target(config.target, doc.path,
                                                            doc.root_kind, tree)
-    return context.DocumentContext(doc, densities=densities, tolerance=config.tolerance,
-                                   net_buoyancy=config.net_buoyancy, tree=tree, target=target)
+    return context.DocumentContext(target.reads(doc), densities=densities,
+                                   tolerance=config.tolerance, net_buoyancy=config.net_buoyancy,
+                                   tree=tree, target=target)
 
 
 def check_document(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from gzinertia.errors import SettingError
 from gzinertia.gazebo.releases import (
@@ -24,6 +25,9 @@ from gzinertia.gazebo.releases import (
     Release,
 )
 from gzinertia.record_base import ValueRecord
+
+if TYPE_CHECKING:
+    from gzinertia.records import SdfDocument
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -79,6 +83,13 @@ class Target(ValueRecord):
         """Whether the target release has the change ``key`` of
         :data:`~gzinertia.gazebo.releases.CHANGES` (its newest tag does)."""
         return CHANGES[key].in_release(self.release)
+
+    def reads(self, doc: SdfDocument) -> SdfDocument:
+        """``doc`` as this release's libsdformat reads it where it differs from the newest:
+        ``<inertial auto="true">`` not resolved before gazebosim/sdformat#1299 (Fortress,
+        Garden), the inertial as written (:meth:`~gzinertia.records.SdfDocument.
+        with_written_inertials`)."""
+        return doc if self.has("sdformat-auto-inertial") else doc.with_written_inertials()
 
     @property
     def applies_fluid_added_mass(self) -> bool:

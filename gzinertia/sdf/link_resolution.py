@@ -65,6 +65,8 @@ def link_records(
         collisions = resolve_collisions(p, X_WB, graph)
         visuals, unread_visuals = resolve_visuals(p, X_WB, graph)
         inertial, inertial_notes = resolve_auto_inertial(p.name, p.inertial, collisions, p.source)
+        if p.inertial.auto:  # kept for a target whose libsdformat does not know auto
+            inertial = replace(inertial, as_written=replace(p.inertial, auto=False))
         notes.extend(replace(n, link=p.name) for n in inertial_notes)
         records.append(
             LinkRecord(
