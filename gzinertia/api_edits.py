@@ -118,8 +118,7 @@ def _target(path: str | Path, target: TargetKeywords) -> Target:
     return file_target(path, target.get("gazebo"), target.get("engine"))
 
 
-def _request(path: str | Path, links: str | None, keywords: AddedMassKeywords,
-             ) -> AddedMassRequest:
+def _request(path: str | Path, links: str | None, keywords: AddedMassKeywords) -> AddedMassRequest:
     """The request of an added-mass call on ``path``'s ``links`` with its ``keywords``."""
     return AddedMassRequest.asked(path, links, keywords, _target(path, keywords))
 
@@ -178,8 +177,8 @@ def shift(
     ``link`` is a glob matching exactly one link. A matrix gzinertia wrote is already about the
     origin: shifting it again raises unless ``force``.
     """
-    return _warned(edits.shift.shift(Path(path), pattern=link, point=source, axes=axes, force=force,
-                             model_paths=model_paths, data=data))
+    return _warned(edits.shift.shift(Path(path), pattern=link, point=source, axes=axes,
+                                     force=force, model_paths=model_paths, data=data))
 
 
 @takes_keywords(TargetKeywords)
@@ -478,9 +477,8 @@ def migrate(
     migrated where each block is written, a block not written literally is in ``pending``.
     Warnings are :class:`GzInertiaWarning` too. Writes nothing."""
     given = ModelInput.given(source)
-    result = edits.migrate.migrate(path, to=to, keep_classic=keep_classic, force=force,
-                         upgrade_version=upgrade_version, model_paths=given.search_paths,
-                         data=data, xacro_args=source.get("xacro_args"),
-                         xacro_policy=given.xacro_policy, buoyancy=buoyancy,
-                         target=_target(path, source))
+    result = edits.migrate.migrate(
+        path, to=to, keep_classic=keep_classic, force=force, upgrade_version=upgrade_version,
+        model_paths=given.search_paths, data=data, xacro_args=source.get("xacro_args"),
+        xacro_policy=given.xacro_policy, buoyancy=buoyancy, target=_target(path, source))
     return _warned(result, *(f"not written: {p}" for p in result.pending))
