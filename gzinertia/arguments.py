@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+import gzinertia
+import gzinertia.io
 from gzinertia.audit.jobs import capped_jobs
 from gzinertia.errors import SettingError
-from gzinertia.io.limits import ReadLimits
-from gzinertia.numbers import NumberError, read_number
 from gzinertia.vocabulary.fluids import check_fluid, fluid_density
 
 if TYPE_CHECKING:
+    import gzinertia.io.limits
+    import gzinertia.numbers
     from gzinertia.io.limits import ReadLimits
 
 __all__ = [
@@ -37,7 +39,7 @@ def read_limits(max_links: int | None = None,
     """The environment's read limits (:meth:`~gzinertia.io.limits.ReadLimits.from_environment`)
     with ``max_links`` (links in one file, included models counted) and ``max_included_models``
     applied when given, each at least 1."""
-    limits = ReadLimits.from_environment()
+    limits = gzinertia.io.limits.ReadLimits.from_environment()
     for key, value, name in (
         ("max_links_count", max_links, "max_links"),
         ("max_included_models_count", max_included_models, "max_included_models"),
@@ -89,10 +91,10 @@ def ellipsoid_scale(value: float | str | None) -> float | None:
     ``None`` or ``"auto"``: scaled to the model's extent."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
         return None
-    why = ""
+    why, numbers = "", gzinertia.numbers  # the C number reader: decimal and fractions, on use
     try:
-        number = read_number(value.strip()) if isinstance(value, str) else float(value)
-    except NumberError as exc:
+        number = numbers.read_number(value.strip()) if isinstance(value, str) else float(value)
+    except numbers.NumberError as exc:
         number, why = math.nan, f" ({exc})"
     if not (math.isfinite(number) and number > 0.0):
         raise SettingError("ellipsoid_scale",

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from gzinertia.lazy_face import lazy_submodules
 
-__all__ = ["capytaine_dataset", "mesh_submeshes", "mesh_trimesh", "safe_write", "toml_text"]
+__all__ = [
+    "capytaine_dataset", "limits", "mesh_submeshes", "mesh_trimesh", "safe_write", "toml_text",
+]
 
 __getattr__ = lazy_submodules(__name__, __all__)
