@@ -72,8 +72,15 @@ def test_show_says_when_the_target_s_libsdformat_does_not_resolve_auto_inertia(
     (link,) = _show(tmp_path, str(path), "--gazebo", release)["links"]
     said = link["gazebo"]["auto_inertial"]
     if CHANGES["sdformat-auto-inertial"].in_release(release):
-        assert said is None
+        assert said is None and link["gazebo"]["inertial_as_read"] is None
         return
+    # what it loads instead: the <mass> written (12 kg), the spec's defaults for the rest
+    read = link["gazebo"]["inertial_as_read"]
+    ixx = re.search(r'<element name="ixx" type="double" default="([^"]+)"',
+                    _inertial_spec(RELEASES[release].sdformat))
+    assert ixx is not None
+    assert read["mass"] == 12.0 and read["p_BoBcm_B"] == [0.0, 0.0, 0.0]
+    assert [read["I_BBcm_B"][i][i] for i in range(3)] == [float(ixx.group(1))] * 3
     sdformat = RELEASES[release].sdformat
     assert said.startswith(f"not resolved: {sdformat} does not know <inertial auto=")
     assert CHANGES["sdformat-auto-inertial"].source in said

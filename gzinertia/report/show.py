@@ -155,6 +155,18 @@ def _auto_inertial_under(link: LinkRecord, target: Target) -> str | None:
             "(computed from the collisions)")
 
 
+def _inertial_as_read(link: LinkRecord, target: Target) -> dict[str, Any] | None:
+    """The inertial ``target``'s libsdformat loads where it does not resolve the link's
+    ``<inertial auto="true">`` (:meth:`~gzinertia.gazebo.target.Target.reads`): mass (kg),
+    ``p_BoBcm_B`` (m, link frame) and ``I_BBcm_B`` (kg·m², about Bcm in link axes); ``None``
+    where the target reads what is shown."""
+    written = link.inertial.as_written
+    if written is None or target.has("sdformat-auto-inertial"):
+        return None
+    return {"mass": written.mass, "p_BoBcm_B": [float(x) for x in written.p_BoBcm_B],
+            "I_BBcm_B": [[float(x) for x in row] for row in written.I_BBcm_B]}
+
+
 def _buoyancy_under(link: LinkRecord, release: ReleaseBuoyancy) -> dict[str, Any]:
     """The release's buoyancy of the link in a uniform fluid (1000 kg/m³ unless a world says
     otherwise: the volume and centre of volume do not depend on it), beside the exact."""
@@ -192,6 +204,7 @@ def target_summary(
     for entry, link in zip(summary["links"], links, strict=True):
         entry["gazebo"] = {**_added_mass_under(link, target),
                            "auto_inertial": _auto_inertial_under(link, target),
+                           "inertial_as_read": _inertial_as_read(link, target),
                            "buoyancy": _buoyancy_under(link, release)}
     return summary
 
@@ -219,6 +232,12 @@ def target_lines(summary: dict[str, Any]) -> list[str]:
         lines.extend(f"    {why}" for why in b["causes"])
         if gazebo["auto_inertial"] is not None:
             lines.append(f'    <inertial auto="true">: {gazebo["auto_inertial"]}')
+        read = gazebo.get("inertial_as_read")
+        if read is not None:
+            moments = [read["I_BBcm_B"][i][i] for i in range(3)]
+            lines.append(f"    as its libsdformat reads it: mass {read['mass']:.6g} kg, "
+                         f"centre of mass {vector(read['p_BoBcm_B'])} m, Ixx Iyy Izz "
+                         f"{vector(moments)} kg·m²")
         for key, name in (("fluid_added_mass", "<fluid_added_mass>"),
                           ("plugin_added_mass", "Hydrodynamics plugin added mass")):
             if gazebo[key] is not None:
