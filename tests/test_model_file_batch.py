@@ -95,12 +95,12 @@ def test_a_batch_reads_back_and_audits_once_whatever_its_size(
 ) -> None:
     """The audit (``fix_findings``) runs on the file as read and on the result, once each, for
     a batch of any number of links; one call after another audits the file as read once."""
-    from gzinertia.edit import fix_plan, sdf_file
+    from gzinertia.edit import model_file, sdf_file
 
     audits: list[object] = []
     reads: list[object] = []
-    real_audit, real_read = fix_plan.fix_findings, sdf_file.verify_edit
-    monkeypatch.setattr(fix_plan, "fix_findings",
+    real_audit, real_read = model_file.fix_findings, sdf_file.verify_edit
+    monkeypatch.setattr(model_file, "fix_findings",
                         lambda *a, **k: audits.append(a[0]) or real_audit(*a, **k))
     monkeypatch.setattr(sdf_file, "verify_edit",
                         lambda *a, **k: reads.append(a[0]) or real_read(*a, **k))
