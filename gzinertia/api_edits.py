@@ -31,7 +31,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import gzinertia.edit as edits
 import gzinertia.physics
 from gzinertia.audit.target_choice import file_target
-from gzinertia.edit.added_mass_request import AddedMassKeywords, AddedMassRequest
+from gzinertia.edit.added_mass_request import (
+    ADDED_MASS_DEFAULTS,
+    AddedMassKeywords,
+    AddedMassRequest,
+)
 from gzinertia.edit.edit_result import Edit
 from gzinertia.errors import SettingError
 from gzinertia.gazebo.target import Target, refuse_added_mass_move
@@ -123,7 +127,7 @@ def _request(path: str | Path, links: str | None, keywords: AddedMassKeywords) -
     return AddedMassRequest.asked(path, links, keywords, _target(path, keywords))
 
 
-@takes_keywords(AddedMassKeywords)
+@takes_keywords(AddedMassKeywords, ADDED_MASS_DEFAULTS)
 def addmass(
     path: str | Path,
     *,
@@ -287,7 +291,7 @@ def hydro(
         fins=edits.fin_table.read_fin_table(fins) if isinstance(fins, (str, Path)) else fins))
 
 
-@takes_keywords(AddedMassKeywords)
+@takes_keywords(AddedMassKeywords, ADDED_MASS_DEFAULTS)
 def addmass_from(
     path: str | Path,
     result: str | Path,
@@ -338,7 +342,7 @@ def addmass_from(
 BemFile = Edit
 
 
-@takes_keywords(AddedMassKeywords)
+@takes_keywords(AddedMassKeywords, ADDED_MASS_DEFAULTS)
 def addmass_bem(
     path: str | Path,
     *,

@@ -20,14 +20,17 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ParamSpec, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ForwardRef, ParamSpec, TypedDict, TypeVar
 
 from gzinertia.record_base import ValueRecord
 
 if TYPE_CHECKING:
     from gzinertia.urdf.xacro_policy import XacroPolicy
 
-__all__ = ["ModelInput", "ModelSource", "TargetKeywords", "TargetedSource", "takes_keywords"]
+__all__ = [
+    "KEYWORD_DEFAULTS", "ModelInput", "ModelSource", "TargetKeywords", "TargetedSource",
+    "takes_keywords",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -65,6 +68,13 @@ class TargetKeywords(TypedDict, total=False):
 
 class TargetedSource(ModelSource, TargetKeywords, total=False):
     """:class:`ModelSource`'s keywords and :class:`TargetKeywords`'."""
+
+
+#: What each keyword of :class:`TargetedSource` means when not given (what ``help()`` shows).
+KEYWORD_DEFAULTS: dict[str, object] = {
+    "model_paths": (), "package_paths": (), "xacro_args": None, "xacro_env": (),
+    "trust_xacro": False, "gazebo": None, "engine": None,
+}
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -138,16 +148,24 @@ class ModelInput(ValueRecord):
         return XacroPolicy(env=self.xacro_env, trust=self.trust_xacro)
 
 
-def takes_keywords(kind: type) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Makes a function whose ``**keywords`` are ``Unpack[kind]`` (a ``TypedDict`` of this
-    module's) refuse, as Python refuses any unknown keyword, one that is neither its own
-    parameter nor a key of ``kind``: a misspelt ``model_path=`` raises :class:`TypeError`
-    instead of being ignored (type checkers catch it before; this is for callers without
-    one)."""
-    keys = frozenset(kind.__required_keys__ | kind.__optional_keys__)  # type: ignore[attr-defined]
+def takes_keywords(kind: type, defaults: Mapping[str, object] = KEYWORD_DEFAULTS,
+                   ) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Makes a function whose ``**keywords`` are ``Unpack[kind]`` (a ``TypedDict``) show and
+    check them as its own: ``help()`` and :func:`inspect.signature` list each of ``kind``'s
+    keywords, with its type and its default in ``defaults``, in place of ``**keywords``; a
+    keyword that is neither the function's own parameter nor one of ``kind``'s raises
+    :class:`TypeError`, as Python refuses any unknown keyword (a misspelt ``model_path=`` is
+    not ignored: type checkers catch it before, this is for callers without one)."""
+    hints = kind.__annotations__
+    keys = frozenset(hints)
 
     def decorate(function: Callable[P, R]) -> Callable[P, R]:
-        own = frozenset(inspect.signature(function).parameters)
+        signature = inspect.signature(function)
+        own = frozenset(signature.parameters)
+        kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        listed = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                                    default=defaults[name], annotation=_hint_text(hint))
+                  for name, hint in hints.items()]
 
         @functools.wraps(function)
         def checked(*args: P.args, **keywords: P.kwargs) -> R:
@@ -157,6 +175,14 @@ def takes_keywords(kind: type) -> Callable[[Callable[P, R]], Callable[P, R]]:
                                 f"{unknown[0]!r}")
             return function(*args, **keywords)
 
+        checked.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[*kept, *listed])
         return checked
 
     return decorate
+
+
+def _hint_text(hint: Any) -> Any:
+    """A type hint as its source text where it is still a forward reference (a ``TypedDict``
+    declared under ``from __future__ import annotations``)."""
+    return hint.__forward_arg__ if isinstance(hint, ForwardRef) else hint

@@ -9,6 +9,7 @@ refuses one, and a warning an edit issues points at the caller's line through th
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import warnings
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from conftest import REPO
 
 import gzinertia
-from gzinertia.edit.added_mass_request import AddedMassKeywords
+from gzinertia.edit.added_mass_request import AddedMassKeywords, AddedMassRequest
 from gzinertia.model_input import ModelInput, ModelSource, TargetedSource, TargetKeywords
 
 #: Each public function that reads a model, and the keywords it takes as ``**``.
@@ -36,13 +37,31 @@ def _keys(kind: type) -> set[str]:
 
 @pytest.mark.parametrize("name", sorted(TAKES))
 def test_each_function_takes_the_declared_keywords_once(name: str) -> None:
-    parameters = inspect.signature(getattr(gzinertia, name)).parameters
+    function = getattr(gzinertia, name)
+    parameters = inspect.signature(function.__wrapped__).parameters  # as written
     (variadic,) = [p for p in parameters.values() if p.kind is p.VAR_KEYWORD]
     assert variadic.annotation == f"Unpack[{TAKES[name].__name__}]"
     own = set(parameters) - {variadic.name}
     # convert and hydro edit SDFormat only: their model paths are their own parameter
     assert own & SOURCE_KEYS == ({"model_paths"} if name in ("convert", "hydro") else set())
     assert not own & _keys(TAKES[name])
+
+
+@pytest.mark.parametrize("name", sorted(TAKES))
+def test_help_shows_each_keyword_with_its_type_and_default(name: str) -> None:
+    """What ``help()`` and :func:`inspect.signature` show: every keyword of the group in place
+    of ``**source``, keyword-only, its type the group's, its default what the call does
+    without it (the model input's as :meth:`ModelInput.of` takes them, an added-mass edit's as
+    :class:`AddedMassRequest`'s fields)."""
+    shown = inspect.signature(getattr(gzinertia, name)).parameters
+    assert not [p for p in shown.values() if p.kind is p.VAR_KEYWORD]
+    of = inspect.signature(ModelInput.of).parameters
+    request = {f.name: f.default for f in dataclasses.fields(AddedMassRequest)}
+    for key in _keys(TAKES[name]):
+        p = shown[key]
+        assert p.kind is p.KEYWORD_ONLY and p.annotation != inspect.Parameter.empty
+        want = of[key].default if key in of else request.get(key)
+        assert p.default == want, (key, p.default)
 
 
 def test_the_keyword_records_nest() -> None:

@@ -6,14 +6,14 @@ replaced. Taken by :mod:`gzinertia.edit.added_mass_edits` and the format backend
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from gzinertia.gazebo.target import DEFAULT_TARGET, Target
-from gzinertia.model_input import ModelInput, TargetedSource
+from gzinertia.model_input import KEYWORD_DEFAULTS, ModelInput, TargetedSource
 from gzinertia.record_base import ValueRecord
 
-__all__ = ["AddedMassKeywords", "AddedMassRequest"]
+__all__ = ["ADDED_MASS_DEFAULTS", "AddedMassKeywords", "AddedMassRequest"]
 
 
 class AddedMassKeywords(TargetedSource, total=False):
@@ -61,3 +61,12 @@ class AddedMassRequest(ValueRecord):
                    keywords.get("upgrade_version", True),
                    keywords.get("replace_plugin_added_mass", False),
                    keywords.get("allow_overlap", False), target)
+
+
+#: What each of :class:`AddedMassKeywords` means when not given: the model input's, and the
+#: request's own fields' defaults.
+ADDED_MASS_DEFAULTS: dict[str, object] = {
+    **KEYWORD_DEFAULTS,
+    **{f.name: f.default for f in fields(AddedMassRequest)
+       if f.name in AddedMassKeywords.__annotations__},
+}
