@@ -3,12 +3,12 @@ through :mod:`gzinertia.audit`'s face only by a run that checks enough files wit
 job (importing the process pool costs about 14 ms, which a cached run does without).
 """
 
-from concurrent.futures import ProcessPoolExecutor
+import concurrent.futures
 
 __all__ = ["process_pool"]
 
 
-def process_pool(jobs: int) -> ProcessPoolExecutor:
+def process_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
     """A pool of ``jobs`` worker processes (forked where the platform forks: each inherits
     what the parent imported before, :func:`gzinertia.audit.runner` preloads the checks)."""
-    return ProcessPoolExecutor(max_workers=jobs)
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
