@@ -103,6 +103,8 @@ CODE = {
         "src/Link.cc", None, 'this->dataPtr->density = inertialElem->Get<double>("density")'),
     "sdformat-auto-inertial-mass": (
         "src/Link.cc", 'inertialElem->HasElement("mass") ||', "if (massSpecified)"),
+    "sdformat-auto-inertial-failure-policy": (
+        "src/Collision.cc", None, "CalculateInertialFailurePolicyType::WARN_AND_USE_DEFAULT"),
 }
 
 

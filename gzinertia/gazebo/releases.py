@@ -246,6 +246,14 @@ CHANGES: Mapping[str, Change] = {
                "gazebosim/sdformat#1513", "aaadeeaa",
                _tags(None, None, "14.7.0", "15.2.0", "16.0.0"),
                backports={"harmonic": "b6e1ea23", "ionic": "c68fd3d0"}, library="sdformat"),
+        Change("sdformat-auto-inertial-failure-policy",
+               "a collision whose auto inertia cannot be computed is an error by default "
+               "(LINK_INERTIA_INVALID, no inertial written); a parser policy may instead use "
+               "the default inertial (1 kg, unit inertia, origin) with a warning; before, "
+               "only the error",
+               "gazebosim/sdformat#1543", "5cd14409",
+               _tags(None, None, "14.8.0", "15.3.0", "16.0.0"),
+               backports={"ionic": "39826d49"}, library="sdformat"),
     )
 }
 
