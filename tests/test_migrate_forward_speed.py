@@ -70,6 +70,9 @@ def test_eca_a9_sdf_forward_speed_damping_is_exact_both_ways(
     assert status == 0, err
     assert "is written as the signed terms" in err and "push it along its motion" in err
     assert _check_exact(path, np.zeros(3)) > 5  # states backing through the water included
+    (link,) = gzinertia.read(path).links
+    written = [n for n in link.hydrodynamics[0].written_terms if "Dot" not in n]
+    assert f"{len(written)} Hydrodynamics terms" in err  # the summary counts what is written
     status, _out, err = run_cli(["migrate", str(path), "--check"], capsys)
     assert status == 0, err  # read back as migrated: up to date
 

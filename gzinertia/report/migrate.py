@@ -17,7 +17,7 @@ def migrated_line(item: MigratedLink) -> str:
     """``NAME: from PLUGIN: what was written; net buoyancy before -> after``."""
     eq = item.equivalent
     back = item.to != "gz-sim"  # to the classic plugin: its block's damping, not gz-sim terms
-    damping = "damping" if back else f"{len(eq.damping)} Hydrodynamics terms"
+    damping = "damping" if back else f"{len(eq.terms)} Hydrodynamics terms"
     written = [what for what, done in (("added mass", item.added_mass_written),
                                        (damping, item.terms_written)) if done]
     way = f"to {item.to}" if back else f"from {item.plugin}"
