@@ -135,10 +135,6 @@ class Collision(Record):
     geometry: Geometry
     source: SourceRef
     density: float | None = None
-    #: Whether this is the buoyancy proxy ``migrate --buoyancy proxy`` writes (named so and
-    #: colliding with nothing: :func:`gzinertia.vocabulary.proxy.is_buoyancy_proxy`): no part
-    #: of the body's shape; it floats on its own.
-    buoyancy_proxy: bool = False
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -54,6 +54,7 @@ from gzinertia.physics.mesh_fallback import approximated
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import BuoyancyWorld, LinkRecord
 from gzinertia.spatial.rotation import Pose, Vec3
+from gzinertia.vocabulary.proxy import is_buoyancy_proxy
 from gzinertia.vocabulary.scoped_names import top_scope
 
 
@@ -120,7 +121,7 @@ def link_hydrostatics(link: LinkRecord, fluid: BuoyancyWorld) -> LinkHydrostatic
     solid = [p.volume is not None and p.p_BoCv_B is not None for p in parts]
     exact = [p for p, ok in zip(parts, solid, strict=True) if ok]
     union = link_union([c for c, ok in zip(link.collisions, solid, strict=True)  # a proxy
-                        if ok and not c.buoyancy_proxy])  # floats on its own
+                        if ok and not is_buoyancy_proxy(c.name)])  # floats on its own
     V_ex = sum(p.volume or 0.0 for p in exact)
     M_ex = sum(((p.volume or 0.0) * np.asarray(p.p_BoCv_B) for p in exact), np.zeros(3))
     if union is not None:  # overlapping collisions displace their overlap once

@@ -45,6 +45,7 @@ from gzinertia.physics.shapes import SolidProperties, checked_solid, collision_s
 from gzinertia.record_base import ValueRecord
 from gzinertia.records import Collision, Geometry
 from gzinertia.spatial.inertia import parallel_axis
+from gzinertia.vocabulary.proxy import is_buoyancy_proxy
 
 if TYPE_CHECKING:
     import gzinertia.physics.mesh_body
@@ -195,9 +196,9 @@ def link_solid(
     ``element`` (``"collision"``, ``"visual"``). Raises
     :class:`~gzinertia.physics.shapes.ShapeError` when a shape has no solid or they enclose no
     volume. The buoyancy proxy ``migrate --buoyancy proxy`` writes
-    (:attr:`gzinertia.records.Collision.buoyancy_proxy`) is no part of the body's shape:
+    (:func:`gzinertia.vocabulary.proxy.is_buoyancy_proxy`) is no part of the body's shape:
     left out."""
-    collisions = [c for c in collisions if not c.buoyancy_proxy]
+    collisions = [c for c in collisions if not is_buoyancy_proxy(c.name)]
     total = combine_solids([collision_solid(c) for c in collisions])
     union = link_union(collisions, element)
     if union is None:

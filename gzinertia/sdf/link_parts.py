@@ -29,7 +29,6 @@ from gzinertia.sdf.includes import unknown_scheme_message
 from gzinertia.sdf.values import PoseSpec, parse_float, parse_pose
 from gzinertia.sdf.xml import child, first_children, line_of
 from gzinertia.spatial.rotation import IDENTITY_POSE
-from gzinertia.vocabulary.proxy import is_buoyancy_proxy
 
 __all__ = [
     "PendingCollision",
@@ -143,16 +142,8 @@ def read_collision(
         geometry=geometry,
         source=SourceRef(file, line_of(elem)),
         density=None if density_elem is None else parse_float(density_elem, file),
-        buoyancy_proxy=is_buoyancy_proxy(name, _collide_bitmask(parts.get("surface"))),
     )
     return PendingCollision(name, pose, scope, collision), dependency, note
-
-
-def _collide_bitmask(surface: etree._Element | None) -> str | None:
-    """The text of ``<surface><contact><collide_bitmask>`` (``None``: absent)."""
-    contact = None if surface is None else child(surface, "contact")
-    bitmask = None if contact is None else child(contact, "collide_bitmask")
-    return None if bitmask is None else (bitmask.text or "")
 
 
 def read_visuals(
