@@ -91,7 +91,8 @@ def ellipsoid_scale(value: float | str | None) -> float | None:
     ``None`` or ``"auto"``: scaled to the model's extent."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
         return None
-    why, numbers = "", gzinertia.numbers  # the C number reader: decimal and fractions, on use
+    numbers = gzinertia.numbers  # the C number reader (decimal, fractions): loaded on use
+    why = ""
     try:
         number = numbers.read_number(value.strip()) if isinstance(value, str) else float(value)
     except numbers.NumberError as exc:

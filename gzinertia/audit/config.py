@@ -359,14 +359,14 @@ def check_settings_choice(config: str | Path | None, isolated: bool) -> None:
         )
 
 
-def source_overrides(source: ModelInput) -> Callable[[AuditConfig], AuditConfig]:
-    """:func:`with_overrides` for a library call's model input (:func:`gzinertia.audit_paths`,
-    the HTML report): its model and package paths searched first, as the audit's model paths,
-    and its xacro settings."""
+def source_overrides(source: ModelInput, **options: Any) -> Callable[[AuditConfig], AuditConfig]:
+    """:func:`with_overrides` for a model input (the command line's, a library call's): its
+    model and package paths searched first, as the audit's model paths, and its xacro
+    settings; ``options``: the other overrides (:func:`with_overrides`' keywords)."""
     return functools.partial(
         with_overrides, model_paths=[str(p) for p in source.search_paths],
         xacro_args=source.xacro_mapping, xacro_env=sorted(source.xacro_env),
-        trust_xacro=source.trust_xacro)
+        trust_xacro=source.trust_xacro, **options)
 
 
 def with_overrides(

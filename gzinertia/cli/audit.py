@@ -186,23 +186,19 @@ def _with_overrides(
 ) -> "AuditConfig":
     """``config`` with the command line's settings over it
     (:func:`gzinertia.audit.config.with_overrides`), the model input's among them."""
-    return gzinertia.audit.config.with_overrides(
-        config,
+    return gzinertia.audit.config.source_overrides(
+        source,
         select=select,
         ignore=ignore,
         fail_on=fail_on,
         density=density,
         tolerance=tolerance,
-        model_paths=[str(p) for p in source.search_paths],
-        xacro_args=source.xacro_mapping,
-        xacro_env=tuple(sorted(source.xacro_env)),
-        trust_xacro=source.trust_xacro,
         exclude=None if exclude is None else _globs(exclude),
         extend_exclude=_globs(extend_exclude or []),
         force_exclude=force_exclude,
         gazebo=gazebo,
         engine=engine,
-    )
+    )(config)
 
 
 def _run(

@@ -182,10 +182,11 @@ def _called_link_names(block: XacroBlock, calls: Sequence[etree._Element]
     ``namespace`` argument still decides it); why not, when a block is not a literal block of
     one of ``calls``' macros."""
     by_name = {etree.QName(c).localname: c for c in calls}
+    trees = {file: XmlEditor(read_file_bytes(Path(file)), file).root
+             for file in dict.fromkeys(f for f, _ in block.link_places)}  # each file read once
     names = []
     for file, line in block.link_places:
-        tree = XmlEditor(read_file_bytes(Path(file)), file).root
-        found = [e for e in tree.iter("link") if line_of(e) == line]
+        found = [e for e in trees[file].iter("link") if line_of(e) == line]
         macro = next((a for e in found for a in e.iterancestors()
                       if isinstance(a.tag, str) and etree.QName(a).localname == "macro"), None)
         call = None if macro is None else by_name.get(macro.get("name") or "")

@@ -89,7 +89,13 @@ class Target(ValueRecord):
         ``<inertial auto="true">`` not resolved before gazebosim/sdformat#1299 (Fortress,
         Garden), the inertial as written (:meth:`~gzinertia.records.SdfDocument.
         with_written_inertials`)."""
-        return doc if self.has("sdformat-auto-inertial") else doc.with_written_inertials()
+        return doc if self.resolves_auto_inertial else doc.with_written_inertials()
+
+    @property
+    def resolves_auto_inertial(self) -> bool:
+        """Whether this release's libsdformat resolves ``<inertial auto="true">`` from the
+        collisions (gazebosim/sdformat#1299: Harmonic on); before, the inertial as written."""
+        return self.has("sdformat-auto-inertial")
 
     @property
     def applies_fluid_added_mass(self) -> bool:

@@ -145,7 +145,7 @@ def _auto_inertial_under(link: LinkRecord, target: Target) -> str | None:
     """What ``target``'s libsdformat does with the link's ``<inertial auto="true">`` where it
     differs from what is shown (``None``: the link has none, or the target resolves it)."""
     row = CHANGES["sdformat-auto-inertial"]
-    if not link.inertial.auto or target.has(row.key):
+    if not link.inertial.auto or target.resolves_auto_inertial:
         return None
     first = next(name for name in RELEASES if row.in_release(name))
     return (f"not resolved: {target.info.sdformat} does not know <inertial auto=\"true\"> "
@@ -161,7 +161,7 @@ def _inertial_as_read(link: LinkRecord, target: Target) -> dict[str, Any] | None
     ``p_BoBcm_B`` (m, link frame) and ``I_BBcm_B`` (kg·m², about Bcm in link axes); ``None``
     where the target reads what is shown."""
     written = link.inertial.as_written
-    if written is None or target.has("sdformat-auto-inertial"):
+    if written is None or target.resolves_auto_inertial:
         return None
     return {"mass": written.mass, "p_BoBcm_B": [float(x) for x in written.p_BoBcm_B],
             "I_BBcm_B": [[float(x) for x in row] for row in written.I_BBcm_B]}
